@@ -1,0 +1,49 @@
+"""Language detection and script measurement for Japanese and English.
+
+Japanese is recognised by its scripts (hiragana, katakana, CJK ideographs); a few
+kana are decisive even in a mostly-Latin question, since English has none.
+"""
+
+from __future__ import annotations
+
+import re
+
+_KANA = re.compile(r"[\u3040-\u309f\u30a0-\u30ff\uff66-\uff9f]")
+_JAPANESE = re.compile(r"[\u3040-\u309f\u30a0-\u30ff\uff66-\uff9f\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_LATIN = re.compile(r"[A-Za-z]")
+
+
+def japanese_chars(text: str) -> int:
+    return len(_JAPANESE.findall(text))
+
+
+def detect_language(text: str) -> str:
+    """``"ja"`` when the text is written in Japanese script, else ``"en"``."""
+    ja = japanese_chars(text)
+    if ja == 0:
+        return "en"
+    if _KANA.search(text):
+        return "ja"
+    latin = len(_LATIN.findall(text))
+    # Kanji only (no kana) could be Chinese, but for a ja/en tool Japanese is the sane guess
+    # unless the text is overwhelmingly Latin.
+    return "ja" if ja * 3 >= latin else "en"
+
+
+def target_script_share(text: str, lang: str) -> float:
+    """Share of the letters in ``text`` written in the script of ``lang``.
+
+    For Japanese, kana and kanji count; for English, Latin letters. Digits, punctuation,
+    URLs and citation labels are ignored so ``[S1]`` or ``https://…`` do not skew it.
+    """
+    cleaned = re.sub(r"https?://\S+|\[S\d+\]|`[^`]*`", " ", text)
+    ja = japanese_chars(cleaned)
+    latin = len(_LATIN.findall(cleaned))
+    total = ja + latin
+    if total == 0:
+        return 1.0
+    if lang == "ja":
+        # Japanese prose carries Latin names and terms; weigh a kanji/kana as worth
+        # three Latin letters (about one word) so "LangGraphのチェックポイント" counts as Japanese.
+        return (ja * 3) / (ja * 3 + latin)
+    return latin / (latin + ja * 3)

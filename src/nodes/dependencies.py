@@ -1,0 +1,62 @@
+"""What nodes are given to talk to the outside world.
+
+Nodes are functions of ``(state, deps)``; the orchestrator builds one
+``WorkflowDependencies`` per run and binds it. Tests pass fakes through the
+same door. The protocols below are the contracts the real clients implement.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Callable, Protocol
+
+from ..state.models import ParsedDocument, SearchHit
+
+if TYPE_CHECKING:  # imported for types only: keeps `research --help` fast
+    from ..modules.history import HistoryManager
+    from ..modules.model_manager import ModelManager
+    from ..modules.settings import Settings
+
+
+class WebSearch(Protocol):
+    """Searches and fetches. Implemented by ``modules.mcp_client.WebSearchClient``."""
+
+    async def search(self, query: str, *, language: str, limit: int) -> list[SearchHit]:
+        """Search one query and return hits; where the server fetched the page, the raw
+        bytes are in the session's sources/ (``cache_path``) with their ``media_type``.
+        Raises ``SearchUnavailable`` when no engine could answer."""
+        ...
+
+
+class DocumentParser(Protocol):
+    """Parses one fetched document. Implemented by ``modules.container.ContainerProcessor``."""
+
+    async def parse(
+        self, *, path: str | None, text: str | None, media_type: str, url: str
+    ) -> ParsedDocument:
+        """Parse the bytes at ``path`` (a file in the session's sources/) or, when there
+        are no bytes, the already-extracted ``text``. Raises ``DocumentFailed`` with a
+        clear reason when this one document cannot be read."""
+        ...
+
+
+class SearchUnavailable(Exception):
+    """No configured search engine answered (all failed or rate-limited)."""
+
+
+class DocumentFailed(Exception):
+    """One document could not be parsed; the run goes on without it."""
+
+
+ProgressCallback = Callable[[str, dict[str, Any]], None]
+
+
+@dataclass
+class WorkflowDependencies:
+    settings: "Settings"
+    model: "ModelManager"
+    web_search: WebSearch
+    parser: DocumentParser
+    history: "HistoryManager"
+    # Called with (event, payload): "node_start", "node_end", "token", "message".
+    progress: ProgressCallback = field(default=lambda event, payload: None)

@@ -1,0 +1,37 @@
+"""The graph's state. LangGraph silently drops keys a node returns that are not
+declared here, so every key any node writes must be listed."""
+
+from __future__ import annotations
+
+from typing import Any, TypedDict
+
+
+class AgentState(TypedDict, total=False):
+    # input node
+    question: str
+    language: str  # "ja" | "en"
+    model: str
+    session_id: str
+    session_dir: str
+    parent_session: str | None
+    queries: list[dict[str, str]]  # [{"text": ..., "language": "ja"|"en"}], this round's
+    # search node
+    search_results: list[dict[str, Any]]  # SearchHit dicts, deduped by canonical URL
+    search_rounds: int
+    engines_used: list[str]
+    # processing node
+    documents: list[dict[str, Any]]  # Document dicts: the sources ledger, labels S1..Sn
+    # llm node
+    draft: str
+    model_used: str
+    # verification node
+    verification: dict[str, Any]  # {"claims": [...], "summary": {...}, "follow_up_queries": [...]}
+    follow_up_queries: list[dict[str, str]]
+    loops: int  # verification loops that sent the run back to search
+    route: str  # "search" | "report"
+    # report node
+    report_md: str
+    report_pdf: str
+    # all nodes
+    errors: list[dict[str, Any]]  # RunError dicts
+    usage: dict[str, dict[str, int]]  # per node: calls, prompt_tokens, completion_tokens

@@ -1,0 +1,87 @@
+"""Pydantic models for the data that flows through the graph.
+
+State itself holds plain dicts (``model.model_dump(mode="json")``) so it stays
+JSON-serialisable for the checkpointer; these models validate at the edges.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+Language = Literal["ja", "en"]
+VerdictLabel = Literal["supported", "partly_supported", "unsupported", "citation_invalid"]
+
+
+class SearchHit(BaseModel):
+    """One search result, possibly with its page already fetched into the session cache."""
+
+    url: str
+    canonical_url: str = ""
+    title: str = ""
+    snippet: str = ""
+    engine: str = ""
+    query: str = ""
+    language: str = ""  # language of the query that found it / of the page when known
+    # Set when the web-search server fetched the page: raw bytes live in sources/.
+    cache_path: str | None = None
+    media_type: str | None = None
+    content: str = ""  # extracted text, when the server returned it
+    fetch_error: str | None = None
+    retrieved_at: str | None = None
+
+
+class ParsedDocument(BaseModel):
+    """What the parser returns for one document, whatever its format."""
+
+    markdown: str = ""
+    title: str = ""
+    language: str = ""
+    snippets: list[str] = Field(default_factory=list)
+    key_facts: list[str] = Field(default_factory=list)
+    tables: list[list[list[str]]] = Field(default_factory=list)
+    stats: dict[str, float | int | str] = Field(default_factory=dict)
+
+
+class Document(BaseModel):
+    """A source in the session ledger: a parsed document with a stable label ``S#``."""
+
+    label: str  # "S1", "S2", ... stable for the whole session
+    url: str
+    canonical_url: str
+    title: str = ""
+    language: str = ""
+    engine: str = ""
+    media_type: str | None = None
+    retrieved_at: str | None = None
+    status: Literal["ok", "failed"] = "ok"
+    error: str | None = None
+    suspicious: bool = False  # prompt-injection text was found and removed
+    markdown: str = ""
+    snippets: list[str] = Field(default_factory=list)
+    key_facts: list[str] = Field(default_factory=list)
+    tables: list[list[list[str]]] = Field(default_factory=list)
+
+
+class ClaimVerdict(BaseModel):
+    """The verifier's decision on one sentence of the draft."""
+
+    index: int
+    text: str
+    section: str = ""
+    citations: list[str] = Field(default_factory=list)
+    invalid_citations: list[str] = Field(default_factory=list)
+    verdict: VerdictLabel
+    confidence: float = 0.0
+    evidence: str = ""
+    evidence_label: str | None = None
+    method: Literal["lexical", "model", "none"] = "lexical"
+
+
+class RunError(BaseModel):
+    """A failure that cost one source, document or claim; the run went on."""
+
+    node: str
+    message: str
+    target: str = ""
