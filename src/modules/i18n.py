@@ -91,6 +91,44 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "Searching again for unsupported claims (round {round})",
         "ja": "裏付けのない主張を再検索中（{round} 回目）",
     },
+    # --- sessions subcommand ------------------------------------------------------
+    "sessions.title": {"en": "Sessions", "ja": "セッション"},
+    "sessions.col_id": {"en": "ID", "ja": "ID"},
+    "sessions.col_date": {"en": "Date", "ja": "日時"},
+    "sessions.col_question": {"en": "Question", "ja": "質問"},
+    "sessions.col_status": {"en": "Status", "ja": "状態"},
+    "sessions.col_sources": {"en": "Sources", "ja": "出典数"},
+    "sessions.col_verified": {"en": "Verified", "ja": "検証率"},
+    "sessions.no_report": {
+        "en": "Session {session_id} has no report yet (resume it with --resume {session_id}).",
+        "ja": "セッション {session_id} にはまだレポートがありません（--resume {session_id} で再開できます）。",
+    },
+    "sessions.removed": {"en": "Removed session {session_id}.", "ja": "セッション {session_id} を削除しました。"},
+    # --- report PDF and viewer (modules/fonts.py, modules/pdf.py, modules/viewer.py) ---
+    "pdf.font_missing": {
+        "en": "RESEARCH_PDF_FONT points to {path}, which does not exist.",
+        "ja": "RESEARCH_PDF_FONT が指す {path} は存在しません。",
+    },
+    "pdf.font_unusable": {
+        "en": "Cannot use the font {path} for the PDF: {reason}. Choose a TrueType (.ttf/.ttc) font.",
+        "ja": "フォント {path} は PDF に使えません: {reason}。TrueType（.ttf/.ttc）フォントを指定してください。",
+    },
+    "pdf.font_cff": {
+        "en": "The font {path} has CFF (PostScript) outlines, which PDF embedding needs as TrueType, and converting it failed: {reason}. Choose a .ttf/.ttc font.",
+        "ja": "フォント {path} は CFF（PostScript）アウトラインで、TrueType への変換に失敗しました: {reason}。.ttf/.ttc フォントを指定してください。",
+    },
+    "pdf.no_font": {
+        "en": "No Japanese font found for the PDF; reinstall research-assistant (it ships IPAexGothic) or set RESEARCH_PDF_FONT to a .ttf/.ttc file.",
+        "ja": "PDF 用の日本語フォントが見つかりません。research-assistant を再インストールするか（IPAexゴシックを同梱）、RESEARCH_PDF_FONT に .ttf/.ttc ファイルを指定してください。",
+    },
+    "pdf.write_failed": {
+        "en": "Cannot write the PDF {path}: {reason}",
+        "ja": "PDF {path} を書き込めません: {reason}",
+    },
+    "viewer.unavailable": {
+        "en": "No PDF viewer found; the report is at {path}",
+        "ja": "PDF ビューアが見つかりません。レポートの場所: {path}",
+    },
     "error.unexpected": {
         "en": "Unexpected error: {reason} (details in {log})",
         "ja": "予期しないエラー: {reason}（詳細は {log}）",

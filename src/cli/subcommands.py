@@ -1,0 +1,136 @@
+"""`research sessions …`, `research doctor`, `research mcp …`."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import sys
+
+from ..modules.errors import EXIT_OK, EXIT_USAGE, UserFacingError
+from ..modules.i18n import t
+from .main import _ArgumentParser
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = _ArgumentParser(prog="research")
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    sessions = commands.add_parser("sessions", help="list, show, open or remove sessions")
+    actions = sessions.add_subparsers(dest="action")
+    listing = actions.add_parser("list", help="sessions, newest first")
+    listing.add_argument("--json", action="store_true")
+    for name, helptext in (("show", "print a session's report"), ("open", "open report.pdf in the viewer"),
+                           ("rm", "delete a session folder")):
+        action = actions.add_parser(name, help=helptext)
+        action.add_argument("id")
+        if name == "show":
+            action.add_argument("--json", action="store_true")
+    sessions.add_argument("--lang", choices=["ja", "en"])
+
+    doctor = commands.add_parser("doctor", help="check Ollama, model, sandbox, search server, fonts, sessions folder")
+    doctor.add_argument("--json", action="store_true")
+    doctor.add_argument("--lang", choices=["ja", "en"])
+
+    mcp = commands.add_parser("mcp", help="run one of the MCP servers on stdio")
+    servers = mcp.add_subparsers(dest="server", required=True)
+    web = servers.add_parser("web-search", help="the web-search MCP server")
+    web.add_argument("--cache-dir", help="where fetched bytes are cached (a session's sources/)")
+    servers.add_parser("parser", help="the document parser MCP server (run it inside a sandbox)")
+    return parser
+
+
+def dispatch(argv: list[str]) -> int:
+    args = _parser().parse_args(argv)
+    lang = getattr(args, "lang", None) or ("ja" if os.environ.get("LANG", "").startswith("ja") else "en")
+    try:
+        from ..modules.settings import load_settings
+
+        if args.command == "mcp":
+            return _mcp(args)
+        settings = load_settings()
+        if args.command == "doctor":
+            from .doctor import run_doctor
+
+            return run_doctor(settings, as_json=args.json, lang=lang)
+        return _sessions(args, settings, lang)
+    except UserFacingError as exc:
+        sys.stderr.write(f"research: {exc.message(lang)}\n")
+        return exc.exit_code
+
+
+def _mcp(args: argparse.Namespace) -> int:
+    if args.server == "web-search":
+        from ..servers.web_search_server import serve
+
+        serve(args.cache_dir)
+    else:
+        from ..servers.parser_server import serve
+
+        serve()
+    return EXIT_OK
+
+
+def _sessions(args: argparse.Namespace, settings, lang: str) -> int:
+    from ..modules.history import HistoryManager
+
+    history = HistoryManager(settings.sessions_dir)
+    action = args.action or "list"
+    if action == "list":
+        sessions = history.list_sessions()
+        if getattr(args, "json", False):
+            print(json.dumps(sessions, ensure_ascii=False))
+        else:
+            print_sessions_table(sessions, lang)
+        return EXIT_OK
+    session = history.resolve(args.id)
+    if action == "show":
+        report = session.path / "report.md"
+        if getattr(args, "json", False):
+            meta = history.read_json(session.session_id, "meta.json", {})
+            meta["report_md"] = str(report) if report.exists() else None
+            print(json.dumps(meta, ensure_ascii=False))
+        elif report.exists():
+            from rich.console import Console
+            from rich.markdown import Markdown
+
+            Console().print(Markdown(report.read_text("utf-8")))
+        else:
+            sys.stderr.write(t("sessions.no_report", lang, session_id=session.session_id) + "\n")
+            return EXIT_USAGE
+        return EXIT_OK
+    if action == "open":
+        pdf = session.path / "report.pdf"
+        if not pdf.exists():
+            sys.stderr.write(t("sessions.no_report", lang, session_id=session.session_id) + "\n")
+            return EXIT_USAGE
+        from ..modules.viewer import open_in_viewer
+
+        if not open_in_viewer(pdf):
+            print(pdf)
+        return EXIT_OK
+    shutil.rmtree(session.path)
+    sys.stderr.write(t("sessions.removed", lang, session_id=session.session_id) + "\n")
+    return EXIT_OK
+
+
+def print_sessions_table(sessions: list[dict], lang: str) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=t("sessions.title", lang))
+    for column in ("sessions.col_id", "sessions.col_date", "sessions.col_question", "sessions.col_status",
+                   "sessions.col_sources", "sessions.col_verified"):
+        table.add_column(t(column, lang))
+    for meta in sessions:
+        ratio = (meta.get("verification") or {}).get("supported_ratio")
+        table.add_row(
+            meta.get("session_id", ""),
+            (meta.get("created_at") or "")[:16].replace("T", " "),
+            (meta.get("question") or "")[:60],
+            meta.get("status", ""),
+            str(meta.get("sources", "")),
+            f"{ratio:.0%}" if isinstance(ratio, (int, float)) else "",
+        )
+    Console().print(table)

@@ -1,0 +1,84 @@
+"""processing node: parse each new search hit in the sandboxed parser, build the ledger."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+from ..modules.injection import screen_injection
+from ..state import AgentState, Document, ParsedDocument, RunError
+from .dependencies import DocumentFailed, WorkflowDependencies
+
+# The parser is one long-lived server; a few requests in flight keep it busy
+# without letting one slow document hold up the rest.
+PARSE_CONCURRENCY = 4
+
+
+async def process_documents(state: AgentState, deps: WorkflowDependencies) -> dict[str, Any]:
+    """Parse hits not yet in the ledger; each gets the next stable label S#.
+
+    A document that cannot be read is kept in the ledger as failed (so the report
+    can say which), and costs nothing else.
+    """
+    documents = list(state.get("documents", []))
+    known = {doc["canonical_url"] for doc in documents}
+    pending = [hit for hit in state.get("search_results", []) if hit["canonical_url"] not in known]
+    errors = list(state.get("errors", []))
+    gate = asyncio.Semaphore(PARSE_CONCURRENCY)
+
+    async def parse(hit: dict[str, Any]) -> ParsedDocument | str:
+        if not hit.get("cache_path") and not hit.get("content"):
+            return hit.get("fetch_error") or "not fetched"
+        async with gate:
+            try:
+                return await deps.parser.parse(
+                    path=hit.get("cache_path"),
+                    text=None if hit.get("cache_path") else hit.get("content"),
+                    media_type=hit.get("media_type") or "text/markdown",
+                    url=hit["url"],
+                )
+            except DocumentFailed as exc:
+                return str(exc) or "could not be parsed"
+
+    outcomes = await asyncio.gather(*(parse(hit) for hit in pending))
+    for hit, outcome in zip(pending, outcomes):
+        label = f"S{len(documents) + 1}"
+        doc = Document(
+            label=label,
+            url=hit["url"],
+            canonical_url=hit["canonical_url"],
+            title=hit.get("title") or hit["url"],
+            language=hit.get("language", ""),
+            engine=hit.get("engine", ""),
+            media_type=hit.get("media_type"),
+            retrieved_at=hit.get("retrieved_at"),
+        )
+        if isinstance(outcome, str) or not outcome.markdown.strip():
+            doc.status = "failed"
+            doc.error = outcome if isinstance(outcome, str) else "no readable text"
+            errors.append(RunError(node="processing", message=doc.error, target=hit["url"]).model_dump())
+        else:
+            _fill(doc, outcome)
+        documents.append(doc.model_dump(mode="json"))
+
+    ok = sum(1 for d in documents if d["status"] == "ok")
+    deps.history.write_text(
+        state["session_id"],
+        "processed.jsonl",
+        "".join(json.dumps(d, ensure_ascii=False) + "\n" for d in documents),
+    )
+    deps.progress("message", {"key": "progress.documents_read", "ok": ok, "failed": len(documents) - ok})
+    return {"documents": documents, "errors": errors}
+
+
+def _fill(doc: Document, parsed: ParsedDocument) -> None:
+    """Copy parsed content into the ledger entry, with injected instructions removed."""
+    markdown, removed = screen_injection(parsed.markdown)
+    doc.markdown = markdown
+    doc.snippets = [s for s in (screen_injection(x)[0] for x in parsed.snippets) if s.strip()]
+    doc.key_facts = [s for s in (screen_injection(x)[0] for x in parsed.key_facts) if s.strip()]
+    doc.tables = parsed.tables
+    doc.suspicious = bool(removed)
+    doc.title = parsed.title or doc.title
+    doc.language = parsed.language or doc.language

@@ -1,0 +1,71 @@
+"""report node: report.md and report.pdf from one structured report, plus metadata."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from typing import Any
+
+from ..modules.history import now_iso
+from ..modules.i18n import t
+from ..modules.pdf import render_pdf
+from ..modules.report_content import ReportInput, build_report
+from ..modules.report_markdown import render_markdown
+from ..state import AgentState
+from .dependencies import WorkflowDependencies
+
+
+async def write_report(state: AgentState, deps: WorkflowDependencies) -> dict[str, Any]:
+    """Render the verified answer; the source list comes from the ledger, never the model."""
+    lang = state["language"]
+    documents = state.get("documents", [])
+    verification = state.get("verification", {})
+    body = verification.get("annotated_draft") or state.get("draft", "")
+    read = [d for d in documents if d["status"] == "ok"]
+    failed = [d for d in documents if d["status"] != "ok"]
+    notes = []
+    if not read:
+        notes.append(t("progress.no_evidence", lang))
+    notes += [f"[{d['label']}] {d['url']}: {d.get('error') or ''}" for d in failed]
+    report = build_report(
+        ReportInput(
+            question=state["question"],
+            language=lang,
+            model=state.get("model_used") or state["model"],
+            generated_at=datetime.now(timezone.utc),
+            session_id=state["session_id"],
+            body_markdown=body,
+            sources=[_ledger_entry(d) for d in documents],
+            verification=verification,
+            method={
+                "engines": state.get("engines_used", []),
+                "queries": [q["text"] for q in state.get("queries", [])]
+                + [q["text"] for q in verification.get("follow_up_queries", []) if isinstance(q, dict)],
+                "sources_read": len(read),
+                "sources_failed": len(failed),
+                "loops": state.get("loops", 0),
+                "sandbox": getattr(deps.parser, "sandbox_name", ""),
+            },
+            notes=notes,
+            parent_session=state.get("parent_session"),
+        )
+    )
+    session_id = state["session_id"]
+    md_path = deps.history.write_text(session_id, "report.md", render_markdown(report))
+    pdf_path = deps.history.path(session_id) / "report.pdf"
+    render_pdf(report, pdf_path, font_path=deps.settings.pdf_font)
+    deps.history.update_meta(
+        session_id,
+        status="done" if read else "no_evidence",
+        finished_at=now_iso(),
+        sources=len(read),
+        sources_failed=len(failed),
+        model_used=state.get("model_used") or state["model"],
+        verification=verification.get("summary", {}),
+        usage=deps.model.usage,
+    )
+    return {"report_md": str(md_path), "report_pdf": str(pdf_path), "usage": deps.model.usage}
+
+
+def _ledger_entry(doc: dict[str, Any]) -> dict[str, Any]:
+    keys = ("label", "url", "title", "language", "retrieved_at", "status", "error", "suspicious")
+    return {k: doc.get(k) for k in keys}

@@ -1,0 +1,182 @@
+"""Run or resume one research session: settings in, session folder and report out.
+
+Both the one-shot command and the REPL call ``run_research``; it owns the lifetime of
+the per-run clients (one MCP session per server, one checkpointer) and the session's
+status in meta.json, so a failure or Ctrl-C never loses what was already written.
+"""
+
+from __future__ import annotations
+
+import traceback
+import unicodedata
+from contextlib import AsyncExitStack
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..modules.errors import EXIT_NO_EVIDENCE, EXIT_OK, UsageError
+from ..modules.history import HistoryManager, SessionInfo, now_iso
+from ..modules.language import detect_language
+from ..modules.settings import Settings
+from ..nodes.dependencies import ProgressCallback, WorkflowDependencies
+
+MAX_QUESTION_CHARS = 4000
+
+
+@dataclass
+class ResearchRequest:
+    question: str = ""
+    language: str = "auto"  # "auto" | "ja" | "en"
+    resume: str | None = None
+    parent_session: str | None = None
+
+
+@dataclass
+class RunResult:
+    session_id: str
+    session_dir: str
+    language: str
+    report_md: str = ""
+    report_pdf: str = ""
+    sources: int = 0
+    sources_failed: int = 0
+    verification: dict[str, Any] = field(default_factory=dict)
+    exit_code: int = EXIT_OK
+    resumed: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "session_id": self.session_id,
+            "session_dir": self.session_dir,
+            "report_md": self.report_md,
+            "report_pdf": self.report_pdf,
+            "sources": self.sources,
+            "sources_failed": self.sources_failed,
+            "language": self.language,
+            "verification": self.verification,
+            "exit_code": self.exit_code,
+        }
+
+
+def clean_question(raw: str, lang_hint: str = "en") -> str:
+    """Strip control characters and surrounding space; refuse empty or huge questions."""
+    text = "".join(ch if ch in "\n\t" or unicodedata.category(ch)[0] != "C" else " " for ch in raw)
+    text = " ".join(text.split())
+    if not text:
+        raise UsageError("usage.empty_question")
+    if len(text) > MAX_QUESTION_CHARS:
+        raise UsageError("usage.question_too_long", length=len(text), limit=MAX_QUESTION_CHARS)
+    return text
+
+
+def resolve_language(requested: str, question: str) -> str:
+    if requested in ("ja", "en"):
+        return requested
+    if requested in ("auto", "", None):
+        return detect_language(question)
+    raise UsageError("usage.bad_lang", value=requested)
+
+
+async def run_research(
+    request: ResearchRequest, settings: Settings, progress: ProgressCallback
+) -> RunResult:
+    from ..modules.model_manager import ModelManager
+
+    history = HistoryManager(settings.sessions_dir)
+    if request.resume:
+        session, meta = _resumable(history, request.resume)
+        question, lang = meta["question"], meta["language"]
+    else:
+        question = clean_question(request.question)
+        lang = resolve_language(request.language, question)
+        session, meta = None, {}
+
+    model = ModelManager(settings)
+    model_name = await model.ensure_ready()  # exit 3 before any session folder is made
+    if session is None:
+        session = history.create(question=question, language=lang, model=model_name, parent=request.parent_session)
+    progress("session", {"session_id": session.session_id, "session_dir": str(session.path), "language": lang})
+    history.update_meta(session.session_id, status="running")
+    history.append_event(session.session_id, "run_start", resume=bool(request.resume))
+
+    try:
+        final = await _run_graph(session, history, settings, model, progress, question, lang, model_name, request)
+    except BaseException as exc:
+        cancelled = isinstance(exc, (KeyboardInterrupt,)) or type(exc).__name__ == "CancelledError"
+        status = "cancelled" if cancelled else "failed"
+        history.update_meta(session.session_id, status=status, finished_at=now_iso(), error=str(exc)[:500])
+        history.append_event(session.session_id, "run_" + status, error=type(exc).__name__)
+        if not cancelled and not _is_user_facing(exc):
+            history.write_text(session.session_id, "error.log", traceback.format_exc())
+        raise
+    history.append_event(session.session_id, "run_end")
+    documents = final.get("documents", [])
+    read = sum(1 for d in documents if d["status"] == "ok")
+    return RunResult(
+        session_id=session.session_id,
+        session_dir=str(session.path),
+        language=lang,
+        report_md=final.get("report_md", ""),
+        report_pdf=final.get("report_pdf", ""),
+        sources=read,
+        sources_failed=len(documents) - read,
+        verification=final.get("verification", {}).get("summary", {}),
+        exit_code=EXIT_OK if read else EXIT_NO_EVIDENCE,
+        resumed=bool(request.resume),
+    )
+
+
+async def _run_graph(session, history, settings, model, progress, question, lang, model_name, request):
+    from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
+
+    from ..modules.container import ContainerProcessor
+    from ..modules.mcp_client import WebSearchClient
+    from .graph import build_graph
+
+    sources = session.path / "sources"
+    async with AsyncExitStack() as stack:
+        web_search = await stack.enter_async_context(WebSearchClient(settings, sources))
+        parser = await stack.enter_async_context(ContainerProcessor(settings, sources))
+        saver = await stack.enter_async_context(
+            AsyncSqliteSaver.from_conn_string(str(session.path / "checkpoints.sqlite"))
+        )
+        deps = WorkflowDependencies(
+            settings=settings, model=model, web_search=web_search, parser=parser, history=history, progress=progress
+        )
+        graph = build_graph(deps, saver)
+        config = {
+            "configurable": {"thread_id": session.session_id},
+            # Each verification loop revisits four nodes; leave room for all of them.
+            "recursion_limit": 12 + 5 * (settings.max_verification_loops + 1),
+        }
+        snapshot = await graph.aget_state(config)
+        if request.resume and snapshot.values and snapshot.next:
+            progress("resuming", {"session_id": session.session_id, "next": list(snapshot.next)})
+            return await graph.ainvoke(None, config)
+        initial = {
+            "question": question,
+            "language": lang,
+            "model": model_name,
+            "session_id": session.session_id,
+            "session_dir": str(session.path),
+            "parent_session": request.parent_session,
+            "errors": [],
+        }
+        return await graph.ainvoke(initial, config)
+
+
+def _resumable(history: HistoryManager, ref: str) -> tuple[SessionInfo, dict[str, Any]]:
+    session = history.resolve(ref)
+    meta = history.read_json(session.session_id, "meta.json", {})
+    if not meta.get("question"):
+        raise UsageError("usage.unknown_session", session_id=ref, sessions_dir=str(history.root))
+    if meta.get("status") in ("done", "no_evidence"):
+        raise UsageError(
+            "usage.session_finished", session_id=session.session_id, report=str(session.path / "report.pdf")
+        )
+    return session, meta
+
+
+def _is_user_facing(exc: BaseException) -> bool:
+    from ..modules.errors import UserFacingError
+
+    return isinstance(exc, UserFacingError)
