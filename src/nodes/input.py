@@ -24,14 +24,22 @@ async def understand_question(state: AgentState, deps: WorkflowDependencies) -> 
     plan = await deps.model.structured(
         [
             {"role": "system", "content": QUERY_PLAN_SYSTEM[lang].format(other_name=LANGUAGE_NAMES[lang][other])},
-            {"role": "user", "content": question},
+            {"role": "user", "content": _with_context(question, state.get("conversation", []))},
         ],
         QueryPlan,
         node="input",
         fallback=fallback,
     )
-    return {"queries": _with_original(plan.queries, question, lang), "loops": 0, "search_rounds": 0,
-            "errors": state.get("errors", []), "search_results": [], "documents": []}
+    # search_results/documents may be seeded from a parent session: a follow-up reuses its sources.
+    return {"queries": _with_original(plan.queries, question, lang), "loops": 0, "search_rounds": 0}
+
+
+def _with_context(question: str, conversation: list[dict[str, str]]) -> str:
+    """A follow-up like "もっと詳しく" only makes sense with the earlier question beside it."""
+    if not conversation:
+        return question
+    earlier = "\n".join(f"- {turn['question']}" for turn in conversation[-3:])
+    return f"{earlier}\n- {question}"
 
 
 def _with_original(planned: list[PlannedQuery], question: str, lang: str) -> list[dict[str, str]]:

@@ -7,7 +7,7 @@ from typing import Any
 from ..modules.tokens import estimate_tokens, truncate_to_tokens
 from ..state import AgentState
 from .dependencies import WorkflowDependencies
-from .prompts import DRAFT_SYSTEM, DRAFT_USER, NO_EVIDENCE_DRAFT
+from .prompts import DRAFT_SYSTEM, DRAFT_USER, FOLLOW_UP_CONTEXT, NO_EVIDENCE_DRAFT
 
 # Room kept for the answer itself inside num_ctx.
 ANSWER_RESERVE_TOKENS = 3072
@@ -22,6 +22,9 @@ async def draft_answer(state: AgentState, deps: WorkflowDependencies) -> dict[st
         deps.progress("token", {"text": draft})
     else:
         system = DRAFT_SYSTEM[lang]
+        if state.get("conversation"):
+            previous = "\n\n".join(f"Q: {t['question']}\nA: {t['answer']}" for t in state["conversation"][-2:])
+            system += "\n\n" + FOLLOW_UP_CONTEXT[lang].format(previous=previous)
         frame = DRAFT_USER[lang].format(question=state["question"], evidence="")
         budget = deps.model.context_budget(ANSWER_RESERVE_TOKENS) - estimate_tokens(system + frame)
         evidence = build_evidence(sources, budget)

@@ -152,7 +152,11 @@ async def _run_graph(session, history, settings, model, progress, question, lang
         if request.resume and snapshot.values and snapshot.next:
             progress("resuming", {"session_id": session.session_id, "next": list(snapshot.next)})
             return await graph.ainvoke(None, config)
+        seed = _seed_from_parent(history, request.parent_session)
+        if seed:
+            history.update_meta(session.session_id, conversation=seed["conversation"])
         initial = {
+            **seed,
             "question": question,
             "language": lang,
             "model": model_name,
@@ -162,6 +166,26 @@ async def _run_graph(session, history, settings, model, progress, question, lang
             "errors": [],
         }
         return await graph.ainvoke(initial, config)
+
+
+def _seed_from_parent(history: HistoryManager, parent: str | None) -> dict[str, Any]:
+    """A follow-up question starts from its parent's sources and knows what was asked before."""
+    if not parent:
+        return {}
+    import json
+
+    session = history.resolve(parent)
+    meta = history.read_json(session.session_id, "meta.json", {})
+    ledger = session.path / "processed.jsonl"
+    documents = [json.loads(line) for line in ledger.read_text("utf-8").splitlines()] if ledger.exists() else []
+    draft_path = session.path / "llm_draft.md"
+    answer = draft_path.read_text("utf-8")[:1500] if draft_path.exists() else ""
+    conversation = list(meta.get("conversation", [])) + [{"question": meta.get("question", ""), "answer": answer}]
+    return {
+        "search_results": history.read_json(session.session_id, "search_results.json", []),
+        "documents": documents,
+        "conversation": conversation[-3:],
+    }
 
 
 def _resumable(history: HistoryManager, ref: str) -> tuple[SessionInfo, dict[str, Any]]:

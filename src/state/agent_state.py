@@ -14,6 +14,8 @@ class AgentState(TypedDict, total=False):
     session_id: str
     session_dir: str
     parent_session: str | None
+    # Earlier turns of a REPL conversation: [{"question": ..., "answer": ...}], oldest first.
+    conversation: list[dict[str, str]]
     queries: list[dict[str, str]]  # [{"text": ..., "language": "ja"|"en"}], this round's
     # search node
     search_results: list[dict[str, Any]]  # SearchHit dicts, deduped by canonical URL

@@ -1,0 +1,140 @@
+"""End to end: the `research` console script as a subprocess against the fake Ollama
+and the local web fixture, through the real MCP servers and the real sandbox."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from conftest import load_json_line, run_research, session_dirs
+from fixtures.fake_ollama import THINKING_MARKER
+
+pytestmark = pytest.mark.e2e
+
+SESSION_FILES = ["input.md", "search_results.json", "processed.jsonl", "llm_draft.md", "verification.json",
+                 "report.md", "report.pdf", "events.jsonl", "checkpoints.sqlite", "meta.json"]
+
+
+def _citations_resolve(report_md: str) -> tuple[set[str], set[str]]:
+    """Labels cited in the body, and labels listed in the sources section of the report."""
+    cited = set(re.findall(r"\[(S\d+)\]", report_md.split("\n## ")[0] + "".join(
+        part for part in report_md.split("\n## ")[1:] if not part.startswith(("出典", "Sources")))))
+    listed = set(re.findall(r"^\s*(?:\d+\.\s*)?\[?(S\d+)\]?", report_md.split("## 出典")[-1].split("## Sources")[-1],
+                            flags=re.MULTILINE))
+    return cited, listed
+
+
+@pytest.mark.parametrize(
+    "question,lang",
+    [("LangGraphのチェックポイントとは？", "ja"), ("What are LangGraph checkpoints?", "en")],
+)
+def test_one_shot_writes_a_complete_session(research_env, question, lang):
+    result = run_research([question, "--lang", lang, "--json"], research_env)
+    assert result.returncode == 0, result.stderr
+    assert "Traceback" not in result.stderr
+    summary = load_json_line(result.stdout)
+    session = Path(summary["session_dir"])
+    assert re.fullmatch(r"session_\d{8}_\d{6}_[0-9a-f]{6}", session.name)
+    assert session.name == f"session_{summary['session_id']}"
+    for name in SESSION_FILES:
+        assert (session / name).is_file(), name
+    assert summary["report_pdf"] == str(session / "report.pdf")
+    assert summary["sources"] >= 2
+    assert summary["verification"]["claims"] >= 1
+
+    report = (session / "report.md").read_text("utf-8")
+    if lang == "ja":
+        assert "結論" in report and "出典" in report
+        assert re.search(r"[\u3040-\u30ff]", report)
+    else:
+        assert "Summary" in report and "Sources" in report
+    # Every citation in the report resolves to a source the run actually read.
+    ledger = {d["label"]: d for d in map(json.loads, (session / "processed.jsonl").read_text("utf-8").splitlines())}
+    cited = set(re.findall(r"\[(S\d+)\]", report))
+    assert cited, "the report cites its sources"
+    assert cited <= set(ledger), cited - set(ledger)
+    for label in cited:
+        assert ledger[label]["url"] in report
+    assert THINKING_MARKER not in report
+    assert (session / "report.pdf").read_bytes().startswith(b"%PDF")
+
+    events = [json.loads(line) for line in (session / "events.jsonl").read_text("utf-8").splitlines()]
+    ended = [e["node"] for e in events if e["event"] == "node_end"]
+    for node in ("input", "search", "processing", "llm", "verification", "report"):
+        assert node in ended
+
+
+def test_without_json_the_pdf_path_is_printed_last(research_env):
+    result = run_research(["What is the height of Mount Fuji?"], research_env)
+    assert result.returncode == 0, result.stderr
+    last = result.stdout.strip().splitlines()[-1]
+    assert last.endswith("report.pdf") and Path(last).is_file()
+    # Language detected from the question: English report.
+    assert "Summary" in Path(last).with_name("report.md").read_text("utf-8")
+
+
+def test_language_is_detected_from_a_japanese_question(research_env):
+    result = run_research(["富士山の高さは？", "--json"], research_env)
+    assert result.returncode == 0, result.stderr
+    summary = load_json_line(result.stdout)
+    assert summary["language"] == "ja"
+    assert "結論" in Path(summary["report_md"]).read_text("utf-8")
+
+
+def test_ollama_down_exits_3_with_one_line(research_env):
+    research_env["RESEARCH_OLLAMA_HOST"] = "http://127.0.0.1:9"
+    result = run_research(["LangGraphのチェックポイントとは？", "--lang", "ja"], research_env)
+    assert result.returncode == 3
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in result.stderr
+    assert "Ollama" in lines[0] and "ollama serve" in lines[0] and "接続" in lines[0]
+    assert session_dirs(research_env) == []
+
+
+def test_model_missing_exits_3(research_env):
+    result = run_research(["What is LangGraph?", "--model", "llama9:404b"], research_env)
+    assert result.returncode == 3
+    assert result.stderr.strip() == "research: Model llama9:404b is not installed — run `ollama pull llama9:404b`"
+
+
+def test_model_calls_set_num_ctx_and_think(research_env, fake_ollama):
+    research_env["RESEARCH_NUM_CTX"] = "8192"
+    result = run_research(["What is LangGraph?", "--json"], research_env)
+    assert result.returncode == 0, result.stderr
+    chats = fake_ollama.chat_requests()
+    assert chats and all(c["options"]["num_ctx"] == 8192 for c in chats)
+    assert all(c.get("think") == "low" for c in chats)
+    assert any(c.get("format") for c in chats) and any(c.get("stream") for c in chats)
+
+
+def test_malformed_model_json_does_not_end_the_run(research_env, fake_ollama):
+    fake_ollama.mode = "malformed"
+    result = run_research(["What is the height of Mount Fuji?", "--json"], research_env)
+    assert result.returncode == 0, result.stderr
+    assert Path(load_json_line(result.stdout)["report_pdf"]).is_file()
+
+
+@pytest.mark.parametrize(
+    "args,env,needle",
+    [
+        (["   "], {}, "empty"),
+        (["x" * 100_000], {}, "too long"),
+        (["What?", "--lang", "fr"], {}, "Unknown language"),
+        (["What?"], {"RESEARCH_NUM_CTX": "lots"}, "RESEARCH_NUM_CTX"),
+        (["What?", "--resume", "../../etc"], {}, "not a valid session id"),
+        (["What?", "--resume", "20990101_000000_abcdef"], {}, "No session"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(research_env, args, env, needle):
+    research_env.update(env)
+    result = run_research(args, research_env)
+    assert result.returncode == 2, result.stderr
+    assert "Traceback" not in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1 and needle in result.stderr
+
+
+def test_bad_input_message_follows_the_language(research_env):
+    result = run_research(["　", "--lang", "ja"], research_env)
+    assert result.returncode == 2 and "質問が空です" in result.stderr

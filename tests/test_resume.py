@@ -1,0 +1,70 @@
+"""Crash and resume: kill -9 after the search step, then `research --resume <id>`."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+from conftest import RESEARCH, load_json_line, run_research, session_dirs
+
+pytestmark = pytest.mark.e2e
+
+
+def _events(session: Path) -> list[dict]:
+    path = session / "events.jsonl"
+    if not path.exists():
+        return []
+    return [json.loads(line) for line in path.read_text("utf-8").splitlines() if line.strip()]
+
+
+def _wait_for(predicate, timeout: float = 60.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return
+        time.sleep(0.05)
+    raise AssertionError("timed out waiting")
+
+
+def test_kill_after_search_then_resume_completes_without_duplicates(research_env, fake_ollama):
+    fake_ollama.token_delay = 0.2  # keeps the run inside the llm step long enough to kill it
+    process = subprocess.Popen([RESEARCH, "LangGraphのチェックポイントとは？", "--lang", "ja"], env=research_env,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
+                               start_new_session=True)
+    try:
+        _wait_for(lambda: len(session_dirs(research_env)) == 1)
+        session = session_dirs(research_env)[0]
+        _wait_for(lambda: any(e["event"] == "node_end" and e["node"] == "search" for e in _events(session)))
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait(10)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+    assert not (session / "report.md").exists()
+    before = json.loads((session / "search_results.json").read_text("utf-8"))
+    killed_at = len(_events(session))
+    fake_ollama.token_delay = 0.0
+
+    session_id = session.name.removeprefix("session_")
+    result = run_research(["--resume", session_id, "--json"], research_env)
+    assert result.returncode == 0, result.stderr
+    summary = load_json_line(result.stdout)
+    assert summary["session_id"] == session_id
+    assert Path(summary["report_pdf"]).is_file()
+
+    after = json.loads((session / "search_results.json").read_text("utf-8"))
+    urls = [hit["canonical_url"] for hit in after]
+    assert len(urls) == len(set(urls)), "no source stored twice"
+    assert {h["canonical_url"] for h in before} <= set(urls)
+    resumed = [e for e in _events(session)[killed_at:] if e["event"] == "node_start"]
+    assert resumed[0]["node"] in ("processing", "llm"), resumed  # continues after the finished steps
+    assert "input" not in [e["node"] for e in resumed]
+    assert json.loads((session / "meta.json").read_text("utf-8"))["status"] == "done"
+    # Resuming a finished session is a usage error, not a second run.
+    again = run_research(["--resume", session_id], research_env)
+    assert again.returncode == 2 and "already finished" in again.stderr
