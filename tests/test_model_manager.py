@@ -1,0 +1,87 @@
+"""ModelManager against the fake Ollama server, through the real `ollama` client."""
+
+from __future__ import annotations
+
+import pytest
+from fixtures.fake_ollama import THINKING_MARKER, FakeOllama
+
+from research.modules.errors import OllamaError
+from research.modules.model_manager import ModelManager, _ThinkFilter
+from research.modules.settings import load_settings
+from research.modules.tokens import estimate_tokens, truncate_to_tokens
+from research.nodes.prompts import PlannedQuery, QueryPlan
+
+FALLBACK = QueryPlan(queries=[PlannedQuery(text="fallback", language="en")])
+
+
+def _manager(fake: FakeOllama, **flags) -> ModelManager:
+    return ModelManager(load_settings(ollama_host=fake.url, **flags))
+
+
+async def test_structured_reply_is_validated(fake_ollama):
+    plan = await _manager(fake_ollama).structured(
+        [{"role": "user", "content": "LangGraphのチェックポイントとは？"}], QueryPlan, node="input", fallback=FALLBACK
+    )
+    assert [q.language for q in plan.queries] == ["ja", "en"]
+    request = fake_ollama.chat_requests()[-1]
+    assert request["format"]["title"] == "QueryPlan" and request["stream"] is False
+
+
+async def test_malformed_json_is_retried_once_then_falls_back(fake_ollama):
+    fake_ollama.mode = "malformed"
+    plan = await _manager(fake_ollama).structured([{"role": "user", "content": "q"}], QueryPlan,
+                                                  node="input", fallback=FALLBACK)
+    assert plan is FALLBACK
+    assert len(fake_ollama.chat_requests()) == 2  # the first try and one repair
+    assert "not valid JSON" in fake_ollama.chat_requests()[-1]["messages"][-1]["content"]
+
+
+async def test_server_error_falls_back_for_structured_steps(fake_ollama):
+    fake_ollama.mode = "error500"
+    plan = await _manager(fake_ollama).structured([{"role": "user", "content": "q"}], QueryPlan,
+                                                  node="input", fallback=FALLBACK)
+    assert plan is FALLBACK
+
+
+async def test_streaming_never_shows_thinking_and_counts_usage(fake_ollama):
+    manager = _manager(fake_ollama, num_ctx=4096)
+    tokens: list[str] = []
+    answer = await manager.stream(
+        [{"role": "system", "content": "Answer in English."},
+         {"role": "user", "content": "Q\n[S1] Fuji — http://x\n- Mount Fuji is 3,776 metres high.\n"}],
+        node="llm", on_token=tokens.append,
+    )
+    assert "3,776" in answer and "[S1]" in answer
+    assert THINKING_MARKER not in answer and THINKING_MARKER not in "".join(tokens)
+    assert len(tokens) > 1  # it really streamed
+    request = fake_ollama.chat_requests()[-1]
+    assert request["options"]["num_ctx"] == 4096 and request["think"] == "low"
+    assert manager.usage["llm"]["calls"] == 1 and manager.usage["llm"]["completion_tokens"] > 0
+
+
+async def test_missing_model_and_fallback_model(fake_ollama):
+    with pytest.raises(OllamaError) as missing:
+        await _manager(fake_ollama, model="nope:1b").ensure_ready()
+    assert missing.value.exit_code == 3
+    assert "ollama pull nope:1b" in missing.value.message("en")
+    assert await _manager(fake_ollama, model="nope:1b", fallback_model="gpt-oss:20b").ensure_ready() == "gpt-oss:20b"
+
+
+async def test_unreachable_ollama_is_a_one_line_error():
+    manager = ModelManager(load_settings(ollama_host="http://127.0.0.1:9"))
+    with pytest.raises(OllamaError) as down:
+        await manager.ensure_ready()
+    assert down.value.message("ja") == "Ollama に接続できません（http://127.0.0.1:9）— `ollama serve` で起動してください"
+
+
+def test_inline_think_tags_are_filtered_across_chunks():
+    visible = _ThinkFilter()
+    out = "".join(visible.feed(c) for c in ["Hel", "lo <thi", "nk>secret</th", "ink> world"])
+    assert out == "Hello  world"
+
+
+def test_token_estimate_is_cjk_aware():
+    assert estimate_tokens("富士山の標高は3776メートル") > estimate_tokens("Mount Fuji 3776 m") / 2
+    assert estimate_tokens("あ" * 100) == 100
+    cut = truncate_to_tokens("line one\n" * 200, 50)
+    assert estimate_tokens(cut) <= 50 and cut.endswith("one")
