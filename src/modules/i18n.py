@@ -104,6 +104,109 @@ MESSAGES: dict[str, dict[str, str]] = {
         "ja": "セッション {session_id} にはまだレポートがありません（--resume {session_id} で再開できます）。",
     },
     "sessions.removed": {"en": "Removed session {session_id}.", "ja": "セッション {session_id} を削除しました。"},
+    # --- REPL (src/cli/repl.py, src/cli/repl_commands.py) ---------------------------
+    "repl.banner_title": {
+        "en": "research — a local, bilingual research assistant",
+        "ja": "research — ローカルで動く日英リサーチアシスタント",
+    },
+    "repl.banner": {
+        "en": "Model: {model} · Language: {language} · Sessions: {sessions_dir}",
+        "ja": "モデル: {model} · 言語: {language} · セッション: {sessions_dir}",
+    },
+    "repl.banner_hint": {
+        "en": "Ask a question in Japanese or English, or type /help. Ctrl-D or /quit to leave.",
+        "ja": "日本語か英語で質問してください。/help でコマンド一覧、Ctrl-D か /quit で終了します。",
+    },
+    "repl.toolbar": {
+        "en": " lang: {language} │ model: {model} │ session: {session} ",
+        "ja": " 言語: {language} │ モデル: {model} │ セッション: {session} ",
+    },
+    "repl.toolbar_new": {"en": "(new)", "ja": "（新規）"},
+    "repl.lang_auto": {"en": "auto", "ja": "自動"},
+    "repl.help_title": {"en": "Commands", "ja": "コマンド"},
+    "repl.help_footer": {
+        "en": "Anything else is a question. A follow-up continues the conversation and reuses its sources.",
+        "ja": "それ以外の入力は質問です。続けて質問すると会話と出典を引き継ぎます。",
+    },
+    "repl.help.help": {"en": "this list", "ja": "この一覧を表示"},
+    "repl.help.lang": {"en": "answer and message language", "ja": "回答とメッセージの言語"},
+    "repl.help.model": {"en": "switch to an installed Ollama model", "ja": "インストール済みの Ollama モデルに切り替え"},
+    "repl.help.models": {"en": "list installed models", "ja": "インストール済みモデルの一覧"},
+    "repl.help.new": {"en": "forget the conversation; start fresh", "ja": "会話をリセットして新しく始める"},
+    "repl.help.sessions": {"en": "past sessions", "ja": "過去のセッション一覧"},
+    "repl.help.open": {"en": "open report.pdf (default: this session)", "ja": "report.pdf を開く（省略時は現在のセッション）"},
+    "repl.help.show": {"en": "show the report here (default: this session)", "ja": "レポートをここに表示（省略時は現在のセッション）"},
+    "repl.help.resume": {"en": "resume an interrupted session", "ja": "中断したセッションを再開"},
+    "repl.help.sources": {"en": "sources of this session", "ja": "現在のセッションの出典"},
+    "repl.help.verbose": {"en": "more or less detail during a run", "ja": "実行中の詳細表示の切り替え"},
+    "repl.help.quit": {"en": "leave (also Ctrl-D)", "ja": "終了（Ctrl-D でも可）"},
+    "repl.unknown_command": {
+        "en": "Unknown command {command}. Did you mean {suggestion}?",
+        "ja": "不明なコマンド {command} です。{suggestion} のことですか？",
+    },
+    "repl.unknown_command_no_hint": {
+        "en": "Unknown command {command}. Type /help for the list.",
+        "ja": "不明なコマンド {command} です。/help で一覧を表示します。",
+    },
+    "repl.usage": {"en": "Usage: {usage}", "ja": "使い方: {usage}"},
+    "repl.lang_set": {"en": "Language: {language}", "ja": "言語を {language} にしました"},
+    "repl.lang_set_auto": {
+        "en": "Language: auto (each question is answered in its own language)",
+        "ja": "言語: 自動（質問と同じ言語で回答します）",
+    },
+    "repl.model_set": {"en": "Model: {model}", "ja": "モデルを {model} にしました"},
+    "repl.model_missing": {
+        "en": "Model {model} is not installed (installed: {installed}). Run `ollama pull {model}`.",
+        "ja": "モデル {model} はインストールされていません（インストール済み: {installed}）。`ollama pull {model}` を実行してください。",
+    },
+    "repl.models_title": {"en": "Installed models", "ja": "インストール済みモデル"},
+    "repl.models_none": {
+        "en": "No models are installed — run `ollama pull {model}`.",
+        "ja": "モデルがインストールされていません — `ollama pull {model}` を実行してください。",
+    },
+    "repl.col_model": {"en": "Model", "ja": "モデル"},
+    "repl.col_size": {"en": "Size", "ja": "サイズ"},
+    "repl.current": {"en": "current", "ja": "使用中"},
+    "repl.new_conversation": {
+        "en": "New conversation: the next question starts from scratch.",
+        "ja": "新しい会話を始めます。次の質問は最初から調べます。",
+    },
+    "repl.no_session": {
+        "en": "No session yet: ask a question first, or give a session id (see /sessions).",
+        "ja": "まだセッションがありません。先に質問するか、セッションIDを指定してください（/sessions）。",
+    },
+    "repl.sessions_empty": {"en": "No sessions yet in {sessions_dir}.", "ja": "{sessions_dir} にセッションはまだありません。"},
+    "repl.sources_title": {"en": "Sources of session {session_id}", "ja": "セッション {session_id} の出典"},
+    "repl.sources_empty": {"en": "Session {session_id} has no sources.", "ja": "セッション {session_id} には出典がありません。"},
+    "repl.col_label": {"en": "#", "ja": "#"},
+    "repl.col_title": {"en": "Title", "ja": "タイトル"},
+    "repl.col_url": {"en": "URL", "ja": "URL"},
+    "repl.col_status": {"en": "Status", "ja": "状態"},
+    "repl.source_ok": {"en": "read", "ja": "読込済"},
+    "repl.source_failed": {"en": "failed: {error}", "ja": "失敗: {error}"},
+    "repl.verbose_on": {"en": "Verbose progress: on", "ja": "詳細表示: オン"},
+    "repl.verbose_off": {"en": "Verbose progress: off", "ja": "詳細表示: オフ"},
+    "repl.cancelled": {
+        "en": "Cancelled. Session {session_id} keeps what it had; /resume {session_id} continues it.",
+        "ja": "中止しました。セッション {session_id} はここまでの内容を保持しています。/resume {session_id} で再開できます。",
+    },
+    "repl.cancelled_early": {"en": "Cancelled.", "ja": "中止しました。"},
+    "repl.report_md": {"en": "Report (Markdown): {path}", "ja": "レポート（Markdown）: {path}"},
+    "repl.report_pdf": {"en": "Report (PDF): {path}", "ja": "レポート（PDF）: {path}"},
+    "repl.follow_up_hint": {
+        "en": "Ask a follow-up to continue this conversation, or /new to start over.",
+        "ja": "続けて質問すると会話を引き継ぎます。/new で新しい会話を始めます。",
+    },
+    "repl.history_unavailable": {
+        "en": "Input history is not saved this time: {reason}",
+        "ja": "今回は入力履歴を保存できません: {reason}",
+    },
+    "repl.failed": {
+        "en": "The run failed: {reason}{log}",
+        "ja": "実行に失敗しました: {reason}{log}",
+    },
+    "repl.failed_log": {"en": " (details in {path})", "ja": "（詳細は {path}）"},
+    "repl.goodbye": {"en": "Bye.", "ja": "終了します。"},
     # --- report PDF and viewer (modules/fonts.py, modules/pdf.py, modules/viewer.py) ---
     "pdf.font_missing": {
         "en": "RESEARCH_PDF_FONT points to {path}, which does not exist.",
@@ -129,9 +232,116 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "No PDF viewer found; the report is at {path}",
         "ja": "PDF ビューアが見つかりません。レポートの場所: {path}",
     },
+    # --- verification (src/nodes/verification.py) ------------------------------
+    "verification.flag_unverified": {"en": "⚠ unverified", "ja": "⚠ 未検証"},
+    "verification.flag_partly": {"en": "⚠ partly verified", "ja": "⚠ 一部のみ確認"},
+    "verification.rewrite_failed": {
+        "en": "Could not rewrite section '{title}' into the requested language: {reason}",
+        "ja": "節「{title}」を指定の言語に書き直せませんでした: {reason}",
+    },
+    "verification.rewrite_rejected": {
+        "en": "The rewrite of section '{title}' was not usable (wrong language or lost citations); the original is kept.",
+        "ja": "節「{title}」の書き直しは使えませんでした（言語が違うか出典ラベルが欠落）。元の文章を残します。",
+    },
+    "verification.judge_failed": {
+        "en": "The model could not judge the borderline claims ({reason}); their lexical verdicts stand.",
+        "ja": "境界的な主張をモデルで判定できませんでした（{reason}）。語彙照合の判定を採用します。",
+    },
+    "verification.follow_up_failed": {
+        "en": "Could not plan follow-up searches with the model ({reason}); claim text is used instead.",
+        "ja": "追加検索のクエリをモデルで作成できませんでした（{reason}）。主張の文をそのまま使います。",
+    },
+    "verification.save_failed": {
+        "en": "Could not save verification.json: {reason}",
+        "ja": "verification.json を保存できませんでした: {reason}",
+    },
+    # --- parser sandbox and doctor (modules/sandbox.py, modules/container.py, cli/doctor.py) ---
+    "sandbox.unavailable": {
+        "en": "The sandbox '{name}' (RESEARCH_SANDBOX) cannot run on this machine; use auto, or install it.",
+        "ja": "サンドボックス '{name}'（RESEARCH_SANDBOX）はこのマシンでは使えません。auto を指定するかインストールしてください。",
+    },
+    "sandbox.image_missing": {
+        "en": "RESEARCH_SANDBOX={engine} needs an image: set RESEARCH_SANDBOX_IMAGE (see docs/sandbox.md).",
+        "ja": "RESEARCH_SANDBOX={engine} にはイメージが必要です。RESEARCH_SANDBOX_IMAGE を設定してください（docs/sandbox.md 参照）。",
+    },
+    "sandbox.none_warning": {
+        "en": "WARNING: no sandbox is available: documents are parsed in a plain process WITH network access "
+        "(only resource limits apply). Install bubblewrap (apt-get install bubblewrap) or configure docker/podman.",
+        "ja": "警告: サンドボックスが利用できません。文書はネットワークに接続できる通常のプロセスで解析されます"
+        "（リソース制限のみ）。bubblewrap をインストールするか（apt-get install bubblewrap）、docker/podman を設定してください。",
+    },
+    "doctor.title": {"en": "research doctor", "ja": "research 診断"},
+    "doctor.column.check": {"en": "Check", "ja": "項目"},
+    "doctor.column.status": {"en": "Status", "ja": "状態"},
+    "doctor.column.detail": {"en": "Details", "ja": "詳細"},
+    "doctor.status.ok": {"en": "ok", "ja": "OK"},
+    "doctor.status.warn": {"en": "warning", "ja": "注意"},
+    "doctor.status.fail": {"en": "FAILED", "ja": "失敗"},
+    "doctor.check.ollama": {"en": "Ollama reachable", "ja": "Ollama への接続"},
+    "doctor.check.model": {"en": "Model installed", "ja": "モデルのインストール"},
+    "doctor.check.sandbox": {"en": "Parser sandbox", "ja": "パーサーのサンドボックス"},
+    "doctor.check.isolation": {"en": "Parser network isolation", "ja": "パーサーのネットワーク隔離"},
+    "doctor.check.web_search": {"en": "Web-search server", "ja": "ウェブ検索サーバー"},
+    "doctor.check.font": {"en": "Japanese PDF font", "ja": "PDF 用の日本語フォント"},
+    "doctor.check.sessions": {"en": "Sessions folder writable", "ja": "セッションフォルダへの書き込み"},
+    "doctor.ollama_ok": {"en": "version {version} at {host}", "ja": "{host} でバージョン {version}"},
+    "doctor.model_ok": {"en": "{model} is installed", "ja": "{model} はインストール済みです"},
+    "doctor.model_unknown": {
+        "en": "cannot check {model}: Ollama is not reachable",
+        "ja": "Ollama に接続できないため {model} を確認できません",
+    },
+    "doctor.sandbox_ok": {
+        "en": "{name}: parser server started in {seconds} s",
+        "ja": "{name}: パーサーサーバーが {seconds} 秒で起動しました",
+    },
+    "doctor.sandbox_failed": {"en": "{name}: {reason}", "ja": "{name}: {reason}"},
+    "doctor.isolation_ok": {
+        "en": "verified: own network namespace ({namespace}); a connection to the host's 127.0.0.1 failed",
+        "ja": "確認済み: 独自のネットワーク名前空間（{namespace}）、ホストの 127.0.0.1 への接続は失敗しました",
+    },
+    "doctor.isolation_failed": {
+        "en": "NOT verified: namespace {namespace} (host {host_namespace}), connection to the host succeeded: {connected}",
+        "ja": "未確認: 名前空間 {namespace}（ホスト {host_namespace}）、ホストへの接続成功: {connected}",
+    },
+    "doctor.isolation_none": {
+        "en": "no sandbox: the parser can reach the network",
+        "ja": "サンドボックスなし: パーサーはネットワークに接続できます",
+    },
+    "doctor.isolation_unknown": {"en": "not checked (the parser did not start)", "ja": "未確認（パーサーが起動しませんでした）"},
+    "doctor.web_search_ok": {"en": "started and answered MCP initialize", "ja": "起動し、MCP の initialize に応答しました"},
+    "doctor.web_search_missing": {
+        "en": "not available in this installation",
+        "ja": "このインストールでは利用できません",
+    },
+    "doctor.web_search_failed": {"en": "did not start: {reason}", "ja": "起動しませんでした: {reason}"},
+    "doctor.font_ok": {"en": "{path}", "ja": "{path}"},
+    "doctor.font_missing": {
+        "en": "no Japanese font found: set RESEARCH_PDF_FONT or install matplotlib-fontja",
+        "ja": "日本語フォントが見つかりません。RESEARCH_PDF_FONT を設定するか matplotlib-fontja をインストールしてください",
+    },
+    "doctor.font_unchecked": {"en": "font lookup is not available: {reason}", "ja": "フォント検索を利用できません: {reason}"},
+    "doctor.sessions_ok": {"en": "{path}", "ja": "{path}"},
+    "doctor.summary_ok": {"en": "All essential checks passed.", "ja": "必須の項目はすべて問題ありません。"},
+    "doctor.summary_failed": {
+        "en": "{count} essential check(s) failed.",
+        "ja": "{count} 件の必須項目に問題があります。",
+    },
     "error.unexpected": {
         "en": "Unexpected error: {reason} (details in {log})",
         "ja": "予期しないエラー: {reason}（詳細は {log}）",
+    },
+    # --- web search over MCP (modules/mcp_client.py, servers/web_search_server.py) ---
+    "websearch.server_failed": {
+        "en": "The web-search server could not start ({command}): {reason}",
+        "ja": "ウェブ検索サーバーを起動できません（{command}）: {reason}",
+    },
+    "websearch.server_crashed": {
+        "en": "The web-search server ({command}) stopped again after a restart; giving up.",
+        "ja": "ウェブ検索サーバー（{command}）が再起動後にも停止したため、中断します。",
+    },
+    "websearch.bad_mcp_config": {
+        "en": "Cannot use the MCP config file {path}: {reason}",
+        "ja": "MCP 設定ファイル {path} を使用できません: {reason}",
     },
 }
 

@@ -7,6 +7,7 @@ from typing import Any
 
 from ..modules.history import now_iso
 from ..modules.i18n import t
+from ..modules.fonts import find_japanese_font
 from ..modules.pdf import render_pdf
 from ..modules.report_content import ReportInput, build_report
 from ..modules.report_markdown import render_markdown
@@ -52,7 +53,9 @@ async def write_report(state: AgentState, deps: WorkflowDependencies) -> dict[st
     session_id = state["session_id"]
     md_path = deps.history.write_text(session_id, "report.md", render_markdown(report))
     pdf_path = deps.history.path(session_id) / "report.pdf"
-    render_pdf(report, pdf_path, font_path=deps.settings.pdf_font)
+    # report.md is already on disk; a font problem (e.g. a bad RESEARCH_PDF_FONT) then
+    # surfaces as one line from the CLI without losing it.
+    render_pdf(report, pdf_path, font_path=find_japanese_font(deps.settings))
     deps.history.update_meta(
         session_id,
         status="done" if read else "no_evidence",
