@@ -1,0 +1,344 @@
+"""Split a Markdown draft into claims: one sentence each, with its section and citations.
+
+A claim keeps its character span in the draft so the verifier can rewrite exactly that
+sentence (drop a fabricated label, append a flag) and leave the rest of the draft alone.
+
+What is not a claim: headings, fenced code, table header and separator rows, horizontal
+rules, empty lines, lines that only hold citations, a lead-in ending in a colon that
+introduces a list, and the draft's own source list (the report builds that from the ledger).
+List items and table data rows are claims.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, field
+
+# A citation group: [S1] · [S1, S2] · [S1][S2] (two groups) · ［S1］ · ［Ｓ１］ (full width).
+CITATION_GROUP = re.compile(
+    r"[\[［]\s*[SＳ][0-9０-９]+(?:\s*[,，、;；]\s*[SＳ][0-9０-９]+)*\s*[\]］]"
+)
+_LABEL = re.compile(r"[SＳ][0-9０-９]+")
+
+_HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$")
+_FENCE = re.compile(r"^\s{0,3}(```|~~~)")
+_RULE = re.compile(r"^\s{0,3}([-*_])(\s*\1){2,}\s*$")
+_TABLE_SEPARATOR = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$")
+_LIST_MARKER_BODY = r"\s*(?:[-*+•・]|\d{1,3}[.)）]|[（(]\d{1,3}[)）])\s+"
+_LIST_MARKER = re.compile(_LIST_MARKER_BODY)  # used with .match(text, pos): anchored at pos
+_LEADING_LIST_MARKER = re.compile("^" + _LIST_MARKER_BODY)
+_QUOTE_MARKER = re.compile(r"^\s{0,3}>\s?")
+# A URL, not counting the full stop or comma that follows it in a sentence.
+_URL = re.compile(r"https?://[^\s)\]>」』]*[^\s)\]>」』.,;:!?。、]")
+_INLINE_CODE = re.compile(r"`[^`\n]*`")
+_MD_LINK = re.compile(r"\[([^\]\n]*)\]\((?:[^)\s]+)(?:\s+\"[^\"]*\")?\)")
+_EMPHASIS = re.compile(r"(\*\*|__|\*|_|~~)(?=\S)(.+?)(?<=\S)\1")
+_LETTER = re.compile(r"[A-Za-z\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uff66-\uff9f]")
+
+# Headings of a source list the model may have written itself: not claims to verify.
+_REFERENCE_HEADINGS = re.compile(
+    r"^(sources?|references?|bibliography|citations?|works cited|参考文献|出典|参考資料|情報源|ソース|引用文献)\s*[:：]?$",
+    re.IGNORECASE,
+)
+
+# Abbreviations after which "." does not end an English sentence.
+_ABBREVIATIONS = {
+    "mr", "mrs", "ms", "dr", "prof", "sr", "jr", "st", "mt", "vs", "etc", "e.g", "i.e", "eg", "ie",
+    "u.s", "u.k", "u.n", "no", "nos", "fig", "figs", "approx", "ca", "inc", "ltd", "co", "corp",
+    "al", "vol", "pp", "p", "ed", "eds", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep",
+    "sept", "oct", "nov", "dec", "est", "dept", "univ", "gen", "gov", "rev", "cf", "ph.d", "a.m", "p.m",
+}
+_ALWAYS_END = set("。！？!?")
+_CLOSERS = set("」』）)]】\"'”’")
+
+
+@dataclass
+class Claim:
+    """One sentence of the draft."""
+
+    index: int
+    text: str  # the sentence as written, citations included
+    plain: str  # without citations, list markers, links or emphasis: what is checked
+    section: str  # title of the nearest heading above it ("" before the first)
+    citations: list[str] = field(default_factory=list)  # normalised labels: "S1", in order
+    start: int = 0  # span of ``text`` in the draft
+    end: int = 0
+
+
+def normalise_label(raw: str) -> str:
+    """``"Ｓ１"`` -> ``"S1"``."""
+    return unicodedata.normalize("NFKC", raw).strip().upper()
+
+
+def citation_labels(text: str) -> list[str]:
+    """Every label cited in ``text``, normalised, first occurrence order, no repeats."""
+    labels: list[str] = []
+    for group in CITATION_GROUP.finditer(text):
+        for raw in _LABEL.findall(group.group(0)):
+            label = normalise_label(raw)
+            if label not in labels:
+                labels.append(label)
+    return labels
+
+
+def strip_citations(text: str) -> str:
+    """The text without citation groups, whitespace tidied."""
+    return _tidy(CITATION_GROUP.sub(" ", text))
+
+
+def plain_text(text: str) -> str:
+    """What a sentence says, without Markdown decoration or citations."""
+    text = _MD_LINK.sub(r"\1", text)
+    text = CITATION_GROUP.sub(" ", text)
+    text = _INLINE_CODE.sub(lambda m: m.group(0).strip("`"), text)
+    for _ in range(2):  # nested **_x_**
+        text = _EMPHASIS.sub(r"\2", text)
+    text = _LEADING_LIST_MARKER.sub("", text)
+    text = text.replace("|", " ")
+    return _tidy(text)
+
+
+def _tidy(text: str) -> str:
+    text = re.sub(r"[ \t\u3000]+", " ", text).strip()
+    # A citation removed before the full stop leaves "1707 ." or "です 。".
+    return re.sub(r"\s+([.,;:!?。、！？」』）)])", r"\1", text)
+
+
+# --- sentences -------------------------------------------------------------------------
+
+
+def _protected_mask(text: str) -> list[bool]:
+    """Positions inside URLs, inline code and link targets, where "." ends nothing."""
+    mask = [False] * len(text)
+    for pattern in (_URL, _INLINE_CODE, _MD_LINK):
+        for match in pattern.finditer(text):
+            for i in range(match.start(), match.end()):
+                mask[i] = True
+    return mask
+
+
+_QUOTE_PAIRS = {"「": "」", "『": "』", "（": "）"}
+
+
+def _quoted_mask(text: str) -> list[bool]:
+    """Positions inside a closed Japanese quotation: 「噴火は続いた。」と記録にある。 is one
+    sentence. An opening mark that is never closed protects nothing."""
+    mask = [False] * len(text)
+    for i, ch in enumerate(text):
+        closer = _QUOTE_PAIRS.get(ch)
+        if closer is None:
+            continue
+        j = text.find(closer, i + 1)
+        # "...。」" at the very end of the block is a sentence that is all quotation.
+        if j != -1 and j + 1 < len(text.rstrip()):
+            for k in range(i + 1, j):
+                mask[k] = True
+    return mask
+
+
+def _word_before(text: str, dot: int) -> str:
+    match = re.search(r"([A-Za-z][A-Za-z.]*)$", text[:dot])
+    return match.group(1).lower() if match else ""
+
+
+def _period_ends_sentence(text: str, i: int) -> bool:
+    before = text[i - 1] if i > 0 else ""
+    after = text[i + 1] if i + 1 < len(text) else ""
+    if before.isdigit() and after.isdigit():  # 3.5, 1.0.2
+        return False
+    if after and not (after.isspace() or after in _CLOSERS or after in "[［" or after == "."):
+        return False  # "example.com", "Node.js" without a URL scheme
+    word = _word_before(text, i)
+    if word in _ABBREVIATIONS or word.rstrip(".") in _ABBREVIATIONS:
+        return False
+    if len(word) == 1 and word.isalpha() and text[i - 1].isupper():  # an initial: "J. Smith"
+        return False
+    rest = text[i + 1 :].lstrip(" \t.")
+    # English sentences start with a capital: a lower-case word after "." means an
+    # abbreviation we do not know ("approx. three"), not a new sentence.
+    if rest and rest[0].islower() and rest[0].isascii():
+        return False
+    return True
+
+
+def _extend_end(text: str, end: int) -> int:
+    """Move a sentence end past closing quotes and citations that follow the full stop."""
+    n = len(text)
+    while True:
+        while end < n and text[end] in _CLOSERS and text[end] not in "[]":
+            end += 1
+        probe = end
+        while probe < n and text[probe] in " \t\u3000":
+            probe += 1
+        match = CITATION_GROUP.match(text, probe)
+        if match:
+            end = match.end()
+            # "... 1707 [S2]." already ended at the "."; "...です。[S1]。" gets its stray stop too.
+            if end < n and text[end] in "。.":
+                end += 1
+            continue
+        return end
+
+
+def sentence_spans(text: str) -> list[tuple[int, int]]:
+    """Sentence boundaries in one block of prose, as ``(start, end)`` offsets."""
+    mask = _protected_mask(text)
+    quoted = _quoted_mask(text)
+    spans: list[tuple[int, int]] = []
+    start = 0
+    i = 0
+    n = len(text)
+    while i < n:
+        ch = text[i]
+        is_end = False
+        if not mask[i] and not quoted[i]:
+            if ch in _ALWAYS_END:
+                is_end = True
+            elif ch == "．":
+                is_end = not (i > 0 and text[i - 1].isdigit() and i + 1 < n and text[i + 1].isdigit())
+            elif ch == ".":
+                is_end = _period_ends_sentence(text, i)
+        if is_end:
+            end = i + 1
+            while end < n and text[end] in "。！？!?.．…":  # "?!", "...", "！？"
+                end += 1
+            end = _extend_end(text, end)
+            spans.append((start, end))
+            start = end
+            i = end
+            continue
+        i += 1
+    if start < n:
+        spans.append((start, n))
+    # Trim whitespace from each span; drop empty ones.
+    trimmed = []
+    for s, e in spans:
+        while s < e and text[s].isspace():
+            s += 1
+        while e > s and text[e - 1].isspace():
+            e -= 1
+        if e > s:
+            trimmed.append((s, e))
+    return trimmed
+
+
+def split_sentences(text: str) -> list[str]:
+    return [text[s:e] for s, e in sentence_spans(text)]
+
+
+# --- blocks of the draft ----------------------------------------------------------------
+
+
+@dataclass
+class _Block:
+    start: int  # offset in the draft where the prose begins (after a list marker)
+    end: int
+    section: str
+
+
+def _lines_with_offsets(draft: str) -> list[tuple[int, str]]:
+    out, offset = [], 0
+    for line in draft.splitlines(keepends=True):
+        out.append((offset, line.rstrip("\r\n")))
+        offset += len(line)
+    return out
+
+
+def _is_table_row(line: str) -> bool:
+    stripped = line.strip()
+    return stripped.startswith("|") and stripped.count("|") >= 2
+
+
+def _prose_blocks(draft: str) -> list[_Block]:
+    """Paragraphs, list items, quotes and table data rows, with the heading they sit under."""
+    lines = _lines_with_offsets(draft)
+    blocks: list[_Block] = []
+    section = ""
+    in_fence = False
+    in_references = False
+    paragraph: _Block | None = None
+
+    def close() -> None:
+        nonlocal paragraph
+        if paragraph is not None:
+            blocks.append(paragraph)
+            paragraph = None
+
+    for idx, (offset, line) in enumerate(lines):
+        if _FENCE.match(line):
+            close()
+            in_fence = not in_fence
+            continue
+        if in_fence:
+            continue
+        heading = _HEADING.match(line)
+        if heading:
+            close()
+            section = plain_text(heading.group(2))
+            in_references = bool(_REFERENCE_HEADINGS.match(section))
+            continue
+        if not line.strip() or _RULE.match(line):
+            close()
+            continue
+        if in_references:
+            continue
+        if _is_table_row(line):
+            close()
+            if _TABLE_SEPARATOR.match(line):
+                continue
+            following = lines[idx + 1][1] if idx + 1 < len(lines) else ""
+            if _TABLE_SEPARATOR.match(following) and "|" in following:
+                continue  # the header row
+            blocks.append(_Block(offset, offset + len(line), section))
+            continue
+        content_start = offset
+        quote = _QUOTE_MARKER.match(line)
+        if quote:
+            content_start += quote.end()
+        marker = _LIST_MARKER.match(draft, content_start, offset + len(line))
+        if marker:
+            close()
+            paragraph = _Block(marker.end(), offset + len(line), section)
+            continue
+        if paragraph is not None and not quote:
+            # A soft line break continues the paragraph (or the list item).
+            paragraph.end = offset + len(line)
+            continue
+        close()
+        paragraph = _Block(content_start, offset + len(line), section)
+    close()
+    return blocks
+
+
+def _is_claim(plain: str, text: str) -> bool:
+    if len(_LETTER.findall(plain)) < 3:
+        return False
+    # "The main facts are:" introduces a list; it asserts nothing to check.
+    if plain.rstrip().endswith((":", "：")) and not citation_labels(text):
+        return False
+    return True
+
+
+def split_claims(draft: str) -> list[Claim]:
+    """Every claim in ``draft``, in order, with spans into ``draft``."""
+    claims: list[Claim] = []
+    for block in _prose_blocks(draft):
+        body = draft[block.start : block.end]
+        for s, e in sentence_spans(body):
+            text = body[s:e]
+            plain = plain_text(text)
+            if not _is_claim(plain, text):
+                continue
+            claims.append(
+                Claim(
+                    index=len(claims),
+                    text=text,
+                    plain=plain,
+                    section=block.section,
+                    citations=citation_labels(text),
+                    start=block.start + s,
+                    end=block.start + e,
+                )
+            )
+    return claims

@@ -1,0 +1,388 @@
+"""The verification node: every sentence of the draft is traced to a source, or flagged.
+
+Steps, in order:
+1. language fidelity: a ``## `` section not in the requested language is translated once;
+2. the draft is split into claims (sentences, with their section and cited labels);
+3. cheap checks per claim (``modules.evidence``): labels exist, lexical overlap, numbers;
+4. the model judges the borderline claims only, all in one structured call;
+5. the annotated draft: fabricated labels removed, unsupported claims flagged visibly;
+6. routing: too few supported claims and loops left -> follow-up queries and back to search.
+
+How ``partly_supported`` counts: half a supported claim in ``supported_ratio``. It is
+neither a fact we can stand behind nor a fabrication, and counting it as zero would send
+every cautious paraphrase back to search while counting it as one would let half-true
+drafts through.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ..modules.claims import CITATION_GROUP, Claim, citation_labels, split_claims, strip_citations
+from ..modules.errors import UserFacingError
+from ..modules.evidence import Assessment, EvidenceIndex, assess_claim
+from ..modules.i18n import t
+from ..modules.language import detect_language, target_script_share
+from ..modules.language_check import WRONG_LANGUAGE_BELOW, check_sections
+from ..modules.tokens import estimate_tokens, truncate_to_tokens
+from ..state.agent_state import AgentState
+from ..state.models import ClaimVerdict, RunError
+from .dependencies import WorkflowDependencies
+from .verification_prompts import (
+    FOLLOW_UP_SYSTEM,
+    FOLLOW_UP_USER,
+    JUDGE_CLAIM,
+    JUDGE_SYSTEM,
+    REWRITE_SYSTEM,
+    FollowUpPlan,
+    JudgeBatch,
+)
+
+NODE = "verification"
+PARTLY_WEIGHT = 0.5  # see the module docstring
+MAX_FOLLOW_UP_QUERIES = 3
+_PASSAGE_TOKENS = 160  # per passage shown to the judge: enough for two sentences
+_FLAGGED = ("unsupported", "citation_invalid")
+
+
+async def verify_claims(state: AgentState, deps: WorkflowDependencies) -> dict[str, Any]:
+    """Check the draft claim by claim and decide whether to search again or report."""
+    language = state.get("language") if state.get("language") in ("ja", "en") else detect_language(state.get("draft", ""))
+    documents = list(state.get("documents") or [])
+    loops = int(state.get("loops") or 0)
+    new_errors: list[RunError] = []
+
+    draft, language_check = await _fix_language(state.get("draft") or "", language, deps, new_errors)
+    claims = split_claims(draft)
+    index = EvidenceIndex(documents)
+    assessments = [assess_claim(claim, index) for claim in claims]
+    methods = ["none" if a.verdict == "citation_invalid" or a.reason == "no_sources" else "lexical" for a in assessments]
+    await _judge_borderline(claims, assessments, methods, language, deps, new_errors)
+    verdicts = [_verdict(claim, a, m) for claim, a, m in zip(claims, assessments, methods)]
+    annotated = annotate_draft(draft, claims, verdicts, set(index.sources), language)
+
+    summary = _summary(verdicts, loops, language_check, documents)
+    route = "report"
+    follow_ups: list[dict[str, str]] = []
+    wants_more = summary["supported_ratio"] < deps.settings.verification_pass_ratio
+    # With no readable source there is nothing a claim could be checked against here; the
+    # search node already reported it, and the report says plainly that evidence is missing.
+    if wants_more and loops < deps.settings.max_verification_loops and index.sources:
+        follow_ups = await _follow_up_queries(state, verdicts, language, deps, new_errors)
+        if follow_ups:
+            route, loops = "search", loops + 1
+    summary["loops"] = loops
+
+    verification = {
+        "claims": verdicts,
+        "summary": summary,
+        "follow_up_queries": follow_ups,
+        "annotated_draft": annotated,
+    }
+    _save(state, deps, verification, language, new_errors)
+    result: dict[str, Any] = {
+        "verification": verification,
+        "follow_up_queries": follow_ups,
+        "loops": loops,
+        "route": route,
+    }
+    if new_errors:
+        result["errors"] = list(state.get("errors") or []) + [e.model_dump(mode="json") for e in new_errors]
+    return result
+
+
+# --- 1. language fidelity ---------------------------------------------------------------------
+
+
+async def _fix_language(
+    draft: str, language: str, deps: WorkflowDependencies, errors: list[RunError]
+) -> tuple[str, dict[str, Any]]:
+    sections = check_sections(draft, language)
+    report = []
+    rewritten_titles: list[str] = []
+    # Back to front, so the offsets of the sections not yet handled stay valid.
+    replacements: dict[int, str] = {}
+    for section in reversed(sections):
+        entry = {"title": section.title, "share": section.share, "wrong_language": section.wrong_language, "rewritten": False}
+        report.append(entry)
+        if not section.wrong_language:
+            continue
+        original = section.text(draft)
+        try:
+            reply = await deps.model.chat(
+                [{"role": "system", "content": REWRITE_SYSTEM[language]}, {"role": "user", "content": original.strip()}],
+                node=NODE,
+            )
+        except UserFacingError:
+            raise  # Ollama is gone: the run cannot go on, the CLI says why
+        except Exception as exc:  # a transport hiccup costs this rewrite, not the run
+            errors.append(RunError(node=NODE, message=t("verification.rewrite_failed", language, title=section.title, reason=str(exc)[:200]), target=section.title))
+            continue
+        rewritten = _accept_rewrite(original, reply, language)
+        if rewritten is None:
+            errors.append(RunError(node=NODE, message=t("verification.rewrite_rejected", language, title=section.title), target=section.title))
+            continue
+        replacements[section.start] = rewritten
+        entry["rewritten"] = True
+        entry["share_after"] = round(target_script_share(rewritten, language), 3)
+        rewritten_titles.append(section.title)
+    for section in reversed(sections):  # again back to front
+        if section.start in replacements:
+            draft = draft[: section.start] + replacements[section.start] + draft[section.end :]
+    report.reverse()
+    rewritten_titles.reverse()
+    return draft, {"target": language, "threshold": WRONG_LANGUAGE_BELOW, "sections": report, "rewritten_sections": rewritten_titles}
+
+
+_WRAPPING_FENCE = re.compile(r"^\s*```[a-zA-Z]*\n(.*?)\n```\s*$", re.DOTALL)
+
+
+def _accept_rewrite(original: str, reply: str, language: str) -> str | None:
+    """The translated section, or None when it is not one we can use.
+
+    A translation must be in the target language and keep every citation label: a
+    rewrite that drops ``[S2]`` would turn a checked claim into an uncited one.
+    """
+    match = _WRAPPING_FENCE.match(reply)
+    text = (match.group(1) if match else reply).strip()
+    if not text or target_script_share(text, language) < WRONG_LANGUAGE_BELOW:
+        return None
+    if not set(citation_labels(original)) <= set(citation_labels(text)):
+        return None
+    heading = original.lstrip().splitlines()[0] if original.lstrip().startswith("#") else ""
+    if heading and not text.startswith("#"):
+        text = heading + "\n" + text  # the model translated the body only
+    trailing = original[len(original.rstrip()) :]
+    return text + (trailing or "\n")
+
+
+# --- 4. the model as judge for borderline claims ---------------------------------------------------
+
+
+async def _judge_borderline(
+    claims: list[Claim],
+    assessments: list[Assessment],
+    methods: list[str],
+    language: str,
+    deps: WorkflowDependencies,
+    errors: list[RunError],
+) -> None:
+    """One structured call for all borderline claims; updates ``assessments`` in place.
+
+    Claims that do not fit the context budget keep their lexical verdict. The fallback is
+    an empty batch, which leaves every lexical verdict as it was.
+    """
+    system = JUDGE_SYSTEM[language]
+    budget = max(1024, deps.settings.num_ctx - 2048) - estimate_tokens(system)
+    blocks: list[str] = []
+    ids: dict[int, int] = {}  # id shown to the model -> claim index
+    for claim, assessment in zip(claims, assessments):
+        if not assessment.borderline or not assessment.candidates:
+            continue
+        passages = "\n".join(
+            f"- [{p.label}] {truncate_to_tokens(p.text, _PASSAGE_TOKENS)}" for p in assessment.candidates
+        )
+        block = JUDGE_CLAIM[language].format(id=len(ids) + 1, claim=claim.plain, passages=passages)
+        cost = estimate_tokens(block) + 40  # room for this claim's answer
+        if cost > budget:
+            break
+        budget -= cost
+        ids[len(ids) + 1] = claim.index
+        blocks.append(block)
+    if not ids:
+        return
+    messages = [{"role": "system", "content": system}, {"role": "user", "content": "\n\n".join(blocks)}]
+    try:
+        batch = await deps.model.structured(messages, JudgeBatch, node=NODE, fallback=JudgeBatch(verdicts=[]))
+    except UserFacingError:
+        raise
+    except Exception as exc:
+        errors.append(RunError(node=NODE, message=t("verification.judge_failed", language, reason=str(exc)[:200])))
+        return
+    if not isinstance(batch, JudgeBatch):
+        return
+    seen: set[int] = set()
+    for judged in batch.verdicts:
+        position = ids.get(judged.id)
+        if position is None or position in seen:
+            continue  # an id we did not ask about, or a second answer for one we did
+        seen.add(position)
+        assessment = assessments[position]
+        assessment.verdict = judged.verdict
+        assessment.confidence = round(min(1.0, max(0.0, judged.confidence)), 2)
+        assessment.reason = "judge"
+        quoted = _quoted_candidate(judged.evidence, assessment)
+        if quoted is not None:
+            assessment.evidence, assessment.evidence_label = quoted.text, quoted.label
+        methods[position] = "model"
+
+
+def _quoted_candidate(quote: str, assessment: Assessment):
+    """The passage the judge quoted, if it quoted one we showed it (never free text)."""
+    quote = quote.strip()
+    if len(quote) < 8:
+        return None
+    for passage in assessment.candidates:
+        if quote in passage.text or passage.text in quote:
+            return passage
+    return None
+
+
+def _verdict(claim: Claim, assessment: Assessment, method: str) -> dict[str, Any]:
+    verdict = ClaimVerdict(
+        index=claim.index,
+        text=claim.plain,
+        section=claim.section,
+        citations=assessment.valid_citations,
+        invalid_citations=assessment.invalid_citations,
+        verdict=assessment.verdict,  # type: ignore[arg-type]
+        confidence=assessment.confidence,
+        evidence=assessment.evidence,
+        evidence_label=assessment.evidence_label,
+        method=method,  # type: ignore[arg-type]
+    ).model_dump(mode="json")
+    # Why the verdict fell as it did, for verification.json readers.
+    verdict.update(score=assessment.score, borderline=assessment.borderline, reason=assessment.reason)
+    return verdict
+
+
+# --- 5. the annotated draft ----------------------------------------------------------------------
+
+
+def _keep_valid_labels(text: str, valid: set[str]) -> str:
+    def rewrite(match: re.Match[str]) -> str:
+        labels = citation_labels(match.group(0))
+        kept = [label for label in labels if label in valid]
+        if len(kept) == len(labels):
+            return match.group(0)
+        return "[" + ", ".join(kept) + "]" if kept else ""
+
+    cleaned = CITATION_GROUP.sub(rewrite, text)
+    if cleaned == text:
+        return text
+    cleaned = re.sub(r"(?<=\S)[ \t]{2,}", " ", cleaned)
+    return re.sub(r"(?<=\S)[ \t]+(?=[.,;:!?。、！？])", "", cleaned)
+
+
+def _with_citation(text: str, label: str) -> str:
+    """Cite ``label`` before the sentence's closing full stop."""
+    stripped = text.rstrip()
+    if stripped and stripped[-1] in "。.！？!?":
+        space = "" if stripped[-1] in "。！？" else " "
+        return stripped[:-1] + f"{space}[{label}]" + stripped[-1]
+    return stripped + f" [{label}]"
+
+
+def annotate_draft(draft: str, claims: list[Claim], verdicts: list[dict[str, Any]], valid: set[str], language: str) -> str:
+    """The draft as the report shows it.
+
+    Labels that point at nothing are removed wherever they appear; an unsupported claim
+    (or one whose only citation was invented) gets a visible flag, a partly supported one
+    a milder flag. An uncited claim that a source does support gets that source's label,
+    so every sentence in the report is traceable.
+    """
+    out = draft
+    for claim, verdict in sorted(zip(claims, verdicts), key=lambda pair: pair[0].start, reverse=True):
+        text = _keep_valid_labels(claim.text, valid)
+        if verdict["verdict"] in _FLAGGED:
+            text = text.rstrip() + " " + t("verification.flag_unverified", language)
+        elif verdict["verdict"] == "partly_supported":
+            text = text.rstrip() + " " + t("verification.flag_partly", language)
+        elif not claim.citations and verdict.get("evidence_label"):
+            text = _with_citation(text, verdict["evidence_label"])
+        out = out[: claim.start] + text + out[claim.end :]
+    # Labels outside claims (headings, table headers) go too; fenced code is left alone.
+    parts = re.split(r"(^\s{0,3}```.*?^\s{0,3}```[^\n]*$)", out, flags=re.MULTILINE | re.DOTALL)
+    return "".join(part if part.lstrip().startswith("```") else _keep_valid_labels(part, valid) for part in parts)
+
+
+# --- summary, routing, saving ------------------------------------------------------------------------
+
+
+def _summary(verdicts: list[dict[str, Any]], loops: int, language_check: dict[str, Any], documents: list[dict[str, Any]]) -> dict[str, Any]:
+    counts = {name: sum(1 for v in verdicts if v["verdict"] == name) for name in ("supported", "partly_supported", "unsupported", "citation_invalid")}
+    total = len(verdicts)
+    ratio = (counts["supported"] + PARTLY_WEIGHT * counts["partly_supported"]) / total if total else 0.0
+    invalid: list[str] = []
+    for v in verdicts:
+        invalid.extend(label for label in v["invalid_citations"] if label not in invalid)
+    return {
+        "claims": total,
+        **counts,
+        "supported_ratio": round(ratio, 3),
+        "partly_weight": PARTLY_WEIGHT,
+        "invalid_citations": invalid,
+        "loops": loops,
+        "language_check": language_check,
+        "suspicious_sources": [str(d.get("label")) for d in documents if d.get("suspicious")],
+    }
+
+
+def _shorten(text: str, language: str) -> str:
+    """A claim cut down to a search query: the words that carry it."""
+    text = strip_citations(text).strip().rstrip("。.！？!?")
+    if language == "ja":
+        return text[:40]
+    return " ".join(text.split()[:12])
+
+
+def _fallback_queries(targets: list[dict[str, Any]]) -> list[dict[str, str]]:
+    queries = []
+    for verdict in targets:
+        language = detect_language(verdict["text"])
+        text = _shorten(verdict["text"], language)
+        if text:
+            queries.append({"text": text, "language": language})
+    return queries
+
+
+async def _follow_up_queries(
+    state: AgentState, verdicts: list[dict[str, Any]], language: str, deps: WorkflowDependencies, errors: list[RunError]
+) -> list[dict[str, str]]:
+    """Search queries aimed at the unsupported claims, never repeating an earlier one."""
+    targets = [v for v in verdicts if v["verdict"] in _FLAGGED][: MAX_FOLLOW_UP_QUERIES * 2]
+    if not targets:
+        targets = [v for v in verdicts if v["verdict"] == "partly_supported"][: MAX_FOLLOW_UP_QUERIES * 2]
+    if not targets:
+        return []
+    fallback = _fallback_queries(targets)
+    messages = [
+        {"role": "system", "content": FOLLOW_UP_SYSTEM[language].format(limit=MAX_FOLLOW_UP_QUERIES)},
+        {
+            "role": "user",
+            "content": FOLLOW_UP_USER[language].format(
+                question=state.get("question", ""), claims="\n".join(f"- {v['text']}" for v in targets)
+            ),
+        },
+    ]
+    proposed = fallback
+    try:
+        plan = await deps.model.structured(messages, FollowUpPlan, node=NODE, fallback=FollowUpPlan(queries=[]))
+        if isinstance(plan, FollowUpPlan) and plan.queries:
+            proposed = [{"text": q.text, "language": q.language} for q in plan.queries]
+    except UserFacingError:
+        raise
+    except Exception as exc:
+        errors.append(RunError(node=NODE, message=t("verification.follow_up_failed", language, reason=str(exc)[:200])))
+    asked = {
+        " ".join(str(q.get("text", "")).lower().split())
+        for q in list(state.get("queries") or []) + list(state.get("follow_up_queries") or [])
+    }
+    chosen: list[dict[str, str]] = []
+    for query in proposed + fallback:  # the fallback fills in when the model repeats itself
+        key = " ".join(query["text"].lower().split())
+        if key and key not in asked and len(chosen) < MAX_FOLLOW_UP_QUERIES:
+            asked.add(key)
+            chosen.append({"text": query["text"].strip(), "language": query["language"]})
+    return chosen
+
+
+def _save(state: AgentState, deps: WorkflowDependencies, verification: dict[str, Any], language: str, errors: list[RunError]) -> None:
+    session_id = state.get("session_id")
+    if not session_id:
+        return
+    try:
+        deps.history.write_json(session_id, "verification.json", {"language": language, **verification})
+    except OSError as exc:  # a full disk costs the file, not the verdicts
+        errors.append(RunError(node=NODE, message=t("verification.save_failed", language, reason=exc.strerror or str(exc)), target="verification.json"))

@@ -1,0 +1,116 @@
+"""The cheap checks: numbers, lexical overlap and verdicts on Japanese and English pairs."""
+
+import pytest
+
+from research.modules.claims import split_claims
+from research.modules.evidence import EvidenceIndex, assess_claim, extract_numbers, lexical_overlap, numbers_match
+
+LEDGER = [
+    {
+        "label": "S1",
+        "status": "ok",
+        "language": "ja",
+        "markdown": "# 富士山\n富士山は日本最高峰の山で、標高は3,776メートルである。"
+        "最後の噴火は1707年（宝永4年）の宝永噴火で、江戸にも火山灰が降った。\n"
+        "山頂には富士山本宮浅間大社の奥宮がある。",
+    },
+    {
+        "label": "S2",
+        "status": "ok",
+        "language": "en",
+        "markdown": "Mount Fuji is the highest mountain in Japan at 3,776 m. Its last eruption began on "
+        "16 December 1707 and ended on 1 January 1708. It is an active stratovolcano.",
+    },
+    {"label": "S3", "status": "failed", "markdown": ""},
+]
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence", "same"),
+    [
+        ("3776", "3,776", True),
+        ("３７７６メートル", "3776 m", True),
+        ("1707年", "in 1707", True),
+        ("約2万人", "20,000人", True),
+        ("2 million people", "200万人", True),
+        ("50%", "50 パーセント", True),
+        ("3.50", "3.5", True),
+        ("May 5, 2024", "2024年5月5日", True),
+        ("1707", "1708", False),
+        ("3776 km", "3776 m", False),
+        ("3.5", "35", False),
+    ],
+)
+def test_numbers(claim, evidence, same):
+    assert numbers_match(claim, evidence) is same
+
+
+def test_citation_labels_and_urls_are_not_numbers():
+    assert extract_numbers("富士山[S12]は https://example.com/2019/page にある") == []
+
+
+def test_lexical_overlap_is_cjk_aware():
+    source = "最後の噴火は1707年の宝永噴火で、江戸にも火山灰が降った。"
+    assert lexical_overlap("富士山の最後の噴火は宝永噴火である。", source) > 0.6
+    assert lexical_overlap("富士山は世界遺産に登録されている。", source) < 0.2
+    english = "The last eruption began on 16 December 1707."
+    assert lexical_overlap("The last eruption began in December 1707.", english) > 0.8
+    assert lexical_overlap("The mountain is popular with climbers.", english) == 0.0
+
+
+def _assess(line: str):
+    index = EvidenceIndex(LEDGER)
+    (claim,) = split_claims(line)
+    return assess_claim(claim, index)
+
+
+@pytest.mark.parametrize(
+    ("line", "verdict"),
+    [
+        ("富士山の最後の噴火は1707年の宝永噴火である[S1]。", "supported"),
+        ("富士山の最後の噴火は1708年の宝永噴火である[S1]。", "unsupported"),
+        ("富士山は世界遺産に登録されている[S1]。", "unsupported"),
+        ("Mount Fuji last erupted in 1707 [S2].", "supported"),
+        ("Mount Fuji last erupted in 1709 [S2].", "unsupported"),
+        ("The highest mountain in Japan is Mount Fuji, at 3776 m [S2].", "supported"),
+        ("The highest mountain in Japan is Mount Fuji, at 3776 km [S2].", "unsupported"),
+        ("山頂には奥宮がある[S99]。", "citation_invalid"),
+        ("山頂には奥宮がある[S3]。", "citation_invalid"),  # S3 was never read
+    ],
+)
+def test_known_pairs(line, verdict):
+    assert _assess(line).verdict == verdict
+
+
+def test_changed_number_is_unsupported_regardless_of_overlap():
+    result = _assess("富士山の最後の噴火は1708年の宝永噴火である[S1]。")
+    assert result.reason == "number_mismatch"
+    assert result.score > 0.6  # the words match the source well; the year does not
+    assert not result.borderline  # no model is asked to overrule a changed date
+    assert "1707" in result.evidence
+
+
+def test_supported_claim_points_at_its_evidence():
+    result = _assess("富士山の最後の噴火は1707年の宝永噴火である[S1]。")
+    assert result.evidence_label == "S1"
+    assert "宝永噴火" in result.evidence
+    assert 0.5 < result.confidence <= 1.0
+
+
+def test_valid_and_invalid_citations_are_separated():
+    result = _assess("Mount Fuji is the highest mountain in Japan [S2][S42].")
+    assert result.valid_citations == ["S2"]
+    assert result.invalid_citations == ["S42"]
+    assert result.verdict == "supported"
+
+
+def test_uncited_claim_is_checked_against_the_whole_ledger():
+    result = _assess("The highest mountain in Japan is Mount Fuji.")
+    assert result.verdict == "supported" and result.evidence_label == "S2"
+
+
+def test_claim_in_another_language_than_its_source_is_borderline():
+    result = _assess("富士山の最後の噴火は1707年12月16日に始まった[S2]。")
+    assert result.borderline  # bigrams cannot compare with English words: the judge decides
+    assert result.reason == "cross_language"
+    assert any("1707" in passage.text for passage in result.candidates)

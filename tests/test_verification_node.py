@@ -1,0 +1,244 @@
+"""The verification node with a fake model and a fake history passed through deps."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from research.modules.settings import Settings
+from research.nodes.dependencies import WorkflowDependencies
+from research.nodes.verification import verify_claims
+from research.nodes.verification_prompts import FollowUpPlan, FollowUpQuery, JudgeBatch, JudgeVerdict
+
+LEDGER = [
+    {
+        "label": "S1",
+        "url": "https://example.jp/fuji",
+        "canonical_url": "https://example.jp/fuji",
+        "status": "ok",
+        "language": "ja",
+        "suspicious": True,
+        "markdown": "富士山は日本最高峰の山で、標高は3,776メートルである。"
+        "最後の噴火は1707年（宝永4年）の宝永噴火で、江戸にも火山灰が降った。",
+        "snippets": [],
+        "key_facts": [],
+    },
+    {
+        "label": "S2",
+        "url": "https://example.org/fuji",
+        "canonical_url": "https://example.org/fuji",
+        "status": "ok",
+        "language": "en",
+        "suspicious": False,
+        "markdown": "Mount Fuji is the highest mountain in Japan at 3,776 m. Its last eruption began on "
+        "16 December 1707 and ended on 1 January 1708.",
+        "snippets": [],
+        "key_facts": [],
+    },
+]
+
+
+class FakeModel:
+    """Records every call; answers from what the test gave it."""
+
+    def __init__(self, *, judge: JudgeBatch | None = None, follow_ups: FollowUpPlan | None = None, chat_reply: str = "") -> None:
+        self.judge = judge
+        self.follow_ups = follow_ups
+        self.chat_reply = chat_reply
+        self.calls: list[tuple[str, Any, list[dict[str, str]]]] = []
+
+    async def structured(self, messages, schema, *, node, fallback):
+        self.calls.append(("structured", schema, messages))
+        assert node == "verification"
+        if schema is JudgeBatch:
+            return self.judge if self.judge is not None else fallback
+        if schema is FollowUpPlan:
+            return self.follow_ups if self.follow_ups is not None else fallback
+        raise AssertionError(f"unexpected schema {schema}")
+
+    async def chat(self, messages, *, node):
+        self.calls.append(("chat", None, messages))
+        return self.chat_reply
+
+    def calls_for(self, schema):
+        return [c for c in self.calls if c[1] is schema]
+
+
+class FakeHistory:
+    def __init__(self) -> None:
+        self.files: dict[tuple[str, str], Any] = {}
+
+    def write_json(self, session_id, name, obj):
+        self.files[(session_id, name)] = obj
+
+    def write_text(self, session_id, name, text):
+        self.files[(session_id, name)] = text
+
+
+def _deps(model: FakeModel, *, loops: int = 2, ratio: float = 0.8) -> tuple[WorkflowDependencies, FakeHistory]:
+    history = FakeHistory()
+    settings = Settings(max_verification_loops=loops, verification_pass_ratio=ratio, num_ctx=8192)
+    return WorkflowDependencies(settings=settings, model=model, web_search=None, parser=None, history=history), history
+
+
+def _state(draft: str, *, language: str = "ja", loops: int = 0) -> dict[str, Any]:
+    return {
+        "question": "富士山の最後の噴火は？",
+        "session_id": "20250101_000000_abcdef",
+        "language": language,
+        "draft": draft,
+        "documents": LEDGER,
+        "loops": loops,
+        "queries": [{"text": "富士山 最後の噴火", "language": "ja"}],
+        "errors": [{"node": "search", "message": "earlier", "target": ""}],
+    }
+
+
+GOOD = "## 結論\n富士山の最後の噴火は1707年の宝永噴火である[S1]。富士山の標高は3,776メートルである[S1]。\n"
+BAD = (
+    "## 結論\n富士山の最後の噴火は1707年の宝永噴火である[S1]。\n"
+    "富士山の山頂には奥宮がある[S99]。\n"
+    "富士山は毎年30万人が登る人気の山である[S1]。\n"
+)
+
+
+async def test_fabricated_label_is_removed_and_unsupported_claim_flagged():
+    model = FakeModel()
+    deps, history = _deps(model, loops=0)
+    result = await verify_claims(_state(BAD), deps)
+    verification = result["verification"]
+    annotated = verification["annotated_draft"]
+    assert "S99" not in annotated
+    assert "富士山の山頂には奥宮がある。 ⚠ 未検証" in annotated
+    assert "人気の山である[S1]。 ⚠ 未検証" in annotated
+    assert "宝永噴火である[S1]。\n" in annotated  # the supported claim is left as written
+    verdicts = {c["text"]: c for c in verification["claims"]}
+    assert verdicts["富士山の山頂には奥宮がある。"]["verdict"] == "citation_invalid"
+    assert verdicts["富士山の山頂には奥宮がある。"]["invalid_citations"] == ["S99"]
+    assert verdicts["富士山は毎年30万人が登る人気の山である。"]["verdict"] == "unsupported"
+    summary = verification["summary"]
+    assert summary["invalid_citations"] == ["S99"]
+    assert (summary["claims"], summary["supported"], summary["unsupported"], summary["citation_invalid"]) == (3, 1, 1, 1)
+    assert summary["suspicious_sources"] == ["S1"]
+    assert history.files[("20250101_000000_abcdef", "verification.json")]["summary"] == summary
+
+
+async def test_below_ratio_with_loops_left_goes_back_to_search_with_targeted_queries():
+    model = FakeModel()  # structured() returns the fallback: the deterministic queries
+    deps, _ = _deps(model, loops=2)
+    result = await verify_claims(_state(BAD, loops=1), deps)
+    assert result["route"] == "search" and result["loops"] == 2
+    texts = [q["text"] for q in result["follow_up_queries"]]
+    assert "富士山の山頂には奥宮がある" in texts
+    assert any("30万人" in text for text in texts)
+    assert all("[S" not in text for text in texts)
+    assert all(q["language"] == "ja" for q in result["follow_up_queries"])
+    assert result["verification"]["follow_up_queries"] == result["follow_up_queries"]
+    assert len(model.calls_for(FollowUpPlan)) == 1
+
+
+async def test_model_follow_ups_are_used_without_repeating_earlier_queries():
+    plan = FollowUpPlan(queries=[FollowUpQuery(text="富士山 最後の噴火", language="ja"), FollowUpQuery(text="Mount Fuji climbers per year", language="en")])
+    deps, _ = _deps(FakeModel(follow_ups=plan))
+    result = await verify_claims(_state(BAD), deps)
+    texts = [q["text"] for q in result["follow_up_queries"]]
+    assert texts[0] == "Mount Fuji climbers per year"
+    assert "富士山 最後の噴火" not in texts  # already searched in this session
+
+
+async def test_no_loops_left_goes_to_report():
+    deps, _ = _deps(FakeModel(), loops=2)
+    result = await verify_claims(_state(BAD, loops=2), deps)
+    assert result["route"] == "report" and result["loops"] == 2
+    assert result["follow_up_queries"] == []
+    assert result["verification"]["summary"]["loops"] == 2
+
+
+async def test_supported_draft_goes_to_report_without_model_calls():
+    model = FakeModel()
+    deps, _ = _deps(model)
+    result = await verify_claims(_state(GOOD), deps)
+    assert result["route"] == "report" and result["loops"] == 0
+    assert result["verification"]["summary"]["supported_ratio"] == 1.0
+    assert model.calls == []
+    assert "errors" not in result
+
+
+async def test_borderline_claims_go_to_the_judge_in_one_batch():
+    draft = "## 結論\n富士山の最後の噴火は1707年12月16日に始まった[S2]。\n富士山の最後の噴火は1707年の宝永噴火である[S1]。\n"
+    judge = JudgeBatch(verdicts=[JudgeVerdict(id=1, verdict="supported", confidence=0.9, evidence="Its last eruption began on 16 December 1707"), JudgeVerdict(id=7, verdict="unsupported")])
+    model = FakeModel(judge=judge)
+    deps, _ = _deps(model)
+    result = await verify_claims(_state(draft), deps)
+    (call,) = model.calls_for(JudgeBatch)
+    prompt = call[2][-1]["content"]
+    assert "1707年12月16日" in prompt and "宝永噴火である" not in prompt  # only the borderline one
+    first, second = result["verification"]["claims"]
+    assert (first["verdict"], first["method"], first["confidence"], first["evidence_label"]) == ("supported", "model", 0.9, "S2")
+    assert (second["verdict"], second["method"]) == ("supported", "lexical")
+
+
+async def test_judge_fallback_keeps_lexical_verdicts():
+    draft = "## 結論\n富士山の最後の噴火は1707年12月16日に始まった[S2]。\n"
+    model = FakeModel(judge=None)  # returns the fallback, as ModelManager does after bad JSON
+    deps, _ = _deps(model, loops=0)
+    result = await verify_claims(_state(draft), deps)
+    (claim,) = result["verification"]["claims"]
+    assert claim["method"] == "lexical" and claim["verdict"] == "unsupported"
+    assert "⚠ 未検証" in result["verification"]["annotated_draft"]
+
+
+async def test_wrong_language_section_is_rewritten_alone():
+    draft = (
+        "## 結論\n富士山の最後の噴火は1707年の宝永噴火である[S1]。\n\n"
+        "## Height\nMount Fuji is the highest mountain in Japan at 3,776 m [S2].\n"
+    )
+    translation = "## 標高\n富士山は標高3,776 mで日本最高峰の山である[S2]。"
+    model = FakeModel(chat_reply=translation)
+    deps, _ = _deps(model)
+    result = await verify_claims(_state(draft), deps)
+    (chat,) = [c for c in model.calls if c[0] == "chat"]
+    sent = chat[2][-1]["content"]
+    assert sent.startswith("## Height") and "宝永" not in sent  # that section only
+    annotated = result["verification"]["annotated_draft"]
+    assert annotated.startswith("## 結論\n富士山の最後の噴火は1707年の宝永噴火である[S1]。\n\n## 標高\n")
+    assert "Mount Fuji" not in annotated
+    check = result["verification"]["summary"]["language_check"]
+    assert check["rewritten_sections"] == ["Height"]
+    assert [s["rewritten"] for s in check["sections"]] == [False, True]
+
+
+async def test_rewrite_that_drops_citations_is_rejected():
+    draft = "## 結論\n富士山の最後の噴火は1707年の宝永噴火である[S1]。\n\n## Height\nMount Fuji is the highest mountain in Japan at 3,776 m [S2].\n"
+    model = FakeModel(chat_reply="## 標高\n富士山は日本最高峰の山である。")
+    deps, _ = _deps(model)
+    result = await verify_claims(_state(draft), deps)
+    assert "Mount Fuji is the highest mountain" in result["verification"]["annotated_draft"]
+    assert result["verification"]["summary"]["language_check"]["rewritten_sections"] == []
+    assert [e["node"] for e in result["errors"]] == ["search", "verification"]
+
+
+async def test_english_flags_and_uncited_claim_gets_its_source():
+    draft = (
+        "## Summary\nThe highest mountain in Japan is Mount Fuji.\n"
+        "Skiing is popular on its northern slopes every winter [S2].\n"
+        "Mount Fuji has a ski resort on its summit [S2].\n"
+    )
+    judge = JudgeBatch(verdicts=[JudgeVerdict(id=1, verdict="partly_supported", confidence=0.6)])
+    deps, _ = _deps(FakeModel(judge=judge), loops=0)
+    result = await verify_claims(_state(draft, language="en"), deps)
+    annotated = result["verification"]["annotated_draft"]
+    assert "The highest mountain in Japan is Mount Fuji [S2]." in annotated
+    assert "winter [S2]. ⚠ unverified" in annotated
+    assert "summit [S2]. ⚠ partly verified" in annotated
+
+
+async def test_exception_from_model_is_recorded_not_raised():
+    class BrokenModel(FakeModel):
+        async def structured(self, messages, schema, *, node, fallback):
+            raise RuntimeError("connection reset")
+
+    deps, _ = _deps(BrokenModel())
+    result = await verify_claims(_state(BAD), deps)
+    assert result["route"] == "search"  # the deterministic queries still work
+    assert result["follow_up_queries"]
+    assert any("connection reset" in e["message"] for e in result["errors"])
