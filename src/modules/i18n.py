@@ -270,6 +270,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "ja": "警告: サンドボックスが利用できません。文書はネットワークに接続できる通常のプロセスで解析されます"
         "（リソース制限のみ）。bubblewrap をインストールするか（apt-get install bubblewrap）、docker/podman を設定してください。",
     },
+    "parser.unavailable": {
+        "en": "The document parser could not start: {reason}",
+        "ja": "文書パーサーを起動できませんでした: {reason}",
+    },
     "doctor.title": {"en": "research doctor", "ja": "research 診断"},
     "doctor.column.check": {"en": "Check", "ja": "項目"},
     "doctor.column.status": {"en": "Status", "ja": "状態"},

@@ -1,0 +1,158 @@
+"""Throughput of the sandboxed parser, its start-up time, and the main process's memory
+while a decompression bomb is parsed.
+
+A mixed batch of 50 HTML pages and 10 PDFs (Japanese and English, built on the fly) goes
+through one ContainerProcessor (the sandbox `auto` picks: bubblewrap here) over real stdio
+MCP. The bomb is a 2 GiB FlateDecode PDF; the main process's resident memory is sampled
+every 10 ms while it is parsed and must stay flat, since the bomb goes off in the sandbox.
+
+    .venv/bin/python benchmarks/bench_parser.py [--quick]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+
+from parser_documents import JA_FACT, compression_bomb_pdf, pdf_with_lines  # noqa: E402
+
+from research.modules.container import ContainerProcessor  # noqa: E402
+from research.modules.settings import Settings  # noqa: E402
+from research.nodes.dependencies import DocumentFailed  # noqa: E402
+
+EN_PARAGRAPH = (
+    "In {year} the survey measured {n} km of new trails and counted {m} visitors, about {p}% more than before. "
+    "Researchers noted that the volcano remains active and that monitoring stations report every {k} minutes. "
+)
+JA_PARAGRAPH = "{year}年の調査では新たに{n}kmの登山道が計測され、登山者は約{m}人で前年より{p}%増えた。観測所は{k}分ごとに報告している。"
+
+
+def html_page(index: int, paragraphs: int) -> bytes:
+    template = JA_PARAGRAPH if index % 2 else EN_PARAGRAPH
+    body = "".join(
+        "<p>" + template.format(year=1990 + (index + i) % 30, n=i + 3, m=1000 + 7 * i, p=i % 40, k=5 + i % 10) + "</p>\n"
+        for i in range(paragraphs)
+    )
+    rows = "".join(f"<tr><td>row {r}</td><td>{r * 17} m</td></tr>" for r in range(20))
+    return (
+        f"<!doctype html><html><head><meta charset='utf-8'><title>Page {index}</title></head><body>"
+        f"<nav>Home | Subscribe</nav><article><h1>Survey {index}</h1>{body}<table>{rows}</table></article>"
+        f"<footer>Copyright</footer></body></html>"
+    ).encode()
+
+
+def pdf_document(index: int, pages: int) -> bytes:
+    lines = [EN_PARAGRAPH.format(year=2000 + i, n=i, m=i * 10, p=i % 50, k=i % 9 + 1)[:90] for i in range(25 * pages)]
+    if index % 2:
+        return pdf_with_lines([JA_FACT] * 25 * pages, japanese=True, title=f"報告 {index}")
+    return pdf_with_lines(lines, title=f"Report {index}")
+
+
+def _rss_mb() -> float:
+    with open("/proc/self/status", encoding="ascii") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return 0.0
+
+
+async def _bomb_memory(processor: ContainerProcessor, cache: Path, gib: int) -> dict:
+    (cache / "bomb.pdf").write_bytes(compression_bomb_pdf(gib=gib))
+    samples: list[float] = []
+    done = threading.Event()
+
+    def sample() -> None:
+        while not done.is_set():
+            samples.append(_rss_mb())
+            time.sleep(0.01)
+
+    before = _rss_mb()
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    started = time.perf_counter()
+    try:
+        await processor.parse(path=str(cache / "bomb.pdf"), text=None, media_type="application/pdf", url="bomb")
+        outcome = "parsed (unexpected)"
+    except DocumentFailed as exc:
+        outcome = f"failed: {exc}"
+    elapsed = time.perf_counter() - started
+    done.set()
+    sampler.join()
+    return {
+        "bomb_inflated_gib": gib,
+        "bomb_seconds": round(elapsed, 2),
+        "bomb_outcome": outcome,
+        "main_rss_before_mb": round(before, 1),
+        "main_rss_peak_during_bomb_mb": round(max(samples, default=before), 1),
+        "main_rss_growth_mb": round(max(samples, default=before) - before, 1),
+    }
+
+
+async def _run(quick: bool) -> dict:
+    html_count, pdf_count = (10, 2) if quick else (50, 10)
+    with tempfile.TemporaryDirectory(prefix="bench-parser-") as tmp:
+        cache = Path(tmp) / "sources"
+        cache.mkdir()
+        documents: list[tuple[Path, str]] = []
+        for i in range(html_count):
+            path = cache / f"page{i}.html"
+            path.write_bytes(html_page(i, paragraphs=40 + (i % 5) * 40))
+            documents.append((path, "text/html"))
+        for i in range(pdf_count):
+            path = cache / f"doc{i}.pdf"
+            path.write_bytes(pdf_document(i, pages=1 + i % 3))
+            documents.append((path, "application/pdf"))
+        total_bytes = sum(path.stat().st_size for path, _ in documents)
+
+        started = time.perf_counter()
+        processor = ContainerProcessor(Settings(sandbox="auto", parse_timeout=30.0), cache)
+        await processor.start()
+        startup = time.perf_counter() - started
+        try:
+            first = time.perf_counter()
+            await processor.parse(path=str(documents[0][0]), text=None, media_type="text/html", url="warm")
+            first_parse = time.perf_counter() - first
+
+            batch_started = time.perf_counter()
+            results = await asyncio.gather(
+                *(processor.parse(path=str(p), text=None, media_type=m, url=p.name) for p, m in documents),
+                return_exceptions=True,
+            )
+            batch = time.perf_counter() - batch_started
+            failures = [str(r) for r in results if isinstance(r, BaseException)]
+            memory = await _bomb_memory(processor, cache, gib=1 if quick else 2)
+        finally:
+            await processor.close()
+    return {
+        "sandbox": processor.sandbox_name,
+        "isolation_verified": processor.isolation_verified,
+        "documents": len(documents),
+        "html": html_count,
+        "pdf": pdf_count,
+        "batch_mb": round(total_bytes / 1e6, 2),
+        "startup_seconds": round(startup, 2),
+        "first_parse_seconds": round(first_parse, 2),
+        "batch_seconds": round(batch, 2),
+        "documents_per_second": round(len(documents) / batch, 1),
+        "mb_per_second": round(total_bytes / 1e6 / batch, 2),
+        "failed": failures,
+        **memory,
+    }
+
+
+def run(quick: bool = False) -> dict:
+    return asyncio.run(_run(quick))
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true")
+    print(json.dumps(run(parser.parse_args().quick), ensure_ascii=False, indent=2))

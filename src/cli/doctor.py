@@ -1,0 +1,217 @@
+"""`research doctor`: is this machine ready to answer a question?
+
+Each check really exercises the part it names: it calls Ollama's REST API, starts the
+sandboxed parser server and proves its network isolation, starts the web-search MCP
+server, looks up the PDF font, and writes a file into the sessions folder.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+import tempfile
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Literal
+
+import httpx
+
+from ..modules.errors import EXIT_FAILURE, EXIT_OK, EXIT_OLLAMA, UserFacingError
+from ..modules.i18n import t
+from ..modules.settings import Settings
+
+Status = Literal["ok", "warn", "fail"]
+HTTP_TIMEOUT_S = 5.0
+SERVER_START_TIMEOUT_S = 90.0
+
+
+@dataclass
+class Check:
+    name: str  # stable id, e.g. "ollama"
+    label: str  # localized
+    status: Status
+    detail: str
+    essential: bool = True
+    value: str | None = None  # machine-readable finding for --json (e.g. the sandbox name)
+
+
+# --------------------------------------------------------------------------- Ollama
+
+
+def check_ollama(settings: Settings, lang: str) -> tuple[Check, Check]:
+    label_ollama, label_model = t("doctor.check.ollama", lang), t("doctor.check.model", lang)
+    host = settings.ollama_host
+    try:
+        with httpx.Client(timeout=HTTP_TIMEOUT_S) as client:
+            version = client.get(f"{host}/api/version").raise_for_status().json().get("version", "?")
+            tags = client.get(f"{host}/api/tags").raise_for_status().json()
+    except (httpx.HTTPError, ValueError):
+        return (
+            Check("ollama", label_ollama, "fail", t("ollama.unreachable", lang, host=host)),
+            Check("model", label_model, "fail", t("doctor.model_unknown", lang, model=settings.model)),
+        )
+    ollama = Check("ollama", label_ollama, "ok", t("doctor.ollama_ok", lang, version=version, host=host))
+    if model_installed(settings.model, tags):
+        return ollama, Check("model", label_model, "ok", t("doctor.model_ok", lang, model=settings.model))
+    return ollama, Check("model", label_model, "fail", t("ollama.model_missing", lang, model=settings.model))
+
+
+def model_installed(model: str, tags: dict) -> bool:
+    """Ollama names a model ``name:tag``; a bare ``name`` means ``name:latest``."""
+    wanted = model if ":" in model else f"{model}:latest"
+    names = {str(entry.get(key, "")) for entry in tags.get("models", []) for key in ("name", "model")}
+    return wanted in names or model in names
+
+
+# --------------------------------------------------------------------------- parser sandbox
+
+
+async def check_parser_sandbox(settings: Settings, lang: str) -> tuple[Check, Check]:
+    from ..modules.container import ContainerProcessor, ParserUnavailable
+
+    label_sandbox, label_isolation = t("doctor.check.sandbox", lang), t("doctor.check.isolation", lang)
+    started = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="research-doctor-") as scratch:
+        processor = ContainerProcessor(settings, Path(scratch) / "sources", lang=lang)
+        try:
+            await asyncio.wait_for(processor.start(), SERVER_START_TIMEOUT_S)
+            seconds = f"{time.perf_counter() - started:.1f}"
+            detail = t("doctor.sandbox_ok", lang, name=processor.sandbox_name, seconds=seconds)
+            sandbox = Check("sandbox", label_sandbox, "ok", detail, value=processor.sandbox_name)
+            isolation = _isolation_check(processor, label_isolation, lang)
+        except UserFacingError as exc:
+            reason = exc.message(lang)
+            sandbox = Check("sandbox", label_sandbox, "fail", t("doctor.sandbox_failed", lang, name=settings.sandbox, reason=reason))
+            isolation = Check("isolation", label_isolation, "fail", t("doctor.isolation_unknown", lang))
+        except (ParserUnavailable, asyncio.TimeoutError, OSError) as exc:
+            reason = str(exc) or type(exc).__name__
+            sandbox = Check("sandbox", label_sandbox, "fail",
+                            t("doctor.sandbox_failed", lang, name=processor.sandbox_name, reason=reason))  # fmt: skip
+            isolation = Check("isolation", label_isolation, "fail", t("doctor.isolation_unknown", lang))
+        finally:
+            await processor.close()
+    return sandbox, isolation
+
+
+def _isolation_check(processor: object, label: str, lang: str) -> Check:
+    report = processor.isolation  # type: ignore[attr-defined]
+    if processor.sandbox_name == "none":  # type: ignore[attr-defined]
+        # Running without a sandbox is allowed (with a loud warning), so it does not fail doctor.
+        return Check("isolation", label, "warn", t("doctor.isolation_none", lang), essential=False)
+    if report is not None and report.network_isolated:
+        return Check("isolation", label, "ok", t("doctor.isolation_ok", lang, namespace=report.server_namespace))
+    return Check("isolation", label, "fail", t(
+        "doctor.isolation_failed", lang,
+        namespace=getattr(report, "server_namespace", None),
+        host_namespace=getattr(report, "host_namespace", None),
+        connected=getattr(report, "probe_connected", None),
+    ))  # fmt: skip
+
+
+# --------------------------------------------------------------------------- web search
+
+
+async def check_web_search(settings: Settings, lang: str) -> Check:
+    label = t("doctor.check.web_search", lang)
+    try:
+        from ..modules.mcp_client import WebSearchClient
+    except ImportError:
+        return Check("web_search", label, "fail", t("doctor.web_search_missing", lang))
+    with tempfile.TemporaryDirectory(prefix="research-doctor-") as scratch, tempfile.TemporaryFile("w+") as errlog:
+        try:
+            client = WebSearchClient(settings, Path(scratch) / "sources", errlog=errlog)
+            async with asyncio.timeout(SERVER_START_TIMEOUT_S):
+                async with client:
+                    pass  # entering means: the process started and answered MCP initialize
+        except UserFacingError as exc:
+            return Check("web_search", label, "fail", t("doctor.web_search_failed", lang, reason=exc.message(lang)))
+        except Exception as exc:  # noqa: BLE001 - any start failure is this check's finding
+            reason = f"{type(exc).__name__}: {exc}".strip().rstrip(":")
+            return Check("web_search", label, "fail", t("doctor.web_search_failed", lang, reason=reason))
+    return Check("web_search", label, "ok", t("doctor.web_search_ok", lang))
+
+
+# --------------------------------------------------------------------------- fonts, folders
+
+
+def check_font(settings: Settings, lang: str) -> Check:
+    label = t("doctor.check.font", lang)
+    try:
+        from ..modules.fonts import find_japanese_font
+    except ImportError as exc:
+        return Check("font", label, "warn", t("doctor.font_unchecked", lang, reason=str(exc)), essential=False)
+    path = find_japanese_font(settings)
+    if path is None:
+        return Check("font", label, "warn", t("doctor.font_missing", lang), essential=False)
+    return Check("font", label, "ok", t("doctor.font_ok", lang, path=str(path)), essential=False)
+
+
+def check_sessions_dir(settings: Settings, lang: str) -> Check:
+    label = t("doctor.check.sessions", lang)
+    folder = Path(settings.sessions_dir).expanduser()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=folder, prefix=".doctor-"):
+            pass  # a real write: permission bits and read-only mounts both show here
+    except OSError as exc:
+        return Check("sessions", label, "fail", t("session.not_writable", lang, path=str(folder), reason=exc.strerror or str(exc)))
+    return Check("sessions", label, "ok", t("doctor.sessions_ok", lang, path=str(folder.resolve())))
+
+
+# --------------------------------------------------------------------------- the command
+
+
+async def gather_checks(settings: Settings, lang: str) -> list[Check]:
+    ollama, model = await asyncio.to_thread(check_ollama, settings, lang)
+    (sandbox, isolation), web_search = await asyncio.gather(
+        check_parser_sandbox(settings, lang), check_web_search(settings, lang)
+    )
+    return [ollama, model, sandbox, isolation, web_search, check_font(settings, lang), check_sessions_dir(settings, lang)]
+
+
+def exit_code_for(checks: list[Check]) -> int:
+    failed = {check.name for check in checks if check.status == "fail" and check.essential}
+    if failed & {"ollama", "model"}:
+        return EXIT_OLLAMA
+    return EXIT_FAILURE if failed else EXIT_OK
+
+
+def run_doctor(settings: Settings, *, as_json: bool, lang: str) -> int:
+    """Run every check, print a table (or one JSON object), return the exit code:
+    0 all essential checks pass, 3 Ollama unreachable or model missing, 1 otherwise."""
+    checks = asyncio.run(gather_checks(settings, lang))
+    code = exit_code_for(checks)
+    failed = sum(1 for check in checks if check.status == "fail" and check.essential)
+    summary = t("doctor.summary_ok", lang) if failed == 0 else t("doctor.summary_failed", lang, count=failed)
+    if as_json:
+        payload = {
+            "ok": code == EXIT_OK,
+            "exit_code": code,
+            "sandbox": next((c.value for c in checks if c.name == "sandbox"), None),
+            "isolation_verified": any(c.name == "isolation" and c.status == "ok" for c in checks),
+            "checks": [asdict(check) for check in checks],
+            "summary": summary,
+        }
+        sys.stdout.write(json.dumps(payload, ensure_ascii=False) + "\n")
+        return code
+    _print_table(checks, summary, lang)
+    return code
+
+
+def _print_table(checks: list[Check], summary: str, lang: str) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    styles = {"ok": "green", "warn": "yellow", "fail": "bold red"}
+    table = Table(title=t("doctor.title", lang))
+    table.add_column(t("doctor.column.check", lang))
+    table.add_column(t("doctor.column.status", lang))
+    table.add_column(t("doctor.column.detail", lang), overflow="fold")
+    for check in checks:
+        status = t(f"doctor.status.{check.status}", lang)
+        table.add_row(check.label, f"[{styles[check.status]}]{status}[/]", check.detail)
+    console = Console()
+    console.print(table)
+    console.print(summary)

@@ -1,0 +1,72 @@
+"""`research doctor`: every check exercised for real (fake Ollama over HTTP, the sandboxed
+parser server, the web-search server, the sessions folder)."""
+
+from __future__ import annotations
+
+import json
+import re
+import socket
+from pathlib import Path
+
+import pytest
+
+from research.cli.doctor import Check, exit_code_for, model_installed, run_doctor
+from research.modules.sandbox import bwrap_usable
+from research.modules.settings import Settings
+
+
+def _closed_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def test_model_names_follow_ollama_tag_rules() -> None:
+    tags = {"models": [{"name": "gpt-oss:20b", "model": "gpt-oss:20b"}, {"name": "qwen3:latest"}]}
+    assert model_installed("gpt-oss:20b", tags)
+    assert model_installed("qwen3", tags)  # bare name means :latest
+    assert not model_installed("gpt-oss:120b", tags)
+    assert not model_installed("llama3", tags)
+
+
+def test_exit_codes() -> None:
+    ok = Check("sandbox", "x", "ok", "")
+    assert exit_code_for([ok, Check("font", "f", "warn", "", essential=False)]) == 0
+    assert exit_code_for([ok, Check("model", "m", "fail", "")]) == 3
+    assert exit_code_for([Check("sessions", "s", "fail", "")]) == 1
+
+
+def test_doctor_json_with_a_running_ollama(fake_ollama, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    settings = Settings(ollama_host=fake_ollama.url, model="gpt-oss:20b", sessions_dir=tmp_path / "sessions")
+    code = run_doctor(settings, as_json=True, lang="en")
+    report = json.loads(capsys.readouterr().out)
+    checks = {check["name"]: check for check in report["checks"]}
+    assert set(checks) == {"ollama", "model", "sandbox", "isolation", "web_search", "font", "sessions"}
+    assert checks["ollama"]["status"] == "ok" and checks["model"]["status"] == "ok"
+    assert checks["sessions"]["status"] == "ok" and (tmp_path / "sessions").is_dir()
+    assert checks["sandbox"]["status"] == "ok", checks["sandbox"]["detail"]
+    if bwrap_usable():
+        assert report["sandbox"] == "bwrap" and report["isolation_verified"] is True
+    assert code == (0 if all(c["status"] != "fail" for c in checks.values()) else 1)
+
+
+def test_doctor_reports_unreachable_ollama_in_japanese(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    settings = Settings(
+        ollama_host=f"http://127.0.0.1:{_closed_port()}", sessions_dir=tmp_path / "s", sandbox="none"
+    )
+    code = run_doctor(settings, as_json=False, lang="ja")
+    flat = re.sub(r"[\s│┃]", "", capsys.readouterr().out)  # the table wraps long cells
+    assert code == 3
+    assert "Ollamaに接続できません" in flat and "失敗" in flat
+    assert "サンドボックスなし" in flat  # sandbox none: the isolation row says so, as a warning
+
+
+def test_unwritable_sessions_folder_fails(tmp_path: Path, capsys: pytest.CaptureFixture[str], fake_ollama) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    settings = Settings(ollama_host=fake_ollama.url, sessions_dir=blocker / "sessions", sandbox="none")
+    code = run_doctor(settings, as_json=True, lang="en")
+    report = json.loads(capsys.readouterr().out)
+    sessions = next(check for check in report["checks"] if check["name"] == "sessions")
+    assert sessions["status"] == "fail" and "Cannot write" in sessions["detail"]
+    assert code == 1
