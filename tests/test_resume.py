@@ -39,7 +39,8 @@ def test_kill_after_search_then_resume_completes_without_duplicates(research_env
     try:
         _wait_for(lambda: len(session_dirs(research_env)) == 1)
         session = session_dirs(research_env)[0]
-        _wait_for(lambda: any(e["event"] == "node_end" and e["node"] == "search" for e in _events(session)))
+        # The next step has started, so the search step's checkpoint is on disk.
+        _wait_for(lambda: any(e["event"] == "node_start" and e["node"] == "processing" for e in _events(session)))
         os.killpg(process.pid, signal.SIGKILL)
         process.wait(10)
     finally:

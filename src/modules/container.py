@@ -25,7 +25,7 @@ from typing import Any
 from mcp import ClientSession, MCPError, StdioServerParameters, stdio_client
 from mcp.types import CONNECTION_CLOSED, CallToolResult, TextContent
 
-from ..nodes.dependencies import DocumentFailed
+from .errors import DocumentFailed
 from ..state.models import ParsedDocument
 from .errors import UserFacingError
 from .i18n import t

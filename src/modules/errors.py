@@ -32,3 +32,11 @@ class UsageError(UserFacingError):
 
 class OllamaError(UserFacingError):
     exit_code = EXIT_OLLAMA
+
+
+class SearchUnavailable(Exception):
+    """No configured search engine answered (all failed or rate-limited); costs one query."""
+
+
+class DocumentFailed(Exception):
+    """One document could not be parsed; the run goes on without it."""

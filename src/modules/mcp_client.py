@@ -28,7 +28,7 @@ from mcp.client.stdio import stdio_client
 from mcp.shared.exceptions import MCPError
 from mcp_types import CONNECTION_CLOSED, REQUEST_TIMEOUT, CallToolResult
 
-from ..nodes.dependencies import SearchUnavailable
+from .errors import SearchUnavailable
 from ..state.models import SearchHit
 from .errors import UsageError, UserFacingError
 from .settings import Settings

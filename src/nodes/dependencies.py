@@ -10,7 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Protocol
 
+from ..modules.errors import DocumentFailed, SearchUnavailable
 from ..state.models import ParsedDocument, SearchHit
+
+__all__ = ["DocumentFailed", "DocumentParser", "SearchUnavailable", "WebSearch", "WorkflowDependencies"]
 
 if TYPE_CHECKING:  # imported for types only: keeps `research --help` fast
     from ..modules.history import HistoryManager
@@ -38,14 +41,6 @@ class DocumentParser(Protocol):
         are no bytes, the already-extracted ``text``. Raises ``DocumentFailed`` with a
         clear reason when this one document cannot be read."""
         ...
-
-
-class SearchUnavailable(Exception):
-    """No configured search engine answered (all failed or rate-limited)."""
-
-
-class DocumentFailed(Exception):
-    """One document could not be parsed; the run goes on without it."""
 
 
 ProgressCallback = Callable[[str, dict[str, Any]], None]

@@ -151,7 +151,7 @@ async def _run_graph(session, history, settings, model, progress, question, lang
         snapshot = await graph.aget_state(config)
         if request.resume and snapshot.values and snapshot.next:
             progress("resuming", {"session_id": session.session_id, "next": list(snapshot.next)})
-            return await graph.ainvoke(None, config)
+            return await graph.ainvoke(None, config, durability="sync")
         seed = _seed_from_parent(history, request.parent_session)
         if seed:
             history.update_meta(session.session_id, conversation=seed["conversation"])
@@ -165,7 +165,9 @@ async def _run_graph(session, history, settings, model, progress, question, lang
             "parent_session": request.parent_session,
             "errors": [],
         }
-        return await graph.ainvoke(initial, config)
+        # "sync": a step's checkpoint is on disk before the next step starts, so a
+        # kill -9 anywhere loses at most the step that was running.
+        return await graph.ainvoke(initial, config, durability="sync")
 
 
 def _seed_from_parent(history: HistoryManager, parent: str | None) -> dict[str, Any]:
