@@ -7,7 +7,6 @@ that needs them, so `research --help` starts fast.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import os
 import sys
@@ -79,6 +78,8 @@ def _research(args: argparse.Namespace) -> int:
             from .repl import run_repl
 
             return run_repl(settings)
+        import asyncio  # here, not at the top: it costs ~80 ms that `research --help` need not pay
+
         return asyncio.run(_one_shot(args, settings, lang))
     except UserFacingError as exc:
         sys.stderr.write(f"research: {exc.message(lang)}\n")

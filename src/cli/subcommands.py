@@ -122,7 +122,9 @@ def print_sessions_table(sessions: list[dict], lang: str) -> None:
     table = Table(title=t("sessions.title", lang))
     for column in ("sessions.col_id", "sessions.col_date", "sessions.col_question", "sessions.col_status",
                    "sessions.col_sources", "sessions.col_verified"):
-        table.add_column(t(column, lang))
+        # The id is what users copy into /open, /resume, `sessions show`: never cut it.
+        is_id = column == "sessions.col_id"
+        table.add_column(t(column, lang), no_wrap=is_id, min_width=22 if is_id else None)
     for meta in sessions:
         ratio = (meta.get("verification") or {}).get("supported_ratio")
         table.add_row(

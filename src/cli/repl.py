@@ -1,0 +1,227 @@
+"""The interactive REPL: `research` with no arguments on a terminal.
+
+One question at a time; each question is one session, and a follow-up in the same
+conversation names the previous session as its parent so the runner reuses its sources.
+The research itself runs in a fresh event loop per question (prompt-toolkit runs its own
+loop for the prompt), and SIGINT during a run cancels only that run's task.
+
+Only prompt-toolkit and rich are imported up front; the orchestrator (langgraph, ollama,
+mcp) is imported with the first question so the banner appears quickly.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+from pathlib import Path
+from typing import Any
+
+from prompt_toolkit import PromptSession
+from prompt_toolkit.auto_suggest import AutoSuggestFromHistory
+from prompt_toolkit.completion import ThreadedCompleter
+from prompt_toolkit.history import FileHistory, History, InMemoryHistory
+from rich.console import Console
+from rich.markup import escape
+
+from ..modules.errors import EXIT_OK, UserFacingError
+from ..modules.i18n import t
+from ..modules.settings import Settings
+
+PROMPT = "research> "
+
+
+def history_file() -> Path:
+    """Where typed lines are kept across runs (XDG data dir)."""
+    base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
+    return base / "research" / "history"
+
+
+def initial_message_language(setting: str) -> str:
+    """Messages follow the configured language; with "auto", the user's locale until a question is asked."""
+    if setting in ("ja", "en"):
+        return setting
+    locale = os.environ.get("LC_ALL") or os.environ.get("LC_MESSAGES") or os.environ.get("LANG", "")
+    return "ja" if locale.startswith("ja") else "en"
+
+
+class Repl:
+    """State of one REPL: language, model, the conversation, and the prompt."""
+
+    def __init__(self, settings: Settings, *, input: Any = None, output: Any = None) -> None:
+        from ..modules.history import HistoryManager
+
+        self.settings = settings
+        self.lang_setting: str = settings.language  # "auto" | "ja" | "en": what questions are answered in
+        self.lang: str = initial_message_language(settings.language)  # messages and help
+        self.session_id: str | None = None  # the conversation's latest session; parent of the next question
+        self.verbose = False
+        self.history = HistoryManager(settings.sessions_dir)
+        self.console = Console(highlight=False)
+        self.installed_models_cache: list[str] | None = None
+        self._input, self._output = input, output
+        self._prompt: PromptSession[str] | None = None
+
+    # --- output ---------------------------------------------------------------------
+    def say(self, key: str, style: str = "", **params: Any) -> None:
+        text = escape(t(key, self.lang, **params))
+        # soft_wrap: the terminal wraps long lines itself, so a long path stays copyable.
+        self.console.print(f"[{style}]{text}[/{style}]" if style else text, soft_wrap=True)
+
+    def banner(self) -> None:
+        self.console.print(f"[bold]{escape(t('repl.banner_title', self.lang))}[/bold]")
+        self.say("repl.banner", "dim", model=self.settings.model, language=self._lang_label(),
+                 sessions_dir=str(self.history.root))
+        self.say("repl.banner_hint", "dim")
+
+    def toolbar(self) -> str:
+        return t("repl.toolbar", self.lang, language=self._lang_label(), model=self.settings.model,
+                 session=self.session_id or t("repl.toolbar_new", self.lang))
+
+    def _lang_label(self) -> str:
+        return t("repl.lang_auto", self.lang) if self.lang_setting == "auto" else self.lang_setting
+
+    # --- the loop -------------------------------------------------------------------
+    def prompt_session(self) -> PromptSession[str]:
+        from .repl_commands import SlashCompleter
+
+        if self._prompt is None:
+            self._prompt = PromptSession(
+                history=self._open_history(),
+                auto_suggest=AutoSuggestFromHistory(),
+                # Threaded: completing /model asks Ollama; typing must never wait on it.
+                completer=ThreadedCompleter(SlashCompleter(self)),
+                complete_while_typing=True,
+                bottom_toolbar=self.toolbar,
+                input=self._input,
+                output=self._output,
+            )
+        return self._prompt
+
+    def _open_history(self) -> History:
+        path = history_file()
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.touch(exist_ok=True)
+            return FileHistory(str(path))
+        except OSError as exc:
+            self.say("repl.history_unavailable", "yellow", reason=exc.strerror or str(exc))
+            return InMemoryHistory()
+
+    def loop(self) -> int:
+        from .repl_commands import dispatch_command
+
+        self.banner()
+        session = self.prompt_session()
+        while True:
+            try:
+                line = session.prompt(PROMPT)
+            except KeyboardInterrupt:  # Ctrl-C at the prompt: drop the line, ask again
+                continue
+            except EOFError:  # Ctrl-D
+                break
+            line = line.strip()
+            if not line:
+                continue
+            try:
+                if line.startswith("/"):
+                    if not dispatch_command(self, line):
+                        break
+                else:
+                    self.ask(line)
+            except KeyboardInterrupt:  # Ctrl-C in a slow command (/models, /show): back to the prompt
+                self.say("repl.cancelled_early", "yellow")
+        self.say("repl.goodbye", "dim")
+        return EXIT_OK
+
+    # --- running research -------------------------------------------------------------
+    def ask(self, question: str) -> None:
+        from ..orchestrator.runner import ResearchRequest
+
+        self.run(ResearchRequest(question=question, language=self.lang_setting, parent_session=self.session_id))
+
+    def run(self, request: Any) -> None:
+        """Run one request to the end, or until Ctrl-C; never lets an error end the REPL."""
+        from .progress import ConsoleProgress
+
+        progress = ConsoleProgress(self.lang, verbose=self.verbose)
+        started: dict[str, str] = {}
+
+        def on_event(event: str, payload: dict[str, Any]) -> None:
+            if event == "session":
+                started["session_id"] = payload["session_id"]
+            progress(event, payload)
+
+        try:
+            result = asyncio.run(_cancellable(request, self.settings, on_event))
+        except KeyboardInterrupt:
+            # Ctrl-C just before the run's own handler was installed or just after it was
+            # removed: asyncio.run has cancelled the task; treat it like any other cancel.
+            result = None
+        except UserFacingError as exc:
+            self.console.print(f"[red]{escape(exc.message(progress.lang))}[/red]")
+            return
+        except Exception as exc:  # noqa: BLE001 - one line for the user; the runner wrote error.log
+            self._report_failure(exc, started.get("session_id"))
+            return
+        finally:
+            self.console.print()  # the streamed answer does not end with a newline
+        if result is None:
+            cancelled = started.get("session_id")
+            if cancelled:
+                self.say("repl.cancelled", "yellow", session_id=cancelled)
+            else:
+                self.say("repl.cancelled_early", "yellow")
+            return
+        self._finished(result)
+
+    def _finished(self, result: Any) -> None:
+        self.session_id = result.session_id
+        if self.lang_setting == "auto":
+            self.lang = result.language  # messages follow the conversation's language
+        if result.exit_code:
+            self.say("progress.no_evidence", "yellow")
+        if result.report_md:
+            self.say("repl.report_md", "green", path=result.report_md)
+        if result.report_pdf:
+            self.say("repl.report_pdf", "green", path=result.report_pdf)
+        self.say("repl.follow_up_hint", "dim")
+
+    def _report_failure(self, exc: BaseException, session_id: str | None) -> None:
+        log = ""
+        if session_id:
+            path = self.history.root / f"session_{session_id}" / "error.log"
+            if path.exists():
+                log = t("repl.failed_log", self.lang, path=str(path))
+        self.say("repl.failed", "red", reason=f"{type(exc).__name__}: {exc}", log=log)
+
+
+async def _cancellable(request: Any, settings: Settings, progress: Any) -> Any:
+    """Run the research as a task that SIGINT cancels; returns None when cancelled.
+
+    Cancelling the task (rather than letting KeyboardInterrupt fly through the loop)
+    lets the runner mark the session "cancelled" and close its MCP servers cleanly.
+    """
+    from ..orchestrator.runner import run_research
+
+    task = asyncio.ensure_future(run_research(request, settings, progress))
+    loop = asyncio.get_running_loop()
+    try:
+        loop.add_signal_handler(signal.SIGINT, task.cancel)
+        handler_installed = True
+    except (ValueError, RuntimeError, NotImplementedError):  # not the main thread, or no signals here
+        handler_installed = False
+    try:
+        return await task
+    except asyncio.CancelledError:
+        if task.cancelled():
+            return None
+        raise
+    finally:
+        if handler_installed:
+            loop.remove_signal_handler(signal.SIGINT)
+
+
+def run_repl(settings: Settings, *, input: Any = None, output: Any = None) -> int:
+    """Start the REPL; ``input``/``output`` are prompt-toolkit objects (tests pass a pipe)."""
+    return Repl(settings, input=input, output=output).loop()

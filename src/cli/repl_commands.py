@@ -1,0 +1,311 @@
+"""Slash commands of the REPL, their help (ja/en) and their completion.
+
+Each command is a small function ``(repl, argument) -> bool`` (False ends the REPL);
+COMMANDS is the single table that /help, completion and "did you mean" read.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Callable, Iterable
+
+from prompt_toolkit.completion import CompleteEvent, Completer, Completion
+from prompt_toolkit.document import Document
+from rich.markup import escape
+
+from ..modules.errors import OllamaError, UserFacingError
+from ..modules.i18n import t
+
+if TYPE_CHECKING:
+    from .repl import Repl
+
+LANG_CHOICES = ("ja", "en", "auto")
+
+
+@dataclass(frozen=True)
+class Command:
+    name: str
+    run: Callable[["Repl", str], bool]
+    usage: str = ""  # argument part of the usage line, e.g. "ja|en|auto"
+    arguments: Callable[["Repl"], list[tuple[str, str]]] | None = None  # (value, description) for completion
+
+    @property
+    def help_key(self) -> str:
+        return "repl.help." + self.name
+
+
+# --- /help /lang /verbose /new /quit ----------------------------------------------------
+def _help(repl: "Repl", arg: str) -> bool:
+    from rich.table import Table
+
+    table = Table(title=t("repl.help_title", repl.lang), show_header=False, box=None, padding=(0, 2))
+    for command in COMMANDS.values():
+        table.add_row(escape(f"/{command.name} {command.usage}".rstrip()), escape(t(command.help_key, repl.lang)))
+    repl.console.print(table)
+    repl.say("repl.help_footer", "dim")
+    return True
+
+
+def _lang(repl: "Repl", arg: str) -> bool:
+    choice = arg.strip().lower()
+    if choice not in LANG_CHOICES:
+        repl.say("repl.usage", "yellow", usage="/lang ja|en|auto")
+        return True
+    repl.lang_setting = choice
+    if choice == "auto":
+        repl.say("repl.lang_set_auto")
+    else:
+        repl.lang = choice
+        repl.say("repl.lang_set", language=choice)
+    return True
+
+
+def _verbose(repl: "Repl", arg: str) -> bool:
+    repl.verbose = not repl.verbose
+    repl.say("repl.verbose_on" if repl.verbose else "repl.verbose_off")
+    return True
+
+
+def _new(repl: "Repl", arg: str) -> bool:
+    repl.session_id = None
+    repl.say("repl.new_conversation")
+    return True
+
+
+def _quit(repl: "Repl", arg: str) -> bool:
+    return False
+
+
+# --- /model /models -----------------------------------------------------------------------
+def installed_models(host: str, timeout: float = 5.0) -> list[dict]:
+    """Models Ollama has installed: [{"name", "size"}]. Raises OllamaError when unreachable."""
+    import httpx
+    import ollama
+
+    try:
+        listing = ollama.Client(host=host, timeout=timeout).list()
+    except (ConnectionError, httpx.TransportError):
+        raise OllamaError("ollama.unreachable", host=host) from None
+    except ollama.ResponseError as exc:
+        raise OllamaError("ollama.failed", reason=exc.error) from None
+    return [{"name": m.model, "size": m.size or 0} for m in listing.models if m.model]
+
+
+def _cached_model_names(repl: "Repl") -> list[str]:
+    if repl.installed_models_cache is None:
+        repl.installed_models_cache = [m["name"] for m in installed_models(repl.settings.ollama_host)]
+    return repl.installed_models_cache
+
+
+def _model(repl: "Repl", arg: str) -> bool:
+    name = arg.strip()
+    if not name:
+        repl.say("repl.usage", "yellow", usage="/model NAME  (/models)")
+        return True
+    models = installed_models(repl.settings.ollama_host)
+    names = [m["name"] for m in models]
+    repl.installed_models_cache = names
+    # Ollama treats "name" as "name:latest"; accept what the user would type to `ollama run`.
+    chosen = name if name in names else f"{name}:latest" if f"{name}:latest" in names else None
+    if chosen is None:
+        repl.say("repl.model_missing", "red", model=name, installed=", ".join(names) or "-")
+        return True
+    repl.settings = repl.settings.model_copy(update={"model": chosen})
+    repl.say("repl.model_set", model=chosen)
+    return True
+
+
+def _models(repl: "Repl", arg: str) -> bool:
+    from rich.table import Table
+
+    models = installed_models(repl.settings.ollama_host)
+    repl.installed_models_cache = [m["name"] for m in models]
+    if not models:
+        repl.say("repl.models_none", "yellow", model=repl.settings.model)
+        return True
+    table = Table(title=t("repl.models_title", repl.lang))
+    table.add_column(t("repl.col_model", repl.lang))
+    table.add_column(t("repl.col_size", repl.lang), justify="right")
+    table.add_column("")
+    for model in models:
+        current = t("repl.current", repl.lang) if model["name"] == repl.settings.model else ""
+        table.add_row(escape(model["name"]), f"{model['size'] / 1e9:.1f} GB", current)
+    repl.console.print(table)
+    return True
+
+
+# --- sessions: /sessions /open /show /resume /sources ----------------------------------------
+def _sessions(repl: "Repl", arg: str) -> bool:
+    from .subcommands import print_sessions_table
+
+    sessions = repl.history.list_sessions()
+    if not sessions:
+        repl.say("repl.sessions_empty", sessions_dir=str(repl.history.root))
+        return True
+    print_sessions_table(sessions, repl.lang)
+    return True
+
+
+def _target_session(repl: "Repl", arg: str):
+    """The session named by ``arg``, else the conversation's current one (None: said why)."""
+    ref = arg.strip() or repl.session_id
+    if not ref:
+        repl.say("repl.no_session", "yellow")
+        return None
+    return repl.history.resolve(ref)
+
+
+def _open(repl: "Repl", arg: str) -> bool:
+    session = _target_session(repl, arg)
+    if session is None:
+        return True
+    pdf = session.path / "report.pdf"
+    if not pdf.exists():
+        repl.say("sessions.no_report", "yellow", session_id=session.session_id)
+        return True
+    from ..modules.viewer import open_in_viewer  # imported late: it may probe for desktop tools
+
+    if not open_in_viewer(pdf):
+        repl.say("viewer.unavailable", path=str(pdf))
+    return True
+
+
+def _show(repl: "Repl", arg: str) -> bool:
+    session = _target_session(repl, arg)
+    if session is None:
+        return True
+    report = session.path / "report.md"
+    if not report.exists():
+        repl.say("sessions.no_report", "yellow", session_id=session.session_id)
+        return True
+    from rich.markdown import Markdown
+
+    repl.console.print(Markdown(report.read_text("utf-8")))
+    return True
+
+
+def _resume(repl: "Repl", arg: str) -> bool:
+    if not arg.strip():
+        repl.say("repl.usage", "yellow", usage="/resume ID  (/sessions)")
+        return True
+    from ..orchestrator.runner import ResearchRequest
+
+    repl.run(ResearchRequest(resume=arg.strip(), language=repl.lang_setting))
+    return True
+
+
+def _sources(repl: "Repl", arg: str) -> bool:
+    session = _target_session(repl, arg)
+    if session is None:
+        return True
+    ledger = session.path / "processed.jsonl"
+    documents = []
+    if ledger.exists():
+        for line in ledger.read_text("utf-8").splitlines():
+            try:
+                documents.append(json.loads(line))
+            except json.JSONDecodeError:
+                continue
+    if not documents:
+        repl.say("repl.sources_empty", session_id=session.session_id)
+        return True
+    # A list, not a table: URLs must stay whole on one line so they can be copied or clicked.
+    repl.console.print(f"[bold]{escape(t('repl.sources_title', repl.lang, session_id=session.session_id))}[/bold]")
+    for doc in documents:
+        ok = doc.get("status") == "ok"
+        status = (t("repl.source_ok", repl.lang) if ok
+                  else t("repl.source_failed", repl.lang, error=(doc.get("error") or "")[:80]))
+        repl.console.print(f"[cyan]{escape(doc.get('label', ''))}[/cyan] {escape(doc.get('title') or '')} "
+                           f"[{'dim' if ok else 'red'}]({escape(status)})[/]", soft_wrap=True)
+        repl.console.print(f"    {escape(doc.get('url', ''))}", soft_wrap=True)
+    return True
+
+
+# --- completion helpers ---------------------------------------------------------------------
+def _session_choices(repl: "Repl") -> list[tuple[str, str]]:
+    return [(m["session_id"], (m.get("question") or "")[:50]) for m in repl.history.list_sessions()
+            if m.get("session_id")]
+
+
+def _lang_choices(repl: "Repl") -> list[tuple[str, str]]:
+    return [(code, "") for code in LANG_CHOICES]
+
+
+def _model_choices(repl: "Repl") -> list[tuple[str, str]]:
+    try:
+        return [(name, "") for name in _cached_model_names(repl)]
+    except UserFacingError:
+        return []  # Ollama down: no suggestions, and /model itself will say why
+
+
+COMMANDS: dict[str, Command] = {c.name: c for c in (
+    Command("help", _help),
+    Command("lang", _lang, "ja|en|auto", _lang_choices),
+    Command("model", _model, "NAME", _model_choices),
+    Command("models", _models),
+    Command("new", _new),
+    Command("sessions", _sessions),
+    Command("open", _open, "[ID]", _session_choices),
+    Command("show", _show, "[ID]", _session_choices),
+    Command("resume", _resume, "ID", _session_choices),
+    Command("sources", _sources, "[ID]", _session_choices),
+    Command("verbose", _verbose),
+    Command("quit", _quit),
+)}
+ALIASES = {"exit": "quit", "q": "quit", "h": "help", "?": "help"}
+
+
+def closest_command(name: str) -> str | None:
+    matches = difflib.get_close_matches(name, list(COMMANDS) + list(ALIASES), n=1, cutoff=0.5)
+    if not matches:
+        return None
+    return ALIASES.get(matches[0], matches[0])
+
+
+def dispatch_command(repl: "Repl", line: str) -> bool:
+    """Run one slash command line; False means leave the REPL. Errors become one message."""
+    name, _, arg = line[1:].partition(" ")
+    name = name.lower()
+    command = COMMANDS.get(ALIASES.get(name, name))
+    if command is None:
+        suggestion = closest_command(name)
+        if suggestion:
+            repl.say("repl.unknown_command", "yellow", command="/" + name, suggestion="/" + suggestion)
+        else:
+            repl.say("repl.unknown_command_no_hint", "yellow", command="/" + name)
+        return True
+    try:
+        return command.run(repl, arg)
+    except UserFacingError as exc:
+        repl.console.print(f"[red]{escape(exc.message(repl.lang))}[/red]")
+        return True
+    except OSError as exc:  # an unreadable session file, a full disk: say so, keep the REPL
+        repl.say("repl.failed", "red", reason=f"{type(exc).__name__}: {exc}", log="")
+        return True
+
+
+class SlashCompleter(Completer):
+    """Completes command names after "/" and each command's arguments after a space."""
+
+    def __init__(self, repl: "Repl") -> None:
+        self.repl = repl
+
+    def get_completions(self, document: Document, complete_event: CompleteEvent) -> Iterable[Completion]:
+        text = document.text_before_cursor
+        if not text.startswith("/"):
+            return  # a question: nothing to complete (history auto-suggest still helps)
+        name, space, arg = text[1:].partition(" ")
+        if not space:
+            for command in COMMANDS.values():
+                if command.name.startswith(name.lower()):
+                    yield Completion("/" + command.name, start_position=-len(text),
+                                     display_meta=t(command.help_key, self.repl.lang))
+            return
+        command = COMMANDS.get(ALIASES.get(name.lower(), name.lower()))
+        if command is None or command.arguments is None or " " in arg:
+            return
+        for value, description in command.arguments(self.repl):
+            if value.startswith(arg) or (arg and arg in value):
+                yield Completion(value, start_position=-len(arg), display_meta=description)
