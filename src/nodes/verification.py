@@ -74,10 +74,12 @@ async def verify_claims(state: AgentState, deps: WorkflowDependencies) -> dict[s
             route, loops = "search", loops + 1
     summary["loops"] = loops
 
+    # verification.json keeps every follow-up query used so far, not only this round's.
+    earlier = list((state.get("verification") or {}).get("follow_up_queries") or [])
     verification = {
         "claims": verdicts,
         "summary": summary,
-        "follow_up_queries": follow_ups,
+        "follow_up_queries": earlier + follow_ups,
         "annotated_draft": annotated,
     }
     _save(state, deps, verification, language, new_errors)
@@ -367,7 +369,8 @@ async def _follow_up_queries(
         errors.append(RunError(node=NODE, message=t("verification.follow_up_failed", language, reason=str(exc)[:200])))
     asked = {
         " ".join(str(q.get("text", "")).lower().split())
-        for q in list(state.get("queries") or []) + list(state.get("follow_up_queries") or [])
+        for q in list(state.get("queries") or [])
+        + list((state.get("verification") or {}).get("follow_up_queries") or [])
     }
     chosen: list[dict[str, str]] = []
     for query in proposed + fallback:  # the fallback fills in when the model repeats itself

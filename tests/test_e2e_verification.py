@@ -1,0 +1,69 @@
+"""End to end: what the verifier does to a draft with a fabricated citation, a claim in
+no source, or the wrong language, and what a run with no evidence writes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from conftest import load_json_line, run_research
+
+pytestmark = pytest.mark.e2e
+
+
+def _session(result) -> Path:
+    assert "Traceback" not in result.stderr
+    return Path(load_json_line(result.stdout)["session_dir"])
+
+
+def test_fabricated_citation_is_removed_and_the_claim_flagged(research_env, fake_ollama):
+    fake_ollama.mode = "cite_s99"
+    research_env["RESEARCH_VERIFICATION_PASS_RATIO"] = "0.95"
+    research_env["RESEARCH_MAX_VERIFICATION_LOOPS"] = "1"
+    result = run_research(["富士山の最後の噴火は？", "--lang", "ja", "--json"], research_env)
+    assert result.returncode == 0, result.stderr
+    session = _session(result)
+    draft = (session / "llm_draft.md").read_text("utf-8")
+    assert "[S99]" in draft  # the model did cite a source that does not exist
+    report = (session / "report.md").read_text("utf-8")
+    assert "[S99]" not in report
+    fabricated = next(line for line in report.splitlines() if "火星" in line)
+    assert "⚠ 未検証" in fabricated
+
+    verification = json.loads((session / "verification.json").read_text("utf-8"))
+    assert "S99" in verification["summary"]["invalid_citations"]
+    flagged = [c for c in verification["claims"] if "火星" in c["text"]]
+    assert flagged and flagged[0]["verdict"] == "citation_invalid"
+    assert verification["summary"]["loops"] == 1
+    assert verification["follow_up_queries"]
+    searches = [e for e in map(json.loads, (session / "events.jsonl").read_text("utf-8").splitlines())
+                if e["event"] == "node_start" and e["node"] == "search"]
+    assert len(searches) == 2  # the follow-up round happened, and the loop was bounded
+
+
+def test_a_draft_in_the_wrong_language_is_rewritten(research_env, fake_ollama):
+    fake_ollama.mode = "wrong_language"
+    result = run_research(["富士山の高さは？", "--lang", "ja", "--json"], research_env)
+    assert result.returncode == 0, result.stderr
+    session = _session(result)
+    check = json.loads((session / "verification.json").read_text("utf-8"))["summary"]["language_check"]
+    assert check["rewritten_sections"], check
+    rewrites = [r for r in fake_ollama.chat_requests() if r["messages"][0]["content"].startswith("Translate") or
+                "翻訳してください" in r["messages"][0]["content"]]
+    assert rewrites, "the section was sent for translation"
+
+
+def test_no_evidence_exits_4_and_the_report_says_so(research_env, web):
+    web.set_search_status(200)
+    research_env["RESEARCH_SEARCH_ENGINE"] = "local"
+    empty = Path(research_env["HOME"]) / "empty-docs"
+    empty.mkdir()
+    research_env["RESEARCH_DOCS_DIR"] = str(empty)
+    result = run_research(["What is the airspeed of an unladen swallow?", "--json"], research_env)
+    assert result.returncode == 4, result.stderr
+    session = _session(result)
+    report = (session / "report.md").read_text("utf-8")
+    assert "No evidence was found" in report
+    assert (session / "report.pdf").is_file()
+    assert json.loads((session / "meta.json").read_text("utf-8"))["status"] == "no_evidence"
