@@ -12,6 +12,7 @@ import re
 from typing import Iterable
 
 from ..state.models import ParsedDocument
+from .claims import split_sentences as sentence_split
 from .language import detect_language, japanese_chars
 
 MAX_SNIPPETS = 5
@@ -35,16 +36,6 @@ _LIST_MARK = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
 _QUOTE = re.compile(r"^\s*>+\s?")
 _EMPHASIS = re.compile(r"(\*\*|__|\*|_|`)(?=\S)(.+?)(?<=\S)\1")
 _TABLE_LINE = re.compile(r"^\s*\|.*\|\s*$")
-
-# Japanese sentences end at 。！？ (optionally followed by a closing bracket); English ones
-# at .!? followed by a space and something that can start a sentence. "3.5 km" and "e.g. x"
-# therefore stay whole.
-_SENTENCE_END = re.compile(
-    r"(?<=[。！？!?][」』）)])(?=\s|[「『]|$)|(?<=[。！？])(?![」』）)])"
-    r"|(?:(?<=[.!?])|(?<=[.!?][\"')\]]))\s+(?=[A-Z0-9\"'(\[\u3040-\u30ff\u4e00-\u9fff])"
-)
-_ABBREVIATION_END = re.compile(r"\b(?:e\.g|i\.e|etc|vs|Mr|Mrs|Ms|Dr|Prof|St|No|Fig|approx|ca|U\.S|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)\.$")
-
 
 def markdown_to_blocks(markdown: str) -> list[str]:
     """Plain-text paragraphs of a Markdown document (no code, tables, links or markup)."""
@@ -79,22 +70,9 @@ def markdown_to_blocks(markdown: str) -> list[str]:
 
 
 def split_sentences(text: str) -> list[str]:
-    """Split Japanese and English prose into sentences."""
-    sentences: list[str] = []
-    for block in markdown_to_blocks(text):
-        pending = ""
-        for piece in _SENTENCE_END.split(block):
-            piece = piece.strip()
-            if not piece:
-                continue
-            pending = f"{pending} {piece}".strip() if pending else piece
-            if _ABBREVIATION_END.search(pending):
-                continue  # "e.g." is not the end of a sentence: keep collecting
-            sentences.append(pending)
-            pending = ""
-        if pending:
-            sentences.append(pending)
-    return sentences
+    """Sentences of a Markdown document: its plain paragraphs, split by the same
+    splitter the verifier uses for claims, so a key fact and a claim cut the same way."""
+    return [sentence for block in markdown_to_blocks(text) for sentence in sentence_split(block)]
 
 
 # --- key facts ----------------------------------------------------------------------
