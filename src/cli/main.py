@@ -7,6 +7,7 @@ that needs them, so `research --help` starts fast.
 from __future__ import annotations
 
 import argparse
+import errno
 import json
 import os
 import sys
@@ -16,6 +17,8 @@ from ..modules.errors import EXIT_FAILURE, EXIT_USAGE, UserFacingError
 from ..modules.i18n import t
 
 SUBCOMMANDS = ("sessions", "doctor", "mcp")
+# Failures of the session folder's storage: reported as one line, exit code 1.
+_STORAGE_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EACCES, errno.EPERM, errno.ENOTDIR, errno.EFBIG}
 
 
 class _ArgumentParser(argparse.ArgumentParser):
@@ -38,6 +41,13 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--engine", help="search engine: duckduckgo, searxng or local")
     parser.add_argument("--docs", help="folder of your own documents for the local engine")
     parser.add_argument("--max-loops", type=int, dest="max_loops", help="maximum verification loops")
+    parser.add_argument("--depth", help="quick, standard (default) or deep (RESEARCH_DEPTH)")
+    parser.add_argument("--review-plan", action="store_true", dest="review_plan",
+                        help="stop after planning to review the sub-questions (needs a terminal)")
+    parser.add_argument("--max-sources", type=int, dest="max_sources", help="source budget (RESEARCH_MAX_SOURCES)")
+    parser.add_argument("--max-llm-tokens", type=int, dest="max_llm_tokens",
+                        help="LLM token budget (RESEARCH_MAX_LLM_TOKENS)")
+    parser.add_argument("--max-seconds", type=float, dest="max_seconds", help="time budget (RESEARCH_MAX_SECONDS)")
     parser.add_argument("--json", action="store_true", help="print one JSON object on stdout at the end")
     parser.add_argument("--resume", metavar="ID", help="resume an interrupted session")
     parser.add_argument("--verbose", action="store_true", help="more detail on stderr")
@@ -69,6 +79,11 @@ def _research(args: argparse.Namespace) -> int:
             search_engine=args.engine,
             docs_dir=args.docs,
             max_verification_loops=args.max_loops,
+            depth=args.depth,
+            review_plan=True if args.review_plan else None,
+            max_sources=args.max_sources,
+            max_llm_tokens=args.max_llm_tokens,
+            max_seconds=args.max_seconds,
             language=_validated_lang(args.lang),
         )
         if args.question is None and not args.resume:
@@ -92,11 +107,29 @@ async def _one_shot(args: argparse.Namespace, settings, lang: str) -> int:
 
     progress = ConsoleProgress(lang, answer_stream=sys.stderr if args.json else sys.stdout, verbose=args.verbose)
     request = ResearchRequest(question=args.question or "", language=settings.language, resume=args.resume)
+    # Plan review needs someone to answer: on a terminal, ask; else say it was skipped.
+    if sys.stdin.isatty():
+        from .plan_review import terminal_reviewer
+
+        request.reviewer = terminal_reviewer(lang)
+        request.review_plan = settings.review_plan
+    elif settings.review_plan and not args.resume:
+        progress.console.print(t("plan.review_skipped", lang))
     try:
         result = await run_research(request, settings, progress)
-    except UserFacingError:
+    except UserFacingError as exc:
+        if progress.session_id and exc.exit_code != EXIT_USAGE:
+            # The session exists and its finished steps are checkpointed: say how to go on.
+            _error_line(t("session.resume_hint", progress.lang, message=exc.message(progress.lang),
+                          session_id=progress.session_id))
+            return exc.exit_code
         raise
     except Exception as exc:  # noqa: BLE001 - the user gets one line; the traceback is in error.log
+        if isinstance(exc, OSError) and exc.errno in _STORAGE_ERRNOS:
+            # Disk full or a read-only folder mid-run: one line naming the folder.
+            where = progress.session_dir or str(settings.sessions_dir)
+            _error_line(t("session.write_failed", progress.lang, path=where, reason=exc.strerror or str(exc)))
+            return EXIT_FAILURE
         sys.stderr.write("research: " + t("error.unexpected", progress.lang, reason=f"{type(exc).__name__}: {exc}",
                                           log="error.log") + "\n")
         return EXIT_FAILURE
@@ -107,6 +140,10 @@ async def _one_shot(args: argparse.Namespace, settings, lang: str) -> int:
     else:
         print(result.report_pdf)
     return result.exit_code
+
+
+def _error_line(message: str) -> None:
+    sys.stderr.write(f"research: {message}\n")
 
 
 def _validated_lang(value: str | None) -> str | None:

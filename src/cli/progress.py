@@ -21,6 +21,9 @@ class ConsoleProgress:
         self.answer = answer_stream if answer_stream is not None else sys.stdout
         self.verbose = verbose
         self._streaming = False
+        # Known once the session folder exists; an error after that can say how to resume.
+        self.session_id: str | None = None
+        self.session_dir: str | None = None
 
     def __call__(self, event: str, payload: dict[str, Any]) -> None:
         handler = getattr(self, "_on_" + event, None)
@@ -29,6 +32,7 @@ class ConsoleProgress:
 
     def _on_session(self, payload: dict[str, Any]) -> None:
         self.lang = payload.get("language", self.lang)
+        self.session_id, self.session_dir = payload["session_id"], payload.get("session_dir")
         self.console.print(f"[dim]{t('progress.session', self.lang, session_id=payload['session_id'])}[/dim]")
 
     def _on_resuming(self, payload: dict[str, Any]) -> None:

@@ -138,7 +138,14 @@ class Repl:
     def ask(self, question: str) -> None:
         from ..orchestrator.runner import ResearchRequest
 
-        self.run(ResearchRequest(question=question, language=self.lang_setting, parent_session=self.session_id))
+        self.run(ResearchRequest(question=question, language=self.lang_setting, parent_session=self.session_id,
+                                 review_plan=self.settings.review_plan, reviewer=self.plan_reviewer()))
+
+    def plan_reviewer(self) -> Any:
+        """Answers a plan review on this terminal (also for a resumed session that was waiting)."""
+        from .plan_review import terminal_reviewer
+
+        return terminal_reviewer(self.lang)
 
     def run(self, request: Any) -> None:
         """Run one request to the end, or until Ctrl-C; never lets an error end the REPL."""

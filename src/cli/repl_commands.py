@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from .repl import Repl
 
 LANG_CHOICES = ("ja", "en", "auto")
+DEPTH_CHOICES = ("quick", "standard", "deep")
 
 
 @dataclass(frozen=True)
@@ -192,7 +193,7 @@ def _resume(repl: "Repl", arg: str) -> bool:
         return True
     from ..orchestrator.runner import ResearchRequest
 
-    repl.run(ResearchRequest(resume=arg.strip(), language=repl.lang_setting))
+    repl.run(ResearchRequest(resume=arg.strip(), language=repl.lang_setting, reviewer=repl.plan_reviewer()))
     return True
 
 
@@ -223,6 +224,37 @@ def _sources(repl: "Repl", arg: str) -> bool:
     return True
 
 
+# --- /depth /plan (issue 9) ------------------------------------------------------------------
+def _depth(repl: "Repl", arg: str) -> bool:
+    choice = arg.strip().lower()
+    if choice not in DEPTH_CHOICES:
+        repl.say("repl.usage", "yellow", usage="/depth quick|standard|deep")
+        repl.say("repl.depth_set", depth=repl.settings.depth)
+        return True
+    repl.settings = repl.settings.model_copy(update={"depth": choice})
+    repl.say("repl.depth_set", depth=choice)
+    return True
+
+
+def _plan(repl: "Repl", arg: str) -> bool:
+    choice = arg.strip().lower()
+    if choice not in ("on", "off"):
+        repl.say("repl.usage", "yellow", usage="/plan on|off")
+        repl.say("repl.plan_on" if repl.settings.review_plan else "repl.plan_off")
+        return True
+    repl.settings = repl.settings.model_copy(update={"review_plan": choice == "on"})
+    repl.say("repl.plan_on" if choice == "on" else "repl.plan_off")
+    return True
+
+
+def _depth_choices(repl: "Repl") -> list[tuple[str, str]]:
+    return [(depth, "") for depth in DEPTH_CHOICES]
+
+
+def _plan_choices(repl: "Repl") -> list[tuple[str, str]]:
+    return [("on", ""), ("off", "")]
+
+
 # --- completion helpers ---------------------------------------------------------------------
 def _session_choices(repl: "Repl") -> list[tuple[str, str]]:
     return [(m["session_id"], (m.get("question") or "")[:50]) for m in repl.history.list_sessions()
@@ -251,6 +283,8 @@ COMMANDS: dict[str, Command] = {c.name: c for c in (
     Command("show", _show, "[ID]", _session_choices),
     Command("resume", _resume, "ID", _session_choices),
     Command("sources", _sources, "[ID]", _session_choices),
+    Command("depth", _depth, "quick|standard|deep", _depth_choices),
+    Command("plan", _plan, "on|off", _plan_choices),
     Command("verbose", _verbose),
     Command("quit", _quit),
 )}

@@ -135,6 +135,21 @@ class HistoryManager:
         finally:
             os.close(fd)
 
+    def remove_stale_temp_files(self, session_id: str) -> int:
+        """Delete temp files a killed process left behind (this module's ``.name.XXXX.tmp``
+        and the fetch cache's ``.tmp-XXXX``); the renamed-into-place files are complete,
+        so a temp file is never the only copy of anything. Returns how many were removed."""
+        removed = 0
+        for folder in (self.path(session_id), self.path(session_id) / "sources"):
+            if not folder.is_dir():
+                continue
+            for entry in folder.iterdir():
+                if entry.is_file() and entry.name.startswith(".") and (
+                        entry.name.endswith(".tmp") or entry.name.startswith(".tmp-")):
+                    entry.unlink(missing_ok=True)
+                    removed += 1
+        return removed
+
     def events(self, session_id: str) -> list[dict[str, Any]]:
         path = self.path(session_id) / "events.jsonl"
         if not path.exists():

@@ -343,6 +343,84 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "Cannot use the MCP config file {path}: {reason}",
         "ja": "MCP 設定ファイル {path} を使用できません: {reason}",
     },
+    # --- research depth, plan review, budgets, fallback model (issue 9) --------------
+    "progress.plan_review": {"en": "Reviewing the plan", "ja": "調査計画を確認中"},
+    "plan.title": {"en": "Research plan for: {question}", "ja": "調査計画: {question}"},
+    "plan.help": {
+        "en": "Enter: accept · e N TEXT: edit sub-question N · d N: drop N · a TEXT: add one",
+        "ja": "Enter: 承認 · e 番号 文: サブ質問を編集 · d 番号: 削除 · a 文: 追加",
+    },
+    "plan.prompt": {"en": "plan> ", "ja": "計画> "},
+    "plan.bad_command": {
+        "en": "Not understood: {line} (Enter accepts the plan)",
+        "ja": "理解できません: {line}（Enter で計画を承認します）",
+    },
+    "plan.bad_number": {"en": "No sub-question {number}.", "ja": "サブ質問 {number} はありません。"},
+    "plan.accepted": {"en": "Plan accepted: {count} sub-questions.", "ja": "計画を承認しました（サブ質問 {count} 件）。"},
+    "plan.review_skipped": {
+        "en": "Plan review skipped: stdin is not a terminal, so the plan is used as planned.",
+        "ja": "標準入力が端末ではないため、計画の確認を省略し、そのまま使います。",
+    },
+    "plan.review_skipped_resume": {
+        "en": "The session was waiting for a plan review; without a terminal the plan is accepted as planned.",
+        "ja": "このセッションは計画の確認待ちでした。端末がないため、計画をそのまま承認します。",
+    },
+    "budget.progress_seconds": {"en": "Time budget spent: going to the report", "ja": "時間の上限に達しました。レポートを作成します"},
+    "budget.progress_tokens": {"en": "LLM token budget spent: going to the report", "ja": "LLM トークンの上限に達しました。レポートを作成します"},
+    "budget.progress_sources": {"en": "Source budget reached: no further searching", "ja": "出典数の上限に達しました。これ以上は検索しません"},
+    "budget.report_seconds": {
+        "en": "Stopped early: the time budget (RESEARCH_MAX_SECONDS = {limit} s) ran out; this report uses what was gathered until then.",
+        "ja": "時間の上限（RESEARCH_MAX_SECONDS = {limit} 秒）に達したため途中で終了しました。それまでに集めた情報でレポートを作成しています。",
+    },
+    "budget.report_tokens": {
+        "en": "Stopped early: the LLM token budget (RESEARCH_MAX_LLM_TOKENS = {limit}) ran out; this report uses what was gathered until then.",
+        "ja": "LLM トークンの上限（RESEARCH_MAX_LLM_TOKENS = {limit}）に達したため途中で終了しました。それまでに集めた情報でレポートを作成しています。",
+    },
+    "budget.report_sources": {
+        "en": "Searching stopped at the source budget (RESEARCH_MAX_SOURCES = {limit} sources).",
+        "ja": "出典数の上限（RESEARCH_MAX_SOURCES = {limit} 件）で検索を打ち切りました。",
+    },
+    "model.fallback_used": {
+        "en": "The model {model} failed three times in a row; {fallback} (RESEARCH_FALLBACK_MODEL) took over.",
+        "ja": "モデル {model} が3回続けて失敗したため、{fallback}（RESEARCH_FALLBACK_MODEL）に切り替えました。",
+    },
+    "repl.help.depth": {"en": "research depth: quick, standard or deep", "ja": "調査の深さ: quick、standard、deep"},
+    "repl.help.plan": {"en": "review the plan before searching (on/off)", "ja": "検索前に調査計画を確認する（on/off）"},
+    "repl.depth_set": {"en": "Depth: {depth}", "ja": "調査の深さを {depth} にしました"},
+    "repl.plan_on": {"en": "Plan review on: each question stops after planning for you to review.",
+                     "ja": "計画の確認をオンにしました。質問ごとに計画を確認してから検索します。"},
+    "repl.plan_off": {"en": "Plan review off.", "ja": "計画の確認をオフにしました。"},
+    # --- reliability: faults mid-run, degraded reports (issue 8) --------------------
+    "ollama.stream_lost": {
+        "en": "Ollama stopped answering in the middle of a reply ({host}); the partial answer was discarded",
+        "ja": "Ollama が回答の途中で応答しなくなりました（{host}）。途中までの回答は破棄しました",
+    },
+    "session.resume_hint": {
+        "en": "{message} — the session is saved; continue it with `research --resume {session_id}`",
+        "ja": "{message} — セッションは保存済みです。`research --resume {session_id}` で再開できます",
+    },
+    "session.write_failed": {
+        "en": "Cannot write the session files in {path}: {reason}",
+        "ja": "{path} にセッションファイルを書き込めません: {reason}",
+    },
+    "context.overflow_retry": {
+        "en": "The prompt filled the model's context ({tokens} of {num_ctx} tokens); retrying with half the evidence",
+        "ja": "プロンプトがモデルのコンテキストを使い切りました（{num_ctx} 中 {tokens} トークン）。根拠を半分にして再試行します",
+    },
+    "context.overflow_shrunk": {
+        "en": "The model's context overflowed; the evidence was shrunk {times} time(s) to fit (RESEARCH_NUM_CTX={num_ctx})",
+        "ja": "モデルのコンテキストがあふれたため、根拠を {times} 回縮小して収めました（RESEARCH_NUM_CTX={num_ctx}）",
+    },
+    "context.overflow_kept": {
+        "en": "The model's context still overflowed after shrinking the evidence twice; the answer may rest on "
+        "truncated evidence — raise RESEARCH_NUM_CTX (now {num_ctx})",
+        "ja": "根拠を2回縮小してもコンテキストがあふれました。回答は切り詰められた根拠に基づく可能性があります — "
+        "RESEARCH_NUM_CTX（現在 {num_ctx}）を増やしてください",
+    },
+    "degraded.fallback": {
+        "en": "Degraded: the model's replies for step '{node}' were unusable {count} time(s); a built-in fallback was used",
+        "ja": "品質低下: 手順「{node}」でモデルの応答が {count} 回使えなかったため、組み込みの代替処理を使いました",
+    },
 }
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from typing import Any, Callable, TypeVar
 
 import httpx
@@ -21,7 +22,22 @@ from .tokens import estimate_tokens
 
 T = TypeVar("T", bound=BaseModel)
 
+# Consecutive failed calls (Ollama errors, 5xx) after which the fallback model takes over.
+FAILURES_BEFORE_FALLBACK = 3
+
 _INLINE_THINK = re.compile(r"<think>.*?(</think>|$)", re.DOTALL)
+
+
+class ContextOverflow(Exception):
+    """Ollama filled the whole context window (prompt_eval_count >= num_ctx), which means
+    it silently dropped the start of the prompt. ``text`` is the answer it wrote anyway;
+    the caller shrinks its prompt and asks again rather than trusting it."""
+
+    def __init__(self, text: str, prompt_tokens: int, num_ctx: int) -> None:
+        super().__init__(f"prompt used {prompt_tokens} of num_ctx {num_ctx} tokens")
+        self.text = text
+        self.prompt_tokens = prompt_tokens
+        self.num_ctx = num_ctx
 
 
 class ModelManager:
@@ -32,6 +48,9 @@ class ModelManager:
         self._client = ollama.AsyncClient(host=self.host, timeout=settings.request_timeout)
         self._think: bool | str | None = False if settings.think == "off" else settings.think
         self.usage: dict[str, dict[str, int]] = {}
+        self.consecutive_failures = 0
+        self.switched_from: str | None = None  # the main model, once the fallback took over
+        self._installed: set[str] | None = None  # known after ensure_ready()
 
     # --- readiness -------------------------------------------------------------
     async def ensure_ready(self) -> str:
@@ -47,6 +66,7 @@ class ModelManager:
         except ollama.ResponseError as exc:
             raise OllamaError("ollama.failed", reason=exc.error) from None
         installed = {m.model for m in listing.models if m.model}
+        self._installed = installed
         for candidate in (self.settings.model, self.settings.fallback_model):
             if candidate and _is_installed(candidate, installed):
                 self.model = candidate
@@ -61,10 +81,17 @@ class ModelManager:
     async def stream(
         self, messages: list[dict[str, str]], *, node: str, on_token: Callable[[str], None]
     ) -> str:
-        """Stream the answer, calling ``on_token`` with visible text only (no thinking)."""
+        """Stream the answer, calling ``on_token`` with visible text only (no thinking).
+
+        Raises ``ContextOverflow`` when Ollama reports a prompt that filled num_ctx (it
+        only says so in the final chunk), and ``OllamaError`` when the stream breaks.
+        """
         visible = _ThinkFilter()
         parts: list[str] = []
+        started = time.perf_counter()
         iterator = await self._call(messages, node=node, stream=True)
+        prompt_tokens = None
+        finished = False
         try:
             async for chunk in iterator:
                 text = visible.feed(chunk.message.content or "")
@@ -72,12 +99,26 @@ class ModelManager:
                     parts.append(text)
                     on_token(text)
                 if chunk.done:
+                    finished = True
+                    prompt_tokens = chunk.prompt_eval_count
                     self._count(node, chunk.prompt_eval_count, chunk.eval_count, calls=0)
         except (ConnectionError, httpx.TransportError):
-            raise OllamaError("ollama.unreachable", host=self.host) from None
+            # Ollama went away mid-answer (killed, out of memory): a partial answer is not kept.
+            raise OllamaError("ollama.stream_lost", host=self.host) from None
         except ollama.ResponseError as exc:
+            # Retried with the fallback only if nothing was shown yet: a half answer stays failed.
+            if self._record_failure() and not parts:
+                return await self.stream(messages, node=node, on_token=on_token)
             raise OllamaError("ollama.failed", reason=exc.error) from None
-        return "".join(parts).strip()
+        finally:
+            self._add_time(node, time.perf_counter() - started)
+        self.consecutive_failures = 0
+        if not finished:
+            raise OllamaError("ollama.stream_lost", host=self.host)
+        answer = "".join(parts).strip()
+        if self._check_context(messages, prompt_tokens):
+            raise ContextOverflow(answer, prompt_tokens or 0, self.settings.num_ctx)
+        return answer
 
     async def structured(
         self, messages: list[dict[str, str]], schema: type[T], *, node: str, fallback: T
@@ -95,7 +136,7 @@ class ModelManager:
                 if exc.key == "ollama.failed" and attempt == 0:
                     continue  # a 500 from Ollama: try once more, then fall back
                 if exc.key == "ollama.failed":
-                    return fallback
+                    return self._fall_back(node, fallback)
                 raise
             content = _strip_thinking(response.message.content or "")
             try:
@@ -110,15 +151,31 @@ class ModelManager:
                         f"({str(exc).splitlines()[0]}). Reply again with JSON only.",
                     },
                 ]
-        return fallback
+        return self._fall_back(node, fallback)
 
     def context_budget(self, reserve_for_answer: int = 2048) -> int:
         """Tokens available for the prompt once room for the answer is kept."""
         return max(1024, self.settings.num_ctx - reserve_for_answer)
 
     # --- internals -------------------------------------------------------------------
+    def _fall_back(self, node: str, fallback: T) -> T:
+        """Counted in usage (meta.json) so a report can say which steps ran degraded."""
+        self._entry(node)["fallbacks"] += 1
+        return fallback
+
+    def _entry(self, node: str) -> dict[str, int]:
+        entry = self.usage.setdefault(node, {"calls": 0, "prompt_tokens": 0, "completion_tokens": 0})
+        for key in ("model_ms", "fallbacks"):
+            entry.setdefault(key, 0)
+        return entry
+
+    def _add_time(self, node: str, seconds: float) -> None:
+        # Time spent waiting on Ollama, so benchmarks can split model time from orchestration.
+        self._entry(node)["model_ms"] += round(seconds * 1000)
+
     async def _call(self, messages: list[dict[str, str]], *, node: str, stream: bool = False, format: Any = None):
         options = {"num_ctx": self.settings.num_ctx, "temperature": 0.2 if format is None else 0.0}
+        started = time.perf_counter()
         try:
             response = await self._client.chat(
                 model=self.model,
@@ -135,29 +192,50 @@ class ModelManager:
                 return await self._call(messages, node=node, stream=stream, format=format)
             if exc.status_code == 404:
                 raise OllamaError("ollama.model_missing", model=self.model) from None
+            if self._record_failure():
+                return await self._call(messages, node=node, stream=stream, format=format)
             raise OllamaError("ollama.failed", reason=exc.error) from None
         except (ConnectionError, httpx.TransportError):
             raise OllamaError("ollama.unreachable", host=self.host) from None
-        if stream:
+        finally:
+            if not stream:
+                self._add_time(node, time.perf_counter() - started)
+        if stream:  # a stream counts as a success once it has finished (see stream())
             self._count(node, None, None, calls=1)
             return response
+        self.consecutive_failures = 0
         self._count(node, response.prompt_eval_count, response.eval_count, calls=1)
         self._check_context(messages, response.prompt_eval_count)
         return response
 
+    def _record_failure(self) -> bool:
+        """Count a failed call; after FAILURES_BEFORE_FALLBACK in a row, switch to the
+        fallback model (when it is set and installed). True when it switched."""
+        self.consecutive_failures += 1
+        fallback = self.settings.fallback_model
+        if (self.consecutive_failures < FAILURES_BEFORE_FALLBACK or not fallback or fallback == self.model
+                or (self._installed is not None and not _is_installed(fallback, self._installed))):
+            return False
+        self.switched_from, self.model = self.model, fallback
+        self.consecutive_failures = 0
+        self._entry("fallback_model")["calls"] += 1  # meta.json usage shows the switch
+        return True
+
     def _count(self, node: str, prompt: int | None, completion: int | None, *, calls: int) -> None:
-        entry = self.usage.setdefault(node, {"calls": 0, "prompt_tokens": 0, "completion_tokens": 0})
+        entry = self._entry(node)
         entry["calls"] += calls
         entry["prompt_tokens"] += prompt or 0
         entry["completion_tokens"] += completion or 0
 
-    def _check_context(self, messages: list[dict[str, str]], prompt_eval_count: int | None) -> None:
+    def _check_context(self, messages: list[dict[str, str]], prompt_eval_count: int | None) -> bool:
         """Ollama truncates an over-long prompt silently; a prompt that used the whole
-        context is recorded so the caller's budgeting can be checked in usage stats."""
+        context is recorded in usage (and reported to the caller) so it is never silent."""
         if prompt_eval_count and prompt_eval_count >= self.settings.num_ctx:
-            entry = self.usage.setdefault("context_overflow", {"calls": 0, "prompt_tokens": 0, "completion_tokens": 0})
+            entry = self._entry("context_overflow")
             entry["calls"] += 1
             entry["prompt_tokens"] += sum(estimate_tokens(m["content"]) for m in messages)
+            return True
+        return False
 
 
 def _is_installed(model: str, installed: set[str]) -> bool:

@@ -10,14 +10,21 @@ from __future__ import annotations
 import os
 import tomllib
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import AliasChoices, Field, ValidationError, field_validator
-from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
+from pydantic_settings import BaseSettings, NoDecode, PydanticBaseSettingsSource, SettingsConfigDict
 
 from .errors import UsageError
 
 DEFAULT_OLLAMA_HOST = "http://127.0.0.1:11434"
+
+# Filler a report should not contain (both languages); RESEARCH_BANNED_WORDS replaces the list.
+DEFAULT_BANNED_WORDS = (
+    "delve", "delves", "delving", "tapestry", "in today's fast-paced world", "in the ever-evolving",
+    "game-changer", "game-changing", "groundbreaking", "revolutionary", "cutting-edge", "unlock the power",
+    "it is important to note that", "画期的な", "革新的な", "驚くべき", "まさに", "言うまでもなく",
+)
 
 
 def config_file_path() -> Path:
@@ -74,6 +81,23 @@ class Settings(BaseSettings):
     max_verification_loops: int = Field(default=2, ge=0, le=10)
     verification_pass_ratio: float = Field(default=0.8, ge=0.0, le=1.0)
     pdf_font: Path | None = None
+    # --- research depth, plan review and budgets (issue 9) ---
+    depth: Literal["quick", "standard", "deep"] = "standard"
+    review_plan: bool = False
+    max_sources: int | None = Field(default=None, ge=1)
+    max_llm_tokens: int | None = Field(default=None, ge=1)
+    max_seconds: float | None = Field(default=None, gt=0)
+    # NoDecode: the environment gives "a,b,c", not JSON.
+    banned_words: Annotated[tuple[str, ...], NoDecode] = DEFAULT_BANNED_WORDS
+
+    @field_validator("banned_words", mode="before")
+    @classmethod
+    def _split_words(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            value = value.split(",")
+        if isinstance(value, (list, tuple)):
+            return tuple(w.strip() for w in value if isinstance(w, str) and w.strip())
+        return value
 
     @field_validator("ollama_host")
     @classmethod

@@ -1,4 +1,9 @@
-"""input node: record the question and plan the search queries in both languages."""
+"""input node: record the question and plan the research: sub-questions and their queries.
+
+Depth quick asks for one query per language; standard and deep ask for a plan of
+sub-questions (``PLAN_SIZE``), each with queries in both languages. An unusable plan
+falls back to quick's query plan, so the run always has something to search.
+"""
 
 from __future__ import annotations
 
@@ -7,31 +12,125 @@ from typing import Any
 from ..modules.history import now_iso
 from ..state import AgentState
 from .dependencies import WorkflowDependencies
-from .prompts import LANGUAGE_NAMES, QUERY_PLAN_SYSTEM, PlannedQuery, QueryPlan
+from .prompts import (
+    LANGUAGE_NAMES,
+    PLAN_SIZE,
+    QUERY_PLAN_SYSTEM,
+    RESEARCH_PLAN_SYSTEM,
+    PlannedQuery,
+    QueryPlan,
+    ResearchPlan,
+    SubQuestion,
+)
+
+MAX_QUERIES_PER_SUB_QUESTION = 3
 
 
 async def understand_question(state: AgentState, deps: WorkflowDependencies) -> dict[str, Any]:
-    """Write input.md and ask the model for one query per language (fallback: the question)."""
+    """Write input.md and plan: sub-questions for standard/deep, queries only for quick."""
     question, lang = state["question"], state["language"]
-    other = "en" if lang == "ja" else "ja"
+    depth = state.get("depth") or deps.settings.depth
     deps.history.write_text(
         state["session_id"],
         "input.md",
-        f"# {question}\n\n- language: {lang}\n- model: {state['model']}\n- asked: {now_iso()}\n"
+        f"# {question}\n\n- language: {lang}\n- depth: {depth}\n- model: {state['model']}\n- asked: {now_iso()}\n"
         + (f"- parent session: {state['parent_session']}\n" if state.get("parent_session") else ""),
     )
+    plan = await plan_sub_questions(question, lang, depth, state.get("conversation", []), deps) if depth in PLAN_SIZE else None
+    if plan is None:
+        plan = [{"question": question, "queries": await plan_queries(question, lang, state.get("conversation", []), deps)}]
+    if len(plan) > 1:
+        deps.history.write_text(state["session_id"], "input.md", _plan_markdown(question, lang, depth, state, plan))
+    # search_results/documents may be seeded from a parent session: a follow-up reuses its sources.
+    return {"plan": plan, "queries": plan_queries_flat(plan), "depth": depth, "loops": 0, "search_rounds": 0}
+
+
+async def plan_sub_questions(
+    question: str, lang: str, depth: str, conversation: list[dict[str, str]], deps: WorkflowDependencies
+) -> list[dict[str, Any]] | None:
+    """The model's plan, cleaned up; None when it gave nothing usable."""
+    low, high = PLAN_SIZE[depth]
+    other = "en" if lang == "ja" else "ja"
+    fallback = ResearchPlan(sub_questions=[SubQuestion(question=question[:300])])
+    raw = await deps.model.structured(
+        [
+            {"role": "system", "content": RESEARCH_PLAN_SYSTEM[lang].format(
+                low=low, high=high, other_name=LANGUAGE_NAMES[lang][other])},
+            {"role": "user", "content": _with_context(question, conversation)},
+        ],
+        ResearchPlan,
+        node="input",
+        fallback=fallback,
+    )
+    if raw is fallback:
+        return None
+    return normalise_plan(raw, lang, high)
+
+
+def normalise_plan(raw: ResearchPlan, lang: str, most: int) -> list[dict[str, Any]] | None:
+    """Drop empty and repeated sub-questions, keep at most ``most``; a sub-question the
+    model gave no query for is searched by its own wording."""
+    plan: list[dict[str, Any]] = []
+    seen: set[str] = set()
+    for sub in raw.sub_questions:
+        text = " ".join(sub.question.split())
+        if not text or text.lower() in seen:
+            continue
+        seen.add(text.lower())
+        plan.append({"question": text, "queries": sub_question_queries(text, lang, sub.queries)})
+    return plan[:most] or None
+
+
+def sub_question_queries(text: str, lang: str, planned: list[PlannedQuery] | list[dict[str, str]] = ()) -> list[dict[str, str]]:
+    queries: list[dict[str, str]] = []
+    for q in planned:
+        q = q if isinstance(q, dict) else q.model_dump()
+        query = " ".join(str(q.get("text", "")).split())[:300]
+        if query and q.get("language") in ("ja", "en") and query.lower() not in {x["text"].lower() for x in queries}:
+            queries.append({"text": query, "language": q["language"]})
+    return queries[:MAX_QUERIES_PER_SUB_QUESTION] or [{"text": text[:300], "language": lang}]
+
+
+def plan_queries_flat(plan: list[dict[str, Any]]) -> list[dict[str, str]]:
+    """Every sub-question's queries, in plan order, each text once."""
+    seen: set[str] = set()
+    flat = []
+    for sub in plan:
+        for q in sub["queries"]:
+            if q["text"].lower() not in seen:
+                seen.add(q["text"].lower())
+                flat.append({"text": q["text"], "language": q["language"]})
+    return flat
+
+
+def _plan_markdown(question: str, lang: str, depth: str, state: AgentState, plan: list[dict[str, Any]]) -> str:
+    lines = [f"# {question}", "", f"- language: {lang}", f"- depth: {depth}", f"- model: {state['model']}",
+             f"- asked: {now_iso()}", ""]
+    if state.get("parent_session"):
+        lines.insert(-1, f"- parent session: {state['parent_session']}")
+    lines.append("## Plan")
+    for number, sub in enumerate(plan, 1):
+        lines.append(f"{number}. {sub['question']}")
+        lines += [f"    - `{q['text']}` ({q['language']})" for q in sub["queries"]]
+    return "\n".join(lines) + "\n"
+
+
+async def plan_queries(
+    question: str, lang: str, conversation: list[dict[str, str]], deps: WorkflowDependencies
+) -> list[dict[str, str]]:
+    """Depth quick (and the fallback): one query per language, the user's wording first."""
+    other = "en" if lang == "ja" else "ja"
     fallback = QueryPlan(queries=[PlannedQuery(text=question[:300], language=lang)])
     plan = await deps.model.structured(
         [
             {"role": "system", "content": QUERY_PLAN_SYSTEM[lang].format(other_name=LANGUAGE_NAMES[lang][other])},
-            {"role": "user", "content": _with_context(question, state.get("conversation", []))},
+            {"role": "user", "content": _with_context(question, conversation)},
         ],
         QueryPlan,
         node="input",
         fallback=fallback,
     )
-    # search_results/documents may be seeded from a parent session: a follow-up reuses its sources.
-    return {"queries": _with_original(plan.queries, question, lang), "loops": 0, "search_rounds": 0}
+    return _with_original(plan.queries, question, lang)
 
 
 def _with_context(question: str, conversation: list[dict[str, str]]) -> str:

@@ -2,43 +2,116 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
+from ..modules.style import check_sentence, citations, remove_violations, split_sentences
 from ..modules.tokens import estimate_tokens, truncate_to_tokens
 from ..state import AgentState
+from .context_fit import stream_within_context
 from .dependencies import WorkflowDependencies
-from .prompts import DRAFT_SYSTEM, DRAFT_USER, FOLLOW_UP_CONTEXT, NO_EVIDENCE_DRAFT
+from .prompts import (
+    DRAFT_SECTIONS_RULE,
+    DRAFT_SYSTEM,
+    DRAFT_USER,
+    FOLLOW_UP_CONTEXT,
+    NO_EVIDENCE_DRAFT,
+    STYLE_HEDGING_NOTE,
+    STYLE_REWRITE_SYSTEM,
+    STYLE_RULES,
+    SUB_QUESTIONS_BLOCK,
+)
 
 # Room kept for the answer itself inside num_ctx.
 ANSWER_RESERVE_TOKENS = 3072
+_LEAD = re.compile(r"\s*(?:(?:[-*]|\d+\.)\s+)?")
 
 
 async def draft_answer(state: AgentState, deps: WorkflowDependencies) -> dict[str, Any]:
     """Write llm_draft.md. With no readable source the draft says so and the model is not asked."""
     lang = state["language"]
     sources = [d for d in state.get("documents", []) if d["status"] == "ok"]
+    overflow_errors: list[dict[str, Any]] = []
     if not sources:
         draft = NO_EVIDENCE_DRAFT[lang]
         deps.progress("token", {"text": draft})
     else:
         system = DRAFT_SYSTEM[lang]
+        sub_questions = [sub["question"] for sub in state.get("plan", [])]
+        question = state["question"]
+        if len(sub_questions) > 1:
+            system += DRAFT_SECTIONS_RULE[lang]
+            items = "\n".join(f"{n}. {text}" for n, text in enumerate(sub_questions, 1))
+            question += "\n\n" + SUB_QUESTIONS_BLOCK[lang].format(items=items).rstrip()
+        if deps.settings.banned_words:
+            system += STYLE_RULES[lang].format(banned=", ".join(f'"{w}"' for w in deps.settings.banned_words))
         if state.get("conversation"):
             previous = "\n\n".join(f"Q: {t['question']}\nA: {t['answer']}" for t in state["conversation"][-2:])
             system += "\n\n" + FOLLOW_UP_CONTEXT[lang].format(previous=previous)
-        frame = DRAFT_USER[lang].format(question=state["question"], evidence="")
+        frame = DRAFT_USER[lang].format(question=question, evidence="")
         budget = deps.model.context_budget(ANSWER_RESERVE_TOKENS) - estimate_tokens(system + frame)
-        evidence = build_evidence(sources, budget)
-        draft = await deps.model.stream(
-            [
+        # The evidence budget is an estimate; if Ollama still reports a full context, the
+        # evidence is halved and the draft asked again (context_fit.py), never cut silently.
+        draft, overflow_errors = await stream_within_context(
+            deps,
+            lambda share: [
                 {"role": "system", "content": system},
-                {"role": "user", "content": DRAFT_USER[lang].format(question=state["question"], evidence=evidence)},
+                {"role": "user", "content": DRAFT_USER[lang].format(
+                    question=question, evidence=build_evidence(sources, share))},
             ],
-            node="llm",
-            on_token=lambda text: deps.progress("token", {"text": text}),
+            budget, node="llm", session_id=state["session_id"], lang=lang,
         )
     deps.progress("token", {"text": "\n"})
+    rewrites: list[dict[str, Any]] = []
+    if sources:
+        draft, rewrites = await enforce_style(draft, lang, deps)
+        for rewrite in rewrites:
+            deps.history.append_event(state["session_id"], "style_rewrite", **rewrite)
     deps.history.write_text(state["session_id"], "llm_draft.md", draft + "\n")
-    return {"draft": draft, "model_used": deps.model.model}
+    return {
+        "draft": draft,
+        "model_used": deps.model.model,
+        "style_rewrites": list(state.get("style_rewrites", [])) + rewrites,
+        # A context overflow (and how it was handled) is recorded, so the report can say so.
+        "errors": list(state.get("errors", [])) + overflow_errors,
+    }
+
+
+async def enforce_style(draft: str, lang: str, deps: WorkflowDependencies) -> tuple[str, list[dict[str, Any]]]:
+    """Rewrite each sentence that breaks a style rule once with the model; if the rewrite
+    still breaks one (or loses a citation), remove the offending words deterministically."""
+    banned = deps.settings.banned_words
+    lines, rewrites = [], []
+    for line in draft.split("\n"):
+        if line.lstrip().startswith("#"):
+            lines.append(line)  # headings are sub-questions or section names: left as written
+            continue
+        sentences = split_sentences(line)
+        for i, sentence in enumerate(sentences):
+            issue = check_sentence(sentence, banned, lang)
+            if not issue:
+                continue
+            # Leading space and a list marker stay; the model sees the sentence alone.
+            lead = _LEAD.match(sentence).group(0)
+            hedging = STYLE_HEDGING_NOTE[lang].format(hedges=", ".join(issue.hedges)) if issue.hedges else ""
+            reply = await deps.model.chat(
+                [
+                    {"role": "system", "content": STYLE_REWRITE_SYSTEM[lang].format(
+                        words=", ".join(f'"{w}"' for w in issue.banned) or "-", hedging=hedging)},
+                    {"role": "user", "content": sentence[len(lead):].strip()},
+                ],
+                node="style",
+            )
+            rewritten = lead + " ".join(reply.split())
+            method = "model"
+            if (not reply.strip() or check_sentence(rewritten, banned, lang)
+                    or citations(rewritten) != citations(sentence)):
+                rewritten, method = remove_violations(sentence, issue), "removed"
+            sentences[i] = rewritten
+            rewrites.append({"sentence": sentence.strip(), "rewritten": rewritten.strip(), "method": method,
+                             "banned": issue.banned, "hedges": issue.hedges})
+        lines.append("".join(sentences) if sentences else line)
+    return "\n".join(lines), rewrites
 
 
 def build_evidence(sources: list[dict[str, Any]], budget: int) -> str:

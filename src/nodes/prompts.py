@@ -38,6 +38,38 @@ QUERY_PLAN_SYSTEM = {
 }
 LANGUAGE_NAMES = {"en": {"ja": "Japanese", "en": "English"}, "ja": {"ja": "日本語", "en": "英語"}}
 
+# --- research plan (input node, depth standard/deep) ----------------------------------
+
+
+class SubQuestion(BaseModel):
+    question: str = Field(min_length=1, max_length=300)
+    queries: list[PlannedQuery] = Field(default_factory=list, max_length=4)
+
+
+class ResearchPlan(BaseModel):
+    """Sub-questions that together answer the question, each with its search queries."""
+
+    sub_questions: list[SubQuestion] = Field(min_length=1, max_length=10)
+
+
+# How many sub-questions each depth asks for (quick makes no plan).
+PLAN_SIZE = {"standard": (2, 4), "deep": (4, 7)}
+
+RESEARCH_PLAN_SYSTEM = {
+    "en": (
+        "You plan web research. Split the user's question into {low} to {high} distinct sub-questions "
+        "that together answer it, written in English. For each sub-question give one concise search "
+        "query in English and one in {other_name}, since good sources are often written in the other "
+        "language. Keep names and terms exact. Reply with JSON only."
+    ),
+    "ja": (
+        "あなたはウェブ調査の計画を立てます。ユーザーの質問を、合わせて答えになる{low}〜{high}個の"
+        "互いに異なるサブ質問に日本語で分けてください。各サブ質問について、日本語の簡潔な検索クエリを1つ、"
+        "{other_name}のクエリを1つ付けてください。良い情報源はもう一方の言語で書かれていることが多いためです。"
+        "固有名詞や用語は正確に保ってください。JSONのみで答えてください。"
+    ),
+}
+
 # --- drafting (llm node) -------------------------------------------------------------
 
 DRAFT_SYSTEM = {
@@ -78,6 +110,45 @@ NO_EVIDENCE_DRAFT = {
         "回答は記載していません。質問の言い換え、別の検索エンジン（--engine）、"
         "または手元の文書フォルダ（--docs）をお試しください。"
     ),
+}
+
+# With a plan of several sub-questions the draft has one section per sub-question.
+DRAFT_SECTIONS_RULE = {
+    "en": (
+        "\n- Instead of themed sections: after '## Summary', write one section per sub-question, in the "
+        "order listed, each headed '## <the sub-question>' and citing its own sources."
+    ),
+    "ja": (
+        "\n- テーマ別の節の代わりに、「## 結論」の後にサブ質問ごとに1節を、示された順に書いてください。"
+        "見出しは「## <サブ質問>」とし、各節にその根拠の出典を付けてください。"
+    ),
+}
+SUB_QUESTIONS_BLOCK = {"en": "Sub-questions:\n{items}\n\n", "ja": "サブ質問:\n{items}\n\n"}
+
+# Style rules, stated in the prompt and checked after generation (modules/style.py).
+STYLE_RULES = {
+    "en": (
+        "\n- Plain, precise wording. Never use these words or phrases: {banned}.\n"
+        "- At most one hedge per sentence (no 'may possibly', 'could perhaps')."
+    ),
+    "ja": (
+        "\n- 簡潔で正確な表現を使ってください。次の語句は使わないでください: {banned}。\n"
+        "- 1文に推量表現を重ねないでください（「おそらく〜かもしれない」など）。"
+    ),
+}
+STYLE_REWRITE_SYSTEM = {
+    "en": (
+        "Rewrite the sentence the user gives you. Remove these words or phrases: {words}. {hedging}"
+        "Keep every fact, number, date and [S#] citation exactly. Reply with the rewritten sentence only."
+    ),
+    "ja": (
+        "ユーザーが示す文を書き直してください。次の語句を取り除いてください: {words}。{hedging}"
+        "事実・数値・日付・[S#] の引用はそのまま残してください。書き直した文だけを返してください。"
+    ),
+}
+STYLE_HEDGING_NOTE = {
+    "en": "Keep at most one hedge (it stacks: {hedges}). ",
+    "ja": "推量表現は1つまでにしてください（重なっています: {hedges}）。",
 }
 
 FOLLOW_UP_CONTEXT = {

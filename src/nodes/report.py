@@ -27,6 +27,8 @@ async def write_report(state: AgentState, deps: WorkflowDependencies) -> dict[st
     if not read:
         notes.append(t("progress.no_evidence", lang))
     notes += [f"[{d['label']}] {d['url']}: {d.get('error') or ''}" for d in failed]
+    notes += degradation_notes(state, deps.model.usage, lang)
+    notes += _budget_and_model_notes(state, deps, lang)
     report = build_report(
         ReportInput(
             question=state["question"],
@@ -67,6 +69,29 @@ async def write_report(state: AgentState, deps: WorkflowDependencies) -> dict[st
         usage=deps.model.usage,
     )
     return {"report_md": str(md_path), "report_pdf": str(pdf_path), "usage": deps.model.usage}
+
+
+def _budget_and_model_notes(state: AgentState, deps: WorkflowDependencies, lang: str) -> list[str]:
+    """Say which budget stopped the run early, and when the fallback model took over (issue 9)."""
+    notes = []
+    spent = state.get("budget_exhausted")
+    limits = {"seconds": deps.settings.max_seconds, "tokens": deps.settings.max_llm_tokens,
+              "sources": deps.settings.max_sources}
+    if spent in limits:
+        notes.append(t("budget.report_" + spent, lang, limit=limits[spent]))
+    switched_from = getattr(deps.model, "switched_from", None)
+    if switched_from:
+        notes.append(t("model.fallback_used", lang, model=switched_from, fallback=deps.model.model))
+    return notes
+
+
+def degradation_notes(state: AgentState, usage: dict[str, dict[str, int]], lang: str) -> list[str]:
+    """What made this report weaker than a normal run: an overflowing context, or model
+    replies so malformed that a step fell back to its built-in default."""
+    notes = [e["message"] for e in state.get("errors", []) if e.get("target") == "context"]
+    notes += [t("degraded.fallback", lang, node=node, count=entry["fallbacks"])
+              for node, entry in usage.items() if entry.get("fallbacks")]
+    return notes
 
 
 def _ledger_entry(doc: dict[str, Any]) -> dict[str, Any]:

@@ -1,4 +1,9 @@
-"""search node: run this round's queries through the web-search server, merge, dedupe."""
+"""search node: run this round's queries through the web-search server, merge, dedupe.
+
+Fan-out: the first round searches every sub-question's queries at once (a bounded
+gather, ``SEARCH_CONCURRENCY`` in flight), and the hits of all of them are merged into
+one list deduplicated by canonical URL.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +12,10 @@ from typing import Any
 
 from ..state import AgentState, RunError, SearchHit
 from .dependencies import SearchUnavailable, WorkflowDependencies
+
+# The web-search server fetches each hit's page too; more requests in flight than this
+# mostly queue on the search engine's rate limits.
+SEARCH_CONCURRENCY = 6
 
 
 async def search_web(state: AgentState, deps: WorkflowDependencies) -> dict[str, Any]:
@@ -19,34 +28,51 @@ async def search_web(state: AgentState, deps: WorkflowDependencies) -> dict[str,
     queries = state.get("queries", []) if rounds == 0 else state.get("follow_up_queries", [])
     errors = list(state.get("errors", []))
     limit = deps.settings.search_limit
+    gate = asyncio.Semaphore(SEARCH_CONCURRENCY)
 
     async def one(query: dict[str, str]) -> list[SearchHit]:
-        try:
-            return await deps.web_search.search(query["text"], language=query["language"], limit=limit)
-        except SearchUnavailable as exc:
-            errors.append(RunError(node="search", message=str(exc), target=query["text"]).model_dump())
-            return []
+        async with gate:
+            try:
+                return await deps.web_search.search(query["text"], language=query["language"], limit=limit)
+            except SearchUnavailable as exc:
+                errors.append(RunError(node="search", message=str(exc), target=query["text"]).model_dump())
+                return []
 
     batches = await asyncio.gather(*(one(q) for q in queries))
     merged = list(state.get("search_results", []))
     seen = {hit["canonical_url"] for hit in merged}
     engines = set(state.get("engines_used", []))
     new = 0
-    for batch in batches:
-        for hit in batch:
-            key = hit.canonical_url or hit.url
-            if key in seen:
-                continue
-            seen.add(key)
-            hit.canonical_url = key
-            merged.append(hit.model_dump(mode="json"))
-            engines.add(hit.engine)
-            new += 1
+    room = _room_for_sources(deps.settings.max_sources, merged)
+    # Round-robin over the queries: under a source budget every sub-question gets its best hits in.
+    for hit in _interleave(batches):
+        key = hit.canonical_url or hit.url
+        if key in seen:
+            continue
+        if room is not None and new >= room:
+            break
+        seen.add(key)
+        hit.canonical_url = key
+        merged.append(hit.model_dump(mode="json"))
+        engines.add(hit.engine)
+        new += 1
     deps.history.write_json(state["session_id"], "search_results.json", merged)
     deps.progress("message", {"key": "progress.sources_found", "count": new, "queries": len(queries)})
-    return {
+    update: dict[str, Any] = {
         "search_results": merged,
         "search_rounds": rounds + 1,
         "engines_used": sorted(e for e in engines if e),
         "errors": errors,
     }
+    if deps.settings.max_sources is not None and len(merged) >= deps.settings.max_sources:
+        update["budget_exhausted"] = state.get("budget_exhausted") or "sources"
+    return update
+
+
+def _room_for_sources(max_sources: int | None, merged: list[dict[str, Any]]) -> int | None:
+    return None if max_sources is None else max(0, max_sources - len(merged))
+
+
+def _interleave(batches: list[list[SearchHit]]) -> list[SearchHit]:
+    """First hit of every query, then the second of every query, and so on."""
+    return [batch[i] for i in range(max((len(b) for b in batches), default=0)) for batch in batches if i < len(batch)]

@@ -1,15 +1,23 @@
-"""The research graph: input → search → processing → llm → verification → (search | report)."""
+"""The research graph: input → [plan_review] → search → processing → llm → verification → (search | report).
+
+Budgets (RESEARCH_MAX_SECONDS, _MAX_LLM_TOKENS, _MAX_SOURCES) are kept in state by the
+node wrapper, and every edge after a working node goes straight to the report once one
+ran out. A spent source budget only stops further searching: the sources already found
+are still read and used.
+"""
 
 from __future__ import annotations
 
 import time
 from typing import Any, Awaitable, Callable
 
+from langgraph.errors import GraphBubbleUp
 from langgraph.graph import END, START, StateGraph
 
 from ..nodes.dependencies import WorkflowDependencies
 from ..nodes.input import understand_question
 from ..nodes.llm import draft_answer
+from ..nodes.plan_review import review_plan
 from ..nodes.processing import process_documents
 from ..nodes.report import write_report
 from ..nodes.search import search_web
@@ -20,6 +28,7 @@ Node = Callable[[AgentState, WorkflowDependencies], Awaitable[dict[str, Any]]]
 
 NODES: dict[str, Node] = {
     "input": understand_question,
+    "plan_review": review_plan,
     "search": search_web,
     "processing": process_documents,
     "llm": draft_answer,
@@ -30,7 +39,54 @@ NODES: dict[str, Node] = {
 
 def route_after_verification(state: AgentState) -> str:
     """Back to search for follow-up queries while the verifier asks for it (it bounds loops)."""
-    return "search" if state.get("route") == "search" else "report"
+    if state.get("route") == "search" and not budget_stops(state, "search"):
+        return "search"
+    return "report"
+
+
+def route_after_input(state: AgentState) -> str:
+    if budget_stops(state, "search"):
+        return "report"
+    return "plan_review" if state.get("review_plan") else "search"
+
+
+def budget_stops(state: AgentState, next_node: str) -> bool:
+    """Whether a spent budget sends the run to the report instead of ``next_node``."""
+    spent = state.get("budget_exhausted")
+    return bool(spent) and (spent != "sources" or next_node == "search")
+
+
+def onward(next_node: str) -> Callable[[AgentState], str]:
+    def route(state: AgentState) -> str:
+        return "report" if budget_stops(state, next_node) else next_node
+
+    route.__name__ = f"to_{next_node}_or_report"
+    return route
+
+
+def _tokens(usage: dict[str, dict[str, int]]) -> int:
+    return sum(entry["prompt_tokens"] + entry["completion_tokens"] for name, entry in usage.items()
+               if name != "context_overflow")
+
+
+def budget_update(state: AgentState, update: dict[str, Any], deps: WorkflowDependencies, seconds: float,
+                  tokens: int) -> dict[str, Any]:
+    """Add this node's time and tokens to the run's totals (in state, so they survive a
+    resume) and name the budget that ran out, if one did."""
+    settings = deps.settings
+    elapsed = round(float(state.get("elapsed_seconds") or 0.0) + seconds, 3)
+    used = int(state.get("llm_tokens") or 0) + tokens
+    spent = update.get("budget_exhausted") or state.get("budget_exhausted")
+    if spent in (None, "sources"):  # time and tokens stop everything, so they win over sources
+        if settings.max_seconds is not None and elapsed >= settings.max_seconds:
+            spent = "seconds"
+        elif settings.max_llm_tokens is not None and used >= settings.max_llm_tokens:
+            spent = "tokens"
+    if spent and spent != state.get("budget_exhausted"):
+        deps.history.append_event(state["session_id"], "budget_exhausted", budget=spent, elapsed_seconds=elapsed,
+                                  llm_tokens=used)
+        deps.progress("message", {"key": "budget.progress_" + spent})
+    return {"elapsed_seconds": elapsed, "llm_tokens": used, "budget_exhausted": spent}
 
 
 def bind(name: str, node: Node, deps: WorkflowDependencies) -> Callable[[AgentState], Awaitable[dict[str, Any]]]:
@@ -41,12 +97,18 @@ def bind(name: str, node: Node, deps: WorkflowDependencies) -> Callable[[AgentSt
         deps.history.append_event(session_id, "node_start", node=name)
         deps.progress("node_start", {"node": name})
         started = time.perf_counter()
+        tokens_before = _tokens(deps.model.usage)
         try:
             update = await node(state, deps)
+        except GraphBubbleUp:  # an interrupt (plan review): a pause, not a failure
+            deps.history.append_event(session_id, "node_paused", node=name)
+            raise
         except BaseException as exc:
             deps.history.append_event(session_id, "node_error", node=name, error=type(exc).__name__, detail=str(exc)[:500])
             raise
         seconds = round(time.perf_counter() - started, 3)
+        if name != "report":
+            update = {**update, **budget_update(state, update, deps, seconds, _tokens(deps.model.usage) - tokens_before)}
         deps.history.append_event(session_id, "node_end", node=name, seconds=seconds)
         deps.progress("node_end", {"node": name, "seconds": seconds})
         return update
@@ -60,10 +122,10 @@ def build_graph(deps: WorkflowDependencies, checkpointer: Any = None):
     for name, node in NODES.items():
         graph.add_node(name, bind(name, node, deps))
     graph.add_edge(START, "input")
-    graph.add_edge("input", "search")
-    graph.add_edge("search", "processing")
-    graph.add_edge("processing", "llm")
-    graph.add_edge("llm", "verification")
+    graph.add_conditional_edges("input", route_after_input, ["plan_review", "search", "report"])
+    graph.add_edge("plan_review", "search")
+    for source, target in (("search", "processing"), ("processing", "llm"), ("llm", "verification")):
+        graph.add_conditional_edges(source, onward(target), [target, "report"])
     graph.add_conditional_edges("verification", route_after_verification, {"search": "search", "report": "report"})
     graph.add_edge("report", END)
     return graph.compile(checkpointer=checkpointer)

@@ -11,7 +11,7 @@ import traceback
 import unicodedata
 from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from ..modules.errors import EXIT_NO_EVIDENCE, EXIT_OK, UsageError
 from ..modules.history import HistoryManager, SessionInfo, now_iso
@@ -28,6 +28,10 @@ class ResearchRequest:
     language: str = "auto"  # "auto" | "ja" | "en"
     resume: str | None = None
     parent_session: str | None = None
+    review_plan: bool = False  # stop after planning for review (needs a reviewer)
+    # Answers a plan review: called with {"question", "language", "plan"}, returns the
+    # reviewed sub-questions (texts). None: a pending review is accepted as planned.
+    reviewer: Callable[[dict[str, Any]], list[str] | None] | None = None
 
 
 @dataclass
@@ -84,22 +88,27 @@ async def run_research(
     history = HistoryManager(settings.sessions_dir)
     if request.resume:
         session, meta = _resumable(history, request.resume)
+        history.remove_stale_temp_files(session.session_id)  # left by a process killed mid-write
         question, lang = meta["question"], meta["language"]
     else:
         question = clean_question(request.question)
         lang = resolve_language(request.language, question)
         session, meta = None, {}
+    depth = meta.get("depth") or settings.depth  # a resumed run keeps the depth it started with
+    settings = settings_for_depth(settings, depth)
 
     model = ModelManager(settings)
     model_name = await model.ensure_ready()  # exit 3 before any session folder is made
     if session is None:
         session = history.create(question=question, language=lang, model=model_name, parent=request.parent_session)
+        history.update_meta(session.session_id, depth=depth)
     progress("session", {"session_id": session.session_id, "session_dir": str(session.path), "language": lang})
     history.update_meta(session.session_id, status="running")
     history.append_event(session.session_id, "run_start", resume=bool(request.resume))
 
     try:
-        final = await _run_graph(session, history, settings, model, progress, question, lang, model_name, request)
+        final = await _run_graph(session, history, settings, model, progress, question, lang, model_name, request,
+                                 depth)
     except BaseException as exc:
         cancelled = isinstance(exc, (KeyboardInterrupt,)) or type(exc).__name__ == "CancelledError"
         status = "cancelled" if cancelled else "failed"
@@ -125,7 +134,16 @@ async def run_research(
     )
 
 
-async def _run_graph(session, history, settings, model, progress, question, lang, model_name, request):
+def settings_for_depth(settings: Settings, depth: str) -> Settings:
+    """quick: one search round, no follow-up loops; deep: one verification loop more."""
+    if depth == "quick":
+        return settings.model_copy(update={"depth": depth, "max_verification_loops": 0})
+    if depth == "deep":
+        return settings.model_copy(update={"depth": depth, "max_verification_loops": settings.max_verification_loops + 1})
+    return settings.model_copy(update={"depth": depth})
+
+
+async def _run_graph(session, history, settings, model, progress, question, lang, model_name, request, depth):
     from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
     from ..modules.container import ContainerProcessor
@@ -146,12 +164,13 @@ async def _run_graph(session, history, settings, model, progress, question, lang
         config = {
             "configurable": {"thread_id": session.session_id},
             # Each verification loop revisits four nodes; leave room for all of them.
-            "recursion_limit": 12 + 5 * (settings.max_verification_loops + 1),
+            "recursion_limit": 14 + 5 * (settings.max_verification_loops + 1),
         }
         snapshot = await graph.aget_state(config)
         if request.resume and snapshot.values and snapshot.next:
             progress("resuming", {"session_id": session.session_id, "next": list(snapshot.next)})
-            return await graph.ainvoke(None, config, durability="sync")
+            final = await graph.ainvoke(None, config, durability="sync")
+            return await _answer_reviews(graph, config, final, request, history, session.session_id, progress)
         seed = _seed_from_parent(history, request.parent_session)
         if seed:
             history.update_meta(session.session_id, conversation=seed["conversation"])
@@ -163,11 +182,40 @@ async def _run_graph(session, history, settings, model, progress, question, lang
             "session_id": session.session_id,
             "session_dir": str(session.path),
             "parent_session": request.parent_session,
+            "depth": depth,
+            "review_plan": request.review_plan,
             "errors": [],
         }
         # "sync": a step's checkpoint is on disk before the next step starts, so a
         # kill -9 anywhere loses at most the step that was running.
-        return await graph.ainvoke(initial, config, durability="sync")
+        final = await graph.ainvoke(initial, config, durability="sync")
+        return await _answer_reviews(graph, config, final, request, history, session.session_id, progress)
+
+
+async def _answer_reviews(graph, config, final, request, history, session_id, progress):
+    """While the graph is paused for a plan review, ask the reviewer and resume it.
+
+    The pause lives in the checkpoint: a process that stops here leaves a session that
+    ``--resume`` brings back to this same question.
+    """
+    from langgraph.types import Command
+
+    while True:
+        snapshot = await graph.aget_state(config)
+        pending = [i for task in snapshot.tasks for i in task.interrupts]
+        if not pending:
+            return final
+        payload = pending[0].value
+        history.append_event(session_id, "plan_review_shown", sub_questions=len(payload.get("plan", [])))
+        planned = [sub["question"] for sub in payload.get("plan", [])]
+        if request.reviewer is None:
+            progress("message", {"key": "plan.review_skipped_resume"})
+            answer = planned
+        else:
+            answer = request.reviewer(payload)
+        if answer is None:  # Command(resume=None) is not a valid resume value in LangGraph
+            answer = planned
+        final = await graph.ainvoke(Command(resume=answer), config, durability="sync")
 
 
 def _seed_from_parent(history: HistoryManager, parent: str | None) -> dict[str, Any]:

@@ -17,6 +17,11 @@ class AgentState(TypedDict, total=False):
     # Earlier turns of a REPL conversation: [{"question": ..., "answer": ...}], oldest first.
     conversation: list[dict[str, str]]
     queries: list[dict[str, str]]  # [{"text": ..., "language": "ja"|"en"}], this round's
+    depth: str  # "quick" | "standard" | "deep"
+    # Sub-questions: [{"question": ..., "queries": [{"text", "language"}]}]; quick has one.
+    plan: list[dict[str, Any]]
+    review_plan: bool  # stop after planning for the user to review (plan_review node)
+    plan_reviewed: bool
     # search node
     search_results: list[dict[str, Any]]  # SearchHit dicts, deduped by canonical URL
     search_rounds: int
@@ -37,3 +42,9 @@ class AgentState(TypedDict, total=False):
     # all nodes
     errors: list[dict[str, Any]]  # RunError dicts
     usage: dict[str, dict[str, int]]  # per node: calls, prompt_tokens, completion_tokens
+    # budgets (kept up to date by the graph's node wrapper, so they survive resume)
+    elapsed_seconds: float  # time spent inside nodes so far, across processes
+    llm_tokens: int  # prompt + completion tokens used so far, across processes
+    budget_exhausted: str | None  # "seconds" | "tokens" | "sources" once a budget ran out
+    # llm node: sentences rewritten for the style rules
+    style_rewrites: list[dict[str, Any]]

@@ -1,0 +1,49 @@
+"""Stream a prompt that must fit the model's context, shrinking it when it does not.
+
+Ollama keeps only the last ``num_ctx`` tokens of an over-long prompt and says nothing,
+except that ``prompt_eval_count`` then equals ``num_ctx``. ModelManager turns that into
+``ContextOverflow``; here the evidence budget is halved and the call repeated (at most
+twice), and every shrink is recorded so the report can say so — never a silent cut.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from ..modules.i18n import t
+from ..modules.model_manager import ContextOverflow
+from ..state import RunError
+from .dependencies import WorkflowDependencies
+
+MAX_SHRINKS = 2
+
+MessagesFor = Callable[[int], list[dict[str, str]]]
+
+
+async def stream_within_context(
+    deps: WorkflowDependencies, messages_for: MessagesFor, budget: int, *, node: str, session_id: str, lang: str
+) -> tuple[str, list[dict[str, Any]]]:
+    """The streamed answer to ``messages_for(budget)``, and RunError dicts for any overflow."""
+    errors: list[dict[str, Any]] = []
+    on_token = lambda text: deps.progress("token", {"text": text})  # noqa: E731 - a one-line callback
+    for shrinks in range(MAX_SHRINKS + 1):
+        try:
+            text = await deps.model.stream(messages_for(budget), node=node, on_token=on_token)
+        except ContextOverflow as overflow:
+            deps.history.append_event(session_id, "context_overflow", node=node, prompt_tokens=overflow.prompt_tokens,
+                                      num_ctx=overflow.num_ctx, evidence_budget=budget, shrinks=shrinks)
+            if shrinks == MAX_SHRINKS:
+                message = t("context.overflow_kept", lang, num_ctx=overflow.num_ctx)
+                errors.append(RunError(node=node, message=message, target="context").model_dump())
+                deps.progress("message", {"key": "context.overflow_kept", "num_ctx": overflow.num_ctx})
+                return overflow.text, errors
+            deps.progress("token", {"text": "\n"})
+            deps.progress("message", {"key": "context.overflow_retry", "tokens": overflow.prompt_tokens,
+                                      "num_ctx": overflow.num_ctx})
+            budget = max(1, budget // 2)
+            continue
+        if shrinks:
+            message = t("context.overflow_shrunk", lang, times=shrinks, num_ctx=deps.settings.num_ctx)
+            errors.append(RunError(node=node, message=message, target="context").model_dump())
+        return text, errors
+    raise AssertionError("unreachable")  # pragma: no cover - the loop always returns

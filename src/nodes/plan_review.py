@@ -1,0 +1,51 @@
+"""plan_review node: stop after planning so the user can accept or change the sub-questions.
+
+It pauses the graph with LangGraph's ``interrupt``; the pause is saved in the session's
+checkpoint, so the review can be answered by this process or, after a restart, by
+``research --resume ID``. The run continues with ``Command(resume=<reviewed plan>)``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langgraph.types import interrupt
+
+from ..state import AgentState
+from .dependencies import WorkflowDependencies
+from .input import plan_queries_flat, sub_question_queries
+
+MAX_SUB_QUESTIONS = 10
+
+
+async def review_plan(state: AgentState, deps: WorkflowDependencies) -> dict[str, Any]:
+    """Show the plan (interrupt) and take the user's version of it."""
+    plan = state.get("plan", [])
+    answer = interrupt({"kind": "plan_review", "question": state["question"], "language": state["language"],
+                        "plan": plan})
+    reviewed = apply_review(answer, plan, state["question"], state["language"])
+    if reviewed != plan:
+        deps.history.append_event(state["session_id"], "plan_reviewed",
+                                  sub_questions=[sub["question"] for sub in reviewed])
+    return {"plan": reviewed, "queries": plan_queries_flat(reviewed), "plan_reviewed": True}
+
+
+def apply_review(answer: Any, plan: list[dict[str, Any]], question: str, lang: str) -> list[dict[str, Any]]:
+    """The reviewed plan from the user's answer: a list of sub-questions (text or dicts).
+
+    An unchanged sub-question keeps its planned queries; an edited or added one is
+    searched by its new wording. No answer keeps the plan; dropping everything leaves the
+    question itself, since a run needs something to search.
+    """
+    if not isinstance(answer, list):
+        return plan
+    planned = {sub["question"]: sub for sub in plan}
+    reviewed: list[dict[str, Any]] = []
+    for item in answer[:MAX_SUB_QUESTIONS]:
+        text = item.get("question") if isinstance(item, dict) else item
+        text = " ".join(str(text or "").split())[:300]
+        if not text or any(sub["question"] == text for sub in reviewed):
+            continue
+        queries = planned[text]["queries"] if text in planned else sub_question_queries(text, lang)
+        reviewed.append({"question": text, "queries": queries})
+    return reviewed or [{"question": question, "queries": sub_question_queries(question, lang)}]

@@ -1,0 +1,429 @@
+"""Issue 9: research plan, fan-out search, plan review, budgets, style rules, fallback model.
+
+In-process: the real graph, nodes, ModelManager and SQLite checkpointer, against the fake
+Ollama (real HTTP); search and parsing are small fakes except in the fan-out test, which
+uses the real web-search MCP server against the local web fixture.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fixtures.fake_ollama import FakeOllama
+from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
+from langgraph.types import Command
+
+from research.cli.plan_review import review_plan as review_on_terminal
+from research.modules.history import HistoryManager
+from research.modules.model_manager import ModelManager
+from research.modules.settings import Settings
+from research.nodes.dependencies import WorkflowDependencies
+from research.nodes.input import understand_question
+from research.nodes.llm import enforce_style
+from research.nodes.prompts import PlannedQuery, ResearchPlan, SubQuestion
+from research.nodes.search import search_web
+from research.orchestrator.graph import build_graph
+from research.state.models import ParsedDocument, SearchHit
+
+PAGES = {
+    "fuji-height": "Mount Fuji is 3,776 metres high and is the highest mountain in Japan.",
+    "fuji-eruption": "The last eruption of Mount Fuji began on 16 December 1707 in the Hoei era.",
+    "fuji-climb": "The official climbing season on Mount Fuji runs from early July to early September.",
+}
+
+
+class FakeWebSearch:
+    """Every query finds all pages (so results overlap and must be deduplicated); records queries."""
+
+    def __init__(self) -> None:
+        self.queries: list[str] = []
+
+    async def search(self, query: str, *, language: str, limit: int) -> list[SearchHit]:
+        self.queries.append(query)
+        return [SearchHit(url=f"https://example.org/{slug}?q={len(self.queries)}", canonical_url=f"https://example.org/{slug}",
+                          title=slug, engine="fake", language="en", content=text)
+                for slug, text in PAGES.items()][:limit]
+
+
+class FakeParser:
+    sandbox_name = "none"
+
+    async def parse(self, *, path, text, media_type, url) -> ParsedDocument:
+        return ParsedDocument(markdown=text or "", title=url, language="en", key_facts=[text] if text else [])
+
+
+def make_settings(tmp_path: Path, ollama_url: str, **extra: Any) -> Settings:
+    return Settings(ollama_host=ollama_url, sessions_dir=tmp_path / "sessions", num_ctx=8192, **extra)
+
+
+class Run:
+    """One session's graph with its deps; ``graph()`` opens a fresh checkpointer (a new process)."""
+
+    def __init__(self, tmp_path: Path, settings: Settings, question: str = "How high is Mount Fuji?") -> None:
+        self.settings = settings
+        self.history = HistoryManager(settings.sessions_dir)
+        self.session = self.history.create(question=question, language="en", model=settings.model)
+        self.question = question
+        self.web = FakeWebSearch()
+        self.model = ModelManager(settings)
+        self.messages: list[dict[str, Any]] = []
+        self.deps = WorkflowDependencies(settings=settings, model=self.model, web_search=self.web, parser=FakeParser(),
+                                         history=self.history, progress=lambda e, p: self.messages.append(p) if e == "message" else None)
+        self.config = {"configurable": {"thread_id": self.session.session_id}, "recursion_limit": 60}
+
+    def initial(self, **extra: Any) -> dict[str, Any]:
+        return {"question": self.question, "language": "en", "model": self.settings.model,
+                "session_id": self.session.session_id, "session_dir": str(self.session.path),
+                "parent_session": None, "depth": self.settings.depth, "errors": [], **extra}
+
+    def saver(self):
+        return AsyncSqliteSaver.from_conn_string(str(self.session.path / "checkpoints.sqlite"))
+
+    async def invoke(self, value: Any) -> dict[str, Any]:
+        async with self.saver() as saver:
+            graph = build_graph(self.deps, saver)
+            return await graph.ainvoke(value, self.config, durability="sync")
+
+    def events(self, name: str) -> list[dict[str, Any]]:
+        return [e for e in self.history.events(self.session.session_id) if e["event"] == name]
+
+
+# --- plan parsing ------------------------------------------------------------------------
+class PlanModel:
+    """A model whose structured reply the test chooses; None = it gave garbage (fallback)."""
+
+    def __init__(self, plan: ResearchPlan | None) -> None:
+        self.plan = plan
+        self.schemas: list[str] = []
+
+    async def structured(self, messages, schema, *, node, fallback):
+        self.schemas.append(schema.__name__)
+        if schema is ResearchPlan and self.plan is not None:
+            return self.plan
+        return fallback
+
+
+class NullHistory:
+    def write_text(self, *args: Any) -> None:
+        pass
+
+
+async def _plan_with(plan: ResearchPlan | None, depth: str = "standard") -> tuple[dict[str, Any], PlanModel]:
+    model = PlanModel(plan)
+    deps = WorkflowDependencies(settings=Settings(), model=model, web_search=None, parser=None, history=NullHistory())
+    state = {"question": "富士山の高さは？", "language": "ja", "model": "m", "session_id": "x", "depth": depth}
+    return await understand_question(state, deps), model
+
+
+async def test_a_valid_plan_becomes_sub_questions_with_queries_in_both_languages():
+    plan = ResearchPlan(sub_questions=[
+        SubQuestion(question="富士山の標高は？", queries=[PlannedQuery(text="富士山 標高", language="ja"),
+                                                    PlannedQuery(text="Mount Fuji height", language="en")]),
+        SubQuestion(question="富士山の測量の歴史は？", queries=[PlannedQuery(text="Fuji survey history", language="en")]),
+    ])
+    update, model = await _plan_with(plan)
+    assert [s["question"] for s in update["plan"]] == ["富士山の標高は？", "富士山の測量の歴史は？"]
+    assert [q["text"] for q in update["queries"]] == ["富士山 標高", "Mount Fuji height", "Fuji survey history"]
+    assert model.schemas == ["ResearchPlan"]
+
+
+async def test_a_partial_plan_is_cleaned_up():
+    # Duplicates and blank sub-questions dropped, a sub-question without queries searched by
+    # its wording, and no more than the depth allows (standard: 4).
+    plan = ResearchPlan(sub_questions=[SubQuestion(question="富士山の標高は？"), SubQuestion(question="  "),
+                                       SubQuestion(question="富士山の標高は？")]
+                        + [SubQuestion(question=f"観点{i}") for i in range(6)])
+    update, _ = await _plan_with(plan)
+    assert [s["question"] for s in update["plan"]] == ["富士山の標高は？", "観点0", "観点1", "観点2"]
+    assert update["plan"][0]["queries"] == [{"text": "富士山の標高は？", "language": "ja"}]
+
+
+async def test_a_garbage_plan_falls_back_to_the_question_and_its_query_plan():
+    update, model = await _plan_with(None)
+    assert update["plan"] == [{"question": "富士山の高さは？", "queries": update["queries"]}]
+    assert update["queries"][0] == {"text": "富士山の高さは？", "language": "ja"}
+    assert model.schemas == ["ResearchPlan", "QueryPlan"]
+
+
+async def test_quick_depth_makes_no_plan():
+    update, model = await _plan_with(None, depth="quick")
+    assert model.schemas == ["QueryPlan"] and len(update["plan"]) == 1
+
+
+async def test_the_fake_model_plans_through_the_real_client(tmp_path):
+    with FakeOllama() as fake:
+        run = Run(tmp_path, make_settings(tmp_path, fake.url, depth="deep"))
+        await run.model.ensure_ready()
+        update = await understand_question(run.initial(), run.deps)
+    assert len(update["plan"]) == 4  # deep asks for 4 to 7
+    assert "## Plan" in (run.session.path / "input.md").read_text("utf-8")
+
+
+# --- fan-out -------------------------------------------------------------------------------
+async def test_three_sub_questions_are_searched_concurrently_and_merged(tmp_path, web, fake_ollama):
+    from research.modules.mcp_client import WebSearchClient
+
+    settings = make_settings(tmp_path, fake_ollama.url, search_engine="searxng", searxng_url=web.searxng_url,
+                             allow_private_network=True, search_limit=3)
+    run = Run(tmp_path, settings)
+    plan = [{"question": q, "queries": [{"text": q, "language": "en"}]}
+            for q in ("Mount Fuji height", "Mount Fuji eruption", "LangGraph checkpoints")]
+    web.set_latency("/search", 0.6)
+    web.clear_log()
+    try:
+        async with WebSearchClient(settings, run.session.path / "sources") as client:
+            run.deps.web_search = client
+            state = run.initial(plan=plan, queries=[q for sub in plan for q in sub["queries"]])
+            update = await search_web(state, run.deps)
+    finally:
+        web.clear_latency()
+    searches = web.requests_for("/search")
+    assert len(searches) == 3
+    # All three were in flight at once: each started before any of them ended.
+    assert max(r.start for r in searches) < min(r.end for r in searches)
+    urls = [hit["canonical_url"] for hit in update["search_results"]]
+    assert len(urls) == len(set(urls)) and len(urls) >= 3
+    saved = json.loads((run.session.path / "search_results.json").read_text("utf-8"))
+    assert [h["canonical_url"] for h in saved] == urls
+
+
+async def test_overlapping_results_of_sub_questions_are_stored_once(tmp_path):
+    run = Run(tmp_path, make_settings(tmp_path, "http://127.0.0.1:9"))
+    queries = [{"text": t, "language": "en"} for t in ("a", "b", "c")]
+    update = await search_web(run.initial(queries=queries), run.deps)
+    assert len(run.web.queries) == 3
+    assert sorted(h["canonical_url"] for h in update["search_results"]) == sorted(
+        f"https://example.org/{slug}" for slug in PAGES)
+
+
+# --- the whole graph: sections per sub-question, review, budgets ---------------------------
+async def test_the_draft_has_one_section_per_sub_question(tmp_path):
+    with FakeOllama() as fake:
+        run = Run(tmp_path, make_settings(tmp_path, fake.url))
+        await run.model.ensure_ready()
+        final = await run.invoke(run.initial())
+    headings = [line[3:] for line in final["draft"].splitlines() if line.startswith("## ")]
+    assert headings == ["Summary"] + [sub["question"] for sub in final["plan"]]
+    assert len(final["plan"]) == 2
+    for section in final["draft"].split("\n## ")[1:]:
+        assert "[S" in section, section  # each section cites its own sources
+
+
+async def test_plan_review_interrupts_and_the_edited_plan_is_searched_after_a_restart(tmp_path):
+    with FakeOllama() as fake:
+        run = Run(tmp_path, make_settings(tmp_path, fake.url))
+        await run.model.ensure_ready()
+        await run.invoke(run.initial(review_plan=True))
+        assert run.web.queries == []  # stopped before searching
+
+        # A new process: a fresh checkpointer on the same file shows the same pending review.
+        async with run.saver() as saver:
+            snapshot = await build_graph(run.deps, saver).aget_state(run.config)
+        assert snapshot.next == ("plan_review",)
+        shown = snapshot.tasks[0].interrupts[0].value
+        planned = [sub["question"] for sub in shown["plan"]]
+        assert planned[0] == run.question and len(planned) == 2
+
+        # The user drops the second sub-question, edits the first and adds one.
+        edits = iter(["d 2", "e 1 Mount Fuji elevation in metres", "a Mount Fuji climbing season", ""])
+        answer = review_on_terminal(shown, "en", read=lambda prompt: next(edits), write=lambda text: None)
+        final = await run.invoke(Command(resume=answer))
+    assert run.web.queries == ["Mount Fuji elevation in metres", "Mount Fuji climbing season"]
+    assert [sub["question"] for sub in final["plan"]] == answer and final["plan_reviewed"]
+    assert Path(final["report_md"]).is_file()
+    assert run.events("node_paused") and run.events("plan_reviewed")
+
+
+@pytest.mark.parametrize("budget,setting,stopped_after", [
+    ("seconds", {"max_seconds": 0.001}, "input"),
+    ("tokens", {"max_llm_tokens": 1}, "input"),
+])
+async def test_a_spent_budget_goes_straight_to_the_report(tmp_path, budget, setting, stopped_after):
+    with FakeOllama() as fake:
+        run = Run(tmp_path, make_settings(tmp_path, fake.url, **setting))
+        await run.model.ensure_ready()
+        final = await run.invoke(run.initial())
+    ended = [e["node"] for e in run.events("node_end")]
+    assert ended == [stopped_after, "report"]
+    assert final["budget_exhausted"] == budget
+    report = Path(final["report_md"]).read_text("utf-8").replace("\\_", "_")  # markdown escapes "_"
+    assert {"seconds": "RESEARCH_MAX_SECONDS", "tokens": "RESEARCH_MAX_LLM_TOKENS"}[budget] in report
+    assert "Stopped early" in report
+
+
+async def test_the_token_budget_can_stop_after_the_draft(tmp_path):
+    with FakeOllama() as fake:
+        run = Run(tmp_path, make_settings(tmp_path, fake.url))
+        await run.model.ensure_ready()
+        first = await understand_question(run.initial(), run.deps)
+        planned_tokens = sum(e["prompt_tokens"] + e["completion_tokens"] for e in run.model.usage.values())
+        run2 = Run(tmp_path, make_settings(tmp_path, fake.url, max_llm_tokens=planned_tokens * 2))
+        await run2.model.ensure_ready()
+        final = await run2.invoke(run2.initial())
+    assert first["plan"]
+    ended = [e["node"] for e in run2.events("node_end")]
+    assert ended == ["input", "search", "processing", "llm", "report"]
+    assert final["draft"] and final["budget_exhausted"] == "tokens"
+
+
+async def test_the_source_budget_caps_sources_and_stops_searching(tmp_path):
+    with FakeOllama() as fake:
+        run = Run(tmp_path, make_settings(tmp_path, fake.url, max_sources=2, verification_pass_ratio=1.0))
+        await run.model.ensure_ready()
+        final = await run.invoke(run.initial())
+    assert len(final["search_results"]) == 2 and final["budget_exhausted"] == "sources"
+    assert [e["node"] for e in run.events("node_end")].count("search") == 1  # no follow-up round
+    report = Path(final["report_md"]).read_text("utf-8").replace("\\_", "_")
+    assert "RESEARCH_MAX_SOURCES = 2" in report
+
+
+async def test_elapsed_time_survives_a_resume(tmp_path):
+    with FakeOllama() as fake:
+        run = Run(tmp_path, make_settings(tmp_path, fake.url))
+        await run.model.ensure_ready()
+        await run.invoke(run.initial(review_plan=True))
+        async with run.saver() as saver:
+            before = (await build_graph(run.deps, saver).aget_state(run.config)).values
+        final = await run.invoke(Command(resume=[sub["question"] for sub in before["plan"]]))
+    assert before["elapsed_seconds"] > 0 and before["llm_tokens"] > 0
+    assert final["elapsed_seconds"] > before["elapsed_seconds"] and final["llm_tokens"] > before["llm_tokens"]
+
+
+# --- style rules --------------------------------------------------------------------------
+class StyleModel:
+    def __init__(self, reply: str | None) -> None:
+        self.reply = reply
+        self.prompts: list[list[dict[str, str]]] = []
+
+    async def chat(self, messages, *, node):
+        self.prompts.append(messages)
+        return messages[-1]["content"] if self.reply is None else self.reply
+
+
+async def _style(draft: str, reply: str | None, lang: str = "en"):
+    model = StyleModel(reply)
+    deps = WorkflowDependencies(settings=Settings(), model=model, web_search=None, parser=None, history=None)
+    text, rewrites = await enforce_style(draft, lang, deps)
+    return text, rewrites, model
+
+
+async def test_a_sentence_with_a_banned_word_is_rewritten_once_by_the_model():
+    draft = "## Summary\n\nFuji is 3,776 m high [S1]. We delve into its groundbreaking geology [S2]."
+    text, rewrites, model = await _style(draft, "Its geology is described in detail [S2].")
+    assert text == "## Summary\n\nFuji is 3,776 m high [S1]. Its geology is described in detail [S2]."
+    assert len(model.prompts) == 1 and '"delve"' in model.prompts[0][0]["content"]
+    assert rewrites[0]["method"] == "model" and rewrites[0]["banned"] == ["delve", "groundbreaking"]
+
+
+async def test_a_rewrite_that_still_violates_falls_back_to_removing_the_words():
+    draft = "- 富士山は画期的な山である。[S1]"
+    text, rewrites, model = await _style(draft, None, lang="ja")  # the model echoes the sentence
+    assert text == "- 富士山は山である。[S1]" and rewrites[0]["method"] == "removed"
+
+
+async def test_a_rewrite_that_drops_a_citation_is_not_used():
+    text, rewrites, _ = await _style("It may possibly erupt again [S2].", "It may erupt again.")
+    assert text == "It may erupt again [S2]." and rewrites[0]["method"] == "removed"
+
+
+async def test_clean_text_is_left_alone():
+    text, rewrites, model = await _style("## Summary\n\nFuji may erupt again [S1].", "x")
+    assert rewrites == [] and model.prompts == [] and text.endswith("[S1].")
+
+
+async def test_style_rewrites_go_through_the_fake_model_end_to_end(tmp_path):
+    with FakeOllama() as fake:
+        run = Run(tmp_path, make_settings(tmp_path, fake.url, depth="quick", banned_words="highest mountain"))
+        await run.model.ensure_ready()
+        final = await run.invoke(run.initial())
+    assert "highest mountain" not in final["draft"].lower()
+    assert final["style_rewrites"] and final["style_rewrites"][0]["method"] == "model"
+    assert run.events("style_rewrite")
+
+
+# --- fallback model -----------------------------------------------------------------------
+async def test_the_fallback_model_takes_over_after_three_failures(tmp_path):
+    with FakeOllama(models=("gpt-oss:20b", "qwen3:8b")) as fake:
+        settings = make_settings(tmp_path, fake.url, fallback_model="qwen3:8b")
+        model = ModelManager(settings)
+        assert await model.ensure_ready() == "gpt-oss:20b"
+        fake.failing_models.add("gpt-oss:20b")
+        # structured(): two failed tries, then its own fallback value; the third failure switches.
+        plan = await model.structured([{"role": "user", "content": "q"}], ResearchPlan, node="input",
+                                      fallback=ResearchPlan(sub_questions=[SubQuestion(question="q")]))
+        assert plan.sub_questions[0].question == "q" and model.model == "gpt-oss:20b"
+        reply = await model.chat([{"role": "system", "content": "日本語"}, {"role": "user", "content": "q"}], node="llm")
+    assert model.model == "qwen3:8b" and model.switched_from == "gpt-oss:20b"
+    assert reply
+    assert [r["body"]["model"] for r in fake.requests if r["path"] == "/api/chat"][-1] == "qwen3:8b"
+
+
+async def test_the_report_names_the_fallback_model(tmp_path):
+    with FakeOllama(models=("gpt-oss:20b", "qwen3:8b")) as fake:
+        run = Run(tmp_path, make_settings(tmp_path, fake.url, fallback_model="qwen3:8b", depth="quick"))
+        await run.model.ensure_ready()
+        fake.failing_models.add("gpt-oss:20b")  # two failed plan calls, then the draft's stream
+        final = await run.invoke(run.initial())
+    assert final["model_used"] == "qwen3:8b"
+    report = Path(final["report_md"]).read_text("utf-8")
+    assert "qwen3:8b" in report and "failed three times" in report
+    assert final["draft"] and "## Summary" in final["draft"]
+
+
+async def test_without_a_fallback_model_failures_stay_failures(tmp_path):
+    with FakeOllama() as fake:
+        model = ModelManager(make_settings(tmp_path, fake.url))
+        await model.ensure_ready()
+        fake.mode = "error500"
+        for _ in range(4):
+            with pytest.raises(Exception) as failure:
+                await model.chat([{"role": "user", "content": "q"}], node="llm")
+            assert getattr(failure.value, "key", "") == "ollama.failed"
+    assert model.model == "gpt-oss:20b" and model.switched_from is None
+
+
+# --- the command line ------------------------------------------------------------------------
+@pytest.mark.e2e
+def test_review_plan_without_a_terminal_is_skipped_with_a_note(research_env):
+    from conftest import load_json_line, run_research
+
+    result = run_research(["What is the height of Mount Fuji?", "--review-plan", "--depth", "quick", "--json"],
+                          research_env)
+    assert result.returncode == 0, result.stderr
+    assert "Plan review skipped" in result.stderr
+    session = Path(load_json_line(result.stdout)["session_dir"])
+    assert json.loads((session / "meta.json").read_text("utf-8"))["depth"] == "quick"
+
+
+def test_a_bad_depth_is_a_usage_error(research_env):
+    from conftest import run_research
+
+    result = run_research(["What?", "--depth", "bottomless"], research_env)
+    assert result.returncode == 2 and "RESEARCH_DEPTH" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_repl_depth_and_plan_commands(tmp_path, capsys):
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+
+    from research.cli.repl import Repl
+
+    with create_pipe_input() as pipe:
+        pipe.send_text("/depth deep\r/depth bottomless\r/plan on\r/quit\r")
+        repl = Repl(Settings(sessions_dir=tmp_path, language="en"), input=pipe, output=DummyOutput())
+        repl.loop()
+    out = capsys.readouterr().out
+    assert repl.settings.depth == "deep" and repl.settings.review_plan
+    assert "Depth: deep" in out and "Usage: /depth quick|standard|deep" in out and "Plan review on" in out
+
+
+def test_plan_review_commands_and_mistakes():
+    lines = iter(["d 9", "x", "e 2 edited", "a added", "d 1", None])
+    said: list[str] = []
+    payload = {"question": "q", "plan": [{"question": "one"}, {"question": "two"}]}
+    assert review_on_terminal(payload, "ja", read=lambda prompt: next(lines), write=said.append) == ["edited", "added"]
+    assert any("サブ質問 9 はありません" in s for s in said) and any("理解できません" in s for s in said)
