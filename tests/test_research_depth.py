@@ -255,7 +255,7 @@ async def test_a_spent_budget_goes_straight_to_the_report(tmp_path, budget, sett
     assert "Stopped early" in report
 
 
-async def test_the_token_budget_can_stop_after_the_draft(tmp_path):
+async def test_the_token_budget_stops_after_the_draft_is_verified(tmp_path):
     with FakeOllama() as fake:
         run = Run(tmp_path, make_settings(tmp_path, fake.url))
         await run.model.ensure_ready()
@@ -266,8 +266,11 @@ async def test_the_token_budget_can_stop_after_the_draft(tmp_path):
         final = await run2.invoke(run2.initial())
     assert first["plan"]
     ended = [e["node"] for e in run2.events("node_end")]
-    assert ended == ["input", "search", "processing", "llm", "report"]
+    # The draft is still checked (an unverified draft never reaches the report), but no
+    # follow-up round runs.
+    assert ended == ["input", "search", "processing", "llm", "verification", "report"]
     assert final["draft"] and final["budget_exhausted"] == "tokens"
+    assert final["verification"]["summary"]["claims"] >= 1
 
 
 async def test_the_source_budget_caps_sources_and_stops_searching(tmp_path):

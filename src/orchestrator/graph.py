@@ -2,8 +2,8 @@
 
 Budgets (RESEARCH_MAX_SECONDS, _MAX_LLM_TOKENS, _MAX_SOURCES) are kept in state by the
 node wrapper, and every edge after a working node goes straight to the report once one
-ran out. A spent source budget only stops further searching: the sources already found
-are still read and used.
+ran out; the one exception is llm → verification, so no draft skips its checks. A spent
+source budget only stops further searching: the sources already found are still read and used.
 """
 
 from __future__ import annotations
@@ -124,8 +124,11 @@ def build_graph(deps: WorkflowDependencies, checkpointer: Any = None):
     graph.add_edge(START, "input")
     graph.add_conditional_edges("input", route_after_input, ["plan_review", "search", "report"])
     graph.add_edge("plan_review", "search")
-    for source, target in (("search", "processing"), ("processing", "llm"), ("llm", "verification")):
+    for source, target in (("search", "processing"), ("processing", "llm")):
         graph.add_conditional_edges(source, onward(target), [target, "report"])
+    # A draft always goes through verification, budget or not: an unchecked draft must
+    # never reach the report as fact. A spent budget only stops the follow-up rounds.
+    graph.add_edge("llm", "verification")
     graph.add_conditional_edges("verification", route_after_verification, {"search": "search", "report": "report"})
     graph.add_edge("report", END)
     return graph.compile(checkpointer=checkpointer)
