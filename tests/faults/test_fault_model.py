@@ -1,0 +1,160 @@
+"""Faults on the model side: Ollama dying mid-stream, a 500 on the draft, replies that
+are never valid JSON, and a prompt that overflows the context window."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from conftest import load_json_line, run_research, session_dirs
+from fault_helpers import assert_whole_files, events, last_line
+
+from research.modules.model_manager import ContextOverflow, ModelManager
+from research.modules.settings import Settings
+from research.nodes.context_fit import MAX_SHRINKS, stream_within_context
+from research.nodes.dependencies import WorkflowDependencies
+
+pytestmark = pytest.mark.faults
+
+
+@pytest.mark.e2e
+def test_ollama_dying_mid_stream_is_one_line_then_resume_completes(research_env, fake_ollama):
+    fake_ollama.mode = "die_midstream"
+    result = run_research(["What is the height of Mount Fuji?", "--json"], research_env)
+    assert result.returncode == 3, result.stderr
+    (session,) = session_dirs(research_env)
+    line = last_line(result.stderr)
+    assert "stopped answering in the middle of a reply" in line
+    assert f"research --resume {session.name.removeprefix('session_')}" in line
+    assert not (session / "llm_draft.md").exists(), "a partial answer is never kept"
+    assert json.loads((session / "meta.json").read_text("utf-8"))["status"] == "failed"
+    assert_whole_files(session)
+
+    fake_ollama.mode = "normal"  # Ollama is back
+    resumed = run_research(["--resume", session.name, "--json"], research_env)
+    assert resumed.returncode == 0, resumed.stderr
+    assert Path(load_json_line(resumed.stdout)["report_pdf"]).is_file()
+    assert_whole_files(session)
+
+
+@pytest.mark.e2e
+def test_a_500_on_the_draft_is_one_line_in_japanese_with_exit_3(research_env, fake_ollama):
+    fake_ollama.mode = "error500_stream"
+    result = run_research(["富士山の高さは？", "--lang", "ja"], research_env)
+    assert result.returncode == 3, result.stderr
+    line = last_line(result.stderr)
+    assert "Ollama がエラーを返しました" in line and "llama runner process has terminated" in line
+    assert "--resume" in line
+    (session,) = session_dirs(research_env)
+    assert [e for e in events(session) if e["event"] == "node_error"][0]["node"] == "llm"
+
+
+@pytest.mark.e2e
+def test_json_that_never_validates_falls_back_and_the_report_says_so(research_env, fake_ollama):
+    fake_ollama.mode = "malformed"
+    result = run_research(["What is the height of Mount Fuji?", "--json"], research_env)
+    assert result.returncode == 0, result.stderr
+    session = Path(load_json_line(result.stdout)["session_dir"])
+    structured = [r for r in fake_ollama.chat_requests() if r.get("format")]
+    assert structured and any("not valid JSON" in r["messages"][-1]["content"] for r in structured)
+    usage = json.loads((session / "meta.json").read_text("utf-8"))["usage"]
+    degraded = {node: entry["fallbacks"] for node, entry in usage.items() if entry.get("fallbacks")}
+    assert degraded, usage
+    # One retry with the validation error, then the fallback: two requests per fallback.
+    assert len(structured) == 2 * sum(degraded.values())
+    report = (session / "report.md").read_text("utf-8")
+    assert "Degraded" in report and next(iter(degraded)) in report
+
+
+async def test_structured_call_falls_back_after_a_repair_attempt(fake_ollama):
+    from pydantic import BaseModel
+
+    class Answer(BaseModel):
+        value: int
+
+    fake_ollama.mode = "malformed"
+    model = ModelManager(Settings(ollama_host=fake_ollama.url))
+    fallback = Answer(value=-1)
+    assert await model.structured([{"role": "user", "content": "2+2?"}], Answer, node="t", fallback=fallback) is fallback
+    requests = fake_ollama.chat_requests()
+    assert len(requests) == 2 and "not valid JSON" in requests[1]["messages"][-1]["content"]
+    assert model.usage["t"]["fallbacks"] == 1 and model.usage["t"]["calls"] == 2
+
+
+@pytest.mark.e2e
+def test_context_overflow_shrinks_the_evidence_and_says_so(research_env, fake_ollama):
+    # The fake's tokenizer counts far more tokens than the client's estimate, so the
+    # first prompt fills num_ctx: Ollama would silently drop its beginning.
+    fake_ollama.chars_per_token = 0.5
+    research_env["RESEARCH_NUM_CTX"] = "2048"
+    result = run_research(["What is the height of Mount Fuji?", "--json"], research_env)
+    assert result.returncode == 0, result.stderr
+    session = Path(load_json_line(result.stdout)["session_dir"])
+    drafts = [r for r in fake_ollama.chat_requests() if r.get("stream")]
+    sizes = [len(r["messages"][-1]["content"]) for r in drafts]
+    # Asked again with less evidence each time, at most twice more.
+    assert len(sizes) == MAX_SHRINKS + 1 and sizes == sorted(sizes, reverse=True) and sizes[0] > sizes[-1], sizes
+    overflows = [e for e in events(session) if e["event"] == "context_overflow"]
+    assert [e["shrinks"] for e in overflows] == [0, 1, 2]
+    assert overflows[1]["evidence_budget"] == overflows[0]["evidence_budget"] // 2
+    # Never silent: progress, the report and meta.json all say so.
+    assert "retrying with half the evidence" in " ".join(result.stderr.split())  # rich wraps lines
+    report = (session / "report.md").read_text("utf-8")
+    assert "context still overflowed" in report and "NUM\\_CTX (now 2048)" in report  # Markdown-escaped
+    usage = json.loads((session / "meta.json").read_text("utf-8"))["usage"]
+    assert usage["context_overflow"]["calls"] == 3
+
+
+class _OverflowingModel:
+    """A model whose context is always full: what a far too small num_ctx looks like."""
+
+    def __init__(self) -> None:
+        self.prompts: list[str] = []
+        self.settings = Settings()
+
+    async def stream(self, messages, *, node, on_token):
+        self.prompts.append(messages[-1]["content"])
+        raise ContextOverflow(f"answer {len(self.prompts)}", 9999, 4096)
+
+
+class _History:
+    def __init__(self) -> None:
+        self.events: list[tuple[str, dict]] = []
+
+    def append_event(self, session_id: str, event: str, **fields) -> None:
+        self.events.append((event, fields))
+
+
+async def test_overflow_is_retried_twice_then_kept_with_a_recorded_warning():
+    model, history = _OverflowingModel(), _History()
+    deps = WorkflowDependencies(settings=model.settings, model=model, web_search=None, parser=None, history=history)
+    budgets: list[int] = []
+
+    def messages_for(budget: int) -> list[dict[str, str]]:
+        budgets.append(budget)
+        return [{"role": "user", "content": "x" * budget}]
+
+    text, errors = await stream_within_context(deps, messages_for, 4000, node="llm", session_id="s", lang="en")
+    assert budgets == [4000, 2000, 1000]
+    assert text == "answer 3"
+    assert len(errors) == 1 and errors[0]["target"] == "context" and "RESEARCH_NUM_CTX" in errors[0]["message"]
+    assert [e for e, _ in history.events] == ["context_overflow"] * 3
+
+
+class _OverflowingOnce(_OverflowingModel):
+    async def stream(self, messages, *, node, on_token):
+        self.prompts.append(messages[-1]["content"])
+        if len(self.prompts) == 1:
+            raise ContextOverflow("truncated answer", 4096, 4096)
+        on_token("fits")
+        return "fits"
+
+
+async def test_overflow_once_then_fits_keeps_the_second_answer_and_records_the_shrink():
+    model, history = _OverflowingOnce(), _History()
+    deps = WorkflowDependencies(settings=model.settings, model=model, web_search=None, parser=None, history=history)
+    text, errors = await stream_within_context(
+        deps, lambda budget: [{"role": "user", "content": "y" * budget}], 3000, node="llm", session_id="s", lang="ja")
+    assert text == "fits" and [len(p) for p in model.prompts] == [3000, 1500]
+    assert len(errors) == 1 and "1 回縮小" in errors[0]["message"]
