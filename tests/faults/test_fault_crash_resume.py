@@ -55,7 +55,8 @@ def test_kill_at_every_step_then_resume_loses_nothing(research_env, fake_ollama,
             kill_hard(process)
         assert process.returncode == -9, (point, process.returncode)
         assert json.loads((session / "meta.json").read_text("utf-8"))["status"] == "running"
-        assert not (session / "report.md").exists(), point
+        if point != "report":  # inside the report step, report.md may already be written
+            assert not (session / "report.md").exists(), point
         seen_urls.update(_search_urls(session))
 
     points = ["input", "search", "fetching", "processing", "llm", "generation", "verification", "report"]
