@@ -7,6 +7,8 @@ status in meta.json, so a failure or Ctrl-C never loses what was already written
 
 from __future__ import annotations
 
+import asyncio
+import importlib
 import traceback
 import unicodedata
 from contextlib import AsyncExitStack
@@ -148,12 +150,19 @@ async def _run_graph(session, history, settings, model, progress, question, lang
 
     from ..modules.container import ContainerProcessor
     from ..modules.mcp_client import WebSearchClient
-    from .graph import build_graph
 
     sources = session.path / "sources"
     async with AsyncExitStack() as stack:
-        web_search = await stack.enter_async_context(WebSearchClient(settings, sources))
-        parser = await stack.enter_async_context(ContainerProcessor(settings, sources))
+        # Both MCP servers take a second or two to start (Python, imports, the sandbox);
+        # start them together, and import the graph meanwhile.
+        starting = asyncio.ensure_future(
+            _enter_together(stack, WebSearchClient(settings, sources), ContainerProcessor(settings, sources))
+        )
+        try:
+            graph_module = await asyncio.to_thread(importlib.import_module, "research.orchestrator.graph")
+        finally:
+            web_search, parser = await starting
+        build_graph = graph_module.build_graph
         saver = await stack.enter_async_context(
             AsyncSqliteSaver.from_conn_string(str(session.path / "checkpoints.sqlite"))
         )
@@ -190,6 +199,22 @@ async def _run_graph(session, history, settings, model, progress, question, lang
         # kill -9 anywhere loses at most the step that was running.
         final = await graph.ainvoke(initial, config, durability="sync")
         return await _answer_reviews(graph, config, final, request, history, session.session_id, progress)
+
+
+async def _enter_together(stack: AsyncExitStack, *clients: Any) -> list[Any]:
+    """Enter async context managers concurrently; each that started is closed by ``stack``.
+
+    Safe for the MCP clients because each keeps its connection in a task of its own
+    (anyio wants a connection closed by the task that opened it).
+    """
+    entered = await asyncio.gather(*(client.__aenter__() for client in clients), return_exceptions=True)
+    for client, outcome in zip(clients, entered):
+        if not isinstance(outcome, BaseException):
+            stack.push_async_exit(client.__aexit__)
+    for outcome in entered:
+        if isinstance(outcome, BaseException):
+            raise outcome
+    return list(entered)
 
 
 async def _answer_reviews(graph, config, final, request, history, session_id, progress):
