@@ -20,8 +20,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
 from fixtures.web_fixture import BENCH_PREFIX, WebFixture  # noqa: E402
 
-from research.modules.fetcher import FetchSettings, PageFetcher, SourceCache, make_http_client  # noqa: E402
-from research.modules.url_safety import URLGuard  # noqa: E402
+from research.servers.web.fetcher import FetchSettings, PageFetcher, SourceCache, make_http_client  # noqa: E402
+from research.servers.web.url_safety import URLGuard  # noqa: E402
 
 PAGES = 10
 

@@ -24,8 +24,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
 from parser_documents import JA_FACT, compression_bomb_pdf, pdf_with_lines  # noqa: E402
 
-from research.modules.container import ContainerProcessor  # noqa: E402
-from research.modules.settings import Settings  # noqa: E402
+from research.modules.clients.parser_client import ContainerProcessor  # noqa: E402
+from research.modules.core.settings import Settings  # noqa: E402
 from research.nodes.dependencies import DocumentFailed  # noqa: E402
 
 EN_PARAGRAPH = (

@@ -16,9 +16,9 @@ from pdfminer.pdfdocument import PDFDocument
 from pdfminer.pdfpage import PDFPage
 from pdfminer.pdfparser import PDFParser
 
-from research.modules.fonts import forget_registered_fonts, register_japanese_font
-from research.modules.pdf import render_pdf
-from research.modules.report_content import ReportInput, build_report
+from research.modules.report.fonts import forget_registered_fonts, register_japanese_font
+from research.modules.report.pdf import render_pdf
+from research.modules.report.content import ReportInput, build_report
 
 PARAGRAPH = (
     "富士山の火山活動は気象庁によって常時観測されており、噴火警戒レベルは五段階で運用されています [S1]。"

@@ -26,9 +26,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # for tests.fixtures
 
-from research.modules.claims import split_claims  # noqa: E402
-from research.modules.evidence import EvidenceIndex, assess_claim  # noqa: E402
-from research.modules.settings import Settings  # noqa: E402
+from research.modules.text.claims import split_claims  # noqa: E402
+from research.modules.text.evidence import EvidenceIndex, assess_claim  # noqa: E402
+from research.modules.core.settings import Settings  # noqa: E402
 from research.nodes.dependencies import WorkflowDependencies  # noqa: E402
 from research.nodes.verification import verify_claims  # noqa: E402
 from research.nodes.verification_prompts import FollowUpPlan, JudgeBatch, JudgeVerdict  # noqa: E402

@@ -1,6 +1,6 @@
 """The claim splitter: sentences, sections and citations in Japanese and English Markdown."""
 
-from research.modules.claims import citation_labels, split_claims, split_sentences, strip_citations
+from research.modules.text.claims import citation_labels, split_claims, split_sentences, strip_citations
 
 DRAFT = """# 富士山
 

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from research.cli.doctor import Check, exit_code_for, model_installed, run_doctor
-from research.modules.sandbox import bwrap_usable
-from research.modules.settings import Settings
+from research.modules.clients.sandbox import bwrap_usable
+from research.modules.core.settings import Settings
 
 
 def _closed_port() -> int:

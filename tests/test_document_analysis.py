@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from research.modules.document_analysis import (
+from research.modules.parsing.analysis import (
     analyze_document,
     find_key_facts,
     pick_snippets,

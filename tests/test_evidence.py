@@ -2,8 +2,8 @@
 
 import pytest
 
-from research.modules.claims import split_claims
-from research.modules.evidence import EvidenceIndex, assess_claim, extract_numbers, lexical_overlap, numbers_match
+from research.modules.text.claims import split_claims
+from research.modules.text.evidence import EvidenceIndex, assess_claim, extract_numbers, lexical_overlap, numbers_match
 
 LEDGER = [
     {

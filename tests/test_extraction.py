@@ -1,4 +1,4 @@
-"""Content sniffing, charset detection and main-text extraction (modules/extraction.py)."""
+"""Content sniffing, charset detection and main-text extraction (modules/parsing/extraction.py)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from fixtures.web_fixture import (
     build_pdf,
     render_html,
 )
-from research.modules.extraction import UnsupportedContent, extract
+from research.modules.parsing.extraction import UnsupportedContent, extract
 
 
 def test_html_article_without_boilerplate() -> None:

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from fixtures.web_fixture import FUJI_EN, HUGE_PATH, JUNK_PATH, LANGGRAPH_EN, LOOP_PATHS, REDIRECT_PATH, WebFixture
-from research.modules.fetcher import FetchSettings, PageFetcher, SourceCache, make_http_client
-from research.modules.url_safety import URLGuard
+from research.servers.web.fetcher import FetchSettings, PageFetcher, SourceCache, make_http_client
+from research.servers.web.url_safety import URLGuard
 
 
 @pytest.fixture(scope="module")

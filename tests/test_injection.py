@@ -1,7 +1,7 @@
 """Prompt-injection screening and per-section language fidelity."""
 
-from research.modules.injection import screen_injection
-from research.modules.language_check import check_sections
+from research.modules.text.injection import screen_injection
+from research.modules.text.language_check import check_sections
 
 
 def test_english_injection_removed_and_reported():

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from research.modules.mcp_client import parse_text_results
+from research.modules.clients.web_search_client import parse_text_results
 
 
 def test_text_output_of_other_servers_is_parsed() -> None:

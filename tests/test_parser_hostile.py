@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
-from research.modules.container import CALL_GRACE_S, ContainerProcessor
-from research.modules.settings import Settings
+from research.modules.clients.parser_client import CALL_GRACE_S, ContainerProcessor
+from research.modules.core.settings import Settings
 from research.nodes.dependencies import DocumentFailed
 
 sys.path.insert(0, str(Path(__file__).parent))

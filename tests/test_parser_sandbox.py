@@ -17,8 +17,8 @@ import pytest
 import pytest_asyncio
 from mcp import ClientSession, StdioServerParameters, stdio_client
 
-from research.modules.container import ContainerProcessor, ParserUnavailable
-from research.modules.sandbox import (
+from research.modules.clients.parser_client import ContainerProcessor, ParserUnavailable
+from research.modules.clients.sandbox import (
     SandboxUnavailable,
     bwrap_usable,
     build_sandbox_command,
@@ -27,7 +27,7 @@ from research.modules.sandbox import (
     python_runtime_paths,
     unshare_usable,
 )
-from research.modules.settings import Settings
+from research.modules.core.settings import Settings
 from research.nodes.dependencies import DocumentFailed
 
 sys.path.insert(0, str(Path(__file__).parent))

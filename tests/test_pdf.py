@@ -21,12 +21,12 @@ from PIL import Image, ImageChops
 from reportlab.lib.pagesizes import A4
 from reportlab.pdfgen.canvas import Canvas
 
-from research.modules.errors import UsageError
-from research.modules.fonts import bundled_font_path, find_japanese_font, register_font, register_japanese_font
-from research.modules.language import japanese_chars
-from research.modules.pdf import render_pdf
-from research.modules.report_content import ReportInput, build_report
-from research.modules.report_markdown import render_markdown
+from research.modules.core.errors import UsageError
+from research.modules.report.fonts import bundled_font_path, find_japanese_font, register_font, register_japanese_font
+from research.modules.core.language import japanese_chars
+from research.modules.report.pdf import render_pdf
+from research.modules.report.content import ReportInput, build_report
+from research.modules.report.markdown import render_markdown
 
 _JAPANESE = re.compile(r"[\u3040-\u309f\u30a0-\u30ff\uff66-\uff9f\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 LONG_URL = "https://example.com/" + "very-long-path-segment/" * 12 + "?q=" + "x" * 300
@@ -245,7 +245,7 @@ def test_cff_font_is_converted_to_truetype_and_embedded(tmp_path, monkeypatch):
 
 
 def test_a_file_that_is_not_a_font_is_a_clear_error(tmp_path):
-    from research.modules.errors import UserFacingError
+    from research.modules.core.errors import UserFacingError
 
     bogus = tmp_path / "font.ttf"
     bogus.write_text("not a font")

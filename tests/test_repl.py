@@ -20,7 +20,7 @@ from prompt_toolkit.output import DummyOutput
 
 from research.cli.repl import Repl, history_file, run_repl
 from research.cli.repl_commands import SlashCompleter, closest_command
-from research.modules.settings import load_settings
+from research.modules.core.settings import load_settings
 
 
 @pytest.fixture
@@ -214,7 +214,7 @@ def test_toolbar_shows_language_model_and_session(env):
 
 
 def test_open_prints_the_path_when_there_is_no_viewer(env, monkeypatch, tmp_path, capsys):
-    from research.modules.history import HistoryManager
+    from research.state.session_folder import HistoryManager
 
     history = HistoryManager(Path(env["RESEARCH_SESSIONS_DIR"]))
     session = history.create(question="What is the height of Mount Fuji?", language="en", model="gpt-oss:20b")

@@ -6,7 +6,7 @@ from datetime import datetime, timezone
 
 import pytest
 
-from research.modules.report_content import (
+from research.modules.report.content import (
     CodeBlock,
     Heading,
     ListBlock,
@@ -17,7 +17,7 @@ from research.modules.report_content import (
     build_report,
     parse_blocks,
 )
-from research.modules.report_markdown import render_markdown
+from research.modules.report.markdown import render_markdown
 
 BODY_JA = """富士山が最後に噴火したのは1707年の宝永噴火です [S1]。
 

@@ -18,9 +18,9 @@ from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 from langgraph.types import Command
 
 from research.cli.plan_review import review_plan as review_on_terminal
-from research.modules.history import HistoryManager
-from research.modules.model_manager import ModelManager
-from research.modules.settings import Settings
+from research.state.session_folder import HistoryManager
+from research.modules.llm.model_manager import ModelManager
+from research.modules.core.settings import Settings
 from research.nodes.dependencies import WorkflowDependencies
 from research.nodes.input import understand_question
 from research.nodes.llm import enforce_style
@@ -165,7 +165,7 @@ async def test_the_fake_model_plans_through_the_real_client(tmp_path):
 
 # --- fan-out -------------------------------------------------------------------------------
 async def test_three_sub_questions_are_searched_concurrently_and_merged(tmp_path, web, fake_ollama):
-    from research.modules.mcp_client import WebSearchClient
+    from research.modules.clients.web_search_client import WebSearchClient
 
     settings = make_settings(tmp_path, fake_ollama.url, search_engine="searxng", searxng_url=web.searxng_url,
                              allow_private_network=True, search_limit=3)

@@ -1,4 +1,4 @@
-"""Search engines and the fallback chain (modules/search_engines.py, modules/text_index.py)."""
+"""Search engines and the fallback chain (servers/web/engines/, modules/text/index.py)."""
 
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ import httpx
 import pytest
 
 from fixtures.web_fixture import FUJI_SJIS, WebFixture, build_pdf, LANGGRAPH_PDF_EN
-from research.modules.search_engines import EngineChain, EngineUnavailable, LocalEngine, SearxngEngine, build_engines
-from research.modules.settings import Settings
-from research.modules.text_index import TextIndex, index_terms
-from research.modules.url_safety import URLGuard
+from research.servers.web.engines import EngineChain, EngineUnavailable, LocalEngine, SearxngEngine, build_engines
+from research.modules.core.settings import Settings
+from research.modules.text.index import TextIndex, index_terms
+from research.servers.web.url_safety import URLGuard
 
 ALLOW = URLGuard(allow_private_network=True)
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from research.modules.errors import UsageError
-from research.modules.settings import load_settings
+from research.modules.core.errors import UsageError
+from research.modules.core.settings import load_settings
 
 
 @pytest.fixture(autouse=True)

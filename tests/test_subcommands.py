@@ -15,7 +15,7 @@ import pytest
 from conftest import run_research
 
 from research import __version__
-from research.modules.history import HistoryManager
+from research.state.session_folder import HistoryManager
 
 
 @pytest.fixture

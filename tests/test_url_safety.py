@@ -1,10 +1,10 @@
-"""Canonical URLs and the SSRF guard (modules/url_safety.py)."""
+"""Canonical URLs and the SSRF guard (servers/web/url_safety.py)."""
 
 from __future__ import annotations
 
 import pytest
 
-from research.modules.url_safety import URLGuard, UnsafeURL, address_is_public, canonical_url
+from research.servers.web.url_safety import URLGuard, UnsafeURL, address_is_public, canonical_url
 
 
 def test_canonical_url_drops_noise() -> None:

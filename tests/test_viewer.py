@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from research.modules.viewer import open_in_viewer
+from research.cli.viewer import open_in_viewer
 
 pytestmark = pytest.mark.skipif(sys.platform.startswith("win") or sys.platform == "darwin",
                                 reason="exercises the xdg-open path used on Linux")

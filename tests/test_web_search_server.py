@@ -15,9 +15,9 @@ import pytest_asyncio
 from mcp import Client, StdioServerParameters
 
 from fixtures.web_fixture import BOILERPLATE_MARKERS, FUJI_EN, FUJI_PDF_JA, FUJI_SJIS, LANGGRAPH_EN, WebFixture
-from research.modules.errors import UsageError
-from research.modules.mcp_client import WebSearchClient, WebSearchServerError, settings_environment
-from research.modules.settings import Settings
+from research.modules.core.errors import UsageError
+from research.modules.clients.web_search_client import WebSearchClient, WebSearchServerError, settings_environment
+from research.modules.core.settings import Settings
 from research.nodes.dependencies import SearchUnavailable
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
@@ -52,7 +52,7 @@ def fixture_settings(web: WebFixture, **overrides) -> Settings:
 
 def server_params(settings: Settings, cache_dir: Path) -> StdioServerParameters:
     env = settings_environment(settings) | {"RESEARCH_FETCH_TIMEOUT": "1.5"}
-    return StdioServerParameters(command=sys.executable, args=["-m", "research.servers.web_search_server", "--cache-dir", str(cache_dir)], env=env)
+    return StdioServerParameters(command=sys.executable, args=["-m", "research.servers.web.server", "--cache-dir", str(cache_dir)], env=env)
 
 
 async def test_tool_list_and_schemas(web: WebFixture, tmp_path: Path) -> None:
@@ -214,7 +214,7 @@ async def test_external_server_from_mcp_config(web: WebFixture, tmp_path: Path) 
     """A server named in an mcpServers file (here: ours, started the way a user would)."""
     env = settings_environment(fixture_settings(web))
     config = tmp_path / "mcp.json"
-    entry = {"command": sys.executable, "args": ["-m", "research.servers.web_search_server", "--cache-dir", str(tmp_path / "ext")], "env": env}
+    entry = {"command": sys.executable, "args": ["-m", "research.servers.web.server", "--cache-dir", str(tmp_path / "ext")], "env": env}
     config.write_text(json.dumps({"mcpServers": {"something-else": {"command": "false"}, "web-search": entry}}))
     async with WebSearchClient(Settings(mcp_config=config), tmp_path / "sources") as ws:
         hits = await ws.search("LangGraph checkpoints", language="en", limit=2)

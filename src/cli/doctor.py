@@ -18,9 +18,9 @@ from typing import Literal
 
 import httpx
 
-from ..modules.errors import EXIT_FAILURE, EXIT_OK, EXIT_OLLAMA, UserFacingError
-from ..modules.i18n import t
-from ..modules.settings import Settings
+from research.modules.core.errors import EXIT_FAILURE, EXIT_OK, EXIT_OLLAMA, UserFacingError
+from research.modules.core.i18n import t
+from research.modules.core.settings import Settings
 
 Status = Literal["ok", "warn", "fail"]
 HTTP_TIMEOUT_S = 5.0
@@ -69,7 +69,7 @@ def model_installed(model: str, tags: dict) -> bool:
 
 
 async def check_parser_sandbox(settings: Settings, lang: str) -> tuple[Check, Check]:
-    from ..modules.container import ContainerProcessor, ParserUnavailable
+    from research.modules.clients.parser_client import ContainerProcessor, ParserUnavailable
 
     label_sandbox, label_isolation = t("doctor.check.sandbox", lang), t("doctor.check.isolation", lang)
     started = time.perf_counter()
@@ -116,7 +116,7 @@ def _isolation_check(processor: object, label: str, lang: str) -> Check:
 async def check_web_search(settings: Settings, lang: str) -> Check:
     label = t("doctor.check.web_search", lang)
     try:
-        from ..modules.mcp_client import WebSearchClient
+        from research.modules.clients.web_search_client import WebSearchClient
     except ImportError:
         return Check("web_search", label, "fail", t("doctor.web_search_missing", lang))
     with tempfile.TemporaryDirectory(prefix="research-doctor-") as scratch, tempfile.TemporaryFile("w+") as errlog:
@@ -139,7 +139,7 @@ async def check_web_search(settings: Settings, lang: str) -> Check:
 def check_font(settings: Settings, lang: str) -> Check:
     label = t("doctor.check.font", lang)
     try:
-        from ..modules.fonts import find_japanese_font
+        from research.modules.report.fonts import find_japanese_font
     except ImportError as exc:
         return Check("font", label, "warn", t("doctor.font_unchecked", lang, reason=str(exc)), essential=False)
     path = find_japanese_font(settings)

@@ -12,11 +12,11 @@ import json
 import os
 import sys
 
-from .. import __version__
-from ..modules.errors import EXIT_FAILURE, EXIT_USAGE, UserFacingError
-from ..modules.i18n import t
+from research import __version__
+from research.modules.core.errors import EXIT_FAILURE, EXIT_USAGE, UserFacingError
+from research.modules.core.i18n import t
 
-SUBCOMMANDS = ("sessions", "doctor", "mcp")
+SUBCOMMANDS = ("sessions", "doctor", "mcp", "verify")
 # Failures of the session folder's storage: reported as one line, exit code 1.
 _STORAGE_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EACCES, errno.EPERM, errno.ENOTDIR, errno.EFBIG}
 
@@ -59,7 +59,7 @@ def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
         if argv and argv[0] in SUBCOMMANDS:
-            from . import subcommands
+            from research.cli import subcommands
 
             code = subcommands.dispatch(argv)
         else:
@@ -72,7 +72,7 @@ def main(argv: list[str] | None = None) -> int:
 def _research(args: argparse.Namespace) -> int:
     lang = _message_language(args.lang, args.question)
     try:
-        from ..modules.settings import load_settings
+        from research.modules.core.settings import load_settings
 
         settings = load_settings(
             model=args.model,
@@ -90,7 +90,7 @@ def _research(args: argparse.Namespace) -> int:
             if not sys.stdin.isatty():
                 build_parser().print_help(sys.stderr)
                 return EXIT_USAGE
-            from .repl import run_repl
+            from research.cli.repl import run_repl
 
             return run_repl(settings)
         import asyncio  # here, not at the top: it costs ~80 ms that `research --help` need not pay
@@ -102,14 +102,14 @@ def _research(args: argparse.Namespace) -> int:
 
 
 async def _one_shot(args: argparse.Namespace, settings, lang: str) -> int:
-    from ..orchestrator.runner import ResearchRequest, run_research
-    from .progress import ConsoleProgress
+    from research.orchestrator.runner import ResearchRequest, run_research
+    from research.cli.progress import ConsoleProgress
 
     progress = ConsoleProgress(lang, answer_stream=sys.stderr if args.json else sys.stdout, verbose=args.verbose)
     request = ResearchRequest(question=args.question or "", language=settings.language, resume=args.resume)
     # Plan review needs someone to answer: on a terminal, ask; else say it was skipped.
     if sys.stdin.isatty():
-        from .plan_review import terminal_reviewer
+        from research.cli.plan_review import terminal_reviewer
 
         request.reviewer = terminal_reviewer(lang)
         request.review_plan = settings.review_plan
@@ -150,7 +150,7 @@ def _validated_lang(value: str | None) -> str | None:
     if value is None:
         return None
     if value not in ("ja", "en", "auto"):
-        from ..modules.errors import UsageError
+        from research.modules.core.errors import UsageError
 
         raise UsageError("usage.bad_lang", value=value)
     return value
@@ -162,7 +162,7 @@ def _message_language(flag: str | None, question: str | None) -> str:
         if candidate in ("ja", "en"):
             return candidate
     if question:
-        from ..modules.language import detect_language
+        from research.modules.core.language import detect_language
 
         return detect_language(question)
     return "ja" if os.environ.get("LANG", "").startswith("ja") else "en"

@@ -9,7 +9,7 @@ from __future__ import annotations
 import sys
 from typing import Any, Callable, TextIO
 
-from ..modules.i18n import t
+from research.modules.core.i18n import t
 
 
 def terminal_reviewer(lang: str, *, stdin: TextIO | None = None, stderr: TextIO | None = None

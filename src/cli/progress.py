@@ -11,7 +11,7 @@ from typing import Any, TextIO
 
 from rich.console import Console
 
-from ..modules.i18n import t
+from research.modules.core.i18n import t
 
 
 class ConsoleProgress:

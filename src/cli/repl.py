@@ -24,9 +24,9 @@ from prompt_toolkit.history import FileHistory, History, InMemoryHistory
 from rich.console import Console
 from rich.markup import escape
 
-from ..modules.errors import EXIT_OK, UserFacingError
-from ..modules.i18n import t
-from ..modules.settings import Settings
+from research.modules.core.errors import EXIT_OK, UserFacingError
+from research.modules.core.i18n import t
+from research.modules.core.settings import Settings
 
 PROMPT = "research> "
 
@@ -49,7 +49,7 @@ class Repl:
     """State of one REPL: language, model, the conversation, and the prompt."""
 
     def __init__(self, settings: Settings, *, input: Any = None, output: Any = None) -> None:
-        from ..modules.history import HistoryManager
+        from research.state.session_folder import HistoryManager
 
         self.settings = settings
         self.lang_setting: str = settings.language  # "auto" | "ja" | "en": what questions are answered in
@@ -83,7 +83,7 @@ class Repl:
 
     # --- the loop -------------------------------------------------------------------
     def prompt_session(self) -> PromptSession[str]:
-        from .repl_commands import SlashCompleter
+        from research.cli.repl_commands import SlashCompleter
 
         if self._prompt is None:
             self._prompt = PromptSession(
@@ -109,7 +109,7 @@ class Repl:
             return InMemoryHistory()
 
     def loop(self) -> int:
-        from .repl_commands import dispatch_command
+        from research.cli.repl_commands import dispatch_command
 
         self.banner()
         session = self.prompt_session()
@@ -136,20 +136,20 @@ class Repl:
 
     # --- running research -------------------------------------------------------------
     def ask(self, question: str) -> None:
-        from ..orchestrator.runner import ResearchRequest
+        from research.orchestrator.runner import ResearchRequest
 
         self.run(ResearchRequest(question=question, language=self.lang_setting, parent_session=self.session_id,
                                  review_plan=self.settings.review_plan, reviewer=self.plan_reviewer()))
 
     def plan_reviewer(self) -> Any:
         """Answers a plan review on this terminal (also for a resumed session that was waiting)."""
-        from .plan_review import terminal_reviewer
+        from research.cli.plan_review import terminal_reviewer
 
         return terminal_reviewer(self.lang)
 
     def run(self, request: Any) -> None:
         """Run one request to the end, or until Ctrl-C; never lets an error end the REPL."""
-        from .progress import ConsoleProgress
+        from research.cli.progress import ConsoleProgress
 
         progress = ConsoleProgress(self.lang, verbose=self.verbose)
         started: dict[str, str] = {}
@@ -209,7 +209,7 @@ async def _cancellable(request: Any, settings: Settings, progress: Any) -> Any:
     Cancelling the task (rather than letting KeyboardInterrupt fly through the loop)
     lets the runner mark the session "cancelled" and close its MCP servers cleanly.
     """
-    from ..orchestrator.runner import run_research
+    from research.orchestrator.runner import run_research
 
     task = asyncio.ensure_future(run_research(request, settings, progress))
     loop = asyncio.get_running_loop()

@@ -15,11 +15,11 @@ from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
 from rich.markup import escape
 
-from ..modules.errors import OllamaError, UserFacingError
-from ..modules.i18n import t
+from research.modules.core.errors import OllamaError, UserFacingError
+from research.modules.core.i18n import t
 
 if TYPE_CHECKING:
-    from .repl import Repl
+    from research.cli.repl import Repl
 
 LANG_CHOICES = ("ja", "en", "auto")
 DEPTH_CHOICES = ("quick", "standard", "deep")
@@ -139,7 +139,7 @@ def _models(repl: "Repl", arg: str) -> bool:
 
 # --- sessions: /sessions /open /show /resume /sources ----------------------------------------
 def _sessions(repl: "Repl", arg: str) -> bool:
-    from .subcommands import print_sessions_table
+    from research.cli.subcommands import print_sessions_table
 
     sessions = repl.history.list_sessions()
     if not sessions:
@@ -166,7 +166,7 @@ def _open(repl: "Repl", arg: str) -> bool:
     if not pdf.exists():
         repl.say("sessions.no_report", "yellow", session_id=session.session_id)
         return True
-    from ..modules.viewer import open_in_viewer  # imported late: it may probe for desktop tools
+    from research.cli.viewer import open_in_viewer  # imported late: it may probe for desktop tools
 
     if not open_in_viewer(pdf):
         repl.say("viewer.unavailable", path=str(pdf))
@@ -191,7 +191,7 @@ def _resume(repl: "Repl", arg: str) -> bool:
     if not arg.strip():
         repl.say("repl.usage", "yellow", usage="/resume ID  (/sessions)")
         return True
-    from ..orchestrator.runner import ResearchRequest
+    from research.orchestrator.runner import ResearchRequest
 
     repl.run(ResearchRequest(resume=arg.strip(), language=repl.lang_setting, reviewer=repl.plan_reviewer()))
     return True

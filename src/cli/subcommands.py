@@ -8,9 +8,9 @@ import os
 import shutil
 import sys
 
-from ..modules.errors import EXIT_OK, EXIT_USAGE, UserFacingError
-from ..modules.i18n import t
-from .main import _ArgumentParser
+from research.modules.core.errors import EXIT_OK, EXIT_USAGE, UserFacingError
+from research.modules.core.i18n import t
+from research.cli.main import _ArgumentParser
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -42,16 +42,21 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def dispatch(argv: list[str]) -> int:
+    if argv[:1] == ["verify"]:
+        # `research verify` has its own parser and output contract (cli/verify.py).
+        from research.cli.verify import main as verify_main
+
+        return verify_main(argv[1:])
     args = _parser().parse_args(argv)
     lang = getattr(args, "lang", None) or ("ja" if os.environ.get("LANG", "").startswith("ja") else "en")
     try:
-        from ..modules.settings import load_settings
+        from research.modules.core.settings import load_settings
 
         if args.command == "mcp":
             return _mcp(args)
         settings = load_settings()
         if args.command == "doctor":
-            from .doctor import run_doctor
+            from research.cli.doctor import run_doctor
 
             return run_doctor(settings, as_json=args.json, lang=lang)
         return _sessions(args, settings, lang)
@@ -62,18 +67,18 @@ def dispatch(argv: list[str]) -> int:
 
 def _mcp(args: argparse.Namespace) -> int:
     if args.server == "web-search":
-        from ..servers.web_search_server import serve
+        from research.servers.web.server import serve
 
         serve(args.cache_dir)
     else:
-        from ..servers.parser_server import serve
+        from research.servers.parser.server import serve
 
         serve()
     return EXIT_OK
 
 
 def _sessions(args: argparse.Namespace, settings, lang: str) -> int:
-    from ..modules.history import HistoryManager
+    from research.state.session_folder import HistoryManager
 
     history = HistoryManager(settings.sessions_dir)
     action = args.action or "list"
@@ -105,7 +110,7 @@ def _sessions(args: argparse.Namespace, settings, lang: str) -> int:
         if not pdf.exists():
             sys.stderr.write(t("sessions.no_report", lang, session_id=session.session_id) + "\n")
             return EXIT_USAGE
-        from ..modules.viewer import open_in_viewer
+        from research.cli.viewer import open_in_viewer
 
         if not open_in_viewer(pdf):
             print(pdf)

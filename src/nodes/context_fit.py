@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from ..modules.i18n import t
-from ..modules.model_manager import ContextOverflow
-from ..state import RunError
-from .dependencies import WorkflowDependencies
+from research.modules.core.i18n import t
+from research.modules.llm.model_manager import ContextOverflow
+from research.state import RunError
+from research.nodes.dependencies import WorkflowDependencies
 
 MAX_SHRINKS = 2
 

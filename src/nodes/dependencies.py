@@ -10,15 +10,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Protocol
 
-from ..modules.errors import DocumentFailed, SearchUnavailable
-from ..state.models import ParsedDocument, SearchHit
+from research.modules.core.errors import DocumentFailed, SearchUnavailable
+from research.state.models import ParsedDocument, SearchHit
 
 __all__ = ["DocumentFailed", "DocumentParser", "SearchUnavailable", "WebSearch", "WorkflowDependencies"]
 
 if TYPE_CHECKING:  # imported for types only: keeps `research --help` fast
-    from ..modules.history import HistoryManager
-    from ..modules.model_manager import ModelManager
-    from ..modules.settings import Settings
+    from research.state.session_folder import HistoryManager
+    from research.modules.llm.model_manager import ModelManager
+    from research.modules.core.settings import Settings
 
 
 class WebSearch(Protocol):

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..modules.history import now_iso
-from ..state import AgentState
-from .dependencies import WorkflowDependencies
-from .prompts import (
+from research.state.session_folder import now_iso
+from research.state import AgentState
+from research.nodes.dependencies import WorkflowDependencies
+from research.nodes.prompts import (
     LANGUAGE_NAMES,
     PLAN_SIZE,
     QUERY_PLAN_SYSTEM,

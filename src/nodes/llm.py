@@ -5,12 +5,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..modules.style import check_sentence, citations, remove_violations, split_sentences
-from ..modules.tokens import estimate_tokens, truncate_to_tokens
-from ..state import AgentState
-from .context_fit import stream_within_context
-from .dependencies import WorkflowDependencies
-from .prompts import (
+from research.modules.text.style import check_sentence, citations, remove_violations, split_sentences
+from research.modules.llm.tokens import estimate_tokens, truncate_to_tokens
+from research.state import AgentState
+from research.nodes.context_fit import stream_within_context
+from research.nodes.dependencies import WorkflowDependencies
+from research.nodes.prompts import (
     DRAFT_SECTIONS_RULE,
     DRAFT_SYSTEM,
     DRAFT_USER,
@@ -73,7 +73,7 @@ async def draft_answer(state: AgentState, deps: WorkflowDependencies) -> dict[st
         "model_used": deps.model.model,
         "style_rewrites": list(state.get("style_rewrites", [])) + rewrites,
         # A context overflow (and how it was handled) is recorded, so the report can say so.
-        "errors": list(state.get("errors", [])) + overflow_errors,
+        "errors": overflow_errors,
     }
 
 

@@ -11,9 +11,9 @@ from typing import Any
 
 from langgraph.types import interrupt
 
-from ..state import AgentState
-from .dependencies import WorkflowDependencies
-from .input import plan_queries_flat, sub_question_queries
+from research.state import AgentState
+from research.nodes.dependencies import WorkflowDependencies
+from research.nodes.input import plan_queries_flat, sub_question_queries
 
 MAX_SUB_QUESTIONS = 10
 

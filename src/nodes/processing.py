@@ -6,9 +6,9 @@ import asyncio
 import json
 from typing import Any
 
-from ..modules.injection import screen_injection
-from ..state import AgentState, Document, ParsedDocument, RunError
-from .dependencies import DocumentFailed, WorkflowDependencies
+from research.modules.text.injection import screen_injection
+from research.state import AgentState, Document, ParsedDocument, RunError
+from research.nodes.dependencies import DocumentFailed, WorkflowDependencies
 
 # The parser is one long-lived server; a few requests in flight keep it busy
 # without letting one slow document hold up the rest.
@@ -24,7 +24,7 @@ async def process_documents(state: AgentState, deps: WorkflowDependencies) -> di
     documents = list(state.get("documents", []))
     known = {doc["canonical_url"] for doc in documents}
     pending = [hit for hit in state.get("search_results", []) if hit["canonical_url"] not in known]
-    errors = list(state.get("errors", []))
+    errors: list[dict[str, Any]] = []  # this step's only: `errors` is a reducer
     gate = asyncio.Semaphore(PARSE_CONCURRENCY)
 
     async def parse(hit: dict[str, Any]) -> ParsedDocument | str:

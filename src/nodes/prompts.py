@@ -125,7 +125,7 @@ DRAFT_SECTIONS_RULE = {
 }
 SUB_QUESTIONS_BLOCK = {"en": "Sub-questions:\n{items}\n\n", "ja": "サブ質問:\n{items}\n\n"}
 
-# Style rules, stated in the prompt and checked after generation (modules/style.py).
+# Style rules, stated in the prompt and checked after generation (modules/text/style.py).
 STYLE_RULES = {
     "en": (
         "\n- Plain, precise wording. Never use these words or phrases: {banned}.\n"

@@ -5,14 +5,14 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from typing import Any
 
-from ..modules.history import now_iso
-from ..modules.i18n import t
-from ..modules.fonts import find_japanese_font
-from ..modules.pdf import render_pdf
-from ..modules.report_content import ReportInput, build_report
-from ..modules.report_markdown import render_markdown
-from ..state import AgentState
-from .dependencies import WorkflowDependencies
+from research.state.session_folder import now_iso
+from research.modules.core.i18n import t
+from research.modules.report.fonts import find_japanese_font
+from research.modules.report.pdf import render_pdf
+from research.modules.report.content import ReportInput, build_report
+from research.modules.report.markdown import render_markdown
+from research.state import AgentState
+from research.nodes.dependencies import WorkflowDependencies
 
 
 async def write_report(state: AgentState, deps: WorkflowDependencies) -> dict[str, Any]:

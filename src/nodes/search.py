@@ -10,8 +10,8 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from ..state import AgentState, RunError, SearchHit
-from .dependencies import SearchUnavailable, WorkflowDependencies
+from research.state import AgentState, RunError, SearchHit
+from research.nodes.dependencies import SearchUnavailable, WorkflowDependencies
 
 # The web-search server fetches each hit's page too; more requests in flight than this
 # mostly queue on the search engine's rate limits.
@@ -26,7 +26,7 @@ async def search_web(state: AgentState, deps: WorkflowDependencies) -> dict[str,
     """
     rounds = state.get("search_rounds", 0)
     queries = state.get("queries", []) if rounds == 0 else state.get("follow_up_queries", [])
-    errors = list(state.get("errors", []))
+    errors: list[dict[str, Any]] = []  # this step's only: `errors` is a reducer
     limit = deps.settings.search_limit
     gate = asyncio.Semaphore(SEARCH_CONCURRENCY)
 

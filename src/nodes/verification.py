@@ -19,17 +19,17 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..modules.claims import CITATION_GROUP, Claim, citation_labels, split_claims, strip_citations
-from ..modules.errors import UserFacingError
-from ..modules.evidence import Assessment, EvidenceIndex, assess_claim
-from ..modules.i18n import t
-from ..modules.language import detect_language, target_script_share
-from ..modules.language_check import WRONG_LANGUAGE_BELOW, check_sections
-from ..modules.tokens import estimate_tokens, truncate_to_tokens
-from ..state.agent_state import AgentState
-from ..state.models import ClaimVerdict, RunError
-from .dependencies import WorkflowDependencies
-from .verification_prompts import (
+from research.modules.text.claims import CITATION_GROUP, Claim, citation_labels, split_claims, strip_citations
+from research.modules.core.errors import UserFacingError
+from research.modules.text.evidence import Assessment, EvidenceIndex, assess_claim
+from research.modules.core.i18n import t
+from research.modules.core.language import detect_language, target_script_share
+from research.modules.text.language_check import WRONG_LANGUAGE_BELOW, check_sections
+from research.modules.llm.tokens import estimate_tokens, truncate_to_tokens
+from research.state.agent_state import AgentState
+from research.state.models import ClaimVerdict, RunError
+from research.nodes.dependencies import WorkflowDependencies
+from research.nodes.verification_prompts import (
     FOLLOW_UP_SYSTEM,
     FOLLOW_UP_USER,
     JUDGE_CLAIM,
@@ -90,7 +90,7 @@ async def verify_claims(state: AgentState, deps: WorkflowDependencies) -> dict[s
         "route": route,
     }
     if new_errors:
-        result["errors"] = list(state.get("errors") or []) + [e.model_dump(mode="json") for e in new_errors]
+        result["errors"] = [e.model_dump(mode="json") for e in new_errors]  # a reducer adds them
     return result
 
 

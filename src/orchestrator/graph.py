@@ -14,15 +14,15 @@ from typing import Any, Awaitable, Callable
 from langgraph.errors import GraphBubbleUp
 from langgraph.graph import END, START, StateGraph
 
-from ..nodes.dependencies import WorkflowDependencies
-from ..nodes.input import understand_question
-from ..nodes.llm import draft_answer
-from ..nodes.plan_review import review_plan
-from ..nodes.processing import process_documents
-from ..nodes.report import write_report
-from ..nodes.search import search_web
-from ..nodes.verification import verify_claims
-from ..state import AgentState
+from research.nodes.dependencies import WorkflowDependencies
+from research.nodes.input import understand_question
+from research.nodes.llm import draft_answer
+from research.nodes.plan_review import review_plan
+from research.nodes.processing import process_documents
+from research.nodes.report import write_report
+from research.nodes.search import search_web
+from research.nodes.verification import verify_claims
+from research.state import AgentState
 
 Node = Callable[[AgentState, WorkflowDependencies], Awaitable[dict[str, Any]]]
 

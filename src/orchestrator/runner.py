@@ -15,11 +15,11 @@ from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from ..modules.errors import EXIT_NO_EVIDENCE, EXIT_OK, UsageError
-from ..modules.history import HistoryManager, SessionInfo, now_iso
-from ..modules.language import detect_language
-from ..modules.settings import Settings
-from ..nodes.dependencies import ProgressCallback, WorkflowDependencies
+from research.modules.core.errors import EXIT_NO_EVIDENCE, EXIT_OK, UsageError
+from research.state.session_folder import HistoryManager, SessionInfo, now_iso
+from research.modules.core.language import detect_language
+from research.modules.core.settings import Settings
+from research.nodes.dependencies import ProgressCallback, WorkflowDependencies
 
 MAX_QUESTION_CHARS = 4000
 
@@ -85,7 +85,7 @@ def resolve_language(requested: str, question: str) -> str:
 async def run_research(
     request: ResearchRequest, settings: Settings, progress: ProgressCallback
 ) -> RunResult:
-    from ..modules.model_manager import ModelManager
+    from research.modules.llm.model_manager import ModelManager
 
     history = HistoryManager(settings.sessions_dir)
     if request.resume:
@@ -148,8 +148,8 @@ def settings_for_depth(settings: Settings, depth: str) -> Settings:
 async def _run_graph(session, history, settings, model, progress, question, lang, model_name, request, depth):
     from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
-    from ..modules.container import ContainerProcessor
-    from ..modules.mcp_client import WebSearchClient
+    from research.modules.clients.parser_client import ContainerProcessor
+    from research.modules.clients.web_search_client import WebSearchClient
 
     sources = session.path / "sources"
     async with AsyncExitStack() as stack:
@@ -276,6 +276,6 @@ def _resumable(history: HistoryManager, ref: str) -> tuple[SessionInfo, dict[str
 
 
 def _is_user_facing(exc: BaseException) -> bool:
-    from ..modules.errors import UserFacingError
+    from research.modules.core.errors import UserFacingError
 
     return isinstance(exc, UserFacingError)

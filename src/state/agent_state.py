@@ -3,7 +3,8 @@ declared here, so every key any node writes must be listed."""
 
 from __future__ import annotations
 
-from typing import Any, TypedDict
+import operator
+from typing import Annotated, Any, TypedDict
 
 
 class AgentState(TypedDict, total=False):
@@ -40,7 +41,9 @@ class AgentState(TypedDict, total=False):
     report_md: str
     report_pdf: str
     # all nodes
-    errors: list[dict[str, Any]]  # RunError dicts
+    # RunError dicts. A reducer: each node returns only the errors it adds, so two
+    # writers can never drop each other's entries.
+    errors: Annotated[list[dict[str, Any]], operator.add]
     usage: dict[str, dict[str, int]]  # per node: calls, prompt_tokens, completion_tokens
     # budgets (kept up to date by the graph's node wrapper, so they survive resume)
     elapsed_seconds: float  # time spent inside nodes so far, across processes

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from conftest import run_research
 
-from research.modules.errors import UsageError
+from research.modules.core.errors import UsageError
 from research.orchestrator.runner import MAX_QUESTION_CHARS, clean_question
 
 pytestmark = pytest.mark.faults

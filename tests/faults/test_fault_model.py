@@ -10,8 +10,8 @@ import pytest
 from conftest import load_json_line, run_research, session_dirs
 from fault_helpers import assert_whole_files, events, last_line
 
-from research.modules.model_manager import ContextOverflow, ModelManager
-from research.modules.settings import Settings
+from research.modules.llm.model_manager import ContextOverflow, ModelManager
+from research.modules.core.settings import Settings
 from research.nodes.context_fit import MAX_SHRINKS, stream_within_context
 from research.nodes.dependencies import WorkflowDependencies
 

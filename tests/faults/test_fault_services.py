@@ -24,7 +24,7 @@ def _web_search_server_pids(session: Path) -> list[int]:
             cmdline = (proc / "cmdline").read_bytes().decode(errors="replace")
         except (OSError, ValueError):
             continue
-        if "research.servers.web_search_server" in cmdline and session.name in cmdline:
+        if "research.servers.web.server" in cmdline and session.name in cmdline:
             pids.append(int(proc.name))
     return pids
 

@@ -1,0 +1,371 @@
+"""WebSearchClient: the search node's door to a web-search MCP server over stdio.
+
+By default it starts our own server (``research.servers.web.server``) as a
+child process, passing the run's effective settings as ``RESEARCH_*`` environment
+variables (flags such as ``--engine`` live only in this process). With
+``settings.mcp_config`` it starts a server from an ``mcpServers`` config file instead
+(the entry named ``web-search``, else the first), e.g. the Node web-search-mcp, and
+reads its text output when it returns no structured content.
+
+One MCP session per run. The session lives in its own task, because anyio requires a
+connection to be closed by the task that opened it, while searches (and a restart after
+a crash) may come from any task.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import re
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TextIO
+
+from mcp import Client, StdioServerParameters
+from mcp.client.stdio import stdio_client
+from mcp.shared.exceptions import MCPError
+from mcp_types import CONNECTION_CLOSED, REQUEST_TIMEOUT, CallToolResult
+
+from research.modules.core.errors import SearchUnavailable
+from research.state.models import SearchHit
+from research.modules.core.errors import UsageError, UserFacingError
+from research.modules.core.settings import Settings
+from research.modules.core.urls import canonical_url
+
+START_TIMEOUT = 60.0  # a cold Python start with lxml/pdfminer imports takes a few seconds
+CALL_TIMEOUT = 180.0  # search + up to 10 page fetches (15 s each at worst) + extraction
+SEARCH_TOOL = "full-web-search"
+# Passed through to the child besides RESEARCH_*: proxies and CA bundles the user relies on.
+_PASSTHROUGH_ENV = ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "NO_PROXY", "http_proxy", "https_proxy",
+                    "all_proxy", "no_proxy", "SSL_CERT_FILE", "SSL_CERT_DIR", "REQUESTS_CA_BUNDLE", "DDGS_PROXY")
+
+
+class WebSearchServerError(UserFacingError):
+    """The web-search server could not be started or kept running."""
+
+
+@dataclass
+class ServerSpec:
+    """How to start (or reach) one MCP server."""
+
+    name: str
+    command: str = ""
+    args: list[str] = field(default_factory=list)
+    env: dict[str, str] = field(default_factory=dict)
+    cwd: str | None = None
+    url: str | None = None  # a Streamable HTTP server instead of a child process
+    ours: bool = False  # our own server: structured content is guaranteed
+
+    def describe(self) -> str:
+        return self.url or " ".join([Path(self.command).name, *self.args[:3]])
+
+
+def own_server_spec(settings: Settings, cache_dir: Path) -> ServerSpec:
+    return ServerSpec(
+        name="web-search",
+        command=sys.executable,
+        args=["-m", "research.servers.web.server", "--cache-dir", str(cache_dir)],
+        env=settings_environment(settings),
+        ours=True,
+    )
+
+
+def settings_environment(settings: Settings) -> dict[str, str]:
+    """The effective settings as the ``RESEARCH_*`` variables a child process reads."""
+    env: dict[str, str] = {}
+    for name, value in settings.model_dump().items():
+        if value is None:
+            continue
+        if isinstance(value, bool):
+            text = "true" if value else "false"
+        elif isinstance(value, Path):
+            text = str(value.expanduser().resolve())  # the child may run elsewhere
+        else:
+            text = str(value)
+        env[f"RESEARCH_{name.upper()}"] = text
+    # Fetch limits are the server's own settings: forward whatever the user set.
+    env.update({k: v for k, v in os.environ.items() if k.startswith("RESEARCH_FETCH_")})
+    env.update({k: os.environ[k] for k in _PASSTHROUGH_ENV if k in os.environ})
+    return env
+
+
+def config_server_spec(path: Path) -> ServerSpec:
+    """The ``web-search`` entry (else the first) of an ``mcpServers`` config file."""
+    try:
+        config = json.loads(path.expanduser().read_text("utf-8"))
+    except OSError as exc:
+        raise UsageError("websearch.bad_mcp_config", path=str(path), reason=exc.strerror or str(exc)) from None
+    except ValueError as exc:
+        raise UsageError("websearch.bad_mcp_config", path=str(path), reason=f"not JSON ({exc})") from None
+    servers = config.get("mcpServers") if isinstance(config, dict) else None
+    if not isinstance(servers, dict) or not servers:
+        raise UsageError("websearch.bad_mcp_config", path=str(path), reason="no mcpServers entries")
+    name = "web-search" if "web-search" in servers else next(iter(servers))
+    entry = servers[name]
+    if not isinstance(entry, dict) or not (entry.get("command") or entry.get("url")):
+        raise UsageError("websearch.bad_mcp_config", path=str(path), reason=f"server '{name}' has no command or url")
+    return ServerSpec(
+        name=name,
+        command=str(entry.get("command", "")),
+        args=[str(a) for a in entry.get("args", [])],
+        env={str(k): str(v) for k, v in (entry.get("env") or {}).items()},
+        cwd=entry.get("cwd"),
+        url=entry.get("url"),
+    )
+
+
+class _Session:
+    """One live MCP connection, opened and closed inside its own task."""
+
+    def __init__(self, spec: ServerSpec, errlog: TextIO) -> None:
+        self.spec = spec
+        self.errlog = errlog
+        self.client: Client | None = None
+        self._ready: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._stop = asyncio.Event()
+        self._task = asyncio.create_task(self._run(), name=f"mcp-session-{spec.name}")
+
+    def _make_client(self) -> Client:
+        if self.spec.url:
+            return Client(self.spec.url, read_timeout_seconds=CALL_TIMEOUT)
+        params = StdioServerParameters(command=self.spec.command, args=self.spec.args, env=self.spec.env or None,
+                                       cwd=self.spec.cwd)
+        return Client(stdio_client(params, errlog=self.errlog), read_timeout_seconds=CALL_TIMEOUT)
+
+    async def _run(self) -> None:
+        try:
+            async with self._make_client() as client:
+                self.client = client
+                self._ready.set_result(None)
+                await self._stop.wait()
+        except BaseException as exc:  # noqa: BLE001 - reported to whoever waits for the start
+            if not self._ready.done():
+                self._ready.set_exception(exc if isinstance(exc, Exception) else RuntimeError(repr(exc)))
+            elif not isinstance(exc, (Exception, asyncio.CancelledError)):
+                raise
+        finally:
+            self.client = None
+
+    async def started(self) -> Client:
+        try:
+            await asyncio.wait_for(asyncio.shield(self._ready), timeout=START_TIMEOUT)
+        except asyncio.TimeoutError:
+            await self.close()
+            raise WebSearchServerError("websearch.server_failed", command=self.spec.describe(),
+                                       reason=f"no answer within {START_TIMEOUT:g} s") from None
+        except Exception as exc:  # noqa: BLE001 - spawn errors, handshake errors, a crash at start-up
+            await self.close()
+            raise WebSearchServerError("websearch.server_failed", command=self.spec.describe(),
+                                       reason=_reason(exc)) from None
+        assert self.client is not None
+        return self.client
+
+    async def close(self) -> None:
+        self._stop.set()
+        try:
+            await asyncio.wait_for(self._task, timeout=10)
+        except (asyncio.TimeoutError, Exception):  # noqa: BLE001 - closing a dead server must not fail a run
+            self._task.cancel()
+
+
+class WebSearchClient:
+    """Implements the ``WebSearch`` protocol (src/nodes/dependencies.py) over MCP."""
+
+    def __init__(self, settings: Settings, cache_dir: Path, *, errlog: TextIO | None = None) -> None:
+        self.settings = settings
+        self.cache_dir = Path(cache_dir)
+        self.spec = config_server_spec(settings.mcp_config) if settings.mcp_config else own_server_spec(settings, self.cache_dir)
+        self._errlog_given = errlog
+        self._errlog: TextIO | None = None
+        self._session: _Session | None = None
+        self._lock = asyncio.Lock()
+        self.restarts = 0
+
+    async def __aenter__(self) -> "WebSearchClient":
+        self.cache_dir.mkdir(parents=True, exist_ok=True)
+        # The server's stderr goes to a log beside sources/, not over the user's progress display.
+        self._errlog = self._errlog_given or open(self.cache_dir.parent / "web-search-server.log", "a", encoding="utf-8")
+        try:
+            await self._connect()
+        except BaseException:
+            await self.aclose()
+            raise
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+    async def aclose(self) -> None:
+        if self._session is not None:
+            await self._session.close()
+            self._session = None
+        if self._errlog is not None and self._errlog is not self._errlog_given:
+            self._errlog.close()
+        self._errlog = None
+
+    async def _connect(self) -> Client:
+        assert self._errlog is not None, "use `async with WebSearchClient(...)`"
+        self._session = _Session(self.spec, self._errlog)
+        return await self._session.started()
+
+    async def _client(self, broken: Client | None = None) -> Client:
+        """The live client; restarts the server once if ``broken`` is the one that died."""
+        async with self._lock:
+            session = self._session
+            if session is not None and session.client is not None and session.client is not broken:
+                return session.client
+            if broken is not None:
+                if self.restarts >= 1:
+                    raise WebSearchServerError("websearch.server_crashed", command=self.spec.describe())
+                self.restarts += 1
+            if session is not None:
+                await session.close()
+            return await self._connect()
+
+    async def call(self, tool: str, arguments: dict[str, Any]) -> CallToolResult:
+        """Call a tool; a crashed server is restarted once and the call repeated."""
+        client = await self._client()
+        try:
+            return await client.call_tool(tool, arguments, read_timeout_seconds=CALL_TIMEOUT)
+        except MCPError as exc:
+            if exc.code == REQUEST_TIMEOUT:
+                raise SearchUnavailable(f"the web-search server did not answer within {CALL_TIMEOUT:g} s") from None
+            if exc.code != CONNECTION_CLOSED:
+                raise SearchUnavailable(f"the web-search server refused the call: {exc.message}") from None
+        except Exception as exc:  # noqa: BLE001 - the pipe may break under us in several ways
+            if not _looks_like_closed_pipe(exc):
+                raise
+        client = await self._client(broken=client)
+        try:
+            return await client.call_tool(tool, arguments, read_timeout_seconds=CALL_TIMEOUT)
+        except MCPError as exc:
+            raise SearchUnavailable(f"the web-search server failed after a restart: {exc.message}") from None
+
+    async def search(self, query: str, *, language: str, limit: int) -> list[SearchHit]:
+        """Search ``query``; each hit records ``language`` (the query's language)."""
+        arguments = {"query": query, "limit": max(1, min(int(limit), 10)), "includeContent": True}
+        result = await self.call(SEARCH_TOOL, arguments)
+        structured = result.structured_content if isinstance(result.structured_content, dict) else None
+        text = "\n".join(block.text for block in result.content if getattr(block, "type", "") == "text")
+        if structured is not None and isinstance(structured.get("results"), list):
+            if not structured.get("engine") and (result.is_error or not structured["results"]):
+                notes = "; ".join(structured.get("notes") or []) or "no engine answered"
+                raise SearchUnavailable(notes)
+            return [_hit_from_structured(row, query, language) for row in structured["results"] if isinstance(row, dict)]
+        if result.is_error:
+            raise SearchUnavailable(text.strip()[:500] or "the web-search server reported an error")
+        return parse_text_results(text, query=query, language=language, engine=self.spec.name)
+
+
+def _hit_from_structured(row: dict[str, Any], query: str, language: str) -> SearchHit:
+    url = str(row.get("url", ""))
+    return SearchHit(
+        url=url,
+        canonical_url=str(row.get("canonical_url") or canonical_url(url)),
+        title=str(row.get("title") or ""),
+        snippet=str(row.get("description") or row.get("snippet") or ""),
+        engine=str(row.get("engine") or ""),
+        query=query,
+        language=language,
+        cache_path=row.get("cache_path"),
+        media_type=row.get("media_type"),
+        content=str(row.get("content") or ""),
+        fetch_error=row.get("fetch_error"),
+        retrieved_at=row.get("retrieved_at"),
+    )
+
+
+# --------------------------------------------------------------------------- text output of other servers
+
+_NUMBERED = re.compile(r"^\s*(?:#+\s*)?\**\s*(\d{1,2})[.)]\s+(.+?)\s*\**\s*$", re.M)
+_FIELD = re.compile(r"^\s*\**\s*(url|link|source|description|snippet|summary|title)\s*\**\s*:\s*\**\s*(.*)$", re.I)
+_CONTENT_START = re.compile(r"^\s*\**\s*(?:full\s+)?content\s*\**\s*:\s*\**\s*(.*)$", re.I)
+_BARE_URL = re.compile(r"https?://[^\s<>\")\]]+")
+
+
+def parse_text_results(text: str, *, query: str, language: str, engine: str) -> list[SearchHit]:
+    """Read numbered result blocks (``**1. Title**`` / ``URL:`` / ``Description:`` /
+    ``Full Content:``), as web-search-mcp prints them. Loose on purpose: markup varies."""
+    starts = list(_NUMBERED.finditer(text))
+    hits: list[SearchHit] = []
+    for index, match in enumerate(starts):
+        end = starts[index + 1].start() if index + 1 < len(starts) else len(text)
+        block = text[match.end() : end]
+        hit = _parse_block(match.group(2).strip("* "), block, query, language, engine)
+        if hit is not None:
+            hits.append(hit)
+    if hits:
+        return hits
+    # No recognisable blocks: keep at least the links, in order, once each.
+    seen: set[str] = set()
+    for url in _BARE_URL.findall(text):
+        url = url.rstrip(".,;")
+        if canonical_url(url) not in seen:
+            seen.add(canonical_url(url))
+            hits.append(SearchHit(url=url, canonical_url=canonical_url(url), engine=engine, query=query, language=language))
+    return hits
+
+
+def _parse_block(title: str, block: str, query: str, language: str, engine: str) -> SearchHit | None:
+    url = ""
+    snippet_lines: list[str] = []
+    content_lines: list[str] = []
+    in_content = False
+    for line in block.splitlines():
+        if in_content:
+            if line.strip() == "---":
+                break
+            content_lines.append(line)
+            continue
+        content = _CONTENT_START.match(line)
+        if content:
+            in_content = True
+            if content.group(1).strip():
+                content_lines.append(content.group(1))
+            continue
+        found = _FIELD.match(line)
+        if found:
+            name, value = found.group(1).lower(), found.group(2).strip().strip("*").strip()
+            if name in ("url", "link", "source") and not url:
+                link = _BARE_URL.search(value)
+                url = link.group(0) if link else value
+            elif name == "title" and value:
+                title = value
+            elif name in ("description", "snippet", "summary"):
+                snippet_lines.append(value)
+    if not url:
+        link = _BARE_URL.search(block)
+        if link is None:
+            return None
+        url = link.group(0)
+    return SearchHit(
+        url=url,
+        canonical_url=canonical_url(url),
+        title=title,
+        snippet=" ".join(snippet_lines).strip(),
+        engine=engine,
+        query=query,
+        language=language,
+        content="\n".join(content_lines).strip(),
+    )
+
+
+def _reason(exc: BaseException) -> str:
+    if isinstance(exc, MCPError):
+        if exc.code == CONNECTION_CLOSED:
+            return "the server exited before answering (see web-search-server.log)"
+        return exc.message
+    if isinstance(exc, FileNotFoundError):
+        return f"command not found: {exc.filename or exc}"
+    if isinstance(exc, BaseExceptionGroup):
+        return "; ".join(_reason(e) for e in exc.exceptions)
+    return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+
+
+def _looks_like_closed_pipe(exc: BaseException) -> bool:
+    import anyio
+
+    return isinstance(exc, (BrokenPipeError, ConnectionResetError, EOFError, anyio.ClosedResourceError,
+                            anyio.BrokenResourceError, anyio.EndOfStream))

@@ -1,0 +1,42 @@
+"""Errors a user can act on. Each carries an i18n message key and an exit code
+(DESIGN.md "Exit codes"); the CLI prints one line and exits, never a traceback."""
+
+from __future__ import annotations
+
+EXIT_OK = 0
+EXIT_FAILURE = 1
+EXIT_USAGE = 2
+EXIT_OLLAMA = 3
+EXIT_NO_EVIDENCE = 4
+
+
+class UserFacingError(Exception):
+    """An error with a localized one-line message and an exit code."""
+
+    exit_code = EXIT_FAILURE
+
+    def __init__(self, key: str, **params: object) -> None:
+        super().__init__(key)
+        self.key = key
+        self.params = params
+
+    def message(self, lang: str) -> str:
+        from research.modules.core.i18n import t
+
+        return t(self.key, lang, **self.params)
+
+
+class UsageError(UserFacingError):
+    exit_code = EXIT_USAGE
+
+
+class OllamaError(UserFacingError):
+    exit_code = EXIT_OLLAMA
+
+
+class SearchUnavailable(Exception):
+    """No configured search engine answered (all failed or rate-limited); costs one query."""
+
+
+class DocumentFailed(Exception):
+    """One document could not be parsed; the run goes on without it."""

@@ -1,0 +1,134 @@
+"""Settings: flag > environment (prefix RESEARCH_) > config file > default.
+
+The config file is TOML at ``$RESEARCH_CONFIG`` or ``~/.config/research/config.toml``
+with the same names in lower case (``model = "qwen3:8b"``). A bad value is a
+``UsageError`` naming the setting.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from pydantic import AliasChoices, Field, ValidationError, field_validator
+from pydantic_settings import BaseSettings, NoDecode, PydanticBaseSettingsSource, SettingsConfigDict
+
+from research.modules.core.errors import UsageError
+
+DEFAULT_OLLAMA_HOST = "http://127.0.0.1:11434"
+
+# Filler a report should not contain (both languages); RESEARCH_BANNED_WORDS replaces the list.
+DEFAULT_BANNED_WORDS = (
+    "delve", "delves", "delving", "tapestry", "in today's fast-paced world", "in the ever-evolving",
+    "game-changer", "game-changing", "groundbreaking", "revolutionary", "cutting-edge", "unlock the power",
+    "it is important to note that", "画期的な", "革新的な", "驚くべき", "まさに", "言うまでもなく",
+)
+
+
+def config_file_path() -> Path:
+    explicit = os.environ.get("RESEARCH_CONFIG")
+    if explicit:
+        return Path(explicit).expanduser()
+    base = Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config")
+    return base / "research" / "config.toml"
+
+
+class _TomlFileSource(PydanticBaseSettingsSource):
+    """Reads the config file; a broken file is a usage error, not a traceback."""
+
+    def __init__(self, settings_cls: type[BaseSettings]) -> None:
+        super().__init__(settings_cls)
+        self.path = config_file_path()
+        self.data: dict[str, Any] = {}
+        if self.path.is_file():
+            try:
+                self.data = {k.lower(): v for k, v in tomllib.loads(self.path.read_text("utf-8")).items()}
+            except (tomllib.TOMLDecodeError, UnicodeDecodeError, OSError) as exc:
+                raise UsageError("usage.bad_config_file", path=str(self.path), reason=str(exc).splitlines()[0]) from None
+
+    def get_field_value(self, field: Any, field_name: str) -> tuple[Any, str, bool]:
+        return self.data.get(field_name), field_name, False
+
+    def __call__(self) -> dict[str, Any]:
+        return {k: v for k, v in self.data.items() if k in self.settings_cls.model_fields}
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="RESEARCH_", extra="ignore", validate_default=True)
+
+    model: str = Field(default="gpt-oss:20b", min_length=1)
+    fallback_model: str | None = None
+    ollama_host: str = Field(
+        default=DEFAULT_OLLAMA_HOST,
+        validation_alias=AliasChoices("RESEARCH_OLLAMA_HOST", "OLLAMA_HOST", "ollama_host"),
+    )
+    num_ctx: int = Field(default=16384, ge=2048, le=1_048_576)
+    think: Literal["low", "medium", "high", "off"] = "low"
+    request_timeout: float = Field(default=600.0, gt=0)
+    sessions_dir: Path = Path("sessions")
+    language: Literal["auto", "ja", "en"] = "auto"
+    search_engine: Literal["duckduckgo", "searxng", "local"] = "duckduckgo"
+    searxng_url: str | None = None
+    docs_dir: Path | None = None
+    search_limit: int = Field(default=5, ge=1, le=10)
+    allow_private_network: bool = False
+    mcp_config: Path | None = None
+    sandbox: Literal["auto", "docker", "podman", "bwrap", "unshare", "none"] = "auto"
+    sandbox_image: str | None = None
+    parse_timeout: float = Field(default=30.0, gt=0)
+    max_verification_loops: int = Field(default=2, ge=0, le=10)
+    verification_pass_ratio: float = Field(default=0.8, ge=0.0, le=1.0)
+    pdf_font: Path | None = None
+    # --- research depth, plan review and budgets (issue 9) ---
+    depth: Literal["quick", "standard", "deep"] = "standard"
+    review_plan: bool = False
+    max_sources: int | None = Field(default=None, ge=1)
+    max_llm_tokens: int | None = Field(default=None, ge=1)
+    max_seconds: float | None = Field(default=None, gt=0)
+    # NoDecode: the environment gives "a,b,c", not JSON.
+    banned_words: Annotated[tuple[str, ...], NoDecode] = DEFAULT_BANNED_WORDS
+
+    @field_validator("banned_words", mode="before")
+    @classmethod
+    def _split_words(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            value = value.split(",")
+        if isinstance(value, (list, tuple)):
+            return tuple(w.strip() for w in value if isinstance(w, str) and w.strip())
+        return value
+
+    @field_validator("ollama_host")
+    @classmethod
+    def _normalise_host(cls, value: str) -> str:
+        value = value.strip().rstrip("/")
+        if not value:
+            raise ValueError("empty host")
+        if "://" not in value:
+            value = "http://" + value
+        return value
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        # Flags arrive as init kwargs; they beat the environment, which beats the file.
+        return (init_settings, env_settings, _TomlFileSource(settings_cls))
+
+
+def load_settings(**flags: Any) -> Settings:
+    """Build settings from flags (None means "not given") and the environment."""
+    given = {k: v for k, v in flags.items() if v is not None}
+    try:
+        return Settings(**given)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        name = str(first["loc"][0]) if first.get("loc") else "?"
+        env_name = name if name.startswith(("RESEARCH_", "OLLAMA_")) else "RESEARCH_" + name.upper()
+        raise UsageError("usage.bad_setting", name=env_name, reason=first["msg"]) from None

@@ -1,0 +1,290 @@
+"""ModelManager: every call to Ollama goes through here, via the official ``ollama`` client.
+
+Why one place: ``num_ctx`` must be set on every call (Ollama's default of 2048-4096
+silently truncates prompts), thinking text must never reach an answer, structured
+replies must be validated and repaired, and usage is counted per node for benchmarks.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from typing import Any, Callable, TypeVar
+
+import httpx
+import ollama
+from pydantic import BaseModel, ValidationError
+
+from research.modules.core.errors import OllamaError
+from research.modules.core.settings import Settings
+from research.modules.llm.tokens import estimate_tokens
+
+T = TypeVar("T", bound=BaseModel)
+
+# Consecutive failed calls (Ollama errors, 5xx) after which the fallback model takes over.
+FAILURES_BEFORE_FALLBACK = 3
+
+_INLINE_THINK = re.compile(r"<think>.*?(</think>|$)", re.DOTALL)
+
+
+class ContextOverflow(Exception):
+    """Ollama filled the whole context window (prompt_eval_count >= num_ctx), which means
+    it silently dropped the start of the prompt. ``text`` is the answer it wrote anyway;
+    the caller shrinks its prompt and asks again rather than trusting it."""
+
+    def __init__(self, text: str, prompt_tokens: int, num_ctx: int) -> None:
+        super().__init__(f"prompt used {prompt_tokens} of num_ctx {num_ctx} tokens")
+        self.text = text
+        self.prompt_tokens = prompt_tokens
+        self.num_ctx = num_ctx
+
+
+class ModelManager:
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.host = settings.ollama_host
+        self.model = settings.model
+        self._client = ollama.AsyncClient(host=self.host, timeout=settings.request_timeout)
+        self._think: bool | str | None = False if settings.think == "off" else settings.think
+        self.usage: dict[str, dict[str, int]] = {}
+        self.consecutive_failures = 0
+        self.switched_from: str | None = None  # the main model, once the fallback took over
+        self._installed: set[str] | None = None  # known after ensure_ready()
+
+    # --- readiness -------------------------------------------------------------
+    async def ensure_ready(self) -> str:
+        """Check Ollama answers and the model is installed; returns the model to use.
+
+        Falls back to ``settings.fallback_model`` when the main model is missing.
+        Raises ``OllamaError`` with a one-line, actionable message otherwise.
+        """
+        try:
+            listing = await self._client.list()
+        except (ConnectionError, httpx.TransportError):
+            raise OllamaError("ollama.unreachable", host=self.host) from None
+        except ollama.ResponseError as exc:
+            raise OllamaError("ollama.failed", reason=exc.error) from None
+        installed = {m.model for m in listing.models if m.model}
+        self._installed = installed
+        for candidate in (self.settings.model, self.settings.fallback_model):
+            if candidate and _is_installed(candidate, installed):
+                self.model = candidate
+                return candidate
+        raise OllamaError("ollama.model_missing", model=self.settings.model)
+
+    # --- calls -------------------------------------------------------------------
+    async def chat(self, messages: list[dict[str, str]], *, node: str) -> str:
+        response = await self._call(messages, node=node)
+        return _strip_thinking(response.message.content or "")
+
+    async def stream(
+        self, messages: list[dict[str, str]], *, node: str, on_token: Callable[[str], None]
+    ) -> str:
+        """Stream the answer, calling ``on_token`` with visible text only (no thinking).
+
+        Raises ``ContextOverflow`` when Ollama reports a prompt that filled num_ctx (it
+        only says so in the final chunk), and ``OllamaError`` when the stream breaks.
+        """
+        visible = _ThinkFilter()
+        parts: list[str] = []
+        started = time.perf_counter()
+        iterator = await self._call(messages, node=node, stream=True)
+        prompt_tokens = None
+        finished = False
+        try:
+            async for chunk in iterator:
+                text = visible.feed(chunk.message.content or "")
+                if text:
+                    parts.append(text)
+                    on_token(text)
+                if chunk.done:
+                    finished = True
+                    prompt_tokens = chunk.prompt_eval_count
+                    self._count(node, chunk.prompt_eval_count, chunk.eval_count, calls=0)
+        except (ConnectionError, httpx.TransportError):
+            # Ollama went away mid-answer (killed, out of memory): a partial answer is not kept.
+            raise OllamaError("ollama.stream_lost", host=self.host) from None
+        except ollama.ResponseError as exc:
+            # Retried with the fallback only if nothing was shown yet: a half answer stays failed.
+            if self._record_failure() and not parts:
+                return await self.stream(messages, node=node, on_token=on_token)
+            raise OllamaError("ollama.failed", reason=exc.error) from None
+        finally:
+            self._add_time(node, time.perf_counter() - started)
+        self.consecutive_failures = 0
+        if not finished:
+            raise OllamaError("ollama.stream_lost", host=self.host)
+        answer = "".join(parts).strip()
+        if self._check_context(messages, prompt_tokens):
+            raise ContextOverflow(answer, prompt_tokens or 0, self.settings.num_ctx)
+        return answer
+
+    async def structured(
+        self, messages: list[dict[str, str]], schema: type[T], *, node: str, fallback: T
+    ) -> T:
+        """A reply validated against ``schema``: one repair retry, then ``fallback``.
+
+        A malformed reply from a small local model must never end a run.
+        """
+        conversation = list(messages)
+        json_schema = schema.model_json_schema()
+        for attempt in range(2):
+            try:
+                response = await self._call(conversation, node=node, format=json_schema)
+            except OllamaError as exc:
+                if exc.key == "ollama.failed" and attempt == 0:
+                    continue  # a 500 from Ollama: try once more, then fall back
+                if exc.key == "ollama.failed":
+                    return self._fall_back(node, fallback)
+                raise
+            content = _strip_thinking(response.message.content or "")
+            try:
+                return schema.model_validate_json(_extract_json(content))
+            except (ValidationError, ValueError) as exc:
+                conversation = [
+                    *messages,
+                    {"role": "assistant", "content": content[:2000]},
+                    {
+                        "role": "user",
+                        "content": "Your reply was not valid JSON for the required schema "
+                        f"({str(exc).splitlines()[0]}). Reply again with JSON only.",
+                    },
+                ]
+        return self._fall_back(node, fallback)
+
+    def context_budget(self, reserve_for_answer: int = 2048) -> int:
+        """Tokens available for the prompt once room for the answer is kept."""
+        return max(1024, self.settings.num_ctx - reserve_for_answer)
+
+    # --- internals -------------------------------------------------------------------
+    def _fall_back(self, node: str, fallback: T) -> T:
+        """Counted in usage (meta.json) so a report can say which steps ran degraded."""
+        self._entry(node)["fallbacks"] += 1
+        return fallback
+
+    def _entry(self, node: str) -> dict[str, int]:
+        entry = self.usage.setdefault(node, {"calls": 0, "prompt_tokens": 0, "completion_tokens": 0})
+        for key in ("model_ms", "fallbacks"):
+            entry.setdefault(key, 0)
+        return entry
+
+    def _add_time(self, node: str, seconds: float) -> None:
+        # Time spent waiting on Ollama, so benchmarks can split model time from orchestration.
+        self._entry(node)["model_ms"] += round(seconds * 1000)
+
+    async def _call(self, messages: list[dict[str, str]], *, node: str, stream: bool = False, format: Any = None):
+        options = {"num_ctx": self.settings.num_ctx, "temperature": 0.2 if format is None else 0.0}
+        started = time.perf_counter()
+        try:
+            response = await self._client.chat(
+                model=self.model,
+                messages=messages,
+                stream=stream,
+                format=format,
+                options=options,
+                think=self._think,
+            )
+        except ollama.ResponseError as exc:
+            if self._think and "think" in (exc.error or "").lower():
+                # A model without thinking support rejects the parameter: drop it for good.
+                self._think = None
+                return await self._call(messages, node=node, stream=stream, format=format)
+            if exc.status_code == 404:
+                raise OllamaError("ollama.model_missing", model=self.model) from None
+            if self._record_failure():
+                return await self._call(messages, node=node, stream=stream, format=format)
+            raise OllamaError("ollama.failed", reason=exc.error) from None
+        except (ConnectionError, httpx.TransportError):
+            raise OllamaError("ollama.unreachable", host=self.host) from None
+        finally:
+            if not stream:
+                self._add_time(node, time.perf_counter() - started)
+        if stream:  # a stream counts as a success once it has finished (see stream())
+            self._count(node, None, None, calls=1)
+            return response
+        self.consecutive_failures = 0
+        self._count(node, response.prompt_eval_count, response.eval_count, calls=1)
+        self._check_context(messages, response.prompt_eval_count)
+        return response
+
+    def _record_failure(self) -> bool:
+        """Count a failed call; after FAILURES_BEFORE_FALLBACK in a row, switch to the
+        fallback model (when it is set and installed). True when it switched."""
+        self.consecutive_failures += 1
+        fallback = self.settings.fallback_model
+        if (self.consecutive_failures < FAILURES_BEFORE_FALLBACK or not fallback or fallback == self.model
+                or (self._installed is not None and not _is_installed(fallback, self._installed))):
+            return False
+        self.switched_from, self.model = self.model, fallback
+        self.consecutive_failures = 0
+        self._entry("fallback_model")["calls"] += 1  # meta.json usage shows the switch
+        return True
+
+    def _count(self, node: str, prompt: int | None, completion: int | None, *, calls: int) -> None:
+        entry = self._entry(node)
+        entry["calls"] += calls
+        entry["prompt_tokens"] += prompt or 0
+        entry["completion_tokens"] += completion or 0
+
+    def _check_context(self, messages: list[dict[str, str]], prompt_eval_count: int | None) -> bool:
+        """Ollama truncates an over-long prompt silently; a prompt that used the whole
+        context is recorded in usage (and reported to the caller) so it is never silent."""
+        if prompt_eval_count and prompt_eval_count >= self.settings.num_ctx:
+            entry = self._entry("context_overflow")
+            entry["calls"] += 1
+            entry["prompt_tokens"] += sum(estimate_tokens(m["content"]) for m in messages)
+            return True
+        return False
+
+
+def _is_installed(model: str, installed: set[str]) -> bool:
+    if model in installed:
+        return True
+    return ":" not in model and f"{model}:latest" in installed
+
+
+def _strip_thinking(text: str) -> str:
+    return _INLINE_THINK.sub("", text).strip()
+
+
+def _extract_json(text: str) -> str:
+    """Models sometimes wrap JSON in prose or code fences; take the outermost object."""
+    text = text.strip()
+    if text.startswith("{"):
+        return text
+    start, end = text.find("{"), text.rfind("}")
+    if start != -1 and end > start:
+        return text[start : end + 1]
+    json.loads(text)  # raises a ValueError with a useful message
+    return text
+
+
+class _ThinkFilter:
+    """Drops ``<think>…</think>`` spans from streamed text, across chunk boundaries.
+
+    gpt-oss sends thinking in a separate field, but other models inline it.
+    """
+
+    def __init__(self) -> None:
+        self.inside = False
+        self.pending = ""
+
+    def feed(self, text: str) -> str:
+        self.pending += text
+        out: list[str] = []
+        while self.pending:
+            marker = "</think>" if self.inside else "<think>"
+            index = self.pending.find(marker)
+            if index == -1:
+                # Keep a possible partial marker at the end for the next chunk.
+                keep = next((k for k in range(len(marker) - 1, 0, -1) if self.pending.endswith(marker[:k])), 0)
+                emit, self.pending = self.pending[: len(self.pending) - keep], self.pending[len(self.pending) - keep :]
+                if not self.inside:
+                    out.append(emit)
+                break
+            if not self.inside:
+                out.append(self.pending[:index])
+            self.pending = self.pending[index + len(marker) :]
+            self.inside = not self.inside
+        return "".join(out)

@@ -1,0 +1,526 @@
+"""The report as structured content, built once from run data and rendered twice.
+
+``build_report`` turns the verified answer (Markdown written by the model), the sources
+ledger, the verification summary and the method notes into a ``ReportDocument``. The
+Markdown renderer (report_markdown) and the PDF renderer (pdf) both work from it, so the
+PDF is typeset from parsed blocks, never from raw Markdown text.
+
+The body is parsed with markdown-it-py (CommonMark + tables + strikethrough, raw HTML
+off so ``<b>`` written by a model stays literal text).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Literal, Union
+
+from markdown_it import MarkdownIt
+from markdown_it.tree import SyntaxTreeNode
+from pydantic import BaseModel, Field
+
+from research.modules.report.templates import report_labels
+
+# ---------------------------------------------------------------------------
+# Input
+
+
+class ReportInput(BaseModel):
+    """Everything a report is made of; the report node fills it from the run state."""
+
+    question: str
+    language: Literal["ja", "en"]
+    model: str
+    generated_at: datetime
+    session_id: str
+    body_markdown: str = ""
+    sources: list[dict[str, Any]] = Field(default_factory=list)
+    verification: dict[str, Any] = Field(default_factory=dict)
+    method: dict[str, Any] = Field(default_factory=dict)
+    notes: list[str] = Field(default_factory=list)
+    parent_session: str | None = None
+
+
+# ---------------------------------------------------------------------------
+# Content model: inline spans and blocks
+
+
+@dataclass(frozen=True)
+class Span:
+    """A run of text with one set of inline styles. ``text == "\\n"`` with
+    ``line_break`` set is a hard line break."""
+
+    text: str
+    bold: bool = False
+    italic: bool = False
+    code: bool = False
+    strike: bool = False
+    href: str | None = None
+    line_break: bool = False
+
+
+@dataclass(frozen=True)
+class Heading:
+    level: int
+    spans: list[Span]
+
+
+@dataclass(frozen=True)
+class Paragraph:
+    spans: list[Span]
+
+
+@dataclass(frozen=True)
+class ListBlock:
+    ordered: bool
+    start: int
+    items: list[list["Block"]]
+
+
+@dataclass(frozen=True)
+class TableBlock:
+    header: list[list[Span]]
+    rows: list[list[list[Span]]]
+    aligns: list[str]  # "left" | "center" | "right" per column
+
+
+@dataclass(frozen=True)
+class CodeBlock:
+    text: str
+    info: str = ""
+
+
+@dataclass(frozen=True)
+class Quote:
+    blocks: list["Block"]
+
+
+@dataclass(frozen=True)
+class Rule:
+    pass
+
+
+Block = Union[Heading, Paragraph, ListBlock, TableBlock, CodeBlock, Quote, Rule]
+
+
+@dataclass(frozen=True)
+class Section:
+    """One part of the answer: a localized or model-written title, its Markdown source
+    (headings already shifted to their place in the report) and its parsed blocks."""
+
+    title: str
+    title_spans: list[Span]
+    markdown: str
+    blocks: list[Block]
+
+
+@dataclass(frozen=True)
+class ClaimLine:
+    index: int
+    text: str
+    verdict: str  # the raw verdict label; renderers localize it
+    citations: list[str]
+
+
+@dataclass(frozen=True)
+class VerificationView:
+    ran: bool
+    claims: int = 0
+    supported: int = 0
+    partly_supported: int = 0
+    unsupported: int = 0
+    citation_invalid: int = 0
+    supported_ratio: float = 0.0
+    loops: int = 0
+    invalid_citations: list[str] = field(default_factory=list)
+    weak_claims: list[ClaimLine] = field(default_factory=list)
+    follow_up_queries: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class MethodView:
+    engines: list[str]
+    queries: list[str]
+    sources_read: int
+    sources_failed: int
+    loops: int
+    sandbox: str
+
+
+@dataclass(frozen=True)
+class SourceEntry:
+    number: int
+    label: str
+    title: str
+    url: str
+    language: str
+    retrieved_at: str
+    failed: bool
+    error: str
+    suspicious: bool
+
+
+@dataclass(frozen=True)
+class ReportDocument:
+    lang: str
+    labels: dict[str, str]
+    title: str
+    question: str
+    date: str
+    model: str
+    session_id: str
+    parent_session: str | None
+    summary: Section
+    findings: list[Section]
+    verification: VerificationView
+    method: MethodView
+    sources: list[SourceEntry]
+    notes: list[str]
+
+    @property
+    def document_title(self) -> str:
+        """The title for PDF metadata and window captions: kind of report + question."""
+        question = " ".join(self.question.split())
+        if len(question) > 120:
+            question = question[:119] + "…"
+        return f"{self.title}: {question}" if question else self.title
+
+    def header_fields(self) -> list[tuple[str, str]]:
+        """The lines under the title, in order, as (localized label, value)."""
+        fields = [
+            (self.labels["question"], self.question),
+            (self.labels["date"], self.date),
+            (self.labels["model"], self.model),
+            (self.labels["session"], self.session_id),
+        ]
+        if self.parent_session:
+            fields.append((self.labels["parent_session"], self.parent_session))
+        return fields
+
+
+# ---------------------------------------------------------------------------
+# Markdown parsing
+
+
+def _markdown_parser() -> MarkdownIt:
+    # html=False: raw HTML from a model is shown as text, never interpreted.
+    return MarkdownIt("commonmark", {"html": False}).enable(["table", "strikethrough"])
+
+
+_PARSER = _markdown_parser()
+_URL = re.compile(r"https?://[^\s<>\"'）」』】]+[^\s<>\"'）」』】.,;:!?。、）]")
+_CJK = re.compile(r"[\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef]")
+
+
+def _link_bare_urls(span: Span) -> list[Span]:
+    """Split a plain text span so bare URLs become links (clickable in the PDF)."""
+    if span.href or span.code or "://" not in span.text:
+        return [span]
+    pieces: list[Span] = []
+    cursor = 0
+    for match in _URL.finditer(span.text):
+        if match.start() > cursor:
+            pieces.append(_with(span, text=span.text[cursor : match.start()]))
+        pieces.append(_with(span, text=match.group(0), href=match.group(0)))
+        cursor = match.end()
+    if cursor < len(span.text):
+        pieces.append(_with(span, text=span.text[cursor:]))
+    return pieces
+
+
+def _with(span: Span, **changes: Any) -> Span:
+    values = {**span.__dict__, **changes}
+    return Span(**values)
+
+
+def _soft_break(before: str, after: str) -> str:
+    # A line break inside a paragraph is a space in English but nothing between two
+    # Japanese characters (a space would show as a gap in the middle of a sentence).
+    if before and after and _CJK.match(before[-1]) and _CJK.match(after[0]):
+        return ""
+    return " "
+
+
+def inline_spans(node: SyntaxTreeNode) -> list[Span]:
+    """The styled text runs of an ``inline`` node."""
+    raw: list[Span | str] = []  # "soft" marks a soft break, resolved once neighbours are known
+
+    def walk(current: SyntaxTreeNode, style: Span) -> None:
+        for child in current.children:
+            kind = child.type
+            if kind == "text":
+                raw.extend(_link_bare_urls(_with(style, text=child.content)))
+            elif kind == "code_inline":
+                raw.append(_with(style, text=child.content, code=True))
+            elif kind == "softbreak":
+                raw.append("soft")
+            elif kind == "hardbreak":
+                raw.append(_with(style, text="\n", line_break=True))
+            elif kind == "strong":
+                walk(child, _with(style, bold=True))
+            elif kind == "em":
+                walk(child, _with(style, italic=True))
+            elif kind == "s":
+                walk(child, _with(style, strike=True))
+            elif kind == "link":
+                walk(child, _with(style, href=str(child.attrs.get("href", "")) or None))
+            elif kind == "image":
+                # Reports never fetch images; show the alt text linked to the image URL.
+                alt = "".join(grand.content for grand in child.children) or str(child.attrs.get("src", ""))
+                raw.append(_with(style, text=alt, href=str(child.attrs.get("src", "")) or None))
+            elif child.children:
+                walk(child, style)
+            elif child.content:
+                raw.append(_with(style, text=child.content))
+
+    walk(node, Span(""))
+    spans: list[Span] = []
+    for position, item in enumerate(raw):
+        if item == "soft":
+            before = spans[-1].text if spans else ""
+            after = next((s.text for s in raw[position + 1 :] if isinstance(s, Span)), "")
+            joiner = _soft_break(before, after)
+            if joiner:
+                spans.append(Span(joiner))
+        elif isinstance(item, Span) and item.text:
+            spans.append(item)
+    return spans
+
+
+def _blocks(nodes: list[SyntaxTreeNode]) -> list[Block]:
+    blocks: list[Block] = []
+    for node in nodes:
+        block = _block(node)
+        if block is not None:
+            blocks.append(block)
+    return blocks
+
+
+def _inline_child(node: SyntaxTreeNode) -> list[Span]:
+    for child in node.children:
+        if child.type == "inline":
+            return inline_spans(child)
+    return []
+
+
+def _cell_align(node: SyntaxTreeNode) -> str:
+    style = str(node.attrs.get("style", ""))
+    for align in ("left", "center", "right"):
+        if align in style:
+            return align
+    return "left"
+
+
+def _block(node: SyntaxTreeNode) -> Block | None:
+    kind = node.type
+    if kind == "heading":
+        return Heading(level=int(node.tag[1]), spans=_inline_child(node))
+    if kind == "paragraph":
+        return Paragraph(spans=_inline_child(node))
+    if kind in ("bullet_list", "ordered_list"):
+        start = int(node.attrs.get("start", 1) or 1) if kind == "ordered_list" else 1
+        items = [_blocks(item.children) for item in node.children if item.type == "list_item"]
+        return ListBlock(ordered=kind == "ordered_list", start=start, items=items)
+    if kind == "table":
+        header: list[list[Span]] = []
+        rows: list[list[list[Span]]] = []
+        aligns: list[str] = []
+        for part in node.children:
+            for row in part.children:
+                cells = [_inline_child(cell) for cell in row.children]
+                if part.type == "thead":
+                    header = cells
+                    aligns = [_cell_align(cell) for cell in row.children]
+                else:
+                    rows.append(cells)
+        return TableBlock(header=header, rows=rows, aligns=aligns)
+    if kind in ("fence", "code_block"):
+        return CodeBlock(text=node.content.rstrip("\n"), info=(node.info or "").strip())
+    if kind == "blockquote":
+        return Quote(blocks=_blocks(node.children))
+    if kind == "hr":
+        return Rule()
+    return None
+
+
+def parse_blocks(markdown: str) -> list[Block]:
+    """Parse Markdown into report blocks."""
+    return _blocks(SyntaxTreeNode(_PARSER.parse(markdown)).children)
+
+
+def _shift_headings(markdown: str, shift: int) -> str:
+    """Move ATX headings ``shift`` levels down (``##`` → ``###``), capped at six, so a
+    model's section fits under the report's own headings. Code fences are untouched
+    because only real heading tokens are rewritten."""
+    if shift <= 0:
+        return markdown
+    lines = markdown.split("\n")
+    for token in _PARSER.parse(markdown):
+        if token.type == "heading_open" and token.markup.startswith("#") and token.map:
+            row = token.map[0]
+            stripped = lines[row].lstrip()
+            indent = lines[row][: len(lines[row]) - len(stripped)]
+            level = min(6, len(token.markup) + shift)
+            lines[row] = indent + "#" * level + stripped[len(token.markup) :]
+    return "\n".join(lines)
+
+
+def _split_sections(body: str) -> tuple[str, list[tuple[str, str]]]:
+    """Split the body at its top-level ``#``/``##`` headings.
+
+    Returns the text before the first heading and (heading inline source, section text)
+    pairs. Lines are cut where markdown-it found the headings, so a ``## `` inside a
+    code block does not split anything."""
+    lines = body.split("\n")
+    cuts: list[tuple[int, int, str]] = []  # (first line, line after heading, title)
+    tokens = _PARSER.parse(body)
+    for position, token in enumerate(tokens):
+        if token.type == "heading_open" and token.level == 0 and token.tag in ("h1", "h2") and token.map:
+            title = tokens[position + 1].content if position + 1 < len(tokens) else ""
+            cuts.append((token.map[0], token.map[1], title))
+    if not cuts:
+        return body, []
+    preamble = "\n".join(lines[: cuts[0][0]])
+    sections = []
+    for number, (_, content_start, title) in enumerate(cuts):
+        end = cuts[number + 1][0] if number + 1 < len(cuts) else len(lines)
+        sections.append((title, "\n".join(lines[content_start:end]).strip("\n")))
+    return preamble, sections
+
+
+def _section(title: str, markdown: str, *, shift: int) -> Section:
+    shifted = _shift_headings(markdown.strip("\n"), shift)
+    title_tokens = SyntaxTreeNode(_PARSER.parse(title)).children if title else []
+    title_spans = _inline_child(title_tokens[0]) if title_tokens else []
+    return Section(title=title, title_spans=title_spans or [Span(title)], markdown=shifted, blocks=parse_blocks(shifted))
+
+
+# ---------------------------------------------------------------------------
+# Run data → views
+
+
+def _int(value: Any, default: int = 0) -> int:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return default
+
+
+def _float(value: Any, default: float = 0.0) -> float:
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return default
+
+
+def _strings(value: Any) -> list[str]:
+    if not isinstance(value, (list, tuple)):
+        return []
+    return [str(item) for item in value if item is not None and str(item).strip()]
+
+
+def _verification_view(data: dict[str, Any]) -> VerificationView:
+    summary = data.get("summary") if isinstance(data, dict) else None
+    claims = data.get("claims") if isinstance(data, dict) else None
+    if not isinstance(summary, dict) and not isinstance(claims, list):
+        return VerificationView(ran=False)
+    summary = summary if isinstance(summary, dict) else {}
+    claims = claims if isinstance(claims, list) else []
+    weak = [
+        ClaimLine(
+            index=_int(claim.get("index")),
+            text=" ".join(str(claim.get("text", "")).split()),
+            verdict=str(claim.get("verdict", "")),
+            citations=_strings(claim.get("citations")),
+        )
+        for claim in claims
+        if isinstance(claim, dict) and claim.get("verdict") in ("unsupported", "partly_supported", "citation_invalid")
+    ]
+    counted = {name: sum(1 for c in claims if isinstance(c, dict) and c.get("verdict") == name)
+               for name in ("supported", "partly_supported", "unsupported", "citation_invalid")}
+    total = _int(summary.get("claims"), len(claims))
+    supported = _int(summary.get("supported"), counted["supported"])
+    ratio = _float(summary.get("supported_ratio"), supported / total if total else 0.0)
+    return VerificationView(
+        ran=True,
+        claims=total,
+        supported=supported,
+        partly_supported=_int(summary.get("partly_supported"), counted["partly_supported"]),
+        unsupported=_int(summary.get("unsupported"), counted["unsupported"]),
+        citation_invalid=_int(summary.get("citation_invalid"), counted["citation_invalid"]),
+        supported_ratio=max(0.0, min(1.0, ratio)),
+        loops=_int(summary.get("loops")),
+        invalid_citations=_strings(summary.get("invalid_citations")),
+        weak_claims=weak,
+        follow_up_queries=_strings(data.get("follow_up_queries")),
+    )
+
+
+def _method_view(data: dict[str, Any], sources: list[SourceEntry]) -> MethodView:
+    failed = sum(1 for source in sources if source.failed)
+    return MethodView(
+        engines=_strings(data.get("engines")),
+        queries=_strings(data.get("queries")),
+        sources_read=_int(data.get("sources_read"), len(sources) - failed),
+        sources_failed=_int(data.get("sources_failed"), failed),
+        loops=_int(data.get("loops")),
+        sandbox=str(data.get("sandbox") or ""),
+    )
+
+
+def _source_entries(ledger: list[dict[str, Any]]) -> list[SourceEntry]:
+    entries = []
+    for number, source in enumerate((s for s in ledger if isinstance(s, dict)), start=1):
+        entries.append(
+            SourceEntry(
+                number=number,
+                label=str(source.get("label") or f"S{number}"),
+                title=" ".join(str(source.get("title") or "").split()),
+                url=str(source.get("url") or ""),
+                language=str(source.get("language") or ""),
+                retrieved_at=str(source.get("retrieved_at") or ""),
+                failed=source.get("status") == "failed",
+                error=" ".join(str(source.get("error") or "").split()),
+                suspicious=bool(source.get("suspicious")),
+            )
+        )
+    return entries
+
+
+def _format_date(moment: datetime) -> str:
+    text = moment.strftime("%Y-%m-%d %H:%M")
+    zone = moment.strftime("%Z") if moment.tzinfo else ""
+    return f"{text} {zone}".strip()
+
+
+def build_report(data: ReportInput) -> ReportDocument:
+    """Structure the run's results as a report in ``data.language``.
+
+    The body's text before its first heading is the summary; when there is none, its
+    first section is. The remaining sections are the findings, one per theme."""
+    labels = report_labels(data.language)
+    preamble, sections = _split_sections(data.body_markdown.replace("\r\n", "\n"))
+    if preamble.strip() or not sections:
+        summary_markdown = preamble
+    else:
+        summary_markdown = sections.pop(0)[1]
+    summary = _section(labels["summary"], summary_markdown, shift=0)
+    findings = [_section(title, text, shift=1) for title, text in sections]
+    sources = _source_entries(data.sources)
+    return ReportDocument(
+        lang=data.language,
+        labels=labels,
+        title=labels["title"],
+        question=" ".join(data.question.split()),
+        date=_format_date(data.generated_at),
+        model=data.model,
+        session_id=data.session_id,
+        parent_session=data.parent_session,
+        summary=summary,
+        findings=findings,
+        verification=_verification_view(data.verification),
+        method=_method_view(data.method, sources),
+        sources=sources,
+        notes=[" ".join(note.split()) for note in data.notes if note and note.strip()],
+    )

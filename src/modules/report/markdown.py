@@ -1,0 +1,123 @@
+"""report.md: the structured report written as Markdown in the report's language."""
+
+from __future__ import annotations
+
+import re
+
+from research.modules.report.content import ReportDocument, SourceEntry, VerificationView
+
+_MARKDOWN_SPECIALS = re.compile(r"([\\`*_\[\]<>#|])")
+
+
+def escape_markdown(text: str) -> str:
+    """Text from the web (titles, errors) shown literally, not read as Markdown."""
+    return _MARKDOWN_SPECIALS.sub(r"\\\1", " ".join(text.split()))
+
+
+def _link(text: str, url: str) -> str:
+    # Angle brackets let a URL with spaces or parentheses stay one link destination.
+    safe_url = url.replace("<", "%3C").replace(">", "%3E").replace(" ", "%20")
+    return f"[{escape_markdown(text)}](<{safe_url}>)"
+
+
+def _code(text: str) -> str:
+    fence = "``" if "`" in text else "`"
+    return f"{fence}{' '.join(text.split())}{fence}"
+
+
+def _percent(ratio: float) -> str:
+    return f"{ratio * 100:.0f}%"
+
+
+def _verification(view: VerificationView, labels: dict[str, str]) -> list[str]:
+    if not view.ran:
+        return [labels["verification_not_run"]]
+    lines = [
+        f"| {labels['item']} | {labels['count']} |",
+        "|:--|--:|",
+        f"| {labels['claims']} | {view.claims} |",
+        f"| {labels['supported']} | {view.supported} |",
+        f"| {labels['partly_supported']} | {view.partly_supported} |",
+        f"| {labels['unsupported']} | {view.unsupported} |",
+        f"| {labels['citation_invalid']} | {view.citation_invalid} |",
+        f"| {labels['supported_ratio']} | {_percent(view.supported_ratio)} |",
+        f"| {labels['loops']} | {view.loops} |",
+    ]
+    if view.invalid_citations:
+        lines += ["", f"**{labels['invalid_citations_removed']}**: " + ", ".join(
+            f"`{escape_markdown(label)}`" for label in view.invalid_citations)]
+    if view.weak_claims:
+        lines += ["", f"**{labels['unsupported_claims']}**", ""]
+        for claim in view.weak_claims:
+            verdict = labels.get(claim.verdict, claim.verdict)
+            cited = f" ({', '.join(claim.citations)})" if claim.citations else ""
+            lines.append(f"- {verdict}: {escape_markdown(claim.text)}{cited}")
+    if view.follow_up_queries:
+        lines += ["", f"**{labels['follow_up_queries']}**", ""]
+        lines += [f"- {escape_markdown(query)}" for query in view.follow_up_queries]
+    return lines
+
+
+def _method(doc: ReportDocument) -> list[str]:
+    labels, method = doc.labels, doc.method
+    none = labels["none"]
+    lines = [
+        f"- **{labels['engines']}**: {escape_markdown(', '.join(method.engines)) or none}",
+        f"- **{labels['sources_read']}**: {method.sources_read}",
+        f"- **{labels['sources_failed']}**: {method.sources_failed}",
+        f"- **{labels['loops']}**: {method.loops}",
+    ]
+    if method.sandbox:
+        lines.append(f"- **{labels['sandbox']}**: {escape_markdown(method.sandbox)}")
+    if method.queries:
+        lines.append(f"- **{labels['queries']}**:")
+        lines += [f"  - {escape_markdown(query)}" for query in method.queries]
+    return lines
+
+
+def source_line(source: SourceEntry, labels: dict[str, str]) -> str:
+    title = source.title or labels["untitled"]
+    parts = [f"**[{source.label}]** " + (_link(title, source.url) if source.url else escape_markdown(title))]
+    details = []
+    if source.language:
+        details.append(f"{labels['language']}: {escape_markdown(source.language)}")
+    if source.retrieved_at:
+        details.append(f"{labels['retrieved']}: {escape_markdown(source.retrieved_at)}")
+    if details:
+        parts.append("(" + ", ".join(details) + ")")
+    if source.failed:
+        parts.append(labels["failed"] + (f": {escape_markdown(source.error)}" if source.error else ""))
+    if source.suspicious:
+        parts.append(labels["suspicious"])
+    return " ".join(parts)
+
+
+def render_markdown(doc: ReportDocument) -> str:
+    """The whole report as Markdown: header, summary, findings, verification, method,
+    sources and notes, with headings and labels in ``doc.lang``."""
+    labels = doc.labels
+    out: list[str] = [f"# {escape_markdown(doc.title)}", ""]
+    for label, value in doc.header_fields():
+        # Identifiers go in code spans so underscores and colons read literally.
+        shown = _code(value) if label in (labels["model"], labels["session"], labels["parent_session"]) else escape_markdown(value)
+        out.append(f"- **{label}**: {shown}")
+    out += ["", f"## {labels['summary']}", ""]
+    if doc.summary.markdown.strip():
+        out += [doc.summary.markdown, ""]
+    if doc.findings:
+        out += [f"## {labels['findings']}", ""]
+        for section in doc.findings:
+            out += [f"### {section.title}", ""]
+            if section.markdown.strip():
+                out += [section.markdown, ""]
+    out += [f"## {labels['verification']}", ""] + _verification(doc.verification, labels) + [""]
+    out += [f"## {labels['method']}", ""] + _method(doc) + [""]
+    out += [f"## {labels['sources']}", ""]
+    if doc.sources:
+        out += [f"{source.number}. {source_line(source, labels)}" for source in doc.sources]
+    else:
+        out.append(labels["no_sources"])
+    out.append("")
+    if doc.notes:
+        out += [f"## {labels['notes']}", ""] + [f"- {escape_markdown(note)}" for note in doc.notes] + [""]
+    return "\n".join(out).rstrip("\n") + "\n"

@@ -1,0 +1,265 @@
+"""Fetching pages fast and safely, with a byte cache in the session's sources/.
+
+* Concurrency is bounded overall and per host (politeness): many hosts in parallel,
+  never a flood on one.
+* Every page has a total deadline besides httpx's connect/read timeouts, because a
+  server that drips one byte a second never trips a read timeout.
+* Bodies are streamed and cut at a size cap; redirects are followed by hand so each
+  hop passes the SSRF guard again and loops are named as loops.
+* Raw bytes are stored atomically (temp file + rename) under a hash of the canonical
+  URL, with a JSON sidecar; a cached URL is never fetched again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import os
+import tempfile
+from collections import defaultdict
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from urllib.parse import unquote, urljoin, urlsplit
+
+import httpx
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from research.servers.web.url_safety import URLGuard, UnsafeURL, canonical_url
+
+USER_AGENT = "research-assistant/0.1 (+local research tool; polite fetcher)"
+_EXTENSIONS = {"text/html": ".html", "application/pdf": ".pdf", "text/plain": ".txt", "text/markdown": ".md"}
+
+
+class FetchSettings(BaseSettings):
+    """Fetch limits (``RESEARCH_FETCH_*``); defaults suit the open web."""
+
+    model_config = SettingsConfigDict(env_prefix="RESEARCH_FETCH_", extra="ignore")
+
+    timeout: float = Field(default=15.0, gt=0, description="total seconds per page")
+    connect_timeout: float = Field(default=5.0, gt=0)
+    max_bytes: int = Field(default=10 * 1024 * 1024, ge=1024)
+    max_redirects: int = Field(default=5, ge=0, le=20)
+    concurrency: int = Field(default=10, ge=1, le=64)
+    per_host: int = Field(default=6, ge=1, le=32, description="like a browser's connections per host")
+
+
+@dataclass
+class FetchResult:
+    url: str
+    final_url: str
+    canonical_url: str
+    media_type: str | None = None  # as the server declared it (with charset), sniffed later
+    cache_path: str | None = None
+    retrieved_at: str | None = None
+    from_cache: bool = False
+    error: str | None = None
+    data: bytes | None = None  # the raw bytes (also on disk at cache_path)
+
+
+class FetchFailed(Exception):
+    """This page could not be fetched; the message says why in plain words."""
+
+
+# --------------------------------------------------------------------------- cache
+
+
+class SourceCache:
+    """Raw bytes keyed by the hash of the canonical URL, each with a JSON sidecar."""
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+        directory.mkdir(parents=True, exist_ok=True)
+
+    @staticmethod
+    def key(url: str) -> str:
+        return hashlib.sha256(canonical_url(url).encode("utf-8")).hexdigest()[:32]
+
+    def _sidecar(self, url: str) -> Path:
+        return self.directory / f"{self.key(url)}.json"
+
+    def lookup(self, url: str) -> FetchResult | None:
+        sidecar = self._sidecar(url)
+        try:
+            meta = json.loads(sidecar.read_text("utf-8"))
+            data_path = self.directory / meta["file"]
+            data = data_path.read_bytes()
+        except (OSError, ValueError, KeyError):
+            return None  # absent or half-written: fetch again
+        return FetchResult(
+            url=url,
+            final_url=meta.get("final_url", url),
+            canonical_url=canonical_url(url),
+            media_type=meta.get("media_type"),
+            cache_path=str(data_path),
+            retrieved_at=meta.get("retrieved_at"),
+            from_cache=True,
+            data=data,
+        )
+
+    def store(self, url: str, final_url: str, media_type: str | None, data: bytes) -> FetchResult:
+        key = self.key(url)
+        mime = (media_type or "").split(";")[0].strip().lower()
+        data_path = self.directory / f"{key}{_EXTENSIONS.get(mime, '.bin')}"
+        retrieved_at = datetime.now(timezone.utc).isoformat(timespec="seconds")
+        _atomic_write(data_path, data)
+        meta = {"url": url, "final_url": final_url, "canonical_url": canonical_url(url),
+                "media_type": media_type, "retrieved_at": retrieved_at, "file": data_path.name, "bytes": len(data)}
+        # The sidecar goes last: its presence means the bytes are complete.
+        _atomic_write(self._sidecar(url), json.dumps(meta, ensure_ascii=False, indent=1).encode("utf-8"))
+        return FetchResult(url=url, final_url=final_url, canonical_url=canonical_url(url), media_type=media_type,
+                           cache_path=str(data_path), retrieved_at=retrieved_at, data=data)
+
+
+def _atomic_write(path: Path, data: bytes) -> None:
+    fd, temp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=path.suffix)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        os.replace(temp, path)
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise
+
+
+# --------------------------------------------------------------------------- fetcher
+
+
+class PageFetcher:
+    """Fetches URLs into the cache. One per server; safe to call concurrently."""
+
+    def __init__(
+        self,
+        client: httpx.AsyncClient,
+        cache: SourceCache,
+        guard: URLGuard,
+        limits: FetchSettings | None = None,
+        local_root: Path | None = None,
+    ) -> None:
+        self.client = client
+        self.cache = cache
+        self.guard = guard
+        self.limits = limits or FetchSettings()
+        self.local_root = local_root.expanduser().resolve() if local_root else None
+        self._slots = asyncio.Semaphore(self.limits.concurrency)
+        self._host_slots: dict[str, asyncio.Semaphore] = defaultdict(lambda: asyncio.Semaphore(self.limits.per_host))
+        self._in_flight: dict[str, asyncio.Future[FetchResult]] = {}
+
+    async def fetch(self, url: str) -> FetchResult:
+        """Bytes of ``url`` from the cache or the network. Never raises for a bad page:
+        the reason is in ``FetchResult.error``."""
+        canonical = canonical_url(url)
+        cached = self.cache.lookup(url)
+        if cached is not None:
+            return cached
+        # Two results for the same page in one search share one download.
+        pending = self._in_flight.get(canonical)
+        if pending is not None:
+            return await asyncio.shield(pending)
+        future: asyncio.Future[FetchResult] = asyncio.get_running_loop().create_future()
+        self._in_flight[canonical] = future
+        try:
+            result = await self._fetch_uncached(url)
+        except asyncio.CancelledError:
+            future.cancel()  # anyone sharing this download is cancelled with it
+            raise
+        except Exception as exc:  # noqa: BLE001 - a bug on one page costs that page only
+            result = FetchResult(url=url, final_url=url, canonical_url=canonical,
+                                 error=f"unexpected error: {type(exc).__name__}: {exc}")
+        finally:
+            self._in_flight.pop(canonical, None)
+        future.set_result(result)
+        return result
+
+    async def _fetch_uncached(self, url: str) -> FetchResult:
+        canonical = canonical_url(url)
+        try:
+            if urlsplit(url).scheme == "file":
+                data, final_url, media_type = self._read_local(url)
+            else:
+                host = (urlsplit(url).hostname or "").lower()
+                async with self._slots, self._host_slots[host]:
+                    data, final_url, media_type = await asyncio.wait_for(
+                        self._download(url), timeout=self.limits.timeout
+                    )
+        except asyncio.TimeoutError:
+            return FetchResult(url=url, final_url=url, canonical_url=canonical,
+                               error=f"timed out after {self.limits.timeout:g} s")
+        except (FetchFailed, UnsafeURL) as exc:
+            return FetchResult(url=url, final_url=url, canonical_url=canonical, error=str(exc))
+        try:
+            return self.cache.store(url, final_url, media_type, data)
+        except OSError as exc:
+            return FetchResult(url=url, final_url=final_url, canonical_url=canonical, media_type=media_type,
+                               data=data, error=f"could not write the cache: {exc.strerror}")
+
+    def _read_local(self, url: str) -> tuple[bytes, str, str | None]:
+        """A file from the local documents folder (and nowhere else)."""
+        path = Path(unquote(urlsplit(url).path))
+        if self.local_root is None:
+            raise FetchFailed("file URLs are only read from the configured documents folder")
+        try:
+            path.resolve().relative_to(self.local_root)
+        except (ValueError, OSError):
+            raise FetchFailed("file URLs are only read from the configured documents folder") from None
+        from research.servers.web.engines import LOCAL_SUFFIXES
+
+        try:
+            if path.stat().st_size > self.limits.max_bytes:
+                raise FetchFailed(f"the file is larger than {self.limits.max_bytes} bytes")
+            return path.read_bytes(), url, LOCAL_SUFFIXES.get(path.suffix.lower())
+        except OSError as exc:
+            raise FetchFailed(f"cannot read the file: {exc.strerror}") from None
+
+    async def _download(self, url: str) -> tuple[bytes, str, str | None]:
+        current = url
+        seen: set[str] = set()
+        for _hop in range(self.limits.max_redirects + 1):
+            await self.guard.check(current)
+            seen.add(canonical_url(current))
+            try:
+                async with self.client.stream("GET", current, follow_redirects=False) as response:
+                    if response.is_redirect:
+                        location = response.headers.get("location")
+                        if not location:
+                            raise FetchFailed(f"HTTP {response.status_code} redirect without a Location")
+                        current = urljoin(current, location)
+                        if canonical_url(current) in seen:
+                            raise FetchFailed(f"redirect loop (back to {current})")
+                        continue
+                    if response.status_code >= 400:
+                        raise FetchFailed(f"HTTP {response.status_code}")
+                    data = await self._read_capped(response)
+                    return data, str(response.url), response.headers.get("content-type")
+            except httpx.TimeoutException:
+                raise FetchFailed("the server did not answer in time") from None
+            except httpx.HTTPError as exc:
+                raise FetchFailed(f"network error: {type(exc).__name__}: {exc}") from None
+        raise FetchFailed(f"more than {self.limits.max_redirects} redirects")
+
+    async def _read_capped(self, response: httpx.Response) -> bytes:
+        cap = self.limits.max_bytes
+        declared = response.headers.get("content-length")
+        if declared and declared.isdigit() and int(declared) > cap:
+            raise FetchFailed(f"the page is larger than the {cap // 1024} KiB limit ({int(declared) // 1024} KiB)")
+        chunks: list[bytes] = []
+        size = 0
+        async for chunk in response.aiter_bytes():
+            size += len(chunk)
+            if size > cap:
+                raise FetchFailed(f"the page is larger than the {cap // 1024} KiB limit")
+            chunks.append(chunk)
+        return b"".join(chunks)
+
+
+def make_http_client(limits: FetchSettings) -> httpx.AsyncClient:
+    """One client per server: connection reuse across pages and engines."""
+    timeout = httpx.Timeout(limits.timeout, connect=limits.connect_timeout)
+    return httpx.AsyncClient(
+        timeout=timeout,
+        headers={"User-Agent": USER_AGENT, "Accept-Language": "ja,en;q=0.8"},
+        limits=httpx.Limits(max_connections=limits.concurrency * 2, max_keepalive_connections=limits.concurrency),
+        trust_env=True,
+    )

@@ -1,0 +1,76 @@
+"""URL hygiene for fetching: canonical URLs for dedupe/caching, and the SSRF guard.
+
+A search result is untrusted input: a page (or a redirect) may point at
+``http://169.254.169.254/`` or ``http://localhost:8080/admin``. By default every host
+is resolved and refused when any of its addresses is not globally routable
+(loopback, private, link-local, shared/CGNAT, reserved, multicast, cloud metadata).
+The check runs again for every redirect hop. Tests and self-hosted setups opt out with
+``RESEARCH_ALLOW_PRIVATE_NETWORK=true``; the SearXNG search endpoint the user configured
+is always allowed (pointing at it was the user's own decision), but other pages on
+that host are not: a search result is not the user's configuration.
+
+Known limit: the address is checked, then httpx resolves again to connect, so a DNS
+server that answers differently within milliseconds (DNS rebinding) could slip past.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import ipaddress
+import socket
+from urllib.parse import urlsplit
+
+from research.modules.core.urls import canonical_url  # noqa: F401 - re-exported for the fetcher and server
+
+class UnsafeURL(Exception):
+    """The URL is not fetched: bad scheme, or it points into a private network."""
+
+
+def address_is_public(address: str) -> bool:
+    ip = ipaddress.ip_address(address.split("%", 1)[0])  # drop an IPv6 zone id
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    # is_global is False for loopback, RFC 1918, link-local (incl. 169.254.169.254 metadata),
+    # 100.64/10 shared space, documentation and reserved ranges.
+    return ip.is_global and not ip.is_multicast
+
+
+class URLGuard:
+    """Decides whether a URL may be fetched. Built once per server."""
+
+    def __init__(self, *, allow_private_network: bool, always_allowed: list[str] | None = None) -> None:
+        """``always_allowed``: URL prefixes the user configured (the SearXNG endpoint)."""
+        self.allow_private_network = allow_private_network
+        self._always_allowed = [canonical_url(url) for url in (always_allowed or []) if url]
+
+    def is_always_allowed(self, url: str) -> bool:
+        canonical = canonical_url(url)
+        return any(canonical == prefix or canonical.startswith(prefix + "/") or canonical.startswith(prefix + "?")
+                   for prefix in self._always_allowed)
+
+    async def check(self, url: str) -> None:
+        """Raise ``UnsafeURL`` unless ``url`` may be fetched."""
+        parts = urlsplit(url)
+        scheme = parts.scheme.lower()
+        if scheme not in ("http", "https"):
+            raise UnsafeURL(f"only http and https URLs are fetched, not {scheme or 'a bare path'}")
+        host = parts.hostname
+        if not host:
+            raise UnsafeURL("the URL has no host")
+        if self.allow_private_network or self.is_always_allowed(url):
+            return
+        for address in await _resolve(host, parts.port or _DEFAULT_PORTS[scheme]):
+            if not address_is_public(address):
+                raise UnsafeURL(f"{host} resolves to the non-public address {address}; refused (SSRF guard)")
+
+
+async def _resolve(host: str, port: int) -> list[str]:
+    try:
+        return [str(ipaddress.ip_address(host.strip("[]")))]
+    except ValueError:
+        pass
+    try:
+        infos = await asyncio.get_running_loop().getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except socket.gaierror as exc:
+        raise UnsafeURL(f"cannot resolve {host}: {exc.strerror}") from None
+    return sorted({info[4][0] for info in infos})
