@@ -1,4 +1,4 @@
-"""`research sessions …`, `research doctor`, `research mcp …`."""
+"""`research sessions …` and `research doctor`; `verify` and `mcp` have modules of their own."""
 
 from __future__ import annotations
 
@@ -33,11 +33,6 @@ def _parser() -> argparse.ArgumentParser:
     doctor.add_argument("--json", action="store_true")
     doctor.add_argument("--lang", choices=["ja", "en"])
 
-    mcp = commands.add_parser("mcp", help="run one of the MCP servers on stdio")
-    servers = mcp.add_subparsers(dest="server", required=True)
-    web = servers.add_parser("web-search", help="the web-search MCP server")
-    web.add_argument("--cache-dir", help="where fetched bytes are cached (a session's sources/)")
-    servers.add_parser("parser", help="the document parser MCP server (run it inside a sandbox)")
     return parser
 
 
@@ -47,13 +42,16 @@ def dispatch(argv: list[str]) -> int:
         from research.cli.verify import main as verify_main
 
         return verify_main(argv[1:])
+    if argv[:1] == ["mcp"]:
+        # The MCP servers run as their own processes with their own flags (cli/mcp_command.py).
+        from research.cli.mcp_command import main as mcp_main
+
+        return mcp_main(argv[1:])
     args = _parser().parse_args(argv)
     lang = getattr(args, "lang", None) or ("ja" if os.environ.get("LANG", "").startswith("ja") else "en")
     try:
         from research.modules.core.settings import load_settings
 
-        if args.command == "mcp":
-            return _mcp(args)
         settings = load_settings()
         if args.command == "doctor":
             from research.cli.doctor import run_doctor
@@ -63,18 +61,6 @@ def dispatch(argv: list[str]) -> int:
     except UserFacingError as exc:
         sys.stderr.write(f"research: {exc.message(lang)}\n")
         return exc.exit_code
-
-
-def _mcp(args: argparse.Namespace) -> int:
-    if args.server == "web-search":
-        from research.servers.web.server import serve
-
-        serve(args.cache_dir)
-    else:
-        from research.servers.parser.server import serve
-
-        serve()
-    return EXIT_OK
 
 
 def _sessions(args: argparse.Namespace, settings, lang: str) -> int:
