@@ -14,6 +14,7 @@ def _parser() -> argparse.ArgumentParser:
     web = servers.add_parser("web-search", help="the web-search MCP server")
     web.add_argument("--cache-dir", help="where fetched bytes are cached (a session's sources/)")
     servers.add_parser("parser", help="the document parser MCP server (run it inside a sandbox)")
+    servers.add_parser("research", help="the assistant itself for other MCP hosts: research, verify, sessions")
     return parser
 
 
@@ -23,6 +24,10 @@ def main(argv: list[str]) -> int:
         from research.servers.web.server import serve
 
         serve(args.cache_dir)
+    elif args.server == "research":
+        from research.servers.research.server import serve
+
+        serve()
     else:
         from research.servers.parser.server import serve
 
