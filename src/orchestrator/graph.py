@@ -23,6 +23,7 @@ from research.nodes.report import write_report
 from research.nodes.search import search_web
 from research.nodes.verification import verify_claims
 from research.state import AgentState
+from research.state.progress_log import record_step
 
 Node = Callable[[AgentState, WorkflowDependencies], Awaitable[dict[str, Any]]]
 
@@ -110,6 +111,7 @@ def bind(name: str, node: Node, deps: WorkflowDependencies) -> Callable[[AgentSt
         if name != "report":
             update = {**update, **budget_update(state, update, deps, seconds, _tokens(deps.model.usage) - tokens_before)}
         deps.history.append_event(session_id, "node_end", node=name, seconds=seconds)
+        record_step(deps.history.path(session_id), name, state, update)  # progress.md, for people
         deps.progress("node_end", {"node": name, "seconds": seconds})
         return update
 
