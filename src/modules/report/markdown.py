@@ -5,24 +5,32 @@ from __future__ import annotations
 import re
 
 from research.modules.report.content import ReportDocument, SourceEntry, VerificationView
+from research.modules.text.sanitize import one_line, safe_markdown, safe_url
 
 _MARKDOWN_SPECIALS = re.compile(r"([\\`*_\[\]<>#|])")
 
 
 def escape_markdown(text: str) -> str:
-    """Text from the web (titles, errors) shown literally, not read as Markdown."""
-    return _MARKDOWN_SPECIALS.sub(r"\\\1", " ".join(text.split()))
+    """Text from the web (titles, errors) shown literally, not read as Markdown, with
+    no control characters or escape sequences left to reach a terminal (`cat report.md`)."""
+    return _MARKDOWN_SPECIALS.sub(r"\\\1", one_line(text))
 
 
 def _link(text: str, url: str) -> str:
+    """A link only for http(s)/mailto; any other URL (javascript:, file:, data:) is
+    shown as text after the title, never as something to click."""
+    target = safe_url(url)
+    if target is None:
+        return f"{escape_markdown(text)} ({_code(url)})"
     # Angle brackets let a URL with spaces or parentheses stay one link destination.
-    safe_url = url.replace("<", "%3C").replace(">", "%3E").replace(" ", "%20")
-    return f"[{escape_markdown(text)}](<{safe_url}>)"
+    target = target.replace("<", "%3C").replace(">", "%3E").replace(" ", "%20")
+    return f"[{escape_markdown(text)}](<{target}>)"
 
 
 def _code(text: str) -> str:
-    fence = "``" if "`" in text else "`"
-    return f"{fence}{' '.join(text.split())}{fence}"
+    line = one_line(text)
+    fence = "``" if "`" in line else "`"
+    return f"{fence}{line}{fence}"
 
 
 def _percent(ratio: float) -> str:
@@ -102,14 +110,15 @@ def render_markdown(doc: ReportDocument) -> str:
         shown = _code(value) if label in (labels["model"], labels["session"], labels["parent_session"]) else escape_markdown(value)
         out.append(f"- **{label}**: {shown}")
     out += ["", f"## {labels['summary']}", ""]
+    # The model's prose repeats what pages said: no raw HTML, images or odd-scheme links.
     if doc.summary.markdown.strip():
-        out += [doc.summary.markdown, ""]
+        out += [safe_markdown(doc.summary.markdown), ""]
     if doc.findings:
         out += [f"## {labels['findings']}", ""]
         for section in doc.findings:
-            out += [f"### {section.title}", ""]
+            out += [f"### {safe_markdown(one_line(section.title))}", ""]
             if section.markdown.strip():
-                out += [section.markdown, ""]
+                out += [safe_markdown(section.markdown), ""]
     out += [f"## {labels['verification']}", ""] + _verification(doc.verification, labels) + [""]
     out += [f"## {labels['method']}", ""] + _method(doc) + [""]
     out += [f"## {labels['sources']}", ""]

@@ -36,6 +36,7 @@ from reportlab.platypus import (
     TableStyle,
 )
 
+from research.modules.text.sanitize import safe_url, strip_controls
 from research.modules.core.errors import UserFacingError
 from research.modules.report.fonts import register_japanese_font
 from research.modules.report.content import (
@@ -96,8 +97,9 @@ class _Typesetter:
 
     def fit(self, text: str) -> str:
         """Text the font can draw: control characters dropped, known symbols swapped,
-        anything else outside the font shown as 〓 instead of an empty box."""
-        text = _INVISIBLE.sub("", text)
+        anything else outside the font shown as 〓 instead of an empty box. Escape
+        sequences go whole (not just their ESC), by the sanitiser every renderer shares."""
+        text = _INVISIBLE.sub("", strip_controls(text))
         out = []
         for char in text:
             if char in "\n\t":
@@ -130,7 +132,7 @@ class _Typesetter:
                 text = f"<i>{text}</i>"
             if span.strike:
                 text = f"<strike>{text}</strike>"
-            if span.href and span.href.lower().startswith(_LINK_SCHEMES):
+            if span.href and span.href.lower().startswith(_LINK_SCHEMES) and safe_url(span.href):
                 # PDF URI actions are ASCII: percent-encode non-ASCII (IRIs such as
                 # ja.wikipedia.org/wiki/富士山) the way a browser would.
                 href = escape(quote(span.href, safe=_URI_SAFE), {'"': "&quot;"})

@@ -1,0 +1,135 @@
+"""One sanitiser for document-derived text on its way to a terminal, report.md or the PDF.
+
+Pages, PDFs, search results and the model (which repeats them) are untrusted. Before
+any of their text is shown:
+- terminal control is removed: escape sequences (CSI ``ESC [``, OSC ``ESC ]`` with
+  OSC 52 clipboard writes and window titles, DCS/APC/PM/SOS strings, two-byte ``ESC x``),
+  a bare ESC, C0 and C1 control characters, and the bidi controls that make text read
+  differently from how it is stored (Trojan Source); newlines and tabs stay only where
+  the caller keeps lines;
+- a link is a link only for http, https and mailto (``safe_url``);
+- raw HTML in Markdown is escaped so it reads as text (``escape_html``).
+"""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import urlsplit
+
+# ESC-introduced sequences, longest forms first. OSC/DCS/SOS/PM/APC strings run to BEL
+# or ST (ESC \); an unterminated one runs to the end of the text, which is dropped too.
+_ESCAPE_SEQUENCE = re.compile(
+    r"""
+    \x1b\[[0-?]*[ -/]*[@-~]?                  # CSI: ESC [ params intermediates final
+    | \x1b[\]PX^_].*?(?:\x07|\x1b\\|\Z)       # OSC, DCS, SOS, PM, APC ... BEL or ST
+    | \x9b[0-?]*[ -/]*[@-~]?                  # 8-bit CSI
+    | [\x90\x98\x9d\x9e\x9f].*?(?:\x07|\x9c|\Z)  # 8-bit DCS, SOS, OSC, PM, APC ... ST
+    | \x1b[ -/]*[0-~]?                        # two-byte (and nF) escapes, or a bare ESC
+    """,
+    re.VERBOSE | re.DOTALL,
+)
+# C0 controls but tab/newline, DEL, C1 controls, and the bidi embedding/override/isolate
+# marks plus zero-width joiners a title has no use for.
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
+_LINE_BREAKS = re.compile(r"\r\n?|[\u2028\u2029\x85]")
+
+SAFE_SCHEMES = ("http", "https", "mailto")
+
+
+def strip_controls(text: str, *, keep_newlines: bool = True) -> str:
+    """``text`` without escape sequences and control characters.
+
+    With ``keep_newlines`` line breaks (normalised to ``\\n``) and tabs stay; without it
+    all whitespace runs become one space, for titles and other one-line fields.
+    """
+    if not text:
+        return ""
+    text = _LINE_BREAKS.sub("\n", str(text))
+    text = _ESCAPE_SEQUENCE.sub("", text)
+    text = _CONTROL.sub("", text)
+    if not keep_newlines:
+        text = " ".join(text.split())
+    return text
+
+
+def one_line(text: str, limit: int | None = None) -> str:
+    """A title, URL or error as one clean line, cut to ``limit`` characters with …."""
+    line = strip_controls(text, keep_newlines=False)
+    return shorten(line, limit) if limit else line
+
+
+def shorten(text: str, limit: int = 40) -> str:
+    """``text`` cut to ``limit`` characters plus … (a 5,000-character id shows 40)."""
+    text = strip_controls(str(text), keep_newlines=False)
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+def safe_url(url: str) -> str | None:
+    """``url`` when it is an http(s) or mailto link, else None (show it as text only).
+
+    javascript:, data:, file:, vbscript: and scheme-less or obfuscated forms
+    ("java\\tscript:", leading spaces, entities) never become links.
+    """
+    cleaned = strip_controls(url or "", keep_newlines=False).strip()
+    # Browsers drop whitespace inside a scheme ("java script:"): judge the compact form.
+    compact = re.sub(r"\s", "", cleaned)
+    if not compact or "&#" in compact or "&colon" in compact.lower():
+        return None
+    try:
+        parts = urlsplit(compact)
+    except ValueError:
+        return None
+    scheme = parts.scheme.lower()
+    if scheme not in SAFE_SCHEMES or not cleaned.lower().startswith(scheme + ":"):
+        return None
+    if scheme in ("http", "https") and not parts.netloc:
+        return None
+    return cleaned
+
+
+_TAG_START = re.compile(r"<(?=[A-Za-z/!?])")
+
+
+def escape_html(text: str) -> str:
+    """Every ``<`` that could open a tag, comment or declaration as ``&lt;``: a
+    ``<script>`` from a page or the model reads as text. Other characters stay, so
+    ``a < b`` and Markdown quotes (``>``) read as before."""
+    return _TAG_START.sub("&lt;", text)
+
+
+# --- Markdown written by the model -------------------------------------------------
+_MD_LINK = re.compile(r"(!?)\[((?:[^\[\]\\]|\\.)*)\]\(\s*<?([^()<>\s]*(?:\([^()\s]*\)[^()<>\s]*)*)>?(\s+\"[^\"]*\")?\s*\)")
+_AUTOLINK = re.compile(r"<([a-zA-Z][a-zA-Z0-9+.\-]{1,31}:[^<>\s]*)>")
+_REFERENCE_DEF = re.compile(r"^( {0,3}\[[^\]]+\]:\s*)(\S+)(.*)$", re.MULTILINE)
+
+
+def safe_markdown(markdown: str) -> str:
+    """Model-written Markdown with nothing live in it but http(s)/mailto links.
+
+    Control characters go, raw HTML is escaped (so ``<script>``/``<iframe>`` show as
+    text), images become plain links (no remote image is fetched when report.md is
+    opened), and a link to any other scheme keeps only its text.
+    """
+    text = strip_controls(markdown)
+
+    def link(match: re.Match[str]) -> str:
+        bang, label, target = match.group(1), match.group(2), match.group(3)
+        url = safe_url(target)
+        if url is None:
+            return label or ""
+        if bang:  # an image: a link the reader may follow, never an automatic fetch
+            return f"[{label or url}](<{url}>)"
+        return f"[{label}](<{url}>)"
+
+    # Links first (their URLs contain no HTML after this), then HTML, protecting links.
+    placeholders: list[str] = []
+
+    def keep(fragment: str) -> str:
+        placeholders.append(fragment)
+        return f"\x00{len(placeholders) - 1}\x00"
+
+    text = _MD_LINK.sub(lambda m: keep(link(m)), text)
+    text = _AUTOLINK.sub(lambda m: keep(f"<{url}>") if (url := safe_url(m.group(1))) else escape_html(m.group(0)), text)
+    text = _REFERENCE_DEF.sub(lambda m: m.group(0) if safe_url(m.group(2)) else m.group(1) + "#" + m.group(3), text)
+    text = escape_html(text)
+    return re.sub(r"\x00(\d+)\x00", lambda m: placeholders[int(m.group(1))], text)
