@@ -58,6 +58,9 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "Session {session_id} has no report yet (status: {status}).",
         "ja": "セッション {session_id} にはまだレポートがありません（状態: {status}）。",
     },
+    "mcp_research.no_sessions": {"en": "No sessions yet in {path}.", "ja": "{path} にはまだセッションがありません。"},
+    "mcp_research.running_mark": {"en": "running now", "ja": "実行中"},
+    "mcp_research.session_line": {"en": "session: {session_id}", "ja": "セッション: {session_id}"},
     "mcp_research.no_sources": {
         "en": "Give at least one source (text or an http(s) URL).",
         "ja": "出典を1つ以上指定してください（テキストまたは http(s) の URL）。",

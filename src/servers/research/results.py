@@ -1,0 +1,166 @@
+"""What the research server's tools return: typed results read from a session folder,
+and the plain text an MCP host shows when it reads text only."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from research.modules.core.i18n import t
+from research.orchestrator.runner import RunResult
+from research.state.progress_log import PROGRESS_FILE
+from research.state.session_folder import HistoryManager, SessionInfo
+
+
+class SourceEntry(BaseModel):
+    label: str  # "S1": what the answer's [S1] citations point at
+    title: str = ""
+    url: str = ""
+    status: str = "ok"  # "ok" | "failed"
+    error: str | None = None
+
+
+class ResearchOutput(BaseModel):
+    session_id: str
+    session_dir: str
+    language: str
+    answer: str = Field(description="the verified answer (Markdown with [S#] citations)")
+    verification: dict[str, Any] = Field(default_factory=dict, description="claim counts and supported ratio")
+    sources: list[SourceEntry] = Field(default_factory=list)
+    report_md: str = ""
+    report_pdf: str = ""
+    progress_md: str = ""
+    no_evidence: bool = False
+
+
+class SessionSummary(BaseModel):
+    session_id: str
+    question: str = ""
+    language: str = ""
+    status: str = ""
+    created_at: str = ""
+    session_dir: str = ""
+    report_md: str | None = None
+    running_here: bool = False  # a run of this server process is working on it now
+
+
+class SessionList(BaseModel):
+    sessions: list[SessionSummary]
+    running: list[dict[str, str]] = Field(default_factory=list)
+
+
+class SessionReport(BaseModel):
+    session_id: str
+    status: str
+    kind: str  # "report" | "progress": progress.md stands in while there is no report
+    path: str
+    markdown: str
+
+
+def research_output(history: HistoryManager, result: RunResult) -> ResearchOutput:
+    session = history.resolve(result.session_id)
+    verification = history.read_json(session.session_id, "verification.json", {}) or {}
+    answer = verification.get("annotated_draft") or _read(session, "llm_draft.md")
+    progress = session.path / PROGRESS_FILE
+    return ResearchOutput(
+        session_id=result.session_id,
+        session_dir=result.session_dir,
+        language=result.language,
+        answer=answer.strip(),
+        verification=result.verification,
+        sources=ledger(session),
+        report_md=result.report_md,
+        report_pdf=result.report_pdf,
+        progress_md=str(progress) if progress.exists() else "",
+        no_evidence=result.exit_code != 0,
+    )
+
+
+def ledger(session: SessionInfo) -> list[SourceEntry]:
+    entries = []
+    for line in _read(session, "processed.jsonl").splitlines():
+        try:
+            doc = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        entries.append(SourceEntry(label=str(doc.get("label", "")), title=doc.get("title") or "",
+                                   url=doc.get("url") or "", status=doc.get("status", "ok"), error=doc.get("error")))
+    return entries
+
+
+def render_research(output: ResearchOutput) -> str:
+    lang = output.language
+    summary = output.verification
+    lines = [output.answer or t("progress.no_evidence", lang), ""]
+    if summary:
+        lines.append(t("progress_md.verdict_counts", lang, claims=summary.get("claims", 0),
+                       supported=summary.get("supported", 0), partly=summary.get("partly_supported", 0),
+                       unsupported=summary.get("unsupported", 0), invalid=summary.get("citation_invalid", 0),
+                       ratio=float(summary.get("supported_ratio") or 0.0)))
+        lines.append("")
+    lines.append("## " + t("progress_md.processing", lang))
+    for source in output.sources:
+        if source.status == "ok":
+            lines.append(f"- [{source.label}] {source.title or source.url} — {source.url}")
+        else:
+            lines.append(f"- ✗ {source.url} — " + t("progress_md.source_failed", lang, reason=source.error or ""))
+    lines.append("")
+    paths = [p for p in (output.report_md, output.report_pdf) if p]
+    lines.append(t("progress_md.report_files", lang, paths=", ".join(paths)))
+    lines.append(t("mcp_research.session_line", lang, session_id=output.session_id))
+    return "\n".join(lines) + "\n"
+
+
+def session_list(history: HistoryManager, running: list[dict[str, str]], limit: int) -> SessionList:
+    here = {r["session_id"] for r in running if r["session_id"]}
+    rows = []
+    for meta in history.list_sessions()[:limit]:
+        report = f"{meta['session_dir']}/report.md"
+        rows.append(SessionSummary(
+            session_id=meta.get("session_id", ""),
+            question=meta.get("question", ""),
+            language=meta.get("language", ""),
+            status=meta.get("status", ""),
+            created_at=meta.get("created_at", ""),
+            session_dir=meta["session_dir"],
+            report_md=report if _exists(report) else None,
+            running_here=meta.get("session_id") in here,
+        ))
+    return SessionList(sessions=rows, running=running)
+
+
+def render_session_list(listing: SessionList, history: HistoryManager, lang: str) -> str:
+    if not listing.sessions:
+        return t("mcp_research.no_sessions", lang, path=str(history.root)) + "\n"
+    lines = []
+    for row in listing.sessions:
+        mark = f" ({t('mcp_research.running_mark', lang)})" if row.running_here else ""
+        lines.append(f"{row.session_id}  {row.status}{mark}  {row.created_at[:16].replace('T', ' ')}  {row.question}")
+    return "\n".join(lines) + "\n"
+
+
+def session_report(history: HistoryManager, ref: str) -> SessionReport | None:
+    """The session's report.md, else its progress.md; None when it has neither yet."""
+    session = history.resolve(ref)
+    status = (history.read_json(session.session_id, "meta.json", {}) or {}).get("status", "")
+    for kind, name in (("report", "report.md"), ("progress", PROGRESS_FILE)):
+        text = _read(session, name)
+        if text:
+            return SessionReport(session_id=session.session_id, status=status, kind=kind,
+                                 path=str(session.path / name), markdown=text)
+    return None
+
+
+def _read(session: SessionInfo, name: str) -> str:
+    try:
+        return (session.path / name).read_text("utf-8")
+    except OSError:
+        return ""
+
+
+def _exists(path: str) -> bool:
+    from pathlib import Path
+
+    return Path(path).is_file()

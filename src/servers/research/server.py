@@ -1,0 +1,264 @@
+"""The assistant itself as a stdio MCP server, for Claude Desktop and other MCP hosts.
+
+Tools: ``research`` (a whole run: answer, verification, sources, report paths, with a
+progress notification per step; cancelling keeps a resumable session), ``verify`` (an
+answer against given sources, sentence by sentence), ``sessions`` and ``session-report``.
+
+This server stands where the CLI stands (it drives the orchestrator), so unlike the
+web-search and parser servers it imports from above ``modules``. Stdout is the protocol:
+progress goes out as notifications and logs to stderr. Settings come from ``RESEARCH_*``.
+
+Run: ``research mcp research``.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+from typing import Annotated, Any, Literal
+
+from mcp.server.mcpserver import Context, MCPServer
+from mcp_types import CallToolResult, TextContent, ToolAnnotations
+from pydantic import BaseModel, Field
+
+import research
+from research.modules.core.errors import EXIT_USAGE, UserFacingError
+from research.modules.core.i18n import t
+from research.modules.core.language import detect_language
+from research.modules.core.settings import Settings, load_settings
+from research.orchestrator.runner import ResearchRequest
+from research.servers.research.results import (
+    ResearchOutput,
+    SessionList,
+    SessionReport,
+    render_research,
+    render_session_list,
+    research_output,
+    session_list,
+    session_report,
+)
+from research.servers.research.runs import RunManager, RunsBusy
+from research.servers.research.verify_tool import VerifyOutput, verify_answer
+from research.state.session_folder import HistoryManager
+
+SERVER_NAME = "research"
+MAX_SESSIONS_LISTED = 200
+
+logger = logging.getLogger(__name__)
+
+Lang = Literal["auto", "ja", "en"]
+
+
+class ResearchService:
+    """What the tools share: settings from the environment, the sessions, the runs."""
+
+    def __init__(self, settings: Settings, runs: RunManager | None = None) -> None:
+        self.settings = settings
+        self.runs = runs or RunManager()
+
+    @property
+    def history(self) -> HistoryManager:
+        return HistoryManager(self.settings.sessions_dir)
+
+    def message_language(self, requested: str | None = None, text: str = "") -> str:
+        for candidate in (requested, self.settings.language):
+            if candidate in ("ja", "en"):
+                return candidate
+        if text:
+            return detect_language(text)
+        return "ja" if os.environ.get("LANG", "").startswith("ja") else "en"
+
+    async def research(self, request: ResearchRequest, overrides: dict[str, Any], ctx: Context) -> CallToolResult:
+        lang = self.message_language(request.language, request.question)
+        settings = load_settings(**overrides)
+        steps = 0
+        session_id = ""
+
+        async def notify(event: str, payload: dict[str, Any]) -> None:
+            nonlocal lang, steps, session_id
+            if event == "session":
+                lang, session_id = payload.get("language") or lang, payload["session_id"]
+            message = progress_message(event, payload, lang)
+            if message:
+                steps += 1  # MCP progress must grow with every notification
+                await ctx.report_progress(steps, None, message)
+
+        try:
+            result = await self.runs.run(request, settings, notify)
+        except RunsBusy as busy:
+            return error_result(t("mcp_research.busy", lang, session_id=busy.session_id, running=busy.running,
+                                  limit=busy.limit))
+        except Exception as exc:  # noqa: BLE001 - the host gets one clear line; error.log has the rest
+            message = exc.message(lang) if isinstance(exc, UserFacingError) else t(
+                "mcp_research.failed", lang, reason=f"{type(exc).__name__}: {exc}")
+            if session_id:  # its finished steps are checkpointed: say how to go on
+                message = t("mcp_research.resume_hint", lang, message=message, session_id=session_id)
+            return error_result(message)
+        output = research_output(self.history, result)
+        return _tool_result(render_research(output), output)
+
+
+def progress_message(event: str, payload: dict[str, Any], lang: str) -> str | None:
+    """The line a host shows for one runner event; None for events it need not see."""
+    if event == "session":
+        return t("progress.session", lang, session_id=payload["session_id"])
+    if event == "resuming":
+        return t("progress.resuming", lang, session_id=payload["session_id"], node=", ".join(payload.get("next", [])))
+    if event == "node_start":
+        return t("progress." + payload["node"], lang) + "…"
+    if event == "node_end":
+        return f"{t('progress.' + payload['node'], lang)}: {t('progress.done', lang)} ({payload['seconds']:.1f}s)"
+    if event == "message" and payload.get("key"):
+        return t(payload["key"], lang, **{k: v for k, v in payload.items() if k != "key"})
+    return None
+
+
+def error_result(message: str) -> CallToolResult:
+    return CallToolResult(content=[TextContent(type="text", text=message)], is_error=True)
+
+
+def _tool_result(text: str, payload: BaseModel) -> CallToolResult:
+    return CallToolResult(content=[TextContent(type="text", text=text)],
+                          structured_content=payload.model_dump(mode="json"), is_error=False)
+
+
+def build_server(service: ResearchService) -> MCPServer:
+    server = MCPServer(
+        SERVER_NAME,
+        instructions="A local research assistant (Japanese and English): researches a question on the web with a "
+                     "local model, checks every sentence of its answer against the sources read, and writes a "
+                     "report. Also verifies any answer against given sources.",
+        version=research.__version__,
+        log_level="WARNING",  # stderr is the host's log: no per-request chatter
+    )
+
+    @server.tool(
+        name="research",
+        description="Research a question: search the web, read the sources, write an answer with [S#] citations "
+                    "and check each sentence against them. Takes minutes; sends a progress notification per step. "
+                    "Returns the answer, the verification summary, the sources and the report's paths. "
+                    "Cancelling keeps the session, resumable with the resume argument.",
+        annotations=ToolAnnotations(read_only_hint=False, open_world_hint=True),
+    )
+    async def research_tool(
+        ctx: Context,
+        question: Annotated[str, Field(description="The question, in Japanese or English. Ignored when resume is "
+                                                   "given.")],
+        lang: Annotated[Lang, Field(description="Answer language: ja, en, or auto (from the question)")] = "auto",
+        depth: Annotated[Literal["quick", "standard", "deep"] | None,
+                         Field(description="quick: one search round; standard: planned sub-questions; "
+                                           "deep: one more verification loop")] = None,
+        engine: Annotated[Literal["duckduckgo", "searxng", "local"] | None,
+                          Field(description="Search engine (default from RESEARCH_SEARCH_ENGINE)")] = None,
+        max_sources: Annotated[int | None, Field(ge=1, description="Read at most this many sources")] = None,
+        max_llm_tokens: Annotated[int | None, Field(ge=1, description="Stop at this many model tokens")] = None,
+        max_seconds: Annotated[float | None, Field(gt=0, description="Stop after this many seconds of work")] = None,
+        resume: Annotated[str | None, Field(description="Id of an unfinished (e.g. cancelled) session to "
+                                                        "continue instead of a new question")] = None,
+    ) -> Annotated[CallToolResult, ResearchOutput]:
+        request = ResearchRequest(question=question, language=lang, resume=resume or None)
+        overrides = {"depth": depth, "search_engine": engine, "max_sources": max_sources,
+                     "max_llm_tokens": max_llm_tokens, "max_seconds": max_seconds}
+        try:
+            return await service.research(request, {k: v for k, v in overrides.items() if v is not None}, ctx)
+        except UserFacingError as exc:
+            return error_result(exc.message(service.message_language(lang, question)))
+
+    @server.tool(
+        name="verify",
+        description="Check an answer sentence by sentence against sources. Sources are labelled S1, S2, … in "
+                    "the order given, so the answer's [S1] cites the first; each is text or an http(s) URL "
+                    "(fetched, then parsed in the sandbox). Same checks as a research run's verification.",
+        annotations=ToolAnnotations(read_only_hint=True, open_world_hint=True),
+    )
+    async def verify_tool(
+        answer: Annotated[str, Field(min_length=1, description="The answer to check, with [S#] citations")],
+        sources: Annotated[list[str], Field(min_length=1, description="Source texts or http(s) URLs, S1 first")],
+        lang: Annotated[Lang, Field(description="Language of messages: ja, en or auto")] = "auto",
+    ) -> Annotated[CallToolResult, VerifyOutput]:
+        message_lang = service.message_language(lang, answer)
+        if not any(source.strip() for source in sources):
+            return error_result(t("mcp_research.no_sources", message_lang))
+        try:
+            output = await verify_answer(answer, sources, service.settings)
+        except UserFacingError as exc:
+            return error_result(exc.message(message_lang))
+        if not any(source.status == "ok" for source in output.sources):
+            reasons = "; ".join(f"{s.label}: {s.error}" for s in output.sources)
+            return error_result(t("mcp_research.no_readable_source", message_lang) + f" ({reasons})")
+        return _tool_result(render_verdicts(output, message_lang), output)
+
+    @server.tool(
+        name="sessions",
+        description="List research sessions, newest first: id, question, status, report path; also the runs "
+                    "this server is working on now.",
+        annotations=ToolAnnotations(read_only_hint=True, open_world_hint=False),
+    )
+    async def sessions_tool(
+        limit: Annotated[int, Field(ge=1, le=MAX_SESSIONS_LISTED, description="At most this many sessions")] = 20,
+        lang: Annotated[Lang, Field(description="Language of messages: ja, en or auto")] = "auto",
+    ) -> Annotated[CallToolResult, SessionList]:
+        listing = session_list(service.history, service.runs.describe(), limit)
+        return _tool_result(render_session_list(listing, service.history, service.message_language(lang)), listing)
+
+    @server.tool(
+        name="session-report",
+        description="A session's report as Markdown; for an unfinished session, its progress.md (what was done "
+                    "so far).",
+        annotations=ToolAnnotations(read_only_hint=True, open_world_hint=False),
+    )
+    async def session_report_tool(
+        session_id: Annotated[str, Field(min_length=1, description="Session id (or a unique part of it)")],
+        lang: Annotated[Lang, Field(description="Language of messages: ja, en or auto")] = "auto",
+    ) -> Annotated[CallToolResult, SessionReport]:
+        message_lang = service.message_language(lang)
+        try:
+            report = session_report(service.history, session_id)
+        except UserFacingError as exc:
+            return error_result(exc.message(message_lang))
+        if report is None:
+            session = service.history.resolve(session_id)
+            status = (service.history.read_json(session.session_id, "meta.json", {}) or {}).get("status", "")
+            return error_result(t("mcp_research.no_report", message_lang, session_id=session.session_id,
+                                  status=status))
+        return _tool_result(report.markdown, report)
+
+    return server
+
+
+def render_verdicts(output: VerifyOutput, lang: str) -> str:
+    summary = output.summary
+    lines = [t("progress_md.verdict_counts", lang, claims=summary["claims"], supported=summary["supported"],
+               partly=summary["partly_supported"], unsupported=summary["unsupported"],
+               invalid=summary["citation_invalid"], ratio=summary["supported_ratio"]), ""]
+    for verdict in output.verdicts:
+        where = f" [{verdict.evidence_label}]" if verdict.evidence_label else ""
+        lines.append(f"{verdict.index + 1}. {t('progress_md.verdict.' + verdict.verdict, lang)}{where}: {verdict.sentence}")
+    for source in output.sources:
+        if source.status != "ok":
+            lines.append("- " + t("mcp_research.source_unreadable", lang, label=source.label, url=source.url,
+                                  reason=source.error or ""))
+    return "\n".join(lines) + "\n"
+
+
+async def _serve(settings: Settings) -> None:
+    await build_server(ResearchService(settings)).run_stdio_async()
+
+
+def serve() -> None:
+    """Run the server on stdio until the host closes it. Settings from ``RESEARCH_*``."""
+    import anyio
+
+    logging.basicConfig(stream=sys.stderr, level=logging.WARNING)
+    try:
+        settings = load_settings()
+    except UserFacingError as exc:
+        # A bad RESEARCH_* value: one line on stderr (the host's log) and the usage exit code.
+        sys.stderr.write(f"research mcp research: {exc.message('en')}\n")
+        raise SystemExit(EXIT_USAGE) from None
+    anyio.run(_serve, settings)
+
+
+if __name__ == "__main__":
+    serve()
