@@ -10,8 +10,10 @@ import sys
 from typing import Any, TextIO
 
 from rich.console import Console
+from rich.markup import escape
 
 from research.modules.core.i18n import t
+from research.modules.text.sanitize import strip_controls
 
 
 class ConsoleProgress:
@@ -50,9 +52,12 @@ class ConsoleProgress:
 
     def _on_message(self, payload: dict[str, Any]) -> None:
         params = {k: v for k, v in payload.items() if k != "key"}
-        self.console.print(f"  [dim]{t(payload['key'], self.lang, **params)}[/dim]")
+        # Parameters may quote pages (titles, URLs, errors): no escape sequences, no rich markup.
+        self.console.print(f"  [dim]{escape(strip_controls(t(payload['key'], self.lang, **params)))}[/dim]")
 
     def _on_token(self, payload: dict[str, Any]) -> None:
         self._streaming = True
-        self.answer.write(payload["text"])
+        # The model repeats what pages said; a sequence split across tokens is harmless
+        # once every ESC is gone, so token by token is enough.
+        self.answer.write(strip_controls(payload["text"]))
         self.answer.flush()

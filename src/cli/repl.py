@@ -27,6 +27,7 @@ from rich.markup import escape
 from research.modules.core.errors import EXIT_OK, UserFacingError
 from research.modules.core.i18n import t
 from research.modules.core.settings import Settings
+from research.modules.text.sanitize import strip_controls
 
 PROMPT = "research> "
 
@@ -64,7 +65,8 @@ class Repl:
 
     # --- output ---------------------------------------------------------------------
     def say(self, key: str, style: str = "", **params: Any) -> None:
-        text = escape(t(key, self.lang, **params))
+        # Parameters can carry page titles, URLs and errors: no escape sequence gets through.
+        text = escape(strip_controls(t(key, self.lang, **params)))
         # soft_wrap: the terminal wraps long lines itself, so a long path stays copyable.
         self.console.print(f"[{style}]{text}[/{style}]" if style else text, soft_wrap=True)
 
@@ -166,7 +168,7 @@ class Repl:
             # removed: asyncio.run has cancelled the task; treat it like any other cancel.
             result = None
         except UserFacingError as exc:
-            self.console.print(f"[red]{escape(exc.message(progress.lang))}[/red]")
+            self.console.print(f"[red]{escape(strip_controls(exc.message(progress.lang)))}[/red]")
             return
         except Exception as exc:  # noqa: BLE001 - one line for the user; the runner wrote error.log
             self._report_failure(exc, started.get("session_id"))

@@ -15,6 +15,7 @@ from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
 from rich.markup import escape
 
+from research.modules.text.sanitize import one_line, strip_controls
 from research.modules.core.errors import OllamaError, UserFacingError
 from research.modules.core.i18n import t
 
@@ -183,7 +184,8 @@ def _show(repl: "Repl", arg: str) -> bool:
         return True
     from rich.markdown import Markdown
 
-    repl.console.print(Markdown(report.read_text("utf-8")))
+    # A shared folder's report.md may hold escape sequences written by an older version.
+    repl.console.print(Markdown(strip_controls(report.read_text("utf-8"))))
     return True
 
 
@@ -216,11 +218,13 @@ def _sources(repl: "Repl", arg: str) -> bool:
     repl.console.print(f"[bold]{escape(t('repl.sources_title', repl.lang, session_id=session.session_id))}[/bold]")
     for doc in documents:
         ok = doc.get("status") == "ok"
+        # Titles, URLs and errors come from the pages: one clean line each, no escape sequences.
         status = (t("repl.source_ok", repl.lang) if ok
-                  else t("repl.source_failed", repl.lang, error=(doc.get("error") or "")[:80]))
-        repl.console.print(f"[cyan]{escape(doc.get('label', ''))}[/cyan] {escape(doc.get('title') or '')} "
+                  else t("repl.source_failed", repl.lang, error=one_line(str(doc.get("error") or ""), 80)))
+        label, title = one_line(str(doc.get("label", "")), 12), one_line(str(doc.get("title") or ""), 300)
+        repl.console.print(f"[cyan]{escape(label)}[/cyan] {escape(title)} "
                            f"[{'dim' if ok else 'red'}]({escape(status)})[/]", soft_wrap=True)
-        repl.console.print(f"    {escape(doc.get('url', ''))}", soft_wrap=True)
+        repl.console.print(f"    {escape(one_line(str(doc.get('url', ''))))}", soft_wrap=True)
     return True
 
 

@@ -11,6 +11,7 @@ import sys
 from research.modules.core.errors import EXIT_OK, EXIT_USAGE, UserFacingError
 from research.modules.core.i18n import t
 from research.cli.main import _ArgumentParser
+from research.modules.text.sanitize import strip_controls
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -86,7 +87,8 @@ def _sessions(args: argparse.Namespace, settings, lang: str) -> int:
             from rich.console import Console
             from rich.markdown import Markdown
 
-            Console().print(Markdown(report.read_text("utf-8")))
+            # A shared folder's report.md may hold escape sequences (OSC 52, clear screen …).
+            Console().print(Markdown(strip_controls(report.read_text("utf-8"))))
         else:
             sys.stderr.write(t("sessions.no_report", lang, session_id=session.session_id) + "\n")
             return EXIT_USAGE
@@ -108,7 +110,14 @@ def _sessions(args: argparse.Namespace, settings, lang: str) -> int:
 
 def print_sessions_table(sessions: list[dict], lang: str) -> None:
     from rich.console import Console
+    from rich.markup import escape
     from rich.table import Table
+
+    from research.modules.text.sanitize import one_line
+
+    def cell(value: object, limit: int | None = None) -> str:
+        # meta.json may come from someone else's folder: plain text, one line, no markup.
+        return escape(one_line(str(value), limit))
 
     table = Table(title=t("sessions.title", lang))
     for column in ("sessions.col_id", "sessions.col_date", "sessions.col_question", "sessions.col_status",
@@ -119,11 +128,11 @@ def print_sessions_table(sessions: list[dict], lang: str) -> None:
     for meta in sessions:
         ratio = (meta.get("verification") or {}).get("supported_ratio")
         table.add_row(
-            meta.get("session_id", ""),
-            (meta.get("created_at") or "")[:16].replace("T", " "),
-            (meta.get("question") or "")[:60],
-            meta.get("status", ""),
-            str(meta.get("sources", "")),
+            cell(meta.get("session_id", ""), 40),
+            cell((meta.get("created_at") or "")[:16].replace("T", " ")),
+            cell(meta.get("question") or "", 60),
+            cell(meta.get("status", ""), 20),
+            cell(meta.get("sources", ""), 10),
             f"{ratio:.0%}" if isinstance(ratio, (int, float)) else "",
         )
     Console().print(table)

@@ -34,6 +34,9 @@ class ResearchRequest:
     # Answers a plan review: called with {"question", "language", "plan"}, returns the
     # reviewed sub-questions (texts). None: a pending review is accepted as planned.
     reviewer: Callable[[dict[str, Any]], list[str] | None] | None = None
+    # Set by the CLI to "SIGTERM"/"SIGHUP" just before it cancels the run for that signal:
+    # the session is then marked "interrupted" rather than "cancelled" (Ctrl-C).
+    stopped_by: str | None = None
 
 
 @dataclass
@@ -90,7 +93,6 @@ async def run_research(
     history = HistoryManager(settings.sessions_dir)
     if request.resume:
         session, meta = _resumable(history, request.resume)
-        history.remove_stale_temp_files(session.session_id)  # left by a process killed mid-write
         question, lang = meta["question"], meta["language"]
     else:
         question = clean_question(request.question)
@@ -104,21 +106,39 @@ async def run_research(
     if session is None:
         session = history.create(question=question, language=lang, model=model_name, parent=request.parent_session)
         history.update_meta(session.session_id, depth=depth)
+    # One writer per session folder: a second `--resume` of a live run is refused. The
+    # kernel drops the lock when its process dies, so a kill -9 never leaves it stale.
+    with history.lock(session.session_id):
+        if request.resume:
+            history.remove_stale_temp_files(session.session_id)  # left by a process killed mid-write
+        return await _run_locked(request, settings, progress, history, session, model, model_name,
+                                 question, lang, depth)
+
+
+async def _run_locked(request, settings, progress, history, session, model, model_name, question, lang, depth):
     progress("session", {"session_id": session.session_id, "session_dir": str(session.path), "language": lang})
     history.update_meta(session.session_id, status="running")
     history.append_event(session.session_id, "run_start", resume=bool(request.resume))
 
+    finished: dict[str, Any] = {}  # the graph's final state, once it has one
     try:
         final = await _run_graph(session, history, settings, model, progress, question, lang, model_name, request,
-                                 depth)
+                                 depth, finished)
     except BaseException as exc:
         cancelled = isinstance(exc, (KeyboardInterrupt,)) or type(exc).__name__ == "CancelledError"
-        status = "cancelled" if cancelled else "failed"
-        history.update_meta(session.session_id, status=status, finished_at=now_iso(), error=str(exc)[:500])
-        history.append_event(session.session_id, "run_" + status, error=type(exc).__name__)
-        if not cancelled and not _is_user_facing(exc):
-            history.write_text(session.session_id, "error.log", traceback.format_exc())
-        raise
+        if cancelled and finished:
+            # The report is complete; only the servers' shutdown was cut short. The
+            # session stays "done": a signal now must not undo a finished run.
+            history.append_event(session.session_id, "shutdown_interrupted", signal=request.stopped_by or "SIGINT")
+            final = finished
+        else:
+            status = ("interrupted" if request.stopped_by else "cancelled") if cancelled else "failed"
+            history.update_meta(session.session_id, status=status, finished_at=now_iso(), error=str(exc)[:500])
+            history.append_event(session.session_id, "run_" + status, error=type(exc).__name__,
+                                 **({"signal": request.stopped_by} if request.stopped_by else {}))
+            if not cancelled and not _is_user_facing(exc):
+                history.write_text(session.session_id, "error.log", traceback.format_exc())
+            raise
     history.append_event(session.session_id, "run_end")
     documents = final.get("documents", [])
     read = sum(1 for d in documents if d["status"] == "ok")
@@ -145,8 +165,12 @@ def settings_for_depth(settings: Settings, depth: str) -> Settings:
     return settings.model_copy(update={"depth": depth})
 
 
-async def _run_graph(session, history, settings, model, progress, question, lang, model_name, request, depth):
+async def _run_graph(session, history, settings, model, progress, question, lang, model_name, request, depth,
+                     finished):
+    import aiosqlite
     from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
+
+    from research.orchestrator.checkpoints import AllowListSerializer
 
     from research.modules.clients.parser_client import ContainerProcessor
     from research.modules.clients.web_search_client import WebSearchClient
@@ -163,9 +187,10 @@ async def _run_graph(session, history, settings, model, progress, question, lang
         finally:
             web_search, parser = await starting
         build_graph = graph_module.build_graph
-        saver = await stack.enter_async_context(
-            AsyncSqliteSaver.from_conn_string(str(session.path / "checkpoints.sqlite"))
-        )
+        connection = await stack.enter_async_context(aiosqlite.connect(str(session.path / "checkpoints.sqlite")))
+        # A session folder may have been shared or edited: checkpoints are read with an
+        # allow-list of the types our graph writes, never by importing what they name.
+        saver = AsyncSqliteSaver(connection, serde=AllowListSerializer())
         deps = WorkflowDependencies(
             settings=settings, model=model, web_search=web_search, parser=parser, history=history, progress=progress
         )
@@ -178,8 +203,11 @@ async def _run_graph(session, history, settings, model, progress, question, lang
         snapshot = await graph.aget_state(config)
         if request.resume and snapshot.values and snapshot.next:
             progress("resuming", {"session_id": session.session_id, "next": list(snapshot.next)})
+            _check_identity(snapshot.values, session)
             final = await graph.ainvoke(None, config, durability="sync")
-            return await _answer_reviews(graph, config, final, request, history, session.session_id, progress)
+            final = await _answer_reviews(graph, config, final, request, history, session.session_id, progress)
+            finished.update(final)
+            return final
         seed = _seed_from_parent(history, request.parent_session)
         if seed:
             history.update_meta(session.session_id, conversation=seed["conversation"])
@@ -198,7 +226,9 @@ async def _run_graph(session, history, settings, model, progress, question, lang
         # "sync": a step's checkpoint is on disk before the next step starts, so a
         # kill -9 anywhere loses at most the step that was running.
         final = await graph.ainvoke(initial, config, durability="sync")
-        return await _answer_reviews(graph, config, final, request, history, session.session_id, progress)
+        final = await _answer_reviews(graph, config, final, request, history, session.session_id, progress)
+        finished.update(final)
+        return final
 
 
 async def _enter_together(stack: AsyncExitStack, *clients: Any) -> list[Any]:
@@ -264,6 +294,8 @@ def _seed_from_parent(history: HistoryManager, parent: str | None) -> dict[str, 
 
 
 def _resumable(history: HistoryManager, ref: str) -> tuple[SessionInfo, dict[str, Any]]:
+    from research.orchestrator.checkpoints import verify_checkpoint_file
+
     session = history.resolve(ref)
     meta = history.read_json(session.session_id, "meta.json", {})
     if not meta.get("question"):
@@ -272,7 +304,18 @@ def _resumable(history: HistoryManager, ref: str) -> tuple[SessionInfo, dict[str
         raise UsageError(
             "usage.session_finished", session_id=session.session_id, report=str(session.path / "report.pdf")
         )
+    # Before Ollama, the servers or anything else: a tampered checkpoint stops here.
+    verify_checkpoint_file(session.path / "checkpoints.sqlite")
     return session, meta
+
+
+def _check_identity(values: dict[str, Any], session: SessionInfo) -> None:
+    """A checkpoint copied in from another session would write into the wrong folder."""
+    found = values.get("session_id")
+    if found not in (None, session.session_id) or values.get("session_dir") not in (None, str(session.path)):
+        from research.modules.text.sanitize import shorten
+
+        raise UsageError("security.checkpoint_foreign", found=shorten(str(found)))
 
 
 def _is_user_facing(exc: BaseException) -> bool:

@@ -7,20 +7,23 @@ meta.json holds what ``research sessions`` lists: question, language, status, co
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import re
 import secrets
 import tempfile
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 from research.modules.core.errors import UsageError, UserFacingError
 
 SESSION_ID = re.compile(r"^\d{8}_\d{6}_[0-9a-f]{6}$")
 _ID_FRAGMENT = re.compile(r"^[0-9a-f_]{4,22}$")
+LOCK_FILE = ".lock"  # held (flock) by the process running the session
 
 
 def now_iso() -> str:
@@ -135,6 +138,10 @@ class HistoryManager:
         finally:
             os.close(fd)
 
+    def lock(self, session_id: str):
+        """Context manager: this process is the session's only writer (see ``session_lock``)."""
+        return session_lock(self.path(session_id), session_id)
+
     def remove_stale_temp_files(self, session_id: str) -> int:
         """Delete temp files a killed process left behind (this module's ``.name.XXXX.tmp``
         and the fetch cache's ``.tmp-XXXX``); the renamed-into-place files are complete,
@@ -164,6 +171,13 @@ class HistoryManager:
 
 
 def atomic_write(target: Path, data: bytes) -> None:
+    """Write ``data`` to ``target`` whole or not at all, and durably.
+
+    The file is fsynced before the rename (no empty file after a power cut) and the
+    folder after it (the rename itself survives one): the only write path for session
+    files and the fetch cache.
+    """
+    target = Path(target)
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
@@ -178,6 +192,42 @@ def atomic_write(target: Path, data: bytes) -> None:
         except OSError:
             pass
         raise
+    fsync_directory(target.parent)
+
+
+def fsync_directory(folder: Path) -> None:
+    """Make a rename or a new file in ``folder`` durable; a no-op where folders cannot be opened."""
+    try:
+        fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:  # some filesystems (and Windows) refuse fsync on a folder
+        pass
+    finally:
+        os.close(fd)
+
+
+@contextmanager
+def session_lock(folder: Path, session_id: str) -> Iterator[None]:
+    """Hold an exclusive flock on ``folder/.lock`` while a process writes the session.
+
+    The kernel releases a flock when its holder dies, so a lock left by a kill -9 is
+    free again at once; the file itself staying behind means nothing. The descriptor
+    is not inherited by the MCP servers (Python opens files non-inheritable).
+    """
+    fd = os.open(folder / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise UsageError("security.session_locked", session_id=session_id) from None
+        os.ftruncate(fd, 0)
+        os.write(fd, f"{os.getpid()}\n".encode())
+        yield
+    finally:
+        os.close(fd)  # closing drops the lock
 
 
 def _read_json(path: Path) -> Any:
