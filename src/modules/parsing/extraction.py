@@ -223,6 +223,7 @@ def _prune_boilerplate(text: str) -> str:
     for element in list(root.iter(*_DROP_TAGS)):
         if element.getparent() is not None and not _holds_article(element):
             element.drop_tree()
+    _drop_hidden(root)
     total = len(root.text_content()) or 1
     for element in list(root.iter()):
         if not isinstance(element.tag, str) or element.getparent() is None:
@@ -237,6 +238,35 @@ def _prune_boilerplate(text: str) -> str:
             continue
         element.drop_tree()
     return lxml.html.tostring(root, encoding="unicode")
+
+
+# Inline styles that hide text from the reader while leaving it for a scraper: the usual
+# carrier of instructions written for the model. Stylesheets are not evaluated.
+_HIDDEN_STYLE = re.compile(
+    r"""display\s*:\s*none|visibility\s*:\s*(hidden|collapse)|opacity\s*:\s*0(\.0*)?\s*(;|$|!)
+    |(?<![-\w])(font-size|width|height|max-height|max-width)\s*:\s*0(\.0*)?\s*(px|pt|em|rem|%)?\s*(;|$|!)
+    |(left|top|right|text-indent|margin-left)\s*:\s*-\d{3,}
+    |clip\s*:\s*rect\(\s*0|clip-path\s*:\s*inset\(\s*50%""",
+    re.I | re.X,
+)
+
+
+def _is_hidden(element: object) -> bool:
+    get = element.get  # type: ignore[attr-defined]
+    if get("hidden") is not None or (get("aria-hidden") or "").strip().lower() == "true":
+        return True
+    return bool(_HIDDEN_STYLE.search(get("style") or ""))
+
+
+def _drop_hidden(root: object) -> None:
+    """Remove elements a reader cannot see (``hidden``, ``aria-hidden="true"``,
+    display:none, visibility:hidden, zero size or opacity, pushed off-screen): text there
+    is written for machines, and a page's hidden instructions must not reach the model."""
+    for element in list(root.iter()):  # type: ignore[attr-defined]
+        if not isinstance(element.tag, str) or element.tag in ("html", "body"):
+            continue
+        if element.getparent() is not None and _is_hidden(element):
+            element.drop_tree()
 
 
 def _holds_article(element: object) -> bool:
