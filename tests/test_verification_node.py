@@ -102,7 +102,8 @@ BAD = (
 
 
 async def test_fabricated_label_is_removed_and_unsupported_claim_flagged():
-    model = FakeModel()
+    # 30万人 is a figure the source does not give: uncertain for the cheap checks, the judge says no.
+    model = FakeModel(judge=JudgeBatch(verdicts=[JudgeVerdict(id=1, verdict="unsupported", confidence=0.8)]))
     deps, history = _deps(model, loops=0)
     result = await verify_claims(_state(BAD), deps)
     verification = result["verification"]
@@ -177,14 +178,25 @@ async def test_borderline_claims_go_to_the_judge_in_one_batch():
     assert (second["verdict"], second["method"]) == ("supported", "lexical")
 
 
-async def test_judge_fallback_keeps_lexical_verdicts():
+async def test_judge_that_cannot_answer_leaves_claims_not_checked():
     draft = "## 結論\n富士山の最後の噴火は1707年12月16日に始まった[S2]。\n"
-    model = FakeModel(judge=None)  # returns the fallback, as ModelManager does after bad JSON
+    model = FakeModel(judge=None)  # returns the fallback, as ModelManager does after bad JSON twice
     deps, _ = _deps(model, loops=0)
     result = await verify_claims(_state(draft), deps)
     (claim,) = result["verification"]["claims"]
-    assert claim["method"] == "lexical" and claim["verdict"] == "unsupported"
-    assert "⚠ 未検証" in result["verification"]["annotated_draft"]
+    assert claim["outcome"] == "uncertain" and claim["checked"] is False
+    annotated = result["verification"]["annotated_draft"]
+    assert "（未確認）" in annotated and "⚠" not in annotated  # not checked is not "unsupported"
+    assert result["verification"]["summary"]["not_checked"] == 1
+    assert any(e["node"] == "verification" for e in result["errors"])
+
+
+async def test_empty_judge_reply_is_a_failure_not_no_verdicts():
+    draft = "## 結論\n富士山の最後の噴火は1707年12月16日に始まった[S2]。\n"
+    deps, _ = _deps(FakeModel(judge=JudgeBatch(verdicts=[])), loops=0)
+    result = await verify_claims(_state(draft), deps)
+    (claim,) = result["verification"]["claims"]
+    assert claim["checked"] is False and result["verification"]["summary"]["judge_complete"] is False
 
 
 async def test_wrong_language_section_is_rewritten_alone():

@@ -58,11 +58,14 @@ async def verify_claims(state: AgentState, deps: WorkflowDependencies) -> dict[s
     index = EvidenceIndex(documents)
     assessments = [assess_claim(claim, index) for claim in claims]
     methods = ["none" if a.verdict == "citation_invalid" or a.reason == "no_sources" else "lexical" for a in assessments]
-    await _judge_borderline(claims, assessments, methods, language, deps, new_errors)
+    # An uncertain claim was never decided by the cheap checks: "lexical" would claim it was.
+    judged = await judge_uncertain(claims, assessments, methods, language, deps.model, deps.settings.num_ctx, new_errors)
     verdicts = [_verdict(claim, a, m) for claim, a, m in zip(claims, assessments, methods)]
     annotated = annotate_draft(draft, claims, verdicts, set(index.sources), language)
 
     summary = _summary(verdicts, loops, language_check, documents)
+    summary["judge_complete"] = judged
+    summary["not_checked"] = sum(1 for v in verdicts if not v["checked"])
     route = "report"
     follow_ups: list[dict[str, str]] = []
     wants_more = summary["supported_ratio"] < deps.settings.verification_pass_ratio
@@ -162,62 +165,80 @@ def _accept_rewrite(original: str, reply: str, language: str) -> str | None:
 # --- 4. the model as judge for borderline claims ---------------------------------------------------
 
 
-async def _judge_borderline(
+async def judge_uncertain(
     claims: list[Claim],
     assessments: list[Assessment],
     methods: list[str],
     language: str,
-    deps: WorkflowDependencies,
+    model: Any,
+    num_ctx: int,
     errors: list[RunError],
-) -> None:
-    """One structured call for all borderline claims; updates ``assessments`` in place.
+) -> bool:
+    """The model decides every uncertain claim; updates ``assessments`` in place.
 
-    Claims that do not fit the context budget keep their lexical verdict. The fallback is
-    an empty batch, which leaves every lexical verdict as it was.
+    One structured call per batch, and a new batch only when the next claim would not fit
+    num_ctx (with room for the answers). A reply of the wrong shape is retried by the
+    model manager and then counts as a failure: the claims it should have decided stay
+    uncertain and are marked "not checked", never silently "no verdicts". Returns False
+    when some uncertain claim could not be judged.
     """
     system = JUDGE_SYSTEM[language]
-    budget = max(1024, deps.settings.num_ctx - 2048) - estimate_tokens(system)
+    budget_total = max(1024, num_ctx - 2048) - estimate_tokens(system)
+    batches: list[tuple[list[str], dict[int, int]]] = []
     blocks: list[str] = []
     ids: dict[int, int] = {}  # id shown to the model -> claim index
+    budget = budget_total
     for claim, assessment in zip(claims, assessments):
-        if not assessment.borderline or not assessment.candidates:
+        if assessment.outcome != "uncertain" or not assessment.candidates:
             continue
         passages = "\n".join(
             f"- [{p.label}] {truncate_to_tokens(p.text, _PASSAGE_TOKENS)}" for p in assessment.candidates
         )
         block = JUDGE_CLAIM[language].format(id=len(ids) + 1, claim=claim.plain, passages=passages)
         cost = estimate_tokens(block) + 40  # room for this claim's answer
-        if cost > budget:
-            break
+        if cost > budget and blocks:
+            batches.append((blocks, ids))
+            blocks, ids, budget = [], {}, budget_total
         budget -= cost
         ids[len(ids) + 1] = claim.index
         blocks.append(block)
-    if not ids:
-        return
-    messages = [{"role": "system", "content": system}, {"role": "user", "content": "\n\n".join(blocks)}]
-    try:
-        batch = await deps.model.structured(messages, JudgeBatch, node=NODE, fallback=JudgeBatch(verdicts=[]))
-    except UserFacingError:
-        raise
-    except Exception as exc:
-        errors.append(RunError(node=NODE, message=t("verification.judge_failed", language, reason=str(exc)[:200])))
-        return
-    if not isinstance(batch, JudgeBatch):
-        return
-    seen: set[int] = set()
-    for judged in batch.verdicts:
-        position = ids.get(judged.id)
-        if position is None or position in seen:
-            continue  # an id we did not ask about, or a second answer for one we did
-        seen.add(position)
-        assessment = assessments[position]
-        assessment.verdict = judged.verdict
-        assessment.confidence = round(min(1.0, max(0.0, judged.confidence)), 2)
-        assessment.reason = "judge"
-        quoted = _quoted_candidate(judged.evidence, assessment)
-        if quoted is not None:
-            assessment.evidence, assessment.evidence_label = quoted.text, quoted.label
-        methods[position] = "model"
+    if blocks:
+        batches.append((blocks, ids))
+    complete = True
+    for blocks, ids in batches:
+        messages = [{"role": "system", "content": system}, {"role": "user", "content": "\n\n".join(blocks)}]
+        try:
+            batch = await model.structured(messages, JudgeBatch, node=NODE, fallback=None)
+        except UserFacingError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - a failed judge costs the verdicts, not the run
+            errors.append(RunError(node=NODE, message=t("verification.judge_failed", language, reason=str(exc)[:200])))
+            complete = False
+            continue
+        if not isinstance(batch, JudgeBatch) or not batch.verdicts:
+            # The wrong shape twice, or an empty list for claims we asked about: not a verdict.
+            errors.append(RunError(node=NODE, message=t("verification.judge_failed", language, reason="no usable verdicts")))
+            complete = False
+            continue
+        seen: set[int] = set()
+        for judged in batch.verdicts:
+            position = ids.get(judged.id)
+            if position is None or position in seen:
+                continue  # an id we did not ask about, or a second answer for one we did
+            seen.add(position)
+            assessment = assessments[position]
+            assessment.verdict = judged.verdict
+            assessment.outcome = {"supported": "supported", "unsupported": "unsupported"}.get(judged.verdict, "uncertain")
+            assessment.borderline = False
+            assessment.confidence = round(min(1.0, max(0.0, judged.confidence)), 2)
+            assessment.reason = "judge"
+            quoted = _quoted_candidate(judged.evidence, assessment)
+            if quoted is not None:
+                assessment.evidence, assessment.evidence_label = quoted.text, quoted.label
+            methods[position] = "model"
+        if len(seen) < len(ids):
+            complete = False
+    return complete
 
 
 def _quoted_candidate(quote: str, assessment: Assessment):
@@ -245,7 +266,15 @@ def _verdict(claim: Claim, assessment: Assessment, method: str) -> dict[str, Any
         method=method,  # type: ignore[arg-type]
     ).model_dump(mode="json")
     # Why the verdict fell as it did, for verification.json readers.
-    verdict.update(score=assessment.score, borderline=assessment.borderline, reason=assessment.reason)
+    verdict.update(
+        score=assessment.score,
+        borderline=assessment.borderline,
+        reason=assessment.reason,
+        outcome=assessment.outcome,
+        # Uncertain and no judge decided it: the report says "not checked", not "unsupported".
+        checked=assessment.outcome != "uncertain" or method == "model",
+        missing=assessment.missing,
+    )
     return verdict
 
 
@@ -289,9 +318,13 @@ def annotate_draft(draft: str, claims: list[Claim], verdicts: list[dict[str, Any
         text = _keep_valid_labels(claim.text, valid)
         if verdict["verdict"] in _FLAGGED:
             text = text.rstrip() + " " + t("verification.flag_unverified", language)
+        elif not verdict.get("checked", True):
+            text = text.rstrip() + " " + t("verifier.flag_not_checked", language)
         elif verdict["verdict"] == "partly_supported":
             text = text.rstrip() + " " + t("verification.flag_partly", language)
-        elif not claim.citations and verdict.get("evidence_label"):
+        elif not claim.citations and verdict.get("evidence_label") and verdict.get("method") == "lexical":
+            # Only a citation the cheap checks are sure of; a judge's "supported" on an
+            # uncited sentence is not proof enough to put a label the model never gave.
             text = _with_citation(text, verdict["evidence_label"])
         out = out[: claim.start] + text + out[claim.end :]
     # Labels outside claims (headings, table headers) go too; fenced code is left alone.
@@ -343,9 +376,10 @@ async def _follow_up_queries(
     state: AgentState, verdicts: list[dict[str, Any]], language: str, deps: WorkflowDependencies, errors: list[RunError]
 ) -> list[dict[str, str]]:
     """Search queries aimed at the unsupported claims, never repeating an earlier one."""
-    targets = [v for v in verdicts if v["verdict"] in _FLAGGED][: MAX_FOLLOW_UP_QUERIES * 2]
-    if not targets:
-        targets = [v for v in verdicts if v["verdict"] == "partly_supported"][: MAX_FOLLOW_UP_QUERIES * 2]
+    # Flagged claims first, then those nobody could decide: both need a better source.
+    targets = [v for v in verdicts if v["verdict"] in _FLAGGED]
+    targets += [v for v in verdicts if v["verdict"] == "partly_supported"]
+    targets = targets[: MAX_FOLLOW_UP_QUERIES * 2]
     if not targets:
         return []
     fallback = _fallback_queries(targets)

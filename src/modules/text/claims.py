@@ -311,13 +311,47 @@ def _prose_blocks(draft: str) -> list[_Block]:
     return blocks
 
 
+# Sentences that assert nothing about the world: filler, hedges, and sentences about the
+# answer or the sources themselves. RAGTruth answers are full of them ("Sure! Here is…").
+_NOT_A_CLAIM = [
+    re.compile(p, re.IGNORECASE)
+    for p in (
+        r"^(sure|certainly|of course|okay|ok|absolutely|great|yes|no problem)\b[^.!?]{0,40}[.!?]?$",
+        r"^(here|below)\s+(is|are|'s)\b.{0,80}[:.]?$",
+        r"^here's\b.{0,80}[:.]?$",
+        r"^(i hope|hope) (this|that) helps",
+        r"^(please )?(let me know|feel free)\b",
+        r"^(please )?note that (the|this) (passages?|sources?|text|information|context)",
+        r"^(based on|according to|from) (the )?(given|provided|above|available)?\s*(passages?|sources?|information|context|text|data|documents?)[^.]{0,40}[,:]?\s*$",
+        r"\b(passages?|sources?|context|provided information|given information|documents?) (do(es)? not|don't|doesn't) "
+        r"(mention|provide|contain|include|specify|say|state|give)",
+        r"^(there is|there's) no (information|mention|data)\b",
+        r"^i (cannot|can't|am unable to|'m unable to|could not|couldn't) (answer|find|provide|determine)",
+        r"^(unable to answer|i don't know)",
+        r"^(in )?(summary|conclusion|overview)[:.]?$",
+        r"^it('s| is) (important|worth) (to note|noting)[.:]?$",
+        r"^(はい|承知しました|かしこまりました|もちろんです)[、。！!]?",
+        r"^以下(は|に|の通り)",
+        r"(参考になれば|お役に立てれば)",
+        r"(出典|資料|文章|情報源|提供された情報)(には|では).{0,20}(記載|言及|触れ)(が|は)?(ありません|されていません|なし)",
+        r"^(まとめ|要約|概要)[:：]?$",
+    )
+]
+
+
+def is_filler(plain: str) -> bool:
+    """A sentence that asserts nothing checkable (filler, hedge, talk about the sources)."""
+    text = plain.strip().strip("*_ ")
+    return any(pattern.search(text) for pattern in _NOT_A_CLAIM)
+
+
 def _is_claim(plain: str, text: str) -> bool:
     if len(_LETTER.findall(plain)) < 3:
         return False
     # "The main facts are:" introduces a list; it asserts nothing to check.
     if plain.rstrip().endswith((":", "：")) and not citation_labels(text):
         return False
-    return True
+    return not is_filler(plain)
 
 
 def split_claims(draft: str) -> list[Claim]:

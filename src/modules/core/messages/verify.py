@@ -1,0 +1,45 @@
+"""Messages of ``research verify`` (``verify.*``) and of the verifier's report labels (``verifier.*``)."""
+
+from __future__ import annotations
+
+MESSAGES: dict[str, dict[str, str]] = {
+    "verify.usage": {
+        "en": "usage: research verify ANSWER.md --source FILE [--source FILE ...] [--session ID] [--no-judge] [--json] [--lang ja|en]"
+              " | research verify --batch IN.jsonl [--no-judge]",
+        "ja": "使い方: research verify 回答.md --source ファイル [--source ファイル ...] [--session ID] [--no-judge] [--json] [--lang ja|en]"
+              " | research verify --batch 入力.jsonl [--no-judge]",
+    },
+    "verify.no_answer": {"en": "Give the answer file to check, or --batch IN.jsonl.", "ja": "確認する回答ファイルか --batch 入力.jsonl を指定してください。"},
+    "verify.no_sources": {
+        "en": "Give at least one --source FILE (or --session ID) to check the answer against.",
+        "ja": "照合に使う --source ファイル（または --session ID）を1つ以上指定してください。",
+    },
+    "verify.unreadable": {"en": "Cannot read {path}: {reason}", "ja": "{path} を読めません: {reason}"},
+    "verify.url_unsupported": {
+        "en": "URL sources are not supported yet ({url}): save the page and pass the file.",
+        "ja": "URLの出典にはまだ対応していません（{url}）。ページを保存してファイルを指定してください。",
+    },
+    "verify.parse_failed": {"en": "Could not read source {path}: {reason}", "ja": "出典 {path} を読み取れませんでした: {reason}"},
+    "verify.bad_line": {"en": "Line {line} of {path} is not a valid input object: {reason}", "ja": "{path} の{line}行目は正しい入力ではありません: {reason}"},
+    "verify.judge_unavailable": {
+        "en": "The model judge could not run ({reason}); uncertain claims are marked \"not checked\".",
+        "ja": "モデルによる判定を実行できませんでした（{reason}）。不確かな主張は「未確認」と表示します。",
+    },
+    "verify.col_claim": {"en": "Claim", "ja": "主張"},
+    "verify.col_verdict": {"en": "Verdict", "ja": "判定"},
+    "verify.col_source": {"en": "Source", "ja": "出典"},
+    "verify.col_evidence": {"en": "Evidence", "ja": "根拠"},
+    "verify.summary": {
+        "en": "{claims} claims: {supported} supported, {unsupported} unsupported, {uncertain} uncertain.",
+        "ja": "主張{claims}件: 裏付けあり{supported}件、裏付けなし{unsupported}件、不確か{uncertain}件。",
+    },
+    "verifier.supported": {"en": "supported", "ja": "裏付けあり"},
+    "verifier.unsupported": {"en": "unsupported", "ja": "裏付けなし"},
+    "verifier.uncertain": {"en": "uncertain", "ja": "不確か"},
+    "verifier.not_checked": {"en": "not checked", "ja": "未確認"},
+    "verifier.flag_not_checked": {"en": "(not checked)", "ja": "（未確認）"},
+    "verifier.wrong_language_left": {
+        "en": "Some sentences are not in English and could not be rewritten: {titles}",
+        "ja": "日本語でない文が残り、書き直せませんでした: {titles}",
+    },
+}

@@ -1,0 +1,116 @@
+"""Words for comparing texts, in Japanese and English alike: one analyser for the verifier and BM25.
+
+Japanese is cut into morphemes by MeCab (fugashi + unidic-lite) and compared by lemma, so
+"噴火した" and "噴火は" share 噴火 and a swapped noun (水力→風力) is a different word, not
+a shared bigram 力. Without the dictionary it falls back to character bigrams. English is
+lower-case word stems without stop words. Both kinds of term can live in one text
+("LangGraphのチェックポイント").
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from functools import lru_cache
+
+from research.modules.text.numbers import prepare
+
+_JAPANESE_RUN = re.compile(r"[\u3040-\u309f\u30a0-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff々〆ヵヶー]+")
+_HIRAGANA_ONLY = re.compile(r"^[\u3040-\u309fー]+$")
+_WORD = re.compile(r"[a-zà-ɏ][a-zà-ɏ0-9'’\-]*|[0-9]+[a-z]+[a-z0-9]*")
+_STOP_WORDS = frozenset(
+    """a an the and or but if then than so as of in on at to for from by with about into over
+    after before between during under above is are was were be been being am do does did has
+    have had having it its it's this that these those there here which who whom whose what when
+    where why how not no nor can could may might must shall should will would also very more
+    most such only own same other some any each few both all just too i you he she we they me
+    him her us them my your his our their s t according says said while however although though
+    well including include includes included based provided given passage passages text
+    mentioned mention mentions stated state states""".split()
+)
+# Parts of speech that carry content: nouns (not pronouns or dependent nouns), verbs,
+# adjectives, and prefixes/suffixes that change meaning (非, 未, 不).
+_CONTENT_POS = {"名詞", "動詞", "形容詞", "形状詞", "接頭辞", "副詞"}
+_WEAK_JA = frozenset("する ある いる なる れる られる こと もの ため よう これ それ 及び 等 為 事 物 居る 有る 成る 為る 出来る 言う 思う".split())
+
+
+@dataclass(frozen=True)
+class Term:
+    text: str
+    key: bool  # a noun, name or number: a claim with one of these missing is never "supported"
+
+
+@lru_cache(maxsize=1)
+def _tagger():
+    try:
+        import fugashi  # noqa: PLC0415 - optional at import time: bigrams stand in without it
+
+        return fugashi.Tagger()
+    except Exception:  # noqa: BLE001 - no dictionary installed: fall back to bigrams
+        return None
+
+
+@lru_cache(maxsize=1)
+def _stemmer():
+    import snowballstemmer  # noqa: PLC0415
+
+    return snowballstemmer.stemmer("english")
+
+
+@lru_cache(maxsize=65536)
+def stem(word: str) -> str:
+    """Snowball stem: "eruption" and "erupted" are one word."""
+    word = word.replace("’", "'").removesuffix("'s").strip("'-")
+    return _stemmer().stemWord(word)
+
+
+def _japanese_terms(run: str) -> list[Term]:
+    tagger = _tagger()
+    if tagger is None:
+        if len(run) == 1:
+            return [] if _HIRAGANA_ONLY.match(run) else [Term(run, True)]
+        grams = [run[i : i + 2] for i in range(len(run) - 1)]
+        return [Term(g, True) for g in grams if not _HIRAGANA_ONLY.match(g)]
+    terms: list[Term] = []
+    for word in tagger(run):
+        feature = word.feature
+        pos1 = getattr(feature, "pos1", "") or ""
+        pos2 = getattr(feature, "pos2", "") or ""
+        if pos1 not in _CONTENT_POS or pos2 in ("非自立可能", "数詞") and pos1 == "名詞" and word.surface in _WEAK_JA:
+            continue
+        lemma = (getattr(feature, "lemma", None) or word.surface).split("-")[0]
+        if lemma in _WEAK_JA or _HIRAGANA_ONLY.match(word.surface) and pos1 not in ("名詞", "形容詞", "形状詞"):
+            continue
+        if pos2 == "数詞":
+            continue  # numbers are compared by the number check, in any script
+        terms.append(Term(lemma, pos1 in ("名詞", "接頭辞")))
+    return terms
+
+
+def terms(text: str) -> list[Term]:
+    """Content terms of ``text`` in order (repeats kept, for BM25)."""
+    text = prepare(text)
+    out: list[Term] = []
+    for run in _JAPANESE_RUN.findall(text):
+        out.extend(_japanese_terms(run))
+    latin = _JAPANESE_RUN.sub(" ", text)
+    for raw in _WORD.findall(latin):
+        word = raw.strip("'-")
+        if not word or word in _STOP_WORDS:
+            continue
+        out.append(Term(stem(word), True))
+    return out
+
+
+def term_set(text: str) -> frozenset[str]:
+    return frozenset(t.text for t in terms(text))
+
+
+def key_terms(text: str) -> frozenset[str]:
+    return frozenset(t.text for t in terms(text) if t.key)
+
+
+def index_terms(text: str) -> list[str]:
+    """What BM25 counts: the same terms as the verifier."""
+    return [t.text for t in terms(unicodedata.normalize("NFKC", text))]
