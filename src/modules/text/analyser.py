@@ -18,7 +18,9 @@ from research.modules.text.numbers import prepare
 
 _JAPANESE_RUN = re.compile(r"[\u3040-\u309f\u30a0-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff々〆ヵヶー]+")
 _HIRAGANA_ONLY = re.compile(r"^[\u3040-\u309fー]+$")
-_WORD = re.compile(r"[a-zà-ɏ][a-zà-ɏ0-9'’\-]*|[0-9]+[a-z]+[a-z0-9]*")
+_WORD = re.compile(r"(?<![0-9])[a-zà-ɏ][a-zà-ɏ0-9'’\-_]*")
+# Units and approximators are compared by the number check, not as words.
+_NUMBER_WORDS = frozenset("km m cm mm kg g t am pm a.m p.m percent 約 およそ 程度 メートル キロメートル キロ センチ パーセント".split())
 _STOP_WORDS = frozenset(
     """a an the and or but if then than so as of in on at to for from by with about into over
     after before between during under above is are was were be been being am do does did has
@@ -82,24 +84,36 @@ def _japanese_terms(run: str) -> list[Term]:
         lemma = (getattr(feature, "lemma", None) or word.surface).split("-")[0]
         if lemma in _WEAK_JA or _HIRAGANA_ONLY.match(word.surface) and pos1 not in ("名詞", "形容詞", "形状詞"):
             continue
-        if pos2 == "数詞":
-            continue  # numbers are compared by the number check, in any script
+        pos3 = getattr(feature, "pos3", "") or ""
+        if pos2 == "数詞" or pos3.startswith("助数詞") or word.surface in _NUMBER_WORDS:
+            continue  # numbers and their units are compared by the number check, in any script
         terms.append(Term(lemma, pos1 in ("名詞", "接頭辞")))
     return terms
 
 
+_DASH_TABLE = str.maketrans({c: "-" for c in "\u2010\u2011\u2012\u2013\u2014\u2015\u2212\uff0d"})
+# A capitalised word that does not start a sentence (or a run of capitals): a name.
+_NAME = re.compile(r"(?<=[a-z0-9,;:)]\s)[A-Z][A-Za-z0-9'’\-]+|\b[A-Z]{2,}[A-Za-z0-9]*\b|(?<=\s)[A-Z][a-z]+(?=\s+[A-Z][a-z]+)")
+
+
 def terms(text: str) -> list[Term]:
     """Content terms of ``text`` in order (repeats kept, for BM25)."""
+    raw_text = text
     text = prepare(text)
     out: list[Term] = []
     for run in _JAPANESE_RUN.findall(text):
         out.extend(_japanese_terms(run))
+    # Names are key in English (capitalised where a sentence does not start), and so are
+    # compounds and codes ("super-step", "thread_id", "gpt-4"); other words count by weight.
+    original = _JAPANESE_RUN.sub(" ", unicodedata.normalize("NFKC", raw_text).translate(_DASH_TABLE))
+    names = {m.group(0).lower() for m in _NAME.finditer(original)}
     latin = _JAPANESE_RUN.sub(" ", text)
     for raw in _WORD.findall(latin):
         word = raw.strip("'-")
-        if not word or word in _STOP_WORDS:
+        if not word or word in _STOP_WORDS or word in _NUMBER_WORDS:
             continue
-        out.append(Term(stem(word), True))
+        key = word in names or "-" in word or "_" in word or any(c.isdigit() for c in word)
+        out.append(Term(stem(word), key))
     return out
 
 

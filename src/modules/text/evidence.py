@@ -30,6 +30,9 @@ from research.modules.text.claims import Claim, plain_text, sentence_spans
 from research.modules.text.numbers import NumberMention, NumberSet, extract_numbers, numbers_match  # noqa: F401
 
 SUPPORTED_AT = 0.8  # weighted share of the claim's words the evidence must hold to be "supported"
+# English words other than names are not "key", so their share must be higher: one
+# swapped common noun ("super-step" -> "node") then still keeps a claim from "supported".
+SUPPORTED_AT_EN = 0.85
 UNRELATED_BELOW = 0.15  # with no key term found either: nothing in the sources is about this
 CONTRADICTION_CONTEXT = 0.5  # a different figure counts as contradiction only in a passage this close
 _MAX_ASSEMBLED = 3  # passages combined into one piece of evidence (merged facts)
@@ -304,7 +307,8 @@ def assess_claim(claim: Claim, index: EvidenceIndex) -> Assessment:
             continue
         if index.coverage(words, found) >= CONTRADICTION_CONTEXT:
             for passage in assembled:
-                if passage.numbers is not None and passage.features & key and passage.numbers.same_kind_other(mention):
+                shared = passage.features & words
+                if passage.numbers is not None and (len(shared) >= 2 or shared & key) and passage.numbers.same_kind_other(mention):
                     # The passages that say the same thing give another figure: a changed number.
                     evidence, evidence_label = passage.text, passage.label
                     return result("unsupported", "number_mismatch", 0.9, [mention.text])
@@ -320,7 +324,7 @@ def assess_claim(claim: Claim, index: EvidenceIndex) -> Assessment:
     if missing_key:
         # One term that differs (a swapped name, place or thing) is not a paraphrase.
         return result("uncertain", "missing_term", 0.5, missing_key[:5])
-    if coverage < SUPPORTED_AT:
+    if coverage < (SUPPORTED_AT if claim_language == "ja" else SUPPORTED_AT_EN):
         return result("uncertain", "partial_overlap", 0.5)
     claim_negated = _negated(claim.plain)
     if claim_negated and not any(_negated(p.text) for p in assembled) or not claim_negated and _negated(assembled[0].text):

@@ -1,0 +1,276 @@
+"""`research verify`: check any answer against sources, without running research.
+
+    research verify ANSWER.md --source FILE [--source FILE ...] [--session ID] [--no-judge] [--json] [--lang ja|en]
+    research verify --batch IN.jsonl [--no-judge]
+
+Batch input, one object per line: ``{"id", "draft", "sources": [{"label", "text", "title"?, "url"?}],
+"lang"?}``. Output, one line per input line and nothing else on stdout: ``{"id", "claims":
+[{"start", "end", "text", "verdict", "citations", "evidence", "reason"}]}`` with offsets into
+``draft`` as given; sentences that are not claims are left out. A draft without citations
+is checked sentence by sentence against all its sources.
+
+Source files are untrusted bytes: plain text and Markdown are read as text, anything else
+(HTML, PDF) is parsed by the sandboxed parser.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from research.modules.core.errors import EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UserFacingError
+from research.modules.core.i18n import t
+from research.modules.text.claims import Claim, split_claims
+from research.modules.text.evidence import Assessment, EvidenceIndex, assess_claim
+
+_PLAIN_SUFFIXES = {".txt", ".md", ".markdown", ".json", ".csv", ".tsv", ".text", ""}
+
+
+class _Usage(Exception):
+    """A user mistake: one line, exit 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # one line and exit 2, never a usage dump on stdout
+        raise _Usage(message)
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="research verify", add_help=True)
+    parser.add_argument("answer", nargs="?")
+    parser.add_argument("--source", action="append", default=[])
+    parser.add_argument("--session")
+    parser.add_argument("--batch")
+    parser.add_argument("--no-judge", action="store_true")
+    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--lang", choices=["ja", "en"])
+    return parser
+
+
+def _default_lang() -> str:
+    return "ja" if os.environ.get("LANG", "").startswith("ja") else "en"
+
+
+def main(argv: list[str]) -> int:
+    lang = _default_lang()
+    try:
+        args = _parser().parse_args(argv)
+        lang = args.lang or lang
+        if args.batch:
+            return _run_batch(Path(args.batch), judge=not args.no_judge, lang=lang)
+        if not args.answer:
+            raise _Usage(t("verify.no_answer", lang))
+        return asyncio.run(_run_single(args, lang))
+    except _Usage as exc:
+        sys.stderr.write(f"research verify: {exc}\n")
+        return EXIT_USAGE
+    except UserFacingError as exc:
+        sys.stderr.write(f"research verify: {exc.message(lang)}\n")
+        return exc.exit_code
+    except KeyboardInterrupt:
+        return EXIT_FAILURE
+    except BrokenPipeError:  # `research verify --batch … | head`: the reader left, not an error
+        sys.stderr.close()
+        return EXIT_OK
+
+
+# --- the check itself ----------------------------------------------------------------------------
+
+
+def check_draft(draft: str, documents: list[dict[str, Any]]) -> tuple[list[Claim], list[Assessment]]:
+    index = EvidenceIndex(documents)
+    claims = split_claims(draft)
+    return claims, [assess_claim(claim, index) for claim in claims]
+
+
+def claim_record(claim: Claim, assessment: Assessment, *, checked: bool = True) -> dict[str, Any]:
+    verdict = assessment.outcome
+    reason = assessment.reason if checked or verdict != "uncertain" else "not_checked"
+    return {
+        "start": claim.start,
+        "end": claim.end,
+        "text": claim.text,
+        "verdict": verdict,
+        "citations": list(claim.citations),
+        "evidence": assessment.evidence or None,
+        "reason": reason,
+        "source": assessment.evidence_label,
+    }
+
+
+async def _judge(claims: list[Claim], assessments: list[Assessment], lang: str) -> tuple[bool, str]:
+    """Ask the configured model about the uncertain claims; (all decided, why not)."""
+    if not any(a.outcome == "uncertain" for a in assessments):
+        return True, ""
+    from research.modules.core.settings import load_settings  # noqa: PLC0415 - only when a judge runs
+    from research.modules.llm.model_manager import ModelManager  # noqa: PLC0415
+    from research.nodes.verification import judge_uncertain  # noqa: PLC0415
+
+    settings = load_settings()
+    model = ModelManager(settings)
+    try:
+        await model.ensure_ready()
+    except UserFacingError as exc:
+        return False, exc.message(lang)
+    errors: list[Any] = []
+    methods = ["lexical"] * len(claims)
+    complete = await judge_uncertain(claims, assessments, methods, lang, model, settings.num_ctx, errors)
+    return complete, "; ".join(e.message for e in errors)
+
+
+# --- batch -----------------------------------------------------------------------------------------
+
+
+def _documents_from(sources: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [
+        {"label": str(s.get("label") or f"S{i + 1}"), "markdown": str(s.get("text") or ""), "title": s.get("title", ""),
+         "url": s.get("url", ""), "status": "ok"}
+        for i, s in enumerate(sources)
+        if isinstance(s, dict)
+    ]
+
+
+def _run_batch(path: Path, *, judge: bool, lang: str) -> int:
+    try:
+        handle = sys.stdin if str(path) == "-" else path.open(encoding="utf-8")
+    except OSError as exc:
+        raise _Usage(t("verify.unreadable", lang, path=path, reason=exc.strerror or str(exc))) from None
+    out = sys.stdout
+    with handle:
+        for number, line in enumerate(handle, start=1):
+            if not line.strip():
+                continue
+            try:
+                item = json.loads(line)
+                if not isinstance(item, dict) or not isinstance(item.get("draft"), str):
+                    raise ValueError("needs an object with a string 'draft'")
+                sources = item.get("sources") or []
+                if not isinstance(sources, list):
+                    raise ValueError("'sources' must be a list")
+            except ValueError as exc:
+                raise _Usage(t("verify.bad_line", lang, line=number, path=path, reason=str(exc)[:120])) from None
+            claims, assessments = check_draft(item["draft"], _documents_from(sources))
+            checked = True
+            if judge:
+                checked, _ = asyncio.run(_judge(claims, assessments, item.get("lang") or lang))
+            records = [claim_record(c, a, checked=checked) for c, a in zip(claims, assessments)]
+            for record in records:
+                record.pop("source", None)
+            out.write(json.dumps({"id": str(item.get("id", number)), "claims": records}, ensure_ascii=False) + "\n")
+    out.flush()
+    return EXIT_OK
+
+
+# --- one answer, files as sources ------------------------------------------------------------------
+
+
+async def _read_sources(paths: list[str], lang: str) -> list[dict[str, Any]]:
+    documents: list[dict[str, Any]] = []
+    parsed_later: list[tuple[int, Path]] = []
+    for i, raw in enumerate(paths):
+        label = f"S{i + 1}"
+        if raw.startswith(("http://", "https://")):
+            raise _Usage(t("verify.url_unsupported", lang, url=raw))
+        path = Path(raw)
+        if not path.is_file():
+            raise _Usage(t("verify.unreadable", lang, path=raw, reason="no such file"))
+        documents.append({"label": label, "title": path.name, "url": str(path), "status": "ok", "markdown": ""})
+        if path.suffix.lower() in _PLAIN_SUFFIXES:
+            try:
+                documents[-1]["markdown"] = path.read_bytes().decode("utf-8", errors="replace")
+            except OSError as exc:
+                raise _Usage(t("verify.unreadable", lang, path=raw, reason=exc.strerror or str(exc))) from None
+        else:
+            parsed_later.append((len(documents) - 1, path))
+    if parsed_later:
+        await _parse_in_sandbox(documents, parsed_later, lang)
+    return documents
+
+
+async def _parse_in_sandbox(documents: list[dict[str, Any]], todo: list[tuple[int, Path]], lang: str) -> None:
+    """HTML, PDF and other formats are parsed only inside the no-network sandbox."""
+    import tempfile  # noqa: PLC0415
+
+    from research.modules.clients.parser_client import ContainerProcessor  # noqa: PLC0415
+    from research.modules.core.errors import DocumentFailed  # noqa: PLC0415
+    from research.modules.core.settings import load_settings  # noqa: PLC0415
+
+    settings = load_settings()
+    with tempfile.TemporaryDirectory(prefix="research-verify-") as cache:
+        async with ContainerProcessor(settings, Path(cache), lang=lang) as parser:
+            for position, path in todo:
+                try:
+                    parsed = await parser.parse(path=str(path), url=path.resolve().as_uri())
+                except DocumentFailed as exc:
+                    sys.stderr.write(t("verify.parse_failed", lang, path=path, reason=str(exc)[:200]) + "\n")
+                    documents[position]["status"] = "failed"
+                    continue
+                documents[position].update(
+                    markdown=parsed.markdown, title=parsed.title or path.name, tables=parsed.tables,
+                    language=parsed.language, key_facts=parsed.key_facts,
+                )
+
+
+def _session_documents(ref: str) -> list[dict[str, Any]]:
+    from research.modules.core.settings import load_settings  # noqa: PLC0415
+    from research.state.session_folder import HistoryManager  # noqa: PLC0415
+
+    history = HistoryManager(load_settings().sessions_dir)
+    session = history.resolve(ref)
+    path = session.path / "processed.jsonl"
+    if not path.exists():
+        return []
+    return [json.loads(line) for line in path.read_text("utf-8").splitlines() if line.strip()]
+
+
+async def _run_single(args: argparse.Namespace, lang: str) -> int:
+    try:
+        draft = Path(args.answer).read_text("utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise _Usage(t("verify.unreadable", lang, path=args.answer, reason=getattr(exc, "strerror", None) or str(exc))) from None
+    documents = _session_documents(args.session) if args.session else []
+    if not args.source and not documents:
+        raise _Usage(t("verify.no_sources", lang))
+    extra = await _read_sources(args.source, lang)
+    taken = {d.get("label") for d in documents}
+    for i, document in enumerate(extra):  # labels after the session's own
+        if document["label"] in taken:
+            document["label"] = f"S{len(documents) + i + 1}"
+    documents += extra
+    claims, assessments = check_draft(draft, documents)
+    checked, why = (True, "")
+    if not args.no_judge:
+        checked, why = await _judge(claims, assessments, lang)
+        if not checked and why:
+            sys.stderr.write(t("verify.judge_unavailable", lang, reason=why[:200]) + "\n")
+    records = [claim_record(c, a, checked=checked) for c, a in zip(claims, assessments)]
+    counts = {name: sum(1 for r in records if r["verdict"] == name) for name in ("supported", "unsupported", "uncertain")}
+    if args.json:
+        print(json.dumps({"claims": records, "summary": {"claims": len(records), **counts},
+                          "sources": [{"label": d["label"], "title": d.get("title", ""), "url": d.get("url", "")} for d in documents]},
+                         ensure_ascii=False))
+        return EXIT_OK
+    _print_table(records, lang)
+    sys.stdout.write(t("verify.summary", lang, claims=len(records), **counts) + "\n")
+    return EXIT_OK
+
+
+def _print_table(records: list[dict[str, Any]], lang: str) -> None:
+    from rich.console import Console  # noqa: PLC0415
+    from rich.table import Table  # noqa: PLC0415
+
+    table = Table(show_lines=True)
+    for key in ("verify.col_claim", "verify.col_verdict", "verify.col_source", "verify.col_evidence"):
+        table.add_column(t(key, lang))
+    styles = {"supported": "green", "unsupported": "red", "uncertain": "yellow"}
+    for record in records:
+        name = "not_checked" if record["reason"] == "not_checked" else record["verdict"]
+        evidence = (record["evidence"] or "")[:200]
+        table.add_row(record["text"], f"[{styles[record['verdict']]}]{t('verifier.' + name, lang)}[/]",
+                      record.get("source") or "", evidence)
+    Console().print(table)

@@ -1,0 +1,71 @@
+"""The cheap checks on what real models write: number words, rounding, times, spacing,
+merged facts, structured sources, and a swapped term that must never pass as supported."""
+
+import pytest
+
+from research.modules.text.claims import split_claims
+from research.modules.text.evidence import EvidenceIndex, assess_claim
+from research.modules.text.numbers import numbers_match
+
+
+def _outcome(claim: str, source: str) -> str:
+    index = EvidenceIndex([{"label": "S1", "status": "ok", "markdown": source}])
+    (parsed,) = split_claims(claim)
+    return assess_claim(parsed, index).outcome
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence", "same"),
+    [
+        ("三種類ある", "3種類ある", True),
+        ("一つの山", "1つの山", True),
+        ("It erupted twice.", "It erupted 2 times.", True),
+        ("約3.8km", "標高は3,776 m", True),
+        ("about 3.8 km", "3,776 m", True),
+        ("3.9 km", "3,776 m", False),
+        ("21:00", "9 PM", True),
+        ("午後9時", "21:00", True),
+        ("9 PM", "8 PM", False),
+        ("3\u2009776 m", "3776 m", True),
+        ("3\u00a0776 m", "3,776 m", True),
+        ("1707–1708", "from 1707 to 1708", True),
+    ],
+)
+def test_numbers_as_models_write_them(claim, evidence, same):
+    assert numbers_match(claim, evidence) is same
+
+
+def test_swapped_term_is_never_supported():
+    source = "この地域の電力の多くは水力発電でまかなわれている。発電所は1960年に完成した。"
+    assert _outcome("この地域の電力の多くは水力発電でまかなわれている[S1]。", source) == "supported"
+    assert _outcome("この地域の電力の多くは風力発電でまかなわれている[S1]。", source) != "supported"
+    english = "A checkpoint is written after every super-step of the graph."
+    assert _outcome("A checkpoint is written after every super-step of the graph [S1].", english) == "supported"
+    assert _outcome("A checkpoint is written after every node of the graph [S1].", english) != "supported"
+
+
+def test_changed_number_is_unsupported_and_rounded_number_is_not():
+    source = "Mount Fuji is 3,776 m high. Its last eruption began in 1707."
+    assert _outcome("Mount Fuji last erupted in 1708 [S1].", source) == "unsupported"
+    assert _outcome("Mount Fuji is about 3.8 km high [S1].", source) != "unsupported"
+
+
+def test_merged_facts_are_supported_from_two_sentences():
+    source = "The Hōei eruption began in 1707. Ash from the Hōei eruption fell on Edo."
+    assert _outcome("The Hōei eruption began in 1707 and its ash fell on Edo [S1].", source) == "supported"
+
+
+def test_json_source_keys_are_words():
+    source = '{"name": "Blue Cafe", "attributes": {"BusinessAcceptsCreditCards": true, "WiFi": "free"}, "city": "Tucson"}'
+    assert _outcome("Blue Cafe in Tucson accepts credit cards.", source) == "supported"
+    assert _outcome("Blue Cafe is in Phoenix.", source) != "supported"
+
+
+def test_nothing_related_is_unsupported():
+    source = "Mount Fuji is 3,776 m high."
+    assert _outcome("The stock market fell sharply on Tuesday.", source) == "unsupported"
+
+
+def test_filler_is_not_a_claim():
+    draft = "Sure! Here is the summary:\n\nMount Fuji is high. I hope this helps! The passages do not mention its age.\n"
+    assert [c.plain for c in split_claims(draft)] == ["Mount Fuji is high."]

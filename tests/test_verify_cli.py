@@ -1,0 +1,106 @@
+"""`research verify`: the console script as a subprocess, batch JSONL contract and one answer
+against files, with the judge off or against the fake Ollama."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+from conftest import run_research
+
+from tests.fixtures.fake_ollama import FakeOllama
+
+SOURCE_EN = ("Mount Fuji is the highest mountain in Japan at 3,776 m. Its last eruption began on "
+             "16 December 1707 and ended on 1 January 1708.")
+SOURCE_JA = "富士山は日本最高峰の山で、標高は3,776メートルである。最後の噴火は1707年の宝永噴火である。"
+
+
+@pytest.fixture
+def env(tmp_path):
+    home = tmp_path / "home"
+    home.mkdir()
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("RESEARCH_", "OLLAMA_"))}
+    env.update(HOME=str(home), XDG_CONFIG_HOME=str(home / ".config"), NO_COLOR="1", LANG="en_US.UTF-8",
+               RESEARCH_SESSIONS_DIR=str(tmp_path / "sessions"), COLUMNS="200")
+    return env
+
+
+def test_batch_contract_offsets_and_non_claims(tmp_path, env):
+    draft = ("Sure! Here is the answer.\n\nMount Fuji is the highest mountain in Japan [S1]. "
+             "Its last eruption began in 1709 [S1]. The summit hosts a casino [S1].")
+    lines = [
+        {"id": "a", "draft": draft, "sources": [{"label": "S1", "text": SOURCE_EN}]},
+        {"id": "b", "draft": "富士山の標高は3,776メートルである。最後の噴火は1707年である。", "lang": "ja",
+         "sources": [{"label": "S1", "text": SOURCE_JA, "title": "富士山"}]},
+    ]
+    path = tmp_path / "in.jsonl"
+    path.write_text("".join(json.dumps(x, ensure_ascii=False) + "\n" for x in lines), "utf-8")
+    result = run_research(["verify", "--batch", str(path), "--no-judge"], env)
+    assert result.returncode == 0, result.stderr
+    out = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [o["id"] for o in out] == ["a", "b"]
+    first = out[0]["claims"]
+    assert all(draft[c["start"] : c["end"]] == c["text"] for c in first)
+    assert not any(c["text"].startswith("Sure") for c in first)  # not a claim: left out
+    verdicts = [c["verdict"] for c in first]
+    assert verdicts[0] == "supported" and verdicts[1] == "unsupported"
+    assert verdicts[2] != "supported"
+    assert set(first[0]) == {"start", "end", "text", "verdict", "citations", "evidence", "reason"}
+    assert first[0]["citations"] == ["S1"]
+    # No citations: each sentence against all sources.
+    assert [c["verdict"] for c in out[1]["claims"]] == ["supported", "supported"]
+
+
+def test_single_answer_against_files_json_and_table(tmp_path, env):
+    answer = tmp_path / "answer.md"
+    answer.write_text("# Fuji\nMount Fuji is the highest mountain in Japan.\nIts last eruption began in 1709.\n", "utf-8")
+    source = tmp_path / "fuji.txt"
+    source.write_text(SOURCE_EN, "utf-8")
+    result = run_research(["verify", str(answer), "--source", str(source), "--no-judge", "--json"], env)
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert [c["verdict"] for c in report["claims"]] == ["supported", "unsupported"]
+    assert report["claims"][0]["source"] == "S1" and report["sources"][0]["title"] == "fuji.txt"
+    table = run_research(["verify", str(answer), "--source", str(source), "--no-judge", "--lang", "ja"], env)
+    assert table.returncode == 0 and "裏付けあり" in table.stdout and "主張2件" in table.stdout
+
+
+def test_judge_decides_uncertain_claims_with_the_fake_model(tmp_path, env):
+    answer = tmp_path / "answer.md"
+    answer.write_text("Mount Fuji, Japan's tallest peak, rises 3,776 m.\n", "utf-8")
+    source = tmp_path / "fuji.md"
+    source.write_text(SOURCE_EN, "utf-8")
+    with FakeOllama() as fake:
+        env.update(RESEARCH_OLLAMA_HOST=fake.url)
+        result = run_research(["verify", str(answer), "--source", str(source), "--json"], env)
+        asked = [r for r in fake.chat_requests() if r.get("format")]
+    assert result.returncode == 0, result.stderr
+    (claim,) = json.loads(result.stdout)["claims"]
+    assert len(asked) == 1 and claim["reason"] in ("judge", "not_checked")
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["verify"], "answer"),
+        (["verify", "ANSWER", "--source", "https://example.com/page"], "not supported yet"),
+        (["verify", "--batch", "/nonexistent.jsonl"], "Cannot read"),
+    ],
+)
+def test_usage_mistakes_are_one_line_exit_2(tmp_path, env, args, needle):
+    if args[1:2] == ["ANSWER"]:
+        answer = tmp_path / "a.md"
+        answer.write_text("Mount Fuji is high.", "utf-8")
+        args = ["verify", str(answer), *args[2:]]
+    result = run_research(args, env)
+    assert result.returncode == 2
+    assert needle in result.stderr and len(result.stderr.strip().splitlines()) == 1
+    assert "Traceback" not in result.stderr
+
+
+def test_bad_batch_line_is_exit_2(tmp_path, env):
+    path = tmp_path / "in.jsonl"
+    path.write_text('{"id": "x"}\n', "utf-8")
+    result = run_research(["verify", "--batch", str(path), "--no-judge"], env)
+    assert result.returncode == 2 and "Line 1" in result.stderr
