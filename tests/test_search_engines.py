@@ -9,12 +9,23 @@ import httpx
 import pytest
 
 from fixtures.web_fixture import FUJI_SJIS, WebFixture, build_pdf, LANGGRAPH_PDF_EN
-from research.servers.web.engines import EngineChain, EngineUnavailable, LocalEngine, SearxngEngine, build_engines
+from research.modules.clients.parser_client import ContainerProcessor
 from research.modules.core.settings import Settings
 from research.modules.text.index import TextIndex, index_terms
+from research.servers.web.engines import ENGINES, EngineChain, EngineContext, EngineUnavailable, build_engines
+from research.servers.web.engines.local import LocalEngine, files_inside
+from research.servers.web.engines.searxng import SearxngEngine
 from research.servers.web.url_safety import URLGuard
 
 ALLOW = URLGuard(allow_private_network=True)
+
+
+async def _never_read(path: Path, media_type: str) -> tuple[str, str]:
+    raise AssertionError(f"{path} must not be read here")
+
+
+def context(client: httpx.AsyncClient) -> EngineContext:
+    return EngineContext(client, ALLOW, _never_read)
 
 
 def write_docs(folder: Path) -> Path:
@@ -45,7 +56,18 @@ def test_index_terms_mix_words_and_bigrams() -> None:
 
 
 async def test_local_engine_ranks_japanese_and_english_documents(tmp_path: Path) -> None:
-    engine = LocalEngine(write_docs(tmp_path / "docs"))
+    """--docs files are read by the sandboxed parser (the same one the server would start)."""
+    async with ContainerProcessor(Settings(sandbox="auto"), tmp_path / "sources") as parser:
+        async def read(path: Path, media_type: str) -> tuple[str, str]:
+            parsed = await parser.parse(path=str(path), text=None, media_type=media_type, url=path.as_uri())
+            return parsed.title, parsed.markdown
+
+        engine = LocalEngine(write_docs(tmp_path / "docs"), read)
+        await engine.ensure_indexed()
+        await _check_local_engine(engine)
+
+
+async def _check_local_engine(engine: LocalEngine) -> None:
     assert len(engine) == 4 and any("broken.pdf" in s for s in engine.skipped)
     ja = await engine.search("富士山の噴火", language="ja", limit=3)
     assert ja[0].url.endswith("fuji.md") and ja[0].title == "富士山" and "宝永噴火" in ja[0].snippet
@@ -66,11 +88,17 @@ async def test_searxng_engine_reads_the_json_api() -> None:
 
 
 async def test_chain_falls_back_when_searxng_is_down(tmp_path: Path) -> None:
-    settings = Settings(search_engine="searxng", searxng_url=f"http://127.0.0.1:{free_port()}",
-                        docs_dir=write_docs(tmp_path / "docs"))
+    async def read_markdown(path: Path, media_type: str) -> tuple[str, str]:
+        assert media_type in ("text/markdown", "text/plain"), "only plain text is read outside a parser here"
+        return "", path.read_text("utf-8")
+
+    docs = write_docs(tmp_path / "docs")
+    for extra in ("tea.html", "report.pdf", "broken.pdf"):
+        (docs / extra).unlink()
+    settings = Settings(search_engine="searxng", searxng_url=f"http://127.0.0.1:{free_port()}", docs_dir=docs)
     async with httpx.AsyncClient() as client:
-        chain = build_engines(settings, client, ALLOW)
-        assert [e.name for e in chain.engines] == ["searxng", "local", "duckduckgo"]
+        chain = build_engines(settings, EngineContext(client, ALLOW, read_markdown))
+        assert [e.name for e in chain.engines] == ["searxng", "local", "duckduckgo"] == list(ENGINES)
         found = await chain.search("富士山の標高", language="ja", limit=3)
     assert found.engine == "local" and found.results
     assert any("searxng unavailable" in note and "unreachable" in note for note in found.notes)
@@ -78,7 +106,22 @@ async def test_chain_falls_back_when_searxng_is_down(tmp_path: Path) -> None:
 
 async def test_local_engine_never_falls_back_to_the_web(tmp_path: Path) -> None:
     async with httpx.AsyncClient() as client:
-        chain = build_engines(Settings(search_engine="local", docs_dir=tmp_path / "missing"), client, ALLOW)
+        chain = build_engines(Settings(search_engine="local", docs_dir=tmp_path / "missing"), context(client))
     assert chain.engines == []
     found = await EngineChain(chain.engines, chain.setup_notes).search("x", language="en", limit=3)
     assert found.engine == "" and "does not exist" in found.notes[0]
+
+
+def test_docs_files_that_leave_the_folder_are_skipped_before_reading(tmp_path: Path) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "secret.txt").write_text("host secret", "utf-8")
+    docs = tmp_path / "docs"
+    (docs / "sub").mkdir(parents=True)
+    (docs / "ok.md").write_text("# ok", "utf-8")
+    (docs / "passwd.txt").symlink_to("/etc/passwd")
+    (docs / "secret.md").symlink_to(outside / "secret.txt")
+    (docs / "sub" / "escape").symlink_to(outside, target_is_directory=True)
+    paths, skipped = files_inside(docs.resolve())
+    assert paths == [(docs / "ok.md").resolve()]
+    assert {line.split(":")[0] for line in skipped} == {"passwd.txt", "secret.md"}

@@ -1,19 +1,32 @@
-"""`research mcp web-search|parser|research`: run one of the project's MCP servers on stdio."""
+"""`research mcp web-search|parser|research`: run one of the project's MCP servers on stdio.
+
+``research mcp parser`` is what other MCP hosts start, so it sandboxes itself: it replaces
+this process with the parser server inside the sandbox ``RESEARCH_SANDBOX`` picks (no
+network, read-only system), and refuses to start when there is none unless told
+``--no-sandbox``. Bad flags and settings are one line on stderr and exit 2.
+"""
 
 from __future__ import annotations
 
 import argparse
+import os
+import sys
+from pathlib import Path
 
 from research.cli.main import _ArgumentParser
-from research.modules.core.errors import EXIT_OK
+from research.modules.core.errors import EXIT_OK, EXIT_USAGE, UserFacingError
+from research.modules.core.i18n import t
 
 
 def _parser() -> argparse.ArgumentParser:
     parser = _ArgumentParser(prog="research mcp", description="Run one of the MCP servers on stdio.")
     servers = parser.add_subparsers(dest="server", required=True)
     web = servers.add_parser("web-search", help="the web-search MCP server")
-    web.add_argument("--cache-dir", help="where fetched bytes are cached (a session's sources/)")
-    servers.add_parser("parser", help="the document parser MCP server (run it inside a sandbox)")
+    web.add_argument("--cache-dir", help="where fetched bytes are cached (default ~/.cache/research/sources)")
+    parse = servers.add_parser("parser", help="the document parser MCP server, inside a sandbox")
+    parse.add_argument("--cache-dir", help="a folder the server may read documents from (read-only, by path)")
+    parse.add_argument("--no-sandbox", action="store_true",
+                       help="run without a sandbox (documents are then parsed WITH network access)")
     servers.add_parser("research", help="the assistant itself for other MCP hosts: research, verify, sessions")
     return parser
 
@@ -23,13 +36,50 @@ def main(argv: list[str]) -> int:
     if args.server == "web-search":
         from research.servers.web.server import serve
 
-        serve(args.cache_dir)
-    elif args.server == "research":
+        return serve(args.cache_dir)
+    if args.server == "research":
         from research.servers.research.server import serve
 
         serve()
-    else:
+        return EXIT_OK
+    return _parser_server(args.cache_dir, args.no_sandbox)
+
+
+def _fail(message: str) -> int:
+    print(f"research mcp parser: {message}", file=sys.stderr)
+    return EXIT_USAGE
+
+
+def _parser_server(cache_dir: str | None, no_sandbox: bool) -> int:
+    from research.modules.clients.sandbox import SandboxUnavailable, build_sandbox_command
+    from research.modules.core.settings import load_settings
+
+    try:
+        settings = load_settings()
+    except UserFacingError as exc:
+        return _fail(exc.message("en"))
+    lang = settings.language if settings.language in ("ja", "en") else "en"
+    cache = None
+    if cache_dir:
+        cache = Path(cache_dir).expanduser()
+        if not cache.is_dir():
+            return _fail(t("servers.bad_cache_dir", lang, path=cache_dir, reason="not an existing folder"))
+    if no_sandbox or settings.sandbox == "none":
+        print(t("servers.parser_unsandboxed", lang), file=sys.stderr)
+        if cache is not None:
+            os.environ["RESEARCH_PARSER_CACHE_DIR"] = str(cache.resolve())
         from research.servers.parser.server import serve
 
         serve()
-    return EXIT_OK
+        return EXIT_OK
+    try:
+        command = build_sandbox_command(settings, cache, diagnostics=False)
+    except SandboxUnavailable as exc:
+        return _fail(exc.message(lang))
+    if command.name == "none":
+        return _fail(t("servers.parser_no_sandbox", lang, reason="no bubblewrap, unshare or container engine works"))
+    sys.stdout.flush()
+    sys.stderr.flush()
+    # Replaced, not wrapped: the host's stdio pipes become the sandboxed server's own.
+    os.execvpe(command.command, [command.command, *command.args], {**os.environ, **command.env})
+    return EXIT_OK  # not reached

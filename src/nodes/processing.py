@@ -1,4 +1,8 @@
-"""processing node: parse each new search hit in the sandboxed parser, build the ledger."""
+"""processing node: parse each new search hit in the sandboxed parser, build the ledger.
+
+Each hit is parsed exactly once per run, from the raw bytes the web-search server cached
+(it does not extract them itself). How many parses run at once is the parser client's one
+limit (``modules/clients/sandbox.parse_concurrency``), not a second one here."""
 
 from __future__ import annotations
 
@@ -9,10 +13,6 @@ from typing import Any
 from research.modules.text.injection import screen_injection
 from research.state import AgentState, Document, ParsedDocument, RunError
 from research.nodes.dependencies import DocumentFailed, WorkflowDependencies
-
-# The parser is one long-lived server; a few requests in flight keep it busy
-# without letting one slow document hold up the rest.
-PARSE_CONCURRENCY = 4
 
 
 async def process_documents(state: AgentState, deps: WorkflowDependencies) -> dict[str, Any]:
@@ -25,21 +25,18 @@ async def process_documents(state: AgentState, deps: WorkflowDependencies) -> di
     known = {doc["canonical_url"] for doc in documents}
     pending = [hit for hit in state.get("search_results", []) if hit["canonical_url"] not in known]
     errors: list[dict[str, Any]] = []  # this step's only: `errors` is a reducer
-    gate = asyncio.Semaphore(PARSE_CONCURRENCY)
-
     async def parse(hit: dict[str, Any]) -> ParsedDocument | str:
         if not hit.get("cache_path") and not hit.get("content"):
             return hit.get("fetch_error") or "not fetched"
-        async with gate:
-            try:
-                return await deps.parser.parse(
-                    path=hit.get("cache_path"),
-                    text=None if hit.get("cache_path") else hit.get("content"),
-                    media_type=hit.get("media_type") or "text/markdown",
-                    url=hit["url"],
-                )
-            except DocumentFailed as exc:
-                return str(exc) or "could not be parsed"
+        try:
+            return await deps.parser.parse(
+                path=hit.get("cache_path"),
+                text=None if hit.get("cache_path") else hit.get("content"),
+                media_type=hit.get("media_type") or "text/markdown",
+                url=hit["url"],
+            )
+        except DocumentFailed as exc:
+            return str(exc) or "could not be parsed"
 
     outcomes = await asyncio.gather(*(parse(hit) for hit in pending))
     for hit, outcome in zip(pending, outcomes):

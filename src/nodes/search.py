@@ -38,7 +38,15 @@ async def search_web(state: AgentState, deps: WorkflowDependencies) -> dict[str,
                 errors.append(RunError(node="search", message=str(exc), target=query["text"]).model_dump())
                 return []
 
-    batches = await asyncio.gather(*(one(q) for q in queries))
+    # A task group, not a bare gather: when the web-search server is gone for good
+    # (``WebSearchServerError``, after its restart and retry) the other queries stop too and
+    # the error leaves this step unfinished, so the session stays resumable at this step.
+    try:
+        async with asyncio.TaskGroup() as group:
+            tasks = [group.create_task(one(q)) for q in queries]
+    except BaseExceptionGroup as failed:
+        raise failed.exceptions[0] from None
+    batches = [task.result() for task in tasks]
     merged = list(state.get("search_results", []))
     seen = {hit["canonical_url"] for hit in merged}
     engines = set(state.get("engines_used", []))

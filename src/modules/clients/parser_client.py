@@ -1,14 +1,10 @@
 """ContainerProcessor: the client side of the sandboxed parser MCP server.
 
 One long-lived server per run (not a process per document), started in the sandbox that
-``modules/clients/sandbox.py`` chooses, spoken to over real stdio with the ``mcp`` client. Each
-document costs at most itself: a tool error, a per-call timeout or a dead server all end as
-``DocumentFailed(reason)``; a dead or hung server is restarted (once per failure) so the
-next document still parses.
-
-The connection (the stdio transport and the client session) lives in one background task
-for its whole life: anyio requires a context to be exited by the task that entered it,
-and ``parse`` may be called from any task.
+``modules/clients/sandbox.py`` chooses, spoken to over real stdio with the ``mcp`` client
+(one ``connection.McpConnection``). Each document costs at most itself: a tool error or a
+per-call timeout ends as ``DocumentFailed(reason)``. A server that dies (idle or under a
+call) is restarted and the call made once more, so the documents in flight still parse.
 """
 
 from __future__ import annotations
@@ -22,15 +18,22 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from mcp import ClientSession, MCPError, StdioServerParameters, stdio_client
-from mcp.types import CONNECTION_CLOSED, CallToolResult, TextContent
+from mcp import Client, MCPError, StdioServerParameters, stdio_client
+from mcp.types import CONNECTION_CLOSED, REQUEST_TIMEOUT, CallToolResult, TextContent
 
-from research.modules.core.errors import DocumentFailed
-from research.state.models import ParsedDocument
-from research.modules.core.errors import UserFacingError
+from research.modules.clients.connection import ConnectionStartFailed, McpConnection
+from research.modules.clients.sandbox import (
+    IsolationReport,
+    SandboxCommand,
+    SandboxInfo,
+    build_sandbox_command,
+    parse_concurrency,
+    verify_isolation,
+)
+from research.modules.core.errors import DocumentFailed, UserFacingError
 from research.modules.core.i18n import t
-from research.modules.clients.sandbox import IsolationReport, SandboxCommand, SandboxInfo, build_sandbox_command, verify_isolation
 from research.modules.core.settings import Settings
+from research.state.models import ParsedDocument
 
 logger = logging.getLogger(__name__)
 
@@ -38,7 +41,6 @@ START_TIMEOUT_S = 60.0
 # Time beyond the server's own per-document deadline for forking and moving the result.
 CALL_GRACE_S = 15.0
 MAX_RESTARTS = 5
-MAX_CONCURRENT_PARSES = 4
 _STDERR_TAIL_CHARS = 400
 
 
@@ -54,6 +56,10 @@ class ParserUnavailable(UserFacingError):
         return self.reason
 
 
+class _ServerGone(Exception):
+    """The connection to the server broke under a call."""
+
+
 class ContainerProcessor:
     """``DocumentParser`` backed by the sandboxed parser MCP server.
 
@@ -67,16 +73,11 @@ class ContainerProcessor:
         self._requested_sandbox = sandbox
         self.command: SandboxCommand | None = None
         self.isolation: IsolationReport | None = None
-        self.restarts = 0
-        self._session: ClientSession | None = None
-        self._generation = 0
-        self._ready = asyncio.Event()
-        self._recycle = asyncio.Event()
-        self._closing = False
-        self._start_error: BaseException | None = None
-        self._holder: asyncio.Task[None] | None = None
-        self._restart_lock = asyncio.Lock()
-        self._slots = asyncio.Semaphore(MAX_CONCURRENT_PARSES)
+        self.parse_calls = 0  # parse-document calls sent (a test counts them)
+        self._connection: McpConnection | None = None
+        self._gave_up: str | None = None
+        # The one parse-concurrency limit: the server has as many slots (sandbox.parse_concurrency).
+        self._slots = asyncio.Semaphore(parse_concurrency())
         self._stderr = tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace")
 
     # ------------------------------------------------------------------ properties
@@ -88,6 +89,10 @@ class ContainerProcessor:
     @property
     def isolation_verified(self) -> bool:
         return bool(self.isolation and self.isolation.network_isolated)
+
+    @property
+    def restarts(self) -> int:
+        return self._connection.restarts if self._connection else 0
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -108,73 +113,40 @@ class ContainerProcessor:
         self.command = build_sandbox_command(self.settings, self.cache_dir, name=self._requested_sandbox)
         if self.command.warning_key:
             print(t(self.command.warning_key, self.lang), file=sys.stderr)
-        self._holder = asyncio.create_task(self._hold_connection(), name="parser-server")
-        await self._wait_ready()
+        self._connection = McpConnection(self._make_client, name="parser", start_timeout=START_TIMEOUT_S)
+        await self._live()
         self.isolation = await self.verify_isolation()
         if self.command.name != "none" and not self.isolation.network_isolated:
             logger.warning("parser sandbox %s did not prove network isolation: %s", self.command.name, self.isolation)
 
-    async def close(self) -> None:
-        self._closing = True
-        self._recycle.set()
-        if self._holder is not None:
-            try:
-                await asyncio.wait_for(self._holder, timeout=30)
-            except (asyncio.TimeoutError, Exception):  # noqa: BLE001 - closing must not raise
-                self._holder.cancel()
-            self._holder = None
-        self._stderr.close()
-
-    async def _hold_connection(self) -> None:
-        """Own the server process: start it, keep it while it is healthy, restart on request."""
+    def _make_client(self) -> Client:
         assert self.command is not None
         params = StdioServerParameters(command=self.command.command, args=self.command.args, env=self.command.env)
-        while not self._closing:
-            try:
-                async with stdio_client(params, errlog=self._stderr) as (read, write):
-                    async with ClientSession(read, write) as session:
-                        await asyncio.wait_for(session.initialize(), START_TIMEOUT_S)
-                        self._session = session
-                        self._generation += 1
-                        self._start_error = None
-                        self._ready.set()
-                        await self._recycle.wait()
-            except Exception as exc:  # noqa: BLE001 - reported to parse() callers as the reason
-                if self._session is None:  # it never started: give up, callers get the reason
-                    self._start_error = exc
-                    self._ready.set()
-                    return
-                logger.info("parser server connection ended: %r", exc)
-            finally:
-                self._session = None
-                self._recycle.clear()
-            if not self._closing:
-                self._ready.clear()
+        return Client(stdio_client(params, errlog=self._stderr))
 
-    async def _wait_ready(self) -> ClientSession:
+    async def close(self) -> None:
+        if self._connection is not None:
+            await self._connection.close()
+        if not self._stderr.closed:
+            self._stderr.close()
+
+    async def _live(self, broken: int | None = None) -> tuple[Client, int]:
+        """The running server (started, or restarted when generation ``broken`` died)."""
+        if self._connection is None:
+            raise RuntimeError("ContainerProcessor used outside `async with`")
+        if self._gave_up:
+            raise ParserUnavailable(self._gave_up)
         try:
-            await asyncio.wait_for(self._ready.wait(), START_TIMEOUT_S + 5)
-        except asyncio.TimeoutError:
-            raise ParserUnavailable(f"the parser server did not start within {START_TIMEOUT_S:g} s") from None
-        if self._session is None:
-            if isinstance(self._start_error, ParserUnavailable):
-                raise self._start_error
-            reason = _describe(self._start_error or "the parser server stopped")
-            raise ParserUnavailable(f"{reason}{self._stderr_tail()}")
-        return self._session
-
-    async def _restart(self, generation: int) -> None:
-        """Replace the server of ``generation`` (unless a concurrent call already did)."""
-        async with self._restart_lock:
-            if self._generation != generation or self._closing:
-                return
-            self.restarts += 1
-            self._ready.clear()
-            self._recycle.set()
-            if self.restarts > MAX_RESTARTS:
-                self._closing = True  # too many crashes: stop trying, later documents fail fast
-                self._start_error = ParserUnavailable("the parser server crashed too often")
-                self._ready.set()
+            if broken is None:
+                return await self._connection.client()
+            if self._connection.restarts >= MAX_RESTARTS:
+                self._gave_up = "the parser server crashed too often"
+                raise ParserUnavailable(self._gave_up)
+            return await self._connection.restart(broken)
+        except ConnectionStartFailed as exc:
+            if isinstance(exc.cause, UserFacingError) and not isinstance(exc.cause, ParserUnavailable):
+                raise exc.cause from None
+            raise ParserUnavailable(f"{_describe(exc.cause)}{self._stderr_tail()}") from None
 
     def _stderr_tail(self) -> str:
         try:
@@ -190,16 +162,23 @@ class ContainerProcessor:
     # ------------------------------------------------------------------ calls
 
     async def verify_isolation(self, hidden_paths: list[str] | None = None) -> IsolationReport:
-        """Ask the running server to prove it has no network (see ``sandbox.verify_isolation``)."""
-        session = await self._wait_ready()
+        """Ask the running server to prove it has no network (see ``sandbox.verify_isolation``).
+        The ``sandbox-info`` tool exists only because our sandbox command turns diagnostics on."""
+        client, _ = await self._live()
 
         async def ask(arguments: dict[str, object]) -> SandboxInfo:
-            result = await asyncio.wait_for(session.call_tool("sandbox-info", arguments), CALL_GRACE_S)
+            result = await client.call_tool("sandbox-info", arguments, read_timeout_seconds=CALL_GRACE_S)
             if result.is_error:
                 raise ParserUnavailable(_result_text(result))
             return SandboxInfo.model_validate(result.structured_content or {})
 
         return await verify_isolation(self.sandbox_name, ask, hidden_paths=hidden_paths)
+
+    async def server_pid(self) -> int:
+        """The live server's pid as it sees itself (diagnostics; tests kill it with this)."""
+        client, _ = await self._live()
+        result = await client.call_tool("sandbox-info", {}, read_timeout_seconds=CALL_GRACE_S)
+        return int((result.structured_content or {}).get("pid", 0))
 
     async def parse(self, *, path: str | None = None, text: str | None = None, media_type: str = "", url: str = "") -> ParsedDocument:
         """Parse one document; ``DocumentFailed(reason)`` when it cannot be read."""
@@ -220,37 +199,47 @@ class ContainerProcessor:
         else:
             raise DocumentFailed("nothing to parse (no cached file and no text)")
         async with self._slots:
-            return await self._call_parse(arguments)
+            try:
+                return await self._call_parse(arguments)
+            except ParserUnavailable as exc:
+                raise DocumentFailed(str(exc)) from None
 
     async def _call_parse(self, arguments: dict[str, Any]) -> ParsedDocument:
+        client, generation = await self._live()
         try:
-            session = await self._wait_ready()
-        except ParserUnavailable as exc:
-            raise DocumentFailed(str(exc)) from None
-        generation = self._generation
-        try:
-            result: CallToolResult = await asyncio.wait_for(
-                session.call_tool("parse-document", arguments), self.settings.parse_timeout + CALL_GRACE_S
-            )
-        except asyncio.TimeoutError:
-            await self._restart(generation)
-            raise DocumentFailed(
-                f"the parser did not answer within {self.settings.parse_timeout + CALL_GRACE_S:g} s; it was restarted"
-            ) from None
-        except MCPError as exc:
-            if exc.code == CONNECTION_CLOSED:
-                await self._restart(generation)  # connection-level: the server is gone
-                raise DocumentFailed(f"the parser server stopped while reading this document{self._stderr_tail()}; it was restarted") from None
-            raise DocumentFailed(f"the parser rejected the request: {exc.message}") from None
-        except Exception as exc:  # noqa: BLE001 - a broken pipe or stream: the server died
-            await self._restart(generation)
-            raise DocumentFailed(f"the parser server stopped ({_describe(exc)}); it was restarted") from None
+            result = await self._call_once(client, generation, arguments)
+        except _ServerGone:
+            # Restarted and asked once more: a server that died while idle (or was killed)
+            # must not cost the documents that were waiting for it.
+            client, generation = await self._live(broken=generation)
+            try:
+                result = await self._call_once(client, generation, arguments)
+            except _ServerGone as exc:
+                raise DocumentFailed(f"the parser server stopped twice while reading this document ({exc})") from None
         if result.is_error:
             raise DocumentFailed(_result_text(result) or "the document could not be parsed")
         try:
             return ParsedDocument.model_validate(result.structured_content or {})
         except ValueError as exc:
             raise DocumentFailed(f"the parser returned malformed output: {exc}") from None
+
+    async def _call_once(self, client: Client, generation: int, arguments: dict[str, Any]) -> CallToolResult:
+        deadline = self.settings.parse_timeout + CALL_GRACE_S
+        self.parse_calls += 1
+        try:
+            return await client.call_tool("parse-document", arguments, read_timeout_seconds=deadline)
+        except MCPError as exc:
+            if exc.code == REQUEST_TIMEOUT:
+                # The server enforces its own deadline; missing it by the grace means it hangs.
+                await self._live(broken=generation)
+                raise DocumentFailed(f"the parser did not answer within {deadline:g} s; it was restarted") from None
+            if exc.code == CONNECTION_CLOSED:
+                raise _ServerGone(f"connection closed{self._stderr_tail()}") from None
+            raise DocumentFailed(f"the parser rejected the request: {exc.message}") from None
+        except (DocumentFailed, ParserUnavailable):
+            raise
+        except Exception as exc:  # noqa: BLE001 - a broken pipe or stream: the server died
+            raise _ServerGone(_describe(exc)) from None
 
 
 _TOOL_ERROR_PREFIX = "Error executing tool parse-document: "

@@ -36,13 +36,26 @@ from pydantic import BaseModel
 from research.modules.core.errors import UserFacingError
 from research.modules.core.settings import Settings
 
-SANDBOX_NAMES = ("docker", "podman", "bwrap", "unshare", "none")
 CONTAINER_CACHE_DIR = "/cache"
 SERVER_MODULE = "research.servers.parser.server"
 # Per-document limits enforced inside the sandbox (see servers/parser/worker.py).
 DEFAULT_DOCUMENT_MEMORY_MB = 1024
 DEFAULT_MAX_DOCUMENT_MB = 25
 _PROBE_TIMEOUT_S = 10
+# Set by our own clients only: the parser server then offers ``sandbox-info``, which a
+# model talking to a standalone ``research mcp parser`` must never get to probe with.
+DIAGNOSTICS_ENV = "RESEARCH_PARSER_DIAGNOSTICS"
+CONCURRENCY_ENV = "RESEARCH_PARSER_CONCURRENCY"
+
+
+def parse_concurrency() -> int:
+    """The one limit on documents parsed at once: the client's gate and the server's slots.
+    One per core (at most 4: more only makes each slower); ``RESEARCH_PARSER_CONCURRENCY`` overrides."""
+    try:
+        wanted = int(os.environ.get(CONCURRENCY_ENV, ""))
+    except ValueError:
+        wanted = 0
+    return wanted if 0 < wanted <= 64 else max(1, min(4, os.cpu_count() or 1))
 
 
 class SandboxUnavailable(UserFacingError):
@@ -73,12 +86,15 @@ class SandboxCommand:
     command: str
     args: list[str]
     env: dict[str, str]
-    cache_dir: Path  # on the host
-    cache_dir_inside: str  # the same folder as the server sees it
+    cache_dir: Path | None  # on the host (None: the server reads inline bytes only)
+    cache_dir_inside: str | None  # the same folder as the server sees it
     warning_key: str | None = None  # i18n key of a warning to show the user
 
     def path_inside(self, host_path: str | os.PathLike[str]) -> str:
-        """Translate a file under the host cache into the server's view of it."""
+        """Translate a file under the host cache into the server's view of it
+        (``ValueError`` when it is not under the cache: send the bytes instead)."""
+        if self.cache_dir is None or self.cache_dir_inside is None:
+            raise ValueError("no cache is shared with the server")
         relative = Path(host_path).resolve().relative_to(self.cache_dir)
         return str(Path(self.cache_dir_inside, relative)) if str(relative) != "." else self.cache_dir_inside
 
@@ -151,12 +167,16 @@ def choose_sandbox(settings: Settings) -> str:
 # --------------------------------------------------------------------------- commands
 
 
-def server_environment(settings: Settings, cache_dir_inside: str) -> dict[str, str]:
+def server_environment(settings: Settings, cache_dir_inside: str | None, *, diagnostics: bool = True) -> dict[str, str]:
     """The parser server's configuration, passed as environment (see servers/parser/server.py)."""
     extra = {key: os.environ[key] for key in ("RESEARCH_PARSER_SERVER_MEMORY_MB",) if key in os.environ}
+    if diagnostics:
+        extra[DIAGNOSTICS_ENV] = "1"
+    if cache_dir_inside:
+        extra["RESEARCH_PARSER_CACHE_DIR"] = cache_dir_inside
     return {
         **extra,
-        "RESEARCH_PARSER_CACHE_DIR": cache_dir_inside,
+        CONCURRENCY_ENV: str(parse_concurrency()),
         "RESEARCH_PARSER_TIMEOUT": str(settings.parse_timeout),
         "RESEARCH_PARSER_MEMORY_MB": os.environ.get("RESEARCH_PARSER_MEMORY_MB", str(DEFAULT_DOCUMENT_MEMORY_MB)),
         "RESEARCH_PARSER_MAX_MB": os.environ.get("RESEARCH_PARSER_MAX_MB", str(DEFAULT_MAX_DOCUMENT_MB)),
@@ -168,29 +188,33 @@ def server_environment(settings: Settings, cache_dir_inside: str) -> dict[str, s
     }
 
 
-def build_sandbox_command(settings: Settings, cache_dir: Path, *, name: str | None = None) -> SandboxCommand:
+def build_sandbox_command(settings: Settings, cache_dir: Path | None, *, name: str | None = None,
+                          diagnostics: bool = True) -> SandboxCommand:
     """The command that starts the parser server in sandbox ``name`` (default: chosen from
-    settings), with ``cache_dir`` (the session's sources/) visible read-only."""
+    settings), with ``cache_dir`` (the session's sources/) visible read-only; without one
+    the server reads only inline bytes. ``diagnostics``: offer ``sandbox-info`` (our clients)."""
     name = name or choose_sandbox(settings)
-    cache_dir = Path(cache_dir).resolve()
+    cache = Path(cache_dir).resolve() if cache_dir is not None else None
     python_argv = [sys.executable, "-m", SERVER_MODULE]
     if name in ("docker", "podman"):
-        env = server_environment(settings, CONTAINER_CACHE_DIR)
+        env = server_environment(settings, CONTAINER_CACHE_DIR if cache else None, diagnostics=diagnostics)
         args = ["run", "--rm", "-i", "--network", "none", "--read-only", "--tmpfs", "/tmp",
-                "--cap-drop", "ALL", "--security-opt", "no-new-privileges", "--pids-limit", "256",
-                "-v", f"{cache_dir}:{CONTAINER_CACHE_DIR}:ro"]  # fmt: skip
+                "--cap-drop", "ALL", "--security-opt", "no-new-privileges", "--pids-limit", "256"]  # fmt: skip
+        if cache:
+            args += ["-v", f"{cache}:{CONTAINER_CACHE_DIR}:ro"]
         for key, value in env.items():
             args += ["-e", f"{key}={value}"]
         args.append(str(settings.sandbox_image))
-        return SandboxCommand(name, shutil.which(name) or name, args, {}, cache_dir, CONTAINER_CACHE_DIR)
-    env = server_environment(settings, str(cache_dir))
+        return SandboxCommand(name, shutil.which(name) or name, args, {}, cache, CONTAINER_CACHE_DIR if cache else None)
+    inside = str(cache) if cache else None
+    env = server_environment(settings, inside, diagnostics=diagnostics)
     if name == "bwrap":
-        return SandboxCommand(name, shutil.which("bwrap") or "bwrap", bwrap_arguments(cache_dir, env) + python_argv,
-                              {}, cache_dir, str(cache_dir))  # fmt: skip
+        return SandboxCommand(name, shutil.which("bwrap") or "bwrap", bwrap_arguments(cache, env) + python_argv,
+                              {}, cache, inside)  # fmt: skip
     if name == "unshare":
         args = ["--user", "--map-root-user", "--net", "--", *python_argv]
-        return SandboxCommand(name, shutil.which("unshare") or "unshare", args, env, cache_dir, str(cache_dir))
-    return SandboxCommand("none", python_argv[0], python_argv[1:], env, cache_dir, str(cache_dir), "sandbox.none_warning")
+        return SandboxCommand(name, shutil.which("unshare") or "unshare", args, env, cache, inside)
+    return SandboxCommand("none", python_argv[0], python_argv[1:], env, cache, inside, "sandbox.none_warning")
 
 
 def python_runtime_paths() -> list[Path]:
@@ -208,7 +232,7 @@ def python_runtime_paths() -> list[Path]:
     return needed
 
 
-def bwrap_arguments(cache_dir: Path, env: dict[str, str]) -> list[str]:
+def bwrap_arguments(cache_dir: Path | None, env: dict[str, str]) -> list[str]:
     args = ["--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL",
             "--hostname", "research-parser", "--clearenv",
             "--ro-bind", "/usr", "/usr", "--proc", "/proc", "--dev", "/dev",
@@ -225,7 +249,9 @@ def bwrap_arguments(cache_dir: Path, env: dict[str, str]) -> list[str]:
     for path in python_runtime_paths():
         if path != Path("/usr") and Path("/usr") not in path.parents:
             args += ["--ro-bind", str(path), str(path)]
-    args += ["--ro-bind", str(cache_dir), str(cache_dir), "--chdir", "/tmp"]
+    if cache_dir is not None:
+        args += ["--ro-bind", str(cache_dir), str(cache_dir)]
+    args += ["--chdir", "/tmp"]
     for key, value in {"PATH": "/usr/bin:/bin", "HOME": "/tmp", **env}.items():
         args += ["--setenv", key, value]
     return args
@@ -292,12 +318,13 @@ async def verify_isolation(
     )
 
 
-def probe_from_inside(port: int | None, host: str = "127.0.0.1", timeout: float = 2.0) -> tuple[bool | None, str | None]:
-    """Server side of the check: does a TCP connect to ``host:port`` succeed from here?"""
+def probe_from_inside(port: int | None, timeout: float = 2.0) -> tuple[bool | None, str | None]:
+    """Server side of the check: does a TCP connect to ``127.0.0.1:port`` succeed from here?
+    Loopback only, on purpose: the tool must not become a way to scan other hosts."""
     if port is None:
         return None, None
     try:
-        with socket.create_connection((host, port), timeout=timeout):
+        with socket.create_connection(("127.0.0.1", port), timeout=timeout):
             return True, None
     except OSError as exc:
         return False, f"{type(exc).__name__}: {exc.strerror or exc}"

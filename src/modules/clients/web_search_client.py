@@ -7,35 +7,35 @@ variables (flags such as ``--engine`` live only in this process). With
 (the entry named ``web-search``, else the first), e.g. the Node web-search-mcp, and
 reads its text output when it returns no structured content.
 
-One MCP session per run. The session lives in its own task, because anyio requires a
-connection to be closed by the task that opened it, while searches (and a restart after
-a crash) may come from any task.
+One MCP connection per run, held by ``connection.McpConnection``. A server that dies
+under a call is restarted and the call made once more; if it dies again the step stops
+with ``WebSearchServerError`` and the session stays resumable.
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 import re
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, Awaitable, Callable, TextIO
 
 from mcp import Client, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from mcp.shared.exceptions import MCPError
 from mcp_types import CONNECTION_CLOSED, REQUEST_TIMEOUT, CallToolResult
 
-from research.modules.core.errors import SearchUnavailable
+from research.modules.clients.connection import ConnectionStartFailed, McpConnection
+from research.modules.core.errors import SearchUnavailable, UsageError, UserFacingError
 from research.state.models import SearchHit
-from research.modules.core.errors import UsageError, UserFacingError
 from research.modules.core.settings import Settings
 from research.modules.core.urls import canonical_url
 
 START_TIMEOUT = 60.0  # a cold Python start with lxml/pdfminer imports takes a few seconds
 CALL_TIMEOUT = 180.0  # search + up to 10 page fetches (15 s each at worst) + extraction
+MAX_RESTARTS = 5  # per client: a server that keeps crashing is not restarted for ever
 SEARCH_TOOL = "full-web-search"
 # Passed through to the child besides RESEARCH_*: proxies and CA bundles the user relies on.
 _PASSTHROUGH_ENV = ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "NO_PROXY", "http_proxy", "https_proxy",
@@ -56,7 +56,7 @@ class ServerSpec:
     env: dict[str, str] = field(default_factory=dict)
     cwd: str | None = None
     url: str | None = None  # a Streamable HTTP server instead of a child process
-    ours: bool = False  # our own server: structured content is guaranteed
+    ours: bool = False  # our own server: structured content, and it takes ``rawBytes``
 
     def describe(self) -> str:
         return self.url or " ".join([Path(self.command).name, *self.args[:3]])
@@ -116,60 +116,6 @@ def config_server_spec(path: Path) -> ServerSpec:
     )
 
 
-class _Session:
-    """One live MCP connection, opened and closed inside its own task."""
-
-    def __init__(self, spec: ServerSpec, errlog: TextIO) -> None:
-        self.spec = spec
-        self.errlog = errlog
-        self.client: Client | None = None
-        self._ready: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._stop = asyncio.Event()
-        self._task = asyncio.create_task(self._run(), name=f"mcp-session-{spec.name}")
-
-    def _make_client(self) -> Client:
-        if self.spec.url:
-            return Client(self.spec.url, read_timeout_seconds=CALL_TIMEOUT)
-        params = StdioServerParameters(command=self.spec.command, args=self.spec.args, env=self.spec.env or None,
-                                       cwd=self.spec.cwd)
-        return Client(stdio_client(params, errlog=self.errlog), read_timeout_seconds=CALL_TIMEOUT)
-
-    async def _run(self) -> None:
-        try:
-            async with self._make_client() as client:
-                self.client = client
-                self._ready.set_result(None)
-                await self._stop.wait()
-        except BaseException as exc:  # noqa: BLE001 - reported to whoever waits for the start
-            if not self._ready.done():
-                self._ready.set_exception(exc if isinstance(exc, Exception) else RuntimeError(repr(exc)))
-            elif not isinstance(exc, (Exception, asyncio.CancelledError)):
-                raise
-        finally:
-            self.client = None
-
-    async def started(self) -> Client:
-        try:
-            await asyncio.wait_for(asyncio.shield(self._ready), timeout=START_TIMEOUT)
-        except asyncio.TimeoutError:
-            await self.close()
-            raise WebSearchServerError("websearch.server_failed", command=self.spec.describe(),
-                                       reason=f"no answer within {START_TIMEOUT:g} s") from None
-        except Exception as exc:  # noqa: BLE001 - spawn errors, handshake errors, a crash at start-up
-            await self.close()
-            raise WebSearchServerError("websearch.server_failed", command=self.spec.describe(),
-                                       reason=_reason(exc)) from None
-        assert self.client is not None
-        return self.client
-
-    async def close(self) -> None:
-        self._stop.set()
-        try:
-            await asyncio.wait_for(self._task, timeout=10)
-        except (asyncio.TimeoutError, Exception):  # noqa: BLE001 - closing a dead server must not fail a run
-            self._task.cancel()
-
-
 class WebSearchClient:
     """Implements the ``WebSearch`` protocol (src/nodes/dependencies.py) over MCP."""
 
@@ -179,16 +125,25 @@ class WebSearchClient:
         self.spec = config_server_spec(settings.mcp_config) if settings.mcp_config else own_server_spec(settings, self.cache_dir)
         self._errlog_given = errlog
         self._errlog: TextIO | None = None
-        self._session: _Session | None = None
-        self._lock = asyncio.Lock()
-        self.restarts = 0
+        self._connection = McpConnection(self._make_client, name=self.spec.name, start_timeout=START_TIMEOUT)
+
+    @property
+    def restarts(self) -> int:
+        return self._connection.restarts
+
+    def _make_client(self) -> Client:
+        if self.spec.url:
+            return Client(self.spec.url, read_timeout_seconds=CALL_TIMEOUT)
+        params = StdioServerParameters(command=self.spec.command, args=self.spec.args, env=self.spec.env or None,
+                                       cwd=self.spec.cwd)
+        return Client(stdio_client(params, errlog=self._errlog), read_timeout_seconds=CALL_TIMEOUT)
 
     async def __aenter__(self) -> "WebSearchClient":
         self.cache_dir.mkdir(parents=True, exist_ok=True)
         # The server's stderr goes to a log beside sources/, not over the user's progress display.
         self._errlog = self._errlog_given or open(self.cache_dir.parent / "web-search-server.log", "a", encoding="utf-8")
         try:
-            await self._connect()
+            await self._start(self._connection.client)
         except BaseException:
             await self.aclose()
             raise
@@ -198,54 +153,53 @@ class WebSearchClient:
         await self.aclose()
 
     async def aclose(self) -> None:
-        if self._session is not None:
-            await self._session.close()
-            self._session = None
+        await self._connection.close()
         if self._errlog is not None and self._errlog is not self._errlog_given:
             self._errlog.close()
         self._errlog = None
 
-    async def _connect(self) -> Client:
+    async def _start(self, how: Callable[..., Awaitable[tuple[Client, int]]], *args: int) -> tuple[Client, int]:
         assert self._errlog is not None, "use `async with WebSearchClient(...)`"
-        self._session = _Session(self.spec, self._errlog)
-        return await self._session.started()
-
-    async def _client(self, broken: Client | None = None) -> Client:
-        """The live client; restarts the server once if ``broken`` is the one that died."""
-        async with self._lock:
-            session = self._session
-            if session is not None and session.client is not None and session.client is not broken:
-                return session.client
-            if broken is not None:
-                if self.restarts >= 1:
-                    raise WebSearchServerError("websearch.server_crashed", command=self.spec.describe())
-                self.restarts += 1
-            if session is not None:
-                await session.close()
-            return await self._connect()
+        try:
+            return await how(*args)
+        except ConnectionStartFailed as exc:
+            raise WebSearchServerError("websearch.server_failed", command=self.spec.describe(),
+                                       reason=_reason(exc.cause)) from None
 
     async def call(self, tool: str, arguments: dict[str, Any]) -> CallToolResult:
-        """Call a tool; a crashed server is restarted once and the call repeated."""
-        client = await self._client()
+        """Call a tool. A server that dies under the call is restarted and the call made
+        once more; dying again is ``WebSearchServerError`` (the step stops, resumable)."""
+        client, generation = await self._start(self._connection.client)
         try:
             return await client.call_tool(tool, arguments, read_timeout_seconds=CALL_TIMEOUT)
         except MCPError as exc:
-            if exc.code == REQUEST_TIMEOUT:
-                raise SearchUnavailable(f"the web-search server did not answer within {CALL_TIMEOUT:g} s") from None
             if exc.code != CONNECTION_CLOSED:
-                raise SearchUnavailable(f"the web-search server refused the call: {exc.message}") from None
+                raise _refused(exc) from None
         except Exception as exc:  # noqa: BLE001 - the pipe may break under us in several ways
             if not _looks_like_closed_pipe(exc):
                 raise
-        client = await self._client(broken=client)
+        if self._connection.restarts >= MAX_RESTARTS:
+            raise WebSearchServerError("servers.websearch_crashed", command=self.spec.describe(),
+                                       reason="it crashed too often in this run")
+        client, generation = await self._start(self._connection.restart, generation)
         try:
             return await client.call_tool(tool, arguments, read_timeout_seconds=CALL_TIMEOUT)
         except MCPError as exc:
-            raise SearchUnavailable(f"the web-search server failed after a restart: {exc.message}") from None
+            if exc.code != CONNECTION_CLOSED:
+                raise _refused(exc) from None
+            reason = "the connection closed during the retried call"
+        except Exception as exc:  # noqa: BLE001
+            if not _looks_like_closed_pipe(exc):
+                raise
+            reason = _reason(exc)
+        raise WebSearchServerError("servers.websearch_crashed", command=self.spec.describe(), reason=reason)
 
     async def search(self, query: str, *, language: str, limit: int) -> list[SearchHit]:
         """Search ``query``; each hit records ``language`` (the query's language)."""
-        arguments = {"query": query, "limit": max(1, min(int(limit), 10)), "includeContent": True}
+        arguments: dict[str, Any] = {"query": query, "limit": max(1, min(int(limit), 10)), "includeContent": True}
+        if self.spec.ours:
+            # Our own server only fetches: the pipeline parses the cached bytes in the sandbox.
+            arguments["rawBytes"] = True
         result = await self.call(SEARCH_TOOL, arguments)
         structured = result.structured_content if isinstance(result.structured_content, dict) else None
         text = "\n".join(block.text for block in result.content if getattr(block, "type", "") == "text")
@@ -257,6 +211,12 @@ class WebSearchClient:
         if result.is_error:
             raise SearchUnavailable(text.strip()[:500] or "the web-search server reported an error")
         return parse_text_results(text, query=query, language=language, engine=self.spec.name)
+
+
+def _refused(exc: MCPError) -> SearchUnavailable:
+    if exc.code == REQUEST_TIMEOUT:
+        return SearchUnavailable(f"the web-search server did not answer within {CALL_TIMEOUT:g} s")
+    return SearchUnavailable(f"the web-search server refused the call: {exc.message}")
 
 
 def _hit_from_structured(row: dict[str, Any], query: str, language: str) -> SearchHit:

@@ -4,12 +4,16 @@ Tools:
 - ``parse-document``: one document (a file in the read-only session cache, inline base64
   bytes, or already-extracted text) -> readable Markdown as text content, plus structured
   content shaped like ``research.state.models.ParsedDocument``.
-- ``sandbox-info``: where the server runs (network namespace, whether a TCP connect to a
-  given port succeeds, whether the cache is writable), so clients can prove isolation.
+- ``sandbox-info`` (only with RESEARCH_PARSER_DIAGNOSTICS=1, which only our own clients
+  set): the network namespace, whether a connect to a port on 127.0.0.1 succeeds, which of
+  the given paths exist, whether the cache is writable, so our client can prove isolation.
+  A model talking to a standalone ``research mcp parser`` never sees it.
 
 Configuration comes from the environment the sandbox passes in (``modules/clients/sandbox.py``):
-RESEARCH_PARSER_CACHE_DIR, RESEARCH_PARSER_TIMEOUT, RESEARCH_PARSER_MEMORY_MB,
-RESEARCH_PARSER_MAX_MB, RESEARCH_PARSER_SERVER_MEMORY_MB.
+RESEARCH_PARSER_CACHE_DIR, RESEARCH_PARSER_TIMEOUT (also the cap of a call's timeout_s),
+RESEARCH_PARSER_MEMORY_MB, RESEARCH_PARSER_MAX_MB, RESEARCH_PARSER_SERVER_MEMORY_MB,
+RESEARCH_PARSER_CONCURRENCY. ``research mcp parser`` starts this module inside the sandbox
+(cli/mcp_command.py); run directly it does not sandbox itself.
 
 Every document is parsed in its own forked child with its own memory and CPU limits and a
 wall-clock deadline (``parse_worker.py``); the server itself only routes and waits, under an
@@ -30,19 +34,22 @@ from typing import Annotated, Any
 
 import anyio
 import anyio.to_thread
-from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
+from pydantic import Field
 
 from research.modules.clients.sandbox import (
     DEFAULT_DOCUMENT_MEMORY_MB,
     DEFAULT_MAX_DOCUMENT_MB,
+    DIAGNOSTICS_ENV,
     SandboxInfo,
     current_net_namespace,
+    parse_concurrency,
     probe_from_inside,
 )
-from research.state.models import ParsedDocument
+from research.servers.mcp_support import ResearchMCPServer
 from research.servers.parser.worker import MB, ChildLimits, ParseRequest, run_child
+from research.state.models import ParsedDocument
 
 DEFAULT_TIMEOUT_S = 30.0
 MAX_TIMEOUT_S = 600.0
@@ -76,16 +83,18 @@ class ParserConfig:
     memory_mb: int
     max_mb: float
     server_memory_mb: int
+    diagnostics: bool = False
 
     @classmethod
     def from_environment(cls) -> "ParserConfig":
         cache = os.environ.get("RESEARCH_PARSER_CACHE_DIR") or None
         return cls(
             cache_dir=os.path.realpath(cache) if cache else None,
-            timeout_s=_env_number("RESEARCH_PARSER_TIMEOUT", DEFAULT_TIMEOUT_S),
+            timeout_s=min(_env_number("RESEARCH_PARSER_TIMEOUT", DEFAULT_TIMEOUT_S), MAX_TIMEOUT_S),
             memory_mb=int(_env_number("RESEARCH_PARSER_MEMORY_MB", DEFAULT_DOCUMENT_MEMORY_MB)),
             max_mb=_env_number("RESEARCH_PARSER_MAX_MB", DEFAULT_MAX_DOCUMENT_MB),
             server_memory_mb=int(_env_number("RESEARCH_PARSER_SERVER_MEMORY_MB", DEFAULT_SERVER_MEMORY_MB)),
+            diagnostics=os.environ.get(DIAGNOSTICS_ENV) == "1",
         )
 
 
@@ -106,8 +115,8 @@ class DocumentRunner:
         # can copy a lock mid-use. The fork server is single-threaded and pre-imported.
         self._context = multiprocessing.get_context("forkserver")
         self._context.set_forkserver_preload(_PRELOAD)
-        # One child per core at most; more would only make each one slower.
-        self._slots = anyio.CapacityLimiter(max(1, min(4, os.cpu_count() or 1)))
+        # The one parse-concurrency limit (sandbox.parse_concurrency), shared with the client.
+        self._slots = anyio.Semaphore(parse_concurrency())
 
     def warm_up(self) -> None:
         """Start the fork server now (it imports the parsers in the background)."""
@@ -116,27 +125,31 @@ class DocumentRunner:
         forkserver.ensure_running()
 
     async def parse(self, request: ParseRequest, timeout_s: float) -> dict[str, Any]:
-        return await anyio.to_thread.run_sync(self._parse_blocking, request, timeout_s, limiter=self._slots)
-
-    def _parse_blocking(self, request: ParseRequest, timeout_s: float) -> dict[str, Any]:
-        receiver, sender = self._context.Pipe(duplex=False)
-        limits = ChildLimits(memory_mb=self.config.memory_mb, cpu_seconds=timeout_s)
-        child = self._context.Process(target=run_child, args=(sender, request, limits), daemon=True)
-        child.start()
-        sender.close()  # ours closed: the child's death then reads as EOF
-        try:
-            if not receiver.poll(timeout_s):
-                return {"ok": False, "reason": f"timed out after {timeout_s:g} s"}
+        """Parse in a fresh child. Waiting is async, so a cancelled call (the client sent
+        ``notifications/cancelled`` or went away) kills its child and frees its slot at once."""
+        async with self._slots:
+            receiver, sender = self._context.Pipe(duplex=False)
+            limits = ChildLimits(memory_mb=self.config.memory_mb, cpu_seconds=timeout_s)
+            child = self._context.Process(target=run_child, args=(sender, request, limits), daemon=True)
             try:
-                return receiver.recv()
-            except (EOFError, OSError):
-                child.join(5)
-                return {"ok": False, "reason": _death_reason(child.exitcode, limits)}
-        finally:
-            receiver.close()
-            if child.is_alive():
-                child.kill()
-            child.join(5)
+                await anyio.to_thread.run_sync(child.start)  # a round trip to the fork server
+                sender.close()  # ours closed: the child's death then reads as EOF
+                with anyio.move_on_after(timeout_s) as waited:
+                    await anyio.wait_readable(receiver.fileno())
+                if waited.cancelled_caught:
+                    return {"ok": False, "reason": f"timed out after {timeout_s:g} s"}
+                try:
+                    return await anyio.to_thread.run_sync(receiver.recv)
+                except (EOFError, OSError):
+                    await anyio.to_thread.run_sync(child.join, 5)
+                    return {"ok": False, "reason": _death_reason(child.exitcode, limits)}
+            finally:
+                sender.close()
+                receiver.close()
+                if child.pid is not None:
+                    if child.is_alive():
+                        child.kill()
+                    child.join(2)
 
 
 def _death_reason(exitcode: int | None, limits: ChildLimits) -> str:
@@ -185,13 +198,18 @@ def _readable_text(parsed: ParsedDocument) -> str:
     return heading + parsed.markdown
 
 
-def build_server(config: ParserConfig | None = None) -> MCPServer:
+_MEDIA_TYPE = "The document's media type (e.g. text/html; charset=EUC-JP); a hint, the bytes are sniffed"
+_TIMEOUT = ("Seconds this document may take (> 0); capped by the server's own limit "
+            "(RESEARCH_PARSER_TIMEOUT, default 30), which also applies when it is not given")
+_ONE_OF = [{"required": ["path"]}, {"required": ["data_base64"]}, {"required": ["text"]}]
+
+
+def build_server(config: ParserConfig | None = None) -> ResearchMCPServer:
     config = config or ParserConfig.from_environment()
     runner = DocumentRunner(config)
-    server = MCPServer(
-        name="research-parser",
+    server = ResearchMCPServer(
+        "research-parser",
         instructions="Parses HTML, PDF, plain text and Markdown into Markdown with snippets, key facts and tables.",
-        log_level="WARNING",
     )
 
     @server.tool(
@@ -199,17 +217,18 @@ def build_server(config: ParserConfig | None = None) -> MCPServer:
         description=(
             "Parse one document into Markdown, title, language, the most informative sentences, "
             "key facts (sentences with numbers, dates and quantities), tables and stats. Give exactly "
-            "one of: path (a file in the session cache), data_base64 (the raw bytes) or text."
+            "one of: path (a file in the session cache), data_base64 (the raw bytes) or text "
+            "(read as media_type says: text/html is parsed as HTML, otherwise as Markdown)."
         ),
         annotations=ToolAnnotations(read_only_hint=True, open_world_hint=False),
     )
     async def parse_document(
-        media_type: str = "",
-        url: str = "",
-        path: str | None = None,
-        data_base64: str | None = None,
-        text: str | None = None,
-        timeout_s: float | None = None,
+        media_type: Annotated[str, Field(max_length=200, description=_MEDIA_TYPE)] = "",
+        url: Annotated[str, Field(max_length=4096, description="Where the document came from (helps sniffing and extraction)")] = "",
+        path: Annotated[str | None, Field(max_length=4096, description="A file inside the server's session cache")] = None,
+        data_base64: Annotated[str | None, Field(description="The document's raw bytes, base64-encoded")] = None,
+        text: Annotated[str | None, Field(description="The document as text (HTML, Markdown or plain text)")] = None,
+        timeout_s: Annotated[float | None, Field(gt=0, description=_TIMEOUT)] = None,
     ) -> Annotated[CallToolResult, ParsedDocument]:
         given = [name for name, value in (("path", path), ("data_base64", data_base64), ("text", text)) if value is not None]
         if len(given) != 1:
@@ -220,7 +239,7 @@ def build_server(config: ParserConfig | None = None) -> MCPServer:
             _check_size(len(data_base64) * 3 / 4, config)
         else:
             _check_size(len((text or "").encode("utf-8")), config)
-        deadline = min(timeout_s if timeout_s and timeout_s > 0 else config.timeout_s, MAX_TIMEOUT_S)
+        deadline = min(timeout_s or config.timeout_s, config.timeout_s)
         request = ParseRequest(path=path, data_base64=data_base64, text=text, media_type=media_type, url=url)
         outcome = await runner.parse(request, deadline)
         if not outcome.get("ok"):
@@ -231,29 +250,35 @@ def build_server(config: ParserConfig | None = None) -> MCPServer:
             structured_content=parsed.model_dump(mode="json"),
         )
 
-    @server.tool(
-        name="sandbox-info",
-        description=(
-            "Diagnostics: the server's network namespace, whether a TCP connection to probe_host:probe_port "
-            "succeeds from inside, which of probe_paths exist here, and whether the cache is writable."
-        ),
-        annotations=ToolAnnotations(read_only_hint=True, open_world_hint=False),
-    )
-    def sandbox_info(probe_port: int | None = None, probe_host: str = "127.0.0.1", probe_paths: list[str] | None = None) -> SandboxInfo:
-        connected, error = probe_from_inside(probe_port, probe_host)
-        return SandboxInfo(
-            net_namespace=current_net_namespace(),
-            pid=os.getpid(),
-            uid=os.getuid(),
-            cache_dir=config.cache_dir,
-            cache_writable=_cache_writable(config.cache_dir),
-            probe_connected=connected,
-            probe_error=error,
-            visible_paths=[p for p in (probe_paths or []) if os.path.lexists(p)],
-            document_memory_mb=config.memory_mb,
-            max_document_mb=int(config.max_mb),
-            document_timeout_s=config.timeout_s,
+    server.extend_input_schema("parse-document", oneOf=_ONE_OF)
+
+    if config.diagnostics:
+        @server.tool(
+            name="sandbox-info",
+            description=(
+                "Diagnostics for the research client: the server's network namespace, whether a TCP connection "
+                "to probe_port on 127.0.0.1 succeeds from inside, which of probe_paths exist, whether the cache is writable."
+            ),
+            annotations=ToolAnnotations(read_only_hint=True, open_world_hint=False),
         )
+        def sandbox_info(
+            probe_port: Annotated[int | None, Field(ge=1, le=65535, description="A port listening on the host's 127.0.0.1")] = None,
+            probe_paths: Annotated[list[str] | None, Field(max_length=64, description="Host paths that must be invisible here")] = None,
+        ) -> SandboxInfo:
+            connected, error = probe_from_inside(probe_port)
+            return SandboxInfo(
+                net_namespace=current_net_namespace(),
+                pid=os.getpid(),
+                uid=os.getuid(),
+                cache_dir=config.cache_dir,
+                cache_writable=_cache_writable(config.cache_dir),
+                probe_connected=connected,
+                probe_error=error,
+                visible_paths=[p for p in (probe_paths or []) if os.path.lexists(p)],
+                document_memory_mb=config.memory_mb,
+                max_document_mb=int(config.max_mb),
+                document_timeout_s=config.timeout_s,
+            )
 
     server.runner = runner  # type: ignore[attr-defined]  # serve() warms it up
     return server

@@ -67,8 +67,12 @@ def read_input(request: ParseRequest) -> tuple[bytes, str]:
             return handle.read(), request.media_type
     if request.data_base64 is not None:
         return base64.b64decode(request.data_base64, validate=False), request.media_type
-    # Already-extracted text (e.g. the search server's page content) is read as Markdown.
-    return (request.text or "").encode("utf-8"), "text/markdown; charset=utf-8"
+    # Text arrives as Unicode: its charset is UTF-8 whatever the caller's media type says.
+    # HTML is parsed as HTML (not returned as raw tags); anything else is read as Markdown.
+    mime = request.media_type.split(";", 1)[0].strip().lower()
+    if mime not in ("text/html", "application/xhtml+xml", "text/plain"):
+        mime = "text/markdown"
+    return (request.text or "").encode("utf-8"), f"{mime}; charset=utf-8"
 
 
 def parse_document(request: ParseRequest) -> dict[str, Any]:

@@ -6,8 +6,11 @@
   server that drips one byte a second never trips a read timeout.
 * Bodies are streamed and cut at a size cap; redirects are followed by hand so each
   hop passes the SSRF guard again and loops are named as loops.
-* Raw bytes are stored atomically (temp file + rename) under a hash of the canonical
-  URL, with a JSON sidecar; a cached URL is never fetched again.
+* Raw bytes are stored with the one atomic write (``state.session_folder.atomic_write``)
+  under a hash of the canonical URL, with a JSON sidecar. The URL guard runs before the
+  cache is read, so a page cached by a permissive process is never served to a strict
+  one; entries expire (``cache_max_age_hours``) and the cache is kept under a size cap
+  (``cache_max_mb``), oldest entries evicted first.
 """
 
 from __future__ import annotations
@@ -15,8 +18,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
-import os
-import tempfile
+import time
 from collections import defaultdict
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -28,6 +30,7 @@ from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from research.servers.web.url_safety import URLGuard, UnsafeURL, canonical_url
+from research.state.session_folder import atomic_write
 
 USER_AGENT = "research-assistant/0.1 (+local research tool; polite fetcher)"
 _EXTENSIONS = {"text/html": ".html", "application/pdf": ".pdf", "text/plain": ".txt", "text/markdown": ".md"}
@@ -44,6 +47,8 @@ class FetchSettings(BaseSettings):
     max_redirects: int = Field(default=5, ge=0, le=20)
     concurrency: int = Field(default=10, ge=1, le=64)
     per_host: int = Field(default=6, ge=1, le=32, description="like a browser's connections per host")
+    cache_max_age_hours: float = Field(default=24.0, gt=0, description="a cached page older than this is fetched again")
+    cache_max_mb: float = Field(default=512.0, gt=0, description="the byte cache is kept under this size")
 
 
 @dataclass
@@ -69,9 +74,15 @@ class FetchFailed(Exception):
 class SourceCache:
     """Raw bytes keyed by the hash of the canonical URL, each with a JSON sidecar."""
 
-    def __init__(self, directory: Path) -> None:
+    def __init__(self, directory: Path, *, max_age_s: float = float("inf"), max_bytes: float = float("inf")) -> None:
         self.directory = directory
+        self.max_age_s = max_age_s
+        self.max_bytes = max_bytes
         directory.mkdir(parents=True, exist_ok=True)
+
+    @classmethod
+    def for_limits(cls, directory: Path, limits: FetchSettings) -> "SourceCache":
+        return cls(directory, max_age_s=limits.cache_max_age_hours * 3600, max_bytes=limits.cache_max_mb * 1024 * 1024)
 
     @staticmethod
     def key(url: str) -> str:
@@ -83,6 +94,8 @@ class SourceCache:
     def lookup(self, url: str) -> FetchResult | None:
         sidecar = self._sidecar(url)
         try:
+            if time.time() - sidecar.stat().st_mtime > self.max_age_s:
+                return None  # expired: the page may have changed since
             meta = json.loads(sidecar.read_text("utf-8"))
             data_path = self.directory / meta["file"]
             data = data_path.read_bytes()
@@ -104,24 +117,37 @@ class SourceCache:
         mime = (media_type or "").split(";")[0].strip().lower()
         data_path = self.directory / f"{key}{_EXTENSIONS.get(mime, '.bin')}"
         retrieved_at = datetime.now(timezone.utc).isoformat(timespec="seconds")
-        _atomic_write(data_path, data)
+        atomic_write(data_path, data)
         meta = {"url": url, "final_url": final_url, "canonical_url": canonical_url(url),
                 "media_type": media_type, "retrieved_at": retrieved_at, "file": data_path.name, "bytes": len(data)}
         # The sidecar goes last: its presence means the bytes are complete.
-        _atomic_write(self._sidecar(url), json.dumps(meta, ensure_ascii=False, indent=1).encode("utf-8"))
+        atomic_write(self._sidecar(url), json.dumps(meta, ensure_ascii=False, indent=1).encode("utf-8"))
+        self._evict(keep=key)
         return FetchResult(url=url, final_url=final_url, canonical_url=canonical_url(url), media_type=media_type,
                            cache_path=str(data_path), retrieved_at=retrieved_at, data=data)
 
-
-def _atomic_write(path: Path, data: bytes) -> None:
-    fd, temp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=path.suffix)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        os.replace(temp, path)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
+    def _evict(self, keep: str) -> None:
+        """Drop the oldest entries until the cache is under its size cap (never ``keep``)."""
+        if self.max_bytes == float("inf"):
+            return
+        entries = []
+        total = 0
+        for sidecar in self.directory.glob("*.json"):
+            try:
+                meta = json.loads(sidecar.read_text("utf-8"))
+                size = int(meta.get("bytes", 0))
+                entries.append((sidecar.stat().st_mtime, sidecar, self.directory / str(meta["file"]), size))
+            except (OSError, ValueError, KeyError, TypeError):
+                continue
+            total += size
+        for _mtime, sidecar, data_path, size in sorted(entries, key=lambda entry: entry[0]):
+            if total <= self.max_bytes:
+                break
+            if sidecar.stem == keep:
+                continue
+            sidecar.unlink(missing_ok=True)  # the sidecar first: without it the entry is a miss
+            data_path.unlink(missing_ok=True)
+            total -= size
 
 
 # --------------------------------------------------------------------------- fetcher
@@ -151,9 +177,16 @@ class PageFetcher:
         """Bytes of ``url`` from the cache or the network. Never raises for a bad page:
         the reason is in ``FetchResult.error``."""
         canonical = canonical_url(url)
-        cached = self.cache.lookup(url)
-        if cached is not None:
-            return cached
+        # The guard comes before the cache: what this process may not fetch, it may not
+        # serve from a cache that a more permissive process filled either.
+        try:
+            await self._allowed(url)
+            cached = self.cache.lookup(url)
+            if cached is not None:
+                await self._allowed(cached.final_url)
+                return cached
+        except (FetchFailed, UnsafeURL) as exc:
+            return FetchResult(url=url, final_url=url, canonical_url=canonical, error=str(exc))
         # Two results for the same page in one search share one download.
         pending = self._in_flight.get(canonical)
         if pending is not None:
@@ -195,16 +228,26 @@ class PageFetcher:
             return FetchResult(url=url, final_url=final_url, canonical_url=canonical, media_type=media_type,
                                data=data, error=f"could not write the cache: {exc.strerror}")
 
-    def _read_local(self, url: str) -> tuple[bytes, str, str | None]:
-        """A file from the local documents folder (and nowhere else)."""
-        path = Path(unquote(urlsplit(url).path))
+    async def _allowed(self, url: str) -> None:
+        if urlsplit(url).scheme == "file":
+            self._local_path(url)
+        else:
+            await self.guard.check(url)
+
+    def _local_path(self, url: str) -> Path:
+        """The real path of a file URL inside the local documents folder (and nowhere else)."""
         if self.local_root is None:
             raise FetchFailed("file URLs are only read from the configured documents folder")
         try:
-            path.resolve().relative_to(self.local_root)
+            path = Path(unquote(urlsplit(url).path)).resolve()
+            path.relative_to(self.local_root)
         except (ValueError, OSError):
             raise FetchFailed("file URLs are only read from the configured documents folder") from None
-        from research.servers.web.engines import LOCAL_SUFFIXES
+        return path
+
+    def _read_local(self, url: str) -> tuple[bytes, str, str | None]:
+        path = self._local_path(url)
+        from research.servers.web.engines.local import LOCAL_SUFFIXES
 
         try:
             if path.stat().st_size > self.limits.max_bytes:
@@ -217,7 +260,7 @@ class PageFetcher:
         current = url
         seen: set[str] = set()
         for _hop in range(self.limits.max_redirects + 1):
-            await self.guard.check(current)
+            current = await self.guard.check(current)  # the normalised URL: what is checked is fetched
             seen.add(canonical_url(current))
             try:
                 async with self.client.stream("GET", current, follow_redirects=False) as response:

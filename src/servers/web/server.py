@@ -5,6 +5,12 @@ Tools: ``full-web-search`` (search, fetch and extract each result),
 (fetch and extract one URL). Each returns readable text for any MCP client plus
 structured content our own client reads.
 
+This process has the network, so it never parses what it fetches. Our own client asks
+``full-web-search`` with ``rawBytes`` and gets the cached bytes' path and media type; the
+pipeline parses them in the sandbox. When another host wants page text (and when the
+local engine indexes ``--docs`` files) the extraction is delegated to the same sandboxed
+parser server, started on first need (``ContainerProcessor``).
+
 Run: ``research mcp web-search --cache-dir DIR`` or
 ``python -m research.servers.web.server --cache-dir DIR``. Settings come from
 the environment (``RESEARCH_*``), which is how the client passes the parent's flags.
@@ -20,17 +26,19 @@ import sys
 from pathlib import Path
 from typing import Annotated
 
-from mcp.server.mcpserver import MCPServer
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, ValidationError
 
-from research.modules.core.errors import UserFacingError
-from research.modules.parsing.extraction import UnsupportedContent, extract
-from research.servers.web.fetcher import FetchResult, FetchSettings, PageFetcher, SourceCache, make_http_client
+from research.modules.clients.parser_client import ContainerProcessor
+from research.modules.core.errors import EXIT_USAGE, DocumentFailed, UserFacingError
+from research.modules.core.i18n import t
 from research.modules.core.language import detect_language
-from research.servers.web.engines import EngineChain, EngineResult, build_engines
 from research.modules.core.settings import Settings, load_settings
+from research.servers.mcp_support import ResearchMCPServer, describe_validation, usable_cache_dir
+from research.servers.web.engines import EngineChain, EngineContext, EngineResult, build_engines
+from research.servers.web.fetcher import FetchResult, FetchSettings, PageFetcher, SourceCache, make_http_client
 from research.servers.web.url_safety import URLGuard, canonical_url
+from research.state.models import ParsedDocument
 
 SERVER_NAME = "research-web-search"
 DEFAULT_MAX_CONTENT = 20_000
@@ -63,31 +71,50 @@ class SearchResponse(BaseModel):
 
 
 class WebSearchService:
-    """Engines, fetcher and extraction, built once per server process."""
+    """Engines and fetcher, built once per server process; the parser only when needed."""
 
     def __init__(self, settings: Settings, cache_dir: Path, limits: FetchSettings | None = None) -> None:
         self.settings = settings
+        self.cache_dir = cache_dir
         self.limits = limits or FetchSettings()
         self.client = make_http_client(self.limits)
-        guard = URLGuard(
-            allow_private_network=settings.allow_private_network,
-            always_allowed=[settings.searxng_url.rstrip("/") + "/search"] if settings.searxng_url else [],
-        )
-        self.engines: EngineChain = build_engines(settings, self.client, guard)
-        local = self.engines.local
-        self.fetcher = PageFetcher(
-            self.client, SourceCache(cache_dir), guard, self.limits, local_root=local.docs_dir if local else None
-        )
+        endpoint = [settings.searxng_url.rstrip("/") + "/search"] if settings.searxng_url else []
+        guard = URLGuard(allow_private_network=settings.allow_private_network, always_allowed=endpoint)
+        self.engines: EngineChain = build_engines(settings, EngineContext(self.client, guard, self._read_local_file))
+        self.fetcher = PageFetcher(self.client, SourceCache.for_limits(cache_dir, self.limits), guard, self.limits,
+                                   local_root=settings.docs_dir)
+        self._parser: ContainerProcessor | None = None
+        self._parser_lock = asyncio.Lock()
 
     async def aclose(self) -> None:
+        if self._parser is not None:
+            await self._parser.close()
         await self.client.aclose()
 
-    async def search(self, query: str, limit: int, include_content: bool, max_content: int) -> SearchResponse:
+    async def _parse(self, path: str, media_type: str | None, url: str) -> ParsedDocument:
+        """Extraction in the sandboxed parser, started on first use and kept for the next."""
+        async with self._parser_lock:
+            if self._parser is None:
+                processor = ContainerProcessor(self.settings, self.cache_dir)
+                try:
+                    await processor.start()
+                except BaseException:
+                    await processor.close()
+                    raise
+                self._parser = processor
+        return await self._parser.parse(path=path, text=None, media_type=media_type or "", url=url)
+
+    async def _read_local_file(self, path: Path, media_type: str) -> tuple[str, str]:
+        parsed = await self._parse(str(path), media_type, path.as_uri())
+        return parsed.title, parsed.markdown
+
+    async def search(self, query: str, limit: int, include_content: bool, max_content: int,
+                     raw_bytes: bool = False) -> SearchResponse:
         language = detect_language(query)
         found = await self.engines.search(query, language=language, limit=limit)
         hits = _dedupe(found.results)[:limit]
-        if include_content:
-            results = await asyncio.gather(*(self._fetch_hit(hit, language, max_content) for hit in hits))
+        if include_content or raw_bytes:
+            results = await asyncio.gather(*(self._fetch_hit(hit, language, max_content, raw_bytes) for hit in hits))
         else:
             results = [_bare_result(hit, language) for hit in hits]
         return SearchResponse(query=query, language=language, engine=found.engine, results=list(results), notes=found.notes)
@@ -95,37 +122,36 @@ class WebSearchService:
     async def page(self, url: str, max_content: int) -> WebResult:
         fetched = await self.fetcher.fetch(url)
         result = WebResult(url=url, canonical_url=canonical_url(url))
-        await self._fill_from_fetch(result, fetched, max_content)
+        await self._fill_from_fetch(result, fetched, max_content, raw_bytes=False)
         if result.content:
             result.language = detect_language(result.content[:4000])
         return result
 
-    async def _fetch_hit(self, hit: EngineResult, language: str, max_content: int) -> WebResult:
+    async def _fetch_hit(self, hit: EngineResult, language: str, max_content: int, raw_bytes: bool) -> WebResult:
         result = _bare_result(hit, language)
-        await self._fill_from_fetch(result, await self.fetcher.fetch(hit.url), max_content)
+        await self._fill_from_fetch(result, await self.fetcher.fetch(hit.url), max_content, raw_bytes)
         return result
 
-    async def _fill_from_fetch(self, result: WebResult, fetched: FetchResult, max_content: int) -> None:
+    async def _fill_from_fetch(self, result: WebResult, fetched: FetchResult, max_content: int, raw_bytes: bool) -> None:
         result.final_url = fetched.final_url
         result.retrieved_at = fetched.retrieved_at
         result.cache_path = fetched.cache_path
-        result.media_type = fetched.media_type
-        if fetched.error or fetched.data is None:
+        result.media_type = fetched.media_type  # as the server declared it, charset included
+        if fetched.error or fetched.data is None or fetched.cache_path is None:
             result.fetch_error = fetched.error or "no data"
             return
+        if raw_bytes:
+            return  # the client parses the bytes at cache_path itself, in its sandbox
         try:
-            # Extraction is CPU work (lxml, pdfminer): off the loop so other pages keep downloading.
-            extracted = await asyncio.to_thread(extract, fetched.data, fetched.media_type, fetched.final_url)
-        except UnsupportedContent as exc:
-            result.fetch_error = f"unsupported content: {exc}"
+            parsed = await self._parse(fetched.cache_path, fetched.media_type, fetched.final_url)
+        except DocumentFailed as exc:
+            result.fetch_error = f"could not be read: {exc}"
             return
-        result.media_type = extracted.media_type
-        if extracted.text_encoding:
-            # The parser re-reads the raw bytes from cache_path: tell it the charset that worked,
-            # which for a header-only charset (no <meta>) is nowhere in the bytes themselves.
-            result.media_type += f"; charset={extracted.text_encoding}"
-        result.title = result.title or extracted.title
-        content = extracted.markdown
+        except UserFacingError as exc:  # the sandbox itself is unavailable
+            result.fetch_error = exc.message("en")
+            return
+        result.title = result.title or parsed.title
+        content = parsed.markdown
         if len(content) > max_content:
             content, result.content_truncated = content[:max_content], True
         result.content = content
@@ -183,11 +209,9 @@ def render_page(result: WebResult) -> str:
 # --------------------------------------------------------------------------- the MCP server
 
 
-def build_server(service: WebSearchService) -> MCPServer:
-    server = MCPServer(
-        SERVER_NAME,
-        instructions="Web search with page fetching and main-text extraction (Japanese and English).",
-        log_level="WARNING",  # stderr is the user's terminal or the session log: no per-request chatter
+def build_server(service: WebSearchService) -> ResearchMCPServer:
+    server = ResearchMCPServer(
+        SERVER_NAME, instructions="Web search with page fetching and main-text extraction (Japanese and English).",
     )
     read_only = ToolAnnotations(read_only_hint=True, open_world_hint=True)
 
@@ -201,9 +225,12 @@ def build_server(service: WebSearchService) -> MCPServer:
         limit: Annotated[int, Field(ge=1, le=10, description="Number of results (1-10)")] = 5,
         includeContent: Annotated[bool, Field(description="Fetch and extract each page")] = True,  # noqa: N803 - the public tool's name
         maxContentLength: Annotated[int | None, Field(ge=100, description="Cut each page's text at this many characters")] = None,  # noqa: N803
+        rawBytes: Annotated[bool, Field(description=(  # noqa: N803
+            "Fetch each page but do not extract it: return where its bytes are cached (cache_path) and "
+            "their media type, for a client that parses them itself"))] = False,
     ) -> Annotated[CallToolResult, SearchResponse]:
-        response = await service.search(query, limit, includeContent, maxContentLength or DEFAULT_MAX_CONTENT)
-        return _tool_result(render_search(response, includeContent), response, failed=not response.engine)
+        response = await service.search(query, limit, includeContent, maxContentLength or DEFAULT_MAX_CONTENT, rawBytes)
+        return _tool_result(render_search(response, includeContent and not rawBytes), response, failed=not response.engine)
 
     @server.tool(
         name="get-web-search-summaries",
@@ -254,26 +281,39 @@ async def _serve(settings: Settings, cache_dir: Path) -> None:
         await service.aclose()
 
 
-def serve(cache_dir: str | None) -> None:
-    """Run the server on stdio until the client closes it. Settings from ``RESEARCH_*``."""
-    settings = load_settings()
+def serve(cache_dir: str | None) -> int:
+    """Run the server on stdio until the client closes it. Settings from ``RESEARCH_*``.
+    A bad setting or an unusable ``--cache-dir`` is one line on stderr and exit 2."""
     import anyio
 
-    anyio.run(_serve, settings, Path(cache_dir) if cache_dir else default_cache_dir())
+    try:
+        settings = load_settings()
+        FetchSettings()  # a bad RESEARCH_FETCH_* value fails here, not mid-search
+    except UserFacingError as exc:
+        print(f"research mcp web-search: {exc.message('en')}", file=sys.stderr)
+        return exc.exit_code
+    except ValidationError as exc:
+        print(f"research mcp web-search: invalid RESEARCH_FETCH_* setting: {describe_validation(exc)}", file=sys.stderr)
+        return EXIT_USAGE
+    raw = cache_dir or str(default_cache_dir())
+    try:
+        folder = usable_cache_dir(raw)
+    except (OSError, ValueError) as exc:
+        reason = getattr(exc, "strerror", None) or str(exc)
+        print(f"research mcp web-search: {t('servers.bad_cache_dir', 'en', path=raw, reason=reason)}", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        anyio.run(_serve, settings, folder)
+    except KeyboardInterrupt:
+        pass
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="research mcp web-search", description=__doc__.splitlines()[0])
     parser.add_argument("--cache-dir", help="where fetched bytes are kept (a session's sources/ folder)")
     args = parser.parse_args(argv)
-    try:
-        serve(args.cache_dir)
-    except UserFacingError as exc:
-        print(exc.message("en"), file=sys.stderr)
-        return exc.exit_code
-    except KeyboardInterrupt:
-        return 0
-    return 0
+    return serve(args.cache_dir)
 
 
 if __name__ == "__main__":

@@ -6,8 +6,10 @@ is resolved and refused when any of its addresses is not globally routable
 (loopback, private, link-local, shared/CGNAT, reserved, multicast, cloud metadata).
 The check runs again for every redirect hop. Tests and self-hosted setups opt out with
 ``RESEARCH_ALLOW_PRIVATE_NETWORK=true``; the SearXNG search endpoint the user configured
-is always allowed (pointing at it was the user's own decision), but other pages on
-that host are not: a search result is not the user's configuration.
+is always allowed (pointing at it was the user's own decision), exactly that endpoint
+(scheme, host, port, path), but other pages on that host are not: a search result is not
+the user's configuration. The guard judges the URL as httpx will request it (``..``
+resolved), on every redirect hop, and returns it for the caller to request.
 
 Known limit: the address is checked, then httpx resolves again to connect, so a DNS
 server that answers differently within milliseconds (DNS rebinding) could slip past.
@@ -20,7 +22,12 @@ import ipaddress
 import socket
 from urllib.parse import urlsplit
 
+import httpx
+
 from research.modules.core.urls import canonical_url  # noqa: F401 - re-exported for the fetcher and server
+
+_DEFAULT_PORTS = {"http": 80, "https": 443}
+
 
 class UnsafeURL(Exception):
     """The URL is not fetched: bad scheme, or it points into a private network."""
@@ -35,33 +42,48 @@ def address_is_public(address: str) -> bool:
     return ip.is_global and not ip.is_multicast
 
 
+def request_url(url: str) -> httpx.URL:
+    """The URL exactly as httpx will request it: dot segments resolved, scheme and host
+    lower-cased, the fragment dropped. The guard judges this, never the raw text."""
+    try:
+        parsed = httpx.URL(url.strip())
+    except (httpx.InvalidURL, TypeError, ValueError) as exc:
+        raise UnsafeURL(f"not a valid URL ({exc})") from None
+    return parsed.copy_with(fragment=None)
+
+
+def _endpoint(url: httpx.URL) -> tuple[str, str, int | None, str]:
+    return url.scheme, url.host, url.port or _DEFAULT_PORTS.get(url.scheme), url.path
+
+
 class URLGuard:
     """Decides whether a URL may be fetched. Built once per server."""
 
     def __init__(self, *, allow_private_network: bool, always_allowed: list[str] | None = None) -> None:
-        """``always_allowed``: URL prefixes the user configured (the SearXNG endpoint)."""
+        """``always_allowed``: endpoints the user configured (the SearXNG search URL). Each
+        is allowed exactly - same scheme, host, port and path, any query - not as a prefix."""
         self.allow_private_network = allow_private_network
-        self._always_allowed = [canonical_url(url) for url in (always_allowed or []) if url]
+        self._always_allowed = {_endpoint(request_url(url)) for url in (always_allowed or []) if url}
 
-    def is_always_allowed(self, url: str) -> bool:
-        canonical = canonical_url(url)
-        return any(canonical == prefix or canonical.startswith(prefix + "/") or canonical.startswith(prefix + "?")
-                   for prefix in self._always_allowed)
+    def is_always_allowed(self, url: str | httpx.URL) -> bool:
+        target = url if isinstance(url, httpx.URL) else request_url(url)
+        return _endpoint(target) in self._always_allowed
 
-    async def check(self, url: str) -> None:
-        """Raise ``UnsafeURL`` unless ``url`` may be fetched."""
-        parts = urlsplit(url)
-        scheme = parts.scheme.lower()
+    async def check(self, url: str) -> str:
+        """The normalised URL to request; ``UnsafeURL`` unless it may be fetched. Callers
+        request what this returns, so the address checked is the address fetched."""
+        target = request_url(url)
+        scheme = target.scheme
         if scheme not in ("http", "https"):
             raise UnsafeURL(f"only http and https URLs are fetched, not {scheme or 'a bare path'}")
-        host = parts.hostname
+        host = target.host
         if not host:
             raise UnsafeURL("the URL has no host")
-        if self.allow_private_network or self.is_always_allowed(url):
-            return
-        for address in await _resolve(host, parts.port or _DEFAULT_PORTS[scheme]):
-            if not address_is_public(address):
-                raise UnsafeURL(f"{host} resolves to the non-public address {address}; refused (SSRF guard)")
+        if not (self.allow_private_network or self.is_always_allowed(target)):
+            for address in await _resolve(host, target.port or _DEFAULT_PORTS[scheme]):
+                if not address_is_public(address):
+                    raise UnsafeURL(f"{host} resolves to the non-public address {address}; refused (SSRF guard)")
+        return str(target)
 
 
 async def _resolve(host: str, port: int) -> list[str]:

@@ -1,0 +1,116 @@
+"""One live MCP connection to a server process, shared by both of our MCP clients.
+
+anyio requires a transport to be closed by the task that opened it, while calls (and a
+restart after a crash) may come from any task. So each connection lives in a task of
+its own; ``McpConnection`` hands out the live ``Client`` and replaces it on request.
+Every replacement bumps ``generation``, so several callers that saw the same server die
+restart it once, not once each.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Callable
+
+from mcp import Client
+
+__all__ = ["McpConnection", "ConnectionStartFailed"]
+
+
+class ConnectionStartFailed(Exception):
+    """The server did not start or did not answer ``initialize``; ``cause`` says why."""
+
+    def __init__(self, cause: BaseException | str) -> None:
+        super().__init__(str(cause))
+        self.cause = cause
+
+
+class _Held:
+    """One server process and its client, opened and closed inside one task."""
+
+    def __init__(self, make_client: Callable[[], Client], name: str) -> None:
+        self.client: Client | None = None
+        self._make_client = make_client
+        self._ready: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._stop = asyncio.Event()
+        self._task = asyncio.create_task(self._run(), name=f"mcp-{name}")
+
+    async def _run(self) -> None:
+        try:
+            async with self._make_client() as client:
+                self.client = client
+                self._ready.set_result(None)
+                await self._stop.wait()
+        except BaseException as exc:  # noqa: BLE001 - reported to whoever waits for the start
+            if not self._ready.done():
+                self._ready.set_exception(exc if isinstance(exc, Exception) else RuntimeError(repr(exc)))
+            elif not isinstance(exc, (Exception, asyncio.CancelledError)):
+                raise
+        finally:
+            self.client = None
+
+    async def started(self, timeout: float) -> Client:
+        try:
+            await asyncio.wait_for(asyncio.shield(self._ready), timeout=timeout)
+        except asyncio.TimeoutError:
+            await self.close()
+            raise ConnectionStartFailed(f"no answer within {timeout:g} s") from None
+        except Exception as exc:  # noqa: BLE001 - spawn errors, handshake errors, a crash at start-up
+            await self.close()
+            raise ConnectionStartFailed(exc) from None
+        if self.client is None:  # it ended between the handshake and now
+            raise ConnectionStartFailed("the server exited right after starting")
+        return self.client
+
+    async def close(self) -> None:
+        self._stop.set()
+        try:
+            await asyncio.wait_for(self._task, timeout=10)
+        except (asyncio.TimeoutError, Exception):  # noqa: BLE001 - closing a dead server must not fail a run
+            self._task.cancel()
+
+
+class McpConnection:
+    """The current connection to one server; ``make_client`` builds a fresh ``Client``."""
+
+    def __init__(self, make_client: Callable[[], Client], *, name: str, start_timeout: float) -> None:
+        self._make_client = make_client
+        self.name = name
+        self.start_timeout = start_timeout
+        self.generation = 0
+        self.restarts = 0
+        self._held: _Held | None = None
+        self._lock = asyncio.Lock()
+
+    async def client(self) -> tuple[Client, int]:
+        """The live client and its generation; starts the server when none runs."""
+        async with self._lock:
+            held = self._held
+            if held is not None and held.client is not None:
+                return held.client, self.generation
+            return await self._start_locked()
+
+    async def restart(self, generation: int) -> tuple[Client, int]:
+        """Replace the server of ``generation`` (unless another caller already did)."""
+        async with self._lock:
+            held = self._held
+            if self.generation != generation and held is not None and held.client is not None:
+                return held.client, self.generation
+            self.restarts += 1
+            return await self._start_locked()
+
+    async def _start_locked(self) -> tuple[Client, int]:
+        if self._held is not None:
+            await self._held.close()
+            self._held = None
+        held = _Held(self._make_client, self.name)
+        self._held = held
+        client = await held.started(self.start_timeout)
+        self.generation += 1
+        return client, self.generation
+
+    async def close(self) -> None:
+        async with self._lock:
+            if self._held is not None:
+                await self._held.close()
+                self._held = None

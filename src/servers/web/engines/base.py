@@ -1,0 +1,51 @@
+"""What every search engine is: ``search(query, language, limit) -> [EngineResult]``.
+
+An engine that cannot answer now raises ``EngineUnavailable``; one that is not configured
+cannot even be built and raises ``EngineNotConfigured`` from its factory. Both reasons end
+up in the search result's notes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Awaitable, Callable, Protocol
+
+import httpx
+
+from research.servers.web.url_safety import URLGuard
+
+
+@dataclass
+class EngineResult:
+    url: str
+    title: str
+    snippet: str
+    engine: str
+
+
+class EngineUnavailable(Exception):
+    """This engine cannot answer now (down, rate-limited, misconfigured)."""
+
+
+class EngineNotConfigured(Exception):
+    """The settings do not configure this engine (the message says which setting)."""
+
+
+class SearchEngine(Protocol):
+    name: str
+
+    async def search(self, query: str, *, language: str, limit: int) -> list[EngineResult]: ...
+
+
+# Reads one local file in the sandboxed parser: (path, media_type) -> (title, markdown).
+ReadDocument = Callable[[Path, str], Awaitable[tuple[str, str]]]
+
+
+@dataclass(frozen=True)
+class EngineContext:
+    """What engines share, built once per server."""
+
+    client: httpx.AsyncClient
+    guard: URLGuard
+    read_document: ReadDocument

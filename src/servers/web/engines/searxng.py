@@ -1,0 +1,62 @@
+"""A SearXNG instance's JSON API (``/search?format=json``; JSON must be enabled there)."""
+
+from __future__ import annotations
+
+import httpx
+
+from research.modules.core.settings import Settings
+from research.servers.web.engines.base import EngineContext, EngineNotConfigured, EngineResult, EngineUnavailable
+from research.servers.web.url_safety import UnsafeURL, URLGuard
+
+
+class SearxngEngine:
+    name = "searxng"
+
+    def __init__(self, base_url: str, client: httpx.AsyncClient, guard: URLGuard, timeout: float = 15.0) -> None:
+        self.base_url = base_url.rstrip("/")
+        self.client = client
+        self.guard = guard  # the configured endpoint is always allowed; this catches bad schemes
+        self.timeout = timeout
+
+    @property
+    def endpoint(self) -> str:
+        return f"{self.base_url}/search"
+
+    async def search(self, query: str, *, language: str, limit: int) -> list[EngineResult]:
+        params = {"q": query, "format": "json", "language": language or "all", "safesearch": "1"}
+        try:
+            endpoint = await self.guard.check(self.endpoint)
+        except UnsafeURL as exc:
+            raise EngineUnavailable(f"searxng URL refused: {exc}") from None
+        try:
+            response = await self.client.get(endpoint, params=params, timeout=self.timeout)
+        except httpx.HTTPError as exc:
+            raise EngineUnavailable(f"searxng at {self.base_url} is unreachable ({type(exc).__name__})") from None
+        if response.status_code == 429:
+            raise EngineUnavailable("searxng rate-limited the search (HTTP 429)")
+        if response.status_code == 403:
+            raise EngineUnavailable("searxng refused the JSON format (enable `json` under search.formats)")
+        if response.status_code != 200:
+            raise EngineUnavailable(f"searxng answered HTTP {response.status_code}")
+        try:
+            payload = response.json()
+        except ValueError:
+            raise EngineUnavailable("searxng answered with something that is not JSON") from None
+        results = payload.get("results") if isinstance(payload, dict) else None
+        if not isinstance(results, list):
+            raise EngineUnavailable("searxng answered JSON without a results list")
+        if not results and payload.get("unresponsive_engines"):
+            names = ", ".join(str(e[0] if isinstance(e, list) else e) for e in payload["unresponsive_engines"])
+            raise EngineUnavailable(f"searxng's upstream engines did not answer ({names})")
+        hits = []
+        for row in results:
+            if isinstance(row, dict) and row.get("url"):
+                hits.append(EngineResult(url=row["url"], title=str(row.get("title", "")),
+                                         snippet=str(row.get("content", "")), engine=self.name))
+        return hits[:limit]
+
+
+def build(settings: Settings, context: EngineContext) -> SearxngEngine:
+    if not settings.searxng_url:
+        raise EngineNotConfigured("searxng is selected but RESEARCH_SEARXNG_URL is not set")
+    return SearxngEngine(settings.searxng_url, context.client, context.guard)
