@@ -85,3 +85,34 @@ def test_token_estimate_is_cjk_aware():
     assert estimate_tokens("あ" * 100) == 100
     cut = truncate_to_tokens("line one\n" * 200, 50)
     assert estimate_tokens(cut) <= 50 and cut.endswith("one")
+
+
+@pytest.mark.parametrize(
+    "leaked",
+    [
+        "<|channel|>analysis<|message|>User wants X. Let me think.<|end|><|start|>assistant<|channel|>final<|message|>Mount Fuji is 3,776 m high [S1].<|return|>",
+        "analysisUser wants X. Let me think.assistantfinalMount Fuji is 3,776 m high [S1].",
+        "<|channel|>commentary to=functions.search <|constrain|>json<|message|>{\"q\": \"fuji\"}<|call|>"
+        "<|start|>assistant<|channel|>final<|message|>Mount Fuji is 3,776 m high [S1].<|end|>",
+        "Mount Fuji is 3,776 m high [S1].<|return|>",
+    ],
+)
+def test_every_harmony_form_is_stripped(leaked):
+    from research.modules.llm.hygiene import strip_control_text
+
+    assert strip_control_text(leaked) == "Mount Fuji is 3,776 m high [S1]."
+
+
+def test_cut_off_sentence_is_dropped():
+    from research.modules.llm.hygiene import drop_cut_off_sentence
+
+    assert drop_cut_off_sentence("Fuji is high [S1]. Its last eruption was in") == "Fuji is high [S1]."
+    assert drop_cut_off_sentence("富士山は高い[S1]。最後の噴火は") == "富士山は高い[S1]。"
+    assert drop_cut_off_sentence("Complete sentence.") == "Complete sentence."
+
+
+def test_gpt_oss_gets_only_thinking_levels():
+    from research.modules.llm.model_manager import _think_for
+
+    assert _think_for("gpt-oss:20b", False) == "low" and _think_for("gpt-oss:20b", "high") == "high"
+    assert _think_for("qwen3:8b", "low") is True and _think_for("qwen3:8b", False) is False

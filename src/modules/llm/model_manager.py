@@ -18,6 +18,7 @@ from pydantic import BaseModel, ValidationError
 
 from research.modules.core.errors import OllamaError
 from research.modules.core.settings import Settings
+from research.modules.llm.hygiene import drop_cut_off_sentence, strip_control_text
 from research.modules.llm.tokens import estimate_tokens
 
 T = TypeVar("T", bound=BaseModel)
@@ -76,6 +77,12 @@ class ModelManager:
     # --- calls -------------------------------------------------------------------
     async def chat(self, messages: list[dict[str, str]], *, node: str) -> str:
         response = await self._call(messages, node=node)
+        if getattr(response, "done_reason", None) == "length":
+            # Cut off by the length limit: once more with more room, else drop the cut-off end.
+            self._entry("length_retry")["calls"] += 1
+            response = await self._call(messages, node=node, extra_room=True)
+            if getattr(response, "done_reason", None) == "length":
+                return drop_cut_off_sentence(_strip_thinking(response.message.content or ""))
         return _strip_thinking(response.message.content or "")
 
     async def stream(
@@ -92,6 +99,7 @@ class ModelManager:
         iterator = await self._call(messages, node=node, stream=True)
         prompt_tokens = None
         finished = False
+        done_reason = None
         try:
             async for chunk in iterator:
                 text = visible.feed(chunk.message.content or "")
@@ -100,6 +108,7 @@ class ModelManager:
                     on_token(text)
                 if chunk.done:
                     finished = True
+                    done_reason = getattr(chunk, "done_reason", None)
                     prompt_tokens = chunk.prompt_eval_count
                     self._count(node, chunk.prompt_eval_count, chunk.eval_count, calls=0)
         except (ConnectionError, httpx.TransportError):
@@ -115,7 +124,11 @@ class ModelManager:
         self.consecutive_failures = 0
         if not finished:
             raise OllamaError("ollama.stream_lost", host=self.host)
-        answer = "".join(parts).strip()
+        answer = strip_control_text("".join(parts))
+        if done_reason == "length":
+            # Already shown to the user, so no retry here: the cut-off sentence never reaches the draft.
+            self._entry("length_cut")["calls"] += 1
+            answer = drop_cut_off_sentence(answer)
         if self._check_context(messages, prompt_tokens):
             raise ContextOverflow(answer, prompt_tokens or 0, self.settings.num_ctx)
         return answer
@@ -173,8 +186,10 @@ class ModelManager:
         # Time spent waiting on Ollama, so benchmarks can split model time from orchestration.
         self._entry(node)["model_ms"] += round(seconds * 1000)
 
-    async def _call(self, messages: list[dict[str, str]], *, node: str, stream: bool = False, format: Any = None):
-        options = {"num_ctx": self.settings.num_ctx, "temperature": 0.2 if format is None else 0.0}
+    async def _call(self, messages: list[dict[str, str]], *, node: str, stream: bool = False, format: Any = None,
+                    extra_room: bool = False):
+        num_ctx = self.settings.num_ctx * 2 if extra_room else self.settings.num_ctx
+        options = {"num_ctx": num_ctx, "temperature": 0.2 if format is None else 0.0}
         started = time.perf_counter()
         try:
             response = await self._client.chat(
@@ -183,7 +198,7 @@ class ModelManager:
                 stream=stream,
                 format=format,
                 options=options,
-                think=self._think,
+                think=_think_for(self.model, self._think),
             )
         except ollama.ResponseError as exc:
             if self._think and "think" in (exc.error or "").lower():
@@ -245,7 +260,17 @@ def _is_installed(model: str, installed: set[str]) -> bool:
 
 
 def _strip_thinking(text: str) -> str:
-    return _INLINE_THINK.sub("", text).strip()
+    return strip_control_text(_INLINE_THINK.sub("", text))
+
+
+def _think_for(model: str, think: bool | str | None) -> bool | str | None:
+    """gpt-oss takes only "low", "medium" or "high" and cannot turn thinking off; other
+    models take a boolean."""
+    if model.startswith("gpt-oss"):
+        return think if think in ("low", "medium", "high") else "low"
+    if isinstance(think, str):
+        return True
+    return think
 
 
 def _extract_json(text: str) -> str:
