@@ -1,4 +1,4 @@
-"""Fetch time for 10 pages that each answer after 500 ms: concurrent vs serial.
+"""Fetch time for 10 pages that each answer after 500 ms: concurrent vs serial (median, min–max of 3).
 
 The real PageFetcher (httpx, per-host politeness, SSRF guard, cache writes) against the
 local web fixture. Concurrent fetching should take well under a third of the serial time.
@@ -16,9 +16,11 @@ import tempfile
 import time
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
 from fixtures.web_fixture import BENCH_PREFIX, WebFixture  # noqa: E402
+from treemem import spread  # noqa: E402
 
 from research.servers.web.fetcher import FetchSettings, PageFetcher, SourceCache, make_http_client  # noqa: E402
 from research.servers.web.url_safety import URLGuard  # noqa: E402
@@ -46,19 +48,24 @@ async def _fetch_all(urls: list[str], cache_dir: Path, concurrent: bool) -> floa
 
 def run(quick: bool = False) -> dict:
     latency = 0.2 if quick else 0.5
+    repeats = 1 if quick else 3
+    serial, concurrent = [], []
     with WebFixture() as web, tempfile.TemporaryDirectory() as tmp:
         web.set_latency(BENCH_PREFIX + "*", latency)
-        # Distinct URLs per mode: the second mode must not be served from the first one's cache.
-        serial_urls = [web.url(f"{BENCH_PREFIX}{n}.html") for n in range(PAGES)]
-        concurrent_urls = [web.url(f"{BENCH_PREFIX}{n}.html") for n in range(PAGES, 2 * PAGES)]
-        serial = asyncio.run(_fetch_all(serial_urls, Path(tmp) / "serial", concurrent=False))
-        concurrent = asyncio.run(_fetch_all(concurrent_urls, Path(tmp) / "concurrent", concurrent=True))
+        for repeat in range(repeats):
+            # Distinct URLs and caches per mode and repeat: nothing may be served from an earlier cache.
+            serial_urls = [web.url(f"{BENCH_PREFIX}{n}.html") for n in range(PAGES)]
+            concurrent_urls = [web.url(f"{BENCH_PREFIX}{n}.html") for n in range(PAGES, 2 * PAGES)]
+            serial.append(asyncio.run(_fetch_all(serial_urls, Path(tmp) / f"serial{repeat}", concurrent=False)))
+            concurrent.append(asyncio.run(_fetch_all(concurrent_urls, Path(tmp) / f"concurrent{repeat}",
+                                                     concurrent=True)))
     return {
         "pages": PAGES,
         "latency_s": latency,
-        "serial_s": round(serial, 3),
-        "concurrent_s": round(concurrent, 3),
-        "ratio": round(concurrent / serial, 3),
+        "repeats": repeats,
+        "serial_s": spread(serial),
+        "concurrent_s": spread(concurrent),
+        "ratio": spread([c / s for c, s in zip(concurrent, serial)]),
         "per_host_limit": FetchSettings().per_host,
     }
 

@@ -52,11 +52,12 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(ROOT / "tests"))
 
 from neutral_ollama import NeutralOllama  # noqa: E402
-from treemem import TreeRun, run_tree  # noqa: E402
+from treemem import TreeRun, run_tree, spread as stats  # noqa: E402
 
 RESEARCH = str(Path(sys.executable).with_name("research"))
 DEFAULT_QUESTION = "What is the height of Mount Fuji?"
 MODEL = "gpt-oss:20b"
+DEFAULT_VENV = Path("/tmp/lcr-venv")
 # Targets of issue 15: (measure, comparison, limit); ratios are ours / LCR.
 TARGETS = {
     "wall_ratio": ("≤", 0.7),
@@ -81,14 +82,6 @@ with open(out + ".md", "w", encoding="utf-8") as handle:
 with open(out, "w", encoding="utf-8") as handle:
     json.dump({"entered": entered, "imported": imported, "import_s": import_s, "summary_chars": len(result.get("running_summary") or "")}, handle)
 """
-
-
-def stats(values: list[float]) -> dict[str, float] | None:
-    values = [v for v in values if v is not None]
-    if not values:
-        return None
-    return {"median": round(statistics.median(values), 3), "min": round(min(values), 3),
-            "max": round(max(values), 3), "n": len(values)}
 
 
 def ratio(ours: list[float], theirs: list[float]) -> dict[str, float] | None:
@@ -302,7 +295,7 @@ def commit() -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--lcr", type=Path, required=True, help="a local-deep-researcher checkout")
-    parser.add_argument("--venv", type=Path, default=Path("/tmp/lcr-venv"), help="LCR's own venv")
+    parser.add_argument("--venv", type=Path, default=DEFAULT_VENV, help="LCR's own venv")
     parser.add_argument("--setup", action="store_true", help="create --venv and pip install --lcr into it, then stop")
     parser.add_argument("--pairs", type=int, default=5)
     parser.add_argument("--warmup", type=int, default=1, help="uncounted runs of each first")

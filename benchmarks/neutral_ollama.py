@@ -32,8 +32,10 @@ Answers, built from the prompt text by rules that name no client:
   * ``format`` = ``"json"``: if a message contains a JSON object (an example of the
     expected output), the answer has the same keys with values of the same types, the
     strings taken from the pool; otherwise ``{"answer": <first sentence>}``.
-  * The string pool for JSON answers: sentences that end in a question mark, then the
-    content sentences (labelled ones first); text inside the example object is skipped.
+  * The string pool for JSON answers: sentences that end in a question mark (in any
+    message, user messages first), then the content sentences of the user messages
+    (labelled ones first); the other messages' sentences only when that pool is empty.
+    Text inside the example object is skipped.
   * ``options.num_predict`` caps the answer; a capped answer ends with
     ``done_reason: "length"``, any other with ``"stop"``.
 
@@ -194,9 +196,15 @@ def _example_object(texts: list[str]) -> tuple[dict[str, Any] | None, list[str]]
     return None, texts
 
 
+def _question(sentence: str) -> str:
+    text = _BULLET.sub("", sentence.strip())
+    stripped = _LABEL_PREFIX.sub("", text, count=1)
+    return stripped if count_tokens(stripped) >= 3 else text
+
+
 def string_pool(user_text: str, other_text: str) -> list[str]:
     """Questions asked anywhere, then the user's sentences; other text only if that is all."""
-    questions = [s.strip() for text in (user_text, other_text) for line in text.splitlines()
+    questions = [_question(s) for text in (user_text, other_text) for line in text.splitlines()
                  for s in _sentences(line) if s.strip()[-1:] in "?？" and not _URL.search(s)]
     labelled = [sentence for _, sentence in labelled_sentences(user_text)]
     pool = _unique(questions + labelled + plain_sentences(user_text))

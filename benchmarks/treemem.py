@@ -22,6 +22,7 @@ import ctypes
 import os
 import resource
 import signal
+import statistics
 import subprocess
 import threading
 import time
@@ -219,3 +220,12 @@ def run_tree(args: list[str], env: dict[str, str] | None = None, cwd: str | Path
                    samples=sampler.samples, stragglers=stragglers, started_at=started_at, exited_at=exited_at,
                    stdout="\n".join(line for _, line in stdout_lines), stderr_lines=stderr_lines,
                    stdout_lines=stdout_lines)
+
+
+def spread(values: list[float], digits: int = 3) -> dict[str, float] | None:
+    """Median with min and max (and how many values): the shape of every published figure."""
+    values = [v for v in values if v is not None]
+    if not values:
+        return None
+    return {"median": round(statistics.median(values), digits), "min": round(min(values), digits),
+            "max": round(max(values), digits), "n": len(values)}
