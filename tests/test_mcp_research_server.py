@@ -1,0 +1,194 @@
+"""`research mcp research` as an MCP host meets it: the README's mcpServers entry started
+over real stdio by the `mcp` client, running research against the fake Ollama and the
+local web fixture, with progress notifications, a busy answer, cancellation that keeps a
+resumable session, verify, sessions and session-report."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sys
+import time
+from pathlib import Path
+
+import anyio
+import pytest
+from conftest import load_json_line, run_research
+from mcp import Client, StdioServerParameters
+
+import research
+from fixtures.web_fixture import FUJI_EN
+
+pytestmark = pytest.mark.e2e
+
+README = Path(__file__).resolve().parents[1] / "README.md"
+QUESTION = "What is the height of Mount Fuji?"
+
+
+def readme_entry() -> dict:
+    """The `mcpServers` example of the README, as a host would read it."""
+    text = README.read_text("utf-8")
+    section = text.split("## Use it from Claude Desktop and other MCP hosts", 1)[1]
+    block = re.search(r"```json\n(.*?)```", section, flags=re.DOTALL).group(1)
+    return json.loads(block)["mcpServers"]["research"]
+
+
+def host_params(env: dict[str, str]) -> StdioServerParameters:
+    """The README's entry with the test's settings in place of its example values."""
+    entry = readme_entry()
+    assert entry["command"] == "research" and entry["args"] == ["mcp", "research"]
+    assert set(entry["env"]) <= set(env) | {"RESEARCH_MODEL"}, "every example setting is one the tests set too"
+    # The host finds `research` on PATH, as Claude Desktop would: this venv's bin/ first.
+    path = str(Path(sys.executable).parent) + os.pathsep + env.get("PATH", "")
+    return StdioServerParameters(command=entry["command"], args=entry["args"],
+                                 env={**env, **{k: env.get(k, v) for k, v in entry["env"].items()}, "PATH": path})
+
+
+def _meta(session_dir: str | Path) -> dict:
+    return json.loads((Path(session_dir) / "meta.json").read_text("utf-8"))
+
+
+async def _wait_until(predicate, timeout: float = 60.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise AssertionError("timed out waiting")
+        await anyio.sleep(0.05)
+
+
+async def test_the_readme_entry_starts_a_server_with_described_tools(research_env):
+    async with Client(host_params(research_env)) as host:
+        assert host.server_info.name == "research" and host.server_info.version == research.__version__
+        tools = {tool.name: tool for tool in (await host.list_tools()).tools}
+        assert set(tools) == {"research", "verify", "sessions", "session-report"}
+        assert tools["research"].input_schema["required"] == ["question"]
+        assert tools["verify"].input_schema["required"] == ["answer", "sources"]
+        assert tools["session-report"].input_schema["required"] == ["session_id"]
+        for tool in tools.values():
+            assert tool.description
+            for name, schema in tool.input_schema["properties"].items():
+                assert schema.get("description"), (tool.name, name)
+
+        # Bad input: a short, clear tool error, not a traceback.
+        bad = await host.call_tool("research", {"question": QUESTION, "lang": "fr"})
+        assert bad.is_error and "lang" in bad.content[0].text and "Traceback" not in bad.content[0].text
+        empty = await host.call_tool("research", {"question": "   "})
+        assert empty.is_error and "empty" in empty.content[0].text
+        unknown = await host.call_tool("session-report", {"session_id": "20990101_000000_abcdef"})
+        assert unknown.is_error and "20990101_000000_abcdef" in unknown.content[0].text
+        listing = await host.call_tool("sessions", {})
+        assert not listing.is_error and listing.structured_content["sessions"] == []
+
+
+async def test_research_sends_progress_and_returns_the_answer_and_report(research_env, fake_ollama):
+    fake_ollama.token_delay = 0.05  # long enough to ask the server things while it drafts
+    progress: list[tuple[float, str]] = []
+
+    async def on_progress(value: float, total: float | None, message: str | None) -> None:
+        progress.append((value, message or ""))
+
+    async with Client(host_params(research_env)) as host:
+        outcome: dict = {}
+
+        async def run() -> None:
+            outcome["result"] = await host.call_tool("research", {"question": QUESTION, "lang": "en"},
+                                                     progress_callback=on_progress)
+
+        async with anyio.create_task_group() as group:
+            group.start_soon(run)
+            await _wait_until(lambda: any(m.startswith("Writing the answer") for _, m in progress))
+            # While the run drafts, the server still answers, and a second run is refused clearly.
+            listing = await host.call_tool("sessions", {})
+            running = [s for s in listing.structured_content["sessions"] if s["running_here"]]
+            assert len(running) == 1 and running[0]["status"] == "running"
+            busy = await host.call_tool("research", {"question": "What is LangGraph?"})
+            assert busy.is_error and "already going" in busy.content[0].text
+            assert running[0]["session_id"] in busy.content[0].text
+            unfinished = await host.call_tool("session-report", {"session_id": running[0]["session_id"]})
+            assert unfinished.structured_content["kind"] == "progress"
+            assert "## Sources read" in unfinished.content[0].text
+
+        result = outcome["result"]
+        assert not result.is_error, result.content[0].text
+        output = result.structured_content
+        assert output["language"] == "en"
+        # The answer is the verified draft the report is built from, with its citations.
+        verified = json.loads((Path(output["session_dir"]) / "verification.json").read_text("utf-8"))
+        assert output["answer"] == verified["annotated_draft"].strip()
+        assert "Mount Fuji" in output["answer"] and re.search(r"\[S\d+\]", output["answer"])
+        assert output["verification"]["claims"] >= 1
+        assert Path(output["report_pdf"]).is_file() and Path(output["report_md"]).is_file()
+        assert Path(output["progress_md"]).is_file()
+        read = [s for s in output["sources"] if s["status"] == "ok"]
+        assert read and all(s["url"].startswith("http") for s in read)
+        text = result.content[0].text
+        assert output["report_pdf"] in text and read[0]["url"] in text
+
+        # One notification per step, numbered upwards, naming each step.
+        values = [value for value, _ in progress]
+        assert values == sorted(values) and len(set(values)) == len(values)
+        messages = [m for _, m in progress]
+        for step in ("Understanding the question", "Searching the web", "Reading sources", "Writing the answer",
+                     "Checking every claim", "Writing the report"):
+            assert any(m.startswith(step) for m in messages), step
+
+        report = await host.call_tool("session-report", {"session_id": output["session_id"]})
+        assert report.structured_content["kind"] == "report"
+        assert report.content[0].text == Path(output["report_md"]).read_text("utf-8")
+        assert _meta(output["session_dir"])["status"] == "done"
+
+
+async def test_cancelling_keeps_a_resumable_session(research_env, fake_ollama):
+    fake_ollama.token_delay = 0.3  # slow drafting, so the cancel lands mid-run
+    progress: list[str] = []
+
+    async def on_progress(value: float, total: float | None, message: str | None) -> None:
+        progress.append(message or "")
+
+    async with Client(host_params(research_env)) as host:
+        with anyio.move_on_after(120) as scope:
+            async with anyio.create_task_group() as group:
+                group.start_soon(lambda: host.call_tool("research", {"question": QUESTION}, progress_callback=on_progress))
+                await _wait_until(lambda: any(m.startswith("Writing the answer") for m in progress))
+                await _wait_until(lambda: any(r.get("stream") for r in fake_ollama.chat_requests()))
+                group.cancel_scope.cancel()  # the host gives up: the client sends notifications/cancelled
+        assert not scope.cancelled_caught
+        session_id = re.search(r"Session (\S+)", next(m for m in progress if m.startswith("Session "))).group(1)
+        session_dir = Path(research_env["RESEARCH_SESSIONS_DIR"]) / f"session_{session_id}"
+        await _wait_until(lambda: _meta(session_dir)["status"] == "cancelled", timeout=30)
+        assert not (session_dir / "report.md").exists()
+        # The server lives on and still answers.
+        listing = await host.call_tool("sessions", {})
+        row = next(s for s in listing.structured_content["sessions"] if s["session_id"] == session_id)
+        assert row["status"] == "cancelled" and not row["running_here"]
+
+    fake_ollama.token_delay = 0.0
+    resumed = run_research(["--resume", session_id, "--json"], research_env)
+    assert resumed.returncode == 0, resumed.stderr
+    summary = load_json_line(resumed.stdout)
+    assert summary["session_id"] == session_id and Path(summary["report_pdf"]).is_file()
+    assert _meta(session_dir)["status"] == "done"
+
+
+async def test_verify_gives_a_verdict_per_sentence(research_env, web):
+    answer = ("Mount Fuji is 3,776 m tall [S1]. The last eruption of Mount Fuji began in 1707 [S2]. "
+              "Mount Fuji is 4,200 m tall [S1]. Mount Fuji is in France [S3].")
+    sources = ["Mount Fuji is the highest mountain in Japan. Mount Fuji is 3,776 m (12,388 ft) tall.",
+               web.url(FUJI_EN.path)]
+    async with Client(host_params(research_env)) as host:
+        result = await host.call_tool("verify", {"answer": answer, "sources": sources})
+        assert not result.is_error, result.content[0].text
+        output = result.structured_content
+        assert [s["status"] for s in output["sources"]] == ["ok", "ok"]
+        assert output["sources"][1]["url"] == web.url(FUJI_EN.path) and output["sources"][1]["characters"] > 100
+        verdicts = [v["verdict"] for v in output["verdicts"]]
+        assert verdicts[0] in ("supported", "partly_supported")
+        assert verdicts[1] == "supported" and output["verdicts"][1]["evidence_label"] == "S2"
+        assert verdicts[2] == "unsupported" and output["verdicts"][2]["reason"] == "number_mismatch"
+        assert verdicts[3] == "citation_invalid"
+        assert output["summary"]["claims"] == 4 and output["summary"]["citation_invalid"] == 1
+        assert "4. invalid citation" in result.content[0].text
+
+        broken = await host.call_tool("verify", {"answer": answer, "sources": [web.url("/no/such/page.html")]})
+        assert broken.is_error and "None of the sources could be read" in broken.content[0].text
