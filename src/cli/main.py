@@ -10,10 +10,11 @@ import argparse
 import errno
 import json
 import os
+import signal
 import sys
 
 from research import __version__
-from research.modules.core.errors import EXIT_FAILURE, EXIT_USAGE, UserFacingError
+from research.modules.core.errors import EXIT_FAILURE, EXIT_USAGE, SIGNAL_EXIT_CODES, UserFacingError
 from research.modules.core.i18n import t
 
 SUBCOMMANDS = ("sessions", "doctor", "mcp", "verify")
@@ -57,6 +58,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    closed = _reopen_closed_standard_streams()
+    if "stdout" in closed and argv[:1] != ["mcp"]:
+        # The report path or JSON would go nowhere; say so before any work is done.
+        _error_line(t("security.stdout_closed", _message_language(None, None)))
+        raise SystemExit(EXIT_FAILURE)
     try:
         if argv and argv[0] in SUBCOMMANDS:
             from research.cli import subcommands
@@ -65,8 +71,57 @@ def main(argv: list[str] | None = None) -> int:
         else:
             code = _research(build_parser().parse_args(argv))
     except KeyboardInterrupt:
-        code = 130
+        code = SIGNAL_EXIT_CODES["SIGINT"]
     raise SystemExit(code)
+
+
+def _reopen_closed_standard_streams() -> set[str]:
+    """`research "q" <&-` or `>&-`: put /dev/null on a closed fd 0/1/2.
+
+    Otherwise the next file opened (the checkpoint database, a server's pipe) would get
+    that number and a stray print would write into it. Returns the names that were closed.
+    """
+    closed = set()
+    for fd, name, mode in ((0, "stdin", "r"), (1, "stdout", "w"), (2, "stderr", "w")):
+        try:
+            os.fstat(fd)
+            continue
+        except OSError:
+            pass
+        null = os.open(os.devnull, os.O_RDWR)
+        if null != fd:
+            os.dup2(null, fd)
+            os.close(null)
+        setattr(sys, name, open(fd, mode, encoding="utf-8", closefd=False))
+        closed.add(name)
+    return closed
+
+
+def _write_result(text: str, lang: str) -> int:
+    """Print the last line of a run; a closed pipe (`| head -c 20`) or a full disk
+    (`> /dev/full`) is one line on stderr and exit 1, never a traceback."""
+    try:
+        sys.stdout.write(text + "\n")
+        sys.stdout.flush()
+        return 0
+    except OSError as exc:
+        _stdout_failed(exc, lang)
+        return EXIT_FAILURE
+
+
+def _stdout_failed(exc: OSError, lang: str) -> None:
+    # Point fd 1 at /dev/null so the interpreter's own flush at exit cannot fail again.
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, 1)
+        os.close(null)
+        sys.stdout = open(1, "w", encoding="utf-8", closefd=False)
+    except OSError:
+        pass
+    try:
+        _error_line(t("security.output_failed", lang, stream="stdout", reason=exc.strerror or type(exc).__name__))
+    except OSError:
+        pass
 
 
 def _research(args: argparse.Namespace) -> int:
@@ -86,6 +141,7 @@ def _research(args: argparse.Namespace) -> int:
             max_seconds=args.max_seconds,
             language=_validated_lang(args.lang),
         )
+        _check_before_a_session(settings, lang)
         if args.question is None and not args.resume:
             if not sys.stdin.isatty():
                 build_parser().print_help(sys.stderr)
@@ -102,11 +158,13 @@ def _research(args: argparse.Namespace) -> int:
 
 
 async def _one_shot(args: argparse.Namespace, settings, lang: str) -> int:
+    import asyncio
     from research.orchestrator.runner import ResearchRequest, run_research
     from research.cli.progress import ConsoleProgress
 
     progress = ConsoleProgress(lang, answer_stream=sys.stderr if args.json else sys.stdout, verbose=args.verbose)
     request = ResearchRequest(question=args.question or "", language=settings.language, resume=args.resume)
+    _stop_on_signals(request)
     # Plan review needs someone to answer: on a terminal, ask; else say it was skipped.
     if sys.stdin.isatty():
         from research.cli.plan_review import terminal_reviewer
@@ -117,6 +175,16 @@ async def _one_shot(args: argparse.Namespace, settings, lang: str) -> int:
         progress.console.print(t("plan.review_skipped", lang))
     try:
         result = await run_research(request, settings, progress)
+    except asyncio.CancelledError:
+        # Ctrl-C (asyncio.run cancels this task) or SIGTERM/SIGHUP (_stop_on_signals):
+        # the runner has marked the session; say how to go on.
+        name = request.stopped_by or "SIGINT"
+        shown = "Ctrl-C" if name == "SIGINT" else name
+        if progress.session_id:
+            _error_line(t("security.interrupted", progress.lang, signal=shown, session_id=progress.session_id))
+        else:
+            _error_line(t("security.interrupted_early", progress.lang, signal=shown))
+        return SIGNAL_EXIT_CODES[name]
     except UserFacingError as exc:
         if progress.session_id and exc.exit_code != EXIT_USAGE:
             # The session exists and its finished steps are checkpointed: say how to go on.
@@ -135,11 +203,52 @@ async def _one_shot(args: argparse.Namespace, settings, lang: str) -> int:
         return EXIT_FAILURE
     if result.exit_code:
         progress.console.print(t("progress.no_evidence", result.language))
-    if args.json:
-        print(json.dumps(result.to_json(), ensure_ascii=False))
-    else:
-        print(result.report_pdf)
-    return result.exit_code
+    if progress.output_error is not None:  # the streamed answer already met a closed pipe
+        _stdout_failed(progress.output_error, progress.lang)
+        return EXIT_FAILURE
+    line = json.dumps(result.to_json(), ensure_ascii=False) if args.json else result.report_pdf
+    return _write_result(line, progress.lang) or result.exit_code
+
+
+def _stop_on_signals(request) -> None:
+    """SIGTERM and SIGHUP end a run the way Ctrl-C does: the task is cancelled, so the
+    runner records the session as "interrupted" and closes its servers, and the user
+    gets one line with the resume command (exit 143 / 129)."""
+    import asyncio
+
+    loop = asyncio.get_running_loop()
+    task = asyncio.current_task()
+
+    def stop(name: str) -> None:
+        if request.stopped_by is None and task is not None:
+            request.stopped_by = name
+            task.cancel()
+
+    for name in ("SIGTERM", "SIGHUP"):
+        number = getattr(signal, name, None)
+        if number is not None:
+            try:
+                loop.add_signal_handler(number, stop, name)
+            except (ValueError, RuntimeError, NotImplementedError):  # not the main thread
+                pass
+
+
+def _check_before_a_session(settings, lang: str) -> None:
+    """Bad settings end here (exit 2, naming the setting), before a session folder exists."""
+    from research.modules.core.settings import check_run_settings
+
+    check_run_settings(settings)
+    if settings.sandbox in ("docker", "podman", "bwrap", "unshare"):
+        # An explicit sandbox that cannot start would otherwise fail inside the run and
+        # suggest a resume that fails the same way.
+        from research.modules.clients.sandbox import SandboxUnavailable, choose_sandbox
+        from research.modules.core.errors import UsageError
+
+        try:
+            choose_sandbox(settings)
+        except SandboxUnavailable as exc:
+            raise UsageError("security.sandbox_unavailable", sandbox=settings.sandbox,
+                             reason=exc.message(lang)) from None
 
 
 def _error_line(message: str) -> None:

@@ -26,6 +26,7 @@ class ConsoleProgress:
         # Known once the session folder exists; an error after that can say how to resume.
         self.session_id: str | None = None
         self.session_dir: str | None = None
+        self.output_error: OSError | None = None  # the answer stream failed (closed pipe, full disk)
 
     def __call__(self, event: str, payload: dict[str, Any]) -> None:
         handler = getattr(self, "_on_" + event, None)
@@ -57,7 +58,12 @@ class ConsoleProgress:
 
     def _on_token(self, payload: dict[str, Any]) -> None:
         self._streaming = True
+        if self.output_error is not None:
+            return
         # The model repeats what pages said; a sequence split across tokens is harmless
         # once every ESC is gone, so token by token is enough.
-        self.answer.write(strip_controls(payload["text"]))
-        self.answer.flush()
+        try:
+            self.answer.write(strip_controls(payload["text"]))
+            self.answer.flush()
+        except OSError as exc:  # `| head -c 20` or `> /dev/full`: the run goes on, the CLI says so at the end
+            self.output_error = exc

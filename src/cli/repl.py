@@ -175,6 +175,15 @@ class Repl:
             return
         finally:
             self.console.print()  # the streamed answer does not end with a newline
+        if result is None and getattr(request, "stopped_by", None):
+            from research.modules.core.errors import SIGNAL_EXIT_CODES
+
+            session_id = started.get("session_id")
+            if session_id:
+                self.say("security.interrupted", "yellow", signal=request.stopped_by, session_id=session_id)
+            else:
+                self.say("security.interrupted_early", "yellow", signal=request.stopped_by)
+            raise SystemExit(SIGNAL_EXIT_CODES[request.stopped_by])
         if result is None:
             cancelled = started.get("session_id")
             if cancelled:
@@ -215,11 +224,21 @@ async def _cancellable(request: Any, settings: Settings, progress: Any) -> Any:
 
     task = asyncio.ensure_future(run_research(request, settings, progress))
     loop = asyncio.get_running_loop()
+
+    def stop(name: str) -> None:  # SIGTERM/SIGHUP: like Ctrl-C, and then the REPL ends
+        if request.stopped_by is None:
+            request.stopped_by = name
+            task.cancel()
+
+    installed = []
     try:
         loop.add_signal_handler(signal.SIGINT, task.cancel)
-        handler_installed = True
-    except (ValueError, RuntimeError, NotImplementedError):  # not the main thread, or no signals here
-        handler_installed = False
+        installed.append(signal.SIGINT)
+        for name in ("SIGTERM", "SIGHUP"):
+            loop.add_signal_handler(getattr(signal, name), stop, name)
+            installed.append(getattr(signal, name))
+    except (ValueError, RuntimeError, NotImplementedError, AttributeError):  # not the main thread, or no signals
+        pass
     try:
         return await task
     except asyncio.CancelledError:
@@ -227,8 +246,8 @@ async def _cancellable(request: Any, settings: Settings, progress: Any) -> Any:
             return None
         raise
     finally:
-        if handler_installed:
-            loop.remove_signal_handler(signal.SIGINT)
+        for number in installed:
+            loop.remove_signal_handler(number)
 
 
 def run_repl(settings: Settings, *, input: Any = None, output: Any = None) -> int:

@@ -126,10 +126,13 @@ async def _run_locked(request, settings, progress, history, session, model, mode
                                  depth, finished)
     except BaseException as exc:
         cancelled = isinstance(exc, (KeyboardInterrupt,)) or type(exc).__name__ == "CancelledError"
-        if cancelled and finished:
-            # The report is complete; only the servers' shutdown was cut short. The
-            # session stays "done": a signal now must not undo a finished run.
+        meta = history.read_json(session.session_id, "meta.json", {})
+        if cancelled and (finished or meta.get("status") in ("done", "no_evidence")):
+            # The report is complete; only the last checkpoint or the servers' shutdown
+            # was cut short. The session stays "done": a signal now must not undo it.
             history.append_event(session.session_id, "shutdown_interrupted", signal=request.stopped_by or "SIGINT")
+            if not finished:
+                return _result_from_meta(session, lang, meta, bool(request.resume))
             final = finished
         else:
             status = ("interrupted" if request.stopped_by else "cancelled") if cancelled else "failed"
@@ -153,6 +156,23 @@ async def _run_locked(request, settings, progress, history, session, model, mode
         verification=final.get("verification", {}).get("summary", {}),
         exit_code=EXIT_OK if read else EXIT_NO_EVIDENCE,
         resumed=bool(request.resume),
+    )
+
+
+def _result_from_meta(session: SessionInfo, lang: str, meta: dict[str, Any], resumed: bool) -> RunResult:
+    """The result of a run whose report step finished but whose graph did not return."""
+    read = int(meta.get("sources") or 0)
+    return RunResult(
+        session_id=session.session_id,
+        session_dir=str(session.path),
+        language=lang,
+        report_md=str(session.path / "report.md"),
+        report_pdf=str(session.path / "report.pdf"),
+        sources=read,
+        sources_failed=int(meta.get("sources_failed") or 0),
+        verification=meta.get("verification") or {},
+        exit_code=EXIT_OK if read else EXIT_NO_EVIDENCE,
+        resumed=resumed,
     )
 
 

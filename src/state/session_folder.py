@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from research.modules.core.errors import UsageError, UserFacingError
+from research.modules.text.sanitize import shorten
 
 SESSION_ID = re.compile(r"^\d{8}_\d{6}_[0-9a-f]{6}$")
 _ID_FRAGMENT = re.compile(r"^[0-9a-f_]{4,22}$")
@@ -77,7 +78,8 @@ class HistoryManager:
         """
         ref = ref.strip().removeprefix("session_")
         if not _ID_FRAGMENT.match(ref):
-            raise UsageError("usage.bad_session_id", session_id=ref)
+            # Echo at most 40 characters: an id is typed or pasted, and may be anything.
+            raise UsageError("usage.bad_session_id", session_id=shorten(ref))
         exact = self.root / f"session_{ref}"
         if SESSION_ID.match(ref) and exact.is_dir():
             return SessionInfo(ref, exact)
@@ -88,7 +90,7 @@ class HistoryManager:
 
     def path(self, session_id: str) -> Path:
         if not SESSION_ID.match(session_id):
-            raise UsageError("usage.bad_session_id", session_id=session_id)
+            raise UsageError("usage.bad_session_id", session_id=shorten(session_id))
         return self.root / f"session_{session_id}"
 
     def list_sessions(self) -> list[dict[str, Any]]:

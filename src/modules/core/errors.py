@@ -8,6 +8,9 @@ EXIT_FAILURE = 1
 EXIT_USAGE = 2
 EXIT_OLLAMA = 3
 EXIT_NO_EVIDENCE = 4
+# Stopped by a signal: 128 + its number, as shells report it. The session is kept and
+# marked "cancelled" (Ctrl-C) or "interrupted" (SIGTERM, SIGHUP); `--resume` continues it.
+SIGNAL_EXIT_CODES = {"SIGINT": 130, "SIGTERM": 143, "SIGHUP": 129}
 
 
 class UserFacingError(Exception):

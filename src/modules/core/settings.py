@@ -122,6 +122,29 @@ class Settings(BaseSettings):
         return (init_settings, env_settings, _TomlFileSource(settings_cls))
 
 
+def check_run_settings(settings: Settings) -> None:
+    """Settings a research run depends on, checked before any session folder exists.
+
+    Each failure is a ``UsageError`` naming the setting (exit 2), instead of a run that
+    finds nothing and blames the question.
+    """
+    from urllib.parse import urlsplit
+
+    explicit = os.environ.get("RESEARCH_CONFIG")
+    if explicit and not Path(explicit).expanduser().is_file():
+        raise UsageError("security.config_not_file", path=explicit)
+    if settings.searxng_url:
+        parts = urlsplit(settings.searxng_url.strip())
+        if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
+            raise UsageError("security.searxng_url", value=settings.searxng_url[:200])
+    if settings.docs_dir is not None:
+        folder = settings.docs_dir.expanduser()
+        if not folder.exists():
+            raise UsageError("security.docs_missing", path=str(folder)[:300])
+        if not folder.is_dir():
+            raise UsageError("security.docs_not_folder", path=str(folder)[:300])
+
+
 def load_settings(**flags: Any) -> Settings:
     """Build settings from flags (None means "not given") and the environment."""
     given = {k: v for k, v in flags.items() if v is not None}

@@ -32,6 +32,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "Cannot write to {stream}: {reason} (the session files are complete)",
         "ja": "{stream} に書き込めません: {reason}（セッションのファイルは保存済みです）",
     },
+    "security.stdout_closed": {
+        "en": "Standard output is closed: nowhere to print the result (run without `>&-`).",
+        "ja": "標準出力が閉じられているため結果を出力できません（`>&-` を付けずに実行してください）。",
+    },
     "security.searxng_url": {
         "en": "Invalid setting RESEARCH_SEARXNG_URL: '{value}' is not an http(s) URL",
         "ja": "設定 RESEARCH_SEARXNG_URL が不正です: '{value}' は http(s) の URL ではありません",
