@@ -263,7 +263,8 @@ def markdown(result: dict[str, Any]) -> str:
         ("Last report file written → exit", _fmt(ours["last_report_file_to_exit_s"], " s"),
          _fmt(lcr["last_report_file_to_exit_s"], " s"), None),
     ]
-    lines = [f"Model: neutral fake, {pace}; {setup['pairs']} interleaved pairs after {setup['warmup_runs_each']} "
+    measured = f"Commit {setup['commit']}. " if setup.get("commit") else ""
+    lines = [f"{measured}Model: neutral fake, {pace}; {setup['pairs']} interleaved pairs after {setup['warmup_runs_each']} "
              f"warm-up run each; question: {setup['question']!r} ({setup['language']}). "
              "Median (min–max); ratio = ours / LCR of the medians (min–max of the per-pair ratios).", "",
              "| Measure | Ours | LCR | Ratio |", "|---|---|---|---|"]
@@ -316,16 +317,18 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"no venv at {args.venv}; run once with --setup")
     from run import machine
 
+    started_on = machine()
     result = compare(checkout, str(python), args.pairs, args.question, args.lang, args.tokens_per_second,
                      args.warmup, progress=lambda *a, **k: print(*a, **k, file=sys.stderr, flush=True))
-    result["setup"].update(commit=commit(), machine=machine())
+    result["setup"].update(commit=commit(), machine=started_on)
     out = args.out or HERE / "results" / f"compare-lcr-{datetime.now():%Y%m%d-%H%M}.json"
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(result, ensure_ascii=False, indent=2) + "\n", "utf-8")
     m = result["setup"]["machine"]
     print(json.dumps(result, ensure_ascii=False, indent=2) if args.json else
-          f"Commit {result['setup']['commit']}; {m['cpu']}, {m['cores']} cores, {m['memory_gib']} GiB, "
-          f"{m['os']}; {m['date']}.\n\n" + markdown(result))
+          f"Machine: {m['cpu']}, {m['cores']} cores, {m['memory_gib']} GiB, {m['os']}; {m['date']}; load average "
+          f"at the start {m['load_average_1_5_15'][0]}.\n\n"
+          + markdown(result))
     return 0
 
 

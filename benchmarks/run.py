@@ -66,7 +66,9 @@ def machine() -> dict[str, Any]:
         pass
     return {"cpu": cpu, "cores": os.cpu_count(), "memory_gib": memory_gib, "python": platform.python_version(),
             "os": f"{platform.system()} {platform.release()}",
-            "date": datetime.now(timezone.utc).isoformat(timespec="seconds")}
+            "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            # Other work on the machine slows both sides of a comparison alike, but not absolute figures.
+            "load_average_1_5_15": [round(x, 2) for x in os.getloadavg()]}
 
 
 def _env(home: Path, ollama: NeutralOllama, web: WebFixture) -> dict[str, str]:
@@ -207,7 +209,8 @@ def markdown(results: dict[str, Any]) -> str:
     ]
     table = "\n".join(["| Measure | Median (min–max) |", "|---|---|", *(f"| {a} | {b} |" for a, b in rows)])
     header = (f"Machine: {m['cpu']}, {m['cores']} cores, {m['memory_gib']} GiB, Python {m['python']}, "
-              f"{m['os']}; {m['date']}{' (quick run)' if results['quick'] else ''}. "
+              f"{m['os']}; {m['date']}{' (quick run)' if results['quick'] else ''}; load average at the start "
+              f"{m['load_average_1_5_15'][0]}. "
               f"End to end: {e2e['runs']} runs ({', '.join(e2e['languages'])}).")
     text = header + "\n\n" + table + "\n"
     if "compare_lcr" in results:

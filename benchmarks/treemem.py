@@ -6,7 +6,8 @@
   /proc/<pid>/task/<tid>/children. PSS shares each shared page among the processes
   that map it, so the sum is what the tree costs the machine, not N times the shared
   libraries. The peak of the sums is reported, with the summed RSS for reference.
-  A process once seen stays sampled while it lives, even if it is re-parented.
+  A process once seen stays sampled while it lives, even if it is re-parented, and so
+  does any orphan re-parented to this process (see CPU).
 * CPU: this process makes itself a child subreaper (prctl PR_SET_CHILD_SUBREAPER), so
   descendants orphaned by an early exit are re-parented to it; after the command exits
   the stragglers are waited for (``straggler_timeout``, then SIGKILL), and the tree's
@@ -97,8 +98,9 @@ def _start_time(pid: int) -> str | None:
 class TreeSampler:
     """Samples the memory of ``root`` and its descendants in a thread until ``stop()``."""
 
-    def __init__(self, root: int, interval: float = 0.05) -> None:
-        self.root, self.interval = root, interval
+    def __init__(self, root: int, interval: float = 0.05, adopter: int | None = None) -> None:
+        # adopter: a subreaper whose children are all in the tree (orphans re-parented to it).
+        self.root, self.interval, self.adopter = root, interval, adopter
         self.peak_pss_kib = self.peak_rss_kib = 0
         self.peak_processes = 0
         self.samples = 0
@@ -127,6 +129,8 @@ class TreeSampler:
     def sample(self) -> None:
         # Known processes that still live are roots too: an orphan's children stay in the tree.
         roots = {self.root} | {pid for pid, started in self._known.items() if started and _start_time(pid) == started}
+        if self.adopter is not None:
+            roots |= set(children(self.adopter))
         live = {pid for root in roots if os.path.exists(f"/proc/{root}") for pid in descendants(root)}
         for pid in live - self._known.keys():
             self._known[pid] = _start_time(pid)
@@ -198,7 +202,7 @@ def run_tree(args: list[str], env: dict[str, str] | None = None, cwd: str | Path
     start = time.perf_counter()
     process = subprocess.Popen(args, env=env, cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE)
-    sampler = TreeSampler(process.pid, interval).start()
+    sampler = TreeSampler(process.pid, interval, adopter=os.getpid()).start()
     readers = [threading.Thread(target=_reader, args=(process.stdout, stdout_lines, start), daemon=True),
                threading.Thread(target=_reader, args=(process.stderr, stderr_lines, start), daemon=True)]
     for reader in readers:
