@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -192,3 +193,49 @@ async def test_verify_gives_a_verdict_per_sentence(research_env, web):
 
         broken = await host.call_tool("verify", {"answer": answer, "sources": [web.url("/no/such/page.html")]})
         assert broken.is_error and "None of the sources could be read" in broken.content[0].text
+
+
+def test_stdout_carries_only_the_protocol_and_progress_follows_the_question_language(research_env):
+    """A host that speaks raw JSON-RPC (as Claude Desktop does, protocol 2025-06-18): every
+    line on stdout is a JSON-RPC message, even while a whole run starts servers and writes
+    reports; progress comes as notifications in the run's language."""
+    entry = host_params(research_env)
+    process = subprocess.Popen([entry.command, *entry.args], env=entry.env, stdin=subprocess.PIPE,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, encoding="utf-8")
+    lines: list[dict] = []
+
+    def send(message: dict) -> None:
+        process.stdin.write(json.dumps(message, ensure_ascii=False) + "\n")
+        process.stdin.flush()
+
+    def answer_to(request_id: int) -> dict:
+        while True:
+            line = process.stdout.readline()
+            assert line, "the server closed stdout: " + process.stderr.read()[-2000:]
+            message = json.loads(line)  # anything that is not JSON would fail here
+            assert message["jsonrpc"] == "2.0"
+            lines.append(message)
+            if message.get("id") == request_id:
+                return message
+
+    try:
+        send({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+              "params": {"protocolVersion": "2025-06-18", "capabilities": {},
+                         "clientInfo": {"name": "raw-host", "version": "1"}}})
+        assert answer_to(1)["result"]["serverInfo"]["version"] == research.__version__
+        send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+        send({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+              "params": {"name": "research", "arguments": {"question": "富士山の高さは？", "depth": "quick"},
+                         "_meta": {"progressToken": "run-1"}}})
+        result = answer_to(2)["result"]
+    finally:
+        process.stdin.close()
+        process.wait(timeout=30)
+    assert not result.get("isError"), result
+    assert result["structuredContent"]["language"] == "ja"
+    notes = [m["params"] for m in lines if m.get("method") == "notifications/progress"]
+    assert notes and all(n["progressToken"] == "run-1" for n in notes)
+    messages = [n["message"] for n in notes]
+    for step in ("質問を解析中", "ウェブを検索中", "ソースを読み込み中", "回答を作成中", "主張を検証中", "レポートを作成中"):
+        assert any(m.startswith(step) for m in messages), (step, messages)
+    assert process.returncode == 0

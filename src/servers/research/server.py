@@ -22,7 +22,6 @@ from mcp.server.mcpserver import Context, MCPServer
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import BaseModel, Field
 
-import research
 from research.modules.core.errors import EXIT_USAGE, UserFacingError
 from research.modules.core.i18n import t
 from research.modules.core.language import detect_language
@@ -38,6 +37,7 @@ from research.servers.research.results import (
     session_list,
     session_report,
 )
+from research.servers.mcp_support import ResearchMCPServer
 from research.servers.research.runs import RunManager, RunsBusy
 from research.servers.research.verify_tool import VerifyOutput, verify_answer
 from research.state.session_folder import HistoryManager
@@ -124,13 +124,12 @@ def _tool_result(text: str, payload: BaseModel) -> CallToolResult:
 
 
 def build_server(service: ResearchService) -> MCPServer:
-    server = MCPServer(
+    # serverInfo.version = research.__version__; argument errors are one short line per field.
+    server = ResearchMCPServer(
         SERVER_NAME,
         instructions="A local research assistant (Japanese and English): researches a question on the web with a "
                      "local model, checks every sentence of its answer against the sources read, and writes a "
                      "report. Also verifies any answer against given sources.",
-        version=research.__version__,
-        log_level="WARNING",  # stderr is the host's log: no per-request chatter
     )
 
     @server.tool(
