@@ -123,3 +123,39 @@ async def test_file_urls_only_inside_the_documents_folder(tmp_path: Path) -> Non
     assert outside.error and "documents folder" in outside.error
     escape = await fetcher.fetch(docs.as_uri() + "/../cache/x")
     assert escape.error and "documents folder" in escape.error
+
+
+async def test_guard_runs_before_the_cache_and_entries_expire(tmp_path: Path) -> None:
+    """A page cached by a permissive process is not served to a strict one; an expired
+    entry is fetched again; the cache stays under its size cap."""
+    import os as _os
+
+    import httpx
+    import time as _time
+
+    from research.servers.web.fetcher import FetchSettings, PageFetcher, SourceCache
+    from research.servers.web.url_safety import URLGuard
+
+    with WebFixture() as web:
+        url = web.url(FUJI_EN.path)
+        async with httpx.AsyncClient() as client:
+            cache = SourceCache(tmp_path / "sources", max_age_s=3600)
+            permissive = PageFetcher(client, cache, URLGuard(allow_private_network=True))
+            assert (await permissive.fetch(url)).error is None
+            strict = PageFetcher(client, cache, URLGuard(allow_private_network=False))
+            refused = await strict.fetch(url)
+            assert refused.data is None and "SSRF" in (refused.error or "")
+
+            before = len(web.requests_for(FUJI_EN.path))
+            assert (await permissive.fetch(url)).from_cache
+            sidecar = cache._sidecar(url)  # noqa: SLF001 - age the entry by two hours
+            old = _time.time() - 7200
+            _os.utime(sidecar, (old, old))
+            again = await permissive.fetch(url)
+            assert not again.from_cache and len(web.requests_for(FUJI_EN.path)) == before + 1
+
+            small = SourceCache(tmp_path / "small", max_bytes=1.5 * len(again.data))
+            capped = PageFetcher(client, small, URLGuard(allow_private_network=True), FetchSettings())
+            for path in (FUJI_EN.path, LANGGRAPH_EN.path):
+                assert (await capped.fetch(web.url(path))).error is None
+            assert len(list((tmp_path / "small").glob("*.json"))) == 1  # the oldest was evicted

@@ -40,3 +40,15 @@ async def test_configured_searxng_endpoint_is_allowed_but_not_its_host() -> None
     await guard.check("http://127.0.0.1:8888/search?q=x&format=json")
     with pytest.raises(UnsafeURL):
         await guard.check("http://127.0.0.1:8888/admin")
+
+
+async def test_the_guard_judges_the_url_httpx_will_request() -> None:
+    """`..` is resolved before the check (httpx resolves it before requesting), and the
+    search endpoint is allowed exactly, not as a prefix."""
+    guard = URLGuard(allow_private_network=False, always_allowed=["http://127.0.0.1:8888/search"])
+    for url in ("http://127.0.0.1:8888/search/../admin", "http://127.0.0.1:8888/search/./../admin?q=1",
+                "http://127.0.0.1:8888/search/x", "http://127.0.0.1:8888/searchx", "http://127.0.0.1:8889/search",
+                "https://127.0.0.1:8888/search", "http://127.0.0.1:8888/search/%2e%2e/admin"):
+        with pytest.raises(UnsafeURL):
+            await guard.check(url)
+    assert await guard.check("http://127.0.0.1:8888/./search?q=x#top") == "http://127.0.0.1:8888/search?q=x"

@@ -37,8 +37,9 @@ START_TIMEOUT = 60.0  # a cold Python start with lxml/pdfminer imports takes a f
 CALL_TIMEOUT = 180.0  # search + up to 10 page fetches (15 s each at worst) + extraction
 MAX_RESTARTS = 5  # per client: a server that keeps crashing is not restarted for ever
 SEARCH_TOOL = "full-web-search"
-# Passed through to the child besides RESEARCH_*: proxies and CA bundles the user relies on.
-_PASSTHROUGH_ENV = ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "NO_PROXY", "http_proxy", "https_proxy",
+# Passed through to the child besides RESEARCH_*: proxies and CA bundles the user relies on,
+# and PYTHONPATH (the child is this same program and must import what the parent imports).
+_PASSTHROUGH_ENV = ("PYTHONPATH", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "NO_PROXY", "http_proxy", "https_proxy",
                     "all_proxy", "no_proxy", "SSL_CERT_FILE", "SSL_CERT_DIR", "REQUESTS_CA_BUNDLE", "DDGS_PROXY")
 
 
