@@ -1,6 +1,14 @@
 """The claim splitter: sentences, sections and citations in Japanese and English Markdown."""
 
-from research.modules.text.claims import citation_labels, split_claims, split_sentences, strip_citations
+import pytest
+
+from research.modules.text.claims import (
+    citation_labels,
+    normalise_citations,
+    split_claims,
+    split_sentences,
+    strip_citations,
+)
 
 DRAFT = """# 富士山
 
@@ -77,7 +85,7 @@ def test_japanese_sentence_edges():
 
 def test_citation_forms():
     assert citation_labels("a [S1][S2] b [S2, S3] c ［Ｓ４］ d [S5，S6]") == ["S1", "S2", "S3", "S4", "S5", "S6"]
-    assert citation_labels("see [1] or [Source] or S1") == []
+    assert citation_labels("see [Source] or S1 or (1) or [2020] or [1](https://x.org)") == []
     assert strip_citations("It erupted in 1707 [S2].") == "It erupted in 1707."
 
 
@@ -89,3 +97,62 @@ def test_citation_after_full_stop_belongs_to_the_sentence_before():
         ("噴火した。", ["S3"]),
         ("次の文。", []),
     ]
+
+
+STYLES = [
+    ("[1]", ["S1"]), ("【S1】", ["S1"]), ("【1†L3-L5】", ["S1"]), ("(S1)", ["S1"]), ("［S1］", ["S1"]),
+    ("［Ｓ１］", ["S1"]), ("[S1, S3]", ["S1", "S3"]), ("[S1][S2]", ["S1", "S2"]), ("（出典1）", ["S1"]),
+    ("【4:0†source】", ["S4"]), ("(Source 2)", ["S2"]), ("[1-3]", ["S1", "S2", "S3"]), ("（出典：S2）", ["S2"]),
+]
+
+
+@pytest.mark.parametrize("style,labels", STYLES)
+def test_every_citation_style_is_one_citation_and_its_digits_are_no_figure(style, labels):
+    sentence = f"The summit is 3,776 m high {style}."
+    assert citation_labels(sentence) == labels
+    (claim,) = split_claims(sentence)
+    assert claim.plain == "The summit is 3,776 m high."
+    assert claim.citations == labels
+
+
+def test_a_bare_number_is_the_ledgers_source_at_that_position():
+    ledger = [{"label": "S2", "url": "https://b.org"}, {"label": "S5", "url": "https://e.org"}]
+    text, changes = normalise_citations("Fuji is high [2]. It erupted [1, 2]. Wrong [7].", ledger)
+    assert text == "Fuji is high [S5]. It erupted [S2][S5]. Wrong [S7]."
+    assert {"from": "[1, 2]", "to": "[S2][S5]"} in changes
+
+
+@pytest.mark.parametrize("draft,expected", [
+    ("富士山は高い。【1】標高は3,776 mです［Ｓ２］。", "富士山は高い。[S1]標高は3,776 mです[S2]。"),
+    ("It erupted in 1707. [1] It is 3,776 m (S2).", "It erupted in 1707. [S1] It is 3,776 m [S2]."),
+    ("山頂には奥宮がある（出典1、2）。", "山頂には奥宮がある[S1][S2]。"),
+    ("Code `a[1]` stays [1].", "Code `a[1]` stays [S1]."),
+])
+def test_normalised_to_s_labels(draft, expected):
+    ledger = [{"label": "S1"}, {"label": "S2"}]
+    assert normalise_citations(draft, ledger)[0] == expected
+
+
+def test_footnotes_point_at_the_source_their_definition_names():
+    ledger = [{"label": "S1", "url": "https://fuji.example/a", "title": "Fuji facts"},
+              {"label": "S2", "url": "https://b.example", "title": "Volcano list"}]
+    draft = ("## Fuji\n\nFuji is tall.[^1] It erupted in 1707.[^2] It is in Japan.[^3]\n\n"
+             "[^1]: Volcano list, https://b.example\n[^2]: see https://fuji.example/a\n[^3]: [S1]\n")
+    text, _ = normalise_citations(draft, ledger)
+    assert text == "## Fuji\n\nFuji is tall.[S2] It erupted in 1707.[S1] It is in Japan.[S1]\n"
+    claims = split_claims(draft)  # the footnote list itself is not a claim
+    assert [c.plain for c in claims] == ["Fuji is tall.", "It erupted in 1707.", "It is in Japan."]
+    assert claims[2].citations == ["S1"]
+
+
+def test_citations_after_the_full_stop_belong_to_the_sentence_before_in_every_style():
+    claims = split_claims("It erupted in 1707.【1】 It is 3,776 m high. (S2) 噴火した。（出典3）次の文です。")
+    assert [(c.plain, c.citations) for c in claims] == [
+        ("It erupted in 1707.", ["S1"]), ("It is 3,776 m high.", ["S2"]), ("噴火した。", ["S3"]), ("次の文です。", []),
+    ]
+
+
+def test_citations_only_at_the_end_of_a_paragraph_are_offered_to_its_other_sentences():
+    claims = split_claims("Fuji is in Japan. It erupted in 1707. It is 3,776 m high [1][2].\n\nAnother one [S3].")
+    assert [c.citations for c in claims] == [[], [], ["S1", "S2"], ["S3"]]
+    assert [c.paragraph_citations for c in claims] == [["S1", "S2"], ["S1", "S2"], [], []]

@@ -255,3 +255,20 @@ async def test_exception_from_model_is_recorded_not_raised():
     assert result["route"] == "search"  # the deterministic queries still work
     assert result["follow_up_queries"]
     assert any("connection reset" in e["message"] for e in result["errors"])
+
+
+async def test_paragraph_end_citations_go_only_where_the_source_supports_them():
+    # Citations only at the end of the paragraph: the first sentence is said by S2 and gets
+    # its label; the second is in no source and keeps none (never a label the checks doubt).
+    draft = (
+        "## Summary\nMount Fuji is the highest mountain in Japan at 3,776 m. "
+        "Its summit hosts a famous ski resort with twelve lifts. "
+        "Its last eruption began on 16 December 1707 [S2].\n"
+    )
+    judge = JudgeBatch(verdicts=[JudgeVerdict(id=1, verdict="unsupported", confidence=0.8)])
+    deps, _ = _deps(FakeModel(judge=judge), loops=0)
+    result = await verify_claims(_state(draft, language="en"), deps)
+    annotated = result["verification"]["annotated_draft"]
+    assert "Japan at 3,776 m [S2]." in annotated
+    assert "twelve lifts. ⚠ unverified" in annotated and "lifts [S" not in annotated
+    assert "16 December 1707 [S2]." in annotated

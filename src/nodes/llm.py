@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from research.modules.text.claims import normalise_citations
 from research.modules.text.style import check_sentence, citations, remove_violations, split_sentences
 from research.modules.llm.tokens import estimate_tokens, truncate_to_tokens
 from research.state import AgentState
@@ -64,6 +65,11 @@ async def draft_answer(state: AgentState, deps: WorkflowDependencies) -> dict[st
     deps.progress("token", {"text": "\n"})
     rewrites: list[dict[str, Any]] = []
     if sources:
+        # Models cite as they like ([1], 【S1】, footnotes…): from here on only [S#] exists.
+        draft, rewritten_citations = normalise_citations(draft, state.get("documents", []))
+        if rewritten_citations:
+            deps.history.append_event(state["session_id"], "citations_normalised", count=len(rewritten_citations),
+                                      examples=rewritten_citations[:5])
         draft, rewrites = await enforce_style(draft, lang, deps)
         for rewrite in rewrites:
             deps.history.append_event(state["session_id"], "style_rewrite", **rewrite)

@@ -287,7 +287,7 @@ def _keep_valid_labels(text: str, valid: set[str]) -> str:
         kept = [label for label in labels if label in valid]
         if len(kept) == len(labels):
             return match.group(0)
-        return "[" + ", ".join(kept) + "]" if kept else ""
+        return "".join(f"[{label}]" for label in kept)
 
     cleaned = CITATION_GROUP.sub(rewrite, text)
     if cleaned == text:

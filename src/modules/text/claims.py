@@ -15,11 +15,26 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 
-# A citation group: [S1] · [S1, S2] · [S1][S2] (two groups) · ［S1］ · ［Ｓ１］ (full width).
-CITATION_GROUP = re.compile(
-    r"[\[［]\s*[SＳ][0-9０-９]+(?:\s*[,，、;；]\s*[SＳ][0-9０-９]+)*\s*[\]］]"
-)
-_LABEL = re.compile(r"[SＳ][0-9０-９]+")
+# ONE citation pattern for the whole project. Models cite in many styles; every one of them
+# is a citation group here, so its digits are never read as a figure and
+# ``normalise_citations`` can rewrite it to ``[S#]``:
+#   [S1] · [S1, S3] · [S1][S2] (two groups) · ［S1］ · ［Ｓ１］ · [1] · [1-3] · 【S1】 · 【1†L3-L5】 ·
+#   【4:0†source】 · (S1) · （出典1） · (Source 2) · [^1] (a footnote, see ``footnote_map``).
+# A number alone is a citation only in square or lenticular brackets ("(1)" numbers a list)
+# and only up to three digits ("[2020]" is a year); "[1](url)" is a link and "[1]:" a
+# footnote definition, neither is a citation.
+_DIGITS = r"[0-9０-９]{1,3}"
+_WORD_PREFIX = r"(?:(?i:sources?|src|ref)|出典|ソース|資料|文献)\s*[:：#]?\s*"
+_LABELLED = rf"(?:{_WORD_PREFIX}[SＳ]?|[SＳ]){_DIGITS}"
+_ITEM_TAIL = r"(?:[:：][0-9０-９]{1,3})?(?:†[^\]】\n,，、;；]{0,40})?"
+_ITEM = rf"(?:{_WORD_PREFIX}[SＳ]?|[SＳ])?{_DIGITS}{_ITEM_TAIL}"
+_SEPARATOR = r"\s*(?:[,，、;；/]|[-–—~〜]|(?i:and)\b|&)\s*"
+_BRACKETED = rf"[\[［【]\s*\^?{_ITEM}(?:{_SEPARATOR}{_ITEM})*\s*[\]］】](?![(（:：])"
+_PARENTHESISED = rf"[(（]\s*{_LABELLED}{_ITEM_TAIL}(?:{_SEPARATOR}{_ITEM})*\s*[)）]"
+CITATION_GROUP = re.compile(f"{_BRACKETED}|{_PARENTHESISED}")
+# "[^1]: Smith, https://…" or "[1]: https://…": a footnote list written by the model.
+_FOOTNOTE_DEFINITION = re.compile(r"^\s{0,3}[\[［]\^?([0-9０-９]{1,3})[\]］]\s*[:：]\s*(.*)$", re.MULTILINE)
+_MAX_RANGE = 20  # "[1-3]" is three sources; "[1-300]" is not a citation we expand
 
 _HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$")
 _FENCE = re.compile(r"^\s{0,3}(```|~~~)")
@@ -64,6 +79,9 @@ class Claim:
     citations: list[str] = field(default_factory=list)  # normalised labels: "S1", in order
     start: int = 0  # span of ``text`` in the draft
     end: int = 0
+    # An uncited sentence in a paragraph whose citations all come at its end: those
+    # citations. They apply to this sentence only if the checks say its source supports it.
+    paragraph_citations: list[str] = field(default_factory=list)
 
 
 def normalise_label(raw: str) -> str:
@@ -71,15 +89,123 @@ def normalise_label(raw: str) -> str:
     return unicodedata.normalize("NFKC", raw).strip().upper()
 
 
-def citation_labels(text: str) -> list[str]:
-    """Every label cited in ``text``, normalised, first occurrence order, no repeats."""
+def _group_items(group: str) -> list[tuple[int, bool]]:
+    """(number, written with an S) for each source a citation group names, ranges expanded."""
+    inner = unicodedata.normalize("NFKC", group)[1:-1]
+    footnote = inner.lstrip().startswith("^")
+    inner = re.sub(r"†[^,;、]*", "", inner)  # 【1†L3-L5】: line locators are no source numbers
+    inner = re.sub(r"(?<=\d):\d+", "", inner)  # 【4:0†source】
+    items: list[tuple[int, bool]] = []
+    pending_range = False
+    for match in re.finditer(r"([Ss]?)(\d+)|([-–—~〜])", inner):
+        if match.group(3):
+            pending_range = bool(items)
+            continue
+        number, labelled = int(match.group(2)), bool(match.group(1)) and not footnote
+        if pending_range and items and 0 < number - items[-1][0] <= _MAX_RANGE:
+            items.extend((n, labelled) for n in range(items[-1][0] + 1, number + 1))
+        else:
+            items.append((number, labelled))
+        pending_range = False
+    return items
+
+
+def _resolve(number: int, labelled: bool, order: list[str] | None) -> str:
+    """"S3" for [S3]; for a bare number, the ledger's label at that position (1-based)."""
+    if not labelled and order and 1 <= number <= len(order):
+        return order[number - 1]
+    return f"S{number}"
+
+
+def group_labels(group: str, order: list[str] | None = None, footnotes: dict[int, str] | None = None) -> list[str]:
+    """The labels one citation group names, normalised, in order, no repeats."""
+    is_footnote = unicodedata.normalize("NFKC", group)[1:].lstrip().startswith("^")
+    labels: list[str] = []
+    for number, labelled in _group_items(group):
+        if is_footnote and footnotes and number in footnotes:
+            label = footnotes[number]
+        else:
+            label = _resolve(number, labelled, order)
+        if label not in labels:
+            labels.append(label)
+    return labels
+
+
+def citation_labels(text: str, order: list[str] | None = None, footnotes: dict[int, str] | None = None) -> list[str]:
+    """Every label cited in ``text``, normalised, first occurrence order, no repeats.
+
+    ``order`` is the ledger's labels: a bare ``[2]`` means its second source. Without it
+    ``[2]`` means S2. ``footnotes`` maps a footnote number to the label its definition names.
+    """
     labels: list[str] = []
     for group in CITATION_GROUP.finditer(text):
-        for raw in _LABEL.findall(group.group(0)):
-            label = normalise_label(raw)
+        for label in group_labels(group.group(0), order, footnotes):
             if label not in labels:
                 labels.append(label)
     return labels
+
+
+def footnote_map(draft: str, sources: list[dict] | None = None) -> dict[int, str]:
+    """Footnote number -> label, from the model's footnote list.
+
+    A definition that names a label (``[^1]: [S2]`` or ``S2 …``) points there; one that
+    gives a source's URL or title points at that source; otherwise the number is read
+    in ledger order like a bare ``[1]``.
+    """
+    order = [str(s.get("label")) for s in sources or [] if s.get("label")]
+    mapping: dict[int, str] = {}
+    for match in _FOOTNOTE_DEFINITION.finditer(draft):
+        number = int(unicodedata.normalize("NFKC", match.group(1)))
+        body = match.group(2)
+        named = citation_labels(body, order) or [normalise_label(m) for m in re.findall(r"\b[SＳ][0-9０-９]{1,3}\b", body)]
+        if named:
+            mapping[number] = named[0]
+            continue
+        folded = body.casefold()
+        for source in sources or []:
+            url, title = str(source.get("url") or ""), str(source.get("title") or "").strip()
+            if (url and url.casefold().rstrip("/") in folded) or (len(title) >= 6 and title.casefold() in folded):
+                mapping[number] = str(source["label"])
+                break
+        else:
+            mapping[number] = _resolve(number, False, order)
+    return mapping
+
+
+def _protected_ranges(text: str) -> list[tuple[int, int]]:
+    """Fenced and inline code: a "[1]" in code is an index, not a citation."""
+    ranges = [m.span() for m in re.finditer(r"^\s{0,3}(```|~~~).*?(?:^\s{0,3}\1[^\n]*$|\Z)", text, re.MULTILINE | re.DOTALL)]
+    ranges += [m.span() for m in _INLINE_CODE.finditer(text)]
+    return ranges
+
+
+def normalise_citations(draft: str, sources: list[dict]) -> tuple[str, list[dict]]:
+    """Every citation style rewritten to ``[S#]`` groups (``[S1][S3]``), in place.
+
+    ``sources`` is the ledger (label, url, title), in order: a bare number is its position.
+    The model's footnote list goes (the report builds the source list from the ledger);
+    a label that resolves to no source stays, so the verifier removes it and flags the
+    sentence. Returns the draft and one record per rewritten group.
+    """
+    order = [str(s.get("label")) for s in sources if s.get("label")]
+    footnotes = footnote_map(draft, sources)
+    changes: list[dict] = []
+    protected = _protected_ranges(draft)
+
+    def rewrite(match: re.Match[str]) -> str:
+        if any(start <= match.start() < end for start, end in protected):
+            return match.group(0)
+        labels = group_labels(match.group(0), order, footnotes)
+        canonical = "".join(f"[{label}]" for label in labels)
+        if canonical != match.group(0):
+            changes.append({"from": match.group(0), "to": canonical})
+        return canonical
+
+    text = CITATION_GROUP.sub(rewrite, draft)
+    if footnotes:
+        text = _FOOTNOTE_DEFINITION.sub("", text)
+        text = re.sub(r"\n{3,}", "\n\n", text).rstrip() + ("\n" if draft.endswith("\n") else "")
+    return text, changes
 
 
 def strip_citations(text: str) -> str:
@@ -147,6 +273,8 @@ def _period_ends_sentence(text: str, i: int) -> bool:
     after = text[i + 1] if i + 1 < len(text) else ""
     if before.isdigit() and after.isdigit():  # 3.5, 1.0.2
         return False
+    if after and CITATION_GROUP.match(text, i + 1):  # "end.【1】", "end.(S1)"
+        return True
     if after and not (after.isspace() or after in _CLOSERS or after in "[［" or after == "."):
         return False  # "example.com", "Node.js" without a URL scheme
     word = _word_before(text, i)
@@ -283,6 +411,9 @@ def _prose_blocks(draft: str) -> list[_Block]:
             continue
         if in_references:
             continue
+        if _FOOTNOTE_DEFINITION.match(line):
+            close()  # the model's footnote list names sources; it is not a claim
+            continue
         if _is_table_row(line):
             close()
             if _TABLE_SEPARATOR.match(line):
@@ -356,23 +487,30 @@ def _is_claim(plain: str, text: str) -> bool:
 
 def split_claims(draft: str) -> list[Claim]:
     """Every claim in ``draft``, in order, with spans into ``draft``."""
+    footnotes = footnote_map(draft)
     claims: list[Claim] = []
     for block in _prose_blocks(draft):
         body = draft[block.start : block.end]
+        in_block: list[Claim] = []
         for s, e in sentence_spans(body):
             text = body[s:e]
             plain = plain_text(text)
             if not _is_claim(plain, text):
                 continue
-            claims.append(
+            in_block.append(
                 Claim(
-                    index=len(claims),
+                    index=len(claims) + len(in_block),
                     text=text,
                     plain=plain,
                     section=block.section,
-                    citations=citation_labels(text),
+                    citations=citation_labels(text, None, footnotes),
                     start=block.start + s,
                     end=block.start + e,
                 )
             )
+        # Citations only at the end of a paragraph: "A. B. C [S1][S2]."
+        if len(in_block) > 1 and in_block[-1].citations and not any(c.citations for c in in_block[:-1]):
+            for claim in in_block[:-1]:
+                claim.paragraph_citations = list(in_block[-1].citations)
+        claims.extend(in_block)
     return claims

@@ -254,10 +254,22 @@ def assess_claim(claim: Claim, index: EvidenceIndex) -> Assessment:
     if claim.citations and not valid:
         return Assessment("citation_invalid", 1.0, 0.0, reason="citation_invalid", invalid_citations=invalid,
                           outcome="unsupported")
+    if not claim.citations and claim.paragraph_citations:
+        # The paragraph's citations come at its end: they count for this sentence only when
+        # the checks are sure the cited source says it; otherwise it is an uncited claim.
+        cited = [label for label in claim.paragraph_citations if index.is_valid(label)]
+        if cited:
+            found = _assess_against(claim, index, cited, [], [])
+            if found.outcome == "supported":
+                return found
     labels = valid or list(index.sources)
     if not labels:
         return Assessment("unsupported", 0.9, 0.0, reason="no_sources", invalid_citations=invalid, outcome="unsupported")
+    return _assess_against(claim, index, labels, valid, invalid)
 
+
+def _assess_against(claim: Claim, index: EvidenceIndex, labels: list[str], valid: list[str], invalid: list[str]) -> Assessment:
+    """The checks of ``claim`` against the passages of the sources ``labels``."""
     words, key = _claim_terms(claim.plain)
     mentions = extract_numbers(claim.plain)
     wanted = words | frozenset("#" + v for m in mentions for v in m.values)
