@@ -333,6 +333,23 @@ async def test_a_rewrite_that_drops_a_citation_is_not_used():
     assert text == "It may erupt again [S2]." and rewrites[0]["method"] == "removed"
 
 
+@pytest.mark.parametrize("sentence,reply", [
+    ("It may possibly erupt again [S1, S2].", "It may erupt again [S1]."),
+    ("It may possibly erupt again ［Ｓ１］.", "It may erupt again."),
+    ("富士山はおそらく噴火するかもしれない【S2】。", "富士山は噴火するかもしれない。"),
+])
+async def test_a_rewrite_that_drops_a_citation_in_any_style_is_not_used(sentence, reply):
+    text, rewrites, _ = await _style(sentence, reply, lang="ja" if "富士" in sentence else "en")
+    assert rewrites[0]["method"] == "removed"
+    assert text.rstrip("。.").endswith(("[S1, S2]", "［Ｓ１］", "【S2】"))
+
+
+async def test_style_splits_sentences_like_the_verifier():
+    text, rewrites, model = await _style("Dr. Smith says Fuji may possibly erupt [S1]. It is 3.5 km wide [S2].", None)
+    assert model.prompts[0][1]["content"] == "Dr. Smith says Fuji may possibly erupt [S1]."
+    assert text.endswith(" It is 3.5 km wide [S2].")
+
+
 async def test_clean_text_is_left_alone():
     text, rewrites, model = await _style("## Summary\n\nFuji may erupt again [S1].", "x")
     assert rewrites == [] and model.prompts == [] and text.endswith("[S1].")

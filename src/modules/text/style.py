@@ -12,6 +12,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+# One sentence splitter and one citation pattern for the whole project: a rewrite that
+# drops "[S1, S2]" or "［Ｓ１］" must be seen as dropping citations.
+from research.modules.text.claims import CITATION_GROUP, citation_labels, sentence_spans
+
 # A hedge is a word that weakens a claim; one is honest, two in a sentence is a stack.
 HEDGES = {
     "en": ("may", "might", "possibly", "perhaps", "probably", "arguably", "potentially", "seemingly",
@@ -23,11 +27,6 @@ REMOVABLE_HEDGES = {
     "en": ("possibly", "perhaps", "probably", "arguably", "potentially", "seemingly", "conceivably"),
     "ja": ("おそらく", "たぶん", "もしかすると"),
 }
-_CITATION = re.compile(r"\[S\d+\]")
-# A sentence ends at 。！？ or at .!? followed by space, a citation or the end; its
-# trailing citations (and a period after them, English style) belong to it.
-_SENTENCE = re.compile(r".+?(?:[。！？]|[.!?](?=\s|\[|$)|$)(?:\s*\[S\d+\])*\.?", re.DOTALL)
-
 
 @dataclass
 class StyleIssue:
@@ -39,8 +38,17 @@ class StyleIssue:
 
 
 def split_sentences(line: str) -> list[str]:
-    """The sentences of one line, which joined back give the line unchanged."""
-    return _SENTENCE.findall(line)
+    """The sentences of one line, which joined back give the line unchanged (the space
+    before a sentence, and a list marker, belong to it)."""
+    spans = sentence_spans(line)
+    if not spans:
+        return [line] if line else []
+    pieces, cursor = [], 0
+    for number, (_, end) in enumerate(spans):
+        end = end if number < len(spans) - 1 else len(line)
+        pieces.append(line[cursor:end])
+        cursor = end
+    return pieces
 
 
 def _pattern(word: str) -> re.Pattern[str]:
@@ -51,7 +59,7 @@ def _pattern(word: str) -> re.Pattern[str]:
 
 
 def check_sentence(sentence: str, banned_words: tuple[str, ...] | list[str], language: str) -> StyleIssue:
-    text = _CITATION.sub("", sentence)
+    text = CITATION_GROUP.sub("", sentence)
     banned = [w for w in banned_words if _pattern(w).search(text)]
     # Every hedge language is checked: a Japanese report may quote an English source.
     found = [h for lang in ("en", "ja") for h in HEDGES[lang] for _ in _pattern(h).finditer(text)]
@@ -59,7 +67,8 @@ def check_sentence(sentence: str, banned_words: tuple[str, ...] | list[str], lan
 
 
 def citations(text: str) -> list[str]:
-    return sorted(set(_CITATION.findall(text)))
+    """The labels ``text`` cites, in any citation style, normalised and sorted."""
+    return sorted(citation_labels(text))
 
 
 def remove_violations(sentence: str, issue: StyleIssue) -> str:
