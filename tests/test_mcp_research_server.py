@@ -172,26 +172,57 @@ async def test_cancelling_keeps_a_resumable_session(research_env, fake_ollama):
     assert _meta(session_dir)["status"] == "done"
 
 
-async def test_verify_gives_a_verdict_per_sentence(research_env, web):
-    answer = ("Mount Fuji is 3,776 m tall [S1]. The last eruption of Mount Fuji began in 1707 [S2]. "
-              "Mount Fuji is 4,200 m tall [S1]. Mount Fuji is in France [S3].")
-    sources = ["Mount Fuji is the highest mountain in Japan. Mount Fuji is 3,776 m (12,388 ft) tall.",
-               web.url(FUJI_EN.path)]
+ANSWER = ("Mount Fuji is 3,776 m tall [S1]. The last eruption of Mount Fuji began in 1707 [S2]. "
+          "Mount Fuji is 4,200 m tall [S1]. Mount Fuji is in France [S3]. "
+          # Left uncertain by the checks: the model judge decides, in both.
+          "Mount Fuji is the highest mountain in Japan and is visited by many climbers each summer [S1]. "
+          "Mount Fuji, the highest mountain in Japan, is sacred [S1].")
+FACTS = "Mount Fuji is the highest mountain in Japan. Mount Fuji is 3,776 m (12,388 ft) tall."
+
+
+def _verdict_rows(claims: list[dict]) -> list[tuple]:
+    return [(c["text"], c["verdict"], c["citations"], c["reason"]) for c in claims]
+
+
+async def test_verify_agrees_with_research_verify(research_env, tmp_path, fake_ollama):
+    files = {"answer.md": ANSWER, "s1.txt": FACTS, "s2.txt": FUJI_EN.text()}
+    for name, text in files.items():
+        (tmp_path / name).write_text(text, "utf-8")
+    command = run_research(["verify", str(tmp_path / "answer.md"), "--source", str(tmp_path / "s1.txt"),
+                            "--source", str(tmp_path / "s2.txt"), "--json"], research_env)
+    assert command.returncode == 0, command.stderr
+    expected = json.loads(command.stdout)
+    judged_by_command = len(fake_ollama.chat_requests())
+    assert judged_by_command >= 1
+
     async with Client(host_params(research_env)) as host:
-        result = await host.call_tool("verify", {"answer": answer, "sources": sources})
+        result = await host.call_tool("verify", {"answer": ANSWER, "sources": [FACTS, FUJI_EN.text()]})
+    assert not result.is_error, result.content[0].text
+    output = result.structured_content
+    assert _verdict_rows(output["verdicts"]) == _verdict_rows(expected["claims"])
+    assert output["summary"] == expected["summary"] and output["judged"]
+    assert len(fake_ollama.chat_requests()) == 2 * judged_by_command
+    verdicts = {v["text"].split(" [")[0]: v for v in output["verdicts"]}
+    assert verdicts["Mount Fuji is 3,776 m tall"]["verdict"] == "supported"
+    assert verdicts["The last eruption of Mount Fuji began in 1707"]["source"] == "S2"
+    assert verdicts["Mount Fuji is 4,200 m tall"]["reason"] == "number_mismatch"
+    assert verdicts["Mount Fuji is in France"]["reason"] == "citation_invalid"
+    assert any(v["reason"] == "judge" for v in output["verdicts"])
+    assert "4. unsupported [" not in result.content[0].text and "4. unsupported: Mount Fuji is in France" in result.content[0].text
+
+
+async def test_verify_reads_url_sources_and_says_when_none_can_be_read(research_env, web):
+    async with Client(host_params(research_env)) as host:
+        result = await host.call_tool("verify", {"answer": ANSWER, "sources": [FACTS, web.url(FUJI_EN.path)],
+                                                 "judge": False})
         assert not result.is_error, result.content[0].text
         output = result.structured_content
         assert [s["status"] for s in output["sources"]] == ["ok", "ok"]
         assert output["sources"][1]["url"] == web.url(FUJI_EN.path) and output["sources"][1]["characters"] > 100
-        verdicts = [v["verdict"] for v in output["verdicts"]]
-        assert verdicts[0] in ("supported", "partly_supported")
-        assert verdicts[1] == "supported" and output["verdicts"][1]["evidence_label"] == "S2"
-        assert verdicts[2] == "unsupported" and output["verdicts"][2]["reason"] == "number_mismatch"
-        assert verdicts[3] == "citation_invalid"
-        assert output["summary"]["claims"] == 4 and output["summary"]["citation_invalid"] == 1
-        assert "4. invalid citation" in result.content[0].text
+        second = output["verdicts"][1]
+        assert second["verdict"] == "supported" and second["source"] == "S2" and "1707" in second["evidence"]
 
-        broken = await host.call_tool("verify", {"answer": answer, "sources": [web.url("/no/such/page.html")]})
+        broken = await host.call_tool("verify", {"answer": ANSWER, "sources": [web.url("/no/such/page.html")]})
         assert broken.is_error and "None of the sources could be read" in broken.content[0].text
 
 

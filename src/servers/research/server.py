@@ -166,21 +166,24 @@ def build_server(service: ResearchService) -> MCPServer:
 
     @server.tool(
         name="verify",
-        description="Check an answer sentence by sentence against sources. Sources are labelled S1, S2, … in "
-                    "the order given, so the answer's [S1] cites the first; each is text or an http(s) URL "
-                    "(fetched, then parsed in the sandbox). Same checks as a research run's verification.",
+        description="Check an answer sentence by sentence against sources, as `research verify` does. Sources "
+                    "are labelled S1, S2, … in the order given, so the answer's [S1] cites the first; each is text "
+                    "or an http(s) URL (fetched, then parsed in the sandbox). Verdicts: supported, unsupported, "
+                    "uncertain.",
         annotations=ToolAnnotations(read_only_hint=True, open_world_hint=True),
     )
     async def verify_tool(
         answer: Annotated[str, Field(min_length=1, description="The answer to check, with [S#] citations")],
         sources: Annotated[list[str], Field(min_length=1, description="Source texts or http(s) URLs, S1 first")],
-        lang: Annotated[Lang, Field(description="Language of messages: ja, en or auto")] = "auto",
+        judge: Annotated[bool, Field(description="Let the local model decide sentences the checks leave "
+                                                 "uncertain (needs Ollama)")] = True,
+        lang: Annotated[Lang, Field(description="Language of messages and of the judge: ja, en or auto")] = "auto",
     ) -> Annotated[CallToolResult, VerifyOutput]:
         message_lang = service.message_language(lang, answer)
         if not any(source.strip() for source in sources):
             return error_result(t("mcp_research.no_sources", message_lang))
         try:
-            output = await verify_answer(answer, sources, service.settings)
+            output = await verify_answer(answer, sources, service.settings, judge=judge, lang=message_lang)
         except UserFacingError as exc:
             return error_result(exc.message(message_lang))
         if not any(source.status == "ok" for source in output.sources):
@@ -227,17 +230,20 @@ def build_server(service: ResearchService) -> MCPServer:
 
 
 def render_verdicts(output: VerifyOutput, lang: str) -> str:
+    lines = []
+    for number, verdict in enumerate(output.verdicts, 1):
+        name = "not_checked" if verdict.reason == "not_checked" else verdict.verdict
+        where = f" [{verdict.source}]" if verdict.source else ""
+        lines.append(f"{number}. {t('verifier.' + name, lang)}{where}: {verdict.text}")
     summary = output.summary
-    lines = [t("progress_md.verdict_counts", lang, claims=summary["claims"], supported=summary["supported"],
-               partly=summary["partly_supported"], unsupported=summary["unsupported"],
-               invalid=summary["citation_invalid"], ratio=summary["supported_ratio"]), ""]
-    for verdict in output.verdicts:
-        where = f" [{verdict.evidence_label}]" if verdict.evidence_label else ""
-        lines.append(f"{verdict.index + 1}. {t('progress_md.verdict.' + verdict.verdict, lang)}{where}: {verdict.sentence}")
+    lines += ["", t("verify.summary", lang, claims=summary["claims"], supported=summary["supported"],
+                    unsupported=summary["unsupported"], uncertain=summary["uncertain"])]
+    if output.judge_note:
+        lines.append(t("verify.judge_unavailable", lang, reason=output.judge_note[:200]))
     for source in output.sources:
         if source.status != "ok":
-            lines.append("- " + t("mcp_research.source_unreadable", lang, label=source.label, url=source.url,
-                                  reason=source.error or ""))
+            lines.append(t("mcp_research.source_unreadable", lang, label=source.label, url=source.url,
+                           reason=source.error or ""))
     return "\n".join(lines) + "\n"
 
 

@@ -2,9 +2,10 @@
 
 Sources are labelled S1, S2, … in the order given, so an answer's ``[S1]`` points at the
 first. A source is text, or an http(s) URL that is fetched by the web-search server and
-parsed in the sandbox, exactly as during research. The checks are the verification
-step's own (``EvidenceIndex`` and ``assess_claim``), so a sentence gets the same verdict
-here as in a research report.
+parsed in the sandbox, exactly as during research. The checks are ``research verify``'s
+own (``check_draft`` and ``claim_record`` in cli/verify.py, the verification step's
+evidence checks), and uncertain sentences go to the model judge as there, so a sentence
+gets the same verdict from this tool as from the command.
 """
 
 from __future__ import annotations
@@ -17,27 +18,24 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from research.modules.core.errors import DocumentFailed
+from research.cli.verify import check_draft, claim_record
+from research.modules.core.errors import DocumentFailed, UserFacingError
 from research.modules.core.language import detect_language
 from research.modules.core.settings import Settings
 from research.modules.core.urls import canonical_url
-from research.modules.text.claims import split_claims
-from research.modules.text.evidence import EvidenceIndex, assess_claim
 
 URL = re.compile(r"^https?://\S+$")
-PARTLY_WEIGHT = 0.5  # as in the verification step: a partly supported sentence counts half
-VERDICTS = ("supported", "partly_supported", "unsupported", "citation_invalid")
+OUTCOMES = ("supported", "unsupported", "uncertain")
 
 
 class SentenceVerdict(BaseModel):
-    index: int
-    sentence: str
-    verdict: str = Field(description="supported | partly_supported | unsupported | citation_invalid")
-    confidence: float
+    start: int = Field(description="offset of the sentence in the answer")
+    end: int
+    text: str
+    verdict: str = Field(description="supported | unsupported | uncertain")
     citations: list[str] = Field(default_factory=list)
-    invalid_citations: list[str] = Field(default_factory=list)
-    evidence: str = ""
-    evidence_label: str | None = None
+    evidence: str | None = None
+    source: str | None = Field(default=None, description="label of the source the evidence is from")
     reason: str = ""
 
 
@@ -53,33 +51,45 @@ class VerifyOutput(BaseModel):
     verdicts: list[SentenceVerdict]
     summary: dict[str, Any]
     sources: list[VerifiedSource]
+    judged: bool = Field(description="whether every uncertain sentence went to the model judge")
+    judge_note: str = ""  # why the judge could not decide them all
 
 
 def is_url(source: str) -> bool:
     return bool(URL.match(source.strip()))
 
 
-async def verify_answer(answer: str, sources: list[str], settings: Settings) -> VerifyOutput:
+async def verify_answer(answer: str, sources: list[str], settings: Settings, *, judge: bool, lang: str) -> VerifyOutput:
     documents = await load_sources(sources, settings)
-    index = EvidenceIndex(documents)
-    verdicts = []
-    for claim in split_claims(answer):
-        found = assess_claim(claim, index)
-        verdicts.append(SentenceVerdict(
-            index=claim.index, sentence=claim.plain, verdict=found.verdict, confidence=found.confidence,
-            citations=found.valid_citations, invalid_citations=found.invalid_citations, evidence=found.evidence,
-            evidence_label=found.evidence_label, reason=found.reason,
-        ))
+    claims, assessments = check_draft(answer, documents)
+    judged, note = True, ""
+    if judge:
+        judged, note = await _judge(claims, assessments, lang, settings)
+    records = [claim_record(c, a, checked=judged) for c, a in zip(claims, assessments)]
+    verdicts = [SentenceVerdict(**record) for record in records]
+    counts = {name: sum(1 for v in verdicts if v.verdict == name) for name in OUTCOMES}
     listed = [VerifiedSource(label=d["label"], url=d["url"], status=d["status"], error=d.get("error"),
                              characters=len(d.get("markdown", ""))) for d in documents]
-    return VerifyOutput(verdicts=verdicts, summary=summarise(verdicts), sources=listed)
+    return VerifyOutput(verdicts=verdicts, summary={"claims": len(verdicts), **counts}, sources=listed,
+                        judged=judged, judge_note=note)
 
 
-def summarise(verdicts: list[SentenceVerdict]) -> dict[str, Any]:
-    counts = {name: sum(1 for v in verdicts if v.verdict == name) for name in VERDICTS}
-    total = len(verdicts)
-    ratio = (counts["supported"] + PARTLY_WEIGHT * counts["partly_supported"]) / total if total else 0.0
-    return {"claims": total, **counts, "supported_ratio": round(ratio, 3)}
+async def _judge(claims: list[Any], assessments: list[Any], lang: str, settings: Settings) -> tuple[bool, str]:
+    """The model decides the uncertain sentences, as in ``research verify``; (all decided, why not)."""
+    if not any(a.outcome == "uncertain" for a in assessments):
+        return True, ""
+    from research.modules.llm.model_manager import ModelManager
+    from research.nodes.verification import judge_uncertain
+
+    model = ModelManager(settings)
+    try:
+        await model.ensure_ready()
+    except UserFacingError as exc:
+        return False, exc.message(lang)
+    errors: list[Any] = []
+    complete = await judge_uncertain(claims, assessments, ["lexical"] * len(claims), lang, model,
+                                     settings.num_ctx, errors)
+    return complete, "; ".join(e.message for e in errors)
 
 
 async def load_sources(sources: list[str], settings: Settings) -> list[dict[str, Any]]:
