@@ -33,7 +33,7 @@ async def process_documents(state: AgentState, deps: WorkflowDependencies) -> di
                 path=hit.get("cache_path"),
                 text=None if hit.get("cache_path") else hit.get("content"),
                 media_type=hit.get("media_type") or "text/markdown",
-                url=hit["url"],
+                url=hit.get("final_url") or hit["url"],
             )
         except DocumentFailed as exc:
             return str(exc) or "could not be parsed"

@@ -19,6 +19,7 @@ class SearchHit(BaseModel):
 
     url: str
     canonical_url: str = ""
+    final_url: str | None = None  # where redirects ended: relative links in the page resolve against it
     title: str = ""
     snippet: str = ""
     engine: str = ""

@@ -225,6 +225,7 @@ def _hit_from_structured(row: dict[str, Any], query: str, language: str) -> Sear
     return SearchHit(
         url=url,
         canonical_url=str(row.get("canonical_url") or canonical_url(url)),
+        final_url=row.get("final_url") or None,
         title=str(row.get("title") or ""),
         snippet=str(row.get("description") or row.get("snippet") or ""),
         engine=str(row.get("engine") or ""),
