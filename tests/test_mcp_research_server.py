@@ -50,6 +50,21 @@ def _meta(session_dir: str | Path) -> dict:
     return json.loads((Path(session_dir) / "meta.json").read_text("utf-8"))
 
 
+def _helper_servers(sessions_dir: str) -> list[int]:
+    """Our web-search and parser servers started for runs that use ``sessions_dir`` (Linux /proc)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            command = (entry / "cmdline").read_bytes().replace(b"\0", b" ")
+            environ = (entry / "environ").read_bytes().split(b"\0")
+        except (OSError, ValueError):
+            continue
+        if b"research.servers.web" in command or b"research.servers.parser" in command or b"mcp parser" in command:
+            if f"RESEARCH_SESSIONS_DIR={sessions_dir}".encode() in environ:
+                found.append(int(entry.name))
+    return found
+
+
 async def _wait_until(predicate, timeout: float = 60.0) -> None:
     deadline = time.monotonic() + timeout
     while not predicate():
@@ -153,12 +168,15 @@ async def test_cancelling_keeps_a_resumable_session(research_env, fake_ollama):
                 group.start_soon(lambda: host.call_tool("research", {"question": QUESTION}, progress_callback=on_progress))
                 await _wait_until(lambda: any(m.startswith("Writing the answer") for m in progress))
                 await _wait_until(lambda: any(r.get("stream") for r in fake_ollama.chat_requests()))
+                assert _helper_servers(research_env["RESEARCH_SESSIONS_DIR"]), "the run's servers are found"
                 group.cancel_scope.cancel()  # the host gives up: the client sends notifications/cancelled
         assert not scope.cancelled_caught
         session_id = re.search(r"Session (\S+)", next(m for m in progress if m.startswith("Session "))).group(1)
         session_dir = Path(research_env["RESEARCH_SESSIONS_DIR"]) / f"session_{session_id}"
         await _wait_until(lambda: _meta(session_dir)["status"] == "cancelled", timeout=30)
         assert not (session_dir / "report.md").exists()
+        # The cancelled run closed its web-search and parser servers.
+        await _wait_until(lambda: not _helper_servers(research_env["RESEARCH_SESSIONS_DIR"]), timeout=15)
         # The server lives on and still answers.
         listing = await host.call_tool("sessions", {})
         row = next(s for s in listing.structured_content["sessions"] if s["session_id"] == session_id)
