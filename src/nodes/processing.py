@@ -71,11 +71,19 @@ async def process_documents(state: AgentState, deps: WorkflowDependencies) -> di
 
 def _fill(doc: Document, parsed: ParsedDocument) -> None:
     """Copy parsed content into the ledger entry, with injected instructions removed."""
-    markdown, removed = screen_injection(parsed.markdown)
-    doc.markdown = markdown
-    doc.snippets = [s for s in (screen_injection(x)[0] for x in parsed.snippets) if s.strip()]
-    doc.key_facts = [s for s in (screen_injection(x)[0] for x in parsed.key_facts) if s.strip()]
-    doc.tables = parsed.tables
+    removed: list[str] = []
+
+    def screened(text: str) -> str:
+        kept, dropped = screen_injection(text)
+        removed.extend(dropped)
+        return kept
+
+    doc.markdown = screened(parsed.markdown)
+    doc.snippets = [s for s in map(screened, parsed.snippets) if s.strip()]
+    doc.key_facts = [s for s in map(screened, parsed.key_facts) if s.strip()]
+    # Table cells are evidence passages too (the verifier indexes rows), so they are
+    # screened like the text: an instruction hidden in a cell must never support a claim.
+    doc.tables = [[[screened(cell) for cell in row] for row in table] for table in parsed.tables]
     doc.suspicious = bool(removed)
     doc.title = parsed.title or doc.title
     doc.language = parsed.language or doc.language
