@@ -323,11 +323,11 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"no venv at {args.venv}; run once with --setup")
     from run import machine
 
-    started_on = machine()
+    started_on, measured = machine(), commit()
     result = compare(checkout, str(python), args.pairs, args.question, args.lang, args.tokens_per_second,
                      args.warmup, progress=lambda *a, **k: print(*a, **k, file=sys.stderr, flush=True),
                      list_items=args.list_items)
-    result["setup"].update(commit=commit(), machine=started_on)
+    result["setup"].update(commit=measured, machine=started_on)
     out = args.out or HERE / "results" / f"compare-lcr-{datetime.now():%Y%m%d-%H%M}.json"
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(result, ensure_ascii=False, indent=2) + "\n", "utf-8")

@@ -153,19 +153,22 @@ def sub_benchmark(name: str, quick: bool) -> dict[str, Any]:
 
 def run(quick: bool, lcr: Path | None = None, pairs: int = 5) -> dict[str, Any]:
     started = time.perf_counter()
-    results: dict[str, Any] = {"quick": quick, "machine": machine(), "end_to_end": end_to_end(quick)}
+    import compare_lcr
+
+    # The program measured is this checkout's working tree (an editable install), so the
+    # commit says what was measured only together with the count of uncommitted files.
+    results: dict[str, Any] = {"quick": quick, "machine": machine(), "commit": compare_lcr.commit()}
+    results["end_to_end"] = end_to_end(quick)
     for name in SUB_BENCHMARKS:
         try:
             results[name] = sub_benchmark(name, quick)
         except Exception as exc:  # noqa: BLE001 - one broken benchmark must not hide the others
             results[name] = {"error": f"{type(exc).__name__}: {exc}"}
     if lcr is not None:
-        import compare_lcr
-
         results["compare_lcr"] = compare_lcr.compare(lcr, str(compare_lcr.DEFAULT_VENV / "bin" / "python"), pairs,
                                                      compare_lcr.DEFAULT_QUESTION, "en", 0.0,
                                                      progress=lambda *a, **k: print(*a, **k, file=sys.stderr))
-        results["compare_lcr"]["setup"]["commit"] = compare_lcr.commit()
+        results["compare_lcr"]["setup"]["commit"] = results["commit"]
     results["suite_wall_s"] = round(time.perf_counter() - started, 1)
     return results
 
@@ -210,7 +213,7 @@ def markdown(results: dict[str, Any]) -> str:
     table = "\n".join(["| Measure | Median (min–max) |", "|---|---|", *(f"| {a} | {b} |" for a, b in rows)])
     header = (f"Machine: {m['cpu']}, {m['cores']} cores, {m['memory_gib']} GiB, Python {m['python']}, "
               f"{m['os']}; {m['date']}{' (quick run)' if results['quick'] else ''}; load average at the start "
-              f"{m['load_average_1_5_15'][0]}. "
+              f"{m['load_average_1_5_15'][0]}. Commit {results.get('commit', 'unknown')}. "
               f"End to end: {e2e['runs']} runs ({', '.join(e2e['languages'])}).")
     text = header + "\n\n" + table + "\n"
     if "compare_lcr" in results:
