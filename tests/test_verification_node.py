@@ -7,7 +7,16 @@ from typing import Any
 from research.modules.core.settings import Settings
 from research.nodes.dependencies import WorkflowDependencies
 from research.nodes.verification import verify_claims
-from research.nodes.verification_prompts import FollowUpPlan, FollowUpQuery, JudgeBatch, JudgeVerdict
+import pytest
+
+from research.nodes.verification_prompts import (
+    FollowUpPlan,
+    FollowUpQuery,
+    JudgeBatch,
+    JudgeVerdict,
+    RewrittenSentence,
+    SentenceRewrites,
+)
 
 LEDGER = [
     {
@@ -40,8 +49,10 @@ LEDGER = [
 class FakeModel:
     """Records every call; answers from what the test gave it."""
 
-    def __init__(self, *, judge: JudgeBatch | None = None, follow_ups: FollowUpPlan | None = None, chat_reply: str = "") -> None:
+    def __init__(self, *, judge: JudgeBatch | None = None, follow_ups: FollowUpPlan | None = None, chat_reply: str = "",
+                 rewrites: SentenceRewrites | None = None) -> None:
         self.judge = judge
+        self.rewrites = rewrites
         self.follow_ups = follow_ups
         self.chat_reply = chat_reply
         self.calls: list[tuple[str, Any, list[dict[str, str]]]] = []
@@ -53,6 +64,8 @@ class FakeModel:
             return self.judge if self.judge is not None else fallback
         if schema is FollowUpPlan:
             return self.follow_ups if self.follow_ups is not None else fallback
+        if schema is SentenceRewrites:
+            return self.rewrites if self.rewrites is not None else fallback
         raise AssertionError(f"unexpected schema {schema}")
 
     async def chat(self, messages, *, node):
@@ -199,35 +212,42 @@ async def test_empty_judge_reply_is_a_failure_not_no_verdicts():
     assert claim["checked"] is False and result["verification"]["summary"]["judge_complete"] is False
 
 
-async def test_wrong_language_section_is_rewritten_alone():
+async def test_wrong_language_sentences_are_rewritten_in_one_batch():
     draft = (
-        "## 結論\n富士山の最後の噴火は1707年の宝永噴火である[S1]。\n\n"
+        "## 結論\n富士山の最後の噴火は1707年の宝永噴火である[S1]。Mount Fuji is 3,776 m high [S2]. "
+        "LangGraphのStateGraphはthread_idで状態を管理する。\n\n"
         "## Height\nMount Fuji is the highest mountain in Japan at 3,776 m [S2].\n"
     )
-    translation = "## 標高\n富士山は標高3,776 mで日本最高峰の山である[S2]。"
-    model = FakeModel(chat_reply=translation)
+    rewrites = SentenceRewrites(sentences=[RewrittenSentence(id=1, text="富士山の標高は3,776 mである[S2]。"),
+                                           RewrittenSentence(id=2, text="富士山は標高3,776 mで日本最高峰の山である[S2]。")])
+    model = FakeModel(rewrites=rewrites)
     deps, _ = _deps(model)
     result = await verify_claims(_state(draft), deps)
-    (chat,) = [c for c in model.calls if c[0] == "chat"]
-    sent = chat[2][-1]["content"]
-    assert sent.startswith("## Height") and "宝永" not in sent  # that section only
+    (call,) = model.calls_for(SentenceRewrites)
+    sent = call[2][-1]["content"]
+    assert sent == ("文 1: Mount Fuji is 3,776 m high [S2].\n"
+                    "文 2: Mount Fuji is the highest mountain in Japan at 3,776 m [S2].")  # names and terms are not wrong
     annotated = result["verification"]["annotated_draft"]
-    assert annotated.startswith("## 結論\n富士山の最後の噴火は1707年の宝永噴火である[S1]。\n\n## 標高\n")
-    assert "Mount Fuji" not in annotated
+    assert "Mount Fuji" not in annotated and "## Height\n富士山は標高3,776 mで日本最高峰の山である[S2]。" in annotated
     check = result["verification"]["summary"]["language_check"]
-    assert check["rewritten_sections"] == ["Height"]
-    assert [s["rewritten"] for s in check["sections"]] == [False, True]
+    assert (check["rewritten"], check["not_rewritten"], check["rewritten_sections"]) == (2, [], ["結論", "Height"])
+    assert not [e for e in result.get("errors", []) if e["target"] == "language"]
 
 
-async def test_rewrite_that_drops_citations_is_rejected():
-    draft = "## 結論\n富士山の最後の噴火は1707年の宝永噴火である[S1]。\n\n## Height\nMount Fuji is the highest mountain in Japan at 3,776 m [S2].\n"
-    model = FakeModel(chat_reply="## 標高\n富士山は日本最高峰の山である。")
-    deps, _ = _deps(model)
+@pytest.mark.parametrize("rewrites", [
+    SentenceRewrites(sentences=[RewrittenSentence(id=1, text="富士山は日本最高峰の山である。")]),  # the citation is lost
+    SentenceRewrites(sentences=[RewrittenSentence(id=1, text="Still English [S2].")]),
+    None,  # the model gave nothing usable
+])
+async def test_a_sentence_that_cannot_be_rewritten_stays_and_the_report_is_told(rewrites):
+    draft = "## 結論\n富士山の最後の噴火は1707年の宝永噴火である[S1]。\n\nMount Fuji is the highest mountain in Japan at 3,776 m [S2].\n"
+    deps, _ = _deps(FakeModel(rewrites=rewrites))
     result = await verify_claims(_state(draft), deps)
     assert "Mount Fuji is the highest mountain" in result["verification"]["annotated_draft"]
-    assert result["verification"]["summary"]["language_check"]["rewritten_sections"] == []
-    # `errors` is a reducer: the node returns only what it adds.
-    assert [e["node"] for e in result["errors"]] == ["verification"]
+    check = result["verification"]["summary"]["language_check"]
+    assert check["rewritten"] == 0 and len(check["not_rewritten"]) == 1
+    (error,) = [e for e in result["errors"] if e["target"] == "language"]
+    assert error["message"].startswith("このレポートの1文は日本語ではなく、書き直せませんでした")
 
 
 async def test_english_flags_and_uncited_claim_gets_its_source():
@@ -272,3 +292,11 @@ async def test_paragraph_end_citations_go_only_where_the_source_supports_them():
     assert "Japan at 3,776 m [S2]." in annotated
     assert "twelve lifts. ⚠ unverified" in annotated and "lifts [S" not in annotated
     assert "16 December 1707 [S2]." in annotated
+
+
+def test_a_sentence_left_in_the_wrong_language_is_a_note_of_the_report_once():
+    from research.nodes.report import degradation_notes
+
+    error = {"node": "verification", "target": "language", "message": "このレポートの1文は日本語ではなく、書き直せませんでした"}
+    state = {"errors": [error, dict(error), {"node": "search", "target": "", "message": "other"}]}
+    assert degradation_notes(state, {}, "ja") == [error["message"]]

@@ -86,9 +86,11 @@ def _budget_and_model_notes(state: AgentState, deps: WorkflowDependencies, lang:
 
 
 def degradation_notes(state: AgentState, usage: dict[str, dict[str, int]], lang: str) -> list[str]:
-    """What made this report weaker than a normal run: an overflowing context, or model
-    replies so malformed that a step fell back to its built-in default."""
-    notes = [e["message"] for e in state.get("errors", []) if e.get("target") == "context"]
+    """What made this report weaker than a normal run: an overflowing context, sentences
+    left in the wrong language, or model replies so malformed that a step fell back to
+    its built-in default."""
+    # Each verification loop checks again: the same note once.
+    notes = list(dict.fromkeys(e["message"] for e in state.get("errors", []) if e.get("target") in ("context", "language")))
     notes += [t("degraded.fallback", lang, node=node, count=entry["fallbacks"])
               for node, entry in usage.items() if entry.get("fallbacks")]
     return notes

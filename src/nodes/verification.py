@@ -1,7 +1,7 @@
 """The verification node: every sentence of the draft is traced to a source, or flagged.
 
 Steps, in order:
-1. language fidelity: a ``## `` section not in the requested language is translated once;
+1. language fidelity: every sentence not in the requested language is rewritten (one batched call);
 2. the draft is split into claims (sentences, with their section and cited labels);
 3. cheap checks per claim (``modules.evidence``): labels exist, lexical overlap, numbers;
 4. the model judges the borderline claims only, all in one structured call;
@@ -23,8 +23,8 @@ from research.modules.text.claims import CITATION_GROUP, Claim, citation_labels,
 from research.modules.core.errors import UserFacingError
 from research.modules.text.evidence import Assessment, EvidenceIndex, assess_claim
 from research.modules.core.i18n import t
-from research.modules.core.language import detect_language, target_script_share
-from research.modules.text.language_check import WRONG_LANGUAGE_BELOW, check_sections
+from research.modules.core.language import detect_language
+from research.modules.text.language_check import WRONG_LANGUAGE_BELOW, check_sentences, is_wrong_language
 from research.modules.llm.tokens import estimate_tokens, truncate_to_tokens
 from research.state.agent_state import AgentState
 from research.state.models import ClaimVerdict, RunError
@@ -34,9 +34,11 @@ from research.nodes.verification_prompts import (
     FOLLOW_UP_USER,
     JUDGE_CLAIM,
     JUDGE_SYSTEM,
+    REWRITE_ITEM,
     REWRITE_SYSTEM,
     FollowUpPlan,
     JudgeBatch,
+    SentenceRewrites,
 )
 
 NODE = "verification"
@@ -99,67 +101,72 @@ async def verify_claims(state: AgentState, deps: WorkflowDependencies) -> dict[s
 
 # --- 1. language fidelity ---------------------------------------------------------------------
 
+LANGUAGE_TARGET = "language"  # RunError.target of a sentence left in the wrong language: the report notes it
+
 
 async def _fix_language(
     draft: str, language: str, deps: WorkflowDependencies, errors: list[RunError]
 ) -> tuple[str, dict[str, Any]]:
-    sections = check_sections(draft, language)
-    report = []
-    rewritten_titles: list[str] = []
-    # Back to front, so the offsets of the sections not yet handled stay valid.
-    replacements: dict[int, str] = {}
-    for section in reversed(sections):
-        entry = {"title": section.title, "share": section.share, "wrong_language": section.wrong_language, "rewritten": False}
-        report.append(entry)
-        if not section.wrong_language:
-            continue
-        original = section.text(draft)
-        try:
-            reply = await deps.model.chat(
-                [{"role": "system", "content": REWRITE_SYSTEM[language]}, {"role": "user", "content": original.strip()}],
-                node=NODE,
-            )
-        except UserFacingError:
-            raise  # Ollama is gone: the run cannot go on, the CLI says why
-        except Exception as exc:  # a transport hiccup costs this rewrite, not the run
-            errors.append(RunError(node=NODE, message=t("verification.rewrite_failed", language, title=section.title, reason=str(exc)[:200]), target=section.title))
-            continue
-        rewritten = _accept_rewrite(original, reply, language)
+    """Rewrite every sentence not in ``language``, all in one structured call.
+
+    A rewrite is used only when it is in the right language and keeps every citation
+    label; a sentence that cannot be rewritten stays as written and the report says so.
+    """
+    sentences = check_sentences(draft, language)
+    wrong = [s for s in sentences if s.wrong_language]
+    check: dict[str, Any] = {
+        "target": language, "threshold": WRONG_LANGUAGE_BELOW, "sentences": len(sentences),
+        "wrong_language": [s.text(draft) for s in wrong], "rewritten": 0, "not_rewritten": [],
+        "rewritten_sections": [],
+    }
+    if not wrong:
+        return draft, check
+    items = "\n".join(REWRITE_ITEM[language].format(id=n, text=s.text(draft).strip()) for n, s in enumerate(wrong, 1))
+    replies: dict[int, str] = {}
+    reason = t("verifier.rewrite_no_reply", language)
+    try:
+        batch = await deps.model.structured(
+            [{"role": "system", "content": REWRITE_SYSTEM[language]}, {"role": "user", "content": items}],
+            SentenceRewrites, node=NODE, fallback=None,
+        )
+        if isinstance(batch, SentenceRewrites):
+            replies = {item.id: item.text for item in batch.sentences}
+    except UserFacingError:
+        raise  # Ollama is gone: the run cannot go on, the CLI says why
+    except Exception as exc:  # noqa: BLE001 - a transport hiccup costs the rewrite, not the run
+        reason = str(exc)[:200]
+    left: list[str] = []
+    for number, sentence in reversed(list(enumerate(wrong, 1))):  # back to front: offsets stay valid
+        original = sentence.text(draft)
+        rewritten = _accept_rewrite(original, replies.get(number, ""), language)
         if rewritten is None:
-            errors.append(RunError(node=NODE, message=t("verification.rewrite_rejected", language, title=section.title), target=section.title))
+            left.append(original)
             continue
-        replacements[section.start] = rewritten
-        entry["rewritten"] = True
-        entry["share_after"] = round(target_script_share(rewritten, language), 3)
-        rewritten_titles.append(section.title)
-    for section in reversed(sections):  # again back to front
-        if section.start in replacements:
-            draft = draft[: section.start] + replacements[section.start] + draft[section.end :]
-    report.reverse()
-    rewritten_titles.reverse()
-    return draft, {"target": language, "threshold": WRONG_LANGUAGE_BELOW, "sections": report, "rewritten_sections": rewritten_titles}
-
-
-_WRAPPING_FENCE = re.compile(r"^\s*```[a-zA-Z]*\n(.*?)\n```\s*$", re.DOTALL)
+        draft = draft[: sentence.start] + rewritten + draft[sentence.end :]
+        check["rewritten"] += 1
+        if sentence.section not in check["rewritten_sections"]:
+            check["rewritten_sections"].insert(0, sentence.section)
+    left.reverse()
+    check["not_rewritten"] = left
+    if left:
+        examples = " / ".join(f"\"{text[:80]}\"" for text in left[:3])
+        errors.append(RunError(node=NODE, target=LANGUAGE_TARGET, message=t(
+            "verifier.language_not_rewritten", language, count=len(left), reason=reason, examples=examples)))
+    return draft, check
 
 
 def _accept_rewrite(original: str, reply: str, language: str) -> str | None:
-    """The translated section, or None when it is not one we can use.
+    """The rewritten sentence, or None when it is not one we can use.
 
-    A translation must be in the target language and keep every citation label: a
-    rewrite that drops ``[S2]`` would turn a checked claim into an uncited one.
+    It must be one sentence of prose in the target language and keep every citation
+    label: a rewrite that drops ``[S2]`` would turn a checked claim into an uncited one.
     """
-    match = _WRAPPING_FENCE.match(reply)
-    text = (match.group(1) if match else reply).strip()
-    if not text or target_script_share(text, language) < WRONG_LANGUAGE_BELOW:
+    text = " ".join(reply.split())
+    if not text or "\n" in reply.strip() or is_wrong_language(text, language)[0]:
         return None
     if not set(citation_labels(original)) <= set(citation_labels(text)):
         return None
-    heading = original.lstrip().splitlines()[0] if original.lstrip().startswith("#") else ""
-    if heading and not text.startswith("#"):
-        text = heading + "\n" + text  # the model translated the body only
-    trailing = original[len(original.rstrip()) :]
-    return text + (trailing or "\n")
+    return text
 
 
 # --- 4. the model as judge for borderline claims ---------------------------------------------------

@@ -53,19 +53,33 @@ JUDGE_CLAIM = {
     "ja": "主張 {id}: {claim}\n文章:\n{passages}",
 }
 
-# --- rewrite of a section in the wrong language ----------------------------------------------
+# --- rewrite of the sentences in the wrong language ----------------------------------------------
+
+
+class RewrittenSentence(BaseModel):
+    id: int = Field(description="The sentence's id as given")
+    text: str = Field(description="The sentence in the requested language, citations kept")
+
+
+class SentenceRewrites(BaseModel):
+    """Every sentence given, rewritten in the report's language (one batched call)."""
+
+    sentences: list[RewrittenSentence] = Field(default_factory=list)
+
 
 REWRITE_SYSTEM = {
     "en": (
-        "Translate the Markdown section the user gives you into English. Keep the Markdown structure, "
-        "keep every citation label such as [S1] exactly where it is, keep numbers and units unchanged, "
-        "and add nothing. Reply with the translated section only."
+        "Translate each numbered sentence the user gives you into English. Keep every citation label such "
+        "as [S1] exactly, keep numbers, units, names and quotations unchanged, and add nothing. "
+        "Reply with JSON only: {\"sentences\": [{\"id\", \"text\"}]}, one entry per sentence."
     ),
     "ja": (
-        "ユーザーが示すMarkdownの節を日本語に翻訳してください。Markdownの構造を保ち、[S1] などの出典ラベルは"
-        "すべて同じ位置にそのまま残し、数値と単位は変えず、何も付け加えないでください。翻訳した節だけを返してください。"
+        "ユーザーが示す番号付きの各文を日本語に翻訳してください。[S1] などの出典ラベルはそのまま残し、数値・単位・"
+        "固有名詞・引用は変えず、何も付け加えないでください。"
+        "JSONのみで答えてください: {\"sentences\": [{\"id\", \"text\"}]}、文ごとに1件。"
     ),
 }
+REWRITE_ITEM = {"en": "Sentence {id}: {text}", "ja": "文 {id}: {text}"}
 
 # --- follow-up queries -------------------------------------------------------------------------
 

@@ -65,6 +65,7 @@ _ABBREVIATIONS = {
     "sept", "oct", "nov", "dec", "est", "dept", "univ", "gen", "gov", "rev", "cf", "ph.d", "a.m", "p.m",
 }
 _ALWAYS_END = set("。！？!?")
+_JAPANESE_CHAR = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]")
 _CLOSERS = set("」』）)]】\"'”’")
 
 
@@ -273,7 +274,7 @@ def _period_ends_sentence(text: str, i: int) -> bool:
     after = text[i + 1] if i + 1 < len(text) else ""
     if before.isdigit() and after.isdigit():  # 3.5, 1.0.2
         return False
-    if after and CITATION_GROUP.match(text, i + 1):  # "end.【1】", "end.(S1)"
+    if after and (CITATION_GROUP.match(text, i + 1) or _JAPANESE_CHAR.match(after)):  # "end.【1】", "end.富士山は"
         return True
     if after and not (after.isspace() or after in _CLOSERS or after in "[［" or after == "."):
         return False  # "example.com", "Node.js" without a URL scheme
@@ -483,6 +484,15 @@ def _is_claim(plain: str, text: str) -> bool:
     if plain.rstrip().endswith((":", "：")) and not citation_labels(text):
         return False
     return not is_filler(plain)
+
+
+def body_sentences(draft: str) -> list[tuple[int, int, str]]:
+    """Every sentence of the body's prose, claim or not, as ``(start, end, section)``."""
+    out = []
+    for block in _prose_blocks(draft):
+        body = draft[block.start : block.end]
+        out.extend((block.start + s, block.start + e, block.section) for s, e in sentence_spans(body))
+    return out
 
 
 def split_claims(draft: str) -> list[Claim]:

@@ -1,8 +1,15 @@
-"""Language fidelity of a draft, section by section.
+"""Language fidelity of a draft, sentence by sentence.
 
-A model asked for Japanese sometimes writes one section in English (often the one built
-from English sources). Each ``## `` section is measured on its own, so one stray section
-is found and only that section is rewritten.
+A model asked for Japanese sometimes writes a sentence (or a whole section) in English,
+often one copied from an English source. Every sentence of the body is measured on its
+own, so each stray sentence is found and only those are rewritten.
+
+What does not count: quotations ("…", “…”, 「…」 in an English report), inline code,
+URLs, citations and link targets. Names and terms are allowed in either script: a
+Japanese sentence naming "LangGraph" is still Japanese (English has no kana), and an
+English sentence may name 富士山, because the check weighs a kana or kanji as about one
+Latin word (``target_script_share``). A sentence with too few
+letters to judge (a name alone, a figure) is never wrong.
 """
 
 from __future__ import annotations
@@ -10,15 +17,64 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from research.modules.text.claims import CITATION_GROUP
 from research.modules.core.language import japanese_chars, target_script_share
+from research.modules.text.claims import CITATION_GROUP, body_sentences
 
-WRONG_LANGUAGE_BELOW = 0.5  # share of the target script under which a section is rewritten
-_MIN_LETTERS = 20  # too little text to judge: a heading with a name, a one-word line
+WRONG_LANGUAGE_BELOW = 0.5  # share of the target script under which a sentence is rewritten
+_MIN_LETTERS = 12  # letters in the other script needed before a sentence can be "wrong"
+_URL = re.compile(r"https?://\S+")
+_INLINE_CODE = re.compile(r"`[^`\n]*`")
+_LINK_TARGET = re.compile(r"\]\([^)\s]*\)")
+_LATIN = re.compile(r"[A-Za-z]")
+_KANA = re.compile(r"[\u3040-\u309f\u30a0-\u30ff\uff66-\uff9f]")
+_QUOTED = {
+    "en": re.compile(r"「[^」]*」|『[^』]*』|“[^”]*”|\"[^\"]*\""),
+    "ja": re.compile(r"“[^”]*”|\"[^\"]*\"|'[^'\n]{3,}'"),
+}
+
+
+@dataclass
+class SentenceLanguage:
+    start: int  # span in the draft
+    end: int
+    section: str
+    share: float
+    wrong_language: bool
+
+    def text(self, draft: str) -> str:
+        return draft[self.start : self.end]
+
+
+def measurable(text: str, target: str) -> str:
+    """The part of a sentence whose language is judged."""
+    text = _INLINE_CODE.sub(" ", _LINK_TARGET.sub("]", _URL.sub(" ", text)))
+    text = CITATION_GROUP.sub(" ", text)
+    return _QUOTED.get(target, _QUOTED["en"]).sub(" ", text)
+
+
+def is_wrong_language(text: str, target: str, threshold: float = WRONG_LANGUAGE_BELOW) -> tuple[bool, float]:
+    """(wrong, share of the target script) for one sentence."""
+    judged = measurable(text, target)
+    if target == "ja" and _KANA.search(judged):
+        return False, 1.0  # English has no kana: Latin words in it are names and terms
+    share = round(target_script_share(judged, target), 3)
+    other_letters = len(_LATIN.findall(judged)) if target == "ja" else japanese_chars(judged) * 3
+    return share < threshold and other_letters >= _MIN_LETTERS, share
+
+
+def check_sentences(draft: str, target: str, threshold: float = WRONG_LANGUAGE_BELOW) -> list[SentenceLanguage]:
+    """Every sentence of the body with its share of ``target``'s script and whether it is wrong."""
+    out = []
+    for start, end, section in body_sentences(draft):
+        wrong, share = is_wrong_language(draft[start:end], target, threshold)
+        out.append(SentenceLanguage(start, end, section, share, wrong))
+    return out
+
+
+# Section level, for the summary: which ``## `` sections were mostly in another language.
+_SECTION_MIN_LETTERS = 20
 _SECTION_HEADING = re.compile(r"^##(?!#)\s*(.*?)\s*#*\s*$", re.MULTILINE)
 _FENCED = re.compile(r"^\s{0,3}(```|~~~).*?^\s{0,3}\1[^\n]*$", re.MULTILINE | re.DOTALL)
-_URL = re.compile(r"https?://\S+")
-_LATIN = re.compile(r"[A-Za-z]")
 # The draft's own source list quotes titles in their language: never "wrong".
 _REFERENCES = re.compile(r"^(sources?|references?|bibliography|参考文献|出典|参考資料|情報源|ソース)\s*[:：]?$", re.IGNORECASE)
 
@@ -63,7 +119,7 @@ def check_sections(draft: str, target: str, threshold: float = WRONG_LANGUAGE_BE
         letters = japanese_chars(text) + len(_LATIN.findall(text))
         section.wrong_language = (
             section.share < threshold
-            and letters >= _MIN_LETTERS
+            and letters >= _SECTION_MIN_LETTERS
             and not _REFERENCES.match(section.title.strip())
         )
     return sections

@@ -38,8 +38,9 @@ MESSAGES: dict[str, dict[str, str]] = {
     "verifier.uncertain": {"en": "uncertain", "ja": "不確か"},
     "verifier.not_checked": {"en": "not checked", "ja": "未確認"},
     "verifier.flag_not_checked": {"en": "(not checked)", "ja": "（未確認）"},
-    "verifier.wrong_language_left": {
-        "en": "Some sentences are not in English and could not be rewritten: {titles}",
-        "ja": "日本語でない文が残り、書き直せませんでした: {titles}",
+    "verifier.language_not_rewritten": {
+        "en": "{count} sentence(s) of this report are not in English and could not be rewritten ({reason}): {examples}",
+        "ja": "このレポートの{count}文は日本語ではなく、書き直せませんでした（{reason}）: {examples}",
     },
+    "verifier.rewrite_no_reply": {"en": "the model gave no usable rewrite", "ja": "モデルから使える書き直しが返りませんでした"},
 }

@@ -1,0 +1,73 @@
+"""End to end with a fake model that behaves like a real one (issue 12).
+
+The fake paraphrases and merges facts, cites in its own styles, leaks harmony control
+text, is cut off by the length limit, writes a sentence in the other language, swaps a
+term and changes a figure. What reaches report.md must still hold: no true sentence
+flagged, every planted error flagged, every citation a listed source, no control text,
+no cut-off sentence and no sentence in the wrong language.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from conftest import load_json_line, run_research
+from fixtures.fake_ollama import REALISTIC
+
+from research.modules.text.claims import CITATION_GROUP
+from research.modules.text.language_check import check_sentences
+
+pytestmark = pytest.mark.e2e
+
+QUESTIONS = {"ja": "富士山（Mount Fuji）の標高と最後の噴火は？", "en": "Mount Fuji (富士山): how high is it and when did it last erupt?"}
+FLAGS = ("⚠", "（未確認）", "(not checked)")
+BODY_END = {"ja": "\n## 検証", "en": "\n## Verification"}
+SOURCES = {"ja": "\n## 出典\n", "en": "\n## Sources\n"}
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_a_realistic_model_yields_a_report_that_flags_only_what_is_wrong(research_env, fake_ollama, lang):
+    fake_ollama.behaviours = set(REALISTIC)
+    research_env["RESEARCH_MAX_VERIFICATION_LOOPS"] = "0"
+    result = run_research([QUESTIONS[lang], "--lang", lang, "--json"], research_env)
+    assert result.returncode == 0, result.stderr
+    assert "Traceback" not in result.stderr
+    session = Path(load_json_line(result.stdout)["session_dir"])
+    report = (session / "report.md").read_text("utf-8")
+    body = report.split(BODY_END[lang])[0]
+    planted = fake_ollama.planted
+    # Every behaviour really happened in this run.
+    assert planted.get("swapped") and planted.get("changed_numbers") and planted.get("cut_off"), planted
+    assert planted.get("wrong_language") and len(set(planted.get("styles", []))) >= 5, planted
+
+    # No control text and no cut-off sentence.
+    assert "<|" not in report and "assistantfinal" not in report and "analysisThe" not in report
+    for cut in planted["cut_off"]:
+        assert cut not in report
+
+    # Every citation in the report is [S#] and names a listed source.
+    listed = set(re.findall(r"^\d+\. \*\*\[(S\d+)\]\*\*", report.split(SOURCES[lang])[1], flags=re.MULTILINE))
+    groups = [m.group(0) for m in CITATION_GROUP.finditer(body)]
+    assert groups, body
+    assert all(re.fullmatch(r"\[S\d+\]", g) for g in groups), groups
+    assert {g[1:-1] for g in groups} <= listed
+
+    # The planted errors are flagged; nothing else is.
+    lines = [line for line in body.splitlines() if line.strip() and not line.startswith(("#", "- **"))]
+    planted_marks = planted["swapped"] + planted["changed_numbers"]
+    for mark in planted_marks:
+        hits = [line for line in lines if mark in line]
+        assert hits and all(any(flag in line for flag in FLAGS) for line in hits), (mark, hits)
+    for line in lines:
+        if any(flag in line for flag in FLAGS):
+            assert any(mark in line for mark in planted_marks), f"a true sentence was flagged: {line}"
+
+    # No sentence of the body in the wrong language (the planted one was rewritten).
+    answer = body[body.index("\n## "):]  # the answer, without the header that repeats the question
+    wrong = [s.text(answer) for s in check_sentences(answer, lang) if s.wrong_language]
+    assert not wrong, wrong
+    check = json.loads((session / "verification.json").read_text("utf-8"))["summary"]["language_check"]
+    assert check["rewritten"] >= 1 and not check["not_rewritten"]
