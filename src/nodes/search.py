@@ -10,8 +10,12 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from research.modules.core.i18n import t
 from research.state import AgentState, RunError, SearchHit
+from research.state.run_problems import MISSING_TOOL_TARGET
 from research.nodes.dependencies import SearchUnavailable, WorkflowDependencies
+
+SEARCH_TOOL = "full-web-search"  # the tool every web-search server must offer (web-search-mcp's name)
 
 # The web-search server fetches each hit's page too; more requests in flight than this
 # mostly queue on the search engine's rate limits.
@@ -29,6 +33,13 @@ async def search_web(state: AgentState, deps: WorkflowDependencies) -> dict[str,
     errors: list[dict[str, Any]] = []  # this step's only: `errors` is a reducer
     limit = deps.settings.search_limit
     gate = asyncio.Semaphore(SEARCH_CONCURRENCY)
+    missing = await _missing_search_tool(deps, state.get("language") or "en") if rounds == 0 else None
+    if missing is not None:
+        # An external server without the tool: every query would fail the same way.
+        deps.progress("message", {"key": "terminal.search_tool_missing", **missing})
+        message = t("terminal.search_tool_missing", state.get("language") or "en", **missing)
+        return {"search_rounds": rounds + 1, "errors": [
+            RunError(node="search", message=message, target=MISSING_TOOL_TARGET).model_dump()]}
 
     async def one(query: dict[str, str]) -> list[SearchHit]:
         async with gate:
@@ -47,6 +58,7 @@ async def search_web(state: AgentState, deps: WorkflowDependencies) -> dict[str,
     except BaseExceptionGroup as failed:
         raise failed.exceptions[0] from None
     batches = [task.result() for task in tasks]
+    _announce_failures(deps, errors, len(queries))
     merged = list(state.get("search_results", []))
     seen = {hit["canonical_url"] for hit in merged}
     engines = set(state.get("engines_used", []))
@@ -84,3 +96,44 @@ def _room_for_sources(max_sources: int | None, merged: list[dict[str, Any]]) -> 
 def _interleave(batches: list[list[SearchHit]]) -> list[SearchHit]:
     """First hit of every query, then the second of every query, and so on."""
     return [batch[i] for i in range(max((len(b) for b in batches), default=0)) for batch in batches if i < len(batch)]
+
+
+def _announce_failures(deps: WorkflowDependencies, errors: list[dict[str, Any]], total: int) -> None:
+    """One stderr line per distinct search failure, as the step ends (not at the run's end)."""
+    counts: dict[str, int] = {}
+    for error in errors:
+        counts[error["message"]] = counts.get(error["message"], 0) + 1
+    for reason, count in counts.items():
+        deps.progress("message", {"key": "terminal.search_failed", "count": count, "total": total, "reason": reason})
+
+
+async def _missing_search_tool(deps: WorkflowDependencies, lang: str) -> dict[str, str] | None:
+    """For a server from RESEARCH_MCP_CONFIG: its tools, when the search tool is not among them.
+
+    Our own server always has it; for another one, listing the tools once costs one
+    round-trip and turns "no evidence" into a line that names what the server offers.
+    """
+    spec = getattr(deps.web_search, "spec", None)
+    if spec is None or getattr(spec, "ours", True):
+        return None
+    try:
+        tools = await _server_tools(deps.web_search)
+    except Exception:  # noqa: BLE001 - cannot list: the search itself will say what is wrong
+        return None
+    if tools is None or SEARCH_TOOL in tools:
+        return None
+    return {"server": str(getattr(spec, "name", "")), "tool": SEARCH_TOOL,
+            "tools": ", ".join(tools) or t("terminal.no_tools", lang)}
+
+
+async def _server_tools(web_search: Any) -> list[str] | None:
+    listing = getattr(web_search, "list_tools", None)
+    if listing is not None:
+        return list(await listing())
+    connection = getattr(web_search, "_connection", None)
+    if connection is None:
+        return None
+    # WebSearchClient has no public tool listing yet; its live MCP client has one.
+    client, _ = await connection.client()
+    result = await client.list_tools()
+    return [tool.name for tool in result.tools]

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from research.modules.core.errors import EXIT_NO_EVIDENCE, EXIT_OK, UsageError
+from research.state.run_problems import outcome_exit_code, run_problems
 from research.state.session_folder import HistoryManager, SessionInfo, now_iso
 from research.modules.core.language import detect_language
 from research.modules.core.settings import Settings
@@ -51,6 +52,8 @@ class RunResult:
     verification: dict[str, Any] = field(default_factory=dict)
     exit_code: int = EXIT_OK
     resumed: bool = False
+    answer: str = ""  # the final, checked answer (what report.md says), for stdout
+    problems: list[dict[str, Any]] = field(default_factory=list)  # failures that changed the result
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -63,6 +66,7 @@ class RunResult:
             "language": self.language,
             "verification": self.verification,
             "exit_code": self.exit_code,
+            "problems": self.problems,
         }
 
 
@@ -145,6 +149,8 @@ async def _run_locked(request, settings, progress, history, session, model, mode
     history.append_event(session.session_id, "run_end")
     documents = final.get("documents", [])
     read = sum(1 for d in documents if d["status"] == "ok")
+    problems, exit_code = run_problems(final), outcome_exit_code(final)
+    history.update_meta(session.session_id, problems=problems, exit_code=exit_code)
     return RunResult(
         session_id=session.session_id,
         session_dir=str(session.path),
@@ -153,9 +159,12 @@ async def _run_locked(request, settings, progress, history, session, model, mode
         report_pdf=final.get("report_pdf", ""),
         sources=read,
         sources_failed=len(documents) - read,
-        verification=final.get("verification", {}).get("summary", {}),
-        exit_code=EXIT_OK if read else EXIT_NO_EVIDENCE,
+        verification=final.get("verification", {}).get("summary", {}) if read else {},
+        exit_code=exit_code,
         resumed=bool(request.resume),
+        # A no-evidence draft is the tool's own message: shown as written, never as "checked".
+        answer=(final.get("verification", {}).get("annotated_draft") if read else "") or final.get("draft", ""),
+        problems=problems,
     )
 
 
@@ -171,8 +180,9 @@ def _result_from_meta(session: SessionInfo, lang: str, meta: dict[str, Any], res
         sources=read,
         sources_failed=int(meta.get("sources_failed") or 0),
         verification=meta.get("verification") or {},
-        exit_code=EXIT_OK if read else EXIT_NO_EVIDENCE,
+        exit_code=EXIT_OK if read else int(meta.get("exit_code") or EXIT_NO_EVIDENCE),
         resumed=resumed,
+        problems=list(meta.get("problems") or []),
     )
 
 
@@ -196,6 +206,7 @@ async def _run_graph(session, history, settings, model, progress, question, lang
     from research.modules.clients.web_search_client import WebSearchClient
 
     sources = session.path / "sources"
+    progress("servers_starting", {})  # a cold start takes seconds: say what is happening
     async with AsyncExitStack() as stack:
         # Both MCP servers take a second or two to start (Python, imports, the sandbox);
         # start them together, and import the graph meanwhile.

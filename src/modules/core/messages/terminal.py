@@ -1,0 +1,119 @@
+"""Messages of the terminal's account of a run (issue 14): failures as they happen, the
+closing summary, sessions, `research config`, `--output` and doctor's search checks."""
+
+MESSAGES: dict[str, dict[str, str]] = {
+    # --- during a run -----------------------------------------------------------------
+    "terminal.servers_starting": {
+        "en": "Starting the search and parser servers…",
+        "ja": "検索サーバーとパーサーサーバーを起動中…",
+    },
+    "terminal.search_failed": {
+        "en": "Search failed for {count} of {total} queries: {reason}",
+        "ja": "{total} 件中 {count} 件のクエリで検索に失敗しました: {reason}",
+    },
+    "terminal.search_tool_missing": {
+        "en": "The web-search MCP server '{server}' has no tool '{tool}' (its tools: {tools}); nothing was "
+        "searched. Use a server that offers {tool}, or unset RESEARCH_MCP_CONFIG.",
+        "ja": "ウェブ検索 MCP サーバー「{server}」にはツール「{tool}」がありません（あるツール: {tools}）。"
+        "何も検索していません。{tool} を持つサーバーを使うか、RESEARCH_MCP_CONFIG を外してください。",
+    },
+    "terminal.no_tools": {"en": "none", "ja": "なし"},
+    "terminal.search_unreachable": {
+        "en": "No search engine could be reached, so nothing was searched (exit 5). Check the network and the "
+        "engine with `research doctor`; README: \"When search fails\".",
+        "ja": "検索エンジンに接続できず、何も検索できませんでした（終了コード 5）。`research doctor` で"
+        "ネットワークとエンジンを確認してください（README「検索に失敗するとき」）。",
+    },
+    "terminal.language_left": {
+        "en": "Some sentences are not in {language} and could not be rewritten; the report's notes say which.",
+        "ja": "{language} 以外の文が残り、書き直せませんでした。レポートの注記に記載しています。",
+    },
+    "terminal.budget_stopped": {
+        "en": "The {budget} budget ran out; the report uses what was found until then.",
+        "ja": "{budget} の予算を使い切りました。レポートはそれまでに得た内容で作成しています。",
+    },
+    "terminal.draft_superseded": {
+        "en": "↑ that draft did not pass verification; a revised draft follows",
+        "ja": "↑ この下書きは検証を通りませんでした。修正した下書きが続きます",
+    },
+    "terminal.checked_answer": {
+        "en": "The checked answer (as in report.md):",
+        "ja": "検証済みの回答（report.md と同じ）:",
+    },
+    "terminal.resuming_at": {
+        "en": "Resuming session {session_id} at step \"{step}\"",
+        "ja": "セッション {session_id} を「{step}」の手順から再開します",
+    },
+    "terminal.interrupted_kept": {
+        "en": "Stopped by {signal}. Session {session_id} keeps the finished steps ({steps}); "
+        "continue it with `research --resume {session_id}`",
+        "ja": "{signal} で停止しました。セッション {session_id} は完了した手順（{steps}）を保持しています。"
+        "`research --resume {session_id}` で再開できます",
+    },
+    "terminal.no_steps": {"en": "none yet", "ja": "まだなし"},
+    "terminal.summary": {
+        "en": "{sources} sources read · claims: {supported} supported, {flagged} flagged, {not_checked} not checked"
+        " · {loops} verification loops · {seconds:.0f} s · {report_md} · {report_pdf}",
+        "ja": "読み込んだソース {sources} 件 · 主張: 裏付けあり {supported}、要注意 {flagged}、未確認 {not_checked}"
+        " · 検証ループ {loops} 回 · {seconds:.0f} 秒 · {report_md} · {report_pdf}",
+    },
+    "terminal.summary_unverified": {
+        "en": "{sources} sources read · no claims were checked · {seconds:.0f} s · {report_md} · {report_pdf}",
+        "ja": "読み込んだソース {sources} 件 · 検証した主張なし · {seconds:.0f} 秒 · {report_md} · {report_pdf}",
+    },
+    # --- sessions ---------------------------------------------------------------------
+    "terminal.sessions_where": {"en": "Sessions in {path}", "ja": "セッションの場所: {path}"},
+    "terminal.status_interrupted": {"en": "interrupted", "ja": "中断"},
+    "terminal.resume_these": {
+        "en": "Interrupted: continue with `research --resume ID` (e.g. research --resume {session_id})",
+        "ja": "中断したセッションは `research --resume ID` で再開できます（例: research --resume {session_id}）",
+    },
+    "terminal.rm_confirm": {
+        "en": "Delete session {session_id} ({question})? [y/N] ",
+        "ja": "セッション {session_id}（{question}）を削除しますか？ [y/N] ",
+    },
+    "terminal.rm_needs_yes": {
+        "en": "Not deleting {session_id}: there is no terminal to confirm on; pass -y to delete without asking.",
+        "ja": "{session_id} は削除しません。確認できる端末がありません。確認なしで削除するには -y を付けてください。",
+    },
+    "terminal.rm_kept": {"en": "Kept session {session_id}.", "ja": "セッション {session_id} は残しました。"},
+    "terminal.progress_so_far": {
+        "en": "Session {session_id} is {status} (no report yet); its progress so far. "
+        "Continue with `research --resume {session_id}`",
+        "ja": "セッション {session_id} は{status}です（レポートはまだありません）。ここまでの経過を示します。"
+        "`research --resume {session_id}` で再開できます",
+    },
+    # --- --output ---------------------------------------------------------------------
+    "terminal.output_written": {"en": "Copied to {path}", "ja": "{path} にコピーしました"},
+    "terminal.output_failed": {
+        "en": "Cannot write --output {path}: {reason}",
+        "ja": "--output {path} に書き込めません: {reason}",
+    },
+    # --- research config ----------------------------------------------------------------
+    "terminal.config_title": {"en": "Effective settings", "ja": "有効な設定"},
+    "terminal.config_col_setting": {"en": "Setting", "ja": "設定"},
+    "terminal.config_col_value": {"en": "Value", "ja": "値"},
+    "terminal.config_col_source": {"en": "From", "ja": "由来"},
+    "terminal.config_file": {"en": "Config file: {path} ({state})", "ja": "設定ファイル: {path}（{state}）"},
+    "terminal.config_file_found": {"en": "found", "ja": "あり"},
+    "terminal.config_file_missing": {"en": "not present", "ja": "なし"},
+    "terminal.config_sessions": {"en": "Sessions folder: {path}", "ja": "セッションフォルダ: {path}"},
+    "terminal.source_default": {"en": "default", "ja": "既定値"},
+    "terminal.source_env": {"en": "environment {name}", "ja": "環境変数 {name}"},
+    "terminal.source_file": {"en": "config file", "ja": "設定ファイル"},
+    # --- doctor -----------------------------------------------------------------------
+    "terminal.doctor_tools": {"en": "Search tools", "ja": "検索ツール"},
+    "terminal.doctor_tools_ok": {"en": "{server} offers {tools}", "ja": "{server} は {tools} を提供しています"},
+    "terminal.doctor_tools_missing": {
+        "en": "{server} lacks {missing} (it has: {tools})",
+        "ja": "{server} には {missing} がありません（あるツール: {tools}）",
+    },
+    "terminal.doctor_search": {"en": "Test search", "ja": "テスト検索"},
+    "terminal.doctor_search_ok": {
+        "en": "\"{query}\": {count} results from {engine}",
+        "ja": "「{query}」: {engine} から {count} 件",
+    },
+    "terminal.doctor_search_notes": {"en": "{detail} (notes: {notes})", "ja": "{detail}（注記: {notes}）"},
+    "terminal.doctor_search_failed": {"en": "the test search failed: {reason}", "ja": "テスト検索に失敗しました: {reason}"},
+    "terminal.doctor_search_skipped": {"en": "skipped (--offline)", "ja": "省略しました（--offline）"},
+}
