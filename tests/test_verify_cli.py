@@ -10,6 +10,7 @@ import pytest
 from conftest import run_research
 
 from tests.fixtures.fake_ollama import FakeOllama
+from tests.fixtures.web_fixture import WebFixture
 
 SOURCE_EN = ("Mount Fuji is the highest mountain in Japan at 3,776 m. Its last eruption began on "
              "16 December 1707 and ended on 1 January 1708.")
@@ -84,7 +85,7 @@ def test_judge_decides_uncertain_claims_with_the_fake_model(tmp_path, env):
     ("args", "needle"),
     [
         (["verify"], "answer"),
-        (["verify", "ANSWER", "--source", "https://example.com/page"], "not supported yet"),
+        (["verify", "ANSWER", "--source", "/nonexistent/source.md"], "no such file"),
         (["verify", "--batch", "/nonexistent.jsonl"], "Cannot read"),
     ],
 )
@@ -104,3 +105,18 @@ def test_bad_batch_line_is_exit_2(tmp_path, env):
     path.write_text('{"id": "x"}\n', "utf-8")
     result = run_research(["verify", "--batch", str(path), "--no-judge"], env)
     assert result.returncode == 2 and "Line 1" in result.stderr
+
+
+def test_sources_can_be_urls_fetched_by_the_web_search_server_and_parsed_in_the_sandbox(tmp_path, env):
+    answer = tmp_path / "answer.md"
+    answer.write_text("Mount Fuji is 3,776 m tall [S1]. A checkpoint is saved after every super-step [S2]. "
+                      "Mount Fuji is 4,500 m tall [S1].\n", "utf-8")
+    with WebFixture() as web:
+        env.update(RESEARCH_ALLOW_PRIVATE_NETWORK="true")
+        result = run_research(["verify", str(answer), "--source", web.url("/en/mount-fuji.html"),
+                               "--source", web.url("/docs/langgraph-checkpoints-report.pdf"), "--no-judge", "--json"], env)
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert [(s["label"], s["title"]) for s in report["sources"]] == [
+        ("S1", "Mount Fuji"), ("S2", "LangGraph checkpoints: a technical note")]
+    assert [c["verdict"] for c in report["claims"]] == ["supported", "supported", "unsupported"]

@@ -9,8 +9,10 @@ Batch input, one object per line: ``{"id", "draft", "sources": [{"label", "text"
 ``draft`` as given; sentences that are not claims are left out. A draft without citations
 is checked sentence by sentence against all its sources.
 
-Source files are untrusted bytes: plain text and Markdown are read as text, anything else
-(HTML, PDF) is parsed by the sandboxed parser.
+Sources are files or http(s) URLs. They are untrusted bytes: plain text and Markdown are
+read as text, anything else (HTML, PDF) is parsed by the sandboxed parser, and URLs are
+fetched by the web-search server (orchestrator/answer_check.py, shared with the research
+MCP server's ``verify`` tool).
 """
 
 from __future__ import annotations
@@ -25,10 +27,14 @@ from typing import Any
 
 from research.modules.core.errors import EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UserFacingError
 from research.modules.core.i18n import t
-from research.modules.text.claims import Claim, split_claims
-from research.modules.text.evidence import Assessment, EvidenceIndex, assess_claim
-
-_PLAIN_SUFFIXES = {".txt", ".md", ".markdown", ".json", ".csv", ".tsv", ".text", ""}
+from research.orchestrator.answer_check import (
+    OUTCOMES,
+    SourceSpec,
+    check_draft,
+    claim_record,
+    judge_uncertain_claims,
+    read_sources,
+)
 
 
 class _Usage(Exception):
@@ -79,48 +85,10 @@ def main(argv: list[str]) -> int:
         return EXIT_OK
 
 
-# --- the check itself ----------------------------------------------------------------------------
-
-
-def check_draft(draft: str, documents: list[dict[str, Any]]) -> tuple[list[Claim], list[Assessment]]:
-    index = EvidenceIndex(documents)
-    claims = split_claims(draft)
-    return claims, [assess_claim(claim, index) for claim in claims]
-
-
-def claim_record(claim: Claim, assessment: Assessment, *, checked: bool = True) -> dict[str, Any]:
-    verdict = assessment.outcome
-    reason = assessment.reason if checked or verdict != "uncertain" else "not_checked"
-    return {
-        "start": claim.start,
-        "end": claim.end,
-        "text": claim.text,
-        "verdict": verdict,
-        "citations": list(claim.citations),
-        "evidence": assessment.evidence or None,
-        "reason": reason,
-        "source": assessment.evidence_label,
-    }
-
-
-async def _judge(claims: list[Claim], assessments: list[Assessment], lang: str) -> tuple[bool, str]:
-    """Ask the configured model about the uncertain claims; (all decided, why not)."""
-    if not any(a.outcome == "uncertain" for a in assessments):
-        return True, ""
+async def _judge(claims: list[Any], assessments: list[Any], lang: str) -> tuple[bool, str]:
     from research.modules.core.settings import load_settings  # noqa: PLC0415 - only when a judge runs
-    from research.modules.llm.model_manager import ModelManager  # noqa: PLC0415
-    from research.nodes.verification import judge_uncertain  # noqa: PLC0415
 
-    settings = load_settings()
-    model = ModelManager(settings)
-    try:
-        await model.ensure_ready()
-    except UserFacingError as exc:
-        return False, exc.message(lang)
-    errors: list[Any] = []
-    methods = ["lexical"] * len(claims)
-    complete = await judge_uncertain(claims, assessments, methods, lang, model, settings.num_ctx, errors)
-    return complete, "; ".join(e.message for e in errors)
+    return await judge_uncertain_claims(claims, assessments, lang, load_settings())
 
 
 # --- batch -----------------------------------------------------------------------------------------
@@ -169,51 +137,20 @@ def _run_batch(path: Path, *, judge: bool, lang: str) -> int:
 # --- one answer, files as sources ------------------------------------------------------------------
 
 
-async def _read_sources(paths: list[str], lang: str) -> list[dict[str, Any]]:
-    documents: list[dict[str, Any]] = []
-    parsed_later: list[tuple[int, Path]] = []
-    for i, raw in enumerate(paths):
-        label = f"S{i + 1}"
-        if raw.startswith(("http://", "https://")):
-            raise _Usage(t("verify.url_unsupported", lang, url=raw))
-        path = Path(raw)
-        if not path.is_file():
-            raise _Usage(t("verify.unreadable", lang, path=raw, reason="no such file"))
-        documents.append({"label": label, "title": path.name, "url": str(path), "status": "ok", "markdown": ""})
-        if path.suffix.lower() in _PLAIN_SUFFIXES:
-            try:
-                documents[-1]["markdown"] = path.read_bytes().decode("utf-8", errors="replace")
-            except OSError as exc:
-                raise _Usage(t("verify.unreadable", lang, path=raw, reason=exc.strerror or str(exc))) from None
-        else:
-            parsed_later.append((len(documents) - 1, path))
-    if parsed_later:
-        await _parse_in_sandbox(documents, parsed_later, lang)
-    return documents
-
-
-async def _parse_in_sandbox(documents: list[dict[str, Any]], todo: list[tuple[int, Path]], lang: str) -> None:
-    """HTML, PDF and other formats are parsed only inside the no-network sandbox."""
-    import tempfile  # noqa: PLC0415
-
-    from research.modules.clients.parser_client import ContainerProcessor  # noqa: PLC0415
-    from research.modules.core.errors import DocumentFailed  # noqa: PLC0415
+async def _read_sources(paths: list[str], lang: str, first_label: int) -> list[dict[str, Any]]:
     from research.modules.core.settings import load_settings  # noqa: PLC0415
 
-    settings = load_settings()
-    with tempfile.TemporaryDirectory(prefix="research-verify-") as cache:
-        async with ContainerProcessor(settings, Path(cache), lang=lang) as parser:
-            for position, path in todo:
-                try:
-                    parsed = await parser.parse(path=str(path), url=path.resolve().as_uri())
-                except DocumentFailed as exc:
-                    sys.stderr.write(t("verify.parse_failed", lang, path=path, reason=str(exc)[:200]) + "\n")
-                    documents[position]["status"] = "failed"
-                    continue
-                documents[position].update(
-                    markdown=parsed.markdown, title=parsed.title or path.name, tables=parsed.tables,
-                    language=parsed.language, key_facts=parsed.key_facts,
-                )
+    specs = [SourceSpec("url" if raw.startswith(("http://", "https://")) else "file", raw) for raw in paths]
+    try:
+        documents = await read_sources(specs, load_settings(), first_label=first_label)
+    except FileNotFoundError as exc:
+        raise _Usage(t("verify.unreadable", lang, path=str(exc), reason="no such file")) from None
+    except OSError as exc:
+        raise _Usage(t("verify.unreadable", lang, path=exc.filename, reason=exc.strerror or str(exc))) from None
+    for document in documents:
+        if document["status"] == "failed":
+            sys.stderr.write(t("verify.parse_failed", lang, path=document["url"], reason=document.get("error", "")[:200]) + "\n")
+    return documents
 
 
 def _session_documents(ref: str) -> list[dict[str, Any]]:
@@ -236,12 +173,8 @@ async def _run_single(args: argparse.Namespace, lang: str) -> int:
     documents = _session_documents(args.session) if args.session else []
     if not args.source and not documents:
         raise _Usage(t("verify.no_sources", lang))
-    extra = await _read_sources(args.source, lang)
-    taken = {d.get("label") for d in documents}
-    for i, document in enumerate(extra):  # labels after the session's own
-        if document["label"] in taken:
-            document["label"] = f"S{len(documents) + i + 1}"
-    documents += extra
+    # Labels continue after the session's own, so a session's [S#] keep their meaning.
+    documents += await _read_sources(args.source, lang, first_label=len(documents) + 1)
     claims, assessments = check_draft(draft, documents)
     checked, why = (True, "")
     if not args.no_judge:
@@ -249,7 +182,7 @@ async def _run_single(args: argparse.Namespace, lang: str) -> int:
         if not checked and why:
             sys.stderr.write(t("verify.judge_unavailable", lang, reason=why[:200]) + "\n")
     records = [claim_record(c, a, checked=checked) for c, a in zip(claims, assessments)]
-    counts = {name: sum(1 for r in records if r["verdict"] == name) for name in ("supported", "unsupported", "uncertain")}
+    counts = {name: sum(1 for r in records if r["verdict"] == name) for name in OUTCOMES}
     if args.json:
         print(json.dumps({"claims": records, "summary": {"claims": len(records), **counts},
                           "sources": [{"label": d["label"], "title": d.get("title", ""), "url": d.get("url", "")} for d in documents]},

@@ -1,0 +1,157 @@
+"""Checking an answer against sources outside a research run: `research verify` and the
+research MCP server's ``verify`` tool both come here, so a sentence gets the same verdict
+from either door, and from the verification step (same claim splitter, same evidence
+checks, same model judge for the uncertain ones).
+
+Sources are read as during research: untrusted bytes (HTML, PDF, any file that is not plain
+text) are parsed only by the sandboxed parser, and URLs are fetched by the web-search server.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from contextlib import AsyncExitStack
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from research.modules.core.errors import DocumentFailed, UserFacingError
+from research.modules.core.language import detect_language
+from research.modules.core.settings import Settings
+from research.modules.core.urls import canonical_url
+from research.modules.text.claims import Claim, split_claims
+from research.modules.text.evidence import Assessment, EvidenceIndex, assess_claim
+
+OUTCOMES = ("supported", "unsupported", "uncertain")
+# Read as text in this process: decoding UTF-8 is not parsing. Everything else goes to the sandbox.
+PLAIN_SUFFIXES = frozenset({".txt", ".md", ".markdown", ".json", ".csv", ".tsv", ".text", ""})
+
+
+@dataclass(frozen=True)
+class SourceSpec:
+    """One source as the user gave it: inline text, a local file or an http(s) URL."""
+
+    kind: Literal["text", "file", "url"]
+    value: str
+
+
+def check_draft(draft: str, documents: list[dict[str, Any]]) -> tuple[list[Claim], list[Assessment]]:
+    """The cheap checks: every claim of ``draft`` against the documents (ledger-shaped dicts)."""
+    index = EvidenceIndex(documents)
+    claims = split_claims(draft)
+    return claims, [assess_claim(claim, index) for claim in claims]
+
+
+def claim_record(claim: Claim, assessment: Assessment, *, checked: bool = True) -> dict[str, Any]:
+    """One claim as both doors report it; an uncertain claim the judge never saw is "not_checked"."""
+    verdict = assessment.outcome
+    reason = assessment.reason if checked or verdict != "uncertain" else "not_checked"
+    return {
+        "start": claim.start,
+        "end": claim.end,
+        "text": claim.text,
+        "verdict": verdict,
+        "citations": list(claim.citations),
+        "evidence": assessment.evidence or None,
+        "reason": reason,
+        "source": assessment.evidence_label,
+    }
+
+
+async def judge_uncertain_claims(
+    claims: list[Claim], assessments: list[Assessment], lang: str, settings: Settings
+) -> tuple[bool, str]:
+    """The model decides the uncertain claims (in place); returns (all decided, why not)."""
+    if not any(a.outcome == "uncertain" for a in assessments):
+        return True, ""
+    from research.modules.llm.model_manager import ModelManager  # noqa: PLC0415 - only when a judge runs
+    from research.nodes.verification import judge_uncertain  # noqa: PLC0415
+
+    model = ModelManager(settings)
+    try:
+        await model.ensure_ready()
+    except UserFacingError as exc:
+        return False, exc.message(lang)
+    errors: list[Any] = []
+    complete = await judge_uncertain(claims, assessments, ["lexical"] * len(claims), lang, model,
+                                     settings.num_ctx, errors)
+    return complete, "; ".join(e.message for e in errors)
+
+
+async def read_sources(specs: list[SourceSpec], settings: Settings, *, first_label: int = 1) -> list[dict[str, Any]]:
+    """Documents in the verification step's shape, labelled S<first_label>… in the order given.
+
+    A source that cannot be read is kept with ``status: "failed"`` and its ``error``, so the
+    caller can say which; it supports nothing. Raises ``FileNotFoundError`` for a missing file.
+    """
+    documents: list[dict[str, Any]] = []
+    for number, spec in enumerate(specs, first_label):
+        document: dict[str, Any] = {"label": f"S{number}", "url": "", "canonical_url": "", "title": "",
+                                    "status": "ok", "markdown": "", "language": ""}
+        if spec.kind == "url":
+            document.update(url=spec.value, canonical_url=canonical_url(spec.value), title=spec.value)
+        elif spec.kind == "file":
+            path = Path(spec.value)
+            if not path.is_file():
+                raise FileNotFoundError(spec.value)
+            document.update(url=str(path), title=path.name)
+            if path.suffix.lower() in PLAIN_SUFFIXES:
+                document["markdown"] = path.read_bytes().decode("utf-8", errors="replace")
+        else:
+            document["markdown"] = spec.value
+        if document["markdown"]:
+            document["language"] = detect_language(document["markdown"][:4000])
+        documents.append(document)
+    to_parse = [(d, s) for d, s in zip(documents, specs) if s.kind != "text" and not d["markdown"]]
+    if to_parse:
+        await _read_in_sandbox(to_parse, settings)
+    return documents
+
+
+async def _read_in_sandbox(todo: list[tuple[dict[str, Any], SourceSpec]], settings: Settings) -> None:
+    """Fetch URLs through the web-search server and parse every file or page in the sandbox."""
+    from research.modules.clients.parser_client import ContainerProcessor  # noqa: PLC0415 - heavy, only when needed
+    from research.modules.clients.web_search_client import WebSearchClient  # noqa: PLC0415
+
+    with tempfile.TemporaryDirectory(prefix="research-verify-") as folder:
+        cache = Path(folder) / "sources"
+        cache.mkdir()
+        async with AsyncExitStack() as stack:
+            parser = await stack.enter_async_context(ContainerProcessor(settings, cache))
+            web = None
+            if any(spec.kind == "url" for _, spec in todo):
+                web = await stack.enter_async_context(WebSearchClient(settings, cache))
+            for document, spec in todo:
+                try:
+                    if spec.kind == "url":
+                        parsed = await _fetch_and_parse(spec.value, web, parser)
+                    else:
+                        path = Path(spec.value).resolve()
+                        parsed = await parser.parse(path=str(path), text=None, media_type="", url=path.as_uri())
+                except DocumentFailed as exc:
+                    document.update(status="failed", error=str(exc)[:300])
+                    continue
+                document.update(markdown=parsed.markdown, title=parsed.title or document["title"],
+                                snippets=parsed.snippets, key_facts=parsed.key_facts, tables=parsed.tables,
+                                language=parsed.language or detect_language(parsed.markdown[:4000]))
+                if not parsed.markdown.strip():
+                    document.update(status="failed", error="no readable text")
+
+
+async def _fetch_and_parse(url: str, web: Any, parser: Any) -> Any:
+    try:
+        result = await web.call("get-single-web-page-content", {"url": url})
+    except Exception as exc:  # noqa: BLE001 - one unreadable source, not a failed check
+        raise DocumentFailed(f"{type(exc).__name__}: {exc}") from None
+    page = result.structured_content if isinstance(result.structured_content, dict) else {}
+    if page.get("fetch_error") or result.is_error:
+        raise DocumentFailed(str(page.get("fetch_error") or "the page could not be fetched"))
+    if page.get("content"):
+        # Our server already extracted the page in its own sandboxed parser; the analysis
+        # (snippets, key facts) of that Markdown runs in ours.
+        return await parser.parse(path=None, text=page["content"], media_type="text/markdown", url=url)
+    if page.get("cache_path"):
+        return await parser.parse(path=page["cache_path"], text=None, media_type=page.get("media_type") or "", url=url)
+    # A server that hands over text only (an mcpServers entry that is not ours): parsed in the sandbox too.
+    text = "\n".join(b.text for b in result.content if getattr(b, "type", "") == "text")
+    return await parser.parse(path=None, text=text, media_type="text/markdown", url=url)
