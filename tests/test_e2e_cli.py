@@ -66,13 +66,21 @@ def test_one_shot_writes_a_complete_session(research_env, question, lang):
         assert node in ended
 
 
-def test_without_json_the_pdf_path_is_printed_last(research_env):
+def test_redirected_stdout_holds_only_the_checked_answer(research_env):
     result = run_research(["What is the height of Mount Fuji?"], research_env)
     assert result.returncode == 0, result.stderr
-    last = result.stdout.strip().splitlines()[-1]
-    assert last.endswith("report.pdf") and Path(last).is_file()
+    summary = result.stderr.strip().splitlines()[-1]
+    pdf = Path(re.search(r"(\S+report\.pdf)", summary).group(1))
+    assert pdf.is_file()
+    report = pdf.with_name("report.md").read_text("utf-8")
     # Language detected from the question: English report.
-    assert "Summary" in Path(last).with_name("report.md").read_text("utf-8")
+    assert "Summary" in report
+    # One answer, the one the report holds: no draft, no second "## " block, no path.
+    answer = result.stdout.strip()
+    assert answer and "report.pdf" not in answer
+    for line in answer.splitlines():
+        if line.strip() and not line.startswith("#"):
+            assert line.strip()[:40] in report, line
 
 
 def test_language_is_detected_from_a_japanese_question(research_env):

@@ -113,24 +113,77 @@ def _isolation_check(processor: object, label: str, lang: str) -> Check:
 # --------------------------------------------------------------------------- web search
 
 
-async def check_web_search(settings: Settings, lang: str) -> Check:
+# The tools our pipeline calls on a web-search server (web-search-mcp's names).
+SEARCH_CONTRACT = ("full-web-search",)
+TEST_QUERY = "Mount Fuji"
+
+
+async def check_web_search(settings: Settings, lang: str, *, offline: bool = False) -> list[Check]:
+    """Start the server, list its tools against the contract, and (unless ``offline``)
+    run one tiny search and say which engine answered."""
     label = t("doctor.check.web_search", lang)
+    tools_label, search_label = t("terminal.doctor_tools", lang), t("terminal.doctor_search", lang)
     try:
         from research.modules.clients.web_search_client import WebSearchClient
     except ImportError:
-        return Check("web_search", label, "fail", t("doctor.web_search_missing", lang))
+        return [Check("web_search", label, "fail", t("doctor.web_search_missing", lang))]
     with tempfile.TemporaryDirectory(prefix="research-doctor-") as scratch, tempfile.TemporaryFile("w+") as errlog:
         try:
             client = WebSearchClient(settings, Path(scratch) / "sources", errlog=errlog)
             async with asyncio.timeout(SERVER_START_TIMEOUT_S):
                 async with client:
-                    pass  # entering means: the process started and answered MCP initialize
+                    started = Check("web_search", label, "ok", t("doctor.web_search_ok", lang))
+                    tools = await _tool_names(client)
+                    server = client.spec.name
+                    missing = [name for name in SEARCH_CONTRACT if name not in tools]
+                    shown = ", ".join(tools) or t("terminal.no_tools", lang)
+                    if missing:
+                        detail = t("terminal.doctor_tools_missing", lang, server=server, missing=", ".join(missing),
+                                   tools=shown)
+                        return [started, Check("search_tools", tools_label, "fail", detail)]
+                    checks = [started, Check("search_tools", tools_label, "ok",
+                                             t("terminal.doctor_tools_ok", lang, server=server, tools=shown))]
+                    if offline:
+                        return checks + [Check("search", search_label, "warn", t("terminal.doctor_search_skipped", lang),
+                                               essential=False)]
+                    return checks + [await _test_search(client, search_label, lang)]
         except UserFacingError as exc:
-            return Check("web_search", label, "fail", t("doctor.web_search_failed", lang, reason=exc.message(lang)))
+            return [Check("web_search", label, "fail", t("doctor.web_search_failed", lang, reason=exc.message(lang)))]
         except Exception as exc:  # noqa: BLE001 - any start failure is this check's finding
             reason = f"{type(exc).__name__}: {exc}".strip().rstrip(":")
-            return Check("web_search", label, "fail", t("doctor.web_search_failed", lang, reason=reason))
-    return Check("web_search", label, "ok", t("doctor.web_search_ok", lang))
+            return [Check("web_search", label, "fail", t("doctor.web_search_failed", lang, reason=reason))]
+
+
+async def _tool_names(client) -> list[str]:
+    # WebSearchClient has no public tool listing; its live MCP client does.
+    mcp_client, _ = await client._connection.client()
+    return [tool.name for tool in (await mcp_client.list_tools()).tools]
+
+
+async def _test_search(client, label: str, lang: str) -> Check:
+    arguments = {"query": TEST_QUERY, "limit": 1, "includeContent": False}
+    try:
+        result = await client.call(SEARCH_CONTRACT[0], arguments)
+    except Exception as exc:  # noqa: BLE001 - the finding is the reason
+        reason = exc.message(lang) if isinstance(exc, UserFacingError) else (str(exc) or type(exc).__name__)
+        return Check("search", label, "fail", t("terminal.doctor_search_failed", lang, reason=reason))
+    structured = result.structured_content if isinstance(result.structured_content, dict) else None
+    text = " ".join(block.text for block in result.content if getattr(block, "type", "") == "text").strip()
+    if structured is None:
+        if result.is_error:
+            return Check("search", label, "fail", t("terminal.doctor_search_failed", lang, reason=text[:300]))
+        detail = t("terminal.doctor_search_ok", lang, query=TEST_QUERY, count="?", engine=client.spec.name)
+        return Check("search", label, "ok", detail, value=client.spec.name)
+    engine = str(structured.get("engine") or "")
+    notes = "; ".join(str(n) for n in structured.get("notes") or [])
+    if not engine:
+        return Check("search", label, "fail", t("terminal.doctor_search_failed", lang, reason=notes or text[:300]))
+    detail = t("terminal.doctor_search_ok", lang, query=TEST_QUERY, count=len(structured.get("results") or []),
+               engine=engine)
+    if notes:  # e.g. SearXNG failed and DuckDuckGo answered: say so, and warn
+        return Check("search", label, "warn", t("terminal.doctor_search_notes", lang, detail=detail, notes=notes),
+                     value=engine)
+    return Check("search", label, "ok", detail, value=engine)
 
 
 # --------------------------------------------------------------------------- fonts, folders
@@ -163,12 +216,12 @@ def check_sessions_dir(settings: Settings, lang: str) -> Check:
 # --------------------------------------------------------------------------- the command
 
 
-async def gather_checks(settings: Settings, lang: str) -> list[Check]:
+async def gather_checks(settings: Settings, lang: str, *, offline: bool = False) -> list[Check]:
     ollama, model = await asyncio.to_thread(check_ollama, settings, lang)
     (sandbox, isolation), web_search = await asyncio.gather(
-        check_parser_sandbox(settings, lang), check_web_search(settings, lang)
+        check_parser_sandbox(settings, lang), check_web_search(settings, lang, offline=offline)
     )
-    return [ollama, model, sandbox, isolation, web_search, check_font(settings, lang), check_sessions_dir(settings, lang)]
+    return [ollama, model, sandbox, isolation, *web_search, check_font(settings, lang), check_sessions_dir(settings, lang)]
 
 
 def exit_code_for(checks: list[Check]) -> int:
@@ -178,10 +231,10 @@ def exit_code_for(checks: list[Check]) -> int:
     return EXIT_FAILURE if failed else EXIT_OK
 
 
-def run_doctor(settings: Settings, *, as_json: bool, lang: str) -> int:
+def run_doctor(settings: Settings, *, as_json: bool, lang: str, offline: bool = False) -> int:
     """Run every check, print a table (or one JSON object), return the exit code:
     0 all essential checks pass, 3 Ollama unreachable or model missing, 1 otherwise."""
-    checks = asyncio.run(gather_checks(settings, lang))
+    checks = asyncio.run(gather_checks(settings, lang, offline=offline))
     code = exit_code_for(checks)
     failed = sum(1 for check in checks if check.status == "fail" and check.essential)
     summary = t("doctor.summary_ok", lang) if failed == 0 else t("doctor.summary_failed", lang, count=failed)
@@ -191,6 +244,7 @@ def run_doctor(settings: Settings, *, as_json: bool, lang: str) -> int:
             "exit_code": code,
             "sandbox": next((c.value for c in checks if c.name == "sandbox"), None),
             "isolation_verified": any(c.name == "isolation" and c.status == "ok" for c in checks),
+            "search_engine": next((c.value for c in checks if c.name == "search"), None),
             "checks": [asdict(check) for check in checks],
             "summary": summary,
         }

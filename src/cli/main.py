@@ -17,7 +17,11 @@ from research import __version__
 from research.modules.core.errors import EXIT_FAILURE, EXIT_USAGE, SIGNAL_EXIT_CODES, UserFacingError
 from research.modules.core.i18n import t
 
-SUBCOMMANDS = ("sessions", "doctor", "mcp", "verify")
+SUBCOMMANDS = ("sessions", "doctor", "mcp", "verify", "config", "help")
+# Settings given as flags: a bad value names the flag the user typed, not the variable.
+FLAG_NAMES = {"model": "--model", "search_engine": "--engine", "docs_dir": "--docs", "max_verification_loops": "--max-loops",
+              "depth": "--depth", "max_sources": "--max-sources", "max_llm_tokens": "--max-llm-tokens",
+              "max_seconds": "--max-seconds", "language": "--lang"}
 # Failures of the session folder's storage: reported as one line, exit code 1.
 _STORAGE_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EACCES, errno.EPERM, errno.ENOTDIR, errno.EFBIG}
 
@@ -34,7 +38,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _ArgumentParser(
         prog="research",
         description="Local-first bilingual research assistant / ローカルで動く日英リサーチアシスタント. "
-        "Subcommands: sessions, doctor, mcp (run `research <subcommand> --help`).",
+        "Subcommands: sessions, doctor, config, verify, mcp, help (run `research <subcommand> --help`).",
     )
     parser.add_argument("question", nargs="?", help="the question (no question: start the REPL)")
     parser.add_argument("--lang", help="answer language: ja, en or auto (default: detect from the question)")
@@ -50,6 +54,8 @@ def build_parser() -> argparse.ArgumentParser:
                         help="LLM token budget (RESEARCH_MAX_LLM_TOKENS)")
     parser.add_argument("--max-seconds", type=float, dest="max_seconds", help="time budget (RESEARCH_MAX_SECONDS)")
     parser.add_argument("--json", action="store_true", help="print one JSON object on stdout at the end")
+    parser.add_argument("-o", "--output", metavar="PATH",
+                        help="also copy the report there: a .md, .pdf or .json file, or a folder for all of them")
     parser.add_argument("--resume", metavar="ID", help="resume an interrupted session")
     parser.add_argument("--verbose", action="store_true", help="more detail on stderr")
     parser.add_argument("--version", action="version", version=f"research {__version__}")
@@ -140,6 +146,7 @@ def _research(args: argparse.Namespace) -> int:
             max_llm_tokens=args.max_llm_tokens,
             max_seconds=args.max_seconds,
             language=_validated_lang(args.lang),
+            flag_names=FLAG_NAMES,
         )
         _check_before_a_session(settings, lang)
         if args.question is None and not args.resume:
@@ -162,7 +169,9 @@ async def _one_shot(args: argparse.Namespace, settings, lang: str) -> int:
     from research.orchestrator.runner import ResearchRequest, run_research
     from research.cli.progress import ConsoleProgress
 
-    progress = ConsoleProgress(lang, answer_stream=sys.stderr if args.json else sys.stdout, verbose=args.verbose)
+    # Drafts stream only to a terminal; a redirected stdout gets the checked answer alone.
+    live = not args.json and _is_terminal(sys.stdout)
+    progress = ConsoleProgress(lang, answer_stream=sys.stdout, verbose=args.verbose, stream_answer=live)
     request = ResearchRequest(question=args.question or "", language=settings.language, resume=args.resume)
     _stop_on_signals(request)
     # Plan review needs someone to answer: on a terminal, ask; else say it was skipped.
@@ -176,12 +185,14 @@ async def _one_shot(args: argparse.Namespace, settings, lang: str) -> int:
     try:
         result = await run_research(request, settings, progress)
     except asyncio.CancelledError:
+        progress.close()
         # Ctrl-C (asyncio.run cancels this task) or SIGTERM/SIGHUP (_stop_on_signals):
         # the runner has marked the session; say how to go on.
         name = request.stopped_by or "SIGINT"
         shown = "Ctrl-C" if name == "SIGINT" else name
         if progress.session_id:
-            _error_line(t("security.interrupted", progress.lang, signal=shown, session_id=progress.session_id))
+            _error_line(t("terminal.interrupted_kept", progress.lang, signal=shown, session_id=progress.session_id,
+                          steps=progress.step_names()))
         else:
             _error_line(t("security.interrupted_early", progress.lang, signal=shown))
         return SIGNAL_EXIT_CODES[name]
@@ -201,13 +212,26 @@ async def _one_shot(args: argparse.Namespace, settings, lang: str) -> int:
         sys.stderr.write("research: " + t("error.unexpected", progress.lang, reason=f"{type(exc).__name__}: {exc}",
                                           log="error.log") + "\n")
         return EXIT_FAILURE
-    if result.exit_code:
-        progress.console.print(t("progress.no_evidence", result.language))
+    finally:
+        progress.close()
+    from research.cli.run_output import closing_lines, copy_outputs, final_stdout
+
+    for line in closing_lines(result, progress):
+        progress.console.print(line, soft_wrap=True)
     if progress.output_error is not None:  # the streamed answer already met a closed pipe
         _stdout_failed(progress.output_error, progress.lang)
         return EXIT_FAILURE
-    line = json.dumps(result.to_json(), ensure_ascii=False) if args.json else result.report_pdf
-    return _write_result(line, progress.lang) or result.exit_code
+    if args.output and copy_outputs(result, args.output, progress) != 0:
+        return EXIT_FAILURE
+    text = json.dumps(result.to_json(), ensure_ascii=False) if args.json else final_stdout(result, progress, live)
+    return _write_result(text, progress.lang) or result.exit_code
+
+
+def _is_terminal(stream) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError, OSError):
+        return False
 
 
 def _stop_on_signals(request) -> None:

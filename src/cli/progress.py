@@ -1,12 +1,17 @@
 """Live progress on stderr (rich) and the streamed answer.
 
-Progress never goes to stdout, so `research "…" --json | jq` and pipes stay clean;
-the streamed answer goes to stdout unless --json asked for stdout to hold only JSON.
+Progress never goes to stdout, so `research "…" --json | jq` and pipes stay clean.
+Drafts are streamed only where a person watches (``answer_stream`` given, i.e. stdout is
+a terminal); a draft the verifier sends back is labelled as superseded on stderr, and the
+CLI prints the final checked answer at the end, so a redirected stdout holds that alone.
 """
 
 from __future__ import annotations
 
+import logging
 import sys
+import time
+from pathlib import Path
 from typing import Any, TextIO
 
 from rich.console import Console
@@ -17,48 +22,107 @@ from research.modules.text.sanitize import strip_controls
 
 
 class ConsoleProgress:
-    def __init__(self, lang: str, *, answer_stream: TextIO | None = None, verbose: bool = False) -> None:
+    def __init__(self, lang: str, *, answer_stream: TextIO | None = None, verbose: bool = False,
+                 stream_answer: bool = True) -> None:
         self.lang = lang
         self.console = Console(stderr=True, highlight=False)
         self.answer = answer_stream if answer_stream is not None else sys.stdout
+        self.stream_answer = stream_answer
         self.verbose = verbose
         self._streaming = False
+        self.started = time.monotonic()
+        self.drafts: list[str] = []  # each streamed draft's text; the last one may be the answer
+        self.finished_steps: list[str] = []  # node names, for "what was kept" after Ctrl-C
         # Known once the session folder exists; an error after that can say how to resume.
         self.session_id: str | None = None
         self.session_dir: str | None = None
         self.output_error: OSError | None = None  # the answer stream failed (closed pipe, full disk)
+        self._server_log: logging.Handler | None = None
 
     def __call__(self, event: str, payload: dict[str, Any]) -> None:
         handler = getattr(self, "_on_" + event, None)
         if handler:
             handler(payload)
 
+    @property
+    def seconds(self) -> float:
+        return time.monotonic() - self.started
+
+    def step_names(self) -> str:
+        names = [t("progress." + node, self.lang) for node in dict.fromkeys(self.finished_steps)]
+        return ", ".join(names) or t("terminal.no_steps", self.lang)
+
     def _on_session(self, payload: dict[str, Any]) -> None:
         self.lang = payload.get("language", self.lang)
         self.session_id, self.session_dir = payload["session_id"], payload.get("session_dir")
         self.console.print(f"[dim]{t('progress.session', self.lang, session_id=payload['session_id'])}[/dim]")
+        if self.session_dir:
+            self._log_servers_to(Path(self.session_dir) / "web-search-server.log")
+
+    def _log_servers_to(self, path: Path) -> None:
+        """The MCP SDK logs every non-JSON line a server prints on stdout (with a traceback);
+        those belong in the session's server log, never on the user's terminal."""
+        self.close()
+        try:
+            handler: logging.Handler = logging.FileHandler(path, encoding="utf-8")
+        except OSError:
+            handler = logging.NullHandler()
+        handler.setFormatter(logging.Formatter("%(asctime)s %(name)s %(levelname)s %(message)s"))
+        logger = logging.getLogger("mcp")
+        logger.addHandler(handler)
+        logger.propagate = False
+        self._server_log = handler
+
+    def close(self) -> None:
+        if self._server_log is not None:
+            logging.getLogger("mcp").removeHandler(self._server_log)
+            self._server_log.close()
+            self._server_log = None
+
+    def _on_servers_starting(self, payload: dict[str, Any]) -> None:
+        self.console.print(f"[dim]{t('terminal.servers_starting', self.lang)}[/dim]")
 
     def _on_resuming(self, payload: dict[str, Any]) -> None:
-        node = ", ".join(payload.get("next", []))
-        self.console.print(t("progress.resuming", self.lang, session_id=payload["session_id"], node=node))
+        steps = [t("progress." + node, self.lang) for node in payload.get("next", [])]
+        self.console.print(t("terminal.resuming_at", self.lang, session_id=payload["session_id"],
+                             step=", ".join(steps)))
 
     def _on_node_start(self, payload: dict[str, Any]) -> None:
+        if payload["node"] == "llm" and self.drafts and self.stream_answer:
+            # The draft on the screen is about to be replaced: say so where it stands.
+            self._end_stream_line()
+            self.console.print(f"[yellow]{t('terminal.draft_superseded', self.lang)}[/yellow]")
         self.console.print(f"[cyan]→[/cyan] {t('progress.' + payload['node'], self.lang)}…")
 
     def _on_node_end(self, payload: dict[str, Any]) -> None:
         if self._streaming:
             self._streaming = False
+            self._end_stream_line()
+        self.finished_steps.append(payload["node"])
         label = t("progress." + payload["node"], self.lang)
         self.console.print(f"[green]✓[/green] {label} [dim]({payload['seconds']:.1f}s)[/dim]")
+
+    def _end_stream_line(self) -> None:
+        if self.stream_answer and self.output_error is None and self.drafts and not self.drafts[-1].endswith("\n"):
+            try:
+                self.answer.write("\n")
+                self.answer.flush()
+            except OSError as exc:
+                self.output_error = exc
 
     def _on_message(self, payload: dict[str, Any]) -> None:
         params = {k: v for k, v in payload.items() if k != "key"}
         # Parameters may quote pages (titles, URLs, errors): no escape sequences, no rich markup.
-        self.console.print(f"  [dim]{escape(strip_controls(t(payload['key'], self.lang, **params)))}[/dim]")
+        # soft_wrap: one line however long, so a failure reads (and greps) as one line.
+        self.console.print(f"  [dim]{escape(strip_controls(t(payload['key'], self.lang, **params)))}[/dim]",
+                           soft_wrap=True)
 
     def _on_token(self, payload: dict[str, Any]) -> None:
+        if not self._streaming:
+            self.drafts.append("")
         self._streaming = True
-        if self.output_error is not None:
+        self.drafts[-1] += payload["text"]
+        if self.output_error is not None or not self.stream_answer:
             return
         # The model repeats what pages said; a sequence split across tokens is harmless
         # once every ESC is gone, so token by token is enough.

@@ -140,6 +140,13 @@ class Repl:
     def ask(self, question: str) -> None:
         from research.orchestrator.runner import ResearchRequest
 
+        if self.lang_setting == "auto":
+            # Messages follow the question from its first line, before Ollama is even asked:
+            # a Japanese question that fails at once still gets its error in Japanese.
+            from research.modules.core.language import detect_language
+
+            self.lang = detect_language(question)
+
         self.run(ResearchRequest(question=question, language=self.lang_setting, parent_session=self.session_id,
                                  review_plan=self.settings.review_plan, reviewer=self.plan_reviewer()))
 
@@ -174,13 +181,15 @@ class Repl:
             self._report_failure(exc, started.get("session_id"))
             return
         finally:
+            progress.close()
             self.console.print()  # the streamed answer does not end with a newline
         if result is None and getattr(request, "stopped_by", None):
             from research.modules.core.errors import SIGNAL_EXIT_CODES
 
             session_id = started.get("session_id")
             if session_id:
-                self.say("security.interrupted", "yellow", signal=request.stopped_by, session_id=session_id)
+                self.say("terminal.interrupted_kept", "yellow", signal=request.stopped_by, session_id=session_id,
+                         steps=progress.step_names())
             else:
                 self.say("security.interrupted_early", "yellow", signal=request.stopped_by)
             raise SystemExit(SIGNAL_EXIT_CODES[request.stopped_by])
@@ -191,14 +200,19 @@ class Repl:
             else:
                 self.say("repl.cancelled_early", "yellow")
             return
-        self._finished(result)
+        self._finished(result, progress)
 
-    def _finished(self, result: Any) -> None:
+    def _finished(self, result: Any, progress: Any) -> None:
         self.session_id = result.session_id
         if self.lang_setting == "auto":
             self.lang = result.language  # messages follow the conversation's language
-        if result.exit_code:
-            self.say("progress.no_evidence", "yellow")
+        from research.cli.run_output import checked_answer_if_new, closing_lines
+
+        answer = checked_answer_if_new(result, progress)
+        if answer:
+            self.console.print(escape(answer), soft_wrap=True)
+        for line in closing_lines(result, progress):
+            self.console.print(line, soft_wrap=True)
         if result.report_md:
             self.say("repl.report_md", "green", path=result.report_md)
         if result.report_pdf:

@@ -1,4 +1,5 @@
-"""`research sessions …` and `research doctor`; `verify` and `mcp` have modules of their own."""
+"""`research sessions …`, `research doctor`, `research config` and `research help`;
+`verify` and `mcp` have modules of their own."""
 
 from __future__ import annotations
 
@@ -28,11 +29,21 @@ def _parser() -> argparse.ArgumentParser:
         action.add_argument("id")
         if name == "show":
             action.add_argument("--json", action="store_true")
+        if name == "rm":
+            action.add_argument("-y", "--yes", action="store_true", help="delete without asking")
     sessions.add_argument("--lang", choices=["ja", "en"])
 
     doctor = commands.add_parser("doctor", help="check Ollama, model, sandbox, search server, fonts, sessions folder")
     doctor.add_argument("--json", action="store_true")
     doctor.add_argument("--lang", choices=["ja", "en"])
+    doctor.add_argument("--offline", action="store_true", help="skip the test search (no network needed)")
+
+    config = commands.add_parser("config", help="show the effective settings and where each came from")
+    config.add_argument("--json", action="store_true")
+    config.add_argument("--lang", choices=["ja", "en"])
+
+    helping = commands.add_parser("help", help="show help (for a subcommand: research help sessions)")
+    helping.add_argument("topic", nargs="?")
 
     return parser
 
@@ -49,7 +60,9 @@ def dispatch(argv: list[str]) -> int:
 
         return mcp_main(argv[1:])
     args = _parser().parse_args(argv)
-    lang = getattr(args, "lang", None) or ("ja" if os.environ.get("LANG", "").startswith("ja") else "en")
+    if args.command == "help":
+        return _help(args.topic)
+    lang = getattr(args, "lang", None) or _locale_language()
     try:
         from research.modules.core.settings import load_settings
 
@@ -57,15 +70,36 @@ def dispatch(argv: list[str]) -> int:
         if args.command == "doctor":
             from research.cli.doctor import run_doctor
 
-            return run_doctor(settings, as_json=args.json, lang=lang)
+            return run_doctor(settings, as_json=args.json, lang=lang, offline=args.offline)
+        if args.command == "config":
+            from research.cli.config_command import show_config
+
+            return show_config(settings, as_json=args.json, lang=lang)
         return _sessions(args, settings, lang)
     except UserFacingError as exc:
         sys.stderr.write(f"research: {exc.message(lang)}\n")
         return exc.exit_code
 
 
+def _locale_language() -> str:
+    locale = os.environ.get("LC_ALL") or os.environ.get("LC_MESSAGES") or os.environ.get("LANG", "")
+    return "ja" if locale.startswith("ja") else "en"
+
+
+def _help(topic: str | None) -> int:
+    """`research help [subcommand]`: the same text as --help, on stdout, exit 0."""
+    if topic in ("sessions", "doctor", "config"):
+        _parser().parse_args([topic, "--help"])  # argparse prints and exits 0
+    elif topic in ("verify", "mcp"):
+        return dispatch([topic, "--help"])
+    from research.cli.main import build_parser
+
+    build_parser().print_help(sys.stdout)
+    return EXIT_OK
+
+
 def _sessions(args: argparse.Namespace, settings, lang: str) -> int:
-    from research.state.session_folder import HistoryManager
+    from research.state.session_folder import HistoryManager, effective_status
 
     history = HistoryManager(settings.sessions_dir)
     action = args.action or "list"
@@ -73,25 +107,42 @@ def _sessions(args: argparse.Namespace, settings, lang: str) -> int:
         sessions = history.list_sessions()
         if getattr(args, "json", False):
             print(json.dumps(sessions, ensure_ascii=False))
-        else:
-            print_sessions_table(sessions, lang)
+            return EXIT_OK
+        # Where it looked, always: an empty table from the wrong folder must not look like "no sessions".
+        sys.stderr.write(t("terminal.sessions_where", lang, path=str(history.root.resolve())) + "\n")
+        print_sessions_table(sessions, lang)
+        stopped = [m for m in sessions if m.get("status") in ("interrupted", "cancelled", "failed")]
+        if stopped:
+            sys.stderr.write(t("terminal.resume_these", lang, session_id=stopped[0].get("session_id", "")) + "\n")
         return EXIT_OK
     session = history.resolve(args.id)
     if action == "show":
-        report = session.path / "report.md"
-        if getattr(args, "json", False):
-            meta = history.read_json(session.session_id, "meta.json", {})
-            meta["report_md"] = str(report) if report.exists() else None
-            print(json.dumps(meta, ensure_ascii=False))
-        elif report.exists():
-            from rich.console import Console
-            from rich.markdown import Markdown
+        from research.state.progress_log import PROGRESS_FILE, progress_markdown
 
+        report = session.path / "report.md"
+        meta = history.read_json(session.session_id, "meta.json", {})
+        status = effective_status(session.path, meta.get("status"))
+        if getattr(args, "json", False):
+            meta["status"] = status
+            meta["report_md"] = str(report) if report.exists() else None
+            progress_md = session.path / PROGRESS_FILE
+            meta["progress_md"] = str(progress_md) if progress_md.exists() else None
+            print(json.dumps(meta, ensure_ascii=False))
+            return EXIT_OK
+        from rich.console import Console
+        from rich.markdown import Markdown
+
+        if report.exists():
             # A shared folder's report.md may hold escape sequences (OSC 52, clear screen …).
             Console().print(Markdown(strip_controls(report.read_text("utf-8"))))
-        else:
+            return EXIT_OK
+        progress = progress_markdown(session.path)
+        if progress is None:
             sys.stderr.write(t("sessions.no_report", lang, session_id=session.session_id) + "\n")
             return EXIT_USAGE
+        shown = t("terminal.status_interrupted", lang) if status == "interrupted" else status
+        sys.stderr.write(t("terminal.progress_so_far", lang, session_id=session.session_id, status=shown) + "\n")
+        Console().print(Markdown(strip_controls(progress)))
         return EXIT_OK
     if action == "open":
         pdf = session.path / "report.pdf"
@@ -103,9 +154,30 @@ def _sessions(args: argparse.Namespace, settings, lang: str) -> int:
         if not open_in_viewer(pdf):
             print(pdf)
         return EXIT_OK
+    if not args.yes and not _confirm_removal(history, session, lang):
+        return EXIT_USAGE if not sys.stdin.isatty() else EXIT_OK
     shutil.rmtree(session.path)
     sys.stderr.write(t("sessions.removed", lang, session_id=session.session_id) + "\n")
     return EXIT_OK
+
+
+def _confirm_removal(history, session, lang: str) -> bool:
+    """Ask on the terminal; without one, refuse (a script must say -y)."""
+    from research.modules.text.sanitize import one_line
+
+    if not sys.stdin.isatty():
+        sys.stderr.write("research: " + t("terminal.rm_needs_yes", lang, session_id=session.session_id) + "\n")
+        return False
+    meta = history.read_json(session.session_id, "meta.json", {})
+    question = one_line(str(meta.get("question") or ""), 60)
+    try:
+        answer = input(t("terminal.rm_confirm", lang, session_id=session.session_id, question=question))
+    except EOFError:
+        answer = ""
+    if answer.strip().lower() in ("y", "yes", "はい"):
+        return True
+    sys.stderr.write(t("terminal.rm_kept", lang, session_id=session.session_id) + "\n")
+    return False
 
 
 def print_sessions_table(sessions: list[dict], lang: str) -> None:
@@ -131,7 +203,7 @@ def print_sessions_table(sessions: list[dict], lang: str) -> None:
             cell(meta.get("session_id", ""), 40),
             cell((meta.get("created_at") or "")[:16].replace("T", " ")),
             cell(meta.get("question") or "", 60),
-            cell(meta.get("status", ""), 20),
+            cell(t("terminal.status_interrupted", lang) if meta.get("status") == "interrupted" else meta.get("status", ""), 20),
             cell(meta.get("sources", ""), 10),
             f"{ratio:.0%}" if isinstance(ratio, (int, float)) else "",
         )

@@ -25,6 +25,8 @@ from research.modules.text.sanitize import shorten
 SESSION_ID = re.compile(r"^\d{8}_\d{6}_[0-9a-f]{6}$")
 _ID_FRAGMENT = re.compile(r"^[0-9a-f_]{4,22}$")
 LOCK_FILE = ".lock"  # held (flock) by the process running the session
+# Statuses of a session that stopped before its report: `research --resume ID` continues it.
+RESUMABLE_STATUSES = ("interrupted", "cancelled", "failed")
 
 
 def now_iso() -> str:
@@ -94,12 +96,16 @@ class HistoryManager:
         return self.root / f"session_{session_id}"
 
     def list_sessions(self) -> list[dict[str, Any]]:
-        """Sessions newest first, from their meta.json (folders without one are skipped)."""
+        """Sessions newest first, from their meta.json (folders without one are skipped).
+
+        A session whose meta.json still says "running" but whose lock no process holds was
+        killed (kill -9, power cut): it is listed as "interrupted", which it is."""
         sessions = []
         for folder in self._session_dirs():
             meta = _read_json(folder / "meta.json")
             if meta:
                 meta["session_dir"] = str(folder)
+                meta["status"] = effective_status(folder, meta.get("status"))
                 sessions.append(meta)
         return sorted(sessions, key=lambda m: m.get("session_id", ""), reverse=True)
 
@@ -230,6 +236,33 @@ def session_lock(folder: Path, session_id: str) -> Iterator[None]:
         yield
     finally:
         os.close(fd)  # closing drops the lock
+
+
+def lock_held(folder: Path) -> bool:
+    """True while some process holds the session's lock, i.e. the run is really running."""
+    try:
+        fd = os.open(folder / LOCK_FILE, os.O_RDWR)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    except OSError:
+        return False
+    else:
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        return False
+    finally:
+        os.close(fd)
+
+
+def effective_status(folder: Path, status: Any) -> str:
+    """meta.json's status, except that a "running" session nobody runs is "interrupted"."""
+    status = str(status or "")
+    if status == "running" and not lock_held(folder):
+        return "interrupted"
+    return status
 
 
 def _read_json(path: Path) -> Any:

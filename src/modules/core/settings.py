@@ -35,6 +35,19 @@ def config_file_path() -> Path:
     return base / "research" / "config.toml"
 
 
+def default_sessions_dir() -> Path:
+    """One per-user folder, the same from any directory: ``$XDG_DATA_HOME/research/sessions``
+    (else ``~/.local/share/research/sessions``). ``RESEARCH_SESSIONS_DIR=sessions`` keeps
+    them in the current project instead."""
+    base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
+    return base / "research" / "sessions"
+
+
+def read_config_file() -> dict[str, Any]:
+    """The config file's settings (lower-case names), {} when there is none."""
+    return dict(_TomlFileSource(Settings).data)
+
+
 class _TomlFileSource(PydanticBaseSettingsSource):
     """Reads the config file; a broken file is a usage error, not a traceback."""
 
@@ -67,7 +80,7 @@ class Settings(BaseSettings):
     num_ctx: int = Field(default=16384, ge=2048, le=1_048_576)
     think: Literal["low", "medium", "high", "off"] = "low"
     request_timeout: float = Field(default=600.0, gt=0)
-    sessions_dir: Path = Path("sessions")
+    sessions_dir: Path = Field(default_factory=default_sessions_dir)
     language: Literal["auto", "ja", "en"] = "auto"
     search_engine: Literal["duckduckgo", "searxng", "local"] = "duckduckgo"
     searxng_url: str | None = None
@@ -145,13 +158,19 @@ def check_run_settings(settings: Settings) -> None:
             raise UsageError("security.docs_not_folder", path=str(folder)[:300])
 
 
-def load_settings(**flags: Any) -> Settings:
-    """Build settings from flags (None means "not given") and the environment."""
+def load_settings(flag_names: dict[str, str] | None = None, **flags: Any) -> Settings:
+    """Build settings from flags (None means "not given") and the environment.
+
+    ``flag_names`` maps a setting to the flag that sets it (``depth`` → ``--depth``): a
+    bad value given as a flag is reported under the flag the user typed."""
     given = {k: v for k, v in flags.items() if v is not None}
     try:
         return Settings(**given)
     except ValidationError as exc:
         first = exc.errors()[0]
         name = str(first["loc"][0]) if first.get("loc") else "?"
-        env_name = name if name.startswith(("RESEARCH_", "OLLAMA_")) else "RESEARCH_" + name.upper()
-        raise UsageError("usage.bad_setting", name=env_name, reason=first["msg"]) from None
+        if name in given and flag_names and name in flag_names:
+            shown = flag_names[name]
+        else:
+            shown = name if name.startswith(("RESEARCH_", "OLLAMA_")) else "RESEARCH_" + name.upper()
+        raise UsageError("usage.bad_setting", name=shown, reason=first["msg"]) from None

@@ -1,0 +1,74 @@
+"""`research config`: every effective setting, the place it came from, the config file
+and the sessions folder, so "which model / which folder will it use?" needs no guessing."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from research.modules.core.errors import EXIT_OK
+from research.modules.core.i18n import t
+from research.modules.core.settings import Settings, config_file_path, read_config_file
+
+
+def setting_sources(settings: Settings) -> list[dict[str, Any]]:
+    """One row per setting: name, the variable that sets it, value, and where it came from
+    ("env" with the variable's name, "file", or "default")."""
+    file_values = read_config_file()
+    rows = []
+    for name, field in Settings.model_fields.items():
+        variable = "RESEARCH_" + name.upper()
+        candidates = [variable] + (["OLLAMA_HOST"] if name == "ollama_host" else [])
+        from_env = next((c for c in candidates if c in os.environ), None)
+        if from_env:
+            source, detail = "env", from_env
+        elif name in file_values:
+            source, detail = "file", None
+        else:
+            source, detail = "default", None
+        rows.append({"name": name, "variable": variable, "value": _plain(getattr(settings, name)),
+                     "source": source, "source_variable": detail})
+    return rows
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, Path):
+        return str(value.expanduser())
+    if isinstance(value, tuple):
+        return list(value)
+    return value
+
+
+def show_config(settings: Settings, *, as_json: bool, lang: str) -> int:
+    rows = setting_sources(settings)
+    path = config_file_path()
+    sessions = str(Path(settings.sessions_dir).expanduser().resolve())
+    if as_json:
+        payload = {"config_file": str(path), "config_file_exists": path.is_file(), "sessions_dir": sessions,
+                   "settings": rows}
+        sys.stdout.write(json.dumps(payload, ensure_ascii=False) + "\n")
+        return EXIT_OK
+    from rich.console import Console
+    from rich.markup import escape
+    from rich.table import Table
+
+    console = Console(highlight=False)
+    state = t("terminal.config_file_found" if path.is_file() else "terminal.config_file_missing", lang)
+    console.print(escape(t("terminal.config_file", lang, path=str(path), state=state)), soft_wrap=True)
+    console.print(escape(t("terminal.config_sessions", lang, path=sessions)), soft_wrap=True)
+    table = Table(title=t("terminal.config_title", lang))
+    for key in ("terminal.config_col_setting", "terminal.config_col_value", "terminal.config_col_source"):
+        table.add_column(t(key, lang), overflow="fold")
+    for row in rows:
+        if row["source"] == "env":
+            source = t("terminal.source_env", lang, name=row["source_variable"])
+        else:
+            source = t("terminal.source_" + row["source"], lang)
+        value = row["value"]
+        shown = ", ".join(value) if isinstance(value, list) else ("–" if value is None else str(value))
+        table.add_row(escape(row["variable"]), escape(shown), escape(source))
+    console.print(table)
+    return EXIT_OK

@@ -1,0 +1,110 @@
+"""How a one-shot run ends on the terminal: what went wrong, one summary line, the answer.
+
+stderr gets the problems that were not already announced during the run and one closing
+line (sources read, claims supported / flagged / not checked, loops, wall time, report
+paths); stdout gets only the final checked answer (plus the PDF's path on a terminal).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+from rich.markup import escape
+
+from research.modules.core.errors import EXIT_OK, EXIT_SEARCH_FAILED
+from research.modules.core.i18n import t
+from research.modules.text.sanitize import strip_controls
+
+LANGUAGE_NAMES = {"ja": {"ja": "日本語", "en": "Japanese"}, "en": {"ja": "英語", "en": "English"}}
+
+
+def summary_counts(verification: dict[str, Any]) -> dict[str, int]:
+    """supported / flagged / not checked, from a verification summary (flagged: any verdict
+    short of supported that was decided; not checked: left undecided)."""
+    claims = int(verification.get("claims") or 0)
+    supported = int(verification.get("supported") or 0)
+    not_checked = int(verification.get("not_checked") or 0)
+    return {"claims": claims, "supported": supported, "not_checked": not_checked,
+            "flagged": max(0, claims - supported - not_checked), "loops": int(verification.get("loops") or 0)}
+
+
+def closing_lines(result: Any, progress: Any) -> list[str]:
+    """Rich-markup lines for stderr: late problems, the exit-4/5 line, then the summary."""
+    lang = progress.lang
+    lines: list[str] = []
+    for problem in result.problems:
+        kind = problem.get("kind")
+        if kind == "language":
+            language = LANGUAGE_NAMES.get(result.language, {}).get(lang, result.language)
+            lines.append(f"[yellow]{escape(t('terminal.language_left', lang, language=language))}[/yellow]")
+        elif kind == "budget":
+            lines.append(f"[yellow]{escape(t('terminal.budget_stopped', lang, budget=problem['message']))}[/yellow]")
+    if result.exit_code == EXIT_SEARCH_FAILED:
+        lines.append(f"[red]{escape(t('terminal.search_unreachable', lang))}[/red]")
+    elif result.exit_code != EXIT_OK:
+        lines.append(f"[yellow]{escape(t('progress.no_evidence', lang))}[/yellow]")
+    paths = {"report_md": result.report_md or "-", "report_pdf": result.report_pdf or "-"}
+    counts = summary_counts(result.verification or {})
+    if counts["claims"]:
+        text = t("terminal.summary", lang, sources=result.sources, seconds=progress.seconds, **counts, **paths)
+    else:
+        text = t("terminal.summary_unverified", lang, sources=result.sources, seconds=progress.seconds, **paths)
+    lines.append(f"[bold]{escape(text)}[/bold]")
+    return lines
+
+
+def final_stdout(result: Any, progress: Any, live: bool) -> str:
+    """What stdout gets last. Redirected: the checked answer alone. On a terminal the
+    drafts were streamed already: the checked answer again only when it differs from
+    the last draft shown (labelled on stderr), then the PDF's path."""
+    if not live:
+        return strip_controls(result.answer or "").strip()
+    answer = checked_answer_if_new(result, progress)
+    return "\n".join(([answer, ""] if answer else []) + [result.report_pdf])
+
+
+def checked_answer_if_new(result: Any, progress: Any) -> str | None:
+    """The checked answer, when the terminal has not shown exactly it (its label goes to stderr)."""
+    answer = strip_controls(result.answer or "").strip()
+    shown = strip_controls(progress.drafts[-1]).strip() if progress.drafts else ""
+    if not answer or answer == shown:
+        return None
+    progress.console.print(f"[bold]{escape(t('terminal.checked_answer', progress.lang))}[/bold]")
+    return answer
+
+
+def copy_outputs(result: Any, target: str, progress: Any) -> int:
+    """``-o PATH``: a .md/.pdf/.json file gets that one; anything else is a folder that
+    gets report.md, report.pdf and result.json. Returns 0, or 1 with one line on stderr."""
+    destination = Path(target).expanduser()
+    suffix = destination.suffix.lower()
+    wanted = {".md": ["md"], ".pdf": ["pdf"], ".json": ["json"]}.get(suffix)
+    try:
+        if wanted is None:
+            destination.mkdir(parents=True, exist_ok=True)
+            written = [_copy_one(result, kind, destination / name)
+                       for kind, name in (("md", "report.md"), ("pdf", "report.pdf"), ("json", "result.json"))]
+        else:
+            destination.parent.mkdir(parents=True, exist_ok=True)
+            written = [_copy_one(result, wanted[0], destination)]
+    except OSError as exc:
+        progress.console.print(escape(t("terminal.output_failed", progress.lang, path=str(destination),
+                                        reason=exc.strerror or str(exc))), style="red")
+        return 1
+    for path in (p for p in written if p is not None):
+        progress.console.print(f"[dim]{escape(t('terminal.output_written', progress.lang, path=str(path)))}[/dim]")
+    return 0
+
+
+def _copy_one(result: Any, kind: str, destination: Path) -> Path | None:
+    if kind == "json":
+        destination.write_text(json.dumps(result.to_json(), ensure_ascii=False, indent=2) + "\n", "utf-8")
+        return destination
+    source = result.report_md if kind == "md" else result.report_pdf
+    if not source or not Path(source).is_file():
+        return None
+    shutil.copyfile(source, destination)
+    return destination
