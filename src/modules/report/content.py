@@ -21,6 +21,12 @@ from markdown_it.tree import SyntaxTreeNode
 from pydantic import BaseModel, Field
 
 from research.modules.report.templates import report_labels
+from research.modules.text.claims import citation_labels
+
+# The report's sections, in reading order, for both writers (markdown.py and pdf.py):
+# the answer first, then what may be wrong with it, how it was checked, what it rests
+# on, and how it was made last.
+SECTION_ORDER = ("summary", "findings", "notes", "verification", "sources", "method")
 
 # ---------------------------------------------------------------------------
 # Input
@@ -175,8 +181,9 @@ class ReportDocument:
     findings: list[Section]
     verification: VerificationView
     method: MethodView
-    sources: list[SourceEntry]
+    sources: list[SourceEntry]  # the sources the answer cites
     notes: list[str]
+    also_read: list[SourceEntry] = field(default_factory=list)  # read (or tried) but not cited
 
     @property
     def document_title(self) -> str:
@@ -414,6 +421,13 @@ def _float(value: Any, default: float = 0.0) -> float:
         return default
 
 
+def _query_texts(value: Any) -> list[str]:
+    """Queries as the text a reader searched for: the verifier stores ``{"text", "language"}``."""
+    if not isinstance(value, (list, tuple)):
+        return []
+    return _strings([item.get("text") if isinstance(item, dict) else item for item in value])
+
+
 def _strings(value: Any) -> list[str]:
     if not isinstance(value, (list, tuple)):
         return []
@@ -453,7 +467,7 @@ def _verification_view(data: dict[str, Any]) -> VerificationView:
         loops=_int(summary.get("loops")),
         invalid_citations=_strings(summary.get("invalid_citations")),
         weak_claims=weak,
-        follow_up_queries=_strings(data.get("follow_up_queries")),
+        follow_up_queries=_query_texts(data.get("follow_up_queries")),
     )
 
 
@@ -488,6 +502,10 @@ def _source_entries(ledger: list[dict[str, Any]]) -> list[SourceEntry]:
     return entries
 
 
+def _renumbered(entries: list[SourceEntry]) -> list[SourceEntry]:
+    return [SourceEntry(**{**entry.__dict__, "number": n}) for n, entry in enumerate(entries, start=1)]
+
+
 def _format_date(moment: datetime) -> str:
     text = moment.strftime("%Y-%m-%d %H:%M")
     zone = moment.strftime("%Z") if moment.tzinfo else ""
@@ -507,7 +525,10 @@ def build_report(data: ReportInput) -> ReportDocument:
         summary_markdown = sections.pop(0)[1]
     summary = _section(labels["summary"], summary_markdown, shift=0)
     findings = [_section(title, text, shift=1) for title, text in sections]
-    sources = _source_entries(data.sources)
+    ledger = _source_entries(data.sources)
+    cited = set(citation_labels(data.body_markdown))
+    sources = [s for s in ledger if s.label in cited] if cited else ledger
+    also_read = [s for s in ledger if s not in sources]
     return ReportDocument(
         lang=data.language,
         labels=labels,
@@ -520,7 +541,8 @@ def build_report(data: ReportInput) -> ReportDocument:
         summary=summary,
         findings=findings,
         verification=_verification_view(data.verification),
-        method=_method_view(data.method, sources),
-        sources=sources,
+        method=_method_view(data.method, ledger),
+        sources=_renumbered(sources),
+        also_read=_renumbered(also_read),
         notes=[" ".join(note.split()) for note in data.notes if note and note.strip()],
     )
