@@ -12,6 +12,7 @@ from research.modules.report.pdf import render_pdf
 from research.modules.report.content import ReportInput, build_report
 from research.modules.report.markdown import render_markdown
 from research.state import AgentState
+from research.state.run_problems import run_problems, search_unreachable
 from research.nodes.dependencies import WorkflowDependencies
 
 
@@ -20,12 +21,17 @@ async def write_report(state: AgentState, deps: WorkflowDependencies) -> dict[st
     lang = state["language"]
     documents = state.get("documents", [])
     verification = state.get("verification", {})
-    body = verification.get("annotated_draft") or state.get("draft", "")
     read = [d for d in documents if d["status"] == "ok"]
+    if not read:
+        # The draft is then the tool's own "nothing found" message: there is nothing to check.
+        verification = {}
+    body = verification.get("annotated_draft") or state.get("draft", "")
     failed = [d for d in documents if d["status"] != "ok"]
     notes = []
     if not read:
-        notes.append(t("progress.no_evidence", lang))
+        notes.append(t("terminal.search_unreachable" if search_unreachable(state) else "progress.no_evidence", lang))
+    # Search failures first: they explain everything after them.
+    notes += [_search_note(p, lang) for p in run_problems(state) if p["kind"] in ("search", "search_tool")]
     notes += [f"[{d['label']}] {d['url']}: {d.get('error') or ''}" for d in failed]
     notes += degradation_notes(state, deps.model.usage, lang)
     notes += _budget_and_model_notes(state, deps, lang)
@@ -69,6 +75,12 @@ async def write_report(state: AgentState, deps: WorkflowDependencies) -> dict[st
         usage=deps.model.usage,
     )
     return {"report_md": str(md_path), "report_pdf": str(pdf_path), "usage": deps.model.usage}
+
+
+def _search_note(problem: dict[str, Any], lang: str) -> str:
+    if problem["kind"] == "search_tool":
+        return problem["message"]
+    return t("terminal.search_failed_note", lang, count=problem["queries"], reason=problem["message"])
 
 
 def _budget_and_model_notes(state: AgentState, deps: WorkflowDependencies, lang: str) -> list[str]:

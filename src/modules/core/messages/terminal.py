@@ -11,6 +11,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "Search failed for {count} of {total} queries: {reason}",
         "ja": "{total} 件中 {count} 件のクエリで検索に失敗しました: {reason}",
     },
+    "terminal.search_failed_note": {
+        "en": "Search failed for {count} queries: {reason}",
+        "ja": "{count} 件のクエリで検索に失敗しました: {reason}",
+    },
     "terminal.search_tool_missing": {
         "en": "The web-search MCP server '{server}' has no tool '{tool}' (its tools: {tools}); nothing was "
         "searched. Use a server that offers {tool}, or unset RESEARCH_MCP_CONFIG.",
