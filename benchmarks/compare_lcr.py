@@ -107,6 +107,12 @@ def tree_figures(run: TreeRun) -> dict[str, Any]:
             "stragglers": run.stragglers, "samples": run.samples}
 
 
+def web_requests(web: Any) -> dict[str, int]:
+    """Searches and page fetches the web fixture served since its log was cleared."""
+    paths = [record.path.split("?")[0] for record in web.requests]
+    return {"searches": sum(path == "/search" for path in paths), "pages_fetched": sum(path != "/search" for path in paths)}
+
+
 def first_line_time(run: TreeRun, prefix: str) -> float | None:
     return next((at for at, line in run.stderr_lines if line.lstrip().startswith(prefix)), None)
 
@@ -117,6 +123,7 @@ def run_ours(question: str, lang: str, fake: NeutralOllama, web: Any, home: Path
                RESEARCH_SEARXNG_URL=web.searxng_url, RESEARCH_ALLOW_PRIVATE_NETWORK="true",
                RESEARCH_SESSIONS_DIR=str(home / "sessions"))
     fake.label = label
+    web.clear_log()
     run = run_tree([RESEARCH, question, "--lang", lang, "--json"], env=env, cwd=home)
     figures = tree_figures(run)
     if run.exit_code not in (0, 4):
@@ -136,7 +143,7 @@ def run_ours(question: str, lang: str, fake: NeutralOllama, web: Any, home: Path
         last_session_file_to_exit_s=run.exited_at - max(p.stat().st_mtime for p in every_file) if every_file else None,
         llm_calls=counted["calls"], prompt_tokens=counted["prompt_tokens"],
         completion_tokens=counted["completion_tokens"], by_format=counted["by_format"],
-        own_count_calls=sum(entry.get("calls", 0) for entry in usage.values()),
+        own_count_calls=sum(entry.get("calls", 0) for entry in usage.values()), **web_requests(web),
     )
     return figures
 
@@ -152,6 +159,7 @@ def run_lcr(question: str, python: str, checkout: Path, fake: NeutralOllama, web
                PYTHONPATH=str(checkout / "src"))
     out = home / f"{label}.json"
     fake.label = label
+    web.clear_log()
     run = run_tree([python, "-c", LCR_DRIVER, str(out), question, fake.url + "/", MODEL], env=env, cwd=home)
     figures = tree_figures(run)
     if run.exit_code != 0 or not out.exists():
@@ -162,7 +170,7 @@ def run_lcr(question: str, python: str, checkout: Path, fake: NeutralOllama, web
         spawn_to_graph_imported_s=timing["imported"] - run.started_at, import_s=timing["import_s"],
         last_report_file_to_exit_s=run.exited_at - (home / f"{label}.json").stat().st_mtime,
         summary_chars=timing["summary_chars"], llm_calls=counted["calls"], prompt_tokens=counted["prompt_tokens"],
-        completion_tokens=counted["completion_tokens"], by_format=counted["by_format"],
+        completion_tokens=counted["completion_tokens"], by_format=counted["by_format"], **web_requests(web),
     )
     return figures
 
@@ -200,7 +208,7 @@ def summarise(ours: list[dict[str, Any]], theirs: list[dict[str, Any]], setup: d
         return [row.get(key) for row in rows]
 
     keys = ("wall_s", "cpu_s", "peak_pss_mib", "peak_rss_mib", "processes", "llm_calls", "prompt_tokens",
-            "completion_tokens", "last_report_file_to_exit_s")
+            "completion_tokens", "searches", "pages_fetched", "last_report_file_to_exit_s")
     ratios = {
         "wall_ratio": ratio(column(ours, "wall_s"), column(theirs, "wall_s")),
         "cpu_ratio": ratio(column(ours, "cpu_s"), column(theirs, "cpu_s")),
@@ -259,6 +267,9 @@ def markdown(result: dict[str, Any]) -> str:
          "llm_calls_ratio"),
         ("Prompt tokens (neutral fake's count)", _fmt(ours["prompt_tokens"], "", 0),
          _fmt(lcr["prompt_tokens"], "", 0), "prompt_tokens_ratio"),
+        ("Searches / pages fetched (web fixture's log)",
+         f"{_fmt(ours.get('searches'), '', 0)} / {_fmt(ours.get('pages_fetched'), '', 0)}",
+         f"{_fmt(lcr.get('searches'), '', 0)} / {_fmt(lcr.get('pages_fetched'), '', 0)}", None),
         ("Ours: spawn → first node; LCR: spawn → graph imported", _fmt(ours["first_node_s"], " s"),
          _fmt(lcr["spawn_to_graph_imported_s"], " s"), "first_node_vs_lcr_import"),
         ("… LCR's import measured inside its process", "", _fmt(lcr["import_s"], " s"),
