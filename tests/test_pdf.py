@@ -331,3 +331,58 @@ def test_page_one_shows_japanese_glyphs_not_tofu(long_report, tmp_path):
     assert matches_reference > 0.85, matches_reference
     assert matches_tofu < 0.5, matches_tofu
     assert japanese_chars(title) == len(chars)
+
+
+# --- issue 14: the answer reads as it was written; flags stand out; order ------------------
+
+
+def _chars(pdf: Path) -> list[LTChar]:
+    found: list[LTChar] = []
+
+    def walk(node) -> None:
+        if isinstance(node, LTChar):
+            found.append(node)
+        for child in getattr(node, "_objs", []) or []:
+            walk(child)
+
+    for page in extract_pages(str(pdf)):
+        walk(page)
+    return found
+
+
+def _issue14_report(tmp_path: Path, lang: str = "ja") -> Path:
+    body = ("富士山の標高は3,776メートルです。[S1]\n"
+            "最後の噴火は1707年です。[S1] ⚠ 未検証\n"
+            "噴火は16日間続きました。[S1] （未確認）\n")
+    data = ReportInput(question="富士山", language=lang, model="m", generated_at=datetime(2025, 1, 1, tzinfo=timezone.utc),
+                       session_id="20250101_000000_abcdef", body_markdown=body,
+                       sources=[{"label": "S1", "url": "https://example.org/fuji", "title": "Fuji", "status": "ok"}],
+                       verification={"summary": {"claims": 3, "supported": 1},
+                                     "follow_up_queries": [{"text": "宝永噴火 期間", "language": "ja"}]},
+                       method={"queries": [f"query {n}" for n in range(15)], "engines": ["searxng"]})
+    pdf = tmp_path / "report.pdf"
+    render_pdf(build_report(data), pdf, font_path=find_japanese_font(None))
+    return pdf
+
+
+def test_each_claim_line_of_the_draft_stays_its_own_line(tmp_path: Path) -> None:
+    text = extract_text(str(_issue14_report(tmp_path)))
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    assert any(line.startswith("最後の噴火は1707年です。") for line in lines), lines
+    assert any(line.startswith("噴火は16日間続きました。") for line in lines), lines
+    assert "{'text'" not in text and "宝永噴火 期間" in text
+
+
+def test_flagged_claims_are_marked_in_colour(tmp_path: Path) -> None:
+    chars = _chars(_issue14_report(tmp_path))
+    red = [c.get_text() for c in chars if tuple(round(v, 2) for v in (c.graphicstate.ncolor or ())) == (0.72, 0.11, 0.11)]
+    assert "未検証" in "".join(red) and "未確認" in "".join(red)
+    body = [c for c in chars if c.get_text() == "標"]
+    assert body and tuple(body[0].graphicstate.ncolor or ()) != (0.72, 0.11, 0.11)
+
+
+def test_sections_follow_the_shared_order_with_method_last(tmp_path: Path) -> None:
+    text = extract_text(str(_issue14_report(tmp_path)))
+    positions = [text.index(word) for word in ("結論", "検証", "出典", "方法")]
+    assert positions == sorted(positions)
+    assert "query 14" in text.split("方法")[-1]

@@ -105,8 +105,9 @@ def test_headings_inside_a_finding_move_under_the_theme_heading():
 
 def test_japanese_report_has_localized_sections_in_order():
     markdown = render_markdown(build_report(make_input()))
+    # The answer first, then notes, verification and sources; the method last (SECTION_ORDER).
     order = ["# 調査レポート", "**質問**", "**日付**", "**モデル**", "## 結論", "## 調査結果", "### 噴火の経過",
-             "## 検証", "## 方法", "## 出典", "## 注記"]
+             "## 注記", "## 検証", "## 出典", "## 方法"]
     positions = [markdown.index(marker) for marker in order]
     assert positions == sorted(positions)
     assert "2025-03-01 10:00 UTC" in markdown
@@ -123,9 +124,9 @@ def test_english_report_uses_english_titles():
 
 def test_verification_section_reports_counts_loops_and_weak_claims():
     markdown = render_markdown(build_report(make_input(language="en")))
-    section = markdown.split("## Verification")[1].split("## Method")[0]
+    section = markdown.split("## Verification")[1].split("## Sources")[0]
     assert "| Claims checked | 3 |" in section
-    assert "| Supported ratio | 33% |" in section
+    assert "| Claims supported by their sources | 33% |" in section
     assert "| Verification loops | 2 |" in section
     assert "`S9`" in section  # invalid citation removed
     assert "Unsupported: 宝永噴火は16日間続いた (S2)" in section
@@ -217,3 +218,19 @@ def test_parent_session_and_empty_body():
     assert "**元のセッション**: `20250228_090000_zz99`" in markdown
     assert "出典は見つかりませんでした。" in markdown
     assert "## 調査結果" not in markdown
+
+
+def test_follow_up_searches_are_text_not_python_dicts():
+    data = make_input(language="ja")
+    verification = dict(data.verification)
+    verification["follow_up_queries"] = [{"text": "宝永噴火 期間", "language": "ja"}, {"text": "Hoei eruption", "language": "en"}]
+    markdown = render_markdown(build_report(data.model_copy(update={"verification": verification})))
+    assert "- 宝永噴火 期間" in markdown and "- Hoei eruption" in markdown
+    assert "{'text'" not in markdown and "'language'" not in markdown
+
+
+def test_method_is_last_and_compact():
+    markdown = render_markdown(build_report(make_input(language="en")))
+    method = markdown.split("## Method")[1]
+    assert "## " not in method  # nothing after it
+    assert len([line for line in method.splitlines() if line.strip()]) <= 2

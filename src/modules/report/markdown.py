@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from research.modules.report.content import ReportDocument, SourceEntry, VerificationView
+from research.modules.report.content import SECTION_ORDER, ReportDocument, SourceEntry, VerificationView
 from research.modules.text.sanitize import one_line, safe_markdown, safe_url
 
 _MARKDOWN_SPECIALS = re.compile(r"([\\`*_\[\]<>#|])")
@@ -67,19 +67,19 @@ def _verification(view: VerificationView, labels: dict[str, str]) -> list[str]:
 
 
 def _method(doc: ReportDocument) -> list[str]:
+    """Compact: one line of facts, one line of queries (the reader rarely needs more)."""
     labels, method = doc.labels, doc.method
-    none = labels["none"]
-    lines = [
-        f"- **{labels['engines']}**: {escape_markdown(', '.join(method.engines)) or none}",
-        f"- **{labels['sources_read']}**: {method.sources_read}",
-        f"- **{labels['sources_failed']}**: {method.sources_failed}",
-        f"- **{labels['loops']}**: {method.loops}",
+    facts = [
+        f"**{labels['engines']}**: {escape_markdown(', '.join(method.engines)) or labels['none']}",
+        f"**{labels['sources_read']}**: {method.sources_read}",
+        f"**{labels['sources_failed']}**: {method.sources_failed}",
+        f"**{labels['loops']}**: {method.loops}",
     ]
     if method.sandbox:
-        lines.append(f"- **{labels['sandbox']}**: {escape_markdown(method.sandbox)}")
+        facts.append(f"**{labels['sandbox']}**: {escape_markdown(method.sandbox)}")
+    lines = [" · ".join(facts)]
     if method.queries:
-        lines.append(f"- **{labels['queries']}**:")
-        lines += [f"  - {escape_markdown(query)}" for query in method.queries]
+        lines += ["", f"**{labels['queries']}**: " + " · ".join(escape_markdown(q) for q in method.queries)]
     return lines
 
 
@@ -101,32 +101,66 @@ def source_line(source: SourceEntry, labels: dict[str, str]) -> str:
 
 
 def render_markdown(doc: ReportDocument) -> str:
-    """The whole report as Markdown: header, summary, findings, verification, method,
-    sources and notes, with headings and labels in ``doc.lang``."""
+    """The whole report as Markdown: the header, then the sections in ``SECTION_ORDER``,
+    with headings and labels in ``doc.lang``."""
     labels = doc.labels
     out: list[str] = [f"# {escape_markdown(doc.title)}", ""]
     for label, value in doc.header_fields():
         # Identifiers go in code spans so underscores and colons read literally.
         shown = _code(value) if label in (labels["model"], labels["session"], labels["parent_session"]) else escape_markdown(value)
         out.append(f"- **{label}**: {shown}")
-    out += ["", f"## {labels['summary']}", ""]
+    out.append("")
+    for name in SECTION_ORDER:
+        out += _SECTIONS[name](doc)
+    return "\n".join(out).rstrip("\n") + "\n"
+
+
+def _summary_section(doc: ReportDocument) -> list[str]:
     # The model's prose repeats what pages said: no raw HTML, images or odd-scheme links.
+    out = [f"## {doc.labels['summary']}", ""]
     if doc.summary.markdown.strip():
         out += [safe_markdown(doc.summary.markdown), ""]
-    if doc.findings:
-        out += [f"## {labels['findings']}", ""]
-        for section in doc.findings:
-            out += [f"### {safe_markdown(one_line(section.title))}", ""]
-            if section.markdown.strip():
-                out += [safe_markdown(section.markdown), ""]
-    out += [f"## {labels['verification']}", ""] + _verification(doc.verification, labels) + [""]
-    out += [f"## {labels['method']}", ""] + _method(doc) + [""]
-    out += [f"## {labels['sources']}", ""]
+    return out
+
+
+def _findings_section(doc: ReportDocument) -> list[str]:
+    if not doc.findings:
+        return []
+    out = [f"## {doc.labels['findings']}", ""]
+    for section in doc.findings:
+        out += [f"### {safe_markdown(one_line(section.title))}", ""]
+        if section.markdown.strip():
+            out += [safe_markdown(section.markdown), ""]
+    return out
+
+
+def _notes_section(doc: ReportDocument) -> list[str]:
+    if not doc.notes:
+        return []
+    return [f"## {doc.labels['notes']}", ""] + [f"- {escape_markdown(note)}" for note in doc.notes] + [""]
+
+
+def _verification_section(doc: ReportDocument) -> list[str]:
+    return [f"## {doc.labels['verification']}", ""] + _verification(doc.verification, doc.labels) + [""]
+
+
+def _sources_section(doc: ReportDocument) -> list[str]:
+    labels = doc.labels
+    out = [f"## {labels['sources']}", ""]
     if doc.sources:
         out += [f"{source.number}. {source_line(source, labels)}" for source in doc.sources]
     else:
         out.append(labels["no_sources"])
     out.append("")
-    if doc.notes:
-        out += [f"## {labels['notes']}", ""] + [f"- {escape_markdown(note)}" for note in doc.notes] + [""]
-    return "\n".join(out).rstrip("\n") + "\n"
+    if doc.also_read:
+        out += [f"### {labels['also_read']}", ""]
+        out += [f"{source.number}. {source_line(source, labels)}" for source in doc.also_read] + [""]
+    return out
+
+
+def _method_section(doc: ReportDocument) -> list[str]:
+    return [f"## {doc.labels['method']}", ""] + _method(doc) + [""]
+
+
+_SECTIONS = {"summary": _summary_section, "findings": _findings_section, "notes": _notes_section,
+             "verification": _verification_section, "sources": _sources_section, "method": _method_section}

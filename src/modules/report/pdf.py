@@ -23,6 +23,7 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.pdfbase import pdfmetrics
 from reportlab.platypus import (
+    CondPageBreak,
     Flowable,
     HRFlowable,
     Indenter,
@@ -38,8 +39,10 @@ from reportlab.platypus import (
 
 from research.modules.text.sanitize import safe_url, strip_controls
 from research.modules.core.errors import UserFacingError
+from research.modules.core.i18n import t
 from research.modules.report.fonts import register_japanese_font
 from research.modules.report.content import (
+    SECTION_ORDER,
     Block,
     CodeBlock,
     Heading,
@@ -47,6 +50,7 @@ from research.modules.report.content import (
     Quote,
     ReportDocument,
     Rule,
+    SourceEntry,
     Span,
     TableBlock,
 )
@@ -59,6 +63,12 @@ _URI_SAFE = ":/?#[]@!$&'()*+,;=%~"
 # Glyphs models like to write that Japanese text fonts often lack, and what stands in.
 _SUBSTITUTES = {"⚠": "※", "✔": "✓", "✅": "✓", "✗": "×", "❌": "×", "™": "TM", "↩": "↵"}
 _INVISIBLE = re.compile(r"[\u200b-\u200f\u2060\ufe00-\ufe0f\ufeff]")
+FLAG_COLOR = "#b71c1c"
+FLAG_BACKGROUND = "#fdecea"
+# The verifier's own marks on a sentence it could not confirm (both languages): set in
+# a colour of their own so a flagged claim stands out on the page, not a small ※.
+_FLAGS = re.compile("|".join(re.escape(t(key, lang)) for key in ("verification.flag_unverified",
+                    "verification.flag_partly", "verifier.flag_not_checked") for lang in ("en", "ja")))
 _MISSING_GLYPH = "〓"  # the geta mark: the traditional Japanese stand-in for a missing glyph
 
 
@@ -115,13 +125,24 @@ class _Typesetter:
     def plain(self, text: str) -> str:
         return escape(self.fit(text))
 
+    def flagged(self, text: str) -> str:
+        """``plain`` with the verifier's flags set in red on a tinted ground."""
+        parts, cursor = [], 0
+        for match in _FLAGS.finditer(text):
+            parts.append(self.plain(text[cursor:match.start()]))
+            parts.append(f'<font color="{FLAG_COLOR}" backColor="{FLAG_BACKGROUND}"><b>'
+                         f"{self.plain(match.group(0))}</b></font>")
+            cursor = match.end()
+        parts.append(self.plain(text[cursor:]))
+        return "".join(parts)
+
     def markup(self, spans: list[Span]) -> str:
         parts = []
         for span in spans:
             if span.line_break:
                 parts.append("<br/>")
                 continue
-            text = self.plain(span.text)
+            text = self.flagged(span.text) if not span.code else self.plain(span.text)
             if span.code:
                 text = f'<font backColor="#eef0f3" color="#7a1f3d">{text}</font>'
             if span.bold:
@@ -316,27 +337,29 @@ class _Typesetter:
         return flowables
 
     def method(self) -> list[Flowable]:
+        """Compact: one small paragraph of facts, one of queries."""
         method, labels = self.doc.method, self.doc.labels
-        lines = [
+        facts = [
             (labels["engines"], ", ".join(method.engines) or labels["none"]),
             (labels["sources_read"], str(method.sources_read)),
             (labels["sources_failed"], str(method.sources_failed)),
             (labels["loops"], str(method.loops)),
         ]
         if method.sandbox:
-            lines.append((labels["sandbox"], method.sandbox))
-        items = [[ParagraphBlock([Span(label + ": ", bold=True), Span(value)])] for label, value in lines]
+            facts.append((labels["sandbox"], method.sandbox))
+        flowables = [self.paragraph(" · ".join(f"<b>{self.plain(k)}</b>: {self.plain(v)}" for k, v in facts), "small")]
         if method.queries:
-            queries = ListBlock(ordered=False, start=1, items=[[ParagraphBlock([Span(q)])] for q in method.queries])
-            items.append([ParagraphBlock([Span(labels["queries"] + ":", bold=True)]), queries])
-        return [self.list_flowable(ListBlock(ordered=False, start=1, items=items))]
+            flowables.append(self.paragraph(f"<b>{self.plain(labels['queries'])}</b>: "
+                                            + self.plain(" · ".join(method.queries)), "small"))
+        return flowables
 
-    def sources(self) -> list[Flowable]:
+    def sources(self, entries: list[SourceEntry] | None = None) -> list[Flowable]:
         labels = self.doc.labels
-        if not self.doc.sources:
+        entries = self.doc.sources if entries is None else entries
+        if not entries:
             return [self.paragraph(self.plain(labels["no_sources"]))]
         items = []
-        for source in self.doc.sources:
+        for source in entries:
             title = source.title or labels["untitled"]
             head = [Span(f"[{source.label}] ", bold=True), Span(title, href=source.url or None)]
             details = []
@@ -358,27 +381,51 @@ class _Typesetter:
                              bulletFontSize=10, leftIndent=20, bulletDedent=16)]
 
     def story(self) -> list[Flowable]:
-        doc, labels = self.doc, self.doc.labels
         story = self.header()
-        story += self.section(labels["summary"], self.blocks(doc.summary.blocks))
-        if doc.findings:
-            story += self.section(labels["findings"], self.findings())
-        story += self.section(labels["verification"], self.verification())
-        story += self.section(labels["method"], self.method())
-        story += self.section(labels["sources"], self.sources())
-        if doc.notes:
-            items = [[ParagraphBlock([Span(note)])] for note in doc.notes]
-            story += self.section(labels["notes"], [self.list_flowable(ListBlock(False, 1, items))])
+        for name in SECTION_ORDER:
+            story += getattr(self, "_section_" + name)()
         return story
+
+    def _section_summary(self) -> list[Flowable]:
+        return self.section(self.doc.labels["summary"], self.blocks(self.doc.summary.blocks))
+
+    def _section_findings(self) -> list[Flowable]:
+        return self.section(self.doc.labels["findings"], self.findings()) if self.doc.findings else []
+
+    def _section_notes(self) -> list[Flowable]:
+        if not self.doc.notes:
+            return []
+        items = [[ParagraphBlock([Span(note)])] for note in self.doc.notes]
+        return self.section(self.doc.labels["notes"], [self.list_flowable(ListBlock(False, 1, items))])
+
+    def _section_verification(self) -> list[Flowable]:
+        return self.section(self.doc.labels["verification"], self.verification())
+
+    def _section_sources(self) -> list[Flowable]:
+        flowables = self.section(self.doc.labels["sources"], self.sources())
+        if self.doc.also_read:
+            flowables += self.section(self.doc.labels["also_read"], self.sources(self.doc.also_read), level=3)
+        return flowables
+
+    def _section_method(self) -> list[Flowable]:
+        return self.section(self.doc.labels["method"], self.method())
+
+
+# Room a heading needs below it; with less, it starts the next page instead.
+_HEADING_ROOM = 60 * mm
 
 
 def _keep_with_next(headings: list[Flowable], body: list[Flowable]) -> list[Flowable]:
     """Headings glued to what follows them (up to the first non-heading block), so no
-    page ends on a heading."""
+    page ends on a heading. A long first block (a list, a table) is not glued whole:
+    that would push it to a new page and leave half a page blank before it; the
+    heading then only asks for some room below it."""
     lead = list(headings)
     rest = list(body)
     while rest and getattr(rest[0], "_outline", None) is not None:
         lead.append(rest.pop(0))
+    if rest and isinstance(rest[0], (ListFlowable, Table)):
+        return [CondPageBreak(_HEADING_ROOM), *lead, *rest]
     if rest:
         lead.append(rest.pop(0))
     return [KeepTogether(lead), *rest]
