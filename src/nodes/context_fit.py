@@ -3,7 +3,9 @@
 Ollama keeps only the last ``num_ctx`` tokens of an over-long prompt and says nothing,
 except that ``prompt_eval_count`` then equals ``num_ctx``. ModelManager turns that into
 ``ContextOverflow``; here the evidence budget is halved and the call repeated (at most
-twice), and every shrink is recorded so the report can say so — never a silent cut.
+twice) with a strictly smaller prompt (the evidence is a prefix of one ranking, so the
+lowest-ranked passages go first), and every shrink is recorded so the report can say so —
+never a silent cut.
 """
 
 from __future__ import annotations
@@ -26,9 +28,16 @@ async def stream_within_context(
     """The streamed answer to ``messages_for(budget)``, and RunError dicts for any overflow."""
     errors: list[dict[str, Any]] = []
     on_token = lambda text: deps.progress("token", {"text": text})  # noqa: E731 - a one-line callback
+    previous_size: int | None = None
     for shrinks in range(MAX_SHRINKS + 1):
+        messages = messages_for(budget)
+        # Each retry must send a strictly smaller prompt, or it would only fail again.
+        while previous_size is not None and _size(messages) >= previous_size and budget > 1:
+            budget = max(1, budget // 2)
+            messages = messages_for(budget)
+        previous_size = _size(messages)
         try:
-            text = await deps.model.stream(messages_for(budget), node=node, on_token=on_token)
+            text = await deps.model.stream(messages, node=node, on_token=on_token)
         except ContextOverflow as overflow:
             deps.history.append_event(session_id, "context_overflow", node=node, prompt_tokens=overflow.prompt_tokens,
                                       num_ctx=overflow.num_ctx, evidence_budget=budget, shrinks=shrinks)
@@ -47,3 +56,7 @@ async def stream_within_context(
             errors.append(RunError(node=node, message=message, target="context").model_dump())
         return text, errors
     raise AssertionError("unreachable")  # pragma: no cover - the loop always returns
+
+
+def _size(messages: list[dict[str, str]]) -> int:
+    return sum(len(m["content"]) for m in messages)

@@ -7,7 +7,8 @@ from typing import Any
 
 from research.modules.text.claims import normalise_citations
 from research.modules.text.style import check_sentence, citations, remove_violations, split_sentences
-from research.modules.llm.tokens import estimate_tokens, truncate_to_tokens
+from research.modules.llm.tokens import estimate_tokens
+from research.modules.text.passages import evidence_block, rank_passages
 from research.state import AgentState
 from research.nodes.context_fit import stream_within_context
 from research.nodes.dependencies import WorkflowDependencies
@@ -50,6 +51,8 @@ async def draft_answer(state: AgentState, deps: WorkflowDependencies) -> dict[st
             previous = "\n\n".join(f"Q: {t['question']}\nA: {t['answer']}" for t in state["conversation"][-2:])
             system += "\n\n" + FOLLOW_UP_CONTEXT[lang].format(previous=previous)
         frame = DRAFT_USER[lang].format(question=question, evidence="")
+        # Ranked once; each (shrinking) attempt takes a prefix of the same ranking.
+        ranked = rank_passages(sources, [state["question"], *sub_questions])
         budget = deps.model.context_budget(ANSWER_RESERVE_TOKENS) - estimate_tokens(system + frame)
         # The evidence budget is an estimate; if Ollama still reports a full context, the
         # evidence is halved and the draft asked again (context_fit.py), never cut silently.
@@ -58,7 +61,7 @@ async def draft_answer(state: AgentState, deps: WorkflowDependencies) -> dict[st
             lambda share: [
                 {"role": "system", "content": system},
                 {"role": "user", "content": DRAFT_USER[lang].format(
-                    question=question, evidence=build_evidence(sources, share))},
+                    question=question, evidence=evidence_block(sources, ranked, share))},
             ],
             budget, node="llm", session_id=state["session_id"], lang=lang,
         )
@@ -118,20 +121,3 @@ async def enforce_style(draft: str, lang: str, deps: WorkflowDependencies) -> tu
                              "banned": issue.banned, "hedges": issue.hedges})
         lines.append("".join(sentences) if sentences else line)
     return "\n".join(lines), rewrites
-
-
-def build_evidence(sources: list[dict[str, Any]], budget: int) -> str:
-    """Evidence blocks per source, each within an equal share of the token budget.
-
-    Key facts and snippets come first (densest), then the start of the text; nothing
-    is cut silently mid-prompt by Ollama because the whole block is sized to fit.
-    """
-    share = max(200, budget // max(1, len(sources)))
-    blocks = []
-    for doc in sources:
-        header = f"[{doc['label']}] {doc.get('title') or doc['url']} — {doc['url']}\n"
-        lines = [f"- {fact}" for fact in doc.get("key_facts", [])[:12]]
-        lines += [f"- {snippet}" for snippet in doc.get("snippets", [])[:6] if f"- {snippet}" not in lines]
-        body = "\n".join(lines) + "\n" + doc.get("markdown", "")
-        blocks.append(header + truncate_to_tokens(body.strip(), share - estimate_tokens(header)))
-    return "\n\n".join(blocks)

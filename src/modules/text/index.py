@@ -12,6 +12,7 @@ import math
 import re
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import Callable
 
 _WORD = re.compile(r"[a-z0-9_]+")
 _CJK_RUN = re.compile(r"[\u3040-\u309f\u30a0-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f]+")
@@ -39,11 +40,17 @@ class _Entry:
 
 
 class TextIndex:
-    """BM25 over whole documents; ``add`` everything, then ``search``."""
+    """BM25 over whole documents; ``add`` everything, then ``search``.
 
-    def __init__(self, k1: float = 1.2, b: float = 0.75) -> None:
+    ``analyse`` turns text into terms: bigrams by default (the --docs engine, no dictionary
+    needed); the llm node passes the verifier's analyser (MeCab lemmas, English stems) so
+    evidence is ranked on the same words it is later checked on.
+    """
+
+    def __init__(self, k1: float = 1.2, b: float = 0.75, analyse: Callable[[str], list[str]] | None = None) -> None:
         self.k1 = k1
         self.b = b
+        self._analyse = analyse or index_terms
         self._entries: list[_Entry] = []
         self._document_frequency: Counter[str] = Counter()
 
@@ -51,13 +58,13 @@ class TextIndex:
         return len(self._entries)
 
     def add(self, key: str, text: str) -> None:
-        counts = Counter(index_terms(text))
+        counts = Counter(self._analyse(text))
         self._entries.append(_Entry(key=key, length=sum(counts.values()), counts=counts))
         self._document_frequency.update(counts.keys())
 
     def search(self, query: str, limit: int) -> list[tuple[str, float]]:
         """Keys of the best matching documents with their scores, best first."""
-        wanted = set(index_terms(query))
+        wanted = set(self._analyse(query))
         if not wanted or not self._entries:
             return []
         total = len(self._entries)

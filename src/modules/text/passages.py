@@ -1,0 +1,132 @@
+"""Evidence for the draft prompt: the passages most relevant to the question, within a budget.
+
+Every readable source is cut into passages (its key facts, its search snippets, then its
+text paragraph by paragraph), and all passages are ranked together with BM25 against the
+question and each sub-question, using the verifier's analyser (MeCab lemmas for Japanese,
+stems for English), so what the model reads is chosen on the same words it is later
+checked on. A passage's score is its best score for any one (sub-)question: each
+sub-question keeps its own evidence.
+
+The prompt takes the best passages, in rank order, until the token budget is spent: a
+smaller budget is always a shorter prefix of the same ranking, so shrinking the prompt
+drops the lowest-ranked passages first. Passages that share no word with any question
+never go in (unless none shares any); a source left with none is not in the prompt (the
+report lists it under "also read").
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from research.modules.llm.tokens import estimate_tokens, truncate_to_tokens
+from research.modules.text.analyser import index_terms
+from research.modules.text.claims import sentence_spans
+from research.modules.text.index import TextIndex
+
+_PASSAGE_CHARS = 600  # a longer paragraph is cut at sentence ends into pieces about this long
+_MAX_PASSAGE_TOKENS = 300  # and none is ever longer than this in the prompt
+_MIN_PARTIAL_TOKENS = 30  # the last passage is shortened to fit only if this much of it is left
+
+
+@dataclass(frozen=True)
+class RankedPassage:
+    label: str
+    position: int  # order within its source, for reading order in the prompt
+    text: str
+    score: float
+
+
+def _pieces(paragraph: str) -> list[str]:
+    """A paragraph in pieces of whole sentences, none much longer than ``_PASSAGE_CHARS``."""
+    if len(paragraph) <= _PASSAGE_CHARS:
+        return [paragraph]
+    pieces, current = [], ""
+    for start, end in sentence_spans(paragraph):
+        sentence = paragraph[start:end]
+        if current and len(current) + len(sentence) > _PASSAGE_CHARS:
+            pieces.append(current)
+            current = ""
+        current = f"{current} {sentence}".strip() if current else sentence
+    if current:
+        pieces.append(current)
+    return pieces
+
+
+def source_passages(document: dict[str, Any]) -> list[str]:
+    """Key facts, snippets, then the text's paragraphs, without repeats."""
+    texts = [str(f) for f in document.get("key_facts", [])[:12]]
+    texts += [str(s) for s in document.get("snippets", [])[:6]]
+    for paragraph in re.split(r"\n\s*\n", str(document.get("markdown") or "")):
+        paragraph = " ".join(line.strip().lstrip("#>*- ").strip() for line in paragraph.splitlines()).strip()
+        if paragraph:
+            texts.extend(_pieces(paragraph))
+    seen: set[str] = set()
+    out = []
+    for text in texts:
+        text = " ".join(text.split())
+        if text and text not in seen:
+            seen.add(text)
+            out.append(text)
+    return out
+
+
+def rank_passages(sources: list[dict[str, Any]], questions: list[str]) -> list[RankedPassage]:
+    """Every passage that shares a word with a (sub-)question, best first.
+
+    When none does (a question in words no source uses), every passage in ledger order:
+    the model then says the sources do not answer, rather than seeing nothing.
+    """
+    index = TextIndex(analyse=index_terms)
+    by_key: dict[str, tuple[str, int, str]] = {}
+    for document in sources:
+        for position, text in enumerate(source_passages(document)):
+            key = f"{document['label']}#{position}"
+            by_key[key] = (str(document["label"]), position, text)
+            index.add(key, text)
+    best: dict[str, float] = {}
+    for question in questions:
+        found = index.search(question, limit=len(by_key))
+        top = found[0][1] if found else 1.0
+        for key, score in found:
+            # Relative to the question's best passage: scores of different questions do
+            # not compare, and each sub-question's best evidence must rank near the top.
+            best[key] = max(score / top, best.get(key, 0.0))
+    ranked = [RankedPassage(*by_key[key], score=round(score, 4)) for key, score in best.items()]
+    # Ties: the source listed first, then the earlier passage (key facts come first).
+    order = {str(d["label"]): n for n, d in enumerate(sources)}
+    ranked.sort(key=lambda p: (-p.score, order[p.label], p.position))
+    if not ranked:
+        ranked = [RankedPassage(*by_key[key], score=0.0) for key in by_key]
+    return ranked
+
+
+def evidence_block(sources: list[dict[str, Any]], ranked: list[RankedPassage], budget: int) -> str:
+    """The best passages that fit ``budget`` tokens, grouped under their source's header.
+
+    Sources appear in the order of their best passage; within a source, passages keep
+    reading order.
+    """
+    headers = {str(d["label"]): f"[{d['label']}] {d.get('title') or d.get('url')} — {d.get('url')}" for d in sources}
+    chosen: dict[str, list[tuple[int, str]]] = {}
+    spent = 0
+    for passage in ranked:
+        text = truncate_to_tokens(passage.text, _MAX_PASSAGE_TOKENS)
+        header_cost = 0 if passage.label in chosen else estimate_tokens(headers[passage.label]) + 2
+        cost = estimate_tokens(text) + 3 + header_cost
+        if spent + cost > budget:
+            # A shorter prefix of the ranking: the lowest-ranked passages are the ones left
+            # out. The first that does not fit is shortened to what is left, so the budget
+            # is used up and half the budget is always a smaller prompt.
+            room = budget - spent - header_cost - 3
+            if room >= _MIN_PARTIAL_TOKENS:
+                chosen.setdefault(passage.label, []).append((passage.position, truncate_to_tokens(text, room)))
+            break
+        spent += cost
+        chosen.setdefault(passage.label, []).append((passage.position, text))
+    blocks = []
+    for label, passages in chosen.items():
+        lines = [f"- {text}" for _, text in sorted(passages)]
+        blocks.append(headers[label] + "\n" + "\n".join(lines))
+    return "\n\n".join(blocks)
