@@ -27,6 +27,7 @@ async def review_plan(state: AgentState, deps: WorkflowDependencies) -> dict[str
     if reviewed != plan:
         deps.history.append_event(state["session_id"], "plan_reviewed",
                                   sub_questions=[sub["question"] for sub in reviewed])
+        _rewrite_input_plan(deps, state["session_id"], reviewed)
     return {"plan": reviewed, "queries": plan_queries_flat(reviewed), "plan_reviewed": True}
 
 
@@ -49,3 +50,17 @@ def apply_review(answer: Any, plan: list[dict[str, Any]], question: str, lang: s
         queries = planned[text]["queries"] if text in planned else sub_question_queries(text, lang)
         reviewed.append({"question": text, "queries": queries})
     return reviewed or [{"question": question, "queries": sub_question_queries(question, lang)}]
+
+
+def _rewrite_input_plan(deps: WorkflowDependencies, session_id: str, plan: list[dict[str, Any]]) -> None:
+    """input.md shows the plan the run follows: the reviewed one, not the draft plan."""
+    path = deps.history.path(session_id) / "input.md"
+    try:
+        head = path.read_text("utf-8").split("\n## Plan", 1)[0].rstrip("\n")
+    except OSError:
+        head = ""
+    lines = [head, "", "## Plan (reviewed)"] if head else ["## Plan (reviewed)"]
+    for number, sub in enumerate(plan, 1):
+        lines.append(f"{number}. {sub['question']}")
+        lines += [f"    - `{q['text']}` ({q['language']})" for q in sub["queries"]]
+    deps.history.write_text(session_id, "input.md", "\n".join(lines) + "\n")
