@@ -98,7 +98,7 @@ def _exit_without_teardown(code: int) -> None:
             stream.flush()
         except (OSError, ValueError):
             pass
-    os._exit(code if isinstance(code, int) else EXIT_FAILURE)
+    os._exit(0 if code is None else code if isinstance(code, int) else EXIT_FAILURE)
 
 
 def _reopen_closed_standard_streams() -> set[str]:
