@@ -94,10 +94,12 @@ def test_context_overflow_shrinks_the_evidence_and_says_so(research_env, fake_ol
     drafts = [r for r in fake_ollama.chat_requests() if r.get("stream")]
     sizes = [len(r["messages"][-1]["content"]) for r in drafts]
     # Asked again with less evidence each time, at most twice more.
-    assert len(sizes) == MAX_SHRINKS + 1 and sizes == sorted(sizes, reverse=True) and sizes[0] > sizes[-1], sizes
+    # Each retry sends a strictly smaller prompt: lower-ranked passages leave first.
+    assert len(sizes) == MAX_SHRINKS + 1 and all(a > b for a, b in zip(sizes, sizes[1:])), sizes
     overflows = [e for e in events(session) if e["event"] == "context_overflow"]
     assert [e["shrinks"] for e in overflows] == [0, 1, 2]
-    assert overflows[1]["evidence_budget"] == overflows[0]["evidence_budget"] // 2
+    # At least halved; halved again when half would still send the same passages.
+    assert overflows[1]["evidence_budget"] <= overflows[0]["evidence_budget"] // 2
     # Never silent: progress, the report and meta.json all say so.
     assert "retrying with half the evidence" in " ".join(result.stderr.split())  # rich wraps lines
     report = (session / "report.md").read_text("utf-8")

@@ -102,7 +102,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "sessions.col_question": {"en": "Question", "ja": "質問"},
     "sessions.col_status": {"en": "Status", "ja": "状態"},
     "sessions.col_sources": {"en": "Sources", "ja": "出典数"},
-    "sessions.col_verified": {"en": "Verified", "ja": "検証率"},
+    "sessions.col_verified": {"en": "Supported claims", "ja": "裏付けのある主張"},
     "sessions.no_report": {
         "en": "Session {session_id} has no report yet (resume it with --resume {session_id}).",
         "ja": "セッション {session_id} にはまだレポートがありません（--resume {session_id} で再開できます）。",
