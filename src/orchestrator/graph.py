@@ -8,6 +8,8 @@ source budget only stops further searching: the sources already found are still 
 
 from __future__ import annotations
 
+import asyncio
+import importlib
 import time
 from typing import Any, Awaitable, Callable
 
@@ -15,27 +17,34 @@ from langgraph.errors import GraphBubbleUp
 from langgraph.graph import END, START, StateGraph
 
 from research.nodes.dependencies import WorkflowDependencies
-from research.nodes.input import understand_question
-from research.nodes.llm import draft_answer
-from research.nodes.plan_review import review_plan
-from research.nodes.processing import process_documents
-from research.nodes.report import write_report
-from research.nodes.search import search_web
-from research.nodes.verification import verify_claims
 from research.state import AgentState
 from research.state.progress_log import record_step
 
 Node = Callable[[AgentState, WorkflowDependencies], Awaitable[dict[str, Any]]]
 
-NODES: dict[str, Node] = {
-    "input": understand_question,
-    "plan_review": review_plan,
-    "search": search_web,
-    "processing": process_documents,
-    "llm": draft_answer,
-    "verification": verify_claims,
-    "report": write_report,
+# Where each node lives ("module:function"). A node's module is imported when the graph is
+# built for it or, at the latest, when it first runs: the report's PDF library and the
+# verifier need not be imported before the first step (see ``preload_nodes``).
+NODES: dict[str, str] = {
+    "input": "research.nodes.input:understand_question",
+    "plan_review": "research.nodes.plan_review:review_plan",
+    "search": "research.nodes.search:search_web",
+    "processing": "research.nodes.processing:process_documents",
+    "llm": "research.nodes.llm:draft_answer",
+    "verification": "research.nodes.verification:verify_claims",
+    "report": "research.nodes.report:write_report",
 }
+
+
+def load_node(where: str) -> Node:
+    module, name = where.split(":")
+    return getattr(importlib.import_module(module), name)
+
+
+def preload_nodes() -> None:
+    """Import every node's module (run in a thread while the first steps wait for I/O)."""
+    for where in NODES.values():
+        load_node(where)
 
 
 def route_after_verification(state: AgentState) -> str:
@@ -90,17 +99,22 @@ def budget_update(state: AgentState, update: dict[str, Any], deps: WorkflowDepen
     return {"elapsed_seconds": elapsed, "llm_tokens": used, "budget_exhausted": spent}
 
 
-def bind(name: str, node: Node, deps: WorkflowDependencies) -> Callable[[AgentState], Awaitable[dict[str, Any]]]:
-    """Give a node its dependencies and record start/end (with timing) in events.jsonl."""
+def bind(name: str, node: Node | str, deps: WorkflowDependencies) -> Callable[[AgentState], Awaitable[dict[str, Any]]]:
+    """Give a node its dependencies and record start/end (with timing) in events.jsonl.
+    ``node``: the function, or where it lives (imported off the event loop on first use)."""
+    loaded: list[Node] = [node] if callable(node) else []
 
     async def run(state: AgentState) -> dict[str, Any]:
         session_id = state["session_id"]
         deps.history.append_event(session_id, "node_start", node=name)
         deps.progress("node_start", {"node": name})
         started = time.perf_counter()
+        if not loaded:
+            loaded.append(await asyncio.to_thread(load_node, str(node)))
+        node_function = loaded[0]
         tokens_before = _tokens(deps.model.usage)
         try:
-            update = await node(state, deps)
+            update = await node_function(state, deps)
         except GraphBubbleUp:  # an interrupt (plan review): a pause, not a failure
             deps.history.append_event(session_id, "node_paused", node=name)
             raise

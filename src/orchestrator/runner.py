@@ -1,8 +1,10 @@
 """Run or resume one research session: settings in, session folder and report out.
 
-Both the one-shot command and the REPL call ``run_research``; it owns the lifetime of
-the per-run clients (one MCP session per server, one checkpointer) and the session's
-status in meta.json, so a failure or Ctrl-C never loses what was already written.
+Both the one-shot command and the REPL call ``run_research``; it owns the run's
+checkpointer and the session's status in meta.json, so a failure or Ctrl-C never loses
+what was already written. The MCP servers come from a ``ServerPool``: the caller's (the
+REPL keeps one for all its questions) or one of the run's own, started first thing and
+stopped, both at once, when the run ends.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from research.state.session_folder import HistoryManager, SessionInfo, now_iso
 from research.modules.core.language import detect_language
 from research.modules.core.settings import Settings
 from research.nodes.dependencies import ProgressCallback, WorkflowDependencies
+from research.orchestrator.server_pool import ServerPool
 
 MAX_QUESTION_CHARS = 4000
 
@@ -38,6 +41,9 @@ class ResearchRequest:
     # Set by the CLI to "SIGTERM"/"SIGHUP" just before it cancels the run for that signal:
     # the session is then marked "interrupted" rather than "cancelled" (Ctrl-C).
     stopped_by: str | None = None
+    # Servers shared across runs (the REPL keeps one pool for all its questions). None:
+    # this run starts its own and stops them when it ends.
+    servers: ServerPool | None = None
 
 
 @dataclass
@@ -92,8 +98,6 @@ def resolve_language(requested: str, question: str) -> str:
 async def run_research(
     request: ResearchRequest, settings: Settings, progress: ProgressCallback
 ) -> RunResult:
-    from research.modules.llm.model_manager import ModelManager
-
     history = HistoryManager(settings.sessions_dir)
     if request.resume:
         session, meta = _resumable(history, request.resume)
@@ -105,21 +109,56 @@ async def run_research(
     depth = meta.get("depth") or settings.depth  # a resumed run keeps the depth it started with
     settings = settings_for_depth(settings, depth)
 
-    model = ModelManager(settings)
-    model_name = await model.ensure_ready()  # exit 3 before any session folder is made
-    if session is None:
-        session = history.create(question=question, language=lang, model=model_name, parent=request.parent_session)
-        history.update_meta(session.session_id, depth=depth)
-    # One writer per session folder: a second `--resume` of a live run is refused. The
-    # kernel drops the lock when its process dies, so a kill -9 never leaves it stale.
-    with history.lock(session.session_id):
-        if request.resume:
-            history.remove_stale_temp_files(session.session_id)  # left by a process killed mid-write
-        return await _run_locked(request, settings, progress, history, session, model, model_name,
-                                 question, lang, depth)
+    # The servers boot (a second or more each) while this process imports the model
+    # client and the graph and checks Ollama; the first steps need neither server.
+    heavy = asyncio.ensure_future(asyncio.to_thread(_import_graph_modules))
+    pool = request.servers or ServerPool()
+    await pool.start(settings, after=heavy)
+    try:
+        from research.modules.llm.model_manager import ModelManager
+
+        model = ModelManager(settings)
+        model_name = await model.ensure_ready()  # exit 3 before any session folder is made
+        if session is None:
+            session = history.create(question=question, language=lang, model=model_name,
+                                     parent=request.parent_session)
+            history.update_meta(session.session_id, depth=depth)
+        # One writer per session folder: a second `--resume` of a live run is refused. The
+        # kernel drops the lock when its process dies, so a kill -9 never leaves it stale.
+        with history.lock(session.session_id):
+            if request.resume:
+                history.remove_stale_temp_files(session.session_id)  # left by a process killed mid-write
+            return await _run_locked(request, settings, progress, history, session, model, model_name,
+                                     question, lang, depth, pool, heavy)
+    finally:
+        if not heavy.done():
+            heavy.cancel()
+        elif not heavy.cancelled():
+            heavy.exception()  # retrieved; a failed import was raised where it was awaited
+        if request.servers is None:
+            await pool.aclose()
 
 
-async def _run_locked(request, settings, progress, history, session, model, model_name, question, lang, depth):
+def _forget(task: "asyncio.Future[Any]") -> None:
+    """Let a background import end unobserved: a node that fails to import raises when it runs."""
+    if task.done() and not task.cancelled():
+        task.exception()
+    else:
+        task.add_done_callback(lambda done: done.cancelled() or done.exception())
+
+
+def _import_graph_modules() -> Any:
+    """The graph and the checkpointer: about a second of imports, done in a thread."""
+    importlib.import_module("aiosqlite")
+    importlib.import_module("langgraph.checkpoint.sqlite.aio")
+    importlib.import_module("research.orchestrator.checkpoints")
+    graph = importlib.import_module("research.orchestrator.graph")
+    graph.load_node(graph.NODES["input"])  # the first step; the others load while it runs
+    return graph
+
+
+async def _run_locked(request, settings, progress, history, session, model, model_name, question, lang, depth, pool,
+                      heavy):
     progress("session", {"session_id": session.session_id, "session_dir": str(session.path), "language": lang})
     history.update_meta(session.session_id, status="running")
     history.append_event(session.session_id, "run_start", resume=bool(request.resume))
@@ -127,7 +166,7 @@ async def _run_locked(request, settings, progress, history, session, model, mode
     finished: dict[str, Any] = {}  # the graph's final state, once it has one
     try:
         final = await _run_graph(session, history, settings, model, progress, question, lang, model_name, request,
-                                 depth, finished)
+                                 depth, finished, pool, heavy)
     except BaseException as exc:
         cancelled = isinstance(exc, (KeyboardInterrupt,)) or type(exc).__name__ == "CancelledError"
         meta = history.read_json(session.session_id, "meta.json", {})
@@ -196,27 +235,15 @@ def settings_for_depth(settings: Settings, depth: str) -> Settings:
 
 
 async def _run_graph(session, history, settings, model, progress, question, lang, model_name, request, depth,
-                     finished):
+                     finished, pool, heavy):
+    graph_module = await heavy
     import aiosqlite
     from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
     from research.orchestrator.checkpoints import AllowListSerializer
 
-    from research.modules.clients.parser_client import ContainerProcessor
-    from research.modules.clients.web_search_client import WebSearchClient
-
-    sources = session.path / "sources"
-    progress("servers_starting", {})  # a cold start takes seconds: say what is happening
+    web_search, parser = pool.for_session(session.path)
     async with AsyncExitStack() as stack:
-        # Both MCP servers take a second or two to start (Python, imports, the sandbox);
-        # start them together, and import the graph meanwhile.
-        starting = asyncio.ensure_future(
-            _enter_together(stack, WebSearchClient(settings, sources), ContainerProcessor(settings, sources))
-        )
-        try:
-            graph_module = await asyncio.to_thread(importlib.import_module, "research.orchestrator.graph")
-        finally:
-            web_search, parser = await starting
         build_graph = graph_module.build_graph
         connection = await stack.enter_async_context(aiosqlite.connect(str(session.path / "checkpoints.sqlite")))
         # A session folder may have been shared or edited: checkpoints are read with an
@@ -226,6 +253,8 @@ async def _run_graph(session, history, settings, model, progress, question, lang
             settings=settings, model=model, web_search=web_search, parser=parser, history=history, progress=progress
         )
         graph = build_graph(deps, saver)
+        preload = asyncio.ensure_future(asyncio.to_thread(graph_module.preload_nodes))
+        stack.callback(_forget, preload)
         config = {
             "configurable": {"thread_id": session.session_id},
             # Each verification loop revisits four nodes; leave room for all of them.
@@ -260,22 +289,6 @@ async def _run_graph(session, history, settings, model, progress, question, lang
         final = await _answer_reviews(graph, config, final, request, history, session.session_id, progress)
         finished.update(final)
         return final
-
-
-async def _enter_together(stack: AsyncExitStack, *clients: Any) -> list[Any]:
-    """Enter async context managers concurrently; each that started is closed by ``stack``.
-
-    Safe for the MCP clients because each keeps its connection in a task of its own
-    (anyio wants a connection closed by the task that opened it).
-    """
-    entered = await asyncio.gather(*(client.__aenter__() for client in clients), return_exceptions=True)
-    for client, outcome in zip(clients, entered):
-        if not isinstance(outcome, BaseException):
-            stack.push_async_exit(client.__aexit__)
-    for outcome in entered:
-        if isinstance(outcome, BaseException):
-            raise outcome
-    return list(entered)
 
 
 async def _answer_reviews(graph, config, final, request, history, session_id, progress):

@@ -10,9 +10,10 @@ restart it once, not once each.
 from __future__ import annotations
 
 import asyncio
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
-from mcp import Client
+if TYPE_CHECKING:  # imported by whoever builds clients, when the first connection opens
+    from mcp import Client
 
 __all__ = ["McpConnection", "ConnectionStartFailed"]
 
@@ -28,8 +29,8 @@ class ConnectionStartFailed(Exception):
 class _Held:
     """One server process and its client, opened and closed inside one task."""
 
-    def __init__(self, make_client: Callable[[], Client], name: str) -> None:
-        self.client: Client | None = None
+    def __init__(self, make_client: Callable[[], "Client"], name: str) -> None:
+        self.client: "Client | None" = None
         self._make_client = make_client
         self._ready: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._stop = asyncio.Event()
@@ -49,7 +50,7 @@ class _Held:
         finally:
             self.client = None
 
-    async def started(self, timeout: float) -> Client:
+    async def started(self, timeout: float) -> "Client":
         try:
             await asyncio.wait_for(asyncio.shield(self._ready), timeout=timeout)
         except asyncio.TimeoutError:
@@ -73,7 +74,7 @@ class _Held:
 class McpConnection:
     """The current connection to one server; ``make_client`` builds a fresh ``Client``."""
 
-    def __init__(self, make_client: Callable[[], Client], *, name: str, start_timeout: float) -> None:
+    def __init__(self, make_client: Callable[[], "Client"], *, name: str, start_timeout: float) -> None:
         self._make_client = make_client
         self.name = name
         self.start_timeout = start_timeout
@@ -82,7 +83,7 @@ class McpConnection:
         self._held: _Held | None = None
         self._lock = asyncio.Lock()
 
-    async def client(self) -> tuple[Client, int]:
+    async def client(self) -> tuple["Client", int]:
         """The live client and its generation; starts the server when none runs."""
         async with self._lock:
             held = self._held
@@ -90,7 +91,7 @@ class McpConnection:
                 return held.client, self.generation
             return await self._start_locked()
 
-    async def restart(self, generation: int) -> tuple[Client, int]:
+    async def restart(self, generation: int) -> tuple["Client", int]:
         """Replace the server of ``generation`` (unless another caller already did)."""
         async with self._lock:
             held = self._held
@@ -99,7 +100,7 @@ class McpConnection:
             self.restarts += 1
             return await self._start_locked()
 
-    async def _start_locked(self) -> tuple[Client, int]:
+    async def _start_locked(self) -> tuple["Client", int]:
         if self._held is not None:
             await self._held.close()
             self._held = None

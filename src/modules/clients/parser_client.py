@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import contextlib
 import logging
 import sys
 import tempfile
@@ -18,10 +19,10 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from mcp import Client, MCPError, StdioServerParameters, stdio_client
-from mcp.types import CONNECTION_CLOSED, REQUEST_TIMEOUT, CallToolResult, TextContent
+from typing import TYPE_CHECKING
 
 from research.modules.clients.connection import ConnectionStartFailed, McpConnection
+from research.modules.clients.server_process import ServerLauncher, import_sdk
 from research.modules.clients.sandbox import (
     IsolationReport,
     SandboxCommand,
@@ -35,9 +36,15 @@ from research.modules.core.i18n import t
 from research.modules.core.settings import Settings
 from research.state.models import ParsedDocument
 
+if TYPE_CHECKING:  # the SDK is imported when the first connection opens, not with this module
+    from mcp import Client
+    from mcp.types import CallToolResult
+
 logger = logging.getLogger(__name__)
 
 START_TIMEOUT_S = 60.0
+# Our server exits as soon as its stdin closes; past this it is killed, not waited for.
+EXIT_GRACE_S = 1.0
 # Time beyond the server's own per-document deadline for forking and moving the result.
 CALL_GRACE_S = 15.0
 MAX_RESTARTS = 5
@@ -79,6 +86,8 @@ class ContainerProcessor:
         # The one parse-concurrency limit: the server has as many slots (sandbox.parse_concurrency).
         self._slots = asyncio.Semaphore(parse_concurrency())
         self._stderr = tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace")
+        self._launcher: ServerLauncher | None = None
+        self._starting: asyncio.Future[None] | None = None
 
     # ------------------------------------------------------------------ properties
 
@@ -107,30 +116,62 @@ class ContainerProcessor:
     async def __aexit__(self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
         await self.close()
 
+    def start_soon(self, after: "asyncio.Future[Any] | None" = None) -> None:
+        """Begin starting the server (sandbox probe, spawn, handshake, isolation check) in
+        the background; calls wait for it, so a run's first steps need not. ``after``: the
+        SDK import waits for it (the caller's own imports come first)."""
+        if self._starting is None:
+            self._starting = asyncio.ensure_future(self._start(after))
+
     async def start(self) -> None:
         """Start the server and verify the sandbox's network isolation."""
+        self.start_soon()
+        await self._started()
+
+    async def _started(self) -> None:
+        if self._starting is None:
+            raise RuntimeError("ContainerProcessor used outside `async with`")
+        await asyncio.shield(self._starting)
+
+    async def _start(self, after: "asyncio.Future[Any] | None" = None) -> None:
         self.cache_dir.mkdir(parents=True, exist_ok=True)  # bind mounts need it to exist
-        self.command = build_sandbox_command(self.settings, self.cache_dir, name=self._requested_sandbox)
+        # Choosing the sandbox runs probe commands: off the event loop.
+        self.command = await asyncio.to_thread(build_sandbox_command, self.settings, self.cache_dir,
+                                               name=self._requested_sandbox)
         if self.command.warning_key:
             print(t(self.command.warning_key, self.lang), file=sys.stderr)
+        self._launcher = ServerLauncher(self.command.command, self.command.args, self.command.env,
+                                        errlog=lambda: self._stderr, exit_grace=EXIT_GRACE_S, terminate_first=False)
+        await self._launcher.prespawn()
+        await import_sdk(after)
         self._connection = McpConnection(self._make_client, name="parser", start_timeout=START_TIMEOUT_S)
         await self._live()
-        self.isolation = await self.verify_isolation()
+        self.isolation = await self._verify_isolation()
         if self.command.name != "none" and not self.isolation.network_isolated:
             logger.warning("parser sandbox %s did not prove network isolation: %s", self.command.name, self.isolation)
 
-    def _make_client(self) -> Client:
-        assert self.command is not None
-        params = StdioServerParameters(command=self.command.command, args=self.command.args, env=self.command.env)
-        return Client(stdio_client(params, errlog=self._stderr))
+    def _make_client(self) -> "Client":
+        from mcp import Client
+
+        assert self._launcher is not None
+        return Client(self._launcher.transport())
 
     async def close(self) -> None:
+        starting, self._starting = self._starting, None
+        if starting is not None and not starting.done():
+            starting.cancel()
+            with contextlib.suppress(BaseException):
+                await starting
+        elif starting is not None and not starting.cancelled():
+            starting.exception()  # retrieved: a failed start was reported to its callers (or nobody needed it)
         if self._connection is not None:
             await self._connection.close()
+        if self._launcher is not None:
+            await self._launcher.discard_spare()
         if not self._stderr.closed:
             self._stderr.close()
 
-    async def _live(self, broken: int | None = None) -> tuple[Client, int]:
+    async def _live(self, broken: int | None = None) -> tuple["Client", int]:
         """The running server (started, or restarted when generation ``broken`` died)."""
         if self._connection is None:
             raise RuntimeError("ContainerProcessor used outside `async with`")
@@ -164,6 +205,10 @@ class ContainerProcessor:
     async def verify_isolation(self, hidden_paths: list[str] | None = None) -> IsolationReport:
         """Ask the running server to prove it has no network (see ``sandbox.verify_isolation``).
         The ``sandbox-info`` tool exists only because our sandbox command turns diagnostics on."""
+        await self._started()
+        return await self._verify_isolation(hidden_paths)
+
+    async def _verify_isolation(self, hidden_paths: list[str] | None = None) -> IsolationReport:
         client, _ = await self._live()
 
         async def ask(arguments: dict[str, object]) -> SandboxInfo:
@@ -176,14 +221,16 @@ class ContainerProcessor:
 
     async def server_pid(self) -> int:
         """The live server's pid as it sees itself (diagnostics; tests kill it with this)."""
+        await self._started()
         client, _ = await self._live()
         result = await client.call_tool("sandbox-info", {}, read_timeout_seconds=CALL_GRACE_S)
         return int((result.structured_content or {}).get("pid", 0))
 
     async def parse(self, *, path: str | None = None, text: str | None = None, media_type: str = "", url: str = "") -> ParsedDocument:
-        """Parse one document; ``DocumentFailed(reason)`` when it cannot be read."""
-        if self.command is None:
-            raise RuntimeError("ContainerProcessor used outside `async with`")
+        """Parse one document; ``DocumentFailed(reason)`` when it cannot be read.
+        Waits for the server to be up (``ParserUnavailable`` when it could not start)."""
+        await self._started()
+        assert self.command is not None
         arguments: dict[str, Any] = {"media_type": media_type or "", "url": url or "", "timeout_s": self.settings.parse_timeout}
         if path is not None:
             try:
@@ -223,7 +270,10 @@ class ContainerProcessor:
         except ValueError as exc:
             raise DocumentFailed(f"the parser returned malformed output: {exc}") from None
 
-    async def _call_once(self, client: Client, generation: int, arguments: dict[str, Any]) -> CallToolResult:
+    async def _call_once(self, client: "Client", generation: int, arguments: dict[str, Any]) -> "CallToolResult":
+        from mcp import MCPError
+        from mcp.types import CONNECTION_CLOSED, REQUEST_TIMEOUT
+
         deadline = self.settings.parse_timeout + CALL_GRACE_S
         self.parse_calls += 1
         try:
@@ -245,7 +295,9 @@ class ContainerProcessor:
 _TOOL_ERROR_PREFIX = "Error executing tool parse-document: "
 
 
-def _result_text(result: CallToolResult) -> str:
+def _result_text(result: "CallToolResult") -> str:
+    from mcp.types import TextContent
+
     text = " ".join(block.text for block in result.content if isinstance(block, TextContent)).strip()
     # The SDK prefixes tool errors; the reason alone reads better in the report.
     return text[len(_TOOL_ERROR_PREFIX):] if text.startswith(_TOOL_ERROR_PREFIX) else text

@@ -14,27 +14,31 @@ with ``WebSearchServerError`` and the session stays resumable.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import os
 import re
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Awaitable, Callable, TextIO
-
-from mcp import Client, StdioServerParameters
-from mcp.client.stdio import stdio_client
-from mcp.shared.exceptions import MCPError
-from mcp_types import CONNECTION_CLOSED, REQUEST_TIMEOUT, CallToolResult
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, TextIO
 
 from research.modules.clients.connection import ConnectionStartFailed, McpConnection
+from research.modules.clients.server_process import ServerLauncher, import_sdk
 from research.modules.core.errors import SearchUnavailable, UsageError, UserFacingError
 from research.state.models import SearchHit
 from research.modules.core.settings import Settings
 from research.modules.core.urls import canonical_url
 
+if TYPE_CHECKING:  # the SDK is imported when the first connection opens, not with this module
+    from mcp import Client
+    from mcp.shared.exceptions import MCPError
+    from mcp_types import CallToolResult
+
 START_TIMEOUT = 60.0  # a cold Python start with lxml/pdfminer imports takes a few seconds
 CALL_TIMEOUT = 180.0  # search + up to 10 page fetches (15 s each at worst) + extraction
+EXIT_GRACE_S = 1.0  # our server exits as soon as its stdin closes; past this it is killed
 MAX_RESTARTS = 5  # per client: a server that keeps crashing is not restarted for ever
 SEARCH_TOOL = "full-web-search"
 # Passed through to the child besides RESEARCH_*: proxies and CA bundles the user relies on,
@@ -63,11 +67,14 @@ class ServerSpec:
         return self.url or " ".join([Path(self.command).name, *self.args[:3]])
 
 
-def own_server_spec(settings: Settings, cache_dir: Path) -> ServerSpec:
+def own_server_spec(settings: Settings, cache_dir: Path | None, cache_root: Path | None = None) -> ServerSpec:
+    """Our server with one cache folder (``cache_dir``), or, shared by several sessions,
+    a root under which each call names its own (``cache_root``)."""
+    where = ["--cache-dir", str(cache_dir)] if cache_dir is not None else ["--cache-root", str(cache_root)]
     return ServerSpec(
         name="web-search",
         command=sys.executable,
-        args=["-m", "research.servers.web.server", "--cache-dir", str(cache_dir)],
+        args=["-m", "research.servers.web.server", *where],
         env=settings_environment(settings),
         ours=True,
     )
@@ -118,33 +125,47 @@ def config_server_spec(path: Path) -> ServerSpec:
 
 
 class WebSearchClient:
-    """Implements the ``WebSearch`` protocol (src/nodes/dependencies.py) over MCP."""
+    """Implements the ``WebSearch`` protocol (src/nodes/dependencies.py) over MCP.
 
-    def __init__(self, settings: Settings, cache_dir: Path, *, errlog: TextIO | None = None) -> None:
+    ``cache_dir``: the session's sources/, where the server writes what it fetches. A
+    server shared by several sessions (``ServerPool``) is started with ``cache_root``
+    instead, and each search names its session's folder (``search(..., cache_dir=...)``,
+    or the view ``for_session``)."""
+
+    def __init__(self, settings: Settings, cache_dir: Path | None, *, errlog: TextIO | None = None,
+                 cache_root: Path | None = None) -> None:
         self.settings = settings
-        self.cache_dir = Path(cache_dir)
-        self.spec = config_server_spec(settings.mcp_config) if settings.mcp_config else own_server_spec(settings, self.cache_dir)
+        self.cache_dir = Path(cache_dir) if cache_dir is not None else None
+        self.cache_root = Path(cache_root) if cache_root is not None else None
+        if self.cache_dir is None and self.cache_root is None:
+            raise ValueError("WebSearchClient needs cache_dir or cache_root")
+        self.spec = (config_server_spec(settings.mcp_config) if settings.mcp_config
+                     else own_server_spec(settings, self.cache_dir, self.cache_root))
         self._errlog_given = errlog
         self._errlog: TextIO | None = None
+        self._launcher = ServerLauncher(self.spec.command, self.spec.args, self.spec.env or None, cwd=self.spec.cwd,
+                                        errlog=lambda: self._errlog, exit_grace=EXIT_GRACE_S if self.spec.ours else 2.0,
+                                        terminate_first=not self.spec.ours)
         self._connection = McpConnection(self._make_client, name=self.spec.name, start_timeout=START_TIMEOUT)
+        self._starting: asyncio.Future[Any] | None = None
 
     @property
     def restarts(self) -> int:
         return self._connection.restarts
 
-    def _make_client(self) -> Client:
+    def for_session(self, cache_dir: Path) -> "SessionWebSearch":
+        return SessionWebSearch(self, Path(cache_dir))
+
+    def _make_client(self) -> "Client":
+        from mcp import Client
+
         if self.spec.url:
             return Client(self.spec.url, read_timeout_seconds=CALL_TIMEOUT)
-        params = StdioServerParameters(command=self.spec.command, args=self.spec.args, env=self.spec.env or None,
-                                       cwd=self.spec.cwd)
-        return Client(stdio_client(params, errlog=self._errlog), read_timeout_seconds=CALL_TIMEOUT)
+        return Client(self._launcher.transport(), read_timeout_seconds=CALL_TIMEOUT)
 
     async def __aenter__(self) -> "WebSearchClient":
-        self.cache_dir.mkdir(parents=True, exist_ok=True)
-        # The server's stderr goes to a log beside sources/, not over the user's progress display.
-        self._errlog = self._errlog_given or open(self.cache_dir.parent / "web-search-server.log", "a", encoding="utf-8")
         try:
-            await self._start(self._connection.client)
+            await self.start()
         except BaseException:
             await self.aclose()
             raise
@@ -153,13 +174,53 @@ class WebSearchClient:
     async def __aexit__(self, *exc: object) -> None:
         await self.aclose()
 
+    def start_soon(self, after: "asyncio.Future[Any] | None" = None) -> None:
+        """Spawn the server now and connect in the background; calls wait for it.
+        ``after``: the SDK import waits for it (the caller's own imports come first)."""
+        if self._starting is None:
+            self._starting = asyncio.ensure_future(self._start_now(after))
+
+    async def start(self) -> None:
+        self.start_soon()
+        await self._started()
+
+    async def _started(self) -> None:
+        if self._starting is None:
+            raise RuntimeError("use `async with WebSearchClient(...)`")
+        await asyncio.shield(self._starting)
+
+    async def _start_now(self, after: "asyncio.Future[Any] | None" = None) -> None:
+        log_folder = self.cache_dir.parent if self.cache_dir is not None else self.cache_root
+        assert log_folder is not None
+        for folder in (self.cache_dir, self.cache_root):
+            if folder is not None:
+                folder.mkdir(parents=True, exist_ok=True)
+        # The server's stderr goes to a log beside sources/, not over the user's progress display.
+        self._errlog = self._errlog_given or open(log_folder / "web-search-server.log", "a", encoding="utf-8")
+        if not self.spec.url:
+            try:
+                await self._launcher.prespawn()
+            except OSError as exc:
+                raise WebSearchServerError("websearch.server_failed", command=self.spec.describe(),
+                                           reason=_reason(exc)) from None
+        await import_sdk(after)
+        await self._start(self._connection.client)
+
     async def aclose(self) -> None:
+        starting, self._starting = self._starting, None
+        if starting is not None and not starting.done():
+            starting.cancel()
+            with contextlib.suppress(BaseException):
+                await starting
+        elif starting is not None and not starting.cancelled():
+            starting.exception()  # retrieved: whoever needed the server was told
         await self._connection.close()
+        await self._launcher.discard_spare()
         if self._errlog is not None and self._errlog is not self._errlog_given:
             self._errlog.close()
         self._errlog = None
 
-    async def _start(self, how: Callable[..., Awaitable[tuple[Client, int]]], *args: int) -> tuple[Client, int]:
+    async def _start(self, how: Callable[..., Awaitable[tuple["Client", int]]], *args: int) -> tuple["Client", int]:
         assert self._errlog is not None, "use `async with WebSearchClient(...)`"
         try:
             return await how(*args)
@@ -167,9 +228,13 @@ class WebSearchClient:
             raise WebSearchServerError("websearch.server_failed", command=self.spec.describe(),
                                        reason=_reason(exc.cause)) from None
 
-    async def call(self, tool: str, arguments: dict[str, Any]) -> CallToolResult:
+    async def call(self, tool: str, arguments: dict[str, Any]) -> "CallToolResult":
         """Call a tool. A server that dies under the call is restarted and the call made
         once more; dying again is ``WebSearchServerError`` (the step stops, resumable)."""
+        await self._started()  # also: the SDK is imported (in a thread) by then
+        from mcp.shared.exceptions import MCPError
+        from mcp_types import CONNECTION_CLOSED
+
         client, generation = await self._start(self._connection.client)
         try:
             return await client.call_tool(tool, arguments, read_timeout_seconds=CALL_TIMEOUT)
@@ -195,12 +260,18 @@ class WebSearchClient:
             reason = _reason(exc)
         raise WebSearchServerError("servers.websearch_crashed", command=self.spec.describe(), reason=reason)
 
-    async def search(self, query: str, *, language: str, limit: int) -> list[SearchHit]:
-        """Search ``query``; each hit records ``language`` (the query's language)."""
+    async def search(self, query: str, *, language: str, limit: int, cache_dir: Path | None = None) -> list[SearchHit]:
+        """Search ``query``; each hit records ``language`` (the query's language).
+        ``cache_dir``: the session folder the fetched bytes go to (a shared server)."""
         arguments: dict[str, Any] = {"query": query, "limit": max(1, min(int(limit), 10)), "includeContent": True}
         if self.spec.ours:
             # Our own server only fetches: the pipeline parses the cached bytes in the sandbox.
             arguments["rawBytes"] = True
+            if self.cache_root is not None:
+                if cache_dir is None:
+                    raise ValueError("a shared web-search server needs the session's cache_dir")
+                Path(cache_dir).mkdir(parents=True, exist_ok=True)
+                arguments["cacheDir"] = str(Path(cache_dir).resolve())
         result = await self.call(SEARCH_TOOL, arguments)
         structured = result.structured_content if isinstance(result.structured_content, dict) else None
         text = "\n".join(block.text for block in result.content if getattr(block, "type", "") == "text")
@@ -214,7 +285,23 @@ class WebSearchClient:
         return parse_text_results(text, query=query, language=language, engine=self.spec.name)
 
 
-def _refused(exc: MCPError) -> SearchUnavailable:
+class SessionWebSearch:
+    """A shared ``WebSearchClient`` seen by one session: its fetches go to that session's sources/."""
+
+    def __init__(self, client: WebSearchClient, cache_dir: Path) -> None:
+        self.client, self.cache_dir = client, cache_dir
+
+    @property
+    def restarts(self) -> int:
+        return self.client.restarts
+
+    async def search(self, query: str, *, language: str, limit: int) -> list[SearchHit]:
+        return await self.client.search(query, language=language, limit=limit, cache_dir=self.cache_dir)
+
+
+def _refused(exc: "MCPError") -> SearchUnavailable:
+    from mcp_types import REQUEST_TIMEOUT
+
     if exc.code == REQUEST_TIMEOUT:
         return SearchUnavailable(f"the web-search server did not answer within {CALL_TIMEOUT:g} s")
     return SearchUnavailable(f"the web-search server refused the call: {exc.message}")
@@ -315,6 +402,9 @@ def _parse_block(title: str, block: str, query: str, language: str, engine: str)
 
 
 def _reason(exc: BaseException) -> str:
+    from mcp.shared.exceptions import MCPError
+    from mcp_types import CONNECTION_CLOSED
+
     if isinstance(exc, MCPError):
         if exc.code == CONNECTION_CLOSED:
             return "the server exited before answering (see web-search-server.log)"

@@ -47,7 +47,7 @@ from research.modules.clients.sandbox import (
     parse_concurrency,
     probe_from_inside,
 )
-from research.servers.mcp_support import ResearchMCPServer
+from research.servers.mcp_support import ResearchMCPServer, exit_now
 from research.servers.parser.worker import MB, ChildLimits, ParseRequest, run_child
 from research.state.models import ParsedDocument
 
@@ -319,3 +319,4 @@ def serve() -> None:
 
 if __name__ == "__main__":
     serve()
+    exit_now(0)

@@ -171,30 +171,33 @@ class PageFetcher:
         self.local_root = local_root.expanduser().resolve() if local_root else None
         self._slots = asyncio.Semaphore(self.limits.concurrency)
         self._host_slots: dict[str, asyncio.Semaphore] = defaultdict(lambda: asyncio.Semaphore(self.limits.per_host))
-        self._in_flight: dict[str, asyncio.Future[FetchResult]] = {}
+        self._in_flight: dict[tuple[str, str], asyncio.Future[FetchResult]] = {}
 
-    async def fetch(self, url: str) -> FetchResult:
-        """Bytes of ``url`` from the cache or the network. Never raises for a bad page:
-        the reason is in ``FetchResult.error``."""
+    async def fetch(self, url: str, cache: SourceCache | None = None) -> FetchResult:
+        """Bytes of ``url`` from the cache (``cache``, else the fetcher's own) or the network.
+        Never raises for a bad page: the reason is in ``FetchResult.error``."""
+        cache = cache or self.cache
         canonical = canonical_url(url)
         # The guard comes before the cache: what this process may not fetch, it may not
         # serve from a cache that a more permissive process filled either.
         try:
             await self._allowed(url)
-            cached = self.cache.lookup(url)
+            cached = cache.lookup(url)
             if cached is not None:
                 await self._allowed(cached.final_url)
                 return cached
         except (FetchFailed, UnsafeURL) as exc:
             return FetchResult(url=url, final_url=url, canonical_url=canonical, error=str(exc))
-        # Two results for the same page in one search share one download.
-        pending = self._in_flight.get(canonical)
+        # Two results for the same page in one search share one download (per cache folder:
+        # each session keeps its own copy).
+        key = (str(cache.directory), canonical)
+        pending = self._in_flight.get(key)
         if pending is not None:
             return await asyncio.shield(pending)
         future: asyncio.Future[FetchResult] = asyncio.get_running_loop().create_future()
-        self._in_flight[canonical] = future
+        self._in_flight[key] = future
         try:
-            result = await self._fetch_uncached(url)
+            result = await self._fetch_uncached(url, cache)
         except asyncio.CancelledError:
             future.cancel()  # anyone sharing this download is cancelled with it
             raise
@@ -202,11 +205,12 @@ class PageFetcher:
             result = FetchResult(url=url, final_url=url, canonical_url=canonical,
                                  error=f"unexpected error: {type(exc).__name__}: {exc}")
         finally:
-            self._in_flight.pop(canonical, None)
+            self._in_flight.pop(key, None)
         future.set_result(result)
         return result
 
-    async def _fetch_uncached(self, url: str) -> FetchResult:
+    async def _fetch_uncached(self, url: str, cache: SourceCache | None = None) -> FetchResult:
+        cache = cache or self.cache
         canonical = canonical_url(url)
         try:
             if urlsplit(url).scheme == "file":
@@ -223,7 +227,7 @@ class PageFetcher:
         except (FetchFailed, UnsafeURL) as exc:
             return FetchResult(url=url, final_url=url, canonical_url=canonical, error=str(exc))
         try:
-            return self.cache.store(url, final_url, media_type, data)
+            return cache.store(url, final_url, media_type, data)
         except OSError as exc:
             return FetchResult(url=url, final_url=final_url, canonical_url=canonical, media_type=media_type,
                                data=data, error=f"could not write the cache: {exc.strerror}")

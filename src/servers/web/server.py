@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Annotated
 
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
+from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import BaseModel, Field, ValidationError
 
 from research.modules.clients.parser_client import ContainerProcessor
@@ -34,7 +35,7 @@ from research.modules.core.errors import EXIT_USAGE, DocumentFailed, UserFacingE
 from research.modules.core.i18n import t
 from research.modules.core.language import detect_language
 from research.modules.core.settings import Settings, load_settings
-from research.servers.mcp_support import ResearchMCPServer, describe_validation, usable_cache_dir
+from research.servers.mcp_support import ResearchMCPServer, describe_validation, exit_now, usable_cache_dir
 from research.servers.web.engines import EngineChain, EngineContext, EngineResult, build_engines
 from research.servers.web.fetcher import FetchResult, FetchSettings, PageFetcher, SourceCache, make_http_client
 from research.servers.web.url_safety import URLGuard, canonical_url
@@ -73,9 +74,14 @@ class SearchResponse(BaseModel):
 class WebSearchService:
     """Engines and fetcher, built once per server process; the parser only when needed."""
 
-    def __init__(self, settings: Settings, cache_dir: Path, limits: FetchSettings | None = None) -> None:
+    def __init__(self, settings: Settings, cache_dir: Path, limits: FetchSettings | None = None,
+                 cache_root: Path | None = None) -> None:
         self.settings = settings
         self.cache_dir = cache_dir
+        # Set when one server serves several sessions: each call may name its own cache
+        # folder (``cacheDir``), which must lie under this root.
+        self.cache_root = cache_root.resolve() if cache_root is not None else None
+        self._caches: dict[Path, SourceCache] = {}
         self.limits = limits or FetchSettings()
         self.client = make_http_client(self.limits)
         endpoint = [settings.searxng_url.rstrip("/") + "/search"] if settings.searxng_url else []
@@ -95,7 +101,7 @@ class WebSearchService:
         """Extraction in the sandboxed parser, started on first use and kept for the next."""
         async with self._parser_lock:
             if self._parser is None:
-                processor = ContainerProcessor(self.settings, self.cache_dir)
+                processor = ContainerProcessor(self.settings, self.cache_root or self.cache_dir)
                 try:
                     await processor.start()
                 except BaseException:
@@ -108,13 +114,31 @@ class WebSearchService:
         parsed = await self._parse(str(path), media_type, path.as_uri())
         return parsed.title, parsed.markdown
 
+    def cache_for(self, folder: str | None) -> SourceCache | None:
+        """The cache a call named (``cacheDir``), which must be under the server's cache root."""
+        if not folder:
+            return None
+        if self.cache_root is None:
+            raise ToolError("cacheDir is only accepted by a server started with --cache-root")
+        path = Path(os.path.realpath(folder))
+        if path != self.cache_root and self.cache_root not in path.parents:
+            raise ToolError("cacheDir must be inside the server's cache root")
+        cache = self._caches.get(path)
+        if cache is None:
+            try:
+                cache = self._caches[path] = SourceCache.for_limits(path, self.limits)
+            except OSError as exc:
+                raise ToolError(f"cacheDir cannot be used: {exc.strerror or exc}") from None
+        return cache
+
     async def search(self, query: str, limit: int, include_content: bool, max_content: int,
-                     raw_bytes: bool = False) -> SearchResponse:
+                     raw_bytes: bool = False, cache: SourceCache | None = None) -> SearchResponse:
         language = detect_language(query)
         found = await self.engines.search(query, language=language, limit=limit)
         hits = _dedupe(found.results)[:limit]
         if include_content or raw_bytes:
-            results = await asyncio.gather(*(self._fetch_hit(hit, language, max_content, raw_bytes) for hit in hits))
+            results = await asyncio.gather(*(self._fetch_hit(hit, language, max_content, raw_bytes, cache)
+                                             for hit in hits))
         else:
             results = [_bare_result(hit, language) for hit in hits]
         return SearchResponse(query=query, language=language, engine=found.engine, results=list(results), notes=found.notes)
@@ -127,9 +151,10 @@ class WebSearchService:
             result.language = detect_language(result.content[:4000])
         return result
 
-    async def _fetch_hit(self, hit: EngineResult, language: str, max_content: int, raw_bytes: bool) -> WebResult:
+    async def _fetch_hit(self, hit: EngineResult, language: str, max_content: int, raw_bytes: bool,
+                         cache: SourceCache | None = None) -> WebResult:
         result = _bare_result(hit, language)
-        await self._fill_from_fetch(result, await self.fetcher.fetch(hit.url), max_content, raw_bytes)
+        await self._fill_from_fetch(result, await self.fetcher.fetch(hit.url, cache), max_content, raw_bytes)
         return result
 
     async def _fill_from_fetch(self, result: WebResult, fetched: FetchResult, max_content: int, raw_bytes: bool) -> None:
@@ -228,8 +253,13 @@ def build_server(service: WebSearchService) -> ResearchMCPServer:
         rawBytes: Annotated[bool, Field(description=(  # noqa: N803
             "Fetch each page but do not extract it: return where its bytes are cached (cache_path) and "
             "their media type, for a client that parses them itself"))] = False,
+        cacheDir: Annotated[str | None, Field(max_length=4096, description=(  # noqa: N803
+            "Where to keep the fetched bytes: a folder inside the server's --cache-root "
+            "(a server shared by several sessions)"))] = None,
     ) -> Annotated[CallToolResult, SearchResponse]:
-        response = await service.search(query, limit, includeContent, maxContentLength or DEFAULT_MAX_CONTENT, rawBytes)
+        cache = service.cache_for(cacheDir)
+        response = await service.search(query, limit, includeContent, maxContentLength or DEFAULT_MAX_CONTENT, rawBytes,
+                                        cache)
         return _tool_result(render_search(response, includeContent and not rawBytes), response, failed=not response.engine)
 
     @server.tool(
@@ -272,18 +302,20 @@ def default_cache_dir() -> Path:
     return base / "research" / "sources"
 
 
-async def _serve(settings: Settings, cache_dir: Path) -> None:
+async def _serve(settings: Settings, cache_dir: Path, cache_root: Path | None = None) -> None:
     logging.getLogger("httpx").setLevel(logging.WARNING)
-    service = WebSearchService(settings, cache_dir)
+    service = WebSearchService(settings, cache_dir, cache_root=cache_root)
     try:
         await build_server(service).run_stdio_async()
     finally:
         await service.aclose()
 
 
-def serve(cache_dir: str | None) -> int:
+def serve(cache_dir: str | None, cache_root: str | None = None) -> int:
     """Run the server on stdio until the client closes it. Settings from ``RESEARCH_*``.
-    A bad setting or an unusable ``--cache-dir`` is one line on stderr and exit 2."""
+    A bad setting or an unusable ``--cache-dir``/``--cache-root`` is one line on stderr and exit 2.
+    ``cache_root``: the server is shared by several sessions; each call names its cache
+    folder under it (``cacheDir``)."""
     import anyio
 
     try:
@@ -295,15 +327,20 @@ def serve(cache_dir: str | None) -> int:
     except ValidationError as exc:
         print(f"research mcp web-search: invalid RESEARCH_FETCH_* setting: {describe_validation(exc)}", file=sys.stderr)
         return EXIT_USAGE
-    raw = cache_dir or str(default_cache_dir())
+    folders = []
+    for raw in (cache_dir or str(default_cache_dir()), cache_root):
+        if raw is None:
+            folders.append(None)
+            continue
+        try:
+            folders.append(usable_cache_dir(raw))
+        except (OSError, ValueError) as exc:
+            reason = getattr(exc, "strerror", None) or str(exc)
+            print(f"research mcp web-search: {t('servers.bad_cache_dir', 'en', path=raw, reason=reason)}",
+                  file=sys.stderr)
+            return EXIT_USAGE
     try:
-        folder = usable_cache_dir(raw)
-    except (OSError, ValueError) as exc:
-        reason = getattr(exc, "strerror", None) or str(exc)
-        print(f"research mcp web-search: {t('servers.bad_cache_dir', 'en', path=raw, reason=reason)}", file=sys.stderr)
-        return EXIT_USAGE
-    try:
-        anyio.run(_serve, settings, folder)
+        anyio.run(_serve, settings, folders[0], folders[1])
     except KeyboardInterrupt:
         pass
     return 0
@@ -312,9 +349,10 @@ def serve(cache_dir: str | None) -> int:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="research mcp web-search", description=__doc__.splitlines()[0])
     parser.add_argument("--cache-dir", help="where fetched bytes are kept (a session's sources/ folder)")
+    parser.add_argument("--cache-root", help="serve several sessions: each call's cacheDir must be inside this folder")
     args = parser.parse_args(argv)
-    return serve(args.cache_dir)
+    return serve(args.cache_dir, args.cache_root)
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    exit_now(main())

@@ -1,0 +1,179 @@
+"""Start an MCP server process early, and speak MCP to it over its stdio later.
+
+The SDK's ``stdio_client`` spawns the process when the connection opens, which is after
+the SDK itself is imported (about a second of CPU on a small machine). ``ServerLauncher``
+spawns with plain asyncio first, so the server imports its own modules while this process
+imports the SDK, checks Ollama and builds the graph; ``transport()`` then hands the already
+running process to ``mcp.Client`` as an ordinary transport (newline-delimited JSON-RPC).
+
+Stopping follows the MCP lifecycle (close stdin, wait, then kill) but with a short grace for
+our own servers, which exit as soon as stdin closes: a session never waits out a long
+grace period for a process that is already gone.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+from contextlib import asynccontextmanager, suppress
+from typing import IO, Any, AsyncIterator, Callable
+
+# Environment a server inherits besides what its spec sets (the SDK's default set).
+_INHERITED_ENV = ("HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER")
+# A JSON-RPC message is one line; a parsed document can be megabytes long.
+_LINE_LIMIT = 256 * 1024 * 1024
+_POLL_S = 0.005
+
+
+async def import_sdk(after: "asyncio.Future[Any] | None" = None) -> None:
+    """Import the MCP SDK in a thread (about a second of CPU on a small machine), so the
+    event loop keeps serving the run meanwhile; after ``after`` (whatever the caller needs
+    sooner), since two imports at once only share the one interpreter lock."""
+    import importlib
+    import sys
+
+    if after is not None:
+        with suppress(BaseException):
+            await asyncio.shield(after)
+    if "mcp" not in sys.modules:
+        await asyncio.to_thread(importlib.import_module, "mcp")
+
+
+def child_environment(extra: dict[str, str] | None) -> dict[str, str]:
+    """A few safe variables of ours plus the spec's own (shell functions never inherited)."""
+    env = {k: os.environ[k] for k in _INHERITED_ENV if k in os.environ and not os.environ[k].startswith("()")}
+    return env | (extra or {})
+
+
+class ServerLauncher:
+    """How to start one server; ``prespawn()`` starts it ahead of the first connection.
+
+    ``exit_grace``: seconds the server gets to exit after its stdin closes before it is
+    killed (our servers exit at once; another host's server gets the SDK's two seconds,
+    then SIGTERM, then SIGKILL).
+    """
+
+    def __init__(self, command: str, args: list[str], env: dict[str, str] | None, *, cwd: str | None = None,
+                 errlog: Callable[[], IO[str] | None] = lambda: None, exit_grace: float = 2.0,
+                 terminate_first: bool = True) -> None:
+        self.command, self.args, self.env, self.cwd = command, list(args), env, cwd
+        self.errlog = errlog
+        self.exit_grace = exit_grace
+        self.terminate_first = terminate_first
+        self._spare: asyncio.subprocess.Process | None = None
+        self.spawned: list[asyncio.subprocess.Process] = []
+
+    async def spawn(self) -> asyncio.subprocess.Process:
+        process = await asyncio.create_subprocess_exec(
+            self.command, *self.args, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+            stderr=self.errlog(), env=child_environment(self.env), cwd=self.cwd, limit=_LINE_LIMIT,
+            # Its own process group: Ctrl-C in the terminal reaches only us, and a kill
+            # reaches the server's own children (the parser's fork server) too.
+            start_new_session=True,
+        )
+        self.spawned.append(process)
+        return process
+
+    async def prespawn(self) -> None:
+        """Start the process now; the next ``transport()`` connects to it."""
+        if self._spare is None:
+            self._spare = await self.spawn()
+
+    async def discard_spare(self) -> None:
+        """A process started ahead that never got connected (the run ended first)."""
+        spare, self._spare = self._spare, None
+        if spare is not None:
+            await stop_process(spare, self.exit_grace, self.terminate_first)
+
+    @asynccontextmanager
+    async def transport(self) -> AsyncIterator[Any]:
+        """An ``mcp`` transport on the spare process (else a fresh one)."""
+        import anyio
+        import mcp_types
+        from mcp.shared.message import SessionMessage
+
+        # A spare that already died is still used: its handshake fails and says so.
+        process, self._spare = self._spare, None
+        if process is None:
+            process = await self.spawn()
+        assert process.stdin is not None and process.stdout is not None
+        to_session, read_stream = anyio.create_memory_object_stream[Any](0)
+        write_stream, from_session = anyio.create_memory_object_stream[Any](0)
+        stdin, stdout = process.stdin, process.stdout
+
+        async def read_server() -> None:
+            async with to_session:
+                while True:
+                    try:
+                        line = await stdout.readline()
+                    except (OSError, ValueError, asyncio.LimitOverrunError):
+                        return
+                    if not line:
+                        return  # EOF: the session sees the connection close
+                    if not line.strip():
+                        continue
+                    try:
+                        item: Any = SessionMessage(mcp_types.jsonrpc_message_adapter.validate_json(line, by_name=False))
+                    except ValueError as exc:
+                        item = exc
+                    try:
+                        await to_session.send(item)
+                    except (anyio.ClosedResourceError, anyio.BrokenResourceError):
+                        return
+
+        async def write_server() -> None:
+            try:
+                async with from_session:
+                    async for message in from_session:
+                        data = message.message.model_dump_json(by_alias=True, exclude_unset=True) + "\n"
+                        stdin.write(data.encode("utf-8"))
+                        await stdin.drain()
+            except (OSError, anyio.ClosedResourceError, anyio.BrokenResourceError):
+                await to_session.aclose()  # the session sees the connection end, not a hang
+
+        async with anyio.create_task_group() as tasks:
+            tasks.start_soon(read_server)
+            tasks.start_soon(write_server)
+            try:
+                yield read_stream, write_stream
+            finally:
+                with anyio.CancelScope(shield=True):
+                    await write_stream.aclose()
+                    await read_stream.aclose()
+                    await stop_process(process, self.exit_grace, self.terminate_first)
+                tasks.cancel_scope.cancel()
+
+
+async def stop_process(process: asyncio.subprocess.Process, grace: float, terminate_first: bool) -> None:
+    """Close stdin, give the server ``grace`` seconds to exit, then end its process group."""
+    if process.stdin is not None:
+        with suppress(OSError, RuntimeError):
+            process.stdin.close()
+    if not await _exited(process, grace):
+        if not (terminate_first and (_signal_group(process, signal.SIGTERM) or await _exited(process, 2.0))):
+            _signal_group(process, signal.SIGKILL)
+            await _exited(process, 2.0)
+    # Closed now, in this loop: left to the garbage collector, the pipes' transport would
+    # be closed after the loop is gone (a warning on stderr at exit).
+    transport = getattr(process, "_transport", None)
+    if transport is not None:
+        with suppress(Exception):
+            transport.close()
+
+
+async def _exited(process: asyncio.subprocess.Process, timeout: float) -> bool:
+    # Polled, not process.wait(): that also waits for the pipes' EOF, which a surviving
+    # child of the server (holding a copy of them) would delay.
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while process.returncode is None:
+        if loop.time() >= deadline:
+            return False
+        await asyncio.sleep(_POLL_S)
+    return True
+
+
+def _signal_group(process: asyncio.subprocess.Process, sig: int) -> None:
+    with suppress(ProcessLookupError, PermissionError):
+        os.killpg(process.pid, sig)

@@ -1,0 +1,84 @@
+"""Both MCP servers, started once and shared by every run of one process.
+
+A one-shot run starts the pool first thing (before Ollama is checked and before the graph
+is imported), so the servers boot while this process does its own work; the REPL keeps one
+pool for all its questions, so the second question does not start any server at all.
+
+One pair of servers serves many sessions:
+- the web-search server is started with ``--cache-root <sessions folder>`` and each search
+  names its session's sources/ (``cacheDir``), which the server checks lies under the root;
+- the sandboxed parser sees the whole sessions folder read-only and parses only paths
+  under it (the server checks the real path), so each session's sources/ is visible to it.
+
+A pool belongs to one event loop (its connections live in tasks of that loop).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+from research.modules.core.settings import Settings
+
+# The settings a server is started with; any other setting (model, language, budgets)
+# can change between questions without a restart.
+_SERVER_SETTINGS = ("search_engine", "searxng_url", "docs_dir", "allow_private_network", "sandbox",
+                    "sandbox_image", "mcp_config", "parse_timeout", "sessions_dir")
+
+
+def server_key(settings: Settings) -> tuple[Any, ...]:
+    return tuple(str(getattr(settings, name, None)) for name in _SERVER_SETTINGS)
+
+
+class ServerPool:
+    """``await pool.start(settings)``, then ``pool.for_session(path)`` per run; ``aclose()`` at the end."""
+
+    def __init__(self) -> None:
+        self.web_search: Any = None  # WebSearchClient
+        self.parser: Any = None  # ContainerProcessor
+        self._key: tuple[Any, ...] | None = None
+
+    @property
+    def started(self) -> bool:
+        return self.web_search is not None
+
+    async def start(self, settings: Settings, after: "asyncio.Future[Any] | None" = None) -> None:
+        """Spawn both servers now without waiting for them (they are waited for at their
+        first use); servers started with other settings are replaced. ``after``: the MCP
+        SDK is imported once it is done (the caller's more urgent imports)."""
+        key = server_key(settings)
+        if self._key == key and self.web_search is not None:
+            return
+        await self.aclose()
+        from research.modules.clients.parser_client import ContainerProcessor
+        from research.modules.clients.web_search_client import WebSearchClient
+
+        root = Path(settings.sessions_dir).expanduser()
+        try:
+            root.mkdir(parents=True, exist_ok=True)
+        except OSError:
+            return  # the run reports this itself, when it creates its session folder
+        root = root.resolve()
+        lang = settings.language if settings.language in ("ja", "en") else "en"
+        self.web_search = WebSearchClient(settings, None, cache_root=root)
+        self.parser = ContainerProcessor(settings, root, lang=lang)
+        self._key = key
+        self.web_search.start_soon(after)
+        self.parser.start_soon(after)
+        await asyncio.sleep(0)  # let both begin spawning before the caller's next import
+
+    def for_session(self, session_path: Path) -> tuple[Any, Any]:
+        """The (web search, parser) pair a run of this session uses."""
+        if self.web_search is None:
+            raise RuntimeError("ServerPool.start() first")
+        return self.web_search.for_session(Path(session_path) / "sources"), self.parser
+
+    async def aclose(self) -> None:
+        """Stop both servers at once."""
+        web_search, parser = self.web_search, self.parser
+        self.web_search = self.parser = None
+        self._key = None
+        closing = [c for c in (web_search and web_search.aclose(), parser and parser.close()) if c is not None]
+        if closing:
+            await asyncio.gather(*closing, return_exceptions=True)
