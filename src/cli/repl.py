@@ -62,6 +62,9 @@ class Repl:
         self.installed_models_cache: list[str] | None = None
         self._input, self._output = input, output
         self._prompt: PromptSession[str] | None = None
+        from research.orchestrator.server_pool import PooledLoop
+
+        self.servers = PooledLoop()  # both MCP servers (and their loop) kept across questions
 
     # --- output ---------------------------------------------------------------------
     def say(self, key: str, style: str = "", **params: Any) -> None:
@@ -169,7 +172,7 @@ class Repl:
             progress(event, payload)
 
         try:
-            result = asyncio.run(_cancellable(request, self.settings, on_event))
+            result = self.servers.run(lambda pool: _cancellable(request, self.settings, on_event, pool))
         except KeyboardInterrupt:
             # Ctrl-C just before the run's own handler was installed or just after it was
             # removed: asyncio.run has cancelled the task; treat it like any other cancel.
@@ -228,7 +231,7 @@ class Repl:
         self.say("repl.failed", "red", reason=f"{type(exc).__name__}: {exc}", log=log)
 
 
-async def _cancellable(request: Any, settings: Settings, progress: Any) -> Any:
+async def _cancellable(request: Any, settings: Settings, progress: Any, servers: Any = None) -> Any:
     """Run the research as a task that SIGINT cancels; returns None when cancelled.
 
     Cancelling the task (rather than letting KeyboardInterrupt fly through the loop)
@@ -236,6 +239,7 @@ async def _cancellable(request: Any, settings: Settings, progress: Any) -> Any:
     """
     from research.orchestrator.runner import run_research
 
+    request.servers = servers  # the REPL's pool: the servers outlive this question
     task = asyncio.ensure_future(run_research(request, settings, progress))
     loop = asyncio.get_running_loop()
 
@@ -266,4 +270,13 @@ async def _cancellable(request: Any, settings: Settings, progress: Any) -> Any:
 
 def run_repl(settings: Settings, *, input: Any = None, output: Any = None) -> int:
     """Start the REPL; ``input``/``output`` are prompt-toolkit objects (tests pass a pipe)."""
-    return Repl(settings, input=input, output=output).loop()
+    repl = Repl(settings, input=input, output=output)
+    if input is None:  # a person at the terminal: the servers boot while the first question is typed
+        try:
+            repl.servers.prestart(settings)
+        except Exception:  # noqa: BLE001 - the first question reports a server that cannot start
+            pass
+    try:
+        return repl.loop()
+    finally:
+        repl.servers.close()

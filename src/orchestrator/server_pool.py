@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
-from typing import Any
+from typing import Any, Awaitable, Callable
 
 from research.modules.core.settings import Settings
 
@@ -43,7 +43,8 @@ class ServerPool:
     def started(self) -> bool:
         return self.web_search is not None
 
-    async def start(self, settings: Settings, after: "asyncio.Future[Any] | None" = None) -> None:
+    async def start(self, settings: Settings, after: "asyncio.Future[Any] | None" = None, *,
+                    wait_spawned: bool = False) -> None:
         """Spawn both servers now without waiting for them (they are waited for at their
         first use); servers started with other settings are replaced. ``after``: the MCP
         SDK is imported once it is done (the caller's more urgent imports)."""
@@ -66,7 +67,10 @@ class ServerPool:
         self._key = key
         self.web_search.start_soon(after)
         self.parser.start_soon(after)
-        await asyncio.sleep(0)  # let both begin spawning before the caller's next import
+        if wait_spawned:  # the processes exist (and boot on their own) when this returns
+            await asyncio.gather(self.web_search.spawned(), self.parser.spawned())
+        else:
+            await asyncio.sleep(0)  # let both begin spawning before the caller's next import
 
     def for_session(self, session_path: Path) -> tuple[Any, Any]:
         """The (web search, parser) pair a run of this session uses."""
@@ -82,3 +86,49 @@ class ServerPool:
         closing = [c for c in (web_search and web_search.aclose(), parser and parser.close()) if c is not None]
         if closing:
             await asyncio.gather(*closing, return_exceptions=True)
+
+
+class PooledLoop:
+    """An event loop kept from one run to the next together with its ``ServerPool``, for a
+    caller without a loop of its own between runs (the REPL: prompt-toolkit runs its own
+    loop for the prompt; our servers' connections live in this one and wait meanwhile)."""
+
+    def __init__(self) -> None:
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.pool = ServerPool()
+
+    def _loop(self) -> asyncio.AbstractEventLoop:
+        if self.loop is None or self.loop.is_closed():
+            self.loop = asyncio.new_event_loop()
+            self.pool = ServerPool()
+        return self.loop
+
+    def prestart(self, settings: Settings) -> None:
+        """Spawn the servers now, so they boot while the user types the first question."""
+        self._loop().run_until_complete(self.pool.start(settings, wait_spawned=True))
+
+    def run(self, make: Callable[[ServerPool], Awaitable[Any]]) -> Any:
+        """``make(pool)``'s result, run in this loop. A KeyboardInterrupt that lands outside
+        the run's own handler stops everything (servers included): the next run starts afresh."""
+        loop = self._loop()
+        try:
+            return loop.run_until_complete(make(self.pool))
+        except KeyboardInterrupt:
+            self.close()
+            raise
+
+    def close(self) -> None:
+        """Stop both servers at once and close the loop."""
+        loop, self.loop = self.loop, None
+        if loop is None or loop.is_closed():
+            return
+        try:
+            loop.run_until_complete(self.pool.aclose())
+            pending = [task for task in asyncio.all_tasks(loop) if not task.done()]
+            for task in pending:
+                task.cancel()
+            if pending:
+                loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
+            loop.run_until_complete(loop.shutdown_asyncgens())
+        finally:
+            loop.close()

@@ -88,6 +88,7 @@ class ContainerProcessor:
         self._stderr = tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace")
         self._launcher: ServerLauncher | None = None
         self._starting: asyncio.Future[None] | None = None
+        self._spawned = asyncio.Event()
 
     # ------------------------------------------------------------------ properties
 
@@ -128,6 +129,14 @@ class ContainerProcessor:
         self.start_soon()
         await self._started()
 
+    async def spawned(self) -> None:
+        """Until the server process exists (or could not be started): not until it answers."""
+        if self._starting is None:
+            raise RuntimeError("start_soon() first")
+        waiter = asyncio.ensure_future(self._spawned.wait())
+        await asyncio.wait([waiter, self._starting], return_when=asyncio.FIRST_COMPLETED)
+        waiter.cancel()
+
     async def _started(self) -> None:
         if self._starting is None:
             raise RuntimeError("ContainerProcessor used outside `async with`")
@@ -142,7 +151,10 @@ class ContainerProcessor:
             print(t(self.command.warning_key, self.lang), file=sys.stderr)
         self._launcher = ServerLauncher(self.command.command, self.command.args, self.command.env,
                                         errlog=lambda: self._stderr, exit_grace=EXIT_GRACE_S, terminate_first=False)
-        await self._launcher.prespawn()
+        try:
+            await self._launcher.prespawn()
+        finally:
+            self._spawned.set()
         await import_sdk(after)
         self._connection = McpConnection(self._make_client, name="parser", start_timeout=START_TIMEOUT_S)
         await self._live()

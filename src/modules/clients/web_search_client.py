@@ -148,6 +148,7 @@ class WebSearchClient:
                                         terminate_first=not self.spec.ours)
         self._connection = McpConnection(self._make_client, name=self.spec.name, start_timeout=START_TIMEOUT)
         self._starting: asyncio.Future[Any] | None = None
+        self._spawned = asyncio.Event()
 
     @property
     def restarts(self) -> int:
@@ -184,6 +185,14 @@ class WebSearchClient:
         self.start_soon()
         await self._started()
 
+    async def spawned(self) -> None:
+        """Until the server process exists (or could not be started): not until it answers."""
+        if self._starting is None:
+            raise RuntimeError("start_soon() first")
+        waiter = asyncio.ensure_future(self._spawned.wait())
+        await asyncio.wait([waiter, self._starting], return_when=asyncio.FIRST_COMPLETED)
+        waiter.cancel()
+
     async def _started(self) -> None:
         if self._starting is None:
             raise RuntimeError("use `async with WebSearchClient(...)`")
@@ -201,8 +210,10 @@ class WebSearchClient:
             try:
                 await self._launcher.prespawn()
             except OSError as exc:
+                self._spawned.set()
                 raise WebSearchServerError("websearch.server_failed", command=self.spec.describe(),
                                            reason=_reason(exc)) from None
+        self._spawned.set()
         await import_sdk(after)
         await self._start(self._connection.client)
 
