@@ -113,11 +113,12 @@ async def _missing_search_tool(deps: WorkflowDependencies, lang: str) -> dict[st
     Our own server always has it; for another one, listing the tools once costs one
     round-trip and turns "no evidence" into a line that names what the server offers.
     """
-    spec = getattr(deps.web_search, "spec", None)
+    client = getattr(deps.web_search, "client", deps.web_search)  # a session's view of a shared client
+    spec = getattr(client, "spec", None)
     if spec is None or getattr(spec, "ours", True):
         return None
     try:
-        tools = await _server_tools(deps.web_search)
+        tools = await _server_tools(client)
     except Exception:  # noqa: BLE001 - cannot list: the search itself will say what is wrong
         return None
     if tools is None or SEARCH_TOOL in tools:

@@ -1,0 +1,199 @@
+"""Issue 14 end to end: the console script as a user meets it. Each test is one "Why"
+bullet: search failures visible, external servers' noise kept off the terminal, stdout
+holding only the checked answer with a closing summary, sessions that say how they
+stopped, and the CLI conventions (config, help, -o, sessions folder, rm, flag errors)."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+from conftest import RESEARCH, load_json_line, run_research, session_dirs
+
+pytestmark = pytest.mark.e2e
+
+# An MCP server like the official mcp-server-fetch: one tool, and chatter on stdout and stderr.
+FETCH_LIKE_SERVER = textwrap.dedent('''
+    import sys
+    print("starting fetch server... (not JSON-RPC)", flush=True)
+    for n in range(50):
+        print(f"debug line {n} on stderr", file=sys.stderr, flush=True)
+    from mcp.server.mcpserver import MCPServer
+    server = MCPServer("fetch")
+
+    @server.tool(name="fetch")
+    def fetch(url: str) -> str:
+        return "page"
+
+    server.run()
+''')
+
+
+def _closed_port() -> int:
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def test_an_unreachable_engine_is_visible_everywhere_and_exits_5(research_env):
+    research_env["RESEARCH_SEARXNG_URL"] = f"http://127.0.0.1:{_closed_port()}"
+    result = run_research(["What is the height of Mount Fuji?", "--json"], research_env)
+    assert result.returncode == 5, result.stderr
+    assert "Traceback" not in result.stderr
+    failed = [line for line in result.stderr.splitlines() if "Search failed for" in line]
+    assert failed and "searxng" in failed[0] and "unreachable" in failed[0]  # as it happened, one line
+    assert "No search engine could be reached" in result.stderr
+    assert "No evidence was found" not in result.stderr  # not blamed on the question
+    summary = load_json_line(result.stdout)
+    assert summary["exit_code"] == 5 and summary["problems"][0]["kind"] == "search"
+    meta = json.loads((Path(summary["session_dir"]) / "meta.json").read_text("utf-8"))
+    assert meta["problems"] == summary["problems"] and meta["exit_code"] == 5
+    report = Path(summary["report_md"]).read_text("utf-8")
+    notes = report.split("## Notes")[1]
+    assert "searxng" in notes and "Search failed" in notes
+    # The tool's own "nothing found" message is not verified as if it were an answer.
+    assert "Verification did not run" in report and "| Claims checked |" not in report
+
+
+def test_an_external_server_without_the_search_tool_is_named_and_its_noise_kept_off_the_terminal(
+        research_env, tmp_path):
+    script = tmp_path / "fetch_like.py"
+    script.write_text(FETCH_LIKE_SERVER, "utf-8")
+    config = tmp_path / "mcp.json"
+    config.write_text(json.dumps({"mcpServers": {"fetch": {"command": sys.executable, "args": [str(script)]}}}))
+    research_env["RESEARCH_MCP_CONFIG"] = str(config)
+    result = run_research(["What is the height of Mount Fuji?"], research_env)
+    assert result.returncode == 5, result.stderr
+    assert "has no tool 'full-web-search' (its tools: fetch)" in result.stderr
+    assert "Traceback" not in result.stderr and "debug line" not in result.stderr
+    assert "not JSON-RPC" not in result.stderr
+    assert len(result.stderr.splitlines()) < 40
+    (session,) = session_dirs(research_env)
+    assert (session / "web-search-server.log").exists()  # where the SDK's complaints about such lines go
+
+
+def test_the_run_closes_with_one_summary_line(research_env):
+    result = run_research(["What is the height of Mount Fuji?"], research_env)
+    assert result.returncode == 0, result.stderr
+    last = result.stderr.strip().splitlines()[-1]
+    for part in ("sources read", "supported", "flagged", "not checked", "verification loops", "report.md",
+                 "report.pdf"):
+        assert part in last, last
+    assert result.stdout.count("## ") <= result.stdout.count("\n")  # sanity: text, not JSON
+    assert "report.pdf" not in result.stdout
+
+
+def _wait_for(path_glob: Path, pattern: str, timeout: float = 60) -> Path:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        found = sorted(path_glob.glob(pattern))
+        if found:
+            return found[0]
+        time.sleep(0.1)
+    raise AssertionError(f"{pattern} never appeared")
+
+
+def test_a_killed_run_is_listed_as_interrupted_and_resume_names_its_step(research_env, fake_ollama):
+    fake_ollama.token_delay = 0.3  # slow drafting: time to kill it there
+    process = subprocess.Popen([RESEARCH, "What is the height of Mount Fuji?"], env=research_env,
+                               stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    root = Path(research_env["RESEARCH_SESSIONS_DIR"])
+    session = _wait_for(root, "session_*")
+    _wait_for(session, "processed.jsonl")
+    deadline = time.monotonic() + 60
+    while "processing" not in (session / "events.jsonl").read_text("utf-8") and time.monotonic() < deadline:
+        time.sleep(0.1)
+    time.sleep(1.0)
+    process.kill()  # kill -9: no handler runs, meta.json still says "running"
+    process.communicate(timeout=30)
+    listing = run_research(["sessions", "list"], research_env)
+    assert json.loads(run_research(["sessions", "list", "--json"], research_env).stdout)[0]["status"] == "interrupted"
+    assert f"Sessions in {root.resolve()}" in listing.stderr
+    assert "research --resume" in listing.stderr
+    shown = run_research(["sessions", "show", session.name.removeprefix("session_")], research_env)
+    assert shown.returncode == 0 and "research --resume" in shown.stderr
+    as_json = json.loads(run_research(["sessions", "show", session.name.removeprefix("session_"), "--json"],
+                                      research_env).stdout)
+    assert as_json["status"] == "interrupted" and as_json["progress_md"].endswith("progress.md")
+    fake_ollama.token_delay = 0
+    resumed = run_research(["--resume", session.name.removeprefix("session_")], research_env)
+    assert resumed.returncode == 0, resumed.stderr
+    line = next(line for line in resumed.stderr.splitlines() if line.startswith("Resuming session"))
+    assert "at step" in line and "after step" not in line
+
+
+def test_ctrl_c_in_a_one_shot_run_says_what_it_kept(research_env, fake_ollama):
+    fake_ollama.token_delay = 0.5
+    process = subprocess.Popen([RESEARCH, "What is the height of Mount Fuji?"], env=research_env,
+                               stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    session = _wait_for(Path(research_env["RESEARCH_SESSIONS_DIR"]), "session_*")
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not (session / "llm_draft.md").exists():
+        if '"node": "llm"' in (session / "events.jsonl").read_text("utf-8") if (session / "events.jsonl").exists() else "":
+            break
+        time.sleep(0.1)
+    time.sleep(0.5)
+    process.send_signal(signal.SIGINT)
+    _, stderr = process.communicate(timeout=60)
+    assert process.returncode == 130
+    last = stderr.strip().splitlines()[-1]
+    assert "Stopped by Ctrl-C" in last and "Searching the web" in last and "research --resume" in last
+
+
+def test_config_help_output_and_flag_errors(research_env, tmp_path):
+    research_env["RESEARCH_DEPTH"] = "quick"
+    config = run_research(["config", "--json"], research_env)
+    assert config.returncode == 0, config.stderr
+    payload = json.loads(config.stdout)
+    rows = {row["name"]: row for row in payload["settings"]}
+    assert rows["depth"]["value"] == "quick" and rows["depth"]["source"] == "env"
+    assert rows["model"]["source"] == "default"
+    assert payload["sessions_dir"] == str(Path(research_env["RESEARCH_SESSIONS_DIR"]).resolve())
+    assert "config.toml" in payload["config_file"]
+    assert list(Path(research_env["RESEARCH_SESSIONS_DIR"]).glob("session_*")) == []  # no research run
+    helped = run_research(["help"], research_env)
+    assert helped.returncode == 0 and "--output" in helped.stdout and session_dirs(research_env) == []
+
+    bad = run_research(["What?", "--depth", "foo"], research_env)
+    assert bad.returncode == 2 and "--depth" in bad.stderr and "RESEARCH_DEPTH" not in bad.stderr
+
+    out = tmp_path / "out"
+    result = run_research(["What is the height of Mount Fuji?", "-o", str(out)], research_env)
+    assert result.returncode == 0, result.stderr
+    assert (out / "report.pdf").read_bytes().startswith(b"%PDF") and (out / "report.md").is_file()
+    assert json.loads((out / "result.json").read_text("utf-8"))["exit_code"] == 0
+    single = tmp_path / "answer.md"
+    run_research(["What is the height of Mount Fuji?", "--output", str(single)], research_env)
+    assert single.read_text("utf-8").startswith("# ")
+
+
+def test_per_user_sessions_folder_and_rm_asks(research_env, tmp_path):
+    del research_env["RESEARCH_SESSIONS_DIR"]
+    research_env["XDG_DATA_HOME"] = str(tmp_path / "data")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    result = subprocess.run([RESEARCH, "What is the height of Mount Fuji?", "--json"], env=research_env, cwd=tmp_path,
+                            capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=180)
+    assert result.returncode == 0, result.stderr
+    session_id = load_json_line(result.stdout)["session_id"]
+    assert str(tmp_path / "data" / "research" / "sessions") in load_json_line(result.stdout)["session_dir"]
+    listing = subprocess.run([RESEARCH, "sessions", "list"], env=research_env, cwd=elsewhere, capture_output=True,
+                             text=True, stdin=subprocess.DEVNULL)
+    assert session_id[:8] in listing.stdout and "data/research/sessions" in listing.stderr
+    refused = subprocess.run([RESEARCH, "sessions", "rm", session_id], env=research_env, capture_output=True,
+                             text=True, stdin=subprocess.DEVNULL)
+    assert refused.returncode == 2 and "-y" in refused.stderr
+    assert (tmp_path / "data" / "research" / "sessions" / f"session_{session_id}").is_dir()
+    removed = subprocess.run([RESEARCH, "sessions", "rm", session_id, "-y"], env=research_env, capture_output=True,
+                             text=True, stdin=subprocess.DEVNULL)
+    assert removed.returncode == 0
+    assert not (tmp_path / "data" / "research" / "sessions" / f"session_{session_id}").exists()
