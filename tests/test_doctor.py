@@ -36,12 +36,17 @@ def test_exit_codes() -> None:
     assert exit_code_for([Check("sessions", "s", "fail", "")]) == 1
 
 
-def test_doctor_json_with_a_running_ollama(fake_ollama, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    settings = Settings(ollama_host=fake_ollama.url, model="gpt-oss:20b", sessions_dir=tmp_path / "sessions")
+def test_doctor_json_with_a_running_ollama(fake_ollama, web, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    settings = Settings(ollama_host=fake_ollama.url, model="gpt-oss:20b", sessions_dir=tmp_path / "sessions",
+                        search_engine="searxng", searxng_url=web.searxng_url, allow_private_network=True)
     code = run_doctor(settings, as_json=True, lang="en")
     report = json.loads(capsys.readouterr().out)
     checks = {check["name"]: check for check in report["checks"]}
-    assert set(checks) == {"ollama", "model", "sandbox", "isolation", "web_search", "font", "sessions"}
+    assert set(checks) == {"ollama", "model", "sandbox", "isolation", "web_search", "search_tools", "search",
+                           "font", "sessions"}
+    assert "full-web-search" in checks["search_tools"]["detail"] and checks["search_tools"]["status"] == "ok"
+    # One real search, and doctor says which engine answered.
+    assert checks["search"]["status"] == "ok" and report["search_engine"] == "searxng"
     assert checks["ollama"]["status"] == "ok" and checks["model"]["status"] == "ok"
     assert checks["sessions"]["status"] == "ok" and (tmp_path / "sessions").is_dir()
     assert checks["sandbox"]["status"] == "ok", checks["sandbox"]["detail"]
@@ -70,3 +75,10 @@ def test_unwritable_sessions_folder_fails(tmp_path: Path, capsys: pytest.Capture
     sessions = next(check for check in report["checks"] if check["name"] == "sessions")
     assert sessions["status"] == "fail" and "Cannot write" in sessions["detail"]
     assert code == 1
+
+
+def test_offline_doctor_skips_the_test_search(fake_ollama, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    settings = Settings(ollama_host=fake_ollama.url, sessions_dir=tmp_path / "s", sandbox="none")
+    run_doctor(settings, as_json=True, lang="en", offline=True)
+    checks = {c["name"]: c for c in json.loads(capsys.readouterr().out)["checks"]}
+    assert checks["search"]["status"] == "warn" and "--offline" in checks["search"]["detail"]

@@ -310,3 +310,16 @@ def test_ollama_down_is_one_message_and_the_repl_goes_on(env, monkeypatch, capsy
     assert "言語を ja にしました" in out
     assert "Traceback" not in out
     assert session_dirs(env) == []  # nothing is made before Ollama answers
+
+
+def test_a_japanese_question_with_no_ollama_is_answered_in_japanese(env, monkeypatch, capsys):
+    import socket
+
+    with socket.socket() as unused:
+        unused.bind(("127.0.0.1", 0))
+        port = unused.getsockname()[1]
+    monkeypatch.setenv("RESEARCH_OLLAMA_HOST", f"http://127.0.0.1:{port}")
+    assert drive("富士山の高さは？\r/quit\r") == 0
+    out = capsys.readouterr().out
+    assert "Ollamaに接続できません" in re.sub(r"\s", "", out) or "接続できません" in out
+    assert "Ollama is not reachable" not in out
