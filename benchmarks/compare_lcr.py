@@ -113,6 +113,12 @@ def web_requests(web: Any) -> dict[str, int]:
     return {"searches": sum(path == "/search" for path in paths), "pages_fetched": sum(path != "/search" for path in paths)}
 
 
+def failure(run: TreeRun) -> dict[str, Any]:
+    """A failed run is kept, with its last stderr lines, and left out of every figure with its pair."""
+    return {"failed": True, "exit_code": run.exit_code, "wall_s": run.wall_s,
+            "stderr_tail": [line for _, line in run.stderr_lines[-5:]]}
+
+
 def first_line_time(run: TreeRun, prefix: str) -> float | None:
     return next((at for at, line in run.stderr_lines if line.lstrip().startswith(prefix)), None)
 
@@ -125,9 +131,9 @@ def run_ours(question: str, lang: str, fake: NeutralOllama, web: Any, home: Path
     fake.label = label
     web.clear_log()
     run = run_tree([RESEARCH, question, "--lang", lang, "--json"], env=env, cwd=home)
-    figures = tree_figures(run)
     if run.exit_code not in (0, 4):
-        raise RuntimeError(f"research exited {run.exit_code}: " + "\n".join(l for _, l in run.stderr_lines[-20:]))
+        return failure(run)
+    figures = tree_figures(run)
     answer = json.loads(run.stdout.strip().splitlines()[-1])
     session = Path(answer["session_dir"])
     report_files = [session / name for name in ("report.md", "report.pdf") if (session / name).exists()]
@@ -161,9 +167,9 @@ def run_lcr(question: str, python: str, checkout: Path, fake: NeutralOllama, web
     fake.label = label
     web.clear_log()
     run = run_tree([python, "-c", LCR_DRIVER, str(out), question, fake.url + "/", MODEL], env=env, cwd=home)
-    figures = tree_figures(run)
     if run.exit_code != 0 or not out.exists():
-        raise RuntimeError(f"LCR exited {run.exit_code}: " + "\n".join(l for _, l in run.stderr_lines[-20:]))
+        return failure(run)
+    figures = tree_figures(run)
     timing = json.loads(out.read_text("utf-8"))
     counted = fake.stats(label)
     figures.update(
@@ -195,17 +201,22 @@ def compare(checkout: Path, python: str, pairs: int, question: str, lang: str, t
             run_lcr(question, python, checkout, fake, web, home, f"warmup-lcr-{index}")
         for index in range(pairs):
             ours.append(run_ours(question, lang, fake, web, home, f"ours-{index}"))
-            progress(f"pair {index + 1}/{pairs}: ours {ours[-1]['wall_s']:.2f} s", end="")
+            progress(f"pair {index + 1}/{pairs}: ours {ours[-1]['wall_s']:.2f} s"
+                     + (" (failed)" if ours[-1].get("failed") else ""), end="")
             theirs.append(run_lcr(question, python, checkout, fake, web, home, f"lcr-{index}"))
-            progress(f", LCR {theirs[-1]['wall_s']:.2f} s")
+            progress(f", LCR {theirs[-1]['wall_s']:.2f} s" + (" (failed)" if theirs[-1].get("failed") else ""))
     return summarise(ours, theirs, {"pairs": pairs, "question": question, "language": lang,
                                     "tokens_per_second": tokens_per_second, "warmup_runs_each": warmup,
                                     "fake_list_items": list_items})
 
 
-def summarise(ours: list[dict[str, Any]], theirs: list[dict[str, Any]], setup: dict[str, Any]) -> dict[str, Any]:
+def summarise(all_ours: list[dict[str, Any]], all_theirs: list[dict[str, Any]],
+              setup: dict[str, Any]) -> dict[str, Any]:
     def column(rows: list[dict[str, Any]], key: str) -> list[float]:
         return [row.get(key) for row in rows]
+
+    complete = [(a, b) for a, b in zip(all_ours, all_theirs) if not a.get("failed") and not b.get("failed")]
+    ours, theirs = [a for a, _ in complete], [b for _, b in complete]
 
     keys = ("wall_s", "cpu_s", "peak_pss_mib", "peak_rss_mib", "processes", "llm_calls", "prompt_tokens",
             "completion_tokens", "searches", "pages_fetched", "last_report_file_to_exit_s")
@@ -240,7 +251,10 @@ def summarise(ours: list[dict[str, Any]], theirs: list[dict[str, Any]], setup: d
                 "import_s": stats(column(theirs, "import_s"))},
         "ratios": ratios,
         "targets": verdicts,
-        "runs": {"ours": ours, "lcr": theirs},
+        "complete_pairs": len(complete),
+        "failed_runs": {"ours": sum(bool(r.get("failed")) for r in all_ours),
+                        "lcr": sum(bool(r.get("failed")) for r in all_theirs)},
+        "runs": {"ours": all_ours, "lcr": all_theirs},
     }
 
 
@@ -287,6 +301,10 @@ def markdown(result: dict[str, Any]) -> str:
              "Median (min–max); ratio = ours / LCR of the medians (min–max of the per-pair ratios).", "",
              "| Measure | Ours | LCR | Ratio |", "|---|---|---|---|"]
     lines += [f"| {name} | {a} | {b} | {_fmt_ratio(ratios[key]) if key else ''} |" for name, a, b, key in rows]
+    failed = result.get("failed_runs") or {}
+    if any(failed.values()):
+        lines.append(f"\nFailed runs, left out with their pair: ours {failed['ours']}, LCR {failed['lcr']} "
+                     f"({result['complete_pairs']} complete pairs; their last stderr lines are in the JSON).")
     lines += ["", "| Target (issue 15) | Limit | Measured | |", "|---|---|---|---|"]
     names = {"wall_ratio": "Instant-model wall, ours / LCR", "tree_memory_ratio": "Tree memory (PSS), ours / LCR",
              "first_node_vs_lcr_import": "Spawn → first node, / LCR's spawn → graph imported",

@@ -131,7 +131,10 @@ def test_comparison_ratios_and_verdicts_come_from_the_runs():
     theirs = [{"wall_s": w, "cpu_s": 4.0, "peak_pss_mib": 100.0, "peak_rss_mib": 110.0, "processes": 1,
                "llm_calls": 9, "prompt_tokens": 15000, "completion_tokens": 600, "last_report_file_to_exit_s": 0.4,
                "spawn_to_graph_imported_s": 2.0, "import_s": 1.9} for w in (4.0, 6.0, 5.0)]
-    result = compare_lcr.summarise(ours, theirs, {"pairs": 3, "question": "q", "language": "en",
+    # A failed run is counted and leaves out its whole pair.
+    ours.append({"failed": True, "exit_code": 1, "wall_s": 0.5, "stderr_tail": ["boom"]})
+    theirs.append({**theirs[0], "wall_s": 1.0})
+    result = compare_lcr.summarise(ours, theirs, {"pairs": 4, "question": "q", "language": "en",
                                                   "tokens_per_second": 0.0, "warmup_runs_each": 1})
     assert result["ratios"]["wall_ratio"] == {"ratio": 0.6, "pair_min": 0.5, "pair_max": 0.8}
     assert result["ours"]["wall_s"] == spread([2.0, 3.0, 4.0])
@@ -139,6 +142,8 @@ def test_comparison_ratios_and_verdicts_come_from_the_runs():
     assert result["targets"]["tree_memory_ratio"] == {"limit": 1.5, "measured": 3.0, "pass": False}
     assert result["targets"]["first_node_vs_lcr_import"]["measured"] == 0.2
     assert result["targets"]["last_file_to_exit_s"]["pass"] is True
+    assert result["complete_pairs"] == 3 and result["failed_runs"] == {"ours": 1, "lcr": 0}
     table = compare_lcr.markdown(result)
+    assert "Failed runs, left out with their pair: ours 1, LCR 0" in table
     assert "| Tree memory (PSS), ours / LCR | ≤ 1.5 | 3.00 | FAIL |" in table
     assert "3.00 s (2.00–4.00)" in table
