@@ -11,6 +11,7 @@ import json
 from typing import Any
 
 from research.modules.text.injection import screen_injection
+from research.modules.text.source_kind import source_kind
 from research.state import AgentState, Document, ParsedDocument, RunError
 from research.nodes.dependencies import DocumentFailed, WorkflowDependencies
 
@@ -57,6 +58,9 @@ async def process_documents(state: AgentState, deps: WorkflowDependencies) -> di
             errors.append(RunError(node="processing", message=doc.error, target=hit["url"]).model_dump())
         else:
             _fill(doc, outcome)
+        # Graded from the address the page was really read from (after redirects) and
+        # the page's own title when it had one.
+        doc.kind = source_kind(hit.get("final_url") or hit["url"], doc.title)
         documents.append(doc.model_dump(mode="json"))
 
     ok = sum(1 for d in documents if d["status"] == "ok")

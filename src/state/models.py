@@ -59,6 +59,9 @@ class Document(BaseModel):
     status: Literal["ok", "failed"] = "ok"
     error: str | None = None
     suspicious: bool = False  # prompt-injection text was found and removed
+    # official | academic | reference | news | company | unknown | blog | forum, from the
+    # address and title (modules/text/source_kind.py); None in ledgers written before it.
+    kind: str | None = None
     markdown: str = ""
     snippets: list[str] = Field(default_factory=list)
     key_facts: list[str] = Field(default_factory=list)

@@ -24,6 +24,7 @@ from research.modules.llm.tokens import estimate_tokens, truncate_to_tokens
 from research.modules.text.analyser import index_terms
 from research.modules.text.claims import sentence_spans
 from research.modules.text.index import TextIndex
+from research.modules.text.source_kind import authority, source_kind
 
 _PASSAGE_CHARS = 600  # a longer paragraph is cut at sentence ends into pieces about this long
 _MAX_PASSAGE_TOKENS = 300  # and none is ever longer than this in the prompt
@@ -94,9 +95,12 @@ def rank_passages(sources: list[dict[str, Any]], questions: list[str]) -> list[R
             # not compare, and each sub-question's best evidence must rank near the top.
             best[key] = max(score / top, best.get(key, 0.0))
     ranked = [RankedPassage(*by_key[key], score=round(score, 4)) for key, score in best.items()]
-    # Ties: the source listed first, then the earlier passage (key facts come first).
+    # Ties: the more authoritative kind of source (official before a forum), then the
+    # source listed first, then the earlier passage (key facts come first).
     order = {str(d["label"]): n for n, d in enumerate(sources)}
-    ranked.sort(key=lambda p: (-p.score, order[p.label], p.position))
+    rank = {str(d["label"]): authority(d.get("kind") or source_kind(str(d.get("url") or ""), str(d.get("title") or "")))
+            for d in sources}
+    ranked.sort(key=lambda p: (-p.score, rank[p.label], order[p.label], p.position))
     if not ranked:
         ranked = [RankedPassage(*by_key[key], score=0.0) for key in by_key]
     return ranked
