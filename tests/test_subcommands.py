@@ -80,7 +80,9 @@ def test_sessions_rm_deletes_the_folder(cli_env):
     session_id = make_session(cli_env, "To be removed", report="# x\n")
     folder = Path(cli_env["RESEARCH_SESSIONS_DIR"]) / f"session_{session_id}"
     assert folder.is_dir()
-    removed = run_research(["sessions", "rm", session_id], cli_env)
+    refused = run_research(["sessions", "rm", session_id], cli_env)  # no terminal to ask on, no -y
+    assert refused.returncode == 2 and "-y" in refused.stderr and folder.is_dir()
+    removed = run_research(["sessions", "rm", session_id, "-y"], cli_env)
     assert removed.returncode == 0, removed.stderr
     assert not folder.exists()
     assert session_id in removed.stderr
