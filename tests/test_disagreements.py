@@ -1,0 +1,194 @@
+"""Disagreements between sources: planted ones are found, paraphrased agreement is not one.
+
+The corpus below is the measurement: ``PLANTED`` cases each hide one disagreement (a
+figure, a date, in one language or across two), ``AGREEING`` cases say the same thing in
+other words or give values of different things. Precision and recall over all of them are
+printed by ``test_precision_and_recall`` (run it with ``-s``) and recorded in
+docs/benchmarks.md.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from research.modules.text.disagreements import (
+    find_disagreements,
+    pair_facts,
+    relevant_facts,
+    sentence_facts,
+    stated_in,
+    summarise,
+    values_agree,
+)
+
+sys.path.insert(0, str(Path(__file__).parent))
+from fixtures import web_fixture  # noqa: E402
+
+
+@dataclass
+class Case:
+    name: str
+    questions: list[str]
+    sources: list[tuple[str, str]]  # (title, text); labels S1.. in order
+    expected: set[tuple[str, str, str]]  # (attribute, label, label) of each planted disagreement
+
+
+def _docs(case: Case) -> list[dict]:
+    return [{"label": f"S{n}", "title": title, "url": f"https://example.org/{n}", "markdown": text, "status": "ok"}
+            for n, (title, text) in enumerate(case.sources, start=1)]
+
+
+PLANTED = [
+    Case("height, English", ["How tall is Mount Fuji?"],
+         [("Mount Fuji", "Mount Fuji is 3,776 m tall. It is a stratovolcano."),
+          ("Fuji facts", "Mount Fuji is 3,778 m tall, according to an old survey.")],
+         {("height", "S1", "S2")}),
+    Case("last eruption, Japanese", ["富士山の最後の噴火はいつ？"],
+         [("富士山", "富士山の最後の噴火は1707年です。"), ("富士山の歴史", "富士山の最後の噴火は1708年です。")],
+         {("eruption", "S1", "S2")}),
+    Case("height across languages", ["富士山の標高は？", "Mount Fuji height"],
+         [("Mount Fuji", "Mount Fuji is 3,776 m tall."), ("富士山", "富士山の標高は3,876メートルです。")],
+         {("height", "S1", "S2")}),
+    Case("population, bare figures", ["What is the population of Tokyo?"],
+         [("Tokyo", "Tokyo has a population of 14 million."), ("Tokyo guide", "Tokyo's population is 11 million.")],
+         {("population", "S1", "S2")}),
+    Case("a full date", ["When did the Hōei eruption begin?"],
+         [("Hōei eruption", "The Hōei eruption began on 16 December 1707."),
+          ("Hōei", "The Hōei eruption began on 26 December 1707.")],
+         {("eruption", "S1", "S2")}),
+    Case("an approximate distance", ["How far is Mount Fuji from Tokyo?"],
+         [("Mount Fuji", "Mount Fuji is about 100 km from Tokyo."), ("Fuji trip", "Mount Fuji is 60 km from Tokyo.")],
+         {("distance", "S1", "S2")}),
+    Case("a price in yen", ["How much is the climbing fee for Mount Fuji?"],
+         [("Fee", "The climbing fee for Mount Fuji is 1,000 yen."), ("Fee news", "The climbing fee for Mount Fuji is 4,000 yen.")],
+         {("price", "S1", "S2")}),
+    Case("the founding year, Japanese", ["任天堂の設立は何年？"],
+         [("任天堂", "任天堂の設立は1889年です。"), ("任天堂の歴史", "任天堂の設立は1947年です。")],
+         {("founding", "S1", "S2")}),
+    Case("three sources, two positions", ["How tall is Mount Fuji?"],
+         [("A", "Mount Fuji is 3,776 m tall."), ("B", "Mount Fuji is 3,776 metres tall."),
+          ("C", "Mount Fuji is 3,700 m tall.")],
+         {("height", "S1", "S3")}),
+]
+
+AGREEING = [
+    Case("one height in many spellings", ["How tall is Mount Fuji?", "富士山の標高は？"],
+         [("Mount Fuji", "Mount Fuji is 3,776 m (12,388 ft) tall."), ("富士山", "富士山の標高は3776メートルです。"),
+          ("Fuji", "Mount Fuji rises about 3.8 km above sea level."), ("Fuji US", "Mount Fuji stands 12,388 feet high."),
+          ("富士山の高さ", "富士山の高さは約3,800mです。"), ("Fuji km", "Mount Fuji is 3.776 km high.")],
+         set()),
+    Case("height and distance", ["Mount Fuji height and distance from Tokyo"],
+         [("Mount Fuji", "Mount Fuji is 3,776 m tall."), ("Fuji", "Mount Fuji is about 100 km south-west of Tokyo.")],
+         set()),
+    Case("two mountains", ["How tall is Mount Fuji?"],
+         [("Mount Fuji", "Mount Fuji is 3,776 m tall."), ("Kita-dake", "Kita-dake is 3,193 m tall."),
+          ("Japan's mountains", "Mount Kita, the second highest mountain in Japan, is 3,193 m high.")],
+         set()),
+    Case("one date in other words", ["When did Mount Fuji last erupt?", "富士山の最後の噴火"],
+         [("Fuji", "The last eruption of Mount Fuji began on 16 December 1707."),
+          ("富士山", "富士山の最後の噴火は1707年（宝永4年）です。"), ("Volcano", "Mount Fuji last erupted in 1707.")],
+         set()),
+    Case("the last eruption and an earlier one", ["When did Mount Fuji erupt?"],
+         [("Fuji", "The last eruption of Mount Fuji was in 1707."),
+          ("Fuji history", "An eruption of Mount Fuji in 1083 was recorded in the chronicles.")],
+         set()),
+    Case("one population in other words", ["What is the population of Tokyo?", "東京の人口"],
+         [("Tokyo", "Tokyo has a population of about 14 million."), ("東京", "東京の人口は約1400万人です。"),
+          ("Tokyo data", "Tokyo's population is 14,040,000 people.")],
+         set()),
+    Case("a listing year and an eruption year", ["Mount Fuji history"],
+         [("Fuji", "Mount Fuji became a World Heritage Site in 2013."), ("Volcano", "Mount Fuji last erupted in 1707.")],
+         set()),
+    Case("durations said roughly", ["How long did the Hōei eruption last?"],
+         [("Hōei", "The Hōei eruption lasted about 16 days."), ("Hōei eruption", "The Hōei eruption lasted 15 days.")],
+         set()),
+    Case("the web fixture's Fuji pages", ["富士山の最後の噴火は？", "Mount Fuji last eruption height"],
+         [(a.title, "\n\n".join(a.paragraphs)) for a in (web_fixture.FUJI_EN, web_fixture.FUJI_JA,
+                                                         web_fixture.FUJI_PDF_JA, web_fixture.FUJI_SJIS,
+                                                         web_fixture.FUJI_EUCJP)],
+         set()),
+    Case("the web fixture's LangGraph pages", ["LangGraph checkpoints", "LangGraphのチェックポイント"],
+         [(a.title, "\n\n".join(a.paragraphs)) for a in (web_fixture.LANGGRAPH_EN, web_fixture.LANGGRAPH_JA,
+                                                         web_fixture.LANGGRAPH_PDF_EN)],
+         set()),
+]
+
+
+def _found(case: Case) -> set[tuple[str, str, str]]:
+    """(attribute, first label, second label) per reported disagreement, one per pair of positions."""
+    out = set()
+    for item in summarise(find_disagreements(_docs(case), case.questions).certain):
+        labels = [position["labels"] for position in item["positions"]]
+        for i, first in enumerate(labels):
+            for second in labels[i + 1:]:
+                out.add((item["attribute"] or item["dimension"], *sorted((min(first), min(second)))))
+    return out
+
+
+@pytest.mark.parametrize("case", PLANTED, ids=lambda c: c.name)
+def test_a_planted_disagreement_is_found(case):
+    assert _found(case) == case.expected
+
+
+@pytest.mark.parametrize("case", AGREEING, ids=lambda c: c.name)
+def test_agreement_in_other_words_is_not_a_disagreement(case):
+    assert _found(case) == set()
+
+
+def test_precision_and_recall():
+    true_positive = false_positive = planted = 0
+    for case in PLANTED + AGREEING:
+        found = _found(case)
+        true_positive += len(found & case.expected)
+        false_positive += len(found - case.expected)
+        planted += len(case.expected)
+    precision = true_positive / (true_positive + false_positive) if true_positive + false_positive else 1.0
+    recall = true_positive / planted
+    print(f"\ndisagreements: {len(PLANTED)} planted cases, {len(AGREEING)} agreeing cases; "
+          f"precision {precision:.2f} ({true_positive}/{true_positive + false_positive}), "
+          f"recall {recall:.2f} ({true_positive}/{planted})")
+    assert precision == 1.0
+    assert recall >= 0.85
+
+
+def test_values_agree_when_one_is_the_other_rounded():
+    def value(text):
+        return sentence_facts("S1", f"Mount Fuji is {text} tall.", "", frozenset())[0].values[0]
+
+    assert values_agree(value("3,776 m"), value("3.8 km"))
+    assert values_agree(value("3,776 m"), value("12,388 ft"))
+    assert values_agree(value("3,776 m"), value("3,776.2 m"))
+    assert not values_agree(value("3,776 m"), value("3,778 m"))
+    assert not values_agree(value("3,776 m"), value("3,776 km"))
+
+
+def test_a_figure_in_brackets_is_a_value_not_a_citation():
+    fact = sentence_facts("S1", "Mount Fuji is 3,776 m (12,388 ft) tall [S1].", "", frozenset())[0]
+    assert [v.text for v in fact.values] == ["3776 m", "12388 ft"]
+
+
+def test_only_passages_about_the_question_count():
+    docs = _docs(Case("", [], [("A", "Mount Fuji is 3,776 m tall."), ("B", "Mount Fuji is 3,778 m tall.")], set()))
+    assert relevant_facts(docs, ["How tall is Mount Fuji?"])
+    assert not pair_facts(relevant_facts(docs, ["LangGraph checkpoints"])).certain
+
+
+def test_a_pair_the_cheap_checks_cannot_settle_is_borderline():
+    # Different words before the value in two languages: the judge decides.
+    case = Case("", ["How tall is Mount Fuji?", "富士山の標高"],
+                [("Fuji", "Japan's highest peak, Mount Fuji, is 3,776 m tall."), ("山", "その山の標高は3,870メートルです。")],
+                set())
+    findings = find_disagreements(_docs(case), case.questions)
+    assert not findings.certain
+    assert findings.borderline and findings.borderline[0].first.attribute == "height"
+
+
+def test_the_answer_check_sees_each_value_in_any_spelling():
+    item = summarise(find_disagreements(_docs(PLANTED[0]), PLANTED[0].questions).certain)[0]
+    assert stated_in("Mount Fuji is 3,776 metres tall [S1], or 3,778 m by an old survey [S2].", item) == [True, True]
+    assert stated_in("Mount Fuji is 3776 m tall [S1].", item) == [True, False]
+    assert stated_in("Mount Fuji is about 3.8 km tall.", item) == [False, False]  # rounding hides which one
