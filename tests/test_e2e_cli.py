@@ -26,16 +26,12 @@ def _citations_resolve(report_md: str) -> tuple[set[str], set[str]]:
     return cited, listed
 
 
-@pytest.mark.parametrize(
-    "question,lang",
-    [("LangGraphのチェックポイントとは？", "ja"), ("What are LangGraph checkpoints?", "en")],
-)
-def test_one_shot_writes_a_complete_session(research_env, question, lang):
-    result = run_research([question, "--lang", lang, "--json"], research_env)
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_one_shot_writes_a_complete_session(shared_run, lang):
+    run = shared_run(lang)  # one run per language, shared with the other read-only tests
+    result, summary, session = run.result, run.summary, run.session
     assert result.returncode == 0, result.stderr
     assert "Traceback" not in result.stderr
-    summary = load_json_line(result.stdout)
-    session = Path(summary["session_dir"])
     assert re.fullmatch(r"session_\d{8}_\d{6}_[0-9a-f]{6}", session.name)
     assert session.name == f"session_{summary['session_id']}"
     for name in SESSION_FILES:
@@ -83,10 +79,10 @@ def test_redirected_stdout_holds_only_the_checked_answer(research_env):
             assert line.strip()[:40] in report, line
 
 
-def test_language_is_detected_from_a_japanese_question(research_env):
-    result = run_research(["富士山の高さは？", "--json"], research_env)
-    assert result.returncode == 0, result.stderr
-    summary = load_json_line(result.stdout)
+def test_language_is_detected_from_a_japanese_question(shared_run):
+    run = shared_run("ja")  # asked without --lang
+    assert "--lang" not in run.result.args
+    summary = run.summary
     assert summary["language"] == "ja"
     assert "結論" in Path(summary["report_md"]).read_text("utf-8")
 
