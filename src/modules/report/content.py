@@ -26,7 +26,7 @@ from research.modules.text.claims import citation_labels
 # The report's sections, in reading order, for both writers (markdown.py and pdf.py):
 # the answer first, then what may be wrong with it, how it was checked, what it rests
 # on, and how it was made last.
-SECTION_ORDER = ("summary", "findings", "notes", "verification", "sources", "method")
+SECTION_ORDER = ("summary", "findings", "disagreements", "notes", "verification", "sources", "method")
 
 # ---------------------------------------------------------------------------
 # Input
@@ -46,6 +46,8 @@ class ReportInput(BaseModel):
     method: dict[str, Any] = Field(default_factory=dict)
     notes: list[str] = Field(default_factory=list)
     parent_session: str | None = None
+    # Where the sources disagree, ready to show: [{"topic", "positions": [{"value", "labels"}], "note"}]
+    disagreements: list[dict[str, Any]] = Field(default_factory=list)
 
 
 # ---------------------------------------------------------------------------
@@ -165,6 +167,17 @@ class SourceEntry:
     failed: bool
     error: str
     suspicious: bool
+    kind: str = ""  # official, academic, ... (modules/text/source_kind.py); "" when not graded
+
+
+@dataclass(frozen=True)
+class DisagreementLine:
+    """One point the sources disagree on: what it is about, each value with its sources,
+    and whether the answer gives them all (``note``, already in the report's language)."""
+
+    topic: str
+    positions: list[tuple[str, list[str]]]  # (value as a source wrote it, its labels)
+    note: str = ""
 
 
 @dataclass(frozen=True)
@@ -184,6 +197,7 @@ class ReportDocument:
     sources: list[SourceEntry]  # the sources the answer cites
     notes: list[str]
     also_read: list[SourceEntry] = field(default_factory=list)  # read (or tried) but not cited
+    disagreements: list[DisagreementLine] = field(default_factory=list)
 
     @property
     def document_title(self) -> str:
@@ -504,6 +518,7 @@ def _source_entries(ledger: list[dict[str, Any]]) -> list[SourceEntry]:
                 failed=source.get("status") == "failed",
                 error=" ".join(str(source.get("error") or "").split()),
                 suspicious=bool(source.get("suspicious")),
+                kind=str(source.get("kind") or ""),
             )
         )
     return entries
@@ -552,4 +567,16 @@ def build_report(data: ReportInput) -> ReportDocument:
         sources=_renumbered(sources),
         also_read=_renumbered(also_read),
         notes=[" ".join(note.split()) for note in data.notes if note and note.strip()],
+        disagreements=_disagreement_lines(data.disagreements),
     )
+
+
+def _disagreement_lines(items: list[dict[str, Any]]) -> list[DisagreementLine]:
+    lines = []
+    for item in items:
+        positions = [(" ".join(str(p.get("value") or "").split()), _strings(p.get("labels")))
+                     for p in item.get("positions") or [] if isinstance(p, dict)]
+        if len(positions) >= 2:
+            lines.append(DisagreementLine(topic=" ".join(str(item.get("topic") or "").split()), positions=positions,
+                                          note=" ".join(str(item.get("note") or "").split())))
+    return lines
