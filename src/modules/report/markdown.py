@@ -87,6 +87,8 @@ def source_line(source: SourceEntry, labels: dict[str, str]) -> str:
     title = source.title or labels["untitled"]
     parts = [f"**[{source.label}]** " + (_link(title, source.url) if source.url else escape_markdown(title))]
     details = []
+    if source.kind:
+        details.append(f"{labels['kind']}: {escape_markdown(labels.get('kind_' + source.kind, source.kind))}")
     if source.language:
         details.append(f"{labels['language']}: {escape_markdown(source.language)}")
     if source.retrieved_at:
@@ -134,6 +136,20 @@ def _findings_section(doc: ReportDocument) -> list[str]:
     return out
 
 
+def _disagreements_section(doc: ReportDocument) -> list[str]:
+    """Each point the sources disagree on, both sides cited: "height: 3776 m [S1] vs 3778 m [S3]"."""
+    if not doc.disagreements:
+        return []
+    versus = f" {doc.labels['versus']} "
+    out = [f"## {doc.labels['disagreements']}", ""]
+    for line in doc.disagreements:
+        sides = versus.join(escape_markdown(value) + " " + "".join(f"[{escape_markdown(label)}]" for label in labels)
+                            for value, labels in line.positions)
+        note = f" ({escape_markdown(line.note)})" if line.note else ""
+        out.append(f"- **{escape_markdown(line.topic)}**: {sides}{note}")
+    return out + [""]
+
+
 def _notes_section(doc: ReportDocument) -> list[str]:
     if not doc.notes:
         return []
@@ -162,5 +178,6 @@ def _method_section(doc: ReportDocument) -> list[str]:
     return [f"## {doc.labels['method']}", ""] + _method(doc) + [""]
 
 
-_SECTIONS = {"summary": _summary_section, "findings": _findings_section, "notes": _notes_section,
+_SECTIONS = {"summary": _summary_section, "findings": _findings_section, "disagreements": _disagreements_section,
+             "notes": _notes_section,
              "verification": _verification_section, "sources": _sources_section, "method": _method_section}

@@ -363,6 +363,8 @@ class _Typesetter:
             title = source.title or labels["untitled"]
             head = [Span(f"[{source.label}] ", bold=True), Span(title, href=source.url or None)]
             details = []
+            if source.kind:
+                details.append(f"{labels['kind']}: {labels.get('kind_' + source.kind, source.kind)}")
             if source.language:
                 details.append(f"{labels['language']}: {source.language}")
             if source.retrieved_at:
@@ -391,6 +393,20 @@ class _Typesetter:
 
     def _section_findings(self) -> list[Flowable]:
         return self.section(self.doc.labels["findings"], self.findings()) if self.doc.findings else []
+
+    def _section_disagreements(self) -> list[Flowable]:
+        if not self.doc.disagreements:
+            return []
+        versus = f" {self.doc.labels['versus']} "
+        items = []
+        for line in self.doc.disagreements:
+            spans = [Span(line.topic + ": ", bold=True)]
+            for number, (value, labels) in enumerate(line.positions):
+                spans.append(Span((versus if number else "") + value + " " + "".join(f"[{label}]" for label in labels)))
+            if line.note:
+                spans.append(Span(f" ({line.note})", italic=True))
+            items.append([ParagraphBlock(spans)])
+        return self.section(self.doc.labels["disagreements"], [self.list_flowable(ListBlock(False, 1, items))])
 
     def _section_notes(self) -> list[Flowable]:
         if not self.doc.notes:
