@@ -236,6 +236,10 @@ async def test_plan_review_interrupts_and_the_edited_plan_is_searched_after_a_re
     assert [sub["question"] for sub in final["plan"]] == answer and final["plan_reviewed"]
     assert Path(final["report_md"]).is_file()
     assert run.events("node_paused") and run.events("plan_reviewed")
+    # input.md shows the plan the run followed, not the one before the review.
+    input_md = (run.session.path / "input.md").read_text("utf-8")
+    reviewed = input_md.split("## Plan (reviewed)", 1)[1]
+    assert "Mount Fuji elevation in metres" in reviewed and "Mount Fuji climbing season" in reviewed
 
 
 @pytest.mark.parametrize("budget,setting,stopped_after", [
