@@ -19,6 +19,7 @@ pytestmark = [pytest.mark.faults, pytest.mark.e2e]
 
 QUESTION = "What is the height of Mount Fuji?"
 ARTICLE_PATHS = ("/en/*", "/ja/*")
+BLOCKED_S = 30.0  # longer than any kill takes to land: "the page never answers"
 
 
 def _ledger(session: Path) -> list[dict]:
@@ -63,10 +64,14 @@ def test_kill_at_every_step_then_resume_loses_nothing(research_env, fake_ollama,
     for point in points:
         web.clear_log()
         fake_ollama.requests.clear()
-        # Slow pages and a slow model only where the kill must land mid-way.
+        # Each kill is triggered by an event (a step started, a page or a streamed answer was
+        # requested), never by a timer. Until the fetching kill the pages do not answer at all,
+        # so no run can get past the search step before it is killed, whatever the load: the
+        # search and fetching kill points exist on every path. From processing to generation
+        # the model is slow in the same way, so no run gets past drafting before its kill.
         for pattern in ARTICLE_PATHS:
-            web.set_latency(pattern, 2.0 if point == "fetching" else 0.0)
-        fake_ollama.token_delay = 0.3 if point == "generation" else 0.0
+            web.set_latency(pattern, BLOCKED_S if point in ("input", "search", "fetching") else 0.0)
+        fake_ollama.token_delay = 0.3 if point in ("processing", "llm", "generation") else 0.0
         kill_when(point, [QUESTION, "--json"] if session is None else ["--resume", session.name, "--json"])
         assert_whole_files(session, finished=False)
     web.clear_latency()
