@@ -5,14 +5,21 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from research.modules.core.errors import UserFacingError
+from research.modules.core.i18n import t
+from research.modules.core.messages.analysis import attribute_name
 from research.modules.text.claims import normalise_citations
+from research.modules.text.disagreements import Pair, find_disagreements, summarise
 from research.modules.text.style import check_sentence, citations, remove_violations, split_sentences
-from research.modules.llm.tokens import estimate_tokens
+from research.modules.llm.tokens import estimate_tokens, truncate_to_tokens
 from research.modules.text.passages import evidence_block, rank_passages
 from research.state import AgentState
 from research.nodes.context_fit import stream_within_context
 from research.nodes.dependencies import WorkflowDependencies
 from research.nodes.prompts import (
+    DISAGREEMENT_JUDGE_SYSTEM,
+    DISAGREEMENT_PAIR,
+    DRAFT_DISAGREEMENTS_RULE,
     DRAFT_SECTIONS_RULE,
     DRAFT_SYSTEM,
     DRAFT_USER,
@@ -22,6 +29,7 @@ from research.nodes.prompts import (
     STYLE_REWRITE_SYSTEM,
     STYLE_RULES,
     SUB_QUESTIONS_BLOCK,
+    DisagreementJudgements,
 )
 
 # Room kept for the answer itself inside num_ctx.
@@ -34,6 +42,7 @@ async def draft_answer(state: AgentState, deps: WorkflowDependencies) -> dict[st
     lang = state["language"]
     sources = [d for d in state.get("documents", []) if d["status"] == "ok"]
     overflow_errors: list[dict[str, Any]] = []
+    disagreements: dict[str, Any] = {"items": []}
     if not sources:
         draft = NO_EVIDENCE_DRAFT[lang]
         deps.progress("token", {"text": draft})
@@ -50,6 +59,10 @@ async def draft_answer(state: AgentState, deps: WorkflowDependencies) -> dict[st
         if state.get("conversation"):
             previous = "\n\n".join(f"Q: {t['question']}\nA: {t['answer']}" for t in state["conversation"][-2:])
             system += "\n\n" + FOLLOW_UP_CONTEXT[lang].format(previous=previous)
+        disagreements = await source_disagreements(state, sources, sub_questions, deps)
+        if disagreements["items"]:
+            system += DRAFT_DISAGREEMENTS_RULE[lang].format(items=disagreement_lines(disagreements["items"], lang))
+            deps.progress("message", {"key": "analysis.disagreements_found", "count": len(disagreements["items"])})
         frame = DRAFT_USER[lang].format(question=question, evidence="")
         # Ranked once; each (shrinking) attempt takes a prefix of the same ranking.
         ranked = rank_passages(sources, [state["question"], *sub_questions])
@@ -81,9 +94,66 @@ async def draft_answer(state: AgentState, deps: WorkflowDependencies) -> dict[st
         "draft": draft,
         "model_used": deps.model.model,
         "style_rewrites": list(state.get("style_rewrites", [])) + rewrites,
+        "disagreements": disagreements,
         # A context overflow (and how it was handled) is recorded, so the report can say so.
         "errors": overflow_errors,
     }
+
+
+_JUDGE_SENTENCE_TOKENS = 120  # per statement shown to the judge: the sentence, not the page
+
+
+async def source_disagreements(state: AgentState, sources: list[dict[str, Any]], sub_questions: list[str],
+                               deps: WorkflowDependencies) -> dict[str, Any]:
+    """Where the read sources give different values for one figure or date (disagreements.json).
+
+    The cheap checks decide what they can; the borderline pairs go to the model in one
+    structured call, and only a pair it calls a disagreement is reported. A judge that
+    fails or leaves a pair out costs that pair (counted as unresolved), never the run.
+    """
+    lang = state["language"]
+    questions = [state["question"], *sub_questions, *(q["text"] for q in state.get("queries", []))]
+    findings = find_disagreements(sources, questions)
+    pairs: list[Pair] = list(findings.certain)
+    unresolved = 0
+    if findings.borderline:
+        blocks = [DISAGREEMENT_PAIR[lang].format(
+            id=n, first_label=p.first.label, first=truncate_to_tokens(p.first.sentence, _JUDGE_SENTENCE_TOKENS),
+            second_label=p.second.label, second=truncate_to_tokens(p.second.sentence, _JUDGE_SENTENCE_TOKENS))
+            for n, p in enumerate(findings.borderline, start=1)]
+        messages = [{"role": "system", "content": DISAGREEMENT_JUDGE_SYSTEM[lang]},
+                    {"role": "user", "content": "\n\n".join(blocks)}]
+        try:
+            reply = await deps.model.structured(messages, DisagreementJudgements, node="disagreements",
+                                                fallback=DisagreementJudgements(judgements=[]))
+            verdicts = {j.id: j.verdict for j in reply.judgements}
+        except UserFacingError:
+            raise
+        except Exception:  # noqa: BLE001 - a failed judge costs the borderline pairs, not the draft
+            verdicts = {}
+        for number, pair in enumerate(findings.borderline, start=1):
+            verdict = verdicts.get(number)
+            if verdict == "disagree":
+                pairs.append(pair)
+            elif verdict is None:
+                unresolved += 1
+    result = {"items": summarise(pairs), "facts": findings.facts, "certain_pairs": len(findings.certain),
+              "borderline_pairs": len(findings.borderline), "unresolved": unresolved}
+    deps.history.write_json(state["session_id"], "disagreements.json", {"language": lang, **result})
+    if unresolved:
+        deps.history.append_event(state["session_id"], "disagreements_unresolved", count=unresolved)
+    return result
+
+
+def disagreement_lines(items: list[dict[str, Any]], lang: str) -> str:
+    """One line per disagreement: what it is about, then each position with its citations."""
+    versus = f" {t('analysis.versus', lang)} "
+    lines = []
+    for item in items:
+        sides = versus.join(f"{p['value']} " + "".join(f"[{label}]" for label in p["labels"])
+                            for p in item["positions"])
+        lines.append(f"  - {attribute_name(item.get('attribute'), item['dimension'], lang, item.get('qualifier'))}: {sides}")
+    return "\n".join(lines)
 
 
 async def enforce_style(draft: str, lang: str, deps: WorkflowDependencies) -> tuple[str, list[dict[str, Any]]]:

@@ -7,6 +7,8 @@ from typing import Any
 
 from research.state.session_folder import now_iso
 from research.modules.core.i18n import t
+from research.modules.core.messages.analysis import attribute_name
+from research.modules.text.disagreements import stated_in
 from research.modules.report.fonts import find_japanese_font
 from research.modules.report.pdf import render_pdf
 from research.modules.report.content import ReportInput, build_report
@@ -56,6 +58,7 @@ async def write_report(state: AgentState, deps: WorkflowDependencies) -> dict[st
             },
             notes=notes,
             parent_session=state.get("parent_session"),
+            disagreements=_disagreements(state, body, lang, deps) if read else [],
         )
     )
     session_id = state["session_id"]
@@ -108,6 +111,31 @@ def degradation_notes(state: AgentState, usage: dict[str, dict[str, int]], lang:
     return notes
 
 
+def _disagreements(state: AgentState, answer: str, lang: str, deps: WorkflowDependencies) -> list[dict[str, Any]]:
+    """The disagreements found before drafting, each with whether the final answer gives
+    every side; disagreements.json records the same check."""
+    found = dict(state.get("disagreements") or {})
+    shown = []
+    found["items"] = [{**item, "stated_in_answer": stated_in(answer, item)} for item in found.get("items", [])]
+    for item in found["items"]:
+        stated = item["stated_in_answer"]
+        shown.append({"topic": attribute_name(item.get("attribute"), item["dimension"], lang, item.get("qualifier")),
+                      "positions": item["positions"], "note": _stated_note(item, stated, lang)})
+    if found.get("items"):
+        deps.history.write_json(state["session_id"], "disagreements.json", {"language": lang, **found})
+    return shown
+
+
+def _stated_note(item: dict[str, Any], stated: list[bool], lang: str) -> str:
+    """The answer must not pick one side silently: say when it gives fewer than all."""
+    if all(stated):
+        return t("analysis.stated_both", lang)
+    if not any(stated):
+        return t("analysis.stated_none", lang)
+    given = ", ".join(label for position, yes in zip(item["positions"], stated) if yes for label in position["labels"])
+    return t("analysis.stated_some", lang, given=given)
+
+
 def _ledger_entry(doc: dict[str, Any]) -> dict[str, Any]:
-    keys = ("label", "url", "title", "language", "retrieved_at", "status", "error", "suspicious")
+    keys = ("label", "url", "title", "language", "retrieved_at", "status", "error", "suspicious", "kind")
     return {k: doc.get(k) for k in keys}

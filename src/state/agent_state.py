@@ -32,6 +32,10 @@ class AgentState(TypedDict, total=False):
     # llm node
     draft: str
     model_used: str
+    # Where the read sources give different values for one figure or date (text/disagreements.py):
+    # {"items": [{"dimension", "attribute", "certain", "positions": [{"value", "labels", "sentences"}]}],
+    #  "facts", "certain_pairs", "borderline_pairs", "unresolved"}
+    disagreements: dict[str, Any]
     # verification node
     verification: dict[str, Any]  # {"claims": [...], "summary": {...}, "follow_up_queries": [...]}
     follow_up_queries: list[dict[str, str]]

@@ -401,7 +401,7 @@ def summarise(pairs: list[Pair]) -> list[dict[str, Any]]:
     """
     topics: dict[tuple[str, str | None], list[Fact]] = {}
     for pair in pairs:
-        topic = (pair.first.dimension, _base_attribute(pair.first.attribute or pair.second.attribute))
+        topic = (pair.first.dimension, pair.first.attribute or pair.second.attribute)
         members = topics.setdefault(topic, [])
         for fact in (pair.first, pair.second):
             if fact not in members:
@@ -418,15 +418,20 @@ def summarise(pairs: list[Pair]) -> list[dict[str, Any]]:
         if len(positions) < 2:
             continue
         positions.sort(key=lambda group: min(_label_number(f.label) for f in group))
+        base, _, qualifier = (attribute or "").partition(":")
         out.append({
             "dimension": dimension,
-            "attribute": attribute,
+            "attribute": base or None,
+            "qualifier": qualifier or None,  # "last" eruption, "first" ascent
             "certain": all(p.certain for p in pairs if p.first in members),
             "positions": [
                 {
                     "value": group[0].shown,
                     "labels": sorted(dict.fromkeys(f.label for f in group), key=_label_number),
                     "sentences": list(dict.fromkeys(f.sentence for f in group))[:2],
+                    # The value as compared, so the answer can be checked against it (stated_in).
+                    "values": [{"base": str(v.base), "tolerance": str(v.tolerance), "precision": v.date_precision}
+                               for v in group[0].values],
                 }
                 for group in positions
             ],
@@ -449,8 +454,10 @@ def stated_in(answer: str, disagreement: dict[str, Any]) -> list[bool]:
     """For each position, whether ``answer`` gives its value (in any spelling)."""
     given = [value for _, value in _values(_prepared(answer))]
     stated = []
+    dimension = disagreement.get("dimension", "")
     for position in disagreement.get("positions", []):
-        wanted = [value for _, value in _values(_prepared(position["value"]))]
+        wanted = [Value(position["value"], dimension, Decimal(v["base"]), Decimal(v["tolerance"]), int(v["precision"]))
+                  for v in position.get("values", [])]
         stated.append(any(values_agree(v, w) and _exact_enough(v, w) for w in wanted for v in given))
     return stated
 
