@@ -55,6 +55,8 @@ DEFAULT_TIMEOUT_S = 30.0
 MAX_TIMEOUT_S = 600.0
 DEFAULT_SERVER_MEMORY_MB = 4096
 # Children imported these once in the fork server, so a fork starts parsing at once.
+# What HTML needs, which is most pages; pdfminer (about 11 MB) is imported by the child
+# that gets a PDF, so a run without PDFs never holds it.
 _PRELOAD = [
     "research.servers.parser.warmup",
     "research.servers.parser.worker",
@@ -63,7 +65,6 @@ _PRELOAD = [
     "trafilatura",
     "markdownify",
     "lxml.html",
-    "pdfminer.high_level",
     "charset_normalizer",
 ]
 _SIGNAL_REASONS = {
