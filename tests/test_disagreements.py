@@ -192,3 +192,63 @@ def test_the_answer_check_sees_each_value_in_any_spelling():
     assert stated_in("Mount Fuji is 3,776 metres tall [S1], or 3,778 m by an old survey [S2].", item) == [True, True]
     assert stated_in("Mount Fuji is 3776 m tall [S1].", item) == [True, False]
     assert stated_in("Mount Fuji is about 3.8 km tall.", item) == [False, False]  # rounding hides which one
+
+
+# --- the llm node's use: borderline pairs go to the model in one structured call ---------------
+
+from types import SimpleNamespace  # noqa: E402
+
+from research.nodes.llm import disagreement_lines, source_disagreements  # noqa: E402
+from research.nodes.prompts import DisagreementJudgements  # noqa: E402
+
+
+class _JudgeModel:
+    def __init__(self, verdict: str | None) -> None:
+        self.verdict = verdict
+        self.calls: list[list[dict]] = []
+
+    async def structured(self, messages, schema, *, node, fallback):
+        self.calls.append(messages)
+        assert schema is DisagreementJudgements and isinstance(fallback, DisagreementJudgements)
+        if self.verdict is None:
+            return fallback  # what a malformed reply comes to
+        return schema(judgements=[{"id": 1, "verdict": self.verdict}])
+
+
+class _History:
+    def __init__(self) -> None:
+        self.files: dict[str, str] = {}
+        self.events: list[str] = []
+
+    def write_text(self, session_id, name, text):
+        self.files[name] = text
+
+    def append_event(self, session_id, event, **fields):
+        self.events.append(event)
+
+
+BORDERLINE = [("Fuji", "Japan's highest peak, Mount Fuji, is 3,776 m tall."), ("山", "その山の標高は3,870メートルです。")]
+
+
+@pytest.mark.parametrize(("verdict", "reported"), [("disagree", 1), ("agree", 0), ("different_facts", 0), (None, 0)])
+async def test_the_judge_decides_the_borderline_pairs_in_one_call(verdict, reported):
+    model, history = _JudgeModel(verdict), _History()
+    deps = SimpleNamespace(model=model, history=history)
+    state = {"language": "en", "question": "How tall is Mount Fuji?", "session_id": "s",
+             "queries": [{"text": "富士山の標高", "language": "ja"}]}
+    docs = _docs(Case("", [], BORDERLINE, set()))
+    result = await source_disagreements(state, docs, [], deps)
+    assert len(model.calls) == 1 and "[S1]" in model.calls[0][1]["content"] and "[S2]" in model.calls[0][1]["content"]
+    assert len(result["items"]) == reported
+    assert result["unresolved"] == (1 if verdict is None else 0)
+    assert "disagreements.json" in history.files
+    if reported:
+        assert "3870メートル [S2]" in disagreement_lines(result["items"], "en")
+
+
+async def test_no_borderline_pair_means_no_model_call():
+    model = _JudgeModel("disagree")
+    deps = SimpleNamespace(model=model, history=_History())
+    state = {"language": "en", "question": "How tall is Mount Fuji?", "session_id": "s", "queries": []}
+    result = await source_disagreements(state, _docs(PLANTED[0]), [], deps)
+    assert model.calls == [] and len(result["items"]) == 1

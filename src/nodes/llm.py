@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -139,7 +140,8 @@ async def source_disagreements(state: AgentState, sources: list[dict[str, Any]],
                 unresolved += 1
     result = {"items": summarise(pairs), "facts": findings.facts, "certain_pairs": len(findings.certain),
               "borderline_pairs": len(findings.borderline), "unresolved": unresolved}
-    deps.history.write_json(state["session_id"], "disagreements.json", {"language": lang, **result})
+    deps.history.write_text(state["session_id"], "disagreements.json",
+                            json.dumps({"language": lang, **result}, ensure_ascii=False, indent=2) + "\n")
     if unresolved:
         deps.history.append_event(state["session_id"], "disagreements_unresolved", count=unresolved)
     return result

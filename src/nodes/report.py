@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from datetime import datetime, timezone
 from typing import Any
 
@@ -122,7 +123,8 @@ def _disagreements(state: AgentState, answer: str, lang: str, deps: WorkflowDepe
         shown.append({"topic": attribute_name(item.get("attribute"), item["dimension"], lang, item.get("qualifier")),
                       "positions": item["positions"], "note": _stated_note(item, stated, lang)})
     if found.get("items"):
-        deps.history.write_json(state["session_id"], "disagreements.json", {"language": lang, **found})
+        deps.history.write_text(state["session_id"], "disagreements.json",
+                                json.dumps({"language": lang, **found}, ensure_ascii=False, indent=2) + "\n")
     return shown
 
 
