@@ -75,6 +75,21 @@ PLANTED = [
          {("height", "S1", "S3")}),
 ]
 
+# Planted too, but beyond the cheap checks: counted in recall, so the figure says what is missed.
+BEYOND_CHEAP_CHECKS = [
+    Case("a named fact", ["Who first climbed Mount Fuji?"],
+         [("Fuji", "The first person to climb Mount Fuji was En no Gyōja."),
+          ("Fuji legends", "The first person to climb Mount Fuji was Prince Shōtoku.")],
+         {("named", "S1", "S2")}),
+    Case("a subject in other words, across languages", ["How tall is Mount Fuji?", "富士山の標高"],
+         BORDERLINE_SOURCES := [("Fuji", "Japan's highest peak, Mount Fuji, is 3,776 m tall."),
+                                ("山", "その山の標高は3,870メートルです。")],
+         {("height", "S1", "S2")}),
+    Case("a bare count the lexicon does not know", ["How many trails lead up Mount Fuji?"],
+         [("Fuji", "Mount Fuji has 4 climbing trails."), ("Trails", "Mount Fuji has 6 climbing trails.")],
+         {("count", "S1", "S2")}),
+]
+
 AGREEING = [
     Case("one height in many spellings", ["How tall is Mount Fuji?", "富士山の標高は？"],
          [("Mount Fuji", "Mount Fuji is 3,776 m (12,388 ft) tall."), ("富士山", "富士山の標高は3776メートルです。"),
@@ -111,6 +126,10 @@ AGREEING = [
                                                          web_fixture.FUJI_PDF_JA, web_fixture.FUJI_SJIS,
                                                          web_fixture.FUJI_EUCJP)],
          set()),
+    Case("a second height in the same sentence", ["How tall is Mount Fuji?"],
+         [("Fuji", "Mount Fuji is 3,776 m tall, and its fifth station is at 2,305 m."),
+          ("Fifth station", "Mount Fuji's fifth station stands at 2,300 m elevation.")],
+         set()),
     Case("the web fixture's LangGraph pages", ["LangGraph checkpoints", "LangGraphのチェックポイント"],
          [(a.title, "\n\n".join(a.paragraphs)) for a in (web_fixture.LANGGRAPH_EN, web_fixture.LANGGRAPH_JA,
                                                          web_fixture.LANGGRAPH_PDF_EN)],
@@ -139,20 +158,25 @@ def test_agreement_in_other_words_is_not_a_disagreement(case):
     assert _found(case) == set()
 
 
+@pytest.mark.parametrize("case", BEYOND_CHEAP_CHECKS, ids=lambda c: c.name)
+def test_what_the_cheap_checks_do_not_find(case):
+    assert _found(case) == set()
+
+
 def test_precision_and_recall():
     true_positive = false_positive = planted = 0
-    for case in PLANTED + AGREEING:
+    for case in PLANTED + BEYOND_CHEAP_CHECKS + AGREEING:
         found = _found(case)
         true_positive += len(found & case.expected)
         false_positive += len(found - case.expected)
         planted += len(case.expected)
     precision = true_positive / (true_positive + false_positive) if true_positive + false_positive else 1.0
     recall = true_positive / planted
-    print(f"\ndisagreements: {len(PLANTED)} planted cases, {len(AGREEING)} agreeing cases; "
+    print(f"\ndisagreements: {len(PLANTED) + len(BEYOND_CHEAP_CHECKS)} planted cases, {len(AGREEING)} agreeing cases; "
           f"precision {precision:.2f} ({true_positive}/{true_positive + false_positive}), "
           f"recall {recall:.2f} ({true_positive}/{planted})")
     assert precision == 1.0
-    assert recall >= 0.85
+    assert recall >= 0.7
 
 
 def test_values_agree_when_one_is_the_other_rounded():
@@ -227,7 +251,7 @@ class _History:
         self.events.append(event)
 
 
-BORDERLINE = [("Fuji", "Japan's highest peak, Mount Fuji, is 3,776 m tall."), ("山", "その山の標高は3,870メートルです。")]
+BORDERLINE = BORDERLINE_SOURCES
 
 
 @pytest.mark.parametrize(("verdict", "reported"), [("disagree", 1), ("agree", 0), ("different_facts", 0), (None, 0)])
