@@ -518,7 +518,8 @@ def _source_entries(ledger: list[dict[str, Any]]) -> list[SourceEntry]:
                 failed=source.get("status") == "failed",
                 error=" ".join(str(source.get("error") or "").split()),
                 suspicious=bool(source.get("suspicious")),
-                kind=str(source.get("kind") or ""),
+                # "unknown" on every line says nothing a reader can use: only known kinds are shown.
+                kind="" if source.get("kind") in (None, "", "unknown") else str(source["kind"]),
             )
         )
     return entries
