@@ -97,3 +97,44 @@ def test_the_stored_kind_wins_over_the_address_and_scores_still_come_first():
     tie = rank_passages([_doc("S1", "https://www.reddit.com/x", "Mount Fuji is tall.", kind="forum"),
                          _doc("S2", "https://example.com/x", "Mount Fuji is tall.", kind="official")], ["Mount Fuji"])
     assert [p.label for p in tie] == ["S2", "S1"]
+
+
+# --- shown in the report, in both languages ---------------------------------------------------
+
+from datetime import datetime, timezone  # noqa: E402
+
+from pdfminer.high_level import extract_text  # noqa: E402
+
+from research.modules.report.content import ReportInput, build_report  # noqa: E402
+from research.modules.report.markdown import render_markdown  # noqa: E402
+from research.modules.report.pdf import render_pdf  # noqa: E402
+
+
+def _report(lang: str):
+    return build_report(ReportInput(
+        question="富士山の高さは？" if lang == "ja" else "How tall is Mount Fuji?", language=lang, model="m",
+        generated_at=datetime(2026, 1, 1, tzinfo=timezone.utc), session_id="s",
+        body_markdown="Mount Fuji is 3,776 m tall [S1][S2][S3].",
+        sources=[{"label": "S1", "url": "https://www.gsi.go.jp/fuji", "title": "GSI", "kind": "official"},
+                 {"label": "S2", "url": "https://www.reddit.com/r/japan", "title": "Reddit", "kind": "forum"},
+                 {"label": "S3", "url": "http://127.0.0.1/x", "title": "Local", "kind": "unknown"}],
+        disagreements=[{"topic": "height", "positions": [{"value": "3776 m", "labels": ["S1"]},
+                                                          {"value": "3778 m", "labels": ["S2"]}]}],
+    ))
+
+
+@pytest.mark.parametrize(("lang", "official", "forum", "heading"), [
+    ("en", "type: official", "type: forum", "Where the sources disagree"),
+    ("ja", "種別: 公的機関", "種別: 掲示板・Q&A", "資料間で食い違う点"),
+])
+def test_kinds_and_disagreements_in_report_md_and_pdf(tmp_path, lang, official, forum, heading):
+    report = _report(lang)
+    markdown = render_markdown(report)
+    lines = {line.split("**")[1]: line for line in markdown.splitlines() if line[:1].isdigit() and "**[" in line}
+    assert official in lines["[S1]"] and forum in lines["[S2]"]
+    assert "unknown" not in lines["[S3]"] and "不明" not in lines["[S3]"]  # an unknown kind says nothing
+    assert f"## {heading}" in markdown and "3776 m [S1]" in markdown and "3778 m [S2]" in markdown
+    render_pdf(report, tmp_path / "r.pdf")
+    text = " ".join(extract_text(str(tmp_path / "r.pdf")).split())
+    assert official in text and forum in text and heading in text
+    assert "3776 m [S1]" in text and "3778 m [S2]" in text
