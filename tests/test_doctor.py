@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from research.cli.doctor import Check, exit_code_for, model_installed, run_doctor
+from research.cli.doctor import Check, exit_code_for, run_doctor
+from research.modules.llm.model_manager import model_is_installed
 from research.modules.clients.sandbox import bwrap_usable
 from research.modules.core.settings import Settings
 
@@ -22,11 +23,11 @@ def _closed_port() -> int:
 
 
 def test_model_names_follow_ollama_tag_rules() -> None:
-    tags = {"models": [{"name": "gpt-oss:20b", "model": "gpt-oss:20b"}, {"name": "qwen3:latest"}]}
-    assert model_installed("gpt-oss:20b", tags)
-    assert model_installed("qwen3", tags)  # bare name means :latest
-    assert not model_installed("gpt-oss:120b", tags)
-    assert not model_installed("llama3", tags)
+    installed = {"gpt-oss:20b", "qwen3:latest"}
+    assert model_is_installed("gpt-oss:20b", installed)
+    assert model_is_installed("qwen3", installed)  # bare name means :latest
+    assert not model_is_installed("gpt-oss:120b", installed)
+    assert not model_is_installed("llama3", installed)
 
 
 def test_exit_codes() -> None:

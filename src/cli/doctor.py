@@ -16,9 +16,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Literal
 
-import httpx
 
-from research.modules.core.errors import EXIT_FAILURE, EXIT_OK, EXIT_OLLAMA, UserFacingError
+from research.modules.core.errors import EXIT_FAILURE, EXIT_OK, EXIT_OLLAMA, OllamaError, UserFacingError
 from research.modules.core.i18n import t
 from research.modules.core.settings import Settings
 
@@ -42,27 +41,21 @@ class Check:
 
 def check_ollama(settings: Settings, lang: str) -> tuple[Check, Check]:
     label_ollama, label_model = t("doctor.check.ollama", lang), t("doctor.check.model", lang)
+    from research.modules.llm.model_manager import installed_models, model_is_installed, ollama_version
+
     host = settings.ollama_host
     try:
-        with httpx.Client(timeout=HTTP_TIMEOUT_S) as client:
-            version = client.get(f"{host}/api/version").raise_for_status().json().get("version", "?")
-            tags = client.get(f"{host}/api/tags").raise_for_status().json()
-    except (httpx.HTTPError, ValueError):
+        version = ollama_version(host, HTTP_TIMEOUT_S)
+        installed = {m["name"] for m in installed_models(host, HTTP_TIMEOUT_S)}
+    except OllamaError:
         return (
             Check("ollama", label_ollama, "fail", t("ollama.unreachable", lang, host=host)),
             Check("model", label_model, "fail", t("doctor.model_unknown", lang, model=settings.model)),
         )
     ollama = Check("ollama", label_ollama, "ok", t("doctor.ollama_ok", lang, version=version, host=host))
-    if model_installed(settings.model, tags):
+    if model_is_installed(settings.model, installed):
         return ollama, Check("model", label_model, "ok", t("doctor.model_ok", lang, model=settings.model))
     return ollama, Check("model", label_model, "fail", t("ollama.model_missing", lang, model=settings.model))
-
-
-def model_installed(model: str, tags: dict) -> bool:
-    """Ollama names a model ``name:tag``; a bare ``name`` means ``name:latest``."""
-    wanted = model if ":" in model else f"{model}:latest"
-    names = {str(entry.get(key, "")) for entry in tags.get("models", []) for key in ("name", "model")}
-    return wanted in names or model in names
 
 
 # --------------------------------------------------------------------------- parser sandbox

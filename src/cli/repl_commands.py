@@ -83,16 +83,9 @@ def _quit(repl: "Repl", arg: str) -> bool:
 # --- /model /models -----------------------------------------------------------------------
 def installed_models(host: str, timeout: float = 5.0) -> list[dict]:
     """Models Ollama has installed: [{"name", "size"}]. Raises OllamaError when unreachable."""
-    import httpx
-    import ollama
+    from research.modules.llm.model_manager import installed_models as listed  # noqa: PLC0415 - keeps REPL start light
 
-    try:
-        listing = ollama.Client(host=host, timeout=timeout).list()
-    except (ConnectionError, httpx.TransportError):
-        raise OllamaError("ollama.unreachable", host=host) from None
-    except ollama.ResponseError as exc:
-        raise OllamaError("ollama.failed", reason=exc.error) from None
-    return [{"name": m.model, "size": m.size or 0} for m in listing.models if m.model]
+    return listed(host, timeout)
 
 
 def _cached_model_names(repl: "Repl") -> list[str]:

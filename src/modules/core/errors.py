@@ -40,6 +40,14 @@ class OllamaError(UserFacingError):
     exit_code = EXIT_OLLAMA
 
 
+class OllamaCallFailed(OllamaError):
+    """Ollama answered a call with an error (a 5xx, a model that failed to load): worth one
+    retry, unlike an unreachable server or a missing model."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__("ollama.failed", reason=reason)
+
+
 class SearchUnavailable(Exception):
     """No configured search engine answered (all failed or rate-limited); costs one query."""
 

@@ -16,7 +16,7 @@ import httpx
 import ollama
 from pydantic import BaseModel, ValidationError
 
-from research.modules.core.errors import OllamaError
+from research.modules.core.errors import OllamaCallFailed, OllamaError
 from research.modules.core.settings import Settings
 from research.modules.llm.hygiene import drop_cut_off_sentence, strip_control_text
 from research.modules.llm.tokens import estimate_tokens
@@ -65,11 +65,11 @@ class ModelManager:
         except (ConnectionError, httpx.TransportError):
             raise OllamaError("ollama.unreachable", host=self.host) from None
         except ollama.ResponseError as exc:
-            raise OllamaError("ollama.failed", reason=exc.error) from None
+            raise OllamaCallFailed(exc.error) from None
         installed = {m.model for m in listing.models if m.model}
         self._installed = installed
         for candidate in (self.settings.model, self.settings.fallback_model):
-            if candidate and _is_installed(candidate, installed):
+            if candidate and model_is_installed(candidate, installed):
                 self.model = candidate
                 return candidate
         raise OllamaError("ollama.model_missing", model=self.settings.model)
@@ -118,7 +118,7 @@ class ModelManager:
             # Retried with the fallback only if nothing was shown yet: a half answer stays failed.
             if self._record_failure() and not parts:
                 return await self.stream(messages, node=node, on_token=on_token)
-            raise OllamaError("ollama.failed", reason=exc.error) from None
+            raise OllamaCallFailed(exc.error) from None
         finally:
             self._add_time(node, time.perf_counter() - started)
         self.consecutive_failures = 0
@@ -145,12 +145,10 @@ class ModelManager:
         for attempt in range(2):
             try:
                 response = await self._call(conversation, node=node, format=json_schema)
-            except OllamaError as exc:
-                if exc.key == "ollama.failed" and attempt == 0:
+            except OllamaCallFailed:
+                if attempt == 0:
                     continue  # a 500 from Ollama: try once more, then fall back
-                if exc.key == "ollama.failed":
-                    return self._fall_back(node, fallback)
-                raise
+                return self._fall_back(node, fallback)
             content = _strip_thinking(response.message.content or "")
             try:
                 return schema.model_validate_json(_extract_json(content))
@@ -209,7 +207,7 @@ class ModelManager:
                 raise OllamaError("ollama.model_missing", model=self.model) from None
             if self._record_failure():
                 return await self._call(messages, node=node, stream=stream, format=format)
-            raise OllamaError("ollama.failed", reason=exc.error) from None
+            raise OllamaCallFailed(exc.error) from None
         except (ConnectionError, httpx.TransportError):
             raise OllamaError("ollama.unreachable", host=self.host) from None
         finally:
@@ -253,10 +251,32 @@ class ModelManager:
         return False
 
 
-def _is_installed(model: str, installed: set[str]) -> bool:
+def model_is_installed(model: str, installed: set[str]) -> bool:
+    """The one answer to "is this model installed": Ollama names a model ``name:tag``,
+    and a bare ``name`` means ``name:latest``."""
     if model in installed:
         return True
     return ":" not in model and f"{model}:latest" in installed
+
+
+def installed_models(host: str, timeout: float = 5.0) -> list[dict[str, Any]]:
+    """Models Ollama has installed, ``[{"name", "size"}]``, for the REPL and doctor (no
+    event loop there). Raises ``OllamaError`` when Ollama cannot be reached."""
+    try:
+        listing = ollama.Client(host=host, timeout=timeout).list()
+    except (ConnectionError, httpx.TransportError):
+        raise OllamaError("ollama.unreachable", host=host) from None
+    except ollama.ResponseError as exc:
+        raise OllamaCallFailed(exc.error) from None
+    return [{"name": m.model, "size": m.size or 0} for m in listing.models if m.model]
+
+
+def ollama_version(host: str, timeout: float = 5.0) -> str:
+    """The server's version (``/api/version``; the official client has no call for it)."""
+    try:
+        return str(httpx.get(f"{host.rstrip('/')}/api/version", timeout=timeout).raise_for_status().json().get("version", "?"))
+    except (httpx.HTTPError, ValueError):
+        raise OllamaError("ollama.unreachable", host=host) from None
 
 
 def _strip_thinking(text: str) -> str:
