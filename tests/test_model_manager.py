@@ -8,7 +8,7 @@ from fixtures.fake_ollama import THINKING_MARKER, FakeOllama
 from research.modules.core.errors import OllamaError
 from research.modules.llm.model_manager import ModelManager, _ThinkFilter
 from research.modules.core.settings import load_settings
-from research.modules.llm.tokens import estimate_tokens, truncate_to_tokens
+from research.modules.text.tokens import estimate_tokens, truncate_to_tokens
 from research.nodes.prompts import PlannedQuery, QueryPlan
 
 FALLBACK = QueryPlan(queries=[PlannedQuery(text="fallback", language="en")])

@@ -12,7 +12,7 @@ from research.modules.core.messages.analysis import attribute_name
 from research.modules.text.claims import normalise_citations
 from research.modules.text.disagreements import Pair, find_disagreements, summarise
 from research.modules.text.style import check_sentence, citations, remove_violations, split_sentences
-from research.modules.llm.tokens import estimate_tokens, truncate_to_tokens
+from research.modules.text.tokens import estimate_tokens, truncate_to_tokens
 from research.modules.text.passages import evidence_block, rank_passages
 from research.state import AgentState
 from research.nodes.context_fit import stream_within_context

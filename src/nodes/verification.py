@@ -25,7 +25,7 @@ from research.modules.text.evidence import Assessment, EvidenceIndex, assess_cla
 from research.modules.core.i18n import t
 from research.modules.core.language import detect_language
 from research.modules.text.language_check import WRONG_LANGUAGE_BELOW, check_sentences, is_wrong_language
-from research.modules.llm.tokens import estimate_tokens, truncate_to_tokens
+from research.modules.text.tokens import estimate_tokens, truncate_to_tokens
 from research.state.agent_state import AgentState
 from research.state.models import ClaimVerdict, RunError
 from research.nodes.dependencies import WorkflowDependencies

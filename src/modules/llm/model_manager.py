@@ -19,7 +19,7 @@ from pydantic import BaseModel, ValidationError
 from research.modules.core.errors import OllamaCallFailed, OllamaError
 from research.modules.core.settings import Settings
 from research.modules.llm.hygiene import drop_cut_off_sentence, strip_control_text
-from research.modules.llm.tokens import estimate_tokens
+from research.modules.text.tokens import estimate_tokens
 
 T = TypeVar("T", bound=BaseModel)
 

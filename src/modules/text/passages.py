@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from research.modules.llm.tokens import estimate_tokens, truncate_to_tokens
+from research.modules.text.tokens import estimate_tokens, truncate_to_tokens
 from research.modules.text.analyser import index_terms
 from research.modules.text.claims import sentence_spans
 from research.modules.text.index import TextIndex
