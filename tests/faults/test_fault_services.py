@@ -24,7 +24,8 @@ def _web_search_server_pids(session: Path) -> list[int]:
             cmdline = (proc / "cmdline").read_bytes().decode(errors="replace")
         except (OSError, ValueError):
             continue
-        if "research.servers.web.server" in cmdline and session.name in cmdline:
+        # One server serves the whole sessions folder (--cache-root), not one session.
+        if "research.servers.web.server" in cmdline and str(session.parent) in cmdline:
             pids.append(int(proc.name))
     return pids
 
@@ -70,14 +71,16 @@ def test_every_engine_failing_exits_4_and_the_report_says_no_evidence(research_e
     [({"RESEARCH_SANDBOX": "docker"}, "RESEARCH_SANDBOX_IMAGE"),
      ({"RESEARCH_SANDBOX": "podman", "RESEARCH_SANDBOX_IMAGE": "python:3.11-slim"}, "cannot run on this machine")],
 )
-def test_an_unavailable_sandbox_is_one_line_and_exit_1(research_env, env, needle):
-    # An explicitly chosen sandbox never falls back to a weaker one (auto does).
+def test_an_unavailable_sandbox_is_one_line_and_exit_2(research_env, env, needle):
+    # An explicitly chosen sandbox never falls back to a weaker one (auto does). It is a
+    # setting the user must change: exit 2, before any session folder (f7d8de6).
     if shutil.which("podman") and env["RESEARCH_SANDBOX"] == "podman":
         pytest.skip("podman is installed here")
     research_env.update(env)
     result = run_research(["What is the height of Mount Fuji?"], research_env)
-    assert result.returncode == 1, result.stderr
+    assert result.returncode == 2, result.stderr
     assert needle in last_line(result.stderr)
+    assert session_dirs(research_env) == []
 
 
 def test_sessions_folder_that_cannot_be_created_is_one_line_and_exit_1(research_env, tmp_path):
