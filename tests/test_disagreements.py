@@ -259,7 +259,7 @@ async def test_the_judge_decides_the_borderline_pairs_in_one_call(verdict, repor
     model, history = _JudgeModel(verdict), _History()
     deps = SimpleNamespace(model=model, history=history)
     state = {"language": "en", "question": "How tall is Mount Fuji?", "session_id": "s",
-             "queries": [{"text": "富士山の標高", "language": "ja"}]}
+             "plan": [{"question": "How tall is Mount Fuji?", "queries": [{"text": "富士山の標高", "language": "ja"}]}]}
     docs = _docs(Case("", [], BORDERLINE, set()))
     result = await source_disagreements(state, docs, [], deps)
     assert len(model.calls) == 1 and "[S1]" in model.calls[0][1]["content"] and "[S2]" in model.calls[0][1]["content"]
@@ -273,6 +273,6 @@ async def test_the_judge_decides_the_borderline_pairs_in_one_call(verdict, repor
 async def test_no_borderline_pair_means_no_model_call():
     model = _JudgeModel("disagree")
     deps = SimpleNamespace(model=model, history=_History())
-    state = {"language": "en", "question": "How tall is Mount Fuji?", "session_id": "s", "queries": []}
+    state = {"language": "en", "question": "How tall is Mount Fuji?", "session_id": "s", "plan": []}
     result = await source_disagreements(state, _docs(PLANTED[0]), [], deps)
     assert model.calls == [] and len(result["items"]) == 1

@@ -32,7 +32,7 @@ def _run_steps(folder: Path, lang: str) -> str:
     state = {"question": "富士山の高さは？" if lang == "ja" else "How tall is Mount Fuji?", "language": lang,
              "session_id": "20250101_000000_abcdef"}
     steps = [
-        ("input", {"plan": PLAN, "queries": PLAN[0]["queries"], "search_rounds": 0}),
+        ("input", {"plan": PLAN, "search_rounds": 0}),
         ("search", {"search_results": [{"url": "a"}, {"url": "b"}], "search_rounds": 1}),
         ("processing", {"documents": DOCUMENTS}),
         ("llm", {"draft": "## Heading in the draft\nMount Fuji is 3,776 m tall [S1]."}),

@@ -18,6 +18,7 @@ from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 from langgraph.types import Command
 
 from research.cli.plan_review import review_plan as review_on_terminal
+from research.state import plan_queries_flat
 from research.state.session_folder import HistoryManager
 from research.modules.llm.model_manager import ModelManager
 from research.modules.core.settings import Settings
@@ -127,7 +128,8 @@ async def test_a_valid_plan_becomes_sub_questions_with_queries_in_both_languages
     ])
     update, model = await _plan_with(plan)
     assert [s["question"] for s in update["plan"]] == ["富士山の標高は？", "富士山の測量の歴史は？"]
-    assert [q["text"] for q in update["queries"]] == ["富士山 標高", "Mount Fuji height", "Fuji survey history"]
+    assert [q["text"] for q in plan_queries_flat(update["plan"])] == ["富士山 標高", "Mount Fuji height", "Fuji survey history"]
+    assert "queries" not in update  # derived from the plan, never stored twice
     assert model.schemas == ["ResearchPlan"]
 
 
@@ -144,8 +146,8 @@ async def test_a_partial_plan_is_cleaned_up():
 
 async def test_a_garbage_plan_falls_back_to_the_question_and_its_query_plan():
     update, model = await _plan_with(None)
-    assert update["plan"] == [{"question": "富士山の高さは？", "queries": update["queries"]}]
-    assert update["queries"][0] == {"text": "富士山の高さは？", "language": "ja"}
+    assert update["plan"][0]["question"] == "富士山の高さは？"
+    assert plan_queries_flat(update["plan"])[0] == {"text": "富士山の高さは？", "language": "ja"}
     assert model.schemas == ["ResearchPlan", "QueryPlan"]
 
 
@@ -193,8 +195,8 @@ async def test_three_sub_questions_are_searched_concurrently_and_merged(tmp_path
 
 async def test_overlapping_results_of_sub_questions_are_stored_once(tmp_path):
     run = Run(tmp_path, make_settings(tmp_path, "http://127.0.0.1:9"))
-    queries = [{"text": t, "language": "en"} for t in ("a", "b", "c")]
-    update = await search_web(run.initial(queries=queries), run.deps)
+    plan = [{"question": t, "queries": [{"text": t, "language": "en"}]} for t in ("a", "b", "c")]
+    update = await search_web(run.initial(plan=plan), run.deps)
     assert len(run.web.queries) == 3
     assert sorted(h["canonical_url"] for h in update["search_results"]) == sorted(
         f"https://example.org/{slug}" for slug in PAGES)

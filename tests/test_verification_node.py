@@ -101,7 +101,7 @@ def _state(draft: str, *, language: str = "ja", loops: int = 0) -> dict[str, Any
         "draft": draft,
         "documents": LEDGER,
         "loops": loops,
-        "queries": [{"text": "富士山 最後の噴火", "language": "ja"}],
+        "plan": [{"question": "富士山の最後の噴火は？", "queries": [{"text": "富士山 最後の噴火", "language": "ja"}]}],
         "errors": [{"node": "search", "message": "earlier", "target": ""}],
     }
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from research.state.session_folder import now_iso
-from research.state import AgentState
+from research.state import AgentState, plan_queries_flat
 from research.nodes.dependencies import WorkflowDependencies
 from research.nodes.prompts import (
     LANGUAGE_NAMES,
@@ -42,7 +42,7 @@ async def understand_question(state: AgentState, deps: WorkflowDependencies) -> 
     if len(plan) > 1:
         deps.history.write_text(state["session_id"], "input.md", _plan_markdown(question, lang, depth, state, plan))
     # search_results/documents may be seeded from a parent session: a follow-up reuses its sources.
-    return {"plan": plan, "queries": plan_queries_flat(plan), "depth": depth, "loops": 0, "search_rounds": 0}
+    return {"plan": plan, "depth": depth, "loops": 0, "search_rounds": 0}
 
 
 async def plan_sub_questions(
@@ -89,18 +89,6 @@ def sub_question_queries(text: str, lang: str, planned: list[PlannedQuery] | lis
         if query and q.get("language") in ("ja", "en") and query.lower() not in {x["text"].lower() for x in queries}:
             queries.append({"text": query, "language": q["language"]})
     return queries[:MAX_QUERIES_PER_SUB_QUESTION] or [{"text": text[:300], "language": lang}]
-
-
-def plan_queries_flat(plan: list[dict[str, Any]]) -> list[dict[str, str]]:
-    """Every sub-question's queries, in plan order, each text once."""
-    seen: set[str] = set()
-    flat = []
-    for sub in plan:
-        for q in sub["queries"]:
-            if q["text"].lower() not in seen:
-                seen.add(q["text"].lower())
-                flat.append({"text": q["text"], "language": q["language"]})
-    return flat
 
 
 def _plan_markdown(question: str, lang: str, depth: str, state: AgentState, plan: list[dict[str, Any]]) -> str:

@@ -14,7 +14,7 @@ from research.modules.text.disagreements import Pair, find_disagreements, summar
 from research.modules.text.style import check_sentence, citations, remove_violations, split_sentences
 from research.modules.text.tokens import estimate_tokens, truncate_to_tokens
 from research.modules.text.passages import evidence_block, rank_passages
-from research.state import AgentState
+from research.state import AgentState, plan_queries_flat
 from research.nodes.context_fit import stream_within_context
 from research.nodes.dependencies import WorkflowDependencies
 from research.nodes.prompts import (
@@ -113,7 +113,7 @@ async def source_disagreements(state: AgentState, sources: list[dict[str, Any]],
     fails or leaves a pair out costs that pair (counted as unresolved), never the run.
     """
     lang = state["language"]
-    questions = [state["question"], *sub_questions, *(q["text"] for q in state.get("queries", []))]
+    questions = [state["question"], *sub_questions, *(q["text"] for q in plan_queries_flat(state.get("plan", [])))]
     findings = find_disagreements(sources, questions)
     pairs: list[Pair] = list(findings.certain)
     unresolved = 0

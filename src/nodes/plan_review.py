@@ -13,7 +13,7 @@ from langgraph.types import interrupt
 
 from research.state import AgentState
 from research.nodes.dependencies import WorkflowDependencies
-from research.nodes.input import plan_queries_flat, sub_question_queries
+from research.nodes.input import sub_question_queries
 
 MAX_SUB_QUESTIONS = 10
 
@@ -28,7 +28,7 @@ async def review_plan(state: AgentState, deps: WorkflowDependencies) -> dict[str
         deps.history.append_event(state["session_id"], "plan_reviewed",
                                   sub_questions=[sub["question"] for sub in reviewed])
         _rewrite_input_plan(deps, state["session_id"], reviewed)
-    return {"plan": reviewed, "queries": plan_queries_flat(reviewed), "plan_reviewed": True}
+    return {"plan": reviewed, "plan_reviewed": True}
 
 
 def apply_review(answer: Any, plan: list[dict[str, Any]], question: str, lang: str) -> list[dict[str, Any]]:

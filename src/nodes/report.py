@@ -14,7 +14,7 @@ from research.modules.report.fonts import find_japanese_font
 from research.modules.report.pdf import render_pdf
 from research.modules.report.content import ReportInput, build_report
 from research.modules.report.markdown import render_markdown
-from research.state import AgentState
+from research.state import AgentState, plan_queries_flat
 from research.state.run_problems import run_problems, search_unreachable
 from research.nodes.dependencies import WorkflowDependencies
 
@@ -50,7 +50,7 @@ async def write_report(state: AgentState, deps: WorkflowDependencies) -> dict[st
             verification=verification,
             method={
                 "engines": state.get("engines_used", []),
-                "queries": [q["text"] for q in state.get("queries", [])]
+                "queries": [q["text"] for q in plan_queries_flat(state.get("plan", []))]
                 + [q["text"] for q in verification.get("follow_up_queries", []) if isinstance(q, dict)],
                 "sources_read": len(read),
                 "sources_failed": len(failed),

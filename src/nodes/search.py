@@ -11,7 +11,7 @@ import asyncio
 from typing import Any
 
 from research.modules.core.i18n import t
-from research.state import AgentState, RunError, SearchHit
+from research.state import AgentState, RunError, SearchHit, plan_queries_flat
 from research.state.run_problems import MISSING_TOOL_TARGET
 from research.nodes.dependencies import SearchUnavailable, WorkflowDependencies
 
@@ -29,7 +29,7 @@ async def search_web(state: AgentState, deps: WorkflowDependencies) -> dict[str,
     resumed or repeated round never stores a source twice.
     """
     rounds = state.get("search_rounds", 0)
-    queries = state.get("queries", []) if rounds == 0 else state.get("follow_up_queries", [])
+    queries = plan_queries_flat(state.get("plan", [])) if rounds == 0 else state.get("follow_up_queries", [])
     errors: list[dict[str, Any]] = []  # this step's only: `errors` is a reducer
     limit = deps.settings.search_limit
     gate = asyncio.Semaphore(SEARCH_CONCURRENCY)

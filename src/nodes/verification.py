@@ -26,7 +26,7 @@ from research.modules.core.i18n import t
 from research.modules.core.language import detect_language
 from research.modules.text.language_check import WRONG_LANGUAGE_BELOW, check_sentences, is_wrong_language
 from research.modules.text.tokens import estimate_tokens, truncate_to_tokens
-from research.state.agent_state import AgentState
+from research.state.agent_state import AgentState, plan_queries_flat
 from research.state.models import ClaimVerdict, RunError
 from research.nodes.dependencies import WorkflowDependencies
 from research.nodes.verification_prompts import (
@@ -410,7 +410,7 @@ async def _follow_up_queries(
         errors.append(RunError(node=NODE, message=t("verification.follow_up_failed", language, reason=str(exc)[:200])))
     asked = {
         " ".join(str(q.get("text", "")).lower().split())
-        for q in list(state.get("queries") or [])
+        for q in plan_queries_flat(state.get("plan") or [])
         + list((state.get("verification") or {}).get("follow_up_queries") or [])
     }
     chosen: list[dict[str, str]] = []

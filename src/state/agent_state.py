@@ -17,7 +17,6 @@ class AgentState(TypedDict, total=False):
     parent_session: str | None
     # Earlier turns of a REPL conversation: [{"question": ..., "answer": ...}], oldest first.
     conversation: list[dict[str, str]]
-    queries: list[dict[str, str]]  # [{"text": ..., "language": "ja"|"en"}], this round's
     depth: str  # "quick" | "standard" | "deep"
     # Sub-questions: [{"question": ..., "queries": [{"text", "language"}]}]; quick has one.
     plan: list[dict[str, Any]]
@@ -55,3 +54,19 @@ class AgentState(TypedDict, total=False):
     budget_exhausted: str | None  # "seconds" | "tokens" | "sources" once a budget ran out
     # llm node: sentences rewritten for the style rules
     style_rewrites: list[dict[str, Any]]
+
+
+def plan_queries_flat(plan: list[dict[str, Any]]) -> list[dict[str, str]]:
+    """The first search round's queries: every sub-question's, in plan order, each text once.
+
+    Derived from the plan whenever needed and never stored beside it, so an edited plan
+    (plan review) cannot leave a stale copy of its queries behind.
+    """
+    seen: set[str] = set()
+    flat = []
+    for sub in plan:
+        for q in sub.get("queries", []):
+            if q["text"].lower() not in seen:
+                seen.add(q["text"].lower())
+                flat.append({"text": q["text"], "language": q["language"]})
+    return flat

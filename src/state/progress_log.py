@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from research.modules.core.i18n import t
+from research.state.agent_state import plan_queries_flat
 from research.state.session_folder import atomic_write
 
 PROGRESS_FILE = "progress.md"
@@ -92,7 +93,7 @@ def _plan(before: Mapping[str, Any], update: Mapping[str, Any], lang: str) -> li
 def _search(before: Mapping[str, Any], update: Mapping[str, Any], lang: str) -> list[str]:
     # The search node reads this round's queries from state (the plan's, or the follow-ups).
     queries = before.get("follow_up_queries") if before.get("search_rounds") else None
-    queries = queries or before.get("queries") or update.get("queries") or []
+    queries = queries or plan_queries_flat(before.get("plan") or update.get("plan") or [])
     total = len(update.get("search_results") or before.get("search_results") or [])
     new = total - len(before.get("search_results") or [])
     lines = []

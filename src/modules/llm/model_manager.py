@@ -227,7 +227,7 @@ class ModelManager:
         self.consecutive_failures += 1
         fallback = self.settings.fallback_model
         if (self.consecutive_failures < FAILURES_BEFORE_FALLBACK or not fallback or fallback == self.model
-                or (self._installed is not None and not _is_installed(fallback, self._installed))):
+                or (self._installed is not None and not model_is_installed(fallback, self._installed))):
             return False
         self.switched_from, self.model = self.model, fallback
         self.consecutive_failures = 0
