@@ -149,7 +149,6 @@ class EvidenceIndex:
     """The ledger, split into passages once per verification run."""
 
     def __init__(self, documents: list[dict[str, Any]]) -> None:
-        self.known_labels = {str(d.get("label")) for d in documents if d.get("label")}
         self.sources: dict[str, SourceText] = {}
         for document in documents:
             label = str(document.get("label") or "")
