@@ -27,7 +27,7 @@ pytestmark = pytest.mark.faults
         (["What?", "--lang", "JA"], {}, None, "Unknown language"),
         (["What?"], {"RESEARCH_SANDBOX": "vm"}, None, "RESEARCH_SANDBOX"),
         (["What?"], {"RESEARCH_MAX_VERIFICATION_LOOPS": "99"}, None, "RESEARCH_MAX_VERIFICATION_LOOPS"),
-        (["What?", "--max-loops", "-1"], {}, None, "RESEARCH_MAX_VERIFICATION_LOOPS"),
+        (["What?", "--max-loops", "-1"], {}, None, "--max-loops"),  # the flag the user typed
         (["What?"], {"RESEARCH_NUM_CTX": "100"}, None, "RESEARCH_NUM_CTX"),
         (["What?"], {}, 'model = "qwen3\nnum_ctx = [', "config"),
         (["富士山は？"], {}, "num_ctx = 'many'", "RESEARCH_NUM_CTX"),

@@ -52,18 +52,21 @@ def test_web_search_server_crash_mid_run_is_survived(research_env, web):
     assert_whole_files(session)
 
 
-def test_every_engine_failing_exits_4_and_the_report_says_no_evidence(research_env, web):
+def test_every_engine_failing_exits_5_and_the_report_says_why(research_env, web):
+    # Engines that cannot be reached are not "no evidence": nothing was searched (exit 5).
     web.set_search_status(503)
     try:
         result = run_research(["What is the height of Mount Fuji?", "--json"], research_env)
     finally:
         web.set_search_status(200)
-    assert result.returncode == 4, result.stderr
-    assert "No evidence was found" in last_line(result.stderr)
+    assert result.returncode == 5, result.stderr
+    assert "No search engine could be reached" in result.stderr
+    assert "searxng answered HTTP 503" in result.stderr  # the cause, as it happened
     session = Path(load_json_line(result.stdout)["session_dir"])
-    assert "No evidence was found" in (session / "report.md").read_text("utf-8")
-    errors = json.loads((session / "meta.json").read_text("utf-8"))
-    assert errors["status"] == "no_evidence"
+    report = (session / "report.md").read_text("utf-8")
+    assert "searxng answered HTTP 503" in report
+    meta = json.loads((session / "meta.json").read_text("utf-8"))
+    assert meta["exit_code"] == 5 and meta["problems"][0]["kind"] == "search"
 
 
 @pytest.mark.parametrize(
