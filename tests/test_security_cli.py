@@ -24,7 +24,9 @@ QUESTION = "What is the height of Mount Fuji?"
 
 
 def _meta(session: Path) -> dict:
-    return json.loads((session / "meta.json").read_text("utf-8"))
+    # The folder exists a moment before its first meta.json (an atomic write) lands.
+    path = session / "meta.json"
+    return json.loads(path.read_text("utf-8")) if path.exists() else {}
 
 
 def _one_line(stderr: str) -> str:
