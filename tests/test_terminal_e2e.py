@@ -84,6 +84,8 @@ def test_an_external_server_without_the_search_tool_is_named_and_its_noise_kept_
 def test_the_run_closes_with_one_summary_line(research_env):
     result = run_research(["What is the height of Mount Fuji?"], research_env)
     assert result.returncode == 0, result.stderr
+    # Something is said at once, while the servers boot (issue: 11-17 s of silence).
+    assert result.stderr.strip().splitlines()[0] == "Starting the search and parser servers…"
     last = result.stderr.strip().splitlines()[-1]
     for part in ("sources read", "supported", "flagged", "not checked", "verification loops", "report.md",
                  "report.pdf"):

@@ -113,12 +113,15 @@ async def run_research(
     # client and the graph and checks Ollama; the first steps need neither server.
     heavy = asyncio.ensure_future(asyncio.to_thread(_import_graph_modules))
     pool = request.servers or ServerPool()
+    announce_servers = not pool.started
     await pool.start(settings, after=heavy)
     try:
         from research.modules.llm.model_manager import ModelManager
 
         model = ModelManager(settings)
         model_name = await model.ensure_ready()  # exit 3 before any session folder is made
+        if announce_servers:  # said once Ollama answered, so its error stays the only line
+            progress("servers_starting", {})  # they boot in the background; the first steps go on
         if session is None:
             session = history.create(question=question, language=lang, model=model_name,
                                      parent=request.parent_session)
@@ -168,7 +171,7 @@ async def _run_locked(request, settings, progress, history, session, model, mode
         final = await _run_graph(session, history, settings, model, progress, question, lang, model_name, request,
                                  depth, finished, pool, heavy)
     except BaseException as exc:
-        cancelled = isinstance(exc, (KeyboardInterrupt,)) or type(exc).__name__ == "CancelledError"
+        cancelled = isinstance(exc, (KeyboardInterrupt, asyncio.CancelledError))
         meta = history.read_json(session.session_id, "meta.json", {})
         if cancelled and (finished or meta.get("status") in ("done", "no_evidence")):
             # The report is complete; only the last checkpoint or the servers' shutdown
