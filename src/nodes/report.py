@@ -15,6 +15,7 @@ from research.modules.report.pdf import render_pdf
 from research.modules.report.content import ReportInput, build_report
 from research.modules.report.markdown import render_markdown
 from research.state import AgentState, plan_queries_flat
+from research.state.agent_state import add_usage
 from research.state.run_problems import run_problems, search_unreachable
 from research.nodes.dependencies import WorkflowDependencies
 
@@ -36,7 +37,9 @@ async def write_report(state: AgentState, deps: WorkflowDependencies) -> dict[st
     # Search failures first: they explain everything after them.
     notes += [_search_note(p, lang) for p in run_problems(state) if p["kind"] in ("search", "search_tool")]
     notes += [f"[{d['label']}] {d['url']}: {d.get('error') or ''}" for d in failed]
-    notes += degradation_notes(state, deps.model.usage, lang)
+    # The whole run's use, across processes when it was resumed (``usage`` is a reducer).
+    usage = add_usage(state.get("usage"), None)
+    notes += degradation_notes(state, usage, lang)
     notes += _budget_and_model_notes(state, deps, lang)
     report = build_report(
         ReportInput(
@@ -76,9 +79,9 @@ async def write_report(state: AgentState, deps: WorkflowDependencies) -> dict[st
         sources_failed=len(failed),
         model_used=state.get("model_used") or state["model"],
         verification=verification.get("summary", {}),
-        usage=deps.model.usage,
+        usage=usage,
     )
-    return {"report_md": str(md_path), "report_pdf": str(pdf_path), "usage": deps.model.usage}
+    return {"report_md": str(md_path), "report_pdf": str(pdf_path)}
 
 
 def _search_note(problem: dict[str, Any], lang: str) -> str:

@@ -9,6 +9,7 @@ source budget only stops further searching: the sources already found are still 
 from __future__ import annotations
 
 import asyncio
+import copy
 import importlib
 import time
 from typing import Any, Awaitable, Callable
@@ -18,6 +19,7 @@ from langgraph.graph import END, START, StateGraph
 
 from research.nodes.dependencies import WorkflowDependencies
 from research.state import AgentState
+from research.state.agent_state import usage_since
 from research.state.progress_log import record_step
 
 Node = Callable[[AgentState, WorkflowDependencies], Awaitable[dict[str, Any]]]
@@ -75,7 +77,7 @@ def onward(next_node: str) -> Callable[[AgentState], str]:
 
 
 def _tokens(usage: dict[str, dict[str, int]]) -> int:
-    return sum(entry["prompt_tokens"] + entry["completion_tokens"] for name, entry in usage.items()
+    return sum(entry.get("prompt_tokens", 0) + entry.get("completion_tokens", 0) for name, entry in usage.items()
                if name != "context_overflow")
 
 
@@ -112,7 +114,7 @@ def bind(name: str, node: Node | str, deps: WorkflowDependencies) -> Callable[[A
         if not loaded:
             loaded.append(await asyncio.to_thread(load_node, str(node)))
         node_function = loaded[0]
-        tokens_before = _tokens(deps.model.usage)
+        usage_before = copy.deepcopy(deps.model.usage)
         try:
             update = await node_function(state, deps)
         except GraphBubbleUp:  # an interrupt (plan review): a pause, not a failure
@@ -122,8 +124,11 @@ def bind(name: str, node: Node | str, deps: WorkflowDependencies) -> Callable[[A
             deps.history.append_event(session_id, "node_error", node=name, error=type(exc).__name__, detail=str(exc)[:500])
             raise
         seconds = round(time.perf_counter() - started, 3)
+        used = usage_since(usage_before, deps.model.usage)
+        if used:
+            update = {**update, "usage": used}  # a reducer adds it to the run's total
         if name != "report":
-            update = {**update, **budget_update(state, update, deps, seconds, _tokens(deps.model.usage) - tokens_before)}
+            update = {**update, **budget_update(state, update, deps, seconds, _tokens(used))}
         deps.history.append_event(session_id, "node_end", node=name, seconds=seconds)
         record_step(deps.history.path(session_id), name, state, update)  # progress.md, for people
         deps.progress("node_end", {"node": name, "seconds": seconds})

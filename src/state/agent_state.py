@@ -7,6 +7,27 @@ import operator
 from typing import Annotated, Any, TypedDict
 
 
+def add_usage(total: dict[str, dict[str, int]] | None, more: dict[str, dict[str, int]] | None) -> dict[str, dict[str, int]]:
+    """Per-node usage counters added up (the reducer of ``usage``)."""
+    merged = {node: dict(entry) for node, entry in (total or {}).items()}
+    for node, entry in (more or {}).items():
+        into = merged.setdefault(node, {})
+        for key, value in entry.items():
+            into[key] = into.get(key, 0) + value
+    return merged
+
+
+def usage_since(before: dict[str, dict[str, int]], after: dict[str, dict[str, int]]) -> dict[str, dict[str, int]]:
+    """What ``after`` counted beyond ``before`` (both a ModelManager's ``usage``), non-zero entries only."""
+    delta: dict[str, dict[str, int]] = {}
+    for node, entry in after.items():
+        earlier = before.get(node, {})
+        changed = {key: value - earlier.get(key, 0) for key, value in entry.items() if value != earlier.get(key, 0)}
+        if changed:
+            delta[node] = changed
+    return delta
+
+
 class AgentState(TypedDict, total=False):
     # input node
     question: str
@@ -47,7 +68,10 @@ class AgentState(TypedDict, total=False):
     # RunError dicts. A reducer: each node returns only the errors it adds, so two
     # writers can never drop each other's entries.
     errors: Annotated[list[dict[str, Any]], operator.add]
-    usage: dict[str, dict[str, int]]  # per node: calls, prompt_tokens, completion_tokens
+    # Per node: calls, prompt_tokens, completion_tokens, model_ms, fallbacks. A reducer that
+    # adds: the node wrapper returns each step's own use, so a resumed run reports the
+    # whole run's, not only what its own process spent.
+    usage: Annotated[dict[str, dict[str, int]], add_usage]
     # budgets (kept up to date by the graph's node wrapper, so they survive resume)
     elapsed_seconds: float  # time spent inside nodes so far, across processes
     llm_tokens: int  # prompt + completion tokens used so far, across processes
