@@ -43,7 +43,7 @@ class FakeWebSearch:
     def __init__(self) -> None:
         self.queries: list[str] = []
 
-    async def search(self, query: str, *, language: str, limit: int) -> list[SearchHit]:
+    async def search(self, query: str, *, language: str, limit: int, on_note=None) -> list[SearchHit]:
         self.queries.append(query)
         return [SearchHit(url=f"https://example.org/{slug}?q={len(self.queries)}", canonical_url=f"https://example.org/{slug}",
                           title=slug, engine="fake", language="en", content=text)

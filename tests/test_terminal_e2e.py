@@ -85,7 +85,7 @@ def test_the_run_closes_with_one_summary_line(research_env):
     result = run_research(["What is the height of Mount Fuji?"], research_env)
     assert result.returncode == 0, result.stderr
     # Something is said at once, while the servers boot (issue: 11-17 s of silence).
-    assert result.stderr.strip().splitlines()[0] == "Starting the search and parser servers…"
+    assert "Starting the search and parser servers…" in result.stderr.strip().splitlines()[:2]
     last = result.stderr.strip().splitlines()[-1]
     for part in ("sources read", "supported", "flagged", "not checked", "verification loops", "report.md",
                  "report.pdf"):
@@ -199,3 +199,24 @@ def test_per_user_sessions_folder_and_rm_asks(research_env, tmp_path):
                              text=True, stdin=subprocess.DEVNULL)
     assert removed.returncode == 0
     assert not (tmp_path / "data" / "research" / "sessions" / f"session_{session_id}").exists()
+
+
+def test_an_engine_fallback_is_said_as_it_happens_and_kept_in_the_report(research_env, web, tmp_path):
+    # SearXNG is down; the user's own documents (the local engine) answer instead. Before,
+    # the fallback was silent: the answer rested on other sources without a word.
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "fuji.md").write_text("# Mount Fuji\n\nMount Fuji is 3,776 m tall. It last erupted in 1707.\n", "utf-8")
+    research_env["RESEARCH_DOCS_DIR"] = str(docs)
+    web.set_search_status(503)
+    try:
+        result = run_research(["What is the height of Mount Fuji?", "--json"], research_env)
+    finally:
+        web.set_search_status(200)
+    assert result.returncode == 0, result.stderr
+    said = " ".join(result.stderr.split())
+    assert "Search engines: searxng unavailable: searxng answered HTTP 503" in said
+    summary = json.loads(result.stdout.strip().splitlines()[-1])
+    assert any(p["kind"] == "search_fallback" for p in summary["problems"])
+    report = Path(summary["report_md"]).read_text("utf-8")
+    assert "searxng answered HTTP 503" in report

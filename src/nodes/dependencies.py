@@ -22,17 +22,20 @@ if TYPE_CHECKING:  # imported for types only: keeps `research --help` fast
 
 
 class WebSearch(Protocol):
-    """Searches and fetches. Implemented by ``modules.mcp_client.WebSearchClient``."""
+    """Searches and fetches. Implemented by ``modules.clients.web_search_client.WebSearchClient``."""
 
-    async def search(self, query: str, *, language: str, limit: int) -> list[SearchHit]:
+    async def search(self, query: str, *, language: str, limit: int,
+                     on_note: Callable[[str], None] | None = None) -> list[SearchHit]:
         """Search one query and return hits; where the server fetched the page, the raw
         bytes are in the session's sources/ (``cache_path``) with their ``media_type``.
-        Raises ``SearchUnavailable`` when no engine could answer."""
+        ``on_note`` hears what the server says about how it searched (an engine that
+        failed and the one that answered instead). Raises ``SearchUnavailable`` when no
+        engine could answer."""
         ...
 
 
 class DocumentParser(Protocol):
-    """Parses one fetched document. Implemented by ``modules.container.ContainerProcessor``."""
+    """Parses one fetched document. Implemented by ``modules.clients.parser_client.ContainerProcessor``."""
 
     async def parse(
         self, *, path: str | None, text: str | None, media_type: str, url: str

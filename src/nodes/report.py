@@ -35,7 +35,7 @@ async def write_report(state: AgentState, deps: WorkflowDependencies) -> dict[st
     if not read:
         notes.append(t("terminal.search_unreachable" if search_unreachable(state) else "progress.no_evidence", lang))
     # Search failures first: they explain everything after them.
-    notes += [_search_note(p, lang) for p in run_problems(state) if p["kind"] in ("search", "search_tool")]
+    notes += [_search_note(p, lang) for p in run_problems(state) if p["kind"] in ("search", "search_tool", "search_fallback")]
     notes += [f"[{d['label']}] {d['url']}: {d.get('error') or ''}" for d in failed]
     # The whole run's use, across processes when it was resumed (``usage`` is a reducer).
     usage = add_usage(state.get("usage"), None)
@@ -87,6 +87,8 @@ async def write_report(state: AgentState, deps: WorkflowDependencies) -> dict[st
 def _search_note(problem: dict[str, Any], lang: str) -> str:
     if problem["kind"] == "search_tool":
         return problem["message"]
+    if problem["kind"] == "search_fallback":
+        return t("terminal.engine_note", lang, note=problem["message"])
     return t("terminal.search_failed_note", lang, count=problem["queries"], reason=problem["message"])
 
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from research.modules.core.i18n import t
 from research.state import AgentState, RunError, SearchHit, plan_queries_flat
-from research.state.run_problems import MISSING_TOOL_TARGET
+from research.state.run_problems import ENGINE_NOTE_TARGET, MISSING_TOOL_TARGET
 from research.nodes.dependencies import SearchUnavailable, WorkflowDependencies
 
 SEARCH_TOOL = "full-web-search"  # the tool every web-search server must offer (web-search-mcp's name)
@@ -41,10 +41,13 @@ async def search_web(state: AgentState, deps: WorkflowDependencies) -> dict[str,
         return {"search_rounds": rounds + 1, "errors": [
             RunError(node="search", message=message, target=MISSING_TOOL_TARGET).model_dump()]}
 
+    notes: dict[str, None] = {}  # what the server said about its engines, each once, in order
+
     async def one(query: dict[str, str]) -> list[SearchHit]:
         async with gate:
             try:
-                return await deps.web_search.search(query["text"], language=query["language"], limit=limit)
+                return await deps.web_search.search(query["text"], language=query["language"], limit=limit,
+                                                    on_note=lambda note: notes.setdefault(note))
             except SearchUnavailable as exc:
                 errors.append(RunError(node="search", message=str(exc), target=query["text"]).model_dump())
                 return []
@@ -59,6 +62,11 @@ async def search_web(state: AgentState, deps: WorkflowDependencies) -> dict[str,
         raise failed.exceptions[0] from None
     batches = [task.result() for task in tasks]
     _announce_failures(deps, errors, len(queries))
+    for note in notes:
+        # An engine that failed and another that answered instead changes which sources
+        # the answer rests on: said as it happens, and kept for the report and meta.json.
+        deps.progress("message", {"key": "terminal.engine_note", "note": note})
+        errors.append(RunError(node="search", message=note, target=ENGINE_NOTE_TARGET).model_dump())
     merged = list(state.get("search_results", []))
     seen = {hit["canonical_url"] for hit in merged}
     engines = set(state.get("engines_used", []))
@@ -129,12 +137,4 @@ async def _missing_search_tool(deps: WorkflowDependencies, lang: str) -> dict[st
 
 async def _server_tools(web_search: Any) -> list[str] | None:
     listing = getattr(web_search, "list_tools", None)
-    if listing is not None:
-        return list(await listing())
-    connection = getattr(web_search, "_connection", None)
-    if connection is None:
-        return None
-    # WebSearchClient has no public tool listing yet; its live MCP client has one.
-    client, _ = await connection.client()
-    result = await client.list_tools()
-    return [tool.name for tool in result.tools]
+    return None if listing is None else list(await listing())

@@ -120,14 +120,14 @@ async def run_research(
 
         model = ModelManager(settings)
         model_name = await model.ensure_ready()  # exit 3 before any session folder is made
-        if announce_servers:  # said once Ollama answered, so its error stays the only line
-            progress("servers_starting", {})  # they boot in the background; the first steps go on
         if session is None:
             session = history.create(question=question, language=lang, model=model_name,
                                      parent=request.parent_session)
             history.update_meta(session.session_id, depth=depth)
         # One writer per session folder: a second `--resume` of a live run is refused. The
         # kernel drops the lock when its process dies, so a kill -9 never leaves it stale.
+        if announce_servers:  # said once Ollama answered and the folder exists: their errors stay one line
+            progress("servers_starting", {})  # they boot in the background; the first steps go on
         with history.lock(session.session_id):
             if request.resume:
                 history.remove_stale_temp_files(session.session_id)  # left by a process killed mid-write

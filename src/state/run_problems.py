@@ -12,13 +12,16 @@ from research.modules.core.errors import EXIT_NO_EVIDENCE, EXIT_OK, EXIT_SEARCH_
 
 # RunError.target of the search node's "the server lacks the search tool" error.
 MISSING_TOOL_TARGET = "search_tool"
+# RunError.target of what the web-search server said about its engines (a fallback and why).
+ENGINE_NOTE_TARGET = "engine_note"
 
 
 def run_problems(state: Mapping[str, Any]) -> list[dict[str, Any]]:
     """Failures that changed the result, each ``{"kind", "message", ...}``, in order.
 
     kinds: ``search`` (an engine or server error, with how many queries it cost),
-    ``search_tool`` (a server without the search tool), ``language`` (sentences left in
+    ``search_tool`` (a server without the search tool), ``search_fallback`` (an engine
+    failed and another answered instead), ``language`` (sentences left in
     the wrong language), ``context`` (evidence cut to fit), ``budget`` (a budget stopped
     the run).
     """
@@ -28,8 +31,9 @@ def run_problems(state: Mapping[str, Any]) -> list[dict[str, Any]]:
     for error in errors:
         if error.get("node") != "search":
             continue
-        if error.get("target") == MISSING_TOOL_TARGET:
-            problems.append({"kind": "search_tool", "message": str(error.get("message", ""))})
+        if error.get("target") in (MISSING_TOOL_TARGET, ENGINE_NOTE_TARGET):
+            kind = "search_tool" if error.get("target") == MISSING_TOOL_TARGET else "search_fallback"
+            problems.append({"kind": kind, "message": str(error.get("message", ""))})
             continue
         message = str(error.get("message", ""))
         search_counts[message] = search_counts.get(message, 0) + 1
@@ -50,7 +54,8 @@ def search_unreachable(state: Mapping[str, Any]) -> bool:
     """Nothing was found *because* searching failed: errors, and not one hit."""
     if state.get("search_results"):
         return False
-    return any(e.get("node") == "search" for e in state.get("errors") or [] if isinstance(e, dict))
+    return any(e.get("node") == "search" and e.get("target") != ENGINE_NOTE_TARGET
+               for e in state.get("errors") or [] if isinstance(e, dict))
 
 
 def outcome_exit_code(state: Mapping[str, Any]) -> int:

@@ -239,6 +239,13 @@ class WebSearchClient:
             raise WebSearchServerError("websearch.server_failed", command=self.spec.describe(),
                                        reason=_reason(exc.cause)) from None
 
+    async def list_tools(self) -> list[str]:
+        """The names of the server's tools (to check an external server offers the search tool)."""
+        await self._started()
+        client, _ = await self._start(self._connection.client)
+        result = await client.list_tools()
+        return [tool.name for tool in result.tools]
+
     async def call(self, tool: str, arguments: dict[str, Any]) -> "CallToolResult":
         """Call a tool. A server that dies under the call is restarted and the call made
         once more; dying again is ``WebSearchServerError`` (the step stops, resumable)."""
@@ -271,9 +278,11 @@ class WebSearchClient:
             reason = _reason(exc)
         raise WebSearchServerError("servers.websearch_crashed", command=self.spec.describe(), reason=reason)
 
-    async def search(self, query: str, *, language: str, limit: int, cache_dir: Path | None = None) -> list[SearchHit]:
+    async def search(self, query: str, *, language: str, limit: int, cache_dir: Path | None = None,
+                     on_note: Callable[[str], None] | None = None) -> list[SearchHit]:
         """Search ``query``; each hit records ``language`` (the query's language).
-        ``cache_dir``: the session folder the fetched bytes go to (a shared server)."""
+        ``cache_dir``: the session folder the fetched bytes go to (a shared server).
+        ``on_note``: called with each of the server's notes (engine fallbacks and why)."""
         arguments: dict[str, Any] = {"query": query, "limit": max(1, min(int(limit), 10)), "includeContent": True}
         if self.spec.ours:
             # Our own server only fetches: the pipeline parses the cached bytes in the sandbox.
@@ -290,6 +299,9 @@ class WebSearchClient:
             if not structured.get("engine") and (result.is_error or not structured["results"]):
                 notes = "; ".join(structured.get("notes") or []) or "no engine answered"
                 raise SearchUnavailable(notes)
+            if on_note is not None:
+                for note in structured.get("notes") or []:
+                    on_note(str(note))
             return [_hit_from_structured(row, query, language) for row in structured["results"] if isinstance(row, dict)]
         if result.is_error:
             raise SearchUnavailable(text.strip()[:500] or "the web-search server reported an error")
@@ -306,8 +318,13 @@ class SessionWebSearch:
     def restarts(self) -> int:
         return self.client.restarts
 
-    async def search(self, query: str, *, language: str, limit: int) -> list[SearchHit]:
-        return await self.client.search(query, language=language, limit=limit, cache_dir=self.cache_dir)
+    async def search(self, query: str, *, language: str, limit: int,
+                     on_note: Callable[[str], None] | None = None) -> list[SearchHit]:
+        return await self.client.search(query, language=language, limit=limit, cache_dir=self.cache_dir,
+                                        on_note=on_note)
+
+    async def list_tools(self) -> list[str]:
+        return await self.client.list_tools()
 
 
 def _refused(exc: "MCPError") -> SearchUnavailable:

@@ -7,6 +7,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "Starting the search and parser servers…",
         "ja": "検索サーバーとパーサーサーバーを起動中…",
     },
+    "terminal.engine_note": {
+        "en": "Search engines: {note}",
+        "ja": "検索エンジン: {note}",
+    },
     "terminal.search_failed": {
         "en": "Search failed for {count} of {total} queries: {reason}",
         "ja": "{total} 件中 {count} 件のクエリで検索に失敗しました: {reason}",
