@@ -127,16 +127,20 @@ def _draft(before: Mapping[str, Any], update: Mapping[str, Any], lang: str) -> l
     return [("> " + line) if line else ">" for line in draft.splitlines()]
 
 
+def verdict_counts(summary: Mapping[str, Any], lang: str) -> str:
+    """One line: how many claims, and how many of each verdict (also the MCP server's)."""
+    return t("progress_md.verdict_counts", lang, claims=summary.get("claims", 0),
+             supported=summary.get("supported", 0), partly=summary.get("partly_supported", 0),
+             unsupported=summary.get("unsupported", 0), invalid=summary.get("citation_invalid", 0),
+             ratio=float(summary.get("supported_ratio") or 0.0))
+
+
 def _verdicts(before: Mapping[str, Any], update: Mapping[str, Any], lang: str) -> list[str]:
     verification = update.get("verification") or {}
     summary = verification.get("summary") or {}
     lines = []
     if summary:
-        lines.append(t("progress_md.verdict_counts", lang, claims=summary.get("claims", 0),
-                       supported=summary.get("supported", 0), partly=summary.get("partly_supported", 0),
-                       unsupported=summary.get("unsupported", 0), invalid=summary.get("citation_invalid", 0),
-                       ratio=float(summary.get("supported_ratio") or 0.0)))
-        lines.append("")
+        lines += [verdict_counts(summary, lang), ""]
     marks = {"supported": "✓", "partly_supported": "~", "unsupported": "✗", "citation_invalid": "✗"}
     for claim in verification.get("claims") or []:
         verdict = claim.get("verdict", "")

@@ -10,7 +10,7 @@ from pydantic import BaseModel, Field
 
 from research.modules.core.i18n import t
 from research.orchestrator.runner import RunResult
-from research.state.progress_log import PROGRESS_FILE
+from research.state.progress_log import PROGRESS_FILE, verdict_counts
 from research.state.session_folder import HistoryManager, SessionInfo
 
 
@@ -95,11 +95,7 @@ def render_research(output: ResearchOutput) -> str:
     summary = output.verification
     lines = [output.answer or t("progress.no_evidence", lang), ""]
     if summary:
-        lines.append(t("progress_md.verdict_counts", lang, claims=summary.get("claims", 0),
-                       supported=summary.get("supported", 0), partly=summary.get("partly_supported", 0),
-                       unsupported=summary.get("unsupported", 0), invalid=summary.get("citation_invalid", 0),
-                       ratio=float(summary.get("supported_ratio") or 0.0)))
-        lines.append("")
+        lines += [verdict_counts(summary, lang), ""]
     lines.append("## " + t("progress_md.processing", lang))
     for source in output.sources:
         if source.status == "ok":
