@@ -10,12 +10,53 @@ restart it once, not once each.
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 if TYPE_CHECKING:  # imported by whoever builds clients, when the first connection opens
     from mcp import Client
 
-__all__ = ["McpConnection", "ConnectionStartFailed"]
+__all__ = ["BackgroundStart", "McpConnection", "ConnectionStartFailed"]
+
+
+class BackgroundStart:
+    """A client whose server boots in the background while the run goes on.
+
+    ``start_soon()`` begins booting (``_boot``, the subclass's); every call waits for it
+    with ``_started()``, so a run's first steps need not. ``spawned()`` returns once the
+    process exists, before it answers.
+    """
+
+    _not_started_hint = "start the client first (`async with`)"
+
+    def _init_background_start(self) -> None:
+        self._starting: asyncio.Future[None] | None = None
+        self._spawned = asyncio.Event()  # the subclass sets it once its process exists
+
+    async def _boot(self, after: "asyncio.Future[Any] | None") -> None:
+        raise NotImplementedError
+
+    def start_soon(self, after: "asyncio.Future[Any] | None" = None) -> None:
+        """Begin starting the server in the background. ``after``: the SDK import waits
+        for it (the caller's own, more urgent imports come first)."""
+        if self._starting is None:
+            self._starting = asyncio.ensure_future(self._boot(after))
+
+    async def start(self) -> None:
+        self.start_soon()
+        await self._started()
+
+    async def spawned(self) -> None:
+        """Until the server process exists (or could not be started): not until it answers."""
+        if self._starting is None:
+            raise RuntimeError("start_soon() first")
+        waiter = asyncio.ensure_future(self._spawned.wait())
+        await asyncio.wait([waiter, self._starting], return_when=asyncio.FIRST_COMPLETED)
+        waiter.cancel()
+
+    async def _started(self) -> None:
+        if self._starting is None:
+            raise RuntimeError(self._not_started_hint)
+        await asyncio.shield(self._starting)
 
 
 class ConnectionStartFailed(Exception):

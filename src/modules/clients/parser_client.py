@@ -21,7 +21,7 @@ from typing import Any
 
 from typing import TYPE_CHECKING
 
-from research.modules.clients.connection import ConnectionStartFailed, McpConnection
+from research.modules.clients.connection import BackgroundStart, ConnectionStartFailed, McpConnection
 from research.modules.clients.server_process import ServerLauncher, import_sdk
 from research.modules.clients.sandbox import (
     IsolationReport,
@@ -67,7 +67,7 @@ class _ServerGone(Exception):
     """The connection to the server broke under a call."""
 
 
-class ContainerProcessor:
+class ContainerProcessor(BackgroundStart):
     """``DocumentParser`` backed by the sandboxed parser MCP server.
 
     ``async with ContainerProcessor(settings, cache_dir) as cp: await cp.parse(...)``
@@ -87,8 +87,7 @@ class ContainerProcessor:
         self._slots = asyncio.Semaphore(parse_concurrency())
         self._stderr = tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace")
         self._launcher: ServerLauncher | None = None
-        self._starting: asyncio.Future[None] | None = None
-        self._spawned = asyncio.Event()
+        self._init_background_start()
 
     # ------------------------------------------------------------------ properties
 
@@ -117,32 +116,10 @@ class ContainerProcessor:
     async def __aexit__(self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
         await self.close()
 
-    def start_soon(self, after: "asyncio.Future[Any] | None" = None) -> None:
-        """Begin starting the server (sandbox probe, spawn, handshake, isolation check) in
-        the background; calls wait for it, so a run's first steps need not. ``after``: the
-        SDK import waits for it (the caller's own imports come first)."""
-        if self._starting is None:
-            self._starting = asyncio.ensure_future(self._start(after))
+    _not_started_hint = "ContainerProcessor used outside `async with`"
 
-    async def start(self) -> None:
-        """Start the server and verify the sandbox's network isolation."""
-        self.start_soon()
-        await self._started()
-
-    async def spawned(self) -> None:
-        """Until the server process exists (or could not be started): not until it answers."""
-        if self._starting is None:
-            raise RuntimeError("start_soon() first")
-        waiter = asyncio.ensure_future(self._spawned.wait())
-        await asyncio.wait([waiter, self._starting], return_when=asyncio.FIRST_COMPLETED)
-        waiter.cancel()
-
-    async def _started(self) -> None:
-        if self._starting is None:
-            raise RuntimeError("ContainerProcessor used outside `async with`")
-        await asyncio.shield(self._starting)
-
-    async def _start(self, after: "asyncio.Future[Any] | None" = None) -> None:
+    async def _boot(self, after: "asyncio.Future[Any] | None" = None) -> None:
+        """Sandbox probe, spawn, handshake and isolation check (``start_soon`` runs it)."""
         self.cache_dir.mkdir(parents=True, exist_ok=True)  # bind mounts need it to exist
         # Choosing the sandbox runs probe commands: off the event loop.
         self.command = await asyncio.to_thread(build_sandbox_command, self.settings, self.cache_dir,

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Awaitable, Callable, TextIO
 
-from research.modules.clients.connection import ConnectionStartFailed, McpConnection
+from research.modules.clients.connection import BackgroundStart, ConnectionStartFailed, McpConnection
 from research.modules.clients.server_process import ServerLauncher, import_sdk
 from research.modules.core.errors import SearchUnavailable, UsageError, UserFacingError
 from research.state.models import SearchHit
@@ -124,7 +124,7 @@ def config_server_spec(path: Path) -> ServerSpec:
     )
 
 
-class WebSearchClient:
+class WebSearchClient(BackgroundStart):
     """Implements the ``WebSearch`` protocol (src/nodes/dependencies.py) over MCP.
 
     ``cache_dir``: the session's sources/, where the server writes what it fetches. A
@@ -147,8 +147,7 @@ class WebSearchClient:
                                         errlog=lambda: self._errlog, exit_grace=EXIT_GRACE_S if self.spec.ours else 2.0,
                                         terminate_first=not self.spec.ours)
         self._connection = McpConnection(self._make_client, name=self.spec.name, start_timeout=START_TIMEOUT)
-        self._starting: asyncio.Future[Any] | None = None
-        self._spawned = asyncio.Event()
+        self._init_background_start()
 
     @property
     def restarts(self) -> int:
@@ -175,30 +174,10 @@ class WebSearchClient:
     async def __aexit__(self, *exc: object) -> None:
         await self.aclose()
 
-    def start_soon(self, after: "asyncio.Future[Any] | None" = None) -> None:
-        """Spawn the server now and connect in the background; calls wait for it.
-        ``after``: the SDK import waits for it (the caller's own imports come first)."""
-        if self._starting is None:
-            self._starting = asyncio.ensure_future(self._start_now(after))
+    _not_started_hint = "use `async with WebSearchClient(...)`"
 
-    async def start(self) -> None:
-        self.start_soon()
-        await self._started()
-
-    async def spawned(self) -> None:
-        """Until the server process exists (or could not be started): not until it answers."""
-        if self._starting is None:
-            raise RuntimeError("start_soon() first")
-        waiter = asyncio.ensure_future(self._spawned.wait())
-        await asyncio.wait([waiter, self._starting], return_when=asyncio.FIRST_COMPLETED)
-        waiter.cancel()
-
-    async def _started(self) -> None:
-        if self._starting is None:
-            raise RuntimeError("use `async with WebSearchClient(...)`")
-        await asyncio.shield(self._starting)
-
-    async def _start_now(self, after: "asyncio.Future[Any] | None" = None) -> None:
+    async def _boot(self, after: "asyncio.Future[Any] | None" = None) -> None:
+        """Spawn the server and connect (``start_soon`` runs it in the background)."""
         log_folder = self.cache_dir.parent if self.cache_dir is not None else self.cache_root
         assert log_folder is not None
         for folder in (self.cache_dir, self.cache_root):
