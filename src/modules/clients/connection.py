@@ -10,6 +10,7 @@ restart it once, not once each.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from typing import TYPE_CHECKING, Any, Callable
 
 if TYPE_CHECKING:  # imported by whoever builds clients, when the first connection opens
@@ -57,6 +58,16 @@ class BackgroundStart:
         if self._starting is None:
             raise RuntimeError(self._not_started_hint)
         await asyncio.shield(self._starting)
+
+    async def _stop_starting(self) -> None:
+        """Cancel a start still under way; a failed start was already told to whoever waited."""
+        starting, self._starting = self._starting, None
+        if starting is not None and not starting.done():
+            starting.cancel()
+            with contextlib.suppress(BaseException):
+                await starting
+        elif starting is not None and not starting.cancelled():
+            starting.exception()  # retrieved, so asyncio does not log it as never seen
 
 
 class ConnectionStartFailed(Exception):

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import base64
-import contextlib
 import logging
 import sys
 import tempfile
@@ -146,13 +145,7 @@ class ContainerProcessor(BackgroundStart):
         return Client(self._launcher.transport())
 
     async def close(self) -> None:
-        starting, self._starting = self._starting, None
-        if starting is not None and not starting.done():
-            starting.cancel()
-            with contextlib.suppress(BaseException):
-                await starting
-        elif starting is not None and not starting.cancelled():
-            starting.exception()  # retrieved: a failed start was reported to its callers (or nobody needed it)
+        await self._stop_starting()
         if self._connection is not None:
             await self._connection.close()
         if self._launcher is not None:

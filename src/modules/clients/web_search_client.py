@@ -15,7 +15,6 @@ with ``WebSearchServerError`` and the session stays resumable.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import os
 import re
@@ -197,13 +196,7 @@ class WebSearchClient(BackgroundStart):
         await self._start(self._connection.client)
 
     async def aclose(self) -> None:
-        starting, self._starting = self._starting, None
-        if starting is not None and not starting.done():
-            starting.cancel()
-            with contextlib.suppress(BaseException):
-                await starting
-        elif starting is not None and not starting.cancelled():
-            starting.exception()  # retrieved: whoever needed the server was told
+        await self._stop_starting()
         await self._connection.close()
         await self._launcher.discard_spare()
         if self._errlog is not None and self._errlog is not self._errlog_given:
