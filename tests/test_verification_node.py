@@ -86,6 +86,9 @@ class FakeHistory:
     def write_text(self, session_id, name, text):
         self.files[(session_id, name)] = text
 
+    def append_event(self, session_id, event, **fields):
+        self.files.setdefault((session_id, "events"), []).append({"event": event, **fields})
+
 
 def _deps(model: FakeModel, *, loops: int = 2, ratio: float = 0.8) -> tuple[WorkflowDependencies, FakeHistory]:
     history = FakeHistory()

@@ -31,6 +31,10 @@ from research.nodes.prompts import (
     STYLE_RULES,
     SUB_QUESTIONS_BLOCK,
     DisagreementJudgements,
+    REDRAFT_ITEM,
+    REDRAFT_SYSTEM,
+    REDRAFT_USER,
+    SentenceRevisions,
 )
 
 # Room kept for the answer itself inside num_ctx.
@@ -44,9 +48,15 @@ async def draft_answer(state: AgentState, deps: WorkflowDependencies) -> dict[st
     sources = [d for d in state.get("documents", []) if d["status"] == "ok"]
     overflow_errors: list[dict[str, Any]] = []
     disagreements: dict[str, Any] = {"items": []}
+    targets = [text for text in state.get("redraft_targets") or [] if text]
     if not sources:
         draft = NO_EVIDENCE_DRAFT[lang]
         deps.progress("token", {"text": draft})
+    elif targets and state.get("draft"):
+        # A follow-up round: only the sentences the verifier could not support are
+        # revised, against everything read so far; the supported ones stay as they were.
+        draft = await redraft_unsupported(state["draft"], targets, state, sources, deps)
+        disagreements = state.get("disagreements") or disagreements
     else:
         system = DRAFT_SYSTEM[lang]
         sub_questions = [sub["question"] for sub in state.get("plan", [])]
@@ -96,9 +106,41 @@ async def draft_answer(state: AgentState, deps: WorkflowDependencies) -> dict[st
         "model_used": deps.model.model,
         "style_rewrites": list(state.get("style_rewrites", [])) + rewrites,
         "disagreements": disagreements,
+        "redraft_targets": [],  # done: the next round redrafts only what the verifier names again
         # A context overflow (and how it was handled) is recorded, so the report can say so.
         "errors": overflow_errors,
     }
+
+
+async def redraft_unsupported(draft: str, targets: list[str], state: AgentState, sources: list[dict[str, Any]],
+                              deps: WorkflowDependencies) -> str:
+    """``draft`` with each target sentence revised against the evidence, or dropped when the
+    model says the sources do not cover it. One structured call; a sentence the model did
+    not answer for (or a call that failed) stays as written, and the verifier flags it again."""
+    lang = state["language"]
+    deps.progress("message", {"key": "verifier.redrafting", "count": len(targets)})
+    items = "\n".join(REDRAFT_ITEM[lang].format(id=n, text=text.strip()) for n, text in enumerate(targets, 1))
+    ranked = rank_passages(sources, [state["question"], *targets])
+    frame = REDRAFT_SYSTEM[lang] + REDRAFT_USER[lang].format(evidence="", items=items)
+    budget = deps.model.context_budget(ANSWER_RESERVE_TOKENS) - estimate_tokens(frame)
+    messages = [{"role": "system", "content": REDRAFT_SYSTEM[lang]},
+                {"role": "user", "content": REDRAFT_USER[lang].format(
+                    evidence=evidence_block(sources, ranked, max(1, budget)), items=items)}]
+    try:
+        revisions = await deps.model.structured(messages, SentenceRevisions, node="llm", fallback=SentenceRevisions())
+    except UserFacingError:
+        raise  # Ollama is gone: the run cannot go on, the CLI says why
+    except Exception:  # noqa: BLE001 - a transport hiccup costs the revision, not the run
+        revisions = SentenceRevisions()
+    replies = {item.id: item.text.strip() for item in revisions.sentences}
+    for number, original in enumerate(targets, 1):
+        if number not in replies or original not in draft:
+            continue
+        revised = replies[number]
+        # A dropped sentence takes its trailing space with it; a revised one keeps its place.
+        draft = draft.replace(original + " ", "", 1) if not revised and original + " " in draft else \
+            draft.replace(original, revised, 1)
+    return draft
 
 
 _JUDGE_SENTENCE_TOKENS = 120  # per statement shown to the judge: the sentence, not the page

@@ -44,6 +44,8 @@ from research.nodes.verification_prompts import (
 NODE = "verification"
 PARTLY_WEIGHT = 0.5  # see the module docstring
 MAX_FOLLOW_UP_QUERIES = 3
+# A follow-up round must raise the supported share by this much for another one to run.
+MIN_LOOP_GAIN = 0.05
 _PASSAGE_TOKENS = 160  # per passage shown to the judge: enough for two sentences
 _FLAGGED = ("unsupported", "citation_invalid")
 
@@ -70,13 +72,23 @@ async def verify_claims(state: AgentState, deps: WorkflowDependencies) -> dict[s
     summary["not_checked"] = sum(1 for v in verdicts if not v["checked"])
     route = "report"
     follow_ups: list[dict[str, str]] = []
-    wants_more = summary["supported_ratio"] < deps.settings.verification_pass_ratio
+    targets: list[str] = []
+    share = summary["supported_ratio"]
+    earlier_shares = list(state.get("supported_shares") or [])
+    wants_more = share < deps.settings.verification_pass_ratio
     # With no readable source there is nothing a claim could be checked against here; the
     # search node already reported it, and the report says plainly that evidence is missing.
     if wants_more and loops < deps.settings.max_verification_loops and index.sources:
-        follow_ups = await _follow_up_queries(state, verdicts, language, deps, new_errors)
-        if follow_ups:
-            route, loops = "search", loops + 1
+        if earlier_shares and share < earlier_shares[-1] + MIN_LOOP_GAIN:
+            # The last round found nothing that helped: another one would only cost calls.
+            summary["loop_stopped"] = "no_gain"
+            deps.history.append_event(state["session_id"], "loop_stopped", share=share, previous=earlier_shares[-1])
+            deps.progress("message", {"key": "verifier.loop_no_gain"})
+        else:
+            follow_ups = await _follow_up_queries(state, verdicts, language, deps, new_errors)
+            if follow_ups:
+                route, loops = "search", loops + 1
+                targets = [draft[c.start:c.end].strip() for c, v in zip(claims, verdicts) if v["verdict"] != "supported"]
     summary["loops"] = loops
 
     # verification.json keeps every follow-up query used so far, not only this round's.
@@ -93,7 +105,11 @@ async def verify_claims(state: AgentState, deps: WorkflowDependencies) -> dict[s
         "follow_up_queries": follow_ups,
         "loops": loops,
         "route": route,
+        "supported_shares": [share],
+        "redraft_targets": targets,
     }
+    if route == "search":
+        result["draft"] = draft  # the next round revises this text (language already fixed)
     if new_errors:
         result["errors"] = [e.model_dump(mode="json") for e in new_errors]  # a reducer adds them
     return result

@@ -78,6 +78,11 @@ class AgentState(TypedDict, total=False):
     budget_exhausted: str | None  # "seconds" | "tokens" | "sources" once a budget ran out
     # llm node: sentences rewritten for the style rules
     style_rewrites: list[dict[str, Any]]
+    # verification -> llm: the sentences a follow-up round revises (the rest stays as written)
+    redraft_targets: list[str]
+    # verification: the supported share after each pass, oldest first; a round that does not
+    # raise it ends the loop (an adding reducer: each pass returns its own)
+    supported_shares: Annotated[list[float], operator.add]
 
 
 def plan_queries_flat(plan: list[dict[str, Any]]) -> list[dict[str, str]]:

@@ -43,4 +43,12 @@ MESSAGES: dict[str, dict[str, str]] = {
         "ja": "このレポートの{count}文は日本語ではなく、書き直せませんでした（{reason}）: {examples}",
     },
     "verifier.rewrite_no_reply": {"en": "the model gave no usable rewrite", "ja": "モデルから使える書き直しが返りませんでした"},
+    "verifier.redrafting": {
+        "en": "Revising the {count} sentence(s) the sources did not support",
+        "ja": "資料で裏付けられなかった {count} 文を書き直しています",
+    },
+    "verifier.loop_no_gain": {
+        "en": "Another search round would not help: the last one did not raise the share of supported claims",
+        "ja": "前回の追加検索で裏付けのある主張の割合が上がらなかったため、これ以上の検索は行いません",
+    },
 }
