@@ -177,9 +177,15 @@ async def test_cancelling_keeps_a_resumable_session(research_env, fake_ollama):
         assert not (session_dir / "report.md").exists()
         # The cancelled run closed its web-search and parser servers.
         await _wait_until(lambda: not _helper_servers(research_env["RESEARCH_SESSIONS_DIR"]), timeout=15)
-        # The server lives on and still answers.
-        listing = await host.call_tool("sessions", {})
-        row = next(s for s in listing.structured_content["sessions"] if s["session_id"] == session_id)
+        # The server lives on and still answers; the run leaves its list once its shutdown ends
+        # (the session is marked before the servers are closed, so allow that moment).
+        deadline = time.monotonic() + 30
+        while True:
+            listing = await host.call_tool("sessions", {})
+            row = next(s for s in listing.structured_content["sessions"] if s["session_id"] == session_id)
+            if not row["running_here"] or time.monotonic() > deadline:
+                break
+            await anyio.sleep(0.1)
         assert row["status"] == "cancelled" and not row["running_here"]
 
     fake_ollama.token_delay = 0.0
