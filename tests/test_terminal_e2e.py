@@ -220,3 +220,16 @@ def test_an_engine_fallback_is_said_as_it_happens_and_kept_in_the_report(researc
     assert any(p["kind"] == "search_fallback" for p in summary["problems"])
     report = Path(summary["report_md"]).read_text("utf-8")
     assert "searxng answered HTTP 503" in report
+
+
+def test_a_weaker_sandbox_is_said_at_once_and_kept_in_the_result(research_env):
+    # The user chose no sandbox: the loud warning as the parser starts, and the run's
+    # problems (meta.json, --json) name it, so a shared session shows how it was parsed.
+    research_env["RESEARCH_SANDBOX"] = "none"
+    result = run_research(["What is the height of Mount Fuji?", "--json"], research_env)
+    assert result.returncode == 0, result.stderr
+    assert "WARNING: no sandbox is available" in " ".join(result.stderr.split())
+    summary = json.loads(result.stdout.strip().splitlines()[-1])
+    assert {"kind": "sandbox", "message": "none"} in summary["problems"]
+    meta = json.loads((Path(summary["session_dir"]) / "meta.json").read_text("utf-8"))
+    assert {"kind": "sandbox", "message": "none"} in meta["problems"]

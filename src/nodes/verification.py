@@ -168,6 +168,9 @@ async def _fix_language(
         examples = " / ".join(f"\"{text[:80]}\"" for text in left[:3])
         errors.append(RunError(node=NODE, target=LANGUAGE_TARGET, message=t(
             "verifier.language_not_rewritten", language, count=len(left), reason=reason, examples=examples)))
+        # Said as it happens too, not only in the closing lines and the report's notes.
+        deps.progress("message", {"key": "verifier.language_not_rewritten", "count": len(left), "reason": reason,
+                                  "examples": examples})
     return draft, check
 
 

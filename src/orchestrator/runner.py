@@ -142,6 +142,10 @@ async def run_research(
             await pool.aclose()
 
 
+# Sandboxes that do not give the full isolation (docs/sandbox.md): a run under one says so.
+WEAK_SANDBOXES = ("unshare", "none")
+
+
 def _forget(task: "asyncio.Future[Any]") -> None:
     """Let a background import end unobserved: a node that fails to import raises when it runs."""
     if task.done() and not task.cancelled():
@@ -192,6 +196,9 @@ async def _run_locked(request, settings, progress, history, session, model, mode
     documents = final.get("documents", [])
     read = sum(1 for d in documents if d["status"] == "ok")
     problems, exit_code = run_problems(final), outcome_exit_code(final)
+    sandbox = getattr(pool.parser, "sandbox_name", "")
+    if sandbox in WEAK_SANDBOXES:  # parsed with less isolation than bwrap or a container gives
+        problems.append({"kind": "sandbox", "message": sandbox})
     history.update_meta(session.session_id, problems=problems, exit_code=exit_code)
     return RunResult(
         session_id=session.session_id,

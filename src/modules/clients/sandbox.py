@@ -213,7 +213,9 @@ def build_sandbox_command(settings: Settings, cache_dir: Path | None, *, name: s
                               {}, cache, inside)  # fmt: skip
     if name == "unshare":
         args = ["--user", "--map-root-user", "--net", "--", *python_argv]
-        return SandboxCommand(name, shutil.which("unshare") or "unshare", args, env, cache, inside)
+        # Only the network is cut (docs/sandbox.md): said, so a user who expected bwrap knows.
+        return SandboxCommand(name, shutil.which("unshare") or "unshare", args, env, cache, inside,
+                              "sandbox.unshare_note")
     return SandboxCommand("none", python_argv[0], python_argv[1:], env, cache, inside, "sandbox.none_warning")
 
 

@@ -264,6 +264,12 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "RESEARCH_SANDBOX={engine} needs an image: set RESEARCH_SANDBOX_IMAGE (see docs/sandbox.md).",
         "ja": "RESEARCH_SANDBOX={engine} にはイメージが必要です。RESEARCH_SANDBOX_IMAGE を設定してください（docs/sandbox.md 参照）。",
     },
+    "sandbox.unshare_note": {
+        "en": "Note: documents are parsed under `unshare` (no network, but the files of your account are "
+        "visible to the parser). Install bubblewrap (apt-get install bubblewrap) for the full sandbox.",
+        "ja": "注意: 文書は unshare の下で解析されます（ネットワークなし、ただしアカウントのファイルはパーサーから見えます）。"
+        "完全なサンドボックスには bubblewrap をインストールしてください（apt-get install bubblewrap）。",
+    },
     "sandbox.none_warning": {
         "en": "WARNING: no sandbox is available: documents are parsed in a plain process WITH network access "
         "(only resource limits apply). Install bubblewrap (apt-get install bubblewrap) or configure docker/podman.",
