@@ -78,7 +78,10 @@ def test_an_external_server_without_the_search_tool_is_named_and_its_noise_kept_
     assert "not JSON-RPC" not in result.stderr
     assert len(result.stderr.splitlines()) < 40
     (session,) = session_dirs(research_env)
-    assert (session / "web-search-server.log").exists()  # where the SDK's complaints about such lines go
+    # The server's chatter is kept, in the session's own server log: stdout and stderr both.
+    log = (session / "web-search-server.log").read_text("utf-8")
+    assert "stdout: starting fetch server... (not JSON-RPC)" in log
+    assert "debug line 0 on stderr" in log and "debug line 49 on stderr" in log
 
 
 def test_the_run_closes_with_one_summary_line(research_env):

@@ -63,17 +63,43 @@ class ServerLauncher:
         self.terminate_first = terminate_first
         self._spare: asyncio.subprocess.Process | None = None
         self.spawned: list[asyncio.subprocess.Process] = []
+        self._forwarders: set[asyncio.Task[None]] = set()
 
     async def spawn(self) -> asyncio.subprocess.Process:
         process = await asyncio.create_subprocess_exec(
             self.command, *self.args, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
-            stderr=self.errlog(), env=child_environment(self.env), cwd=self.cwd, limit=_LINE_LIMIT,
+            stderr=asyncio.subprocess.PIPE, env=child_environment(self.env), cwd=self.cwd, limit=_LINE_LIMIT,
             # Its own process group: Ctrl-C in the terminal reaches only us, and a kill
             # reaches the server's own children (the parser's fork server) too.
             start_new_session=True,
         )
         self.spawned.append(process)
+        if process.stderr is not None:
+            # Through a pipe rather than a file: the log it goes to can change while the
+            # server lives (a pooled server writes into the log of the session it serves now).
+            task = asyncio.ensure_future(self._forward_stderr(process.stderr))
+            self._forwarders.add(task)
+            task.add_done_callback(self._forwarders.discard)
         return process
+
+    async def _forward_stderr(self, stream: asyncio.StreamReader) -> None:
+        while True:
+            try:
+                line = await stream.readline()
+            except (OSError, ValueError, asyncio.LimitOverrunError):
+                return
+            if not line:
+                return
+            self.log(line.decode("utf-8", errors="replace"))
+
+    def log(self, text: str) -> None:
+        """Append ``text`` to the server's log as it is now (never the user's terminal)."""
+        target = self.errlog()
+        if target is None:
+            return
+        with suppress(OSError, ValueError):  # a log closed under us costs the line, not the run
+            target.write(text if text.endswith("\n") else text + "\n")
+            target.flush()
 
     async def prespawn(self) -> None:
         """Start the process now; the next ``transport()`` connects to it."""
@@ -115,8 +141,11 @@ class ServerLauncher:
                         continue
                     try:
                         item: Any = SessionMessage(mcp_types.jsonrpc_message_adapter.validate_json(line, by_name=False))
-                    except ValueError as exc:
-                        item = exc
+                    except ValueError:
+                        # Not JSON-RPC: a server that prints its chatter on stdout. It belongs
+                        # in the server's log, not in the protocol (nor on the user's terminal).
+                        self.log("stdout: " + line.decode("utf-8", errors="replace"))
+                        continue
                     try:
                         await to_session.send(item)
                     except (anyio.ClosedResourceError, anyio.BrokenResourceError):

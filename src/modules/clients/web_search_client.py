@@ -15,6 +15,8 @@ with ``WebSearchServerError`` and the session stays resumable.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import io
 import json
 import os
 import re
@@ -153,7 +155,24 @@ class WebSearchClient(BackgroundStart):
         return self._connection.restarts
 
     def for_session(self, cache_dir: Path) -> "SessionWebSearch":
+        self.log_to(Path(cache_dir).parent)
         return SessionWebSearch(self, Path(cache_dir))
+
+    def log_to(self, session_folder: Path) -> None:
+        """From now on the server's stderr goes to ``session_folder``'s web-search-server.log
+        (a pooled server serves one session after another)."""
+        if self._errlog_given is not None:
+            return
+        earlier = self._errlog
+        try:
+            self._errlog = open(session_folder / "web-search-server.log", "a", encoding="utf-8")
+        except OSError:
+            return  # no session folder to write in (yet): the lines stay where they went so far
+        if isinstance(earlier, io.StringIO):
+            self._errlog.write(earlier.getvalue())  # what it said while starting, before any session
+            self._errlog.flush()
+        elif earlier is not None:
+            earlier.close()
 
     def _make_client(self) -> "Client":
         from mcp import Client
@@ -183,7 +202,13 @@ class WebSearchClient(BackgroundStart):
             if folder is not None:
                 folder.mkdir(parents=True, exist_ok=True)
         # The server's stderr goes to a log beside sources/, not over the user's progress display.
-        self._errlog = self._errlog_given or open(log_folder / "web-search-server.log", "a", encoding="utf-8")
+        # A pooled server (no session yet) keeps its first lines until a session's log takes them.
+        if self._errlog_given is not None:
+            self._errlog = self._errlog_given
+        elif self.cache_dir is not None:
+            self._errlog = open(log_folder / "web-search-server.log", "a", encoding="utf-8")
+        else:
+            self._errlog = io.StringIO()
         if not self.spec.url:
             try:
                 await self._launcher.prespawn()
@@ -199,6 +224,11 @@ class WebSearchClient(BackgroundStart):
         await self._stop_starting()
         await self._connection.close()
         await self._launcher.discard_spare()
+        if isinstance(self._errlog, io.StringIO) and self._errlog.getvalue() and self.cache_root is not None:
+            # It never served a session: what it said goes beside the sessions instead.
+            with contextlib.suppress(OSError):
+                with open(self.cache_root / "web-search-server.log", "a", encoding="utf-8") as log:
+                    log.write(self._errlog.getvalue())
         if self._errlog is not None and self._errlog is not self._errlog_given:
             self._errlog.close()
         self._errlog = None
