@@ -386,3 +386,27 @@ def test_sections_follow_the_shared_order_with_method_last(tmp_path: Path) -> No
     positions = [text.index(word) for word in ("結論", "検証", "出典", "方法")]
     assert positions == sorted(positions)
     assert "query 14" in text.split("方法")[-1]
+
+
+def test_a_long_sources_list_starts_on_the_page_with_room_for_it(tmp_path: Path) -> None:
+    # The issue: half a page left blank before Sources, the whole list pushed to the next page.
+    from pdfminer.layout import LTTextContainer
+
+    sources = [{"label": f"S{n}", "url": f"https://example.org/page-{n}", "title": f"資料 {n}", "status": "ok"}
+               for n in range(1, 41)]
+    body = "".join(f"富士山について{n}番目の事実を述べます。[S{n}]\n" for n in range(1, 31))
+    data = ReportInput(question="富士山", language="ja", model="m", generated_at=datetime(2025, 1, 1, tzinfo=timezone.utc),
+                       session_id="20250101_000000_abcdef", body_markdown=body, sources=sources,
+                       verification={"summary": {"claims": 30, "supported": 30}}, method={"engines": ["searxng"]})
+    pdf = tmp_path / "report.pdf"
+    render_pdf(build_report(data), pdf, font_path=find_japanese_font(None))
+    pages = list(extract_pages(str(pdf)))
+    boxes = [[b for b in page if isinstance(b, LTTextContainer) and b.y0 > 60] for page in pages]  # not the footer
+    heading_page = next(n for n, page in enumerate(boxes) if any(b.get_text().strip() == "出典" for b in page))
+    # Every page before the one with the heading is used down to its lower quarter.
+    for n in range(heading_page):
+        lowest = min(b.y0 for b in boxes[n])
+        assert lowest < pages[n].height * 0.25, f"page {n + 1} ends at y={lowest:.0f} of {pages[n].height:.0f}"
+    # And the list starts right under its heading, on the same page.
+    heading = next(b for b in boxes[heading_page] if b.get_text().strip() == "出典")
+    assert any("[S1]" in b.get_text() and b.y0 < heading.y0 for b in boxes[heading_page])
