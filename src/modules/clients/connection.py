@@ -9,6 +9,7 @@ restart it once, not once each.
 
 from __future__ import annotations
 
+import abc
 import asyncio
 import contextlib
 from typing import TYPE_CHECKING, Any, Callable
@@ -19,7 +20,7 @@ if TYPE_CHECKING:  # imported by whoever builds clients, when the first connecti
 __all__ = ["BackgroundStart", "McpConnection", "ConnectionStartFailed"]
 
 
-class BackgroundStart:
+class BackgroundStart(abc.ABC):
     """A client whose server boots in the background while the run goes on.
 
     ``start_soon()`` begins booting (``_boot``, the subclass's); every call waits for it
@@ -33,8 +34,9 @@ class BackgroundStart:
         self._starting: asyncio.Future[None] | None = None
         self._spawned = asyncio.Event()  # the subclass sets it once its process exists
 
+    @abc.abstractmethod
     async def _boot(self, after: "asyncio.Future[Any] | None") -> None:
-        raise NotImplementedError
+        """Spawn the server and connect; each client says how (sandbox, cache folders)."""
 
     def start_soon(self, after: "asyncio.Future[Any] | None" = None) -> None:
         """Begin starting the server in the background. ``after``: the SDK import waits

@@ -121,15 +121,17 @@ def safe_markdown(markdown: str) -> str:
             return f"[{label or url}](<{url}>)"
         return f"[{label}](<{url}>)"
 
-    # Links first (their URLs contain no HTML after this), then HTML, protecting links.
-    placeholders: list[str] = []
+    # Links first (their URLs contain no HTML after this), then HTML, protecting links:
+    # each safe link is set aside behind a NUL-delimited index (strip_controls removed
+    # every NUL of the input, so no text can forge one) and put back after escaping.
+    protected: list[str] = []
 
     def keep(fragment: str) -> str:
-        placeholders.append(fragment)
-        return f"\x00{len(placeholders) - 1}\x00"
+        protected.append(fragment)
+        return f"\x00{len(protected) - 1}\x00"
 
     text = _MD_LINK.sub(lambda m: keep(link(m)), text)
     text = _AUTOLINK.sub(lambda m: keep(f"<{url}>") if (url := safe_url(m.group(1))) else escape_html(m.group(0)), text)
     text = _REFERENCE_DEF.sub(lambda m: m.group(0) if safe_url(m.group(2)) else m.group(1) + "#" + m.group(3), text)
     text = escape_html(text)
-    return re.sub(r"\x00(\d+)\x00", lambda m: placeholders[int(m.group(1))], text)
+    return re.sub(r"\x00(\d+)\x00", lambda m: protected[int(m.group(1))], text)
