@@ -61,12 +61,17 @@ from __future__ import annotations
 import argparse
 import json
 import re
+import sys
 import threading
 import time
 from collections import defaultdict
 from datetime import datetime, timezone
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
+from pathlib import Path
 from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+from fixtures.local_http import LocalHTTPServer  # noqa: E402 - the test servers' plumbing
 
 DEFAULT_MODELS = ("gpt-oss:20b", "llama3.2")
 DEFAULT_NUM_CTX = 4096
@@ -284,7 +289,7 @@ def json_answer(messages: list[dict[str, Any]], schema: Any, list_items: int = 1
 
 # --------------------------------------------------------------------------- server
 
-class NeutralOllama:
+class NeutralOllama(LocalHTTPServer):
     """``with NeutralOllama() as fake: fake.url``; ``fake.label = "ours"``; ``fake.stats()``."""
 
     def __init__(self, models: tuple[str, ...] = DEFAULT_MODELS, port: int = 0, tokens_per_second: float = 0.0,
@@ -297,28 +302,7 @@ class NeutralOllama:
         self.label = "default"
         self._lock = threading.Lock()
         self._stats: dict[str, dict[str, Any]] = {}
-        self._server = ThreadingHTTPServer(("127.0.0.1", port), _handler_for(self))
-        self._server.daemon_threads = True
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
-
-    @property
-    def url(self) -> str:
-        host, port = self._server.server_address[:2]
-        return f"http://{host}:{port}"
-
-    def start(self) -> "NeutralOllama":
-        self._thread.start()
-        return self
-
-    def stop(self) -> None:
-        self._server.shutdown()
-        self._server.server_close()
-
-    def __enter__(self) -> "NeutralOllama":
-        return self.start()
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()
+        self._listen(_handler_for(self), port)
 
     def stats(self, label: str | None = None) -> dict[str, Any]:
         with self._lock:
