@@ -13,9 +13,8 @@ from typing import Any
 from research.modules.core.i18n import t
 from research.state import AgentState, RunError, SearchHit, plan_queries_flat
 from research.state.run_problems import ENGINE_NOTE_TARGET, MISSING_TOOL_TARGET
+from research.modules.clients.web_search_client import SEARCH_TOOL
 from research.nodes.dependencies import SearchUnavailable, WorkflowDependencies
-
-SEARCH_TOOL = "full-web-search"  # the tool every web-search server must offer (web-search-mcp's name)
 
 # The web-search server fetches each hit's page too; more requests in flight than this
 # mostly queue on the search engine's rate limits.
