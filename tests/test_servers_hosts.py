@@ -123,7 +123,10 @@ async def test_cancelling_a_parse_frees_its_slot_and_the_server_caps_timeouts(tm
         await client.call_tool("parse-document", {"text": "warm up"})
         started = time.monotonic()
         capped = await client.call_tool("parse-document", {**slow, "timeout_s": 600})
-        assert capped.is_error and "timed out after 3 s" in capped.content[0].text
+        # Capped at the server's 3 s, not the 600 asked for. Which limit fires first, the wall
+        # clock or the same 3 s of CPU, depends on the machine's load: either proves the cap.
+        text = capped.content[0].text
+        assert capped.is_error and ("timed out after 3 s" in text or "CPU time limit exceeded (limits: 3 s CPU" in text), text
         assert time.monotonic() - started < 10
 
 
