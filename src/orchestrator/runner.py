@@ -109,15 +109,20 @@ async def run_research(
     depth = meta.get("depth") or settings.depth  # a resumed run keeps the depth it started with
     settings = settings_for_depth(settings, depth)
 
-    # The servers boot (a second or more each) while this process imports the model
-    # client and the graph and checks Ollama; the first steps need neither server.
-    heavy = asyncio.ensure_future(asyncio.to_thread(_import_graph_modules))
+    # The servers boot (a second or more each) while this process checks Ollama and plans;
+    # the first step needs neither server, nor the graph: LangGraph is imported in a
+    # thread meanwhile, begun after the model client's import so the two do not share the
+    # interpreter on the way to the first step.
     pool = request.servers or ServerPool()
     announce_servers = not pool.started
-    await pool.start(settings, after=heavy)
+    graph_ready = asyncio.get_running_loop().create_future()
+    await pool.start(settings, after=graph_ready)
+    heavy: "asyncio.Future[Any]" = graph_ready
     try:
         from research.modules.llm.model_manager import ModelManager
 
+        heavy = asyncio.ensure_future(asyncio.to_thread(_import_graph_modules))
+        heavy.add_done_callback(lambda done: graph_ready.done() or graph_ready.set_result(None))
         model = ModelManager(settings)
         model_name = await model.ensure_ready()  # exit 3 before any session folder is made
         if session is None:
@@ -134,6 +139,8 @@ async def run_research(
             return await _run_locked(request, settings, progress, history, session, model, model_name,
                                      question, lang, depth, pool, heavy)
     finally:
+        if not graph_ready.done():
+            graph_ready.set_result(None)  # a server still waiting to import the SDK goes on
         if not heavy.done():
             heavy.cancel()
         elif not heavy.cancelled():
@@ -155,13 +162,12 @@ def _forget(task: "asyncio.Future[Any]") -> None:
 
 
 def _import_graph_modules() -> Any:
-    """The graph and the checkpointer: about a second of imports, done in a thread."""
+    """The graph and the checkpointer: about a second of imports, done in a thread while
+    the first step (planning) runs without them."""
     importlib.import_module("aiosqlite")
     importlib.import_module("langgraph.checkpoint.sqlite.aio")
     importlib.import_module("research.orchestrator.checkpoints")
-    graph = importlib.import_module("research.orchestrator.graph")
-    graph.load_node(graph.NODES["input"])  # the first step; the others load while it runs
-    return graph
+    return importlib.import_module("research.orchestrator.graph")
 
 
 async def _run_locked(request, settings, progress, history, session, model, model_name, question, lang, depth, pool,
@@ -246,23 +252,33 @@ def settings_for_depth(settings: Settings, depth: str) -> Settings:
 
 async def _run_graph(session, history, settings, model, progress, question, lang, model_name, request, depth,
                      finished, pool, heavy):
+    from research.orchestrator.steps import NODES, bind
+
+    web_search, parser = pool.for_session(session.path)
+    deps = WorkflowDependencies(
+        settings=settings, model=model, web_search=web_search, parser=parser, history=history, progress=progress
+    )
+    initial: dict[str, Any] = {}
+    planned: dict[str, Any] | None = None
+    if not request.resume:
+        initial = _initial_state(history, request, session, question, lang, model_name, depth)
+        # A new run plans while LangGraph is still being imported: the input step needs
+        # only the model. Its result enters the graph below as that node's write, so the
+        # checkpoints, events and progress.md are the same as when the graph runs it. A
+        # kill before that write leaves no checkpoint, and --resume starts afresh.
+        planned = await bind("input", NODES["input"], deps)(initial)
     graph_module = await heavy
     import aiosqlite
     from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
     from research.orchestrator.checkpoints import AllowListSerializer
 
-    web_search, parser = pool.for_session(session.path)
     async with AsyncExitStack() as stack:
-        build_graph = graph_module.build_graph
         connection = await stack.enter_async_context(aiosqlite.connect(str(session.path / "checkpoints.sqlite")))
         # A session folder may have been shared or edited: checkpoints are read with an
         # allow-list of the types our graph writes, never by importing what they name.
         saver = AsyncSqliteSaver(connection, serde=AllowListSerializer())
-        deps = WorkflowDependencies(
-            settings=settings, model=model, web_search=web_search, parser=parser, history=history, progress=progress
-        )
-        graph = build_graph(deps, saver)
+        graph = graph_module.build_graph(deps, saver)
         preload = asyncio.ensure_future(asyncio.to_thread(graph_module.preload_nodes))
         stack.callback(_forget, preload)
         config = {
@@ -270,32 +286,21 @@ async def _run_graph(session, history, settings, model, progress, question, lang
             # Each verification loop revisits four nodes; leave room for all of them.
             "recursion_limit": 14 + 5 * (settings.max_verification_loops + 1),
         }
-        snapshot = await graph.aget_state(config)
-        if request.resume and snapshot.values and snapshot.next:
-            progress("resuming", {"session_id": session.session_id, "next": list(snapshot.next)})
-            _check_identity(snapshot.values, session)
-            final = await graph.ainvoke(None, config, durability="sync")
-            final = await _answer_reviews(graph, config, final, request, history, session.session_id, progress)
-            finished.update(final)
-            return final
-        seed = _seed_from_parent(history, request.parent_session)
-        if seed:
-            history.update_meta(session.session_id, conversation=seed["conversation"])
-        initial = {
-            **seed,
-            "question": question,
-            "language": lang,
-            "model": model_name,
-            "session_id": session.session_id,
-            "session_dir": str(session.path),
-            "parent_session": request.parent_session,
-            "depth": depth,
-            "review_plan": request.review_plan,
-            "errors": [],
-        }
+        if planned is not None:
+            # Written as the input node's output (its reducers applied, its edges taken).
+            await graph.aupdate_state(config, {**initial, **planned}, as_node="input")
+            start: dict[str, Any] | None = None
+        else:
+            snapshot = await graph.aget_state(config)
+            if snapshot.values and snapshot.next:
+                progress("resuming", {"session_id": session.session_id, "next": list(snapshot.next)})
+                _check_identity(snapshot.values, session)
+                start = None
+            else:  # a resumed session that was stopped before its first step ended
+                start = _initial_state(history, request, session, question, lang, model_name, depth)
         # "sync": a step's checkpoint is on disk before the next step starts, so a
         # kill -9 anywhere loses at most the step that was running.
-        final = await graph.ainvoke(initial, config, durability="sync")
+        final = await graph.ainvoke(start, config, durability="sync")
         final = await _answer_reviews(graph, config, final, request, history, session.session_id, progress)
         finished.update(final)
         return final
@@ -325,6 +330,24 @@ async def _answer_reviews(graph, config, final, request, history, session_id, pr
         if answer is None:  # Command(resume=None) is not a valid resume value in LangGraph
             answer = planned
         final = await graph.ainvoke(Command(resume=answer), config, durability="sync")
+
+
+def _initial_state(history, request, session, question, lang, model_name, depth) -> dict[str, Any]:
+    seed = _seed_from_parent(history, request.parent_session)
+    if seed:
+        history.update_meta(session.session_id, conversation=seed["conversation"])
+    return {
+        **seed,
+        "question": question,
+        "language": lang,
+        "model": model_name,
+        "session_id": session.session_id,
+        "session_dir": str(session.path),
+        "parent_session": request.parent_session,
+        "depth": depth,
+        "review_plan": request.review_plan,
+        "errors": [],
+    }
 
 
 def _seed_from_parent(history: HistoryManager, parent: str | None) -> dict[str, Any]:
