@@ -29,6 +29,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 from decimal import Decimal
+from functools import lru_cache
 from typing import Any
 
 from research.modules.text.analyser import terms
@@ -80,15 +81,27 @@ def _lexicon(table: dict[str, tuple[str, str]]) -> list[tuple[str, re.Pattern[st
 _ATTRIBUTE_PATTERNS = _lexicon(_ATTRIBUTES)
 _QUALIFIER_PATTERNS = _lexicon(_QUALIFIERS)
 _ATTRIBUTE_REACH = 60  # characters: a keyword further from the value names something else
-# Terms of the attribute words themselves, so they never count as a subject.
-_LEXICON_TERMS = frozenset(
-    t.text
-    for table in (_ATTRIBUTES, _QUALIFIERS)
-    for en, ja in table.values()
-    for word in re.split(r"\||\s", en.replace("-?", "") + "|" + ja)
-    if word
-    for t in terms(word)
-)
+
+
+@lru_cache(maxsize=2)
+def _lexicon_terms(japanese: bool) -> frozenset[str]:
+    """Terms of the attribute words themselves, so they never count as a subject: of the
+    English words, or of the Japanese ones. Built on first use, so that cutting the Japanese
+    words (which loads MeCab's dictionary, about 12 MiB) is paid only by a run that meets
+    Japanese text."""
+    return frozenset(
+        t.text
+        for table in (_ATTRIBUTES, _QUALIFIERS)
+        for en, ja in table.values()
+        for word in re.split(r"\||\s", ja if japanese else en.replace("-?", ""))
+        if word
+        for t in terms(word)
+    )
+
+
+def _is_lexicon_term(text: str) -> bool:
+    return text in _lexicon_terms(not text.isascii())
+
 
 _FEET = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?)\s?(ft|feet|foot|mi|miles|mile)\b")
 _IMPERIAL = {"ft": Decimal("0.3048"), "feet": Decimal("0.3048"), "foot": Decimal("0.3048"),
@@ -291,9 +304,9 @@ def sentence_facts(label: str, sentence: str, title: str, question_terms: frozen
     facts = []
     for (dimension, attribute), members in groups.items():
         prefix = prepared[: members[0][0]]
-        subject_terms = [t for t in terms(prefix) if t.text not in _LEXICON_TERMS]
+        subject_terms = [t for t in terms(prefix) if not _is_lexicon_term(t.text)]
         if not subject_terms:
-            subject_terms = [t for t in terms(title) if t.text not in _LEXICON_TERMS]
+            subject_terms = [t for t in terms(title) if not _is_lexicon_term(t.text)]
         subject = frozenset(t.text for t in subject_terms)
         facts.append(Fact(
             label=label, sentence=" ".join(sentence.split()), language=_language(sentence), dimension=dimension,
