@@ -15,6 +15,27 @@ and ``source_info.jsonl``, or a JSONL export of the ``wandb/RAGTruth-processed``
 (``context``, ``output``, ``hallucination_labels``, ``task_type``, ``split``).
 
     .venv/bin/python benchmarks/bench_ragtruth.py /tmp/ragtruth [--split train] [--limit N]
+
+Partial copy with response-level labels only (``--layout redeep``, also recognised by itself):
+the ReDeEP repository's ``data/ragtruth-<model>-<split>.json`` files (a JSON array, or JSONL
+holding some of its rows) carry, per answer of two of the six models (llama-2-7b-chat,
+mistral-7B-instruct), ``correct_prompt`` (the source: news text, or a JSON object that is
+either ``{"question", "passages"}`` for QA or a business record for data-to-text),
+``response``, ``label`` (true: the annotators marked at least one hallucinated span) and
+``wrong_prompt`` (another row's source, unused here). The task is read off the source's
+shape; the model and the split off the file name. Without spans, no claim is known to be
+hallucinated, so "hallucinated claims judged supported" and the oracle-judge F1 cannot be
+computed. What the labels do allow, per task, per model and overall:
+- in clean answers (every claim in them is clean): claims judged unsupported without the
+  judge (target <= 3%), claims left to the judge (<= 50%), data-to-text answers with any
+  claim unsupported (<= 25%);
+- in hallucinated answers: the share with at least one claim unsupported or uncertain, i.e.
+  the most a response-level detector that sends uncertain claims to a judge can catch;
+- response-level precision, recall and F1 of "any claim unsupported" (no judge) and of
+  "any claim unsupported or uncertain" (every uncertain claim counted as a flag);
+- answers and claims counted.
+
+    .venv/bin/python benchmarks/bench_ragtruth.py /work/shared/ragtruth-redeep --layout redeep
 """
 
 from __future__ import annotations
@@ -22,6 +43,7 @@ from __future__ import annotations
 import argparse
 import ast
 import json
+import re
 import subprocess
 import sys
 import tempfile
@@ -74,6 +96,57 @@ def load(path: Path, split: str) -> list[dict[str, Any]]:
         rows.append({"id": str(item.get("id", number)), "task": item.get("task_type", "?"), "draft": item["output"],
                      "source": str(item.get("context", "")), "spans": _labels(item.get("hallucination_labels"))})
     return rows
+
+
+# ReDeEP names its files ragtruth-<model>-<split>.json; a part of one kept as JSONL adds a tag
+# before the extension (ragtruth-llama-2-7b-chat-train.sample.jsonl).
+REDEEP_NAME = re.compile(r"ragtruth-(?P<model>.+)-(?P<split>train|test)(?:\.[^.]+)?\.jsonl?$")
+
+
+def _redeep_items(path: Path) -> list[dict[str, Any]]:
+    text = path.read_text("utf-8")
+    if text.lstrip().startswith("["):
+        return json.loads(text)
+    return [json.loads(line) for line in text.splitlines() if line.strip()]
+
+
+def _redeep_source(prompt: str) -> tuple[str, str]:
+    """(task, evidence text): the source's shape is the only record of its task in this layout."""
+    try:
+        info = json.loads(prompt)
+    except ValueError:
+        return "Summary", prompt
+    if isinstance(info, dict):
+        return ("QA" if "passages" in info else "Data2txt"), _source_text(info)
+    return "Summary", prompt
+
+
+def redeep_files(path: Path, split: str) -> list[Path]:
+    candidates = sorted(path.iterdir()) if path.is_dir() else [path]
+    return [p for p in candidates if (m := REDEEP_NAME.search(p.name)) and m["split"] == split]
+
+
+def load_redeep(path: Path, split: str) -> list[dict[str, Any]]:
+    """Rows of {id, task, model, draft, source, hallucinated} from ReDeEP's RAGTruth files."""
+    rows: list[dict[str, Any]] = []
+    for file in redeep_files(path, split):
+        model = REDEEP_NAME.search(file.name)["model"]
+        for number, item in enumerate(_redeep_items(file)):
+            task, source = _redeep_source(item["correct_prompt"])
+            rows.append({"id": f"{file.name}:{number}", "task": task, "model": model,
+                         "draft": item["response"], "source": source, "hallucinated": bool(item["label"])})
+    return rows
+
+
+def detect_layout(path: Path, split: str) -> str:
+    """redeep when a file is named like ReDeEP's and its first row has ReDeEP's source field."""
+    if path.is_dir() and (path / "response.jsonl").exists():
+        return "ragtruth"
+    for file in redeep_files(path, split):
+        with file.open(encoding="utf-8") as handle:
+            if '"correct_prompt"' in handle.read(4096):
+                return "redeep"
+    return "ragtruth"
 
 
 def run_verifier(rows: list[dict[str, Any]]) -> tuple[dict[str, list[dict[str, Any]]], float]:
@@ -131,12 +204,92 @@ def _share(a: float, b: float) -> str:
     return f"{a / b:6.1%}" if b else "   n/a"
 
 
+def score_response_labels(rows: list[dict[str, Any]],
+                          results: dict[str, list[dict[str, Any]]]) -> dict[str, dict[str, float]]:
+    """Tallies keyed by task, by "model:<name>" and "all", from one yes/no label per answer."""
+    tally: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
+    for row in rows:
+        verdicts = [claim["verdict"] for claim in results.get(row["id"], [])]
+        unsupported = "unsupported" in verdicts
+        flagged_or_judged = unsupported or "uncertain" in verdicts
+        for key in (row["task"], f"model:{row['model']}", "all"):
+            t = tally[key]
+            t["answers"] += 1
+            t["claims"] += len(verdicts)
+            t["uncertain"] += verdicts.count("uncertain")
+            if row["hallucinated"]:
+                t["halluc_answers"] += 1
+                t["halluc_reached"] += flagged_or_judged
+            else:
+                t["clean_answers"] += 1
+                t["clean_claims"] += len(verdicts)
+                t["clean_unsupported"] += verdicts.count("unsupported")
+                t["clean_uncertain"] += verdicts.count("uncertain")
+                t["clean_flagged"] += unsupported
+            # Two response-level detectors: "unsupported" alone (no judge) and "unsupported or
+            # uncertain" (every claim sent to the judge counted as caught, the judge's best case).
+            for name, predicted in (("u", unsupported), ("uu", flagged_or_judged)):
+                t[f"{name}_tp"] += predicted and row["hallucinated"]
+                t[f"{name}_fp"] += predicted and not row["hallucinated"]
+                t[f"{name}_fn"] += (not predicted) and row["hallucinated"]
+    return tally
+
+
+def _prf(t: dict[str, float], name: str) -> str:
+    tp, fp, fn = t[f"{name}_tp"], t[f"{name}_fp"], t[f"{name}_fn"]
+    precision = tp / (tp + fp) if tp + fp else 0.0
+    recall = tp / (tp + fn) if tp + fn else 0.0
+    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+    return f"{precision:.2f}/{recall:.2f}/{f1:.2f}"
+
+
+def report_response_labels(tally: dict[str, dict[str, float]]) -> None:
+    tasks = sorted(k for k in tally if k != "all" and not k.startswith("model:"))
+    models = sorted(k for k in tally if k.startswith("model:"))
+    print("Counts (response-level labels: clean = no hallucinated span, halluc = at least one)")
+    print(f"{'group':28s} answers  clean  halluc  claims  claims/answer")
+    for key in (*tasks, *models, "all"):
+        t = tally[key]
+        print(f"{key:28s} {int(t['answers']):7d} {int(t['clean_answers']):6d} {int(t['halluc_answers']):7d}"
+              f" {int(t['claims']):7d}  {t['claims'] / t['answers']:13.1f}")
+    print()
+    print("Clean answers: their claims judged without the judge (targets: unsupported <= 3%, uncertain <= 50%;")
+    print("clean data-to-text answers with any claim unsupported <= 25%)")
+    print(f"{'group':28s} clean claims  unsupported  uncertain  clean D2T answers flagged")
+    for key in (*tasks, *models, "all"):
+        t = tally[key]
+        d2t = _share(t["clean_flagged"], t["clean_answers"]) if key == "Data2txt" else "-"
+        print(f"{key:28s} {int(t['clean_claims']):12d}  {_share(t['clean_unsupported'], t['clean_claims']):>11s}"
+              f"  {_share(t['clean_uncertain'], t['clean_claims']):>9s}  {d2t:>25s}")
+    print()
+    print("Hallucinated answers caught, and response-level precision/recall/F1 of two detectors")
+    print(f"{'group':28s} halluc answers  >=1 unsupported|uncertain  uncertain (all claims)"
+          f"  P/R/F1 any unsupported  P/R/F1 any unsupported|uncertain")
+    for key in (*tasks, *models, "all"):
+        t = tally[key]
+        print(f"{key:28s} {int(t['halluc_answers']):14d}  {_share(t['halluc_reached'], t['halluc_answers']):>24s}"
+              f"  {_share(t['uncertain'], t['claims']):>22s}  {_prf(t, 'u'):>22s}  {_prf(t, 'uu'):>31s}")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("data", type=Path)
     parser.add_argument("--split", default="train")
     parser.add_argument("--limit", type=int, default=0)
+    parser.add_argument("--layout", choices=("auto", "ragtruth", "redeep"), default="auto",
+                        help="redeep: ReDeEP's ragtruth-<model>-<split>.json files (one label per answer)")
     args = parser.parse_args(argv)
+    layout = detect_layout(args.data, args.split) if args.layout == "auto" else args.layout
+    if layout == "redeep":
+        rows = load_redeep(args.data, args.split)
+        if args.limit:
+            rows = rows[: args.limit]
+        results, seconds = run_verifier(rows)
+        tally = score_response_labels(rows, results)
+        print(f"RAGTruth {args.split}, ReDeEP copy (response-level labels only, no spans): {len(rows)} answers,"
+              f" {int(tally['all']['claims'])} claims, verified in {seconds:.1f} s")
+        report_response_labels(tally)
+        return 0
     rows = load(args.data, args.split)
     if args.limit:
         rows = rows[: args.limit]
