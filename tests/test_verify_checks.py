@@ -61,6 +61,15 @@ def test_json_source_keys_are_words():
     assert _outcome("Blue Cafe is in Phoenix.", source) != "supported"
 
 
+def test_json_compound_keys_match_the_words_written_as_one():
+    # Yelp-style records (RAGTruth's data-to-text sources): "WiFi" is written "WiFi" or
+    # "wifi", "RestaurantsTakeOut" as "takeout"; true values must not read as unsupported.
+    source = ('{"name": "KOLS", "attributes": {"OutdoorSeating": true, "WiFi": "free", '
+              '"RestaurantsTakeOut": true}, "city": "Isla Vista"}')
+    assert _outcome("KOLS has free WiFi and outdoor seating, and offers takeout.", source) == "supported"
+    assert _outcome("KOLS offers valet parking.", source) != "supported"
+
+
 def test_nothing_related_is_unsupported():
     source = "Mount Fuji is 3,776 m high."
     assert _outcome("The stock market fell sharply on Tuesday.", source) == "unsupported"

@@ -36,6 +36,9 @@ SUPPORTED_AT_EN = 0.85
 UNRELATED_BELOW = 0.15  # with no key term found either: nothing in the sources is about this
 CONTRADICTION_CONTEXT = 0.5  # a different figure counts as contradiction only in a passage this close
 _MAX_ASSEMBLED = 3  # passages combined into one piece of evidence (merged facts)
+# A record's fields are one short line each ("wi fi: free"), and one sentence about a
+# business or a product names several of them: more of them may be combined.
+_MAX_ASSEMBLED_FIELDS = 8
 _MAX_CANDIDATES = 3  # passages shown to the judge per claim
 
 _NEGATION_EN = re.compile(r"\b(not|never|no|none|neither|nor|without|cannot|n't)\b|n't\b", re.IGNORECASE)
@@ -67,6 +70,16 @@ class Passage:
     text: str
     features: frozenset[str]
     numbers: NumberSet | None = None
+    field: bool = False  # one field of a JSON record or one table row, not prose
+
+
+def _key_words(key: str) -> str:
+    """A key as the words a sentence may use: "OutdoorSeating" -> "outdoor seating". Parts
+    a writer would join are given joined as well ("WiFi" -> "wi fi wifi", "TakeOut" ->
+    "take out takeout"), since "free WiFi" or "offers takeout" names the same key."""
+    parts = [p for p in re.split(r"(?<=[a-z])(?=[A-Z])|[_\s]+", key) if p]
+    joined = [a + b for a, b in zip(parts, parts[1:]) if len(a) + len(b) <= 8]
+    return " ".join(parts + joined).lower()
 
 
 def _json_lines(value: Any, prefix: str = "") -> list[str]:
@@ -74,8 +87,7 @@ def _json_lines(value: Any, prefix: str = "") -> list[str]:
     if isinstance(value, dict):
         out: list[str] = []
         for key, item in value.items():
-            words = re.sub(r"(?<=[a-z])(?=[A-Z])|_", " ", str(key)).lower()
-            out.extend(_json_lines(item, f"{prefix} {words}".strip()))
+            out.extend(_json_lines(item, f"{prefix} {_key_words(str(key))}".strip()))
         return out
     if isinstance(value, list):
         out = []
@@ -115,25 +127,25 @@ def _table_lines(table: list[list[Any]]) -> list[str]:
 
 
 def source_passages(label: str, document: dict[str, Any]) -> list[Passage]:
-    texts: list[str] = []
+    texts: list[tuple[str, bool]] = []  # (text, whether it is a field)
     markdown = str(document.get("markdown") or document.get("text") or "")
-    lines = structured_lines(markdown)
-    if lines is None:
-        lines = []
+    fields = structured_lines(markdown)
+    if fields is None:
         for line in markdown.splitlines():
             line = plain_text(line.lstrip("#> ").strip())
-            lines.extend(line[s:e] for s, e in sentence_spans(line))
-    texts.extend(lines)
+            texts.extend((line[s:e], False) for s, e in sentence_spans(line))
+    else:
+        texts.extend((line, True) for line in fields)
     for extra in list(document.get("snippets") or []) + list(document.get("key_facts") or []):
-        texts.extend(str(extra)[s:e] for s, e in sentence_spans(plain_text(str(extra))))
+        texts.extend((str(extra)[s:e], False) for s, e in sentence_spans(plain_text(str(extra))))
     for table in document.get("tables") or []:
-        texts.extend(_table_lines(table))
+        texts.extend((line, True) for line in _table_lines(table))
     passages, seen = [], set()
-    for text in texts:
+    for text, field in texts:
         text = text.strip()
         if text and text not in seen:
             seen.add(text)
-            passages.append(Passage(label, text, features(text)))
+            passages.append(Passage(label, text, features(text), field=field))
     return passages
 
 
@@ -225,9 +237,12 @@ def _assemble(wanted: frozenset[str], passages: list[Passage], index: EvidenceIn
     chosen: list[Passage] = []
     covered: frozenset[str] = frozenset()
     pool = [p for p in passages if p.features & wanted]
-    for _ in range(_MAX_ASSEMBLED):
+    for _ in range(_MAX_ASSEMBLED_FIELDS):
+        prose_left = _MAX_ASSEMBLED - sum(not p.field for p in chosen)
         best, best_gain = None, 0.0
         for passage in pool:
+            if not passage.field and prose_left <= 0:
+                continue
             gain = sum(index.weight(u) for u in (passage.features & wanted) - covered)
             if gain > best_gain:
                 best, best_gain = passage, gain
