@@ -47,14 +47,20 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="research verify", add_help=True)
-    parser.add_argument("answer", nargs="?")
-    parser.add_argument("--source", action="append", default=[])
-    parser.add_argument("--session")
-    parser.add_argument("--batch")
-    parser.add_argument("--no-judge", action="store_true")
-    parser.add_argument("--json", action="store_true")
-    parser.add_argument("--lang", choices=["ja", "en"])
+    parser = _Parser(
+        prog="research verify", add_help=True,
+        description="Check every claim of an answer against its sources / 回答の各主張を出典と照合します. "
+        "Exit 0 when the check ran (read the verdicts), 2 for a usage mistake.",
+    )
+    parser.add_argument("answer", nargs="?", help="the answer: a Markdown or text file with [S#] citations")
+    parser.add_argument("--source", action="append", default=[], metavar="FILE|URL",
+                        help="a source, cited as [S1], [S2]… in the order given (repeatable)")
+    parser.add_argument("--session", metavar="ID", help="also use the sources a research session read")
+    parser.add_argument("--batch", metavar="IN.jsonl",
+                        help='many answers, one JSON object per line: {"id", "draft", "sources": [{"label", "text"}]} (- for stdin)')
+    parser.add_argument("--no-judge", action="store_true", help="cheap checks only: uncertain claims stay uncertain")
+    parser.add_argument("--json", action="store_true", help="print the claims as JSON")
+    parser.add_argument("--lang", choices=["ja", "en"], help="language of the messages (default: the answer's)")
     return parser
 
 
