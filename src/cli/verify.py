@@ -60,7 +60,7 @@ def _parser() -> argparse.ArgumentParser:
                         help='many answers, one JSON object per line: {"id", "draft", "sources": [{"label", "text"}]} (- for stdin)')
     parser.add_argument("--no-judge", action="store_true", help="cheap checks only: uncertain claims stay uncertain")
     parser.add_argument("--json", action="store_true", help="print the claims as JSON")
-    parser.add_argument("--lang", choices=["ja", "en"], help="language of the messages (default: the answer's)")
+    parser.add_argument("--lang", choices=["ja", "en"], help="language of the messages and the table (default: from LANG)")
     return parser
 
 
