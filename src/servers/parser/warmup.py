@@ -1,8 +1,13 @@
-"""Imported once by the parser's fork server, before any document arrives.
+"""What the parser's fork server imports and runs once, before any document arrives.
 
 Every document is parsed in a fresh fork of that server, so whatever the parsers set up
-lazily on first use (trafilatura's language data, compiled patterns) would otherwise be
-paid again by every document. Doing one tiny parse here makes every child start warm.
+lazily on first use would otherwise be paid again by every document. The one tiny parse
+here builds, above all, trafilatura's jusText stop-word list for every language (about
+30 MB; 0.3 s to build, which each child that falls back to jusText would pay again).
+
+What is imported is what HTML needs, which is most pages. pdfminer (about 11 MB) is
+imported by the child that gets a PDF, and markdownify (with BeautifulSoup) by a child
+whose page trafilatura could not read, so a run without them never holds them.
 """
 
 from __future__ import annotations
@@ -15,15 +20,18 @@ _SAMPLE_HTML = (
 )
 
 
-def _warm() -> None:
-    from research.modules.parsing.analysis import analyze_document
-    from research.modules.parsing.extraction import extract
-
+def preload() -> None:
+    """Import the HTML parsers and parse a sample page with them. A failure here (a parser
+    that will not import, too little memory) only costs speed: each child then imports
+    what it needs itself, and a document that cannot be parsed says why."""
     try:
+        import lxml.html  # noqa: F401 - what the children parse HTML with
+        import trafilatura  # noqa: F401
+
+        from research.modules.parsing.analysis import analyze_document
+        from research.modules.parsing.extraction import extract
+
         extracted = extract(_SAMPLE_HTML, "text/html", "https://example.invalid/warm-up")
         analyze_document(extracted.markdown, title=extracted.title, html=_SAMPLE_HTML)
-    except Exception:  # noqa: BLE001 - a failed warm-up only costs speed, never correctness
+    except Exception:  # noqa: BLE001 - see above
         pass
-
-
-_warm()

@@ -1,33 +1,69 @@
 """The code that parses one document, run in a short-lived child of the parser server.
 
-Each document gets its own process forked from a pre-warmed fork server, with its own
-address-space, CPU-time and file-size limits. A hostile document (a decompression bomb,
-markup nested 60,000 levels deep) can exhaust only that child: it dies or raises, the
-server reports a clear reason, and the next document starts from a clean fork.
+Each document gets its own process forked from a pre-warmed fork server
+(``fork_server.py``), with its own address-space, CPU-time and file-size limits. A hostile
+document (a decompression bomb, markup nested 60,000 levels deep) can exhaust only that
+child: it dies or raises, the server reports a clear reason, and the next document starts
+from a clean fork. Imported before the fork server is forked, so only the standard library
+is imported at the top; the parsers come with ``warmup.py``.
 """
 
 from __future__ import annotations
 
 import base64
-import math
+import json
 import os
-import resource
 import signal
+import socket
+import struct
 import time
 from dataclasses import dataclass
-from multiprocessing.connection import Connection
 from typing import Any
 
-MB = 1024 * 1024
+from research.servers.parser.limits import MB, ChildLimits, apply_child_limits
+
 # Markdown handed back over MCP is capped: the analysis already saw the whole text, and
 # nothing downstream (prompts, reports) reads megabytes of one source.
 MAX_MARKDOWN_CHARS = 400_000
+# The server checks a document's size (RESEARCH_PARSER_MAX_MB) before it sends it; this only
+# bounds what a child allocates for the request frame.
+MAX_REQUEST_BYTES = 1024 * MB
 
 
-@dataclass(frozen=True)
-class ChildLimits:
-    memory_mb: int  # RLIMIT_AS of the child
-    cpu_seconds: float  # RLIMIT_CPU of the child (the server also enforces wall time)
+# A document's socket carries frames: one tag byte, an 8-byte length, the payload.
+# REQUEST goes server -> child, RESULT child -> server, EXIT_STATUS fork server -> server.
+FRAME_HEADER = struct.Struct("!cQ")
+REQUEST, RESULT, EXIT_STATUS = b"Q", b"R", b"X"
+
+
+def frame(tag: bytes, payload: bytes) -> bytes:
+    return FRAME_HEADER.pack(tag, len(payload)) + payload
+
+
+def read_frame_blocking(channel: socket.socket, max_bytes: int) -> tuple[bytes, bytearray] | None:
+    """One frame from a blocking socket; None at end of stream."""
+    header = _recv_exactly(channel, FRAME_HEADER.size)
+    if header is None:
+        return None
+    tag, size = FRAME_HEADER.unpack(bytes(header))
+    if size > max_bytes:
+        raise ValueError(f"a frame of {size} bytes is over the limit of {max_bytes}")
+    payload = _recv_exactly(channel, size)
+    if payload is None:
+        return None
+    return tag, payload
+
+
+def _recv_exactly(channel: socket.socket, size: int) -> bytearray | None:
+    buffer = bytearray(size)
+    view = memoryview(buffer)
+    got = 0
+    while got < size:
+        count = channel.recv_into(view[got:])
+        if count == 0:
+            return None
+        got += count
+    return buffer
 
 
 @dataclass(frozen=True)
@@ -37,27 +73,6 @@ class ParseRequest:
     text: str | None
     media_type: str
     url: str
-
-
-def apply_child_limits(limits: ChildLimits) -> None:
-    """Cap what this process may take; lowering limits never needs privileges."""
-    _lower(resource.RLIMIT_AS, limits.memory_mb * MB)
-    cpu = max(1, math.ceil(limits.cpu_seconds))
-    # Soft limit sends SIGXCPU (which we leave fatal); the hard limit is SIGKILL.
-    _lower(resource.RLIMIT_CPU, cpu, hard=cpu + 2)
-    # Parsing writes no files; a runaway writer would otherwise fill the sandbox's tmpfs.
-    _lower(resource.RLIMIT_FSIZE, 16 * MB)
-    # A crash must not leave a core file of a hostile document behind.
-    _lower(resource.RLIMIT_CORE, 0)
-
-
-def _lower(kind: int, soft: int, hard: int | None = None) -> None:
-    current_soft, current_hard = resource.getrlimit(kind)
-    hard = soft if hard is None else hard
-    if current_hard != resource.RLIM_INFINITY:
-        hard = min(hard, current_hard)
-        soft = min(soft, hard)
-    resource.setrlimit(kind, (soft, hard))
 
 
 def read_input(request: ParseRequest) -> tuple[bytes, str]:
@@ -76,7 +91,7 @@ def read_input(request: ParseRequest) -> tuple[bytes, str]:
 
 
 def parse_document(request: ParseRequest) -> dict[str, Any]:
-    """Extract and analyse one document; returns ``ParsedDocument`` as a dict."""
+    """Extract and analyse one document; returns the fields of ``ParsedDocument`` as a dict."""
     from research.modules.parsing.analysis import analyze_document
     from research.modules.parsing.extraction import HTML, extract
 
@@ -96,38 +111,53 @@ def parse_document(request: ParseRequest) -> dict[str, Any]:
     if len(parsed.markdown) > MAX_MARKDOWN_CHARS:
         parsed.markdown = parsed.markdown[:MAX_MARKDOWN_CHARS]
         parsed.stats["markdown_truncated"] = 1
-    return parsed.model_dump(mode="json")
+    return parsed.as_dict()
 
 
 class EmptyDocument(Exception):
     """The document decoded fine but has no text to read."""
 
 
-def run_child(conn: Connection, request: ParseRequest, limits: ChildLimits) -> None:
-    """Entry point of the forked child: parse, send ``{"ok": ..., ...}``, exit."""
+def run_child(channel: socket.socket, limits: ChildLimits) -> None:
+    """Entry point of the forked child: read the request, parse, send the outcome
+    (``{"ok": ..., ...}`` as JSON), exit."""
     # The server's own signal handling (anyio, Ctrl-C) must not apply to a worker.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     apply_child_limits(limits)
     try:
-        outcome: dict[str, Any] = {"ok": True, "document": parse_document(request)}
+        received = read_frame_blocking(channel, MAX_REQUEST_BYTES)
+        if received is None or received[0] != REQUEST:
+            os._exit(0)  # the server gave up on this document before sending it
+        outcome = _outcome(ParseRequest(**json.loads(received[1])), limits)
+        data = json.dumps(outcome, ensure_ascii=False).encode("utf-8")
     except MemoryError:
-        outcome = {"ok": False, "reason": f"memory limit exceeded ({limits.memory_mb} MB) while parsing (MemoryError)"}
+        data = json.dumps(_memory_failure(limits, "reading the document")).encode("utf-8")
+    try:
+        channel.sendall(frame(RESULT, data))
+    except MemoryError:
+        channel.sendall(frame(RESULT, json.dumps(_memory_failure(limits, "sending the result")).encode("utf-8")))
+    except OSError:
+        pass  # the server is no longer listening (timed out, cancelled)
+    # Skip interpreter teardown: nothing to flush, and a poisoned heap should not be walked.
+    os._exit(0)
+
+
+def _memory_failure(limits: ChildLimits, doing: str) -> dict[str, Any]:
+    return {"ok": False, "reason": f"memory limit exceeded ({limits.memory_mb} MB) {doing}"}
+
+
+def _outcome(request: ParseRequest, limits: ChildLimits) -> dict[str, Any]:
+    try:
+        return {"ok": True, "document": parse_document(request)}
+    except MemoryError:
+        return {"ok": False, "reason": f"memory limit exceeded ({limits.memory_mb} MB) while parsing (MemoryError)"}
     except RecursionError:
-        outcome = {"ok": False, "reason": "the document is nested too deeply to read (RecursionError)"}
+        return {"ok": False, "reason": "the document is nested too deeply to read (RecursionError)"}
     except FileNotFoundError:
-        outcome = {"ok": False, "reason": "the cached file is missing"}
+        return {"ok": False, "reason": "the cached file is missing"}
     except Exception as exc:  # noqa: BLE001 - any parser failure costs this one document only
         from research.modules.parsing.extraction import UnsupportedContent
 
         if isinstance(exc, (UnsupportedContent, EmptyDocument)):
-            outcome = {"ok": False, "reason": str(exc)}
-        else:
-            outcome = {"ok": False, "reason": f"{type(exc).__name__}: {str(exc)[:300]}"}
-    try:
-        conn.send(outcome)
-    except MemoryError:
-        conn.send({"ok": False, "reason": f"memory limit exceeded ({limits.memory_mb} MB) sending the result"})
-    finally:
-        conn.close()
-    # Skip interpreter teardown: nothing to flush, and a poisoned heap should not be walked.
-    os._exit(0)
+            return {"ok": False, "reason": str(exc)}
+        return {"ok": False, "reason": f"{type(exc).__name__}: {str(exc)[:300]}"}

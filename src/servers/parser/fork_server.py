@@ -1,0 +1,238 @@
+"""The parser's fork server: one process that has the parsers imported and forks a fresh
+child for every document.
+
+``ForkServer.start()`` is the first thing the parser server does, before it imports the MCP
+SDK or starts a thread, so ``os.fork()`` copies a single-threaded process with nothing but
+the interpreter in it. The fork server then imports the parsers and parses a sample page
+(``warmup.py``), so every child starts warm. Compared with multiprocessing's "forkserver",
+no second interpreter starts (the fork server shares the server's interpreter pages) and no
+resource tracker process runs (nothing here creates named semaphores or shared memory).
+
+The protocol. The server and the fork server share a SOCK_SEQPACKET socket pair, one JSON
+message per datagram:
+
+* ``{"parse": token, "memory_mb": M, "cpu_seconds": S}`` with one descriptor attached: the
+  child's end of a new socket pair for this document. The fork server forks; the child
+  keeps that descriptor and no other of the fork server's (it cannot speak for another
+  document), makes itself a process group and applies its limits (``worker.py``).
+* ``{"kill": token}``: the server is done with that document (answered, timed out,
+  cancelled). Its process group is killed if the child has not been reaped yet; a token
+  already reaped or unknown is ignored, so a pid is never signalled after it was reused.
+
+On a document's socket pair, frames (one tag byte, an 8-byte length, the payload) go:
+``Q`` server -> child, the request (JSON); ``R`` child -> server, the outcome (JSON; never
+pickle, the child has read hostile bytes); ``X`` fork server -> server, the child's wait
+status once it is reaped (after anything the child wrote, since it has exited by then).
+
+When the server's end of the control socket closes (the server exited or was killed), the
+fork server kills the children still running and exits.
+"""
+
+from __future__ import annotations
+
+import gc
+import itertools
+import json
+import os
+import selectors
+import signal
+import socket
+import sys
+from dataclasses import dataclass
+from typing import Any, Callable, NoReturn
+
+from research.servers.parser.limits import ChildLimits
+from research.servers.parser.worker import EXIT_STATUS, frame, run_child
+
+_CONTROL_MESSAGE_BYTES = 4096
+
+
+class ForkServerGone(Exception):
+    """The fork server died: this parser server can no longer parse anything."""
+
+
+@dataclass
+class ForkServer:
+    """The server's handle on its fork server: the control socket and the process id."""
+
+    pid: int
+    control: socket.socket
+
+    def __post_init__(self) -> None:
+        self._tokens = itertools.count(1)
+
+    @classmethod
+    def start(cls, preload: Callable[[], None]) -> "ForkServer":
+        """Fork the fork server now. Call it while this process has no other thread."""
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        pid = os.fork()
+        if pid == 0:
+            try:
+                ours.close()
+                _serve(theirs, preload)
+            except BaseException as exc:  # noqa: BLE001 - said on the server's log, then gone
+                print(f"research parser: the fork server failed: {type(exc).__name__}: {exc}", file=sys.stderr)
+            finally:
+                os._exit(70)
+        theirs.close()
+        ours.setblocking(False)
+        return cls(pid, ours)
+
+    def next_token(self) -> int:
+        return next(self._tokens)
+
+    async def send(self, message: dict[str, Any], descriptor: int | None = None) -> None:
+        """One control message (and a descriptor to hand over), without blocking the loop."""
+        import anyio  # the server's event loop; the fork server never imports it
+
+        data = json.dumps(message).encode("utf-8")
+        while True:
+            try:
+                if descriptor is None:
+                    self.control.send(data)
+                else:
+                    socket.send_fds(self.control, [data], [descriptor])
+                return
+            except BlockingIOError:
+                await anyio.wait_writable(self.control)
+            except OSError as exc:  # EPIPE / ECONNRESET: its end is closed
+                raise ForkServerGone(f"the parser's fork server is gone ({exc.strerror or exc})") from None
+
+
+# --------------------------------------------------------------------------- the fork server
+
+
+@dataclass
+class _Child:
+    token: int
+    pid: int
+    channel: socket.socket
+
+
+def _serve(control: socket.socket, preload: Callable[[], None]) -> NoReturn:
+    """The fork server's life: preload, then fork a child per request until the server goes."""
+    # The server's stdout carries MCP: nothing here (nor a library a child imports) may write
+    # to it. stdin is the server's too. Both are pointed away; stderr stays the server's log.
+    devnull = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(devnull, 0)
+    os.close(devnull)
+    os.dup2(2, 1)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    wake_read, wake_write = os.pipe()
+    os.set_blocking(wake_read, False)
+    os.set_blocking(wake_write, False)
+    signal.set_wakeup_fd(wake_write)
+    signal.signal(signal.SIGCHLD, lambda *_: None)  # a handler, so the wake-up fd is written
+
+    preload()
+    # Everything imported so far stays as it is: the collector never walks it again, so a
+    # child's collections do not write into (and so copy) the pages it shares with us.
+    gc.freeze()
+
+    selector = selectors.DefaultSelector()
+    selector.register(control, selectors.EVENT_READ, "control")
+    selector.register(wake_read, selectors.EVENT_READ, "children")
+    running: dict[int, _Child] = {}  # by token
+    by_pid: dict[int, _Child] = {}
+
+    def fork_child(limits: ChildLimits, channel: socket.socket) -> int:
+        pid = os.fork()
+        if pid != 0:
+            return pid
+        code = 70
+        try:
+            os.setpgid(0, 0)
+            signal.set_wakeup_fd(-1)
+            signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+            selector.close()
+            control.close()
+            os.close(wake_read)
+            os.close(wake_write)
+            for other in running.values():
+                other.channel.close()
+            run_child(channel, limits)  # ends the process itself
+        finally:
+            os._exit(code)
+
+    def on_request(message: dict[str, Any], descriptors: list[int]) -> None:
+        if "parse" in message and len(descriptors) == 1:
+            token = int(message["parse"])
+            limits = ChildLimits(memory_mb=int(message["memory_mb"]), cpu_seconds=float(message["cpu_seconds"]))
+            channel = socket.socket(fileno=descriptors[0])
+            try:
+                pid = fork_child(limits, channel)
+            except OSError:  # no process to be had: the server reads the end of the stream
+                channel.close()
+                return
+            try:
+                os.setpgid(pid, pid)  # also here: a kill may come before the child ran its own
+            except OSError:
+                pass  # it already has
+            running[token] = by_pid[pid] = _Child(token, pid, channel)
+            return
+        for descriptor in descriptors:  # nothing else carries one
+            os.close(descriptor)
+        child = running.get(message.get("kill"))  # type: ignore[arg-type]
+        if child is not None:  # not reaped yet, so its pid (and group) cannot have been reused
+            _kill_group(child.pid)
+
+    def reap() -> None:
+        while True:
+            try:
+                # WNOWAIT: the exited child stays a zombie, holding its pid and so its process
+                # group, while whatever it started in that group is killed.
+                exited = os.waitid(os.P_ALL, 0, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+            except ChildProcessError:
+                return
+            if exited is None:
+                return
+            _kill_group(exited.si_pid)
+            pid, status = os.waitpid(exited.si_pid, 0)
+            child = by_pid.pop(pid, None)
+            if child is None:
+                continue
+            running.pop(child.token, None)
+            try:
+                child.channel.setblocking(False)
+                child.channel.send(frame(EXIT_STATUS, str(status).encode("ascii")))
+            except OSError:
+                pass  # the server stopped listening (done, or the child stuffed the buffer)
+            child.channel.close()
+
+    while True:
+        for key, _ in selector.select():
+            if key.data == "children":
+                try:
+                    while os.read(wake_read, 512):
+                        pass
+                except BlockingIOError:
+                    pass
+                reap()
+                continue
+            try:
+                data, descriptors, _flags, _address = socket.recv_fds(control, _CONTROL_MESSAGE_BYTES, 4)
+            except InterruptedError:
+                continue
+            if not data:  # the server is gone: so is everything it started
+                for child in running.values():
+                    _kill_group(child.pid)
+                os._exit(0)
+            try:
+                message = json.loads(data)
+                on_request(message, descriptors)
+            except (ValueError, KeyError, TypeError):  # not from our server: dropped
+                for descriptor in descriptors:
+                    os.close(descriptor)
+
+
+def _kill_group(pid: int) -> None:
+    """SIGKILL a child's process group (or the child alone, before it made one). Only ever
+    called with the pid of a child not yet reaped, which no other process can have."""
+    for kill in (os.killpg, os.kill):
+        try:
+            kill(pid, signal.SIGKILL)
+            return
+        except ProcessLookupError:
+            continue
+        except PermissionError:
+            return
