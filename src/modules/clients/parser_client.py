@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import logging
+import re
 import sys
 import tempfile
 from pathlib import Path
@@ -48,6 +49,7 @@ EXIT_GRACE_S = 1.0
 CALL_GRACE_S = 15.0
 MAX_RESTARTS = 5
 _STDERR_TAIL_CHARS = 400
+_FAILURE_WORDS = re.compile(r"error|failed|killed|denied|not found", re.I)
 
 
 class ParserUnavailable(UserFacingError):
@@ -180,7 +182,10 @@ class ContainerProcessor(BackgroundStart):
             tail = self._stderr.read().strip().splitlines()
         except (OSError, ValueError):
             return ""
-        return f" ({tail[-1]})" if tail else ""
+        # The line that says what failed, not what a runtime prints after it (Rust's
+        # "note: run with RUST_BACKTRACE=1", "skipping backtrace printing ...").
+        telling = [line for line in tail if _FAILURE_WORDS.search(line)]
+        return f" ({(telling or tail)[-1]})" if tail else ""
 
     # ------------------------------------------------------------------ calls
 
