@@ -70,6 +70,23 @@ def test_json_compound_keys_match_the_words_written_as_one():
     assert _outcome("KOLS offers valet parking.", source) != "supported"
 
 
+def test_typographic_apostrophe_is_the_same_negation():
+    source = "Chock the tires on the side that you won\u2019t be working on, and set the parking brake."
+    assert _outcome("Chock the tires on the side that you won't be working on.", source) == "supported"
+
+
+def test_json_prose_values_are_read_as_sentences():
+    # RAGTruth's QA sources: {"question", "passages"}, the passages one long string. Read as
+    # one giant field, any "not" in any passage made every true claim "negation"-uncertain.
+    passages = ("passage 1: Mount Fuji is 3,776 m high. It is not an extinct volcano; it last erupted in 1707. "
+                "passage 2: The mountain is climbed by about 200,000 people every year, mostly in July and August.")
+    source = '{"question": "how high is fuji", "passages": "' + passages + '"}'
+    assert _outcome("About 200,000 people climb the mountain every year.", source) == "supported"
+    assert _outcome("About 900,000 people climb the mountain every year.", source) == "unsupported"
+    # The "not" of the sentence that says it still counts.
+    assert _outcome("Mount Fuji is an extinct volcano.", source) != "supported"
+
+
 def test_nothing_related_is_unsupported():
     source = "Mount Fuji is 3,776 m high."
     assert _outcome("The stock market fell sharply on Tuesday.", source) == "unsupported"

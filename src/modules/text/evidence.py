@@ -41,7 +41,8 @@ _MAX_ASSEMBLED = 3  # passages combined into one piece of evidence (merged facts
 _MAX_ASSEMBLED_FIELDS = 8
 _MAX_CANDIDATES = 3  # passages shown to the judge per claim
 
-_NEGATION_EN = re.compile(r"\b(not|never|no|none|neither|nor|without|cannot|n't)\b|n't\b", re.IGNORECASE)
+# Typographic apostrophes too: "won’t" in a source is the "won't" of the answer.
+_NEGATION_EN = re.compile(r"\b(not|never|no|none|neither|nor|without|cannot)\b|n['’]t\b", re.IGNORECASE)
 _NEGATION_JA = re.compile(r"(ない|なかっ|ません|ず[、。に]|無し)")
 
 OUTCOMES = ("supported", "unsupported", "uncertain")
@@ -82,10 +83,16 @@ def _key_words(key: str) -> str:
     return " ".join(parts + joined).lower()
 
 
-def _json_lines(value: Any, prefix: str = "") -> list[str]:
-    """A JSON document as "key words: value" lines: keys are words a sentence may use."""
+# A string value this long, or of several sentences, is prose (an article body, a
+# question's passages, a review), not a field.
+_PROSE_VALUE_CHARS = 200
+
+
+def _json_lines(value: Any, prefix: str = "") -> list[tuple[str, bool]]:
+    """A JSON document as (text, is_field) lines: fields as "key words: value" (keys are
+    words a sentence may use), long string values as their sentences."""
     if isinstance(value, dict):
-        out: list[str] = []
+        out: list[tuple[str, bool]] = []
         for key, item in value.items():
             out.extend(_json_lines(item, f"{prefix} {_key_words(str(key))}".strip()))
         return out
@@ -99,12 +106,22 @@ def _json_lines(value: Any, prefix: str = "") -> list[str]:
             return _json_lines(json.loads(value), prefix)
         except ValueError:
             pass
+    if isinstance(value, str) and (len(value) > _PROSE_VALUE_CHARS or len(sentence_spans(value)) > 1):
+        return _prose_lines(value)
     text = "yes" if value is True else "no" if value is False else str(value)
-    return [f"{prefix}: {text}" if prefix else text]
+    return [(f"{prefix}: {text}" if prefix else text, True)]
 
 
-def structured_lines(text: str) -> list[str] | None:
-    """The lines of a JSON source, or None when ``text`` is not JSON."""
+def _prose_lines(text: str) -> list[tuple[str, bool]]:
+    out = []
+    for line in text.splitlines():
+        line = plain_text(line.lstrip("#> ").strip())
+        out.extend((line[s:e], False) for s, e in sentence_spans(line))
+    return out
+
+
+def structured_lines(text: str) -> list[tuple[str, bool]] | None:
+    """The (text, is_field) lines of a JSON source, or None when ``text`` is not JSON."""
     stripped = text.strip()
     if not stripped.startswith(("{", "[")):
         return None
@@ -129,13 +146,8 @@ def _table_lines(table: list[list[Any]]) -> list[str]:
 def source_passages(label: str, document: dict[str, Any]) -> list[Passage]:
     texts: list[tuple[str, bool]] = []  # (text, whether it is a field)
     markdown = str(document.get("markdown") or document.get("text") or "")
-    fields = structured_lines(markdown)
-    if fields is None:
-        for line in markdown.splitlines():
-            line = plain_text(line.lstrip("#> ").strip())
-            texts.extend((line[s:e], False) for s, e in sentence_spans(line))
-    else:
-        texts.extend((line, True) for line in fields)
+    lines = structured_lines(markdown)
+    texts.extend(_prose_lines(markdown) if lines is None else lines)
     for extra in list(document.get("snippets") or []) + list(document.get("key_facts") or []):
         texts.extend((str(extra)[s:e], False) for s, e in sentence_spans(plain_text(str(extra))))
     for table in document.get("tables") or []:
@@ -225,6 +237,20 @@ class Assessment:
 
 def _negated(text: str) -> bool:
     return bool(_NEGATION_EN.search(text) or _NEGATION_JA.search(text))
+
+
+_CLAUSE_END = re.compile(r"(?<=[.;!?。；！？])\s*")
+
+
+def _negated_where_matched(text: str, wanted: frozenset[str]) -> bool:
+    """Whether the clauses of ``text`` that say what the claim says are negated: a "not"
+    in another sentence of a long passage says nothing about this claim."""
+    clauses = [c for c in _CLAUSE_END.split(text) if c.strip()]
+    if len(clauses) <= 1:
+        return _negated(text)
+    overlaps = [len(features(c) & wanted) for c in clauses]
+    best = max(overlaps)
+    return any(_negated(c) for c, n in zip(clauses, overlaps) if best and n * 2 >= best)
 
 
 def _claim_terms(text: str) -> tuple[frozenset[str], frozenset[str]]:
@@ -353,6 +379,7 @@ def _assess_against(claim: Claim, index: EvidenceIndex, labels: list[str], valid
     if coverage < (SUPPORTED_AT if claim_language == "ja" else SUPPORTED_AT_EN):
         return result("uncertain", "partial_overlap", 0.5)
     claim_negated = _negated(claim.plain)
-    if claim_negated and not any(_negated(p.text) for p in assembled) or not claim_negated and _negated(assembled[0].text):
+    evidence_negated = [_negated_where_matched(p.text, wanted) for p in assembled]
+    if claim_negated and not any(evidence_negated) or not claim_negated and evidence_negated[0]:
         return result("uncertain", "negation", 0.5)
     return result("supported", "supported", min(0.95, 0.6 + coverage * 0.35))
