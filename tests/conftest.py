@@ -57,36 +57,59 @@ def research_environment(folder: Path, ollama: FakeOllama, web: WebFixture) -> d
     return env
 
 
-# One complete run per language, shared by the tests that only read what it wrote (a full
-# run starts both servers and the sandbox: about ten seconds on a small machine). The
-# language is detected from the question, as a user's would be.
+# Complete runs shared by the tests that only read what they wrote (a full run starts both
+# servers and the sandbox: several seconds on a small machine). One ordinary run per
+# language, the language detected from the question as a user's would be; and variants
+# for what several tests read alike. Each is made on first use, with its own fake Ollama.
 SHARED_QUESTIONS = {"ja": "LangGraphのチェックポイントとは？", "en": "What are LangGraph checkpoints?"}
+
+
+@dataclass(frozen=True)
+class SharedRunKind:
+    args: tuple[str, ...]
+    env: tuple[tuple[str, str], ...] = ()
+    mode: str = "normal"  # the fake Ollama's mode for the whole run
+
+
+SHARED_RUN_KINDS = {
+    "ja": SharedRunKind((SHARED_QUESTIONS["ja"], "--json")),
+    "en": SharedRunKind((SHARED_QUESTIONS["en"], "--json")),
+    # Without --json, as `research "…" > answer.md` runs: stdout is the answer, stderr ends
+    # with the summary line. RESEARCH_NUM_CTX is set so the model calls show it arriving.
+    "en-text": SharedRunKind(("What is the height of Mount Fuji?",), env=(("RESEARCH_NUM_CTX", "8192"),)),
+    # Every structured reply is invalid JSON, retried once, then replaced by the fallback.
+    "malformed": SharedRunKind(("What is the height of Mount Fuji?", "--json"), mode="malformed"),
+}
 
 
 @dataclass(frozen=True)
 class SharedRun:
     result: subprocess.CompletedProcess
-    summary: dict
+    summary: dict | None  # the --json line; None for a run without --json
     session: Path
+    chats: list[dict]  # the /api/chat requests this run made
 
 
 @pytest.fixture(scope="session")
 def shared_run(tmp_path_factory, web):
-    """``shared_run("ja")``: the session folder and output of that language's shared run
-    (made on first use, default settings, its own fake Ollama). Tests must not change it."""
+    """``shared_run("ja")``: the session folder, output and model calls of that shared run
+    (see SHARED_RUN_KINDS; made on first use). Tests must not change it."""
     runs: dict[str, SharedRun] = {}
-    with FakeOllama() as ollama:
 
-        def get(lang: str) -> SharedRun:
-            if lang not in runs:
-                env = research_environment(tmp_path_factory.mktemp(f"shared-run-{lang}"), ollama, web)
-                result = run_research([SHARED_QUESTIONS[lang], "--json"], env)
-                assert result.returncode == 0, result.stderr
-                summary = load_json_line(result.stdout)
-                runs[lang] = SharedRun(result, summary, Path(summary["session_dir"]))
-            return runs[lang]
+    def get(kind_name: str) -> SharedRun:
+        if kind_name not in runs:
+            kind = SHARED_RUN_KINDS[kind_name]
+            with FakeOllama(mode=kind.mode) as ollama:
+                env = research_environment(tmp_path_factory.mktemp(f"shared-run-{kind_name}"), ollama, web)
+                result = run_research(list(kind.args), {**env, **dict(kind.env)})
+                chats = ollama.chat_requests()
+            assert result.returncode == 0, result.stderr
+            (session,) = session_dirs(env)
+            summary = load_json_line(result.stdout) if "--json" in kind.args else None
+            runs[kind_name] = SharedRun(result, summary, session, chats)
+        return runs[kind_name]
 
-        yield get
+    return get
 
 
 def run_research(args: list[str], env: dict[str, str], timeout: float = 180) -> subprocess.CompletedProcess:

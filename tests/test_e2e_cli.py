@@ -62,8 +62,8 @@ def test_one_shot_writes_a_complete_session(shared_run, lang):
         assert node in ended
 
 
-def test_redirected_stdout_holds_only_the_checked_answer(research_env):
-    result = run_research(["What is the height of Mount Fuji?"], research_env)
+def test_redirected_stdout_holds_only_the_checked_answer(shared_run):
+    result = shared_run("en-text").result  # run without --json, as `research "…" > answer.md`
     assert result.returncode == 0, result.stderr
     summary = result.stderr.strip().splitlines()[-1]
     pdf = Path(re.search(r"(\S+report\.pdf)", summary).group(1))
@@ -103,19 +103,17 @@ def test_model_missing_exits_3(research_env):
     assert result.stderr.strip() == "research: Model llama9:404b is not installed — run `ollama pull llama9:404b`"
 
 
-def test_model_calls_set_num_ctx_and_think(research_env, fake_ollama):
-    research_env["RESEARCH_NUM_CTX"] = "8192"
-    result = run_research(["What is LangGraph?", "--json"], research_env)
-    assert result.returncode == 0, result.stderr
-    chats = fake_ollama.chat_requests()
+def test_model_calls_set_num_ctx_and_think(shared_run):
+    run = shared_run("en-text")  # run with RESEARCH_NUM_CTX=8192
+    assert run.result.returncode == 0, run.result.stderr
+    chats = run.chats
     assert chats and all(c["options"]["num_ctx"] == 8192 for c in chats)
     assert all(c.get("think") == "low" for c in chats)
     assert any(c.get("format") for c in chats) and any(c.get("stream") for c in chats)
 
 
-def test_malformed_model_json_does_not_end_the_run(research_env, fake_ollama):
-    fake_ollama.mode = "malformed"
-    result = run_research(["What is the height of Mount Fuji?", "--json"], research_env)
+def test_malformed_model_json_does_not_end_the_run(shared_run):
+    result = shared_run("malformed").result  # the fake's structured replies are never valid JSON
     assert result.returncode == 0, result.stderr
     assert Path(load_json_line(result.stdout)["report_pdf"]).is_file()
 

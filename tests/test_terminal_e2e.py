@@ -84,8 +84,8 @@ def test_an_external_server_without_the_search_tool_is_named_and_its_noise_kept_
     assert "debug line 0 on stderr" in log and "debug line 49 on stderr" in log
 
 
-def test_the_run_closes_with_one_summary_line(research_env):
-    result = run_research(["What is the height of Mount Fuji?"], research_env)
+def test_the_run_closes_with_one_summary_line(shared_run):
+    result = shared_run("en-text").result  # run without --json
     assert result.returncode == 0, result.stderr
     # Something is said at once, while the servers boot (issue: 11-17 s of silence).
     assert "Starting the search and parser servers…" in result.stderr.strip().splitlines()[:2]

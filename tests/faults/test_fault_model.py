@@ -51,12 +51,11 @@ def test_a_500_on_the_draft_is_one_line_in_japanese_with_exit_3(research_env, fa
 
 
 @pytest.mark.e2e
-def test_json_that_never_validates_falls_back_and_the_report_says_so(research_env, fake_ollama):
-    fake_ollama.mode = "malformed"
-    result = run_research(["What is the height of Mount Fuji?", "--json"], research_env)
-    assert result.returncode == 0, result.stderr
-    session = Path(load_json_line(result.stdout)["session_dir"])
-    structured = [r for r in fake_ollama.chat_requests() if r.get("format")]
+def test_json_that_never_validates_falls_back_and_the_report_says_so(shared_run):
+    run = shared_run("malformed")  # the fake's structured replies are never valid JSON
+    assert run.result.returncode == 0, run.result.stderr
+    session = Path(run.summary["session_dir"])
+    structured = [r for r in run.chats if r.get("format")]
     assert structured and any("not valid JSON" in r["messages"][-1]["content"] for r in structured)
     usage = json.loads((session / "meta.json").read_text("utf-8"))["usage"]
     degraded = {node: entry["fallbacks"] for node, entry in usage.items() if entry.get("fallbacks")}
