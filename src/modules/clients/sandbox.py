@@ -29,12 +29,14 @@ import sys
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Awaitable, Callable
+from typing import TYPE_CHECKING, Awaitable, Callable
 
 from pydantic import BaseModel
 
 from research.modules.core.errors import UserFacingError
-from research.modules.core.settings import Settings
+
+if TYPE_CHECKING:  # read for its fields only; the parser server, which imports this module, has no settings
+    from research.modules.core.settings import Settings
 
 CONTAINER_CACHE_DIR = "/cache"
 SERVER_MODULE = "research.servers.parser.server"
