@@ -26,29 +26,13 @@ from pathlib import Path
 from urllib.parse import unquote, urljoin, urlsplit
 
 import httpx
-from pydantic import Field
-from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from research.servers.web.fetch_settings import FetchSettings
 from research.servers.web.url_safety import URLGuard, UnsafeURL, canonical_url
 from research.state.session_folder import atomic_write
 
 USER_AGENT = "research-assistant/0.1 (+local research tool; polite fetcher)"
 _EXTENSIONS = {"text/html": ".html", "application/pdf": ".pdf", "text/plain": ".txt", "text/markdown": ".md"}
-
-
-class FetchSettings(BaseSettings):
-    """Fetch limits (``RESEARCH_FETCH_*``); defaults suit the open web."""
-
-    model_config = SettingsConfigDict(env_prefix="RESEARCH_FETCH_", extra="ignore")
-
-    timeout: float = Field(default=15.0, gt=0, description="total seconds per page")
-    connect_timeout: float = Field(default=5.0, gt=0)
-    max_bytes: int = Field(default=10 * 1024 * 1024, ge=1024)
-    max_redirects: int = Field(default=5, ge=0, le=20)
-    concurrency: int = Field(default=10, ge=1, le=64)
-    per_host: int = Field(default=6, ge=1, le=32, description="like a browser's connections per host")
-    cache_max_age_hours: float = Field(default=24.0, gt=0, description="a cached page older than this is fetched again")
-    cache_max_mb: float = Field(default=512.0, gt=0, description="the byte cache is kept under this size")
 
 
 @dataclass

@@ -24,22 +24,26 @@ import logging
 import os
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Callable
 
+import anyio
+import anyio.to_thread
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
 from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import BaseModel, Field, ValidationError
 
-from research.modules.clients.parser_client import ContainerProcessor
 from research.modules.core.errors import EXIT_USAGE, DocumentFailed, UserFacingError
-from research.modules.core.i18n import t
 from research.modules.core.language import detect_language
 from research.modules.core.settings import Settings, load_settings
+from research.modules.core.urls import canonical_url
 from research.servers.mcp_support import ResearchMCPServer, describe_validation, exit_now, usable_cache_dir
-from research.servers.web.engines import EngineChain, EngineContext, EngineResult, build_engines
-from research.servers.web.fetcher import FetchResult, FetchSettings, PageFetcher, SourceCache, make_http_client
-from research.servers.web.url_safety import URLGuard, canonical_url
-from research.state.models import ParsedDocument
+from research.servers.web.fetch_settings import FetchSettings
+
+if TYPE_CHECKING:  # imported when the service is built (engines, fetcher: httpx) or first parses
+    from research.modules.clients.parser_client import ContainerProcessor
+    from research.servers.web.engines import EngineChain, EngineResult
+    from research.servers.web.fetcher import FetchResult, SourceCache
+    from research.state.models import ParsedDocument
 
 SERVER_NAME = "research-web-search"
 DEFAULT_MAX_CONTENT = 20_000
@@ -76,6 +80,10 @@ class WebSearchService:
 
     def __init__(self, settings: Settings, cache_dir: Path, limits: FetchSettings | None = None,
                  cache_root: Path | None = None) -> None:
+        from research.servers.web.engines import EngineContext, build_engines
+        from research.servers.web.fetcher import PageFetcher, SourceCache, make_http_client
+        from research.servers.web.url_safety import URLGuard
+
         self.settings = settings
         self.cache_dir = cache_dir
         # Set when one server serves several sessions: each call may name its own cache
@@ -101,6 +109,8 @@ class WebSearchService:
         """Extraction in the sandboxed parser, started on first use and kept for the next."""
         async with self._parser_lock:
             if self._parser is None:
+                from research.modules.clients.parser_client import ContainerProcessor
+
                 processor = ContainerProcessor(self.settings, self.cache_root or self.cache_dir)
                 try:
                     await processor.start()
@@ -125,6 +135,8 @@ class WebSearchService:
             raise ToolError("cacheDir must be inside the server's cache root")
         cache = self._caches.get(path)
         if cache is None:
+            from research.servers.web.fetcher import SourceCache
+
             try:
                 cache = self._caches[path] = SourceCache.for_limits(path, self.limits)
             except OSError as exc:
@@ -182,6 +194,36 @@ class WebSearchService:
         result.content = content
 
 
+class ServiceInBackground:
+    """The ``WebSearchService``, built in a worker thread as soon as the server runs: what it
+    imports (httpx, the engines, the fetcher) then overlaps the handshake instead of delaying
+    the answer to ``initialize``. Every tool call waits for it (by then long done)."""
+
+    def __init__(self, build: Callable[[], WebSearchService]) -> None:
+        self._build = build
+        self._service: WebSearchService | None = None
+        self._failure: str | None = None
+        self._built = anyio.Event()
+
+    async def run(self) -> None:
+        try:
+            self._service = await anyio.to_thread.run_sync(self._build)
+        except Exception as exc:  # noqa: BLE001 - every call then says why
+            self._failure = f"{type(exc).__name__}: {exc}"
+        finally:
+            self._built.set()
+
+    async def get(self) -> WebSearchService:
+        await self._built.wait()
+        if self._service is None:
+            raise ToolError(f"the web-search service could not start ({self._failure})")
+        return self._service
+
+    async def aclose(self) -> None:
+        if self._service is not None:
+            await self._service.aclose()
+
+
 def _bare_result(hit: EngineResult, language: str) -> WebResult:
     return WebResult(url=hit.url, canonical_url=canonical_url(hit.url), title=hit.title,
                      description=hit.snippet, engine=hit.engine, language=language)
@@ -234,7 +276,7 @@ def render_page(result: WebResult) -> str:
 # --------------------------------------------------------------------------- the MCP server
 
 
-def build_server(service: WebSearchService) -> ResearchMCPServer:
+def build_server(services: ServiceInBackground) -> ResearchMCPServer:
     server = ResearchMCPServer(
         SERVER_NAME, instructions="Web search with page fetching and main-text extraction (Japanese and English).",
     )
@@ -257,6 +299,7 @@ def build_server(service: WebSearchService) -> ResearchMCPServer:
             "Where to keep the fetched bytes: a folder inside the server's --cache-root "
             "(a server shared by several sessions)"))] = None,
     ) -> Annotated[CallToolResult, SearchResponse]:
+        service = await services.get()
         cache = service.cache_for(cacheDir)
         response = await service.search(query, limit, includeContent, maxContentLength or DEFAULT_MAX_CONTENT, rawBytes,
                                         cache)
@@ -271,6 +314,7 @@ def build_server(service: WebSearchService) -> ResearchMCPServer:
         query: Annotated[str, Field(min_length=1, description="Search query")],
         limit: Annotated[int, Field(ge=1, le=10, description="Number of results (1-10)")] = 5,
     ) -> Annotated[CallToolResult, SearchResponse]:
+        service = await services.get()
         response = await service.search(query, limit, False, DEFAULT_MAX_CONTENT)
         return _tool_result(render_search(response, False), response, failed=not response.engine)
 
@@ -283,6 +327,7 @@ def build_server(service: WebSearchService) -> ResearchMCPServer:
         url: Annotated[str, Field(min_length=1, description="The page URL (http or https)")],
         maxContentLength: Annotated[int | None, Field(ge=100, description="Cut the text at this many characters")] = None,  # noqa: N803
     ) -> Annotated[CallToolResult, WebResult]:
+        service = await services.get()
         result = await service.page(url, maxContentLength or DEFAULT_MAX_CONTENT)
         return _tool_result(render_page(result), result, failed=result.fetch_error is not None)
 
@@ -304,11 +349,15 @@ def default_cache_dir() -> Path:
 
 async def _serve(settings: Settings, cache_dir: Path, cache_root: Path | None = None) -> None:
     logging.getLogger("httpx").setLevel(logging.WARNING)
-    service = WebSearchService(settings, cache_dir, cache_root=cache_root)
-    try:
-        await build_server(service).run_stdio_async()
-    finally:
-        await service.aclose()
+    services = ServiceInBackground(lambda: WebSearchService(settings, cache_dir, cache_root=cache_root))
+    async with anyio.create_task_group() as tasks:
+        tasks.start_soon(services.run)
+        try:
+            await build_server(services).run_stdio_async()
+        finally:
+            tasks.cancel_scope.cancel()  # a build still under way finishes (a thread), then stops here
+            with anyio.CancelScope(shield=True):
+                await services.aclose()
 
 
 def serve(cache_dir: str | None, cache_root: str | None = None) -> int:
@@ -316,8 +365,6 @@ def serve(cache_dir: str | None, cache_root: str | None = None) -> int:
     A bad setting or an unusable ``--cache-dir``/``--cache-root`` is one line on stderr and exit 2.
     ``cache_root``: the server is shared by several sessions; each call names its cache
     folder under it (``cacheDir``)."""
-    import anyio
-
     try:
         settings = load_settings()
         FetchSettings()  # a bad RESEARCH_FETCH_* value fails here, not mid-search
@@ -336,6 +383,8 @@ def serve(cache_dir: str | None, cache_root: str | None = None) -> int:
             folders.append(usable_cache_dir(raw))
         except (OSError, ValueError) as exc:
             reason = getattr(exc, "strerror", None) or str(exc)
+            from research.modules.core.i18n import t
+
             print(f"research mcp web-search: {t('servers.bad_cache_dir', 'en', path=raw, reason=reason)}",
                   file=sys.stderr)
             return EXIT_USAGE
