@@ -3,14 +3,18 @@ child for every document.
 
 ``ForkServer.start()`` is the first thing the parser server does, before it imports the MCP
 SDK or starts a thread, so ``os.fork()`` copies a single-threaded process with nothing but
-the interpreter in it. The fork server then imports the parsers and parses a sample page
-(``warmup.py``), so every child starts warm. Compared with multiprocessing's "forkserver",
+the interpreter in it. Once the server has imported the SDK it says ``preload``, and the
+fork server imports the parsers and parses a sample page (``warmup.py``), so every child
+starts warm. One after the other, not at once: while a run starts, the main process and
+the web-search server need the machine's cores more than a parser that is needed seconds
+later. Compared with multiprocessing's "forkserver",
 no second interpreter starts (the fork server shares the server's interpreter pages) and no
 resource tracker process runs (nothing here creates named semaphores or shared memory).
 
 The protocol. The server and the fork server share a SOCK_SEQPACKET socket pair, one JSON
 message per datagram:
 
+* ``{"preload": true}``, once, first: go ahead and import the parsers.
 * ``{"parse": token, "memory_mb": M, "cpu_seconds": S}`` with one descriptor attached: the
   child's end of a new socket pair for this document. The fork server forks; the child
   keeps that descriptor and no other of the fork server's (it cannot speak for another
@@ -78,6 +82,13 @@ class ForkServer:
         ours.setblocking(False)
         return cls(pid, ours)
 
+    def start_preloading(self) -> None:
+        """Let the fork server import the parsers now (the server has done its own imports)."""
+        try:
+            self.control.send(json.dumps({"preload": True}).encode("utf-8"))
+        except OSError:
+            pass  # already gone: the first document says so
+
     def next_token(self) -> int:
         return next(self._tokens)
 
@@ -124,6 +135,7 @@ def _serve(control: socket.socket, preload: Callable[[], None]) -> NoReturn:
     signal.set_wakeup_fd(wake_write)
     signal.signal(signal.SIGCHLD, lambda *_: None)  # a handler, so the wake-up fd is written
 
+    _wait_for_preload(control)
     preload()
     # Everything imported so far stays as it is: the collector never walks it again, so a
     # child's collections do not write into (and so copy) the pages it shares with us.
@@ -223,6 +235,21 @@ def _serve(control: socket.socket, preload: Callable[[], None]) -> NoReturn:
             except (ValueError, KeyError, TypeError):  # not from our server: dropped
                 for descriptor in descriptors:
                     os.close(descriptor)
+
+
+def _wait_for_preload(control: socket.socket) -> None:
+    """Until the server says ``preload``; the server gone means nothing to do."""
+    while True:
+        data, descriptors, _flags, _address = socket.recv_fds(control, _CONTROL_MESSAGE_BYTES, 4)
+        for descriptor in descriptors:  # the first message carries none
+            os.close(descriptor)
+        if not data:
+            os._exit(0)
+        try:
+            if json.loads(data).get("preload"):
+                return
+        except (ValueError, AttributeError):
+            continue
 
 
 def _kill_group(pid: int) -> None:

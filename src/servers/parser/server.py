@@ -7,10 +7,12 @@ The start-up order is what this module is for:
 1. the server's own limits (an address-space backstop, no core files; ``limits.py``);
 2. the fork server is forked (``fork_server.py``) while this process has imported nothing
    but the standard library and started no thread, so forking it is safe and it shares
-   the interpreter's pages instead of starting a second interpreter. It imports the
-   parsers (``warmup.py``) while this process goes on;
+   the interpreter's pages instead of starting a second interpreter;
 3. only then the MCP SDK (``tools.py``): about a second of CPU and 40 MB that the fork
-   server and every document's child never carry.
+   server and every document's child never carry;
+4. then the fork server imports the parsers (``warmup.py``), after the SDK and not beside
+   it: a run's other processes are starting on the same cores, and the first document
+   comes seconds later.
 
 Every document is then parsed in its own child of the fork server, with its own limits and
 a wall-clock deadline (``worker.py``). When stdin closes the server leaves at once, and the
@@ -30,7 +32,9 @@ def serve() -> None:
     forks = ForkServer.start(preload)
     from research.servers.parser.tools import ParserConfig, build_server
 
-    build_server(ParserConfig.from_environment(), forks).run("stdio")
+    server = build_server(ParserConfig.from_environment(), forks)
+    forks.start_preloading()
+    server.run("stdio")
 
 
 if __name__ == "__main__":
