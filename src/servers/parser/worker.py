@@ -131,7 +131,7 @@ def run_child(channel: socket.socket, limits: ChildLimits) -> None:
         outcome = _outcome(ParseRequest(**json.loads(received[1])), limits)
         data = json.dumps(outcome, ensure_ascii=False).encode("utf-8")
     except MemoryError:
-        data = json.dumps(_memory_failure(limits, "reading the document")).encode("utf-8")
+        data = json.dumps(_memory_failure(limits, "reading the request or encoding the result")).encode("utf-8")
     try:
         channel.sendall(frame(RESULT, data))
     except MemoryError:
@@ -150,7 +150,7 @@ def _outcome(request: ParseRequest, limits: ChildLimits) -> dict[str, Any]:
     try:
         return {"ok": True, "document": parse_document(request)}
     except MemoryError:
-        return {"ok": False, "reason": f"memory limit exceeded ({limits.memory_mb} MB) while parsing (MemoryError)"}
+        return _memory_failure(limits, "while parsing (MemoryError)")
     except RecursionError:
         return {"ok": False, "reason": "the document is nested too deeply to read (RecursionError)"}
     except FileNotFoundError:
