@@ -251,8 +251,8 @@ async def test_unshare_isolates_the_network_and_a_killed_server_costs_nothing(ca
 
 @in_module_loop
 async def test_a_server_that_cannot_start_is_one_clear_error(cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    # 40 MB of address space is not enough to import the MCP SDK: the server dies at start.
-    monkeypatch.setenv("RESEARCH_PARSER_SERVER_MEMORY_MB", "40")
+    # 20 MB of address space is not enough to map pydantic_core, which the MCP SDK imports: the server dies at start.
+    monkeypatch.setenv("RESEARCH_PARSER_SERVER_MEMORY_MB", "20")
     with pytest.raises(ParserUnavailable) as failure:
         async with ContainerProcessor(settings(sandbox="auto"), cache):
             pass
