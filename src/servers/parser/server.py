@@ -14,6 +14,11 @@ The start-up order is what this module is for:
    it: a run's other processes are starting on the same cores, and the first document
    comes seconds later.
 
+The whole parser tree runs at a lower CPU priority (``NICENESS``): a run needs it only at its
+processing step, while at start-up the main process and the web-search server are on the
+critical path and share the same cores with it. On an idle machine the priority changes
+nothing; the user never waits on the parser while something else wants the CPU.
+
 Every document is then parsed in its own child of the fork server, with its own limits and
 a wall-clock deadline (``worker.py``). When stdin closes the server leaves at once, and the
 fork server, seeing the server gone, kills what is still running and leaves too.
@@ -21,13 +26,19 @@ fork server, seeing the server gone, kills what is still running and leaves too.
 
 from __future__ import annotations
 
+import os
+
 from research.servers.parser.fork_server import ForkServer
 from research.servers.parser.limits import apply_server_limits
 from research.servers.parser.warmup import preload
 
 
+NICENESS = 10
+
+
 def serve() -> None:
     """Run the parser server on stdio until the client closes it."""
+    os.nice(NICENESS)  # inherited by the fork server and every document's child
     apply_server_limits()
     forks = ForkServer.start(preload)
     from research.servers.parser.tools import ParserConfig, build_server
