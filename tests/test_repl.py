@@ -284,7 +284,9 @@ def test_ctrl_c_on_a_real_terminal_cancels_the_run_only(research_env, fake_ollam
     terminal.read_until("Reading sources")
     fake_ollama.token_delay = 0.5  # from now on the answer streams slowly: time to press Ctrl-C
     terminal.read_until("Writing the answer")
-    time.sleep(1.0)
+    deadline = time.monotonic() + 60  # Ctrl-C once the answer streams: the run is drafting
+    while not any(r.get("stream") for r in fake_ollama.chat_requests()) and time.monotonic() < deadline:
+        time.sleep(0.05)
     terminal.type("\x03")
     screen = terminal.read_until("/resume ")
     terminal.read_until("research>", timeout=10)  # a fresh prompt: the REPL is still there
