@@ -111,8 +111,9 @@ async def run_research(
 
     # The servers boot (a second or more each) while this process checks Ollama and plans;
     # the first step needs neither server, nor the graph: LangGraph is imported in a
-    # thread meanwhile, begun after the model client's import so the two do not share the
-    # interpreter on the way to the first step.
+    # thread meanwhile, begun once Ollama has answered. Not before: the model client's
+    # import would share the interpreter with it on the way to the first step, and a
+    # missing model would wait for an import thread that cannot be stopped.
     pool = request.servers or ServerPool()
     announce_servers = not pool.started
     graph_ready = asyncio.get_running_loop().create_future()
@@ -121,10 +122,10 @@ async def run_research(
     try:
         from research.modules.llm.model_manager import ModelManager
 
-        heavy = asyncio.ensure_future(asyncio.to_thread(_import_graph_modules))
-        heavy.add_done_callback(lambda done: graph_ready.done() or graph_ready.set_result(None))
         model = ModelManager(settings)
         model_name = await model.ensure_ready()  # exit 3 before any session folder is made
+        heavy = asyncio.ensure_future(asyncio.to_thread(_import_graph_modules))
+        heavy.add_done_callback(lambda done: graph_ready.done() or graph_ready.set_result(None))
         if session is None:
             session = history.create(question=question, language=lang, model=model_name,
                                      parent=request.parent_session)
@@ -139,14 +140,16 @@ async def run_research(
             return await _run_locked(request, settings, progress, history, session, model, model_name,
                                      question, lang, depth, pool, heavy)
     finally:
+        if request.servers is None:
+            # First: a server start still waiting to import the SDK is cancelled before
+            # that import begins (a thread, which nothing could stop or skip at exit).
+            await pool.aclose()
         if not graph_ready.done():
-            graph_ready.set_result(None)  # a server still waiting to import the SDK goes on
+            graph_ready.set_result(None)  # a kept (REPL) server waiting to import the SDK goes on
         if not heavy.done():
             heavy.cancel()
         elif not heavy.cancelled():
             heavy.exception()  # retrieved; a failed import was raised where it was awaited
-        if request.servers is None:
-            await pool.aclose()
 
 
 # Sandboxes that do not give the full isolation (docs/sandbox.md): a run under one says so.

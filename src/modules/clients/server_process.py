@@ -34,8 +34,14 @@ async def import_sdk(after: "asyncio.Future[Any] | None" = None) -> None:
     import sys
 
     if after is not None:
-        with suppress(BaseException):
+        try:
             await asyncio.shield(after)
+        except asyncio.CancelledError:
+            task = asyncio.current_task()
+            if task is not None and task.cancelling():
+                raise  # this start was cancelled (a run that stopped early): no import
+        except Exception:  # noqa: BLE001 - the caller's import failed; the SDK is still needed
+            pass
     if "mcp" not in sys.modules:
         await asyncio.to_thread(importlib.import_module, "mcp")
 
@@ -107,10 +113,12 @@ class ServerLauncher:
             self._spare = await self.spawn()
 
     async def discard_spare(self) -> None:
-        """A process started ahead that never got connected (the run ended first)."""
+        """A process started ahead that never got connected (the run ended first). It holds
+        no session and no request, so it gets no grace: one still importing would notice
+        its closed stdin only once its imports are done."""
         spare, self._spare = self._spare, None
         if spare is not None:
-            await stop_process(spare, self.exit_grace, self.terminate_first)
+            await stop_process(spare, 0.0, self.terminate_first)
 
     @asynccontextmanager
     async def transport(self) -> AsyncIterator[Any]:
