@@ -13,8 +13,6 @@ from __future__ import annotations
 
 import re
 
-from research.modules.text.claims import sentence_spans
-
 _SEGMENT = re.compile(
     r"<\|channel\|>\s*(\w+)[^<]*?(?:<\|constrain\|>\s*\w+\s*)?<\|message\|>(.*?)"
     r"(?=<\|end\|>|<\|return\|>|<\|call\|>|<\|start\|>|<\|channel\|>|\Z)",
@@ -46,6 +44,10 @@ def drop_cut_off_sentence(text: str) -> str:
     stripped = text.rstrip()
     if not stripped or stripped[-1] in "。.！？!?」』)）]":
         return stripped
+    # Imported here: the sentence rules compile some thirty patterns, and the model client
+    # is imported on the way to a run's first step, which needs none of them.
+    from research.modules.text.claims import sentence_spans  # noqa: PLC0415
+
     last_line_start = stripped.rfind("\n") + 1
     line = stripped[last_line_start:]
     spans = sentence_spans(line)
