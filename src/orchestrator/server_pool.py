@@ -1,7 +1,7 @@
 """Both MCP servers, started once and shared by every run of one process.
 
-A one-shot run starts the pool first thing (before Ollama is checked and before the graph
-is imported), so the servers boot while this process does its own work; the REPL keeps one
+A one-shot run starts the pool as soon as Ollama has answered (before the graph is
+imported), so the servers boot while this process plans; the REPL keeps one
 pool for all its questions, so the second question does not start any server at all.
 
 One pair of servers serves many sessions:
