@@ -116,3 +116,49 @@ def test_gpt_oss_gets_only_thinking_levels():
 
     assert _think_for("gpt-oss:20b", False) == "low" and _think_for("gpt-oss:20b", "high") == "high"
     assert _think_for("qwen3:8b", "low") is True and _think_for("qwen3:8b", False) is False
+
+
+@pytest.mark.parametrize("size", [1, 3, 7, 40])
+@pytest.mark.parametrize(
+    "leaked",
+    [
+        "<|channel|>analysis<|message|>User wants X. Let me think.<|end|><|start|>assistant<|channel|>final<|message|>Mount Fuji is 3,776 m high [S1].<|return|>",
+        "analysisUser wants X. Let me think.assistantfinalMount Fuji is 3,776 m high [S1].",
+        "<|channel|>commentary to=functions.search <|constrain|>json<|message|>{\"q\": \"fuji\"}<|call|>"
+        "<|start|>assistant<|channel|>final<|message|>Mount Fuji is 3,776 m high [S1].<|end|>",
+        "Mount Fuji is 3,776 m high [S1].<|return|>",
+    ],
+)
+def test_a_streamed_answer_never_shows_control_text_or_reasoning(leaked, size):
+    # What the terminal shows while the answer streams, chunk by chunk, for every leak form.
+    from research.modules.llm.hygiene import StreamedAnswer
+
+    stream = StreamedAnswer()
+    shown = [stream.feed(leaked[i:i + size]) for i in range(0, len(leaked), size)]
+    shown.append(stream.finish())
+    text = "".join(shown)
+    assert text == "Mount Fuji is 3,776 m high [S1]."
+    assert all("<|" not in part and "analysis" not in part and "User wants" not in part for part in shown)
+
+
+def test_a_streamed_answer_that_opens_with_the_word_analysis_is_shown_whole():
+    from research.modules.llm.hygiene import StreamedAnswer
+
+    stream = StreamedAnswer()
+    answer = "Analysis of the sources shows that Mount Fuji is 3,776 m high [S1]."
+    shown = "".join(stream.feed(answer[i:i + 5]) for i in range(0, len(answer), 5)) + stream.finish()
+    assert shown == answer
+
+
+@pytest.mark.parametrize("turns", [1, 2])  # the fake leaks the marked form, then the eaten one
+async def test_streaming_a_harmony_leak_shows_only_the_final_answer(fake_ollama, turns):
+    fake_ollama.behaviours = {"harmony"}
+    manager = _manager(fake_ollama)
+    messages = [{"role": "system", "content": "Answer in English."},
+                {"role": "user", "content": "Q\n[S1] Fuji — http://x\n- Mount Fuji is 3,776 metres high.\n"}]
+    for _ in range(turns):
+        tokens: list[str] = []
+        answer = await manager.stream(messages, node="llm", on_token=tokens.append)
+    shown = "".join(tokens)
+    assert "3,776" in shown and shown.strip() == answer.strip()
+    assert "<|" not in shown and "We need to answer" not in shown and "The user wants" not in shown

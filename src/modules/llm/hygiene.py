@@ -38,6 +38,63 @@ def strip_control_text(text: str) -> str:
     return _TOKEN.sub("", text).strip()
 
 
+_ROLES = ("assistant", "user", "system", "developer")
+_OPENS_LIKE_EATEN = re.compile(r"\s*(?:analysis|commentary)", re.IGNORECASE)
+_EATEN_FINAL = re.compile(r"assistant\s*final", re.IGNORECASE)
+
+
+class StreamedAnswer:
+    """What may be shown of an answer while it streams: never more than ``strip_control_text``
+    keeps of what has arrived. ``feed`` each chunk and show what it returns; ``finish`` at
+    the end returns the rest.
+
+    Held back until they resolve: an unfinished ``<|…`` token, a ``<|channel|>`` whose
+    ``<|message|>`` has not come (its name is not text), and a reply that opens like a
+    leaked channel with its markers eaten ("analysis…") until its "assistantfinal" shows
+    (a real answer that opens with the word appears whole at the end). What is shown only
+    grows: text the cleaner would take back later is not shown before it settles.
+    """
+
+    def __init__(self) -> None:
+        self.raw = ""
+        self.shown = ""
+
+    def feed(self, chunk: str) -> str:
+        self.raw += chunk
+        return self._more(self._settled(self.raw))
+
+    def finish(self) -> str:
+        return self._more(self.raw)
+
+    @staticmethod
+    def _settled(raw: str) -> str:
+        if raw.endswith("<"):
+            raw = raw[:-1]
+        token = raw.rfind("<|")
+        if token != -1 and "|>" not in raw[token:]:
+            raw = raw[:token]
+        start = raw.rfind("<|start|>")
+        if start != -1:
+            role = raw[start + len("<|start|>"):].strip()
+            if any(name.startswith(role) for name in _ROLES):  # "assistan…": the role's name is not text
+                raw = raw[:start]
+        channel = raw.rfind("<|channel|>")
+        if channel != -1 and "<|message|>" not in raw[channel:]:
+            raw = raw[:channel]
+        opening = raw.lstrip()[:10].lower()
+        if opening and ("analysis".startswith(opening) or "commentary".startswith(opening)
+                        or _OPENS_LIKE_EATEN.match(raw)) and not _EATEN_FINAL.search(raw):
+            return ""
+        return raw
+
+    def _more(self, raw: str) -> str:
+        clean = strip_control_text(raw) if raw else ""
+        if not clean.startswith(self.shown):
+            return ""
+        more, self.shown = clean[len(self.shown):], clean
+        return more
+
+
 def drop_cut_off_sentence(text: str) -> str:
     """An answer stopped by the length limit ends mid-sentence: that sentence goes, so it
     is never cited or reported as if it were whole."""

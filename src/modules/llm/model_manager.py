@@ -18,7 +18,7 @@ from pydantic import BaseModel, ValidationError
 
 from research.modules.core.errors import OllamaCallFailed, OllamaError
 from research.modules.core.settings import Settings
-from research.modules.llm.hygiene import drop_cut_off_sentence, strip_control_text
+from research.modules.llm.hygiene import StreamedAnswer, drop_cut_off_sentence, strip_control_text
 from research.modules.text.tokens import estimate_tokens
 
 T = TypeVar("T", bound=BaseModel)
@@ -94,6 +94,7 @@ class ModelManager:
         only says so in the final chunk), and ``OllamaError`` when the stream breaks.
         """
         visible = _ThinkFilter()
+        shown = StreamedAnswer()  # the terminal never sees harmony control text or reasoning
         parts: list[str] = []
         started = time.perf_counter()
         iterator = await self._call(messages, node=node, stream=True)
@@ -105,7 +106,8 @@ class ModelManager:
                 text = visible.feed(chunk.message.content or "")
                 if text:
                     parts.append(text)
-                    on_token(text)
+                    if more := shown.feed(text):
+                        on_token(more)
                 if chunk.done:
                     finished = True
                     done_reason = getattr(chunk, "done_reason", None)
@@ -124,6 +126,8 @@ class ModelManager:
         self.consecutive_failures = 0
         if not finished:
             raise OllamaError("ollama.stream_lost", host=self.host)
+        if rest := shown.finish():
+            on_token(rest)
         answer = strip_control_text("".join(parts))
         if done_reason == "length":
             # Already shown to the user, so no retry here: the cut-off sentence never reaches the draft.
