@@ -235,7 +235,22 @@ async def test_verify_agrees_with_research_verify(research_env, tmp_path, fake_o
     assert "4. unsupported [" not in result.content[0].text and "4. unsupported: Mount Fuji is in France" in result.content[0].text
 
 
+def _web_servers_under(root: Path) -> set[int]:
+    """Web-search server processes started for this sessions folder (the kept pool's)."""
+    found = set()
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                argv = (entry / "cmdline").read_bytes().split(b"\0")
+            except OSError:
+                continue
+            if b"research.servers.web.server" in argv and str(root).encode() in argv:
+                found.add(int(entry.name))
+    return found
+
+
 async def test_verify_reads_url_sources_and_says_when_none_can_be_read(research_env, web):
+    sessions = Path(research_env["RESEARCH_SESSIONS_DIR"]).resolve()
     async with Client(host_params(research_env)) as host:
         result = await host.call_tool("verify", {"answer": ANSWER, "sources": [FACTS, web.url(FUJI_EN.path)],
                                                  "judge": False})
@@ -245,9 +260,19 @@ async def test_verify_reads_url_sources_and_says_when_none_can_be_read(research_
         assert output["sources"][1]["url"] == web.url(FUJI_EN.path) and output["sources"][1]["characters"] > 100
         second = output["verdicts"][1]
         assert second["verdict"] == "supported" and second["source"] == "S2" and "1707" in second["evidence"]
+        servers = _web_servers_under(sessions)
+        assert len(servers) == 1  # kept for the next check
 
         broken = await host.call_tool("verify", {"answer": ANSWER, "sources": [web.url("/no/such/page.html")]})
         assert broken.is_error and "None of the sources could be read" in broken.content[0].text
+        assert _web_servers_under(sessions) == servers  # the second check did not start another
+        # Each check's downloads live in a hidden folder of its own, removed afterwards.
+        assert not [p for p in sessions.iterdir() if p.name.startswith(".verify-")]
+    for _ in range(100):  # the host closed the research server: its servers go with it
+        if not _web_servers_under(sessions):
+            break
+        await anyio.sleep(0.05)
+    assert not _web_servers_under(sessions)
 
 
 def test_stdout_carries_only_the_protocol_and_progress_follows_the_question_language(research_env):

@@ -78,11 +78,14 @@ async def judge_uncertain_claims(
     return complete, "; ".join(e.message for e in errors)
 
 
-async def read_sources(specs: list[SourceSpec], settings: Settings, *, first_label: int = 1) -> list[dict[str, Any]]:
+async def read_sources(specs: list[SourceSpec], settings: Settings, *, first_label: int = 1,
+                       servers: Any = None) -> list[dict[str, Any]]:
     """Documents in the verification step's shape, labelled S<first_label>… in the order given.
 
     A source that cannot be read is kept with ``status: "failed"`` and its ``error``, so the
     caller can say which; it supports nothing. Raises ``FileNotFoundError`` for a missing file.
+    ``servers``: a ``ServerPool`` kept by a long-lived caller (the research MCP server), so
+    that a check does not start both servers again; None: servers of this call's own.
     """
     documents: list[dict[str, Any]] = []
     for number, spec in enumerate(specs, first_label):
@@ -104,7 +107,12 @@ async def read_sources(specs: list[SourceSpec], settings: Settings, *, first_lab
         documents.append(document)
     to_parse = [(d, s) for d, s in zip(documents, specs) if s.kind != "text" and not d["markdown"]]
     if to_parse:
-        await _read_in_sandbox(to_parse, settings)
+        # The kept parser reads only under the sessions folder: a file elsewhere gets this
+        # call's own servers.
+        if servers is None or any(spec.kind == "file" for _, spec in to_parse):
+            await _read_in_sandbox(to_parse, settings)
+        else:
+            await _read_with_pool(to_parse, settings, servers)
     return documents
 
 
@@ -121,21 +129,37 @@ async def _read_in_sandbox(todo: list[tuple[dict[str, Any], SourceSpec]], settin
             web = None
             if any(spec.kind == "url" for _, spec in todo):
                 web = await stack.enter_async_context(WebSearchClient(settings, cache))
-            for document, spec in todo:
-                try:
-                    if spec.kind == "url":
-                        parsed = await _fetch_and_parse(spec.value, web, parser)
-                    else:
-                        path = Path(spec.value).resolve()
-                        parsed = await parser.parse(path=str(path), text=None, media_type="", url=path.as_uri())
-                except DocumentFailed as exc:
-                    document.update(status="failed", error=str(exc)[:300])
-                    continue
-                document.update(markdown=parsed.markdown, title=parsed.title or document["title"],
-                                snippets=parsed.snippets, key_facts=parsed.key_facts, tables=parsed.tables,
-                                language=parsed.language or detect_language(parsed.markdown[:4000]))
-                if not parsed.markdown.strip():
-                    document.update(status="failed", error="no readable text")
+            await _read_each(todo, web, parser)
+
+
+async def _read_each(todo: list[tuple[dict[str, Any], SourceSpec]], web: Any, parser: Any) -> None:
+    for document, spec in todo:
+        try:
+            if spec.kind == "url":
+                parsed = await _fetch_and_parse(spec.value, web, parser)
+            else:
+                path = Path(spec.value).resolve()
+                parsed = await parser.parse(path=str(path), text=None, media_type="", url=path.as_uri())
+        except DocumentFailed as exc:
+            document.update(status="failed", error=str(exc)[:300])
+            continue
+        document.update(markdown=parsed.markdown, title=parsed.title or document["title"],
+                        snippets=parsed.snippets, key_facts=parsed.key_facts, tables=parsed.tables,
+                        language=parsed.language or detect_language(parsed.markdown[:4000]))
+        if not parsed.markdown.strip():
+            document.update(status="failed", error="no readable text")
+
+
+async def _read_with_pool(todo: list[tuple[dict[str, Any], SourceSpec]], settings: Settings, servers: Any) -> None:
+    """The same reading through servers that stay up between checks. Their folder is the
+    sessions folder (the pool's cache root, which the parser sees read-only), so this
+    check's downloads go to a hidden folder there, removed afterwards."""
+    await servers.start(settings)
+    root = Path(settings.sessions_dir).expanduser().resolve()
+    with tempfile.TemporaryDirectory(prefix=".verify-", dir=root) as folder:
+        web, parser = servers.for_session(Path(folder))
+        (Path(folder) / "sources").mkdir()
+        await _read_each(todo, web, parser)
 
 
 async def _fetch_and_parse(url: str, web: Any, parser: Any) -> Any:

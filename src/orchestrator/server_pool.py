@@ -38,6 +38,7 @@ class ServerPool:
         self.web_search: Any = None  # WebSearchClient
         self.parser: Any = None  # ContainerProcessor
         self._key: tuple[Any, ...] | None = None
+        self._starting = asyncio.Lock()  # two callers at once start one pair, not two
 
     @property
     def started(self) -> bool:
@@ -48,6 +49,10 @@ class ServerPool:
         """Spawn both servers now without waiting for them (they are waited for at their
         first use); servers started with other settings are replaced. ``after``: the MCP
         SDK is imported once it is done (the caller's more urgent imports)."""
+        async with self._starting:
+            await self._start(settings, after, wait_spawned)
+
+    async def _start(self, settings: Settings, after: "asyncio.Future[Any] | None", wait_spawned: bool) -> None:
         key = server_key(settings)
         if self._key == key and self.web_search is not None:
             return

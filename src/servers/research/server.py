@@ -54,8 +54,14 @@ class ResearchService:
     """What the tools share: settings from the environment, the sessions, the runs."""
 
     def __init__(self, settings: Settings, runs: RunManager | None = None) -> None:
+        from research.orchestrator.server_pool import ServerPool
+
         self.settings = settings
         self.runs = runs or RunManager()
+        # The web-search and parser servers that `verify` reads URLs with, started at the
+        # first such call and kept until this server exits: a check no longer pays for
+        # starting both (research runs keep servers of their own: their settings may differ).
+        self.servers = ServerPool()
 
     @property
     def history(self) -> HistoryManager:
@@ -183,7 +189,8 @@ def build_server(service: ResearchService) -> MCPServer:
         if not any(source.strip() for source in sources):
             return error_result(t("mcp_research.no_sources", message_lang))
         try:
-            output = await verify_answer(answer, sources, service.settings, judge=judge, lang=message_lang)
+            output = await verify_answer(answer, sources, service.settings, judge=judge, lang=message_lang,
+                                         servers=service.servers)
         except UserFacingError as exc:
             return error_result(exc.message(message_lang))
         if not any(source.status == "ok" for source in output.sources):
@@ -248,7 +255,11 @@ def render_verdicts(output: VerifyOutput, lang: str) -> str:
 
 
 async def _serve(settings: Settings) -> None:
-    await build_server(ResearchService(settings)).run_stdio_async()
+    service = ResearchService(settings)
+    try:
+        await build_server(service).run_stdio_async()
+    finally:
+        await service.servers.aclose()
 
 
 def serve() -> None:

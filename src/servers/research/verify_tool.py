@@ -58,9 +58,11 @@ def is_url(source: str) -> bool:
     return bool(URL.match(source.strip()))
 
 
-async def verify_answer(answer: str, sources: list[str], settings: Settings, *, judge: bool, lang: str) -> VerifyOutput:
+async def verify_answer(answer: str, sources: list[str], settings: Settings, *, judge: bool, lang: str,
+                        servers: Any = None) -> VerifyOutput:
+    """``servers``: the research server's ``ServerPool``, kept between calls (None: this call's own)."""
     specs = [SourceSpec("url" if is_url(source.strip()) else "text", source.strip()) for source in sources]
-    documents = await read_sources(specs, settings)
+    documents = await read_sources(specs, settings, servers=servers)
     claims, assessments = check_draft(answer, documents)
     judged, note = True, ""
     if judge:
