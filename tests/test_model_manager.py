@@ -87,16 +87,17 @@ def test_token_estimate_is_cjk_aware():
     assert estimate_tokens(cut) <= 50 and cut.endswith("one")
 
 
-@pytest.mark.parametrize(
-    "leaked",
-    [
-        "<|channel|>analysis<|message|>User wants X. Let me think.<|end|><|start|>assistant<|channel|>final<|message|>Mount Fuji is 3,776 m high [S1].<|return|>",
-        "analysisUser wants X. Let me think.assistantfinalMount Fuji is 3,776 m high [S1].",
-        "<|channel|>commentary to=functions.search <|constrain|>json<|message|>{\"q\": \"fuji\"}<|call|>"
-        "<|start|>assistant<|channel|>final<|message|>Mount Fuji is 3,776 m high [S1].<|end|>",
-        "Mount Fuji is 3,776 m high [S1].<|return|>",
-    ],
-)
+# Every form in which gpt-oss's harmony text leaks, each around the same final answer.
+LEAKED_FORMS = [
+    "<|channel|>analysis<|message|>User wants X. Let me think.<|end|><|start|>assistant<|channel|>final<|message|>Mount Fuji is 3,776 m high [S1].<|return|>",
+    "analysisUser wants X. Let me think.assistantfinalMount Fuji is 3,776 m high [S1].",
+    "<|channel|>commentary to=functions.search <|constrain|>json<|message|>{\"q\": \"fuji\"}<|call|>"
+    "<|start|>assistant<|channel|>final<|message|>Mount Fuji is 3,776 m high [S1].<|end|>",
+    "Mount Fuji is 3,776 m high [S1].<|return|>",
+]
+
+
+@pytest.mark.parametrize("leaked", LEAKED_FORMS)
 def test_every_harmony_form_is_stripped(leaked):
     from research.modules.llm.hygiene import strip_control_text
 
@@ -119,16 +120,7 @@ def test_gpt_oss_gets_only_thinking_levels():
 
 
 @pytest.mark.parametrize("size", [1, 3, 7, 40])
-@pytest.mark.parametrize(
-    "leaked",
-    [
-        "<|channel|>analysis<|message|>User wants X. Let me think.<|end|><|start|>assistant<|channel|>final<|message|>Mount Fuji is 3,776 m high [S1].<|return|>",
-        "analysisUser wants X. Let me think.assistantfinalMount Fuji is 3,776 m high [S1].",
-        "<|channel|>commentary to=functions.search <|constrain|>json<|message|>{\"q\": \"fuji\"}<|call|>"
-        "<|start|>assistant<|channel|>final<|message|>Mount Fuji is 3,776 m high [S1].<|end|>",
-        "Mount Fuji is 3,776 m high [S1].<|return|>",
-    ],
-)
+@pytest.mark.parametrize("leaked", LEAKED_FORMS)
 def test_a_streamed_answer_never_shows_control_text_or_reasoning(leaked, size):
     # What the terminal shows while the answer streams, chunk by chunk, for every leak form.
     from research.modules.llm.hygiene import StreamedAnswer
