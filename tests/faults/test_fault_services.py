@@ -74,12 +74,16 @@ def test_every_engine_failing_exits_5_and_the_report_says_why(research_env, web)
     [({"RESEARCH_SANDBOX": "docker"}, "RESEARCH_SANDBOX_IMAGE"),
      ({"RESEARCH_SANDBOX": "podman", "RESEARCH_SANDBOX_IMAGE": "python:3.11-slim"}, "cannot run on this machine")],
 )
-def test_an_unavailable_sandbox_is_one_line_and_exit_2(research_env, env, needle):
+def test_an_unavailable_sandbox_is_one_line_and_exit_2(research_env, env, needle, tmp_path):
     # An explicitly chosen sandbox never falls back to a weaker one (auto does). It is a
     # setting the user must change: exit 2, before any session folder (f7d8de6).
-    if shutil.which("podman") and env["RESEARCH_SANDBOX"] == "podman":
-        pytest.skip("podman is installed here")
     research_env.update(env)
+    if env["RESEARCH_SANDBOX"] == "podman":
+        # A PATH with no podman on it, so the check runs (and cannot be skipped) whether or
+        # not this machine has podman; the command itself is started by its full path.
+        empty = tmp_path / "no-podman-here"
+        empty.mkdir()
+        research_env["PATH"] = str(empty)
     result = run_research(["What is the height of Mount Fuji?"], research_env)
     assert result.returncode == 2, result.stderr
     assert needle in last_line(result.stderr)
