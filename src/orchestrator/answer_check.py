@@ -151,15 +151,11 @@ async def _read_each(todo: list[tuple[dict[str, Any], SourceSpec]], web: Any, pa
 
 
 async def _read_with_pool(todo: list[tuple[dict[str, Any], SourceSpec]], settings: Settings, servers: Any) -> None:
-    """The same reading through servers that stay up between checks. Their folder is the
-    sessions folder (the pool's cache root, which the parser sees read-only), so this
-    check's downloads go to a hidden folder there, removed afterwards."""
+    """The same reading through servers that stay up between checks. A page's text needs
+    no session folder (the web-search server extracts it in its own sandbox), so the
+    pool's clients are used as they are."""
     await servers.start(settings)
-    root = Path(settings.sessions_dir).expanduser().resolve()
-    with tempfile.TemporaryDirectory(prefix=".verify-", dir=root) as folder:
-        web, parser = servers.for_session(Path(folder))
-        (Path(folder) / "sources").mkdir()
-        await _read_each(todo, web, parser)
+    await _read_each(todo, servers.web_search, servers.parser)
 
 
 async def _fetch_and_parse(url: str, web: Any, parser: Any) -> Any:

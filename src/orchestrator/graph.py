@@ -13,7 +13,7 @@ from typing import Any, Callable
 from langgraph.graph import END, START, StateGraph
 
 from research.nodes.dependencies import WorkflowDependencies
-from research.orchestrator.steps import NODES, bind, load_node, preload_nodes  # noqa: F401 (the runner reaches them here)
+from research.orchestrator.steps import NODES, bind
 from research.state import AgentState
 
 

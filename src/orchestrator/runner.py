@@ -255,7 +255,7 @@ def settings_for_depth(settings: Settings, depth: str) -> Settings:
 
 async def _run_graph(session, history, settings, model, progress, question, lang, model_name, request, depth,
                      finished, pool, heavy):
-    from research.orchestrator.steps import NODES, bind
+    from research.orchestrator.steps import NODES, bind, preload_nodes
 
     web_search, parser = pool.for_session(session.path)
     deps = WorkflowDependencies(
@@ -282,7 +282,7 @@ async def _run_graph(session, history, settings, model, progress, question, lang
         # allow-list of the types our graph writes, never by importing what they name.
         saver = AsyncSqliteSaver(connection, serde=AllowListSerializer())
         graph = graph_module.build_graph(deps, saver)
-        preload = asyncio.ensure_future(asyncio.to_thread(graph_module.preload_nodes))
+        preload = asyncio.ensure_future(asyncio.to_thread(preload_nodes))
         stack.callback(_forget, preload)
         config = {
             "configurable": {"thread_id": session.session_id},

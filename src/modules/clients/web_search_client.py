@@ -328,10 +328,6 @@ class SessionWebSearch:
     async def list_tools(self) -> list[str]:
         return await self.client.list_tools()
 
-    async def call(self, tool: str, arguments: dict[str, Any]) -> "CallToolResult":
-        """A tool that takes no cache folder (a single page's text)."""
-        return await self.client.call(tool, arguments)
-
 
 def _refused(exc: "MCPError") -> SearchUnavailable:
     from mcp_types import REQUEST_TIMEOUT
