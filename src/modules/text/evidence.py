@@ -113,6 +113,7 @@ def _json_lines(value: Any, prefix: str = "") -> list[tuple[str, bool]]:
 
 
 def _prose_lines(text: str) -> list[tuple[str, bool]]:
+    """Prose as its sentences, line by line (Markdown quote and heading marks dropped)."""
     out = []
     for line in text.splitlines():
         line = plain_text(line.lstrip("#> ").strip())
