@@ -22,7 +22,7 @@ from typing import Any
 from typing import TYPE_CHECKING
 
 from research.modules.clients.connection import BackgroundStart, ConnectionStartFailed, McpConnection
-from research.modules.clients.server_process import ServerLauncher, import_sdk
+from research.modules.clients.server_process import OWN_SERVER_CWD, ServerLauncher, import_sdk
 from research.modules.clients.sandbox import (
     IsolationReport,
     SandboxCommand,
@@ -127,7 +127,7 @@ class ContainerProcessor(BackgroundStart):
                                                name=self._requested_sandbox)
         if self.command.warning_key:
             print(t(self.command.warning_key, self.lang), file=sys.stderr)
-        self._launcher = ServerLauncher(self.command.command, self.command.args, self.command.env,
+        self._launcher = ServerLauncher(self.command.command, self.command.args, self.command.env, cwd=OWN_SERVER_CWD,
                                         errlog=lambda: self._stderr, exit_grace=EXIT_GRACE_S, terminate_first=False)
         try:
             await self._launcher.prespawn()

@@ -197,7 +197,9 @@ def build_sandbox_command(settings: Settings, cache_dir: Path | None, *, name: s
     the server reads only inline bytes. ``diagnostics``: offer ``sandbox-info`` (our clients)."""
     name = name or choose_sandbox(settings)
     cache = Path(cache_dir).resolve() if cache_dir is not None else None
-    python_argv = [sys.executable, "-m", SERVER_MODULE]
+    from research.modules.clients.server_process import own_python_argv  # not at the top: the parser server imports this module
+
+    python_argv = own_python_argv(SERVER_MODULE)
     if name in ("docker", "podman"):
         env = server_environment(settings, CONTAINER_CACHE_DIR if cache else None, diagnostics=diagnostics)
         args = ["run", "--rm", "-i", "--network", "none", "--read-only", "--tmpfs", "/tmp",

@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import sys
 from contextlib import asynccontextmanager, suppress
 from typing import IO, Any, AsyncIterator, Callable
 
@@ -24,6 +25,20 @@ _INHERITED_ENV = ("HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER")
 # A JSON-RPC message is one line; a parsed document can be megabytes long.
 _LINE_LIMIT = 256 * 1024 * 1024
 _POLL_S = 0.005
+# The folder our own servers start in: fixed, so that nothing where the user happens to stand
+# (a clone at ~/research, an empty notes/research/) can take the place of the installed package.
+OWN_SERVER_CWD = "/"
+
+
+def own_python_argv(module: str) -> list[str]:
+    """The argv that runs one of the project's own modules with this interpreter.
+
+    ``-P``: neither the working directory nor a script's folder goes first on ``sys.path``, so
+    a ``research/`` folder in the working directory is never imported (nor its code run).
+    Not ``-I``: PYTHONPATH is passed on on purpose (the child must import what the parent
+    imports), and it is the parent's own path, not the working directory's contents.
+    """
+    return [sys.executable, "-P", "-m", module]
 
 
 async def import_sdk(after: "asyncio.Future[Any] | None" = None) -> None:

@@ -20,13 +20,12 @@ import io
 import json
 import os
 import re
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Awaitable, Callable, TextIO
 
 from research.modules.clients.connection import BackgroundStart, ConnectionStartFailed, McpConnection
-from research.modules.clients.server_process import ServerLauncher, import_sdk
+from research.modules.clients.server_process import OWN_SERVER_CWD, ServerLauncher, import_sdk, own_python_argv
 from research.modules.core.errors import SearchUnavailable, UsageError, UserFacingError
 from research.state.models import SearchHit
 from research.modules.core.settings import Settings
@@ -71,12 +70,16 @@ class ServerSpec:
 def own_server_spec(settings: Settings, cache_dir: Path | None, cache_root: Path | None = None) -> ServerSpec:
     """Our server with one cache folder (``cache_dir``), or, shared by several sessions,
     a root under which each call names its own (``cache_root``)."""
-    where = ["--cache-dir", str(cache_dir)] if cache_dir is not None else ["--cache-root", str(cache_root)]
+    # Absolute: the server starts in a fixed folder, not in the user's.
+    where = (["--cache-dir", str(Path(cache_dir).resolve())] if cache_dir is not None
+             else ["--cache-root", str(Path(cache_root).resolve())])  # type: ignore[arg-type]
+    python, *args = own_python_argv("research.servers.web.server")
     return ServerSpec(
         name="web-search",
-        command=sys.executable,
-        args=["-m", "research.servers.web.server", *where],
+        command=python,
+        args=[*args, *where],
         env=settings_environment(settings),
+        cwd=OWN_SERVER_CWD,
         ours=True,
     )
 
