@@ -79,6 +79,36 @@ def test_redirected_stdout_holds_only_the_checked_answer(shared_run):
             assert line.strip()[:40] in report, line
 
 
+def _sources_listed(markdown: str) -> dict[str, str]:
+    """label -> URL, from the Sources list of a report (or of stdout)."""
+    return dict(re.findall(r"^\d+\. \*\*\[(S\d+)\]\*\* \[[^\]]*\]\(<([^>]+)>\)", markdown, flags=re.MULTILINE))
+
+
+def test_redirected_stdout_is_what_report_md_says_sources_included(shared_run):
+    # `research "…" > answer.md`: every [S#] in the file resolves to a source listed in the
+    # same file, with the URL report.md gives it, and the text is report.md's own.
+    result = shared_run("en-text").result
+    report_md = Path(re.search(r"(\S+report\.md)", result.stderr).group(1)).read_text("utf-8")
+    answer = result.stdout.strip()
+    assert answer in report_md
+    assert answer.startswith("## Summary") and "\n## Sources\n" in answer
+    cited = set(re.findall(r"\[(S\d+)\]", answer.split("\n## Sources\n")[0]))
+    listed = _sources_listed(answer)
+    assert cited and cited <= set(listed), cited - set(listed)
+    assert listed == _sources_listed(report_md)
+
+
+def test_json_carries_the_answer_and_the_sources_it_cites(shared_run):
+    summary = shared_run("en").summary
+    report_md = Path(summary["report_md"]).read_text("utf-8")
+    assert summary["answer"] and summary["answer"] in report_md
+    urls = {s["label"]: s["url"] for s in summary["source_list"]}
+    cited = set(re.findall(r"\[(S\d+)\]", summary["answer"]))
+    assert cited and cited <= set(urls)
+    assert {label: urls[label] for label in _sources_listed(report_md)} == _sources_listed(report_md)
+    assert isinstance(summary["sources"], int)  # the count stays where scripts read it
+
+
 def test_language_is_detected_from_a_japanese_question(shared_run):
     run = shared_run("ja")  # asked without --lang
     assert "--lang" not in run.result.args

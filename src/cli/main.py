@@ -234,7 +234,7 @@ async def _one_shot(args: argparse.Namespace, settings, lang: str) -> int:
         return EXIT_FAILURE
     finally:
         progress.close()
-    from research.cli.run_output import closing_lines, copy_outputs, final_stdout
+    from research.cli.run_output import closing_lines, copy_outputs, final_stdout, json_result
 
     for line in closing_lines(result, progress):
         progress.console.print(line, soft_wrap=True)
@@ -243,7 +243,7 @@ async def _one_shot(args: argparse.Namespace, settings, lang: str) -> int:
         return EXIT_FAILURE
     if args.output and copy_outputs(result, args.output, progress) != 0:
         return EXIT_FAILURE
-    text = json.dumps(result.to_json(), ensure_ascii=False) if args.json else final_stdout(result, progress, live)
+    text = json.dumps(json_result(result), ensure_ascii=False) if args.json else final_stdout(result, progress, live)
     return _write_result(text, progress.lang) or result.exit_code
 
 

@@ -8,6 +8,7 @@ paths); stdout gets only the final checked answer (plus the PDF's path on a term
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 from typing import Any
@@ -16,8 +17,11 @@ from rich.markup import escape
 
 from research.modules.core.errors import EXIT_OK, EXIT_SEARCH_FAILED
 from research.modules.core.i18n import t
+from research.modules.report.templates import report_labels
 from research.modules.text.sanitize import strip_controls
 
+# A label as the report writes it ([S1]); the report's own labels, not the model's styles.
+CITATION_LABEL = re.compile(r"\[(S\d+)\]")
 LANGUAGE_NAMES = {"ja": {"ja": "日本語", "en": "Japanese"}, "en": {"ja": "英語", "en": "English"}}
 
 
@@ -56,14 +60,60 @@ def closing_lines(result: Any, progress: Any) -> list[str]:
     return lines
 
 
-def final_stdout(result: Any, progress: Any, live: bool) -> str:
-    """What stdout gets last. Redirected: the checked answer alone. On a terminal the
-    drafts were streamed already: the checked answer again only when it differs from
-    the last draft shown (labelled on stderr), then the PDF's path."""
-    if not live:
+def report_answer(result: Any) -> str:
+    """The answer as report.md says it: its sections from the summary through the sources
+    list (findings, disagreements, notes, the verification table), without the header and
+    the method. So `research "…" > answer.md` resolves every [S#] it cites, in report.md's
+    words. Without a report (a run that ended before it), the checked answer."""
+    try:
+        text = Path(result.report_md).read_text("utf-8") if result.report_md else ""
+    except OSError:
+        text = ""
+    lines = text.splitlines()
+    starts = [i for i, line in enumerate(lines) if line.startswith("## ")]
+    if not starts:
         return strip_controls(result.answer or "").strip()
+    method = f"## {report_labels(result.language)['method']}"
+    end = max((i for i in starts if lines[i] == method), default=len(lines))
+    return "\n".join(lines[starts[0]:end]).strip()
+
+
+def sources_section(result: Any) -> str:
+    """The report's sources list (with "Also read"): what a streamed answer's [S#] point at."""
+    answer = report_answer(result)
+    heading = f"## {report_labels(result.language)['sources']}"
+    lines = answer.splitlines()
+    if heading not in lines:
+        return ""
+    return "\n".join(lines[lines.index(heading):]).strip()
+
+
+def json_result(result: Any) -> dict[str, Any]:
+    """``--json`` (and ``-o x.json``): the run's summary, the answer as report.md says it,
+    and every source read with its label and URL (``cited``: the answer cites it)."""
+    from research.servers.research.results import ledger
+    from research.state.session_folder import HistoryManager
+
+    answer = report_answer(result)
+    cited = set(CITATION_LABEL.findall(answer))
+    sources: list[dict[str, Any]] = []
+    if result.session_dir:
+        session = HistoryManager(Path(result.session_dir).parent).resolve(result.session_id)
+        sources = [{"label": s.label, "title": s.title, "url": s.url, "cited": s.label in cited}
+                   for s in ledger(session) if s.status == "ok"]
+    return result.to_json() | {"answer": answer, "source_list": sources}
+
+
+def final_stdout(result: Any, progress: Any, live: bool) -> str:
+    """What stdout gets last. Redirected: the answer as report.md says it, sources
+    included. On a terminal the drafts were streamed already: the checked answer again
+    only when it differs from the last draft shown (labelled on stderr), the sources
+    list its citations point at, then the PDF's path."""
+    if not live:
+        return report_answer(result)
     answer = checked_answer_if_new(result, progress)
-    return "\n".join(([answer, ""] if answer else []) + [result.report_pdf])
+    sources = sources_section(result)
+    return "\n".join(([answer, ""] if answer else []) + ([sources, ""] if sources else []) + [result.report_pdf])
 
 
 def checked_answer_if_new(result: Any, progress: Any) -> str | None:
@@ -101,7 +151,7 @@ def copy_outputs(result: Any, target: str, progress: Any) -> int:
 
 def _copy_one(result: Any, kind: str, destination: Path) -> Path | None:
     if kind == "json":
-        destination.write_text(json.dumps(result.to_json(), ensure_ascii=False, indent=2) + "\n", "utf-8")
+        destination.write_text(json.dumps(json_result(result), ensure_ascii=False, indent=2) + "\n", "utf-8")
         return destination
     source = result.report_md if kind == "md" else result.report_pdf
     if not source or not Path(source).is_file():
