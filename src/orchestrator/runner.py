@@ -44,6 +44,8 @@ class ResearchRequest:
     # Servers shared across runs (the REPL keeps one pool for all its questions). None:
     # this run starts its own and stops them when it ends.
     servers: ServerPool | None = None
+    # Who asked (a `research serve` token's id): kept in the sessions index (PostgreSQL).
+    owner: str = ""
 
 
 @dataclass
@@ -137,8 +139,14 @@ async def run_research(
         with history.lock(session.session_id):
             if request.resume:
                 history.remove_stale_temp_files(session.session_id)  # left by a process killed mid-write
-            return await _run_locked(request, settings, progress, history, session, model, model_name,
-                                     question, lang, depth, pool, heavy)
+            try:
+                return await _run_locked(request, settings, progress, history, session, model, model_name,
+                                         question, lang, depth, pool, heavy)
+            finally:
+                # The sessions index (PostgreSQL only) gets the outcome meta.json now holds.
+                from research.orchestrator.session_store import record_session
+
+                await asyncio.shield(record_session(settings, history, session.session_id, request.owner))
     finally:
         if request.servers is None:
             # First: a server start still waiting to import the SDK is cancelled before
@@ -178,6 +186,9 @@ async def _run_locked(request, settings, progress, history, session, model, mode
     progress("session", {"session_id": session.session_id, "session_dir": str(session.path), "language": lang})
     history.update_meta(session.session_id, status="running")
     history.append_event(session.session_id, "run_start", resume=bool(request.resume))
+    from research.orchestrator.session_store import record_session
+
+    await record_session(settings, history, session.session_id, request.owner)
 
     finished: dict[str, Any] = {}  # the graph's final state, once it has one
     try:
@@ -271,16 +282,12 @@ async def _run_graph(session, history, settings, model, progress, question, lang
         # kill before that write leaves no checkpoint, and --resume starts afresh.
         planned = await bind("input", NODES["input"], deps)(initial)
     graph_module = await heavy
-    import aiosqlite
-    from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
-
-    from research.orchestrator.checkpoints import AllowListSerializer
+    from research.orchestrator.session_store import open_checkpointer
 
     async with AsyncExitStack() as stack:
-        connection = await stack.enter_async_context(aiosqlite.connect(str(session.path / "checkpoints.sqlite")))
-        # A session folder may have been shared or edited: checkpoints are read with an
-        # allow-list of the types our graph writes, never by importing what they name.
-        saver = AsyncSqliteSaver(connection, serde=AllowListSerializer())
+        # SQLite in the session folder, or PostgreSQL (RESEARCH_DATABASE_URL); both read
+        # checkpoints with an allow-list of the types our graph writes.
+        saver = await stack.enter_async_context(open_checkpointer(settings, session.path))
         graph = graph_module.build_graph(deps, saver)
         preload = asyncio.ensure_future(asyncio.to_thread(preload_nodes))
         stack.callback(_forget, preload)

@@ -100,6 +100,18 @@ class Settings(BaseSettings):
     max_sources: int | None = Field(default=None, ge=1)
     max_llm_tokens: int | None = Field(default=None, ge=1)
     max_seconds: float | None = Field(default=None, gt=0)
+    # --- beyond one machine (issue 24, docs/scale.md) ---
+    # Empty: checkpoints in the session folder (SQLite), no server to install. A
+    # postgresql:// URL: checkpoints and the sessions index in PostgreSQL, shared by workers.
+    # `research config` shows it: keep the password in ~/.pgpass or PGPASSWORD, not the URL.
+    database_url: str = ""
+    # An http(s) URL of a `research serve`: runs are submitted there instead of run here
+    # (its bearer token comes from RESEARCH_SERVER_TOKEN, never a setting `research config` shows).
+    server: str = ""
+    # `research serve`: where the hashed tokens live (default beside the config file), and
+    # how many runs one token may have queued or running at once.
+    tokens_file: Path | None = None
+    queue_limit: int = Field(default=5, ge=1, le=1000)
     # NoDecode: the environment gives "a,b,c", not JSON.
     banned_words: Annotated[tuple[str, ...], NoDecode] = DEFAULT_BANNED_WORDS
 
@@ -110,6 +122,22 @@ class Settings(BaseSettings):
             value = value.split(",")
         if isinstance(value, (list, tuple)):
             return tuple(w.strip() for w in value if isinstance(w, str) and w.strip())
+        return value
+
+    @field_validator("database_url")
+    @classmethod
+    def _postgres_only(cls, value: str) -> str:
+        value = value.strip()
+        if value and not value.startswith(("postgresql://", "postgres://")):
+            raise ValueError("must be a postgresql:// URL (or empty for SQLite in the session folder)")
+        return value
+
+    @field_validator("server")
+    @classmethod
+    def _http_only(cls, value: str) -> str:
+        value = value.strip().rstrip("/")
+        if value and not value.startswith(("http://", "https://")):
+            raise ValueError("must be an http:// or https:// URL")
         return value
 
     @field_validator("ollama_host")

@@ -1,0 +1,185 @@
+"""The run queue several workers share in PostgreSQL (``research serve``).
+
+A run is a row of ``research_runs``. A worker claims the oldest waiting row with
+``SELECT … FOR UPDATE SKIP LOCKED`` (two workers never get the same row), and holds a
+PostgreSQL advisory lock on it for as long as it works on it, on a connection of its
+own. That lock is what makes "never run twice" hold: PostgreSQL drops it the moment the
+worker's connection closes (a ``kill -9`` included), and nothing else can take it while
+the worker lives. The heartbeat (``heartbeat_at``) says when a running row's worker was
+last heard from; a row whose heartbeat is older than the lease and whose lock is free is
+claimed again, and its worker resumes the session from the last checkpoint.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from research.orchestrator.session_store import connect, ensure_schema
+
+# Advisory locks of this project's runs: (namespace, run_id) as two int4 keys.
+LOCK_NAMESPACE = 24
+
+QUEUE_TABLES = """
+CREATE TABLE IF NOT EXISTS research_runs (
+    run_id        bigserial PRIMARY KEY,
+    owner         text NOT NULL,
+    request       jsonb NOT NULL,
+    status        text NOT NULL DEFAULT 'queued',
+    session_id    text,
+    worker        text,
+    heartbeat_at  timestamptz,
+    claims        integer NOT NULL DEFAULT 0,
+    submitted_at  timestamptz NOT NULL DEFAULT clock_timestamp(),
+    started_at    timestamptz,
+    finished_at   timestamptz,
+    result        jsonb,
+    error         text
+);
+CREATE INDEX IF NOT EXISTS research_runs_waiting ON research_runs (status, submitted_at);
+CREATE TABLE IF NOT EXISTS research_run_events (
+    id       bigserial PRIMARY KEY,
+    run_id   bigint NOT NULL,
+    worker   text NOT NULL,
+    event    text NOT NULL,
+    payload  jsonb NOT NULL,
+    at       timestamptz NOT NULL DEFAULT clock_timestamp()
+);
+CREATE INDEX IF NOT EXISTS research_run_events_run ON research_run_events (run_id, id);
+"""
+
+WAITING = ("queued", "running")  # counted against a token's queue limit
+
+
+class QueueFull(Exception):
+    """The token already has ``limit`` runs queued or running."""
+
+    def __init__(self, waiting: int, limit: int) -> None:
+        super().__init__(f"{waiting} runs waiting, limit {limit}")
+        self.waiting, self.limit = waiting, limit
+
+
+@dataclass
+class ClaimedRun:
+    run_id: int
+    owner: str
+    request: dict[str, Any]
+    session_id: str | None
+    claims: int  # 1 for the first worker; more when a run is taken over
+
+
+async def submit(url: str, owner: str, request: dict[str, Any], limit: int) -> int:
+    """Queue a run for ``owner``: its id. Raises ``QueueFull`` at the owner's limit.
+
+    The count and the insert happen under a per-owner transaction lock, so simultaneous
+    submissions cannot all slip under the limit."""
+    await ensure_schema(url)
+    async with await connect(url) as connection:
+        async with connection.transaction():
+            await connection.execute("SELECT pg_advisory_xact_lock(%s, hashtext(%s))", (LOCK_NAMESPACE + 1, owner))
+            cursor = await connection.execute(
+                "SELECT count(*) AS n FROM research_runs WHERE owner = %s AND status = ANY(%s)", (owner, list(WAITING)))
+            waiting = (await cursor.fetchone())["n"]
+            if waiting >= limit:
+                raise QueueFull(waiting, limit)
+            cursor = await connection.execute(
+                "INSERT INTO research_runs (owner, request) VALUES (%s, %s) RETURNING run_id",
+                (owner, json.dumps(request)))
+            return int((await cursor.fetchone())["run_id"])
+
+
+async def get_run(url: str, run_id: int) -> dict[str, Any] | None:
+    async with await connect(url) as connection:
+        cursor = await connection.execute("SELECT * FROM research_runs WHERE run_id = %s", (run_id,))
+        return await cursor.fetchone()
+
+
+async def events_after(url: str, run_id: int, after: int) -> list[dict[str, Any]]:
+    async with await connect(url) as connection:
+        cursor = await connection.execute(
+            "SELECT id, event, payload, worker FROM research_run_events WHERE run_id = %s AND id > %s ORDER BY id",
+            (run_id, after))
+        return list(await cursor.fetchall())
+
+
+async def runs_of(url: str, owner: str, statuses: tuple[str, ...] = WAITING) -> list[dict[str, Any]]:
+    async with await connect(url) as connection:
+        cursor = await connection.execute(
+            "SELECT * FROM research_runs WHERE owner = %s AND status = ANY(%s) ORDER BY run_id",
+            (owner, list(statuses)))
+        return list(await cursor.fetchall())
+
+
+class Lease:
+    """One worker's hold on the queue: a connection of its own that carries the
+    advisory lock of the run it works on (so the lock dies with the worker)."""
+
+    def __init__(self, url: str, worker: str, lease_seconds: float) -> None:
+        self.url, self.worker, self.lease_seconds = url, worker, lease_seconds
+        self.connection: Any = None
+
+    async def open(self) -> "Lease":
+        await ensure_schema(self.url)
+        self.connection = await connect(self.url)
+        return self
+
+    async def close(self) -> None:
+        if self.connection is not None:
+            await self.connection.close()
+            self.connection = None
+
+    async def claim(self) -> ClaimedRun | None:
+        """The oldest queued run, or a running one whose worker is gone; None if none."""
+        async with self.connection.transaction():
+            cursor = await self.connection.execute(
+                """SELECT run_id FROM research_runs
+                   WHERE status = 'queued'
+                      OR (status = 'running' AND heartbeat_at < clock_timestamp() - make_interval(secs => %s))
+                   ORDER BY submitted_at, run_id
+                   FOR UPDATE SKIP LOCKED LIMIT 8""",
+                (self.lease_seconds,))
+            for row in await cursor.fetchall():
+                # A silent worker may still be alive (a stalled heartbeat); its lock says so.
+                locked = await self.connection.execute(
+                    "SELECT pg_try_advisory_lock(%s, %s) AS ok", (LOCK_NAMESPACE, row["run_id"]))
+                if not (await locked.fetchone())["ok"]:
+                    continue
+                cursor = await self.connection.execute(
+                    """UPDATE research_runs SET status = 'running', worker = %s, heartbeat_at = clock_timestamp(),
+                           claims = claims + 1, started_at = COALESCE(started_at, clock_timestamp())
+                       WHERE run_id = %s RETURNING run_id, owner, request, session_id, claims""",
+                    (self.worker, row["run_id"]))
+                claimed = await cursor.fetchone()
+                await self.connection.execute(
+                    "INSERT INTO research_run_events (run_id, worker, event, payload) VALUES (%s, %s, 'claimed', %s)",
+                    (claimed["run_id"], self.worker, json.dumps({"claims": claimed["claims"]})))
+                return ClaimedRun(int(claimed["run_id"]), claimed["owner"], dict(claimed["request"]),
+                                  claimed["session_id"], int(claimed["claims"]))
+        return None
+
+    async def heartbeat(self, run_id: int) -> bool:
+        """Still ours? False once another worker has the row (then stop working on it)."""
+        cursor = await self.connection.execute(
+            "UPDATE research_runs SET heartbeat_at = clock_timestamp() WHERE run_id = %s AND worker = %s "
+            "AND status = 'running' RETURNING run_id", (run_id, self.worker))
+        return await cursor.fetchone() is not None
+
+    async def set_session(self, run_id: int, session_id: str) -> None:
+        await self.connection.execute(
+            "UPDATE research_runs SET session_id = %s WHERE run_id = %s AND worker = %s",
+            (session_id, run_id, self.worker))
+
+    async def add_event(self, run_id: int, event: str, payload: dict[str, Any]) -> None:
+        await self.connection.execute(
+            "INSERT INTO research_run_events (run_id, worker, event, payload) VALUES (%s, %s, %s, %s)",
+            (run_id, self.worker, event, json.dumps(payload, default=str)))
+
+    async def finish(self, run_id: int, status: str, result: dict[str, Any] | None = None,
+                     error: str | None = None) -> None:
+        """Record the outcome and let go of the run's lock."""
+        await self.connection.execute(
+            """UPDATE research_runs SET status = %s, result = %s, error = %s, finished_at = clock_timestamp(),
+                   heartbeat_at = clock_timestamp() WHERE run_id = %s AND worker = %s""",
+            (status, json.dumps(result, default=str) if result is not None else None, error, run_id, self.worker))
+        await self.connection.execute("SELECT pg_advisory_unlock(%s, %s)", (LOCK_NAMESPACE, run_id))

@@ -1,0 +1,155 @@
+"""Where a run's checkpoints and its line in the sessions index live.
+
+One person, one machine (the default): checkpoints in ``checkpoints.sqlite`` inside the
+session folder, and the folders themselves are the index. A team
+(``RESEARCH_DATABASE_URL=postgresql://…``): checkpoints through the official
+``langgraph-checkpoint-postgres`` saver, ``thread_id`` = session id as before, and one row
+per session in ``research_sessions`` (status, question, timings, report paths, owner), so
+several worker processes and the HTTP service see the same sessions. Both savers read
+checkpoints with the same allow-list (``checkpoints.AllowListSerializer``).
+"""
+
+from __future__ import annotations
+
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any, AsyncIterator
+
+from research.modules.core.settings import Settings
+from research.state.session_folder import HistoryManager
+
+# Taken around the saver's schema set-up, so workers starting together do not race on
+# its migrations table (the key is arbitrary, fixed for this project).
+SETUP_LOCK_KEY = 0x7265_7365_6172  # "resear"
+
+SESSIONS_TABLE = """
+CREATE TABLE IF NOT EXISTS research_sessions (
+    session_id   text PRIMARY KEY,
+    owner        text NOT NULL DEFAULT '',
+    question     text NOT NULL DEFAULT '',
+    language     text NOT NULL DEFAULT '',
+    status       text NOT NULL DEFAULT 'created',
+    session_dir  text NOT NULL DEFAULT '',
+    created_at   timestamptz,
+    started_at   timestamptz,
+    finished_at  timestamptz,
+    updated_at   timestamptz NOT NULL DEFAULT now(),
+    report_md    text NOT NULL DEFAULT '',
+    report_pdf   text NOT NULL DEFAULT '',
+    exit_code    integer
+);
+CREATE INDEX IF NOT EXISTS research_sessions_owner ON research_sessions (owner, created_at DESC);
+"""
+
+_ready: set[str] = set()  # database URLs whose tables this process has made sure of
+
+
+def uses_postgres(settings: Settings) -> bool:
+    return bool(settings.database_url)
+
+
+async def connect(url: str) -> Any:
+    """An autocommit connection with dict rows (what the saver expects too)."""
+    import psycopg
+    from psycopg.rows import dict_row
+
+    return await psycopg.AsyncConnection.connect(url, autocommit=True, prepare_threshold=0, row_factory=dict_row)
+
+
+async def ensure_schema(url: str) -> None:
+    """The saver's tables, the sessions index and the run queue, made once per process.
+
+    An advisory lock serialises the set-up across processes: the saver's migrations are
+    not safe to run twice at the same moment."""
+    if url in _ready:
+        return
+    from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
+
+    from research.orchestrator.run_queue import QUEUE_TABLES
+
+    async with await connect(url) as connection:
+        await connection.execute("SELECT pg_advisory_lock(%s)", (SETUP_LOCK_KEY,))
+        try:
+            await AsyncPostgresSaver(connection).setup()
+            for statement in (SESSIONS_TABLE + QUEUE_TABLES).split(";"):
+                if statement.strip():  # one at a time: prepared statements hold one command each
+                    await connection.execute(statement)
+        finally:
+            await connection.execute("SELECT pg_advisory_unlock(%s)", (SETUP_LOCK_KEY,))
+    _ready.add(url)
+
+
+@asynccontextmanager
+async def open_checkpointer(settings: Settings, session_path: Path) -> AsyncIterator[Any]:
+    """The run's checkpointer, reading with the allow-list; closed when the block ends."""
+    from research.orchestrator.checkpoints import AllowListSerializer
+
+    if uses_postgres(settings):
+        from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
+
+        await ensure_schema(settings.database_url)
+        async with await connect(settings.database_url) as connection:
+            yield AsyncPostgresSaver(connection, serde=AllowListSerializer())
+        return
+    import aiosqlite
+    from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
+
+    async with aiosqlite.connect(str(session_path / "checkpoints.sqlite")) as connection:
+        # A session folder may have been shared or edited: checkpoints are read with an
+        # allow-list of the types our graph writes, never by importing what they name.
+        yield AsyncSqliteSaver(connection, serde=AllowListSerializer())
+
+
+async def record_session(settings: Settings, history: HistoryManager, session_id: str, owner: str = "") -> None:
+    """Copy the session's meta.json into its row of the index (PostgreSQL only).
+
+    meta.json stays the session's own record (it travels with the folder); the row is
+    what a service lists and filters by owner. An owner, once set, is never changed."""
+    if not uses_postgres(settings):
+        return
+    meta = history.read_json(session_id, "meta.json", {}) or {}
+    folder = history.root / f"session_{session_id}"
+    row = {
+        "session_id": session_id,
+        "owner": owner,
+        "question": str(meta.get("question", "")),
+        "language": str(meta.get("language", "")),
+        "status": str(meta.get("status", "created")),
+        "session_dir": str(folder),
+        "created_at": meta.get("created_at"),
+        "started_at": meta.get("started_at") or meta.get("created_at"),
+        "finished_at": meta.get("finished_at"),
+        "report_md": str(folder / "report.md") if (folder / "report.md").exists() else "",
+        "report_pdf": str(folder / "report.pdf") if (folder / "report.pdf").exists() else "",
+        "exit_code": meta.get("exit_code"),
+    }
+    await ensure_schema(settings.database_url)
+    async with await connect(settings.database_url) as connection:
+        await connection.execute(
+            """INSERT INTO research_sessions (session_id, owner, question, language, status, session_dir, created_at,
+                   started_at, finished_at, report_md, report_pdf, exit_code)
+               VALUES (%(session_id)s, %(owner)s, %(question)s, %(language)s, %(status)s, %(session_dir)s,
+                   %(created_at)s, %(started_at)s, %(finished_at)s, %(report_md)s, %(report_pdf)s, %(exit_code)s)
+               ON CONFLICT (session_id) DO UPDATE SET
+                   owner = CASE WHEN research_sessions.owner = '' THEN EXCLUDED.owner ELSE research_sessions.owner END,
+                   question = EXCLUDED.question, language = EXCLUDED.language, status = EXCLUDED.status,
+                   session_dir = EXCLUDED.session_dir, started_at = COALESCE(research_sessions.started_at,
+                   EXCLUDED.started_at), finished_at = EXCLUDED.finished_at, report_md = EXCLUDED.report_md,
+                   report_pdf = EXCLUDED.report_pdf, exit_code = EXCLUDED.exit_code, updated_at = now()""",
+            row,
+        )
+
+
+async def list_sessions(settings: Settings, owner: str | None, limit: int = 20) -> list[dict[str, Any]]:
+    """The index's rows, newest first; ``owner`` None: everyone's."""
+    await ensure_schema(settings.database_url)
+    async with await connect(settings.database_url) as connection:
+        if owner is None:
+            cursor = await connection.execute(
+                "SELECT * FROM research_sessions ORDER BY created_at DESC NULLS LAST LIMIT %s", (limit,))
+        else:
+            cursor = await connection.execute(
+                "SELECT * FROM research_sessions WHERE owner = %s ORDER BY created_at DESC NULLS LAST LIMIT %s",
+                (owner, limit))
+        return list(await cursor.fetchall())
+
