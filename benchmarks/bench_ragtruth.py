@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import gzip
 import json
 import re
 import subprocess
@@ -89,7 +90,10 @@ def load(path: Path, split: str) -> list[dict[str, Any]]:
             rows.append({"id": str(item["id"]), "task": source["task_type"], "draft": item["response"],
                          "source": _source_text(source["source_info"]), "spans": _labels(item.get("labels"))})
         return rows
-    for number, line in enumerate(path.read_text("utf-8").splitlines()):
+    opener = gzip.open if path.suffix == ".gz" else open
+    with opener(path, "rt", encoding="utf-8") as handle:
+        lines = handle.read().splitlines()
+    for number, line in enumerate(lines):
         item = json.loads(line)
         if item.get("split", split) != split:
             continue

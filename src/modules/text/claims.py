@@ -448,10 +448,13 @@ def _prose_blocks(draft: str) -> list[_Block]:
 _NOT_A_CLAIM = [
     re.compile(p, re.IGNORECASE)
     for p in (
-        r"^(sure|certainly|of course|okay|ok|absolutely|great|yes|no problem)\b[^.!?]{0,40}[.!?]?$",
+        r"^(sure|certainly|of course|okay|ok|absolutely|great|yes|no problem)[.!?]?$",
+        # "(Passage 2)" or "(Source 1, Step 3)" left alone on a line: a pointer, not a statement.
+        r"^[(（]?\s*(passages?|sources?|documents?|context)\s*\d+(\s*(,|and|&)\s*\d+)*(\s*,\s*step\s*\d+)?\s*[)）]?[.。]?$",
         r"^(here|below)\s+(is|are|'s)\b.{0,80}[:.]?$",
         r"^here's\b.{0,80}[:.]?$",
         r"^(i hope|hope) (this|that) helps",
+        r"^(?!.*\d)(i|we)('d| would| can| will|'ll| am| 'm)? (be (happy|glad) to |gladly )?(help|answer|explain|summari[sz]e|assist)\b[^.!?]{0,40}[.!?]?$",
         r"^(please )?(let me know|feel free)\b",
         r"^(please )?note that (the|this) (passages?|sources?|text|information|context)",
         r"^(based on|according to|from) (the )?(given|provided|above|available)?\s*(passages?|sources?|information|context|text|data|documents?)[^.]{0,40}[,:]?\s*$",
@@ -462,7 +465,7 @@ _NOT_A_CLAIM = [
         r"^(unable to answer|i don't know)",
         r"^(in )?(summary|conclusion|overview)[:.]?$",
         r"^it('s| is) (important|worth) (to note|noting)[.:]?$",
-        r"^(はい|承知しました|かしこまりました|もちろんです)[、。！!]?",
+        r"^(はい|承知しました|かしこまりました|もちろんです)[、。！!]?$",
         r"^以下(は|に|の通り)",
         r"(参考になれば|お役に立てれば)",
         r"(出典|資料|文章|情報源|提供された情報)(には|では).{0,20}(記載|言及|触れ)(が|は)?(ありません|されていません|なし)",
@@ -471,9 +474,22 @@ _NOT_A_CLAIM = [
 ]
 
 
+# "Sure! …", "Yes, …", 「はい、…」: a word of assent before the sentence. What follows it is
+# judged on its own: 「はい、日本で蝗害が発生したことはありません。」 says something.
+_ASSENT = re.compile(
+    r"^(sure|certainly|of course|okay|ok|absolutely|great|yes|no problem|はい|ええ|承知しました|かしこまりました|"
+    r"もちろんです|もちろん)\s*[,，、!！.。]\s*",
+    re.IGNORECASE,
+)
+
+
 def is_filler(plain: str) -> bool:
     """A sentence that asserts nothing checkable (filler, hedge, talk about the sources)."""
     text = plain.strip().strip("*_ ")
+    assent = _ASSENT.match(text)
+    if assent:
+        rest = text[assent.end():]
+        return len(_LETTER.findall(rest)) < 3 or is_filler(rest)
     return any(pattern.search(text) for pattern in _NOT_A_CLAIM)
 
 

@@ -13,11 +13,13 @@ import unicodedata
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
+# The project's one citation grammar: "(3287)" and "（2020年）" are data, "[1]" and "(S1)" are not.
+from research.modules.text.claims import CITATION_GROUP
+
 # Spaces that group digits ("3 776", "3\u2009776") and dashes that join words ("super‑step").
 _GROUPING_SPACE = re.compile(r"(?<=\d)[\u00a0\u2009\u202f\u2007 ](?=\d{3}(?!\d))")
 _DASHES = str.maketrans({c: "-" for c in "\u2010\u2011\u2012\u2013\u2014\u2015\u2212\uff0d"})
 _THOUSANDS = re.compile(r"(?<![\d.])(\d{1,3})((?:,\d{3})+)(?![\d])")
-_CITATION = re.compile(r"[\[［【(（]\s*(?:[SＳ]\s*)?[0-9０-９]+(?:[^\]］】)）\n]{0,20})[\]］】)）]|\[\^\d+\]")
 _URL = re.compile(r"https?://\S+")
 
 _MULTIPLIERS = {
@@ -93,7 +95,7 @@ class NumberMention:
 
 def prepare(text: str) -> str:
     """Citations and URLs out, digit grouping joined, NFKC, lower case, no thousands commas."""
-    text = _CITATION.sub(" ", text)
+    text = CITATION_GROUP.sub(" ", text)
     text = _URL.sub(" ", text)
     text = _GROUPING_SPACE.sub("", text).translate(_DASHES)
     text = unicodedata.normalize("NFKC", text).lower()
