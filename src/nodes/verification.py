@@ -24,6 +24,7 @@ from research.modules.core.errors import UserFacingError
 from research.modules.text.evidence import Assessment, EvidenceIndex, assess_claim
 from research.modules.core.i18n import t
 from research.modules.core.language import detect_language
+from research.modules.llm.judge import Judge, check_claims, judge_for
 from research.modules.text.language_check import WRONG_LANGUAGE_BELOW, check_sentences, is_wrong_language
 from research.modules.text.tokens import estimate_tokens, truncate_to_tokens
 from research.state.agent_state import AgentState, plan_queries_flat
@@ -63,12 +64,15 @@ async def verify_claims(state: AgentState, deps: WorkflowDependencies) -> dict[s
     assessments = [assess_claim(claim, index) for claim in claims]
     methods = ["none" if a.verdict == "citation_invalid" or a.reason == "no_sources" else "lexical" for a in assessments]
     # An uncertain claim was never decided by the cheap checks: "lexical" would claim it was.
-    judged = await judge_uncertain(claims, assessments, methods, language, deps.model, deps.settings.num_ctx, new_errors)
+    judge, judged_by = judge_for(deps.model), {}
+    judged = await judge_uncertain(claims, assessments, methods, language, deps.model, deps.settings.num_ctx, new_errors,
+                                   judge=judge, record=judged_by)
     verdicts = [_verdict(claim, a, m) for claim, a, m in zip(claims, assessments, methods)]
     annotated = annotate_draft(draft, claims, verdicts, set(index.sources), language)
 
     summary = _summary(verdicts, loops, language_check, documents)
     summary["judge_complete"] = judged
+    summary["judge"] = {**judge.describe(), **judged_by}  # which judge decided what (issue 21)
     summary["not_checked"] = sum(1 for v in verdicts if not v["checked"])
     route = "report"
     follow_ups: list[dict[str, str]] = []
@@ -199,24 +203,90 @@ async def judge_uncertain(
     model: Any,
     num_ctx: int,
     errors: list[RunError],
+    judge: Judge | None = None,
+    record: dict[str, Any] | None = None,
 ) -> bool:
-    """The model decides every uncertain claim; updates ``assessments`` in place.
+    """The judge decides every uncertain claim; updates ``assessments`` in place.
 
-    One structured call per batch, and a new batch only when the next claim would not fit
-    num_ctx (with room for the answers). A reply of the wrong shape is retried by the
-    model manager and then counts as a failure: the claims it should have decided stay
-    uncertain and are marked "not checked", never silently "no verdicts". Returns False
-    when some uncertain claim could not be judged.
+    ``judge`` (default: the one ``model`` has, modules/llm/judge.py) says who: English
+    sentences go to a grounded checker one sentence per call, everything else to the
+    drafting model with the judge prompt. A reply the judge cannot give in its own words
+    (no Yes/No, the wrong JSON twice) leaves the claim uncertain and "not checked", never
+    silently supported. ``record`` (optional) receives how many claims each judge took.
+    Returns False when some uncertain claim could not be judged.
     """
+    judge = judge or judge_for(model)
+    if judge.missing:
+        errors.append(RunError(node=NODE, target="judge", message=t(
+            "judge.missing", language, model=judge.missing, drafting=judge.model)))
+    to_checker: list[int] = []
+    to_prompt: list[int] = []
+    for claim, assessment in zip(claims, assessments):
+        if assessment.outcome != "uncertain" or not assessment.candidates:
+            continue
+        passages = [p.text for p in assessment.candidates]
+        (to_prompt if judge.protocol_for(claim.plain, passages) == "prompt" else to_checker).append(claim.index)
+    if record is not None:
+        record.update(checker=len(to_checker), prompt=len(to_prompt))
+    complete = True
+    if to_checker:
+        complete = await _judge_by_checker(to_checker, claims, assessments, methods, language, model, judge, errors)
+    if to_prompt:
+        complete = await _judge_by_prompt(to_prompt, claims, assessments, methods, language, model, num_ctx,
+                                          errors) and complete
+    return complete
+
+
+# A Yes from the checker: its published balanced accuracy on LLM-AggreFact's RAGTruth part.
+_CHECKER_CONFIDENCE = 0.84
+
+
+async def _judge_by_checker(positions: list[int], claims: list[Claim], assessments: list[Assessment],
+                            methods: list[str], language: str, model: Any, judge: Judge,
+                            errors: list[RunError]) -> bool:
+    """One call per sentence to the grounded checker, against the passages it cites."""
+    by_index = {claim.index: claim for claim in claims}
+    items = [(by_index[p].plain, [c.text for c in assessments[p].candidates]) for p in positions]
+    limit = getattr(getattr(model, "settings", None), "judge_concurrency", 4)
+    results = await check_claims(model, judge, items, node="judge", limit=limit)
+    unreadable: list[str] = []
+    failed: list[str] = []
+    for position, result in zip(positions, results):
+        if result.verdict == "uncertain":
+            (failed if result.error else unreadable).append(result.error or result.reply)
+            continue
+        assessment = assessments[position]
+        assessment.verdict = assessment.outcome = result.verdict
+        assessment.borderline = False
+        assessment.confidence = _CHECKER_CONFIDENCE
+        assessment.reason = "judge"
+        methods[position] = "model"
+    if unreadable:
+        errors.append(RunError(node=NODE, target="judge", message=t(
+            "judge.unreadable", language, model=judge.model, count=len(unreadable), reply=unreadable[0][:40])))
+    if failed:
+        errors.append(RunError(node=NODE, target="judge", message=t(
+            "judge.call_failed", language, model=judge.model, count=len(failed), reason=failed[0])))
+    return not unreadable and not failed
+
+
+async def _judge_by_prompt(positions: list[int], claims: list[Claim], assessments: list[Assessment],
+                           methods: list[str], language: str, model: Any, num_ctx: int,
+                           errors: list[RunError]) -> bool:
+    """The drafting model with the judge prompt: one structured call per batch, and a new
+    batch only when the next claim would not fit num_ctx (with room for the answers). A
+    reply of the wrong shape is retried by the model manager and then counts as a
+    failure: the claims it should have decided stay uncertain and are marked "not
+    checked", never silently "no verdicts"."""
     system = JUDGE_SYSTEM[language]
     budget_total = max(1024, num_ctx - 2048) - estimate_tokens(system)
     batches: list[tuple[list[str], dict[int, int]]] = []
     blocks: list[str] = []
     ids: dict[int, int] = {}  # id shown to the model -> claim index
     budget = budget_total
-    for claim, assessment in zip(claims, assessments):
-        if assessment.outcome != "uncertain" or not assessment.candidates:
-            continue
+    by_index = {claim.index: claim for claim in claims}
+    for position in positions:
+        claim, assessment = by_index[position], assessments[position]
         passages = "\n".join(
             f"- [{p.label}] {truncate_to_tokens(p.text, _PASSAGE_TOKENS)}" for p in assessment.candidates
         )

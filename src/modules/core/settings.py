@@ -93,6 +93,12 @@ class Settings(BaseSettings):
     parse_timeout: float = Field(default=30.0, gt=0)
     max_verification_loops: int = Field(default=2, ge=0, le=10)
     verification_pass_ratio: float = Field(default=0.8, ge=0.0, le=1.0)
+    # --- the judge for uncertain claims (issue 21, modules/llm/judge.py) ---
+    # Empty: bespoke-minicheck when Ollama has it, else the drafting model with the judge
+    # prompt. A name: that model, asked the checker's protocol; the drafting model's name: the prompt.
+    judge_model: str = ""
+    judge_ja: bool = False  # Japanese sentences to the checker too (it is trained on English)
+    judge_concurrency: int = Field(default=4, ge=1, le=32)  # checker calls at once
     pdf_font: Path | None = None
     # --- research depth, plan review and budgets (issue 9) ---
     depth: Literal["quick", "standard", "deep"] = "standard"

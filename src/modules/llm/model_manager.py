@@ -168,6 +168,34 @@ class ModelManager:
                 ]
         return self._fall_back(node, fallback)
 
+    async def ask(self, model: str, messages: list[dict[str, Any]], *, node: str, num_ctx: int,
+                  num_predict: int) -> str:
+        """One plain call to ``model`` (not necessarily the drafting model), its reply as sent.
+
+        For the grounded checker (modules/llm/judge.py), whose whole answer is one word:
+        nothing is stripped here, so a reply that is not that word stays unreadable.
+        Raises ``OllamaCallFailed`` for an error Ollama reports (a 404 included: the
+        caller decides what a missing judge costs) and ``OllamaError`` when Ollama is gone.
+        """
+        started = time.perf_counter()
+        try:
+            response = await self._client.chat(
+                model=model, messages=messages, stream=False,
+                options={"num_ctx": num_ctx, "num_predict": num_predict, "temperature": 0.0})
+        except ollama.ResponseError as exc:
+            raise OllamaCallFailed(exc.error) from None
+        except (ConnectionError, httpx.TransportError):
+            raise OllamaError("ollama.unreachable", host=self.host) from None
+        finally:
+            self._add_time(node, time.perf_counter() - started)
+        self._count(node, response.prompt_eval_count, response.eval_count, calls=1)
+        return response.message.content or ""
+
+    @property
+    def installed(self) -> set[str] | None:
+        """Ollama's installed models as of ``ensure_ready()``; None before it."""
+        return self._installed
+
     def context_budget(self, reserve_for_answer: int = 2048) -> int:
         """Tokens available for the prompt once room for the answer is kept."""
         return max(1024, self.settings.num_ctx - reserve_for_answer)

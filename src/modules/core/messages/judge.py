@@ -1,0 +1,63 @@
+"""Messages about the judge of uncertain claims (``judge.*``): the report's note, a judge
+that is missing or unreadable, and `research doctor`'s line (modules/llm/judge.py)."""
+
+from __future__ import annotations
+
+MESSAGES: dict[str, dict[str, str]] = {
+    "judge.note_checker": {
+        "en": "Judge: {model}, a grounded fact-checking model, decided the claims the cheap checks left open, one "
+              "sentence at a time against the passages it cites; Japanese sentences went to {japanese} with the "
+              "judge prompt (the checker is trained on English).",
+        "ja": "判定: 簡易チェックで決まらなかった主張は、根拠照合専用モデル {model} が1文ずつ引用箇所と照合して判定しました。"
+              "日本語の文は {japanese}（判定用プロンプト）が判定しました（照合モデルは英語で学習されています）。",
+    },
+    "judge.note_checker_all": {
+        "en": "Judge: {model}, a grounded fact-checking model, decided the claims the cheap checks left open, one "
+              "sentence at a time against the passages it cites (Japanese sentences too: RESEARCH_JUDGE_JA).",
+        "ja": "判定: 簡易チェックで決まらなかった主張は、根拠照合専用モデル {model} が1文ずつ引用箇所と照合して判定しました"
+              "（RESEARCH_JUDGE_JA により日本語の文も含む）。",
+    },
+    "judge.note_prompt": {
+        "en": "Judge: the drafting model {model} with the judge prompt decided the claims the cheap checks left open. "
+              "A model made for this is one command away: ollama pull bespoke-minicheck",
+        "ja": "判定: 簡易チェックで決まらなかった主張は、回答を書いたモデル {model} が判定用プロンプトで判定しました。"
+              "専用の照合モデルは ollama pull bespoke-minicheck で導入できます。",
+    },
+    "judge.missing": {
+        "en": "The judge model {model} (RESEARCH_JUDGE_MODEL) is not installed in Ollama (ollama pull {model}); "
+              "the drafting model {drafting} judged instead.",
+        "ja": "判定モデル {model}（RESEARCH_JUDGE_MODEL）が Ollama にありません（ollama pull {model}）。"
+              "代わりに回答を書いたモデル {drafting} が判定しました。",
+    },
+    "judge.unreadable": {
+        "en": "The judge {model} gave no readable Yes/No for {count} sentence(s) (e.g. \"{reply}\"); they are marked "
+              "\"not checked\".",
+        "ja": "判定モデル {model} が {count} 文について読み取れる Yes/No を返しませんでした（例: \"{reply}\"）。"
+              "それらは「未確認」としました。",
+    },
+    "judge.call_failed": {
+        "en": "The judge {model} failed for {count} sentence(s) ({reason}); they are marked \"not checked\".",
+        "ja": "判定モデル {model} の呼び出しが {count} 文で失敗しました（{reason}）。それらは「未確認」としました。",
+    },
+    "doctor.check.judge": {"en": "Judge", "ja": "判定モデル"},
+    "doctor.judge_checker": {
+        "en": "{model}: a grounded fact-checking model judges English sentences; Japanese: {japanese}",
+        "ja": "{model}: 根拠照合専用モデルが英語の文を判定します。日本語の文: {japanese}",
+    },
+    "doctor.judge_prompt": {
+        "en": "the drafting model {model} with the judge prompt. For a model made for the job: "
+              "ollama pull bespoke-minicheck",
+        "ja": "回答を書いたモデル {model} が判定用プロンプトで判定します。専用の照合モデルは "
+              "ollama pull bespoke-minicheck で導入できます。",
+    },
+    "doctor.judge_chosen_prompt": {
+        "en": "the drafting model {model} with the judge prompt (RESEARCH_JUDGE_MODEL)",
+        "ja": "回答を書いたモデル {model} が判定用プロンプトで判定します（RESEARCH_JUDGE_MODEL）。",
+    },
+    "doctor.judge_missing": {
+        "en": "RESEARCH_JUDGE_MODEL={model} is not installed (ollama pull {model}); the drafting model {drafting} "
+              "judges instead",
+        "ja": "RESEARCH_JUDGE_MODEL={model} がインストールされていません（ollama pull {model}）。代わりに "
+              "{drafting} が判定します。",
+    },
+}

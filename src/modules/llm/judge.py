@@ -1,0 +1,196 @@
+"""The judge for claims the cheap checks leave uncertain: which model, and how it is asked.
+
+Two kinds of judge (docs/architecture.md, "The judge"):
+- a grounded fact-checking model: ``bespoke-minicheck`` (Bespoke-MiniCheck-7B) is asked one
+  sentence per call, ``Document: <passages>\\nClaim: <sentence>``, and answers ``Yes`` or
+  ``No`` (the prompt its Ollama model card gives; no system prompt). IBM's
+  ``granite3-guardian`` is asked its groundedness risk instead (system ``groundedness``, the
+  passages as a ``context`` message, the sentence as the ``assistant`` message) and answers
+  ``Yes`` when the sentence is NOT grounded;
+- the drafting model with the judge prompt (nodes/verification_prompts.py), batched.
+
+The default is the checker when Ollama has it installed, else the drafting model. The
+checker is trained on English: a sentence with Japanese on either side goes to the drafting
+model unless ``RESEARCH_JUDGE_JA`` says otherwise.
+
+Only the first word of a reply counts: ``Yes`` or ``No`` (any case, then punctuation or
+more words). Anything else (empty, "Maybe", control text, a reply cut off before a word) is
+uncertain and never supported.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from dataclasses import asdict, dataclass
+from typing import Any, Literal
+
+from research.modules.core.errors import OllamaCallFailed
+from research.modules.core.language import japanese_chars
+from research.modules.core.settings import Settings
+from research.modules.llm.model_manager import model_is_installed
+from research.modules.text.tokens import estimate_tokens
+
+CHECKER = "bespoke-minicheck"
+GUARDIAN = "granite3-guardian"
+# The checker's own window is 32K tokens; a call asks for less so that Ollama does not
+# reserve a 32K cache for two sentences. Documents longer than the budget are chunked, and a
+# claim is supported when any chunk supports it (MiniCheck's max over chunks).
+CHECKER_NUM_CTX = 8192
+DOCUMENT_TOKENS = CHECKER_NUM_CTX - 512  # room for the claim, the template and the answer
+ANSWER_TOKENS = 16  # "Yes" is one token; a chatty reply is cut, its first word still counts
+
+Protocol = Literal["minicheck", "guardian", "prompt"]
+Verdict = Literal["supported", "unsupported", "uncertain"]
+_ANSWER = re.compile(r"\s*(yes|no)\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Judge:
+    """Who decides the uncertain claims of a run, ``research verify`` or the MCP ``verify``."""
+
+    model: str  # the model asked; the drafting model when ``protocol`` is "prompt"
+    protocol: Protocol
+    drafting_model: str  # the prompt judge for what the checker does not take (Japanese)
+    japanese: bool = False  # the checker takes Japanese sentences too (RESEARCH_JUDGE_JA)
+    missing: str = ""  # a configured judge that Ollama does not have: the drafting model judged instead
+
+    def protocol_for(self, claim: str, passages: list[str]) -> Protocol:
+        """The checker for English; Japanese on either side goes to the prompt judge unless configured."""
+        if self.protocol == "prompt":
+            return "prompt"
+        if not self.japanese and (japanese_chars(claim) or any(japanese_chars(p) for p in passages)):
+            return "prompt"
+        return self.protocol
+
+    def describe(self) -> dict[str, Any]:
+        """For verification.json: which judge, and who took the Japanese sentences."""
+        out = asdict(self)
+        out["japanese_judge"] = self.model if self.protocol == "prompt" or self.japanese else self.drafting_model
+        return out
+
+
+def choose_judge(settings: Settings, drafting_model: str, installed: set[str] | None) -> Judge:
+    """``RESEARCH_JUDGE_MODEL`` when set (the drafting model's name means the judge prompt),
+    else ``bespoke-minicheck`` when installed, else the drafting model with the judge prompt.
+    ``installed``: Ollama's model names (/api/tags); None when not known (then only an
+    explicit judge is used, and trusted to exist)."""
+    wanted = settings.judge_model.strip()
+    if wanted and wanted not in (drafting_model, settings.model):
+        if installed is not None and not model_is_installed(wanted, installed):
+            return Judge(drafting_model, "prompt", drafting_model, missing=wanted)
+        protocol: Protocol = "guardian" if wanted.split(":")[0] == GUARDIAN else "minicheck"
+        return Judge(wanted, protocol, drafting_model, japanese=settings.judge_ja)
+    if not wanted and installed is not None and model_is_installed(CHECKER, installed):
+        return Judge(CHECKER, "minicheck", drafting_model, japanese=settings.judge_ja)
+    return Judge(drafting_model, "prompt", drafting_model)
+
+
+def judge_for(manager: Any) -> Judge:
+    """The judge for a ModelManager after ``ensure_ready()`` (it knows what Ollama has
+    installed). A stand-in model without settings (a test double) judges with the prompt."""
+    settings = getattr(manager, "settings", None)
+    drafting = str(getattr(manager, "model", "") or "")
+    if not isinstance(settings, Settings) or not hasattr(manager, "ask"):
+        return Judge(drafting, "prompt", drafting)
+    return choose_judge(settings, drafting, getattr(manager, "installed", None))
+
+
+def read_answer(content: str) -> bool | None:
+    """True for a leading "Yes", False for a leading "No", None for anything else."""
+    match = _ANSWER.match(content or "")
+    return None if match is None else match.group(1).lower() == "yes"
+
+
+def document_chunks(passages: list[str], budget: int = DOCUMENT_TOKENS) -> list[str]:
+    """The passages joined into as few documents as fit ``budget`` tokens each, in order; a
+    passage longer than the budget is cut into pieces (at a line or sentence end if it can)."""
+    pieces: list[str] = []
+    for passage in (p.strip() for p in passages):
+        while passage and estimate_tokens(passage) > budget:
+            cut = _cut_at(passage, budget)
+            pieces.append(passage[:cut].strip())
+            passage = passage[cut:].strip()
+        if passage:
+            pieces.append(passage)
+    chunks: list[str] = []
+    current: list[str] = []
+    used = 0
+    for piece in pieces:
+        cost = estimate_tokens(piece) + 1
+        if current and used + cost > budget:
+            chunks.append("\n".join(current))
+            current, used = [], 0
+        current.append(piece)
+        used += cost
+    if current:
+        chunks.append("\n".join(current))
+    return chunks
+
+
+def _cut_at(text: str, budget: int) -> int:
+    """Where to cut ``text`` so the first part fits ``budget``: the last line or sentence end before it."""
+    lo, hi = 1, len(text)
+    while lo < hi:  # the longest prefix that fits
+        mid = (lo + hi + 1) // 2
+        if estimate_tokens(text[:mid]) <= budget:
+            lo = mid
+        else:
+            hi = mid - 1
+    head = text[:lo]
+    ends = [head.rfind(mark) + len(mark) for mark in ("\n", "。", ". ", "! ", "? ")]
+    best = max(ends)
+    return best if best > lo // 2 else lo
+
+
+@dataclass
+class CheckResult:
+    verdict: Verdict
+    reply: str = ""  # the reply that decided (or the last one), for verification.json readers
+    calls: int = 0
+    error: str = ""  # a failed call, said in the run's notes
+
+
+def messages_for(protocol: Protocol, document: str, claim: str) -> list[dict[str, str]]:
+    """The checker's own prompt: exactly what its Ollama model card shows."""
+    if protocol == "guardian":
+        return [{"role": "system", "content": "groundedness"}, {"role": "context", "content": document},
+                {"role": "assistant", "content": claim}]
+    return [{"role": "user", "content": f"Document: {document}\nClaim: {claim}"}]
+
+
+async def check_claims(manager: Any, judge: Judge, items: list[tuple[str, list[str]]], *, node: str,
+                       limit: int) -> list[CheckResult]:
+    """Each ``(sentence, passages)`` checked by ``judge``'s checker, at most ``limit`` calls at once.
+
+    The passages' chunks are tried in order until one supports the sentence. A chunk whose
+    reply cannot be read leaves the sentence uncertain unless another chunk supports it.
+    """
+    gate = asyncio.Semaphore(max(1, limit))
+
+    async def one(claim: str, passages: list[str]) -> CheckResult:
+        result = CheckResult("unsupported")
+        unreadable = False
+        for document in document_chunks(passages) or [""]:
+            async with gate:
+                try:
+                    content = await manager.ask(
+                        judge.model, messages_for(judge.protocol, document, claim), node=node,
+                        num_ctx=CHECKER_NUM_CTX, num_predict=ANSWER_TOKENS)
+                except OllamaCallFailed as exc:  # one failed call costs this sentence's verdict only
+                    return CheckResult("uncertain", calls=result.calls + 1, error=str(exc)[:200])
+            result.calls += 1
+            result.reply = content[:80]
+            answer = read_answer(content)  # a reply cut by the length limit counts if its first word is there
+            if answer is None:
+                unreadable = True
+                continue
+            grounded = answer if judge.protocol == "minicheck" else not answer  # guardian: Yes = risk
+            if grounded:
+                result.verdict = "supported"
+                return result
+        if unreadable:
+            result.verdict = "uncertain"
+        return result
+
+    return list(await asyncio.gather(*(one(claim, passages) for claim, passages in items)))
