@@ -12,7 +12,7 @@ import sys
 from research.modules.core.errors import EXIT_OK, EXIT_USAGE, UserFacingError
 from research.modules.core.i18n import t
 from research.cli.main import _ArgumentParser
-from research.modules.text.sanitize import strip_controls
+from research.modules.text.sanitize import clean_data, strip_controls
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -59,6 +59,11 @@ def dispatch(argv: list[str]) -> int:
         from research.cli.mcp_command import main as mcp_main
 
         return mcp_main(argv[1:])
+    if argv[:1] == ["serve"]:
+        # The team service (cli/serve_command.py, docs/scale.md).
+        from research.cli.serve_command import main as serve_main
+
+        return serve_main(argv[1:])
     args = _parser().parse_args(argv)
     if args.command == "help":
         return _help(args.topic)
@@ -106,7 +111,8 @@ def _sessions(args: argparse.Namespace, settings, lang: str) -> int:
     if action == "list":
         sessions = history.list_sessions()
         if getattr(args, "json", False):
-            print(json.dumps(sessions, ensure_ascii=False))
+            # meta.json may come from someone else's folder: no escape or bidi bytes reach the terminal.
+            print(json.dumps(clean_data(sessions), ensure_ascii=False))
             return EXIT_OK
         # Where it looked, always: an empty table from the wrong folder must not look like "no sessions".
         sys.stderr.write(t("terminal.sessions_where", lang, path=str(history.root.resolve())) + "\n")
@@ -114,6 +120,8 @@ def _sessions(args: argparse.Namespace, settings, lang: str) -> int:
         stopped = [m for m in sessions if m.get("status") in ("interrupted", "cancelled", "failed")]
         if stopped:
             sys.stderr.write(t("terminal.resume_these", lang, session_id=stopped[0].get("session_id", "")) + "\n")
+        return EXIT_OK
+    if action == "rm" and _remove_link(history, args, lang):
         return EXIT_OK
     session = history.resolve(args.id)
     if action == "show":
@@ -127,14 +135,16 @@ def _sessions(args: argparse.Namespace, settings, lang: str) -> int:
             meta["report_md"] = str(report) if report.exists() else None
             progress_md = session.path / PROGRESS_FILE
             meta["progress_md"] = str(progress_md) if progress_md.exists() else None
-            print(json.dumps(meta, ensure_ascii=False))
+            print(json.dumps(clean_data(meta), ensure_ascii=False))
             return EXIT_OK
         from rich.console import Console
         from rich.markdown import Markdown
 
-        if report.exists():
+        # Never through a link, never a FIFO or /dev/zero, at most 64 MiB (session_folder.read_session_bytes).
+        text = history.read_text(session.session_id, "report.md")
+        if text is not None:
             # A shared folder's report.md may hold escape sequences (OSC 52, clear screen …).
-            Console().print(Markdown(strip_controls(report.read_text("utf-8"))))
+            Console().print(Markdown(strip_controls(text)))
             return EXIT_OK
         progress = progress_markdown(session.path)
         if progress is None:
@@ -154,11 +164,34 @@ def _sessions(args: argparse.Namespace, settings, lang: str) -> int:
         if not open_in_viewer(pdf):
             print(pdf)
         return EXIT_OK
+    from research.state.session_folder import lock_held
+
+    if lock_held(session.path):
+        # Deleting it would leave the run writing half a folder back and reporting success.
+        sys.stderr.write("research: " + t("shared_folder.running", lang, session_id=session.session_id) + "\n")
+        return EXIT_USAGE
     if not args.yes and not _confirm_removal(history, session, lang):
         return EXIT_USAGE if not sys.stdin.isatty() else EXIT_OK
     shutil.rmtree(session.path)
     sys.stderr.write(t("sessions.removed", lang, session_id=session.session_id) + "\n")
     return EXIT_OK
+
+
+def _remove_link(history, args: argparse.Namespace, lang: str) -> bool:
+    """`sessions rm` of a session "folder" that is a symbolic link removes the link only
+    (rmtree refuses links, and following it would delete someone else's files)."""
+    from research.state.session_folder import SESSION_ID
+
+    ref = args.id.strip().removeprefix("session_")
+    link = history.root / f"session_{ref}"
+    if not SESSION_ID.match(ref) or not link.is_symlink():
+        return False
+    if not args.yes and not sys.stdin.isatty():
+        sys.stderr.write("research: " + t("terminal.rm_needs_yes", lang, session_id=ref) + "\n")
+        raise SystemExit(EXIT_USAGE)
+    link.unlink()
+    sys.stderr.write(t("shared_folder.link_removed", lang, session_id=ref) + "\n")
+    return True
 
 
 def _confirm_removal(history, session, lang: str) -> bool:
@@ -203,8 +236,16 @@ def print_sessions_table(sessions: list[dict], lang: str) -> None:
             cell(meta.get("session_id", ""), 40),
             cell((meta.get("created_at") or "")[:16].replace("T", " ")),
             cell(meta.get("question") or "", 60),
-            cell(t("terminal.status_interrupted", lang) if meta.get("status") == "interrupted" else meta.get("status", ""), 20),
+            cell(_status_shown(meta.get("status", ""), lang), 20),
             cell(meta.get("sources", ""), 10),
             f"{ratio:.0%}" if isinstance(ratio, (int, float)) else "",
         )
     Console().print(table)
+
+
+def _status_shown(status: str, lang: str) -> str:
+    if status == "interrupted":
+        return t("terminal.status_interrupted", lang)
+    if status == "damaged":  # a meta.json that is not ours (session_folder.listed_meta)
+        return t("shared_folder.damaged", lang)
+    return status

@@ -6,15 +6,23 @@ code on ``research --resume``. Our state holds plain JSON data; the only typed v
 LangGraph itself writes for our graph are the few listed in ``ALLOWED_TYPES``. Anything
 else in a checkpoint is refused before a single constructor runs, and the run stops
 with one line (exit 2) instead of resuming.
+
+Plain data can do harm too: a ``cache_path`` edited to ``~/.ssh/id_rsa`` would have the
+key parsed into the prompt and the report. So every stored state and pending write is
+also checked against the shape of what our graph writes (``check_state_values``): the
+types of the keys, the question's length, the session it belongs to (which must be
+stated: a copy cannot pass by dropping it), and every path, which must lie inside the
+session's own folder.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import threading
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import ormsgpack
 from langgraph.checkpoint.serde import jsonplus
@@ -149,12 +157,128 @@ class AllowListSerializer(jsonplus.JsonPlusSerializer):
         return super().loads_typed(data)
 
 
-def verify_checkpoint_file(path: Path) -> None:
+class ForeignState(UsageError):
+    """A checkpoint holds data our graph never writes (a path outside the session, a wrong
+    type, an oversized question, no owner): the session is not resumed."""
+
+    def __init__(self, what: str) -> None:
+        super().__init__("shared_folder.bad_state", what=_shown(what, 120))
+
+
+# What each key of AgentState holds (state/agent_state.py); None is allowed everywhere
+# (an optional value not set yet). Keys LangGraph adds itself ("__start__", "branch:…")
+# are not ours to judge and carry no data a node reads.
+_STRING_KEYS = ("question", "language", "model", "session_id", "session_dir", "parent_session", "depth", "draft",
+                "model_used", "route", "report_md", "report_pdf", "budget_exhausted")
+_LIST_KEYS = ("conversation", "plan", "search_results", "engines_used", "documents", "follow_up_queries", "errors",
+              "style_rewrites", "redraft_targets", "supported_shares")
+_DICT_KEYS = ("disagreements", "verification", "usage")
+_NUMBER_KEYS = ("search_rounds", "loops", "llm_tokens", "elapsed_seconds")
+_BOOL_KEYS = ("review_plan", "plan_reviewed")
+_MAX_ITEMS = 20_000  # far above any run's sources or claims, far below what exhausts memory
+_CHOICES = {"language": ("ja", "en"), "depth": ("quick", "standard", "deep")}
+
+
+def check_state_values(values: dict[str, Any], folder: Path, session_id: str, *, question_limit: int,
+                       whole: bool = True) -> None:
+    """Raise ``ForeignState`` unless ``values`` (a stored state, or one pending write when
+    ``whole`` is False) has the shape our graph writes for the session in ``folder``."""
+    if not isinstance(values, dict):
+        raise ForeignState("a state that is not a mapping")
+    for key, value in values.items():
+        if value is None or not isinstance(key, str):
+            continue
+        expected: Any = (str if key in _STRING_KEYS else list if key in _LIST_KEYS else dict if key in _DICT_KEYS
+                         else bool if key in _BOOL_KEYS else (int, float) if key in _NUMBER_KEYS else object)
+        if not isinstance(value, expected) or (key in _NUMBER_KEYS and isinstance(value, bool)):
+            raise ForeignState(f"'{key}' of type {type(value).__name__}")
+        if key in _CHOICES and value not in _CHOICES[key]:
+            raise ForeignState(f"'{key}' = {value!r}")
+        if isinstance(value, list) and len(value) > _MAX_ITEMS:
+            raise ForeignState(f"'{key}' with {len(value)} entries")
+    question = values.get("question")
+    if isinstance(question, str) and len(question) > question_limit:
+        raise ForeignState(f"a question of {len(question)} characters (the limit is {question_limit})")
+    # Ownership: a state that has any of our data says whose it is, and it is this folder's.
+    ours = [key for key in values if isinstance(key, str) and key in _ALL_KEYS]
+    if whole and ours:
+        for key in ("session_id", "session_dir"):
+            if not values.get(key):
+                raise ForeignState(f"no '{key}'")
+    if "session_id" in values and values["session_id"] not in (None, session_id):
+        raise ForeignState(f"the session id '{values['session_id']}'")
+    if values.get("session_dir") is not None and not _same_place(values["session_dir"], folder):
+        raise ForeignState(f"the session folder '{values['session_dir']}'")
+    for index, hit in enumerate(values.get("search_results") or []):
+        if not isinstance(hit, dict):
+            raise ForeignState(f"search_results[{index}] that is not a mapping")
+        for key in ("url", "canonical_url"):
+            if not isinstance(hit.get(key, ""), str):
+                raise ForeignState(f"search_results[{index}].{key} that is not text")
+        path = hit.get("cache_path")
+        if path is not None and not is_cached_source(path, folder.parent):
+            raise ForeignState(f"search_results[{index}].cache_path outside the sessions' sources/: {path}")
+    for index, document in enumerate(values.get("documents") or []):
+        if not isinstance(document, dict) or not isinstance(document.get("markdown", ""), str):
+            raise ForeignState(f"documents[{index}] that is not a source")
+    for key in ("report_md", "report_pdf"):
+        if values.get(key) and not _inside(values[key], folder):
+            raise ForeignState(f"'{key}' outside the session folder: {values[key]}")
+
+
+_ALL_KEYS = frozenset(_STRING_KEYS + _LIST_KEYS + _DICT_KEYS + _NUMBER_KEYS + _BOOL_KEYS)
+
+
+def is_cached_source(path: Any, sessions_root: Path) -> bool:
+    """True when ``path`` is a file in some session's ``sources/`` under ``sessions_root``:
+    where the fetcher stores bytes, and all the parser is ever given from a state. (A
+    follow-up question's hits keep their parent session's paths, so any session's.)"""
+    if not _inside(path, sessions_root):
+        return False
+    real = Path(path).resolve()
+    try:
+        relative = real.relative_to(sessions_root.resolve())
+    except ValueError:
+        return False
+    return len(relative.parts) == 3 and relative.parts[1] == "sources"
+
+
+def _inside(path: Any, folder: Path) -> bool:
+    """True when ``path`` names a place inside ``folder`` once links are followed and ``..``
+    resolved, and the name itself is no link (one could be swapped after this check)."""
+    if not isinstance(path, str) or not path or "\x00" in path:
+        return False
+    try:
+        candidate = Path(path)
+        real = candidate.resolve()
+        real.relative_to(folder.resolve())
+    except (ValueError, OSError, RuntimeError):
+        return False
+    return not candidate.is_symlink()
+
+
+def _same_place(path: Any, folder: Path) -> bool:
+    if not isinstance(path, str) or "\x00" in path:
+        return False
+    try:
+        return Path(path).resolve() == folder.resolve()
+    except (OSError, RuntimeError):
+        return False
+
+
+def _plain(data: bytes) -> Any:
+    """A msgpack blob as plain data (typed values, already allowed, become None)."""
+    return ormsgpack.unpackb(data, ext_hook=lambda code, data: None, option=ormsgpack.OPT_NON_STR_KEYS)
+
+
+def verify_checkpoint_file(path: Path, *, check_values: Callable[[dict[str, Any], bool], None] | None = None) -> None:
     """Check every stored checkpoint and pending write of a session before resuming it.
 
     Read-only and without LangGraph: nothing named in the file is imported or called.
+    ``check_values(values, whole)``: also judge each stored state (``whole``) and each
+    pending write (``{channel: value}``) as data, e.g. with ``check_state_values``.
     """
-    if not path.exists():
+    if not os.path.lexists(path):
         return
     try:
         connection = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
@@ -164,13 +288,28 @@ def verify_checkpoint_file(path: Path) -> None:
         tables = {row[0] for row in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         queries = []
         if "checkpoints" in tables:
-            queries.append("SELECT type, checkpoint FROM checkpoints")
+            queries.append(("SELECT type, checkpoint, NULL FROM checkpoints", True))
         if "writes" in tables:
-            queries.append("SELECT type, value FROM writes")
-        for query in queries:
-            for type_, blob in connection.execute(query):
-                check_serialized(str(type_ or "null"), bytes(blob or b""))
+            queries.append(("SELECT type, value, channel FROM writes", False))
+        for query, whole in queries:
+            for type_, blob, channel in connection.execute(query):
+                type_, blob = str(type_ or "null"), bytes(blob or b"")
+                check_serialized(type_, blob)
+                if check_values is not None and type_ == "msgpack":
+                    _check_plain(blob, whole, channel, check_values)
     except sqlite3.Error:
         raise UntrustedCheckpoint("unreadable checkpoints.sqlite") from None
     finally:
         connection.close()
+
+
+def _check_plain(blob: bytes, whole: bool, channel: Any, check_values: Callable[[dict[str, Any], bool], None]) -> None:
+    try:
+        value = _plain(blob)
+    except (ValueError, RecursionError):
+        raise UntrustedCheckpoint("unreadable msgpack") from None
+    if whole:
+        values = value.get("channel_values") if isinstance(value, dict) else None
+        check_values(values if isinstance(values, dict) else {}, True)
+    elif isinstance(channel, str):
+        check_values({channel: value}, False)

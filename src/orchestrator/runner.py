@@ -366,40 +366,66 @@ def _seed_from_parent(history: HistoryManager, parent: str | None) -> dict[str, 
         return {}
     import json
 
+    from research.orchestrator.checkpoints import check_state_values
+
     session = history.resolve(parent)
+    history.check_folder(session)  # its files are read: none may be a link or a FIFO
     meta = history.read_json(session.session_id, "meta.json", {})
-    ledger = session.path / "processed.jsonl"
-    documents = [json.loads(line) for line in ledger.read_text("utf-8").splitlines()] if ledger.exists() else []
-    draft_path = session.path / "llm_draft.md"
-    answer = draft_path.read_text("utf-8")[:1500] if draft_path.exists() else ""
-    conversation = list(meta.get("conversation", [])) + [{"question": meta.get("question", ""), "answer": answer}]
-    return {
-        "search_results": history.read_json(session.session_id, "search_results.json", []),
+    documents = []
+    for line in (history.read_text(session.session_id, "processed.jsonl") or "").splitlines():
+        try:
+            documents.append(json.loads(line))
+        except json.JSONDecodeError:
+            continue
+    answer = (history.read_text(session.session_id, "llm_draft.md") or "")[:1500]
+    earlier = meta.get("conversation") if isinstance(meta.get("conversation"), list) else []
+    question = meta.get("question") if isinstance(meta.get("question"), str) else ""
+    conversation = earlier + [{"question": question[:MAX_QUESTION_CHARS], "answer": answer}]
+    seed = {
+        "search_results": history.read_json(session.session_id, "search_results.json", [], expect=list),
         "documents": documents,
         "conversation": conversation[-3:],
     }
+    # The parent's files are data like a checkpoint: the same shape, paths only under the sessions.
+    check_state_values(seed, session.path, session.session_id, question_limit=MAX_QUESTION_CHARS, whole=False)
+    return seed
 
 
 def _resumable(history: HistoryManager, ref: str) -> tuple[SessionInfo, dict[str, Any]]:
-    from research.orchestrator.checkpoints import verify_checkpoint_file
+    """The session to resume and its meta.json, once its folder has been judged as data
+    from someone else: no linked or special files, a question a new run would accept, a
+    checkpoint of our graph's shape whose paths stay inside the sessions (usage error else)."""
+    from research.orchestrator.checkpoints import check_state_values, verify_checkpoint_file
 
     session = history.resolve(ref)
+    history.check_folder(session)
     meta = history.read_json(session.session_id, "meta.json", {})
-    if not meta.get("question"):
+    if not isinstance(meta.get("question"), str) or not meta["question"].strip():
         raise UsageError("usage.unknown_session", session_id=ref, sessions_dir=str(history.root))
     if meta.get("status") in ("done", "no_evidence"):
         raise UsageError(
             "usage.session_finished", session_id=session.session_id, report=str(session.path / "report.pdf")
         )
+    # The same limits as a new question: a 6 MB question in meta.json never reaches the model.
+    meta["question"] = clean_question(meta["question"])
+    if meta.get("language") not in ("ja", "en"):
+        meta["language"] = resolve_language("auto", meta["question"])
+
+    def check_values(values: dict[str, Any], whole: bool) -> None:
+        check_state_values(values, session.path, session.session_id, question_limit=MAX_QUESTION_CHARS, whole=whole)
+
     # Before Ollama, the servers or anything else: a tampered checkpoint stops here.
-    verify_checkpoint_file(session.path / "checkpoints.sqlite")
+    verify_checkpoint_file(session.path / "checkpoints.sqlite", check_values=check_values)
     return session, meta
 
 
 def _check_identity(values: dict[str, Any], session: SessionInfo) -> None:
-    """A checkpoint copied in from another session would write into the wrong folder."""
-    found = values.get("session_id")
-    if found not in (None, session.session_id) or values.get("session_dir") not in (None, str(session.path)):
+    """A checkpoint copied in from another session would write into the wrong folder;
+    one that does not say whose it is is refused too (dropping the keys is no way past)."""
+    from pathlib import Path
+
+    found, folder = values.get("session_id"), values.get("session_dir")
+    if found != session.session_id or not isinstance(folder, str) or Path(folder).resolve() != session.path.resolve():
         from research.modules.text.sanitize import shorten
 
         raise UsageError("security.checkpoint_foreign", found=shorten(str(found)))

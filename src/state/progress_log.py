@@ -16,7 +16,7 @@ from typing import Any, Mapping
 
 from research.modules.core.i18n import t
 from research.state.agent_state import plan_queries_flat
-from research.state.session_folder import atomic_write
+from research.state.session_folder import atomic_write, read_session_bytes
 
 PROGRESS_FILE = "progress.md"
 _DRAFT_LIMIT = 6000  # characters of the draft kept here; the whole draft is in llm_draft.md
@@ -26,10 +26,12 @@ logger = logging.getLogger(__name__)
 
 
 def progress_markdown(session_dir: str | Path) -> str | None:
-    """The session's progress.md, or None when no step has finished yet."""
+    """The session's progress.md, or None when no step has finished yet or when it is not
+    a file of ours (a link to a secret, a FIFO, a huge file): nothing is read through it,
+    and the next step's rewrite replaces the link with a file of its own."""
     try:
-        return (Path(session_dir) / PROGRESS_FILE).read_text("utf-8")
-    except (FileNotFoundError, NotADirectoryError):
+        return read_session_bytes(Path(session_dir) / PROGRESS_FILE).decode("utf-8", errors="replace")
+    except OSError:
         return None
 
 

@@ -3,15 +3,23 @@
 Every file is written atomically (temp file in the same folder, fsync, rename), so a
 crash never leaves half a file; events.jsonl is append-only, one JSON object a line.
 meta.json holds what ``research sessions`` lists: question, language, status, counts.
+
+A session folder may come from someone else (the README says it can be shared), so it
+is data, never a pointer to the user's files: nothing here is read or written through a
+symbolic link (``O_NOFOLLOW``), only regular files are read (a FIFO or ``/dev/zero``
+planted under a session's file name is refused, not waited on or read forever), and
+every read is capped (``read_session_bytes``).
 """
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import json
 import os
 import re
 import secrets
+import stat
 import tempfile
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -27,6 +35,19 @@ _ID_FRAGMENT = re.compile(r"^[0-9a-f_]{4,22}$")
 LOCK_FILE = ".lock"  # held (flock) by the process running the session
 # Statuses of a session that stopped before its report: `research --resume ID` continues it.
 RESUMABLE_STATUSES = ("interrupted", "cancelled", "failed")
+# Caps on what is read from a session file: meta.json is a few kilobytes when we write it;
+# a report, ledger or progress.md of a deep run stays well under the general cap.
+META_READ_LIMIT = 1 << 20
+SESSION_READ_LIMIT = 64 << 20
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
+
+
+class UnsafeSessionFile(OSError):
+    """A session file that is a link, not a regular file, or larger than the cap: not read.
+
+    An ``OSError``, so every caller that already treats an unreadable file as absent does
+    the same with a hostile one."""
 
 
 def now_iso() -> str:
@@ -83,7 +104,7 @@ class HistoryManager:
             # Echo at most 40 characters: an id is typed or pasted, and may be anything.
             raise UsageError("usage.bad_session_id", session_id=shorten(ref))
         exact = self.root / f"session_{ref}"
-        if SESSION_ID.match(ref) and exact.is_dir():
+        if SESSION_ID.match(ref) and exact.is_dir() and not exact.is_symlink():
             return SessionInfo(ref, exact)
         matches = [p for p in self._session_dirs() if ref in p.name]
         if len(matches) != 1:
@@ -99,20 +120,24 @@ class HistoryManager:
         """Sessions newest first, from their meta.json (folders without one are skipped).
 
         A session whose meta.json still says "running" but whose lock no process holds was
-        killed (kill -9, power cut): it is listed as "interrupted", which it is."""
+        killed (kill -9, power cut): it is listed as "interrupted", which it is. One bad
+        folder never stops the listing: a meta.json that is not ours (a list, a number, a
+        link, a FIFO, a dict where the question goes) lists that session as "damaged"."""
         sessions = []
         for folder in self._session_dirs():
-            meta = _read_json(folder / "meta.json")
-            if meta:
-                meta["session_dir"] = str(folder)
-                meta["status"] = effective_status(folder, meta.get("status"))
+            meta = listed_meta(folder)
+            if meta is not None:
                 sessions.append(meta)
-        return sorted(sessions, key=lambda m: m.get("session_id", ""), reverse=True)
+        return sorted(sessions, key=lambda m: m["session_id"], reverse=True)
 
     def _session_dirs(self) -> list[Path]:
-        if not self.root.is_dir():
+        """The session folders under the root: real folders only, never a link to one."""
+        try:
+            entries = list(os.scandir(self.root))
+        except OSError:
             return []
-        return [p for p in self.root.iterdir() if p.is_dir() and SESSION_ID.match(p.name.removeprefix("session_"))]
+        return [Path(entry.path) for entry in entries
+                if SESSION_ID.match(entry.name.removeprefix("session_")) and _is_real_dir(entry)]
 
     # --- files ---------------------------------------------------------------------
     def write_text(self, session_id: str, name: str, text: str) -> Path:
@@ -127,9 +152,21 @@ class HistoryManager:
         atomic_write(target, data)
         return target
 
-    def read_json(self, session_id: str, name: str, default: Any = None) -> Any:
-        data = _read_json(self.path(session_id) / name)
-        return default if data is None else data
+    def read_json(self, session_id: str, name: str, default: Any = None, *, expect: type = object) -> Any:
+        """A JSON file of the session, or ``default`` when it is absent, unreadable, not
+        JSON, a link or special file, over the cap, or not of the ``expect``ed type."""
+        limit = META_READ_LIMIT if name == "meta.json" else SESSION_READ_LIMIT
+        data = _read_json(self.path(session_id) / name, limit)
+        if name == "meta.json" and expect is object:
+            expect = dict
+        return data if isinstance(data, expect) else default
+
+    def read_text(self, session_id: str, name: str, limit: int = SESSION_READ_LIMIT) -> str | None:
+        """A text file of the session (``read_session_bytes``'s rules), None when it cannot be read."""
+        try:
+            return read_session_bytes(self.path(session_id) / name, limit).decode("utf-8", errors="replace")
+        except OSError:
+            return None
 
     def update_meta(self, session_id: str, **fields: Any) -> None:
         meta = self.read_json(session_id, "meta.json", {})
@@ -140,7 +177,8 @@ class HistoryManager:
         record = {"time": now_iso(), "event": event, **fields}
         line = json.dumps(record, ensure_ascii=False, default=str) + "\n"
         # O_APPEND writes of one short line are atomic on POSIX; no torn lines on a crash.
-        fd = os.open(self.path(session_id) / "events.jsonl", os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        # O_NOFOLLOW: an events.jsonl planted as a link never appends to its target.
+        fd = _open_regular(self.path(session_id) / "events.jsonl", os.O_WRONLY | os.O_APPEND | os.O_CREAT)
         try:
             os.write(fd, line.encode("utf-8"))
         finally:
@@ -156,26 +194,126 @@ class HistoryManager:
         so a temp file is never the only copy of anything. Returns how many were removed."""
         removed = 0
         for folder in (self.path(session_id), self.path(session_id) / "sources"):
-            if not folder.is_dir():
-                continue
-            for entry in folder.iterdir():
-                if entry.is_file() and entry.name.startswith(".") and (
-                        entry.name.endswith(".tmp") or entry.name.startswith(".tmp-")):
-                    entry.unlink(missing_ok=True)
-                    removed += 1
+            if folder.is_symlink() or not folder.is_dir():
+                continue  # a linked sources/ is someone else's folder: nothing in it is ours to delete
+            with os.scandir(folder) as entries:
+                for entry in entries:
+                    if entry.is_file(follow_symlinks=False) and entry.name.startswith(".") and (
+                            entry.name.endswith(".tmp") or entry.name.startswith(".tmp-")):
+                        os.unlink(entry.path)
+                        removed += 1
         return removed
 
     def events(self, session_id: str) -> list[dict[str, Any]]:
-        path = self.path(session_id) / "events.jsonl"
-        if not path.exists():
-            return []
+        text = self.read_text(session_id, "events.jsonl")
         out = []
-        for line in path.read_text("utf-8").splitlines():
+        for line in (text or "").splitlines():
             try:
-                out.append(json.loads(line))
+                record = json.loads(line)
             except json.JSONDecodeError:
                 continue  # a line cut by a crash mid-write (should not happen with O_APPEND)
+            if isinstance(record, dict):
+                out.append(record)
         return out
+
+    def check_folder(self, session: SessionInfo) -> None:
+        """Refuse (usage error) a session folder whose files are links or special files.
+
+        Run before a session is resumed: a shared folder whose ``.lock``, ``events.jsonl``,
+        ``checkpoints.sqlite`` or ``sources/`` points elsewhere would otherwise have the
+        run write (truncate, append, create tables, delete) through the link."""
+        for name in SESSION_FILES:
+            path = session.path / name
+            try:
+                info = os.lstat(path)
+            except FileNotFoundError:
+                continue
+            except OSError as exc:
+                    raise UsageError("shared_folder.unsafe_file", session_id=session.session_id, name=name) from None
+            wanted = stat.S_ISDIR if name == "sources" else stat.S_ISREG
+            if not wanted(info.st_mode):
+                raise UsageError("shared_folder.unsafe_file", session_id=session.session_id, name=name)
+
+
+# Every name the program writes or reads in a session folder (DESIGN.md "Session folder").
+SESSION_FILES = (
+    LOCK_FILE, "meta.json", "input.md", "search_results.json", "processed.jsonl", "llm_draft.md",
+    "verification.json", "report.md", "report.pdf", "events.jsonl", "progress.md", "error.log",
+    "checkpoints.sqlite", "checkpoints.sqlite-journal", "checkpoints.sqlite-wal", "checkpoints.sqlite-shm",
+    "sources",
+)
+
+
+def read_session_bytes(path: Path, limit: int = SESSION_READ_LIMIT) -> bytes:
+    """The bytes of a session file, read only if it is a regular file (never through a
+    link, never a FIFO or device) of at most ``limit`` bytes; ``UnsafeSessionFile`` else."""
+    fd = _open_regular(path, os.O_RDONLY)
+    try:
+        if os.fstat(fd).st_size > limit:
+            raise UnsafeSessionFile(f"{path.name} is larger than {limit} bytes")
+        chunks, total = [], 0
+        while True:
+            chunk = os.read(fd, min(1 << 20, limit + 1 - total))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+            if total > limit:  # grew while read
+                raise UnsafeSessionFile(f"{path.name} is larger than {limit} bytes")
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
+def _open_regular(path: Path, flags: int) -> int:
+    """``os.open`` that refuses a link (O_NOFOLLOW) and anything but a regular file.
+
+    O_NONBLOCK keeps the open of a planted FIFO from waiting for a writer; the check on
+    the opened descriptor (not the name) leaves no gap for a swap between check and use."""
+    try:
+        fd = os.open(path, flags | _NOFOLLOW | _NONBLOCK | os.O_CLOEXEC, 0o644)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise UnsafeSessionFile(f"{Path(path).name} is a symbolic link") from None
+        raise
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise UnsafeSessionFile(f"{Path(path).name} is not a regular file")
+    if flags & os.O_WRONLY or flags & os.O_RDWR:
+        os.set_blocking(fd, True)
+    return fd
+
+
+def _is_real_dir(entry: os.DirEntry) -> bool:
+    try:
+        return entry.is_dir(follow_symlinks=False)
+    except OSError:
+        return False
+
+
+def listed_meta(folder: Path) -> dict[str, Any] | None:
+    """What a listing shows of one session folder: its meta.json with the fields a listing
+    reads forced to plain strings, or a "damaged" entry when meta.json is not ours.
+    None when the folder has no meta.json at all (not a session yet)."""
+    session_id = folder.name.removeprefix("session_")
+    path = folder / "meta.json"
+    if not os.path.lexists(path):
+        return None
+    meta = _read_json(path, META_READ_LIMIT)
+    if not isinstance(meta, dict):
+        return {"session_id": session_id, "question": "", "language": "", "status": "damaged",
+                "created_at": "", "session_dir": str(folder)}
+    listed = dict(meta)
+    for key in ("question", "language", "created_at", "model", "status"):
+        value = meta.get(key)
+        listed[key] = value if isinstance(value, str) else ""
+    if not all(isinstance(meta.get(key), str) for key in ("question", "status")):
+        listed["status"] = "damaged"
+    listed["session_id"] = session_id  # the folder's name, which a meta.json cannot change
+    listed["session_dir"] = str(folder)
+    if listed["status"] != "damaged":
+        listed["status"] = effective_status(folder, listed["status"])
+    return listed
 
 
 def atomic_write(target: Path, data: bytes) -> None:
@@ -225,7 +363,10 @@ def session_lock(folder: Path, session_id: str) -> Iterator[None]:
     free again at once; the file itself staying behind means nothing. The descriptor
     is not inherited by the MCP servers (Python opens files non-inheritable).
     """
-    fd = os.open(folder / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fd = _open_regular(folder / LOCK_FILE, os.O_RDWR | os.O_CREAT)
+    except UnsafeSessionFile:  # a planted link would have its target truncated to our pid
+        raise UsageError("shared_folder.unsafe_file", session_id=session_id, name=LOCK_FILE) from None
     try:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -241,7 +382,7 @@ def session_lock(folder: Path, session_id: str) -> Iterator[None]:
 def lock_held(folder: Path) -> bool:
     """True while some process holds the session's lock, i.e. the run is really running."""
     try:
-        fd = os.open(folder / LOCK_FILE, os.O_RDWR)
+        fd = _open_regular(folder / LOCK_FILE, os.O_RDONLY)
     except OSError:
         return False
     try:
@@ -265,8 +406,8 @@ def effective_status(folder: Path, status: Any) -> str:
     return status
 
 
-def _read_json(path: Path) -> Any:
+def _read_json(path: Path, limit: int = SESSION_READ_LIMIT) -> Any:
     try:
-        return json.loads(path.read_text("utf-8"))
-    except (OSError, json.JSONDecodeError):
+        return json.loads(read_session_bytes(path, limit).decode("utf-8"))
+    except (OSError, ValueError, RecursionError):  # ValueError: bad JSON or bad UTF-8
         return None

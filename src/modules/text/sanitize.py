@@ -14,6 +14,7 @@ any of their text is shown:
 from __future__ import annotations
 
 import re
+from typing import Any
 from urllib.parse import urlsplit
 
 # ESC-introduced sequences, longest forms first. OSC/DCS/SOS/PM/APC strings run to BEL
@@ -135,3 +136,16 @@ def safe_markdown(markdown: str) -> str:
     text = _REFERENCE_DEF.sub(lambda m: m.group(0) if safe_url(m.group(2)) else m.group(1) + "#" + m.group(3), text)
     text = escape_html(text)
     return re.sub(r"\x00(\d+)\x00", lambda m: protected[int(m.group(1))], text)
+
+
+def clean_data(value: Any) -> Any:
+    """JSON-like data (``--json`` output, MCP structured results) with every string, keys
+    included, through ``strip_controls``: a JSON encoder escapes C0 controls but passes
+    8-bit CSI, OSC bytes and bidi marks straight to the terminal or host that shows it."""
+    if isinstance(value, str):
+        return strip_controls(value)
+    if isinstance(value, dict):
+        return {clean_data(key) if isinstance(key, str) else key: clean_data(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [clean_data(item) for item in value]
+    return value

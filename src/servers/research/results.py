@@ -11,7 +11,7 @@ from pydantic import BaseModel, Field
 from research.modules.core.i18n import t
 from research.orchestrator.runner import RunResult
 from research.state.progress_log import PROGRESS_FILE, verdict_counts
-from research.state.session_folder import HistoryManager, SessionInfo
+from research.state.session_folder import HistoryManager, SessionInfo, read_session_bytes
 
 
 class SourceEntry(BaseModel):
@@ -150,8 +150,10 @@ def session_report(history: HistoryManager, ref: str) -> SessionReport | None:
 
 
 def _read(session: SessionInfo, name: str) -> str:
+    """A session file as text; "" when absent or not a file of ours (a link, a FIFO,
+    ``/dev/zero``, over the cap): ``read_session_bytes`` reads nothing through those."""
     try:
-        return (session.path / name).read_text("utf-8")
+        return read_session_bytes(session.path / name).decode("utf-8", errors="replace")
     except OSError:
         return ""
 

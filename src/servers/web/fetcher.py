@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+import re
 import time
 from collections import defaultdict
 from dataclasses import dataclass
@@ -29,9 +30,13 @@ import httpx
 
 from research.servers.web.fetch_settings import FetchSettings
 from research.servers.web.url_safety import URLGuard, UnsafeURL, canonical_url
-from research.state.session_folder import atomic_write
+from research.state.session_folder import atomic_write, read_session_bytes
 
 USER_AGENT = "research-assistant/0.1 (+local research tool; polite fetcher)"
+# What ``store`` names an entry: the key (32 hex digits) and one of the extensions below.
+_ENTRY_NAME = re.compile(r"^[0-9a-f]{32}\.[a-z]{2,4}$")
+_SIDECAR_LIMIT = 1 << 20
+_ENTRY_LIMIT = 1 << 30  # far above the fetch size cap; a planted entry cannot fill memory
 _EXTENSIONS = {"text/html": ".html", "application/pdf": ".pdf", "text/plain": ".txt", "text/markdown": ".md"}
 
 
@@ -80,11 +85,11 @@ class SourceCache:
         try:
             if time.time() - sidecar.stat().st_mtime > self.max_age_s:
                 return None  # expired: the page may have changed since
-            meta = json.loads(sidecar.read_text("utf-8"))
-            data_path = self.directory / meta["file"]
-            data = data_path.read_bytes()
-        except (OSError, ValueError, KeyError):
-            return None  # absent or half-written: fetch again
+            meta = json.loads(read_session_bytes(sidecar, _SIDECAR_LIMIT))
+            data_path = self._entry_file(meta)
+            data = read_session_bytes(data_path, _ENTRY_LIMIT)
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            return None  # absent, half-written or not ours (a link, a path elsewhere): fetch again
         return FetchResult(
             url=url,
             final_url=meta.get("final_url", url),
@@ -95,6 +100,15 @@ class SourceCache:
             from_cache=True,
             data=data,
         )
+
+    def _entry_file(self, meta: dict) -> Path:
+        """The bytes file a sidecar names: a bare file name in this folder, nothing else.
+        A shared session's sidecar saying ``"file": "/home/me/.ssh/id_rsa"`` (or ``../x``)
+        must never serve that file as the page, nor have it deleted by eviction."""
+        name = meta["file"]
+        if not isinstance(name, str) or not _ENTRY_NAME.match(name):
+            raise ValueError("the cache entry names a file outside the cache")
+        return self.directory / name
 
     def store(self, url: str, final_url: str, media_type: str | None, data: bytes) -> FetchResult:
         key = self.key(url)
@@ -118,10 +132,10 @@ class SourceCache:
         total = 0
         for sidecar in self.directory.glob("*.json"):
             try:
-                meta = json.loads(sidecar.read_text("utf-8"))
+                meta = json.loads(read_session_bytes(sidecar, _SIDECAR_LIMIT))
                 size = int(meta.get("bytes", 0))
-                entries.append((sidecar.stat().st_mtime, sidecar, self.directory / str(meta["file"]), size))
-            except (OSError, ValueError, KeyError, TypeError):
+                entries.append((sidecar.stat().st_mtime, sidecar, self._entry_file(meta), size))
+            except (OSError, ValueError, KeyError, TypeError, AttributeError):
                 continue
             total += size
         for _mtime, sidecar, data_path, size in sorted(entries, key=lambda entry: entry[0]):

@@ -1,0 +1,326 @@
+"""A session folder from someone else is data (issue 22, items 1-3).
+
+Each test plants in a session folder what an attacker sharing it could: a checkpoint
+whose ``cache_path`` names a private file, a sources/ sidecar that names an absolute
+path, links in place of the session's files, meta.json of the wrong shape, FIFOs and
+``/dev/zero``. Nothing of the user's may be read, written or deleted through them, and
+one bad folder never stops a listing.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+from pathlib import Path
+
+import pytest
+from conftest import run_research
+
+from research.modules.core.errors import UsageError
+from research.orchestrator.checkpoints import AllowListSerializer
+from research.orchestrator.runner import MAX_QUESTION_CHARS, _resumable, _seed_from_parent
+from research.servers.research.results import session_list, session_report
+from research.servers.web.fetcher import SourceCache
+from research.state.progress_log import progress_markdown, record_step
+from research.state.session_folder import HistoryManager, UnsafeSessionFile
+
+SECRET = "-----BEGIN OPENSSH PRIVATE KEY----- not-for-the-report"
+
+
+@pytest.fixture
+def cli_env(tmp_path):
+    home = tmp_path / "home"
+    home.mkdir()
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("RESEARCH_", "OLLAMA_"))}
+    env.update(HOME=str(home), XDG_CONFIG_HOME=str(home / ".config"), NO_COLOR="1", LANG="en_US.UTF-8",
+               RESEARCH_SESSIONS_DIR=str(tmp_path / "sessions"), COLUMNS="200",
+               # Nothing answers here: a resume that got past its checks would fail on Ollama (exit 3).
+               RESEARCH_OLLAMA_HOST="http://127.0.0.1:9")
+    return env
+
+
+@pytest.fixture
+def secret(tmp_path) -> Path:
+    path = tmp_path / "home" / ".ssh" / "id_rsa"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(SECRET)
+    return path
+
+
+def _history(env) -> HistoryManager:
+    return HistoryManager(Path(env["RESEARCH_SESSIONS_DIR"]))
+
+
+def _stopped_session(history: HistoryManager, question: str = "What is the height of Mount Fuji?"):
+    session = history.create(question=question, language="en", model="m")
+    history.update_meta(session.session_id, status="interrupted")
+    return session
+
+
+def _checkpoint(session, values: dict, writes: list[tuple[str, object]] = ()) -> None:
+    """A checkpoint as our graph's saver writes it (LangGraph's SqliteSaver, our serializer)."""
+    from langgraph.checkpoint.base import empty_checkpoint
+    from langgraph.checkpoint.sqlite import SqliteSaver
+
+    connection = sqlite3.connect(session.path / "checkpoints.sqlite", check_same_thread=False)
+    try:
+        saver = SqliteSaver(connection, serde=AllowListSerializer())
+        checkpoint = empty_checkpoint()
+        checkpoint["channel_values"] = values
+        config = saver.put({"configurable": {"thread_id": session.session_id, "checkpoint_ns": ""}}, checkpoint,
+                           {"source": "loop", "step": 2}, {})
+        if writes:
+            saver.put_writes(config, list(writes), "task-1")
+    finally:
+        connection.close()
+
+
+def _state(session, **changes) -> dict:
+    values = {"question": "What is the height of Mount Fuji?", "language": "en", "model": "m",
+              "session_id": session.session_id, "session_dir": str(session.path), "errors": [],
+              "search_results": [{"url": "https://example.org/fuji", "canonical_url": "https://example.org/fuji",
+                                  "cache_path": str(session.path / "sources" / ("a" * 32 + ".html")),
+                                  "media_type": "text/html"}]}
+    values.update(changes)
+    return {k: v for k, v in values.items() if v is not ...}
+
+
+# --------------------------------------------------------------------------- item 1
+
+
+def test_a_state_our_graph_writes_resumes(cli_env):
+    history = _history(cli_env)
+    session = _stopped_session(history)
+    _checkpoint(session, _state(session), writes=[("documents", [{"label": "S1", "markdown": "3776 m"}])])
+    found, meta = _resumable(history, session.session_id)
+    assert found.session_id == session.session_id and meta["question"].startswith("What is")
+
+
+@pytest.mark.parametrize("where", ["state", "pending write"])
+def test_resume_refuses_a_cache_path_that_names_a_private_file(cli_env, secret, where):
+    history = _history(cli_env)
+    session = _stopped_session(history)
+    hits = [{"url": "https://example.org/", "canonical_url": "https://example.org/", "cache_path": str(secret),
+             "media_type": "text/plain"}]
+    if where == "state":
+        _checkpoint(session, _state(session, search_results=hits))
+    else:
+        _checkpoint(session, _state(session), writes=[("search_results", hits)])
+
+    result = run_research(["--resume", session.session_id], cli_env)
+
+    assert result.returncode == 2, result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in result.stderr, result.stderr
+    assert "cache_path" in lines[0] and "Refusing to resume" in lines[0]
+    assert SECRET not in result.stdout + result.stderr
+    assert not (session.path / "report.md").exists()
+
+
+@pytest.mark.parametrize("dropped", ["session_dir", "session_id"])
+def test_resume_refuses_a_state_that_does_not_say_whose_it_is(cli_env, dropped):
+    # A folder copied in under another name used to pass by deleting these keys.
+    history = _history(cli_env)
+    session = _stopped_session(history)
+    _checkpoint(session, _state(session, **{dropped: ...}))
+    with pytest.raises(UsageError) as refused:
+        _resumable(history, session.session_id)
+    assert refused.value.key == "shared_folder.bad_state" and dropped in refused.value.params["what"]
+
+
+@pytest.mark.parametrize("change", [
+    {"question": "x" * (MAX_QUESTION_CHARS + 1)},
+    {"question": {"text": "a dict"}},
+    {"documents": "not a list"},
+    {"language": "fr"},
+    {"report_md": "/etc/passwd"},
+    {"session_dir": "/tmp/elsewhere"},
+])
+def test_resume_refuses_state_of_a_shape_the_graph_never_writes(cli_env, change):
+    history = _history(cli_env)
+    session = _stopped_session(history)
+    _checkpoint(session, _state(session, **change))
+    with pytest.raises(UsageError) as refused:
+        _resumable(history, session.session_id)
+    assert refused.value.key == "shared_folder.bad_state"
+
+
+def test_a_cache_path_that_climbs_out_of_sources_is_refused(cli_env, secret):
+    history = _history(cli_env)
+    session = _stopped_session(history)
+    climbing = str(session.path / "sources" / ".." / ".." / ".." / "home" / ".ssh" / "id_rsa")
+    (session.path / "sources" / ("b" * 32 + ".txt")).symlink_to(secret)
+    for path in (climbing, str(session.path / "sources" / ("b" * 32 + ".txt"))):
+        _checkpoint(session, _state(session, search_results=[{"url": "u", "cache_path": path}]))
+        with pytest.raises(UsageError):
+            _resumable(history, session.session_id)
+        (session.path / "checkpoints.sqlite").unlink()
+
+
+def test_the_question_is_checked_on_resume_like_a_new_one(cli_env):
+    history = _history(cli_env)
+    session = _stopped_session(history)
+    history.update_meta(session.session_id, question="q" * 200_000)
+    result = run_research(["--resume", session.session_id], cli_env)
+    assert result.returncode == 2 and "too long" in result.stderr, result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_a_follow_up_refuses_a_parent_whose_hits_name_private_files(cli_env, secret):
+    history = _history(cli_env)
+    parent = _stopped_session(history)
+    history.write_json(parent.session_id, "search_results.json",
+                       [{"url": "https://example.org/", "cache_path": str(secret)}])
+    with pytest.raises(UsageError) as refused:
+        _seed_from_parent(history, parent.session_id)
+    assert "cache_path" in refused.value.params["what"]
+
+
+def test_a_sidecar_naming_an_absolute_file_is_never_served_nor_deleted(tmp_path, secret):
+    cache = SourceCache(tmp_path / "sources", max_bytes=10)
+    url = "https://example.org/page"
+    sidecar = cache.directory / f"{cache.key(url)}.json"
+    for planted in (str(secret), "../../home/.ssh/id_rsa"):
+        sidecar.write_text(json.dumps({"url": url, "final_url": url, "media_type": "text/plain",
+                                       "file": planted, "bytes": 10_000}))
+        assert cache.lookup(url) is None  # a miss: the page is fetched again
+        cache.store("https://example.org/other", "https://example.org/other", "text/plain", b"x" * 20)  # evicts
+        assert secret.read_text() == SECRET
+
+
+# --------------------------------------------------------------------------- item 2
+
+
+def test_no_session_file_is_written_through_a_link(tmp_path, secret):
+    history = HistoryManager(tmp_path / "sessions")
+    session = history.create(question="q", language="en", model="m")
+    for name in ("events.jsonl", ".lock"):
+        (session.path / name).unlink(missing_ok=True)
+        (session.path / name).symlink_to(secret)
+    with pytest.raises(UnsafeSessionFile):
+        history.append_event(session.session_id, "run_start")
+    with pytest.raises(UsageError) as refused:
+        with history.lock(session.session_id):
+            pass
+    assert refused.value.key == "shared_folder.unsafe_file"
+    assert secret.read_text() == SECRET  # neither truncated to a pid nor appended to
+
+
+def test_progress_md_linked_to_a_secret_is_neither_read_nor_copied(tmp_path, secret):
+    history = HistoryManager(tmp_path / "sessions")
+    session = history.create(question="q", language="en", model="m")
+    (session.path / "progress.md").symlink_to(secret)
+    assert progress_markdown(session.path) is None
+    assert record_step(session.path, "llm", {"question": "q", "language": "en"}, {"draft": "An answer."})
+    written = session.path / "progress.md"
+    assert not written.is_symlink() and SECRET not in written.read_text()
+    assert secret.read_text() == SECRET
+
+
+def test_a_linked_sources_folder_keeps_its_files(tmp_path):
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / ".keep.tmp").write_text("mine")
+    history = HistoryManager(tmp_path / "sessions")
+    session = history.create(question="q", language="en", model="m")
+    (session.path / "sources").rmdir()
+    (session.path / "sources").symlink_to(elsewhere)
+    assert history.remove_stale_temp_files(session.session_id) == 0
+    assert (elsewhere / ".keep.tmp").read_text() == "mine"
+    with pytest.raises(UsageError):
+        history.check_folder(session)
+
+
+@pytest.mark.parametrize("name", [".lock", "events.jsonl", "checkpoints.sqlite", "progress.md", "sources"])
+def test_resume_refuses_a_folder_with_linked_files(cli_env, tmp_path, name):
+    history = _history(cli_env)
+    session = _stopped_session(history)
+    target = tmp_path / f"target-{name.strip('.')}"
+    if name == "sources":
+        (session.path / "sources").rmdir()
+        target.mkdir()
+    else:
+        target.write_bytes(b"")
+    (session.path / name).unlink(missing_ok=True)
+    (session.path / name).symlink_to(target)
+    result = run_research(["--resume", session.session_id], cli_env)
+    assert result.returncode == 2, result.stderr
+    assert f"'{name}' is a symbolic link" in result.stderr and len(result.stderr.strip().splitlines()) == 1
+    if target.is_file():
+        assert target.read_bytes() == b""  # no pid, no events, no tables
+
+
+def test_a_linked_report_is_shown_by_neither_sessions_show_nor_session_report(cli_env, secret):
+    history = _history(cli_env)
+    session = _stopped_session(history)
+    (session.path / "report.md").symlink_to(secret)
+    shown = run_research(["sessions", "show", session.session_id], cli_env)
+    assert SECRET not in shown.stdout + shown.stderr and "Traceback" not in shown.stderr
+    assert session_report(history, session.session_id) is None
+
+
+def test_sessions_rm_of_a_linked_session_removes_the_link_only(cli_env, tmp_path):
+    history = _history(cli_env)
+    real = _stopped_session(history)
+    elsewhere = tmp_path / "precious"
+    elsewhere.mkdir()
+    (elsewhere / "thesis.tex").write_text("years of work")
+    link = history.root / "session_20990101_000000_abcdef"
+    link.symlink_to(elsewhere)
+    result = run_research(["sessions", "rm", "20990101_000000_abcdef", "-y"], cli_env)
+    assert result.returncode == 0 and "Traceback" not in result.stderr, result.stderr
+    assert not link.exists() and (elsewhere / "thesis.tex").read_text() == "years of work"
+    assert real.path.is_dir()
+
+
+def test_sessions_rm_refuses_a_running_session(cli_env):
+    history = _history(cli_env)
+    session = _stopped_session(history)
+    with history.lock(session.session_id):
+        result = run_research(["sessions", "rm", session.session_id, "-y"], cli_env)
+    assert result.returncode == 2 and "running" in result.stderr, result.stderr
+    assert session.path.is_dir()
+
+
+# --------------------------------------------------------------------------- item 3
+
+
+@pytest.mark.parametrize("planted", ["int", "list", "dict question", "dev zero", "fifo", "huge"])
+def test_one_bad_meta_json_never_stops_the_listing(cli_env, planted):
+    history = _history(cli_env)
+    good = _stopped_session(history, "A good question")
+    bad = history.create(question="q", language="en", model="m")
+    meta = bad.path / "meta.json"
+    meta.unlink()
+    if planted == "int":
+        meta.write_text("42")
+    elif planted == "list":
+        meta.write_text("[1, 2]")
+    elif planted == "dict question":
+        meta.write_text(json.dumps({"question": {"a": 1}, "status": "done", "created_at": 5}))
+    elif planted == "dev zero":
+        meta.symlink_to("/dev/zero")
+    elif planted == "fifo":
+        os.mkfifo(meta)
+    else:
+        meta.write_text(json.dumps({"question": "x" * (2 << 20)}))
+
+    listed = run_research(["sessions", "list", "--json"], cli_env, timeout=30)
+    assert listed.returncode == 0, listed.stderr
+    rows = {row["session_id"]: row for row in json.loads(listed.stdout)}
+    assert rows[good.session_id]["question"] == "A good question"
+    assert rows[bad.session_id]["status"] == "damaged"
+    table = run_research(["sessions", "list"], cli_env, timeout=30)
+    assert table.returncode == 0 and "A good question" in table.stdout and "damaged" in table.stdout
+    listing = session_list(history, [], 20)  # the MCP `sessions` tool
+    assert {row.session_id for row in listing.sessions} == {good.session_id, bad.session_id}
+
+
+def test_a_report_linked_to_dev_zero_is_not_read(cli_env):
+    history = _history(cli_env)
+    session = _stopped_session(history)
+    (session.path / "report.md").symlink_to("/dev/zero")
+    shown = run_research(["sessions", "show", session.session_id], cli_env, timeout=30)
+    assert "Traceback" not in shown.stderr
+    assert session_report(history, session.session_id) is None
