@@ -17,7 +17,7 @@ from research import __version__
 from research.modules.core.errors import EXIT_FAILURE, EXIT_USAGE, SIGNAL_EXIT_CODES, UserFacingError
 from research.modules.core.i18n import t
 
-SUBCOMMANDS = ("sessions", "doctor", "mcp", "verify", "config", "help")
+SUBCOMMANDS = ("sessions", "doctor", "mcp", "verify", "config", "help", "serve")
 # Settings given as flags: a bad value names the flag the user typed, not the variable.
 FLAG_NAMES = {"model": "--model", "search_engine": "--engine", "docs_dir": "--docs", "max_verification_loops": "--max-loops",
               "depth": "--depth", "max_sources": "--max-sources", "max_llm_tokens": "--max-llm-tokens",

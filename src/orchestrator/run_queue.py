@@ -69,8 +69,9 @@ class ClaimedRun:
     claims: int  # 1 for the first worker; more when a run is taken over
 
 
-async def submit(url: str, owner: str, request: dict[str, Any], limit: int) -> int:
+async def submit(url: str, owner: str, request: dict[str, Any], limit: int, session_id: str | None = None) -> int:
     """Queue a run for ``owner``: its id. Raises ``QueueFull`` at the owner's limit.
+    ``session_id``: an unfinished session of the owner's to resume.
 
     The count and the insert happen under a per-owner transaction lock, so simultaneous
     submissions cannot all slip under the limit."""
@@ -84,8 +85,8 @@ async def submit(url: str, owner: str, request: dict[str, Any], limit: int) -> i
             if waiting >= limit:
                 raise QueueFull(waiting, limit)
             cursor = await connection.execute(
-                "INSERT INTO research_runs (owner, request) VALUES (%s, %s) RETURNING run_id",
-                (owner, json.dumps(request)))
+                "INSERT INTO research_runs (owner, request, session_id) VALUES (%s, %s, %s) RETURNING run_id",
+                (owner, json.dumps(request), session_id))
             return int((await cursor.fetchone())["run_id"])
 
 
@@ -177,9 +178,15 @@ class Lease:
 
     async def finish(self, run_id: int, status: str, result: dict[str, Any] | None = None,
                      error: str | None = None) -> None:
-        """Record the outcome and let go of the run's lock."""
-        await self.connection.execute(
-            """UPDATE research_runs SET status = %s, result = %s, error = %s, finished_at = clock_timestamp(),
-                   heartbeat_at = clock_timestamp() WHERE run_id = %s AND worker = %s""",
-            (status, json.dumps(result, default=str) if result is not None else None, error, run_id, self.worker))
+        """Record the outcome and let go of the run's lock. "queued": put back for another worker."""
+        if status == "queued":
+            await self.connection.execute(
+                "UPDATE research_runs SET status = 'queued', worker = NULL WHERE run_id = %s AND worker = %s",
+                (run_id, self.worker))
+        else:
+            await self.connection.execute(
+                """UPDATE research_runs SET status = %s, result = %s, error = %s, finished_at = clock_timestamp(),
+                       heartbeat_at = clock_timestamp() WHERE run_id = %s AND worker = %s""",
+                (status, json.dumps(result, default=str) if result is not None else None, error, run_id,
+                 self.worker))
         await self.connection.execute("SELECT pg_advisory_unlock(%s, %s)", (LOCK_NAMESPACE, run_id))

@@ -153,3 +153,10 @@ async def list_sessions(settings: Settings, owner: str | None, limit: int = 20) 
                 (owner, limit))
         return list(await cursor.fetchall())
 
+
+
+async def get_session(settings: Settings, session_id: str) -> dict[str, Any] | None:
+    await ensure_schema(settings.database_url)
+    async with await connect(settings.database_url) as connection:
+        cursor = await connection.execute("SELECT * FROM research_sessions WHERE session_id = %s", (session_id,))
+        return await cursor.fetchone()

@@ -1,0 +1,168 @@
+"""`research serve`: the research service for a team (docs/scale.md).
+
+* ``research serve [--host H] [--port P] [--workers N]``: the MCP server over Streamable
+  HTTP at ``http://H:P/mcp`` plus N worker processes, all sharing the PostgreSQL of
+  ``RESEARCH_DATABASE_URL``. Bound to 127.0.0.1 unless ``--host`` says otherwise.
+* ``research serve worker``: one more worker (on this or another machine with the same
+  database, sessions folder and Ollama).
+* ``research serve token add NAME | list | revoke ID``: the bearer tokens (kept hashed).
+
+Bad flags and settings are one line on stderr and exit 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+
+from research.cli.main import _ArgumentParser
+from research.modules.core.errors import EXIT_OK, UsageError, UserFacingError
+from research.modules.core.i18n import t
+
+DEFAULT_PORT = 8765
+DEFAULT_WORKERS = 2
+WORKER_STOP_SECONDS = 30
+
+
+def _parsers() -> tuple[argparse.ArgumentParser, argparse.ArgumentParser, argparse.ArgumentParser]:
+    serve = _ArgumentParser(prog="research serve",
+                            description="Serve research over MCP (Streamable HTTP) with bearer tokens; runs are "
+                                        "queued in PostgreSQL (RESEARCH_DATABASE_URL) and run by workers. "
+                                        "Also: research serve worker, research serve token add|list|revoke.")
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine)")
+    serve.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT})")
+    serve.add_argument("--workers", type=int, default=DEFAULT_WORKERS,
+                       help=f"worker processes to start here (default {DEFAULT_WORKERS}; 0: only the HTTP server)")
+    serve.add_argument("--lang", choices=["ja", "en"])
+    worker = _ArgumentParser(prog="research serve worker", description="Run queued research runs, one at a time.")
+    worker.add_argument("--lease-seconds", type=float, default=15.0,
+                        help="a run whose worker was silent this long is taken over (default 15)")
+    worker.add_argument("--heartbeat-seconds", type=float, default=2.0, help="heartbeat interval (default 2)")
+    tokens = _ArgumentParser(prog="research serve token", description="Manage the service's bearer tokens.")
+    actions = tokens.add_subparsers(dest="action", required=True)
+    add = actions.add_parser("add", help="create a token (printed once)")
+    add.add_argument("name", help="who or what uses it")
+    listing = actions.add_parser("list", help="the tokens (ids and names, never the tokens)")
+    listing.add_argument("--json", action="store_true")
+    revoke = actions.add_parser("revoke", help="remove a token (by id or name)")
+    revoke.add_argument("ref")
+    for parser in (worker, tokens):
+        parser.add_argument("--lang", choices=["ja", "en"])
+    return serve, worker, tokens
+
+
+def main(argv: list[str]) -> int:
+    serve_parser, worker_parser, token_parser = _parsers()
+    if argv[:1] == ["token"]:
+        args = token_parser.parse_args(argv[1:])
+    elif argv[:1] == ["worker"]:
+        args = worker_parser.parse_args(argv[1:])
+    else:
+        args = serve_parser.parse_args(argv)
+    lang = args.lang or ("ja" if os.environ.get("LANG", "").startswith("ja") else "en")
+    try:
+        from research.modules.core.settings import load_settings
+
+        settings = load_settings()
+        if argv[:1] == ["token"]:
+            return _tokens(args, settings, lang)
+        if not settings.database_url:
+            raise UsageError("serve.needs_database")
+        _check_database(settings.database_url)
+        if argv[:1] == ["worker"]:
+            from research.servers.research.http_worker import run_worker
+
+            run_worker(settings, args.lease_seconds, args.heartbeat_seconds)
+            return EXIT_OK
+        return _serve(args, settings, lang)
+    except UserFacingError as exc:
+        sys.stderr.write(f"research serve: {exc.message(lang)}\n")
+        return exc.exit_code
+
+
+def _check_database(url: str) -> None:
+    """Reachable, and its tables made (once, under a lock) before any worker starts."""
+    import asyncio
+
+    from research.orchestrator.session_store import ensure_schema
+
+    try:
+        asyncio.run(ensure_schema(url))
+    except Exception as exc:  # noqa: BLE001 - psycopg's errors say what is wrong in one line
+        reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise UserFacingError("serve.database_unreachable", reason=reason[:300]) from None
+
+
+def _tokens(args: argparse.Namespace, settings, lang: str) -> int:
+    from research.servers.research.http_tokens import TokenStore, tokens_path
+
+    store = TokenStore(tokens_path(settings))
+    if args.action == "add":
+        entry, token = store.add(args.name)
+        sys.stderr.write(t("serve.token_added", lang, token_id=entry.token_id, name=entry.name) + "\n")
+        print(token)  # stdout holds the token alone, for `research serve token add ci > token.txt`
+    elif args.action == "list":
+        entries = store.list()
+        if args.json:
+            print(json.dumps([{"id": e.token_id, "name": e.name, "created_at": e.created_at} for e in entries],
+                             ensure_ascii=False))
+        elif not entries:
+            print(t("serve.token_list_empty", lang, path=str(store.path)))
+        for entry in entries if not args.json else ():
+            print(f"{entry.token_id}  {entry.name}  {entry.created_at}")
+    else:
+        entry = store.revoke(args.ref)
+        print(t("serve.token_revoked", lang, token_id=entry.token_id, name=entry.name))
+    return EXIT_OK
+
+
+def _serve(args: argparse.Namespace, settings, lang: str) -> int:
+    import uvicorn
+
+    from research.servers.research.http_server import build_app
+    from research.servers.research.http_tokens import TokenStore, tokens_path
+
+    if not 0 <= args.port <= 65535:
+        raise UsageError("usage.bad_setting", name="--port", reason="must be 0-65535")
+    if args.workers < 0:
+        raise UsageError("usage.bad_setting", name="--workers", reason="must be 0 or more")
+    store = TokenStore(tokens_path(settings))
+    if not store.list():
+        sys.stderr.write(t("serve.no_tokens", lang, path=str(store.path)) + "\n")
+    if args.host not in ("127.0.0.1", "localhost", "::1"):
+        sys.stderr.write(t("serve.public_host", lang, host=args.host) + "\n")
+    # Bound here, before anything starts: a port in use is one line, not uvicorn's log.
+    family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
+    listener = socket.socket(family, socket.SOCK_STREAM)
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        listener.bind((args.host, args.port))
+        listener.listen(2048)  # connections made from now on wait for the app instead of being refused
+    except OSError as exc:
+        listener.close()
+        raise UserFacingError("serve.port_in_use", host=args.host, port=args.port, reason=exc.strerror or str(exc))
+    port = listener.getsockname()[1]
+    app = build_app(settings, store, args.host, port)
+    workers = [subprocess.Popen([sys.executable, "-I", "-m", "research", "serve", "worker"], stdin=subprocess.DEVNULL)
+               for _ in range(args.workers)]
+    host = f"[{args.host}]" if ":" in args.host else args.host
+    sys.stderr.write(t("serve.listening", lang, url=f"http://{host}:{port}/mcp", workers=len(workers)) + "\n")
+    sys.stderr.flush()
+    try:
+        server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
+        server.run(sockets=[listener])
+    finally:
+        for worker in workers:  # each puts its run back in the queue, session kept
+            if worker.poll() is None:
+                worker.send_signal(signal.SIGTERM)
+        for worker in workers:
+            try:
+                worker.wait(WORKER_STOP_SECONDS)
+            except subprocess.TimeoutExpired:
+                worker.kill()
+    return EXIT_OK

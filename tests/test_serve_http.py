@@ -1,0 +1,177 @@
+"""`research serve` as a team meets it: the console script started as a subprocess with two
+workers on a real PostgreSQL, reached over Streamable HTTP by the `mcp` client with
+bearer tokens, running research against the fake Ollama and the local web."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import time
+from contextlib import contextmanager
+from pathlib import Path
+
+import anyio
+import httpx
+import psycopg
+import pytest
+from conftest import RESEARCH
+from mcp import Client
+from mcp.client.streamable_http import streamable_http_client
+from mcp.shared._httpx_utils import create_mcp_http_client
+
+from fixtures.postgres import database_url, postgres_server  # noqa: F401 - pytest fixtures
+
+pytestmark = pytest.mark.e2e
+
+QUESTION = "What is the height of Mount Fuji?"
+
+
+def token_add(env: dict[str, str], name: str) -> str:
+    result = subprocess.run([RESEARCH, "serve", "token", "add", name], env=env, capture_output=True, text=True,
+                            timeout=60)
+    assert result.returncode == 0, result.stderr
+    return result.stdout.strip()
+
+
+@contextmanager
+def serving(env: dict[str, str], workers: int = 2):
+    """`research serve --port 0`: yields the /mcp URL it prints; stopped (SIGTERM) at the end."""
+    process = subprocess.Popen([RESEARCH, "serve", "--port", "0", "--workers", str(workers)], env=env,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                               stdin=subprocess.DEVNULL, start_new_session=True)
+    try:
+        lines = []
+        for line in process.stderr:
+            lines.append(line)
+            found = re.search(r"(http://127\.0\.0\.1:\d+/mcp)", line)
+            if found:
+                break
+        else:
+            raise AssertionError("research serve did not start: " + "".join(lines))
+        yield found.group(1)
+    finally:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(40)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            raise
+        finally:
+            process.stderr.close()
+
+
+def client(url: str, token: str) -> Client:
+    http = create_mcp_http_client(headers={"Authorization": f"Bearer {token}"})
+    return Client(streamable_http_client(url, http_client=http))
+
+
+@pytest.fixture
+def serve_env(research_env, database_url, tmp_path):
+    return {**research_env, "RESEARCH_DATABASE_URL": database_url,
+            "RESEARCH_TOKENS_FILE": str(tmp_path / "tokens.json")}
+
+
+async def test_tokens_are_required_and_each_sees_only_its_own_sessions(serve_env):
+    alice, bob = token_add(serve_env, "alice"), token_add(serve_env, "bob")
+    stored = Path(serve_env["RESEARCH_TOKENS_FILE"]).read_text("utf-8")
+    assert alice not in stored and bob not in stored, "only hashes are kept"
+    assert oct(Path(serve_env["RESEARCH_TOKENS_FILE"]).stat().st_mode & 0o777) == "0o600"
+    with serving(serve_env) as url:
+        initialize = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                      "params": {"protocolVersion": "2025-06-18", "capabilities": {},
+                                 "clientInfo": {"name": "curl", "version": "0"}}}
+        headers = {"Accept": "application/json, text/event-stream"}
+        for auth in ({}, {"Authorization": "Bearer rsk_not-a-token"}, {"Authorization": f"Basic {alice}"}):
+            refused = httpx.post(url, json=initialize, headers={**headers, **auth}, timeout=30)
+            assert refused.status_code == 401, (auth, refused.text)
+            assert refused.headers["www-authenticate"].startswith("Bearer")
+
+        progress: list[str] = []
+
+        async def on_progress(value: float, total: float | None, message: str | None) -> None:
+            progress.append(message or "")
+
+        async with client(url, alice) as host:
+            tools = {tool.name for tool in (await host.list_tools()).tools}
+            assert tools == {"research", "sessions", "session-report"}
+            result = await host.call_tool("research", {"question": QUESTION, "lang": "en"},
+                                          progress_callback=on_progress)
+            assert not result.is_error, result.content[0].text
+            output = result.structured_content
+            assert "Mount Fuji" in output["answer"] and Path(output["report_pdf"]).is_file()
+            assert progress[0].startswith("Queued as run")
+            assert any(m.startswith("Started by worker") for m in progress)
+            assert any(m.startswith("Checking every claim") for m in progress)
+            mine = await host.call_tool("sessions", {})
+            assert [s["session_id"] for s in mine.structured_content["sessions"]] == [output["session_id"]]
+            report = await host.call_tool("session-report", {"session_id": output["session_id"]})
+            assert report.content[0].text == Path(output["report_md"]).read_text("utf-8")
+
+        async with client(url, bob) as host:
+            theirs = await host.call_tool("sessions", {})
+            assert theirs.structured_content["sessions"] == []
+            peek = await host.call_tool("session-report", {"session_id": output["session_id"]})
+            assert peek.is_error and "No session" in peek.content[0].text
+            resume = await host.call_tool("research", {"question": "", "resume": output["session_id"]})
+            assert resume.is_error and "No session" in resume.content[0].text
+
+        # A revoked token stops working at once, without a restart.
+        revoked = subprocess.run([RESEARCH, "serve", "token", "revoke", "alice"], env=serve_env, capture_output=True,
+                                 text=True, timeout=60)
+        assert revoked.returncode == 0, revoked.stderr
+        gone = httpx.post(url, json=initialize, headers={**headers, "Authorization": f"Bearer {alice}"}, timeout=30)
+        assert gone.status_code == 401
+
+
+async def test_a_token_has_a_limit_on_queued_runs(serve_env, fake_ollama):
+    token = token_add(serve_env, "carol")
+    fake_ollama.token_delay = 0.05
+    env = {**serve_env, "RESEARCH_QUEUE_LIMIT": "1"}
+    with serving(env, workers=1) as url:
+        async with client(url, token) as host:
+            outcome: dict = {}
+            progress: list[str] = []
+
+            async def first() -> None:
+                async def on_progress(value, total, message):
+                    progress.append(message or "")
+                outcome["first"] = await host.call_tool("research", {"question": QUESTION},
+                                                        progress_callback=on_progress)
+
+            async with anyio.create_task_group() as group:
+                group.start_soon(first)
+                deadline = time.monotonic() + 60
+                while not progress:
+                    assert time.monotonic() < deadline
+                    await anyio.sleep(0.05)
+                second = await host.call_tool("research", {"question": "What is LangGraph?"})
+                assert second.is_error and "limit 1" in second.content[0].text, second.content[0].text
+            assert not outcome["first"].is_error
+
+
+def test_serve_without_a_database_is_one_line_exit_2(research_env):
+    result = subprocess.run([RESEARCH, "serve"], env=research_env, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2 and "RESEARCH_DATABASE_URL" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1 and "Traceback" not in result.stderr
+
+
+def test_token_commands_say_what_is_wrong_in_one_line(research_env, tmp_path):
+    env = {**research_env, "RESEARCH_TOKENS_FILE": str(tmp_path / "tokens.json")}
+    token_add(env, "dave")
+    for args, words in ((["add", "dave"], "exists already"), (["revoke", "nobody"], "No token"),
+                        (["add", ""], "name")):
+        result = subprocess.run([RESEARCH, "serve", "token", *args], env=env, capture_output=True, text=True,
+                                timeout=60)
+        assert result.returncode == 2 and words in result.stderr, result.stderr
+        assert len(result.stderr.strip().splitlines()) == 1
+    listed = subprocess.run([RESEARCH, "serve", "token", "list", "--json"], env=env, capture_output=True, text=True,
+                            timeout=60)
+    assert [t["name"] for t in json.loads(listed.stdout)] == ["dave"] and "rsk_" not in listed.stdout
+
+
+def _rows(url: str, query: str, *args) -> list[tuple]:
+    with psycopg.connect(url) as connection:
+        return connection.execute(query, args).fetchall()
