@@ -1,0 +1,129 @@
+"""`research serve worker` processes sharing one real PostgreSQL: a worker killed with
+kill -9 mid-run has its run taken over by another, resumed from the last checkpoint;
+a worker that is only stalled (SIGSTOP) keeps its run: no session ever runs twice."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import subprocess
+import time
+from contextlib import ExitStack
+from pathlib import Path
+
+import psycopg
+import pytest
+from conftest import RESEARCH
+
+from fixtures.postgres import database_url, postgres_server  # noqa: F401 - pytest fixtures
+
+from research.orchestrator import run_queue
+
+pytestmark = pytest.mark.e2e
+
+LEASE = 2.0  # seconds of silence before a run may be taken over (short, for the test)
+
+
+def start_worker(env: dict[str, str]) -> subprocess.Popen:
+    return subprocess.Popen([RESEARCH, "serve", "worker", "--lease-seconds", str(LEASE), "--heartbeat-seconds", "0.3"],
+                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL,
+                            start_new_session=True)
+
+
+def stop(process: subprocess.Popen) -> None:
+    if process.poll() is None:
+        os.killpg(process.pid, signal.SIGCONT)
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait(10)
+
+
+def rows(url: str, query: str, *args) -> list[dict]:
+    with psycopg.connect(url, row_factory=psycopg.rows.dict_row) as connection:
+        return connection.execute(query, args).fetchall()
+
+
+def wait_for(predicate, timeout: float = 120.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        assert time.monotonic() < deadline, "timed out waiting"
+        time.sleep(0.1)
+
+
+def node_starts(url: str, run_id: int) -> list[tuple[str, str]]:
+    """(worker, node) of each step a worker started for this run, in order."""
+    return [(r["worker"], r["payload"]["node"]) for r in rows(
+        url, "SELECT worker, payload FROM research_run_events WHERE run_id = %s AND event = 'node_start' ORDER BY id",
+        run_id)]
+
+
+def worker_of(process: subprocess.Popen) -> str:
+    return f"{os.uname().nodename}:{process.pid}"
+
+
+@pytest.fixture
+def worker_env(research_env, database_url):
+    return {**research_env, "RESEARCH_DATABASE_URL": database_url}
+
+
+def test_a_worker_killed_mid_run_is_taken_over_from_the_last_checkpoint(worker_env, fake_ollama):
+    url = worker_env["RESEARCH_DATABASE_URL"]
+    fake_ollama.token_delay = 0.1  # the draft takes seconds: the kill lands in the llm step
+    run_id = asyncio.run(run_queue.submit(url, "t1", {"question": "What is the height of Mount Fuji?",
+                                                      "lang": "en"}, limit=5))
+    with ExitStack() as stack:
+        first = start_worker(worker_env)
+        stack.callback(stop, first)
+        wait_for(lambda: ("llm" in [n for _, n in node_starts(url, run_id)]))
+        os.killpg(first.pid, signal.SIGKILL)  # the worker and its servers, as a crash would
+        first.wait(10)
+        killed_at = time.monotonic()
+        fake_ollama.token_delay = 0.0
+        second = start_worker(worker_env)
+        stack.callback(stop, second)
+        wait_for(lambda: rows(url, "SELECT status FROM research_runs WHERE run_id = %s", run_id)[0]["status"]
+                 in ("done", "failed"))
+        taken_after = time.monotonic() - killed_at
+    (run,) = rows(url, "SELECT * FROM research_runs WHERE run_id = %s", run_id)
+    assert run["status"] == "done", run["error"]
+    assert run["claims"] == 2 and run["worker"] == worker_of(second)
+    steps = node_starts(url, run_id)
+    before = [n for w, n in steps if w == worker_of(first)]
+    after = [n for w, n in steps if w == worker_of(second)]
+    assert before[:4] == ["input", "search", "processing", "llm"][: len(before[:4])] and "llm" in before
+    # Resumed from the last checkpoint: the steps the first worker finished are not run again.
+    assert after[0] == "llm" and "search" not in after and "input" not in after, after
+    assert after[-1] == "report" and [n for _, n in steps].count("report") == 1
+    session = Path(run["result"]["session_dir"])
+    assert (session / "report.pdf").is_file() and (session / "report.md").read_text("utf-8").strip()
+    meta = json.loads((session / "meta.json").read_text("utf-8"))
+    assert meta["status"] == "done"
+    assert rows(url, "SELECT owner, status FROM research_sessions WHERE session_id = %s",
+                run["session_id"]) == [{"owner": "t1", "status": "done"}]
+    assert taken_after < 60
+
+
+def test_a_stalled_worker_keeps_its_run_and_nobody_runs_it_twice(worker_env, fake_ollama):
+    url = worker_env["RESEARCH_DATABASE_URL"]
+    fake_ollama.token_delay = 0.05
+    run_id = asyncio.run(run_queue.submit(url, "t1", {"question": "What is the height of Mount Fuji?",
+                                                      "lang": "en"}, limit=5))
+    with ExitStack() as stack:
+        first = start_worker(worker_env)
+        stack.callback(stop, first)
+        wait_for(lambda: "search" in [n for _, n in node_starts(url, run_id)])
+        os.killpg(first.pid, signal.SIGSTOP)  # alive, holding its lock, but silent: the heartbeat goes stale
+        second = start_worker(worker_env)
+        stack.callback(stop, second)
+        time.sleep(LEASE * 3)
+        (stale,) = rows(url, "SELECT worker, claims, clock_timestamp() - heartbeat_at > make_interval(secs => %s) "
+                             "AS expired FROM research_runs WHERE run_id = %s", LEASE, run_id)
+        assert stale["expired"], "the heartbeat did go stale"
+        assert stale["worker"] == worker_of(first) and stale["claims"] == 1, "the lock kept the run from a second worker"
+        os.killpg(first.pid, signal.SIGCONT)
+        wait_for(lambda: rows(url, "SELECT status FROM research_runs WHERE run_id = %s", run_id)[0]["status"]
+                 in ("done", "failed"))
+    (run,) = rows(url, "SELECT * FROM research_runs WHERE run_id = %s", run_id)
+    assert run["status"] == "done" and run["claims"] == 1
+    assert {w for w, _ in node_starts(url, run_id)} == {worker_of(first)}
