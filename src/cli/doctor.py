@@ -54,8 +54,27 @@ def check_ollama(settings: Settings, lang: str) -> tuple[Check, Check]:
         )
     ollama = Check("ollama", label_ollama, "ok", t("doctor.ollama_ok", lang, version=version, host=host))
     if model_is_installed(settings.model, installed):
-        return ollama, Check("model", label_model, "ok", t("doctor.model_ok", lang, model=settings.model))
+        # The judge of uncertain claims is named here too, with how to get the checker (issue 21).
+        judge, judge_line = judge_summary(settings, installed, lang)
+        joint = "。" if lang == "ja" else "; "
+        detail = f"{t('doctor.model_ok', lang, model=settings.model)}{joint}{t('doctor.check.judge', lang)}: {judge_line}"
+        return ollama, Check("model", label_model, "ok", detail, value=judge)
     return ollama, Check("model", label_model, "fail", t("ollama.model_missing", lang, model=settings.model))
+
+
+def judge_summary(settings: Settings, installed: set[str], lang: str) -> tuple[str, str]:
+    """(the judge's model, one line saying who judges and, without the checker, how to get it)."""
+    from research.modules.llm.judge import choose_judge
+
+    judge = choose_judge(settings, settings.model, installed)
+    if judge.missing:
+        return judge.model, t("doctor.judge_missing", lang, model=judge.missing, drafting=judge.model)
+    if judge.protocol != "prompt":
+        japanese = judge.describe()["japanese_judge"]
+        return judge.model, t("doctor.judge_checker", lang, model=judge.model, japanese=japanese)
+    if settings.judge_model.strip():
+        return judge.model, t("doctor.judge_chosen_prompt", lang, model=judge.model)
+    return judge.model, t("doctor.judge_prompt", lang, model=judge.model)
 
 
 # --------------------------------------------------------------------------- parser sandbox
