@@ -1,0 +1,109 @@
+"""The research graph for LangGraph Server and `langgraph dev` (``langgraph.json``).
+
+The same nodes, edges and checks as the CLI (``graph.build_graph``), inside a graph with
+one step before them: ``session`` makes the session folder for the thread's question, as
+``research "…"`` does, so the reports land in the sessions folder of the settings. The
+model client and both MCP servers are built from settings (``RESEARCH_*``, the config
+file): the servers start at the first search of a run and stop when LangGraph Server is
+done with the graph. Checkpoints are the server's own (its checkpointer, ``thread_id``).
+
+Input: ``{"question": "…", "language": "auto"|"ja"|"en", "depth": …}``; the final state
+holds ``report_md``, ``report_pdf``, ``verification`` and the session's id and folder.
+"""
+
+from __future__ import annotations
+
+import logging
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any, AsyncIterator, Callable
+
+from langgraph.graph import END, START, StateGraph
+
+from research.modules.core.settings import Settings, check_run_settings, load_settings
+from research.nodes.dependencies import WorkflowDependencies
+from research.orchestrator.graph import build_graph
+from research.orchestrator.server_pool import ServerPool
+from research.state import AgentState
+from research.state.session_folder import HistoryManager
+
+logger = logging.getLogger("research.langgraph")
+
+
+class SessionServers:
+    """The web-search and parser clients the nodes use, started on first use for the
+    session the ``session`` step opened (nodes are bound before any session exists)."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.pool = ServerPool()
+        self.session_path: Path | None = None
+
+    async def _clients(self) -> tuple[Any, Any]:
+        if self.session_path is None:
+            raise RuntimeError("no session opened for this run")
+        await self.pool.start(self.settings)
+        return self.pool.for_session(self.session_path)
+
+    async def search(self, query: str, **kwargs: Any) -> Any:
+        web_search, _ = await self._clients()
+        return await web_search.search(query, **kwargs)
+
+    async def parse(self, **kwargs: Any) -> Any:
+        _, parser = await self._clients()
+        return await parser.parse(**kwargs)
+
+    def __getattr__(self, name: str) -> Any:  # anything else a node asks of a client (e.g. fetch)
+        async def call(*args: Any, **kwargs: Any) -> Any:
+            web_search, parser = await self._clients()
+            target = web_search if hasattr(web_search, name) else parser
+            return await getattr(target, name)(*args, **kwargs)
+
+        return call
+
+
+def _log_progress(event: str, payload: dict[str, Any]) -> None:
+    if event != "token":
+        logger.info("%s %s", event, payload)
+
+
+def open_session_step(deps: WorkflowDependencies, servers: SessionServers) -> Callable[[AgentState], Any]:
+    async def session(state: AgentState) -> dict[str, Any]:
+        """Check the model, make the session folder, and give the run what the CLI gives it."""
+        from research.orchestrator.runner import clean_question, resolve_language, settings_for_depth
+
+        question = clean_question(str(state.get("question") or ""))
+        language = resolve_language(str(state.get("language") or "auto"), question)
+        depth = str(state.get("depth") or deps.settings.depth)
+        deps.settings = settings_for_depth(deps.settings, depth)
+        model_name = await deps.model.ensure_ready()
+        info = deps.history.create(question=question, language=language, model=model_name)
+        deps.history.update_meta(info.session_id, depth=depth, origin="langgraph")
+        servers.session_path = info.path
+        return {"question": question, "language": language, "model": model_name, "session_id": info.session_id,
+                "session_dir": str(info.path), "depth": depth, "review_plan": False, "errors": []}
+
+    return session
+
+
+@asynccontextmanager
+async def make_graph(config: dict[str, Any] | None = None) -> AsyncIterator[Any]:
+    """LangGraph Server's graph factory: a fresh graph per run, its servers closed after."""
+    from research.modules.llm.model_manager import ModelManager
+
+    settings = load_settings()
+    check_run_settings(settings)
+    servers = SessionServers(settings)
+    deps = WorkflowDependencies(settings=settings, model=ModelManager(settings), web_search=servers,
+                                parser=servers, history=HistoryManager(settings.sessions_dir), progress=_log_progress)
+    graph = StateGraph(AgentState)
+    graph.add_node("session", open_session_step(deps, servers))
+    graph.add_node("research", build_graph(deps))
+    graph.add_edge(START, "session")
+    graph.add_edge("session", "research")
+    graph.add_edge("research", END)
+    try:
+        # As the runner allows: each verification loop revisits four nodes.
+        yield graph.compile().with_config(recursion_limit=14 + 5 * (settings.max_verification_loops + 2))
+    finally:
+        await servers.pool.aclose()
