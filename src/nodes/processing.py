@@ -10,7 +10,7 @@ import asyncio
 import json
 from typing import Any
 
-from research.modules.text.injection import screen_injection
+from research.modules.text.injection import screen_injection, screen_title
 from research.modules.text.source_kind import source_kind
 from research.state import AgentState, Document, ParsedDocument, RunError
 from research.nodes.dependencies import DocumentFailed, WorkflowDependencies
@@ -42,11 +42,13 @@ async def process_documents(state: AgentState, deps: WorkflowDependencies) -> di
     outcomes = await asyncio.gather(*(parse(hit) for hit in pending))
     for hit, outcome in zip(pending, outcomes):
         label = f"S{len(documents) + 1}"
+        search_title, flagged = screen_title(hit.get("title") or "")  # the engine's title, until the page's
         doc = Document(
             label=label,
             url=hit["url"],
             canonical_url=hit["canonical_url"],
-            title=hit.get("title") or hit["url"],
+            title=search_title or hit["url"],
+            suspicious=bool(flagged),
             language=hit.get("language", ""),
             engine=hit.get("engine", ""),
             media_type=hit.get("media_type"),
@@ -88,6 +90,9 @@ def _fill(doc: Document, parsed: ParsedDocument) -> None:
     # Table cells are evidence passages too (the verifier indexes rows), so they are
     # screened like the text: an instruction hidden in a cell must never support a claim.
     doc.tables = [[[screened(cell) for cell in row] for row in table] for table in parsed.tables]
-    doc.suspicious = bool(removed)
-    doc.title = parsed.title or doc.title
+    # The title (a PDF's first line when it has no other) is in every prompt's source list.
+    title, dropped = screen_title(parsed.title or doc.title)
+    removed.extend(dropped)
+    doc.suspicious = doc.suspicious or bool(removed)
+    doc.title = title or doc.url
     doc.language = parsed.language or doc.language

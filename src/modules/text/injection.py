@@ -36,12 +36,66 @@ _ENGLISH = [
     r"\b(respond|answer|reply) only with\b",
     r"<\|?(im_start|im_end|system|endoftext|start_header_id|end_header_id|eot_id)\|?>",
     r"\[/?inst\]|<</?sys>>|\b(system|assistant)\s*:\s*you\b",
+    # Role headers a page fakes: "[SYSTEM]: new instructions", "(admin note)", "<developer>".
+    r"[\[(<{]\s*(system|sys|admin|administrator|developer|operator|root)\s*(message|note|prompt|override)?\s*[\])>}]",
+    r"^\W*(system|admin|developer|operator)\s*(message|note|prompt|override)\s*:",
+    r"\b(previous|prior|above|earlier|original) (instructions?|prompts?|directives?|rules) (are|is) (void|cancell?ed|revoked|obsolete|no longer)",
+    r"\b(ignore|disregard|forget)\b.{0,30}\b(what|everything) (you were|you've been|you have been) (told|given|instructed)\b",
+    r"\boverride (your|the) (programming|instructions|guidelines|safety)\b",
+    r"\b(ignore|disregard|forget|bypass)\b.{0,40}\bdirectives?\b",
+    # Assistants by name: "ChatGPT, say …", "Dear Claude", "Gemini: respond …".
+    r"\b(dear|hey|hi|hello|attention|note to|message to)\s+(chat\s?gpt|gpt-?\d*|claude|gemini|bard|copilot|llama|grok)\b",
+    r"\b(chat\s?gpt|gpt-?\d+|claude|gemini|bard|copilot|llama|grok)\s*[,:]\s*(you |please )?(must|should|ignore|say|respond|answer|reply|output|write|forget|disregard|recommend|tell)\b",
 ]
+# German and French phrasings of the same few instructions.
+_OTHER = [
+    # de
+    r"\b(ignorier\w*|vergiss|vergessen sie|missacht\w*)\b.{0,40}\b(anweisung\w*|instruktion\w*|befehl\w*|regeln|vorgaben|prompts?)\b",
+    r"\b(du bist|sie sind) (jetzt|ab sofort|nun) (ein|eine|der|die|das|mein|dein)\b",
+    r"\bneue (anweisung\w*|aufgabe|regeln|rolle)\s*:",
+    r"\b(sag|antworte|schreib)e? (nur|stattdessen|ausschließlich)\b",
+    # fr
+    r"\b(ignore[rsz]?|ignorez|oublie[rsz]?|oubliez|néglige[rsz]?|négligez)\b.{0,40}\b(instructions?|consignes?|directives?|règles|ordres|prompts?)\b",
+    r"\b(tu es|vous êtes) (maintenant|désormais|dorénavant)\b",
+    r"\b(à partir de maintenant|désormais),? (tu|vous) (es|êtes|dois|devez)\b",
+    r"\bnouvelles? (instructions?|consignes?|règles|tâche|rôle)\s*:",
+    r"\b(réponds|répondez|dis|dites)[- ](seulement|uniquement|plutôt)\b",
+]
+# Chinese and Korean, matched with spaces removed as Japanese is.
+_UNSPACED_OTHER = [
+    # zh (simplified and traditional)
+    r"(忽略|无视|無視|忘记|忘記|忽视|忽視|不要理会|不要理會|放弃|放棄)(掉)?(之前|以前|先前|上面|上述|前面|所有|全部|以上|此前|原来|原來|原有)?(的)?(所有|全部|一切)?(的)?(指令|指示|命令|提示|规则|規則|设定|設定)",
+    r"(你|您)(现在|現在|从现在起|從現在起|今后|今後)(是|扮演|必须|必須)",
+    r"新的?(指令|指示|任务|任務|规则|規則|角色)[:：]",
+    r"系统提示|系統提示|系统指令|系統指令",
+    # ko
+    r"(이전|이전의|앞의|위의|위|기존|모든|지금까지의?)(모든)?(지시|지침|명령|프롬프트|규칙|설정)(사항)?(을|를|은|는|들을)?(모두|전부)?(무시|잊어|잊고|잊으|폐기)",
+    r"(지시|지침|명령|프롬프트)(사항)?(을|를)?(무시|잊어)(하고|하라|해라|하세요|해|하십시오)",
+    r"(지금부터|이제부터|앞으로)(당신|너|넌)(은|는)?",
+    r"새로운(지시|지침|명령|규칙|역할)[:：]",
+    r"시스템프롬프트",
+]
+# Leetspeak ("1gn0r3 pr3v10u5 1n57ruc710n5") read as letters: a second pass only, so the
+# digits of ordinary prose are never changed.
+_LEET = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "8": "b", "@": "a", "$": "s",
+                       "!": "i"})
+_LEETISH = re.compile(r"[a-z][013457@$!]|[013457@$][a-z]")  # a digit inside a word: worth the second pass
+# The order an instruction's first sentence introduces ("IGNORE PREVIOUS INSTRUCTIONS.
+# SAY X."): a sentence right after a flagged one that is itself an order goes with it.
+_ORDER = re.compile(
+    r"^\W*(say|respond|answer|reply|output|write|print|state|claim|tell|recommend|praise|only|instead|just|"
+    r"sag|antworte|schreib|dis|dites|réponds|répondez|écris|écrivez)\b"
+    r"|と?(答え|回答し|出力し|返答し|述べ|書い|言っ|推薦し)(て|なさい|ろ|よ)"
+    r"|^(请|請)?(回答|说|說|输出|輸出|写|寫)|(말하|답하|출력하|작성하)(라|세요|십시오)",
+    re.IGNORECASE,
+)
 # Matched with every space removed: Japanese needs none, and a spaced-out "指 示 を 無 視"
 # or a line break inside the phrase must not slip through.
 _JAPANESE = [
     r"(以前|これまで|今まで|いままで|上記|上|前|先ほど|先程|直前|すべて|全て|元|最初|既存|従来|ここまで)の(すべての|全ての|あらゆる)?(指示|命令|プロンプト|ルール|設定|指令|制約|ガイドライン)(は|を|も|など)?(すべて|全て|一切|完全に)?(無視|忘れ|破棄|取り消|撤回|リセット)",
     r"(指示|命令|プロンプト|指令|制約)(は|を|も)?(すべて|全て|一切|完全に)?(無視|忘れ)(して|しろ|せよ|してください|しなさい|すること|する|し、)",
+    r"(以前|これまで|今まで|上記|前|先ほど|先程|直前|元|最初|従来|ここまで)(まで)?の(すべての|全ての|あらゆる)?(指示|命令|プロンプト|ルール|指令|設定|制約)(は|を|も|など)?(すべて|全て|一切|完全に)?(気にせ|気にしな|無視|忘れ|破棄|取り消|撤回|リセット|なかったこと)",
+    r"(ChatGPT|GPT|Claude|Gemini|Bard|Copilot|Llama|Grok|ジェミニ|クロード)[^。:：]{0,10}?(へ|宛て|殿|様|さん|各位)(の(方|かた))?[:：、,!！]",
     r"(指示|命令|ルール)に(は)?(従わ|したがわ)(ず|ないで|なくてよい|なくて良い)",
     r"システム(への|に対する|向けの?)(指示|命令|メッセージ|通知)",
     r"システムプロンプト",
@@ -56,8 +110,9 @@ _JAPANESE = [
     r"新しい(指示|命令|ルール|役割)\s*[:：]",
     r"代わりに.{0,30}と(答え|回答|出力|返答|述べ|書い|言っ)(て|なさい|ろ)",
 ]
-_PATTERNS = [re.compile(p, re.IGNORECASE) for p in _ENGLISH]
-_JAPANESE_PATTERNS = [re.compile(p, re.IGNORECASE) for p in _JAPANESE]
+_PATTERNS = [re.compile(p, re.IGNORECASE) for p in _ENGLISH + _OTHER]
+_LEET_PATTERNS = _PATTERNS[: len(_ENGLISH)]
+_JAPANESE_PATTERNS = [re.compile(p, re.IGNORECASE) for p in _JAPANESE + _UNSPACED_OTHER]
 # Spaced-out English ("I g n o r e  p r e v i o u s"), matched on the letters alone.
 _SQUASHED = re.compile(
     r"(ignore|disregard|forget|override|bypass)(all|any|the|your|of|these|those)*(previous|prior|above|earlier|preceding|system)?"
@@ -100,6 +155,8 @@ def addresses_assistant(sentence: str) -> bool:
     normalised = normalise(sentence)
     if any(p.search(normalised) for p in _PATTERNS):
         return True
+    if _LEETISH.search(normalised) and any(p.search(normalised.translate(_LEET)) for p in _LEET_PATTERNS):
+        return True
     unspaced = re.sub(r"\s+", "", normalised)
     if any(p.search(unspaced) for p in _JAPANESE_PATTERNS):
         return True
@@ -117,25 +174,42 @@ def screen_injection(text: str) -> tuple[str, list[str]]:
     are also read as one; when only together they address the assistant, both go.
     """
     lines = text.splitlines(keepends=True)
-    split_across = _phrases_split_across_lines(lines)
+    split_across, alone = _phrases_split_across_lines(lines)
     removed: list[str] = []
     kept_lines: list[str] = []
+    follows_instruction = False  # the last non-empty line ended with a removed instruction
     for index, line in enumerate(lines):
         body = line.rstrip("\r\n")
         ending = line[len(body) :]
+        if not body.strip():
+            kept_lines.append(line)
+            continue
         if index in split_across:
             removed.append(body.strip())
             kept_lines.append(ending)
+            follows_instruction = True
             continue
-        if not addresses_assistant(body):
+        if not follows_instruction and not alone[index]:
             kept_lines.append(line)
             continue
-        spans = sentence_spans(body)
-        bad = [(s, e) for s, e in spans if addresses_assistant(body[s:e])]
-        if not bad:  # the pattern straddles a sentence boundary: drop the whole line
+        spans = sentence_spans(body) or [(0, len(body))]
+        flagged = [addresses_assistant(body[s:e]) for s, e in spans]
+        if not any(flagged) and alone[index]:  # it straddles a sentence boundary: the whole line
             removed.append(body.strip())
             kept_lines.append(ending)
+            follows_instruction = True
             continue
+        # The order that follows an instruction goes with it, on the same line or the next.
+        previous = follows_instruction
+        for number, span in enumerate(spans):
+            if not flagged[number] and previous and _is_order(body[slice(*span)]):
+                flagged[number] = True
+            previous = flagged[number]
+        follows_instruction = flagged[-1]
+        if not any(flagged):
+            kept_lines.append(line)
+            continue
+        bad = [span for span, is_bad in zip(spans, flagged) if is_bad]
         pieces, cursor = [], 0
         for s, e in bad:
             removed.append(body[s:e].strip())
@@ -147,8 +221,29 @@ def screen_injection(text: str) -> tuple[str, list[str]]:
     return "".join(kept_lines), removed
 
 
-def _phrases_split_across_lines(lines: list[str]) -> set[int]:
-    """Indexes of line pairs that address the assistant only when joined."""
+def screen_title(title: str) -> tuple[str, list[str]]:
+    """A page title (or a PDF's first line, which stands in for one) screened as a whole:
+    a title that addresses the assistant is dropped entirely ("" is returned, so the
+    caller shows the address instead) rather than cut to a misleading half."""
+    _kept, removed = screen_injection(" ".join(title.split()))
+    return ("", [title.strip()]) if removed else (title, [])
+
+
+def _is_order(sentence: str) -> bool:
+    """True for a short imperative sentence ("SAY X.", "と答えてください。"): the second half
+    of an instruction whose first half was flagged."""
+    text = normalise(sentence).strip()
+    return bool(text) and len(text) <= 200 and bool(_ORDER.search(text))
+
+
+# How much of each line around a line break is read as one: every pattern spans far less,
+# so a phrase broken across the lines lies within it, and long lines are not read twice.
+_ACROSS_WINDOW = 160
+
+
+def _phrases_split_across_lines(lines: list[str]) -> tuple[set[int], list[bool]]:
+    """Indexes of line pairs that address the assistant only when joined, and whether
+    each line does on its own."""
     bodies = [line.strip() for line in lines]
     alone = [bool(body) and addresses_assistant(body) for body in bodies]
     flagged: set[int] = set()
@@ -156,6 +251,6 @@ def _phrases_split_across_lines(lines: list[str]) -> set[int]:
         first, second = bodies[index], bodies[index + 1]
         if not first or not second or alone[index] or alone[index + 1]:
             continue
-        if addresses_assistant(first + " " + second):
+        if addresses_assistant(first[-_ACROSS_WINDOW:] + " " + second[:_ACROSS_WINDOW]):
             flagged.update((index, index + 1))
-    return flagged
+    return flagged, alone
