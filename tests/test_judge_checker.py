@@ -99,6 +99,8 @@ def test_which_judge():
     assert japanese.protocol_for("富士山は高い。", ["Mount Fuji is high."]) == "prompt"
     assert japanese.protocol_for("Mount Fuji is high.", [SOURCE_JA]) == "prompt"
     assert japanese.protocol_for("Mount Fuji is high.", [SOURCE]) == "minicheck"
+    # A Japanese name in an English passage does not make it Japanese.
+    assert japanese.protocol_for("Mount Fuji is high.", ["Mount Fuji (富士山, Fujisan) is the highest mountain."]) == "minicheck"
     both = choose_judge(load_settings(judge_ja=True), drafting, {drafting, CHECKER})
     assert both.protocol_for("富士山は高い。", [SOURCE_JA]) == "minicheck"
 

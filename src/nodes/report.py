@@ -103,7 +103,18 @@ def _budget_and_model_notes(state: AgentState, deps: WorkflowDependencies, lang:
     switched_from = getattr(deps.model, "switched_from", None)
     if switched_from:
         notes.append(t("model.fallback_used", lang, model=switched_from, fallback=deps.model.model))
-    return notes
+    return notes + _judge_note(state, lang)
+
+
+def _judge_note(state: AgentState, lang: str) -> list[str]:
+    """Which judge decided the claims the cheap checks left open (issue 21); none when none did."""
+    judge = ((state.get("verification") or {}).get("summary") or {}).get("judge") or {}
+    if not judge.get("checker") and not judge.get("prompt"):
+        return []
+    if judge.get("protocol") in ("minicheck", "guardian"):
+        key = "judge.note_checker_all" if judge.get("japanese") else "judge.note_checker"
+        return [t(key, lang, model=judge["model"], japanese=judge.get("japanese_judge", ""))]
+    return [t("judge.note_prompt", lang, model=judge.get("model", ""))]
 
 
 def degradation_notes(state: AgentState, usage: dict[str, dict[str, int]], lang: str) -> list[str]:
@@ -111,7 +122,7 @@ def degradation_notes(state: AgentState, usage: dict[str, dict[str, int]], lang:
     left in the wrong language, or model replies so malformed that a step fell back to
     its built-in default."""
     # Each verification loop checks again: the same note once.
-    notes = list(dict.fromkeys(e["message"] for e in state.get("errors", []) if e.get("target") in ("context", "language")))
+    notes = list(dict.fromkeys(e["message"] for e in state.get("errors", []) if e.get("target") in ("context", "language", "judge")))
     notes += [t("degraded.fallback", lang, node=node, count=entry["fallbacks"])
               for node, entry in usage.items() if entry.get("fallbacks")]
     return notes

@@ -26,7 +26,7 @@ from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
 from research.modules.core.errors import OllamaCallFailed
-from research.modules.core.language import japanese_chars
+from research.modules.core.language import target_script_share
 from research.modules.core.settings import Settings
 from research.modules.llm.model_manager import model_is_installed
 from research.modules.text.tokens import estimate_tokens
@@ -56,10 +56,11 @@ class Judge:
     missing: str = ""  # a configured judge that Ollama does not have: the drafting model judged instead
 
     def protocol_for(self, claim: str, passages: list[str]) -> Protocol:
-        """The checker for English; Japanese on either side goes to the prompt judge unless configured."""
+        """The checker for English; Japanese on either side (the claim or a passage written
+        in Japanese) goes to the prompt judge unless configured."""
         if self.protocol == "prompt":
             return "prompt"
-        if not self.japanese and (japanese_chars(claim) or any(japanese_chars(p) for p in passages)):
+        if not self.japanese and any(_mostly_japanese(text) for text in (claim, *passages)):
             return "prompt"
         return self.protocol
 
@@ -68,6 +69,11 @@ class Judge:
         out = asdict(self)
         out["japanese_judge"] = self.model if self.protocol == "prompt" or self.japanese else self.drafting_model
         return out
+
+
+def _mostly_japanese(text: str) -> bool:
+    """Written in Japanese: a Japanese name in parentheses in an English passage is not."""
+    return target_script_share(text, "ja") >= 0.5
 
 
 def choose_judge(settings: Settings, drafting_model: str, installed: set[str] | None) -> Judge:
