@@ -1,26 +1,34 @@
 """Where the sources disagree: two read sources giving different values for the same
-figure or date, found from evidence already extracted, with the model only for the
-borderline pairs.
+measure of the same thing, found from the facts the pages state, with a judge for the
+pairs the cheap checks cannot settle.
 
 A *fact* is one value (or several that a sentence gives as one: "3,776 m (12,388 ft)")
-in a sentence of a passage relevant to the question, with
+with
 
-- its **dimension** (length, people, yen, date, ...; figures without a unit are left out:
-  "14" alone could count anything);
-- its **attribute**: the nearest word of a small bilingual lexicon ("tall", "標高" →
-  height; "from", "離れ" → distance; "噴火", "erupted" → eruption), plus "last"/"first"
-  when the sentence says so, so "the last eruption" is not paired with "an eruption in 864";
-- its **subject**: the words before the value (minus attribute words), or the page's
-  title when there are none.
+- its **dimension** (length, people, yen, date, ...; figures without a unit are left out
+  unless a word says what they count: "14" alone could count anything);
+- its **attribute**, what the value measures: the nearest word of a small bilingual
+  lexicon ("tall", "標高" → height; "from", "離れ" → distance; "噴火", "erupted" →
+  eruption), plus "last"/"first" when the sentence says so;
+- its **entity**, whose measure it is: the name that opens the clause ("Mount Fuji,
+  Japan's tallest mountain, stands ..."), the topic before は/が in Japanese
+  (「富士山の標高は」), and for a pronoun or no name at all ("It rises to ...",
+  「その標高は」「同山は」) the page's subject (its title's name). Names are compared in
+  one spelling for both languages: Japanese names by their reading from the dictionary
+  (富士山 → フジ + 山 → "fuji mount"; 東京 → トウキョウ → "tokyo"), English without
+  accents, hyphens or long vowels ("Tōkyō", "Kita-dake"), so "Mount Fuji" and 富士山
+  are one entity and "Mount Kita" is another.
 
-Two facts of different sources are compared only on the same dimension and a compatible
-attribute. Values *agree* when one is the other rounded to what it wrote ("3.8 km" and
-"3,776 m"; "12,388 ft" and "3,776 m"; "1400万人" and "14 million"), or within 10 % when
-one says "about"/"約". A pair is **certain** when both attributes are known and equal and
-both subjects are the question's own words (or are the same words in one language); it is
-**borderline** when the subjects only overlap or one attribute is unknown; otherwise the
-facts are about different things and never paired. Certain pairs are reported; borderline
-ones only when the model judge says they disagree.
+The entities that count are those the question names (in either language: the run's
+sub-questions and queries are in both). Two facts of different sources are compared only
+on the same dimension, the same attribute, and the question's entity. Values *agree* when
+one is the other rounded to what it wrote ("3.8 km" and "3,776 m"; "12,388 ft" and
+"3,776 m"; "1400万人" and "14 million"; "1707" and "1707年"), or within 10 % when one says
+"about"/"約". A pair is **certain** when both name the attribute and both are about the
+question's entity; it is **borderline** when one of them names it only in passing ("Kita-dake,
+second only to Mount Fuji, is 3,193 m"), when one page's subject is unknown, or when one
+attribute is unknown: a judge (``resolve_borderline``) decides those, and only a pair it
+calls a disagreement is reported.
 """
 
 from __future__ import annotations
@@ -30,6 +38,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from decimal import Decimal
 from functools import lru_cache
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from research.modules.text.analyser import terms
@@ -45,7 +54,8 @@ _ROUNDED_ZEROS_SHARE = Decimal("0.05")  # "3,800 m" may be 3,776 m rounded, "100
 
 # Attributes: a concept and how it is said. English as whole words, Japanese as text.
 _ATTRIBUTES: dict[str, tuple[str, str]] = {
-    "height": (r"tall|taller|height|high|higher|highest|elevation|altitude|above sea level", "標高|高さ|海抜|高い|最高峰"),
+    "height": (r"tall|taller|tallest|height|high|higher|highest|elevation|altitude|above sea level|rises to|summit",
+               "標高|高さ|海抜|高い|最高峰"),
     "distance": (r"distance|away|from|far|south|north|east|west|south-?west|south-?east|north-?west|north-?east",
                  "距離|離れ|から"),
     "length": (r"long|length", "長さ|全長|延長"),
@@ -69,8 +79,10 @@ _ATTRIBUTES: dict[str, tuple[str, str]] = {
     "duration": (r"lasted|continued|lasting", "続き|続い|期間"),
     "speed": (r"speed|velocity", "速度|時速|速さ"),
     "weight": (r"weighs|weigh|weight|weighed", "重さ|重量"),
+    "award": (r"prize|prizes|award|awarded|awards|laureate", "賞|受賞"),
 }
-_COUNTED = ("population", "visitors", "employees")  # attributes that make a bare figure a count
+_COUNTED = ("population", "visitors", "employees")
+_RECURRING = ("eruption", "award", "release", "registration")  # events a thing can have more than once  # attributes that make a bare figure a count
 _QUALIFIERS = {"last": (r"last|latest|most recent", "最後|最新|直近"), "first": (r"first|earliest", "最初|初めて")}
 
 
@@ -118,7 +130,7 @@ _DATES = (
     (re.compile(rf"\b({_MONTH})\.?\s+(\d{{1,2}}),?\s+(\d{{4}})\b"), ("m", "d", "y")),
     (re.compile(rf"\b({_MONTH})\.?\s+(\d{{4}})\b"), ("m", "y")),
     (re.compile(r"(?<![\d.])(\d{3,4})年(?!間|代|度|前|後|以上|以下|近く|ほど)"), ("y",)),
-    (re.compile(r"\b(?:in|since|until|till|by|from|during|circa|c\.|around|year)\s+(\d{4})\b(?!\s*(?:m|km|people|%))"), ("y",)),
+    (re.compile(r"\b(?:in|since|until|till|by|from|during|circa|c\.|around|year|the)\s+(\d{4})\b(?!\s*(?:m|km|people|%))"), ("y",)),
 )
 
 
@@ -139,10 +151,13 @@ class Fact:
     language: str
     dimension: str
     attribute: str | None
-    subject: frozenset[str]
-    subject_keys: frozenset[str]
+    entity: frozenset[str]  # whose measure it is, as canonical name tokens; empty when unknown
     values: tuple[Value, ...]
-    on_question: bool  # the subject is made of the question's own words
+    by_reference: bool = False  # "It rises to ...": the entity is the page's subject
+    mentioned: tuple[frozenset[str], ...] = ()  # other names in the clause before the value
+    # For a date: the other names of its sentence, which tell one eruption or prize from
+    # another ("the Hōei eruption", 「貞観噴火」, "the Nobel Prize").
+    event: tuple[frozenset[str], ...] = ()
 
     @property
     def shown(self) -> str:
@@ -255,6 +270,220 @@ def values_agree(first: Value, second: Value) -> bool:
     return abs(first.base - second.base) <= max(first.tolerance, second.tolerance)
 
 
+# --- entities: whose measure a value is -------------------------------------------------
+
+_KANA_ROWS = {  # katakana → Hepburn, so a Japanese name's reading compares with its English spelling
+    "アイウエオ": "a i u e o", "カキクケコ": "ka ki ku ke ko", "ガギグゲゴ": "ga gi gu ge go",
+    "サシスセソ": "sa shi su se so", "ザジズゼゾ": "za ji zu ze zo", "タチツテト": "ta chi tsu te to",
+    "ダヂヅデド": "da ji zu de do", "ナニヌネノ": "na ni nu ne no", "ハヒフヘホ": "ha hi fu he ho",
+    "バビブベボ": "ba bi bu be bo", "パピプペポ": "pa pi pu pe po", "マミムメモ": "ma mi mu me mo",
+    "ヤユヨ": "ya yu yo", "ラリルレロ": "ra ri ru re ro", "ワヲン": "wa o n", "ァィゥェォ": "a i u e o", "ヴ": "vu",
+}
+_KANA = {kana: roman for row, romans in _KANA_ROWS.items() for kana, roman in zip(row, romans.split())}
+_SMALL_Y = {"ャ": "a", "ュ": "u", "ョ": "o"}
+_KATAKANA_WORD = re.compile(r"[\u30a1-\u30fa\u30fc]+")
+# Generic heads, one spelling for both languages: "Mount Fuji" and 富士山 (フジ + 山) are one
+# name; a head alone ("the mountain", 「山」) names nothing.
+_HEADS = {"mt": "mount", "mount": "mount", "mountain": "mount", "山": "mount", "岳": "mount", "lake": "lake",
+          "湖": "lake", "river": "river", "川": "river", "island": "island", "島": "island", "city": "city",
+          "市": "city", "prefecture": "prefecture", "県": "prefecture"}
+_GENERIC = frozenset(_HEADS.values())
+# Spellings that differ between a reading and its romanisation: long vowels, and voicing
+# ("Esaki" is read エザキ): both sides are folded the same way.
+_FOLDS = (("ou", "o"), ("oo", "o"), ("uu", "u"), ("aa", "a"), ("ii", "i"), ("mb", "nb"), ("mp", "np"),
+          ("z", "s"), ("g", "k"), ("d", "t"))
+
+
+def _romanise(kana: str) -> str:
+    out: list[str] = []
+    double = False
+    for ch in kana:
+        if ch == "ッ":
+            double = True
+            continue
+        if ch == "ー":
+            continue
+        if ch in _SMALL_Y and out:
+            stem = out.pop()
+            roman = (stem[:-1] if stem[-2:-1] in ("h", "j") or stem in ("ji",) else stem[:-1] + "y") + _SMALL_Y[ch]
+        else:
+            roman = _KANA.get(ch, "")
+        if double and roman:
+            roman = roman[0] + roman
+        double = False
+        out.append(roman)
+    return "".join(out)
+
+
+def _fold_latin(text: str) -> str:
+    """Accents off Latin letters only ("Tōkyō" → "Tokyo"); kana keep their voicing marks."""
+    return re.sub(r"[\u00c0-\u024f\u1e00-\u1eff]",
+                  lambda m: "".join(c for c in unicodedata.normalize("NFKD", m.group(0)) if not unicodedata.combining(c)),
+                  text)
+
+
+def _canonical(token: str) -> str:
+    """One spelling of a name token for both languages."""
+    if _KATAKANA_WORD.fullmatch(token):
+        token = _romanise(token)
+    token = _fold_latin(token).lower().replace("’", "'").removesuffix("'s")
+    token = re.sub(r"['\-.]", "", token)
+    token = _HEADS.get(token, token)
+    if token.isascii() and token not in _GENERIC:
+        for spelling, folded in _FOLDS:
+            token = token.replace(spelling, folded)
+    return token
+
+
+def _name(tokens: list[str]) -> frozenset[str]:
+    """A name as canonical tokens; empty when only generic heads are left ("the mountain")."""
+    name = frozenset(t for t in (_canonical(t) for t in tokens) if t)
+    return name if name - _GENERIC else frozenset()
+
+
+def same_entity(first: frozenset[str], second: frozenset[str]) -> bool:
+    """One name is the other, or a longer form of it: "Fuji" and "Mount Fuji" (and 富士山);
+    "Mount Fuji" and "Mount Kita" are two."""
+    return bool(first and second) and (first <= second or second <= first)
+
+
+_FUNCTION_WORDS = frozenset(
+    """a an the it its this that these those he she his her they their there here in on at by for from of to
+    with according after before since during as when while although however also today some many most each
+    every one our we i you what which who whom whose how why where is are was were do does did and but or
+    its""".split())
+_CONNECTORS = ("of", "no", "de", "von", "van", "da", "del", "la")
+_NAME_RUN = re.compile(r"[A-Z][\w'’\-.]*(?:\s+(?:(?:of|no|de|von|van|da|del|la)\s+)?[A-Z][\w'’\-]*)*")
+_LEADING_PHRASE = re.compile(r"^\s*(?:according to|in|on|at|by|since|after|before|during|for|from|like|unlike|as "
+                             r"of|as|with|today|however|also)\b[^,]{0,80},\s*", re.IGNORECASE)
+
+
+def _english_names(text: str, common: frozenset[str]) -> list[tuple[frozenset[str], bool]]:
+    """The names in ``text`` in order, each with whether it is a possessive ("Japan's")."""
+    text = _LEADING_PHRASE.sub(lambda m: " " * len(m.group(0)), _fold_latin(text))
+    out = []
+    for match in _NAME_RUN.finditer(text):
+        words = match.group(0).split()
+        while words and words[0].lower() in _FUNCTION_WORDS:
+            words.pop(0)
+        if not words:
+            continue
+        # A capitalised word that opens the clause and is written in lower case elsewhere
+        # on the page is an ordinary word ("Climbers pay ..."), not a name.
+        opening = not text[: match.start()].strip(" ,;:\"'“(")
+        if len(words) == 1 and opening and words[0] == match.group(0).split()[0] \
+                and (words[0].lower().rstrip("'’s") in common or words[0].lower().endswith(("ing", "ed", "ly"))):
+            continue
+        name = _name([w for w in words if w.lower() not in _CONNECTORS and w.lower().strip(".") not in _MONTHS])
+        if name:
+            out.append((name, words[-1].endswith(("'s", "’s"))))
+    return out
+
+
+_JA_TOPIC = re.compile(r"(?:は|が)(?![\u3040-\u309f])")
+_JA_REFERENCE = re.compile(r"^(?:それ|その|これ|この|あの|同[\u4e00-\u9fff]|本[山社]|当[社山]|彼)")
+
+
+def _japanese_names(text: str) -> frozenset[str]:
+    return _name([t.text for t in terms(text) if t.key and not _is_lexicon_term(t.text)])
+
+
+def _japanese_subject(prefix: str) -> tuple[frozenset[str], bool]:
+    """The topic before the value (the last 「…は」「…が」 that names something), and whether
+    the clause refers back to the page's subject instead (「その標高は」「同山は」)."""
+    pieces = _JA_TOPIC.split(prefix)
+    for piece in reversed(pieces[:-1] if len(pieces) > 1 else pieces):
+        segment = re.split(r"[、,]", piece)[-1].strip()
+        if _JA_REFERENCE.match(segment):
+            return frozenset(), True
+        name = _japanese_names(segment)
+        if name:
+            return name, False
+    return frozenset(), True
+
+
+_PRONOUN = re.compile(r"\b(?:it|he|she|they|its|his|her|their)\b", re.IGNORECASE)
+_NAME_START = re.compile(r"(?<![\w'’])(?!(?i:" + "|".join(sorted(_FUNCTION_WORDS)) + r")\b)[A-Z]")
+_CLAUSE_BREAK = re.compile(r";|；|,\s*(?:while|whereas|but|and)\s|\s(?:while|whereas)\s|、一方|。")
+
+
+@dataclass(frozen=True)
+class Subject:
+    """Whose measure a value is: the clause's own name, else the page's subject."""
+
+    name: frozenset[str]
+    by_reference: bool  # "It rises to ...", 「その標高は」: the page's subject
+    mentioned: tuple[frozenset[str], ...]  # other names before the value in its clause
+
+
+def clause_subject(prefix: str, page_subject: frozenset[str], common: frozenset[str] = frozenset()) -> Subject:
+    """The subject of the clause that ``prefix`` (the text before a value) ends in."""
+    starts = [m.end() for m in _CLAUSE_BREAK.finditer(prefix)]
+    clause = prefix[starts[-1]:] if starts else prefix
+    if _language(clause) == "ja":
+        name, by_reference = _japanese_subject(clause)
+        mentioned = tuple(m for m in (_japanese_names(clause) - name,) if m)
+    else:
+        names = _english_names(clause, common)
+        # "Japan's tallest mountain, Mount Fuji, ...": the possessive qualifies the name after it.
+        lead = next((n for n, possessive in names if not possessive), None) if names and names[0][1] else None
+        name = lead or (names[0][0] if names else frozenset())
+        # "He won the Nobel Prize in ...": a pronoun before any name is the subject.
+        pronoun = _PRONOUN.search(clause)
+        first_name = _NAME_START.search(_LEADING_PHRASE.sub(lambda m: " " * len(m.group(0)), clause))
+        if pronoun and (first_name is None or pronoun.start() < first_name.start()):
+            name = frozenset()
+        by_reference = not name
+        mentioned = tuple(n for n, _ in names if n != name)
+    if by_reference:
+        return Subject(page_subject, True, mentioned)
+    return Subject(name, False, mentioned)
+
+
+def page_subject(title: str, sentences: list[str]) -> frozenset[str]:
+    """What a page is about: its title's name, else the first name a sentence opens with."""
+    for text in (title, *sentences[:5]):
+        text = _prepared_cased(text)
+        if not text.strip():
+            continue
+        subject = clause_subject(text, frozenset())
+        if not subject.by_reference:
+            return subject.name
+    return frozenset()
+
+
+def question_entities(questions: list[str]) -> list[frozenset[str]]:
+    """The names the question (and its sub-questions and queries, in both languages) asks about."""
+    found: list[frozenset[str]] = []
+    for question in questions:
+        text = _prepared_cased(question)
+        if _language(text) == "ja":
+            name, by_reference = _japanese_subject(text)
+            names = [] if by_reference else [name]
+        else:
+            names = [n for n, possessive in _english_names(text, frozenset())]
+        found += [n for n in names if n not in found]
+    return found
+
+
+def _question_groups(entities: list[frozenset[str]]) -> list[int]:
+    """A group number per question entity: names that are one (same_entity) share it; and
+    when each language names one thing only, the English and the Japanese are the same
+    thing however they are spelled (江崎 → エザキ is not "Esaki")."""
+    groups = list(range(len(entities)))
+    for i, first in enumerate(entities):
+        for j in range(i):
+            if same_entity(first, entities[j]):
+                old = groups[i]
+                groups = [groups[j] if g == old else g for g in groups]
+    by_language: dict[bool, set[int]] = {}
+    for entity, group in zip(entities, groups):
+        by_language.setdefault(all(t.isascii() for t in entity), set()).add(group)
+    if len(by_language) == 2 and all(len(g) == 1 for g in by_language.values()):
+        groups = [0] * len(groups)
+    return groups
+
+
 # --- facts -----------------------------------------------------------------------------
 
 
@@ -285,56 +514,125 @@ def _prepared(text: str) -> str:
     return prepare(strip_citations(text).translate(_BRACKETS))
 
 
+def _prepared_cased(text: str) -> str:
+    """``_prepared`` with the original's capitals back (names are found by them); the
+    same length, so the positions of values are the same."""
+    prepared = _prepared(text)
+    original = unicodedata.normalize("NFKC", strip_citations(text).translate(_BRACKETS))
+    out, j = [], 0
+    for ch in prepared:
+        k = j
+        while k < len(original) and original[k].lower() != ch and k - j < 8:
+            k += 1
+        if k < len(original) and original[k].lower() == ch:
+            out.append(original[k])
+            j = k + 1
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
 def _language(text: str) -> str:
     return "ja" if re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", text) else "en"
 
 
-def sentence_facts(label: str, sentence: str, title: str, question_terms: frozenset[str]) -> list[Fact]:
-    """The facts one sentence states: values grouped by dimension and attribute."""
-    prepared = _prepared(sentence)
-    found = _values(prepared)
+# A subject that is itself one event: "the Hōei eruption", 「宝永噴火は」, "the Kyoto Prize".
+_EVENT_SUBJECT = re.compile(r"[A-Z][\w'’\-]*\s+(?:eruption|prize|award)\b|[\u4e00-\u9fff\u30a0-\u30ff]+(?:噴火|賞)(?:は|が)")
+
+
+def _clause_number(text: str, position: int) -> int:
+    return sum(1 for m in _CLAUSE_BREAK.finditer(text[:position]))
+
+
+def sentence_facts(label: str, sentence: str, page: frozenset[str] = frozenset(),
+                   common: frozenset[str] = frozenset()) -> list[Fact]:
+    """The facts one sentence states: per clause, values grouped by dimension and attribute,
+    each group with its subject (``page`` for "it", 「その」, or no name)."""
+    prepared = _prepared_cased(sentence)
+    lowered = prepared.lower()
+    found = _values(lowered)
     if not found:
         return []
-    groups: dict[tuple[str, str | None], list[tuple[int, Value]]] = {}
+    groups: dict[tuple[int, str, str | None], list[tuple[int, Value]]] = {}
     for position, value in found:
-        attribute = _attribute(prepared, position)
+        attribute = _attribute(lowered, position)
         if value.unitless and _base_attribute(attribute) not in _COUNTED:
             continue
-        groups.setdefault((value.dimension, attribute), []).append((position, value))
+        groups.setdefault((_clause_number(prepared, position), value.dimension, attribute), []).append((position, value))
     facts = []
-    for (dimension, attribute), members in groups.items():
-        prefix = prepared[: members[0][0]]
-        subject_terms = [t for t in terms(prefix) if not _is_lexicon_term(t.text)]
-        if not subject_terms:
-            subject_terms = [t for t in terms(title) if not _is_lexicon_term(t.text)]
-        subject = frozenset(t.text for t in subject_terms)
+    for (_, dimension, attribute), members in groups.items():
+        subject = clause_subject(prepared[: members[0][0]], page, common)
+        event: tuple[frozenset[str], ...] = ()
+        if dimension == "date" and _EVENT_SUBJECT.search(prepared[: members[0][0]]):
+            event = (subject.name,)  # "The Hōei eruption began on ...": the subject is the event
+        elif dimension == "date":
+            named = (_japanese_names(prepared),) if _language(prepared) == "ja" else \
+                tuple(n for n, _ in _english_names(prepared, common))
+            event = tuple(n - subject.name for n in named if n - subject.name and not n <= page)
         facts.append(Fact(
             label=label, sentence=" ".join(sentence.split()), language=_language(sentence), dimension=dimension,
-            attribute=attribute, subject=subject, subject_keys=frozenset(t.text for t in subject_terms if t.key),
-            values=tuple(v for _, v in members), on_question=bool(subject) and subject <= question_terms,
+            attribute=attribute, entity=subject.name, by_reference=subject.by_reference,
+            mentioned=subject.mentioned, values=tuple(v for _, v in members), event=event,
         ))
     return facts
 
 
+_LOWER_WORD = re.compile(r"(?<![A-Za-z])[a-z][a-z'’]+")
+
+
+def _source_sentences(document: dict[str, Any]) -> list[str]:
+    out = []
+    for paragraph in re.split(r"\n\s*\n|\n(?=\s*(?:[-*#>]|\d+\.)\s)", str(document.get("markdown") or "")):
+        out += [paragraph[a:b].strip() for a, b in sentence_spans(paragraph)]
+    return [s for s in out if s]
+
+
 def relevant_facts(sources: list[dict[str, Any]], questions: list[str]) -> list[Fact]:
-    """Facts of the passages BM25 finds relevant to the question, sub-questions or queries."""
-    question_terms = frozenset(t.text for q in questions for t in terms(q))
-    titles = {str(d["label"]): str(d.get("title") or "") for d in sources}
-    seen: set[tuple[str, str]] = set()
+    """The facts of the read sources about what the question names (in either language).
+
+    A question that names nothing ("how tall is the highest mountain?") falls back to the
+    passages BM25 finds relevant to it."""
+    entities = question_entities(questions)
+    relevant: dict[str, set[str]] | None = None
+    if not entities:
+        relevant = {}
+        for passage in rank_passages(sources, questions):
+            if passage.score >= _MIN_RELEVANCE:
+                relevant.setdefault(passage.label, set()).update(
+                    unicodedata.normalize("NFKC", passage.text[a:b].strip()) for a, b in sentence_spans(passage.text))
     facts: list[Fact] = []
-    for passage in rank_passages(sources, questions):
-        if passage.score < _MIN_RELEVANCE:
-            continue
-        for start, end in sentence_spans(passage.text):
-            sentence = passage.text[start:end].strip()
-            key = (passage.label, unicodedata.normalize("NFKC", sentence))
-            if not sentence or key in seen:
+    for document in sources:
+        label = str(document["label"])
+        sentences = _source_sentences(document)
+        if relevant is not None:
+            sentences = [s for s in sentences if unicodedata.normalize("NFKC", s) in relevant.get(label, set())]
+        page = page_subject(str(document.get("title") or ""), sentences)
+        common = frozenset(w.rstrip("'’s") for w in _LOWER_WORD.findall(str(document.get("markdown") or "")))
+        seen: set[str] = set()
+        for sentence in sentences:
+            key = unicodedata.normalize("NFKC", sentence)
+            if key in seen:
                 continue
             seen.add(key)
-            facts.extend(sentence_facts(passage.label, sentence, titles[passage.label], question_terms))
+            for fact in sentence_facts(label, sentence, page, common):
+                if not entities or _about_question(fact, entities):
+                    facts.append(fact)
             if len(facts) >= _MAX_FACTS:
                 return facts
     return facts
+
+
+def _overlap(first: frozenset[str], second: frozenset[str]) -> bool:
+    """Part of one name is part of the other: "Leo Esaki" and 江崎玲於奈 (エザキ レオナ)."""
+    return bool((first & second) - _GENERIC)
+
+
+def _about_question(fact: Fact, entities: list[frozenset[str]]) -> bool:
+    """The fact's subject is a question entity, shares part of its name, names one in
+    passing, or is unknown."""
+    if not fact.entity:
+        return True
+    return any(same_entity(name, e) or _overlap(name, e) for name in (fact.entity, *fact.mentioned) for e in entities)
 
 
 # --- pairs -----------------------------------------------------------------------------
@@ -348,22 +646,45 @@ def _base_attribute(attribute: str | None) -> str | None:
     return attribute.split(":")[0] if attribute else None
 
 
-def _relation(first: Fact, second: Fact) -> str:
-    """"same" subject, "related" (overlapping), or "different"."""
-    same_language = first.language == second.language
-    if first.on_question and second.on_question:
-        return "same"
-    if same_language and first.subject and first.subject == second.subject:
-        return "same"
-    if same_language and first.subject_keys - second.subject_keys and second.subject_keys - first.subject_keys:
-        return "different"  # each names something the other does not: "Kita-dake" vs "Fuji"
-    if first.subject & second.subject or (first.on_question or second.on_question) and not same_language:
-        return "related"
+def _relation(first: Fact, second: Fact, entities: list[frozenset[str]], groups: list[int]) -> str:
+    """"same" entity, "borderline" (the judge decides), or "different"."""
+    if not entities:  # nothing named: the two subjects alone decide
+        if first.entity and second.entity:
+            return "same" if same_entity(first.entity, second.entity) else "different"
+        return "borderline" if first.entity or second.entity else "different"
+    on_first = {g for e, g in zip(entities, groups) if same_entity(first.entity, e)}
+    on_second = {g for e, g in zip(entities, groups) if same_entity(second.entity, e)}
+    if on_first and on_second:
+        return "same" if on_first & on_second else "different"
+    if not on_first and not on_second:
+        return "different"
+    other = second if on_first else first
+    if not other.entity:
+        return "borderline"  # "it" on a page whose subject is unknown
+    if any(same_entity(m, e) for m in other.mentioned for e in entities):
+        return "borderline"  # "Kita-dake, second only to Mount Fuji, is ..."
+    if any(_overlap(other.entity, e) for e in entities):
+        return "borderline"  # "Leo Esaki" and 江崎玲於奈, read "Reona Ezaki"
     return "different"
 
 
-def pair_facts(facts: list[Fact]) -> Findings:
+def _event_relation(first: Fact, second: Fact) -> str:
+    """Two dates of one entity: the same event when the attribute says which ("the last
+    eruption") or the sentences name it alike ("the Nobel Prize"); different when both
+    name different ones in one language ("Hōei" and "Jōgan"); else for the judge."""
+    if ":" in (first.attribute or "") or _base_attribute(first.attribute) not in _RECURRING:
+        return "same"  # one opening, one founding, one birth per thing
+    if first.event and second.event:
+        if any(same_entity(a, b) for a in first.event for b in second.event):
+            return "same"
+        return "different" if first.language == second.language else "borderline"
+    return "borderline"
+
+
+def pair_facts(facts: list[Fact], questions: list[str] | None = None) -> Findings:
     """Certain and borderline disagreements between facts of different sources."""
+    entities = question_entities(questions or [])
+    groups = _question_groups(entities)
     findings = Findings(facts=len(facts))
     for i, first in enumerate(facts):
         for second in facts[i + 1:]:
@@ -373,13 +694,15 @@ def pair_facts(facts: list[Fact]) -> Findings:
                 continue  # height is not distance; "the last eruption" is not "an eruption"
             if _agree(first, second):
                 continue
-            relation = _relation(first, second)
-            if relation == "different":
-                continue
+            relation = _relation(first, second, entities, groups)
+            if relation == "same" and first.dimension == "date":
+                relation = _event_relation(first, second)
             both_named = bool(first.attribute and second.attribute)
             if relation == "same" and both_named:
                 findings.certain.append(Pair(first, second, True))
-            elif both_named or relation == "same" and first.language == second.language:
+            elif relation == "borderline" and both_named or relation == "same" and first.dimension != "date" \
+                    and (first.attribute or second.attribute):
+                # A date needs its event on both sides: "in 1973" alone is not "the prize in 1973".
                 findings.borderline.append(Pair(first, second, False))
     findings.certain = [p for p in findings.certain if not _source_also_agrees(p, facts)]
     certain_keys = {_pair_key(p) for p in findings.certain}
@@ -401,6 +724,29 @@ def _source_also_agrees(pair: Pair, facts: list[Fact]) -> bool:
                     and fact.attribute == other.attribute and _agree(fact, one)):
                 return True
     return False
+
+
+# A judge for the borderline pairs: given them (numbered from 1 in order), a verdict per
+# number: "disagree" (reported), "agree" or "different_facts" (not); a number left out is
+# unresolved. The llm node gives the run's judge; tests give a stand-in.
+Judge = Callable[[list[Pair]], Awaitable[dict[int, str]]]
+
+
+async def resolve_borderline(findings: Findings, judge: Judge | None) -> tuple[list[Pair], int]:
+    """The certain pairs plus the borderline ones the judge calls disagreements, and how
+    many borderline pairs it left unjudged. No judge: the borderline pairs stay unresolved."""
+    pairs = list(findings.certain)
+    if not findings.borderline:
+        return pairs, 0
+    verdicts = await judge(findings.borderline) if judge is not None else {}
+    unresolved = 0
+    for number, pair in enumerate(findings.borderline, start=1):
+        verdict = verdicts.get(number)
+        if verdict == "disagree":
+            pairs.append(pair)
+        elif verdict is None:
+            unresolved += 1
+    return pairs, unresolved
 
 
 # --- the result ----------------------------------------------------------------------------
@@ -460,7 +806,8 @@ def _label_number(label: str) -> int:
 def find_disagreements(sources: list[dict[str, Any]], questions: list[str]) -> Findings:
     """Facts of the read sources relevant to ``questions``, paired where they differ."""
     readable = [d for d in sources if d.get("status", "ok") == "ok"]
-    return pair_facts(relevant_facts(readable, [q for q in questions if q and q.strip()]))
+    questions = [q for q in questions if q and q.strip()]
+    return pair_facts(relevant_facts(readable, questions), questions)
 
 
 def stated_in(answer: str, disagreement: dict[str, Any]) -> list[bool]:
