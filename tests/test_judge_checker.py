@@ -238,3 +238,13 @@ async def test_measured_accuracy_follows_the_setting(checker):
     await judge_uncertain_claims(claims, assessments, "en", _settings(checker))
     right = sum((a.outcome == "supported") == (n % 2 == 0) for n, a in enumerate(assessments))
     assert 0.7 <= right / len(names) <= 0.95, right
+
+
+async def test_the_mcp_verify_tool_uses_the_same_judge(checker):
+    """The research MCP server's ``verify`` (text sources: nothing to fetch or parse)."""
+    from research.servers.research.verify_tool import verify_answer  # noqa: PLC0415
+
+    checker.checker_truth = {"tallest peak": True, "Kyushu": False}
+    output = await verify_answer(f"{TRUE} {FALSE}", [SOURCE], _settings(checker), judge=True, lang="en")
+    assert output.judged and [v.verdict for v in output.verdicts] == ["supported", "unsupported"]
+    assert len(checker.checker_claims) == 2 and not _prompt_judge_calls(checker)

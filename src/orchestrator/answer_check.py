@@ -61,7 +61,10 @@ def claim_record(claim: Claim, assessment: Assessment, *, checked: bool = True) 
 async def judge_uncertain_claims(
     claims: list[Claim], assessments: list[Assessment], lang: str, settings: Settings
 ) -> tuple[bool, str]:
-    """The model decides the uncertain claims (in place); returns (all decided, why not)."""
+    """The judge decides the uncertain claims (in place); returns (all decided, why not).
+
+    The same judge as a run's (modules/llm/judge.py): bespoke-minicheck for English sentences
+    when Ollama has it, else, and for Japanese, the drafting model with the judge prompt."""
     if not any(a.outcome == "uncertain" for a in assessments):
         return True, ""
     from research.modules.llm.model_manager import ModelManager  # noqa: PLC0415 - only when a judge runs
