@@ -325,3 +325,46 @@ def test_a_japanese_question_with_no_ollama_is_answered_in_japanese(env, monkeyp
     out = capsys.readouterr().out
     assert "Ollamaに接続できません" in re.sub(r"\s", "", out) or "接続できません" in out
     assert "Ollama is not reachable" not in out
+
+
+def test_bare_exit_clear_and_help_are_commands_not_questions(env, capsys):
+    # `clear`, `help` and `exit` typed alone do what they do in a shell: no run, no session.
+    assert drive("clear\rhelp\rexit\r") == 0
+    out = capsys.readouterr().out
+    assert "/sessions" in out and "/clear" in out  # the help table was shown
+    assert "Bye" in out
+    assert session_dirs(env) == []
+    assert drive("QUIT\r") == 0
+    assert session_dirs(env) == []
+
+
+def test_depth_without_an_argument_changes_nothing(env, capsys):
+    assert drive("/lang ja\r/depth deep\r/depth\r/lang en\r/depth\r/depth bogus\r/quit\r") == 0
+    out = capsys.readouterr().out
+    japanese, english = out.split("Language: en")
+    # Only /depth deep set anything; /depth alone tells the depth without a usage error.
+    assert japanese.count("調査の深さを deep にしました") == 1 and "使い方" not in japanese
+    assert "調査の深さ: deep" in japanese
+    assert english.count("Depth: deep") == 2 and english.count("Usage: /depth") == 1
+
+
+def test_a_follow_up_keeps_the_conversations_topic(env, fake_ollama, capsys):
+    # Like a real model (paraphrases, citation styles, harmony leaks, wrong figures that the
+    # verifier sends back for revision): a Japanese question, then "When did it last erupt?".
+    from fixtures.fake_ollama import REALISTIC
+
+    fake_ollama.behaviours = set(REALISTIC)
+    assert drive("富士山の標高は？\rWhen did it last erupt?\r/quit\r") == 0
+    out, err = capsys.readouterr()
+    first, follow_up = session_dirs(env)
+    planned = re.findall(r"^    - `(.+)` \((?:ja|en)\)$", (follow_up / "input.md").read_text("utf-8"), flags=re.MULTILINE)
+    assert planned and all("富士山" in query for query in planned), planned
+    report = (follow_up / "report.md").read_text("utf-8")
+    body = report.split("\n## Verification")[0]
+    # The answer is about Mount Fuji, not about pages an unrelated query found.
+    assert "Fuji" in body
+    assert "LangGraph" not in body and "tortoise" not in body.lower(), body
+    # The revision step's scaffolding never reaches a report or the terminal.
+    for text in (out, (first / "report.md").read_text("utf-8"), report):
+        for scaffolding in ("Sentences to revise", "書き直す文", "Sentence 1:", "文 1:"):
+            assert scaffolding not in text

@@ -114,7 +114,7 @@ class Repl:
             return InMemoryHistory()
 
     def loop(self) -> int:
-        from research.cli.repl_commands import dispatch_command
+        from research.cli.repl_commands import bare_command, dispatch_command
 
         self.banner()
         session = self.prompt_session()
@@ -128,6 +128,7 @@ class Repl:
             line = line.strip()
             if not line:
                 continue
+            line = bare_command(line) or line  # `exit` typed alone leaves; it is not a question
             try:
                 if line.startswith("/"):
                     if not dispatch_command(self, line):

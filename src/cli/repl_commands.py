@@ -38,7 +38,7 @@ class Command:
         return "repl.help." + self.name
 
 
-# --- /help /lang /verbose /new /quit ----------------------------------------------------
+# --- /help /lang /verbose /new /clear /quit-------------------------------------------------
 def _help(repl: "Repl", arg: str) -> bool:
     from rich.table import Table
 
@@ -78,6 +78,12 @@ def _new(repl: "Repl", arg: str) -> bool:
 
 def _quit(repl: "Repl", arg: str) -> bool:
     return False
+
+
+def _clear(repl: "Repl", arg: str) -> bool:
+    """Like `clear` in a shell: the screen only; the conversation goes on (/new starts over)."""
+    repl.console.clear()
+    return True
 
 
 # --- /model /models -----------------------------------------------------------------------
@@ -224,9 +230,12 @@ def _sources(repl: "Repl", arg: str) -> bool:
 # --- /depth /plan (issue 9) ------------------------------------------------------------------
 def _depth(repl: "Repl", arg: str) -> bool:
     choice = arg.strip().lower()
+    if not choice:  # a question, not a change: the depth stays as it is
+        repl.say("repl.depth_current", depth=repl.settings.depth, choices="|".join(DEPTH_CHOICES))
+        return True
     if choice not in DEPTH_CHOICES:
         repl.say("repl.usage", "yellow", usage="/depth quick|standard|deep")
-        repl.say("repl.depth_set", depth=repl.settings.depth)
+        repl.say("repl.depth_current", depth=repl.settings.depth, choices="|".join(DEPTH_CHOICES))
         return True
     repl.settings = repl.settings.model_copy(update={"depth": choice})
     repl.say("repl.depth_set", depth=choice)
@@ -283,9 +292,18 @@ COMMANDS: dict[str, Command] = {c.name: c for c in (
     Command("depth", _depth, "quick|standard|deep", _depth_choices),
     Command("plan", _plan, "on|off", _plan_choices),
     Command("verbose", _verbose),
+    Command("clear", _clear),
     Command("quit", _quit),
 )}
 ALIASES = {"exit": "quit", "q": "quit", "h": "help", "?": "help"}
+# Words typed alone at the prompt that mean the command, as in a shell (never a research question).
+BARE_WORDS = {"exit": "quit", "quit": "quit", "clear": "clear", "help": "help"}
+
+
+def bare_command(line: str) -> str | None:
+    """``"/quit"`` for a line that is just ``exit`` (or ``quit``, ``clear``, ``help``), else None."""
+    name = BARE_WORDS.get(line.strip().lower())
+    return "/" + name if name else None
 
 
 def closest_command(name: str) -> str | None:

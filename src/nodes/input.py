@@ -11,8 +11,10 @@ from typing import Any
 
 from research.state.session_folder import now_iso
 from research.state import AgentState, plan_queries_flat
+from research.modules.text.analyser import term_set
 from research.nodes.dependencies import WorkflowDependencies
 from research.nodes.prompts import (
+    FOLLOW_UP_PLANNING,
     LANGUAGE_NAMES,
     PLAN_SIZE,
     QUERY_PLAN_SYSTEM,
@@ -24,6 +26,8 @@ from research.nodes.prompts import (
 )
 
 MAX_QUERIES_PER_SUB_QUESTION = 3
+# How much of the conversation's first question a follow-up's query gets: enough to name the topic.
+TOPIC_CHARS = 100
 
 
 async def understand_question(state: AgentState, deps: WorkflowDependencies) -> dict[str, Any]:
@@ -39,6 +43,7 @@ async def understand_question(state: AgentState, deps: WorkflowDependencies) -> 
     plan = await plan_sub_questions(question, lang, depth, state.get("conversation", []), deps) if depth in PLAN_SIZE else None
     if plan is None:
         plan = [{"question": question, "queries": await plan_queries(question, lang, state.get("conversation", []), deps)}]
+    plan = carry_topic(plan, question, state.get("conversation", []))
     if len(plan) > 1:
         deps.history.write_text(state["session_id"], "input.md", _plan_markdown(question, lang, depth, state, plan))
     # search_results/documents may be seeded from a parent session: a follow-up reuses its sources.
@@ -55,7 +60,8 @@ async def plan_sub_questions(
     raw = await deps.model.structured(
         [
             {"role": "system", "content": RESEARCH_PLAN_SYSTEM[lang].format(
-                low=low, high=high, other_name=LANGUAGE_NAMES[lang][other])},
+                low=low, high=high, other_name=LANGUAGE_NAMES[lang][other],
+                follow_up=FOLLOW_UP_PLANNING[lang] if conversation else "")},
             {"role": "user", "content": _with_context(question, conversation)},
         ],
         ResearchPlan,
@@ -111,7 +117,8 @@ async def plan_queries(
     fallback = QueryPlan(queries=[PlannedQuery(text=question[:300], language=lang)])
     plan = await deps.model.structured(
         [
-            {"role": "system", "content": QUERY_PLAN_SYSTEM[lang].format(other_name=LANGUAGE_NAMES[lang][other])},
+            {"role": "system", "content": QUERY_PLAN_SYSTEM[lang].format(
+                other_name=LANGUAGE_NAMES[lang][other], follow_up=FOLLOW_UP_PLANNING[lang] if conversation else "")},
             {"role": "user", "content": _with_context(question, conversation)},
         ],
         QueryPlan,
@@ -127,6 +134,27 @@ def _with_context(question: str, conversation: list[dict[str, str]]) -> str:
         return question
     earlier = "\n".join(f"- {turn['question']}" for turn in conversation[-3:])
     return f"{earlier}\n- {question}"
+
+
+def carry_topic(plan: list[dict[str, Any]], question: str, conversation: list[dict[str, str]]) -> list[dict[str, Any]]:
+    """A follow-up such as "When did it last erupt?" names nothing a search engine could find
+    the topic by: each of its queries that shares no word with the conversation's earlier
+    questions gets the first of them in front ("富士山の標高は When did it last erupt?"). A
+    follow-up that names the topic itself is left as planned; a new topic starts with /new."""
+    earlier = [turn.get("question", "") for turn in conversation if turn.get("question")]
+    if not earlier:
+        return plan
+    topic_words = term_set(" ".join(earlier))
+    if not topic_words or term_set(question) & topic_words:
+        return plan
+    # The words as the user wrote them (a lemma such as フジ for 富士山 searches badly).
+    prefix = earlier[0].strip().rstrip("?？!！。.")[:TOPIC_CHARS]
+    carried = []
+    for sub in plan:
+        queries = [query if term_set(query["text"]) & topic_words else
+                   {**query, "text": f"{prefix} {query['text']}"[:300]} for query in sub["queries"]]
+        carried.append({**sub, "queries": queries})
+    return carried
 
 
 def _with_original(planned: list[PlannedQuery], question: str, lang: str) -> list[dict[str, str]]:

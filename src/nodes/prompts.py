@@ -29,11 +29,25 @@ QUERY_PLAN_SYSTEM = {
         "You turn a research question into web search queries. Reply with JSON only. "
         "Give one concise query in the question's language and one in {other_name}, "
         "since good sources are often written in the other language. Keep names and terms exact."
+        + " {follow_up}"
     ),
     "ja": (
         "あなたは調査用の質問をウェブ検索クエリに変換します。JSONのみで答えてください。"
         "質問の言語で簡潔なクエリを1つ、{other_name}でもう1つ作成してください。"
         "良い情報源はもう一方の言語で書かれていることが多いためです。固有名詞や用語は正確に保ってください。"
+        + "{follow_up}"
+    ),
+}
+# Said when earlier questions of the conversation are listed above the one to plan.
+FOLLOW_UP_PLANNING = {
+    "en": (
+        "Several questions are listed: the last one is the question to plan, the others were asked earlier in "
+        "the same conversation. It continues their topic: every query must name that topic "
+        "(replace 'it', 'that' or 'they' with what they refer to), so it finds pages on the topic."
+    ),
+    "ja": (
+        "複数の質問が並んでいる場合、最後のものが計画する質問で、それ以前は同じ会話で先に尋ねられた質問です。"
+        "その話題の続きなので、どのクエリにもその話題を明記してください（「それ」「その」などは指すものに置き換える）。"
     ),
 }
 LANGUAGE_NAMES = {"en": {"ja": "Japanese", "en": "English"}, "ja": {"ja": "日本語", "en": "英語"}}
@@ -60,13 +74,13 @@ RESEARCH_PLAN_SYSTEM = {
         "You plan web research. Split the user's question into {low} to {high} distinct sub-questions "
         "that together answer it, written in English. For each sub-question give one concise search "
         "query in English and one in {other_name}, since good sources are often written in the other "
-        "language. Keep names and terms exact. Reply with JSON only."
+        "language. Keep names and terms exact. Reply with JSON only. {follow_up}"
     ),
     "ja": (
         "あなたはウェブ調査の計画を立てます。ユーザーの質問を、合わせて答えになる{low}〜{high}個の"
         "互いに異なるサブ質問に日本語で分けてください。各サブ質問について、日本語の簡潔な検索クエリを1つ、"
         "{other_name}のクエリを1つ付けてください。良い情報源はもう一方の言語で書かれていることが多いためです。"
-        "固有名詞や用語は正確に保ってください。JSONのみで答えてください。"
+        "固有名詞や用語は正確に保ってください。JSONのみで答えてください。{follow_up}"
     ),
 }
 

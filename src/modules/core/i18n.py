@@ -129,8 +129,10 @@ MESSAGES: dict[str, dict[str, str]] = {
     "repl.lang_auto": {"en": "auto", "ja": "自動"},
     "repl.help_title": {"en": "Commands", "ja": "コマンド"},
     "repl.help_footer": {
-        "en": "Anything else is a question. A follow-up continues the conversation and reuses its sources.",
-        "ja": "それ以外の入力は質問です。続けて質問すると会話と出典を引き継ぎます。",
+        "en": "exit, quit, clear and help typed alone are these commands. Anything else is a question. "
+        "A follow-up continues the conversation (its topic and its sources); /new starts a new one.",
+        "ja": "exit・quit・clear・help だけを入力するとそのコマンドになります。それ以外の入力は質問です。"
+        "続けて質問すると会話（話題と出典）を引き継ぎます。新しい話題は /new から。",
     },
     "repl.help.help": {"en": "this list", "ja": "この一覧を表示"},
     "repl.help.lang": {"en": "answer and message language", "ja": "回答とメッセージの言語"},

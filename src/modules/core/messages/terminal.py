@@ -2,6 +2,13 @@
 closing summary, sessions, `research config`, `--output` and doctor's search checks."""
 
 MESSAGES: dict[str, dict[str, str]] = {
+    # --- the REPL (issue 23) -----------------------------------------------------------
+    "repl.depth_current": {
+        "en": "Depth: {depth} (change it with /depth {choices})",
+        "ja": "調査の深さ: {depth}（/depth {choices} で変更できます）",
+    },
+    "repl.help.clear": {"en": "clear the screen (the conversation goes on; /new starts over)",
+                        "ja": "画面を消去（会話は続きます。やり直すには /new）"},
     # --- during a run -----------------------------------------------------------------
     "terminal.servers_starting": {
         "en": "Starting the search and parser servers…",
