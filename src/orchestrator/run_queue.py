@@ -13,8 +13,9 @@ claimed again, and its worker resumes the session from the last checkpoint.
 from __future__ import annotations
 
 import json
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, AsyncIterator
 
 from research.orchestrator.session_store import connect, ensure_schema
 
@@ -69,14 +70,26 @@ class ClaimedRun:
     claims: int  # 1 for the first worker; more when a run is taken over
 
 
-async def submit(url: str, owner: str, request: dict[str, Any], limit: int, session_id: str | None = None) -> int:
+@asynccontextmanager
+async def _connection(db: Any) -> AsyncIterator[Any]:
+    """``db``: a postgresql:// URL (a connection of its own) or a psycopg pool (a borrowed one)."""
+    if isinstance(db, str):
+        async with await connect(db) as connection:
+            yield connection
+    else:
+        async with db.connection() as connection:
+            yield connection
+
+
+async def submit(db: Any, owner: str, request: dict[str, Any], limit: int, session_id: str | None = None) -> int:
     """Queue a run for ``owner``: its id. Raises ``QueueFull`` at the owner's limit.
     ``session_id``: an unfinished session of the owner's to resume.
 
     The count and the insert happen under a per-owner transaction lock, so simultaneous
     submissions cannot all slip under the limit."""
-    await ensure_schema(url)
-    async with await connect(url) as connection:
+    if isinstance(db, str):
+        await ensure_schema(db)
+    async with _connection(db) as connection:
         async with connection.transaction():
             await connection.execute("SELECT pg_advisory_xact_lock(%s, hashtext(%s))", (LOCK_NAMESPACE + 1, owner))
             cursor = await connection.execute(
@@ -90,22 +103,22 @@ async def submit(url: str, owner: str, request: dict[str, Any], limit: int, sess
             return int((await cursor.fetchone())["run_id"])
 
 
-async def get_run(url: str, run_id: int) -> dict[str, Any] | None:
-    async with await connect(url) as connection:
+async def get_run(db: Any, run_id: int) -> dict[str, Any] | None:
+    async with _connection(db) as connection:
         cursor = await connection.execute("SELECT * FROM research_runs WHERE run_id = %s", (run_id,))
         return await cursor.fetchone()
 
 
-async def events_after(url: str, run_id: int, after: int) -> list[dict[str, Any]]:
-    async with await connect(url) as connection:
+async def events_after(db: Any, run_id: int, after: int) -> list[dict[str, Any]]:
+    async with _connection(db) as connection:
         cursor = await connection.execute(
             "SELECT id, event, payload, worker FROM research_run_events WHERE run_id = %s AND id > %s ORDER BY id",
             (run_id, after))
         return list(await cursor.fetchall())
 
 
-async def runs_of(url: str, owner: str, statuses: tuple[str, ...] = WAITING) -> list[dict[str, Any]]:
-    async with await connect(url) as connection:
+async def runs_of(db: Any, owner: str, statuses: tuple[str, ...] = WAITING) -> list[dict[str, Any]]:
+    async with _connection(db) as connection:
         cursor = await connection.execute(
             "SELECT * FROM research_runs WHERE owner = %s AND status = ANY(%s) ORDER BY run_id",
             (owner, list(statuses)))

@@ -94,6 +94,22 @@ class HttpService:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         self.history = HistoryManager(settings.sessions_dir)
+        self._pool: Any = None  # connections shared by the waiting calls, opened on first use
+        self._opening = asyncio.Lock()
+
+    async def db(self) -> Any:
+        """A small pool: twenty clients following their runs must not open a connection each poll."""
+        async with self._opening:
+            if self._pool is None:
+                from psycopg.rows import dict_row
+                from psycopg_pool import AsyncConnectionPool
+
+                pool = AsyncConnectionPool(self.settings.database_url, min_size=1, max_size=8, open=False,
+                                           kwargs={"autocommit": True, "prepare_threshold": 0,
+                                                   "row_factory": dict_row})
+                await pool.open()
+                self._pool = pool
+        return self._pool
 
     def language(self, requested: str | None, text: str = "") -> str:
         from research.modules.core.language import detect_language
@@ -111,16 +127,16 @@ class HttpService:
         lang = self.language(request["lang"], request["question"])
         if resume and not await self.owns(owner, resume):
             return error_result(t("serve.unknown_session", lang, session_id=resume[:80]))
-        url = self.settings.database_url
+        db = await self.db()
         try:
-            run_id = await run_queue.submit(url, owner, request, self.settings.queue_limit, session_id=resume)
+            run_id = await run_queue.submit(db, owner, request, self.settings.queue_limit, session_id=resume)
         except run_queue.QueueFull as full:
             return error_result(t("serve.queue_full", lang, waiting=full.waiting, limit=full.limit))
         steps, after = 1, 0
         await ctx.report_progress(steps, None, t("serve.queued", lang, run_id=run_id))
         while True:
-            row = await run_queue.get_run(url, run_id)
-            for event in await run_queue.events_after(url, run_id, after):
+            row = await run_queue.get_run(db, run_id)
+            for event in await run_queue.events_after(db, run_id, after):
                 after = event["id"]
                 payload = event["payload"]
                 if event["event"] == "session":
@@ -147,7 +163,7 @@ class HttpService:
 
     async def sessions(self, owner: str, limit: int) -> SessionList:
         rows = await list_sessions(self.settings, owner, limit)
-        waiting = await run_queue.runs_of(self.settings.database_url, owner)
+        waiting = await run_queue.runs_of(await self.db(), owner)
         running = {r["session_id"] for r in waiting if r["status"] == "running" and r["session_id"]}
         sessions = [SessionSummary(
             session_id=r["session_id"], question=r["question"], language=r["language"], status=r["status"],

@@ -19,6 +19,8 @@ import sys
 from dataclasses import asdict
 from typing import Any
 
+import psycopg
+
 from research.modules.core.errors import UserFacingError
 from research.modules.core.settings import Settings
 from research.orchestrator.run_queue import ClaimedRun, Lease
@@ -28,6 +30,7 @@ from research.state.session_folder import HistoryManager
 DEFAULT_LEASE_SECONDS = 15.0
 DEFAULT_HEARTBEAT_SECONDS = 2.0
 POLL_SECONDS = 0.3
+RECONNECT_SECONDS = 2.0
 
 
 def worker_name() -> str:
@@ -53,19 +56,28 @@ class Worker:
 
     async def serve(self, max_runs: int | None = None) -> None:
         """Claim and run until stopped (or ``max_runs`` runs are done)."""
-        await self.lease.open()
         done = 0
         try:
             while not self.stopping.is_set() and (max_runs is None or done < max_runs):
-                claimed = await self.lease.claim()
-                if claimed is None:
-                    try:
-                        await asyncio.wait_for(self.stopping.wait(), POLL_SECONDS)
-                    except asyncio.TimeoutError:
-                        pass
+                try:
+                    if self.lease.connection is None:
+                        await self.lease.open()
+                    claimed = await self.lease.claim()
+                    if claimed is not None:
+                        await self.run_one(claimed)
+                        done += 1
+                        continue
+                except psycopg.OperationalError as exc:
+                    # The database went away (restart, network): our lock went with it, so
+                    # whatever we held is free for others; start over on a new connection.
+                    sys.stderr.write(f"research serve worker {self.name}: {str(exc).strip()[:200]}\n")
+                    await self.lease.close()
+                    await asyncio.sleep(RECONNECT_SECONDS)
                     continue
-                await self.run_one(claimed)
-                done += 1
+                try:
+                    await asyncio.wait_for(self.stopping.wait(), POLL_SECONDS)
+                except asyncio.TimeoutError:
+                    pass
         finally:
             await self.lease.close()
 
@@ -124,8 +136,14 @@ class Worker:
     async def _beat(self, run_id: int, run: "asyncio.Future[Any]") -> None:
         while True:
             await asyncio.sleep(self.heartbeat_seconds)
-            if not await self.lease.heartbeat(run_id):
-                run.cancel()  # another worker has this run now: stop at once
+            try:
+                ours = await self.lease.heartbeat(run_id)
+            except Exception:  # noqa: BLE001 - the database is gone for us: so is our lock
+                ours = False
+            if not ours:
+                # Another worker may take the run (our lock is gone with the connection, or the
+                # row is no longer ours): stop at once, well inside the lease it must wait out.
+                run.cancel()
                 return
 
 
