@@ -93,6 +93,8 @@ def test_a_run_judged_by_the_checker(research_env, web):
         truth = next((t for key, t in fake.checker_truth.items() if key in text), None)
         if truth is not None:
             assert claim["verdict"] == ("supported" if truth else "unsupported"), claim
+    usage = json.loads((session / "meta.json").read_text("utf-8"))["usage"]
+    assert usage["judge"]["calls"] == len(asked)  # the checker's calls, counted apart
     report = (session / "report.md").read_text("utf-8")
     assert "bespoke-minicheck, a grounded fact-checking model" in report
     body = report.split("\n## Verification")[0]
