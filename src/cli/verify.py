@@ -27,6 +27,7 @@ from typing import Any
 
 from research.modules.core.errors import EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UserFacingError
 from research.modules.core.i18n import t
+from research.modules.text.sanitize import clean_data, for_terminal
 from research.orchestrator.answer_check import (
     OUTCOMES,
     SourceSpec,
@@ -190,8 +191,8 @@ async def _run_single(args: argparse.Namespace, lang: str) -> int:
     records = [claim_record(c, a, checked=checked) for c, a in zip(claims, assessments)]
     counts = {name: sum(1 for r in records if r["verdict"] == name) for name in OUTCOMES}
     if args.json:
-        print(json.dumps({"claims": records, "summary": {"claims": len(records), **counts},
-                          "sources": [{"label": d["label"], "title": d.get("title", ""), "url": d.get("url", "")} for d in documents]},
+        print(json.dumps(clean_data({"claims": records, "summary": {"claims": len(records), **counts},
+                          "sources": [{"label": d["label"], "title": d.get("title", ""), "url": d.get("url", "")} for d in documents]}),
                          ensure_ascii=False))
         return EXIT_OK
     _print_table(records, lang)
@@ -210,6 +211,7 @@ def _print_table(records: list[dict[str, Any]], lang: str) -> None:
     for record in records:
         name = "not_checked" if record["reason"] == "not_checked" else record["verdict"]
         evidence = (record["evidence"] or "")[:200]
-        table.add_row(record["text"], f"[{styles[record['verdict']]}]{t('verifier.' + name, lang)}[/]",
-                      record.get("source") or "", evidence)
+        # Claims and evidence come from the answer and the sources: no escapes, no Rich markup.
+        table.add_row(for_terminal(record["text"]), f"[{styles[record['verdict']]}]{t('verifier.' + name, lang)}[/]",
+                      for_terminal(record.get("source") or ""), for_terminal(evidence))
     Console().print(table)

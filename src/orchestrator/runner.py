@@ -22,6 +22,7 @@ from research.state.run_problems import outcome_exit_code, run_problems
 from research.state.session_folder import HistoryManager, SessionInfo, now_iso
 from research.modules.core.language import detect_language
 from research.modules.core.settings import Settings
+from research.modules.text.sanitize import clean_data, safe_markdown
 from research.nodes.dependencies import ProgressCallback, WorkflowDependencies
 from research.orchestrator.server_pool import ServerPool
 
@@ -64,7 +65,8 @@ class RunResult:
     problems: list[dict[str, Any]] = field(default_factory=list)  # failures that changed the result
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        # Problems quote pages and servers: the one JSON object on stdout carries no escapes.
+        return clean_data({
             "session_id": self.session_id,
             "session_dir": self.session_dir,
             "report_md": self.report_md,
@@ -75,7 +77,7 @@ class RunResult:
             "verification": self.verification,
             "exit_code": self.exit_code,
             "problems": self.problems,
-        }
+        })
 
 
 def clean_question(raw: str, lang_hint: str = "en") -> str:
@@ -231,10 +233,17 @@ async def _run_locked(request, settings, progress, history, session, model, mode
         verification=final.get("verification", {}).get("summary", {}) if read else {},
         exit_code=exit_code,
         resumed=bool(request.resume),
-        # A no-evidence draft is the tool's own message: shown as written, never as "checked".
-        answer=(final.get("verification", {}).get("annotated_draft") if read else "") or final.get("draft", ""),
+        answer=final_answer(final, read),
         problems=problems,
     )
+
+
+def final_answer(final: dict[str, Any], read: int) -> str:
+    """The checked answer for stdout (`> answer.md`) and MCP hosts, as inert as report.md:
+    no escape bytes, no live HTML, remote images or javascript:/file:/data: links. A
+    no-evidence draft is the tool's own message: shown as written, never as "checked"."""
+    checked = final.get("verification", {}).get("annotated_draft") if read else ""
+    return safe_markdown(checked or final.get("draft", ""))
 
 
 def _result_from_meta(session: SessionInfo, lang: str, meta: dict[str, Any], resumed: bool) -> RunResult:

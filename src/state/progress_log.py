@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from research.modules.core.i18n import t
+from research.modules.text.sanitize import safe_markdown
 from research.state.agent_state import plan_queries_flat
 from research.state.session_folder import atomic_write, read_session_bytes
 
@@ -47,8 +48,10 @@ def record_step(session_dir: str | Path, node: str, before: Mapping[str, Any], u
     try:
         existing = progress_markdown(session_dir)
         if existing is None:
-            existing = _header(state, lang)
-        section = render_section(node, before, update, lang)
+            existing = safe_markdown(_header(state, lang))
+        # Titles, errors and the draft come from pages and the model: no escape bytes, no
+        # live HTML, images or javascript:/file:/data: links in a file a person opens.
+        section = safe_markdown(render_section(node, before, update, lang))
         atomic_write(path, (existing.rstrip("\n") + "\n\n" + section.rstrip("\n") + "\n").encode("utf-8"))
     except OSError as exc:
         logger.warning("could not write %s: %s", path, exc)

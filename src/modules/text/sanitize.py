@@ -1,4 +1,5 @@
-"""One sanitiser for document-derived text on its way to a terminal, report.md or the PDF.
+"""One sanitiser for document-derived text on its way to a terminal, report.md, the PDF,
+progress.md, stdout, ``--json`` and the MCP research server's results.
 
 Pages, PDFs, search results and the model (which repeats them) are untrusted. Before
 any of their text is shown:
@@ -8,7 +9,9 @@ any of their text is shown:
   differently from how it is stored (Trojan Source); newlines and tabs stay only where
   the caller keeps lines;
 - a link is a link only for http, https and mailto (``safe_url``);
-- raw HTML in Markdown is escaped so it reads as text (``escape_html``).
+- raw HTML in Markdown is escaped so it reads as text (``escape_html``);
+- Markdown is made inert as a whole by ``safe_markdown``, JSON-like data by ``clean_data``,
+  and text for a Rich console by ``for_terminal`` (Rich markup escaped too).
 """
 
 from __future__ import annotations
@@ -149,3 +152,11 @@ def clean_data(value: Any) -> Any:
     if isinstance(value, (list, tuple)):
         return [clean_data(item) for item in value]
     return value
+
+
+def for_terminal(text: str, *, keep_newlines: bool = True) -> str:
+    """Untrusted text for a Rich console or table: control characters gone and Rich markup
+    escaped, so a source's ``[link=file:///…]`` or ``[red]`` is shown as typed, never obeyed."""
+    from rich.markup import escape  # noqa: PLC0415 - only the terminal paths need Rich
+
+    return escape(strip_controls(text, keep_newlines=keep_newlines))

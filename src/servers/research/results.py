@@ -10,6 +10,7 @@ from pydantic import BaseModel, Field
 
 from research.modules.core.i18n import t
 from research.orchestrator.runner import RunResult
+from research.modules.text.sanitize import one_line, safe_markdown
 from research.state.progress_log import PROGRESS_FILE, verdict_counts
 from research.state.session_folder import HistoryManager, SessionInfo, read_session_bytes
 
@@ -68,7 +69,7 @@ def research_output(history: HistoryManager, result: RunResult) -> ResearchOutpu
         session_id=result.session_id,
         session_dir=result.session_dir,
         language=result.language,
-        answer=answer.strip(),
+        answer=safe_markdown(answer.strip()),
         verification=result.verification,
         sources=ledger(session),
         report_md=result.report_md,
@@ -85,8 +86,11 @@ def ledger(session: SessionInfo) -> list[SourceEntry]:
             doc = json.loads(line)
         except json.JSONDecodeError:
             continue
-        entries.append(SourceEntry(label=str(doc.get("label", "")), title=doc.get("title") or "",
-                                   url=doc.get("url") or "", status=doc.get("status", "ok"), error=doc.get("error")))
+        if not isinstance(doc, dict):
+            continue
+        entries.append(SourceEntry(label=one_line(str(doc.get("label", ""))), title=one_line(str(doc.get("title") or "")),
+                                   url=one_line(str(doc.get("url") or "")), status=str(doc.get("status", "ok")),
+                                   error=one_line(str(doc["error"])) if doc.get("error") else None))
     return entries
 
 
@@ -133,7 +137,8 @@ def render_session_list(listing: SessionList, history: HistoryManager, lang: str
     lines = []
     for row in listing.sessions:
         mark = f" ({t('mcp_research.running_mark', lang)})" if row.running_here else ""
-        lines.append(f"{row.session_id}  {row.status}{mark}  {row.created_at[:16].replace('T', ' ')}  {row.question}")
+        lines.append(f"{row.session_id}  {row.status}{mark}  {row.created_at[:16].replace('T', ' ')}  "
+                     f"{one_line(row.question, 200)}")
     return "\n".join(lines) + "\n"
 
 
@@ -144,8 +149,9 @@ def session_report(history: HistoryManager, ref: str) -> SessionReport | None:
     for kind, name in (("report", "report.md"), ("progress", PROGRESS_FILE)):
         text = _read(session, name)
         if text:
-            return SessionReport(session_id=session.session_id, status=status, kind=kind,
-                                 path=str(session.path / name), markdown=text)
+            # A shared folder's report.md need not be one we wrote: made inert like ours.
+            return SessionReport(session_id=session.session_id, status=str(status), kind=kind,
+                                 path=str(session.path / name), markdown=safe_markdown(text))
     return None
 
 

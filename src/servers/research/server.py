@@ -26,6 +26,7 @@ from research.modules.core.errors import EXIT_USAGE, UserFacingError
 from research.modules.core.i18n import t
 from research.modules.core.language import detect_language
 from research.modules.core.settings import Settings, load_settings
+from research.modules.text.sanitize import clean_data, strip_controls
 from research.orchestrator.runner import ResearchRequest
 from research.servers.research.results import (
     ResearchOutput,
@@ -88,7 +89,7 @@ class ResearchService:
             message = progress_message(event, payload, lang)
             if message:
                 steps += 1  # MCP progress must grow with every notification
-                await ctx.report_progress(steps, None, message)
+                await ctx.report_progress(steps, None, strip_controls(message, keep_newlines=False))
 
         try:
             result = await self.runs.run(request, settings, notify)
@@ -121,12 +122,14 @@ def progress_message(event: str, payload: dict[str, Any], lang: str) -> str | No
 
 
 def error_result(message: str) -> CallToolResult:
-    return CallToolResult(content=[TextContent(type="text", text=message)], is_error=True)
+    return CallToolResult(content=[TextContent(type="text", text=strip_controls(message))], is_error=True)
 
 
 def _tool_result(text: str, payload: BaseModel) -> CallToolResult:
-    return CallToolResult(content=[TextContent(type="text", text=text)],
-                          structured_content=payload.model_dump(mode="json"), is_error=False)
+    """Every result a host shows passes the one sanitiser: questions, titles, answers and
+    reports come from pages, the model or a shared session folder."""
+    return CallToolResult(content=[TextContent(type="text", text=strip_controls(text))],
+                          structured_content=clean_data(payload.model_dump(mode="json")), is_error=False)
 
 
 def build_server(service: ResearchService) -> MCPServer:
