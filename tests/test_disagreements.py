@@ -370,3 +370,100 @@ def test_names_compare_across_languages_by_their_reading():
     assert same_entity(question_entities(["Tōkyō population"])[0], question_entities(["東京の人口"])[0])
     assert not same_entity(english, question_entities(["How tall is Mount Kita?"])[0])
     assert same_entity(question_entities(["Kita-dake"])[0], question_entities(["北岳の標高"])[0])
+
+
+# --- an answer never states one side as simply supported (issue 21) ---------------------------
+
+from datetime import datetime, timezone  # noqa: E402
+
+from research.modules.core.settings import Settings  # noqa: E402
+from research.modules.report.content import ReportInput, build_report  # noqa: E402
+from research.modules.report.markdown import render_markdown  # noqa: E402
+from research.modules.text.disagreements import contested_claims  # noqa: E402
+from research.nodes.llm import run_pair_judge  # noqa: E402
+
+_ISSUE_PAGES = STYLE_PLANTED[0]  # "It rises to 3,776 metres" [S1] vs "stands 3,778 metres" [S2]
+
+
+def _issue_items():
+    return summarise(find_disagreements(_docs(_ISSUE_PAGES), _ISSUE_PAGES.questions).certain)
+
+
+def test_a_supported_claim_giving_one_side_is_contested():
+    items = _issue_items()
+    claims = [
+        {"index": 0, "text": "Mount Fuji stands 3,778 metres above sea level.", "verdict": "supported", "citations": ["S2"]},
+        {"index": 1, "text": "Mount Fuji is 3,776 m [S1] or 3,778 m [S2] tall.", "verdict": "supported",
+         "citations": ["S1", "S2"]},  # gives both
+        {"index": 2, "text": "Mount Fuji stands 3,778 metres high.", "verdict": "supported",
+         "citations": ["S2", "S1"]},  # cites both: the reader sees both sources
+        {"index": 3, "text": "Mount Fuji stands 3,778 metres.", "verdict": "unsupported", "citations": ["S2"]},
+        {"index": 4, "text": "Mount Fuji is on Honshu.", "verdict": "supported", "citations": ["S1"]},
+    ]
+    assert contested_claims(claims, items) == {0: "3776 metres [S1]"}
+
+
+@pytest.mark.parametrize(("lang", "label"), [("en", "Supported by its source, but another source gives a different value"),
+                                             ("ja", "出典の裏付けはあるが、別の出典は異なる値を示す")])
+def test_the_report_lists_a_contested_claim_with_the_other_value(lang, label):
+    claim = {"index": 0, "text": "Mount Fuji stands 3,778 metres above sea level.", "verdict": "supported",
+             "citations": ["S2"], "contested_by": "3776 metres [S1]"}
+    data = ReportInput(question="How tall is Mount Fuji?", language=lang, model="m", session_id="s",
+                       generated_at=datetime(2026, 1, 1, tzinfo=timezone.utc),
+                       body_markdown="Mount Fuji stands 3,778 metres above sea level [S2].",
+                       verification={"summary": {"claims": 1, "supported": 1}, "claims": [claim]})
+    doc = build_report(data)
+    assert [(c.verdict, c.text) for c in doc.verification.weak_claims] == [
+        ("contested", "Mount Fuji stands 3,778 metres above sea level. ≠ 3776 metres [S1]")]
+    assert f"- {label}: Mount Fuji stands 3,778 metres above sea level. ≠ 3776 metres \\[S1\\] (S2)" in render_markdown(doc)
+
+
+class _CheckerModel:
+    """A run with bespoke-minicheck installed: it answers Yes when the document holds the
+    claim's figure next to the same words, as a grounded checker would."""
+
+    def __init__(self) -> None:
+        self.settings = Settings(_env_file=None)
+        self.model = "gpt-oss:20b"
+        self.installed = {"gpt-oss:20b", "bespoke-minicheck:latest"}
+        self.asked: list[str] = []
+        self.structured_calls = 0
+
+    async def ask(self, model, messages, *, node, num_ctx, num_predict):
+        assert model == "bespoke-minicheck" and node == "disagreements"
+        content = messages[0]["content"]
+        self.asked.append(content)
+        document, claim = content.split("\nClaim: ")
+        figures = set(re.findall(r"\d[\d,]*", claim))
+        return "Yes" if figures <= set(re.findall(r"\d[\d,]*", document)) and "Fuji" in document else "No"
+
+    async def structured(self, messages, schema, *, node, fallback):
+        self.structured_calls += 1
+        return fallback
+
+
+import re  # noqa: E402
+
+
+async def test_the_fact_checking_model_judges_english_borderline_pairs_by_swapping_the_value():
+    model = _CheckerModel()
+    deps = SimpleNamespace(model=model, history=_History())
+    case = Case("", ["How tall is Mount Fuji?"],
+                [("Mount Fuji", "Mount Fuji is 3,776 m tall."),
+                 ("Fuji notes", "Mount Fuji, they say, measures 3,778 m.")], set())  # no attribute: borderline
+    findings = find_disagreements(_docs(case), case.questions)
+    assert findings.borderline and not findings.certain
+    verdicts = await run_pair_judge(_docs(case), "en", deps)(findings.borderline)
+    assert verdicts == {1: "disagree"}
+    assert any("Claim: Mount Fuji, they say, measures 3,776 m." in asked for asked in model.asked)
+    assert model.structured_calls == 0  # English pairs with plain figures never reach the prompt judge
+
+
+async def test_a_japanese_pair_goes_to_the_prompt_judge_even_with_the_checker_installed():
+    model = _CheckerModel()
+    deps = SimpleNamespace(model=model, history=_History())
+    docs = _docs(Case("", [], BORDERLINE, set()))
+    findings = find_disagreements(docs, ["How tall is Mount Fuji?", "富士山の標高"])
+    assert findings.borderline
+    assert await run_pair_judge(docs, "en", deps)(findings.borderline) == {}  # the fallback judged nothing
+    assert model.structured_calls == 1 and model.asked == []

@@ -24,6 +24,18 @@ DISAGREEING = [
         "The last eruption of Mount Fuji was in 1708, according to this old survey.",
     ]),
 ]
+# Issue 21: written in another style, a pronoun for the subject on one page, an apposition on
+# the other. disagreements.json had "items": [] and the report stated 3,778 m as supported.
+OTHER_STYLE = [
+    Article("/style/fuji-volcano.html", "Mount Fuji", "en", [
+        "Mount Fuji is an active stratovolcano on the island of Honshu.",
+        "It rises to 3,776 metres, the highest peak in Japan.",
+    ]),
+    Article("/style/japan-mountains.html", "Japan's great mountains", "en", [
+        "Mount Fuji, Japan's tallest mountain, stands 3,778 metres above sea level.",
+        "Climbers usually start from the fifth station in July or August.",
+    ]),
+]
 PARAPHRASING = [
     Article("/same/fuji-a.html", "Mount Fuji facts", "en", [
         "Mount Fuji is 3,776 m (12,388 ft) tall and is the highest mountain in Japan.",
@@ -102,3 +114,31 @@ def test_paraphrased_agreement_names_no_disagreement(research_env, fake_ollama, 
     report = (session / "report.md").read_text("utf-8")
     assert "Where the sources disagree" not in report
     assert not any("disagree" in r["messages"][0]["content"] for r in fake_ollama.chat_requests() if r.get("stream"))
+
+
+def test_pages_in_another_style_disagree_and_no_claim_is_simply_supported(research_env, fake_ollama, planted_web):
+    web = planted_web(OTHER_STYLE)
+    session = _run(research_env, web, "How tall is Mount Fuji?")
+    found = json.loads((session / "disagreements.json").read_text("utf-8"))
+    labels = {doc["url"].rsplit("/", 1)[-1]: doc["label"]
+              for doc in map(json.loads, (session / "processed.jsonl").read_text("utf-8").splitlines())}
+    a, b = labels["fuji-volcano.html"], labels["japan-mountains.html"]
+    assert [(item["attribute"], [p["labels"] for p in item["positions"]]) for item in found["items"]] == \
+        [("height", sorted([[a], [b]]))], found
+
+    report = (session / "report.md").read_text("utf-8")
+    height = next(line for line in _section(report, "Where the sources disagree").splitlines()
+                  if line.startswith("- **height**"))
+    assert "3776 metres" in height and "3778 metres" in height and f"[{a}]" in height and f"[{b}]" in height
+    # Every answer sentence that gives 3,778 m and was verified against its one source is
+    # listed as contested, with the other source's value; none stands as simply supported.
+    verification = json.loads((session / "verification.json").read_text("utf-8"))
+    giving_3778 = [c for c in verification["claims"] if "3,778" in c["text"] or "3778" in c["text"]]
+    assert giving_3778, verification["claims"]
+    checked = _section(report, "Verification")
+    for claim in giving_3778:
+        if claim["verdict"] == "supported" and a not in claim["citations"]:
+            line = next(line for line in checked.splitlines() if line.startswith("- Supported by its source, but")
+                        and claim["text"][:40].replace("'", "") in line.replace("\\", "").replace("'", ""))
+            assert f"3776 metres \\[{a}\\]" in line, line
+    assert found.get("contested_claims") or all(c["verdict"] != "supported" or a in c["citations"] for c in giving_3778)

@@ -9,7 +9,7 @@ from typing import Any
 from research.state.session_folder import now_iso
 from research.modules.core.i18n import t
 from research.modules.core.messages.analysis import attribute_name
-from research.modules.text.disagreements import stated_in
+from research.modules.text.disagreements import contested_claims, stated_in
 from research.modules.report.fonts import find_japanese_font
 from research.modules.report.pdf import render_pdf
 from research.modules.report.content import ReportInput, build_report
@@ -30,6 +30,12 @@ async def write_report(state: AgentState, deps: WorkflowDependencies) -> dict[st
         # The draft is then the tool's own "nothing found" message: there is nothing to check.
         verification = {}
     body = verification.get("annotated_draft") or state.get("draft", "")
+    disagreements, contested = _disagreements(state, body, verification, lang, deps) if read else ([], {})
+    if contested:
+        # A claim verified against one source while another gives a different value is
+        # listed as contested, never left as simply supported (issue 21).
+        verification = {**verification, "claims": [{**c, "contested_by": contested[c["index"]]} if c.get("index") in contested
+                                                    else c for c in verification.get("claims", [])]}
     failed = [d for d in documents if d["status"] != "ok"]
     notes = []
     if not read:
@@ -62,7 +68,7 @@ async def write_report(state: AgentState, deps: WorkflowDependencies) -> dict[st
             },
             notes=notes,
             parent_session=state.get("parent_session"),
-            disagreements=_disagreements(state, body, lang, deps) if read else [],
+            disagreements=disagreements,
         )
     )
     session_id = state["session_id"]
@@ -128,12 +134,17 @@ def degradation_notes(state: AgentState, usage: dict[str, dict[str, int]], lang:
     return notes
 
 
-def _disagreements(state: AgentState, answer: str, lang: str, deps: WorkflowDependencies) -> list[dict[str, Any]]:
+def _disagreements(state: AgentState, answer: str, verification: dict[str, Any], lang: str,
+                   deps: WorkflowDependencies) -> tuple[list[dict[str, Any]], dict[int, str]]:
     """The disagreements found before drafting, each with whether the final answer gives
-    every side; disagreements.json records the same check."""
+    every side, and the supported claims that give one side only (claim index → the other
+    sides); disagreements.json records both."""
     found = dict(state.get("disagreements") or {})
     shown = []
     found["items"] = [{**item, "stated_in_answer": stated_in(answer, item)} for item in found.get("items", [])]
+    contested = contested_claims(verification.get("claims") or [], found["items"])
+    if contested:
+        found["contested_claims"] = [{"index": index, "other_sides": sides} for index, sides in contested.items()]
     for item in found["items"]:
         stated = item["stated_in_answer"]
         shown.append({"topic": attribute_name(item.get("attribute"), item["dimension"], lang, item.get("qualifier")),
@@ -141,7 +152,7 @@ def _disagreements(state: AgentState, answer: str, lang: str, deps: WorkflowDepe
     if found.get("items"):
         deps.history.write_text(state["session_id"], "disagreements.json",
                                 json.dumps({"language": lang, **found}, ensure_ascii=False, indent=2) + "\n")
-    return shown
+    return shown, contested
 
 
 def _stated_note(item: dict[str, Any], stated: list[bool], lang: str) -> str:

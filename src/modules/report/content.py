@@ -469,8 +469,18 @@ def _verification_view(data: dict[str, Any]) -> VerificationView:
             verdict=str(claim.get("verdict", "")),
             citations=_strings(claim.get("citations")),
         )
+        if not claim.get("contested_by") else
+        # Supported by the source it cites while another read source gives another value:
+        # shown with that value, never as simply supported (issue 21).
+        ClaimLine(
+            index=_int(claim.get("index")),
+            text=" ".join(f"{claim.get('text', '')} ≠ {claim['contested_by']}".split()),
+            verdict="contested",
+            citations=_strings(claim.get("citations")),
+        )
         for claim in claims
-        if isinstance(claim, dict) and claim.get("verdict") in ("unsupported", "partly_supported", "citation_invalid")
+        if isinstance(claim, dict) and (claim.get("verdict") in ("unsupported", "partly_supported", "citation_invalid")
+                                        or claim.get("verdict") == "supported" and claim.get("contested_by"))
     ]
     counted = {name: sum(1 for c in claims if isinstance(c, dict) and c.get("verdict") == name)
                for name in ("supported", "partly_supported", "unsupported", "citation_invalid")}

@@ -729,10 +729,10 @@ def _source_also_agrees(pair: Pair, facts: list[Fact]) -> bool:
 # A judge for the borderline pairs: given them (numbered from 1 in order), a verdict per
 # number: "disagree" (reported), "agree" or "different_facts" (not); a number left out is
 # unresolved. The llm node gives the run's judge; tests give a stand-in.
-Judge = Callable[[list[Pair]], Awaitable[dict[int, str]]]
+PairJudge = Callable[[list[Pair]], Awaitable[dict[int, str]]]
 
 
-async def resolve_borderline(findings: Findings, judge: Judge | None) -> tuple[list[Pair], int]:
+async def resolve_borderline(findings: Findings, judge: PairJudge | None) -> tuple[list[Pair], int]:
     """The certain pairs plus the borderline ones the judge calls disagreements, and how
     many borderline pairs it left unjudged. No judge: the borderline pairs stay unresolved."""
     pairs = list(findings.certain)
@@ -826,3 +826,27 @@ def _exact_enough(answer_value: Value, source_value: Value) -> bool:
     # The answer restating one position must not count for the other by rounding both.
     return answer_value.tolerance <= source_value.tolerance * 2 or answer_value.dimension == "date"
 
+
+
+def contested_claims(claims: list[dict[str, Any]], items: list[dict[str, Any]]) -> dict[int, str]:
+    """The claims verified as supported that give one side of a disagreement without citing
+    the sources of the other sides: claim index → those sides ("3776 m [S1]"). A report must
+    not show such a claim as simply supported (issue 21)."""
+    out: dict[int, str] = {}
+    for claim in claims:
+        if not isinstance(claim, dict) or claim.get("verdict") != "supported":
+            continue
+        text = str(claim.get("text") or "")
+        cited = {str(label).strip("[]") for label in claim.get("citations") or []}
+        others = []
+        for item in items:
+            stated = stated_in(text, item)
+            if not any(stated) or all(stated):
+                continue
+            for position, given in zip(item.get("positions", []), stated):
+                labels = [str(label) for label in position.get("labels", [])]
+                if not given and not set(labels) <= cited:
+                    others.append(f"{position['value']} " + "".join(f"[{label}]" for label in labels))
+        if others:
+            out[int(claim.get("index", -1))] = "; ".join(dict.fromkeys(others))
+    return out
