@@ -175,3 +175,27 @@ def test_token_commands_say_what_is_wrong_in_one_line(research_env, tmp_path):
 def _rows(url: str, query: str, *args) -> list[tuple]:
     with psycopg.connect(url) as connection:
         return connection.execute(query, args).fetchall()
+
+
+def test_research_with_research_server_submits_there_and_streams_progress(serve_env):
+    token = token_add(serve_env, "erin")
+    with serving(serve_env, workers=1) as url:
+        base = url.removesuffix("/mcp")
+        client_env = {k: v for k, v in serve_env.items() if k != "RESEARCH_DATABASE_URL"}
+        client_env.update(RESEARCH_SERVER=base, RESEARCH_SERVER_TOKEN=token,
+                          RESEARCH_SESSIONS_DIR=str(Path(serve_env["RESEARCH_SESSIONS_DIR"]).parent / "elsewhere"))
+        result = subprocess.run([RESEARCH, QUESTION, "--json"], env=client_env, capture_output=True, text=True,
+                                timeout=180, stdin=subprocess.DEVNULL)
+        assert result.returncode == 0, result.stderr
+        summary = json.loads(result.stdout.strip().splitlines()[-1])
+        # The run happened on the server's side: its sessions folder, not the client's.
+        assert Path(summary["session_dir"]).parent == Path(serve_env["RESEARCH_SESSIONS_DIR"])
+        assert Path(summary["report_pdf"]).is_file() and "Mount Fuji" in summary["answer"]
+        lines = result.stderr.splitlines()
+        assert lines[0].startswith("Queued as run") and any(line.startswith("Writing the report") for line in lines)
+        assert not Path(client_env["RESEARCH_SESSIONS_DIR"]).exists()
+
+        refused = subprocess.run([RESEARCH, QUESTION], env={**client_env, "RESEARCH_SERVER_TOKEN": "rsk_wrong"},
+                                 capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+        assert refused.returncode == 2 and "refused the token" in refused.stderr, refused.stderr
+        assert len(refused.stderr.strip().splitlines()) == 1

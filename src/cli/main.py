@@ -168,6 +168,13 @@ def _research(args: argparse.Namespace) -> int:
             language=_validated_lang(args.lang),
             flag_names=FLAG_NAMES,
         )
+        if settings.server and (args.question or args.resume):
+            # A team's `research serve` runs it (RESEARCH_SERVER, docs/scale.md): nothing runs here.
+            import asyncio
+
+            from research.cli.remote_run import run_remote
+
+            return asyncio.run(run_remote(args.question or "", settings, lang, as_json=args.json, resume=args.resume))
         _check_before_a_session(settings, lang)
         if args.question is None and not args.resume:
             if not sys.stdin.isatty():
