@@ -454,31 +454,37 @@ def page_subject(title: str, sentences: list[str]) -> frozenset[str]:
 
 def question_entities(questions: list[str]) -> list[frozenset[str]]:
     """The names the question (and its sub-questions and queries, in both languages) asks about."""
-    found: list[frozenset[str]] = []
+    return [name for name, _ in _question_names(questions)]
+
+
+def _question_names(questions: list[str]) -> list[tuple[frozenset[str], str]]:
+    """Each name the questions ask about once, with the language of the question it is in."""
+    found: list[tuple[frozenset[str], str]] = []
     for question in questions:
         text = _prepared_cased(question)
-        if _language(text) == "ja":
+        language = _language(text)
+        if language == "ja":
             name, by_reference = _japanese_subject(text)
             names = [] if by_reference else [name]
         else:
-            names = [n for n, possessive in _english_names(text, frozenset())]
-        found += [n for n in names if n not in found]
+            names = [n for n, _ in _english_names(text, frozenset())]
+        found += [(n, language) for n in names if n not in [f for f, _ in found]]
     return found
 
 
-def _question_groups(entities: list[frozenset[str]]) -> list[int]:
+def _question_groups(named: list[tuple[frozenset[str], str]]) -> list[int]:
     """A group number per question entity: names that are one (same_entity) share it; and
     when each language names one thing only, the English and the Japanese are the same
-    thing however they are spelled (江崎 → エザキ is not "Esaki")."""
-    groups = list(range(len(entities)))
-    for i, first in enumerate(entities):
+    thing however they are spelled (スカイツリー is read "sukai tsuri", not "Skytree")."""
+    groups = list(range(len(named)))
+    for i, (first, _) in enumerate(named):
         for j in range(i):
-            if same_entity(first, entities[j]):
+            if same_entity(first, named[j][0]):
                 old = groups[i]
                 groups = [groups[j] if g == old else g for g in groups]
-    by_language: dict[bool, set[int]] = {}
-    for entity, group in zip(entities, groups):
-        by_language.setdefault(all(t.isascii() for t in entity), set()).add(group)
+    by_language: dict[str, set[int]] = {}
+    for (_, language), group in zip(named, groups):
+        by_language.setdefault(language, set()).add(group)
     if len(by_language) == 2 and all(len(g) == 1 for g in by_language.values()):
         groups = [0] * len(groups)
     return groups
@@ -683,8 +689,8 @@ def _event_relation(first: Fact, second: Fact) -> str:
 
 def pair_facts(facts: list[Fact], questions: list[str] | None = None) -> Findings:
     """Certain and borderline disagreements between facts of different sources."""
-    entities = question_entities(questions or [])
-    groups = _question_groups(entities)
+    named = _question_names(questions or [])
+    entities, groups = [name for name, _ in named], _question_groups(named)
     findings = Findings(facts=len(facts))
     for i, first in enumerate(facts):
         for second in facts[i + 1:]:
