@@ -127,3 +127,27 @@ def test_a_stalled_worker_keeps_its_run_and_nobody_runs_it_twice(worker_env, fak
     (run,) = rows(url, "SELECT * FROM research_runs WHERE run_id = %s", run_id)
     assert run["status"] == "done" and run["claims"] == 1
     assert {w for w, _ in node_starts(url, run_id)} == {worker_of(first)}
+
+
+def test_a_worker_stopped_with_sigterm_puts_its_run_back_for_another(worker_env, fake_ollama):
+    url = worker_env["RESEARCH_DATABASE_URL"]
+    fake_ollama.token_delay = 0.1
+    run_id = asyncio.run(run_queue.submit(url, "t1", {"question": "What is the height of Mount Fuji?",
+                                                      "lang": "en"}, limit=5))
+    with ExitStack() as stack:
+        first = start_worker(worker_env)
+        stack.callback(stop, first)
+        wait_for(lambda: "llm" in [n for _, n in node_starts(url, run_id)])
+        first.send_signal(signal.SIGTERM)  # as `research serve` stops its workers
+        assert first.wait(60) == 0
+        (waiting,) = rows(url, "SELECT status, worker, session_id FROM research_runs WHERE run_id = %s", run_id)
+        assert waiting["status"] == "queued" and waiting["worker"] is None and waiting["session_id"]
+        fake_ollama.token_delay = 0.0
+        second = start_worker(worker_env)  # no lease to wait out: the run was handed back
+        stack.callback(stop, second)
+        wait_for(lambda: rows(url, "SELECT status FROM research_runs WHERE run_id = %s", run_id)[0]["status"]
+                 in ("done", "failed"), timeout=60)
+    (run,) = rows(url, "SELECT * FROM research_runs WHERE run_id = %s", run_id)
+    assert run["status"] == "done" and run["claims"] == 2
+    after = [n for w, n in node_starts(url, run_id) if w == worker_of(second)]
+    assert after[0] == "llm" and "search" not in after, after
