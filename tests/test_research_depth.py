@@ -454,3 +454,51 @@ def test_plan_review_commands_and_mistakes():
     payload = {"question": "q", "plan": [{"question": "one"}, {"question": "two"}]}
     assert review_on_terminal(payload, "ja", read=lambda prompt: next(lines), write=said.append) == ["edited", "added"]
     assert any("サブ質問 9 はありません" in s for s in said) and any("理解できません" in s for s in said)
+
+
+class _ShortPlanner:
+    """A model that plans too few sub-questions: the first reply, then (asked again) the second."""
+
+    def __init__(self, *replies: ResearchPlan) -> None:
+        self.replies = list(replies)
+        self.asked: list[list[dict[str, Any]]] = []
+
+    async def structured(self, messages, schema, *, node, fallback):
+        self.asked.append(messages)
+        if schema is ResearchPlan and self.replies:
+            return self.replies.pop(0)
+        return fallback
+
+
+def _plan_of(*questions: str) -> ResearchPlan:
+    return ResearchPlan(sub_questions=[SubQuestion(question=q) for q in questions])
+
+
+async def _deep_plan(model: _ShortPlanner) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    said: list[dict[str, Any]] = []
+    deps = WorkflowDependencies(settings=Settings(), model=model, web_search=None, parser=None, history=NullHistory(),
+                                progress=lambda event, payload: said.append(payload) if event == "message" else None)
+    state = {"question": "What is Mount Fuji?", "language": "en", "model": "m", "session_id": "x", "depth": "deep"}
+    return await understand_question(state, deps), said
+
+
+async def test_deep_asks_again_for_four_to_seven_sub_questions():
+    # Issue 23, item 6: a model that stops at two got two, and nothing was said.
+    model = _ShortPlanner(_plan_of("Height?", "Last eruption?"),
+                          _plan_of("Height?", "Last eruption?", "Climbing season?", "World Heritage?", "Geology?"))
+    update, said = await _deep_plan(model)
+    assert len(update["plan"]) == 5
+    assert "give 4 to 7" in model.asked[1][-1]["content"]
+    assert not any(p["key"] == "plan.fewer_sub_questions" for p in said)
+
+
+async def test_deep_says_why_when_the_model_still_gives_too_few():
+    model = _ShortPlanner(_plan_of("Height?", "Last eruption?"), _plan_of("Height?"))
+    update, said = await _deep_plan(model)
+    assert len(update["plan"]) == 2
+    (note,) = [p for p in said if p["key"] == "plan.fewer_sub_questions"]
+    from research.modules.core.i18n import t
+
+    text = t(note["key"], "en", **{k: v for k, v in note.items() if k != "key"})
+    assert text.startswith("The model planned 2 sub-questions") and "4–7" in text
+    assert "4〜7" in t(note["key"], "ja", **{k: v for k, v in note.items() if k != "key"})

@@ -176,6 +176,10 @@ def _research(args: argparse.Namespace) -> int:
 
             return asyncio.run(run_remote(args.question or "", settings, lang, as_json=args.json, resume=args.resume))
         _check_before_a_session(settings, lang)
+        if args.output:  # a destination that cannot be written is said now, not after the run
+            from research.cli.run_output import check_output_destination
+
+            check_output_destination(args.output)
         if args.question is None and not args.resume:
             if not sys.stdin.isatty():
                 build_parser().print_help(sys.stderr)

@@ -21,6 +21,14 @@ from research.modules.core.i18n import t
 from research.modules.text.sanitize import strip_controls
 
 
+# How a finished step is marked: done, done in part, failed, or nothing to do.
+MARK_OK, MARK_PARTLY, MARK_FAILED, MARK_SKIPPED = "ok", "partly", "failed", "skipped"
+MARK_ORDER = (MARK_OK, MARK_SKIPPED, MARK_PARTLY, MARK_FAILED)  # a later one wins
+MARK_STYLES = {MARK_OK: "[green]✓[/green]", MARK_PARTLY: "[yellow]⚠[/yellow]", MARK_FAILED: "[red]✗[/red]",
+               MARK_SKIPPED: "[dim]–[/dim]"}
+_SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
+
+
 class ConsoleProgress:
     def __init__(self, lang: str, *, answer_stream: TextIO | None = None, verbose: bool = False,
                  stream_answer: bool = True) -> None:
@@ -38,11 +46,53 @@ class ConsoleProgress:
         self.session_dir: str | None = None
         self.output_error: OSError | None = None  # the answer stream failed (closed pipe, full disk)
         self._server_log: logging.Handler | None = None
+        # The running step: its name, when it began, and how it is going so far (its mark).
+        self._step: str | None = None
+        self._step_started = 0.0
+        self._step_mark = MARK_OK
+        self._no_sources = False  # nothing was read: writing and checking have nothing to work on
+        self._live: Any = None  # a transient "⠋ 14 s" line under a running step, on a terminal only
 
     def __call__(self, event: str, payload: dict[str, Any]) -> None:
         handler = getattr(self, "_on_" + event, None)
         if handler:
-            handler(payload)
+            self._pause_live()
+            try:
+                handler(payload)
+            finally:
+                if self._step is not None and not self._streaming:
+                    self._resume_live()
+
+    def running_line(self) -> str | None:
+        """What the terminal shows under a running step ("→ Writing the answer… 14 s"), or None."""
+        if self._step is None:
+            return None
+        seconds = int(time.monotonic() - self._step_started)
+        return f"→ {t('progress.' + self._step, self.lang)}… {seconds} s"
+
+    def __rich__(self) -> Any:
+        from rich.text import Text
+
+        line = self.running_line() or ""
+        frame = _SPINNER[int(time.monotonic() * 8) % len(_SPINNER)]
+        return Text(f"{frame} {line.removeprefix('→ ')}", style="dim")
+
+    def _resume_live(self) -> None:
+        if self._live is not None or not self.console.is_terminal or self.console.is_dumb_terminal:
+            return
+        if self._step == "plan_review":  # the terminal is the reviewer's now: nothing may draw on it
+            return
+        from rich.live import Live
+
+        # Transient, and stdout left alone: the streamed answer is written there directly.
+        self._live = Live(self, console=self.console, transient=True, refresh_per_second=4,
+                          redirect_stdout=False, redirect_stderr=False)
+        self._live.start()
+
+    def _pause_live(self) -> None:
+        live, self._live = self._live, None
+        if live is not None:
+            live.stop()
 
     @property
     def seconds(self) -> float:
@@ -74,6 +124,8 @@ class ConsoleProgress:
         self._server_log = handler
 
     def close(self) -> None:
+        self._step = None
+        self._pause_live()
         if self._server_log is not None:
             logging.getLogger("mcp").removeHandler(self._server_log)
             self._server_log.close()
@@ -93,14 +145,36 @@ class ConsoleProgress:
             self._end_stream_line()
             self.console.print(f"[yellow]{t('terminal.draft_superseded', self.lang)}[/yellow]")
         self.console.print(f"[cyan]→[/cyan] {t('progress.' + payload['node'], self.lang)}…")
+        self._step, self._step_started, self._step_mark = payload["node"], time.monotonic(), MARK_OK
 
     def _on_node_end(self, payload: dict[str, Any]) -> None:
         if self._streaming:
             self._streaming = False
             self._end_stream_line()
-        self.finished_steps.append(payload["node"])
-        label = t("progress." + payload["node"], self.lang)
-        self.console.print(f"[green]✓[/green] {label} [dim]({payload['seconds']:.1f}s)[/dim]")
+        node = payload["node"]
+        self.finished_steps.append(node)
+        label = t("progress." + node, self.lang)
+        mark, note = self._step_mark, ""
+        if self._no_sources and node in ("llm", "verification"):
+            mark, note = MARK_SKIPPED, " — " + t("terminal.step_skipped", self.lang)
+        self._step = None
+        self.console.print(f"{MARK_STYLES[mark]} {label} [dim]({payload['seconds']:.1f}s)[/dim]{escape(note)}")
+
+    def _judge_step(self, key: str, params: dict[str, Any]) -> None:
+        """A step's mark from what it said: ✗ when it failed outright, ⚠ when in part."""
+        worse = MARK_OK
+        if key == "terminal.search_tool_missing":
+            worse = MARK_FAILED
+        elif key == "terminal.search_failed":
+            worse = MARK_FAILED if params.get("count") == params.get("total") else MARK_PARTLY
+        elif key == "progress.sources_found" and not params.get("count"):
+            worse = MARK_PARTLY
+        elif key == "progress.documents_read":
+            ok, failed = int(params.get("ok") or 0), int(params.get("failed") or 0)
+            self._no_sources = ok == 0
+            worse = MARK_FAILED if ok == 0 and failed else MARK_SKIPPED if ok == 0 else MARK_PARTLY if failed else MARK_OK
+        if MARK_ORDER.index(worse) > MARK_ORDER.index(self._step_mark):
+            self._step_mark = worse
 
     def _end_stream_line(self) -> None:
         if self.stream_answer and self.output_error is None and self.drafts and not self.drafts[-1].endswith("\n"):
@@ -112,6 +186,7 @@ class ConsoleProgress:
 
     def _on_message(self, payload: dict[str, Any]) -> None:
         params = {k: v for k, v in payload.items() if k != "key"}
+        self._judge_step(payload["key"], params)
         # Parameters may quote pages (titles, URLs, errors): no escape sequences, no rich markup.
         # soft_wrap: one line however long, so a failure reads (and greps) as one line.
         self.console.print(f"  [dim]{escape(strip_controls(t(payload['key'], self.lang, **params)))}[/dim]",

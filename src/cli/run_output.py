@@ -126,6 +126,30 @@ def checked_answer_if_new(result: Any, progress: Any) -> str | None:
     return answer
 
 
+def check_output_destination(target: str) -> None:
+    """``-o PATH`` is checked before the run, not after it: its folder is made (it would be
+    anyway) and a probe file written and removed there. Raises UsageError (exit 2)."""
+    import errno
+    import os
+    import tempfile
+
+    from research.modules.core.errors import UsageError
+
+    destination = Path(target).expanduser()
+    is_file = destination.suffix.lower() in (".md", ".pdf", ".json")
+    folder = destination.parent if is_file else destination
+    try:
+        if is_file and destination.is_dir():
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR))
+        if not is_file and destination.exists() and not destination.is_dir():
+            raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR))
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=folder, prefix=".research-probe-"):
+            pass
+    except OSError as exc:
+        raise UsageError("terminal.output_failed", path=str(destination), reason=exc.strerror or str(exc)) from None
+
+
 def copy_outputs(result: Any, target: str, progress: Any) -> int:
     """``-o PATH``: a .md/.pdf/.json file gets that one; anything else is a folder that
     gets report.md, report.pdf and result.json. Returns 0, or 1 with one line on stderr."""

@@ -17,6 +17,7 @@ from research.nodes.prompts import (
     FOLLOW_UP_PLANNING,
     LANGUAGE_NAMES,
     PLAN_SIZE,
+    PLAN_TOO_FEW,
     QUERY_PLAN_SYSTEM,
     RESEARCH_PLAN_SYSTEM,
     PlannedQuery,
@@ -57,20 +58,41 @@ async def plan_sub_questions(
     low, high = PLAN_SIZE[depth]
     other = "en" if lang == "ja" else "ja"
     fallback = ResearchPlan(sub_questions=[SubQuestion(question=question[:300])])
+    messages = [
+        {"role": "system", "content": RESEARCH_PLAN_SYSTEM[lang].format(
+            low=low, high=high, other_name=LANGUAGE_NAMES[lang][other],
+            follow_up=FOLLOW_UP_PLANNING[lang] if conversation else "")},
+        {"role": "user", "content": _with_context(question, conversation)},
+    ]
     raw = await deps.model.structured(
-        [
-            {"role": "system", "content": RESEARCH_PLAN_SYSTEM[lang].format(
-                low=low, high=high, other_name=LANGUAGE_NAMES[lang][other],
-                follow_up=FOLLOW_UP_PLANNING[lang] if conversation else "")},
-            {"role": "user", "content": _with_context(question, conversation)},
-        ],
+        messages,
         ResearchPlan,
         node="input",
         fallback=fallback,
     )
     if raw is fallback:
         return None
-    return normalise_plan(raw, lang, high)
+    plan = normalise_plan(raw, lang, high)
+    if plan is not None and len(plan) < low:
+        # Models often stop at two or three: asked once more, saying how many are wanted.
+        again = await deps.model.structured(
+            [
+                *messages,
+                {"role": "assistant", "content": raw.model_dump_json()},
+                {"role": "user", "content": PLAN_TOO_FEW[lang].format(count=len(plan), low=low, high=high)},
+            ],
+            ResearchPlan,
+            node="input",
+            fallback=fallback,
+        )
+        more = normalise_plan(again, lang, high) if again is not fallback else None
+        if more is not None and len(more) > len(plan):
+            plan = more
+    if plan is not None and len(plan) < low:
+        # The run goes on with what there is, and says so: the README promises low to high.
+        deps.progress("message", {"key": "plan.fewer_sub_questions", "count": len(plan), "low": low,
+                                  "high": high, "depth": depth})
+    return plan
 
 
 def normalise_plan(raw: ResearchPlan, lang: str, most: int) -> list[dict[str, Any]] | None:

@@ -72,6 +72,13 @@ async def process_documents(state: AgentState, deps: WorkflowDependencies) -> di
         "".join(json.dumps(d, ensure_ascii=False) + "\n" for d in documents),
     )
     deps.progress("message", {"key": "progress.documents_read", "ok": ok, "failed": len(documents) - ok})
+    # Why, as it happens (one line per distinct reason), not only in report.md.
+    reasons: dict[str, int] = {}
+    for error in errors:
+        reasons[error["message"]] = reasons.get(error["message"], 0) + 1
+    for reason, count in list(reasons.items())[:3]:
+        deps.progress("message", {"key": "terminal.read_failed", "count": count, "total": len(documents),
+                                  "reason": reason})
     return {"documents": documents, "errors": errors}
 
 

@@ -84,6 +84,12 @@ RESEARCH_PLAN_SYSTEM = {
     ),
 }
 
+# Asked once when a plan has fewer sub-questions than the depth asks for.
+PLAN_TOO_FEW = {
+    "en": "That is {count} sub-questions; give {low} to {high} distinct ones, each with its queries. JSON only.",
+    "ja": "サブ質問が {count} 個です。互いに異なるサブ質問を {low}〜{high} 個、それぞれクエリ付きで挙げてください。JSONのみ。",
+}
+
 # --- drafting (llm node) -------------------------------------------------------------
 
 DRAFT_SYSTEM = {

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+import string
 
 MESSAGES: dict[str, dict[str, str]] = {
     # --- usage and settings -------------------------------------------------
@@ -80,11 +81,11 @@ MESSAGES: dict[str, dict[str, str]] = {
         "ja": "この質問に対する根拠が見つかりませんでした。レポートにその旨を記載しました。",
     },
     "progress.sources_found": {
-        "en": "{count} results from {queries} queries",
+        "en": "{count} {count:result|results} from {queries} {queries:query|queries}",
         "ja": "{queries} 件のクエリで {count} 件の結果",
     },
     "progress.documents_read": {
-        "en": "{ok} sources read, {failed} could not be read",
+        "en": "{ok} {ok:source|sources} read, {failed} could not be read",
         "ja": "{ok} 件のソースを読み込み、{failed} 件は読み込めませんでした",
     },
     "progress.verified": {
@@ -459,6 +460,20 @@ def t(key: str, lang: str, **params: object) -> str:
         return key
     template = entry.get(lang) or entry["en"]
     try:
-        return template.format(**params)
-    except (KeyError, IndexError):
+        return _FORMATTER.format(template, **params)
+    except (KeyError, IndexError, ValueError):
         return template
+
+
+class _PluralFormatter(string.Formatter):
+    """``{count:result|results}`` is the word for that count ("1 result", "2 results");
+    every other field is formatted as ``str.format`` would."""
+
+    def format_field(self, value: object, format_spec: str) -> str:
+        if "|" in format_spec and isinstance(value, (int, float)):
+            one, many = format_spec.split("|", 1)
+            return one if value == 1 else many
+        return super().format_field(value, format_spec)
+
+
+_FORMATTER = _PluralFormatter()

@@ -19,11 +19,11 @@ MESSAGES: dict[str, dict[str, str]] = {
         "ja": "検索エンジン: {note}",
     },
     "terminal.search_failed": {
-        "en": "Search failed for {count} of {total} queries: {reason}",
+        "en": "Search failed for {count} of {total} {total:query|queries}: {reason}",
         "ja": "{total} 件中 {count} 件のクエリで検索に失敗しました: {reason}",
     },
     "terminal.search_failed_note": {
-        "en": "Search failed for {count} queries: {reason}",
+        "en": "Search failed for {count} {count:query|queries}: {reason}",
         "ja": "{count} 件のクエリで検索に失敗しました: {reason}",
     },
     "terminal.search_tool_missing": {
@@ -33,11 +33,24 @@ MESSAGES: dict[str, dict[str, str]] = {
         "何も検索していません。{tool} を持つサーバーを使うか、RESEARCH_MCP_CONFIG を外してください。",
     },
     "terminal.no_tools": {"en": "none", "ja": "なし"},
+    "plan.fewer_sub_questions": {
+        "en": "The model planned {count} {count:sub-question|sub-questions}, also when asked again ({depth} asks for "
+        "{low}–{high}); the research goes on with {count}.",
+        "ja": "モデルが計画したサブ質問は {count} 個でした（{depth} では {low}〜{high} 個。再度求めても同じ）。{count} 個で調査を続けます。",
+    },
+    "terminal.read_failed": {
+        "en": "{count} of {total} {total:source|sources} could not be read: {reason}",
+        "ja": "{total} 件中 {count} 件のソースを読み込めませんでした: {reason}",
+    },
+    "terminal.step_skipped": {
+        "en": "skipped: no source was read",
+        "ja": "読み込めたソースがないため省略",
+    },
     "terminal.search_unreachable": {
         "en": "No search engine could be reached, so nothing was searched (exit 5). Check the network and the "
         "engine with `research doctor`; README: \"When search fails\".",
         "ja": "検索エンジンに接続できず、何も検索できませんでした（終了コード 5）。`research doctor` で"
-        "ネットワークとエンジンを確認してください（README「検索に失敗するとき」）。",
+        "ネットワークとエンジンを確認してください（README の「When search fails」）。",
     },
     "terminal.language_left": {
         "en": "Some sentences are not in {language} and could not be rewritten; the report's notes say which.",
@@ -67,13 +80,13 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "terminal.no_steps": {"en": "none yet", "ja": "まだなし"},
     "terminal.summary": {
-        "en": "{sources} sources read · claims: {supported} supported, {flagged} flagged, {not_checked} not checked"
-        " · {loops} verification loops · {seconds:.0f} s · {report_md} · {report_pdf}",
+        "en": "{sources} {sources:source|sources} read · claims: {supported} supported, {flagged} flagged, "
+        "{not_checked} not checked · {loops} verification {loops:loop|loops} · {seconds:.0f} s · {report_md} · {report_pdf}",
         "ja": "読み込んだソース {sources} 件 · 主張: 裏付けあり {supported}、要注意 {flagged}、未確認 {not_checked}"
         " · 検証ループ {loops} 回 · {seconds:.0f} 秒 · {report_md} · {report_pdf}",
     },
     "terminal.summary_unverified": {
-        "en": "{sources} sources read · no claims were checked · {seconds:.0f} s · {report_md} · {report_pdf}",
+        "en": "{sources} {sources:source|sources} read · no claims were checked · {seconds:.0f} s · {report_md} · {report_pdf}",
         "ja": "読み込んだソース {sources} 件 · 検証した主張なし · {seconds:.0f} 秒 · {report_md} · {report_pdf}",
     },
     # --- sessions ---------------------------------------------------------------------
@@ -125,7 +138,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "terminal.doctor_search": {"en": "Test search", "ja": "テスト検索"},
     "terminal.doctor_search_ok": {
-        "en": "\"{query}\": {count} results from {engine}",
+        "en": "\"{query}\": {count} {count:result|results} from {engine}",
         "ja": "「{query}」: {engine} から {count} 件",
     },
     "terminal.doctor_search_notes": {"en": "{detail} (notes: {notes})", "ja": "{detail}（注記: {notes}）"},

@@ -44,7 +44,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "verifier.rewrite_no_reply": {"en": "the model gave no usable rewrite", "ja": "モデルから使える書き直しが返りませんでした"},
     "verifier.redrafting": {
-        "en": "Revising the {count} sentence(s) the sources did not support",
+        "en": "Revising the {count} {count:sentence|sentences} the sources did not support",
         "ja": "資料で裏付けられなかった {count} 文を書き直しています",
     },
     "verifier.loop_no_gain": {

@@ -54,6 +54,7 @@ class EngineChain:
 
     async def search(self, query: str, *, language: str, limit: int) -> ChainResult:
         notes = list(self.setup_notes)
+        answered = ""  # the first engine that answered, if only with nothing
         for position, engine in enumerate(self.engines):
             try:
                 results = await engine.search(query, language=language, limit=limit)
@@ -66,11 +67,14 @@ class EngineChain:
                 continue
             if not results and position + 1 < len(self.engines):
                 notes.append(f"{engine.name} found nothing; trying the next engine")
+                answered = answered or engine.name
                 continue
-            if notes:
+            if notes and (results or not answered):
                 notes.append(f"results from {engine.name}")
-            return ChainResult(engine=engine.name, results=results, notes=notes)
-        return ChainResult(engine="", results=[], notes=notes)
+            return ChainResult(engine=engine.name if results or not answered else answered, results=results, notes=notes)
+        # An engine that answered with nothing is a search that found nothing, not a failed
+        # one, even when the engines tried after it could not be reached.
+        return ChainResult(engine=answered, results=[], notes=notes)
 
 
 def build_engines(settings: Settings, context: EngineContext) -> EngineChain:

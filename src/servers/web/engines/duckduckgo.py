@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 
 from research.modules.core.settings import Settings
 from research.servers.web.engines.base import EngineContext, EngineResult, EngineUnavailable
@@ -34,13 +35,30 @@ class DdgsEngine:
                 query, region=self._REGIONS.get(language, "wt-wt"), max_results=limit, backend=self.backend
             )
         except RatelimitException as exc:
-            raise EngineUnavailable(f"{self.name} rate-limited the search ({exc})") from None
+            raise EngineUnavailable(f"{self.name} rate-limited the search") from None
         except TimeoutException as exc:
-            raise EngineUnavailable(f"{self.name} timed out ({exc})") from None
+            raise EngineUnavailable(f"{self.name} timed out ({plain_reason(exc)})") from None
         except DDGSException as exc:
             if "no results" in str(exc).lower():
                 return []
-            raise EngineUnavailable(f"{self.name} failed: {exc}") from None
+            raise EngineUnavailable(f"{self.name} failed: {plain_reason(exc)}") from None
+
+
+def plain_reason(exc: BaseException) -> str:
+    """One plain phrase for ddgs's errors, whose text is a Rust error chain
+    (``DNSError('error sending request … Query { name: Name("html.duckduckgo.com.") … }')``)."""
+    text = " ".join(str(exc).split())
+    host = re.search(r'Name\("([^"]+?)\.?"\)', text) or re.search(r"https?://([^/\s)'\"]+)", text)
+    where = host.group(1) if host else "the search site"
+    lowered = text.lower()
+    if "dns" in lowered or "resolv" in lowered:
+        return f"cannot look up {where} (no network or no DNS)"
+    if "connect" in lowered or "refused" in lowered or "unreachable" in lowered:
+        return f"cannot connect to {where}"
+    if "timed out" in lowered or "timeout" in lowered:
+        return f"{where} did not answer in time"
+    first = re.split(r"\s>\s|\(|\n", text, maxsplit=1)[0]
+    return f"{type(exc).__name__}: {first[:160]}"
 
 
 def build(settings: Settings, context: EngineContext) -> DdgsEngine:
