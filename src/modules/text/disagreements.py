@@ -47,7 +47,8 @@ from research.modules.text.numbers import NumberMention, extract_numbers, prepar
 from research.modules.text.passages import rank_passages
 
 _MIN_RELEVANCE = 0.05  # a passage's relative BM25 score below this is not about the question
-_MAX_FACTS = 400  # enough for any run's relevant passages; keeps the pairing quadratic cheap
+_MAX_FACTS = 400  # enough for any run's sources; keeps the pairing quadratic cheap
+_MIN_FACTS_PER_SOURCE = 20  # a run with many sources still reads this many facts of each
 MAX_BORDERLINE = 12  # pairs sent to the judge in its one call
 _APPROX_SHARE = Decimal("0.1")  # "about 3.8 km": the exact figure may be up to 10 % away
 _ROUNDED_ZEROS_SHARE = Decimal("0.05")  # "3,800 m" may be 3,776 m rounded, "100 km" is not 80 km
@@ -586,10 +587,21 @@ def sentence_facts(label: str, sentence: str, page: frozenset[str] = frozenset()
 _LOWER_WORD = re.compile(r"(?<![A-Za-z])[a-z][a-z'’]+")
 
 
+_BLOCK_CHARS = 2000  # sentence_spans looks back from each period: long blocks are cut first
+
+
 def _source_sentences(document: dict[str, Any]) -> list[str]:
+    """The page's sentences in order (the page's subject comes from the first ones)."""
     out = []
     for paragraph in re.split(r"\n\s*\n|\n(?=\s*(?:[-*#>]|\d+\.)\s)", str(document.get("markdown") or "")):
-        out += [paragraph[a:b].strip() for a, b in sentence_spans(paragraph)]
+        blocks, block = [], ""
+        for piece in re.split(r"(?<=[.!?。！？])\s+", paragraph) if len(paragraph) > _BLOCK_CHARS else [paragraph]:
+            if block and len(block) + len(piece) > _BLOCK_CHARS:
+                blocks.append(block)
+                block = ""
+            block = f"{block} {piece}" if block else piece
+        for text in [*blocks, block]:
+            out += [text[a:b].strip() for a, b in sentence_spans(text)]
     return [s for s in out if s]
 
 
@@ -607,8 +619,11 @@ def relevant_facts(sources: list[dict[str, Any]], questions: list[str]) -> list[
                 relevant.setdefault(passage.label, set()).update(
                     unicodedata.normalize("NFKC", passage.text[a:b].strip()) for a, b in sentence_spans(passage.text))
     facts: list[Fact] = []
+    # Each source gets its share, so a long first page cannot leave the others unread.
+    share = max(_MAX_FACTS // max(len(sources), 1), _MIN_FACTS_PER_SOURCE)
     for document in sources:
         label = str(document["label"])
+        mine = 0
         sentences = _source_sentences(document)
         if relevant is not None:
             sentences = [s for s in sentences if unicodedata.normalize("NFKC", s) in relevant.get(label, set())]
@@ -623,8 +638,9 @@ def relevant_facts(sources: list[dict[str, Any]], questions: list[str]) -> list[
             for fact in sentence_facts(label, sentence, page, common):
                 if not entities or _about_question(fact, entities):
                     facts.append(fact)
-            if len(facts) >= _MAX_FACTS:
-                return facts
+                    mine += 1
+            if mine >= share:
+                break
     return facts
 
 
@@ -710,10 +726,13 @@ def pair_facts(facts: list[Fact], questions: list[str] | None = None) -> Finding
                     and (first.attribute or second.attribute):
                 # A date needs its event on both sides: "in 1973" alone is not "the prize in 1973".
                 findings.borderline.append(Pair(first, second, False))
-    findings.certain = [p for p in findings.certain if not _source_also_agrees(p, facts)]
+    index: dict[tuple[str, str, str | None], list[Fact]] = {}
+    for fact in facts:
+        index.setdefault((fact.label, fact.dimension, fact.attribute), []).append(fact)
+    findings.certain = [p for p in findings.certain if not _source_also_agrees(p, facts, index)]
     certain_keys = {_pair_key(p) for p in findings.certain}
     findings.borderline = [p for p in findings.borderline if _pair_key(p) not in certain_keys
-                           and not _source_also_agrees(p, facts)][:MAX_BORDERLINE]
+                           and not _source_also_agrees(p, facts, index)][:MAX_BORDERLINE]
     return findings
 
 
@@ -722,12 +741,11 @@ def _pair_key(pair: Pair) -> tuple[str, str, str, str | None]:
             _base_attribute(pair.first.attribute or pair.second.attribute))
 
 
-def _source_also_agrees(pair: Pair, facts: list[Fact]) -> bool:
+def _source_also_agrees(pair: Pair, facts: list[Fact], index: dict[tuple[str, str, str | None], list[Fact]]) -> bool:
     """One source gives the other's value elsewhere too: not a dispute between them."""
     for one, other in ((pair.first, pair.second), (pair.second, pair.first)):
-        for fact in facts:
-            if (fact.label == other.label and fact is not other and fact.dimension == one.dimension
-                    and fact.attribute == other.attribute and _agree(fact, one)):
+        for fact in index.get((other.label, one.dimension, other.attribute), []):
+            if fact is not other and _agree(fact, one):
                 return True
     return False
 
