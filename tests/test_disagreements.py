@@ -497,3 +497,21 @@ async def test_a_japanese_pair_goes_to_the_prompt_judge_even_with_the_checker_in
     assert findings.borderline
     assert await run_pair_judge(docs, "en", deps)(findings.borderline) == {}  # the fallback judged nothing
     assert model.structured_calls == 1 and model.asked == []
+
+
+def test_a_name_given_with_its_japanese_form_links_the_pages():
+    # 江崎 is read エザキ: without the page that writes "Leo Esaki (江崎玲於奈)" the pair is only
+    # borderline; with it, certain (ノーベル "noberu" and "Nobel" name the same prize).
+    english = "Leo Esaki is a Japanese physicist. He won the Nobel Prize in Physics in 1973."
+    japanese = "江崎玲於奈は日本の物理学者である。1975年にノーベル物理学賞を受賞した。"
+    question = ["When did Leo Esaki win the Nobel Prize?"]
+    without = find_disagreements(_docs(Case("", [], [("Leo Esaki", english), ("江崎玲於奈", japanese)], set())), question)
+    assert not without.certain and len(without.borderline) == 1
+    with_alias = english.replace("Leo Esaki is", "Leo Esaki (江崎玲於奈) is")
+    found = find_disagreements(_docs(Case("", [], [("Leo Esaki", with_alias), ("江崎玲於奈", japanese)], set())), question)
+    assert _positions(found.certain) == {("award", "S1", "S2")}
+
+
+def test_an_english_sentence_with_a_japanese_name_in_brackets_is_english():
+    fact = sentence_facts("S1", "Mount Fuji (富士山, Fujisan) is 3,776 m tall.")[0]
+    assert fact.language == "en" and fact.entity == {"mount", "fuji"}

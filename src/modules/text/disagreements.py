@@ -473,14 +473,48 @@ def _question_names(questions: list[str]) -> list[tuple[frozenset[str], str]]:
     return found
 
 
-def _question_groups(named: list[tuple[frozenset[str], str]]) -> list[int]:
+# A name given with its other-language form in brackets: "Leo Esaki (江崎玲於奈)",
+# 「江崎玲於奈（えさき れおな、Leo Esaki）」.
+_ALIAS_EN_JA = re.compile(r"([A-Z][\w'’\-]*(?:\s+[A-Z][\w'’\-]*)*)\s*[（(]\s*([\u4e00-\u9fff\u30a0-\u30ff々ー・]+)")
+_ALIAS_JA_EN = re.compile(r"([\u4e00-\u9fff\u30a0-\u30ff々ー・]+)\s*[（(][^）)]{0,40}?([A-Z][\w'’\-]*(?:\s+[A-Z][\w'’\-]*)*)[^）)]{0,20}[）)]")
+
+
+def source_aliases(sources: list[dict[str, Any]]) -> list[tuple[frozenset[str], frozenset[str]]]:
+    """Pairs of names the read sources give as one, in two languages."""
+    found = []
+    for document in sources:
+        text = _fold_latin(unicodedata.normalize("NFKC", str(document.get("markdown") or "")))
+        for pattern, english_first in ((_ALIAS_EN_JA, True), (_ALIAS_JA_EN, False)):
+            for match in pattern.finditer(text):
+                english, japanese = (match.group(1), match.group(2)) if english_first else (match.group(2), match.group(1))
+                names = _english_names(english, frozenset())
+                other = _japanese_names(japanese)
+                if names and other and (names[0][0], other) not in found:
+                    found.append((names[0][0], other))
+    return found
+
+
+def _with_aliases(named: list[tuple[frozenset[str], str]],
+                  aliases: list[tuple[frozenset[str], frozenset[str]]]) -> list[tuple[frozenset[str], str]]:
+    """The question's names plus their other-language forms that a source gives."""
+    out = list(named)
+    for english, japanese in aliases:
+        for name, _ in named:
+            for mine, other, language in ((english, japanese, "ja"), (japanese, english, "en")):
+                if same_entity(name, mine) and (other, language) not in out:
+                    out.append((other, language))
+    return out
+
+
+def _question_groups(named: list[tuple[frozenset[str], str]],
+                    links: frozenset[tuple[frozenset[str], frozenset[str]]] = frozenset()) -> list[int]:
     """A group number per question entity: names that are one (same_entity) share it; and
     when each language names one thing only, the English and the Japanese are the same
     thing however they are spelled (スカイツリー is read "sukai tsuri", not "Skytree")."""
     groups = list(range(len(named)))
     for i, (first, _) in enumerate(named):
         for j in range(i):
-            if same_entity(first, named[j][0]):
+            if same_entity(first, named[j][0]) or (first, named[j][0]) in links or (named[j][0], first) in links:
                 old = groups[i]
                 groups = [groups[j] if g == old else g for g in groups]
     by_language: dict[str, set[int]] = {}
@@ -540,7 +574,11 @@ def _prepared_cased(text: str) -> str:
 
 
 def _language(text: str) -> str:
-    return "ja" if re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", text) else "en"
+    """Japanese when it has kana or more kanji than Latin letters: "Mount Fuji (富士山,
+    Fujisan) is ..." is English with a Japanese name in it."""
+    if re.search(r"[\u3040-\u30ff]", text):
+        return "ja"
+    return "ja" if len(re.findall(r"[\u4e00-\u9fff]", text)) > len(re.findall(r"[A-Za-z]", text)) else "en"
 
 
 # A subject that is itself one event: "the Hōei eruption", 「宝永噴火は」, "the Kyoto Prize".
@@ -605,12 +643,13 @@ def _source_sentences(document: dict[str, Any]) -> list[str]:
     return [s for s in out if s]
 
 
-def relevant_facts(sources: list[dict[str, Any]], questions: list[str]) -> list[Fact]:
+def relevant_facts(sources: list[dict[str, Any]], questions: list[str],
+                   named: list[tuple[frozenset[str], str]] | None = None) -> list[Fact]:
     """The facts of the read sources about what the question names (in either language).
 
     A question that names nothing ("how tall is the highest mountain?") falls back to the
     passages BM25 finds relevant to it."""
-    entities = question_entities(questions)
+    entities = [name for name, _ in (named if named is not None else _question_names(questions))]
     relevant: dict[str, set[str]] | None = None
     if not entities:
         relevant = {}
@@ -699,14 +738,26 @@ def _event_relation(first: Fact, second: Fact) -> str:
     if first.event and second.event:
         if any(same_entity(a, b) for a in first.event for b in second.event):
             return "same"
-        return "different" if first.language == second.language else "borderline"
+        if first.language == second.language:
+            return "different"
+        # Across languages a loanword's reading keeps the consonants: ノーベル "noberu", "Nobel".
+        skeletons = [{_skeleton(t) for name in fact.event for t in name} - {""} for fact in (first, second)]
+        return "same" if skeletons[0] & skeletons[1] else "borderline"
     return "borderline"
 
 
-def pair_facts(facts: list[Fact], questions: list[str] | None = None) -> Findings:
-    """Certain and borderline disagreements between facts of different sources."""
-    named = _question_names(questions or [])
-    entities, groups = [name for name, _ in named], _question_groups(named)
+def _skeleton(token: str) -> str:
+    """A name's consonants, l as r and v as b (how katakana writes them); "" when too short to tell."""
+    consonants = re.sub(r"[^a-z]|[aeiouy]", "", token.replace("l", "r").replace("v", "b"))
+    return consonants if len(consonants) >= 3 and token.isascii() else ""
+
+
+def pair_facts(facts: list[Fact], questions: list[str] | None = None,
+               aliases: list[tuple[frozenset[str], frozenset[str]]] | None = None) -> Findings:
+    """Certain and borderline disagreements between facts of different sources; ``aliases``
+    (source_aliases) add the other-language forms of the question's names."""
+    named = _with_aliases(_question_names(questions or []), aliases or [])
+    entities, groups = [name for name, _ in named], _question_groups(named, frozenset(aliases or []))
     findings = Findings(facts=len(facts))
     for i, first in enumerate(facts):
         for second in facts[i + 1:]:
@@ -831,7 +882,9 @@ def find_disagreements(sources: list[dict[str, Any]], questions: list[str]) -> F
     """Facts of the read sources relevant to ``questions``, paired where they differ."""
     readable = [d for d in sources if d.get("status", "ok") == "ok"]
     questions = [q for q in questions if q and q.strip()]
-    return pair_facts(relevant_facts(readable, questions), questions)
+    aliases = source_aliases(readable)
+    named = _with_aliases(_question_names(questions), aliases)
+    return pair_facts(relevant_facts(readable, questions, named), questions, aliases)
 
 
 def stated_in(answer: str, disagreement: dict[str, Any]) -> list[bool]:
