@@ -14,6 +14,8 @@ from research.modules.text.numbers import extract_numbers
 
 
 def _assess(claim: str, source: str):
+    if claim.endswith("。[S1]。"):
+        claim = claim[: -len("。[S1]。")] + "[S1]。"
     index = EvidenceIndex([{"label": "S1", "status": "ok", "markdown": source}])
     (parsed,) = split_claims(claim)
     return assess_claim(parsed, index)
@@ -55,3 +57,109 @@ def test_assent_and_pointers_alone_are_not_claims(draft):
 
 def test_yes_before_a_statement_keeps_the_statement():
     assert [c.plain for c in split_claims("Yes, it erupted in 1707 [S1].")] == ["Yes, it erupted in 1707."]
+
+
+def test_a_number_must_be_in_the_passage_that_says_the_same_thing():
+    source = ("The committee accepted the proposal in 2023 after a long debate. "
+              "Several members joined the committee. The next review is planned for 2024.")
+    assessment = _assess("The committee accepted the proposal in 2024 [S1].", source)
+    assert assessment.outcome == "unsupported"
+    assert assessment.reason == "number_mismatch"
+
+
+def test_two_approximate_figures_that_differ_are_a_mismatch():
+    source = "The model has about 3.6 billion active parameters per token, out of 21 billion in all."
+    assert _outcome("The model has about 3.8 billion active parameters per token [S1].", source) == "unsupported"
+    assert _outcome("The model has about 3.6 billion active parameters per token [S1].", source) == "supported"
+
+
+def test_a_rounded_figure_still_agrees():
+    assert _outcome("Mount Fuji is about 3.8 km high [S1].", "Mount Fuji is 3,776 m high.") == "supported"
+
+
+# --- who does what to whom (JaNLI-style pairs, source: ../shared/ja-nli/dev.jsonl) ----------------
+
+
+@pytest.mark.parametrize(
+    ("source", "claim"),
+    [
+        ("大人が庭でサーファーにいじめられている", "大人が庭でサーファーをいじめている"),  # passive read as active
+        ("会社員が男性を蹴った", "男性が会社員を蹴った"),  # subject and object exchanged
+        ("部屋の隅に洗面台があり、左側の壁にシャワーがあります。", "部屋の隅にシャワーがあり、左側の壁に洗面台があります。"),
+    ],
+)
+def test_exchanged_roles_are_unsupported(source, claim):
+    assessment = _assess(claim + "[S1]。", source)
+    assert assessment.outcome == "unsupported", assessment.reason
+    assert assessment.reason == "role_swap"
+
+
+@pytest.mark.parametrize(
+    ("source", "claim"),
+    [
+        ("会社員が男性を蹴った", "男性が会社員に蹴られた"),  # the same event in the passive
+        ("ライダーが学生と大人をたたいている", "学生と大人をライダーがたたいている"),  # word order only
+        ("男性が歌いながらギターを弾いている", "男性がギターを弾いている"),  # a shared subject
+        ("スノーボーダーが走っている男性を指さしている", "男性が走っている"),  # the noun a clause modifies
+    ],
+)
+def test_the_same_roles_in_other_words_are_supported(source, claim):
+    assert _outcome(claim + "[S1]。", source) == "supported"
+
+
+@pytest.mark.parametrize(
+    ("source", "claim"),
+    [
+        ("ホッケー選手が学生を見つめているカップルに駆け寄った", "ホッケー選手が学生を見つめている"),  # a relative clause as the main one
+        ("子供が女性を座らせている", "子供が座っている"),  # a causative
+        ("学生が大人を押したと言われている", "学生が大人を押した"),  # a hedge dropped
+        ("カップルが若者を蹴ったと信じられている", "カップルが若者を蹴った"),
+        ("テニス選手が男の子か子供を追い払った", "テニス選手が子供を追い払った"),  # an "or" dropped
+        ("若者が立っているか、老人がカップルをたたいている", "若者が立っている"),
+        ("来週、路上の手前に白い消火栓ができる予定です。", "路上の手前に白い消火栓ができます。"),  # a plan is not a fact
+    ],
+)
+def test_a_claim_lifted_out_of_its_frame_is_not_supported(source, claim):
+    assert _outcome(claim + "[S1]。", source) != "supported"
+
+
+# --- predicates and attributes the passage contradicts (JNLI-style) ------------------------------
+
+
+@pytest.mark.parametrize(
+    ("source", "claim"),
+    [
+        ("タイヤのパンクした赤い車の下に白い猫が座っています。", "タイヤのパンクした白い車の下に白い猫が座っています。"),
+        ("タイヤのパンクした赤い車の下に白い猫が座っています。", "タイヤのパンクした赤い車の下に白い猫が立っています。"),
+        ("男性がギターを弾いている", "女性がギターを弾いている"),
+    ],
+)
+def test_a_contrasting_word_in_the_same_slot_is_unsupported(source, claim):
+    assessment = _assess(claim + "[S1]。", source)
+    assert (assessment.outcome, assessment.reason) == ("unsupported", "contrast")
+
+
+@pytest.mark.parametrize(
+    ("source", "claim"),
+    [
+        ("海でサーファーが波に乗っています。", "海でサーファーがおぼれています。"),  # another verb
+        ("道路標識の下のほうにたくさんの傘があります。", "道路標識の下のほうに少しの傘があります。"),
+        ("男性がボールを蹴っている", "男性がボールを蹴り損なっている"),  # 損なう: failing to
+        ("部屋の電気が点いています。", "部屋の電気が消えています。"),
+    ],
+)
+def test_a_changed_predicate_or_attribute_is_never_supported(source, claim):
+    assert _outcome(claim + "[S1]。", source) != "supported"
+
+
+def test_english_hedges_and_limiters():
+    source = "The minister reportedly resigned on Monday. The bill passed the Senate and the House."
+    assert _outcome("The minister resigned on Monday [S1].", source) != "supported"
+    assert _outcome("The bill passed only the Senate [S1].", source) != "supported"
+    assert _outcome("The bill passed the Senate and the House [S1].", source) == "supported"
+
+
+def test_a_record_field_read_the_other_way_is_not_supported():
+    source = "{'name': 'Fresco Cafe', 'attributes': {'OutdoorSeating': True, 'RestaurantsReservations': False}}\nOverview:"
+    assert _outcome("Fresco Cafe has outdoor seating and takes reservations [S1].", source) != "supported"
+    assert _outcome("Fresco Cafe has outdoor seating but no reservations [S1].", source) == "supported"

@@ -82,7 +82,9 @@ def _japanese_terms(run: str) -> list[Term]:
         if pos1 not in _CONTENT_POS or pos2 in ("非自立可能", "数詞") and pos1 == "名詞" and word.surface in _WEAK_JA:
             continue
         lemma = (getattr(feature, "lemma", None) or word.surface).split("-")[0]
-        if lemma in _WEAK_JA or _HIRAGANA_ONLY.match(word.surface) and pos1 not in ("名詞", "形容詞", "形状詞"):
+        # A verb in kana (おぼれる, たたく) says what happens; a kana auxiliary (いる, しまう) does not.
+        if lemma in _WEAK_JA or _HIRAGANA_ONLY.match(word.surface) and pos1 not in ("名詞", "形容詞", "形状詞") \
+                and not (pos1 == "動詞" and pos2 != "非自立可能"):
             continue
         pos3 = getattr(feature, "pos3", "") or ""
         if pos2 == "数詞" or pos3.startswith("助数詞") or word.surface in _NUMBER_WORDS:

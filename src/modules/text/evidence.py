@@ -18,6 +18,7 @@ from ``numbers`` (number words, counters, rounding, times, thin spaces).
 
 from __future__ import annotations
 
+import ast
 import json
 import math
 import re
@@ -28,6 +29,7 @@ from research.modules.core.language import detect_language
 from research.modules.text.analyser import Term, terms
 from research.modules.text.claims import Claim, plain_text, sentence_spans
 from research.modules.text.numbers import NumberMention, NumberSet, extract_numbers, numbers_match  # noqa: F401
+from research.modules.text.structure import english_contrast, japanese_conflict, japanese_roles_confirmed, stance_problem
 
 SUPPORTED_AT = 0.8  # weighted share of the claim's words the evidence must hold to be "supported"
 # English words other than names are not "key", so their share must be higher: one
@@ -43,7 +45,7 @@ _MAX_CANDIDATES = 3  # passages shown to the judge per claim
 
 # Typographic apostrophes too: "won’t" in a source is the "won't" of the answer.
 _NEGATION_EN = re.compile(r"\b(not|never|no|none|neither|nor|without|cannot)\b|n['’]t\b", re.IGNORECASE)
-_NEGATION_JA = re.compile(r"(ない|なかっ|ません|ず[、。に]|無し)")
+_NEGATION_JA = re.compile(r"(ない|なかっ|ません|(?<!かかわら)(?<!関わら)(?<!拘わら)ず[、。に]|無し)")
 
 OUTCOMES = ("supported", "unsupported", "uncertain")
 
@@ -109,6 +111,7 @@ def _json_lines(value: Any, prefix: str = "") -> list[tuple[str, bool]]:
     if isinstance(value, str) and (len(value) > _PROSE_VALUE_CHARS or len(sentence_spans(value)) > 1):
         return _prose_lines(value)
     text = "yes" if value is True else "no" if value is False else str(value)
+    text = _SHORT_MINUTE.sub(r"\1:\g<2>0", text)
     return [(f"{prefix}: {text}" if prefix else text, True)]
 
 
@@ -122,14 +125,39 @@ def _prose_lines(text: str) -> list[tuple[str, bool]]:
 
 
 def structured_lines(text: str) -> list[tuple[str, bool]] | None:
-    """The (text, is_field) lines of a JSON source, or None when ``text`` is not JSON."""
+    """The (text, is_field) lines of a JSON source, or None when ``text`` is not JSON.
+
+    A Python literal ({'name': 'Derf', 'open': True, 'wifi': None}) is read the same way: tools
+    and datasets print records so. ``ast.literal_eval`` evaluates literals only, never code.
+    """
     stripped = text.strip()
     if not stripped.startswith(("{", "[")):
         return None
     try:
         return _json_lines(json.loads(stripped))
     except ValueError:
+        pass
+    if len(stripped) > _MAX_LITERAL_CHARS:
         return None
+    # A record may be followed by a short label ("…}]}\nOverview:"): read the record, and the
+    # label as prose.
+    end = max(stripped.rfind("}"), stripped.rfind("]")) + 1
+    record, tail = stripped[:end], stripped[end:]
+    if len(tail) > 200:
+        return None
+    for parse in (json.loads, ast.literal_eval):
+        try:
+            value = parse(record)
+        except (ValueError, SyntaxError, MemoryError, RecursionError):
+            continue
+        if isinstance(value, (dict, list)):
+            return _json_lines(value) + _prose_lines(tail)
+    return None
+
+
+_MAX_LITERAL_CHARS = 2_000_000
+# "11:0-21:30" in opening hours: a minute written with one digit.
+_SHORT_MINUTE = re.compile(r"\b(\d{1,2}):(\d)(?!\d)")
 
 
 def _table_lines(table: list[list[Any]]) -> list[str]:
@@ -243,15 +271,20 @@ def _negated(text: str) -> bool:
 _CLAUSE_END = re.compile(r"(?<=[.;!?。；！？])\s*")
 
 
+def _matched_clauses(text: str, wanted: frozenset[str]) -> list[str]:
+    """The clauses of ``text`` that say what the claim says (at least half the best overlap)."""
+    clauses = [c for c in _CLAUSE_END.split(text) if c.strip()]
+    if len(clauses) <= 1:
+        return [text]
+    overlaps = [len(features(c) & wanted) for c in clauses]
+    best = max(overlaps)
+    return [c for c, n in zip(clauses, overlaps) if best and n * 2 >= best]
+
+
 def _negated_where_matched(text: str, wanted: frozenset[str]) -> bool:
     """Whether the clauses of ``text`` that say what the claim says are negated: a "not"
     in another sentence of a long passage says nothing about this claim."""
-    clauses = [c for c in _CLAUSE_END.split(text) if c.strip()]
-    if len(clauses) <= 1:
-        return _negated(text)
-    overlaps = [len(features(c) & wanted) for c in clauses]
-    best = max(overlaps)
-    return any(_negated(c) for c, n in zip(clauses, overlaps) if best and n * 2 >= best)
+    return any(_negated(c) for c in _matched_clauses(text, wanted))
 
 
 def _claim_terms(text: str) -> tuple[frozenset[str], frozenset[str]]:
@@ -342,15 +375,28 @@ def _assess_against(claim: Claim, index: EvidenceIndex, labels: list[str], valid
         # Words cannot be compared across languages; the judge compares meanings.
         return result("uncertain", "cross_language", 0.5)
 
+    # A figure counts only in a passage that says the same thing as the claim: "accepted it in
+    # 2024" is not supported by "accepted it in 2023 … the next review is in 2024".
     evidence_numbers = NumberSet([])
     for passage in assembled:
         if passage.numbers is None:
             passage.numbers = NumberSet.of(passage.text)
-        evidence_numbers = evidence_numbers.merged(passage.numbers)
+        shared = passage.features & words
+        if len(shared) >= 2 or shared & key or len(words) < 2:
+            evidence_numbers = evidence_numbers.merged(passage.numbers)
     missing_numbers: list[NumberMention] = []
     for mention in mentions:
         if evidence_numbers.contains(mention):
+            # Found, perhaps rounded ("about 3.8 km" for 3,776 m): it counts as the claim's own figure.
+            found = found | frozenset("#" + v for v in mention.values)
             continue
+        if index.coverage(words, found) >= CONTRADICTION_CONTEXT and not mention.worded:
+            for passage in assembled:
+                shared = passage.features & words
+                if passage.numbers is not None and (len(shared) >= 2 or shared & key) and passage.numbers.same_kind_other(mention):
+                    # The passages that say the same thing give another figure: a changed number.
+                    evidence, evidence_label = passage.text, passage.label
+                    return result("unsupported", "number_mismatch", 0.9, [mention.text])
         if any(index.sources[label].numbers.contains(mention) for label in labels) and not mention.worded:
             # The figure is in the source, only not in the passages chosen: not a contradiction.
             missing_numbers.append(mention)
@@ -367,20 +413,90 @@ def _assess_against(claim: Claim, index: EvidenceIndex, labels: list[str], valid
                     return result("unsupported", "number_mismatch", 0.9, [mention.text])
         missing_numbers.append(mention)
 
+    coverage = index.coverage(wanted, found)
     missing_key = sorted(key - found)
     if not words and not mentions:
         return result("uncertain", "nothing_to_compare", 0.5)
-    if coverage < UNRELATED_BELOW and not (key & found) and len(wanted) >= 3:
+    # Nothing of the claim in the passages cited. A Japanese paraphrase shares few words
+    # (古びた列車が停車 / 古そうな鉄道が止まって), so there nothing at all must be shared.
+    if (coverage == 0 if claim_language == "ja" else coverage < UNRELATED_BELOW) and not (key & found) and len(wanted) >= 3:
         return result("unsupported", "unrelated", 0.8, missing_key[:5])
+    # Who does what to whom, and words that exclude each other in one slot: the passages that
+    # say the same thing with the claim's own words say something else.
+    conflict = _structural_conflict(claim.plain, claim_language, assembled, words, found)
+    if conflict is not None:
+        kind, detail = conflict
+        # In English a contrasting word may sit in another clause of the passage ("rose in May,
+        # fell in June"): without the clause structure it is for the judge.
+        if kind in ("role_swap", "contrast", "negation") and claim_language == "ja":
+            evidence, evidence_label = assembled[0].text, assembled[0].label
+            return result("unsupported", kind, 0.85, [detail])
+        return result("uncertain", kind, 0.5, [detail])
     if missing_numbers:
         return result("uncertain", "number_missing", 0.5, [m.text for m in missing_numbers])
     if missing_key:
         # One term that differs (a swapped name, place or thing) is not a paraphrase.
         return result("uncertain", "missing_term", 0.5, missing_key[:5])
+    if claim_language == "ja" and words - found:
+        # In Japanese the predicate and its modifiers carry the claim: 点いて/消えて, 立って/座って
+        # differ by one verb. Every content word must be in the evidence.
+        return result("uncertain", "missing_term", 0.5, sorted(words - found)[:5])
     if coverage < (SUPPORTED_AT if claim_language == "ja" else SUPPORTED_AT_EN):
         return result("uncertain", "partial_overlap", 0.5)
     claim_negated = _negated(claim.plain)
     evidence_negated = [_negated_where_matched(p.text, wanted) for p in assembled]
     if claim_negated and not any(evidence_negated) or not claim_negated and evidence_negated[0]:
         return result("uncertain", "negation", 0.5)
+    # A hedge or an "or" counts where the passages say what the claim says, not elsewhere in them.
+    said_where = " ".join(c for p in assembled for c in _matched_clauses(p.text, wanted))
+    problem = stance_problem(claim.plain, said_where, claim_language) or _field_problem(claim.plain, assembled)
+    if problem is not None:
+        return result("uncertain", problem, 0.5)
+    if claim_language == "ja" and not any(japanese_roles_confirmed(claim.plain, p.text) for p in assembled):
+        return result("uncertain", "roles_unconfirmed", 0.5)
     return result("supported", "supported", min(0.95, 0.6 + coverage * 0.35))
+
+
+_FIELD = re.compile(r"^(?P<key>[^:]+):\s*(?P<value>yes|no|none|false|true|null)$", re.IGNORECASE)
+_NEGATION_BEFORE = re.compile(r"\b(no|not|without|nor|neither|lacks?|lacking|doesn['’]t|don['’]t|isn['’]t|aren['’]t)\b"
+                              r"(?:\W+\w+){0,5}\W*$", re.IGNORECASE)
+
+
+def _field_problem(claim: str, assembled: list[Passage]) -> str | None:
+    """A record's yes/no field read the other way: "takes reservations" against
+    ``reservations: no``, "no music" against ``music: yes``; or a field the record leaves
+    empty (``street: None``) stated as a fact."""
+    lowered = claim.lower()
+    for passage in assembled:
+        match = _FIELD.match(passage.text) if passage.field else None
+        if match is None:
+            continue
+        attribute = match["key"].split()[-1]
+        found = re.search(rf"\b{re.escape(attribute)}\w*", lowered)
+        if found is None:
+            continue
+        value = match["value"].lower()
+        negated = bool(_NEGATION_BEFORE.search(lowered[: found.start()]))
+        if value in ("none", "null"):
+            return "field_unknown"
+        if (value in ("no", "false")) != negated:
+            return "field_contradicted"
+    return None
+
+
+def _structural_conflict(
+    claim: str, language: str, assembled: list[Passage], words: frozenset[str], found: frozenset[str]
+) -> tuple[str, str] | None:
+    """(kind, detail) when the passages that share the claim's words contradict its structure."""
+    if not assembled:
+        return None
+    if language == "ja":
+        for passage in assembled:
+            conflict = japanese_conflict(claim, passage.text)
+            if conflict is not None:
+                return conflict
+        return None
+    contrast = english_contrast(set(words), set(found))
+    if contrast is not None and len(words & found) >= max(2, int(len(words) * 0.75)):
+        return "contrast", "/".join(contrast)
+    return None

@@ -61,6 +61,12 @@ _APPROX = re.compile(r"(about|around|approximately|approx\.?|roughly|nearly|almo
                      r"under|up to|at least|約|およそ|ほぼ|概ね|程度|前後|以上|以下|超|近く|余り|あまり)\s*$")
 _APPROX_AFTER = re.compile(r"^\s*(程度|前後|以上|以下|超|近く|余り|あまり|ほど)")
 
+_COUNTED = re.compile(r"\s*([a-z][a-z\-]{2,})")
+_NOT_COUNTED = frozenset(
+    "and the for from with into over than per out its this that are was were has have had also about around "
+    "more less times percent days years months hours minutes weeks".split()
+)
+
 _EN_WORDS = {
     "zero": 0, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
     "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15,
@@ -161,6 +167,12 @@ def extract_numbers(text: str) -> list[NumberMention]:
         approximate = bool(_APPROX.search(text[max(0, match.start() - 16) : match.start()])) or bool(
             _APPROX_AFTER.match(text[match.end() : match.end() + 4])
         )
+        if dimension is None and not _is_year(canonical(value)):
+            # "3.6 billion active parameters": a count of what the next word names, so that
+            # "3.8 billion active parameters" is another figure of the same thing.
+            counted = _COUNTED.match(text, match.end())
+            if counted and counted.group(1) not in _NOT_COUNTED:
+                dimension = "count:" + counted.group(1).rstrip("s")
         mentions.append(NumberMention(frozenset(values), folded, match.group(0).strip(), approximate,
                                       scaled=value * factor if dimension else None, dimension=dimension))
     for match in _KANJI_NUMBER.finditer(text):
@@ -203,6 +215,7 @@ class NumberSet:
     def __init__(self, mentions: list[NumberMention]) -> None:
         self.by_value: dict[str, set[str | None]] = {}
         self.scaled: dict[str, list[Decimal]] = {}
+        self.approximate: set[tuple[str, Decimal]] = set()  # figures the source itself rounds
         self.dimensions: set[str] = set()
         for mention in mentions:
             if mention.dimension or mention.unit:
@@ -211,6 +224,8 @@ class NumberSet:
                 self.by_value.setdefault(value, set()).add(mention.unit)
             if mention.scaled is not None and mention.dimension:
                 self.scaled.setdefault(mention.dimension, []).append(mention.scaled)
+                if mention.approximate:
+                    self.approximate.add((mention.dimension, mention.scaled))
 
     @classmethod
     def of(cls, text: str) -> "NumberSet":
@@ -224,6 +239,7 @@ class NumberSet:
             for unit, values in source.scaled.items():
                 out.scaled.setdefault(unit, []).extend(values)
             out.dimensions |= source.dimensions
+            out.approximate |= source.approximate
         return out
 
     def contains(self, mention: NumberMention) -> bool:
@@ -236,6 +252,8 @@ class NumberSet:
 
     def same_kind_other(self, mention: NumberMention) -> bool:
         """The source gives a different figure of the same kind: a contradiction, not a gap."""
+        if mention.dimension and mention.dimension.startswith("count:"):
+            return mention.dimension in self.dimensions
         if mention.unit in (None, "time") and not _looks_like_year(mention):
             return bool(mention.unit == "time" and any("time" in u for u in self.by_value.values()))
         if _looks_like_year(mention):
@@ -256,7 +274,9 @@ class NumberSet:
             in_claim_units = candidate / unit_factor if unit_factor else candidate
             if exponent < 0 and round(in_claim_units, -exponent) == raw:
                 return True
-            if mention.approximate and abs(candidate - claim) <= abs(candidate) * Decimal("0.1"):
+            # "about 3.8" rounds an exact 3,776; it does not agree with another "about 3.6".
+            if mention.approximate and (mention.dimension, candidate) not in self.approximate \
+                    and abs(candidate - claim) <= abs(candidate) * Decimal("0.1"):
                 return True
             # "3,800 m" written with trailing zeros: rounded to that many places.
             digits = str(int(raw)) if exponent >= 0 else ""

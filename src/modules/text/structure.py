@@ -1,0 +1,538 @@
+"""Who does what to whom, and how sure the text is: the structure the cheap checks compare.
+
+Shared words are not enough: 「サーファーにいじめられている」 and 「サーファーをいじめている」 use
+the same words for opposite roles; 「…と言われている」 is not a fact; 「点いて」 and 「消えて」 differ
+by one word that says the opposite. This module reads, for one sentence:
+
+- **clauses** (Japanese): each predicate with its arguments by role. A noun marked by a case
+  particle belongs to the next predicate (Japanese is head-final); a topic (は/も) to the last
+  one. Voice is undone, so a passive's に-agent is the subject and its が-subject the object; a
+  causative's causer is a role of its own. Nouns joined by と share the next particle's role.
+- **attributes**: an adjective or a clause right before a noun ("赤い車", "white car").
+- **hedges** ("と言われている", "may", "reportedly"), **limiters** ("だけ", "only") and
+  **disjunctions** ("AかB", "A or B"): a claim that drops a hedge, or adds a limiter or an
+  "or", does not say what its source says.
+- **contrasts**: words that exclude each other in the same slot (colours, postures, male and
+  female, open and closed, rise and fall). One of them in the claim where the passage has
+  another is a contradiction, not a paraphrase.
+
+The parse is a heuristic over MeCab's morphemes (fugashi + UniDic), not a dependency parser:
+it is used only where it can be sure, and what it cannot read is left to the judge.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from research.modules.text.analyser import stem
+
+# --- contrasts: words that exclude each other in one slot ---------------------------------------
+
+_CONTRAST_GROUPS_JA = (
+    "赤い 白い 黒い 青い 黄色い 茶色い 赤 白 黒 青 黄色 茶色 緑 紫 ピンク オレンジ 灰色 金色 銀色 シルバー ゴールド 水色 黄緑 紺",
+    "立つ 座る 寝る 寝転ぶ 横たわる 走る 歩く 泳ぐ 飛ぶ 跳ぶ 登る 滑る 眠る",
+    "点く 消える", "点ける 消す", "開く 閉じる 閉まる", "開ける 閉める", "乗る 降りる", "入る 出る", "上る 下る",
+    "上がる 下がる", "増える 減る", "増加 減少", "勝つ 負ける", "勝利 敗北", "成功 失敗", "始まる 終わる", "賛成 反対",
+    "笑う 泣く", "起きる 寝る 眠る", "濡れる 乾く", "満員 空席", "晴れ 雨 雪 曇り",
+    "大きい 小さい", "多い 少ない", "高い 低い 安い", "長い 短い", "新しい 古い", "明るい 暗い", "広い 狭い",
+    "太い 細い", "重い 軽い", "熱い 冷たい", "暑い 寒い", "速い 遅い", "早い 遅い", "若い 古い", "強い 弱い",
+    "きれい 汚い", "静か 賑やか うるさい", "満杯 空っぽ",
+    "男性 女性", "男 女", "男の子 女の子", "少年 少女", "男子 女子", "大人 子供 子ども", "老人 若者", "夫 妻",
+    "父 母", "兄 姉 弟 妹", "息子 娘", "上 下", "左 右", "前 後ろ", "内 外", "中 外", "室内 屋外 屋内 戸外", "昼 夜 朝 夕方",
+    "夏 冬 春 秋", "東 西 南 北", "たくさん 少し わずか 少数 多数 大勢 一つも", "全て 一部", "満開 つぼみ",
+    "以前 以後 以降", "前半 後半", "最大 最小", "最高 最低", "最初 最後", "上昇 下落 低下", "輸入 輸出", "売る 買う",
+    "犬 猫", "馬 牛", "昼間 夜間",
+)
+_CONTRAST_GROUPS_EN = (
+    "increase decrease decline drop fall rise grow shrink reduce",
+    "increased decreased declined dropped fell rose grew shrank",
+    "open close closed shut", "win lose won lost", "before after", "more less fewer", "higher lower",
+    "largest smallest", "biggest smallest", "most least", "first last", "maximum minimum", "male female",
+    "men women", "man woman", "boy girl", "north south", "east west", "left right", "up down", "inside outside",
+    "indoor outdoor", "buy sell bought sold", "import export", "accept reject accepted rejected",
+    "approve reject approved rejected", "allow ban prohibit forbid", "legal illegal", "true false",
+    "positive negative", "success failure succeed fail succeeded failed", "public private", "early late",
+    "earlier later", "older younger", "oldest youngest", "above below", "over under", "hot cold",
+    "wet dry", "light heavy", "cheap expensive", "long short", "high low", "strong weak", "fast slow",
+    "alive dead", "born died", "start end", "began ended", "minor major", "domestic foreign international",
+    "red white black blue yellow green brown purple pink orange gray grey gold silver",
+    "monday tuesday wednesday thursday friday saturday sunday",
+    "spring summer autumn fall winter", "morning afternoon evening night",
+)
+
+
+def _groups(raw: tuple[str, ...], fold) -> dict[str, set[frozenset[str]]]:
+    index: dict[str, set[frozenset[str]]] = {}
+    for line in raw:
+        group = frozenset(fold(w) for w in line.split())
+        for word in group:
+            index.setdefault(word, set()).add(group)
+    return index
+
+
+_CONTRASTS_JA = _groups(_CONTRAST_GROUPS_JA, lambda w: w)
+_CONTRASTS_EN = _groups(_CONTRAST_GROUPS_EN, stem)
+
+
+def contrasting(a: str, b: str) -> bool:
+    """``a`` and ``b`` (lemmas or English stems) are alternatives that exclude each other."""
+    if a == b:
+        return False
+    for index in (_CONTRASTS_JA, _CONTRASTS_EN):
+        groups = index.get(a)
+        if groups and any(b in group for group in groups):
+            return True
+    return False
+
+
+# --- hedges, limiters, disjunctions ---------------------------------------------------------------
+
+_HEDGE_JA = re.compile(
+    r"(と|って)(言わ|いわ|され|考えられ|思われ|見られ|伝えられ|報じられ)|らしい|かもしれ|可能性|だろう|でしょう|"
+    r"ようだ|ようです|みたい|そうだ|そうです|見込み|模様|予定|推定|推測|とみられ|疑い|説がある|諸説|"
+    r"おそらく|恐らく|もしかしたら|もしかすると|たぶん|多分|もし|ならば|なければ|たら|はずだ|はずです|"
+    r"信じられ|噂|うわさ|とのこと|と伝え"
+)
+# Two clauses joined by "or": 「Aが歩いているか、もしくは、Bが…」.
+_CLAUSE_OR_JA = re.compile(r"か[、,]?\s*(もしくは|または|あるいは)|(もしくは|または|あるいは)|(る|た|だ|い)か[、,]")
+# English hedges that change what a sentence asserts. "could", "would" and "if" are left out:
+# instructions and explanations use them for facts ("it would take 3 hours").
+_HEDGE_EN = re.compile(
+    r"\b(may have|might have|may be|might be|possibly|perhaps|probably|reportedly|allegedly|apparently|"
+    r"supposedly|presumably|is believed|are believed|was believed|is thought to|are thought to|is said to|"
+    r"are said to|was said to|suspected|rumou?red|unconfirmed)\b",
+    re.IGNORECASE,
+)
+_LIMITER_JA = re.compile(r"だけ|のみ|しか|唯一|限り|ばかり")
+_LIMITER_EN = re.compile(r"\b(only|solely|exclusively|just|alone|sole)\b", re.IGNORECASE)
+_OR_EN = re.compile(r"\b(or|either)\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Stance:
+    """How a text states what it states."""
+
+    hedged: bool
+    limited: bool
+    disjunctive: bool
+
+
+def stance(text: str, language: str) -> Stance:
+    if language == "ja":
+        return Stance(bool(_HEDGE_JA.search(text)), bool(_LIMITER_JA.search(text)),
+                      bool(_CLAUSE_OR_JA.search(text)) or _japanese_or(text))
+    return Stance(bool(_HEDGE_EN.search(text)), bool(_LIMITER_EN.search(text)), bool(_OR_EN.search(text)))
+
+
+def stance_problem(claim: str, evidence: str, language: str) -> str | None:
+    """Why the claim does not state its evidence's fact the way the evidence does, or None.
+
+    A hedge the evidence has and the claim drops ("と言われている" -> a fact), a hedge the claim
+    adds, a limiter ("only", だけ) or an "or" the claim adds.
+    """
+    said, source = stance(claim, language), stance(evidence, language)
+    if source.hedged and not said.hedged:
+        return "hedge_dropped"
+    if said.hedged and not source.hedged:
+        return "hedge_added"
+    if said.limited and not source.limited:
+        return "limiter_added"
+    if language == "ja" and said.disjunctive != source.disjunctive:
+        # 「AかBを蹴った」 is not 「Aを蹴った」, nor the other way. English "or" is too common in
+        # lists and alternatives ("a pot or wok") to say this by itself.
+        return "or_added" if said.disjunctive else "or_dropped"
+    return None
+
+
+# --- Japanese clauses -----------------------------------------------------------------------------
+
+_CASE_ROLES = {"が": "subj", "を": "obj", "に": "dat", "で": "loc", "へ": "dat", "から": "from", "より": "from",
+               "まで": "to"}
+_TOPIC = {"は", "も"}
+_CORE = {"subj", "obj", "dat"}
+_PASSIVE = {"れる", "られる"}
+_CAUSATIVE = {"せる", "させる"}
+_NEGATIVE_AUX = {"ない", "ぬ", "ず", "ん"}
+_FAILURE = {"損なう", "損ねる", "そびれる", "かねる"}
+_LIGHT_VERBS = {"為る", "居る", "有る", "成る", "出来る"}
+
+
+@dataclass
+class Clause:
+    predicate: str  # lemma: 泣く, 有る, 赤い; a サ変 noun's own lemma (パンク) for パンクする
+    negated: bool = False
+    passive: bool = False
+    causative: bool = False
+    args: dict[str, set[str]] = field(default_factory=dict)  # role -> nouns
+
+    def add(self, role: str, noun: str) -> None:
+        self.args.setdefault(role, set()).add(noun)
+
+    def roles_of(self, noun: str) -> set[str]:
+        return {role for role, nouns in self.args.items() if noun in nouns}
+
+
+@dataclass
+class Reading:
+    """What the parse gives for one text."""
+
+    clauses: list[Clause] = field(default_factory=list)
+    attributes: set[tuple[str, str]] = field(default_factory=set)  # (modifier lemma, noun)
+    nouns: set[str] = field(default_factory=set)
+
+
+@lru_cache(maxsize=1)
+def _tagger():
+    try:
+        import fugashi  # noqa: PLC0415 - as in analyser: without the dictionary nothing is parsed
+
+        return fugashi.Tagger()
+    except Exception:  # noqa: BLE001
+        return None
+
+
+def _japanese_or(text: str) -> bool:
+    tagger = _tagger()
+    if tagger is None:
+        return False
+    words = list(tagger(text))
+    for before, word, after in zip(words, words[1:], words[2:]):
+        if word.surface == "か" and (word.feature.pos2 or "") == "副助詞" and (before.feature.pos1 or "") == "名詞" \
+                and (after.feature.pos1 or "") in ("名詞", "接頭辞"):
+            return True
+    return False
+
+
+def _lemma(word) -> str:
+    return (getattr(word.feature, "lemma", None) or word.surface).split("-")[0]
+
+
+@lru_cache(maxsize=8192)
+def read_japanese(text: str) -> Reading | None:
+    """Clauses and attributes of a Japanese text; None without a dictionary."""
+    tagger = _tagger()
+    if tagger is None:
+        return None
+    words = list(tagger(text))
+    reading = Reading()
+    pending: list[tuple[str, str]] = []  # (role, noun) waiting for their predicate
+    topics: list[str] = []
+    sentence: list[Clause] = []
+    noun: list[str] = []  # the compound being read
+    coordinated: list[str] = []  # nouns before と/や that take the next particle's role
+    modifier: str | None = None  # an adjective or a clause's predicate right before a noun
+    gap: Clause | None = None  # a relative clause waiting for the noun it modifies
+
+    def flush_sentence() -> None:
+        # 「男性が歌いながらギターを弾いている」: clauses joined by て/ながら share the subject
+        # the first one took.
+        subject: set[str] = set()
+        for clause in sentence:
+            if clause.args.get("subj") and not clause.args.get("gap"):
+                subject = set(clause.args["subj"])
+            elif subject and not clause.args.get("gap") and not clause.args.get("maybe") \
+                    and not clause.args.get("causer") and not clause.passive:
+                for noun in subject:
+                    clause.add("shared", noun)
+        if sentence and topics:
+            last = sentence[-1]
+            for topic in topics:
+                # A topic is the subject unless the clause names one: 「学生は男性が助けた」.
+                last.add("topic" if last.args.get("subj") else ("subj" if not last.passive else "obj"), topic)
+        reading.clauses.extend(sentence)
+        sentence.clear()
+        topics.clear()
+        pending.clear()
+
+    i = 0
+    while i < len(words):
+        word = words[i]
+        pos1, pos2 = word.feature.pos1 or "", word.feature.pos2 or ""
+        lemma = _lemma(word)
+        if pos1 in ("名詞", "接頭辞", "接尾辞") and pos2 not in ("数詞",) and not (pos1 == "名詞" and pos2 == "助動詞語幹"):
+            # サ変 noun + する is a predicate ("パンクした", "駐車している").
+            after = words[i + 1] if i + 1 < len(words) else None
+            if pos2 == "普通名詞" and (word.feature.pos3 or "").startswith("サ変") and after is not None \
+                    and _lemma(after) == "為る" and not noun:
+                i = _predicate(words, i, lemma, i + 2, pending, sentence, reading, topics)
+                modifier = lemma if i < len(words) and (words[i].feature.pos1 or "") == "名詞" else None
+                continue
+            noun.append(lemma)
+            i += 1
+            continue
+        if noun:
+            compound = "".join(noun)
+            reading.nouns.add(compound)
+            if modifier:
+                reading.attributes.add((modifier, compound))
+                modifier = None
+            if gap is not None:
+                gap.add("gap", compound)  # 走っている男性: 男性 is who runs
+                gap = None
+            noun.clear()
+            if pos1 == "助詞" and lemma in _CASE_ROLES and pos2 == "格助詞":
+                role = _CASE_ROLES[lemma]
+                pending.extend((role, n) for n in (*coordinated, compound))
+                coordinated.clear()
+                i += 1
+                continue
+            if pos1 == "助詞" and word.surface in ("と", "や") and i + 1 < len(words) \
+                    and (words[i + 1].feature.pos1 or "") in ("名詞", "接頭辞") and _lemma(words[i + 1]) != "一緒" \
+                    and not (words[i + 1].feature.pos3 or "").startswith("サ変"):
+                # 「学生と大人を」: both take the next particle's role. Not 「男性と握手を」 (with whom).
+                coordinated.append(compound)
+                i += 1
+                continue
+            if pos1 == "助詞" and word.surface == "か" and pos2 == "副助詞" and i + 1 < len(words) \
+                    and (words[i + 1].feature.pos1 or "") in ("名詞", "接頭辞"):
+                coordinated.append(compound)
+                i += 1
+                continue
+            if pos1 == "助詞" and word.surface in _TOPIC:
+                topics.extend((*coordinated, compound))
+                coordinated.clear()
+                i += 1
+                continue
+            if pos1 == "助詞" and word.surface == "の":
+                coordinated.clear()
+                i += 1
+                continue
+            if pos1 == "助詞" and word.surface == "によって":
+                pending.append(("agent", compound))
+                i += 1
+                continue
+            coordinated.clear()
+        after = words[i + 1] if i + 1 < len(words) else None
+        if pos1 == "形容詞" and after is not None and (after.feature.pos1 or "") in ("名詞", "接頭辞"):
+            modifier = lemma  # 赤い車: an attribute of the noun, not a clause taking the arguments before it
+            i += 1
+            continue
+        before = words[i - 1] if i else None
+        helper = pos2 == "非自立可能" and before is not None and (
+            before.surface in ("て", "で") or (before.feature.pos1 or "") == "動詞"
+        )  # 泣いている, 蹴り損なう: an auxiliary of the verb before, not a predicate of its own
+        if pos1 in ("動詞", "形容詞", "形状詞") and not helper:
+            start_next = i + 1
+            i = _predicate(words, i, lemma, start_next, pending, sentence, reading, topics)
+            # A predicate right before a noun modifies it: 赤い車, 泣いている大人.
+            modifier = lemma if _attributive(words, i) else None
+            gap = sentence[-1] if modifier else None
+            continue
+        if pos1 == "補助記号" and pos2 == "句点":
+            flush_sentence()
+        i += 1
+    if noun:
+        reading.nouns.add("".join(noun))
+    flush_sentence()
+    return reading
+
+
+_NOMINALISERS = {"事", "物", "の", "所", "為", "様", "筈", "訳", "積もり", "せい", "お陰", "後", "前", "間", "時", "場合"}
+
+
+def _attributive(words, j: int) -> bool:
+    """The predicate ending before ``words[j]`` modifies the noun there (a relative clause):
+    泣いている大人. Not before こと/の, which make the clause a noun (横たわっていることが知られている)."""
+    return j < len(words) and (words[j].feature.pos1 or "") in ("名詞", "接頭辞") and _lemma(words[j]) not in _NOMINALISERS
+
+
+def _predicate(words, i: int, lemma: str, j: int, pending, sentence, reading, topics) -> int:
+    """Read the predicate at ``words[i]`` with its auxiliaries from ``j``; returns the next index."""
+    clause = Clause(lemma)
+    while j < len(words):
+        word = words[j]
+        pos1, pos2 = word.feature.pos1 or "", word.feature.pos2 or ""
+        aux = _lemma(word)
+        if pos1 == "助動詞":
+            if aux in _PASSIVE:
+                clause.passive = True
+            elif aux in _CAUSATIVE:
+                clause.causative = True
+            elif aux in _NEGATIVE_AUX or word.surface in ("ない", "なかっ", "ず", "ん", "ぬ"):
+                clause.negated = True
+            j += 1
+            continue
+        if pos1 == "形容詞" and aux in ("無い",) and pos2 == "非自立可能":
+            clause.negated = True
+            j += 1
+            continue
+        if pos1 == "動詞" and pos2 == "非自立可能" and aux not in _LIGHT_VERBS - {"居る", "有る"}:
+            if aux in _FAILURE:
+                clause.negated = True
+            j += 1
+            continue
+        if pos1 == "動詞" and aux in ("居る", "有る", "しまう", "仕舞う", "続ける", "始める") and \
+                (words[j - 1].surface in ("て", "で") or (words[j - 1].feature.pos1 or "") == "動詞"):
+            if aux == "有る" and words[j - 1].surface in ("て", "で"):
+                clause.passive = True  # 置いてある: what was placed is the が-phrase, as in 置かれている
+            j += 1
+            continue
+        if pos1 == "助詞" and pos2 == "接続助詞" and word.surface in ("て", "で") and j + 1 < len(words) \
+                and (words[j + 1].feature.pos2 or "") == "非自立可能":
+            j += 1
+            continue
+        if pos1 == "形容詞" and pos2 == "非自立可能" and aux in ("無い",):
+            clause.negated = True
+            j += 1
+            continue
+        if word.surface in ("ませ",) or aux == "ます":
+            j += 1
+            continue
+        break
+    if lemma in ("為る", "成る") and pending and pending[-1][0] == "dat":
+        pending[-1] = ("complement", pending[-1][1])  # 薄切りにする: what it becomes, not a participant
+    if _attributive(words, j):
+        # 「Aが学生を見つめているカップルに駆け寄った」: the clause modifies カップル, and Aが may
+        # belong to it or to the main predicate. It stays pending for the main one and is only
+        # "maybe" here; the modified noun fills the gap.
+        kept = [(role, noun) for role, noun in pending if role == "subj"]
+        for role, noun in pending:
+            clause.add("maybe" if role == "subj" else role, noun)
+        pending[:] = kept
+        sentence.append(clause)
+        return j
+    for role, noun in pending:
+        if clause.passive and role == "subj":
+            role = "obj"
+        elif clause.passive and role == "agent":
+            role = "subj"
+        elif clause.passive and role == "dat":
+            role = "pagent"  # 男性に蹴られた (who kicked) or テーブルの上に置かれた (where): not told apart
+        elif clause.causative and role == "subj":
+            role = "causer"
+        elif clause.causative and role in ("obj", "dat") and not clause.args.get("subj"):
+            role = "subj"
+        clause.add(role, noun)
+    pending.clear()
+    sentence.append(clause)
+    return j
+
+
+# --- comparing a claim's structure with its evidence -----------------------------------------------
+
+
+def _side(role: str) -> str | None:
+    """Subject side or object side: に and を are both the object side (乗る takes に)."""
+    if role in ("subj", "shared"):
+        return "subj"
+    if role == "causer":
+        return role
+    if role in ("obj", "dat"):
+        return "object"
+    return None
+
+
+def japanese_conflict(claim: str, evidence: str) -> tuple[str, str] | None:
+    """(kind, detail) when the evidence says something else with the claim's own words, or None.
+
+    Kinds: ``role_swap`` (the same noun in another core role of the same predicate),
+    ``contrast`` (in the slot where the claim has a word, the evidence has one that excludes
+    it: a colour, a posture, 男性/女性), ``negation`` (the same clause, negated in one of them).
+    """
+    said, source = read_japanese(claim), read_japanese(evidence)
+    if said is None or source is None:
+        return None
+    for clause in said.clauses:
+        same_predicate = [c for c in source.clauses if c.predicate == clause.predicate]
+        core = [(role, noun) for role, nouns in clause.args.items() for noun in nouns if role in _CORE | {"causer"}]
+        for other in same_predicate:
+            shared = [(role, noun) for role, noun in core if other.roles_of(noun)]
+            if not shared:
+                continue
+            swapped = [
+                noun for role, noun in shared
+                if _side(role) and sum(noun in nouns for nouns in other.args.values()) == 1 and not any(_side(role) == _side(r) for r in other.roles_of(noun))
+                and {_side(r) for r in other.roles_of(noun)} - {None}
+                and not any(_side(role) == _side(r) for c in same_predicate for r in c.roles_of(noun))
+            ]
+            # An exchange of subject and object is a contradiction; one noun read in another role
+            # may be the parse's mistake (a dropped particle, an idiom), so the judge decides it.
+            if len(swapped) >= 2 or (swapped and len(core) >= 2 and len(shared) == len(core)):
+                return "role_swap", swapped[0]
+            if swapped:
+                return "role_unclear", swapped[0]
+            agree = [(r, n) for r, n in shared if r in other.roles_of(n)]
+            # 隅にシャワー against 隅に洗面台…壁にシャワー: each word is there with this predicate, in
+            # another clause whose slot holds another noun.
+            for role, noun in core:
+                if agree and not other.roles_of(noun) and other.args.get(role) and noun in source.nouns and any(
+                    role in c.roles_of(noun) and c is not other and not all(x in c.roles_of(m) for x, m in agree)
+                    for c in same_predicate
+                ):
+                    return "role_swap", noun
+            if agree and len(agree) == len(core) and other.negated != clause.negated:
+                return "negation", clause.predicate
+            # The other slots of the same clause: a contrasting filler is a contradiction.
+            if agree:
+                for role, noun in core:
+                    for theirs in other.args.get(role, set()):
+                        if theirs != noun and contrasting(noun, theirs) and noun not in source.nouns:
+                            return "contrast", f"{noun}/{theirs}"
+        # A contrasting predicate over the same arguments: 点いて/消えて, 立って/座って.
+        if not same_predicate and core:
+            for other in source.clauses:
+                if contrasting(clause.predicate, other.predicate) and all(
+                    role in other.roles_of(noun) for role, noun in core if noun in source.nouns
+                ) and any(noun in source.nouns for _, noun in core):
+                    return "contrast", f"{clause.predicate}/{other.predicate}"
+    for modifier, noun in said.attributes:
+        if (modifier, noun) in source.attributes:
+            continue
+        for theirs, their_noun in source.attributes:
+            if their_noun == noun and contrasting(modifier, theirs) and not any(
+                m == modifier for m, n in source.attributes if n == noun
+            ):
+                return "contrast", f"{modifier}/{theirs}"
+    return None
+
+
+def japanese_roles_confirmed(claim: str, evidence: str) -> bool:
+    """Every participant of every clause of the claim stands on the same side (subject or
+    object) of the same predicate in one clause of the evidence. A claim built from the
+    evidence's words in other roles, or from a relative clause read as the main one, is not."""
+    said, source = read_japanese(claim), read_japanese(evidence)
+    if said is None or source is None:
+        return True
+    for clause in said.clauses:
+        # Subjects and objects (が, を); a に-phrase may be a place or a time, so it is compared only
+        # to find exchanged roles, not required here.
+        core = [(role, noun) for role, nouns in clause.args.items() for noun in nouns
+                if role in ("subj", "causer", "obj", "gap", "pagent")]
+        if not core:
+            continue
+        candidates = [c for c in source.clauses if c.predicate == clause.predicate]
+        if not candidates:
+            continue  # a predicate in other words: the word check decides
+        if not any(all(_side(role) in _confirmed_sides(c, noun) if role != "pagent" else bool(c.roles_of(noun))
+                       for role, noun in core) for c in candidates):
+            return False
+    return True
+
+
+def _confirmed_sides(clause: Clause, noun: str) -> set[str | None]:
+    """The sides ``noun`` surely stands on in ``clause``. A topic may be either; the noun a
+    relative clause modifies is its subject when the clause names no other possible subject
+    (女の子をいじめているライダー, 走っている男性), and possibly its object when a が before it
+    may be the clause's own subject (男性が蹴ったボール)."""
+    # オイル is confirmed by オリーブオイル: the claim may name a thing less exactly.
+    roles = {role for role, nouns in clause.args.items() for theirs in nouns if theirs == noun or theirs.endswith(noun)}
+    sides = {_side(r) for r in roles}
+    if roles & {"topic", "pagent"}:
+        sides |= {"subj", "object"}
+    if "gap" in roles:
+        sides.add("subj")
+        if clause.args.get("maybe") and not clause.args.get("obj"):
+            sides.add("object")  # 男性が蹴ったボール: the parse cannot tell without the verb's valency
+    return sides
+
+
+def english_contrast(claim_words: set[str], evidence_words: set[str]) -> tuple[str, str] | None:
+    """A claim word missing from the evidence whose excluding alternative the evidence has."""
+    for word in claim_words - evidence_words:
+        for group in _CONTRASTS_EN.get(word, ()):
+            theirs = (group & evidence_words) - claim_words
+            if theirs:
+                return word, sorted(theirs)[0]
+    return None
