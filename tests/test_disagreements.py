@@ -515,3 +515,30 @@ def test_a_name_given_with_its_japanese_form_links_the_pages():
 def test_an_english_sentence_with_a_japanese_name_in_brackets_is_english():
     fact = sentence_facts("S1", "Mount Fuji (富士山, Fujisan) is 3,776 m tall.")[0]
     assert fact.language == "en" and fact.entity == {"mount", "fuji"}
+
+
+# --- real pages: what made false disagreements on RAGTruth's QA sources -----------------------
+
+
+def test_a_figure_takes_only_an_attribute_that_can_measure_it():
+    # "from the West" is a distance word, but 18 mph and 93 percent are no distance.
+    fact = sentence_facts("S1", "Mount Fuji is 3,776 m tall, 100 km from Tokyo.")[0]
+    assert fact.attribute == "height"
+    assert all(f.attribute is None for f in sentence_facts(
+        "S1", "There is 93 percentage chance of rain and 18 mph winds from the West-Northwest."))
+
+
+def test_a_supposed_figure_is_no_fact():
+    assert sentence_facts("S1", "If you are 5 feet 6 inches tall, your skis should be between 155 cm and 175 cm long.") == []
+    assert sentence_facts("S1", "標高が3,000メートルなら、気温は低い。") == []
+
+
+def test_figures_of_two_named_times_are_not_a_dispute():
+    case = Case("", ["weather in Stuttgart"],
+                [("", "In Stuttgart the maximum temperature will be 33℃ on Saturday 26th August."),
+                 ("", "In Stuttgart the maximum temperature will be 11℃ on Wednesday 24th January.")], set())
+    assert not find_disagreements(_docs(case), case.questions).certain
+    same_day = Case("", ["weather in Stuttgart"],
+                    [("", "In Stuttgart the maximum temperature will be 33℃ on Saturday 26th August."),
+                     ("", "In Stuttgart the maximum temperature will be 29℃ on Saturday 26th August.")], set())
+    assert _positions(find_disagreements(_docs(same_day), same_day.questions).certain) == {("temperature", "S1", "S2")}

@@ -159,6 +159,9 @@ class Fact:
     # For a date: the other names of its sentence, which tell one eruption or prize from
     # another ("the Hōei eruption", 「貞観噴火」, "the Nobel Prize").
     event: tuple[frozenset[str], ...] = ()
+    # For a figure: the times its sentence names ("on 26 August", "in 2010", 「7月」): a
+    # forecast for August and one for January are two facts, not a dispute.
+    times: frozenset[str] = frozenset()
 
     @property
     def shown(self) -> str:
@@ -352,7 +355,11 @@ _FUNCTION_WORDS = frozenset(
     """a an the it its this that these those he she his her they their there here in on at by for from of to
     with according after before since during as when while although however also today some many most each
     every one our we i you what which who whom whose how why where is are was were do does did and but or
-    its""".split())
+    if unless whether because once until all both no not yes only just about over under more less than
+    so then""".split())
+# A clause that supposes ("If you are 5 feet tall, ...", 「…なら」「…場合」) states no fact.
+_SUPPOSING = re.compile(r"^\s*(?:if|unless|suppose|assuming|もし)\b", re.IGNORECASE)
+_SUPPOSED_AFTER = re.compile(r"^[^、。,]{0,14}?(?:なら|の場合|とすれば|としたら|であれば|だったら)")
 _CONNECTORS = ("of", "no", "de", "von", "van", "da", "del", "la")
 _NAME_RUN = re.compile(r"[A-Z][\w'’\-.]*(?:\s+(?:(?:of|no|de|von|van|da|del|la)\s+)?[A-Z][\w'’\-]*)*")
 _LEADING_PHRASE = re.compile(r"^\s*(?:according to|in|on|at|by|since|after|before|during|for|from|like|unlike|as "
@@ -538,8 +545,21 @@ def _nearest(patterns: list[tuple[str, re.Pattern[str]]], sentence: str, positio
     return best[1] if best else None
 
 
-def _attribute(sentence: str, position: int) -> str | None:
-    concept = _nearest(_ATTRIBUTE_PATTERNS, sentence, position, _ATTRIBUTE_REACH)
+# What each attribute can be measured in: "18 mph winds from the West" is not a distance,
+# "a 93 percent chance" not a height.
+_MEASURED_IN = {
+    "height": ("length",), "distance": ("length",), "length": ("length",), "depth": ("length",),
+    "width": ("length",), "area": ("area",), "population": ("count",), "visitors": ("count",),
+    "employees": ("count",), "price": ("yen", "usd"), "revenue": ("yen", "usd"), "temperature": ("degree",),
+    "duration": ("day", "hour", "minute"), "speed": ("speed",), "weight": ("mass",),
+}
+
+
+def _attribute(sentence: str, position: int, dimension: str = "") -> str | None:
+    """The nearest attribute word that can measure a value of ``dimension`` (any, when not given)."""
+    allowed = [(name, pattern) for name, pattern in _ATTRIBUTE_PATTERNS
+               if not dimension or dimension in _MEASURED_IN.get(name, ("date",))]
+    concept = _nearest(allowed, sentence, position, _ATTRIBUTE_REACH)
     if concept is None:
         return None
     qualifier = _nearest(_QUALIFIER_PATTERNS, sentence, position, len(sentence))
@@ -600,13 +620,18 @@ def sentence_facts(label: str, sentence: str, page: frozenset[str] = frozenset()
         return []
     groups: dict[tuple[int, str, str | None], list[tuple[int, Value]]] = {}
     for position, value in found:
-        attribute = _attribute(lowered, position)
+        attribute = _attribute(lowered, position, value.dimension)
         if value.unitless and _base_attribute(attribute) not in _COUNTED:
             continue
         groups.setdefault((_clause_number(prepared, position), value.dimension, attribute), []).append((position, value))
     facts = []
     for (_, dimension, attribute), members in groups.items():
-        subject = clause_subject(prepared[: members[0][0]], page, common)
+        prefix = prepared[: members[0][0]]
+        starts = [m.end() for m in _CLAUSE_BREAK.finditer(prefix)]
+        if _SUPPOSING.search(prefix[starts[-1]:] if starts else prefix) \
+                or _SUPPOSED_AFTER.search(prepared[members[-1][0]:]):
+            continue
+        subject = clause_subject(prefix, page, common)
         event: tuple[frozenset[str], ...] = ()
         if dimension == "date" and _EVENT_SUBJECT.search(prepared[: members[0][0]]):
             event = (subject.name,)  # "The Hōei eruption began on ...": the subject is the event
@@ -618,8 +643,21 @@ def sentence_facts(label: str, sentence: str, page: frozenset[str] = frozenset()
             label=label, sentence=" ".join(sentence.split()), language=_language(sentence), dimension=dimension,
             attribute=attribute, entity=subject.name, by_reference=subject.by_reference,
             mentioned=subject.mentioned, values=tuple(v for _, v in members), event=event,
+            times=frozenset() if dimension == "date" else _times(lowered),
         ))
     return facts
+
+
+_TIME_WORDS = re.compile(rf"\b(?:{_MONTH}|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b"
+                         r"|(?<![\d.])(?:1[0-9]|20)\d\d(?![\d.])(?!\s*(?:m|km|ft|feet|people|%))|\d{1,2}月")
+
+
+def _times(lowered: str) -> frozenset[str]:
+    found = set()
+    for match in _TIME_WORDS.finditer(lowered):
+        word = match.group(0)
+        found.add(str(_MONTHS[word]) + "月" if word in _MONTHS else word)
+    return frozenset(found)
 
 
 _LOWER_WORD = re.compile(r"(?<![A-Za-z])[a-z][a-z'’]+")
@@ -709,9 +747,12 @@ def _base_attribute(attribute: str | None) -> str | None:
 
 def _relation(first: Fact, second: Fact, entities: list[frozenset[str]], groups: list[int]) -> str:
     """"same" entity, "borderline" (the judge decides), or "different"."""
-    if not entities:  # nothing named: the two subjects alone decide
+    if not entities:  # the question names nothing: the two subjects alone decide
         if first.entity and second.entity:
-            return "same" if same_entity(first.entity, second.entity) else "different"
+            if not same_entity(first.entity, second.entity):
+                return "different"
+            # A page's subject guessed from its first name is no anchor without the question's.
+            return "borderline" if first.by_reference or second.by_reference else "same"
         return "borderline" if first.entity or second.entity else "different"
     on_first = {g for e, g in zip(entities, groups) if same_entity(first.entity, e)}
     on_second = {g for e, g in zip(entities, groups) if same_entity(second.entity, e)}
@@ -767,6 +808,8 @@ def pair_facts(facts: list[Fact], questions: list[str] | None = None,
                 continue  # height is not distance; "the last eruption" is not "an eruption"
             if _agree(first, second):
                 continue
+            if first.times and second.times and not first.times & second.times:
+                continue  # figures of two times: August's forecast is not January's
             relation = _relation(first, second, entities, groups)
             if relation == "same" and first.dimension == "date":
                 relation = _event_relation(first, second)
