@@ -364,6 +364,9 @@ def test_a_follow_up_keeps_the_conversations_topic(env, fake_ollama, capsys):
     # The answer is about Mount Fuji, not about pages an unrelated query found.
     assert "Fuji" in body
     assert "LangGraph" not in body and "tortoise" not in body.lower(), body
+    # Each report path is printed once, on its own labelled line.
+    for folder in (first, follow_up):
+        assert out.count(str(folder / "report.pdf")) == 1 and out.count(str(folder / "report.md")) == 1, out
     # The revision step's scaffolding never reaches a report or the terminal.
     for text in (out, (first / "report.md").read_text("utf-8"), report):
         for scaffolding in ("Sentences to revise", "書き直す文", "Sentence 1:", "文 1:"):

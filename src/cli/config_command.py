@@ -31,6 +31,30 @@ def setting_sources(settings: Settings) -> list[dict[str, Any]]:
             source, detail = "default", None
         rows.append({"name": name, "variable": variable, "value": _plain(getattr(settings, name)),
                      "source": source, "source_variable": detail})
+    return rows + server_setting_sources()
+
+
+def server_setting_sources() -> list[dict[str, Any]]:
+    """The servers' own limits (``RESEARCH_FETCH_*``, ``RESEARCH_PARSER_*``): read from the
+    environment only (the server processes get it, not the config file), listed too so that
+    `research config` shows every setting of the README's table."""
+    from research.modules.clients.sandbox import DEFAULT_DOCUMENT_MEMORY_MB, DEFAULT_MAX_DOCUMENT_MB, parse_concurrency
+    from research.servers.parser.limits import DEFAULT_SERVER_MEMORY_MB
+    from research.servers.web.fetcher import FetchSettings  # the fetcher's own limits, wherever they are defined
+
+    # Defaults from the classes that apply them; a value set in the environment is shown as set
+    # (a bad one is refused by the run and the server, naming it).
+    values: dict[str, Any] = {"RESEARCH_FETCH_" + name.upper(): field.default
+                              for name, field in FetchSettings.model_fields.items()}
+    values |= {"RESEARCH_PARSER_MEMORY_MB": DEFAULT_DOCUMENT_MEMORY_MB, "RESEARCH_PARSER_MAX_MB": DEFAULT_MAX_DOCUMENT_MB,
+               "RESEARCH_PARSER_SERVER_MEMORY_MB": DEFAULT_SERVER_MEMORY_MB,
+               "RESEARCH_PARSER_CONCURRENCY": parse_concurrency()}
+    rows = []
+    for variable, value in values.items():
+        from_env = variable in os.environ
+        shown = os.environ[variable] if from_env and variable != "RESEARCH_PARSER_CONCURRENCY" else value
+        rows.append({"name": variable.removeprefix("RESEARCH_").lower(), "variable": variable, "value": shown,
+                     "source": "env" if from_env else "default", "source_variable": variable if from_env else None})
     return rows
 
 

@@ -243,7 +243,7 @@ def exit_code_for(checks: list[Check]) -> int:
     return EXIT_FAILURE if failed else EXIT_OK
 
 
-def run_doctor(settings: Settings, *, as_json: bool, lang: str, offline: bool = False) -> int:
+def run_doctor(settings: Settings, *, as_json: bool, lang: str, offline: bool = False, verbose: bool = False) -> int:
     """Run every check, print a table (or one JSON object), return the exit code:
     0 all essential checks pass, 3 Ollama unreachable or model missing, 1 otherwise."""
     checks = asyncio.run(gather_checks(settings, lang, offline=offline))
@@ -263,7 +263,23 @@ def run_doctor(settings: Settings, *, as_json: bool, lang: str, offline: bool = 
         sys.stdout.write(json.dumps(payload, ensure_ascii=False) + "\n")
         return code
     _print_table(checks, summary, lang)
+    if verbose:
+        _print_details(checks, settings, lang)
     return code
+
+
+def _print_details(checks: list[Check], settings: Settings, lang: str) -> None:
+    """`--verbose`: what each check looked at, one whole line each (copyable, never folded)."""
+    from rich.console import Console
+    from rich.markup import escape
+
+    console = Console(highlight=False)
+    console.print(escape(t("doctor.verbose_settings", lang, host=settings.ollama_host, model=settings.model,
+                           engine=settings.search_engine, searxng=settings.searxng_url or "-",
+                           sandbox=settings.sandbox, sessions=str(settings.sessions_dir))), soft_wrap=True)
+    for check in checks:
+        value = f" [{check.value}]" if check.value else ""
+        console.print(escape(f"{check.name}: {check.status}{value} — {check.detail}"), soft_wrap=True)
 
 
 def _print_table(checks: list[Check], summary: str, lang: str) -> None:

@@ -247,7 +247,8 @@ async def _one_shot(args: argparse.Namespace, settings, lang: str) -> int:
         progress.close()
     from research.cli.run_output import closing_lines, copy_outputs, final_stdout, json_result
 
-    for line in closing_lines(result, progress):
+    # On a terminal the PDF's path is the last line of stdout: the summary names report.md only.
+    for line in closing_lines(result, progress, ("report_md",) if live else ("report_md", "report_pdf")):
         progress.console.print(line, soft_wrap=True)
     if progress.output_error is not None:  # the streamed answer already met a closed pipe
         _stdout_failed(progress.output_error, progress.lang)

@@ -52,6 +52,7 @@ class ConsoleProgress:
         self._step_mark = MARK_OK
         self._no_sources = False  # nothing was read: writing and checking have nothing to work on
         self._live: Any = None  # a transient "⠋ 14 s" line under a running step, on a terminal only
+        self._account_seen = 0  # how much of progress.md --verbose has shown
 
     def __call__(self, event: str, payload: dict[str, Any]) -> None:
         handler = getattr(self, "_on_" + event, None)
@@ -159,6 +160,23 @@ class ConsoleProgress:
             mark, note = MARK_SKIPPED, " — " + t("terminal.step_skipped", self.lang)
         self._step = None
         self.console.print(f"{MARK_STYLES[mark]} {label} [dim]({payload['seconds']:.1f}s)[/dim]{escape(note)}")
+        if self.verbose:
+            self._show_step_account(node)
+
+    def _show_step_account(self, node: str) -> None:
+        """`--verbose`: what the step just added to progress.md (its plan, queries, sources
+        read, verdicts), indented under its line. The draft is left out: it is the answer."""
+        if not self.session_dir:
+            return
+        try:
+            text = (Path(self.session_dir) / "progress.md").read_text("utf-8")
+        except OSError:
+            return
+        added, self._account_seen = text[self._account_seen:], len(text)
+        if node == "llm" or not added.strip():
+            return
+        for line in strip_controls(added).strip("\n").splitlines():
+            self.console.print(f"    [dim]{escape(line)}[/dim]" if line.strip() else "", soft_wrap=True)
 
     def _judge_step(self, key: str, params: dict[str, Any]) -> None:
         """A step's mark from what it said: ✗ when it failed outright, ⚠ when in part."""

@@ -215,7 +215,7 @@ class Repl:
         answer = checked_answer_if_new(result, progress)
         if answer:
             self.console.print(escape(answer), soft_wrap=True)
-        for line in closing_lines(result, progress):
+        for line in closing_lines(result, progress, paths=()):  # the paths follow, one labelled line each
             self.console.print(line, soft_wrap=True)
         if result.report_md:
             self.say("repl.report_md", "green", path=result.report_md)

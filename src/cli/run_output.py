@@ -35,8 +35,10 @@ def summary_counts(verification: dict[str, Any]) -> dict[str, int]:
             "flagged": max(0, claims - supported - not_checked), "loops": int(verification.get("loops") or 0)}
 
 
-def closing_lines(result: Any, progress: Any) -> list[str]:
-    """Rich-markup lines for stderr: late problems, the exit-4/5 line, then the summary."""
+def closing_lines(result: Any, progress: Any, paths: tuple[str, ...] = ("report_md", "report_pdf")) -> list[str]:
+    """Rich-markup lines for stderr: late problems, the exit-4/5 line, then the summary,
+    ending with the report files in ``paths`` (each path is printed once: the REPL names
+    them on lines of their own, and a terminal gets the PDF's path on stdout)."""
     lang = progress.lang
     lines: list[str] = []
     for problem in result.problems:
@@ -50,12 +52,12 @@ def closing_lines(result: Any, progress: Any) -> list[str]:
         lines.append(f"[red]{escape(t('terminal.search_unreachable', lang))}[/red]")
     elif result.exit_code != EXIT_OK:
         lines.append(f"[yellow]{escape(t('progress.no_evidence', lang))}[/yellow]")
-    paths = {"report_md": result.report_md or "-", "report_pdf": result.report_pdf or "-"}
     counts = summary_counts(result.verification or {})
     if counts["claims"]:
-        text = t("terminal.summary", lang, sources=result.sources, seconds=progress.seconds, **counts, **paths)
+        text = t("terminal.summary", lang, sources=result.sources, seconds=progress.seconds, **counts)
     else:
-        text = t("terminal.summary_unverified", lang, sources=result.sources, seconds=progress.seconds, **paths)
+        text = t("terminal.summary_unverified", lang, sources=result.sources, seconds=progress.seconds)
+    text = " · ".join([text, *(getattr(result, name) or "-" for name in paths)])
     lines.append(f"[bold]{escape(text)}[/bold]")
     return lines
 

@@ -15,6 +15,11 @@ from research.cli.main import _ArgumentParser
 from research.modules.text.sanitize import clean_data, strip_controls
 
 
+LANG_HELP = "language of the messages (default: your locale)"
+# `research help TOPIC`: what it can explain.
+HELP_TOPICS = ("sessions", "doctor", "config", "verify", "mcp")
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = _ArgumentParser(prog="research")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -22,25 +27,26 @@ def _parser() -> argparse.ArgumentParser:
     sessions = commands.add_parser("sessions", help="list, show, open or remove sessions")
     actions = sessions.add_subparsers(dest="action")
     listing = actions.add_parser("list", help="sessions, newest first")
-    listing.add_argument("--json", action="store_true")
+    listing.add_argument("--json", action="store_true", help="one JSON array on stdout")
     for name, helptext in (("show", "print a session's report"), ("open", "open report.pdf in the viewer"),
                            ("rm", "delete a session folder")):
         action = actions.add_parser(name, help=helptext)
         action.add_argument("id")
         if name == "show":
-            action.add_argument("--json", action="store_true")
+            action.add_argument("--json", action="store_true", help="the session's meta.json (with paths) as JSON")
         if name == "rm":
             action.add_argument("-y", "--yes", action="store_true", help="delete without asking")
-    sessions.add_argument("--lang", choices=["ja", "en"])
+    sessions.add_argument("--lang", choices=["ja", "en"], help=LANG_HELP)
 
     doctor = commands.add_parser("doctor", help="check Ollama, model, sandbox, search server, fonts, sessions folder")
-    doctor.add_argument("--json", action="store_true")
-    doctor.add_argument("--lang", choices=["ja", "en"])
+    doctor.add_argument("--json", action="store_true", help="one JSON object on stdout")
+    doctor.add_argument("--lang", choices=["ja", "en"], help=LANG_HELP)
     doctor.add_argument("--offline", action="store_true", help="skip the test search (no network needed)")
+    doctor.add_argument("--verbose", action="store_true", help="each check's full detail, never shortened")
 
     config = commands.add_parser("config", help="show the effective settings and where each came from")
-    config.add_argument("--json", action="store_true")
-    config.add_argument("--lang", choices=["ja", "en"])
+    config.add_argument("--json", action="store_true", help="one JSON object on stdout")
+    config.add_argument("--lang", choices=["ja", "en"], help=LANG_HELP)
 
     helping = commands.add_parser("help", help="show help (for a subcommand: research help sessions)")
     helping.add_argument("topic", nargs="?")
@@ -75,7 +81,7 @@ def dispatch(argv: list[str]) -> int:
         if args.command == "doctor":
             from research.cli.doctor import run_doctor
 
-            return run_doctor(settings, as_json=args.json, lang=lang, offline=args.offline)
+            return run_doctor(settings, as_json=args.json, lang=lang, offline=args.offline, verbose=args.verbose)
         if args.command == "config":
             from research.cli.config_command import show_config
 
@@ -97,6 +103,10 @@ def _help(topic: str | None) -> int:
         _parser().parse_args([topic, "--help"])  # argparse prints and exits 0
     elif topic in ("verify", "mcp"):
         return dispatch([topic, "--help"])
+    elif topic is not None:  # like `git help nosuch`: one line and a usage exit code, not the main help
+        sys.stderr.write("research: " + t("terminal.help_unknown", _locale_language(), topic=topic,
+                                          topics=", ".join(HELP_TOPICS)) + "\n")
+        return EXIT_USAGE
     from research.cli.main import build_parser
 
     build_parser().print_help(sys.stdout)
@@ -142,6 +152,9 @@ def _sessions(args: argparse.Namespace, settings, lang: str) -> int:
 
         # Never through a link, never a FIFO or /dev/zero, at most 64 MiB (session_folder.read_session_bytes).
         text = history.read_text(session.session_id, "report.md")
+        if text is not None and not sys.stdout.isatty():  # `sessions show ID > f`: the Markdown itself
+            sys.stdout.write(strip_controls(text))
+            return EXIT_OK
         if text is not None:
             # A shared folder's report.md may hold escape sequences (OSC 52, clear screen …).
             Console().print(Markdown(strip_controls(text)))
@@ -152,6 +165,9 @@ def _sessions(args: argparse.Namespace, settings, lang: str) -> int:
             return EXIT_USAGE
         shown = t("terminal.status_interrupted", lang) if status == "interrupted" else status
         sys.stderr.write(t("terminal.progress_so_far", lang, session_id=session.session_id, status=shown) + "\n")
+        if not sys.stdout.isatty():
+            sys.stdout.write(strip_controls(progress))
+            return EXIT_OK
         Console().print(Markdown(strip_controls(progress)))
         return EXIT_OK
     if action == "open":
@@ -219,6 +235,16 @@ def print_sessions_table(sessions: list[dict], lang: str) -> None:
     from rich.table import Table
 
     from research.modules.text.sanitize import one_line
+
+    if not sys.stdout.isatty():
+        # Piped (`| cat`, `| grep`): one tab-separated line per session, nothing cut to a width.
+        for meta in sessions:
+            ratio = (meta.get("verification") or {}).get("supported_ratio")
+            fields = [meta.get("session_id", ""), (meta.get("created_at") or "")[:16].replace("T", " "),
+                      _status_shown(meta.get("status", ""), lang), meta.get("sources", ""),
+                      f"{ratio:.0%}" if isinstance(ratio, (int, float)) else "", meta.get("question") or ""]
+            print("\t".join(one_line(str(value)).replace("\t", " ") for value in fields))
+        return
 
     def cell(value: object, limit: int | None = None) -> str:
         # meta.json may come from someone else's folder: plain text, one line, no markup.

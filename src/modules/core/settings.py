@@ -60,6 +60,13 @@ class _TomlFileSource(PydanticBaseSettingsSource):
                 self.data = {k.lower(): v for k, v in tomllib.loads(self.path.read_text("utf-8")).items()}
             except (tomllib.TOMLDecodeError, UnicodeDecodeError, OSError) as exc:
                 raise UsageError("usage.bad_config_file", path=str(self.path), reason=str(exc).splitlines()[0]) from None
+            unknown = sorted(set(self.data) - set(settings_cls.model_fields))
+            if unknown:  # a typo (`modle = …`) would otherwise be ignored without a word
+                import difflib
+
+                close = difflib.get_close_matches(unknown[0], list(settings_cls.model_fields), n=1)
+                raise UsageError("terminal.config_unknown_key_hint" if close else "terminal.config_unknown_key",
+                                 path=str(self.path), name=unknown[0], suggestion=close[0] if close else "")
 
     def get_field_value(self, field: Any, field_name: str) -> tuple[Any, str, bool]:
         return self.data.get(field_name), field_name, False

@@ -38,6 +38,24 @@ MESSAGES: dict[str, dict[str, str]] = {
         "{low}–{high}); the research goes on with {count}.",
         "ja": "モデルが計画したサブ質問は {count} 個でした（{depth} では {low}〜{high} 個。再度求めても同じ）。{count} 個で調査を続けます。",
     },
+    "terminal.config_unknown_key": {
+        "en": "Unknown setting '{name}' in the config file {path}; `research config` lists the settings.",
+        "ja": "設定ファイル {path} に不明な設定 '{name}' があります。設定の一覧は `research config` で確認できます。",
+    },
+    "terminal.config_unknown_key_hint": {
+        "en": "Unknown setting '{name}' in the config file {path} (did you mean '{suggestion}'?).",
+        "ja": "設定ファイル {path} に不明な設定 '{name}' があります（'{suggestion}' のことですか？）。",
+    },
+    "doctor.verbose_settings": {
+        "en": "Checked with: Ollama {host}, model {model}, engine {engine} (SearXNG {searxng}), sandbox {sandbox}, "
+        "sessions {sessions}",
+        "ja": "確認した設定: Ollama {host}、モデル {model}、エンジン {engine}（SearXNG {searxng}）、サンドボックス {sandbox}、"
+        "セッション {sessions}",
+    },
+    "terminal.help_unknown": {
+        "en": "No help for '{topic}'. Topics: {topics} (or `research --help`).",
+        "ja": "'{topic}' のヘルプはありません。トピック: {topics}（または `research --help`）。",
+    },
     "terminal.read_failed": {
         "en": "{count} of {total} {total:source|sources} could not be read: {reason}",
         "ja": "{total} 件中 {count} 件のソースを読み込めませんでした: {reason}",
@@ -81,13 +99,13 @@ MESSAGES: dict[str, dict[str, str]] = {
     "terminal.no_steps": {"en": "none yet", "ja": "まだなし"},
     "terminal.summary": {
         "en": "{sources} {sources:source|sources} read · claims: {supported} supported, {flagged} flagged, "
-        "{not_checked} not checked · {loops} verification {loops:loop|loops} · {seconds:.0f} s · {report_md} · {report_pdf}",
+        "{not_checked} not checked · {loops} verification {loops:loop|loops} · {seconds:.0f} s",
         "ja": "読み込んだソース {sources} 件 · 主張: 裏付けあり {supported}、要注意 {flagged}、未確認 {not_checked}"
-        " · 検証ループ {loops} 回 · {seconds:.0f} 秒 · {report_md} · {report_pdf}",
+        " · 検証ループ {loops} 回 · {seconds:.0f} 秒",
     },
     "terminal.summary_unverified": {
-        "en": "{sources} {sources:source|sources} read · no claims were checked · {seconds:.0f} s · {report_md} · {report_pdf}",
-        "ja": "読み込んだソース {sources} 件 · 検証した主張なし · {seconds:.0f} 秒 · {report_md} · {report_pdf}",
+        "en": "{sources} {sources:source|sources} read · no claims were checked · {seconds:.0f} s",
+        "ja": "読み込んだソース {sources} 件 · 検証した主張なし · {seconds:.0f} 秒",
     },
     # --- sessions ---------------------------------------------------------------------
     "terminal.sessions_where": {"en": "Sessions in {path}", "ja": "セッションの場所: {path}"},
