@@ -9,7 +9,7 @@ import os
 import shutil
 import sys
 
-from research.modules.core.errors import EXIT_OK, EXIT_USAGE, UserFacingError
+from research.modules.core.errors import EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UserFacingError
 from research.modules.core.i18n import t
 from research.cli.main import _ArgumentParser
 from research.modules.text.sanitize import clean_data, strip_controls
@@ -54,7 +54,70 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+class _StdoutFailed(Exception):
+    """Standard output could not be written (`> /dev/full`, a closed pipe)."""
+
+    def __init__(self, error: OSError) -> None:
+        super().__init__(error)
+        self.error = error
+
+
+class _GuardedStdout:
+    """sys.stdout for a subcommand: a failed write or flush becomes ``_StdoutFailed``, so it
+    is told apart from every other OSError and reported in one line, never a traceback."""
+
+    def __init__(self, stream) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        try:
+            return self._stream.write(text)
+        except OSError as exc:
+            raise _StdoutFailed(exc) from None
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except OSError as exc:
+            raise _StdoutFailed(exc) from None
+
+    def __getattr__(self, name: str):
+        return getattr(self._stream, name)
+
+
 def dispatch(argv: list[str]) -> int:
+    """Run one subcommand; its stdout going nowhere (`> /dev/full`, `| head -c1`) is one
+    line on stderr and exit 1, as for a research run (docs/reliability.md)."""
+    if argv[:1] == ["mcp"]:  # stdout is the protocol there, and the server's own business
+        return _dispatch(argv)
+    real = sys.stdout
+    sys.stdout = _GuardedStdout(real)
+    try:
+        code = _dispatch(argv)
+        sys.stdout.flush()
+        return code
+    except _StdoutFailed as failed:
+        _silence_stdout()
+        sys.stderr.write("research: " + t("edges.stdout_failed", _locale_language(),
+                                          reason=failed.error.strerror or type(failed.error).__name__) + "\n")
+        return EXIT_FAILURE
+    finally:
+        if isinstance(sys.stdout, _GuardedStdout):
+            sys.stdout = real
+
+
+def _silence_stdout() -> None:
+    """fd 1 to /dev/null: the interpreter's own flush at exit must not fail a second time."""
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, 1)
+        os.close(null)
+    except OSError:
+        pass
+    sys.stdout = open(1, "w", encoding="utf-8", closefd=False)
+
+
+def _dispatch(argv: list[str]) -> int:
     if argv[:1] == ["verify"]:
         # `research verify` has its own parser and output contract (cli/verify.py).
         from research.cli.verify import main as verify_main

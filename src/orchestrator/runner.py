@@ -10,14 +10,16 @@ stopped, both at once, when the run ends.
 from __future__ import annotations
 
 import asyncio
+import errno
 import importlib
+import os
 import traceback
 import unicodedata
 from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from research.modules.core.errors import EXIT_NO_EVIDENCE, EXIT_OK, UsageError
+from research.modules.core.errors import EXIT_FAILURE, EXIT_NO_EVIDENCE, EXIT_OK, UsageError, UserFacingError
 from research.state.run_problems import outcome_exit_code, run_problems
 from research.state.session_folder import HistoryManager, SessionInfo, now_iso
 from research.modules.core.language import detect_language
@@ -99,9 +101,34 @@ def resolve_language(requested: str, question: str) -> str:
     raise UsageError("usage.bad_lang", value=requested)
 
 
+class ProgressStreamFailed(UserFacingError):
+    """The progress stream could not be written (`2>/dev/full`, `2>&1 | head -c1`): the run
+    stops there and its session is kept as "interrupted", resumable, exit 1."""
+
+    exit_code = EXIT_FAILURE
+
+    def __init__(self, error: OSError) -> None:
+        super().__init__("edges.stderr_failed", reason=error.strerror or type(error).__name__, session_id="")
+
+
+def _guarded(progress: ProgressCallback) -> ProgressCallback:
+    """``progress`` whose write failures are told apart from every other OSError."""
+
+    def report(event: str, payload: dict[str, Any]) -> None:
+        try:
+            progress(event, payload)
+        except OSError as exc:
+            raise ProgressStreamFailed(exc) from None
+        except SystemExit:  # Rich's answer to a broken pipe: it raises SystemExit(1) from print()
+            raise ProgressStreamFailed(BrokenPipeError(errno.EPIPE, os.strerror(errno.EPIPE))) from None
+
+    return report
+
+
 async def run_research(
     request: ResearchRequest, settings: Settings, progress: ProgressCallback
 ) -> RunResult:
+    progress = _guarded(progress)
     history = HistoryManager(settings.sessions_dir)
     if request.resume:
         session, meta = _resumable(history, request.resume)
@@ -137,7 +164,12 @@ async def run_research(
         # One writer per session folder: a second `--resume` of a live run is refused. The
         # kernel drops the lock when its process dies, so a kill -9 never leaves it stale.
         if announce_servers:  # said once Ollama answered and the folder exists: their errors stay one line
-            progress("servers_starting", {})  # they boot in the background; the first steps go on
+            try:
+                progress("servers_starting", {})  # they boot in the background; the first steps go on
+            except ProgressStreamFailed as failed:
+                failed.params["session_id"] = session.session_id
+                history.update_meta(session.session_id, status="interrupted", finished_at=now_iso())
+                raise
         with history.lock(session.session_id):
             if request.resume:
                 history.remove_stale_temp_files(session.session_id)  # left by a process killed mid-write
@@ -185,7 +217,6 @@ def _import_graph_modules() -> Any:
 
 async def _run_locked(request, settings, progress, history, session, model, model_name, question, lang, depth, pool,
                       heavy):
-    progress("session", {"session_id": session.session_id, "session_dir": str(session.path), "language": lang})
     history.update_meta(session.session_id, status="running")
     history.append_event(session.session_id, "run_start", resume=bool(request.resume))
     from research.orchestrator.session_store import record_session
@@ -194,6 +225,8 @@ async def _run_locked(request, settings, progress, history, session, model, mode
 
     finished: dict[str, Any] = {}  # the graph's final state, once it has one
     try:
+        # Inside the try: a progress stream that fails here already leaves the session "interrupted".
+        progress("session", {"session_id": session.session_id, "session_dir": str(session.path), "language": lang})
         final = await _run_graph(session, history, settings, model, progress, question, lang, model_name, request,
                                  depth, finished, pool, heavy)
     except BaseException as exc:
@@ -207,7 +240,11 @@ async def _run_locked(request, settings, progress, history, session, model, mode
                 return _result_from_meta(session, lang, meta, bool(request.resume))
             final = finished
         else:
-            status = ("interrupted" if request.stopped_by else "cancelled") if cancelled else "failed"
+            if isinstance(exc, ProgressStreamFailed):  # stopped by the stream, not by a failure of the run
+                exc.params["session_id"] = session.session_id
+                status = "interrupted"
+            else:
+                status = ("interrupted" if request.stopped_by else "cancelled") if cancelled else "failed"
             history.update_meta(session.session_id, status=status, finished_at=now_iso(), error=str(exc)[:500])
             history.append_event(session.session_id, "run_" + status, error=type(exc).__name__,
                                  **({"signal": request.stopped_by} if request.stopped_by else {}))

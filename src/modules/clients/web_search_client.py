@@ -42,8 +42,9 @@ EXIT_GRACE_S = 1.0  # our server exits as soon as its stdin closes; past this it
 MAX_RESTARTS = 5  # per client: a server that keeps crashing is not restarted for ever
 SEARCH_TOOL = "full-web-search"
 # Passed through to the child besides RESEARCH_*: proxies and CA bundles the user relies on,
-# and PYTHONPATH (the child is this same program and must import what the parent imports).
-_PASSTHROUGH_ENV = ("PYTHONPATH", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "NO_PROXY", "http_proxy", "https_proxy",
+# PYTHONPATH (the child is this same program and must import what the parent imports), and
+# XDG_CACHE_HOME (a page cache outside a session goes where the user keeps caches).
+_PASSTHROUGH_ENV = ("PYTHONPATH", "XDG_CACHE_HOME", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "NO_PROXY", "http_proxy", "https_proxy",
                     "all_proxy", "no_proxy", "SSL_CERT_FILE", "SSL_CERT_DIR", "REQUESTS_CA_BUNDLE", "DDGS_PROXY")
 
 

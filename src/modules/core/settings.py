@@ -176,6 +176,73 @@ class Settings(BaseSettings):
         return (init_settings, env_settings, _TomlFileSource(settings_cls))
 
 
+class FetchSettings(BaseSettings):
+    """Fetch limits (``RESEARCH_FETCH_*``); defaults suit the open web. Here, apart from the
+    fetcher, so a run checks them before it makes a session (``check_run_settings``) and the
+    web-search server at its start, without importing httpx."""
+
+    model_config = SettingsConfigDict(env_prefix="RESEARCH_FETCH_", extra="ignore")
+
+    timeout: float = Field(default=15.0, gt=0, description="total seconds per page")
+    connect_timeout: float = Field(default=5.0, gt=0)
+    max_bytes: int = Field(default=10 * 1024 * 1024, ge=1024)
+    max_redirects: int = Field(default=5, ge=0, le=20)
+    concurrency: int = Field(default=10, ge=1, le=64)
+    per_host: int = Field(default=6, ge=1, le=32, description="like a browser's connections per host")
+    cache_max_age_hours: float = Field(default=24.0, gt=0, description="a cached page older than this is fetched again")
+    cache_max_mb: float = Field(default=512.0, gt=0, description="the byte cache is kept under this size")
+
+
+def load_fetch_settings() -> FetchSettings:
+    """``FetchSettings`` from the environment; a bad value is a ``UsageError`` naming it."""
+    try:
+        return FetchSettings()
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        name = "RESEARCH_FETCH_" + str(first["loc"][0] if first.get("loc") else "?").upper()
+        value = os.environ.get(name, "")
+        raise UsageError("edges.bad_setting", name=name, value=value[:80], reason=first["msg"]) from None
+
+
+# What a documents folder (RESEARCH_DOCS_DIR, --docs) may hold, by suffix: the local
+# engine reads these and nothing else.
+LOCAL_SUFFIXES = {".md": "text/markdown", ".markdown": "text/markdown", ".txt": "text/plain",
+                  ".html": "text/html", ".htm": "text/html", ".pdf": "application/pdf"}
+_DOCS_SCAN_LIMIT = 100_000  # entries looked at before a big folder is taken as not empty
+
+
+def _check_docs_folder(folder: Path) -> None:
+    """A documents folder with no file of a kind the local engine reads is said up front
+    (with what it reads), not found out as "no evidence" after a whole run."""
+    seen = 0
+    for _root, _dirs, names in os.walk(folder, followlinks=False):
+        for name in names:
+            if Path(name).suffix.lower() in LOCAL_SUFFIXES:
+                return
+        seen += len(names) + len(_dirs)
+        if seen > _DOCS_SCAN_LIMIT:
+            return
+    raise UsageError("edges.docs_empty", path=str(folder)[:300])
+
+
+# The first bytes of the font files a PDF can embed: TrueType, OpenType (CFF), collections.
+_FONT_MAGIC = (b"\x00\x01\x00\x00", b"OTTO", b"true", b"ttcf")
+
+
+def _check_pdf_font(path: Path) -> None:
+    """RESEARCH_PDF_FONT names a readable font file: said before the run, not after it."""
+    path = path.expanduser()
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(4)
+    except OSError as exc:
+        raise UsageError("edges.bad_setting", name="RESEARCH_PDF_FONT", value=str(path)[:200],
+                         reason=exc.strerror or str(exc)) from None
+    if head not in _FONT_MAGIC:
+        raise UsageError("edges.bad_setting", name="RESEARCH_PDF_FONT", value=str(path)[:200],
+                         reason="not a TrueType or OpenType font file (.ttf, .otf, .ttc)")
+
+
 def check_run_settings(settings: Settings) -> None:
     """Settings a research run depends on, checked before any session folder exists.
 
@@ -197,6 +264,10 @@ def check_run_settings(settings: Settings) -> None:
             raise UsageError("security.docs_missing", path=str(folder)[:300])
         if not folder.is_dir():
             raise UsageError("security.docs_not_folder", path=str(folder)[:300])
+        _check_docs_folder(folder)
+    if settings.pdf_font is not None:
+        _check_pdf_font(settings.pdf_font)
+    load_fetch_settings()  # RESEARCH_FETCH_*: read by the web-search server, checked here first
 
 
 def load_settings(flag_names: dict[str, str] | None = None, **flags: Any) -> Settings:

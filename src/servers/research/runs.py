@@ -39,6 +39,8 @@ class RunsBusy(Exception):
 @dataclass
 class ActiveRun:
     label: str  # the question, or the id being resumed, until the session is known
+    request: ResearchRequest | None = None
+    task: "asyncio.Task[RunResult] | None" = None
     session_id: str = ""
     language: str = ""
     node: str = ""
@@ -58,7 +60,7 @@ class RunManager:
         if len(self.active) >= self.limit:
             going = self.active[0]
             raise RunsBusy(going.session_id or going.label, len(self.active), self.limit)
-        run = ActiveRun(label=request.resume or request.question[:80])
+        run = ActiveRun(label=request.resume or request.question[:80], request=request)
 
         def progress(event: str, payload: dict[str, Any]) -> None:
             if event == "session":
@@ -69,7 +71,7 @@ class RunManager:
                 run.events.put_nowait((event, payload))
 
         self.active.append(run)
-        task = asyncio.create_task(run_research(request, settings, progress))
+        task = run.task = asyncio.create_task(run_research(request, settings, progress))
         try:
             await self._follow(run, task, on_event)
             return task.result()
@@ -98,6 +100,21 @@ class RunManager:
                 while not run.events.empty():
                     await on_event(*run.events.get_nowait())
                 return
+
+    async def stop_all(self, signal_name: str) -> None:
+        """The server was told to stop (SIGTERM, SIGHUP): each run is cancelled as the CLI
+        cancels one on that signal, so its session is kept as "interrupted" (resumable),
+        and given ``CANCEL_GRACE_SECONDS`` to mark it and close its servers."""
+        tasks = []
+        for run in list(self.active):
+            if run.task is not None and not run.task.done():
+                if run.request is not None:
+                    run.request.stopped_by = signal_name
+                run.task.cancel()
+                tasks.append(run.task)
+        if tasks:
+            with anyio.CancelScope(shield=True):
+                await asyncio.wait(tasks, timeout=CANCEL_GRACE_SECONDS)
 
     def describe(self) -> list[dict[str, str]]:
         return [{"session_id": r.session_id, "question": r.label, "step": r.node} for r in self.active]

@@ -23,7 +23,7 @@ from mcp_types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import BaseModel, Field
 
 from research.modules.core.errors import EXIT_USAGE, UserFacingError
-from research.modules.core.i18n import t
+from research.modules.core.i18n import reason_label, t
 from research.modules.core.language import detect_language
 from research.modules.core.settings import Settings, load_settings
 from research.modules.text.sanitize import clean_data, strip_controls
@@ -79,17 +79,17 @@ class ResearchService:
     async def research(self, request: ResearchRequest, overrides: dict[str, Any], ctx: Context) -> CallToolResult:
         lang = self.message_language(request.language, request.question)
         settings = load_settings(**overrides)
-        steps = 0
+        bar = ProgressBar()
         session_id = ""
 
         async def notify(event: str, payload: dict[str, Any]) -> None:
-            nonlocal lang, steps, session_id
+            nonlocal lang, session_id
             if event == "session":
                 lang, session_id = payload.get("language") or lang, payload["session_id"]
             message = progress_message(event, payload, lang)
             if message:
-                steps += 1  # MCP progress must grow with every notification
-                await ctx.report_progress(steps, None, strip_controls(message, keep_newlines=False))
+                value, total = bar.advance(event, payload)
+                await ctx.report_progress(value, total, strip_controls(message, keep_newlines=False))
 
         try:
             result = await self.runs.run(request, settings, notify)
@@ -106,12 +106,50 @@ class ResearchService:
         return _tool_result(render_research(output), output)
 
 
+# The steps of a run without follow-up rounds, and what one follow-up round adds.
+RUN_STEPS = ("input", "search", "processing", "llm", "verification", "report")
+ROUND_STEPS = 4  # search, processing, llm, verification again
+
+
+class ProgressBar:
+    """MCP progress with a ``total`` a host can draw a bar from: steps finished out of the
+    steps the run will take (six; four more for each follow-up round, as it starts). Every
+    notification moves it on a little, since MCP progress must grow each time."""
+
+    def __init__(self) -> None:
+        self.total = float(len(RUN_STEPS))
+        self.done = 0
+        self.value = 0.0
+        self._verified = False
+
+    def advance(self, event: str, payload: dict[str, Any]) -> tuple[float, float]:
+        node = payload.get("node")
+        upcoming = payload.get("next") or []
+        if event == "resuming" and upcoming and upcoming[0] in RUN_STEPS:  # the finished steps count as done
+            self.done = RUN_STEPS.index(upcoming[0])
+            self.value = max(self.value, float(self.done))
+        elif event == "node_start" and node == "search" and self._verified:
+            self.total += ROUND_STEPS  # a follow-up round
+        if event == "node_end":
+            self.done += 1
+            self._verified = self._verified or node == "verification"
+            self.value = max(float(self.done), self.value + 1e-6)
+            if node == "report":
+                self.total = self.value  # the end, however many rounds it took
+        else:  # a tenth of the way to the end of the running step
+            ceiling = min(self.done + 1.0, self.total)
+            self.value += (ceiling - self.value) / 10 if ceiling > self.value else 1e-6
+        self.total = max(self.total, self.value)
+        return self.value, self.total
+
+
 def progress_message(event: str, payload: dict[str, Any], lang: str) -> str | None:
     """The line a host shows for one runner event; None for events it need not see."""
     if event == "session":
         return t("progress.session", lang, session_id=payload["session_id"])
     if event == "resuming":
-        return t("progress.resuming", lang, session_id=payload["session_id"], node=", ".join(payload.get("next", [])))
+        steps = ", ".join(t("progress." + node, lang) for node in payload.get("next", []))
+        return t("terminal.resuming_at", lang, session_id=payload["session_id"], step=steps)
     if event == "node_start":
         return t("progress." + payload["node"], lang) + "…"
     if event == "node_end":
@@ -245,6 +283,12 @@ def render_verdicts(output: VerifyOutput, lang: str) -> str:
         name = "not_checked" if verdict.reason == "not_checked" else verdict.verdict
         where = f" [{verdict.source}]" if verdict.source else ""
         lines.append(f"{number}. {t('verifier.' + name, lang)}{where}: {verdict.text}")
+        # What a host that reads text only needs too: why, and the passage that decided it.
+        if verdict.reason:
+            lines.append("   " + t("verify.why", lang, reason=reason_label(verdict.reason, lang)))
+        if verdict.evidence:
+            lines.append("   " + t("verify.evidence_line", lang, label=verdict.source or "?",
+                                      evidence=" ".join(verdict.evidence.split())[:300]))
     summary = output.summary
     lines += ["", t("verify.summary", lang, claims=summary["claims"], supported=summary["supported"],
                     unsupported=summary["unsupported"], uncertain=summary["uncertain"])]
@@ -258,15 +302,43 @@ def render_verdicts(output: VerifyOutput, lang: str) -> str:
 
 
 async def _serve(settings: Settings) -> None:
+    import anyio
+
     service = ResearchService(settings)
     try:
-        await build_server(service).run_stdio_async()
+        async with anyio.create_task_group() as tasks:
+            tasks.start_soon(_stop_on_signals, service)
+            await build_server(service).run_stdio_async()
+            tasks.cancel_scope.cancel()  # the host closed stdin: nothing left to wait for
     finally:
         await service.servers.aclose()
 
 
+async def _stop_on_signals(service: ResearchService) -> None:
+    """SIGTERM or SIGHUP (a host quitting, a service manager): the runs in progress are
+    stopped as the CLI stops one, keeping their sessions "interrupted" and resumable,
+    instead of the process dying with them still marked "running". Then the process ends
+    with 143/129 at once: the SDK's stdin reader is a thread no cancellation can stop."""
+    import signal
+
+    import anyio
+
+    from research.modules.core.errors import SIGNAL_EXIT_CODES
+
+    with anyio.open_signal_receiver(signal.SIGTERM, signal.SIGHUP) as signals:
+        async for number in signals:
+            name = signal.Signals(number).name
+            with anyio.CancelScope(shield=True):
+                await service.runs.stop_all(name)
+                await service.servers.aclose()
+            logging.shutdown()
+            sys.stderr.flush()
+            os._exit(SIGNAL_EXIT_CODES[name])
+
+
 def serve() -> None:
-    """Run the server on stdio until the host closes it. Settings from ``RESEARCH_*``."""
+    """Run the server on stdio until the host closes it. Settings from ``RESEARCH_*``.
+    Stopped by SIGTERM/SIGHUP it exits 143/129 once its runs are marked "interrupted"."""
     import anyio
 
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING)

@@ -16,9 +16,12 @@
 from __future__ import annotations
 
 import asyncio
+import errno
 import hashlib
 import json
+import os
 import re
+import stat
 import time
 from collections import defaultdict
 from dataclasses import dataclass
@@ -28,7 +31,7 @@ from urllib.parse import unquote, urljoin, urlsplit
 
 import httpx
 
-from research.servers.web.fetch_settings import FetchSettings
+from research.modules.core.settings import LOCAL_SUFFIXES, FetchSettings
 from research.servers.web.url_safety import URLGuard, UnsafeURL, canonical_url
 from research.state.session_folder import atomic_write, read_session_bytes
 
@@ -148,6 +151,41 @@ class SourceCache:
             total -= size
 
 
+def read_inside(path: Path, root: Path, limit: int) -> bytes:
+    """The bytes of ``path``, a regular file under ``root``, as the file it is when opened.
+
+    The folder was listed (and each path resolved) earlier: a file or folder swapped for a
+    link since then must not be read. O_NOFOLLOW refuses a link as the last name, and the
+    real path of what was opened (not of the name) must still lie under ``root``; a FIFO
+    or device is refused, and at most ``limit`` bytes are read."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | os.O_CLOEXEC)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise FetchFailed("the file became a link after the folder was listed; not read") from None
+        raise FetchFailed(f"cannot read the file: {exc.strerror}") from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise FetchFailed("not a regular file; not read")
+        opened = Path(os.readlink(f"/proc/self/fd/{fd}")) if os.path.isdir("/proc/self/fd") else path.resolve()
+        if opened != root and root not in opened.parents:
+            raise FetchFailed("the file left the documents folder after it was listed; not read")
+        if info.st_size > limit:
+            raise FetchFailed(f"the file is larger than {limit} bytes")
+        chunks, total = [], 0
+        while chunk := os.read(fd, min(1 << 20, limit + 1 - total)):
+            chunks.append(chunk)
+            total += len(chunk)
+            if total > limit:
+                raise FetchFailed(f"the file is larger than {limit} bytes")
+        return b"".join(chunks)
+    except OSError as exc:
+        raise FetchFailed(f"cannot read the file: {exc.strerror}") from None
+    finally:
+        os.close(fd)
+
+
 # --------------------------------------------------------------------------- fetcher
 
 
@@ -249,14 +287,8 @@ class PageFetcher:
 
     def _read_local(self, url: str) -> tuple[bytes, str, str | None]:
         path = self._local_path(url)
-        from research.servers.web.engines.local import LOCAL_SUFFIXES
-
-        try:
-            if path.stat().st_size > self.limits.max_bytes:
-                raise FetchFailed(f"the file is larger than {self.limits.max_bytes} bytes")
-            return path.read_bytes(), url, LOCAL_SUFFIXES.get(path.suffix.lower())
-        except OSError as exc:
-            raise FetchFailed(f"cannot read the file: {exc.strerror}") from None
+        assert self.local_root is not None  # _local_path said so
+        return read_inside(path, self.local_root, self.limits.max_bytes), url, LOCAL_SUFFIXES.get(path.suffix.lower())
 
     async def _download(self, url: str) -> tuple[bytes, str, str | None]:
         current = url

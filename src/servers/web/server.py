@@ -30,14 +30,13 @@ import anyio
 import anyio.to_thread
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
 from mcp.server.mcpserver.exceptions import ToolError
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, Field
 
 from research.modules.core.errors import EXIT_USAGE, DocumentFailed, UserFacingError
 from research.modules.core.language import detect_language
-from research.modules.core.settings import Settings, load_settings
+from research.modules.core.settings import FetchSettings, Settings, load_fetch_settings, load_settings
 from research.modules.core.urls import canonical_url
-from research.servers.mcp_support import ResearchMCPServer, describe_validation, exit_now, usable_cache_dir
-from research.servers.web.fetch_settings import FetchSettings
+from research.servers.mcp_support import ResearchMCPServer, exit_now, usable_cache_dir
 
 if TYPE_CHECKING:  # imported when the service is built (engines, fetcher: httpx) or first parses
     from research.modules.clients.parser_client import ContainerProcessor
@@ -121,7 +120,15 @@ class WebSearchService:
         return await self._parser.parse(path=path, text=None, media_type=media_type or "", url=url)
 
     async def _read_local_file(self, path: Path, media_type: str) -> tuple[str, str]:
-        parsed = await self._parse(str(path), media_type, path.as_uri())
+        """One file of the documents folder, read once (never through a link swapped in
+        since the folder was listed) into the cache; the parser reads that copy."""
+        from research.servers.web.engines.local import MAX_LOCAL_FILE_BYTES
+        from research.servers.web.fetcher import read_inside
+
+        assert self.fetcher.local_root is not None  # the local engine runs only with a documents folder
+        data = read_inside(path, self.fetcher.local_root, MAX_LOCAL_FILE_BYTES)
+        stored = self.fetcher.cache.store(path.as_uri(), path.as_uri(), media_type, data)
+        parsed = await self._parse(str(stored.cache_path), media_type, path.as_uri())
         return parsed.title, parsed.markdown
 
     def cache_for(self, folder: str | None) -> SourceCache | None:
@@ -367,13 +374,10 @@ def serve(cache_dir: str | None, cache_root: str | None = None) -> int:
     folder under it (``cacheDir``)."""
     try:
         settings = load_settings()
-        FetchSettings()  # a bad RESEARCH_FETCH_* value fails here, not mid-search
+        load_fetch_settings()  # a bad RESEARCH_FETCH_* value fails here, not mid-search
     except UserFacingError as exc:
         print(f"research mcp web-search: {exc.message('en')}", file=sys.stderr)
         return exc.exit_code
-    except ValidationError as exc:
-        print(f"research mcp web-search: invalid RESEARCH_FETCH_* setting: {describe_validation(exc)}", file=sys.stderr)
-        return EXIT_USAGE
     folders = []
     for raw in (cache_dir or str(default_cache_dir()), cache_root):
         if raw is None:

@@ -33,10 +33,24 @@ class UnsafeURL(Exception):
     """The URL is not fetched: bad scheme, or it points into a private network."""
 
 
+# IPv6 forms that reach an IPv4 address (or a network) other than the one they seem to:
+# NAT64 (RFC 6052, 8215) carries the IPv4 address in its last 32 bits, 6to4 (2002::/16,
+# RFC 3056, deprecated) goes through a relay to an embedded one, and site-local fec0::/10
+# (deprecated) is a private network Python still calls global.
+_NAT64 = (ipaddress.ip_network("64:ff9b::/96"), ipaddress.ip_network("64:ff9b:1::/48"))
+_NEVER_PUBLIC_V6 = (ipaddress.ip_network("2002::/16"), ipaddress.ip_network("fec0::/10"))
+
+
 def address_is_public(address: str) -> bool:
     ip = ipaddress.ip_address(address.split("%", 1)[0])  # drop an IPv6 zone id
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
+    if isinstance(ip, ipaddress.IPv6Address):
+        if any(ip in network for network in _NEVER_PUBLIC_V6):
+            return False
+        if ip.ipv4_mapped is not None:
+            ip = ip.ipv4_mapped
+        elif any(ip in network for network in _NAT64) or (int(ip) >> 32 == 0 and int(ip) > 1):
+            # NAT64, or IPv4-compatible ``::a.b.c.d`` (deprecated): judged as the IPv4 address inside.
+            ip = ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF)
     # is_global is False for loopback, RFC 1918, link-local (incl. 169.254.169.254 metadata),
     # 100.64/10 shared space, documentation and reserved ranges.
     return ip.is_global and not ip.is_multicast

@@ -12,12 +12,10 @@ import asyncio
 import os
 from pathlib import Path
 
-from research.modules.core.settings import Settings
+from research.modules.core.settings import LOCAL_SUFFIXES, Settings
 from research.modules.text.index import TextIndex, best_passage
 from research.servers.web.engines.base import EngineContext, EngineNotConfigured, EngineResult, EngineUnavailable, ReadDocument
 
-LOCAL_SUFFIXES = {".md": "text/markdown", ".markdown": "text/markdown", ".txt": "text/plain",
-                  ".html": "text/html", ".htm": "text/html", ".pdf": "application/pdf"}
 MAX_LOCAL_FILE_BYTES = 50 * 1024 * 1024
 
 
