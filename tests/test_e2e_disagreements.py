@@ -36,6 +36,15 @@ OTHER_STYLE = [
         "Climbers usually start from the fifth station in July or August.",
     ]),
 ]
+NOBEL = [
+    Article("/style/esaki.html", "Leo Esaki", "en", [
+        "Leo Esaki is a Japanese physicist known for the tunnel diode.",
+        "He was awarded the Nobel Prize in Physics in 1973.",
+    ]),
+    Article("/style/physicists.html", "Physicists of Japan", "en", [
+        "Leo Esaki received the Nobel Prize in 1975 for his work on electron tunnelling.",
+    ]),
+]
 PARAPHRASING = [
     Article("/same/fuji-a.html", "Mount Fuji facts", "en", [
         "Mount Fuji is 3,776 m (12,388 ft) tall and is the highest mountain in Japan.",
@@ -142,3 +151,16 @@ def test_pages_in_another_style_disagree_and_no_claim_is_simply_supported(resear
                         and claim["text"][:40].replace("'", "") in line.replace("\\", "").replace("'", ""))
             assert f"3776 metres \\[{a}\\]" in line, line
     assert found.get("contested_claims") or all(c["verdict"] != "supported" or a in c["citations"] for c in giving_3778)
+
+
+def test_a_prize_year_given_by_he_on_one_page_is_named(research_env, fake_ollama, planted_web):
+    web = planted_web(NOBEL)
+    session = _run(research_env, web, "When did Leo Esaki win the Nobel Prize?")
+    found = json.loads((session / "disagreements.json").read_text("utf-8"))
+    labels = {doc["url"].rsplit("/", 1)[-1]: doc["label"]
+              for doc in map(json.loads, (session / "processed.jsonl").read_text("utf-8").splitlines())}
+    a, b = labels["esaki.html"], labels["physicists.html"]
+    assert [(item["attribute"], {tuple(p["labels"]): p["value"] for p in item["positions"]})
+            for item in found["items"]] == [("award", {(a,): "1973", (b,): "1975"})], found
+    part = _section((session / "report.md").read_text("utf-8"), "Where the sources disagree")
+    assert "1973" in part and "1975" in part and f"[{a}]" in part and f"[{b}]" in part
