@@ -542,3 +542,11 @@ def test_figures_of_two_named_times_are_not_a_dispute():
                     [("", "In Stuttgart the maximum temperature will be 33℃ on Saturday 26th August."),
                      ("", "In Stuttgart the maximum temperature will be 29℃ on Saturday 26th August.")], set())
     assert _positions(find_disagreements(_docs(same_day), same_day.questions).certain) == {("temperature", "S1", "S2")}
+
+
+def test_a_question_that_names_a_category_still_pairs_the_thing_both_pages_name():
+    case = Case("", ["How tall is the tallest mountain in Japan?"],
+                [("Japan", "Mount Fuji, the tallest mountain in Japan, is 3,776 m high."),
+                 ("Peaks", "Japan's tallest mountain, Mount Fuji, stands 3,778 metres above sea level. "
+                           "Mount Kita, the second highest in Japan, is 3,193 m high.")], set())
+    assert _positions(find_disagreements(_docs(case), case.questions).certain) == {("height", "S1", "S2")}

@@ -162,6 +162,7 @@ class Fact:
     # For a figure: the times its sentence names ("on 26 August", "in 2010", 「7月」): a
     # forecast for August and one for January are two facts, not a dispute.
     times: frozenset[str] = frozenset()
+    in_sentence: tuple[frozenset[str], ...] = ()  # every name of the sentence
 
     @property
     def shown(self) -> str:
@@ -625,6 +626,8 @@ def sentence_facts(label: str, sentence: str, page: frozenset[str] = frozenset()
             continue
         groups.setdefault((_clause_number(prepared, position), value.dimension, attribute), []).append((position, value))
     facts = []
+    in_sentence = (_japanese_names(prepared),) if _language(prepared) == "ja" else \
+        tuple(n for n, _ in _english_names(prepared, common))
     for (_, dimension, attribute), members in groups.items():
         prefix = prepared[: members[0][0]]
         starts = [m.end() for m in _CLAUSE_BREAK.finditer(prefix)]
@@ -644,6 +647,7 @@ def sentence_facts(label: str, sentence: str, page: frozenset[str] = frozenset()
             attribute=attribute, entity=subject.name, by_reference=subject.by_reference,
             mentioned=subject.mentioned, values=tuple(v for _, v in members), event=event,
             times=frozenset() if dimension == "date" else _times(lowered),
+            in_sentence=in_sentence,
         ))
     return facts
 
@@ -731,7 +735,12 @@ def _about_question(fact: Fact, entities: list[frozenset[str]]) -> bool:
     passing, or is unknown."""
     if not fact.entity:
         return True
-    return any(same_entity(name, e) or _overlap(name, e) for name in (fact.entity, *fact.mentioned) for e in entities)
+    return any(same_entity(name, e) or _overlap(name, e) for name in (fact.entity, *fact.mentioned) for e in entities) \
+        or _names_question(fact, entities)
+
+
+def _names_question(fact: Fact, entities: list[frozenset[str]]) -> bool:
+    return any(same_entity(name, e) for name in fact.in_sentence for e in entities)
 
 
 # --- pairs -----------------------------------------------------------------------------
@@ -759,6 +768,11 @@ def _relation(first: Fact, second: Fact, entities: list[frozenset[str]], groups:
     if on_first and on_second:
         return "same" if on_first & on_second else "different"
     if not on_first and not on_second:
+        # "How tall is the tallest mountain in Japan?": two sentences that both name Mount
+        # Fuji, and Japan, are about one thing the question asks for by another name.
+        if same_entity(first.entity, second.entity) and _names_question(first, entities) \
+                and _names_question(second, entities):
+            return "borderline" if first.by_reference or second.by_reference else "same"
         return "different"
     other = second if on_first else first
     if not other.entity:
