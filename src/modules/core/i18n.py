@@ -465,6 +465,13 @@ def t(key: str, lang: str, **params: object) -> str:
         return template
 
 
+def reason_label(code: str, lang: str) -> str:
+    """A verdict's reason in words (``number_mismatch`` → "a number differs from the
+    source"); a code without a message yet is shown as it is."""
+    key = "verify.reason." + code
+    return t(key, lang) if key in MESSAGES else code
+
+
 class _PluralFormatter(string.Formatter):
     """``{count:result|results}`` is the word for that count ("1 result", "2 results");
     every other field is formatted as ``str.format`` would."""

@@ -302,43 +302,15 @@ def render_verdicts(output: VerifyOutput, lang: str) -> str:
 
 
 async def _serve(settings: Settings) -> None:
-    import anyio
-
     service = ResearchService(settings)
     try:
-        async with anyio.create_task_group() as tasks:
-            tasks.start_soon(_stop_on_signals, service)
-            await build_server(service).run_stdio_async()
-            tasks.cancel_scope.cancel()  # the host closed stdin: nothing left to wait for
+        await build_server(service).run_stdio_async()
     finally:
         await service.servers.aclose()
 
 
-async def _stop_on_signals(service: ResearchService) -> None:
-    """SIGTERM or SIGHUP (a host quitting, a service manager): the runs in progress are
-    stopped as the CLI stops one, keeping their sessions "interrupted" and resumable,
-    instead of the process dying with them still marked "running". Then the process ends
-    with 143/129 at once: the SDK's stdin reader is a thread no cancellation can stop."""
-    import signal
-
-    import anyio
-
-    from research.modules.core.errors import SIGNAL_EXIT_CODES
-
-    with anyio.open_signal_receiver(signal.SIGTERM, signal.SIGHUP) as signals:
-        async for number in signals:
-            name = signal.Signals(number).name
-            with anyio.CancelScope(shield=True):
-                await service.runs.stop_all(name)
-                await service.servers.aclose()
-            logging.shutdown()
-            sys.stderr.flush()
-            os._exit(SIGNAL_EXIT_CODES[name])
-
-
 def serve() -> None:
-    """Run the server on stdio until the host closes it. Settings from ``RESEARCH_*``.
-    Stopped by SIGTERM/SIGHUP it exits 143/129 once its runs are marked "interrupted"."""
+    """Run the server on stdio until the host closes it. Settings from ``RESEARCH_*``."""
     import anyio
 
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING)
