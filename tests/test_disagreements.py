@@ -550,3 +550,9 @@ def test_a_question_that_names_a_category_still_pairs_the_thing_both_pages_name(
                  ("Peaks", "Japan's tallest mountain, Mount Fuji, stands 3,778 metres above sea level. "
                            "Mount Kita, the second highest in Japan, is 3,193 m high.")], set())
     assert _positions(find_disagreements(_docs(case), case.questions).certain) == {("height", "S1", "S2")}
+
+
+def test_a_page_title_names_its_subject_before_the_site():
+    from research.modules.text.disagreements import page_subject
+
+    assert page_subject("富士山 - Wikipedia", []) == page_subject("Mount Fuji | Japan Guide", []) == {"mount", "fuji"}

@@ -450,7 +450,9 @@ def clause_subject(prefix: str, page_subject: frozenset[str], common: frozenset[
 
 
 def page_subject(title: str, sentences: list[str]) -> frozenset[str]:
-    """What a page is about: its title's name, else the first name a sentence opens with."""
+    """What a page is about: its title's name (before a site's name: "富士山 - Wikipedia"),
+    else the first name a sentence opens with."""
+    title = re.split(r"\s+[-|–—:]\s+|\s*[|｜]\s*", title)[0]
     for text in (title, *sentences[:5]):
         text = _prepared_cased(text)
         if not text.strip():
