@@ -40,7 +40,7 @@ from research.servers.research.results import (
 )
 from research.servers.mcp_support import ResearchMCPServer
 from research.servers.research.runs import RunManager, RunsBusy
-from research.servers.research.verify_tool import VerifyOutput, verify_answer
+from research.servers.research.verify_tool import CheckProcess, VerifyOutput, verify_answer
 from research.state.session_folder import HistoryManager
 
 SERVER_NAME = "research"
@@ -63,6 +63,9 @@ class ResearchService:
         # first such call and kept until this server exits: a check no longer pays for
         # starting both (research runs keep servers of their own: their settings may differ).
         self.servers = ServerPool()
+        # `verify`'s sentence checks run in a child process: off the event loop, and killed
+        # when the client gives up on the call.
+        self.checks = CheckProcess()
 
     @property
     def history(self) -> HistoryManager:
@@ -231,7 +234,7 @@ def build_server(service: ResearchService) -> MCPServer:
             return error_result(t("mcp_research.no_sources", message_lang))
         try:
             output = await verify_answer(answer, sources, service.settings, judge=judge, lang=message_lang,
-                                         servers=service.servers)
+                                         servers=service.servers, checks=service.checks)
         except UserFacingError as exc:
             return error_result(exc.message(message_lang))
         if not any(source.status == "ok" for source in output.sources):
@@ -302,15 +305,45 @@ def render_verdicts(output: VerifyOutput, lang: str) -> str:
 
 
 async def _serve(settings: Settings) -> None:
+    import anyio
+
     service = ResearchService(settings)
     try:
-        await build_server(service).run_stdio_async()
+        async with anyio.create_task_group() as tasks:
+            tasks.start_soon(_stop_on_signals, service)
+            await build_server(service).run_stdio_async()
+            tasks.cancel_scope.cancel()  # the host closed stdin: nothing left to wait for
     finally:
+        service.checks.close()
         await service.servers.aclose()
 
 
+async def _stop_on_signals(service: ResearchService) -> None:
+    """SIGTERM or SIGHUP (a host quitting, a service manager): the runs in progress are
+    stopped as the CLI stops one, keeping their sessions "interrupted" and resumable,
+    instead of the process dying with them still marked "running". Then the process ends
+    with 143/129 at once: the SDK's stdin reader is a thread no cancellation can stop."""
+    import signal
+
+    import anyio
+
+    from research.modules.core.errors import SIGNAL_EXIT_CODES
+
+    with anyio.open_signal_receiver(signal.SIGTERM, signal.SIGHUP) as signals:
+        async for number in signals:
+            name = signal.Signals(number).name
+            with anyio.CancelScope(shield=True):
+                await service.runs.stop_all(name)
+                service.checks.close()
+                await service.servers.aclose()
+            logging.shutdown()
+            sys.stderr.flush()
+            os._exit(SIGNAL_EXIT_CODES[name])
+
+
 def serve() -> None:
-    """Run the server on stdio until the host closes it. Settings from ``RESEARCH_*``."""
+    """Run the server on stdio until the host closes it. Settings from ``RESEARCH_*``.
+    Stopped by SIGTERM/SIGHUP it exits 143/129 once its runs are marked "interrupted"."""
     import anyio
 
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING)

@@ -9,11 +9,14 @@ sentence gets the same verdict from this tool as from the command.
 
 from __future__ import annotations
 
+import asyncio
 import re
+from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from pydantic import BaseModel, Field
 
+from research.modules.core.errors import UsageError
 from research.modules.core.settings import Settings
 from research.orchestrator.answer_check import (
     OUTCOMES,
@@ -25,6 +28,71 @@ from research.orchestrator.answer_check import (
 )
 
 URL = re.compile(r"^https?://\S+$")
+
+# What one call may ask for (a long report is some 30,000 characters; a book chapter some
+# 100,000). Larger inputs are refused with one line saying which and the limit, instead of
+# holding the server for minutes.
+MAX_ANSWER_CHARS = 200_000
+MAX_SOURCES = 20
+MAX_SOURCE_CHARS = 2_000_000  # each source, as given or as read from its URL
+
+
+class TooLarge(UsageError):
+    def __init__(self, what: str, size: int, limit: int) -> None:
+        super().__init__("edges.verify_too_large", what=what, size=size, limit=limit)
+
+
+def check_sizes(answer: str, sources: list[str]) -> None:
+    """``TooLarge`` for an input over the limits, before anything is fetched or read."""
+    if len(answer) > MAX_ANSWER_CHARS:
+        raise TooLarge("the answer", len(answer), MAX_ANSWER_CHARS)
+    if len(sources) > MAX_SOURCES:
+        raise TooLarge("the list of sources", len(sources), MAX_SOURCES)
+    for number, source in enumerate(sources, 1):
+        if len(source) > MAX_SOURCE_CHARS:
+            raise TooLarge(f"source S{number}", len(source), MAX_SOURCE_CHARS)
+
+
+class CheckProcess:
+    """The sentence checks in a child process of their own.
+
+    They are CPU work: in the server's event loop they would hold every other call
+    (``sessions`` included) until done, and a thread cannot be stopped when the client
+    gives up. A child can: a cancelled check kills it, and the next check starts another.
+    The child is forked from a forkserver that has imported the checks once, so a check
+    costs milliseconds more than in-process, the first one about a second."""
+
+    def __init__(self) -> None:
+        self._pool: ProcessPoolExecutor | None = None
+
+    def _started(self) -> ProcessPoolExecutor:
+        if self._pool is None:
+            import multiprocessing
+
+            context = multiprocessing.get_context("forkserver")
+            context.set_forkserver_preload(["research.orchestrator.answer_check"])
+            self._pool = ProcessPoolExecutor(max_workers=1, mp_context=context)
+        return self._pool
+
+    async def check(self, answer: str, documents: list[dict[str, Any]]) -> tuple[list[Any], list[Any]]:
+        return await self.run(check_draft, answer, documents)
+
+    async def run(self, function: Any, *args: Any) -> Any:
+        """``function(*args)`` in the child (a module-level function, its result picklable)."""
+        future = self._started().submit(function, *args)
+        try:
+            return await asyncio.wrap_future(future)
+        except asyncio.CancelledError:
+            self.close()  # the client went away: the check stops now, not minutes later
+            raise
+
+    def close(self) -> None:
+        pool, self._pool = self._pool, None
+        if pool is None:
+            return
+        for process in list(getattr(pool, "_processes", {}).values()):
+            process.kill()
+        pool.shutdown(wait=False, cancel_futures=True)
 
 
 class SentenceVerdict(BaseModel):
@@ -59,11 +127,20 @@ def is_url(source: str) -> bool:
 
 
 async def verify_answer(answer: str, sources: list[str], settings: Settings, *, judge: bool, lang: str,
-                        servers: Any = None) -> VerifyOutput:
-    """``servers``: the research server's ``ServerPool``, kept between calls (None: this call's own)."""
+                        servers: Any = None, checks: CheckProcess | None = None) -> VerifyOutput:
+    """``servers``: the research server's ``ServerPool``, kept between calls (None: this call's own).
+    ``checks``: where the sentence checks run (None: here, in this thread). ``TooLarge`` when
+    an input is over the limits."""
+    check_sizes(answer, sources)
     specs = [SourceSpec("url" if is_url(source.strip()) else "text", source.strip()) for source in sources]
     documents = await read_sources(specs, settings, servers=servers)
-    claims, assessments = check_draft(answer, documents)
+    for document in documents:  # a URL's page is only known once read
+        if len(document.get("markdown") or "") > MAX_SOURCE_CHARS:
+            raise TooLarge(f"source {document['label']}", len(document["markdown"]), MAX_SOURCE_CHARS)
+    if checks is not None:
+        claims, assessments = await checks.check(answer, documents)
+    else:
+        claims, assessments = check_draft(answer, documents)
     judged, note = True, ""
     if judge:
         judged, note = await judge_uncertain_claims(claims, assessments, lang, settings)
