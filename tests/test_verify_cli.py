@@ -120,3 +120,60 @@ def test_sources_can_be_urls_fetched_by_the_web_search_server_and_parsed_in_the_
     assert [(s["label"], s["title"]) for s in report["sources"]] == [
         ("S1", "Mount Fuji"), ("S2", "LangGraph checkpoints: a technical note")]
     assert [c["verdict"] for c in report["claims"]] == ["supported", "supported", "unsupported"]
+
+
+# --- issue 23, item 9 (presentation): what a reader of the table or a script sees ---------------
+
+LONG_JA = ("富士山は静岡県と山梨県にまたがる日本最高峰の活火山で、山頂の剣ヶ峰にある測量の基準点から求めた"
+           "標高は3,776メートルである。")
+
+
+def test_piped_verdicts_keep_whole_japanese_claims_and_give_the_reason(tmp_path, env):
+    env.pop("COLUMNS", None)  # piped: no terminal width to cut to
+    answer = tmp_path / "回答.md"
+    answer.write_text(LONG_JA + "\n最後の噴火は1854年である。\n", "utf-8")
+    source = tmp_path / "資料.txt"
+    source.write_text(SOURCE_JA, "utf-8")
+    result = run_research(["verify", str(answer), "--source", str(source), "--no-judge", "--lang", "ja"], env)
+    assert result.returncode == 0, result.stderr
+    assert LONG_JA in result.stdout and "…" not in result.stdout  # the number at its end is there
+    assert "理由: 数値が出典と異なる" in result.stdout  # 1854 against 1707, said in words
+    assert "根拠 [S1]: " in result.stdout
+
+
+def test_the_table_folds_instead_of_cutting_and_has_a_reason_column(capsys):
+    from research.cli.verify import print_verdicts
+
+    record = {"text": LONG_JA, "verdict": "supported", "reason": "supported", "evidence": SOURCE_JA, "source": "S1",
+              "citations": ["S1"]}
+    print_verdicts([record], ["supported"], "ja", table=True)
+    out = capsys.readouterr().out
+    assert "…" not in out, [line for line in out.splitlines() if "…" in line]
+    assert "理由" in out and "出典が同じことを" in out  # the reason column (wrapped, not cut)
+
+
+def test_the_judges_partly_supported_is_shown_as_such():
+    from types import SimpleNamespace
+
+    from research.cli.verify import shown_verdict
+
+    judged = {"verdict": "uncertain", "reason": "judge"}
+    assert shown_verdict(judged, SimpleNamespace(verdict="partly_supported")) == "partly_supported"
+    assert shown_verdict(judged, SimpleNamespace(verdict="uncertain")) == "uncertain"
+    assert shown_verdict({"verdict": "uncertain", "reason": "not_checked"}, None) == "not_checked"
+
+
+def test_strict_exits_6_when_a_claim_is_not_supported(tmp_path, env):
+    source = tmp_path / "fuji.txt"
+    source.write_text(SOURCE_EN, "utf-8")
+    good, bad = tmp_path / "good.md", tmp_path / "bad.md"
+    good.write_text("Mount Fuji is the highest mountain in Japan.\n", "utf-8")
+    bad.write_text("Mount Fuji is the highest mountain in Japan.\nIts last eruption began in 1709.\n", "utf-8")
+    for answer, strict, code in ((bad, False, 0), (bad, True, 6), (good, True, 0)):
+        args = ["verify", str(answer), "--source", str(source), "--no-judge"] + (["--strict"] if strict else [])
+        result = run_research(args, env)
+        assert result.returncode == code, (answer.name, strict, result.stderr)
+    batch = tmp_path / "in.jsonl"
+    batch.write_text(json.dumps({"id": "a", "draft": "Its last eruption began in 1709 [S1].",
+                                 "sources": [{"label": "S1", "text": SOURCE_EN}]}) + "\n", "utf-8")
+    assert run_research(["verify", "--batch", str(batch), "--no-judge", "--strict"], env).returncode == 6

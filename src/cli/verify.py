@@ -25,9 +25,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from research.modules.core.errors import EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UserFacingError
+from research.modules.core.errors import EXIT_CLAIMS_NOT_SUPPORTED, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UserFacingError
 from research.modules.core.i18n import t
-from research.modules.text.sanitize import clean_data, for_terminal
+from research.modules.text.sanitize import clean_data, for_terminal, strip_controls
 from research.orchestrator.answer_check import (
     OUTCOMES,
     SourceSpec,
@@ -51,7 +51,8 @@ def _parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="research verify", add_help=True,
         description="Check every claim of an answer against its sources / 回答の各主張を出典と照合します. "
-        "Exit 0 when the check ran (read the verdicts), 2 for a usage mistake.",
+        "Exit 0 when the check ran (read the verdicts), 2 for a usage mistake; with --strict, 6 when any "
+        "claim is not supported (for scripts and CI).",
     )
     parser.add_argument("answer", nargs="?", help="the answer: a Markdown or text file with [S#] citations")
     parser.add_argument("--source", action="append", default=[], metavar="FILE|URL",
@@ -62,6 +63,9 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--no-judge", action="store_true", help="cheap checks only: uncertain claims stay uncertain")
     parser.add_argument("--json", action="store_true", help="print the claims as JSON")
     parser.add_argument("--lang", choices=["ja", "en"], help="language of the messages and the table (default: from LANG)")
+    parser.add_argument("--strict", action="store_true",
+                        help=f"exit {EXIT_CLAIMS_NOT_SUPPORTED} when any claim is not supported (unsupported, partly "
+                        "supported, uncertain or not checked); 0 only when every claim is supported")
     return parser
 
 
@@ -75,7 +79,7 @@ def main(argv: list[str]) -> int:
         args = _parser().parse_args(argv)
         lang = args.lang or lang
         if args.batch:
-            return _run_batch(Path(args.batch), judge=not args.no_judge, lang=lang)
+            return _run_batch(Path(args.batch), judge=not args.no_judge, lang=lang, strict=args.strict)
         if not args.answer:
             raise _Usage(t("verify.no_answer", lang))
         return asyncio.run(_run_single(args, lang))
@@ -110,12 +114,13 @@ def _documents_from(sources: list[dict[str, Any]]) -> list[dict[str, Any]]:
     ]
 
 
-def _run_batch(path: Path, *, judge: bool, lang: str) -> int:
+def _run_batch(path: Path, *, judge: bool, lang: str, strict: bool = False) -> int:
     try:
         handle = sys.stdin if str(path) == "-" else path.open(encoding="utf-8")
     except OSError as exc:
         raise _Usage(t("verify.unreadable", lang, path=path, reason=exc.strerror or str(exc))) from None
     out = sys.stdout
+    all_supported = True
     with handle:
         for number, line in enumerate(handle, start=1):
             if not line.strip():
@@ -134,11 +139,12 @@ def _run_batch(path: Path, *, judge: bool, lang: str) -> int:
             if judge:
                 checked, _ = asyncio.run(_judge(claims, assessments, item.get("lang") or lang))
             records = [claim_record(c, a, checked=checked) for c, a in zip(claims, assessments)]
+            all_supported = all_supported and all(shown_verdict(r, a) == "supported" for r, a in zip(records, assessments))
             for record in records:
                 record.pop("source", None)
             out.write(json.dumps({"id": str(item.get("id", number)), "claims": records}, ensure_ascii=False) + "\n")
     out.flush()
-    return EXIT_OK
+    return EXIT_CLAIMS_NOT_SUPPORTED if strict and not all_supported else EXIT_OK
 
 
 # --- one answer, files as sources ------------------------------------------------------------------
@@ -189,29 +195,64 @@ async def _run_single(args: argparse.Namespace, lang: str) -> int:
         if not checked and why:
             sys.stderr.write(t("verify.judge_unavailable", lang, reason=why[:200]) + "\n")
     records = [claim_record(c, a, checked=checked) for c, a in zip(claims, assessments)]
+    shown = [shown_verdict(r, a) for r, a in zip(records, assessments)]
     counts = {name: sum(1 for r in records if r["verdict"] == name) for name in OUTCOMES}
+    code = EXIT_CLAIMS_NOT_SUPPORTED if args.strict and any(name != "supported" for name in shown) else EXIT_OK
     if args.json:
         print(json.dumps(clean_data({"claims": records, "summary": {"claims": len(records), **counts},
                           "sources": [{"label": d["label"], "title": d.get("title", ""), "url": d.get("url", "")} for d in documents]}),
                          ensure_ascii=False))
-        return EXIT_OK
-    _print_table(records, lang)
-    sys.stdout.write(t("verify.summary", lang, claims=len(records), **counts) + "\n")
-    return EXIT_OK
+        return code
+    print_verdicts(records, shown, lang, table=sys.stdout.isatty())
+    partly = shown.count("partly_supported")
+    summary = t("verify.summary", lang, claims=len(records), **counts)
+    if partly:  # the judge's "partly supported" is counted as uncertain: said, so the two agree
+        summary += " " + t("verify.summary_partly", lang, count=partly)
+    sys.stdout.write(summary + "\n")
+    return code
 
 
-def _print_table(records: list[dict[str, Any]], lang: str) -> None:
+def shown_verdict(record: dict[str, Any], assessment: Any) -> str:
+    """The verdict as a person reads it: the judge's "partly supported" is named (its outcome
+    counts as uncertain), and an uncertain claim no judge saw is "not checked"."""
+    if record["reason"] == "not_checked":
+        return "not_checked"
+    if record["reason"] == "judge" and getattr(assessment, "verdict", "") == "partly_supported":
+        return "partly_supported"
+    return record["verdict"]
+
+
+_STYLES = {"supported": "green", "unsupported": "red", "uncertain": "yellow", "partly_supported": "yellow",
+           "not_checked": "yellow"}
+
+
+def print_verdicts(records: list[dict[str, Any]], shown: list[str], lang: str, *, table: bool) -> None:
+    """On a terminal a table that wraps (never cuts) claims and evidence, with a reason
+    column; piped, one numbered block per claim, whole, for grep and diff."""
+    from research.modules.core.i18n import reason_label  # noqa: PLC0415
+
+    if not table:
+        lines = []
+        for number, (record, name) in enumerate(zip(records, shown), 1):
+            where = f" [{record['source']}]" if record.get("source") else ""
+            lines.append(f"{number}. {t('verifier.' + name, lang)}{where}: {strip_controls(record['text'])}")
+            if record["reason"]:
+                lines.append("   " + t("verify.why", lang, reason=reason_label(record["reason"], lang)))
+            if record["evidence"]:
+                lines.append("   " + t("verify.evidence_line", lang, label=record.get("source") or "?",
+                                          evidence=" ".join(strip_controls(record["evidence"]).split())))
+        sys.stdout.write("\n".join(lines) + ("\n" if lines else ""))
+        return
     from rich.console import Console  # noqa: PLC0415
     from rich.table import Table  # noqa: PLC0415
 
-    table = Table(show_lines=True)
-    for key in ("verify.col_claim", "verify.col_verdict", "verify.col_source", "verify.col_evidence"):
-        table.add_column(t(key, lang))
-    styles = {"supported": "green", "unsupported": "red", "uncertain": "yellow"}
-    for record in records:
-        name = "not_checked" if record["reason"] == "not_checked" else record["verdict"]
-        evidence = (record["evidence"] or "")[:200]
+    grid = Table(show_lines=True)
+    for key in ("verify.col_claim", "verify.col_verdict", "verify.col_reason", "verify.col_source", "verify.col_evidence"):
+        # fold: a long Japanese claim wraps onto more lines; its numbers are never cut off.
+        grid.add_column(t(key, lang), overflow="fold")
+    for record, name in zip(records, shown):
         # Claims and evidence come from the answer and the sources: no escapes, no Rich markup.
-        table.add_row(for_terminal(record["text"]), f"[{styles[record['verdict']]}]{t('verifier.' + name, lang)}[/]",
-                      for_terminal(record.get("source") or ""), for_terminal(evidence))
-    Console().print(table)
+        grid.add_row(for_terminal(record["text"]), f"[{_STYLES[name]}]{t('verifier.' + name, lang)}[/]",
+                     for_terminal(reason_label(record["reason"], lang)) if record["reason"] else "",
+                     for_terminal(record.get("source") or ""), for_terminal(record["evidence"] or ""))
+    Console().print(grid)

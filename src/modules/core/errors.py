@@ -11,6 +11,7 @@ EXIT_NO_EVIDENCE = 4  # searched fine, found nothing usable
 # No search engine could be reached for any query (offline, SearXNG down, a server
 # without the search tool): nothing was searched, so "no evidence" would be untrue.
 EXIT_SEARCH_FAILED = 5
+EXIT_CLAIMS_NOT_SUPPORTED = 6  # `research verify --strict`: some claim is not supported (scripts, CI)
 # Stopped by a signal: 128 + its number, as shells report it. The session is kept and
 # marked "cancelled" (Ctrl-C) or "interrupted" (SIGTERM, SIGHUP); `--resume` continues it.
 SIGNAL_EXIT_CODES = {"SIGINT": 130, "SIGTERM": 143, "SIGHUP": 129}

@@ -29,6 +29,10 @@ MESSAGES: dict[str, dict[str, str]] = {
     "verify.col_verdict": {"en": "Verdict", "ja": "判定"},
     "verify.col_source": {"en": "Source", "ja": "出典"},
     "verify.col_evidence": {"en": "Evidence", "ja": "根拠"},
+    "verify.col_reason": {"en": "Reason", "ja": "理由"},
+    "verify.summary_partly": {"en": "({count} of the uncertain: partly supported, by the judge.)",
+                              "ja": "（不確かのうち{count}件は判定モデルによる一部裏付けあり）"},
+    "verifier.partly_supported": {"en": "partly supported", "ja": "一部裏付けあり"},
     "verify.summary": {
         "en": "{claims} claims: {supported} supported, {unsupported} unsupported, {uncertain} uncertain.",
         "ja": "主張{claims}件: 裏付けあり{supported}件、裏付けなし{unsupported}件、不確か{uncertain}件。",
