@@ -44,10 +44,16 @@ def rows(url: str, query: str, *args) -> list[dict]:
         return connection.execute(query, args).fetchall()
 
 
-def wait_for(predicate, timeout: float = 120.0) -> None:
+def wait_for(predicate, timeout: float = 180.0, url: str | None = None) -> None:
     deadline = time.monotonic() + timeout
     while not predicate():
-        assert time.monotonic() < deadline, "timed out waiting"
+        if time.monotonic() > deadline:
+            detail = ""
+            if url:  # what the queue and the workers said, to tell a slow machine from a bug
+                detail = json.dumps({"runs": rows(url, "SELECT run_id, status, worker, claims, error FROM research_runs"),
+                                     "events": rows(url, "SELECT run_id, worker, event, payload FROM "
+                                                         "research_run_events ORDER BY id")}, default=str)[-4000:]
+            raise AssertionError("timed out waiting " + detail)
         time.sleep(0.1)
 
 
@@ -75,7 +81,7 @@ def test_a_worker_killed_mid_run_is_taken_over_from_the_last_checkpoint(worker_e
     with ExitStack() as stack:
         first = start_worker(worker_env)
         stack.callback(stop, first)
-        wait_for(lambda: ("llm" in [n for _, n in node_starts(url, run_id)]))
+        wait_for(lambda: "llm" in [n for _, n in node_starts(url, run_id)], url=url)
         os.killpg(first.pid, signal.SIGKILL)  # the worker and its servers, as a crash would
         first.wait(10)
         killed_at = time.monotonic()
@@ -83,25 +89,25 @@ def test_a_worker_killed_mid_run_is_taken_over_from_the_last_checkpoint(worker_e
         second = start_worker(worker_env)
         stack.callback(stop, second)
         wait_for(lambda: rows(url, "SELECT status FROM research_runs WHERE run_id = %s", run_id)[0]["status"]
-                 in ("done", "failed"))
+                 in ("done", "failed"), url=url)
         taken_after = time.monotonic() - killed_at
     (run,) = rows(url, "SELECT * FROM research_runs WHERE run_id = %s", run_id)
-    assert run["status"] == "done", run["error"]
-    assert run["claims"] == 2 and run["worker"] == worker_of(second)
     steps = node_starts(url, run_id)
+    assert run["status"] == "done", run["error"]
+    assert run["claims"] == 2 and run["worker"] == worker_of(second), (run, steps)
     before = [n for w, n in steps if w == worker_of(first)]
     after = [n for w, n in steps if w == worker_of(second)]
-    assert before[:4] == ["input", "search", "processing", "llm"][: len(before[:4])] and "llm" in before
+    assert before[:4] == ["input", "search", "processing", "llm"][: len(before[:4])] and "llm" in before, steps
     # Resumed from the last checkpoint: the steps the first worker finished are not run again.
     assert after[0] == "llm" and "search" not in after and "input" not in after, after
-    assert after[-1] == "report" and [n for _, n in steps].count("report") == 1
+    assert after[-1] == "report" and [n for _, n in steps].count("report") == 1, steps
     session = Path(run["result"]["session_dir"])
     assert (session / "report.pdf").is_file() and (session / "report.md").read_text("utf-8").strip()
     meta = json.loads((session / "meta.json").read_text("utf-8"))
     assert meta["status"] == "done"
     assert rows(url, "SELECT owner, status FROM research_sessions WHERE session_id = %s",
                 run["session_id"]) == [{"owner": "t1", "status": "done"}]
-    assert taken_after < 60
+    assert taken_after < 120, taken_after
 
 
 def test_a_stalled_worker_keeps_its_run_and_nobody_runs_it_twice(worker_env, fake_ollama):
@@ -112,7 +118,7 @@ def test_a_stalled_worker_keeps_its_run_and_nobody_runs_it_twice(worker_env, fak
     with ExitStack() as stack:
         first = start_worker(worker_env)
         stack.callback(stop, first)
-        wait_for(lambda: "search" in [n for _, n in node_starts(url, run_id)])
+        wait_for(lambda: "search" in [n for _, n in node_starts(url, run_id)], url=url)
         os.killpg(first.pid, signal.SIGSTOP)  # alive, holding its lock, but silent: the heartbeat goes stale
         second = start_worker(worker_env)
         stack.callback(stop, second)
@@ -123,7 +129,7 @@ def test_a_stalled_worker_keeps_its_run_and_nobody_runs_it_twice(worker_env, fak
         assert stale["worker"] == worker_of(first) and stale["claims"] == 1, "the lock kept the run from a second worker"
         os.killpg(first.pid, signal.SIGCONT)
         wait_for(lambda: rows(url, "SELECT status FROM research_runs WHERE run_id = %s", run_id)[0]["status"]
-                 in ("done", "failed"))
+                 in ("done", "failed"), url=url)
     (run,) = rows(url, "SELECT * FROM research_runs WHERE run_id = %s", run_id)
     assert run["status"] == "done" and run["claims"] == 1
     assert {w for w, _ in node_starts(url, run_id)} == {worker_of(first)}
@@ -137,7 +143,7 @@ def test_a_worker_stopped_with_sigterm_puts_its_run_back_for_another(worker_env,
     with ExitStack() as stack:
         first = start_worker(worker_env)
         stack.callback(stop, first)
-        wait_for(lambda: "llm" in [n for _, n in node_starts(url, run_id)])
+        wait_for(lambda: "llm" in [n for _, n in node_starts(url, run_id)], url=url)
         first.send_signal(signal.SIGTERM)  # as `research serve` stops its workers
         assert first.wait(60) == 0
         (waiting,) = rows(url, "SELECT status, worker, session_id FROM research_runs WHERE run_id = %s", run_id)
@@ -146,7 +152,7 @@ def test_a_worker_stopped_with_sigterm_puts_its_run_back_for_another(worker_env,
         second = start_worker(worker_env)  # no lease to wait out: the run was handed back
         stack.callback(stop, second)
         wait_for(lambda: rows(url, "SELECT status FROM research_runs WHERE run_id = %s", run_id)[0]["status"]
-                 in ("done", "failed"), timeout=60)
+                 in ("done", "failed"), url=url)
     (run,) = rows(url, "SELECT * FROM research_runs WHERE run_id = %s", run_id)
     assert run["status"] == "done" and run["claims"] == 2
     after = [n for w, n in node_starts(url, run_id) if w == worker_of(second)]
