@@ -44,6 +44,7 @@ import argparse
 import ast
 import gzip
 import json
+import random
 import re
 import subprocess
 import sys
@@ -52,6 +53,9 @@ import time
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from judge_standin import MINICHECK_RAGTRUTH_BACC, simulate_judge  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 RESEARCH = ROOT / ".venv" / "bin" / "research"
@@ -170,15 +174,23 @@ def run_verifier(rows: list[dict[str, Any]]) -> tuple[dict[str, list[dict[str, A
     return out, seconds
 
 
-def score(rows: list[dict[str, Any]], results: dict[str, list[dict[str, Any]]]) -> dict[str, dict[str, float]]:
+def score(rows: list[dict[str, Any]], results: dict[str, list[dict[str, Any]]],
+          judge_accuracy: float = MINICHECK_RAGTRUTH_BACC, seed: int = 21) -> dict[str, dict[str, float]]:
+    """Claim- and response-level tallies; the uncertain claims judged twice: by a perfect judge
+    (the oracle F1) and by the stand-in at ``judge_accuracy`` (the end-to-end figures)."""
+    rng = random.Random(seed)
     tally: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
     for row in rows:
         claims = results.get(row["id"], [])
         hallucinated_response = bool(row["spans"])
         predicted = False
+        predicted_standin = False
         flagged_without_judge = False
         for claim in claims:
             bad = any(s < claim["end"] and claim["start"] < e for s, e in row["spans"])
+            final = claim["verdict"]
+            if final == "uncertain":
+                final = "supported" if simulate_judge(not bad, judge_accuracy, rng) else "unsupported"
             for task in (row["task"], "all"):
                 t = tally[task]
                 t["claims"] += 1
@@ -186,11 +198,14 @@ def score(rows: list[dict[str, Any]], results: dict[str, list[dict[str, Any]]]) 
                 if bad:
                     t["bad"] += 1
                     t["bad_supported"] += claim["verdict"] == "supported"
+                    t["bad_supported_end"] += final == "supported"
                 else:
                     t["clean"] += 1
                     t["clean_unsupported"] += claim["verdict"] == "unsupported"
+                    t["clean_unsupported_end"] += final == "unsupported"
             if claim["verdict"] == "unsupported" or (claim["verdict"] == "uncertain" and bad):
                 predicted = True
+            predicted_standin |= final == "unsupported"
             flagged_without_judge |= claim["verdict"] == "unsupported"
         for task in (row["task"], "all"):
             t = tally[task]
@@ -198,10 +213,19 @@ def score(rows: list[dict[str, Any]], results: dict[str, list[dict[str, Any]]]) 
             t["tp"] += predicted and hallucinated_response
             t["fp"] += predicted and not hallucinated_response
             t["fn"] += (not predicted) and hallucinated_response
+            t["s_tp"] += predicted_standin and hallucinated_response
+            t["s_fp"] += predicted_standin and not hallucinated_response
+            t["s_fn"] += (not predicted_standin) and hallucinated_response
             if not hallucinated_response:
                 t["clean_responses"] += 1
                 t["clean_flagged"] += flagged_without_judge
     return tally
+
+
+def _f1(tp: float, fp: float, fn: float) -> float:
+    precision = tp / (tp + fp) if tp + fp else 0.0
+    recall = tp / (tp + fn) if tp + fn else 0.0
+    return 2 * precision * recall / (precision + recall) if precision + recall else 0.0
 
 
 def _share(a: float, b: float) -> str:
@@ -280,6 +304,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("data", type=Path)
     parser.add_argument("--split", default="train")
     parser.add_argument("--limit", type=int, default=0)
+    parser.add_argument("--judge-accuracy", type=float, default=MINICHECK_RAGTRUTH_BACC,
+                        help="the stand-in judge's balanced accuracy (default: Bespoke-MiniCheck-7B's published RAGTruth figure)")
+    parser.add_argument("--seed", type=int, default=21)
+    parser.add_argument("--json", action="store_true", help="also print the raw tallies as one JSON line")
     parser.add_argument("--layout", choices=("auto", "ragtruth", "redeep"), default="auto",
                         help="redeep: ReDeEP's ragtruth-<model>-<split>.json files (one label per answer)")
     args = parser.parse_args(argv)
@@ -298,18 +326,26 @@ def main(argv: list[str] | None = None) -> int:
     if args.limit:
         rows = rows[: args.limit]
     results, seconds = run_verifier(rows)
-    tally = score(rows, results)
+    tally = score(rows, results, args.judge_accuracy, args.seed)
     print(f"RAGTruth {args.split}: {len(rows)} answers, {int(tally['all']['claims'])} claims, verified in {seconds:.1f} s")
+    print("Cheap checks alone (--no-judge); F1 with a perfect judge on the uncertain claims")
     print("task        answers claims  halluc->supported  clean->unsupported  to judge  F1(oracle judge)  clean D2T flagged")
     for task in sorted(tally, key=lambda k: (k == "all", k)):
         t = tally[task]
-        precision = t["tp"] / (t["tp"] + t["fp"]) if t["tp"] + t["fp"] else 0.0
-        recall = t["tp"] / (t["tp"] + t["fn"]) if t["tp"] + t["fn"] else 0.0
-        f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
         d2t = _share(t["clean_flagged"], t["clean_responses"]) if task in ("Data2txt", "all") else "     -"
         print(f"{task:10s} {int(t['responses']):7d} {int(t['claims']):6d}  {_share(t['bad_supported'], t['bad']):>17s}"
               f"  {_share(t['clean_unsupported'], t['clean']):>18s}  {_share(t['uncertain'], t['claims']):>8s}"
-              f"  {f1:16.3f}  {d2t:>17s}")
+              f"  {_f1(t['tp'], t['fp'], t['fn']):16.3f}  {d2t:>17s}")
+    print()
+    print(f"End to end, the uncertain claims decided by a stand-in judge at {args.judge_accuracy:.1%} balanced accuracy"
+          f" (seed {args.seed}; benchmarks/judge_standin.py)")
+    print("task        halluc->supported  clean->unsupported  response F1")
+    for task in sorted(tally, key=lambda k: (k == "all", k)):
+        t = tally[task]
+        print(f"{task:10s}  {_share(t['bad_supported_end'], t['bad']):>17s}  {_share(t['clean_unsupported_end'], t['clean']):>18s}"
+              f"  {_f1(t['s_tp'], t['s_fp'], t['s_fn']):11.3f}")
+    if args.json:
+        print(json.dumps({k: dict(v) for k, v in tally.items()}))
     return 0
 
 

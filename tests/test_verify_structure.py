@@ -163,3 +163,14 @@ def test_a_record_field_read_the_other_way_is_not_supported():
     source = "{'name': 'Fresco Cafe', 'attributes': {'OutdoorSeating': True, 'RestaurantsReservations': False}}\nOverview:"
     assert _outcome("Fresco Cafe has outdoor seating and takes reservations [S1].", source) != "supported"
     assert _outcome("Fresco Cafe has outdoor seating but no reservations [S1].", source) == "supported"
+
+
+def test_framing_words_and_the_questions_own_words_are_not_required_of_a_source():
+    source = "富士山は1707年の宝永噴火を最後に噴火していない。"
+    index = EvidenceIndex([{"label": "S1", "status": "ok", "markdown": source}], question="富士山が静かな理由は？")
+    (claim,) = split_claims("富士山が静かな理由は、1707年の宝永噴火を最後に噴火していないことです[S1]。")
+    assert assess_claim(claim, index).reason != "missing_term"
+    english = EvidenceIndex([{"label": "S1", "status": "ok", "markdown": "The bridge opened in 1937."}],
+                            question="What is the backstory of the bridge?")
+    (claim,) = split_claims("The backstory: the bridge opened in 1937 [S1].")
+    assert assess_claim(claim, english).outcome == "supported"

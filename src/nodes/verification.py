@@ -60,7 +60,7 @@ async def verify_claims(state: AgentState, deps: WorkflowDependencies) -> dict[s
 
     draft, language_check = await _fix_language(state.get("draft") or "", language, deps, new_errors)
     claims = split_claims(draft)
-    index = EvidenceIndex(documents)
+    index = EvidenceIndex(documents, question=str(state.get("question") or ""))
     assessments = [assess_claim(claim, index) for claim in claims]
     methods = ["none" if a.verdict == "citation_invalid" or a.reason == "no_sources" else "lexical" for a in assessments]
     # An uncertain claim was never decided by the cheap checks: "lexical" would claim it was.

@@ -35,6 +35,9 @@ _STOP_WORDS = frozenset(
 # adjectives, and prefixes/suffixes that change meaning (非, 未, 不).
 _CONTENT_POS = {"名詞", "動詞", "形容詞", "形状詞", "接頭辞", "副詞"}
 _WEAK_JA = frozenset("する ある いる なる れる られる こと もの ため よう これ それ 及び 等 為 事 物 居る 有る 成る 為る 出来る 言う 思う".split())
+# Nouns that frame an answer rather than state a fact (「理由は以下の通り」, 「主な特徴」): no source
+# need contain them, so they are not compared.
+_FRAMING_JA = frozenset("理由 場合 方法 特徴 以下 以上 一方 様々 主 点 面 具体 例 詳細 概要 要点 ポイント".split())
 
 
 @dataclass(frozen=True)
@@ -83,7 +86,7 @@ def _japanese_terms(run: str) -> list[Term]:
             continue
         lemma = (getattr(feature, "lemma", None) or word.surface).split("-")[0]
         # A verb in kana (おぼれる, たたく) says what happens; a kana auxiliary (いる, しまう) does not.
-        if lemma in _WEAK_JA or _HIRAGANA_ONLY.match(word.surface) and pos1 not in ("名詞", "形容詞", "形状詞") \
+        if lemma in _WEAK_JA or lemma in _FRAMING_JA or _HIRAGANA_ONLY.match(word.surface) and pos1 not in ("名詞", "形容詞", "形状詞") \
                 and not (pos1 == "動詞" and pos2 != "非自立可能"):
             continue
         pos3 = getattr(feature, "pos3", "") or ""
