@@ -170,3 +170,19 @@ def test_bad_input_is_one_line_and_exit_2(research_env, args, env, needle):
 def test_bad_input_message_follows_the_language(research_env):
     result = run_research(["　", "--lang", "ja"], research_env)
     assert result.returncode == 2 and "質問が空です" in result.stderr
+
+
+@pytest.mark.parametrize("question", ["富士山の最後の噴火は？", "What is the height of Mount Fuji?"])
+def test_the_revision_scaffolding_never_reaches_the_answer(research_env, fake_ollama, question):
+    # Issue 23, item 2: gpt-oss kept the revision prompt's labels in its revised sentences and
+    # "Sentences to revise: Sentence 1: …" / 「書き直す文: 文 1: …」 was printed in the answer.
+    from fixtures.fake_ollama import REALISTIC
+
+    fake_ollama.behaviours = set(REALISTIC) | {"echo_items"}
+    result = run_research([question], research_env)
+    assert result.returncode == 0, result.stderr
+    (session,) = session_dirs(research_env)
+    assert json.loads((session / "verification.json").read_text("utf-8"))["summary"]["loops"] >= 1  # a revision ran
+    for text in (result.stdout, (session / "report.md").read_text("utf-8")):
+        for scaffolding in ("Sentences to revise", "書き直す文", "Sentence 1:", "文 1:", "Sentence 2:", "文 2:"):
+            assert scaffolding not in text, scaffolding

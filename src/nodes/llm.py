@@ -33,6 +33,7 @@ from research.nodes.prompts import (
     SUB_QUESTIONS_BLOCK,
     DisagreementJudgements,
     REDRAFT_ITEM,
+    REDRAFT_SCAFFOLDING,
     REDRAFT_SYSTEM,
     REDRAFT_USER,
     SentenceRevisions,
@@ -133,7 +134,7 @@ async def redraft_unsupported(draft: str, targets: list[str], state: AgentState,
         raise  # Ollama is gone: the run cannot go on, the CLI says why
     except Exception:  # noqa: BLE001 - a transport hiccup costs the revision, not the run
         revisions = SentenceRevisions()
-    replies = {item.id: item.text.strip() for item in revisions.sentences}
+    replies = {item.id: REDRAFT_SCAFFOLDING.sub("", item.text).strip() for item in revisions.sentences}
     for number, original in enumerate(targets, 1):
         if number not in replies or original not in draft:
             continue

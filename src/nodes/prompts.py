@@ -6,6 +6,7 @@ verification prompts live in ``verification_prompts.py``.
 
 from __future__ import annotations
 
+import re
 from typing import Literal
 
 from pydantic import BaseModel, Field
@@ -257,3 +258,7 @@ REDRAFT_USER = {
     "ja": "資料:\n{evidence}\n\n書き直す文:\n{items}",
 }
 REDRAFT_ITEM = {"en": "Sentence {id}: {text}", "ja": "文 {id}: {text}"}
+# The labels above, as a model may repeat them at the start of a revised sentence (gpt-oss did:
+# "Sentences to revise: Sentence 1: …"); they are scaffolding, never part of the answer.
+REDRAFT_SCAFFOLDING = re.compile(
+    r"^\s*(?:(?:Sentences to revise|書き直す文)\s*[:：]\s*)?(?:(?:Sentence|文)\s*\d+\s*[:：]\s*)?", re.IGNORECASE)
