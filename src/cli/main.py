@@ -38,7 +38,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _ArgumentParser(
         prog="research",
         description="Local-first bilingual research assistant / ローカルで動く日英リサーチアシスタント. "
-        "Subcommands: sessions, doctor, config, verify, mcp, help (run `research <subcommand> --help`).",
+        "Subcommands: sessions, doctor, config, verify, mcp, serve, help (run `research <subcommand> --help`).",
     )
     parser.add_argument("question", nargs="?", help="the question (no question: start the REPL)")
     parser.add_argument("--lang", help="answer language: ja, en or auto (default: detect from the question)")
