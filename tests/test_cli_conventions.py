@@ -129,3 +129,12 @@ def test_verbose_on_a_run_shows_each_steps_account(research_env):
     assert ledger and all(source["url"] in loud.stderr for source in ledger)  # the sources read, with URLs
     assert "`What is the height of Mount Fuji?`" in loud.stderr  # the queries searched
     assert not any(source["url"] in quiet.stderr for source in ledger)
+
+
+def test_a_run_that_could_search_nothing_is_listed_as_search_failed(cli_env):
+    # Issue 23, item 7: a dead SearXNG gave exit 5 but `sessions list` said "no_evidence".
+    session_id = _session(cli_env, "What is the height of Mount Fuji?", "no_evidence")
+    HistoryManager(Path(cli_env["RESEARCH_SESSIONS_DIR"])).update_meta(session_id, exit_code=5)
+    other = _session(cli_env, "Zqxv blorf?", "no_evidence")
+    rows = {line.split("\t")[0]: line.split("\t") for line in run_research(["sessions", "list"], cli_env).stdout.splitlines()}
+    assert rows[session_id][2] == "search failed" and rows[other][2] == "no_evidence"

@@ -9,7 +9,7 @@ import os
 import shutil
 import sys
 
-from research.modules.core.errors import EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UserFacingError
+from research.modules.core.errors import EXIT_FAILURE, EXIT_OK, EXIT_SEARCH_FAILED, EXIT_USAGE, UserFacingError
 from research.modules.core.i18n import t
 from research.cli.main import _ArgumentParser
 from research.modules.text.sanitize import clean_data, strip_controls
@@ -304,7 +304,7 @@ def print_sessions_table(sessions: list[dict], lang: str) -> None:
         for meta in sessions:
             ratio = (meta.get("verification") or {}).get("supported_ratio")
             fields = [meta.get("session_id", ""), (meta.get("created_at") or "")[:16].replace("T", " "),
-                      _status_shown(meta.get("status", ""), lang), meta.get("sources", ""),
+                      _status_shown(meta, lang), meta.get("sources", ""),
                       f"{ratio:.0%}" if isinstance(ratio, (int, float)) else "", meta.get("question") or ""]
             print("\t".join(one_line(str(value)).replace("\t", " ") for value in fields))
         return
@@ -325,14 +325,17 @@ def print_sessions_table(sessions: list[dict], lang: str) -> None:
             cell(meta.get("session_id", ""), 40),
             cell((meta.get("created_at") or "")[:16].replace("T", " ")),
             cell(meta.get("question") or "", 60),
-            cell(_status_shown(meta.get("status", ""), lang), 20),
+            cell(_status_shown(meta, lang), 20),
             cell(meta.get("sources", ""), 10),
             f"{ratio:.0%}" if isinstance(ratio, (int, float)) else "",
         )
     Console().print(table)
 
 
-def _status_shown(status: str, lang: str) -> str:
+def _status_shown(meta: dict, lang: str) -> str:
+    status = meta.get("status", "")
+    if status == "no_evidence" and meta.get("exit_code") == EXIT_SEARCH_FAILED:
+        return t("terminal.status_search_failed", lang)  # nothing was searched: not "no evidence"
     if status == "interrupted":
         return t("terminal.status_interrupted", lang)
     if status == "damaged":  # a meta.json that is not ours (session_folder.listed_meta)

@@ -110,6 +110,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     # --- sessions ---------------------------------------------------------------------
     "terminal.sessions_where": {"en": "Sessions in {path}", "ja": "セッションの場所: {path}"},
     "terminal.status_interrupted": {"en": "interrupted", "ja": "中断"},
+    "terminal.status_search_failed": {"en": "search failed", "ja": "検索失敗"},
     "terminal.resume_these": {
         "en": "Interrupted: continue with `research --resume ID` (e.g. research --resume {session_id})",
         "ja": "中断したセッションは `research --resume ID` で再開できます（例: research --resume {session_id}）",
