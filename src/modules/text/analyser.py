@@ -29,7 +29,8 @@ _STOP_WORDS = frozenset(
     most such only own same other some any each few both all just too i you he she we they me
     him her us them my your his our their s t according says said while however although though
     well including include includes included based provided given passage passages text
-    mentioned mention mentions stated state states""".split()
+    mentioned mention mentions stated state states offer offers offered offering provide provides
+    providing features featuring available""".split()
 )
 # Parts of speech that carry content: nouns (not pronouns or dependent nouns), verbs,
 # adjectives, and prefixes/suffixes that change meaning (非, 未, 不).
