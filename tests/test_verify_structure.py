@@ -174,3 +174,15 @@ def test_framing_words_and_the_questions_own_words_are_not_required_of_a_source(
                             question="What is the backstory of the bridge?")
     (claim,) = split_claims("The backstory: the bridge opened in 1937 [S1].")
     assert assess_claim(claim, english).outcome == "supported"
+
+
+def test_a_changed_year_is_a_mismatch_in_english_as_in_japanese():
+    # issue 23, item 9: the English twin was only "uncertain"
+    english = _assess("Its last eruption was in 1854 [S1].", "Mount Fuji last erupted in 1707, during the Hōei eruption.")
+    japanese = _assess("最後の噴火は1854年です[S1]。", "富士山の最後の噴火は1707年の宝永噴火である。")
+    assert (english.outcome, english.reason) == (japanese.outcome, japanese.reason) == ("unsupported", "number_mismatch")
+
+
+def test_a_unit_spelled_another_way_is_the_same_figure():
+    # issue 23, item 4: "3776 meters" against "3,776 metres" was "partly verified"
+    assert _outcome("Its summit reaches 3776 meters [S1].", "Its summit reaches 3,776 metres above sea level.") == "supported"

@@ -14,13 +14,14 @@ import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 
-from research.modules.text.numbers import prepare
+from research.modules.text.numbers import UNIT_NAMES, prepare
 
 _JAPANESE_RUN = re.compile(r"[\u3040-\u309f\u30a0-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff々〆ヵヶー]+")
 _HIRAGANA_ONLY = re.compile(r"^[\u3040-\u309fー]+$")
 _WORD = re.compile(r"(?<![0-9])[a-zà-ɏ][a-zà-ɏ0-9'’\-_]*")
 # Units and approximators are compared by the number check, not as words.
 _NUMBER_WORDS = frozenset("km m cm mm kg g t am pm a.m p.m percent 約 およそ 程度 メートル キロメートル キロ センチ パーセント".split())
+_UNIT_WORDS = _NUMBER_WORDS | frozenset(name for name in UNIT_NAMES if name.isascii())
 _STOP_WORDS = frozenset(
     """a an the and or but if then than so as of in on at to for from by with about into over
     after before between during under above is are was were be been being am do does did has
@@ -116,7 +117,7 @@ def terms(text: str) -> list[Term]:
     latin = _JAPANESE_RUN.sub(" ", text)
     for raw in _WORD.findall(latin):
         word = raw.strip("'-")
-        if not word or word in _STOP_WORDS or word in _NUMBER_WORDS:
+        if not word or word in _STOP_WORDS or word in _UNIT_WORDS:
             continue
         key = word in names or "-" in word or "_" in word or any(c.isdigit() for c in word)
         out.append(Term(stem(word), key))

@@ -51,6 +51,9 @@ for _names, _dim, _factor in (
     for _name in _names:
         # Only length and mass have several units to tell apart; "年" and "years" are one unit.
         _UNITS[_name] = (_names[0] if _dim in ("length", "mass") else _dim, _dim, Decimal(_factor))
+# Spellings of measuring units ("metres", "meters", "km", "percent"): the number check compares
+# them, so the word comparison leaves them out. Not "days" or "people", which are words too.
+UNIT_NAMES = frozenset(name for name, (_, dim, _) in _UNITS.items() if dim in ("length", "mass", "percent", "degree"))
 _UNIT_PATTERN = "|".join(sorted((re.escape(u) for u in _UNITS), key=len, reverse=True))
 _MULT_PATTERN = "|".join(_MULTIPLIERS)
 _NUMBER = re.compile(
