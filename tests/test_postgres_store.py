@@ -93,3 +93,17 @@ def test_a_database_url_that_is_not_postgres_is_one_line_exit_2(research_env):
     assert result.returncode == 2
     assert "RESEARCH_DATABASE_URL" in result.stderr and "Traceback" not in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+
+
+def test_a_database_that_does_not_answer_is_one_line_before_any_session(research_env):
+    import socket
+
+    with socket.socket() as probe:  # a port nothing listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    env = {**research_env, "RESEARCH_DATABASE_URL": f"postgresql://research@127.0.0.1:{port}/x"}
+    result = run_research(["What is the height of Mount Fuji?"], env)
+    assert result.returncode == 1
+    assert "Cannot reach the database in RESEARCH_DATABASE_URL" in result.stderr and "Traceback" not in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+    assert session_dirs(env) == []

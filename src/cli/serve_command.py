@@ -91,11 +91,7 @@ def _check_database(url: str) -> None:
 
     from research.orchestrator.session_store import ensure_schema
 
-    try:
-        asyncio.run(ensure_schema(url))
-    except Exception as exc:  # noqa: BLE001 - psycopg's errors say what is wrong in one line
-        reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise UserFacingError("serve.database_unreachable", reason=reason[:300]) from None
+    asyncio.run(ensure_schema(url))  # DatabaseUnreachable: one line with PostgreSQL's reason
 
 
 def _tokens(args: argparse.Namespace, settings, lang: str) -> int:

@@ -152,6 +152,10 @@ async def run_research(
     try:
         from research.modules.llm.model_manager import ModelManager
 
+        if settings.database_url:  # a database that does not answer is said before any session folder exists
+            from research.orchestrator.session_store import ensure_schema
+
+            await ensure_schema(settings.database_url)
         model = ModelManager(settings)
         model_name = await model.ensure_ready()  # exit 3 before any session folder is made
         await pool.start(settings, after=graph_ready)

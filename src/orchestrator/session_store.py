@@ -15,6 +15,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, AsyncIterator
 
+from research.modules.core.errors import UserFacingError
 from research.modules.core.settings import Settings
 from research.state.session_folder import HistoryManager
 
@@ -48,12 +49,22 @@ def uses_postgres(settings: Settings) -> bool:
     return bool(settings.database_url)
 
 
+class DatabaseUnreachable(UserFacingError):
+    """RESEARCH_DATABASE_URL names a database that does not answer: one line, not a traceback."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__("serve.database_unreachable", reason=" ".join(reason.split())[:300])
+
+
 async def connect(url: str) -> Any:
     """An autocommit connection with dict rows (what the saver expects too)."""
     import psycopg
     from psycopg.rows import dict_row
 
-    return await psycopg.AsyncConnection.connect(url, autocommit=True, prepare_threshold=0, row_factory=dict_row)
+    try:
+        return await psycopg.AsyncConnection.connect(url, autocommit=True, prepare_threshold=0, row_factory=dict_row)
+    except psycopg.OperationalError as exc:
+        raise DatabaseUnreachable(str(exc) or type(exc).__name__) from None
 
 
 async def ensure_schema(url: str) -> None:

@@ -24,6 +24,7 @@ import psycopg
 from research.modules.core.errors import UserFacingError
 from research.modules.core.settings import Settings
 from research.orchestrator.run_queue import ClaimedRun, Lease
+from research.orchestrator.session_store import DatabaseUnreachable
 from research.orchestrator.runner import ResearchRequest, run_research
 from research.state.session_folder import HistoryManager
 
@@ -67,10 +68,11 @@ class Worker:
                         await self.run_one(claimed)
                         done += 1
                         continue
-                except psycopg.OperationalError as exc:
+                except (psycopg.OperationalError, DatabaseUnreachable) as exc:
                     # The database went away (restart, network): our lock went with it, so
                     # whatever we held is free for others; start over on a new connection.
-                    sys.stderr.write(f"research serve worker {self.name}: {str(exc).strip()[:200]}\n")
+                    said = exc.message("en") if isinstance(exc, DatabaseUnreachable) else " ".join(str(exc).split())
+                    sys.stderr.write(f"research serve worker {self.name}: {said[:300]}\n")
                     await self.lease.close()
                     await asyncio.sleep(RECONNECT_SECONDS)
                     continue
