@@ -21,7 +21,6 @@ from conftest import RESEARCH, run_research, session_dirs
 
 from research.modules.clients.web_search_client import settings_environment
 from research.modules.core.settings import Settings
-from research.servers.web.fetcher import FetchFailed, read_inside
 from research.servers.web.url_safety import address_is_public
 
 QUESTION = "What is the height of Mount Fuji?"
@@ -96,6 +95,8 @@ def test_an_empty_docs_folder_is_said_up_front_with_a_hint(cli_env, tmp_path):
 
 
 def test_a_docs_file_swapped_for_a_link_after_listing_is_not_read(tmp_path):
+    from research.servers.web.fetcher import FetchFailed, read_inside
+
     docs = tmp_path / "docs"
     docs.mkdir()
     secret = tmp_path / "secret.txt"

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from conftest import run_research
 
-from research.orchestrator.runner import RunResult, final_answer
+from research.orchestrator.runner import RunResult
 from research.servers.research.results import render_research, research_output, session_report
 from research.servers.research.server import _tool_result
 from research.state.progress_log import record_step
@@ -56,6 +56,8 @@ def test_progress_md_keeps_no_escape_bytes_markup_or_live_links(tmp_path):
 
 
 def test_the_answer_on_stdout_is_as_inert_as_report_md():
+    from research.orchestrator.runner import final_answer
+
     answer = final_answer({"verification": {"annotated_draft": HOSTILE_ANSWER}, "draft": "unused"}, read=1)
     assert_inert(answer)
     assert "Mount Fuji is 3,776 m high [S1]." in answer and "&lt;script>" in answer

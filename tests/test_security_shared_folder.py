@@ -23,7 +23,7 @@ from research.orchestrator.runner import MAX_QUESTION_CHARS, _resumable, _seed_f
 from research.servers.research.results import session_list, session_report
 from research.servers.web.fetcher import SourceCache
 from research.state.progress_log import progress_markdown, record_step
-from research.state.session_folder import HistoryManager, UnsafeSessionFile
+from research.state.session_folder import HistoryManager
 
 SECRET = "-----BEGIN OPENSSH PRIVATE KEY----- not-for-the-report"
 
@@ -198,7 +198,7 @@ def test_no_session_file_is_written_through_a_link(tmp_path, secret):
     for name in ("events.jsonl", ".lock"):
         (session.path / name).unlink(missing_ok=True)
         (session.path / name).symlink_to(secret)
-    with pytest.raises(UnsafeSessionFile):
+    with pytest.raises(OSError):  # UnsafeSessionFile: an OSError, which every caller already handles
         history.append_event(session.session_id, "run_start")
     with pytest.raises(UsageError) as refused:
         with history.lock(session.session_id):
@@ -324,3 +324,55 @@ def test_a_report_linked_to_dev_zero_is_not_read(cli_env):
     shown = run_research(["sessions", "show", session.session_id], cli_env, timeout=30)
     assert "Traceback" not in shown.stderr
     assert session_report(history, session.session_id) is None
+
+
+# --------------------------------------------------------------------------- item 1, end to end
+
+
+@pytest.mark.e2e
+def test_a_real_checkpoint_edited_to_read_a_private_file_is_refused(research_env, fake_ollama, tmp_path):
+    """The issue's attack as it was made: a real run stopped mid-way, only the newest
+    checkpoint's data edited (``cache_path`` → the user's key), then `--resume`."""
+    import sys
+
+    import ormsgpack
+
+    sys.path.insert(0, str(Path(__file__).parent / "faults"))
+    from fault_helpers import kill_hard, node_started, start_research, wait_for
+    from conftest import session_dirs
+
+    key = tmp_path / "home" / ".ssh" / "id_rsa"
+    key.parent.mkdir(parents=True)
+    key.write_text(SECRET)
+    fake_ollama.token_delay = 0.2  # keeps the run in the llm step long enough to stop it there
+    process = start_research(["What is the height of Mount Fuji?"], research_env)
+    try:
+        wait_for(lambda: len(session_dirs(research_env)) == 1, process=process)
+        session = session_dirs(research_env)[0]
+        wait_for(lambda: node_started(session, "llm"), process=process)
+    finally:
+        kill_hard(process)
+    fake_ollama.token_delay = 0.0
+    connection = sqlite3.connect(session / "checkpoints.sqlite")
+    try:
+        rowid, blob = connection.execute(
+            "SELECT rowid, checkpoint FROM checkpoints ORDER BY checkpoint_id DESC LIMIT 1").fetchone()
+        checkpoint = ormsgpack.unpackb(blob, ext_hook=lambda code, data: ormsgpack.Ext(code, data),
+                                       option=ormsgpack.OPT_NON_STR_KEYS)
+        hits = checkpoint["channel_values"]["search_results"]
+        hits[0].update(cache_path=str(key), media_type="text/plain")
+        checkpoint["channel_values"]["documents"] = []  # so the hit would be read again
+        connection.execute("UPDATE checkpoints SET checkpoint = ? WHERE rowid = ?",
+                           (ormsgpack.packb(checkpoint, option=ormsgpack.OPT_NON_STR_KEYS), rowid))
+        connection.commit()
+    finally:
+        connection.close()
+    chats_before = len(fake_ollama.chat_requests())
+
+    result = run_research(["--resume", session.name], research_env)
+
+    assert result.returncode == 2, result.stderr
+    assert "Refusing to resume" in result.stderr and "cache_path" in result.stderr
+    assert SECRET not in result.stdout + result.stderr
+    assert len(fake_ollama.chat_requests()) == chats_before  # the model never saw it
+    assert not (session / "report.md").exists()
