@@ -38,9 +38,9 @@ def test_a_run_keeps_its_checkpoints_and_index_row_in_postgres(research_env, dat
     session = Path(summary["session_dir"])
     # No SQLite file beside the report: the checkpoints went to PostgreSQL.
     assert not (session / "checkpoints.sqlite").exists()
-    (checkpoints,) = _rows(database_url, "SELECT count(*) FROM checkpoints WHERE thread_id = %s",
-                           summary["session_id"])[0:1]
-    assert checkpoints[0] >= 6  # one per finished step at least
+    ((checkpoints,),) = _rows(database_url, "SELECT count(*) FROM checkpoints WHERE thread_id = %s",
+                              summary["session_id"])
+    assert checkpoints >= 6  # one per finished step at least
     (row,) = _rows(database_url, "SELECT question, language, status, report_md, report_pdf, created_at, "
                                  "finished_at, owner FROM research_sessions WHERE session_id = %s",
                    summary["session_id"])

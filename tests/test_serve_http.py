@@ -15,7 +15,6 @@ from pathlib import Path
 
 import anyio
 import httpx
-import psycopg
 import pytest
 from conftest import RESEARCH
 from mcp import Client
@@ -171,10 +170,6 @@ def test_token_commands_say_what_is_wrong_in_one_line(research_env, tmp_path):
                             timeout=60)
     assert [t["name"] for t in json.loads(listed.stdout)] == ["dave"] and "rsk_" not in listed.stdout
 
-
-def _rows(url: str, query: str, *args) -> list[tuple]:
-    with psycopg.connect(url) as connection:
-        return connection.execute(query, args).fetchall()
 
 
 def test_research_with_research_server_submits_there_and_streams_progress(serve_env):
