@@ -240,7 +240,7 @@ def is_cached_source(path: Any, sessions_root: Path) -> bool:
         relative = real.relative_to(sessions_root.resolve())
     except ValueError:
         return False
-    return len(relative.parts) == 3 and relative.parts[1] == "sources"
+    return len(relative.parts) == 3 and relative.parts[0].startswith("session_") and relative.parts[1] == "sources"
 
 
 def _inside(path: Any, folder: Path) -> bool:

@@ -416,6 +416,7 @@ def _seed_from_parent(history: HistoryManager, parent: str | None) -> dict[str, 
         return {}
     import json
 
+    from research.modules.text.injection import screen_injection
     from research.orchestrator.checkpoints import check_state_values
 
     session = history.resolve(parent)
@@ -427,7 +428,8 @@ def _seed_from_parent(history: HistoryManager, parent: str | None) -> dict[str, 
             documents.append(json.loads(line))
         except json.JSONDecodeError:
             continue
-    answer = (history.read_text(session.session_id, "llm_draft.md") or "")[:1500]
+    # The parent's folder may be someone else's: its draft goes into the prompt, so it is screened like a page.
+    answer = screen_injection((history.read_text(session.session_id, "llm_draft.md") or "")[:1500])[0]
     earlier = meta.get("conversation") if isinstance(meta.get("conversation"), list) else []
     question = meta.get("question") if isinstance(meta.get("question"), str) else ""
     conversation = earlier + [{"question": question[:MAX_QUESTION_CHARS], "answer": answer}]
