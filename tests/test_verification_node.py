@@ -145,7 +145,8 @@ async def test_below_ratio_with_loops_left_goes_back_to_search_with_targeted_que
     result = await verify_claims(_state(BAD, loops=1), deps)
     assert result["route"] == "search" and result["loops"] == 2
     texts = [q["text"] for q in result["follow_up_queries"]]
-    assert "富士山の山頂には奥宮がある" in texts
+    # The question's topic, then the claim's own key words (issue 23, item 5).
+    assert any(text.startswith("富士山") and "奥宮" in text for text in texts), texts
     assert any("30万人" in text for text in texts)
     assert all("[S" not in text for text in texts)
     assert all(q["language"] == "ja" for q in result["follow_up_queries"])
@@ -160,6 +161,14 @@ async def test_model_follow_ups_are_used_without_repeating_earlier_queries():
     texts = [q["text"] for q in result["follow_up_queries"]]
     assert texts[0] == "Mount Fuji climbers per year"
     assert "富士山 最後の噴火" not in texts  # already searched in this session
+
+
+async def test_a_proposed_follow_up_about_something_else_is_not_searched():
+    plan = FollowUpPlan(queries=[FollowUpQuery(text="LangGraph チェックポイント 入門", language="ja")])
+    deps, _ = _deps(FakeModel(follow_ups=plan))
+    texts = [q["text"] for q in (await verify_claims(_state(BAD), deps))["follow_up_queries"]]
+    assert texts and not any("LangGraph" in text for text in texts)
+    assert all(text.startswith("富士山") for text in texts)
 
 
 async def test_no_loops_left_goes_to_report():
@@ -303,3 +312,52 @@ def test_a_sentence_left_in_the_wrong_language_is_a_note_of_the_report_once():
     error = {"node": "verification", "target": "language", "message": "このレポートの1文は日本語ではなく、書き直せませんでした"}
     state = {"errors": [error, dict(error), {"node": "search", "target": "", "message": "other"}]}
     assert degradation_notes(state, {}, "ja") == [error["message"]]
+
+
+# --- issue 23, items 4 and 5: what the final answer keeps, and follow-up queries ------------------
+
+CONTRADICTED = (
+    "## 結論\n富士山の最後の噴火は1707年の宝永噴火である[S1]。富士山の最後の噴火は1708年である[S1]。"
+    "富士山の標高は3,776メートルである[S1]。\n"
+)
+
+
+async def test_the_final_answer_drops_a_sentence_its_own_source_contradicts():
+    deps, _ = _deps(FakeModel(), loops=0)
+    result = await verify_claims(_state(CONTRADICTED), deps)
+    verification = result["verification"]
+    annotated = verification["annotated_draft"]
+    assert "1708" not in annotated  # 1707 and 1708 never stand side by side
+    assert "1707年の宝永噴火である[S1]。富士山の標高は" in annotated
+    (removed,) = [c for c in verification["claims"] if c.get("removed")]
+    assert "1708" in removed["text"] and removed["reason"] == "number_mismatch"
+    assert verification["summary"]["removed"] == 1
+
+
+async def test_a_flag_never_runs_into_the_next_japanese_sentence():
+    draft = "## 結論\n富士山の山頂には奥宮がある[S99]。富士山の標高は3,776メートルである[S1]。\n"
+    deps, _ = _deps(FakeModel(), loops=0)
+    annotated = (await verify_claims(_state(draft), deps))["verification"]["annotated_draft"]
+    assert "⚠ 未検証 富士山の標高は" in annotated
+
+
+async def test_follow_up_queries_carry_the_topic_and_the_claims_key_words_never_a_cut_sentence():
+    from research.nodes.verification import _fallback_queries
+
+    claim = "1708年の宝永噴火を最後に、富士山は噴火していない[S1]。"
+    (query,) = _fallback_queries([{"text": claim}], "富士山の最後の噴火は？")
+    words = query["text"].split()
+    assert words[0] == "富士山" and "1708年" in words and "宝永噴火" in words
+    assert "噴火してい" not in query["text"]
+    (english,) = _fallback_queries([{"text": "Its last eruption was in 1708, during the Hōei eruption [S1]."}],
+                                   "When did Mount Fuji last erupt?")
+    assert english["text"].startswith("Mount Fuji") and "Hōei" in english["text"] and "1708" in english["text"]
+
+
+async def test_a_page_title_written_as_a_sentence_is_not_a_supported_claim():
+    ledger = [dict(LEDGER[1], title="Mount Fuji: facts and history")]
+    draft = "## Answer\nMount Fuji: facts and history [S2].\nMount Fuji is the highest mountain in Japan at 3,776 m [S2].\n"
+    deps, _ = _deps(FakeModel(), loops=0)
+    verification = (await verify_claims(dict(_state(draft, language="en"), documents=ledger), deps))["verification"]
+    assert [c["text"] for c in verification["claims"]] == ["Mount Fuji is the highest mountain in Japan at 3,776 m."]
+    assert verification["summary"]["supported"] == 1

@@ -21,6 +21,7 @@ from typing import Any
 
 from research.modules.text.claims import CITATION_GROUP, Claim, citation_labels, split_claims, strip_citations
 from research.modules.core.errors import UserFacingError
+from research.modules.text.analyser import key_words
 from research.modules.text.evidence import Assessment, EvidenceIndex, assess_claim
 from research.modules.core.i18n import t
 from research.modules.core.language import detect_language
@@ -49,6 +50,10 @@ MAX_FOLLOW_UP_QUERIES = 3
 MIN_LOOP_GAIN = 0.05
 _PASSAGE_TOKENS = 160  # per passage shown to the judge: enough for two sentences
 _FLAGGED = ("unsupported", "citation_invalid")
+_FLAG_ENDS = tuple(
+    t(key, lang) for key in ("verification.flag_unverified", "verification.flag_partly", "verifier.flag_not_checked")
+    for lang in ("en", "ja")
+)
 
 
 async def verify_claims(state: AgentState, deps: WorkflowDependencies) -> dict[str, Any]:
@@ -59,8 +64,11 @@ async def verify_claims(state: AgentState, deps: WorkflowDependencies) -> dict[s
     new_errors: list[RunError] = []
 
     draft, language_check = await _fix_language(state.get("draft") or "", language, deps, new_errors)
-    claims = split_claims(draft)
     index = EvidenceIndex(documents, question=str(state.get("question") or ""))
+    # A page's title written as a sentence names a source; it is not a claim (issue 23, item 4).
+    claims = [claim for claim in split_claims(draft) if not index.is_title(claim.plain)]
+    for number, claim in enumerate(claims):
+        claim.index = number
     assessments = [assess_claim(claim, index) for claim in claims]
     methods = ["none" if a.verdict == "citation_invalid" or a.reason == "no_sources" else "lexical" for a in assessments]
     # An uncertain claim was never decided by the cheap checks: "lexical" would claim it was.
@@ -68,7 +76,6 @@ async def verify_claims(state: AgentState, deps: WorkflowDependencies) -> dict[s
     judged = await judge_uncertain(claims, assessments, methods, language, deps.model, deps.settings.num_ctx, new_errors,
                                    judge=judge, record=judged_by)
     verdicts = [_verdict(claim, a, m) for claim, a, m in zip(claims, assessments, methods)]
-    annotated = annotate_draft(draft, claims, verdicts, set(index.sources), language)
 
     summary = _summary(verdicts, loops, language_check, documents)
     summary["judge_complete"] = judged
@@ -94,6 +101,8 @@ async def verify_claims(state: AgentState, deps: WorkflowDependencies) -> dict[s
                 route, loops = "search", loops + 1
                 targets = [draft[c.start:c.end].strip() for c, v in zip(claims, verdicts) if v["verdict"] != "supported"]
     summary["loops"] = loops
+    annotated = annotate_draft(draft, claims, verdicts, set(index.sources), language, final=route == "report")
+    summary["removed"] = sum(1 for v in verdicts if v.get("removed"))
 
     # verification.json keeps every follow-up query used so far, not only this round's.
     earlier = list((state.get("verification") or {}).get("follow_up_queries") or [])
@@ -401,17 +410,34 @@ def _with_citation(text: str, label: str) -> str:
     return stripped + f" [{label}]"
 
 
-def annotate_draft(draft: str, claims: list[Claim], verdicts: list[dict[str, Any]], valid: set[str], language: str) -> str:
+# What the cited passage itself contradicts: a changed figure, exchanged roles, a word that
+# excludes the passage's, a negation. Such a sentence is not left standing in the final answer.
+CONTRADICTED = frozenset({"number_mismatch", "role_swap", "contrast", "negation"})
+
+
+def annotate_draft(draft: str, claims: list[Claim], verdicts: list[dict[str, Any]], valid: set[str], language: str,
+                   *, final: bool = False) -> str:
     """The draft as the report shows it.
 
     Labels that point at nothing are removed wherever they appear; an unsupported claim
     (or one whose only citation was invented) gets a visible flag, a partly supported one
     a milder flag. An uncited claim that a source does support gets that source's label,
-    so every sentence in the report is traceable.
+    so every sentence in the report is traceable. In the ``final`` answer (no more search
+    rounds), a sentence its own source contradicts is taken out of the text: the verdict
+    keeps it (``removed``), and the report lists it with the passage that contradicts it,
+    so "1707" and "1708" never stand side by side.
     """
     out = draft
     for claim, verdict in sorted(zip(claims, verdicts), key=lambda pair: pair[0].start, reverse=True):
         text = _keep_valid_labels(claim.text, valid)
+        following = out[claim.end : claim.end + 1]
+        if final and verdict.get("outcome") == "unsupported" and verdict.get("reason") in CONTRADICTED:
+            verdict["removed"] = True
+            end = claim.end
+            while end < len(out) and out[end] in " \t\u3000":
+                end += 1
+            out = out[: claim.start] + out[end:]
+            continue
         if verdict["verdict"] in _FLAGGED:
             text = text.rstrip() + " " + t("verification.flag_unverified", language)
         elif not verdict.get("checked", True):
@@ -422,6 +448,8 @@ def annotate_draft(draft: str, claims: list[Claim], verdicts: list[dict[str, Any
             # Only a citation the cheap checks are sure of; a judge's "supported" on an
             # uncited sentence is not proof enough to put a label the model never gave.
             text = _with_citation(text, verdict["evidence_label"])
+        if text != claim.text and following and not following.isspace() and text.endswith(_FLAG_ENDS):
+            text += " "  # 「…[S1]。 ⚠ 未検証」 must not run into the next sentence
         out = out[: claim.start] + text + out[claim.end :]
     # Labels outside claims (headings, table headers) go too; fenced code is left alone.
     parts = re.split(r"(^\s{0,3}```.*?^\s{0,3}```[^\n]*$)", out, flags=re.MULTILINE | re.DOTALL)
@@ -450,19 +478,41 @@ def _summary(verdicts: list[dict[str, Any]], loops: int, language_check: dict[st
     }
 
 
-def _shorten(text: str, language: str) -> str:
-    """A claim cut down to a search query: the words that carry it."""
-    text = strip_citations(text).strip().rstrip("。.！？!?")
-    if language == "ja":
-        return text[:40]
-    return " ".join(text.split()[:12])
+_MAX_QUERY_TERMS = 7
 
 
-def _fallback_queries(targets: list[dict[str, Any]]) -> list[dict[str, str]]:
+def _query_terms(text: str) -> list[str]:
+    """The words of ``text`` that carry it, as a search engine wants them: names, nouns and
+    figures in their written form, in order, each once ("富士山", "宝永", "1708年")."""
+    out: list[str] = []
+    for word in key_words(strip_citations(text)):
+        if word.lower() not in (w.lower() for w in out):
+            out.append(word)
+    return out
+
+
+def _query_for(claim: str, question: str) -> str:
+    """A follow-up query for ``claim``: the question's topic, then the claim's own key words.
+    Never a claim cut at a length ("…富士山は噴火してい"), which searches for nothing in particular."""
+    topic = _query_terms(question)[:3]
+    terms = topic + [w for w in _query_terms(claim) if w.lower() not in (t.lower() for t in topic)]
+    return " ".join(terms[:_MAX_QUERY_TERMS])
+
+
+def _on_topic(query: str, question: str, claims: list[str]) -> bool:
+    """A proposed query shares a word with the question or with the claims it is for. A query
+    in the other language (an English query for a Japanese question) cannot be compared so."""
+    if detect_language(query) != detect_language(question or " ".join(claims)):
+        return True
+    wanted = {w.lower() for w in _query_terms(question)} | {w.lower() for c in claims for w in _query_terms(c)}
+    return bool({w.lower() for w in _query_terms(query)} & wanted)
+
+
+def _fallback_queries(targets: list[dict[str, Any]], question: str = "") -> list[dict[str, str]]:
     queries = []
     for verdict in targets:
         language = detect_language(verdict["text"])
-        text = _shorten(verdict["text"], language)
+        text = _query_for(verdict["text"], question)
         if text:
             queries.append({"text": text, "language": language})
     return queries
@@ -478,7 +528,7 @@ async def _follow_up_queries(
     targets = targets[: MAX_FOLLOW_UP_QUERIES * 2]
     if not targets:
         return []
-    fallback = _fallback_queries(targets)
+    fallback = _fallback_queries(targets, str(state.get("question") or ""))
     messages = [
         {"role": "system", "content": FOLLOW_UP_SYSTEM[language].format(limit=MAX_FOLLOW_UP_QUERIES)},
         {
@@ -492,7 +542,10 @@ async def _follow_up_queries(
     try:
         plan = await deps.model.structured(messages, FollowUpPlan, node=NODE, fallback=FollowUpPlan(queries=[]))
         if isinstance(plan, FollowUpPlan) and plan.queries:
-            proposed = [{"text": q.text, "language": q.language} for q in plan.queries]
+            # A query about something else fetches pages about something else ("Also read").
+            question, claims = str(state.get("question") or ""), [v["text"] for v in targets]
+            proposed = [{"text": q.text, "language": q.language} for q in plan.queries
+                        if _on_topic(q.text, question, claims)] or fallback
     except UserFacingError:
         raise
     except Exception as exc:

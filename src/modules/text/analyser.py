@@ -124,6 +124,34 @@ def terms(text: str) -> list[Term]:
     return out
 
 
+def key_words(text: str) -> list[str]:
+    """Names, nouns and figures of ``text`` as written, in order: what a search query needs.
+    Japanese nouns (with a number and its counter kept together: 1708年), English names,
+    codes and numbers, and other English words that are not stop words."""
+    out: list[str] = []
+    tagger = _tagger()
+    for run in re.finditer(r"[0-9０-９.,]*[\u3040-\u309f\u30a0-\u30ff\u3400-\u4dbf\u4e00-\u9fff々〆ヵヶー]+|[A-Za-z\u00c0-\u024f0-9][A-Za-z\u00c0-\u024f0-9'’\-_.]*",
+                           unicodedata.normalize("NFKC", text)):
+        piece = run.group(0).rstrip(".")
+        if _JAPANESE_RUN.search(piece) and tagger is not None:
+            noun = ""
+            for word in tagger(piece):
+                pos1, pos2 = word.feature.pos1 or "", word.feature.pos2 or ""
+                lemma = (getattr(word.feature, "lemma", None) or word.surface).split("-")[0]
+                if pos1 in ("名詞", "接頭辞", "接尾辞") and lemma not in _WEAK_JA and lemma not in _FRAMING_JA \
+                        and pos2 != "代名詞":
+                    noun += word.surface
+                    continue
+                if noun:
+                    out.append(noun)
+                noun = ""
+            if noun:
+                out.append(noun)
+        elif not _JAPANESE_RUN.search(piece) and piece.lower() not in _STOP_WORDS and len(piece) > 1:
+            out.append(piece)
+    return out
+
+
 def term_set(text: str) -> frozenset[str]:
     return frozenset(t.text for t in terms(text))
 

@@ -225,6 +225,9 @@ class EvidenceIndex:
             for passage in source.passages:
                 for unit in passage.features:
                     self._document_frequency[unit] = self._document_frequency.get(unit, 0) + 1
+        # A sentence that is only a page's title ("Mount Fuji: facts and history [S2].") names
+        # a source; it states nothing to check, and must not count as a supported claim.
+        self.titles = frozenset(_title_key(str(d.get("title") or "")) for d in documents if d.get("title")) - {""}
         # The question's own words that no source uses ("What are the main reasons…"): an answer
         # repeats them to frame itself; they are not facts to find in a source.
         self.framing = frozenset(t.text for t in terms(question)) - frozenset(self._document_frequency)
@@ -240,6 +243,13 @@ class EvidenceIndex:
 
     def is_valid(self, label: str) -> bool:
         return label in self.sources
+
+    def is_title(self, text: str) -> bool:
+        return _title_key(text) in self.titles
+
+
+def _title_key(text: str) -> str:
+    return " ".join(text.lower().replace("：", ":").split()).rstrip(" .。")
 
 
 # --- the decision ------------------------------------------------------------------------------
