@@ -344,9 +344,31 @@ def main(argv: list[str] | None = None) -> int:
         t = tally[task]
         print(f"{task:10s}  {_share(t['bad_supported_end'], t['bad']):>17s}  {_share(t['clean_unsupported_end'], t['clean']):>18s}"
               f"  {_f1(t['s_tp'], t['s_fp'], t['s_fn']):11.3f}")
+    print()
+    print("What a lower word-share bar would buy: uncertain 'partial_overlap' claims called supported at score >= bar")
+    print("bar    halluc->supported  to judge")
+    for bar, bad_supported, to_judge in frontier(rows, results):
+        print(f"{bar:4.2f}  {bad_supported:17.1%}  {to_judge:8.1%}")
     if args.json:
         print(json.dumps({k: dict(v) for k, v in tally.items()}))
     return 0
+
+
+def frontier(rows: list[dict[str, Any]], results: dict[str, list[dict[str, Any]]],
+             bars: tuple[float, ...] = (1.0, 0.8, 0.7, 0.6, 0.5, 0.4, 0.0)) -> list[tuple[float, float, float]]:
+    """(bar, hallucinated claims called supported, claims left to the judge) if the claims the
+    cheap checks leave uncertain only for want of shared words were called supported at that bar."""
+    claims = [(c, any(s < c["end"] and c["start"] < e for s, e in row["spans"]))
+              for row in rows for c in results.get(row["id"], [])]
+    bad = sum(b for _, b in claims) or 1
+    out = []
+    for bar in bars:
+        def supported(c: dict[str, Any]) -> bool:
+            return c["verdict"] == "supported" or (
+                c["verdict"] == "uncertain" and c.get("reason") == "partial_overlap" and float(c.get("score", 0)) >= bar)
+        out.append((bar, sum(1 for c, b in claims if b and supported(c)) / bad,
+                    sum(1 for c, _ in claims if c["verdict"] == "uncertain" and not supported(c)) / (len(claims) or 1)))
+    return out
 
 
 if __name__ == "__main__":

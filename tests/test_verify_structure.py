@@ -186,3 +186,22 @@ def test_a_changed_year_is_a_mismatch_in_english_as_in_japanese():
 def test_a_unit_spelled_another_way_is_the_same_figure():
     # issue 23, item 4: "3776 meters" against "3,776 metres" was "partly verified"
     assert _outcome("Its summit reaches 3776 meters [S1].", "Its summit reaches 3,776 metres above sea level.") == "supported"
+
+
+def test_every_reason_the_checks_give_has_words_in_both_languages():
+    import inspect
+    import re
+
+    from research.modules.core.i18n import MESSAGES
+    from research.modules.text import evidence, structure
+
+    code = inspect.getsource(evidence) + inspect.getsource(structure)
+    reasons = set(re.findall(r'result\("(?:supported|unsupported|uncertain)", "(\w+)"', code))
+    reasons |= set(re.findall(r'return "(\w+)", ', code))  # structure's (kind, detail)
+    reasons |= set(re.findall(r'return "(\w+_\w+)" if', code)) | set(re.findall(r'else "(or_\w+)"', code))
+    reasons |= {"field_contradicted", "field_unknown", "hedge_dropped", "hedge_added", "limiter_added"}
+    assert {"role_swap", "contrast", "number_mismatch", "or_dropped"} <= reasons
+    missing = sorted(r for r in reasons if f"verify.reason.{r}" not in MESSAGES)
+    assert not missing, missing
+    for reason in reasons:
+        assert set(MESSAGES[f"verify.reason.{reason}"]) >= {"en", "ja"}

@@ -55,6 +55,7 @@ def claim_record(claim: Claim, assessment: Assessment, *, checked: bool = True) 
         "evidence": assessment.evidence or None,
         "reason": reason,
         "source": assessment.evidence_label,
+        "score": assessment.score,  # the weighted share of the claim's words the evidence holds
     }
 
 
