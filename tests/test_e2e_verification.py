@@ -62,6 +62,8 @@ def test_no_evidence_exits_4_and_the_report_says_so(research_env, web):
     research_env["RESEARCH_SEARCH_ENGINE"] = "local"
     empty = Path(research_env["HOME"]) / "empty-docs"
     empty.mkdir()
+    # Nothing on the question (an empty folder is refused before the run: docs/reliability.md).
+    (empty / "bread.txt").write_text("Knead the dough for ten minutes and let it rest.\n", "utf-8")
     research_env["RESEARCH_DOCS_DIR"] = str(empty)
     result = run_research(["What is the airspeed of an unladen swallow?", "--json"], research_env)
     assert result.returncode == 4, result.stderr
