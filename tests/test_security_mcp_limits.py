@@ -78,3 +78,20 @@ def _alive(pid: int) -> bool:
             return handle.read().split(") ", 1)[1][0] != "Z"
     except OSError:
         return False
+
+
+@pytest.mark.e2e
+async def test_the_mcp_verify_tool_answers_a_huge_answer_with_one_line(research_env):
+    from mcp import Client
+    from test_mcp_research_server import host_params
+
+    async with Client(host_params(research_env)) as host:
+        started = time.monotonic()
+        result = await host.call_tool("verify", {"answer": "Mount Fuji is tall [S1]. " * 12_000,
+                                                 "sources": ["Mount Fuji is 3,776 m high."], "judge": False})
+        assert result.is_error
+        text = result.content[0].text
+        assert text.startswith("Too large to check: the answer has") and "200000" in text
+        assert time.monotonic() - started < 10
+        listing = await host.call_tool("sessions", {})  # the server is still there and answering
+        assert not listing.is_error
