@@ -386,3 +386,29 @@ def test_a_parents_draft_reaches_the_follow_up_prompt_screened(cli_env):
     seed = _seed_from_parent(history, parent.session_id)
     answer = seed["conversation"][-1]["answer"]
     assert "3,776" in answer and "9000" not in answer
+
+
+def test_the_repl_show_and_sources_read_nothing_through_links(tmp_path, secret):
+    from rich.console import Console
+
+    from research.cli.repl_commands import _show, _sources
+
+    history = HistoryManager(tmp_path / "sessions")
+    session = history.create(question="q", language="en", model="m")
+    (session.path / "report.md").symlink_to(secret)
+    (session.path / "processed.jsonl").symlink_to(secret)
+
+    class StubRepl:
+        console = Console(record=True, width=200)
+        said: list[str] = []
+
+        def __init__(self) -> None:
+            self.history, self.session_id = history, session.session_id
+
+        def say(self, key: str, *args, **params) -> None:
+            self.said.append(key)
+
+    repl = StubRepl()
+    assert _show(repl, "") and _sources(repl, "")
+    assert SECRET not in repl.console.export_text()
+    assert repl.said == ["sessions.no_report", "repl.sources_empty"]

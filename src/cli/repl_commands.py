@@ -177,15 +177,26 @@ def _show(repl: "Repl", arg: str) -> bool:
     session = _target_session(repl, arg)
     if session is None:
         return True
-    report = session.path / "report.md"
-    if not report.exists():
+    # Never through a link, a FIFO or /dev/zero, at most 64 MiB (session_folder.read_session_bytes).
+    text = _session_text(session.path / "report.md")
+    if text is None:
         repl.say("sessions.no_report", "yellow", session_id=session.session_id)
         return True
     from rich.markdown import Markdown
 
     # A shared folder's report.md may hold escape sequences written by an older version.
-    repl.console.print(Markdown(strip_controls(report.read_text("utf-8"))))
+    repl.console.print(Markdown(strip_controls(text)))
     return True
+
+
+def _session_text(path) -> str | None:
+    """A session file as text, or None when absent or not a file of ours (a link, a FIFO)."""
+    from research.state.session_folder import read_session_bytes
+
+    try:
+        return read_session_bytes(path).decode("utf-8", errors="replace")
+    except OSError:
+        return None
 
 
 def _resume(repl: "Repl", arg: str) -> bool:
@@ -202,14 +213,12 @@ def _sources(repl: "Repl", arg: str) -> bool:
     session = _target_session(repl, arg)
     if session is None:
         return True
-    ledger = session.path / "processed.jsonl"
     documents = []
-    if ledger.exists():
-        for line in ledger.read_text("utf-8").splitlines():
-            try:
-                documents.append(json.loads(line))
-            except json.JSONDecodeError:
-                continue
+    for line in (_session_text(session.path / "processed.jsonl") or "").splitlines():
+        try:
+            documents.append(json.loads(line))
+        except json.JSONDecodeError:
+            continue
     if not documents:
         repl.say("repl.sources_empty", session_id=session.session_id)
         return True
