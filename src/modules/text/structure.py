@@ -361,6 +361,8 @@ def _predicate(words, i: int, lemma: str, j: int, pending, sentence, reading, to
         if pos1 == "動詞" and pos2 == "非自立可能" and aux not in _LIGHT_VERBS - {"居る", "有る"}:
             if aux in _FAILURE:
                 clause.negated = True
+            if aux == "有る" and words[j - 1].surface in ("て", "で"):
+                clause.passive = True  # 置いてある: what was placed is the が-phrase, as in 置かれている
             j += 1
             continue
         if pos1 == "動詞" and aux in ("居る", "有る", "しまう", "仕舞う", "続ける", "始める") and \
