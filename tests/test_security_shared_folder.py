@@ -412,3 +412,15 @@ def test_the_repl_show_and_sources_read_nothing_through_links(tmp_path, secret):
     assert _show(repl, "") and _sources(repl, "")
     assert SECRET not in repl.console.export_text()
     assert repl.said == ["sessions.no_report", "repl.sources_empty"]
+
+
+def test_an_oversized_stored_value_is_refused_before_it_is_loaded(cli_env, monkeypatch):
+    from research.orchestrator import checkpoints
+
+    history = _history(cli_env)
+    session = _stopped_session(history)
+    _checkpoint(session, _state(session, draft="x" * 4096))
+    monkeypatch.setattr(checkpoints, "MAX_BLOB_BYTES", 1024)  # stands in for a planted gigabyte
+    with pytest.raises(UsageError) as refused:
+        _resumable(history, session.session_id)
+    assert "larger than" in refused.value.params["what"]

@@ -175,6 +175,7 @@ _LIST_KEYS = ("conversation", "plan", "search_results", "engines_used", "documen
 _DICT_KEYS = ("disagreements", "verification", "usage")
 _NUMBER_KEYS = ("search_rounds", "loops", "llm_tokens", "elapsed_seconds")
 _BOOL_KEYS = ("review_plan", "plan_reviewed")
+MAX_BLOB_BYTES = 512 << 20  # one stored state; a deep run's holds some tens of MiB
 _MAX_ITEMS = 20_000  # far above any run's sources or claims, far below what exhausts memory
 _CHOICES = {"language": ("ja", "en"), "depth": ("quick", "standard", "deep")}
 
@@ -288,10 +289,16 @@ def verify_checkpoint_file(path: Path, *, check_values: Callable[[dict[str, Any]
         tables = {row[0] for row in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         queries = []
         if "checkpoints" in tables:
-            queries.append(("SELECT type, checkpoint, NULL FROM checkpoints", True))
+            queries.append(("checkpoint", "checkpoints", "NULL", True))
         if "writes" in tables:
-            queries.append(("SELECT type, value, channel FROM writes", False))
-        for query, whole in queries:
+            queries.append(("value", "writes", "channel", False))
+        for column, table, channel_column, whole in queries:
+            # Sizes first, without loading a blob: a planted gigabyte is refused, not unpacked.
+            (oversized,) = connection.execute(f"SELECT COUNT(*) FROM {table} WHERE length({column}) > ?",
+                                              (MAX_BLOB_BYTES,)).fetchone()
+            if oversized:
+                raise ForeignState(f"a stored value larger than {MAX_BLOB_BYTES >> 20} MiB")
+            query = f"SELECT type, {column}, {channel_column} FROM {table}"
             for type_, blob, channel in connection.execute(query):
                 type_, blob = str(type_ or "null"), bytes(blob or b"")
                 check_serialized(type_, blob)
