@@ -181,9 +181,10 @@ _CHOICES = {"language": ("ja", "en"), "depth": ("quick", "standard", "deep")}
 
 
 def check_state_values(values: dict[str, Any], folder: Path, session_id: str, *, question_limit: int,
-                       whole: bool = True) -> None:
+                       whole: bool = True, known: set[str] | None = None) -> None:
     """Raise ``ForeignState`` unless ``values`` (a stored state, or one pending write when
-    ``whole`` is False) has the shape our graph writes for the session in ``folder``."""
+    ``whole`` is False) has the shape our graph writes for the session in ``folder``.
+    ``known``: cache paths already found good in this check (every stored state repeats them)."""
     if not isinstance(values, dict):
         raise ForeignState("a state that is not a mapping")
     for key, value in values.items():
@@ -217,8 +218,12 @@ def check_state_values(values: dict[str, Any], folder: Path, session_id: str, *,
             if not isinstance(hit.get(key, ""), str):
                 raise ForeignState(f"search_results[{index}].{key} that is not text")
         path = hit.get("cache_path")
-        if path is not None and not is_cached_source(path, folder.parent):
+        if path is None or (known is not None and isinstance(path, str) and path in known):
+            continue
+        if not is_cached_source(path, folder.parent):
             raise ForeignState(f"search_results[{index}].cache_path outside the sessions' sources/: {path}")
+        if known is not None:
+            known.add(path)
     for index, document in enumerate(values.get("documents") or []):
         if not isinstance(document, dict) or not isinstance(document.get("markdown", ""), str):
             raise ForeignState(f"documents[{index}] that is not a source")

@@ -463,8 +463,11 @@ def _resumable(history: HistoryManager, ref: str) -> tuple[SessionInfo, dict[str
     if meta.get("language") not in ("ja", "en"):
         meta["language"] = resolve_language("auto", meta["question"])
 
+    known: set[str] = set()
+
     def check_values(values: dict[str, Any], whole: bool) -> None:
-        check_state_values(values, session.path, session.session_id, question_limit=MAX_QUESTION_CHARS, whole=whole)
+        check_state_values(values, session.path, session.session_id, question_limit=MAX_QUESTION_CHARS, whole=whole,
+                           known=known)
 
     # Before Ollama, the servers or anything else: a tampered checkpoint stops here.
     verify_checkpoint_file(session.path / "checkpoints.sqlite", check_values=check_values)
