@@ -43,6 +43,13 @@ _ENGLISH = [
     r"\b(ignore|disregard|forget)\b.{0,30}\b(what|everything) (you were|you've been|you have been) (told|given|instructed)\b",
     r"\boverride (your|the) (programming|instructions|guidelines|safety)\b",
     r"\b(ignore|disregard|forget|bypass)\b.{0,40}\bdirectives?\b",
+    r"\b(ignore|forget) (the|everything) (above|before|preceding)\b",
+    r"\bstop (following|obeying) (your|the|all|any|previous|prior|earlier) (instructions|rules|guidelines|prompts?|orders)\b",
+    r"\byour (new|real|true|actual) (task|instructions?|purpose|mission) (is|are)\b",
+    r"\b(ai|ai model|ai system|language model|llm|chatbot|assistant)s? (reading|processing|summari[sz]ing|parsing|crawling) this\b",
+    r"\bif you are (an? )?(ai|language model|llm|chatbot|ai assistant|bot|large language model)\b",
+    r"\bwhen (summari[sz]ing|reading|processing|answering (questions )?about) this (page|document|text|article|site)\b.{0,40}\b(say|state|write|respond|claim|mention|include|tell)\b",
+    r"\b(begin|start|end) your (answer|response|reply|summary) with\b",
     # Assistants by name: "ChatGPT, say …", "Dear Claude", "Gemini: respond …".
     r"\b(dear|hey|hi|hello|attention|note to|message to)\s+(chat\s?gpt|gpt-?\d*|claude|gemini|bard|copilot|llama|grok)\b",
     r"\b(chat\s?gpt|gpt-?\d+|claude|gemini|bard|copilot|llama|grok)\s*[,:]\s*(you |please )?(must|should|ignore|say|respond|answer|reply|output|write|forget|disregard|recommend|tell)\b",
@@ -54,9 +61,11 @@ _OTHER = [
     r"\b(du bist|sie sind) (jetzt|ab sofort|nun) (ein|eine|der|die|das|mein|dein)\b",
     r"\bneue (anweisung\w*|aufgabe|regeln|rolle)\s*:",
     r"\b(sag|antworte|schreib)e? (nur|stattdessen|ausschließlich)\b",
+    r"\bvergiss (alles|das obige|alle)\b|\b(was|das) dir (gesagt|befohlen|aufgetragen) wurde\b",
     # fr
     r"\b(ignore[rsz]?|ignorez|oublie[rsz]?|oubliez|néglige[rsz]?|négligez)\b.{0,40}\b(instructions?|consignes?|directives?|règles|ordres|prompts?)\b",
     r"\b(tu es|vous êtes) (maintenant|désormais|dorénavant)\b",
+    r"\b(ignore[rsz]?|ignorez|oublie[rsz]?|oubliez) tout ce qu",
     r"\b(à partir de maintenant|désormais),? (tu|vous) (es|êtes|dois|devez)\b",
     r"\bnouvelles? (instructions?|consignes?|règles|tâche|rôle)\s*:",
     r"\b(réponds|répondez|dis|dites)[- ](seulement|uniquement|plutôt)\b",
@@ -68,12 +77,14 @@ _UNSPACED_OTHER = [
     r"(你|您)(现在|現在|从现在起|從現在起|今后|今後)(是|扮演|必须|必須)",
     r"新的?(指令|指示|任务|任務|规则|規則|角色)[:：]",
     r"系统提示|系統提示|系统指令|系統指令",
+    r"不要(遵循|遵守|理会|理會|听从|聽從)(之前|以前|先前|上面|上述|前面|原来|原來)的?(所有)?(指令|指示|命令|提示|规则|規則)",
     # ko
     r"(이전|이전의|앞의|위의|위|기존|모든|지금까지의?)(모든)?(지시|지침|명령|프롬프트|규칙|설정)(사항)?(을|를|은|는|들을)?(모두|전부)?(무시|잊어|잊고|잊으|폐기)",
     r"(지시|지침|명령|프롬프트)(사항)?(을|를)?(무시|잊어)(하고|하라|해라|하세요|해|하십시오)",
     r"(지금부터|이제부터|앞으로)(당신|너|넌)(은|는)?",
     r"새로운(지시|지침|명령|규칙|역할)[:：]",
     r"시스템프롬프트",
+    r"(앞의|위의|이전의?)(내용|지시|명령|지침)(은|는|을|를)?(모두|전부)?무시(하고|하라|해라|하세요|해)",
 ]
 # Leetspeak ("1gn0r3 pr3v10u5 1n57ruc710n5") read as letters: a second pass only, so the
 # digits of ordinary prose are never changed.
@@ -108,6 +119,9 @@ _JAPANESE = [
     r"(AI|ＡＩ|アシスタント|言語モデル|LLM|チャットボット)(は|も)(必ず|今後|常に|代わりに)",
     r"ユーザー(には|に|へは|へ)(伝えない|言わない|教えない|知らせない|伝えず|言わず|教えず|知らせず|秘密)",
     r"新しい(指示|命令|ルール|役割)\s*[:：]",
+    r"(AI|ＡＩ|人工知能|アシスタント|言語モデル|LLM|チャットボット)(は|が)(以下|次|これ以降|これから)の(指示|命令)に",
+    r"この(文章|ページ|記事|文書|テキスト)を(読んだ|読む|読んでいる|処理する|要約する)(AI|ＡＩ|人工知能|アシスタント|言語モデル|LLM|チャットボット)",
+    r"(これまで|今まで|以前|前|上記)の(会話|やり取り|やりとり|文脈|コンテキスト)(は|を)(すべて|全て)?(忘れ|無視)",
     r"代わりに.{0,30}と(答え|回答|出力|返答|述べ|書い|言っ)(て|なさい|ろ)",
 ]
 _PATTERNS = [re.compile(p, re.IGNORECASE) for p in _ENGLISH + _OTHER]
