@@ -166,3 +166,14 @@ def test_sigterm_to_the_mcp_server_marks_its_run_interrupted(research_env, fake_
     assert code == 143, process.stderr.read()[-2000:]
     assert _status(session) == "interrupted"
     assert "Traceback" not in process.stderr.read()
+
+
+@pytest.mark.parametrize("as_json", [False, True])
+def test_verify_to_a_full_disk_is_one_line_and_exit_1(cli_env, tmp_path, as_json):
+    (tmp_path / "answer.md").write_text("Mount Fuji is 3,776 m high [S1].\n", "utf-8")
+    (tmp_path / "source.txt").write_text("Mount Fuji is 3,776 m high.\n", "utf-8")
+    flags = " --json" if as_json else ""
+    result = _shell(f'"$RESEARCH" verify {tmp_path}/answer.md --source {tmp_path}/source.txt --no-judge{flags} > /dev/full',
+                    cli_env)
+    assert result.returncode == 1 and "Traceback" not in result.stderr, result.stderr
+    assert result.stderr.strip().splitlines()[-1] == "research: Cannot write to stdout: No space left on device"
