@@ -65,7 +65,8 @@ def test_a_realistic_model_yields_a_report_that_flags_only_what_is_wrong(researc
         if not hits:
             removed = [c for c in claims if mark in c["text"] and c.get("removed")]
             assert removed and all(c["outcome"] == "unsupported" for c in removed), (mark, claims)
-            assert mark in report.split(BODY_END[lang])[1], mark  # listed, with its passage
+            listed = [line for line in report.split(BODY_END[lang])[1].splitlines() if mark in line]
+            assert listed and all("«" in line and "»" in line for line in listed), listed  # with its passage
             continue
         assert all(any(flag in line for flag in FLAGS) for line in hits), (mark, hits)
     for line in lines:

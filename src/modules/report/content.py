@@ -455,6 +455,14 @@ def _strings(value: Any) -> list[str]:
     return [str(item) for item in value if item is not None and str(item).strip()]
 
 
+_PASSAGE_CHARS = 240
+
+
+def _shorten_passage(text: str) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= _PASSAGE_CHARS else text[: _PASSAGE_CHARS - 1] + "…"
+
+
 def _verification_view(data: dict[str, Any]) -> VerificationView:
     summary = data.get("summary") if isinstance(data, dict) else None
     claims = data.get("claims") if isinstance(data, dict) else None
@@ -469,7 +477,17 @@ def _verification_view(data: dict[str, Any]) -> VerificationView:
             verdict=str(claim.get("verdict", "")),
             citations=_strings(claim.get("citations")),
         )
-        if not claim.get("contested_by") else
+        if not claim.get("contested_by") and not claim.get("removed") else
+        # Taken out of the answer because its cited passage says otherwise: shown with that
+        # passage, so the reader sees what the source does say (issue 23, item 5).
+        ClaimLine(
+            index=_int(claim.get("index")),
+            text=" ".join(f"{claim.get('text', '')} — {claim.get('evidence_label') or '?'} "
+                          f"«{_shorten_passage(str(claim.get('evidence') or ''))}»".split()),
+            verdict="removed",
+            citations=[],
+        )
+        if claim.get("removed") else
         # Supported by the source it cites while another read source gives another value:
         # shown with that value, never as simply supported (issue 21).
         ClaimLine(
