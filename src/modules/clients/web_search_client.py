@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any, Awaitable, Callable, TextIO
 from research.modules.clients.connection import BackgroundStart, ConnectionStartFailed, McpConnection
 from research.modules.clients.server_process import OWN_SERVER_CWD, ServerLauncher, import_sdk, own_python_argv
 from research.modules.core.errors import SearchUnavailable, UsageError, UserFacingError
+from research.modules.core.grammar import URL_IN_PROSE
 from research.state.models import SearchHit
 from research.modules.core.settings import Settings
 from research.modules.core.urls import canonical_url
@@ -365,7 +366,6 @@ def _hit_from_structured(row: dict[str, Any], query: str, language: str) -> Sear
 _NUMBERED = re.compile(r"^\s*(?:#+\s*)?\**\s*(\d{1,2})[.)]\s+(.+?)\s*\**\s*$", re.M)
 _FIELD = re.compile(r"^\s*\**\s*(url|link|source|description|snippet|summary|title)\s*\**\s*:\s*\**\s*(.*)$", re.I)
 _CONTENT_START = re.compile(r"^\s*\**\s*(?:full\s+)?content\s*\**\s*:\s*\**\s*(.*)$", re.I)
-_BARE_URL = re.compile(r"https?://[^\s<>\")\]]+")
 
 
 def parse_text_results(text: str, *, query: str, language: str, engine: str) -> list[SearchHit]:
@@ -383,8 +383,7 @@ def parse_text_results(text: str, *, query: str, language: str, engine: str) -> 
         return hits
     # No recognisable blocks: keep at least the links, in order, once each.
     seen: set[str] = set()
-    for url in _BARE_URL.findall(text):
-        url = url.rstrip(".,;")
+    for url in URL_IN_PROSE.findall(text):
         if canonical_url(url) not in seen:
             seen.add(canonical_url(url))
             hits.append(SearchHit(url=url, canonical_url=canonical_url(url), engine=engine, query=query, language=language))
@@ -412,14 +411,14 @@ def _parse_block(title: str, block: str, query: str, language: str, engine: str)
         if found:
             name, value = found.group(1).lower(), found.group(2).strip().strip("*").strip()
             if name in ("url", "link", "source") and not url:
-                link = _BARE_URL.search(value)
+                link = URL_IN_PROSE.search(value)
                 url = link.group(0) if link else value
             elif name == "title" and value:
                 title = value
             elif name in ("description", "snippet", "summary"):
                 snippet_lines.append(value)
     if not url:
-        link = _BARE_URL.search(block)
+        link = URL_IN_PROSE.search(block)
         if link is None:
             return None
         url = link.group(0)

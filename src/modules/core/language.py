@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 
+from research.modules.core.grammar import CITATION_GROUP, URL_TOKEN
+
 _KANA = re.compile(r"[\u3040-\u309f\u30a0-\u30ff\uff66-\uff9f]")
 _JAPANESE = re.compile(r"[\u3040-\u309f\u30a0-\u30ff\uff66-\uff9f\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _LATIN = re.compile(r"[A-Za-z]")
@@ -36,7 +38,7 @@ def target_script_share(text: str, lang: str) -> float:
     For Japanese, kana and kanji count; for English, Latin letters. Digits, punctuation,
     URLs and citation labels are ignored so ``[S1]`` or ``https://…`` do not skew it.
     """
-    cleaned = re.sub(r"https?://\S+|\[S\d+\]|`[^`]*`", " ", text)
+    cleaned = re.sub(r"`[^`]*`", " ", CITATION_GROUP.sub(" ", URL_TOKEN.sub(" ", text)))
     ja = japanese_chars(cleaned)
     latin = len(_LATIN.findall(cleaned))
     total = ja + latin

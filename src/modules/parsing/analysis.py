@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable
 
 from research.modules.text.claims import split_sentences as sentence_split
+from research.modules.core.grammar import URL_TOKEN
 from research.modules.core.language import detect_language, japanese_chars
 
 MAX_SNIPPETS = 5
@@ -33,7 +34,6 @@ MAX_SENTENCE_CHARS = 600
 _FENCE = re.compile(r"```.*?```", re.S)
 _IMAGE = re.compile(r"!\[[^\]]*\]\([^)]*\)")
 _LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
-_BARE_URL = re.compile(r"https?://\S+")
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s+")
 _LIST_MARK = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
 _QUOTE = re.compile(r"^\s*>+\s?")
@@ -56,7 +56,7 @@ def markdown_to_blocks(markdown: str) -> list[str]:
         line = _QUOTE.sub("", _LIST_MARK.sub("", line))
         line = _IMAGE.sub("", line)
         line = _LINK.sub(r"\1", line)
-        line = _BARE_URL.sub("", line)
+        line = URL_TOKEN.sub("", line)
         line = _EMPHASIS.sub(r"\2", line).strip()
         if not line:
             continue

@@ -20,6 +20,7 @@ from markdown_it import MarkdownIt
 from markdown_it.tree import SyntaxTreeNode
 from pydantic import BaseModel, Field
 
+from research.modules.core.grammar import URL_IN_PROSE
 from research.modules.report.templates import report_labels
 from research.modules.text.claims import citation_labels
 
@@ -230,7 +231,6 @@ def _markdown_parser() -> MarkdownIt:
 
 
 _PARSER = _markdown_parser()
-_URL = re.compile(r"https?://[^\s<>\"'）」』】]+[^\s<>\"'）」』】.,;:!?。、）]")
 # A line with a finished sentence in it (then maybe citations and a verifier's flag):
 # the next line is a new claim, not the same sentence wrapped.
 _SENTENCE_END = re.compile(r"[。．！？]|[.!?](?:\s|\[|$)")
@@ -243,7 +243,7 @@ def _link_bare_urls(span: Span) -> list[Span]:
         return [span]
     pieces: list[Span] = []
     cursor = 0
-    for match in _URL.finditer(span.text):
+    for match in URL_IN_PROSE.finditer(span.text):
         if match.start() > cursor:
             pieces.append(_with(span, text=span.text[cursor : match.start()]))
         pieces.append(_with(span, text=match.group(0), href=match.group(0)))

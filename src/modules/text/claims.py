@@ -15,23 +15,10 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 
-# ONE citation pattern for the whole project. Models cite in many styles; every one of them
-# is a citation group here, so its digits are never read as a figure and
-# ``normalise_citations`` can rewrite it to ``[S#]``:
-#   [S1] · [S1, S3] · [S1][S2] (two groups) · ［S1］ · ［Ｓ１］ · [1] · [1-3] · 【S1】 · 【1†L3-L5】 ·
-#   【4:0†source】 · (S1) · （出典1） · (Source 2) · [^1] (a footnote, see ``footnote_map``).
-# A number alone is a citation only in square or lenticular brackets ("(1)" numbers a list)
-# and only up to three digits ("[2020]" is a year); "[1](url)" is a link and "[1]:" a
-# footnote definition, neither is a citation.
-_DIGITS = r"[0-9０-９]{1,3}"
-_WORD_PREFIX = r"(?:(?i:sources?|src|ref)|出典|ソース|資料|文献)\s*[:：#]?\s*"
-_LABELLED = rf"(?:{_WORD_PREFIX}[SＳ]?|[SＳ]){_DIGITS}"
-_ITEM_TAIL = r"(?:[:：][0-9０-９]{1,3})?(?:†[^\]】\n,，、;；]{0,40})?"
-_ITEM = rf"(?:{_WORD_PREFIX}[SＳ]?|[SＳ])?{_DIGITS}{_ITEM_TAIL}"
-_SEPARATOR = r"\s*(?:[,，、;；/]|[-–—~〜]|(?i:and)\b|&)\s*"
-_BRACKETED = rf"[\[［【]\s*\^?{_ITEM}(?:{_SEPARATOR}{_ITEM})*\s*[\]］】](?![(（:：])"
-_PARENTHESISED = rf"[(（]\s*{_LABELLED}{_ITEM_TAIL}(?:{_SEPARATOR}{_ITEM})*\s*[)）]"
-CITATION_GROUP = re.compile(f"{_BRACKETED}|{_PARENTHESISED}")
+# The one citation grammar and URL pattern live in core (the language measure below text
+# needs them too); re-exported here, where the rest of text has always found them.
+from research.modules.core.grammar import CITATION_GROUP, URL_IN_PROSE
+
 # "[^1]: Smith, https://…" or "[1]: https://…": a footnote list written by the model.
 _FOOTNOTE_DEFINITION = re.compile(r"^\s{0,3}[\[［]\^?([0-9０-９]{1,3})[\]］]\s*[:：]\s*(.*)$", re.MULTILINE)
 _MAX_RANGE = 20  # "[1-3]" is three sources; "[1-300]" is not a citation we expand
@@ -44,8 +31,6 @@ _LIST_MARKER_BODY = r"\s*(?:[-*+•・]|\d{1,3}[.)）]|[（(]\d{1,3}[)）])\s+"
 _LIST_MARKER = re.compile(_LIST_MARKER_BODY)  # used with .match(text, pos): anchored at pos
 _LEADING_LIST_MARKER = re.compile("^" + _LIST_MARKER_BODY)
 _QUOTE_MARKER = re.compile(r"^\s{0,3}>\s?")
-# A URL, not counting the full stop or comma that follows it in a sentence.
-_URL = re.compile(r"https?://[^\s)\]>」』]*[^\s)\]>」』.,;:!?。、]")
 _INLINE_CODE = re.compile(r"`[^`\n]*`")
 _MD_LINK = re.compile(r"\[([^\]\n]*)\]\((?:[^)\s]+)(?:\s+\"[^\"]*\")?\)")
 _EMPHASIS = re.compile(r"(\*\*|__|\*|_|~~)(?=\S)(.+?)(?<=\S)\1")
@@ -238,7 +223,7 @@ def _tidy(text: str) -> str:
 def _protected_mask(text: str) -> list[bool]:
     """Positions inside URLs, inline code and link targets, where "." ends nothing."""
     mask = [False] * len(text)
-    for pattern in (_URL, _INLINE_CODE, _MD_LINK):
+    for pattern in (URL_IN_PROSE, _INLINE_CODE, _MD_LINK):
         for match in pattern.finditer(text):
             for i in range(match.start(), match.end()):
                 mask[i] = True

@@ -18,11 +18,11 @@ import re
 from dataclasses import dataclass
 
 from research.modules.core.language import japanese_chars, target_script_share
-from research.modules.text.claims import CITATION_GROUP, body_sentences
+from research.modules.core.grammar import CITATION_GROUP, URL_TOKEN
+from research.modules.text.claims import body_sentences
 
 WRONG_LANGUAGE_BELOW = 0.5  # share of the target script under which a sentence is rewritten
 _MIN_LETTERS = 12  # letters in the other script needed before a sentence can be "wrong"
-_URL = re.compile(r"https?://\S+")
 _INLINE_CODE = re.compile(r"`[^`\n]*`")
 _LINK_TARGET = re.compile(r"\]\([^)\s]*\)")
 _LATIN = re.compile(r"[A-Za-z]")
@@ -47,7 +47,7 @@ class SentenceLanguage:
 
 def measurable(text: str, target: str) -> str:
     """The part of a sentence whose language is judged."""
-    text = _INLINE_CODE.sub(" ", _LINK_TARGET.sub("]", _URL.sub(" ", text)))
+    text = _INLINE_CODE.sub(" ", _LINK_TARGET.sub("]", URL_TOKEN.sub(" ", text)))
     text = CITATION_GROUP.sub(" ", text)
     return _QUOTED.get(target, _QUOTED["en"]).sub(" ", text)
 
@@ -107,7 +107,7 @@ def split_sections(draft: str) -> list[Section]:
 
 def _measurable(text: str) -> str:
     text = _FENCED.sub(" ", text)
-    return CITATION_GROUP.sub(" ", _URL.sub(" ", text))
+    return CITATION_GROUP.sub(" ", URL_TOKEN.sub(" ", text))
 
 
 def check_sections(draft: str, target: str, threshold: float = WRONG_LANGUAGE_BELOW) -> list[Section]:

@@ -14,13 +14,12 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
 # The project's one citation grammar: "(3287)" and "（2020年）" are data, "[1]" and "(S1)" are not.
-from research.modules.text.claims import CITATION_GROUP
+from research.modules.core.grammar import CITATION_GROUP, URL_TOKEN
 
 # Spaces that group digits ("3 776", "3\u2009776") and dashes that join words ("super‑step").
 _GROUPING_SPACE = re.compile(r"(?<=\d)[\u00a0\u2009\u202f\u2007 ](?=\d{3}(?!\d))")
 _DASHES = str.maketrans({c: "-" for c in "\u2010\u2011\u2012\u2013\u2014\u2015\u2212\uff0d"})
 _THOUSANDS = re.compile(r"(?<![\d.])(\d{1,3})((?:,\d{3})+)(?![\d])")
-_URL = re.compile(r"https?://\S+")
 
 _MULTIPLIERS = {
     "千": 10**3, "万": 10**4, "億": 10**8, "兆": 10**12,
@@ -105,7 +104,7 @@ class NumberMention:
 def prepare(text: str) -> str:
     """Citations and URLs out, digit grouping joined, NFKC, lower case, no thousands commas."""
     text = CITATION_GROUP.sub(" ", text)
-    text = _URL.sub(" ", text)
+    text = URL_TOKEN.sub(" ", text)
     text = _GROUPING_SPACE.sub("", text).translate(_DASHES)
     text = unicodedata.normalize("NFKC", text).lower()
     return _THOUSANDS.sub(lambda m: m.group(1) + m.group(2).replace(",", ""), text)

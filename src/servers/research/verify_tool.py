@@ -10,13 +10,13 @@ sentence gets the same verdict from this tool as from the command.
 from __future__ import annotations
 
 import asyncio
-import re
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from pydantic import BaseModel, Field
 
 from research.modules.core.errors import UsageError
+from research.modules.core.grammar import is_url
 from research.modules.core.settings import Settings
 from research.orchestrator.answer_check import (
     OUTCOMES,
@@ -26,8 +26,6 @@ from research.orchestrator.answer_check import (
     judge_uncertain_claims,
     read_sources,
 )
-
-URL = re.compile(r"^https?://\S+$")
 
 # What one call may ask for (a long report is some 30,000 characters; a book chapter some
 # 100,000). Larger inputs are refused with one line saying which and the limit, instead of
@@ -120,10 +118,6 @@ class VerifyOutput(BaseModel):
     sources: list[VerifiedSource]
     judged: bool = Field(description="whether every uncertain sentence went to the model judge")
     judge_note: str = ""  # why the judge could not decide them all
-
-
-def is_url(source: str) -> bool:
-    return bool(URL.match(source.strip()))
 
 
 async def verify_answer(answer: str, sources: list[str], settings: Settings, *, judge: bool, lang: str,

@@ -1,0 +1,81 @@
+"""One of each text rule (issue 25): the URL pattern, the citation grammar, the sentence
+splitter, the units table and the Markdown stripper each exist once, and every caller reads
+the same answer from it."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from research.modules.core.grammar import CITATION_GROUP, URL_IN_PROSE, URL_TOKEN, is_url
+from research.modules.core.language import target_script_share
+from research.modules.report.content import Paragraph, parse_blocks
+from research.modules.text import claims
+
+SRC = Path(__file__).resolve().parent.parent / "src"
+
+
+def _regex_literals() -> list[tuple[str, str]]:
+    """Every string literal in src/ that is a regular expression for an http(s) URL."""
+    found = []
+    for path in SRC.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and "https?://" in node.value:
+                found.append((str(path.relative_to(SRC)), node.value))
+    return found
+
+
+def test_the_url_pattern_is_written_once() -> None:
+    places = {path for path, _ in _regex_literals()}
+    # servers/web/engines/duckduckgo.py reads a host out of a script, not a URL out of prose.
+    assert places - {"servers/web/engines/duckduckgo.py"} == {"modules/core/grammar.py"}
+
+
+def test_the_citation_grammar_is_written_once() -> None:
+    assert claims.CITATION_GROUP is CITATION_GROUP
+    copies = [str(p.relative_to(SRC)) for p in SRC.rglob("*.py")
+              if r"\[S\d+\]" in p.read_text("utf-8") or "_WORD_PREFIX = " in p.read_text("utf-8")]
+    assert copies == ["modules/core/grammar.py"]
+
+
+@pytest.mark.parametrize("text, url", [
+    ("See https://example.com/a.", "https://example.com/a"),
+    ("(see https://x.org/a).", "https://x.org/a"),
+    ("https://en.wikipedia.org/wiki/Fuji_(volcano).", "https://en.wikipedia.org/wiki/Fuji_(volcano)"),
+    ("「https://ja.example.jp/富士山」と書いてある。", "https://ja.example.jp/富士山"),
+    ("<https://a.example/c>,", "https://a.example/c"),
+    ("https://a.example/c?x=1&y=2, then", "https://a.example/c?x=1&y=2"),
+])
+def test_a_url_in_prose_leaves_out_what_closes_the_sentence(text: str, url: str) -> None:
+    match = URL_IN_PROSE.search(text)
+    assert match is not None and match.group(0) == url
+
+
+def test_a_scheme_alone_is_no_url() -> None:
+    assert URL_IN_PROSE.search("https://. and http:// then") is None
+    assert not is_url("https://")
+    assert is_url("  https://example.com/x  ") and not is_url("https://example.com/x y")
+    assert URL_TOKEN.sub(" ", "a https://x.org/3776 b") == "a   b"
+
+
+def test_the_report_links_a_url_in_parentheses_without_the_closing_bracket() -> None:
+    # Before: the report's own pattern took ")" into the link, so the PDF's link 404'd.
+    (paragraph,) = parse_blocks("Read it (see https://example.org/fuji).")
+    assert isinstance(paragraph, Paragraph)
+    links = [span for span in paragraph.spans if span.href]
+    assert [(s.text, s.href) for s in links] == [("https://example.org/fuji", "https://example.org/fuji")]
+    assert "".join(s.text for s in paragraph.spans) == "Read it (see https://example.org/fuji)."
+
+
+def test_a_sentence_ends_after_a_url_in_parentheses() -> None:
+    text = "The page is long (see https://example.org/a.b). It also says more."
+    assert claims.split_sentences(text) == ["The page is long (see https://example.org/a.b).", "It also says more."]
+
+
+def test_the_script_share_ignores_every_citation_style() -> None:
+    # Before: only "[S1]" was left out, so "(Source 2)" made a Japanese sentence look part English.
+    assert target_script_share("富士山は高い山です (Source 2)。", "ja") == 1.0
+    assert target_script_share("富士山は高い山です【出典1】[S2]。", "ja") == 1.0
+    assert CITATION_GROUP.search("(Source 2)") is not None
