@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
+import io
 import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
 from research.modules.core.errors import UsageError, UserFacingError
+from research.state.session_folder import atomic_write
 
 # TrueType system fonts with Japanese glyphs, most common first. The CFF ones at the end
 # (Noto CJK) work through conversion, which takes a while once.
@@ -121,16 +122,10 @@ def truetype_copy_of_cff(path: Path, *, cache_dir: Path | None = None) -> Path:
     target = folder / f"{path.stem}-{key}.ttf"
     if target.is_file():
         return target
-    folder.mkdir(parents=True, exist_ok=True)
     converted = _convert_cff_to_truetype(path)
-    handle, temp_name = tempfile.mkstemp(dir=folder, suffix=".ttf.tmp")
-    os.close(handle)
-    try:
-        converted.save(temp_name)
-        os.replace(temp_name, target)
-    finally:
-        if os.path.exists(temp_name):
-            os.unlink(temp_name)
+    data = io.BytesIO()
+    converted.save(data)
+    atomic_write(target, data.getvalue())  # the one atomic, fsynced write: never a torn font
     return target
 
 

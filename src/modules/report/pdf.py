@@ -8,9 +8,8 @@ is used for all text in both languages, so mixed ja/en text never shows tofu box
 
 from __future__ import annotations
 
-import os
+import io
 import re
-import tempfile
 import unicodedata
 from pathlib import Path
 from urllib.parse import quote
@@ -41,6 +40,7 @@ from research.modules.text.sanitize import safe_url, strip_controls
 from research.modules.core.errors import UserFacingError
 from research.modules.core.i18n import t
 from research.modules.report.fonts import register_japanese_font
+from research.state.session_folder import atomic_write
 from research.modules.report.content import (
     SECTION_ORDER,
     Block,
@@ -556,15 +556,12 @@ def render_pdf(doc: ReportDocument, path: Path, *, font_path: Path | None = None
         canvas.drawCentredString(A4[0] / 2, 10 * mm, footer_label.format(number=canvas.getPageNumber()))
         canvas.restoreState()
 
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        handle, temp_name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}-", suffix=".pdf.tmp")
-        os.close(handle)
-    except OSError as exc:
-        raise UserFacingError("pdf.write_failed", path=str(path), reason=exc.strerror or str(exc)) from None
+    # Typeset in memory, then the project's one atomic write (temp file, fsync, rename, fsync
+    # of the folder): a power cut never leaves a half-written or empty report.pdf.
+    buffer = io.BytesIO()
     try:
         template = _ReportTemplate(
-            temp_name,
+            buffer,
             pagesize=A4,
             leftMargin=margin, rightMargin=margin, topMargin=16 * mm, bottomMargin=18 * mm,
             title=doc.document_title,
@@ -578,9 +575,6 @@ def render_pdf(doc: ReportDocument, path: Path, *, font_path: Path | None = None
             initialFontSize=10.5,
         )
         template.build(story, onFirstPage=draw_footer, onLaterPages=draw_footer)
-        os.replace(temp_name, path)
+        atomic_write(path, buffer.getvalue())
     except OSError as exc:
         raise UserFacingError("pdf.write_failed", path=str(path), reason=exc.strerror or str(exc)) from None
-    finally:
-        if os.path.exists(temp_name):
-            os.unlink(temp_name)
