@@ -154,3 +154,15 @@ async def test_streaming_a_harmony_leak_shows_only_the_final_answer(fake_ollama,
     shown = "".join(tokens)
     assert "3,776" in shown and shown.strip() == answer.strip()
     assert "<|" not in shown and "We need to answer" not in shown and "The user wants" not in shown
+
+
+def test_one_answer_to_is_this_model_installed():
+    # The REPL's /model and the run's start-up check ask the same function (issue 25).
+    from research.modules.llm.model_manager import installed_name, model_is_installed
+
+    listed = ["qwen3:latest", "gpt-oss:20b"]
+    assert installed_name("qwen3", listed) == "qwen3:latest"
+    assert installed_name("gpt-oss:20b", listed) == "gpt-oss:20b"
+    assert installed_name("gpt-oss", listed) is None  # "gpt-oss" means gpt-oss:latest, not :20b
+    assert installed_name("qwen3:8b", listed) is None
+    assert model_is_installed("qwen3", set(listed)) and not model_is_installed("qwen3:8b", set(listed))

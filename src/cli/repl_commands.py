@@ -108,8 +108,10 @@ def _model(repl: "Repl", arg: str) -> bool:
     models = installed_models(repl.settings.ollama_host)
     names = [m["name"] for m in models]
     repl.installed_models_cache = names
-    # Ollama treats "name" as "name:latest"; accept what the user would type to `ollama run`.
-    chosen = name if name in names else f"{name}:latest" if f"{name}:latest" in names else None
+    from research.modules.llm.model_manager import installed_name  # noqa: PLC0415 - keeps REPL start light
+
+    # Accept what the user would type to `ollama run` ("name" is "name:latest").
+    chosen = installed_name(name, names)
     if chosen is None:
         repl.say("repl.model_missing", "red", model=name, installed=", ".join(names) or "-")
         return True

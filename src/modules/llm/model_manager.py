@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import re
 import time
+from collections.abc import Collection
 from typing import Any, Callable, TypeVar
 
 import httpx
@@ -283,12 +284,18 @@ class ModelManager:
         return False
 
 
-def model_is_installed(model: str, installed: set[str]) -> bool:
-    """The one answer to "is this model installed": Ollama names a model ``name:tag``,
-    and a bare ``name`` means ``name:latest``."""
+def installed_name(model: str, installed: Collection[str]) -> str | None:
+    """The one answer to "is this model installed": the name Ollama lists it under, else
+    None. Ollama names a model ``name:tag``, and a bare ``name`` means ``name:latest``."""
     if model in installed:
-        return True
-    return ":" not in model and f"{model}:latest" in installed
+        return model
+    if ":" not in model and f"{model}:latest" in installed:
+        return f"{model}:latest"
+    return None
+
+
+def model_is_installed(model: str, installed: Collection[str]) -> bool:
+    return installed_name(model, installed) is not None
 
 
 def installed_models(host: str, timeout: float = 5.0) -> list[dict[str, Any]]:
