@@ -170,6 +170,26 @@ class SourceEntry:
     suspicious: bool
     kind: str = ""  # official, academic, ... (modules/text/source_kind.py); "" when not graded
 
+    def details(self, labels: dict[str, str]) -> list[tuple[str, str]]:
+        """What is known of the source, as (label, value), in the order every format shows it."""
+        details = []
+        if self.kind:
+            details.append((labels["kind"], labels.get("kind_" + self.kind, self.kind)))
+        if self.language:
+            details.append((labels["language"], self.language))
+        if self.retrieved_at:
+            details.append((labels["retrieved"], self.retrieved_at))
+        return details
+
+    def warnings(self, labels: dict[str, str]) -> list[tuple[str, str]]:
+        """What the reader must know before trusting it, as (label, detail or "")."""
+        warnings = []
+        if self.failed:
+            warnings.append((labels["failed"], self.error))
+        if self.suspicious:
+            warnings.append((labels["suspicious"], ""))
+        return warnings
+
 
 @dataclass(frozen=True)
 class DisagreementLine:

@@ -86,19 +86,10 @@ def _method(doc: ReportDocument) -> list[str]:
 def source_line(source: SourceEntry, labels: dict[str, str]) -> str:
     title = source.title or labels["untitled"]
     parts = [f"**[{source.label}]** " + (_link(title, source.url) if source.url else escape_markdown(title))]
-    details = []
-    if source.kind:
-        details.append(f"{labels['kind']}: {escape_markdown(labels.get('kind_' + source.kind, source.kind))}")
-    if source.language:
-        details.append(f"{labels['language']}: {escape_markdown(source.language)}")
-    if source.retrieved_at:
-        details.append(f"{labels['retrieved']}: {escape_markdown(source.retrieved_at)}")
+    details = [f"{label}: {escape_markdown(value)}" for label, value in source.details(labels)]
     if details:
         parts.append("(" + ", ".join(details) + ")")
-    if source.failed:
-        parts.append(labels["failed"] + (f": {escape_markdown(source.error)}" if source.error else ""))
-    if source.suspicious:
-        parts.append(labels["suspicious"])
+    parts += [label + (f": {escape_markdown(detail)}" if detail else "") for label, detail in source.warnings(labels)]
     return " ".join(parts)
 
 

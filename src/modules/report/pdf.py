@@ -362,17 +362,8 @@ class _Typesetter:
         for source in entries:
             title = source.title or labels["untitled"]
             head = [Span(f"[{source.label}] ", bold=True), Span(title, href=source.url or None)]
-            details = []
-            if source.kind:
-                details.append(f"{labels['kind']}: {labels.get('kind_' + source.kind, source.kind)}")
-            if source.language:
-                details.append(f"{labels['language']}: {source.language}")
-            if source.retrieved_at:
-                details.append(f"{labels['retrieved']}: {source.retrieved_at}")
-            if source.failed:
-                details.append(labels["failed"] + (f": {source.error}" if source.error else ""))
-            if source.suspicious:
-                details.append(labels["suspicious"])
+            details = [label + (f": {value}" if value else "")
+                       for label, value in source.details(labels) + source.warnings(labels)]
             content: list[Flowable] = [self.paragraph(self.markup(head), spaceAfter=1)]
             if source.url:
                 content.append(self.paragraph(self.markup([Span(source.url, href=source.url)]), "small"))
