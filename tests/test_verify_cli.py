@@ -47,7 +47,8 @@ def test_batch_contract_offsets_and_non_claims(tmp_path, env):
     verdicts = [c["verdict"] for c in first]
     assert verdicts[0] == "supported" and verdicts[1] == "unsupported"
     assert verdicts[2] != "supported"
-    assert set(first[0]) == {"start", "end", "text", "verdict", "citations", "evidence", "reason"}
+    assert set(first[0]) == {"start", "end", "text", "verdict", "citations", "evidence", "reason", "score"}
+    assert all(0.0 <= c["score"] <= 1.0 for c in first)  # the share of the claim's words its evidence holds
     assert first[0]["citations"] == ["S1"]
     # No citations: each sentence against all sources.
     assert [c["verdict"] for c in out[1]["claims"]] == ["supported", "supported"]

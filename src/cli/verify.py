@@ -5,7 +5,7 @@
 
 Batch input, one object per line: ``{"id", "draft", "sources": [{"label", "text", "title"?, "url"?}],
 "lang"?}``. Output, one line per input line and nothing else on stdout: ``{"id", "claims":
-[{"start", "end", "text", "verdict", "citations", "evidence", "reason"}]}`` with offsets into
+[{"start", "end", "text", "verdict", "citations", "evidence", "reason", "score"}]}`` with offsets into
 ``draft`` as given; sentences that are not claims are left out. A draft without citations
 is checked sentence by sentence against all its sources.
 
