@@ -19,6 +19,7 @@ from conftest import load_json_line, run_research
 from mcp import Client, StdioServerParameters
 
 import research
+from research.modules.core.settings import SEARCH_ENGINES
 from fixtures.web_fixture import FUJI_EN
 
 pytestmark = pytest.mark.e2e
@@ -81,6 +82,9 @@ async def test_the_readme_entry_starts_a_server_with_described_tools(research_en
         assert tools["research"].input_schema["required"] == ["question"]
         assert tools["verify"].input_schema["required"] == ["answer", "sources"]
         assert tools["session-report"].input_schema["required"] == ["session_id"]
+        # The engines offered are the one list's (settings.SEARCH_ENGINES), wikipedia among them.
+        engine = tools["research"].input_schema["properties"]["engine"]
+        assert [choice.get("enum") for choice in engine["anyOf"] if "enum" in choice] == [list(SEARCH_ENGINES)]
         for tool in tools.values():
             assert tool.description
             for name, schema in tool.input_schema["properties"].items():

@@ -8,14 +8,24 @@ from pathlib import Path
 import httpx
 import pytest
 
-from fixtures.web_fixture import FUJI_SJIS, WebFixture, build_pdf, LANGGRAPH_PDF_EN
+from fixtures.web_fixture import FUJI_SJIS, WIKIPEDIA, WebFixture, build_pdf, LANGGRAPH_PDF_EN
 from research.modules.clients.parser_client import ContainerProcessor
-from research.modules.core.settings import Settings
+from research.modules.core.errors import UsageError
+from research.modules.core.settings import SEARCH_ENGINES, Settings, load_settings
 from research.modules.text.index import TextIndex, index_terms
-from research.servers.web.engines import ENGINES, EngineChain, EngineContext, EngineUnavailable, build_engines
+from research.orchestrator.server_pool import _SERVER_SETTINGS
+from research.servers.web.engines import (
+    ENGINES,
+    EngineChain,
+    EngineContext,
+    EngineUnavailable,
+    build_engines,
+    configured_endpoints,
+)
 from research.servers.web.engines.local import LocalEngine, files_inside
 from research.servers.web.engines.searxng import SearxngEngine
-from research.servers.web.url_safety import URLGuard
+from research.servers.web.engines.wikipedia import WikipediaEngine
+from research.servers.web.url_safety import UnsafeURL, URLGuard
 
 ALLOW = URLGuard(allow_private_network=True)
 
@@ -98,7 +108,9 @@ async def test_chain_falls_back_when_searxng_is_down(tmp_path: Path) -> None:
     settings = Settings(search_engine="searxng", searxng_url=f"http://127.0.0.1:{free_port()}", docs_dir=docs)
     async with httpx.AsyncClient() as client:
         chain = build_engines(settings, EngineContext(client, ALLOW, read_markdown))
-        assert [e.name for e in chain.engines] == ["searxng", "local", "duckduckgo"] == list(ENGINES)
+        # Wikipedia is asked only when chosen: the fallbacks are the others, in the registry's order.
+        assert [e.name for e in chain.engines] == ["searxng", "local", "duckduckgo"]
+        assert list(ENGINES) == ["searxng", "local", "wikipedia", "duckduckgo"]
         found = await chain.search("富士山の標高", language="ja", limit=3)
     assert found.engine == "local" and found.results
     assert any("searxng unavailable" in note and "unreachable" in note for note in found.notes)
@@ -125,3 +137,86 @@ def test_docs_files_that_leave_the_folder_are_skipped_before_reading(tmp_path: P
     paths, skipped = files_inside(docs.resolve())
     assert paths == [(docs / "ok.md").resolve()]
     assert {line.split(":")[0] for line in skipped} == {"passwd.txt", "secret.md"}
+
+
+# --------------------------------------------------------------------------- one registration per engine
+
+ENGINES_DIR = Path(__file__).resolve().parent.parent / "src" / "servers" / "web" / "engines"
+
+
+def test_every_engine_module_is_registered_once_by_name() -> None:
+    """The one list (settings.SEARCH_ENGINES) names every module of the engines folder, and
+    each module says how to build its engine; every setting an engine reads exists."""
+    modules = {p.stem for p in ENGINES_DIR.glob("*.py")} - {"__init__", "base"}
+    assert modules == set(SEARCH_ENGINES) == set(ENGINES)
+    for name, reads in SEARCH_ENGINES.items():
+        assert callable(ENGINES[name].build)
+        assert set(reads) <= set(Settings.model_fields), name
+        for setting in reads:  # a server started with another value of an engine's setting is replaced
+            assert setting in _SERVER_SETTINGS, setting
+
+
+def test_a_bad_engine_name_lists_every_registered_engine() -> None:
+    with pytest.raises(UsageError) as caught:
+        load_settings(flag_names={"search_engine": "--engine"}, search_engine="wikipeda")
+    message = caught.value.message("en")
+    assert message.startswith("Invalid setting --engine") and all(f"'{name}'" in message for name in SEARCH_ENGINES)
+
+
+@pytest.mark.parametrize("value", ["ftp://{lang}.example.org/w/api.php", "https://{lng}.wikipedia.org/w/api.php",
+                                   "{lang}.wikipedia.org"])
+def test_a_bad_wikipedia_url_is_refused_naming_the_setting(value: str) -> None:
+    with pytest.raises(UsageError) as caught:
+        load_settings(wikipedia_url=value)
+    assert "RESEARCH_WIKIPEDIA_URL" in caught.value.message("en") and "RESEARCH_WIKIPEDIA_URL" in caught.value.message("ja")
+
+
+# --------------------------------------------------------------------------- wikipedia
+
+
+@pytest.mark.parametrize(("query", "language", "title"), [
+    ("When did Mount Fuji last erupt?", "en", "Hōei eruption"),
+    ("富士山の最後の噴火はいつ？", "ja", "宝永大噴火"),
+])
+async def test_wikipedia_searches_the_edition_of_the_query_language(query: str, language: str, title: str) -> None:
+    """MediaWiki's API of the query's edition, through the URL guard that refuses the private
+    network: the configured API is allowed (exactly), so the search reaches the fixture."""
+    with WebFixture() as web:
+        settings = Settings(search_engine="wikipedia", wikipedia_url=web.wikipedia_url)
+        guard = URLGuard(allow_private_network=False, always_allowed=configured_endpoints(settings))
+        async with httpx.AsyncClient() as client:
+            chain = build_engines(settings, EngineContext(client, guard, _never_read))
+            assert [e.name for e in chain.engines] == ["wikipedia", "duckduckgo"]
+            found = await chain.search(query, language=language, limit=3)
+        assert found.engine == "wikipedia" and found.notes == []
+        hit = found.results[0]
+        assert hit.title == title and hit.engine == "wikipedia"
+        assert f"/wikipedia/{language}/wiki/" in hit.url and hit.url.isascii()  # the page's address, percent-encoded
+        assert WIKIPEDIA[language][0].paragraphs[0] in hit.snippet  # the introduction, as plain text
+        request = web.requests_for(f"/wikipedia/{language}/w/api.php")[0]
+        assert "generator=search" in request.path and "prop=extracts" in request.path
+        # A page of the article is not the API: the guard still refuses it on a private address.
+        with pytest.raises(UnsafeURL):
+            await guard.check(hit.url)
+
+
+async def test_wikipedia_without_a_match_or_with_an_api_error() -> None:
+    with WebFixture() as web:
+        async with httpx.AsyncClient() as client:
+            engine = WikipediaEngine(web.wikipedia_url, client, ALLOW)
+            assert await engine.search("quantum chromodynamics lattice", language="en", limit=5) == []
+            # Any other language asks the English edition.
+            assert (await engine.search("Aokigahara forest", language="fr", limit=5))[0].title == "Aokigahara"
+            # MediaWiki answers an error with HTTP 200 and {"error": {"code", "info"}}.
+            with pytest.raises(EngineUnavailable, match="wikipedia refused the search: missingparam"):
+                await engine.search("", language="ja", limit=3)
+            missing = WikipediaEngine(web.base_url + "/nowhere/{lang}/api.php", client, ALLOW)
+            with pytest.raises(EngineUnavailable, match="HTTP 404"):
+                await missing.search("富士山", language="ja", limit=3)
+
+
+def test_an_empty_wikipedia_url_turns_the_engine_off() -> None:
+    settings = Settings(search_engine="wikipedia", wikipedia_url="")
+    assert configured_endpoints(settings) == []
+    chain = build_engines(settings, context(None))  # type: ignore[arg-type]
+    assert [e.name for e in chain.engines] == ["duckduckgo"] and "RESEARCH_WIKIPEDIA_URL" in chain.setup_notes[0]

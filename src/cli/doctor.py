@@ -19,7 +19,7 @@ from typing import Literal
 
 from research.modules.core.errors import EXIT_FAILURE, EXIT_OK, EXIT_OLLAMA, OllamaError, UserFacingError
 from research.modules.core.i18n import t
-from research.modules.core.settings import Settings
+from research.modules.core.settings import SEARCH_ENGINES, Settings
 
 Status = Literal["ok", "warn", "fail"]
 HTTP_TIMEOUT_S = 5.0
@@ -257,6 +257,8 @@ def run_doctor(settings: Settings, *, as_json: bool, lang: str, offline: bool = 
             "sandbox": next((c.value for c in checks if c.name == "sandbox"), None),
             "isolation_verified": any(c.name == "isolation" and c.status == "ok" for c in checks),
             "search_engine": next((c.value for c in checks if c.name == "search"), None),
+            "search_engines": {name: {setting: _plain_setting(getattr(settings, setting)) for setting in reads}
+                               for name, reads in SEARCH_ENGINES.items()},  # every engine and what it reads
             "checks": [asdict(check) for check in checks],
             "summary": summary,
         }
@@ -266,6 +268,10 @@ def run_doctor(settings: Settings, *, as_json: bool, lang: str, offline: bool = 
     if verbose:
         _print_details(checks, settings, lang)
     return code
+
+
+def _plain_setting(value: object) -> object:
+    return str(value) if isinstance(value, Path) else value
 
 
 def _print_details(checks: list[Check], settings: Settings, lang: str) -> None:

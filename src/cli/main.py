@@ -33,6 +33,16 @@ class _ArgumentParser(argparse.ArgumentParser):
         sys.stderr.write(f"research: {message}\n")
         raise SystemExit(EXIT_USAGE)
 
+    def format_help(self) -> str:
+        # The engines' names come from the settings module (pydantic): read only when help is
+        # shown, so a run's parsing does not pay for it twice and `--version` not at all.
+        from research.modules.core.settings import SEARCH_ENGINES
+
+        for action in self._actions:
+            if action.dest == "engine":
+                action.help = "search engine: " + ", ".join(SEARCH_ENGINES)
+        return super().format_help()
+
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _ArgumentParser(
@@ -43,7 +53,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("question", nargs="?", help="the question (no question: start the REPL)")
     parser.add_argument("--lang", help="answer language: ja, en or auto (default: detect from the question)")
     parser.add_argument("--model", help="Ollama model (default gpt-oss:20b, RESEARCH_MODEL)")
-    parser.add_argument("--engine", help="search engine: duckduckgo, searxng or local")
+    parser.add_argument("--engine", help="search engine")  # the names: format_help
     parser.add_argument("--docs", help="folder of your own documents for the local engine")
     parser.add_argument("--max-loops", type=int, dest="max_loops", help="maximum verification loops")
     parser.add_argument("--depth", help="quick, standard (default) or deep (RESEARCH_DEPTH)")

@@ -19,12 +19,13 @@ import asyncio
 from pathlib import Path
 from typing import Any, Awaitable, Callable
 
-from research.modules.core.settings import Settings
+from research.modules.core.settings import SEARCH_ENGINES, Settings
 
-# The settings a server is started with; any other setting (model, language, budgets)
-# can change between questions without a restart.
-_SERVER_SETTINGS = ("search_engine", "searxng_url", "docs_dir", "allow_private_network", "sandbox",
-                    "sandbox_image", "mcp_config", "parse_timeout", "sessions_dir")
+# The settings a server is started with (every engine's own among them); any other setting
+# (model, language, budgets) can change between questions without a restart.
+_SERVER_SETTINGS = tuple(dict.fromkeys(("search_engine", *(name for names in SEARCH_ENGINES.values() for name in names),
+                                        "docs_dir", "allow_private_network", "sandbox", "sandbox_image", "mcp_config",
+                                        "parse_timeout", "sessions_dir")))
 
 
 def server_key(settings: Settings) -> tuple[Any, ...]:

@@ -27,6 +27,22 @@ DEFAULT_BANNED_WORDS = (
 )
 
 
+# The search engines, in fallback order after the chosen one, with the settings each one
+# reads. This is the one list of them: settings validation, `--engine`'s help, the research
+# server's tool schema, `research doctor`, the servers' restart key and the engine registry
+# (servers/web/engines/__init__.py, one module per name) all read it. A new engine is its
+# module there plus its line here (and its setting below, if it has one).
+SEARCH_ENGINES: dict[str, tuple[str, ...]] = {
+    "searxng": ("searxng_url",),
+    "local": ("docs_dir",),
+    "wikipedia": ("wikipedia_url",),
+    "duckduckgo": (),
+}
+SearchEngineName = Literal[tuple(SEARCH_ENGINES)]  # type: ignore[valid-type]
+# MediaWiki's Action API of each language edition; {lang} becomes "ja" or "en".
+DEFAULT_WIKIPEDIA_URL = "https://{lang}.wikipedia.org/w/api.php"
+
+
 def config_file_path() -> Path:
     explicit = os.environ.get("RESEARCH_CONFIG")
     if explicit:
@@ -89,8 +105,9 @@ class Settings(BaseSettings):
     request_timeout: float = Field(default=600.0, gt=0)
     sessions_dir: Path = Field(default_factory=default_sessions_dir)
     language: Literal["auto", "ja", "en"] = "auto"
-    search_engine: Literal["duckduckgo", "searxng", "local"] = "duckduckgo"
+    search_engine: SearchEngineName = "duckduckgo"
     searxng_url: str | None = None
+    wikipedia_url: str = DEFAULT_WIKIPEDIA_URL  # empty: the wikipedia engine is off
     docs_dir: Path | None = None
     search_limit: int = Field(default=5, ge=1, le=10)
     allow_private_network: bool = False
@@ -151,6 +168,22 @@ class Settings(BaseSettings):
         value = value.strip().rstrip("/")
         if value and not value.startswith(("http://", "https://")):
             raise ValueError("must be an http:// or https:// URL")
+        return value
+
+    @field_validator("wikipedia_url")
+    @classmethod
+    def _api_url_template(cls, value: str) -> str:
+        value = value.strip()
+        if not value:
+            return value
+        from urllib.parse import urlsplit
+
+        try:
+            parts = urlsplit(value.format(lang="en"))
+        except (KeyError, IndexError, ValueError):
+            raise ValueError("may contain {lang} and no other {…} placeholder") from None
+        if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
+            raise ValueError("must be an http:// or https:// URL, e.g. https://{lang}.wikipedia.org/w/api.php")
         return value
 
     @field_validator("ollama_host")

@@ -25,7 +25,7 @@ from pydantic import BaseModel, Field
 from research.modules.core.errors import EXIT_USAGE, UserFacingError
 from research.modules.core.i18n import reason_label, t
 from research.modules.core.language import detect_language
-from research.modules.core.settings import Settings, load_settings
+from research.modules.core.settings import SearchEngineName, Settings, load_settings
 from research.modules.text.sanitize import clean_data, strip_controls
 from research.orchestrator.runner import ResearchRequest
 from research.servers.research.results import (
@@ -198,7 +198,7 @@ def build_server(service: ResearchService) -> MCPServer:
         depth: Annotated[Literal["quick", "standard", "deep"] | None,
                          Field(description="quick: one search round; standard: planned sub-questions; "
                                            "deep: one more verification loop")] = None,
-        engine: Annotated[Literal["duckduckgo", "searxng", "local"] | None,
+        engine: Annotated[SearchEngineName | None,
                           Field(description="Search engine (default from RESEARCH_SEARCH_ENGINE)")] = None,
         max_sources: Annotated[int | None, Field(ge=1, description="Read at most this many sources")] = None,
         max_llm_tokens: Annotated[int | None, Field(ge=1, description="Stop at this many model tokens")] = None,

@@ -79,7 +79,7 @@ class WebSearchService:
 
     def __init__(self, settings: Settings, cache_dir: Path, limits: FetchSettings | None = None,
                  cache_root: Path | None = None) -> None:
-        from research.servers.web.engines import EngineContext, build_engines
+        from research.servers.web.engines import EngineContext, build_engines, configured_endpoints
         from research.servers.web.fetcher import PageFetcher, SourceCache, make_http_client
         from research.servers.web.url_safety import URLGuard
 
@@ -91,8 +91,8 @@ class WebSearchService:
         self._caches: dict[Path, SourceCache] = {}
         self.limits = limits or FetchSettings()
         self.client = make_http_client(self.limits)
-        endpoint = [settings.searxng_url.rstrip("/") + "/search"] if settings.searxng_url else []
-        guard = URLGuard(allow_private_network=settings.allow_private_network, always_allowed=endpoint)
+        guard = URLGuard(allow_private_network=settings.allow_private_network,
+                         always_allowed=configured_endpoints(settings))
         self.engines: EngineChain = build_engines(settings, EngineContext(self.client, guard, self._read_local_file))
         self.fetcher = PageFetcher(self.client, SourceCache.for_limits(cache_dir, self.limits), guard, self.limits,
                                    local_root=settings.docs_dir)

@@ -1,22 +1,26 @@
 """Search engines, one module each, behind one registry.
 
-``duckduckgo`` (ddgs, no key), ``searxng`` (the JSON API of a SearXNG instance) and
-``local`` (a folder of the user's own documents). Each module has a ``build(settings,
-context)`` factory; ``ENGINES`` maps names to them in fallback order. An engine that
-fails or rate-limits raises ``EngineUnavailable``; ``EngineChain`` then asks the next
-configured engine and records why, so the result can say so.
+``duckduckgo`` (ddgs, no key), ``searxng`` (the JSON API of a SearXNG instance),
+``wikipedia`` (MediaWiki's API, ja or en by the query) and ``local`` (a folder of the
+user's own documents). The names come from ``SEARCH_ENGINES`` in settings (the lowest
+layer, so settings validation and every help text read the same list); each name is the
+module here that implements it, and that module's ``ENGINE`` (an ``EngineEntry``) says how
+to build it, whether it stays offline or serves as a fallback, and which configured URLs
+the URL guard always allows. An engine that fails or rate-limits raises
+``EngineUnavailable``; ``EngineChain`` then asks the next configured engine and records
+why, so the result can say so.
 """
 
 from __future__ import annotations
 
+import importlib
 import logging
 from dataclasses import dataclass, field
-from typing import Callable
 
-from research.modules.core.settings import Settings
-from research.servers.web.engines import duckduckgo, local, searxng
+from research.modules.core.settings import SEARCH_ENGINES, Settings
 from research.servers.web.engines.base import (
     EngineContext,
+    EngineEntry,
     EngineNotConfigured,
     EngineResult,
     EngineUnavailable,
@@ -24,18 +28,17 @@ from research.servers.web.engines.base import (
 )
 
 __all__ = ["ENGINES", "ChainResult", "EngineChain", "EngineContext", "EngineResult", "EngineUnavailable",
-           "SearchEngine", "build_engines"]
+           "SearchEngine", "build_engines", "configured_endpoints"]
 
 log = logging.getLogger(__name__)
 
-# Name -> factory, in fallback order after the chosen engine.
-ENGINES: dict[str, Callable[[Settings, EngineContext], SearchEngine]] = {
-    "searxng": searxng.build,
-    "local": local.build,
-    "duckduckgo": duckduckgo.build,
-}
-# Engines that never fall back to the open web: a user researching their own documents stays offline.
-OFFLINE = {"local"}
+# Name -> its entry, in fallback order after the chosen engine.
+ENGINES: dict[str, EngineEntry] = {name: importlib.import_module(f"{__name__}.{name}").ENGINE for name in SEARCH_ENGINES}
+
+
+def configured_endpoints(settings: Settings) -> list[str]:
+    """Every engine's endpoints the user configured: the URL guard allows exactly these."""
+    return [url for entry in ENGINES.values() for url in entry.endpoints(settings)]
 
 
 @dataclass
@@ -80,12 +83,15 @@ class EngineChain:
 def build_engines(settings: Settings, context: EngineContext) -> EngineChain:
     """The chosen engine first, then every other configured one (none after an offline one)."""
     chosen = settings.search_engine
-    order = [chosen] if chosen in OFFLINE else [chosen, *(name for name in ENGINES if name != chosen)]
+    if ENGINES[chosen].offline:
+        order = [chosen]
+    else:
+        order = [chosen, *(name for name, entry in ENGINES.items() if name != chosen and entry.fallback)]
     engines: list[SearchEngine] = []
     notes: list[str] = []
     for name in order:
         try:
-            engines.append(ENGINES[name](settings, context))
+            engines.append(ENGINES[name].build(settings, context))
         except EngineNotConfigured as exc:
             if name == chosen:
                 notes.append(str(exc))

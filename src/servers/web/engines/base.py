@@ -13,6 +13,7 @@ from typing import Awaitable, Callable, Protocol
 
 import httpx
 
+from research.modules.core.settings import Settings
 from research.servers.web.url_safety import URLGuard
 
 
@@ -49,3 +50,18 @@ class EngineContext:
     client: httpx.AsyncClient
     guard: URLGuard
     read_document: ReadDocument
+
+
+def _no_endpoints(settings: Settings) -> list[str]:
+    return []
+
+
+@dataclass(frozen=True)
+class EngineEntry:
+    """How the registry uses one engine module: each module sets ``ENGINE = EngineEntry(...)``."""
+
+    build: Callable[[Settings, EngineContext], SearchEngine]  # raises EngineNotConfigured / EngineUnavailable
+    offline: bool = False  # never followed by engines of the open web (the user's own documents)
+    fallback: bool = True  # asked when the chosen engine fails; False: only when chosen
+    # The URLs the user configured for it (the URL guard allows exactly these, even on a private network).
+    endpoints: Callable[[Settings], list[str]] = _no_endpoints

@@ -6,7 +6,7 @@ import asyncio
 import re
 
 from research.modules.core.settings import Settings
-from research.servers.web.engines.base import EngineContext, EngineResult, EngineUnavailable
+from research.servers.web.engines.base import EngineContext, EngineEntry, EngineResult, EngineUnavailable
 
 
 class DdgsEngine:
@@ -63,3 +63,6 @@ def plain_reason(exc: BaseException) -> str:
 
 def build(settings: Settings, context: EngineContext) -> DdgsEngine:
     return DdgsEngine()
+
+
+ENGINE = EngineEntry(build)

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from research.modules.core.settings import LOCAL_SUFFIXES, Settings
 from research.modules.text.index import TextIndex, best_passage
-from research.servers.web.engines.base import EngineContext, EngineNotConfigured, EngineResult, EngineUnavailable, ReadDocument
+from research.servers.web.engines.base import EngineContext, EngineEntry, EngineNotConfigured, EngineResult, EngineUnavailable, ReadDocument
 
 MAX_LOCAL_FILE_BYTES = 50 * 1024 * 1024
 
@@ -92,3 +92,7 @@ def build(settings: Settings, context: EngineContext) -> LocalEngine:
     if not settings.docs_dir:
         raise EngineNotConfigured("local is selected but RESEARCH_DOCS_DIR is not set")
     return LocalEngine(settings.docs_dir, context.read_document)
+
+
+# A user researching their own documents stays offline.
+ENGINE = EngineEntry(build, offline=True)

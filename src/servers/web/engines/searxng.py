@@ -5,7 +5,7 @@ from __future__ import annotations
 import httpx
 
 from research.modules.core.settings import Settings
-from research.servers.web.engines.base import EngineContext, EngineNotConfigured, EngineResult, EngineUnavailable
+from research.servers.web.engines.base import EngineContext, EngineEntry, EngineNotConfigured, EngineResult, EngineUnavailable
 from research.servers.web.url_safety import UnsafeURL, URLGuard
 
 
@@ -56,7 +56,15 @@ class SearxngEngine:
         return hits[:limit]
 
 
+def endpoints(settings: Settings) -> list[str]:
+    """The configured search endpoint, which the URL guard allows exactly (the user chose it)."""
+    return [settings.searxng_url.rstrip("/") + "/search"] if settings.searxng_url else []
+
+
 def build(settings: Settings, context: EngineContext) -> SearxngEngine:
     if not settings.searxng_url:
         raise EngineNotConfigured("searxng is selected but RESEARCH_SEARXNG_URL is not set")
     return SearxngEngine(settings.searxng_url, context.client, context.guard)
+
+
+ENGINE = EngineEntry(build, endpoints=endpoints)
