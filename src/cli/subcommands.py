@@ -177,7 +177,7 @@ def _help(topic: str | None) -> int:
 
 
 def _sessions(args: argparse.Namespace, settings, lang: str) -> int:
-    from research.state.session_folder import HistoryManager, effective_status
+    from research.state.session_folder import RESUMABLE_STATUSES, HistoryManager, effective_status
 
     history = HistoryManager(settings.sessions_dir)
     action = args.action or "list"
@@ -190,7 +190,7 @@ def _sessions(args: argparse.Namespace, settings, lang: str) -> int:
         # Where it looked, always: an empty table from the wrong folder must not look like "no sessions".
         sys.stderr.write(t("terminal.sessions_where", lang, path=str(history.root.resolve())) + "\n")
         print_sessions_table(sessions, lang)
-        stopped = [m for m in sessions if m.get("status") in ("interrupted", "cancelled", "failed")]
+        stopped = [m for m in sessions if m.get("status") in RESUMABLE_STATUSES]
         if stopped:
             sys.stderr.write(t("terminal.resume_these", lang, session_id=stopped[0].get("session_id", "")) + "\n")
         return EXIT_OK

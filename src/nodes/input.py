@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from research.state.session_folder import now_iso
-from research.state import AgentState, plan_queries_flat
+from research.state import AgentState
 from research.modules.text.analyser import term_set
 from research.nodes.dependencies import WorkflowDependencies
 from research.nodes.prompts import (

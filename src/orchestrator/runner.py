@@ -82,7 +82,7 @@ class RunResult:
         })
 
 
-def clean_question(raw: str, lang_hint: str = "en") -> str:
+def clean_question(raw: str) -> str:
     """Strip control characters and surrounding space; refuse empty or huge questions."""
     text = "".join(ch if ch in "\n\t" or unicodedata.category(ch)[0] != "C" else " " for ch in raw)
     text = " ".join(text.split())

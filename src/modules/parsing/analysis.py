@@ -112,7 +112,6 @@ _QUANTITY_PATTERNS = [
     ),
     re.compile(rf"{_DIGITS}\s*(?:万|億|兆)"),
 ]
-_ANY_NUMBER = re.compile(r"[0-9０-９]")
 
 
 def quantity_mentions(sentence: str) -> int:

@@ -156,10 +156,6 @@ def term_set(text: str) -> frozenset[str]:
     return frozenset(t.text for t in terms(text))
 
 
-def key_terms(text: str) -> frozenset[str]:
-    return frozenset(t.text for t in terms(text) if t.key)
-
-
 def index_terms(text: str) -> list[str]:
     """What BM25 counts: the same terms as the verifier."""
     return [t.text for t in terms(unicodedata.normalize("NFKC", text))]

@@ -20,7 +20,6 @@ from __future__ import annotations
 import asyncio
 import ipaddress
 import socket
-from urllib.parse import urlsplit
 
 import httpx
 
