@@ -79,3 +79,16 @@ def test_the_script_share_ignores_every_citation_style() -> None:
     assert target_script_share("富士山は高い山です (Source 2)。", "ja") == 1.0
     assert target_script_share("富士山は高い山です【出典1】[S2]。", "ja") == 1.0
     assert CITATION_GROUP.search("(Source 2)") is not None
+
+
+def test_one_markdown_stripper_for_the_draft_and_the_parsed_page() -> None:
+    from research.modules.parsing.analysis import markdown_to_blocks, tables_from_markdown
+
+    # Before: the parser's own stripper turned a picture into "!logo" and kept "~~" marks.
+    table = "| City | Height |\n|---|---|\n| ![logo](l.png) Fujiyoshida | `3,776` m |\n| 1. Tokyo | a\\|b |"
+    # In a cell, "1." and an escaped "|" are content, not a list marker or a column.
+    assert tables_from_markdown(table) == [[["City", "Height"], ["Fujiyoshida", "3,776 m"], ["1. Tokyo", "a|b"]]]
+    page = "- ~~Old~~ **Mount Fuji** is [3,776 m](https://x.org/h) high [1].\n\n![map](m.png)"
+    assert markdown_to_blocks(page) == ["Old Mount Fuji is 3,776 m high [1]."]  # the page's "[1]" is kept
+    assert claims.plain_text("- ~~Old~~ **Mount Fuji** is [3,776 m](https://x.org/h) high [1]. ![map](m.png)") \
+        == "Old Mount Fuji is 3,776 m high."

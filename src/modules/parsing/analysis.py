@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
-from research.modules.text.claims import split_sentences as sentence_split
+from research.modules.text.claims import plain_text, split_sentences as sentence_split
 from research.modules.core.grammar import URL_TOKEN
 from research.modules.core.language import detect_language, japanese_chars
 
@@ -32,12 +32,8 @@ MAX_SENTENCE_CHARS = 600
 # --- Markdown to plain sentences ---------------------------------------------------
 
 _FENCE = re.compile(r"```.*?```", re.S)
-_IMAGE = re.compile(r"!\[[^\]]*\]\([^)]*\)")
-_LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s+")
-_LIST_MARK = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
 _QUOTE = re.compile(r"^\s*>+\s?")
-_EMPHASIS = re.compile(r"(\*\*|__|\*|_|`)(?=\S)(.+?)(?<=\S)\1")
 _TABLE_LINE = re.compile(r"^\s*\|.*\|\s*$")
 
 def markdown_to_blocks(markdown: str) -> list[str]:
@@ -53,11 +49,8 @@ def markdown_to_blocks(markdown: str) -> list[str]:
             continue
         line = _HEADING.sub("", raw)
         is_heading = line != raw
-        line = _QUOTE.sub("", _LIST_MARK.sub("", line))
-        line = _IMAGE.sub("", line)
-        line = _LINK.sub(r"\1", line)
-        line = URL_TOKEN.sub("", line)
-        line = _EMPHASIS.sub(r"\2", line).strip()
+        # The one Markdown stripper (a page's "[1]" stays as written), then bare URLs go.
+        line = URL_TOKEN.sub("", plain_text(_QUOTE.sub("", line), keep_citations=True)).strip()
         if not line:
             continue
         if is_heading:  # a heading is its own block, never glued to the paragraph below
@@ -206,8 +199,7 @@ _SEPARATOR_ROW = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$"
 
 
 def _clean_cell(text: str) -> str:
-    text = _LINK.sub(r"\1", " ".join(text.split()))
-    return _EMPHASIS.sub(r"\2", text)[:MAX_CELL_CHARS]
+    return plain_text(" ".join(text.split()), keep_citations=True, cell=True)[:MAX_CELL_CHARS]
 
 
 def _split_row(line: str) -> list[str]:

@@ -32,6 +32,7 @@ _LIST_MARKER = re.compile(_LIST_MARKER_BODY)  # used with .match(text, pos): anc
 _LEADING_LIST_MARKER = re.compile("^" + _LIST_MARKER_BODY)
 _QUOTE_MARKER = re.compile(r"^\s{0,3}>\s?")
 _INLINE_CODE = re.compile(r"`[^`\n]*`")
+_MD_IMAGE = re.compile(r"!\[[^\]\n]*\]\([^)\n]*\)")  # a picture says nothing to check or quote
 _MD_LINK = re.compile(r"\[([^\]\n]*)\]\((?:[^)\s]+)(?:\s+\"[^\"]*\")?\)")
 _EMPHASIS = re.compile(r"(\*\*|__|\*|_|~~)(?=\S)(.+?)(?<=\S)\1")
 _LETTER = re.compile(r"[A-Za-z\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uff66-\uff9f]")
@@ -199,15 +200,23 @@ def strip_citations(text: str) -> str:
     return _tidy(CITATION_GROUP.sub(" ", text))
 
 
-def plain_text(text: str) -> str:
-    """What a sentence says, without Markdown decoration or citations."""
+def plain_text(text: str, *, keep_citations: bool = False, cell: bool = False) -> str:
+    """What a line says, without Markdown decoration (images, link targets, code marks,
+    emphasis, a leading list marker, table pipes) and, unless kept, without citations.
+
+    The project's one Markdown stripper: a claim of the draft and a sentence or table cell
+    of a parsed page (``parsing.analysis``, which keeps a page's own "[1]" as written) read
+    the same. In a table ``cell`` a leading "1." and a "|" are content, not markup."""
+    text = _MD_IMAGE.sub("", text)
     text = _MD_LINK.sub(r"\1", text)
-    text = CITATION_GROUP.sub(" ", text)
+    if not keep_citations:
+        text = CITATION_GROUP.sub(" ", text)
     text = _INLINE_CODE.sub(lambda m: m.group(0).strip("`"), text)
     for _ in range(2):  # nested **_x_**
         text = _EMPHASIS.sub(r"\2", text)
-    text = _LEADING_LIST_MARKER.sub("", text)
-    text = text.replace("|", " ")
+    if not cell:
+        text = _LEADING_LIST_MARKER.sub("", text)
+        text = text.replace("|", " ")
     return _tidy(text)
 
 
