@@ -92,3 +92,17 @@ def test_one_markdown_stripper_for_the_draft_and_the_parsed_page() -> None:
     assert markdown_to_blocks(page) == ["Old Mount Fuji is 3,776 m high [1]."]  # the page's "[1]" is kept
     assert claims.plain_text("- ~~Old~~ **Mount Fuji** is [3,776 m](https://x.org/h) high [1]. ![map](m.png)") \
         == "Old Mount Fuji is 3,776 m high."
+
+
+def test_a_page_sentence_ending_in_its_footnote_mark_can_be_a_snippet() -> None:
+    from research.modules.llm.hygiene import drop_cut_off_sentence
+    from research.modules.parsing.analysis import pick_snippets
+
+    # Before: the parser's own end rule wanted the very last character to be a stop, so every
+    # Wikipedia sentence ending "….[1]" or 「…』」 was taken for a heading and never a snippet.
+    cited = "Mount Fuji last erupted in 1707, during the Hōei eruption that lasted two weeks.[1]"
+    quoted = "気象庁は富士山を常時観測火山として監視していると『火山年報』"
+    assert pick_snippets([cited, quoted, "Mount Fuji and its volcanic history in detail"]) == [cited, quoted]
+    # The answer check and the parser agree on what a finished sentence is.
+    assert drop_cut_off_sentence(f"First sentence. {cited}") == f"First sentence. {cited}"
+    assert drop_cut_off_sentence("First sentence. The second one was cut o") == "First sentence."

@@ -53,3 +53,18 @@ _SEPARATOR = r"\s*(?:[,，、;；/]|[-–—~〜]|(?i:and)\b|&)\s*"
 _BRACKETED = rf"[\[［【]\s*\^?{_ITEM}(?:{_SEPARATOR}{_ITEM})*\s*[\]］】](?![(（:：])"
 _PARENTHESISED = rf"[(（]\s*{_LABELLED}{_ITEM_TAIL}(?:{_SEPARATOR}{_ITEM})*\s*[)）]"
 CITATION_GROUP = re.compile(f"{_BRACKETED}|{_PARENTHESISED}")
+
+
+# --- sentence ends ------------------------------------------------------------------------
+
+# What a finished sentence's last character is: a full stop, question or exclamation mark, or a
+# closing quote or bracket after one ("…と述べた。」", "… in 1707.[1]"). The splitter
+# (``text.claims.sentence_spans``) decides where sentences end inside text; this says whether a
+# piece of text stops at the end of one, for callers too light to load the splitter's rules.
+SENTENCE_FINAL = frozenset("。．.！？!?」』)）]】")
+
+
+def ends_sentence(text: str) -> bool:
+    """``text`` (trailing space aside) stops at the end of a sentence, not in the middle of one."""
+    stripped = text.rstrip()
+    return bool(stripped) and stripped[-1] in SENTENCE_FINAL

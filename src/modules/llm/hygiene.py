@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import re
 
+from research.modules.core.grammar import ends_sentence
+
 _SEGMENT = re.compile(
     r"<\|channel\|>\s*(\w+)[^<]*?(?:<\|constrain\|>\s*\w+\s*)?<\|message\|>(.*?)"
     r"(?=<\|end\|>|<\|return\|>|<\|call\|>|<\|start\|>|<\|channel\|>|\Z)",
@@ -99,7 +101,7 @@ def drop_cut_off_sentence(text: str) -> str:
     """An answer stopped by the length limit ends mid-sentence: that sentence goes, so it
     is never cited or reported as if it were whole."""
     stripped = text.rstrip()
-    if not stripped or stripped[-1] in "。.！？!?」』)）]":
+    if not stripped or ends_sentence(stripped):
         return stripped
     # Imported here: the sentence rules compile some thirty patterns, and the model client
     # is imported on the way to a run's first step, which needs none of them.

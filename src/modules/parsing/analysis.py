@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable
 
 from research.modules.text.claims import plain_text, split_sentences as sentence_split
-from research.modules.core.grammar import URL_TOKEN
+from research.modules.core.grammar import URL_TOKEN, ends_sentence
 from research.modules.core.language import detect_language, japanese_chars
 
 MAX_SNIPPETS = 5
@@ -186,7 +186,7 @@ def pick_snippets(sentences: Iterable[str], limit: int = MAX_SNIPPETS) -> list[s
             continue
         seen.add(sentence)
         # A sentence that ends without punctuation is usually a heading or a caption.
-        if not re.search(r"[。！？.!?」)）]$", sentence):
+        if not ends_sentence(sentence):
             continue
         scored.append((informativeness(sentence), position, sentence))
     best = sorted(scored, key=lambda item: (-item[0], item[1]))[:limit]
