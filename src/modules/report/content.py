@@ -24,11 +24,6 @@ from research.modules.core.grammar import URL_IN_PROSE
 from research.modules.report.templates import report_labels
 from research.modules.text.claims import citation_labels
 
-# The report's sections, in reading order, for both writers (markdown.py and pdf.py):
-# the answer first, then what may be wrong with it, how it was checked, what it rests
-# on, and how it was made last.
-SECTION_ORDER = ("summary", "findings", "disagreements", "notes", "verification", "sources", "method")
-
 # ---------------------------------------------------------------------------
 # Input
 
@@ -219,6 +214,9 @@ class ReportDocument:
     notes: list[str]
     also_read: list[SourceEntry] = field(default_factory=list)  # read (or tried) but not cited
     disagreements: list[DisagreementLine] = field(default_factory=list)
+    # What the report was built from: a section (sections.py) may read more of the run than
+    # the views above hold, without a change here.
+    data: ReportInput | None = None
 
     @property
     def document_title(self) -> str:
@@ -478,7 +476,8 @@ def _strings(value: Any) -> list[str]:
 _PASSAGE_CHARS = 240
 
 
-def _shorten_passage(text: str) -> str:
+def shorten_passage(text: str) -> str:
+    """A source's passage on one line, cut to a length a report line can carry."""
     text = " ".join(text.split())
     return text if len(text) <= _PASSAGE_CHARS else text[: _PASSAGE_CHARS - 1] + "…"
 
@@ -503,7 +502,7 @@ def _verification_view(data: dict[str, Any]) -> VerificationView:
         ClaimLine(
             index=_int(claim.get("index")),
             text=" ".join(f"{claim.get('text', '')} — {claim.get('evidence_label') or '?'} "
-                          f"«{_shorten_passage(str(claim.get('evidence') or ''))}»".split()),
+                          f"«{shorten_passage(str(claim.get('evidence') or ''))}»".split()),
             verdict="removed",
             citations=[],
         )
@@ -617,6 +616,7 @@ def build_report(data: ReportInput) -> ReportDocument:
         also_read=_renumbered(also_read),
         notes=[" ".join(note.split()) for note in data.notes if note and note.strip()],
         disagreements=_disagreement_lines(data.disagreements),
+        data=data,
     )
 
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import re
 
-from research.modules.report.content import SECTION_ORDER, ReportDocument, SourceEntry, VerificationView
-from research.modules.text.sanitize import one_line, safe_markdown, safe_url
+from research.modules.report.content import ReportDocument, SourceEntry, VerificationView
+from research.modules.report.sections import SECTIONS
+from research.modules.text.sanitize import one_line, safe_url
 
 _MARKDOWN_SPECIALS = re.compile(r"([\\`*_\[\]<>#|])")
 
@@ -93,9 +94,19 @@ def source_line(source: SourceEntry, labels: dict[str, str]) -> str:
     return " ".join(parts)
 
 
+class MarkdownWriter:
+    """What a section (sections.py) writes report.md with; the renderer hands it over, so
+    sections import no renderer."""
+
+    escape = staticmethod(escape_markdown)
+    source_line = staticmethod(source_line)
+    verification = staticmethod(_verification)
+    method = staticmethod(_method)
+
+
 def render_markdown(doc: ReportDocument) -> str:
-    """The whole report as Markdown: the header, then the sections in ``SECTION_ORDER``,
-    with headings and labels in ``doc.lang``."""
+    """The whole report as Markdown: the header, then each section of ``SECTIONS`` in
+    order, with headings and labels in ``doc.lang``."""
     labels = doc.labels
     out: list[str] = [f"# {escape_markdown(doc.title)}", ""]
     for label, value in doc.header_fields():
@@ -103,72 +114,7 @@ def render_markdown(doc: ReportDocument) -> str:
         shown = _code(value) if label in (labels["model"], labels["session"], labels["parent_session"]) else escape_markdown(value)
         out.append(f"- **{label}**: {shown}")
     out.append("")
-    for name in SECTION_ORDER:
-        out += _SECTIONS[name](doc)
+    writer = MarkdownWriter()
+    for section in SECTIONS:
+        out += section.markdown(doc, writer)
     return "\n".join(out).rstrip("\n") + "\n"
-
-
-def _summary_section(doc: ReportDocument) -> list[str]:
-    # The model's prose repeats what pages said: no raw HTML, images or odd-scheme links.
-    out = [f"## {doc.labels['summary']}", ""]
-    if doc.summary.markdown.strip():
-        out += [safe_markdown(doc.summary.markdown), ""]
-    return out
-
-
-def _findings_section(doc: ReportDocument) -> list[str]:
-    if not doc.findings:
-        return []
-    out = [f"## {doc.labels['findings']}", ""]
-    for section in doc.findings:
-        out += [f"### {safe_markdown(one_line(section.title))}", ""]
-        if section.markdown.strip():
-            out += [safe_markdown(section.markdown), ""]
-    return out
-
-
-def _disagreements_section(doc: ReportDocument) -> list[str]:
-    """Each point the sources disagree on, both sides cited: "height: 3776 m [S1] vs 3778 m [S3]"."""
-    if not doc.disagreements:
-        return []
-    versus = f" {doc.labels['versus']} "
-    out = [f"## {doc.labels['disagreements']}", ""]
-    for line in doc.disagreements:
-        sides = versus.join(escape_markdown(value) + " " + "".join(f"[{escape_markdown(label)}]" for label in labels)
-                            for value, labels in line.positions)
-        note = f" ({escape_markdown(line.note)})" if line.note else ""
-        out.append(f"- **{escape_markdown(line.topic)}**: {sides}{note}")
-    return out + [""]
-
-
-def _notes_section(doc: ReportDocument) -> list[str]:
-    if not doc.notes:
-        return []
-    return [f"## {doc.labels['notes']}", ""] + [f"- {escape_markdown(note)}" for note in doc.notes] + [""]
-
-
-def _verification_section(doc: ReportDocument) -> list[str]:
-    return [f"## {doc.labels['verification']}", ""] + _verification(doc.verification, doc.labels) + [""]
-
-
-def _sources_section(doc: ReportDocument) -> list[str]:
-    labels = doc.labels
-    out = [f"## {labels['sources']}", ""]
-    if doc.sources:
-        out += [f"{source.number}. {source_line(source, labels)}" for source in doc.sources]
-    else:
-        out.append(labels["no_sources"])
-    out.append("")
-    if doc.also_read:
-        out += [f"### {labels['also_read']}", ""]
-        out += [f"{source.number}. {source_line(source, labels)}" for source in doc.also_read] + [""]
-    return out
-
-
-def _method_section(doc: ReportDocument) -> list[str]:
-    return [f"## {doc.labels['method']}", ""] + _method(doc) + [""]
-
-
-_SECTIONS = {"summary": _summary_section, "findings": _findings_section, "disagreements": _disagreements_section,
-             "notes": _notes_section,
-             "verification": _verification_section, "sources": _sources_section, "method": _method_section}

@@ -42,7 +42,6 @@ from research.modules.core.i18n import t
 from research.modules.report.fonts import register_japanese_font
 from research.state.session_folder import atomic_write
 from research.modules.report.content import (
-    SECTION_ORDER,
     Block,
     CodeBlock,
     Heading,
@@ -55,6 +54,7 @@ from research.modules.report.content import (
     TableBlock,
 )
 from research.modules.report.content import Paragraph as ParagraphBlock
+from research.modules.report.sections import SECTIONS
 
 AUTHOR = "research-assistant"
 LINK_COLOR = "#1a55b0"
@@ -72,8 +72,9 @@ _FLAGS = re.compile("|".join(re.escape(t(key, lang)) for key in ("verification.f
 _MISSING_GLYPH = "〓"  # the geta mark: the traditional Japanese stand-in for a missing glyph
 
 
-class _Typesetter:
-    """Turns a ReportDocument into Platypus flowables in one font."""
+class Typesetter:
+    """Turns a ReportDocument into Platypus flowables in one font; each section
+    (sections.py) lays itself out with these methods."""
 
     def __init__(self, doc: ReportDocument, font: str, width: float) -> None:
         self.doc = doc
@@ -375,47 +376,9 @@ class _Typesetter:
 
     def story(self) -> list[Flowable]:
         story = self.header()
-        for name in SECTION_ORDER:
-            story += getattr(self, "_section_" + name)()
+        for section in SECTIONS:
+            story += section.flowables(self.doc, self)
         return story
-
-    def _section_summary(self) -> list[Flowable]:
-        return self.section(self.doc.labels["summary"], self.blocks(self.doc.summary.blocks))
-
-    def _section_findings(self) -> list[Flowable]:
-        return self.section(self.doc.labels["findings"], self.findings()) if self.doc.findings else []
-
-    def _section_disagreements(self) -> list[Flowable]:
-        if not self.doc.disagreements:
-            return []
-        versus = f" {self.doc.labels['versus']} "
-        items = []
-        for line in self.doc.disagreements:
-            spans = [Span(line.topic + ": ", bold=True)]
-            for number, (value, labels) in enumerate(line.positions):
-                spans.append(Span((versus if number else "") + value + " " + "".join(f"[{label}]" for label in labels)))
-            if line.note:
-                spans.append(Span(f" ({line.note})", italic=True))
-            items.append([ParagraphBlock(spans)])
-        return self.section(self.doc.labels["disagreements"], [self.list_flowable(ListBlock(False, 1, items))])
-
-    def _section_notes(self) -> list[Flowable]:
-        if not self.doc.notes:
-            return []
-        items = [[ParagraphBlock([Span(note)])] for note in self.doc.notes]
-        return self.section(self.doc.labels["notes"], [self.list_flowable(ListBlock(False, 1, items))])
-
-    def _section_verification(self) -> list[Flowable]:
-        return self.section(self.doc.labels["verification"], self.verification())
-
-    def _section_sources(self) -> list[Flowable]:
-        flowables = self.section(self.doc.labels["sources"], self.sources())
-        if self.doc.also_read:
-            flowables += self.section(self.doc.labels["also_read"], self.sources(self.doc.also_read), level=3)
-        return flowables
-
-    def _section_method(self) -> list[Flowable]:
-        return self.section(self.doc.labels["method"], self.method())
 
 
 # Room a heading needs below it; with less, it starts the next page instead.
@@ -536,7 +499,7 @@ def render_pdf(doc: ReportDocument, path: Path, *, font_path: Path | None = None
     font = register_japanese_font(font_path=font_path)
     margin = 18 * mm
     width = A4[0] - 2 * margin
-    setter = _Typesetter(doc, font, width)
+    setter = Typesetter(doc, font, width)
     story = setter.story()
     footer_label = doc.labels["page"]
 

@@ -47,6 +47,7 @@ REPORT_LABELS: dict[str, dict[str, str]] = {
         "contested": "Supported by its source, but another source gives a different value",
         "removed": "Taken out of the answer: the cited source says otherwise",
         "follow_up_queries": "Follow-up searches",
+        "evidence": "What the sources say for each supported claim",
         "count": "Count",
         "item": "Item",
         # method
@@ -103,6 +104,7 @@ REPORT_LABELS: dict[str, dict[str, str]] = {
         "contested": "出典の裏付けはあるが、別の出典は異なる値を示す",
         "removed": "本文から削除（引用した出典は異なる内容を述べている）",
         "follow_up_queries": "追加検索",
+        "evidence": "裏付けとなった記述",
         "count": "件数",
         "item": "項目",
         "engines": "検索エンジン",
