@@ -106,3 +106,20 @@ def test_a_page_sentence_ending_in_its_footnote_mark_can_be_a_snippet() -> None:
     # The answer check and the parser agree on what a finished sentence is.
     assert drop_cut_off_sentence(f"First sentence. {cited}") == f"First sentence. {cited}"
     assert drop_cut_off_sentence("First sentence. The second one was cut o") == "First sentence."
+
+
+def test_one_units_table_for_the_verifier_and_the_disagreement_finder() -> None:
+    from research.modules.text.disagreements import sentence_facts, values_agree
+    from research.modules.text.numbers import numbers_match
+
+    # Before: only the disagreement finder knew feet, so the verifier read "12,388 ft" as a bare
+    # 12388 that no source in metres could support, and "3,776 ft" as supported by "3,776 m".
+    assert numbers_match("Mount Fuji is 12,388 ft high.", "Mount Fuji is 3,776 m high.")
+    assert numbers_match("Mount Fuji is 3,776 m high.", "Mount Fuji rises 12,388 feet.")
+    assert not numbers_match("Mount Fuji is 3,776 ft high.", "Mount Fuji is 3,776 m high.")
+    assert not numbers_match("It is 3776 m high.", "It is 3776.3 m high.")  # rounding within one unit: as before
+    (feet,) = sentence_facts("S1", "Mount Fuji is 12,388 ft tall.")
+    (metres,) = sentence_facts("S2", "Mount Fuji is 3,776 m tall.")
+    assert feet.dimension == metres.dimension == "length" and values_agree(feet.values[0], metres.values[0])
+    source = (Path(SRC) / "modules/text/disagreements.py").read_text("utf-8")
+    assert "0.3048" not in source and "1609.344" not in source  # the factors live in numbers.py alone

@@ -116,9 +116,6 @@ def _is_lexicon_term(text: str) -> bool:
     return text in _lexicon_terms(not text.isascii())
 
 
-_FEET = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?)\s?(ft|feet|foot|mi|miles|mile)\b")
-_IMPERIAL = {"ft": Decimal("0.3048"), "feet": Decimal("0.3048"), "foot": Decimal("0.3048"),
-             "mi": Decimal("1609.344"), "miles": Decimal("1609.344"), "mile": Decimal("1609.344")}
 _MONTHS = {name: n for n, names in enumerate(
     [("january", "jan"), ("february", "feb"), ("march", "mar"), ("april", "apr"), ("may",), ("june", "jun"),
      ("july", "jul"), ("august", "aug"), ("september", "sep", "sept"), ("october", "oct"), ("november", "nov"),
@@ -248,11 +245,6 @@ def _values(sentence: str) -> list[tuple[int, Value]]:
     """The comparable values of a prepared sentence, each with its position."""
     dates, rest = _dates(sentence)
     out = list(dates)
-    for match in _FEET.finditer(rest):
-        raw = Decimal(match.group(1))
-        scale = _IMPERIAL[match.group(2)]
-        out.append((match.start(), Value(match.group(0), "length", raw * scale, _tolerance(raw, scale, False))))
-    rest = _FEET.sub(lambda m: " " * len(m.group(0)), rest)
     cursor = 0
     for mention in extract_numbers(rest):
         value = _number_value(mention)

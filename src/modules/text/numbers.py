@@ -25,14 +25,17 @@ _MULTIPLIERS = {
     "千": 10**3, "万": 10**4, "億": 10**8, "兆": 10**12,
     "thousand": 10**3, "million": 10**6, "billion": 10**9, "trillion": 10**12,
 }
-# Units folded to one name per dimension, with the factor to the dimension's base unit,
-# so "3776 m" and "3.8 km" can be compared and "3776 km" never equals "3776 m".
+# THE units table (the verifier's number check and the disagreement finder both read it):
+# units folded to one name per dimension, with the factor to the dimension's base unit,
+# so "3776 m", "3.8 km" and "12,388 ft" can be compared and "3776 km" never equals "3776 m".
 _UNITS: dict[str, tuple[str, str, Decimal]] = {}
 for _names, _dim, _factor in (
     (("km", "kilometers", "kilometres", "kilometer", "kilometre", "キロメートル", "キロ"), "length", "1000"),
     (("m", "meters", "metres", "meter", "metre", "メートル"), "length", "1"),
     (("cm", "centimeters", "centimetres", "センチメートル", "センチ"), "length", "0.01"),
     (("mm", "millimeters", "millimetres", "ミリメートル", "ミリ"), "length", "0.001"),
+    (("ft", "feet", "foot", "フィート"), "length", "0.3048"),
+    (("mi", "miles", "mile", "マイル"), "length", "1609.344"),
     (("kg", "kilograms", "キログラム"), "mass", "1000"),
     (("g", "grams", "グラム"), "mass", "1"),
     (("t", "tons", "tonnes", "トン"), "mass", "1000000"),
@@ -218,6 +221,7 @@ class NumberSet:
         self.by_value: dict[str, set[str | None]] = {}
         self.scaled: dict[str, list[Decimal]] = {}
         self.approximate: set[tuple[str, Decimal]] = set()  # figures the source itself rounds
+        self.written_in: dict[tuple[str, Decimal], set[str | None]] = {}  # the units a figure was given in
         self.dimensions: set[str] = set()
         for mention in mentions:
             if mention.dimension or mention.unit:
@@ -226,6 +230,7 @@ class NumberSet:
                 self.by_value.setdefault(value, set()).add(mention.unit)
             if mention.scaled is not None and mention.dimension:
                 self.scaled.setdefault(mention.dimension, []).append(mention.scaled)
+                self.written_in.setdefault((mention.dimension, mention.scaled), set()).add(mention.unit)
                 if mention.approximate:
                     self.approximate.add((mention.dimension, mention.scaled))
 
@@ -242,6 +247,8 @@ class NumberSet:
                 out.scaled.setdefault(unit, []).extend(values)
             out.dimensions |= source.dimensions
             out.approximate |= source.approximate
+            for key, units in source.written_in.items():
+                out.written_in.setdefault(key, set()).update(units)
         return out
 
     def contains(self, mention: NumberMention) -> bool:
@@ -275,6 +282,11 @@ class NumberSet:
                 continue
             in_claim_units = candidate / unit_factor if unit_factor else candidate
             if exponent < 0 and round(in_claim_units, -exponent) == raw:
+                return True
+            # "12,388 ft" for the source's 3,776 m: the same figure converted, exact to the
+            # claim's last written digit. Only across units: "3776 m" is not a source's 3776.3 m.
+            if mention.unit not in self.written_in.get((mention.dimension, candidate), {mention.unit}) \
+                    and abs(in_claim_units - raw) <= Decimal(10) ** exponent / 2:
                 return True
             # "about 3.8" rounds an exact 3,776; it does not agree with another "about 3.6".
             if mention.approximate and (mention.dimension, candidate) not in self.approximate \
