@@ -44,13 +44,13 @@ def load(path: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text("utf-8").splitlines() if line.strip()]
 
 
-def run_verifier(rows: list[dict[str, Any]]) -> tuple[dict[str, list[dict[str, Any]]], float]:
+def run_verifier(rows: list[dict[str, Any]], research: Path = RESEARCH) -> tuple[dict[str, list[dict[str, Any]]], float]:
     with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False, encoding="utf-8") as handle:
         for row in rows:
             handle.write(json.dumps({"id": row["id"], "draft": cited(row["claim"]), "lang": "ja",
                                      "sources": [{"label": "S1", "text": row["source"]}]}, ensure_ascii=False) + "\n")
     started = time.perf_counter()
-    done = subprocess.run([str(RESEARCH), "verify", "--batch", handle.name, "--no-judge", "--lang", "ja"],
+    done = subprocess.run([str(research), "verify", "--batch", handle.name, "--no-judge", "--lang", "ja"],
                           capture_output=True, text=True, check=True)
     seconds = time.perf_counter() - started
     Path(handle.name).unlink()
@@ -100,9 +100,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("data", type=Path)
     parser.add_argument("--by-heuristic", action="store_true", help="JaNLI rows per heuristic too")
     parser.add_argument("--json", action="store_true", help="print the tallies as JSON")
+    parser.add_argument("--research", type=Path, default=RESEARCH,
+                        help="the research command to measure (default: this checkout's .venv/bin/research)")
     args = parser.parse_args(argv)
     rows = load(args.data)
-    results, seconds = run_verifier(rows)
+    results, seconds = run_verifier(rows, args.research)
     tally = score(rows, results, args.by_heuristic)
     if args.json:
         print(json.dumps({k: dict(v) for k, v in tally.items()}, indent=1))

@@ -157,13 +157,13 @@ def detect_layout(path: Path, split: str) -> str:
     return "ragtruth"
 
 
-def run_verifier(rows: list[dict[str, Any]]) -> tuple[dict[str, list[dict[str, Any]]], float]:
+def run_verifier(rows: list[dict[str, Any]], research: Path = RESEARCH) -> tuple[dict[str, list[dict[str, Any]]], float]:
     with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False, encoding="utf-8") as handle:
         for row in rows:
             handle.write(json.dumps({"id": row["id"], "draft": row["draft"], "lang": "en",
                                      "sources": [{"label": "S1", "text": row["source"]}]}, ensure_ascii=False) + "\n")
     started = time.perf_counter()
-    done = subprocess.run([str(RESEARCH), "verify", "--batch", handle.name, "--no-judge"],
+    done = subprocess.run([str(research), "verify", "--batch", handle.name, "--no-judge"],
                           capture_output=True, text=True, check=True)
     seconds = time.perf_counter() - started
     Path(handle.name).unlink()
@@ -310,13 +310,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="also print the raw tallies as one JSON line")
     parser.add_argument("--layout", choices=("auto", "ragtruth", "redeep"), default="auto",
                         help="redeep: ReDeEP's ragtruth-<model>-<split>.json files (one label per answer)")
+    parser.add_argument("--research", type=Path, default=RESEARCH,
+                        help="the research command to measure (default: this checkout's .venv/bin/research)")
     args = parser.parse_args(argv)
     layout = detect_layout(args.data, args.split) if args.layout == "auto" else args.layout
     if layout == "redeep":
         rows = load_redeep(args.data, args.split)
         if args.limit:
             rows = rows[: args.limit]
-        results, seconds = run_verifier(rows)
+        results, seconds = run_verifier(rows, args.research)
         tally = score_response_labels(rows, results)
         print(f"RAGTruth {args.split}, ReDeEP copy (response-level labels only, no spans): {len(rows)} answers,"
               f" {int(tally['all']['claims'])} claims, verified in {seconds:.1f} s")
@@ -325,7 +327,7 @@ def main(argv: list[str] | None = None) -> int:
     rows = load(args.data, args.split)
     if args.limit:
         rows = rows[: args.limit]
-    results, seconds = run_verifier(rows)
+    results, seconds = run_verifier(rows, args.research)
     tally = score(rows, results, args.judge_accuracy, args.seed)
     print(f"RAGTruth {args.split}: {len(rows)} answers, {int(tally['all']['claims'])} claims, verified in {seconds:.1f} s")
     print("Cheap checks alone (--no-judge); F1 with a perfect judge on the uncertain claims")
