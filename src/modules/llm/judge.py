@@ -29,7 +29,7 @@ from research.modules.core.errors import OllamaCallFailed
 from research.modules.core.language import target_script_share
 from research.modules.core.settings import Settings
 from research.modules.llm.model_manager import model_is_installed
-from research.modules.text.tokens import estimate_tokens
+from research.modules.text.tokens import estimate_tokens, fitting_prefix
 
 CHECKER = "bespoke-minicheck"
 GUARDIAN = "granite3-guardian"
@@ -136,13 +136,7 @@ def document_chunks(passages: list[str], budget: int = DOCUMENT_TOKENS) -> list[
 
 def _cut_at(text: str, budget: int) -> int:
     """Where to cut ``text`` so the first part fits ``budget``: the last line or sentence end before it."""
-    lo, hi = 1, len(text)
-    while lo < hi:  # the longest prefix that fits
-        mid = (lo + hi + 1) // 2
-        if estimate_tokens(text[:mid]) <= budget:
-            lo = mid
-        else:
-            hi = mid - 1
+    lo = fitting_prefix(text, budget, at_least=1)
     head = text[:lo]
     ends = [head.rfind(mark) + len(mark) for mark in ("\n", "。", ". ", "! ", "? ")]
     best = max(ends)

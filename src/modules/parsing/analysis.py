@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from research.modules.text.claims import plain_text, split_sentences as sentence_split
 from research.modules.core.grammar import URL_TOKEN, ends_sentence
@@ -128,16 +128,21 @@ def _usable(sentence: str) -> bool:
 def find_key_facts(sentences: Iterable[str], limit: int = MAX_KEY_FACTS) -> list[str]:
     """Sentences that state facts: dates, amounts and measured quantities, best first
     by how many they state, returned in document order."""
-    scored: list[tuple[int, int, str]] = []
+    return _best_in_order(sentences, lambda s: quantity_mentions(s) or None, limit)
+
+
+def _best_in_order(sentences: Iterable[str], score: Callable[[str], float | None], limit: int) -> list[str]:
+    """The ``limit`` usable sentences that ``score`` rates highest (None: not a candidate),
+    each once, in document order."""
+    scored: list[tuple[float, int, str]] = []
     seen: set[str] = set()
     for position, sentence in enumerate(sentences):
         if sentence in seen or not _usable(sentence):
             continue
         seen.add(sentence)
-        mentions = quantity_mentions(sentence)
-        if mentions == 0:
-            continue
-        scored.append((mentions, position, sentence))
+        value = score(sentence)
+        if value is not None:
+            scored.append((value, position, sentence))
     best = sorted(scored, key=lambda item: (-item[0], item[1]))[:limit]
     return [sentence for _, _, sentence in sorted(best, key=lambda item: item[1])]
 
@@ -179,18 +184,8 @@ def informativeness(sentence: str) -> float:
 
 def pick_snippets(sentences: Iterable[str], limit: int = MAX_SNIPPETS) -> list[str]:
     """The most informative sentences, in document order."""
-    scored: list[tuple[float, int, str]] = []
-    seen: set[str] = set()
-    for position, sentence in enumerate(sentences):
-        if sentence in seen or not _usable(sentence):
-            continue
-        seen.add(sentence)
-        # A sentence that ends without punctuation is usually a heading or a caption.
-        if not ends_sentence(sentence):
-            continue
-        scored.append((informativeness(sentence), position, sentence))
-    best = sorted(scored, key=lambda item: (-item[0], item[1]))[:limit]
-    return [sentence for _, _, sentence in sorted(best, key=lambda item: item[1])]
+    # A sentence that ends without punctuation is usually a heading or a caption.
+    return _best_in_order(sentences, lambda s: informativeness(s) if ends_sentence(s) else None, limit)
 
 
 # --- tables -----------------------------------------------------------------------------
