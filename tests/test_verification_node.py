@@ -251,11 +251,14 @@ async def test_wrong_language_sentences_are_rewritten_in_one_batch():
     SentenceRewrites(sentences=[RewrittenSentence(id=1, text="Still English [S2].")]),
     None,  # the model gave nothing usable
 ])
-async def test_a_sentence_that_cannot_be_rewritten_stays_and_the_report_is_told(rewrites):
+async def test_a_sentence_that_cannot_be_rewritten_leaves_the_final_answer_and_the_report_is_told(rewrites):
     draft = "## 結論\n富士山の最後の噴火は1707年の宝永噴火である[S1]。\n\nMount Fuji is the highest mountain in Japan at 3,776 m [S2].\n"
     deps, _ = _deps(FakeModel(rewrites=rewrites))
     result = await verify_claims(_state(draft), deps)
-    assert "Mount Fuji is the highest mountain" in result["verification"]["annotated_draft"]
+    assert result["route"] == "report"
+    # issue 23, item 4: it used to stay in the body with a note; the answer is in the language asked.
+    assert "Mount Fuji is the highest mountain" not in result["verification"]["annotated_draft"]
+    assert [c["removed_reason"] for c in result["verification"]["claims"] if c.get("removed")] == ["wrong_language"]
     check = result["verification"]["summary"]["language_check"]
     assert check["rewritten"] == 0 and len(check["not_rewritten"]) == 1
     (error,) = [e for e in result["errors"] if e["target"] == "language"]
@@ -361,3 +364,28 @@ async def test_a_page_title_written_as_a_sentence_is_not_a_supported_claim():
     verification = (await verify_claims(dict(_state(draft, language="en"), documents=ledger), deps))["verification"]
     assert [c["text"] for c in verification["claims"]] == ["Mount Fuji is the highest mountain in Japan at 3,776 m."]
     assert verification["summary"]["supported"] == 1
+
+
+async def test_an_uncited_sentence_the_judge_supports_is_not_counted_as_supported():
+    # issue 23, item 4: a sentence with no citation could count as supported on the judge's word.
+    draft = "## 結論\n富士山は毎年30万人が登る人気の山である。\n"
+    model = FakeModel(judge=JudgeBatch(verdicts=[JudgeVerdict(id=1, verdict="supported", confidence=0.9)]))
+    deps, _ = _deps(model, loops=0)
+    verification = (await verify_claims(_state(draft), deps))["verification"]
+    (claim,) = verification["claims"]
+    assert (claim["verdict"], claim["reason"]) == ("partly_supported", "uncited")
+    assert verification["summary"]["supported"] == 0
+    assert "⚠ 一部のみ確認" in verification["annotated_draft"]
+
+
+async def test_a_sentence_left_in_the_wrong_language_is_not_in_the_final_answer():
+    # issue 23, item 4: one that could not be rewritten stayed in the body with a note.
+    draft = "## 結論\n富士山の標高は3,776メートルである[S1]。Its last eruption was in 1707 [S2].\n"
+    deps, _ = _deps(FakeModel(rewrites=SentenceRewrites(sentences=[])), loops=0)
+    result = await verify_claims(_state(draft), deps)
+    verification = result["verification"]
+    assert "Its last eruption" not in verification["annotated_draft"]
+    assert "3,776メートル" in verification["annotated_draft"]
+    (left,) = [c for c in verification["claims"] if c.get("removed")]
+    assert left["removed_reason"] == "wrong_language"
+    assert any("最終的な回答からは除きます" in e["message"] for e in result["errors"])

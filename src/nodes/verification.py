@@ -75,6 +75,12 @@ async def verify_claims(state: AgentState, deps: WorkflowDependencies) -> dict[s
     judge, judged_by = judge_for(deps.model), {}
     judged = await judge_uncertain(claims, assessments, methods, language, deps.model, deps.settings.num_ctx, new_errors,
                                    judge=judge, record=judged_by)
+    for claim, assessment, method in zip(claims, assessments, methods):
+        if method == "model" and assessment.outcome == "supported" and not claim.citations:
+            # The judge found support, but the sentence cites nothing and the cheap checks could
+            # not say which passage: the reader cannot trace it, so it does not count as
+            # supported (issue 23, item 4). A sentence the cheap checks are sure of gets a label.
+            assessment.verdict, assessment.outcome, assessment.reason = "partly_supported", "uncertain", "uncited"
     verdicts = [_verdict(claim, a, m) for claim, a, m in zip(claims, assessments, methods)]
 
     summary = _summary(verdicts, loops, language_check, documents)
@@ -101,7 +107,8 @@ async def verify_claims(state: AgentState, deps: WorkflowDependencies) -> dict[s
                 route, loops = "search", loops + 1
                 targets = [draft[c.start:c.end].strip() for c, v in zip(claims, verdicts) if v["verdict"] != "supported"]
     summary["loops"] = loops
-    annotated = annotate_draft(draft, claims, verdicts, set(index.sources), language, final=route == "report")
+    annotated = annotate_draft(draft, claims, verdicts, set(index.sources), language, final=route == "report",
+                               wrong_language=frozenset(t.strip() for t in language_check.get("not_rewritten") or []))
     summary["removed"] = sum(1 for v in verdicts if v.get("removed"))
 
     # verification.json keeps every follow-up query used so far, not only this round's.
@@ -416,7 +423,7 @@ CONTRADICTED = frozenset({"number_mismatch", "role_swap", "contrast", "negation"
 
 
 def annotate_draft(draft: str, claims: list[Claim], verdicts: list[dict[str, Any]], valid: set[str], language: str,
-                   *, final: bool = False) -> str:
+                   *, final: bool = False, wrong_language: frozenset[str] = frozenset()) -> str:
     """The draft as the report shows it.
 
     Labels that point at nothing are removed wherever they appear; an unsupported claim
@@ -431,8 +438,14 @@ def annotate_draft(draft: str, claims: list[Claim], verdicts: list[dict[str, Any
     for claim, verdict in sorted(zip(claims, verdicts), key=lambda pair: pair[0].start, reverse=True):
         text = _keep_valid_labels(claim.text, valid)
         following = out[claim.end : claim.end + 1]
-        if final and verdict.get("outcome") == "unsupported" and verdict.get("reason") in CONTRADICTED:
+        contradicted = verdict.get("outcome") == "unsupported" and verdict.get("reason") in CONTRADICTED
+        # A sentence still in the wrong language after the rewrite is not the answer the user
+        # asked for: the report's notes name it (issue 23, item 4).
+        foreign = claim.text.strip() in wrong_language
+        if final and (contradicted or foreign):
             verdict["removed"] = True
+            if foreign and not contradicted:
+                verdict["removed_reason"] = "wrong_language"
             end = claim.end
             while end < len(out) and out[end] in " \t\u3000":
                 end += 1

@@ -133,6 +133,7 @@ class VerificationView:
     claims: int = 0
     supported: int = 0
     partly_supported: int = 0
+    not_checked: int = 0  # uncertain, and no judge decided: shown as such, not as "partly supported"
     unsupported: int = 0
     citation_invalid: int = 0
     supported_ratio: float = 0.0
@@ -493,19 +494,25 @@ def _verification_view(data: dict[str, Any]) -> VerificationView:
         ClaimLine(
             index=_int(claim.get("index")),
             text=" ".join(str(claim.get("text", "")).split()),
-            verdict=str(claim.get("verdict", "")),
+            # The label the reader saw beside the sentence: "(not checked)" stays "not checked" here.
+            verdict="not_checked" if claim.get("checked") is False else str(claim.get("verdict", "")),
             citations=_strings(claim.get("citations")),
         )
         if not claim.get("contested_by") and not claim.get("removed") else
         # Taken out of the answer because its cited passage says otherwise: shown with that
         # passage, so the reader sees what the source does say (issue 23, item 5).
-        ClaimLine(
+        (ClaimLine(
             index=_int(claim.get("index")),
             text=" ".join(f"{claim.get('text', '')} — {claim.get('evidence_label') or '?'} "
                           f"«{shorten_passage(str(claim.get('evidence') or ''))}»".split()),
             verdict="removed",
             citations=[],
-        )
+        ) if claim.get("removed_reason") != "wrong_language" else ClaimLine(
+            index=_int(claim.get("index")),
+            text=" ".join(str(claim.get("text", "")).split()),
+            verdict="removed_language",
+            citations=[],
+        ))
         if claim.get("removed") else
         # Supported by the source it cites while another read source gives another value:
         # shown with that value, never as simply supported (issue 21).
@@ -517,10 +524,13 @@ def _verification_view(data: dict[str, Any]) -> VerificationView:
         )
         for claim in claims
         if isinstance(claim, dict) and (claim.get("verdict") in ("unsupported", "partly_supported", "citation_invalid")
+                                        or claim.get("removed")
                                         or claim.get("verdict") == "supported" and claim.get("contested_by"))
     ]
     counted = {name: sum(1 for c in claims if isinstance(c, dict) and c.get("verdict") == name)
                for name in ("supported", "partly_supported", "unsupported", "citation_invalid")}
+    not_checked = sum(1 for c in claims if isinstance(c, dict) and c.get("checked") is False
+                      and c.get("verdict") == "partly_supported")
     total = _int(summary.get("claims"), len(claims))
     supported = _int(summary.get("supported"), counted["supported"])
     ratio = _float(summary.get("supported_ratio"), supported / total if total else 0.0)
@@ -528,7 +538,8 @@ def _verification_view(data: dict[str, Any]) -> VerificationView:
         ran=True,
         claims=total,
         supported=supported,
-        partly_supported=_int(summary.get("partly_supported"), counted["partly_supported"]),
+        partly_supported=max(0, _int(summary.get("partly_supported"), counted["partly_supported"]) - not_checked),
+        not_checked=not_checked,
         unsupported=_int(summary.get("unsupported"), counted["unsupported"]),
         citation_invalid=_int(summary.get("citation_invalid"), counted["citation_invalid"]),
         supported_ratio=max(0.0, min(1.0, ratio)),

@@ -47,6 +47,7 @@ def _verification(view: VerificationView, labels: dict[str, str]) -> list[str]:
         f"| {labels['claims']} | {view.claims} |",
         f"| {labels['supported']} | {view.supported} |",
         f"| {labels['partly_supported']} | {view.partly_supported} |",
+        *([f"| {labels['not_checked']} | {view.not_checked} |"] if view.not_checked else []),
         f"| {labels['unsupported']} | {view.unsupported} |",
         f"| {labels['citation_invalid']} | {view.citation_invalid} |",
         f"| {labels['supported_ratio']} | {_percent(view.supported_ratio)} |",

@@ -308,6 +308,7 @@ class Typesetter:
             (labels["claims"], str(view.claims)),
             (labels["supported"], str(view.supported)),
             (labels["partly_supported"], str(view.partly_supported)),
+            *([(labels["not_checked"], str(view.not_checked))] if view.not_checked else []),
             (labels["unsupported"], str(view.unsupported)),
             (labels["citation_invalid"], str(view.citation_invalid)),
             (labels["supported_ratio"], f"{view.supported_ratio * 100:.0f}%"),

@@ -43,8 +43,9 @@ MESSAGES: dict[str, dict[str, str]] = {
     "verifier.not_checked": {"en": "not checked", "ja": "未確認"},
     "verifier.flag_not_checked": {"en": "(not checked)", "ja": "（未確認）"},
     "verifier.language_not_rewritten": {
-        "en": "{count} sentence(s) of this report are not in English and could not be rewritten ({reason}): {examples}",
-        "ja": "このレポートの{count}文は日本語ではなく、書き直せませんでした（{reason}）: {examples}",
+        "en": "{count} sentence(s) of this report are not in English and could not be rewritten ({reason}); "
+              "the final answer leaves them out: {examples}",
+        "ja": "このレポートの{count}文は日本語ではなく、書き直せませんでした（{reason}）。最終的な回答からは除きます: {examples}",
     },
     "verifier.rewrite_no_reply": {"en": "the model gave no usable rewrite", "ja": "モデルから使える書き直しが返りませんでした"},
     # Why a sentence got its verdict, for people (research verify's reason column, the MCP text).
@@ -75,6 +76,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     "verify.reason.or_added": {"en": "the claim gives alternatives the source does not", "ja": "主張は出典にない選択肢（か）を加えている"},
     "verify.reason.or_dropped": {"en": "the source gives alternatives; the claim states one", "ja": "出典は選択肢を挙げているが主張は一方だけを述べている"},
     "verify.reason.field_contradicted": {"en": "the record's yes/no field says the other", "ja": "記録の項目（はい/いいえ）が逆を示している"},
+    "verify.reason.uncited": {"en": "the judge found support, but the sentence cites no source",
+                              "ja": "判定モデルは裏付けを認めたが、文に出典の引用がない"},
     "verify.reason.field_unknown": {"en": "the record leaves this field empty", "ja": "記録のこの項目は空欄"},
     "verify.reason.cross_language": {"en": "the source is in another language; the judge decides",
                                      "ja": "出典が別の言語のため判定モデルが判断"},
