@@ -56,3 +56,32 @@ def test_the_converted_font_is_cached_with_the_same_write(tmp_path, fsynced) -> 
     assert cached.read_bytes()[:4] == b"\x00\x01\x00\x00"  # a TrueType file
     assert _written_then_renamed(fsynced, cached)
     assert [p.name for p in cached.parent.iterdir()] == [cached.name]
+
+
+def test_an_output_copy_is_written_whole_fsynced_and_as_readable_as_the_users_files(tmp_path, fsynced) -> None:
+    import io
+
+    from rich.console import Console
+
+    from research.cli.run_output import copy_outputs
+    from research.orchestrator.runner import RunResult
+
+    report = tmp_path / "session" / "report.md"
+    report.parent.mkdir()
+    report.write_text("# Mount Fuji\n\n3,776 m [S1].\n", "utf-8")
+    result = RunResult(session_id="20250301_100000_ab12cd", session_dir="", language="en", report_md=str(report))
+
+    class Progress:
+        console = Console(file=io.StringIO())
+        lang = "en"
+
+    target = tmp_path / "kept" / "answer.md"
+    target.parent.mkdir()
+    target.write_text("an older answer, longer than the new one " * 10, "utf-8")
+    assert copy_outputs(result, str(target), Progress()) == 0
+    assert target.read_text("utf-8") == report.read_text("utf-8")
+    assert _written_then_renamed(fsynced, target)  # before: written in place, no fsync
+    umask = os.umask(0o022)
+    os.umask(umask)
+    assert target.stat().st_mode & 0o777 == 0o666 & ~umask  # not the 0600 of a session file
+    assert [p.name for p in target.parent.iterdir()] == ["answer.md"]

@@ -8,8 +8,7 @@ paths); stdout gets only the final checked answer (plus the PDF's path on a term
 from __future__ import annotations
 
 import json
-import re
-import shutil
+import os
 from pathlib import Path
 from typing import Any
 
@@ -19,9 +18,8 @@ from research.modules.core.errors import EXIT_OK, EXIT_SEARCH_FAILED
 from research.modules.core.i18n import t
 from research.modules.report.templates import report_labels
 from research.modules.text.sanitize import strip_controls
+from research.state.session_folder import atomic_write
 
-# A label as the report writes it ([S1]); the report's own labels, not the model's styles.
-CITATION_LABEL = re.compile(r"\[(S\d+)\]")
 LANGUAGE_NAMES = {"ja": {"ja": "日本語", "en": "Japanese"}, "en": {"ja": "英語", "en": "English"}}
 
 
@@ -93,11 +91,12 @@ def sources_section(result: Any) -> str:
 def json_result(result: Any) -> dict[str, Any]:
     """``--json`` (and ``-o x.json``): the run's summary, the answer as report.md says it,
     and every source read with its label and URL (``cited``: the answer cites it)."""
+    from research.modules.text.claims import citation_labels
     from research.servers.research.results import ledger
     from research.state.session_folder import HistoryManager
 
     answer = report_answer(result)
-    cited = set(CITATION_LABEL.findall(answer))
+    cited = set(citation_labels(answer))  # the one citation grammar
     sources: list[dict[str, Any]] = []
     if result.session_dir:
         session = HistoryManager(Path(result.session_dir).parent).resolve(result.session_id)
@@ -176,11 +175,29 @@ def copy_outputs(result: Any, target: str, progress: Any) -> int:
 
 
 def _copy_one(result: Any, kind: str, destination: Path) -> Path | None:
+    # The one atomic, fsynced write: a full disk or a power cut never leaves a torn copy
+    # over the user's file. Unlike session files, a copy the user asked for is as readable
+    # as any file they create (their umask decides).
     if kind == "json":
-        destination.write_text(json.dumps(json_result(result), ensure_ascii=False, indent=2) + "\n", "utf-8")
-        return destination
-    source = result.report_md if kind == "md" else result.report_pdf
-    if not source or not Path(source).is_file():
-        return None
-    shutil.copyfile(source, destination)
+        data = (json.dumps(json_result(result), ensure_ascii=False, indent=2) + "\n").encode("utf-8")
+    else:
+        source = result.report_md if kind == "md" else result.report_pdf
+        if not source or not Path(source).is_file():
+            return None
+        data = Path(source).read_bytes()
+    atomic_write(destination, data, mode=0o666 & ~_umask())
     return destination
+
+
+def _umask() -> int:
+    """This process's umask, read without changing it where Linux says it (a set-and-restore
+    would briefly loosen it for every other thread)."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("Umask:"):
+                return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    current = os.umask(0o022)
+    os.umask(current)
+    return current

@@ -316,18 +316,21 @@ def listed_meta(folder: Path) -> dict[str, Any] | None:
     return listed
 
 
-def atomic_write(target: Path, data: bytes) -> None:
+def atomic_write(target: Path, data: bytes, *, mode: int | None = None) -> None:
     """Write ``data`` to ``target`` whole or not at all, and durably.
 
     The file is fsynced before the rename (no empty file after a power cut) and the
-    folder after it (the rename itself survives one): the only write path for session
-    files and the fetch cache.
+    folder after it (the rename itself survives one): the only write path for every file
+    a user keeps (session files, report.pdf, the fetch and font caches, tokens, ``-o``
+    copies). It is private (0600) unless ``mode`` says otherwise.
     """
     target = Path(target)
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
         with os.fdopen(fd, "wb") as handle:
+            if mode is not None:
+                os.fchmod(handle.fileno(), mode)
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
