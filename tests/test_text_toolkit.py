@@ -123,3 +123,16 @@ def test_one_units_table_for_the_verifier_and_the_disagreement_finder() -> None:
     assert feet.dimension == metres.dimension == "length" and values_agree(feet.values[0], metres.values[0])
     source = (Path(SRC) / "modules/text/disagreements.py").read_text("utf-8")
     assert "0.3048" not in source and "1609.344" not in source  # the factors live in numbers.py alone
+
+
+def test_the_report_breaks_a_line_where_the_splitter_ends_a_sentence() -> None:
+    def breaks(markdown: str) -> int:
+        (paragraph,) = parse_blocks(markdown)
+        assert isinstance(paragraph, Paragraph)
+        return sum(span.line_break for span in paragraph.spans)
+
+    assert breaks("Mount Fuji is 3,776 m high. [S1] ⚠\nIt last erupted in 1707 [S2].") == 1
+    assert breaks("富士山は日本一高い山です。[S1]\n最後の噴火は1707年です。") == 1
+    # Before: the report had its own rule, for which the "." of "Dr." or "e.g." ended a sentence.
+    assert breaks("The survey by Dr. Smith and e.g. other teams\nfound the same height.") == 0
+    assert claims.has_sentence_end("It erupted. [S1] ⚠") and not claims.has_sentence_end("version 3.5 of example.com")

@@ -22,7 +22,7 @@ from pydantic import BaseModel, Field
 
 from research.modules.core.grammar import URL_IN_PROSE
 from research.modules.report.templates import report_labels
-from research.modules.text.claims import citation_labels
+from research.modules.text.claims import citation_labels, has_sentence_end
 
 # ---------------------------------------------------------------------------
 # Input
@@ -250,9 +250,6 @@ def _markdown_parser() -> MarkdownIt:
 
 
 _PARSER = _markdown_parser()
-# A line with a finished sentence in it (then maybe citations and a verifier's flag):
-# the next line is a new claim, not the same sentence wrapped.
-_SENTENCE_END = re.compile(r"[。．！？]|[.!?](?:\s|\[|$)")
 _CJK = re.compile(r"[\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef]")
 
 
@@ -323,8 +320,9 @@ def inline_spans(node: SyntaxTreeNode) -> list[Span]:
         if item == "soft":
             before = spans[-1].text if spans else ""
             after = next((s.text for s in raw[position + 1 :] if isinstance(s, Span)), "")
-            if _SENTENCE_END.search(before):
-                # The draft put each claim on its own line: keep them apart on the page too.
+            if has_sentence_end(before):
+                # A line with a finished sentence in it (then maybe citations and a verifier's
+                # flag): the draft put each claim on its own line; keep them apart on the page too.
                 spans.append(Span("\n", line_break=True))
                 continue
             joiner = _soft_break(before, after)

@@ -327,6 +327,17 @@ def _extend_end(text: str, end: int) -> int:
 
 def sentence_spans(text: str) -> list[tuple[int, int]]:
     """Sentence boundaries in one block of prose, as ``(start, end)`` offsets."""
+    return _split(text)[0]
+
+
+def has_sentence_end(text: str) -> bool:
+    """``text`` finishes at least one sentence, by the splitter's rules: "Dr. Smith", "3.5"
+    and "example.com" finish none; "It erupted. [S1] ⚠" finishes one."""
+    return _split(text)[1]
+
+
+def _split(text: str) -> tuple[list[tuple[int, int]], bool]:
+    """The sentence spans, and whether any of them ended at a full stop (not at the text's end)."""
     mask = _protected_mask(text)
     quoted = _quoted_mask(text)
     spans: list[tuple[int, int]] = []
@@ -353,6 +364,7 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
             i = end
             continue
         i += 1
+    ended = bool(spans)
     if start < n:
         spans.append((start, n))
     # Trim whitespace from each span; drop empty ones.
@@ -364,7 +376,7 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
             e -= 1
         if e > s:
             trimmed.append((s, e))
-    return trimmed
+    return trimmed, ended
 
 
 def split_sentences(text: str) -> list[str]:
