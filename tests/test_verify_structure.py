@@ -205,3 +205,12 @@ def test_every_reason_the_checks_give_has_words_in_both_languages():
     assert not missing, missing
     for reason in reasons:
         assert set(MESSAGES[f"verify.reason.{reason}"]) >= {"en", "ja"}
+
+
+def test_english_names_exchanged_around_the_same_verb_go_to_the_judge():
+    source = "Japan defeated China in the war of 1894."
+    swapped = _assess("China defeated Japan in the war of 1894 [S1].", source)
+    assert (swapped.outcome, swapped.reason) == ("uncertain", "role_unclear")
+    assert _outcome("Japan defeated China in the war of 1894 [S1].", source) == "supported"
+    # the passive turns the order round by itself
+    assert _outcome("Japan defeated China in 1894 [S1].", "In 1894 China was defeated by Japan.") != "unsupported"

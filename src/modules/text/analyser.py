@@ -33,6 +33,8 @@ _STOP_WORDS = frozenset(
     mentioned mention mentions stated state states offer offers offered offering provide provides
     providing features featuring available""".split()
 )
+STOP_WORDS = _STOP_WORDS  # for the structure checks: words that name nothing
+
 # Parts of speech that carry content: nouns (not pronouns or dependent nouns), verbs,
 # adjectives, and prefixes/suffixes that change meaning (非, 未, 不).
 _CONTENT_POS = {"名詞", "動詞", "形容詞", "形状詞", "接頭辞", "副詞"}

@@ -26,7 +26,7 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from research.modules.text.analyser import stem
+from research.modules.text.analyser import STOP_WORDS, stem
 
 # --- contrasts: words that exclude each other in one slot ---------------------------------------
 
@@ -528,6 +528,58 @@ def _confirmed_sides(clause: Clause, noun: str) -> set[str | None]:
         if clause.args.get("maybe") and not clause.args.get("obj"):
             sides.add("object")  # 男性が蹴ったボール: the parse cannot tell without the verb's valency
     return sides
+
+
+# --- English: who did what to whom, by word order --------------------------------------------------
+
+_EN_TOKEN = re.compile(r"[A-Za-z][A-Za-z'’\-]*|\d[\d,.]*")
+_EN_PASSIVE = re.compile(r"\b(was|were|is|are|been|being|be|get|got|gets)\s+(\w+ly\s+)?\w+(ed|en|wn|ung|ought|ight)\b"
+                         r"|\bby\b", re.IGNORECASE)
+_EN_WINDOW = 3  # tokens between two names and the verb that links them
+_CALENDAR = frozenset(stem(w) for w in "january february march april may june july august september october november "
+                      "december monday tuesday wednesday thursday friday saturday sunday".split())
+
+
+def _en_tokens(text: str) -> list[str]:
+    return [stem(t.lower()) for t in _EN_TOKEN.findall(text)]
+
+
+def _links(tokens: list[str], first: str, verb: str, second: str) -> bool:
+    """``first`` … ``verb`` … ``second`` in this order, within the window."""
+    for i, token in enumerate(tokens):
+        if token != first:
+            continue
+        window = tokens[i + 1 : i + 1 + _EN_WINDOW]
+        if verb in window:
+            after = window.index(verb) + i + 2
+            if second in tokens[after : after + _EN_WINDOW]:
+                return True
+    return False
+
+
+def english_role_swap(claim: str, evidence: str, names: set[str]) -> tuple[str, str] | None:
+    """"China defeated Japan" against "Japan defeated China": the same verb between the same
+    two names, the other way round, and neither sentence in the passive ("was defeated by"),
+    which turns the order round by itself. ``names``: the claim's key terms (stems)."""
+    if _EN_PASSIVE.search(claim) or _EN_PASSIVE.search(evidence):
+        return None
+    # A name may open the sentence ("China defeated Japan"): every capitalised word counts.
+    names = {n for n in set(names) | {stem(t.lower()) for t in _EN_TOKEN.findall(claim) if t[:1].isupper()}
+             if n not in STOP_WORDS and n not in _CALENDAR and not n[:1].isdigit()}
+    said, source = _en_tokens(claim), _en_tokens(evidence)
+    ordered = [t for t in said if t in names]
+    for a_index, a in enumerate(ordered):
+        for b in ordered[a_index + 1 :]:
+            if a == b:
+                continue
+            start = said.index(a)
+            between = said[start + 1 : start + 1 + _EN_WINDOW]
+            for verb in between:
+                if verb in names or len(verb) < 3 or verb not in source or verb in STOP_WORDS:
+                    continue
+                if _links(said, a, verb, b) and _links(source, b, verb, a) and not _links(source, a, verb, b):
+                    return a, b
+    return None
 
 
 def english_contrast(claim_words: set[str], evidence_words: set[str]) -> tuple[str, str] | None:
