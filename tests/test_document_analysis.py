@@ -7,7 +7,7 @@ from research.modules.parsing.analysis import (
     find_key_facts,
     pick_snippets,
     quantity_mentions,
-    split_sentences,
+    markdown_sentences,
     tables_from_html,
     tables_from_markdown,
 )
@@ -15,7 +15,7 @@ from research.modules.parsing.analysis import (
 
 def test_english_sentences_keep_decimals_and_abbreviations_whole() -> None:
     text = "The peak is 3.5 km high, e.g. higher than most. Dr. Sato measured it in 2020! Was it right? Yes."
-    assert split_sentences(text) == [
+    assert markdown_sentences(text) == [
         "The peak is 3.5 km high, e.g. higher than most.",
         "Dr. Sato measured it in 2020!",
         "Was it right?",
@@ -25,12 +25,12 @@ def test_english_sentences_keep_decimals_and_abbreviations_whole() -> None:
 
 def test_japanese_sentences_split_on_japanese_punctuation_but_not_inside_quotes() -> None:
     text = "富士山は日本一高い山だ。「美しい山だ。」と彼は言った！本当か？"
-    assert split_sentences(text) == ["富士山は日本一高い山だ。", "「美しい山だ。」と彼は言った！", "本当か？"]
+    assert markdown_sentences(text) == ["富士山は日本一高い山だ。", "「美しい山だ。」と彼は言った！", "本当か？"]
 
 
 def test_markdown_markup_headings_and_links_do_not_leak_into_sentences() -> None:
     markdown = "# Title\n\nSee [the report](https://example.com/r) for **details** on 5 km.\n\n```\ncode 1.\n```"
-    assert split_sentences(markdown) == ["Title", "See the report for details on 5 km."]
+    assert markdown_sentences(markdown) == ["Title", "See the report for details on 5 km."]
 
 
 def test_japanese_quantities_are_recognised() -> None:

@@ -136,3 +136,15 @@ def test_the_report_breaks_a_line_where_the_splitter_ends_a_sentence() -> None:
     # Before: the report had its own rule, for which the "." of "Dr." or "e.g." ended a sentence.
     assert breaks("The survey by Dr. Smith and e.g. other teams\nfound the same height.") == 0
     assert claims.has_sentence_end("It erupted. [S1] ⚠") and not claims.has_sentence_end("version 3.5 of example.com")
+
+
+def test_one_public_sentence_splitter() -> None:
+    from research.modules.parsing import analysis
+    from research.modules.text import style
+
+    line = "  - Mount Fuji is 3,776 m high [S1]. Dr. Smith measured it in 2020.  "
+    assert "".join(claims.split_sentences(line, whole=True)) == line  # rewritten in place, spacing kept
+    assert claims.split_sentences(line, whole=True)[1] == " Dr. Smith measured it in 2020.  "
+    assert claims.split_sentences(line) == ["- Mount Fuji is 3,776 m high [S1].", "Dr. Smith measured it in 2020."]
+    # Before: text/style.py and parsing/analysis.py each exported a split_sentences of their own.
+    assert not hasattr(style, "split_sentences") and analysis.split_sentences is claims.split_sentences

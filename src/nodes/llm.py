@@ -10,9 +10,9 @@ from research.modules.core.errors import UserFacingError
 from research.modules.core.i18n import t
 from research.modules.core.messages.analysis import attribute_name
 from research.modules.llm.judge import check_claims, judge_for
-from research.modules.text.claims import normalise_citations
+from research.modules.text.claims import normalise_citations, split_sentences
 from research.modules.text.disagreements import Pair, PairJudge, find_disagreements, resolve_borderline, summarise
-from research.modules.text.style import check_sentence, citations, remove_violations, split_sentences
+from research.modules.text.style import check_sentence, citations, remove_violations
 from research.modules.text.tokens import estimate_tokens, truncate_to_tokens
 from research.modules.text.passages import evidence_block, rank_passages
 from research.state import AgentState, plan_queries_flat
@@ -279,7 +279,7 @@ async def enforce_style(draft: str, lang: str, deps: WorkflowDependencies) -> tu
         if line.lstrip().startswith("#"):
             lines.append(line)  # headings are sub-questions or section names: left as written
             continue
-        sentences = split_sentences(line)
+        sentences = split_sentences(line, whole=True)  # rewritten in place, the rest kept as written
         for i, sentence in enumerate(sentences):
             issue = check_sentence(sentence, banned, lang)
             if not issue:

@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
-from research.modules.text.claims import plain_text, split_sentences as sentence_split
+from research.modules.text.claims import plain_text, split_sentences
 from research.modules.core.grammar import URL_TOKEN, ends_sentence
 from research.modules.core.language import detect_language, japanese_chars
 
@@ -65,10 +65,10 @@ def markdown_to_blocks(markdown: str) -> list[str]:
     return blocks
 
 
-def split_sentences(text: str) -> list[str]:
+def markdown_sentences(text: str) -> list[str]:
     """Sentences of a Markdown document: its plain paragraphs, split by the same
     splitter the verifier uses for claims, so a key fact and a claim cut the same way."""
-    return [sentence for block in markdown_to_blocks(text) for sentence in sentence_split(block)]
+    return [sentence for block in markdown_to_blocks(text) for sentence in split_sentences(block)]
 
 
 # --- key facts ----------------------------------------------------------------------
@@ -319,7 +319,7 @@ def analyze_document(
 ) -> DocumentAnalysis:
     """Build the full ``DocumentAnalysis`` for extracted Markdown. ``html`` (the original page,
     when there was one) is read for tables that the Markdown conversion flattened."""
-    sentences = split_sentences(markdown)
+    sentences = markdown_sentences(markdown)
     tables = tables_from_markdown(markdown)
     if not tables and html:
         tables = tables_from_html(html)

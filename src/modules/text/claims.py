@@ -379,8 +379,21 @@ def _split(text: str) -> tuple[list[tuple[int, int]], bool]:
     return trimmed, ended
 
 
-def split_sentences(text: str) -> list[str]:
-    return [text[s:e] for s, e in sentence_spans(text)]
+def split_sentences(text: str, *, whole: bool = False) -> list[str]:
+    """The sentences of ``text``, trimmed; with ``whole``, pieces that joined back give
+    ``text`` unchanged (the space before a sentence, and a list marker, belong to it), for
+    a caller that rewrites one sentence of a line in place."""
+    spans = sentence_spans(text)
+    if not whole:
+        return [text[s:e] for s, e in spans]
+    if not spans:
+        return [text] if text else []
+    pieces, cursor = [], 0
+    for number, (_, end) in enumerate(spans):
+        end = end if number < len(spans) - 1 else len(text)
+        pieces.append(text[cursor:end])
+        cursor = end
+    return pieces
 
 
 # --- blocks of the draft ----------------------------------------------------------------

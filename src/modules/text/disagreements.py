@@ -661,21 +661,12 @@ def _times(lowered: str) -> frozenset[str]:
 _LOWER_WORD = re.compile(r"(?<![A-Za-z])[a-z][a-z'’]+")
 
 
-_BLOCK_CHARS = 2000  # sentence_spans looks back from each period: long blocks are cut first
-
-
 def _source_sentences(document: dict[str, Any]) -> list[str]:
     """The page's sentences in order (the page's subject comes from the first ones)."""
     out = []
     for paragraph in re.split(r"\n\s*\n|\n(?=\s*(?:[-*#>]|\d+\.)\s)", str(document.get("markdown") or "")):
-        blocks, block = [], ""
-        for piece in re.split(r"(?<=[.!?。！？])\s+", paragraph) if len(paragraph) > _BLOCK_CHARS else [paragraph]:
-            if block and len(block) + len(piece) > _BLOCK_CHARS:
-                blocks.append(block)
-                block = ""
-            block = f"{block} {piece}" if block else piece
-        for text in [*blocks, block]:
-            out += [text[a:b].strip() for a, b in sentence_spans(text)]
+        # The one splitter, on the whole paragraph: it reads a long one in linear time.
+        out += [paragraph[a:b].strip() for a, b in sentence_spans(paragraph)]
     return [s for s in out if s]
 
 

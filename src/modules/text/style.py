@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 # One sentence splitter and one citation pattern for the whole project: a rewrite that
 # drops "[S1, S2]" or "［Ｓ１］" must be seen as dropping citations.
-from research.modules.text.claims import CITATION_GROUP, citation_labels, sentence_spans
+from research.modules.text.claims import CITATION_GROUP, citation_labels
 
 # A hedge is a word that weakens a claim; one is honest, two in a sentence is a stack.
 HEDGES = {
@@ -35,20 +35,6 @@ class StyleIssue:
 
     def __bool__(self) -> bool:
         return bool(self.banned or self.hedges)
-
-
-def split_sentences(line: str) -> list[str]:
-    """The sentences of one line, which joined back give the line unchanged (the space
-    before a sentence, and a list marker, belong to it)."""
-    spans = sentence_spans(line)
-    if not spans:
-        return [line] if line else []
-    pieces, cursor = [], 0
-    for number, (_, end) in enumerate(spans):
-        end = end if number < len(spans) - 1 else len(line)
-        pieces.append(line[cursor:end])
-        cursor = end
-    return pieces
 
 
 def _pattern(word: str) -> re.Pattern[str]:
