@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 from mcp.server.auth.middleware.auth_context import get_access_token
 from mcp.server.auth.provider import AccessToken
@@ -42,11 +42,22 @@ from research.servers.research.results import (
     research_output,
     session_report,
 )
-from research.servers.research.server import MAX_SESSIONS_LISTED, SERVER_NAME, error_result, progress_message
+from research.servers.research.server import (
+    SERVER_NAME,
+    AnswerLang,
+    Depth,
+    MaxLlmTokens,
+    MaxSeconds,
+    MaxSources,
+    MessageLang,
+    Question,
+    SessionsLimit,
+    error_result,
+    progress_message,
+)
 from research.servers.research.server import _tool_result as tool_result
 from research.state.session_folder import HistoryManager
 
-Lang = Literal["auto", "ja", "en"]
 FOLLOW_SECONDS = 0.3  # how often a waiting call reads its run's new events
 
 
@@ -194,15 +205,12 @@ def build_http_server(settings: Settings, store: TokenStore, url: str) -> MCPSer
     )
     async def research_tool(
         ctx: Context,
-        question: Annotated[str, Field(description="The question, in Japanese or English. Ignored when resume is "
-                                                   "given.")],
-        lang: Annotated[Lang, Field(description="Answer language: ja, en, or auto (from the question)")] = "auto",
-        depth: Annotated[Literal["quick", "standard", "deep"] | None,
-                         Field(description="quick: one search round; standard: planned sub-questions; "
-                                           "deep: one more verification loop")] = None,
-        max_sources: Annotated[int | None, Field(ge=1, description="Read at most this many sources")] = None,
-        max_llm_tokens: Annotated[int | None, Field(ge=1, description="Stop at this many model tokens")] = None,
-        max_seconds: Annotated[float | None, Field(gt=0, description="Stop after this many seconds of work")] = None,
+        question: Question,
+        lang: AnswerLang = "auto",
+        depth: Depth = None,
+        max_sources: MaxSources = None,
+        max_llm_tokens: MaxLlmTokens = None,
+        max_seconds: MaxSeconds = None,
         resume: Annotated[str | None, Field(description="Id of one of your unfinished sessions to continue "
                                                         "instead of a new question")] = None,
     ) -> Annotated[CallToolResult, ResearchOutput]:
@@ -228,8 +236,8 @@ def build_http_server(settings: Settings, store: TokenStore, url: str) -> MCPSer
         annotations=ToolAnnotations(read_only_hint=True, open_world_hint=False),
     )
     async def sessions_tool(
-        limit: Annotated[int, Field(ge=1, le=MAX_SESSIONS_LISTED, description="At most this many sessions")] = 20,
-        lang: Annotated[Lang, Field(description="Language of messages: ja, en or auto")] = "auto",
+        limit: SessionsLimit = 20,
+        lang: MessageLang = "auto",
     ) -> Annotated[CallToolResult, SessionList]:
         listing = await service.sessions(_owner(), limit)
         return tool_result(render_session_list(listing, service.history, service.language(lang)), listing)
@@ -241,7 +249,7 @@ def build_http_server(settings: Settings, store: TokenStore, url: str) -> MCPSer
     )
     async def session_report_tool(
         session_id: Annotated[str, Field(min_length=1, description="Session id")],
-        lang: Annotated[Lang, Field(description="Language of messages: ja, en or auto")] = "auto",
+        lang: MessageLang = "auto",
     ) -> Annotated[CallToolResult, SessionReport]:
         message_lang = service.language(lang)
         # Another token's session reads exactly like one that does not exist.

@@ -49,6 +49,18 @@ MAX_SESSIONS_LISTED = 200
 logger = logging.getLogger(__name__)
 
 Lang = Literal["auto", "ja", "en"]
+# Tool parameters both research servers take (this one on stdio, the team service in
+# http_server.py): one type each, so a description or a bound is written once.
+Question = Annotated[str, Field(description="The question, in Japanese or English. Ignored when resume is given.")]
+AnswerLang = Annotated[Lang, Field(description="Answer language: ja, en, or auto (from the question)")]
+MessageLang = Annotated[Lang, Field(description="Language of messages: ja, en or auto")]
+Depth = Annotated[Literal["quick", "standard", "deep"] | None,
+                  Field(description="quick: one search round; standard: planned sub-questions; "
+                                    "deep: one more verification loop")]
+MaxSources = Annotated[int | None, Field(ge=1, description="Read at most this many sources")]
+MaxLlmTokens = Annotated[int | None, Field(ge=1, description="Stop at this many model tokens")]
+MaxSeconds = Annotated[float | None, Field(gt=0, description="Stop after this many seconds of work")]
+SessionsLimit = Annotated[int, Field(ge=1, le=MAX_SESSIONS_LISTED, description="At most this many sessions")]
 
 
 class ResearchService:
@@ -192,17 +204,14 @@ def build_server(service: ResearchService) -> MCPServer:
     )
     async def research_tool(
         ctx: Context,
-        question: Annotated[str, Field(description="The question, in Japanese or English. Ignored when resume is "
-                                                   "given.")],
-        lang: Annotated[Lang, Field(description="Answer language: ja, en, or auto (from the question)")] = "auto",
-        depth: Annotated[Literal["quick", "standard", "deep"] | None,
-                         Field(description="quick: one search round; standard: planned sub-questions; "
-                                           "deep: one more verification loop")] = None,
+        question: Question,
+        lang: AnswerLang = "auto",
+        depth: Depth = None,
         engine: Annotated[SearchEngineName | None,
                           Field(description="Search engine (default from RESEARCH_SEARCH_ENGINE)")] = None,
-        max_sources: Annotated[int | None, Field(ge=1, description="Read at most this many sources")] = None,
-        max_llm_tokens: Annotated[int | None, Field(ge=1, description="Stop at this many model tokens")] = None,
-        max_seconds: Annotated[float | None, Field(gt=0, description="Stop after this many seconds of work")] = None,
+        max_sources: MaxSources = None,
+        max_llm_tokens: MaxLlmTokens = None,
+        max_seconds: MaxSeconds = None,
         resume: Annotated[str | None, Field(description="Id of an unfinished (e.g. cancelled) session to "
                                                         "continue instead of a new question")] = None,
     ) -> Annotated[CallToolResult, ResearchOutput]:
@@ -249,8 +258,8 @@ def build_server(service: ResearchService) -> MCPServer:
         annotations=ToolAnnotations(read_only_hint=True, open_world_hint=False),
     )
     async def sessions_tool(
-        limit: Annotated[int, Field(ge=1, le=MAX_SESSIONS_LISTED, description="At most this many sessions")] = 20,
-        lang: Annotated[Lang, Field(description="Language of messages: ja, en or auto")] = "auto",
+        limit: SessionsLimit = 20,
+        lang: MessageLang = "auto",
     ) -> Annotated[CallToolResult, SessionList]:
         listing = session_list(service.history, service.runs.describe(), limit)
         return _tool_result(render_session_list(listing, service.history, service.message_language(lang)), listing)
@@ -263,7 +272,7 @@ def build_server(service: ResearchService) -> MCPServer:
     )
     async def session_report_tool(
         session_id: Annotated[str, Field(min_length=1, description="Session id (or a unique part of it)")],
-        lang: Annotated[Lang, Field(description="Language of messages: ja, en or auto")] = "auto",
+        lang: MessageLang = "auto",
     ) -> Annotated[CallToolResult, SessionReport]:
         message_lang = service.message_language(lang)
         try:
