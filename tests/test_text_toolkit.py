@@ -148,3 +148,18 @@ def test_one_public_sentence_splitter() -> None:
     assert claims.split_sentences(line) == ["- Mount Fuji is 3,776 m high [S1].", "Dr. Smith measured it in 2020."]
     # Before: text/style.py and parsing/analysis.py each exported a split_sentences of their own.
     assert not hasattr(style, "split_sentences") and analysis.split_sentences is claims.split_sentences
+
+
+def test_areas_are_in_the_one_units_table() -> None:
+    from research.modules.text.disagreements import sentence_facts, values_agree
+    from research.modules.text.numbers import numbers_match
+
+    # Before: "km²" read as km (a length) and 平方キロメートル as a bare figure, so an area
+    # matched a length and the finder's "area" attribute never had a value to compare.
+    assert not numbers_match("Lake Biwa covers 670 km².", "Lake Biwa is 670 km long.")
+    assert numbers_match("Lake Biwa covers 670 km².", "Lake Biwa covers 67,000 hectares.")
+    (english,) = sentence_facts("S1", "The area of Lake Biwa is 670 km².")
+    (japanese,) = sentence_facts("S2", "琵琶湖の面積は670平方キロメートルです。")
+    (larger,) = sentence_facts("S3", "The area of Lake Biwa is 850 km².")
+    assert english.dimension == japanese.dimension == "area" and english.attribute == "area"
+    assert values_agree(english.values[0], japanese.values[0]) and not values_agree(english.values[0], larger.values[0])

@@ -36,6 +36,11 @@ for _names, _dim, _factor in (
     (("mm", "millimeters", "millimetres", "ミリメートル", "ミリ"), "length", "0.001"),
     (("ft", "feet", "foot", "フィート"), "length", "0.3048"),
     (("mi", "miles", "mile", "マイル"), "length", "1609.344"),
+    # Areas, in square metres ("km²" is "km2" once NFKC-folded): 1,200 km² is no length.
+    (("km2", "square kilometres", "square kilometers", "square kilometre", "square kilometer", "sq km",
+      "平方キロメートル", "平方キロ"), "area", "1000000"),
+    (("m2", "square metres", "square meters", "square metre", "square meter", "平方メートル"), "area", "1"),
+    (("ha", "hectares", "hectare", "ヘクタール"), "area", "10000"),
     (("kg", "kilograms", "キログラム"), "mass", "1000"),
     (("g", "grams", "グラム"), "mass", "1"),
     (("t", "tons", "tonnes", "トン"), "mass", "1000000"),
@@ -51,11 +56,11 @@ for _names, _dim, _factor in (
     (("ドル", "dollars", "usd"), "usd", "1"),
 ):
     for _name in _names:
-        # Only length and mass have several units to tell apart; "年" and "years" are one unit.
-        _UNITS[_name] = (_names[0] if _dim in ("length", "mass") else _dim, _dim, Decimal(_factor))
+        # Only length, area and mass have several units to tell apart; "年" and "years" are one unit.
+        _UNITS[_name] = (_names[0] if _dim in ("length", "area", "mass") else _dim, _dim, Decimal(_factor))
 # Spellings of measuring units ("metres", "meters", "km", "percent"): the number check compares
 # them, so the word comparison leaves them out. Not "days" or "people", which are words too.
-UNIT_NAMES = frozenset(name for name, (_, dim, _) in _UNITS.items() if dim in ("length", "mass", "percent", "degree"))
+UNIT_NAMES = frozenset(name for name, (_, dim, _) in _UNITS.items() if dim in ("length", "area", "mass", "percent", "degree"))
 _UNIT_PATTERN = "|".join(sorted((re.escape(u) for u in _UNITS), key=len, reverse=True))
 _MULT_PATTERN = "|".join(_MULTIPLIERS)
 _NUMBER = re.compile(
