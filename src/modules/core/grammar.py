@@ -29,6 +29,10 @@ URL_IN_PROSE = re.compile(
 )
 
 
+# Inline code (`x`), one line at most: an index or a name in it is no citation, no sentence end.
+INLINE_CODE = re.compile(r"`[^`\n]*`")
+
+
 def is_url(text: str) -> bool:
     """``text`` (trimmed) is one http(s) URL and nothing else."""
     return URL_TOKEN.fullmatch(text.strip()) is not None

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import re
 
-from research.modules.core.grammar import CITATION_GROUP, URL_TOKEN
+from research.modules.core.grammar import CITATION_GROUP, INLINE_CODE, URL_TOKEN
 
-_KANA = re.compile(r"[\u3040-\u309f\u30a0-\u30ff\uff66-\uff9f]")
+KANA = re.compile(r"[\u3040-\u309f\u30a0-\u30ff\uff66-\uff9f]")
 _JAPANESE = re.compile(r"[\u3040-\u309f\u30a0-\u30ff\uff66-\uff9f\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
-_LATIN = re.compile(r"[A-Za-z]")
+LATIN = re.compile(r"[A-Za-z]")
 
 
 def japanese_chars(text: str) -> int:
@@ -24,9 +24,9 @@ def detect_language(text: str) -> str:
     ja = japanese_chars(text)
     if ja == 0:
         return "en"
-    if _KANA.search(text):
+    if KANA.search(text):
         return "ja"
-    latin = len(_LATIN.findall(text))
+    latin = len(LATIN.findall(text))
     # Kanji only (no kana) could be Chinese, but for a ja/en tool Japanese is the sane guess
     # unless the text is overwhelmingly Latin.
     return "ja" if ja * 3 >= latin else "en"
@@ -38,9 +38,9 @@ def target_script_share(text: str, lang: str) -> float:
     For Japanese, kana and kanji count; for English, Latin letters. Digits, punctuation,
     URLs and citation labels are ignored so ``[S1]`` or ``https://…`` do not skew it.
     """
-    cleaned = re.sub(r"`[^`]*`", " ", CITATION_GROUP.sub(" ", URL_TOKEN.sub(" ", text)))
+    cleaned = INLINE_CODE.sub(" ", CITATION_GROUP.sub(" ", URL_TOKEN.sub(" ", text)))
     ja = japanese_chars(cleaned)
-    latin = len(_LATIN.findall(cleaned))
+    latin = len(LATIN.findall(cleaned))
     total = ja + latin
     if total == 0:
         return 1.0

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 # The one citation grammar and URL pattern live in core (the language measure below text
 # needs them too); re-exported here, where the rest of text has always found them.
-from research.modules.core.grammar import CITATION_GROUP, URL_IN_PROSE
+from research.modules.core.grammar import CITATION_GROUP, INLINE_CODE, URL_IN_PROSE
 
 # "[^1]: Smith, https://…" or "[1]: https://…": a footnote list written by the model.
 _FOOTNOTE_DEFINITION = re.compile(r"^\s{0,3}[\[［]\^?([0-9０-９]{1,3})[\]］]\s*[:：]\s*(.*)$", re.MULTILINE)
@@ -31,7 +31,6 @@ _LIST_MARKER_BODY = r"\s*(?:[-*+•・]|\d{1,3}[.)）]|[（(]\d{1,3}[)）])\s+"
 _LIST_MARKER = re.compile(_LIST_MARKER_BODY)  # used with .match(text, pos): anchored at pos
 _LEADING_LIST_MARKER = re.compile("^" + _LIST_MARKER_BODY)
 _QUOTE_MARKER = re.compile(r"^\s{0,3}>\s?")
-_INLINE_CODE = re.compile(r"`[^`\n]*`")
 _MD_IMAGE = re.compile(r"!\[[^\]\n]*\]\([^)\n]*\)")  # a picture says nothing to check or quote
 _MD_LINK = re.compile(r"\[([^\]\n]*)\]\((?:[^)\s]+)(?:\s+\"[^\"]*\")?\)")
 _EMPHASIS = re.compile(r"(\*\*|__|\*|_|~~)(?=\S)(.+?)(?<=\S)\1")
@@ -162,7 +161,7 @@ def footnote_map(draft: str, sources: list[dict] | None = None) -> dict[int, str
 def _protected_ranges(text: str) -> list[tuple[int, int]]:
     """Fenced and inline code: a "[1]" in code is an index, not a citation."""
     ranges = [m.span() for m in re.finditer(r"^\s{0,3}(```|~~~).*?(?:^\s{0,3}\1[^\n]*$|\Z)", text, re.MULTILINE | re.DOTALL)]
-    ranges += [m.span() for m in _INLINE_CODE.finditer(text)]
+    ranges += [m.span() for m in INLINE_CODE.finditer(text)]
     return ranges
 
 
@@ -211,7 +210,7 @@ def plain_text(text: str, *, keep_citations: bool = False, cell: bool = False) -
     text = _MD_LINK.sub(r"\1", text)
     if not keep_citations:
         text = CITATION_GROUP.sub(" ", text)
-    text = _INLINE_CODE.sub(lambda m: m.group(0).strip("`"), text)
+    text = INLINE_CODE.sub(lambda m: m.group(0).strip("`"), text)
     for _ in range(2):  # nested **_x_**
         text = _EMPHASIS.sub(r"\2", text)
     if not cell:
@@ -232,7 +231,7 @@ def _tidy(text: str) -> str:
 def _protected_mask(text: str) -> list[bool]:
     """Positions inside URLs, inline code and link targets, where "." ends nothing."""
     mask = [False] * len(text)
-    for pattern in (URL_IN_PROSE, _INLINE_CODE, _MD_LINK):
+    for pattern in (URL_IN_PROSE, INLINE_CODE, _MD_LINK):
         for match in pattern.finditer(text):
             for i in range(match.start(), match.end()):
                 mask[i] = True

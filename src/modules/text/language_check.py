@@ -17,16 +17,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from research.modules.core.language import japanese_chars, target_script_share
-from research.modules.core.grammar import CITATION_GROUP, URL_TOKEN
+from research.modules.core.language import KANA, LATIN, japanese_chars, target_script_share
+from research.modules.core.grammar import CITATION_GROUP, INLINE_CODE, URL_TOKEN
 from research.modules.text.claims import body_sentences
 
 WRONG_LANGUAGE_BELOW = 0.5  # share of the target script under which a sentence is rewritten
 _MIN_LETTERS = 12  # letters in the other script needed before a sentence can be "wrong"
-_INLINE_CODE = re.compile(r"`[^`\n]*`")
 _LINK_TARGET = re.compile(r"\]\([^)\s]*\)")
-_LATIN = re.compile(r"[A-Za-z]")
-_KANA = re.compile(r"[\u3040-\u309f\u30a0-\u30ff\uff66-\uff9f]")
 _QUOTED = {
     "en": re.compile(r"「[^」]*」|『[^』]*』|“[^”]*”|\"[^\"]*\""),
     "ja": re.compile(r"“[^”]*”|\"[^\"]*\"|'[^'\n]{3,}'"),
@@ -47,7 +44,7 @@ class SentenceLanguage:
 
 def measurable(text: str, target: str) -> str:
     """The part of a sentence whose language is judged."""
-    text = _INLINE_CODE.sub(" ", _LINK_TARGET.sub("]", URL_TOKEN.sub(" ", text)))
+    text = INLINE_CODE.sub(" ", _LINK_TARGET.sub("]", URL_TOKEN.sub(" ", text)))
     text = CITATION_GROUP.sub(" ", text)
     return _QUOTED.get(target, _QUOTED["en"]).sub(" ", text)
 
@@ -55,10 +52,10 @@ def measurable(text: str, target: str) -> str:
 def is_wrong_language(text: str, target: str, threshold: float = WRONG_LANGUAGE_BELOW) -> tuple[bool, float]:
     """(wrong, share of the target script) for one sentence."""
     judged = measurable(text, target)
-    if target == "ja" and _KANA.search(judged):
+    if target == "ja" and KANA.search(judged):
         return False, 1.0  # English has no kana: Latin words in it are names and terms
     share = round(target_script_share(judged, target), 3)
-    other_letters = len(_LATIN.findall(judged)) if target == "ja" else japanese_chars(judged) * 3
+    other_letters = len(LATIN.findall(judged)) if target == "ja" else japanese_chars(judged) * 3
     return share < threshold and other_letters >= _MIN_LETTERS, share
 
 
@@ -116,7 +113,7 @@ def check_sections(draft: str, target: str, threshold: float = WRONG_LANGUAGE_BE
     for section in sections:
         text = _measurable(section.text(draft))
         section.share = round(target_script_share(text, target), 3)
-        letters = japanese_chars(text) + len(_LATIN.findall(text))
+        letters = japanese_chars(text) + len(LATIN.findall(text))
         section.wrong_language = (
             section.share < threshold
             and letters >= _SECTION_MIN_LETTERS
