@@ -1,7 +1,12 @@
-"""Shared fixtures: the fake Ollama server, the local web, and a way to run the CLI."""
+"""Shared fixtures: the fake Ollama server, the local web, and two ways to run the CLI:
+``run_research`` starts the console script as a subprocess (signals, real pipes, the
+servers, runs as a user makes them); ``run_cli`` calls ``research.cli.main.main`` in this
+process for commands that need no process boundary (sessions, config, help, verify on
+files), as simonw/llm tests its CLI: the same arguments and environment, no interpreter start."""
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import subprocess
@@ -115,6 +120,46 @@ def shared_run(tmp_path_factory, web):
 def run_research(args: list[str], env: dict[str, str], timeout: float = 180) -> subprocess.CompletedProcess:
     return subprocess.run([RESEARCH, *args], env=env, capture_output=True, text=True, timeout=timeout,
                           stdin=subprocess.DEVNULL)
+
+
+@dataclass(frozen=True)
+class CliResult:
+    """What ``run_research`` returns, for a command run in-process."""
+
+    returncode: int
+    stdout: str
+    stderr: str
+    args: tuple[str, ...] = ()
+
+
+@pytest.fixture
+def run_cli(monkeypatch):
+    """``run_cli(args, env)``: ``research ARGS`` in this process with exactly ENV as its
+    environment, stdin empty and not a terminal (as ``stdin=DEVNULL``), stdout and stderr
+    captured as text; the exit code is the SystemExit ``main`` raises."""
+    from research.cli.main import main
+
+    def run(args: list[str], env: dict[str, str]) -> CliResult:
+        with monkeypatch.context() as patch:
+            for name in list(os.environ):
+                if name not in env:
+                    patch.delenv(name)
+            for name, value in env.items():
+                patch.setenv(name, value)
+            stdout, stderr = io.StringIO(), io.StringIO()
+            patch.setattr(sys, "stdin", io.StringIO(""))
+            patch.setattr(sys, "stdout", stdout)
+            patch.setattr(sys, "stderr", stderr)
+            try:
+                main(list(args))
+                code = 0  # as the interpreter does when main returns
+            except SystemExit as exc:
+                code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+                if isinstance(exc.code, str):  # printed and exit 1, as the interpreter does
+                    stderr.write(exc.code + "\n")
+        return CliResult(code, stdout.getvalue(), stderr.getvalue(), tuple(args))
+
+    return run
 
 
 def session_dirs(env: dict[str, str]) -> list[Path]:

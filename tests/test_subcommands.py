@@ -1,4 +1,6 @@
-"""`research sessions …`, `--version`, `--help`: the console script as a subprocess.
+"""`research sessions …`, `--version`, `--help`: the CLI's `main` run in-process (`run_cli`:
+the same argv and environment, stdin not a terminal); tests/test_terminal_e2e.py runs the
+console script itself for these commands.
 
 Sessions are made with the real HistoryManager (what a run leaves behind: meta.json and
 report.md), so these tests check the subcommands, not a whole research run.
@@ -12,7 +14,6 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import run_research
 
 from research import __version__
 from research.state.session_folder import HistoryManager
@@ -39,62 +40,62 @@ def make_session(env: dict[str, str], question: str, *, report: str | None, stat
     return session.session_id
 
 
-def test_sessions_list_json_and_table(cli_env):
+def test_sessions_list_json_and_table(run_cli, cli_env):
     first = make_session(cli_env, "What is the height of Mount Fuji?", report="# Fuji\n\n3776 m [S1]\n")
     time.sleep(1.05)  # session ids carry the second they were made; keep the order certain
     second = make_session(cli_env, "富士山の最後の噴火は？", report=None, status="cancelled")
 
-    listed = run_research(["sessions", "list", "--json"], cli_env)
+    listed = run_cli(["sessions", "list", "--json"], cli_env)
     assert listed.returncode == 0, listed.stderr
     sessions = json.loads(listed.stdout)
     assert [s["session_id"] for s in sessions] == [second, first]  # newest first
     assert sessions[1]["question"] == "What is the height of Mount Fuji?"
     assert sessions[0]["status"] == "cancelled"
 
-    table = run_research(["sessions", "list"], cli_env)
+    table = run_cli(["sessions", "list"], cli_env)
     assert table.returncode == 0, table.stderr
     assert first in table.stdout and second in table.stdout
     assert "富士山の最後の噴火は？" in table.stdout and "75%" in table.stdout
     assert "Traceback" not in table.stderr
 
 
-def test_sessions_show_prints_the_report_or_says_there_is_none(cli_env):
+def test_sessions_show_prints_the_report_or_says_there_is_none(run_cli, cli_env):
     done = make_session(cli_env, "What is the height of Mount Fuji?", report="# Mount Fuji\n\nIt is 3776 m [S1].\n")
     unfinished = make_session(cli_env, "Unfinished question", report=None, status="cancelled")
 
-    shown = run_research(["sessions", "show", done], cli_env)
+    shown = run_cli(["sessions", "show", done], cli_env)
     assert shown.returncode == 0, shown.stderr
     assert "Mount Fuji" in shown.stdout and "3776 m" in shown.stdout
 
-    as_json = run_research(["sessions", "show", done, "--json"], cli_env)
+    as_json = run_cli(["sessions", "show", done, "--json"], cli_env)
     assert as_json.returncode == 0
     meta = json.loads(as_json.stdout)
     assert meta["session_id"] == done and meta["report_md"].endswith("report.md")
 
-    missing = run_research(["sessions", "show", unfinished], cli_env)
+    missing = run_cli(["sessions", "show", unfinished], cli_env)
     assert missing.returncode == 2
     assert missing.stderr.strip().count("\n") == 0 and f"--resume {unfinished}" in missing.stderr
 
 
-def test_sessions_rm_deletes_the_folder(cli_env):
+def test_sessions_rm_deletes_the_folder(run_cli, cli_env):
     session_id = make_session(cli_env, "To be removed", report="# x\n")
     folder = Path(cli_env["RESEARCH_SESSIONS_DIR"]) / f"session_{session_id}"
     assert folder.is_dir()
-    refused = run_research(["sessions", "rm", session_id], cli_env)  # no terminal to ask on, no -y
+    refused = run_cli(["sessions", "rm", session_id], cli_env)  # no terminal to ask on, no -y
     assert refused.returncode == 2 and "-y" in refused.stderr and folder.is_dir()
-    removed = run_research(["sessions", "rm", session_id, "-y"], cli_env)
+    removed = run_cli(["sessions", "rm", session_id, "-y"], cli_env)
     assert removed.returncode == 0, removed.stderr
     assert not folder.exists()
     assert session_id in removed.stderr
-    again = run_research(["sessions", "rm", session_id], cli_env)
+    again = run_cli(["sessions", "rm", session_id], cli_env)
     assert again.returncode == 2
 
 
 @pytest.mark.parametrize("action", ["show", "open", "rm"])
-def test_unknown_or_bad_session_id_is_one_line_and_exit_2(cli_env, action):
+def test_unknown_or_bad_session_id_is_one_line_and_exit_2(run_cli, cli_env, action):
     make_session(cli_env, "Some question", report="# x\n")
     for ref in ("ffffff_ffffff", "../../etc"):
-        result = run_research(["sessions", action, ref], cli_env)
+        result = run_cli(["sessions", action, ref], cli_env)
         assert result.returncode == 2, (ref, result.stderr)
         assert result.stdout == ""
         lines = result.stderr.strip().splitlines()
@@ -102,29 +103,29 @@ def test_unknown_or_bad_session_id_is_one_line_and_exit_2(cli_env, action):
         assert "Traceback" not in result.stderr
 
 
-def test_version_and_help_exit_0(cli_env):
-    version = run_research(["--version"], cli_env)
+def test_version_and_help_exit_0(run_cli, cli_env):
+    version = run_cli(["--version"], cli_env)
     assert version.returncode == 0
     assert version.stdout.strip() == f"research {__version__}"
 
-    helped = run_research(["--help"], cli_env)
+    helped = run_cli(["--help"], cli_env)
     assert helped.returncode == 0
     for option in ("--lang", "--model", "--json", "--resume", "--verbose", "sessions", "doctor"):
         assert option in helped.stdout
 
-    sessions_help = run_research(["sessions", "--help"], cli_env)
+    sessions_help = run_cli(["sessions", "--help"], cli_env)
     assert sessions_help.returncode == 0 and "list" in sessions_help.stdout
 
 
-def test_usage_mistakes_exit_2_in_one_line(cli_env):
+def test_usage_mistakes_exit_2_in_one_line(run_cli, cli_env):
     for argv in (["--lang", "fr", "question"], ["sessions", "frobnicate"], ["--max-loops", "many", "q"]):
-        result = run_research(argv, cli_env)
+        result = run_cli(argv, cli_env)
         assert result.returncode == 2, (argv, result.stderr)
         assert len(result.stderr.strip().splitlines()) == 1, result.stderr
 
 
-def test_no_question_and_no_terminal_prints_usage_instead_of_a_repl(cli_env):
-    # stdin is /dev/null in run_research: the REPL must not start and wait for input.
-    result = run_research([], cli_env)
+def test_no_question_and_no_terminal_prints_usage_instead_of_a_repl(run_cli, cli_env):
+    # stdin is empty and not a terminal in run_cli: the REPL must not start and wait for input.
+    result = run_cli([], cli_env)
     assert result.returncode == 2
     assert "usage" in result.stderr.lower()
