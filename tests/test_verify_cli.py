@@ -1,5 +1,6 @@
-"""`research verify`: the console script as a subprocess, batch JSONL contract and one answer
-against files, with the judge off or against the fake Ollama."""
+"""`research verify`: batch JSONL contract and one answer against files, with the judge off or
+against the fake Ollama, run in-process (`run_cli`); URL sources, which start the web-search
+server and the sandboxed parser, run the console script as a subprocess."""
 
 from __future__ import annotations
 
@@ -27,7 +28,7 @@ def env(tmp_path):
     return env
 
 
-def test_batch_contract_offsets_and_non_claims(tmp_path, env):
+def test_batch_contract_offsets_and_non_claims(run_cli, tmp_path, env):
     draft = ("Sure! Here is the answer.\n\nMount Fuji is the highest mountain in Japan [S1]. "
              "Its last eruption began in 1709 [S1]. The summit hosts a casino [S1].")
     lines = [
@@ -37,7 +38,7 @@ def test_batch_contract_offsets_and_non_claims(tmp_path, env):
     ]
     path = tmp_path / "in.jsonl"
     path.write_text("".join(json.dumps(x, ensure_ascii=False) + "\n" for x in lines), "utf-8")
-    result = run_research(["verify", "--batch", str(path), "--no-judge"], env)
+    result = run_cli(["verify", "--batch", str(path), "--no-judge"], env)
     assert result.returncode == 0, result.stderr
     out = [json.loads(line) for line in result.stdout.splitlines()]
     assert [o["id"] for o in out] == ["a", "b"]
@@ -54,28 +55,28 @@ def test_batch_contract_offsets_and_non_claims(tmp_path, env):
     assert [c["verdict"] for c in out[1]["claims"]] == ["supported", "supported"]
 
 
-def test_single_answer_against_files_json_and_table(tmp_path, env):
+def test_single_answer_against_files_json_and_table(run_cli, tmp_path, env):
     answer = tmp_path / "answer.md"
     answer.write_text("# Fuji\nMount Fuji is the highest mountain in Japan.\nIts last eruption began in 1709.\n", "utf-8")
     source = tmp_path / "fuji.txt"
     source.write_text(SOURCE_EN, "utf-8")
-    result = run_research(["verify", str(answer), "--source", str(source), "--no-judge", "--json"], env)
+    result = run_cli(["verify", str(answer), "--source", str(source), "--no-judge", "--json"], env)
     assert result.returncode == 0, result.stderr
     report = json.loads(result.stdout)
     assert [c["verdict"] for c in report["claims"]] == ["supported", "unsupported"]
     assert report["claims"][0]["source"] == "S1" and report["sources"][0]["title"] == "fuji.txt"
-    table = run_research(["verify", str(answer), "--source", str(source), "--no-judge", "--lang", "ja"], env)
+    table = run_cli(["verify", str(answer), "--source", str(source), "--no-judge", "--lang", "ja"], env)
     assert table.returncode == 0 and "裏付けあり" in table.stdout and "主張2件" in table.stdout
 
 
-def test_judge_decides_uncertain_claims_with_the_fake_model(tmp_path, env):
+def test_judge_decides_uncertain_claims_with_the_fake_model(run_cli, tmp_path, env):
     answer = tmp_path / "answer.md"
     answer.write_text("Mount Fuji, Japan's tallest peak, rises 3,776 m.\n", "utf-8")
     source = tmp_path / "fuji.md"
     source.write_text(SOURCE_EN, "utf-8")
     with FakeOllama() as fake:
         env.update(RESEARCH_OLLAMA_HOST=fake.url)
-        result = run_research(["verify", str(answer), "--source", str(source), "--json"], env)
+        result = run_cli(["verify", str(answer), "--source", str(source), "--json"], env)
         asked = [r for r in fake.chat_requests() if r.get("format")]
     assert result.returncode == 0, result.stderr
     (claim,) = json.loads(result.stdout)["claims"]
@@ -90,21 +91,21 @@ def test_judge_decides_uncertain_claims_with_the_fake_model(tmp_path, env):
         (["verify", "--batch", "/nonexistent.jsonl"], "Cannot read"),
     ],
 )
-def test_usage_mistakes_are_one_line_exit_2(tmp_path, env, args, needle):
+def test_usage_mistakes_are_one_line_exit_2(run_cli, tmp_path, env, args, needle):
     if args[1:2] == ["ANSWER"]:
         answer = tmp_path / "a.md"
         answer.write_text("Mount Fuji is high.", "utf-8")
         args = ["verify", str(answer), *args[2:]]
-    result = run_research(args, env)
+    result = run_cli(args, env)
     assert result.returncode == 2
     assert needle in result.stderr and len(result.stderr.strip().splitlines()) == 1
     assert "Traceback" not in result.stderr
 
 
-def test_bad_batch_line_is_exit_2(tmp_path, env):
+def test_bad_batch_line_is_exit_2(run_cli, tmp_path, env):
     path = tmp_path / "in.jsonl"
     path.write_text('{"id": "x"}\n', "utf-8")
-    result = run_research(["verify", "--batch", str(path), "--no-judge"], env)
+    result = run_cli(["verify", "--batch", str(path), "--no-judge"], env)
     assert result.returncode == 2 and "Line 1" in result.stderr
 
 
@@ -129,13 +130,13 @@ LONG_JA = ("富士山は静岡県と山梨県にまたがる日本最高峰の�
            "標高は3,776メートルである。")
 
 
-def test_piped_verdicts_keep_whole_japanese_claims_and_give_the_reason(tmp_path, env):
+def test_piped_verdicts_keep_whole_japanese_claims_and_give_the_reason(run_cli, tmp_path, env):
     env.pop("COLUMNS", None)  # piped: no terminal width to cut to
     answer = tmp_path / "回答.md"
     answer.write_text(LONG_JA + "\n最後の噴火は1854年である。\n", "utf-8")
     source = tmp_path / "資料.txt"
     source.write_text(SOURCE_JA, "utf-8")
-    result = run_research(["verify", str(answer), "--source", str(source), "--no-judge", "--lang", "ja"], env)
+    result = run_cli(["verify", str(answer), "--source", str(source), "--no-judge", "--lang", "ja"], env)
     assert result.returncode == 0, result.stderr
     assert LONG_JA in result.stdout and "…" not in result.stdout  # the number at its end is there
     assert "理由: 数値が出典と異なる" in result.stdout  # 1854 against 1707, said in words
@@ -164,7 +165,7 @@ def test_the_judges_partly_supported_is_shown_as_such():
     assert shown_verdict({"verdict": "uncertain", "reason": "not_checked"}, None) == "not_checked"
 
 
-def test_strict_exits_6_when_a_claim_is_not_supported(tmp_path, env):
+def test_strict_exits_6_when_a_claim_is_not_supported(run_cli, tmp_path, env):
     source = tmp_path / "fuji.txt"
     source.write_text(SOURCE_EN, "utf-8")
     good, bad = tmp_path / "good.md", tmp_path / "bad.md"
@@ -172,9 +173,9 @@ def test_strict_exits_6_when_a_claim_is_not_supported(tmp_path, env):
     bad.write_text("Mount Fuji is the highest mountain in Japan.\nIts last eruption began in 1709.\n", "utf-8")
     for answer, strict, code in ((bad, False, 0), (bad, True, 6), (good, True, 0)):
         args = ["verify", str(answer), "--source", str(source), "--no-judge"] + (["--strict"] if strict else [])
-        result = run_research(args, env)
+        result = run_cli(args, env)
         assert result.returncode == code, (answer.name, strict, result.stderr)
     batch = tmp_path / "in.jsonl"
     batch.write_text(json.dumps({"id": "a", "draft": "Its last eruption began in 1709 [S1].",
                                  "sources": [{"label": "S1", "text": SOURCE_EN}]}) + "\n", "utf-8")
-    assert run_research(["verify", "--batch", str(batch), "--no-judge", "--strict"], env).returncode == 6
+    assert run_cli(["verify", "--batch", str(batch), "--no-judge", "--strict"], env).returncode == 6
