@@ -8,9 +8,13 @@ from __future__ import annotations
 
 import io
 import json
+import logging
 import os
+import signal
 import subprocess
 import sys
+import time
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -139,8 +143,8 @@ def run_cli(monkeypatch):
     captured as text; the exit code is the SystemExit ``main`` raises."""
     from research.cli.main import main
 
-    def run(args: list[str], env: dict[str, str]) -> CliResult:
-        with monkeypatch.context() as patch:
+    def run(args: list[str], env: dict[str, str], timeout: float | None = None) -> CliResult:
+        with monkeypatch.context() as patch, _time_limit(timeout, args):
             for name in list(os.environ):
                 if name not in env:
                     patch.delenv(name)
@@ -150,6 +154,10 @@ def run_cli(monkeypatch):
             patch.setattr(sys, "stdin", io.StringIO(""))
             patch.setattr(sys, "stdout", stdout)
             patch.setattr(sys, "stderr", stderr)
+            # A run sends the MCP SDK's log to the session's server log and stops it
+            # propagating (cli/progress.py); a later test's logging must not inherit that.
+            mcp_log = logging.getLogger("mcp")
+            patch.setattr(mcp_log, "propagate", mcp_log.propagate)
             try:
                 main(list(args))
                 code = 0  # as the interpreter does when main returns
@@ -160,6 +168,37 @@ def run_cli(monkeypatch):
         return CliResult(code, stdout.getvalue(), stderr.getvalue(), tuple(args))
 
     return run
+
+
+class _TimeLimit(BaseException):
+    """Raised in the test's thread when a command runs past its limit; a BaseException, so
+    no ``except Exception`` (nor ``except OSError``, as TimeoutError would be) in src/ hides it."""
+
+
+@contextmanager
+def _time_limit(seconds: float | None, args):
+    """What ``subprocess.run(timeout=…)`` gives a subprocess test: a command that hangs (a FIFO,
+    /dev/zero) fails the test after SECONDS. Uses SIGALRM and gives pytest-timeout's alarm back."""
+    if seconds is None:
+        yield
+        return
+
+    def expire(signum, frame):
+        raise _TimeLimit
+
+    started = time.monotonic()
+    previous_handler = signal.signal(signal.SIGALRM, expire)
+    previous_delay, previous_interval = signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    except _TimeLimit:
+        pytest.fail(f"research {' '.join(args)} did not end within {seconds} s")
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous_handler)
+        if previous_delay:
+            left = previous_delay - (time.monotonic() - started)
+            signal.setitimer(signal.ITIMER_REAL, max(left, 0.001), previous_interval)
 
 
 def session_dirs(env: dict[str, str]) -> list[Path]:

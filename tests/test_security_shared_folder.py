@@ -98,7 +98,7 @@ def test_a_state_our_graph_writes_resumes(cli_env):
 
 
 @pytest.mark.parametrize("where", ["state", "pending write"])
-def test_resume_refuses_a_cache_path_that_names_a_private_file(cli_env, secret, where):
+def test_resume_refuses_a_cache_path_that_names_a_private_file(run_cli, cli_env, secret, where):
     history = _history(cli_env)
     session = _stopped_session(history)
     hits = [{"url": "https://example.org/", "canonical_url": "https://example.org/", "cache_path": str(secret),
@@ -108,7 +108,7 @@ def test_resume_refuses_a_cache_path_that_names_a_private_file(cli_env, secret, 
     else:
         _checkpoint(session, _state(session), writes=[("search_results", hits)])
 
-    result = run_research(["--resume", session.session_id], cli_env)
+    result = run_cli(["--resume", session.session_id], cli_env)
 
     assert result.returncode == 2, result.stderr
     lines = result.stderr.strip().splitlines()
@@ -158,11 +158,11 @@ def test_a_cache_path_that_climbs_out_of_sources_is_refused(cli_env, secret):
         (session.path / "checkpoints.sqlite").unlink()
 
 
-def test_the_question_is_checked_on_resume_like_a_new_one(cli_env):
+def test_the_question_is_checked_on_resume_like_a_new_one(run_cli, cli_env):
     history = _history(cli_env)
     session = _stopped_session(history)
     history.update_meta(session.session_id, question="q" * 200_000)
-    result = run_research(["--resume", session.session_id], cli_env)
+    result = run_cli(["--resume", session.session_id], cli_env)
     assert result.returncode == 2 and "too long" in result.stderr, result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
 
@@ -233,7 +233,7 @@ def test_a_linked_sources_folder_keeps_its_files(tmp_path):
 
 
 @pytest.mark.parametrize("name", [".lock", "events.jsonl", "checkpoints.sqlite", "progress.md", "sources"])
-def test_resume_refuses_a_folder_with_linked_files(cli_env, tmp_path, name):
+def test_resume_refuses_a_folder_with_linked_files(run_cli, cli_env, tmp_path, name):
     history = _history(cli_env)
     session = _stopped_session(history)
     target = tmp_path / f"target-{name.strip('.')}"
@@ -244,23 +244,23 @@ def test_resume_refuses_a_folder_with_linked_files(cli_env, tmp_path, name):
         target.write_bytes(b"")
     (session.path / name).unlink(missing_ok=True)
     (session.path / name).symlink_to(target)
-    result = run_research(["--resume", session.session_id], cli_env)
+    result = run_cli(["--resume", session.session_id], cli_env)
     assert result.returncode == 2, result.stderr
     assert f"'{name}' is a symbolic link" in result.stderr and len(result.stderr.strip().splitlines()) == 1
     if target.is_file():
         assert target.read_bytes() == b""  # no pid, no events, no tables
 
 
-def test_a_linked_report_is_shown_by_neither_sessions_show_nor_session_report(cli_env, secret):
+def test_a_linked_report_is_shown_by_neither_sessions_show_nor_session_report(run_cli, cli_env, secret):
     history = _history(cli_env)
     session = _stopped_session(history)
     (session.path / "report.md").symlink_to(secret)
-    shown = run_research(["sessions", "show", session.session_id], cli_env)
+    shown = run_cli(["sessions", "show", session.session_id], cli_env)
     assert SECRET not in shown.stdout + shown.stderr and "Traceback" not in shown.stderr
     assert session_report(history, session.session_id) is None
 
 
-def test_sessions_rm_of_a_linked_session_removes_the_link_only(cli_env, tmp_path):
+def test_sessions_rm_of_a_linked_session_removes_the_link_only(run_cli, cli_env, tmp_path):
     history = _history(cli_env)
     real = _stopped_session(history)
     elsewhere = tmp_path / "precious"
@@ -268,17 +268,17 @@ def test_sessions_rm_of_a_linked_session_removes_the_link_only(cli_env, tmp_path
     (elsewhere / "thesis.tex").write_text("years of work")
     link = history.root / "session_20990101_000000_abcdef"
     link.symlink_to(elsewhere)
-    result = run_research(["sessions", "rm", "20990101_000000_abcdef", "-y"], cli_env)
+    result = run_cli(["sessions", "rm", "20990101_000000_abcdef", "-y"], cli_env)
     assert result.returncode == 0 and "Traceback" not in result.stderr, result.stderr
     assert not link.exists() and (elsewhere / "thesis.tex").read_text() == "years of work"
     assert real.path.is_dir()
 
 
-def test_sessions_rm_refuses_a_running_session(cli_env):
+def test_sessions_rm_refuses_a_running_session(run_cli, cli_env):
     history = _history(cli_env)
     session = _stopped_session(history)
     with history.lock(session.session_id):
-        result = run_research(["sessions", "rm", session.session_id, "-y"], cli_env)
+        result = run_cli(["sessions", "rm", session.session_id, "-y"], cli_env)
     assert result.returncode == 2 and "running" in result.stderr, result.stderr
     assert session.path.is_dir()
 
@@ -287,7 +287,7 @@ def test_sessions_rm_refuses_a_running_session(cli_env):
 
 
 @pytest.mark.parametrize("planted", ["int", "list", "dict question", "dev zero", "fifo", "huge"])
-def test_one_bad_meta_json_never_stops_the_listing(cli_env, planted):
+def test_one_bad_meta_json_never_stops_the_listing(run_cli, cli_env, planted):
     history = _history(cli_env)
     good = _stopped_session(history, "A good question")
     bad = history.create(question="q", language="en", model="m")
@@ -306,22 +306,22 @@ def test_one_bad_meta_json_never_stops_the_listing(cli_env, planted):
     else:
         meta.write_text(json.dumps({"question": "x" * (2 << 20)}))
 
-    listed = run_research(["sessions", "list", "--json"], cli_env, timeout=30)
+    listed = run_cli(["sessions", "list", "--json"], cli_env, timeout=30)
     assert listed.returncode == 0, listed.stderr
     rows = {row["session_id"]: row for row in json.loads(listed.stdout)}
     assert rows[good.session_id]["question"] == "A good question"
     assert rows[bad.session_id]["status"] == "damaged"
-    table = run_research(["sessions", "list"], cli_env, timeout=30)
+    table = run_cli(["sessions", "list"], cli_env, timeout=30)
     assert table.returncode == 0 and "A good question" in table.stdout and "damaged" in table.stdout
     listing = session_list(history, [], 20)  # the MCP `sessions` tool
     assert {row.session_id for row in listing.sessions} == {good.session_id, bad.session_id}
 
 
-def test_a_report_linked_to_dev_zero_is_not_read(cli_env):
+def test_a_report_linked_to_dev_zero_is_not_read(run_cli, cli_env):
     history = _history(cli_env)
     session = _stopped_session(history)
     (session.path / "report.md").symlink_to("/dev/zero")
-    shown = run_research(["sessions", "show", session.session_id], cli_env, timeout=30)
+    shown = run_cli(["sessions", "show", session.session_id], cli_env, timeout=30)
     assert "Traceback" not in shown.stderr
     assert session_report(history, session.session_id) is None
 
