@@ -117,16 +117,16 @@ def test_a_second_process_cannot_resume_a_live_session(research_env, fake_ollama
     ({"RESEARCH_CONFIG": "/tmp"}, [], "RESEARCH_CONFIG"),
     ({"RESEARCH_SANDBOX": "docker", "RESEARCH_SANDBOX_IMAGE": ""}, [], "RESEARCH_SANDBOX"),
 ])
-def test_bad_settings_exit_2_before_a_session_folder(research_env, env, args, needle):
-    result = run_research([QUESTION, "--lang", "en", *args], {**research_env, **env})
+def test_bad_settings_exit_2_before_a_session_folder(run_cli, research_env, env, args, needle):
+    result = run_cli([QUESTION, "--lang", "en", *args], {**research_env, **env})
     assert result.returncode == 2, result.stderr
     line = _one_line(result.stderr)
     assert needle in line and len(result.stderr.strip().splitlines()) == 1
     assert session_dirs(research_env) == []
 
 
-def test_a_huge_id_is_shown_cut(research_env):
-    result = run_research(["--resume", "7" * 5000, "--lang", "en"], research_env)
+def test_a_huge_id_is_shown_cut(run_cli, research_env):
+    result = run_cli(["--resume", "7" * 5000, "--lang", "en"], research_env)
     assert result.returncode == 2
     line = _one_line(result.stderr)
     assert "7" * 40 + "…" in line and len(line) < 200

@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import RESEARCH, run_research, session_dirs
+from conftest import RESEARCH, session_dirs
 
 from research.modules.clients.web_search_client import settings_environment
 from research.modules.core.settings import Settings
@@ -75,20 +75,20 @@ def test_subcommands_to_a_full_disk_are_one_line_and_exit_1(cli_env, command):
     ({"RESEARCH_PDF_FONT": "/etc/hostname"}, "RESEARCH_PDF_FONT"),
     ({"RESEARCH_LANGUAGE": "fr"}, "RESEARCH_LANGUAGE"),
 ])
-def test_bad_settings_are_named_before_a_session_or_a_model_call(cli_env, env, needle):
+def test_bad_settings_are_named_before_a_session_or_a_model_call(run_cli, cli_env, env, needle):
     # Ollama is unreachable here: a check made after the model's would say exit 3 instead.
-    result = run_research([QUESTION], {**cli_env, **env})
+    result = run_cli([QUESTION], {**cli_env, **env})
     assert result.returncode == 2, result.stderr
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and needle in lines[0], result.stderr
     assert session_dirs(cli_env) == []
 
 
-def test_an_empty_docs_folder_is_said_up_front_with_a_hint(cli_env, tmp_path):
+def test_an_empty_docs_folder_is_said_up_front_with_a_hint(run_cli, cli_env, tmp_path):
     empty = tmp_path / "docs"
     (empty / "sub").mkdir(parents=True)
     (empty / "notes.docx").write_bytes(b"PK")
-    result = run_research([QUESTION, "--docs", str(empty)], cli_env)
+    result = run_cli([QUESTION, "--docs", str(empty)], cli_env)
     assert result.returncode == 2, result.stderr
     assert ".txt, .md, .html, .pdf" in result.stderr and len(result.stderr.strip().splitlines()) == 1
     assert session_dirs(cli_env) == []

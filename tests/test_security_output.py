@@ -13,7 +13,6 @@ import os
 from pathlib import Path
 
 import pytest
-from conftest import run_research
 
 from research.orchestrator.runner import RunResult
 from research.servers.research.results import render_research, research_output, session_report
@@ -105,21 +104,21 @@ def cli_env(tmp_path):
     return env
 
 
-def test_sessions_list_json_carries_no_escape_bytes(cli_env, tmp_path):
+def test_sessions_list_json_carries_no_escape_bytes(run_cli, cli_env, tmp_path):
     history = HistoryManager(Path(cli_env["RESEARCH_SESSIONS_DIR"]))
     history.create(question=f"Fuji {CSI8}{BIDI}{OSC52}?", language="en", model="m")
-    listed = run_research(["sessions", "list", "--json"], cli_env)
+    listed = run_cli(["sessions", "list", "--json"], cli_env)
     assert listed.returncode == 0, listed.stderr
     assert_inert(listed.stdout)
 
 
-def test_verify_table_prints_no_escapes_and_obeys_no_markup(cli_env, tmp_path):
+def test_verify_table_prints_no_escapes_and_obeys_no_markup(run_cli, cli_env, tmp_path):
     source = tmp_path / "source.txt"
     source.write_text(f"Mount Fuji is 3,776 m high. {CLEAR}{OSC52}[link=file:///etc/passwd]click me[/link] "
                       "[bold red]alarm[/bold red]\n", "utf-8")
     answer = tmp_path / "answer.md"
     answer.write_text("Mount Fuji is 3,776 m high [S1]. [link=file:///etc/passwd]Open[/link] it [S1].\n", "utf-8")
-    result = run_research(["verify", str(answer), "--source", str(source), "--no-judge"], cli_env)
+    result = run_cli(["verify", str(answer), "--source", str(source), "--no-judge"], cli_env)
     assert result.returncode == 0, result.stderr
     assert "\x1b]52" not in result.stdout and "\x1b[2J" not in result.stdout
     assert "\x1b]8;" not in result.stdout  # OSC 8: how Rich prints a live hyperlink

@@ -124,12 +124,12 @@ def test_a_long_step_shows_that_it_is_still_working():
 
 
 @pytest.mark.parametrize("where", ["/proc/nope/x.md", "file-in-the-way"])
-def test_an_output_that_cannot_be_written_is_refused_before_the_run(research_env, tmp_path, where):
+def test_an_output_that_cannot_be_written_is_refused_before_the_run(run_cli, research_env, tmp_path, where):
     # Issue 23, item 8: was checked after the whole run (7 s, then exit 1).
     if where == "file-in-the-way":
         where = str(tmp_path / "taken")
         Path(where).write_text("x", "utf-8")
-    result = run_research(["What is the height of Mount Fuji?", "-o", where], research_env)
+    result = run_cli(["What is the height of Mount Fuji?", "-o", where], research_env)
     assert result.returncode == 2, result.stderr
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and where in lines[0] and "--output" in lines[0], lines
