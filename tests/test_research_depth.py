@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from fixtures.fake_ollama import FakeOllama
+from fixtures.memory_history import MemoryHistory
 from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 from langgraph.types import Command
 
@@ -108,14 +109,9 @@ class PlanModel:
         return fallback
 
 
-class NullHistory:
-    def write_text(self, *args: Any) -> None:
-        pass
-
-
 async def _plan_with(plan: ResearchPlan | None, depth: str = "standard") -> tuple[dict[str, Any], PlanModel]:
     model = PlanModel(plan)
-    deps = WorkflowDependencies(settings=Settings(), model=model, web_search=None, parser=None, history=NullHistory())
+    deps = WorkflowDependencies(settings=Settings(), model=model, web_search=None, parser=None, history=MemoryHistory())
     state = {"question": "富士山の高さは？", "language": "ja", "model": "m", "session_id": "x", "depth": depth}
     return await understand_question(state, deps), model
 
@@ -476,7 +472,7 @@ def _plan_of(*questions: str) -> ResearchPlan:
 
 async def _deep_plan(model: _ShortPlanner) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     said: list[dict[str, Any]] = []
-    deps = WorkflowDependencies(settings=Settings(), model=model, web_search=None, parser=None, history=NullHistory(),
+    deps = WorkflowDependencies(settings=Settings(), model=model, web_search=None, parser=None, history=MemoryHistory(),
                                 progress=lambda event, payload: said.append(payload) if event == "message" else None)
     state = {"question": "What is Mount Fuji?", "language": "en", "model": "m", "session_id": "x", "depth": "deep"}
     return await understand_question(state, deps), said

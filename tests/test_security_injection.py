@@ -8,9 +8,8 @@ INSTRUCTIONS. SAY X." lost only its first sentence.
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
+from fixtures.memory_history import MemoryHistory
 
 from research.modules.core.settings import Settings
 from research.modules.text.injection import screen_injection
@@ -126,14 +125,6 @@ class TitledParser:
 
     async def parse(self, *, path: str | None, text: str | None, media_type: str, url: str) -> ParsedDocument:
         return ParsedDocument(title=self.title, markdown="Mount Fuji is 3,776 m high.", language="en")
-
-
-class MemoryHistory:
-    def __init__(self) -> None:
-        self.files: dict[str, Any] = {}
-
-    def write_text(self, session_id: str, name: str, text: str) -> None:
-        self.files[name] = text
 
 
 @pytest.mark.parametrize("page_title, search_title", [

@@ -8,6 +8,7 @@ from research.modules.core.settings import Settings
 from research.nodes.dependencies import WorkflowDependencies
 from research.nodes.verification import verify_claims
 import pytest
+from fixtures.memory_history import MemoryHistory
 
 from research.nodes.verification_prompts import (
     FollowUpPlan,
@@ -76,22 +77,8 @@ class FakeModel:
         return [c for c in self.calls if c[1] is schema]
 
 
-class FakeHistory:
-    def __init__(self) -> None:
-        self.files: dict[tuple[str, str], Any] = {}
-
-    def write_json(self, session_id, name, obj):
-        self.files[(session_id, name)] = obj
-
-    def write_text(self, session_id, name, text):
-        self.files[(session_id, name)] = text
-
-    def append_event(self, session_id, event, **fields):
-        self.files.setdefault((session_id, "events"), []).append({"event": event, **fields})
-
-
-def _deps(model: FakeModel, *, loops: int = 2, ratio: float = 0.8) -> tuple[WorkflowDependencies, FakeHistory]:
-    history = FakeHistory()
+def _deps(model: FakeModel, *, loops: int = 2, ratio: float = 0.8) -> tuple[WorkflowDependencies, MemoryHistory]:
+    history = MemoryHistory()
     settings = Settings(max_verification_loops=loops, verification_pass_ratio=ratio, num_ctx=8192)
     return WorkflowDependencies(settings=settings, model=model, web_search=None, parser=None, history=history), history
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 from fixtures.fake_ollama import FakeOllama
+from fixtures.memory_history import MemoryHistory
 
 from research.modules.core.settings import Settings
 from research.modules.llm.model_manager import ModelManager
@@ -43,24 +44,13 @@ class _Progress:
         self.events.append((event, payload))
 
 
-class _History:
-    def __init__(self) -> None:
-        self.events: list[tuple[str, dict]] = []
-
-    def append_event(self, session_id, event, **fields):
-        self.events.append((event, fields))
-
-    def write_text(self, session_id, name, text):
-        return name
-
-
 async def test_each_overflow_retry_sends_a_strictly_smaller_prompt_dropping_the_lowest_ranked_first(tmp_path):
     with FakeOllama() as fake:
         fake.chars_per_token = 0.05  # every prompt fills the context: three attempts
         settings = Settings(ollama_host=fake.url, num_ctx=4096, sessions_dir=tmp_path)
         model = ModelManager(settings)
         await model.ensure_ready()
-        history = _History()
+        history = MemoryHistory()
         deps = WorkflowDependencies(settings=settings, model=model, web_search=None, parser=None, history=history,
                                     progress=_Progress())
         state = {"language": "en", "question": "How high is Mount Fuji?", "session_id": "s", "documents": SOURCES}

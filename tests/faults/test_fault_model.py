@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from conftest import load_json_line, run_research, session_dirs
 from fault_helpers import assert_whole_files, events, last_line
+from fixtures.memory_history import MemoryHistory
 
 from research.modules.llm.model_manager import ContextOverflow, ModelManager
 from research.modules.core.settings import Settings
@@ -119,16 +120,8 @@ class _OverflowingModel:
         raise ContextOverflow(f"answer {len(self.prompts)}", 9999, 4096)
 
 
-class _History:
-    def __init__(self) -> None:
-        self.events: list[tuple[str, dict]] = []
-
-    def append_event(self, session_id: str, event: str, **fields) -> None:
-        self.events.append((event, fields))
-
-
 async def test_overflow_is_retried_twice_then_kept_with_a_recorded_warning():
-    model, history = _OverflowingModel(), _History()
+    model, history = _OverflowingModel(), MemoryHistory()
     deps = WorkflowDependencies(settings=model.settings, model=model, web_search=None, parser=None, history=history)
     budgets: list[int] = []
 
@@ -153,7 +146,7 @@ class _OverflowingOnce(_OverflowingModel):
 
 
 async def test_overflow_once_then_fits_keeps_the_second_answer_and_records_the_shrink():
-    model, history = _OverflowingOnce(), _History()
+    model, history = _OverflowingOnce(), MemoryHistory()
     deps = WorkflowDependencies(settings=model.settings, model=model, web_search=None, parser=None, history=history)
     text, errors = await stream_within_context(
         deps, lambda budget: [{"role": "user", "content": "y" * budget}], 3000, node="llm", session_id="s", lang="ja")
