@@ -226,7 +226,9 @@ def _sessions(args: argparse.Namespace, settings, lang: str) -> int:
         if progress is None:
             sys.stderr.write(t("sessions.no_report", lang, session_id=session.session_id) + "\n")
             return EXIT_USAGE
-        shown = t("terminal.status_interrupted", lang) if status == "interrupted" else status
+        from research.state.status import SessionStatus  # noqa: PLC0415 - the state package loads pydantic
+
+        shown = t("terminal.status_interrupted", lang) if status == SessionStatus.INTERRUPTED else status
         sys.stderr.write(t("terminal.progress_so_far", lang, session_id=session.session_id, status=shown) + "\n")
         if not sys.stdout.isatty():
             sys.stdout.write(strip_controls(progress))
@@ -333,11 +335,13 @@ def print_sessions_table(sessions: list[dict], lang: str) -> None:
 
 
 def _status_shown(meta: dict, lang: str) -> str:
+    from research.state.status import SessionStatus  # noqa: PLC0415 - the state package loads pydantic
+
     status = meta.get("status", "")
-    if status == "no_evidence" and meta.get("exit_code") == EXIT_SEARCH_FAILED:
+    if status == SessionStatus.NO_EVIDENCE and meta.get("exit_code") == EXIT_SEARCH_FAILED:
         return t("terminal.status_search_failed", lang)  # nothing was searched: not "no evidence"
-    if status == "interrupted":
+    if status == SessionStatus.INTERRUPTED:
         return t("terminal.status_interrupted", lang)
-    if status == "damaged":  # a meta.json that is not ours (session_folder.listed_meta)
+    if status == SessionStatus.DAMAGED:  # a meta.json that is not ours (session_folder.listed_meta)
         return t("shared_folder.damaged", lang)
     return status

@@ -6,7 +6,7 @@ import json
 from datetime import datetime, timezone
 from typing import Any
 
-from research.state.session_folder import now_iso
+from research.state.session_folder import SessionStatus, now_iso
 from research.modules.core.i18n import t
 from research.modules.core.messages.analysis import attribute_name
 from research.modules.text.disagreements import contested_claims, stated_in
@@ -79,7 +79,7 @@ async def write_report(state: AgentState, deps: WorkflowDependencies) -> dict[st
     render_pdf(report, pdf_path, font_path=find_japanese_font(deps.settings))
     deps.history.update_meta(
         session_id,
-        status="done" if read else "no_evidence",
+        status=SessionStatus.DONE if read else SessionStatus.NO_EVIDENCE,
         finished_at=now_iso(),
         sources=len(read),
         sources_failed=len(failed),

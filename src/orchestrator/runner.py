@@ -21,7 +21,7 @@ from typing import Any, Callable
 
 from research.modules.core.errors import EXIT_FAILURE, EXIT_NO_EVIDENCE, EXIT_OK, UsageError, UserFacingError
 from research.state.run_problems import outcome_exit_code, run_problems
-from research.state.session_folder import HistoryManager, SessionInfo, now_iso
+from research.state.session_folder import FINISHED_STATUSES, HistoryManager, SessionInfo, SessionStatus, now_iso
 from research.modules.core.language import detect_language
 from research.modules.core.settings import Settings
 from research.modules.text.sanitize import clean_data, safe_markdown
@@ -172,7 +172,7 @@ async def run_research(
                 progress("servers_starting", {})  # they boot in the background; the first steps go on
             except ProgressStreamFailed as failed:
                 failed.params["session_id"] = session.session_id
-                history.update_meta(session.session_id, status="interrupted", finished_at=now_iso())
+                history.update_meta(session.session_id, status=SessionStatus.INTERRUPTED, finished_at=now_iso())
                 raise
         with history.lock(session.session_id):
             if request.resume:
@@ -221,7 +221,7 @@ def _import_graph_modules() -> Any:
 
 async def _run_locked(request, settings, progress, history, session, model, model_name, question, lang, depth, pool,
                       heavy):
-    history.update_meta(session.session_id, status="running")
+    history.update_meta(session.session_id, status=SessionStatus.RUNNING)
     history.append_event(session.session_id, "run_start", resume=bool(request.resume))
     from research.orchestrator.session_store import record_session
 
@@ -236,7 +236,7 @@ async def _run_locked(request, settings, progress, history, session, model, mode
     except BaseException as exc:
         cancelled = isinstance(exc, (KeyboardInterrupt, asyncio.CancelledError))
         meta = history.read_json(session.session_id, "meta.json", {})
-        if cancelled and (finished or meta.get("status") in ("done", "no_evidence")):
+        if cancelled and (finished or meta.get("status") in FINISHED_STATUSES):
             # The report is complete; only the last checkpoint or the servers' shutdown
             # was cut short. The session stays "done": a signal now must not undo it.
             history.append_event(session.session_id, "shutdown_interrupted", signal=request.stopped_by or "SIGINT")
@@ -246,9 +246,10 @@ async def _run_locked(request, settings, progress, history, session, model, mode
         else:
             if isinstance(exc, ProgressStreamFailed):  # stopped by the stream, not by a failure of the run
                 exc.params["session_id"] = session.session_id
-                status = "interrupted"
+                status = SessionStatus.INTERRUPTED
             else:
-                status = ("interrupted" if request.stopped_by else "cancelled") if cancelled else "failed"
+                status = (SessionStatus.INTERRUPTED if request.stopped_by else SessionStatus.CANCELLED) if cancelled \
+                    else SessionStatus.FAILED
             history.update_meta(session.session_id, status=status, finished_at=now_iso(), error=str(exc)[:500])
             history.append_event(session.session_id, "run_" + status, error=type(exc).__name__,
                                  **({"signal": request.stopped_by} if request.stopped_by else {}))
@@ -454,7 +455,7 @@ def _resumable(history: HistoryManager, ref: str) -> tuple[SessionInfo, dict[str
     meta = history.read_json(session.session_id, "meta.json", {})
     if not isinstance(meta.get("question"), str) or not meta["question"].strip():
         raise UsageError("usage.unknown_session", session_id=ref, sessions_dir=str(history.root))
-    if meta.get("status") in ("done", "no_evidence"):
+    if meta.get("status") in FINISHED_STATUSES:
         raise UsageError(
             "usage.session_finished", session_id=session.session_id, report=str(session.path / "report.pdf")
         )

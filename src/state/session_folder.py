@@ -29,12 +29,15 @@ from typing import Any, Iterator
 
 from research.modules.core.errors import UsageError, UserFacingError
 from research.modules.text.sanitize import shorten
+from research.state.status import SessionStatus
 
 SESSION_ID = re.compile(r"^\d{8}_\d{6}_[0-9a-f]{6}$")
 _ID_FRAGMENT = re.compile(r"^[0-9a-f_]{4,22}$")
 LOCK_FILE = ".lock"  # held (flock) by the process running the session
 # Statuses of a session that stopped before its report: `research --resume ID` continues it.
-RESUMABLE_STATUSES = ("interrupted", "cancelled", "failed")
+RESUMABLE_STATUSES = (SessionStatus.INTERRUPTED, SessionStatus.CANCELLED, SessionStatus.FAILED)
+# The session has its report: nothing to resume.
+FINISHED_STATUSES = (SessionStatus.DONE, SessionStatus.NO_EVIDENCE)
 # Caps on what is read from a session file: meta.json is a few kilobytes when we write it;
 # a report, ledger or progress.md of a deep run stays well under the general cap.
 META_READ_LIMIT = 1 << 20
@@ -89,7 +92,7 @@ class HistoryManager:
             "model": model,
             "parent_session": parent,
             "created_at": now_iso(),
-            "status": "running",
+            "status": SessionStatus.RUNNING,
         }
         self.write_json(session_id, "meta.json", meta)
         return SessionInfo(session_id, path)
@@ -301,17 +304,17 @@ def listed_meta(folder: Path) -> dict[str, Any] | None:
         return None
     meta = _read_json(path, META_READ_LIMIT)
     if not isinstance(meta, dict):
-        return {"session_id": session_id, "question": "", "language": "", "status": "damaged",
+        return {"session_id": session_id, "question": "", "language": "", "status": SessionStatus.DAMAGED,
                 "created_at": "", "session_dir": str(folder)}
     listed = dict(meta)
     for key in ("question", "language", "created_at", "model", "status"):
         value = meta.get(key)
         listed[key] = value if isinstance(value, str) else ""
     if not all(isinstance(meta.get(key), str) for key in ("question", "status")):
-        listed["status"] = "damaged"
+        listed["status"] = SessionStatus.DAMAGED
     listed["session_id"] = session_id  # the folder's name, which a meta.json cannot change
     listed["session_dir"] = str(folder)
-    if listed["status"] != "damaged":
+    if listed["status"] != SessionStatus.DAMAGED:
         listed["status"] = effective_status(folder, listed["status"])
     return listed
 
@@ -404,8 +407,8 @@ def lock_held(folder: Path) -> bool:
 def effective_status(folder: Path, status: Any) -> str:
     """meta.json's status, except that a "running" session nobody runs is "interrupted"."""
     status = str(status or "")
-    if status == "running" and not lock_held(folder):
-        return "interrupted"
+    if status == SessionStatus.RUNNING and not lock_held(folder):
+        return SessionStatus.INTERRUPTED
     return status
 
 

@@ -26,7 +26,7 @@ from research.modules.core.settings import Settings
 from research.orchestrator.run_queue import ClaimedRun, Lease
 from research.orchestrator.session_store import DatabaseUnreachable
 from research.orchestrator.runner import ResearchRequest, run_research
-from research.state.session_folder import HistoryManager
+from research.state.session_folder import FINISHED_STATUSES, HistoryManager
 
 DEFAULT_LEASE_SECONDS = 15.0
 DEFAULT_HEARTBEAT_SECONDS = 2.0
@@ -90,7 +90,7 @@ class Worker:
         session_id = claimed.session_id
         if session_id:
             meta = history.read_json(session_id, "meta.json", {}) or {}
-            if meta.get("status") in ("done", "no_evidence"):
+            if meta.get("status") in FINISHED_STATUSES:
                 # The report was written but the worker died before saying so: nothing to run again.
                 await self.lease.finish(claimed.run_id, "done", _result_from_meta(history, session_id, meta))
                 return
