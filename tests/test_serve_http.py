@@ -194,3 +194,34 @@ def test_research_with_research_server_submits_there_and_streams_progress(serve_
                                  capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
         assert refused.returncode == 2 and "refused the token" in refused.stderr, refused.stderr
         assert len(refused.stderr.strip().splitlines()) == 1
+
+
+def test_the_repl_with_research_server_asks_there_and_follow_ups_keep_the_conversation(serve_env, monkeypatch, capsys):
+    # issue 24: "RESEARCH_SERVER=http://… makes research "…" and the REPL submit there".
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+
+    from research.cli.repl import run_repl
+    from research.modules.core.settings import load_settings
+
+    token = token_add(serve_env, "frank")
+    with serving(serve_env, workers=1) as url:
+        client_env = {k: v for k, v in serve_env.items() if k != "RESEARCH_DATABASE_URL"}
+        client_env.update(RESEARCH_SERVER=url.removesuffix("/mcp"), RESEARCH_SERVER_TOKEN=token,
+                          RESEARCH_SESSIONS_DIR=str(Path(serve_env["RESEARCH_SESSIONS_DIR"]).parent / "elsewhere"))
+        for key in list(os.environ):
+            if key.startswith(("RESEARCH_", "OLLAMA_")):
+                monkeypatch.delenv(key)
+        for key, value in client_env.items():
+            monkeypatch.setenv(key, value)
+        with create_pipe_input() as pipe:
+            pipe.send_text(f"{QUESTION}\rWhen did it last erupt?\r/quit\r")
+            assert run_repl(load_settings(), input=pipe, output=DummyOutput()) == 0
+    out, err = capsys.readouterr()
+    assert "Traceback" not in out + err
+    assert "Mount Fuji" in out and err.count("Queued as run") == 2, err
+    served = sorted(Path(serve_env["RESEARCH_SESSIONS_DIR"]).glob("session_*"))
+    assert len(served) == 2
+    first, follow_up = (json.loads((folder / "meta.json").read_text("utf-8")) for folder in served)
+    assert follow_up["parent_session"] == first["session_id"]  # the conversation went on, on the server
+    assert not Path(client_env["RESEARCH_SESSIONS_DIR"]).exists()  # nothing ran here

@@ -19,7 +19,10 @@ from research.modules.core.i18n import t
 from research.modules.core.settings import Settings
 
 
-async def run_remote(question: str, settings: Settings, lang: str, *, as_json: bool, resume: str | None) -> int:
+async def run_remote(question: str, settings: Settings, lang: str, *, as_json: bool, resume: str | None,
+                     parent: str | None = None, into: dict[str, Any] | None = None) -> int:
+    """Submit one question (or a resume) and stream it; ``parent``: the session this question
+    follows up (the REPL's conversation); ``into`` receives the tool's result object."""
     from mcp import Client
     from mcp.client.streamable_http import streamable_http_client
     from mcp.shared._httpx_utils import create_mcp_http_client
@@ -38,6 +41,8 @@ async def run_remote(question: str, settings: Settings, lang: str, *, as_json: b
     arguments: dict[str, Any] = {"question": question, "lang": settings.language}
     if resume:
         arguments["resume"] = resume
+    elif parent:
+        arguments["parent"] = parent
     for name in ("depth", "max_sources", "max_llm_tokens", "max_seconds"):
         value = getattr(settings, name)
         if value is not None and (name != "depth" or value != "standard"):
@@ -65,6 +70,8 @@ async def run_remote(question: str, settings: Settings, lang: str, *, as_json: b
         sys.stderr.write(f"research: {text.strip()}\n")
         return EXIT_FAILURE
     output = result.structured_content or {}
+    if into is not None:
+        into.update(output)
     if as_json:
         sys.stdout.write(json.dumps(output, ensure_ascii=False) + "\n")
     else:

@@ -24,7 +24,7 @@ from prompt_toolkit.history import FileHistory, History, InMemoryHistory
 from rich.console import Console
 from rich.markup import escape
 
-from research.modules.core.errors import EXIT_OK, UserFacingError
+from research.modules.core.errors import EXIT_NO_EVIDENCE, EXIT_OK, UserFacingError
 from research.modules.core.i18n import t
 from research.modules.core.settings import Settings
 from research.modules.text.sanitize import strip_controls
@@ -151,8 +151,31 @@ class Repl:
 
             self.lang = detect_language(question)
 
+        if self.settings.server:
+            self.ask_server(question)
+            return
         self.run(ResearchRequest(question=question, language=self.lang_setting, parent_session=self.session_id,
                                  review_plan=self.settings.review_plan, reviewer=self.plan_reviewer()))
+
+    def ask_server(self, question: str) -> None:
+        """RESEARCH_SERVER: the team's `research serve` runs the question, as a follow-up of this
+        conversation's last session there; progress and the answer print as for a local run."""
+        import asyncio
+
+        from research.cli.remote_run import run_remote
+
+        result: dict[str, Any] = {}
+        try:
+            code = asyncio.run(run_remote(question, self.settings, self.lang, as_json=False, resume=None,
+                                          parent=self.session_id, into=result))
+        except KeyboardInterrupt:
+            self.say("repl.cancelled_early", "yellow")
+            return
+        if code in (EXIT_OK, EXIT_NO_EVIDENCE) and result.get("session_id"):
+            self.session_id = str(result["session_id"])
+            if self.lang_setting == "auto" and result.get("language") in ("ja", "en"):
+                self.lang = str(result["language"])
+            self.say("repl.follow_up_hint", "dim")
 
     def plan_reviewer(self) -> Any:
         """Answers a plan review on this terminal (also for a resumed session that was waiting)."""

@@ -213,6 +213,8 @@ def build_http_server(settings: Settings, store: TokenStore, url: str) -> MCPSer
         max_seconds: MaxSeconds = None,
         resume: Annotated[str | None, Field(description="Id of one of your unfinished sessions to continue "
                                                         "instead of a new question")] = None,
+        parent: Annotated[str | None, Field(description="Id of one of your sessions this question follows up "
+                                                        "(a conversation: its topic and answer carry over)")] = None,
     ) -> Annotated[CallToolResult, ResearchOutput]:
         from research.modules.core.errors import UserFacingError
         from research.orchestrator.runner import clean_question
@@ -227,6 +229,11 @@ def build_http_server(settings: Settings, store: TokenStore, url: str) -> MCPSer
                      "max_seconds": max_seconds}
         request = {"question": cleaned, "lang": lang,
                    "overrides": {k: v for k, v in overrides.items() if v is not None}}
+        if parent and not resume:
+            # A follow-up reads its parent's answer: only a session of this token's own.
+            if not await service.owns(_owner(), parent):
+                return error_result(t("serve.unknown_session", message_lang, session_id=parent[:80]))
+            request["parent"] = parent
         return await service.research(_owner(), request, resume or None, ctx)
 
     @server.tool(

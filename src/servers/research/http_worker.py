@@ -96,7 +96,8 @@ class Worker:
                 return
         research_request = ResearchRequest(
             question=request.get("question", ""), language=request.get("lang", "auto"),
-            resume=session_id or None, owner=claimed.owner)
+            resume=session_id or None, owner=claimed.owner,
+            parent_session=request.get("parent") or None)  # a follow-up in a remote REPL conversation
 
         events: asyncio.Queue[tuple[str, dict[str, Any]]] = asyncio.Queue()
 
