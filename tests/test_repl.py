@@ -94,7 +94,9 @@ def test_ctrl_c_during_a_run_cancels_it_and_the_repl_goes_on(env, fake_ollama, c
         while time.monotonic() < deadline:
             for events in sessions_root.glob("session_*/events.jsonl"):
                 log = events.read_text("utf-8")
-                if '"event": "node_start", "node": "processing"' in log:
+                # From the search step on (no model call until the answer), so that a loaded machine's
+                # poller cannot miss the window and find the answer already streamed at full speed.
+                if '"event": "node_start", "node": "search"' in log:
                     fake_ollama.token_delay = 0.5  # the answer will stream slowly: time for Ctrl-C
                 if '"event": "node_start", "node": "llm"' in log:
                     time.sleep(0.5)
