@@ -220,3 +220,44 @@ def test_an_empty_wikipedia_url_turns_the_engine_off() -> None:
     assert configured_endpoints(settings) == []
     chain = build_engines(settings, context(None))  # type: ignore[arg-type]
     assert [e.name for e in chain.engines] == ["duckduckgo"] and "RESEARCH_WIKIPEDIA_URL" in chain.setup_notes[0]
+
+
+def _answering(status: int, body: bytes = b"{}") -> httpx.AsyncClient:
+    return httpx.AsyncClient(transport=httpx.MockTransport(lambda request: httpx.Response(status, content=body)))
+
+
+def _unreachable(request: httpx.Request) -> httpx.Response:
+    raise httpx.ConnectError("connection refused", request=request)
+
+
+@pytest.mark.parametrize(("client", "searxng", "wikipedia"), [
+    (lambda: _answering(429), "searxng rate-limited the search (HTTP 429)",
+     "wikipedia rate-limited the search (HTTP 429)"),
+    (lambda: _answering(403), "searxng refused the JSON format (enable `json` under search.formats)",
+     "wikipedia answered HTTP 403"),
+    (lambda: _answering(502), "searxng answered HTTP 502", "wikipedia answered HTTP 502"),
+    (lambda: _answering(200, b"<html>"), "searxng answered with something that is not JSON",
+     "wikipedia answered with something that is not JSON"),
+    (lambda: httpx.AsyncClient(transport=httpx.MockTransport(_unreachable)),
+     "searxng at http://search.test is unreachable (ConnectError)",
+     "wikipedia at http://en.wiki.test/api.php is unreachable (ConnectError)"),
+])
+async def test_the_http_engines_name_each_failure_of_their_api(client, searxng: str, wikipedia: str) -> None:
+    """SearXNG and Wikipedia share one GET-and-decode (engines/base.get_json): each failure is
+    one EngineUnavailable line naming the engine, as the search notes show it."""
+    async with client() as http:
+        with pytest.raises(EngineUnavailable) as failed:
+            await SearxngEngine("http://search.test/", http, ALLOW).search("富士山", language="ja", limit=3)
+        assert str(failed.value) == searxng
+        with pytest.raises(EngineUnavailable) as failed:
+            await WikipediaEngine("http://{lang}.wiki.test/api.php", http, ALLOW).search("Fuji", language="en", limit=3)
+        assert str(failed.value) == wikipedia
+
+
+async def test_an_engine_url_the_guard_refuses_is_named() -> None:
+    guard = URLGuard(allow_private_network=False)
+    async with _answering(200) as http:
+        with pytest.raises(EngineUnavailable, match="^searxng URL refused: "):
+            await SearxngEngine("http://127.0.0.1:9", http, guard).search("富士山", language="ja", limit=3)
+        with pytest.raises(EngineUnavailable, match="^wikipedia URL refused: "):
+            await WikipediaEngine("http://127.0.0.1:9/{lang}/api.php", http, guard).search("Fuji", language="en", limit=3)

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Awaitable, Callable, Protocol
+from typing import Any, Awaitable, Callable, Protocol
 
 import httpx
 
 from research.modules.core.settings import Settings
-from research.servers.web.url_safety import URLGuard
+from research.servers.web.url_safety import UnsafeURL, URLGuard
 
 
 @dataclass
@@ -65,3 +65,29 @@ class EngineEntry:
     fallback: bool = True  # asked when the chosen engine fails; False: only when chosen
     # The URLs the user configured for it (the URL guard allows exactly these, even on a private network).
     endpoints: Callable[[Settings], list[str]] = _no_endpoints
+
+
+async def get_json(name: str, client: httpx.AsyncClient, guard: URLGuard, url: str, params: dict[str, str], *,
+                   timeout: float, where: str = "", refusals: dict[int, str] | None = None) -> Any:
+    """One GET to a JSON API the user configured, for engines that speak HTTP themselves:
+    every way it can fail is one ``EngineUnavailable`` naming the engine. ``where`` names
+    the service in the unreachable message (default: the URL asked); ``refusals`` says
+    what an engine-specific HTTP status means."""
+    try:
+        endpoint = await guard.check(url)
+    except UnsafeURL as exc:
+        raise EngineUnavailable(f"{name} URL refused: {exc}") from None
+    try:
+        response = await client.get(endpoint, params=params, timeout=timeout)
+    except httpx.HTTPError as exc:
+        raise EngineUnavailable(f"{name} at {where or endpoint} is unreachable ({type(exc).__name__})") from None
+    if response.status_code == 429:
+        raise EngineUnavailable(f"{name} rate-limited the search (HTTP 429)")
+    if refusals and response.status_code in refusals:
+        raise EngineUnavailable(f"{name} {refusals[response.status_code]}")
+    if response.status_code != 200:
+        raise EngineUnavailable(f"{name} answered HTTP {response.status_code}")
+    try:
+        return response.json()
+    except ValueError:
+        raise EngineUnavailable(f"{name} answered with something that is not JSON") from None

@@ -5,8 +5,8 @@ from __future__ import annotations
 import httpx
 
 from research.modules.core.settings import Settings
-from research.servers.web.engines.base import EngineContext, EngineEntry, EngineNotConfigured, EngineResult, EngineUnavailable
-from research.servers.web.url_safety import UnsafeURL, URLGuard
+from research.servers.web.engines.base import EngineContext, EngineEntry, EngineNotConfigured, EngineResult, EngineUnavailable, get_json
+from research.servers.web.url_safety import URLGuard
 
 
 class SearxngEngine:
@@ -24,24 +24,9 @@ class SearxngEngine:
 
     async def search(self, query: str, *, language: str, limit: int) -> list[EngineResult]:
         params = {"q": query, "format": "json", "language": language or "all", "safesearch": "1"}
-        try:
-            endpoint = await self.guard.check(self.endpoint)
-        except UnsafeURL as exc:
-            raise EngineUnavailable(f"searxng URL refused: {exc}") from None
-        try:
-            response = await self.client.get(endpoint, params=params, timeout=self.timeout)
-        except httpx.HTTPError as exc:
-            raise EngineUnavailable(f"searxng at {self.base_url} is unreachable ({type(exc).__name__})") from None
-        if response.status_code == 429:
-            raise EngineUnavailable("searxng rate-limited the search (HTTP 429)")
-        if response.status_code == 403:
-            raise EngineUnavailable("searxng refused the JSON format (enable `json` under search.formats)")
-        if response.status_code != 200:
-            raise EngineUnavailable(f"searxng answered HTTP {response.status_code}")
-        try:
-            payload = response.json()
-        except ValueError:
-            raise EngineUnavailable("searxng answered with something that is not JSON") from None
+        payload = await get_json(self.name, self.client, self.guard, self.endpoint, params, timeout=self.timeout,
+                                 where=self.base_url,
+                                 refusals={403: "refused the JSON format (enable `json` under search.formats)"})
         results = payload.get("results") if isinstance(payload, dict) else None
         if not isinstance(results, list):
             raise EngineUnavailable("searxng answered JSON without a results list")

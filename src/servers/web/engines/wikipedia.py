@@ -13,8 +13,8 @@ from __future__ import annotations
 import httpx
 
 from research.modules.core.settings import Settings
-from research.servers.web.engines.base import EngineContext, EngineEntry, EngineNotConfigured, EngineResult, EngineUnavailable
-from research.servers.web.url_safety import UnsafeURL, URLGuard
+from research.servers.web.engines.base import EngineContext, EngineEntry, EngineNotConfigured, EngineResult, EngineUnavailable, get_json
+from research.servers.web.url_safety import URLGuard
 
 LANGUAGES = ("ja", "en")  # the editions this assistant writes in; any other query goes to English
 SNIPPET_CHARS = 400
@@ -40,22 +40,8 @@ class WikipediaEngine:
             "generator": "search", "gsrsearch": query, "gsrlimit": str(limit), "gsrnamespace": "0",
             "prop": "extracts|info", "exintro": "1", "explaintext": "1", "exlimit": str(limit), "inprop": "url",
         }
-        try:
-            endpoint = await self.guard.check(self.endpoint(language))
-        except UnsafeURL as exc:
-            raise EngineUnavailable(f"wikipedia URL refused: {exc}") from None
-        try:
-            response = await self.client.get(endpoint, params=params, timeout=self.timeout)
-        except httpx.HTTPError as exc:
-            raise EngineUnavailable(f"wikipedia at {endpoint} is unreachable ({type(exc).__name__})") from None
-        if response.status_code == 429:
-            raise EngineUnavailable("wikipedia rate-limited the search (HTTP 429)")
-        if response.status_code != 200:
-            raise EngineUnavailable(f"wikipedia answered HTTP {response.status_code}")
-        try:
-            payload = response.json()
-        except ValueError:
-            raise EngineUnavailable("wikipedia answered with something that is not JSON") from None
+        payload = await get_json(self.name, self.client, self.guard, self.endpoint(language), params,
+                                 timeout=self.timeout)
         if not isinstance(payload, dict):
             raise EngineUnavailable("wikipedia answered JSON that is not an API reply")
         error = payload.get("error")
