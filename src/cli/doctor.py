@@ -14,12 +14,15 @@ import tempfile
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Literal
-
+from typing import TYPE_CHECKING, Literal
 
 from research.modules.core.errors import EXIT_FAILURE, EXIT_OK, EXIT_OLLAMA, OllamaError, UserFacingError
 from research.modules.core.i18n import t
 from research.modules.core.settings import SEARCH_ENGINES, Settings
+
+if TYPE_CHECKING:  # the clients are imported by the checks that start them: `doctor --help` stays light
+    from research.modules.clients.parser_client import ContainerProcessor
+    from research.modules.clients.web_search_client import WebSearchClient
 
 Status = Literal["ok", "warn", "fail"]
 HTTP_TIMEOUT_S = 5.0
@@ -107,18 +110,18 @@ async def check_parser_sandbox(settings: Settings, lang: str) -> tuple[Check, Ch
     return sandbox, isolation
 
 
-def _isolation_check(processor: object, label: str, lang: str) -> Check:
-    report = processor.isolation  # type: ignore[attr-defined]
-    if processor.sandbox_name == "none":  # type: ignore[attr-defined]
+def _isolation_check(processor: ContainerProcessor, label: str, lang: str) -> Check:
+    report = processor.isolation  # None: the isolation check itself did not run
+    if processor.sandbox_name == "none":
         # Running without a sandbox is allowed (with a loud warning), so it does not fail doctor.
         return Check("isolation", label, "warn", t("doctor.isolation_none", lang), essential=False)
     if report is not None and report.network_isolated:
         return Check("isolation", label, "ok", t("doctor.isolation_ok", lang, namespace=report.server_namespace))
     return Check("isolation", label, "fail", t(
         "doctor.isolation_failed", lang,
-        namespace=getattr(report, "server_namespace", None),
-        host_namespace=getattr(report, "host_namespace", None),
-        connected=getattr(report, "probe_connected", None),
+        namespace=report.server_namespace if report else None,
+        host_namespace=report.host_namespace if report else None,
+        connected=report.probe_connected if report else None,
     ))  # fmt: skip
 
 
@@ -145,7 +148,7 @@ async def check_web_search(settings: Settings, lang: str, *, offline: bool = Fal
             async with asyncio.timeout(SERVER_START_TIMEOUT_S):
                 async with client:
                     started = Check("web_search", label, "ok", t("doctor.web_search_ok", lang))
-                    tools = await _tool_names(client)
+                    tools = await client.list_tools()
                     server = client.spec.name
                     missing = [name for name in SEARCH_CONTRACT if name not in tools]
                     shown = ", ".join(tools) or t("terminal.no_tools", lang)
@@ -166,13 +169,7 @@ async def check_web_search(settings: Settings, lang: str, *, offline: bool = Fal
             return [Check("web_search", label, "fail", t("doctor.web_search_failed", lang, reason=reason))]
 
 
-async def _tool_names(client) -> list[str]:
-    # WebSearchClient has no public tool listing; its live MCP client does.
-    mcp_client, _ = await client._connection.client()
-    return [tool.name for tool in (await mcp_client.list_tools()).tools]
-
-
-async def _test_search(client, label: str, lang: str) -> Check:
+async def _test_search(client: WebSearchClient, label: str, lang: str) -> Check:
     arguments = {"query": TEST_QUERY, "limit": 1, "includeContent": False}
     try:
         result = await client.call(SEARCH_CONTRACT[0], arguments)

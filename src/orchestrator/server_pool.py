@@ -17,9 +17,13 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
-from typing import Any, Awaitable, Callable
+from typing import TYPE_CHECKING, Any, Awaitable, Callable
 
 from research.modules.core.settings import SEARCH_ENGINES, Settings
+
+if TYPE_CHECKING:  # imported when the servers start: a run asks Ollama first, without them
+    from research.modules.clients.parser_client import ContainerProcessor
+    from research.modules.clients.web_search_client import SessionWebSearch, WebSearchClient
 
 # The settings a server is started with (every engine's own among them); any other setting
 # (model, language, budgets) can change between questions without a restart.
@@ -35,9 +39,13 @@ def server_key(settings: Settings) -> tuple[Any, ...]:
 class ServerPool:
     """``await pool.start(settings)``, then ``pool.for_session(path)`` per run; ``aclose()`` at the end."""
 
+    # Both None until ``start`` and after ``aclose``.
+    web_search: WebSearchClient | None
+    parser: ContainerProcessor | None
+
     def __init__(self) -> None:
-        self.web_search: Any = None  # WebSearchClient
-        self.parser: Any = None  # ContainerProcessor
+        self.web_search = None
+        self.parser = None
         self._key: tuple[Any, ...] | None = None
         self._starting = asyncio.Lock()  # two callers at once start one pair, not two
 
@@ -78,9 +86,9 @@ class ServerPool:
         else:
             await asyncio.sleep(0)  # let both begin spawning before the caller's next import
 
-    def for_session(self, session_path: Path) -> tuple[Any, Any]:
+    def for_session(self, session_path: Path) -> tuple[SessionWebSearch, ContainerProcessor]:
         """The (web search, parser) pair a run of this session uses."""
-        if self.web_search is None:
+        if self.web_search is None or self.parser is None:
             raise RuntimeError("ServerPool.start() first")
         return self.web_search.for_session(Path(session_path) / "sources"), self.parser
 
