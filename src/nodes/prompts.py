@@ -227,8 +227,16 @@ DRAFT_DISAGREEMENTS_RULE = {
 # --- a follow-up round redrafts only what was not supported (nodes/llm.py) -------------------------
 
 
-class RevisedSentence(BaseModel):
+class NumberedSentence(BaseModel):
+    """One sentence of a batched call, sent as ``SENTENCE_ITEM`` and answered by its id. The
+    redraft here and the verifier's rewrite into the report's language both use it; each
+    subclass says in ``text``'s description what the model is to write."""
+
     id: int = Field(description="The sentence's id as given")
+    text: str
+
+
+class RevisedSentence(NumberedSentence):
     text: str = Field(description="The revised sentence with its [S#] citations, or \"\" to drop it")
 
 
@@ -257,7 +265,8 @@ REDRAFT_USER = {
     "en": "Sources:\n{evidence}\n\nSentences to revise:\n{items}",
     "ja": "資料:\n{evidence}\n\n書き直す文:\n{items}",
 }
-REDRAFT_ITEM = {"en": "Sentence {id}: {text}", "ja": "文 {id}: {text}"}
+SENTENCE_ITEM = {"en": "Sentence {id}: {text}", "ja": "文 {id}: {text}"}
+REDRAFT_ITEM = SENTENCE_ITEM  # the name nodes/llm.py knows it by
 # The labels above, as a model may repeat them at the start of a revised sentence (gpt-oss did:
 # "Sentences to revise: Sentence 1: …"); they are scaffolding, never part of the answer.
 REDRAFT_SCAFFOLDING = re.compile(

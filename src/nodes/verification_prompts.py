@@ -11,6 +11,8 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from research.nodes.prompts import SENTENCE_ITEM, NumberedSentence
+
 # --- judge -------------------------------------------------------------------------------
 
 
@@ -56,8 +58,7 @@ JUDGE_CLAIM = {
 # --- rewrite of the sentences in the wrong language ----------------------------------------------
 
 
-class RewrittenSentence(BaseModel):
-    id: int = Field(description="The sentence's id as given")
+class RewrittenSentence(NumberedSentence):
     text: str = Field(description="The sentence in the requested language, citations kept")
 
 
@@ -79,7 +80,7 @@ REWRITE_SYSTEM = {
         "JSONのみで答えてください: {\"sentences\": [{\"id\", \"text\"}]}、文ごとに1件。"
     ),
 }
-REWRITE_ITEM = {"en": "Sentence {id}: {text}", "ja": "文 {id}: {text}"}
+REWRITE_ITEM = SENTENCE_ITEM  # the name nodes/verification.py knows it by
 
 # --- follow-up queries -------------------------------------------------------------------------
 
