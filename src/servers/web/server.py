@@ -46,6 +46,9 @@ if TYPE_CHECKING:  # imported when the service is built (engines, fetcher: httpx
 
 SERVER_NAME = "research-web-search"
 DEFAULT_MAX_CONTENT = 20_000
+# What both search tools take: one type each, so a description or a bound is written once.
+Query = Annotated[str, Field(min_length=1, description="Search query")]
+Limit = Annotated[int, Field(ge=1, le=10, description="Number of results (1-10)")]
 
 
 class WebResult(BaseModel):
@@ -295,8 +298,8 @@ def build_server(services: ServiceInBackground) -> ResearchMCPServer:
         annotations=read_only,
     )
     async def full_web_search(
-        query: Annotated[str, Field(min_length=1, description="Search query")],
-        limit: Annotated[int, Field(ge=1, le=10, description="Number of results (1-10)")] = 5,
+        query: Query,
+        limit: Limit = 5,
         includeContent: Annotated[bool, Field(description="Fetch and extract each page")] = True,  # noqa: N803 - the public tool's name
         maxContentLength: Annotated[int | None, Field(ge=100, description="Cut each page's text at this many characters")] = None,  # noqa: N803
         rawBytes: Annotated[bool, Field(description=(  # noqa: N803
@@ -310,20 +313,16 @@ def build_server(services: ServiceInBackground) -> ResearchMCPServer:
         cache = service.cache_for(cacheDir)
         response = await service.search(query, limit, includeContent, maxContentLength or DEFAULT_MAX_CONTENT, rawBytes,
                                         cache)
-        return _tool_result(render_search(response, includeContent and not rawBytes), response, failed=not response.engine)
+        return _search_result(response, with_content=includeContent and not rawBytes)
 
     @server.tool(
         name="get-web-search-summaries",
         description="Search the web and return titles, URLs and descriptions only (no page fetching).",
         annotations=read_only,
     )
-    async def get_web_search_summaries(
-        query: Annotated[str, Field(min_length=1, description="Search query")],
-        limit: Annotated[int, Field(ge=1, le=10, description="Number of results (1-10)")] = 5,
-    ) -> Annotated[CallToolResult, SearchResponse]:
+    async def get_web_search_summaries(query: Query, limit: Limit = 5) -> Annotated[CallToolResult, SearchResponse]:
         service = await services.get()
-        response = await service.search(query, limit, False, DEFAULT_MAX_CONTENT)
-        return _tool_result(render_search(response, False), response, failed=not response.engine)
+        return _search_result(await service.search(query, limit, False, DEFAULT_MAX_CONTENT), with_content=False)
 
     @server.tool(
         name="get-single-web-page-content",
@@ -347,6 +346,11 @@ def _tool_result(text: str, payload: BaseModel, *, failed: bool) -> CallToolResu
         structured_content=payload.model_dump(mode="json"),
         is_error=failed,
     )
+
+
+def _search_result(response: SearchResponse, *, with_content: bool) -> CallToolResult:
+    """Both search tools' result: an error when no engine answered (the notes say why)."""
+    return _tool_result(render_search(response, with_content), response, failed=not response.engine)
 
 
 def default_cache_dir() -> Path:
