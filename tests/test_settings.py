@@ -57,3 +57,21 @@ def test_broken_config_file_is_a_usage_error(tmp_path):
     with pytest.raises(UsageError) as broken:
         load_settings()
     assert str(config) in broken.value.message("en")
+
+
+@pytest.mark.parametrize(("name", "value", "kept", "problem"), [
+    ("RESEARCH_DATABASE_URL", " postgres://db/research ", "postgres://db/research", ""),
+    ("RESEARCH_DATABASE_URL", "", "", ""),  # SQLite in the session folder
+    ("RESEARCH_DATABASE_URL", "sqlite:///x.db", "", "must be a postgresql:// URL"),
+    ("RESEARCH_SERVER", "https://research.example/ ", "https://research.example", ""),
+    ("RESEARCH_SERVER", "", "", ""),  # no team service
+    ("RESEARCH_SERVER", "research.example", "", "must be an http:// or https:// URL"),
+])
+def test_a_url_setting_is_empty_or_of_its_scheme(monkeypatch, name, value, kept, problem):
+    monkeypatch.setenv(name, value)
+    if not problem:
+        assert getattr(load_settings(), name.removeprefix("RESEARCH_").lower()) == kept
+        return
+    with pytest.raises(UsageError) as bad:
+        load_settings()
+    assert name in bad.value.message("en") and problem in bad.value.message("ja") and bad.value.exit_code == 2

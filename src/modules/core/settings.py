@@ -91,6 +91,13 @@ class _TomlFileSource(PydanticBaseSettingsSource):
         return {k: v for k, v in self.data.items() if k in self.settings_cls.model_fields}
 
 
+def _empty_or_scheme(value: str, schemes: tuple[str, ...], problem: str) -> str:
+    """A setting that is either empty (the feature is off) or a URL of one of these schemes."""
+    if value and not value.startswith(schemes):
+        raise ValueError(problem)
+    return value
+
+
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="RESEARCH_", extra="ignore", validate_default=True)
 
@@ -157,18 +164,13 @@ class Settings(BaseSettings):
     @field_validator("database_url")
     @classmethod
     def _postgres_only(cls, value: str) -> str:
-        value = value.strip()
-        if value and not value.startswith(("postgresql://", "postgres://")):
-            raise ValueError("must be a postgresql:// URL (or empty for SQLite in the session folder)")
-        return value
+        return _empty_or_scheme(value.strip(), ("postgresql://", "postgres://"),
+                                "must be a postgresql:// URL (or empty for SQLite in the session folder)")
 
     @field_validator("server")
     @classmethod
     def _http_only(cls, value: str) -> str:
-        value = value.strip().rstrip("/")
-        if value and not value.startswith(("http://", "https://")):
-            raise ValueError("must be an http:// or https:// URL")
-        return value
+        return _empty_or_scheme(value.strip().rstrip("/"), ("http://", "https://"), "must be an http:// or https:// URL")
 
     @field_validator("wikipedia_url")
     @classmethod
