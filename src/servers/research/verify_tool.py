@@ -18,14 +18,7 @@ from pydantic import BaseModel, Field
 from research.modules.core.errors import UsageError
 from research.modules.core.grammar import is_url
 from research.modules.core.settings import Settings
-from research.orchestrator.answer_check import (
-    OUTCOMES,
-    SourceSpec,
-    check_draft,
-    claim_record,
-    judge_uncertain_claims,
-    read_sources,
-)
+from research.orchestrator.answer_check import OUTCOMES, SourceSpec, check_draft, claim_record, judge_uncertain_claims, read_sources
 
 # What one call may ask for (a long report is some 30,000 characters; a book chapter some
 # 100,000). Larger inputs are refused with one line saying which and the limit, instead of
