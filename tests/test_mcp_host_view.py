@@ -13,6 +13,7 @@ from mcp import Client
 from test_mcp_research_server import ANSWER, FACTS, QUESTION, host_params
 
 from research.servers.research.server import progress_message
+from research.state.progress_events import Resuming
 
 pytestmark = pytest.mark.e2e
 README = Path(__file__).resolve().parents[1] / "README.md"
@@ -35,9 +36,9 @@ async def test_progress_notifications_carry_a_total(research_env, fake_ollama):
 
 
 def test_a_resumed_run_names_its_step_in_words():
-    assert progress_message("resuming", {"session_id": "x", "next": ["llm"]}, "en") == \
+    assert progress_message(Resuming("x", ("llm",)), "en") == \
         'Resuming session x at step "Writing the answer"'
-    assert "回答を作成中" in progress_message("resuming", {"session_id": "x", "next": ["llm"]}, "ja")
+    assert "回答を作成中" in progress_message(Resuming("x", ("llm",)), "ja")
 
 
 async def test_verify_text_content_gives_reason_and_evidence(research_env):

@@ -21,6 +21,7 @@ from langgraph.types import Command
 from research.cli.plan_review import review_plan as review_on_terminal
 from research.state import plan_queries_flat
 from research.state.session_folder import HistoryManager
+from research.state.progress_events import Message
 from research.modules.llm.model_manager import ModelManager
 from research.modules.core.settings import Settings
 from research.nodes.dependencies import WorkflowDependencies
@@ -74,7 +75,7 @@ class Run:
         self.model = ModelManager(settings)
         self.messages: list[dict[str, Any]] = []
         self.deps = WorkflowDependencies(settings=settings, model=self.model, web_search=self.web, parser=FakeParser(),
-                                         history=self.history, progress=lambda e, p: self.messages.append(p) if e == "message" else None)
+                                         history=self.history, progress=lambda e: self.messages.append(e.payload()) if isinstance(e, Message) else None)
         self.config = {"configurable": {"thread_id": self.session.session_id}, "recursion_limit": 60}
 
     def initial(self, **extra: Any) -> dict[str, Any]:
@@ -473,7 +474,7 @@ def _plan_of(*questions: str) -> ResearchPlan:
 async def _deep_plan(model: _ShortPlanner) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     said: list[dict[str, Any]] = []
     deps = WorkflowDependencies(settings=Settings(), model=model, web_search=None, parser=None, history=MemoryHistory(),
-                                progress=lambda event, payload: said.append(payload) if event == "message" else None)
+                                progress=lambda event: said.append(event.payload()) if isinstance(event, Message) else None)
     state = {"question": "What is Mount Fuji?", "language": "en", "model": "m", "session_id": "x", "depth": "deep"}
     return await understand_question(state, deps), said
 

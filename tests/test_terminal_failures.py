@@ -112,13 +112,14 @@ def test_a_long_step_shows_that_it_is_still_working():
     from rich.console import Console
 
     from research.cli.progress import ConsoleProgress
+    from research.state.progress_events import NodeFinished, NodeStarted
 
     progress = ConsoleProgress("en", stream_answer=False)
     progress.console = Console(file=io.StringIO(), force_terminal=True, width=80)
-    progress("node_start", {"node": "input"})
+    progress(NodeStarted("input"))
     time.sleep(1.3)
     shown = progress.running_line()
-    progress("node_end", {"node": "input", "seconds": 1.3})
+    progress(NodeFinished("input", 1.3))
     assert shown is not None and "Understanding the question" in shown and re.search(r"\b1 s\b", shown), shown
     assert progress.running_line() is None
 

@@ -19,6 +19,16 @@ from rich.markup import escape
 
 from research.modules.core.i18n import t
 from research.modules.text.sanitize import strip_controls
+from research.state.progress_events import (
+    Message,
+    NodeFinished,
+    NodeStarted,
+    ProgressEvent,
+    Resuming,
+    ServersStarting,
+    SessionStarted,
+    Token,
+)
 
 
 # How a finished step is marked: done, done in part, failed, or nothing to do.
@@ -54,15 +64,29 @@ class ConsoleProgress:
         self._live: Any = None  # a transient "⠋ 14 s" line under a running step, on a terminal only
         self._account_seen = 0  # how much of progress.md --verbose has shown
 
-    def __call__(self, event: str, payload: dict[str, Any]) -> None:
-        handler = getattr(self, "_on_" + event, None)
-        if handler:
-            self._pause_live()
-            try:
-                handler(payload)
-            finally:
-                if self._step is not None and not self._streaming:
-                    self._resume_live()
+    def __call__(self, event: ProgressEvent) -> None:
+        self._pause_live()
+        try:
+            match event:
+                case SessionStarted():
+                    self._on_session(event)
+                case ServersStarting():
+                    self.console.print(f"[dim]{t('terminal.servers_starting', self.lang)}[/dim]")
+                case Resuming():
+                    steps = [t("progress." + node, self.lang) for node in event.next]
+                    self.console.print(t("terminal.resuming_at", self.lang, session_id=event.session_id,
+                                         step=", ".join(steps)))
+                case NodeStarted():
+                    self._on_node_start(event)
+                case NodeFinished():
+                    self._on_node_end(event)
+                case Message():
+                    self._on_message(event)
+                case Token():
+                    self._on_token(event)
+        finally:
+            if self._step is not None and not self._streaming:
+                self._resume_live()
 
     def running_line(self) -> str | None:
         """What the terminal shows under a running step ("→ Writing the answer… 14 s"), or None."""
@@ -103,10 +127,10 @@ class ConsoleProgress:
         names = [t("progress." + node, self.lang) for node in dict.fromkeys(self.finished_steps)]
         return ", ".join(names) or t("terminal.no_steps", self.lang)
 
-    def _on_session(self, payload: dict[str, Any]) -> None:
-        self.lang = payload.get("language", self.lang)
-        self.session_id, self.session_dir = payload["session_id"], payload.get("session_dir")
-        self.console.print(f"[dim]{t('progress.session', self.lang, session_id=payload['session_id'])}[/dim]")
+    def _on_session(self, event: SessionStarted) -> None:
+        self.lang = event.language or self.lang
+        self.session_id, self.session_dir = event.session_id, event.session_dir or None
+        self.console.print(f"[dim]{t('progress.session', self.lang, session_id=event.session_id)}[/dim]")
         if self.session_dir:
             self._log_servers_to(Path(self.session_dir) / "web-search-server.log")
 
@@ -132,34 +156,26 @@ class ConsoleProgress:
             self._server_log.close()
             self._server_log = None
 
-    def _on_servers_starting(self, payload: dict[str, Any]) -> None:
-        self.console.print(f"[dim]{t('terminal.servers_starting', self.lang)}[/dim]")
-
-    def _on_resuming(self, payload: dict[str, Any]) -> None:
-        steps = [t("progress." + node, self.lang) for node in payload.get("next", [])]
-        self.console.print(t("terminal.resuming_at", self.lang, session_id=payload["session_id"],
-                             step=", ".join(steps)))
-
-    def _on_node_start(self, payload: dict[str, Any]) -> None:
-        if payload["node"] == "llm" and self.drafts and self.stream_answer:
+    def _on_node_start(self, event: NodeStarted) -> None:
+        if event.node == "llm" and self.drafts and self.stream_answer:
             # The draft on the screen is about to be replaced: say so where it stands.
             self._end_stream_line()
             self.console.print(f"[yellow]{t('terminal.draft_superseded', self.lang)}[/yellow]")
-        self.console.print(f"[cyan]→[/cyan] {t('progress.' + payload['node'], self.lang)}…")
-        self._step, self._step_started, self._step_mark = payload["node"], time.monotonic(), MARK_OK
+        self.console.print(f"[cyan]→[/cyan] {t('progress.' + event.node, self.lang)}…")
+        self._step, self._step_started, self._step_mark = event.node, time.monotonic(), MARK_OK
 
-    def _on_node_end(self, payload: dict[str, Any]) -> None:
+    def _on_node_end(self, event: NodeFinished) -> None:
         if self._streaming:
             self._streaming = False
             self._end_stream_line()
-        node = payload["node"]
+        node = event.node
         self.finished_steps.append(node)
         label = t("progress." + node, self.lang)
         mark, note = self._step_mark, ""
         if self._no_sources and node in ("llm", "verification"):
             mark, note = MARK_SKIPPED, " — " + t("terminal.step_skipped", self.lang)
         self._step = None
-        self.console.print(f"{MARK_STYLES[mark]} {label} [dim]({payload['seconds']:.1f}s)[/dim]{escape(note)}")
+        self.console.print(f"{MARK_STYLES[mark]} {label} [dim]({event.seconds:.1f}s)[/dim]{escape(note)}")
         if self.verbose:
             self._show_step_account(node)
 
@@ -202,25 +218,24 @@ class ConsoleProgress:
             except OSError as exc:
                 self.output_error = exc
 
-    def _on_message(self, payload: dict[str, Any]) -> None:
-        params = {k: v for k, v in payload.items() if k != "key"}
-        self._judge_step(payload["key"], params)
+    def _on_message(self, event: Message) -> None:
+        self._judge_step(event.key, event.params)
         # Parameters may quote pages (titles, URLs, errors): no escape sequences, no rich markup.
         # soft_wrap: one line however long, so a failure reads (and greps) as one line.
-        self.console.print(f"  [dim]{escape(strip_controls(t(payload['key'], self.lang, **params)))}[/dim]",
+        self.console.print(f"  [dim]{escape(strip_controls(t(event.key, self.lang, **event.params)))}[/dim]",
                            soft_wrap=True)
 
-    def _on_token(self, payload: dict[str, Any]) -> None:
+    def _on_token(self, event: Token) -> None:
         if not self._streaming:
             self.drafts.append("")
         self._streaming = True
-        self.drafts[-1] += payload["text"]
+        self.drafts[-1] += event.text
         if self.output_error is not None or not self.stream_answer:
             return
         # The model repeats what pages said; a sequence split across tokens is harmless
         # once every ESC is gone, so token by token is enough.
         try:
-            self.answer.write(strip_controls(payload["text"]))
+            self.answer.write(strip_controls(event.text))
             self.answer.flush()
         except OSError as exc:  # `| head -c 20` or `> /dev/full`: the run goes on, the CLI says so at the end
             self.output_error = exc

@@ -16,6 +16,7 @@ from research.modules.core.i18n import t
 from research.modules.llm.model_manager import ContextOverflow
 from research.state import RunError
 from research.nodes.dependencies import WorkflowDependencies
+from research.state.progress_events import Message, Token
 
 MAX_SHRINKS = 2
 
@@ -27,7 +28,7 @@ async def stream_within_context(
 ) -> tuple[str, list[dict[str, Any]]]:
     """The streamed answer to ``messages_for(budget)``, and RunError dicts for any overflow."""
     errors: list[dict[str, Any]] = []
-    on_token = lambda text: deps.progress("token", {"text": text})  # noqa: E731 - a one-line callback
+    on_token = lambda text: deps.progress(Token(text))  # noqa: E731 - a one-line callback
     previous_size: int | None = None
     for shrinks in range(MAX_SHRINKS + 1):
         messages = messages_for(budget)
@@ -44,11 +45,11 @@ async def stream_within_context(
             if shrinks == MAX_SHRINKS:
                 message = t("context.overflow_kept", lang, num_ctx=overflow.num_ctx)
                 errors.append(RunError(node=node, message=message, target="context").model_dump())
-                deps.progress("message", {"key": "context.overflow_kept", "num_ctx": overflow.num_ctx})
+                deps.progress(Message("context.overflow_kept", {"num_ctx": overflow.num_ctx}))
                 return overflow.text, errors
-            deps.progress("token", {"text": "\n"})
-            deps.progress("message", {"key": "context.overflow_retry", "tokens": overflow.prompt_tokens,
-                                      "num_ctx": overflow.num_ctx})
+            deps.progress(Token("\n"))
+            deps.progress(Message("context.overflow_retry", {"tokens": overflow.prompt_tokens,
+                                                             "num_ctx": overflow.num_ctx}))
             budget = max(1, budget // 2)
             continue
         if shrinks:

@@ -12,8 +12,9 @@ from typing import TYPE_CHECKING, Any, Callable, Protocol
 
 from research.modules.core.errors import DocumentFailed, SearchUnavailable
 from research.state.models import ParsedDocument, SearchHit
+from research.state.progress_events import ProgressCallback
 
-__all__ = ["DocumentFailed", "DocumentParser", "SearchUnavailable", "WebSearch", "WorkflowDependencies"]
+__all__ = ["DocumentFailed", "DocumentParser", "ProgressCallback", "SearchUnavailable", "WebSearch", "WorkflowDependencies"]
 
 if TYPE_CHECKING:  # imported for types only: keeps `research --help` fast
     from research.state.session_folder import HistoryManager
@@ -46,9 +47,6 @@ class DocumentParser(Protocol):
         ...
 
 
-ProgressCallback = Callable[[str, dict[str, Any]], None]
-
-
 @dataclass
 class WorkflowDependencies:
     settings: "Settings"
@@ -56,5 +54,5 @@ class WorkflowDependencies:
     web_search: WebSearch
     parser: DocumentParser
     history: "HistoryManager"
-    # Called with (event, payload): "node_start", "node_end", "token", "message".
-    progress: ProgressCallback = field(default=lambda event, payload: None)
+    # Told each step's start and end, the streamed draft and lines for the user (state/progress_events.py).
+    progress: ProgressCallback = field(default=lambda event: None)

@@ -25,6 +25,7 @@ from research.nodes.prompts import (
     ResearchPlan,
     SubQuestion,
 )
+from research.state.progress_events import Message
 
 MAX_QUERIES_PER_SUB_QUESTION = 3
 # How much of the conversation's first question a follow-up's query gets: enough to name the topic.
@@ -90,8 +91,8 @@ async def plan_sub_questions(
             plan = more
     if plan is not None and len(plan) < low:
         # The run goes on with what there is, and says so: the README promises low to high.
-        deps.progress("message", {"key": "plan.fewer_sub_questions", "count": len(plan), "low": low,
-                                  "high": high, "depth": depth})
+        deps.progress(Message("plan.fewer_sub_questions", {"count": len(plan), "low": low,
+                                                           "high": high, "depth": depth}))
     return plan
 
 

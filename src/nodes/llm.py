@@ -38,6 +38,7 @@ from research.nodes.prompts import (
     REDRAFT_USER,
     SentenceRevisions,
 )
+from research.state.progress_events import Message, Token
 
 # Room kept for the answer itself inside num_ctx.
 ANSWER_RESERVE_TOKENS = 3072
@@ -53,7 +54,7 @@ async def draft_answer(state: AgentState, deps: WorkflowDependencies) -> dict[st
     targets = [text for text in state.get("redraft_targets") or [] if text]
     if not sources:
         draft = NO_EVIDENCE_DRAFT[lang]
-        deps.progress("token", {"text": draft})
+        deps.progress(Token(draft))
     elif targets and state.get("draft"):
         # A follow-up round: only the sentences the verifier could not support are
         # revised, against everything read so far; the supported ones stay as they were.
@@ -75,7 +76,7 @@ async def draft_answer(state: AgentState, deps: WorkflowDependencies) -> dict[st
         disagreements = await source_disagreements(state, sources, sub_questions, deps)
         if disagreements["items"]:
             system += DRAFT_DISAGREEMENTS_RULE[lang].format(items=disagreement_lines(disagreements["items"], lang))
-            deps.progress("message", {"key": "analysis.disagreements_found", "count": len(disagreements["items"])})
+            deps.progress(Message("analysis.disagreements_found", {"count": len(disagreements["items"])}))
         frame = DRAFT_USER[lang].format(question=question, evidence="")
         # Ranked once; each (shrinking) attempt takes a prefix of the same ranking.
         ranked = rank_passages(sources, [state["question"], *sub_questions])
@@ -91,7 +92,7 @@ async def draft_answer(state: AgentState, deps: WorkflowDependencies) -> dict[st
             ],
             budget, node="llm", session_id=state["session_id"], lang=lang,
         )
-    deps.progress("token", {"text": "\n"})
+    deps.progress(Token("\n"))
     rewrites: list[dict[str, Any]] = []
     if sources:
         # Models cite as they like ([1], 【S1】, footnotes…): from here on only [S#] exists.
@@ -120,7 +121,7 @@ async def redraft_unsupported(draft: str, targets: list[str], state: AgentState,
     model says the sources do not cover it. One structured call; a sentence the model did
     not answer for (or a call that failed) stays as written, and the verifier flags it again."""
     lang = state["language"]
-    deps.progress("message", {"key": "verifier.redrafting", "count": len(targets)})
+    deps.progress(Message("verifier.redrafting", {"count": len(targets)}))
     items = "\n".join(REDRAFT_ITEM[lang].format(id=n, text=text.strip()) for n, text in enumerate(targets, 1))
     ranked = rank_passages(sources, [state["question"], *targets])
     frame = REDRAFT_SYSTEM[lang] + REDRAFT_USER[lang].format(evidence="", items=items)

@@ -14,6 +14,7 @@ from research.modules.text.injection import screen_injection, screen_title
 from research.modules.text.source_kind import source_kind
 from research.state import AgentState, Document, ParsedDocument, RunError
 from research.nodes.dependencies import DocumentFailed, WorkflowDependencies
+from research.state.progress_events import Message
 
 
 async def process_documents(state: AgentState, deps: WorkflowDependencies) -> dict[str, Any]:
@@ -71,14 +72,14 @@ async def process_documents(state: AgentState, deps: WorkflowDependencies) -> di
         "processed.jsonl",
         "".join(json.dumps(d, ensure_ascii=False) + "\n" for d in documents),
     )
-    deps.progress("message", {"key": "progress.documents_read", "ok": ok, "failed": len(documents) - ok})
+    deps.progress(Message("progress.documents_read", {"ok": ok, "failed": len(documents) - ok}))
     # Why, as it happens (one line per distinct reason), not only in report.md.
     reasons: dict[str, int] = {}
     for error in errors:
         reasons[error["message"]] = reasons.get(error["message"], 0) + 1
     for reason, count in list(reasons.items())[:3]:
-        deps.progress("message", {"key": "terminal.read_failed", "count": count, "total": len(documents),
-                                  "reason": reason})
+        deps.progress(Message("terminal.read_failed", {"count": count, "total": len(documents),
+                                                       "reason": reason}))
     return {"documents": documents, "errors": errors}
 
 

@@ -15,6 +15,7 @@ from research.state import AgentState, RunError, SearchHit, plan_queries_flat
 from research.state.run_problems import ENGINE_NOTE_TARGET, MISSING_TOOL_TARGET
 from research.modules.clients.web_search_client import SEARCH_TOOL
 from research.nodes.dependencies import SearchUnavailable, WorkflowDependencies
+from research.state.progress_events import Message
 
 # The web-search server fetches each hit's page too; more requests in flight than this
 # mostly queue on the search engine's rate limits.
@@ -35,7 +36,7 @@ async def search_web(state: AgentState, deps: WorkflowDependencies) -> dict[str,
     missing = await _missing_search_tool(deps, state.get("language") or "en") if rounds == 0 else None
     if missing is not None:
         # An external server without the tool: every query would fail the same way.
-        deps.progress("message", {"key": "terminal.search_tool_missing", **missing})
+        deps.progress(Message("terminal.search_tool_missing", missing))
         message = t("terminal.search_tool_missing", state.get("language") or "en", **missing)
         return {"search_rounds": rounds + 1, "errors": [
             RunError(node="search", message=message, target=MISSING_TOOL_TARGET).model_dump()]}
@@ -64,7 +65,7 @@ async def search_web(state: AgentState, deps: WorkflowDependencies) -> dict[str,
     for note in notes:
         # An engine that failed and another that answered instead changes which sources
         # the answer rests on: said as it happens, and kept for the report and meta.json.
-        deps.progress("message", {"key": "terminal.engine_note", "note": note})
+        deps.progress(Message("terminal.engine_note", {"note": note}))
         errors.append(RunError(node="search", message=note, target=ENGINE_NOTE_TARGET).model_dump())
     merged = list(state.get("search_results", []))
     seen = {hit["canonical_url"] for hit in merged}
@@ -84,7 +85,7 @@ async def search_web(state: AgentState, deps: WorkflowDependencies) -> dict[str,
         engines.add(hit.engine)
         new += 1
     deps.history.write_json(state["session_id"], "search_results.json", merged)
-    deps.progress("message", {"key": "progress.sources_found", "count": new, "queries": len(queries)})
+    deps.progress(Message("progress.sources_found", {"count": new, "queries": len(queries)}))
     update: dict[str, Any] = {
         "search_results": merged,
         "search_rounds": rounds + 1,
@@ -111,7 +112,7 @@ def _announce_failures(deps: WorkflowDependencies, errors: list[dict[str, Any]],
     for error in errors:
         counts[error["message"]] = counts.get(error["message"], 0) + 1
     for reason, count in counts.items():
-        deps.progress("message", {"key": "terminal.search_failed", "count": count, "total": total, "reason": reason})
+        deps.progress(Message("terminal.search_failed", {"count": count, "total": total, "reason": reason}))
 
 
 async def _missing_search_tool(deps: WorkflowDependencies, lang: str) -> dict[str, str] | None:

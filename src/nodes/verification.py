@@ -42,6 +42,7 @@ from research.nodes.verification_prompts import (
     JudgeBatch,
     SentenceRewrites,
 )
+from research.state.progress_events import Message
 
 NODE = "verification"
 PARTLY_WEIGHT = 0.5  # see the module docstring
@@ -100,7 +101,7 @@ async def verify_claims(state: AgentState, deps: WorkflowDependencies) -> dict[s
             # The last round found nothing that helped: another one would only cost calls.
             summary["loop_stopped"] = "no_gain"
             deps.history.append_event(state["session_id"], "loop_stopped", share=share, previous=earlier_shares[-1])
-            deps.progress("message", {"key": "verifier.loop_no_gain"})
+            deps.progress(Message("verifier.loop_no_gain"))
         else:
             follow_ups = await _follow_up_queries(state, verdicts, language, deps, new_errors)
             if follow_ups:
@@ -189,8 +190,8 @@ async def _fix_language(
         errors.append(RunError(node=NODE, target=LANGUAGE_TARGET, message=t(
             "verifier.language_not_rewritten", language, count=len(left), reason=reason, examples=examples)))
         # Said as it happens too, not only in the closing lines and the report's notes.
-        deps.progress("message", {"key": "verifier.language_not_rewritten", "count": len(left), "reason": reason,
-                                  "examples": examples})
+        deps.progress(Message("verifier.language_not_rewritten", {"count": len(left), "reason": reason,
+                                                                  "examples": examples}))
     return draft, check
 
 

@@ -26,6 +26,7 @@ from research.orchestrator.graph import build_graph
 from research.orchestrator.server_pool import ServerPool
 from research.state import AgentState
 from research.state.session_folder import HistoryManager
+from research.state.progress_events import ProgressEvent, Token, to_wire
 
 logger = logging.getLogger("research.langgraph")
 
@@ -62,9 +63,9 @@ class SessionServers:
         return call
 
 
-def _log_progress(event: str, payload: dict[str, Any]) -> None:
-    if event != "token":
-        logger.info("%s %s", event, payload)
+def _log_progress(event: ProgressEvent) -> None:
+    if not isinstance(event, Token):
+        logger.info("%s %s", *to_wire(event))
 
 
 def open_session_step(deps: WorkflowDependencies, servers: SessionServers) -> Callable[[AgentState], Any]:

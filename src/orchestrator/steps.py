@@ -19,6 +19,7 @@ from research.nodes.dependencies import WorkflowDependencies
 from research.state import AgentState
 from research.state.agent_state import usage_since
 from research.state.progress_log import record_step
+from research.state.progress_events import Message, NodeFinished, NodeStarted
 
 Node = Callable[[AgentState, WorkflowDependencies], Awaitable[dict[str, Any]]]
 
@@ -68,7 +69,7 @@ def budget_update(state: AgentState, update: dict[str, Any], deps: WorkflowDepen
     if spent and spent != state.get("budget_exhausted"):
         deps.history.append_event(state["session_id"], "budget_exhausted", budget=spent, elapsed_seconds=elapsed,
                                   llm_tokens=used)
-        deps.progress("message", {"key": "budget.progress_" + spent})
+        deps.progress(Message("budget.progress_" + spent))
     return {"elapsed_seconds": elapsed, "llm_tokens": used, "budget_exhausted": spent}
 
 
@@ -86,7 +87,7 @@ def bind(name: str, node: Node | str, deps: WorkflowDependencies) -> Callable[[A
     async def run(state: AgentState) -> dict[str, Any]:
         session_id = state["session_id"]
         deps.history.append_event(session_id, "node_start", node=name)
-        deps.progress("node_start", {"node": name})
+        deps.progress(NodeStarted(name))
         started = time.perf_counter()
         if not loaded:
             loaded.append(await asyncio.to_thread(load_node, str(node)))
@@ -108,7 +109,7 @@ def bind(name: str, node: Node | str, deps: WorkflowDependencies) -> Callable[[A
             update = {**update, **budget_update(state, update, deps, seconds, _tokens(used))}
         deps.history.append_event(session_id, "node_end", node=name, seconds=seconds)
         record_step(deps.history.path(session_id), name, state, update)  # progress.md, for people
-        deps.progress("node_end", {"node": name, "seconds": seconds})
+        deps.progress(NodeFinished(name, seconds))
         return update
 
     run.__name__ = f"{name}_node"

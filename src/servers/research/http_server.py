@@ -56,6 +56,7 @@ from research.servers.research.server import (
     progress_message,
 )
 from research.servers.research.server import _tool_result as tool_result
+from research.state.progress_events import from_wire
 from research.state.session_folder import HistoryManager
 
 FOLLOW_SECONDS = 0.3  # how often a waiting call reads its run's new events
@@ -156,7 +157,8 @@ class HttpService:
                     key = "serve.taken_over" if payload.get("claims", 1) > 1 else "serve.started"
                     message = t(key, lang, worker=event["worker"])
                 else:
-                    message = progress_message(event["event"], payload, lang)
+                    said = from_wire(event["event"], payload)
+                    message = progress_message(said, lang) if said is not None else None
                 if message:
                     steps += 1  # MCP progress must grow with every notification
                     await ctx.report_progress(steps, None, message)

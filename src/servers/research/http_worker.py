@@ -26,6 +26,7 @@ from research.modules.core.settings import Settings
 from research.orchestrator.run_queue import ClaimedRun, Lease
 from research.orchestrator.session_store import DatabaseUnreachable
 from research.orchestrator.runner import ResearchRequest, run_research
+from research.state.progress_events import ProgressEvent, SessionStarted, Token, to_wire
 from research.state.session_folder import FINISHED_STATUSES, HistoryManager
 
 DEFAULT_LEASE_SECONDS = 15.0
@@ -85,7 +86,9 @@ class Worker:
 
     async def run_one(self, claimed: ClaimedRun) -> None:
         request = claimed.request
-        settings = self.settings.model_copy(update=request.get("overrides") or {})
+        # The queued run's language is one of its settings, like its depth and budgets.
+        settings = self.settings.model_copy(update={**(request.get("overrides") or {}),
+                                                    "language": request.get("lang", "auto")})
         history = HistoryManager(settings.sessions_dir)
         session_id = claimed.session_id
         if session_id:
@@ -95,22 +98,21 @@ class Worker:
                 await self.lease.finish(claimed.run_id, "done", _result_from_meta(history, session_id, meta))
                 return
         research_request = ResearchRequest(
-            question=request.get("question", ""), language=request.get("lang", "auto"),
-            resume=session_id or None, owner=claimed.owner,
+            question=request.get("question", ""), resume=session_id or None, owner=claimed.owner,
             parent_session=request.get("parent") or None)  # a follow-up in a remote REPL conversation
 
-        events: asyncio.Queue[tuple[str, dict[str, Any]]] = asyncio.Queue()
+        events: asyncio.Queue[ProgressEvent] = asyncio.Queue()
 
-        def progress(event: str, payload: dict[str, Any]) -> None:
-            if event != "token":  # the streamed answer is far too chatty for the table
-                events.put_nowait((event, payload))
+        def progress(event: ProgressEvent) -> None:
+            if not isinstance(event, Token):  # the streamed answer is far too chatty for the table
+                events.put_nowait(event)
 
         async def write_events() -> None:
             while True:
-                event, payload = await events.get()
-                if event == "session":
-                    await self.lease.set_session(claimed.run_id, payload["session_id"])
-                await self.lease.add_event(claimed.run_id, event, payload)
+                event = await events.get()
+                if isinstance(event, SessionStarted):
+                    await self.lease.set_session(claimed.run_id, event.session_id)
+                await self.lease.add_event(claimed.run_id, *to_wire(event))
                 events.task_done()
 
         run = asyncio.ensure_future(run_research(research_request, settings, progress))

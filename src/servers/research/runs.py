@@ -18,6 +18,7 @@ import anyio
 
 from research.modules.core.settings import Settings
 from research.orchestrator.runner import ResearchRequest, RunResult, run_research
+from research.state.progress_events import NodeStarted, ProgressEvent, SessionStarted, Token
 
 # One local model serves every run: a second run at once would halve the speed of both.
 DEFAULT_RUN_LIMIT = 1
@@ -25,7 +26,7 @@ DEFAULT_RUN_LIMIT = 1
 CANCEL_GRACE_SECONDS = 30.0
 
 Event = tuple[str, dict[str, Any]]
-EventSink = Callable[[str, dict[str, Any]], Awaitable[None]]
+EventSink = Callable[[ProgressEvent], Awaitable[None]]
 
 
 class RunsBusy(Exception):
@@ -62,13 +63,13 @@ class RunManager:
             raise RunsBusy(going.session_id or going.label, len(self.active), self.limit)
         run = ActiveRun(label=request.resume or request.question[:80], request=request)
 
-        def progress(event: str, payload: dict[str, Any]) -> None:
-            if event == "session":
-                run.session_id, run.language = payload["session_id"], payload.get("language", "")
-            elif event == "node_start":
-                run.node = payload["node"]
-            if event != "token":  # the streamed answer is far too chatty for notifications
-                run.events.put_nowait((event, payload))
+        def progress(event: ProgressEvent) -> None:
+            if isinstance(event, SessionStarted):
+                run.session_id, run.language = event.session_id, event.language
+            elif isinstance(event, NodeStarted):
+                run.node = event.node
+            if not isinstance(event, Token):  # the streamed answer is far too chatty for notifications
+                run.events.put_nowait(event)
 
         self.active.append(run)
         task = run.task = asyncio.create_task(run_research(request, settings, progress))
@@ -95,10 +96,10 @@ class RunManager:
                 if not getter.done():
                     getter.cancel()
             if getter.done() and not getter.cancelled():
-                await on_event(*getter.result())
+                await on_event(getter.result())
             elif task.done():
                 while not run.events.empty():
-                    await on_event(*run.events.get_nowait())
+                    await on_event(run.events.get_nowait())
                 return
 
     async def stop_all(self, signal_name: str) -> None:
