@@ -104,13 +104,7 @@ class ServerLauncher:
         return process
 
     async def _forward_stderr(self, stream: asyncio.StreamReader) -> None:
-        while True:
-            try:
-                line = await stream.readline()
-            except (OSError, ValueError, asyncio.LimitOverrunError):
-                return
-            if not line:
-                return
+        while line := await _next_line(stream):
             self.log(line.decode("utf-8", errors="replace"))
 
     def log(self, text: str) -> None:
@@ -152,14 +146,8 @@ class ServerLauncher:
         stdin, stdout = process.stdin, process.stdout
 
         async def read_server() -> None:
-            async with to_session:
-                while True:
-                    try:
-                        line = await stdout.readline()
-                    except (OSError, ValueError, asyncio.LimitOverrunError):
-                        return
-                    if not line:
-                        return  # EOF: the session sees the connection close
+            async with to_session:  # at the end of stdout the session sees the connection close
+                while line := await _next_line(stdout):
                     if not line.strip():
                         continue
                     try:
@@ -195,6 +183,15 @@ class ServerLauncher:
                     await read_stream.aclose()
                     await stop_process(process, self.exit_grace, self.terminate_first)
                 tasks.cancel_scope.cancel()
+
+
+async def _next_line(stream: asyncio.StreamReader) -> bytes:
+    """The next line of a server's stdout or stderr; ``b""`` at its end, and also when the
+    pipe broke or a line overran the limit: either way nothing more can be read from it."""
+    try:
+        return await stream.readline()
+    except (OSError, ValueError, asyncio.LimitOverrunError):
+        return b""
 
 
 async def stop_process(process: asyncio.subprocess.Process, grace: float, terminate_first: bool) -> None:
