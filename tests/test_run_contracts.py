@@ -7,7 +7,15 @@ typed objects are checked by building them, so a misspelt field fails here, not 
 from __future__ import annotations
 
 import ast
+import dataclasses
 from pathlib import Path
+from typing import Any
+
+import pytest
+
+from research.modules.core.settings import Settings
+from research.orchestrator.runner import ProgressStreamFailed, ResearchRequest, RunContext, run_research
+from research.state.session_folder import HistoryManager
 
 SRC = Path(__file__).resolve().parent.parent / "src"
 # The layers that drive the clients and the graph: they use what those objects make public.
@@ -36,3 +44,53 @@ def test_the_cli_orchestrator_and_research_server_use_no_private_attribute_of_an
     sources = sorted(p for folder in DRIVERS for p in (SRC / folder).rglob("*.py") if "__pycache__" not in p.parts)
     assert sources
     assert [hit for path in sources for hit in _private_reaches(path)] == []
+
+
+# --- the run's context, and one place for the language and the plan review ------------------------
+def test_a_request_takes_no_language_or_plan_review_beside_the_settings() -> None:
+    # Both once lived in the request and in Settings: a caller could set one and forget the other
+    # (the REPL's /lang reached local runs but not RESEARCH_SERVER's). The settings are the one place.
+    for name, value in (("language", "ja"), ("review_plan", True)):
+        with pytest.raises(TypeError):
+            ResearchRequest(question="How high is Mount Fuji?", **{name: value})
+
+
+def _context(settings: Settings, **changes: Any) -> RunContext:
+    """A run's context for what these tests read; the clients are not used here."""
+    base = {field.name: None for field in dataclasses.fields(RunContext)}
+    return RunContext(**{**base, "request": ResearchRequest(question="q"), "settings": settings, **changes})
+
+
+def test_the_run_context_is_fixed_and_a_misspelt_field_fails(tmp_path: Path) -> None:
+    settings = Settings(sessions_dir=tmp_path)
+    run = _context(settings, lang="ja")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        run.lang = "en"  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        RunContext(**{field.name: None for field in dataclasses.fields(RunContext)}, langauge="ja")
+
+
+@pytest.mark.parametrize(("asked", "reviewer", "reviewed"), [(True, True, True), (True, False, False),
+                                                             (False, True, False), (False, False, False)])
+def test_a_plan_is_reviewed_when_asked_for_and_someone_can_answer(tmp_path: Path, asked: bool, reviewer: bool,
+                                                                   reviewed: bool) -> None:
+    # --review-plan / RESEARCH_REVIEW_PLAN / "/plan on" ask for it; a terminal (or the REPL) answers.
+    # Piped input, the MCP server and `research serve` workers have no one to answer: no review.
+    request = ResearchRequest(question="q", reviewer=(lambda payload: None) if reviewer else None)
+    assert _context(Settings(sessions_dir=tmp_path, review_plan=asked), request=request).review_plan is reviewed
+
+
+async def test_a_run_is_answered_in_the_language_of_its_settings(tmp_path: Path, fake_ollama) -> None:
+    settings = Settings(ollama_host=fake_ollama.url, sessions_dir=tmp_path / "sessions", language="ja")
+    seen: list[Any] = []
+
+    def closed_stream(event: Any) -> None:  # the first event (the servers starting) ends the run here
+        seen.append(event)
+        raise BrokenPipeError(32, "Broken pipe")
+
+    with pytest.raises(ProgressStreamFailed) as stopped:
+        await run_research(ResearchRequest(question="What is the height of Mount Fuji?"), settings, closed_stream)
+    session_id = stopped.value.params["session_id"]
+    meta = HistoryManager(settings.sessions_dir).read_json(session_id, "meta.json", {})
+    # An English question, answered in Japanese because the settings say so (RESEARCH_LANGUAGE, --lang, /lang).
+    assert meta["language"] == "ja" and meta["status"] == "interrupted" and len(seen) == 1

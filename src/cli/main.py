@@ -213,14 +213,13 @@ async def _one_shot(args: argparse.Namespace, settings, lang: str) -> int:
     # Drafts stream only to a terminal; a redirected stdout gets the checked answer alone.
     live = not args.json and _is_terminal(sys.stdout)
     progress = ConsoleProgress(lang, answer_stream=sys.stdout, verbose=args.verbose, stream_answer=live)
-    request = ResearchRequest(question=args.question or "", language=settings.language, resume=args.resume)
+    request = ResearchRequest(question=args.question or "", resume=args.resume)
     _stop_on_signals(request)
     # Plan review needs someone to answer: on a terminal, ask; else say it was skipped.
     if sys.stdin.isatty():
         from research.cli.plan_review import terminal_reviewer
 
         request.reviewer = terminal_reviewer(lang)
-        request.review_plan = settings.review_plan
     elif settings.review_plan and not args.resume:
         progress.console.print(t("plan.review_skipped", lang))
     try:

@@ -15,7 +15,7 @@ import asyncio
 import os
 import signal
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from prompt_toolkit import PromptSession
 from prompt_toolkit.auto_suggest import AutoSuggestFromHistory
@@ -28,6 +28,10 @@ from research.modules.core.errors import EXIT_NO_EVIDENCE, EXIT_OK, UserFacingEr
 from research.modules.core.i18n import t
 from research.modules.core.settings import Settings
 from research.modules.text.sanitize import strip_controls
+
+if TYPE_CHECKING:  # the orchestrator is imported with the first question (see above)
+    from research.orchestrator.runner import ResearchRequest, RunResult
+    from research.orchestrator.server_pool import ServerPool
 
 PROMPT = "research> "
 
@@ -52,8 +56,7 @@ class Repl:
     def __init__(self, settings: Settings, *, input: Any = None, output: Any = None) -> None:
         from research.state.session_folder import HistoryManager
 
-        self.settings = settings
-        self.lang_setting: str = settings.language  # "auto" | "ja" | "en": what questions are answered in
+        self.settings = settings  # /lang, /model, /depth and /plan change it for the next question
         self.lang: str = initial_message_language(settings.language)  # messages and help
         self.session_id: str | None = None  # the conversation's latest session; parent of the next question
         self.verbose = False
@@ -65,6 +68,11 @@ class Repl:
         from research.orchestrator.server_pool import PooledLoop
 
         self.servers = PooledLoop()  # both MCP servers (and their loop) kept across questions
+
+    @property
+    def lang_setting(self) -> str:
+        """"auto" | "ja" | "en": what questions are answered in (/lang sets it in the settings)."""
+        return self.settings.language
 
     # --- output ---------------------------------------------------------------------
     def say(self, key: str, style: str = "", **params: Any) -> None:
@@ -154,8 +162,7 @@ class Repl:
         if self.settings.server:
             self.ask_server(question)
             return
-        self.run(ResearchRequest(question=question, language=self.lang_setting, parent_session=self.session_id,
-                                 review_plan=self.settings.review_plan, reviewer=self.plan_reviewer()))
+        self.run(ResearchRequest(question=question, parent_session=self.session_id, reviewer=self.plan_reviewer()))
 
     def ask_server(self, question: str) -> None:
         """RESEARCH_SERVER: the team's `research serve` runs the question, as a follow-up of this
@@ -183,17 +190,18 @@ class Repl:
 
         return terminal_reviewer(self.lang)
 
-    def run(self, request: Any) -> None:
+    def run(self, request: ResearchRequest) -> None:
         """Run one request to the end, or until Ctrl-C; never lets an error end the REPL."""
         from research.cli.progress import ConsoleProgress
+        from research.state.progress_events import ProgressEvent, SessionStarted
 
         progress = ConsoleProgress(self.lang, verbose=self.verbose)
         started: dict[str, str] = {}
 
-        def on_event(event: str, payload: dict[str, Any]) -> None:
-            if event == "session":
-                started["session_id"] = payload["session_id"]
-            progress(event, payload)
+        def on_event(event: ProgressEvent) -> None:
+            if isinstance(event, SessionStarted):
+                started["session_id"] = event.session_id
+            progress(event)
 
         try:
             result = self.servers.run(lambda pool: _cancellable(request, self.settings, on_event, pool))
@@ -210,7 +218,7 @@ class Repl:
         finally:
             progress.close()
             self.console.print()  # the streamed answer does not end with a newline
-        if result is None and getattr(request, "stopped_by", None):
+        if result is None and request.stopped_by:
             from research.modules.core.errors import SIGNAL_EXIT_CODES
 
             session_id = started.get("session_id")
@@ -229,7 +237,7 @@ class Repl:
             return
         self._finished(result, progress)
 
-    def _finished(self, result: Any, progress: Any) -> None:
+    def _finished(self, result: RunResult, progress: Any) -> None:
         self.session_id = result.session_id
         if self.lang_setting == "auto":
             self.lang = result.language  # messages follow the conversation's language
@@ -255,7 +263,8 @@ class Repl:
         self.say("repl.failed", "red", reason=f"{type(exc).__name__}: {exc}", log=log)
 
 
-async def _cancellable(request: Any, settings: Settings, progress: Any, servers: Any = None) -> Any:
+async def _cancellable(request: ResearchRequest, settings: Settings, progress: Any,
+                       servers: ServerPool | None = None) -> RunResult | None:
     """Run the research as a task that SIGINT cancels; returns None when cancelled.
 
     Cancelling the task (rather than letting KeyboardInterrupt fly through the loop)

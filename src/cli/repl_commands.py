@@ -55,7 +55,7 @@ def _lang(repl: "Repl", arg: str) -> bool:
     if choice not in LANG_CHOICES:
         repl.say("repl.usage", "yellow", usage="/lang ja|en|auto")
         return True
-    repl.lang_setting = choice
+    repl.settings = repl.settings.model_copy(update={"language": choice})
     if choice == "auto":
         repl.say("repl.lang_set_auto")
     else:
@@ -207,7 +207,7 @@ def _resume(repl: "Repl", arg: str) -> bool:
         return True
     from research.orchestrator.runner import ResearchRequest
 
-    repl.run(ResearchRequest(resume=arg.strip(), language=repl.lang_setting, reviewer=repl.plan_reviewer()))
+    repl.run(ResearchRequest(resume=arg.strip(), reviewer=repl.plan_reviewer()))
     return True
 
 

@@ -17,7 +17,7 @@ import traceback
 import unicodedata
 from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from research.modules.core.errors import EXIT_FAILURE, EXIT_NO_EVIDENCE, EXIT_OK, UsageError, UserFacingError
 from research.state.run_problems import outcome_exit_code, run_problems
@@ -26,20 +26,27 @@ from research.modules.core.language import detect_language
 from research.modules.core.settings import Settings
 from research.modules.text.sanitize import clean_data, safe_markdown
 from research.nodes.dependencies import ProgressCallback, WorkflowDependencies
+from research.state.progress_events import Message, ProgressEvent, Resuming, ServersStarting, SessionStarted
 from research.orchestrator.server_pool import ServerPool
+
+if TYPE_CHECKING:  # imported once the question is accepted: a bad one is said without the client's imports
+    from research.modules.llm.model_manager import ModelManager
 
 MAX_QUESTION_CHARS = 4000
 
 
 @dataclass
 class ResearchRequest:
+    """One question, or one session to resume, and who answers for it. How it is answered
+    (language, depth, plan review, budgets) is the run's ``Settings``, the one place every
+    caller sets it: a request cannot say one language while the settings say another."""
+
     question: str = ""
-    language: str = "auto"  # "auto" | "ja" | "en"
     resume: str | None = None
     parent_session: str | None = None
-    review_plan: bool = False  # stop after planning for review (needs a reviewer)
     # Answers a plan review: called with {"question", "language", "plan"}, returns the
-    # reviewed sub-questions (texts). None: a pending review is accepted as planned.
+    # reviewed sub-questions (texts). A plan is reviewed when settings.review_plan is on and
+    # there is a reviewer; None: a pending review is accepted as planned.
     reviewer: Callable[[dict[str, Any]], list[str] | None] | None = None
     # Set by the CLI to "SIGTERM"/"SIGHUP" just before it cancels the run for that signal:
     # the session is then marked "interrupted" rather than "cancelled" (Ctrl-C).
@@ -114,9 +121,9 @@ class ProgressStreamFailed(UserFacingError):
 def _guarded(progress: ProgressCallback) -> ProgressCallback:
     """``progress`` whose write failures are told apart from every other OSError."""
 
-    def report(event: str, payload: dict[str, Any]) -> None:
+    def report(event: ProgressEvent) -> None:
         try:
-            progress(event, payload)
+            progress(event)
         except OSError as exc:
             raise ProgressStreamFailed(exc) from None
         except SystemExit:  # Rich's answer to a broken pipe: it raises SystemExit(1) from print()
@@ -135,7 +142,7 @@ async def run_research(
         question, lang = meta["question"], meta["language"]
     else:
         question = clean_question(request.question)
-        lang = resolve_language(request.language, question)
+        lang = resolve_language(settings.language, question)
         session, meta = None, {}
     depth = meta.get("depth") or settings.depth  # a resumed run keeps the depth it started with
     settings = settings_for_depth(settings, depth)
@@ -169,7 +176,7 @@ async def run_research(
         # kernel drops the lock when its process dies, so a kill -9 never leaves it stale.
         if announce_servers:  # said once Ollama answered and the folder exists: their errors stay one line
             try:
-                progress("servers_starting", {})  # they boot in the background; the first steps go on
+                progress(ServersStarting())  # they boot in the background; the first steps go on
             except ProgressStreamFailed as failed:
                 failed.params["session_id"] = session.session_id
                 history.update_meta(session.session_id, status=SessionStatus.INTERRUPTED, finished_at=now_iso())
@@ -178,8 +185,8 @@ async def run_research(
             if request.resume:
                 history.remove_stale_temp_files(session.session_id)  # left by a process killed mid-write
             try:
-                return await _run_locked(request, settings, progress, history, session, model, model_name,
-                                         question, lang, depth, pool, heavy)
+                return await _run_locked(RunContext(request, settings, progress, history, session, model, model_name,
+                                                    question, lang, depth, pool, heavy))
             finally:
                 # The sessions index (PostgreSQL only) gets the outcome meta.json now holds.
                 from research.orchestrator.session_store import record_session
@@ -219,30 +226,53 @@ def _import_graph_modules() -> Any:
     return importlib.import_module("research.orchestrator.graph")
 
 
-async def _run_locked(request, settings, progress, history, session, model, model_name, question, lang, depth, pool,
-                      heavy):
+@dataclass(frozen=True)
+class RunContext:
+    """What one run of one session works with, fixed once its session is known."""
+
+    request: ResearchRequest
+    settings: Settings  # with the run's depth applied (settings_for_depth)
+    progress: ProgressCallback  # guarded: a failed write is ProgressStreamFailed
+    history: HistoryManager
+    session: SessionInfo
+    model: ModelManager
+    model_name: str  # what Ollama confirmed it has
+    question: str  # cleaned; a resumed session's own
+    lang: str  # "ja" | "en"
+    depth: str
+    pool: ServerPool
+    heavy: asyncio.Future[Any]  # the graph's modules, imported in a thread meanwhile
+
+    @property
+    def review_plan(self) -> bool:
+        """Stop after planning for review: asked for (--review-plan, RESEARCH_REVIEW_PLAN,
+        /plan on) and someone there to answer it."""
+        return self.settings.review_plan and self.request.reviewer is not None
+
+
+async def _run_locked(run: RunContext) -> RunResult:
+    request, progress, history, session, lang = run.request, run.progress, run.history, run.session, run.lang
     history.update_meta(session.session_id, status=SessionStatus.RUNNING)
     history.append_event(session.session_id, "run_start", resume=bool(request.resume))
     from research.orchestrator.session_store import record_session
 
-    await record_session(settings, history, session.session_id, request.owner)
+    await record_session(run.settings, history, session.session_id, request.owner)
 
-    finished: dict[str, Any] = {}  # the graph's final state, once it has one
+    graph_run = _GraphRun(run)
     try:
         # Inside the try: a progress stream that fails here already leaves the session "interrupted".
-        progress("session", {"session_id": session.session_id, "session_dir": str(session.path), "language": lang})
-        final = await _run_graph(session, history, settings, model, progress, question, lang, model_name, request,
-                                 depth, finished, pool, heavy)
+        progress(SessionStarted(session.session_id, str(session.path), lang))
+        final = await graph_run.execute()
     except BaseException as exc:
         cancelled = isinstance(exc, (KeyboardInterrupt, asyncio.CancelledError))
         meta = history.read_json(session.session_id, "meta.json", {})
-        if cancelled and (finished or meta.get("status") in FINISHED_STATUSES):
+        if cancelled and (graph_run.final is not None or meta.get("status") in FINISHED_STATUSES):
             # The report is complete; only the last checkpoint or the servers' shutdown
             # was cut short. The session stays "done": a signal now must not undo it.
             history.append_event(session.session_id, "shutdown_interrupted", signal=request.stopped_by or "SIGINT")
-            if not finished:
+            if graph_run.final is None:
                 return _result_from_meta(session, lang, meta, bool(request.resume))
-            final = finished
+            final = graph_run.final
         else:
             if isinstance(exc, ProgressStreamFailed):  # stopped by the stream, not by a failure of the run
                 exc.params["session_id"] = session.session_id
@@ -253,14 +283,14 @@ async def _run_locked(request, settings, progress, history, session, model, mode
             history.update_meta(session.session_id, status=status, finished_at=now_iso(), error=str(exc)[:500])
             history.append_event(session.session_id, "run_" + status, error=type(exc).__name__,
                                  **({"signal": request.stopped_by} if request.stopped_by else {}))
-            if not cancelled and not _is_user_facing(exc):
+            if not cancelled and not isinstance(exc, UserFacingError):
                 history.write_text(session.session_id, "error.log", traceback.format_exc())
             raise
     history.append_event(session.session_id, "run_end")
     documents = final.get("documents", [])
     read = sum(1 for d in documents if d["status"] == "ok")
     problems, exit_code = run_problems(final), outcome_exit_code(final)
-    sandbox = getattr(pool.parser, "sandbox_name", "")
+    sandbox = run.pool.parser.sandbox_name if run.pool.parser is not None else ""
     if sandbox in WEAK_SANDBOXES:  # parsed with less isolation than bwrap or a container gives
         problems.append({"kind": "sandbox", "message": sandbox})
     history.update_meta(session.session_id, problems=problems, exit_code=exit_code)
@@ -315,98 +345,108 @@ def settings_for_depth(settings: Settings, depth: str) -> Settings:
     return settings.model_copy(update={"depth": depth})
 
 
-async def _run_graph(session, history, settings, model, progress, question, lang, model_name, request, depth,
-                     finished, pool, heavy):
-    from research.orchestrator.steps import NODES, bind, preload_nodes
+class _GraphRun:
+    """The graph's pass over one session. ``final`` holds its final state as soon as it has
+    one: a cancel that lands while the checkpointer closes still finds the finished run."""
 
-    web_search, parser = pool.for_session(session.path)
-    deps = WorkflowDependencies(
-        settings=settings, model=model, web_search=web_search, parser=parser, history=history, progress=progress
-    )
-    initial: dict[str, Any] = {}
-    planned: dict[str, Any] | None = None
-    if not request.resume:
-        initial = _initial_state(history, request, session, question, lang, model_name, depth)
-        # A new run plans while LangGraph is still being imported: the input step needs
-        # only the model. Its result enters the graph below as that node's write, so the
-        # checkpoints, events and progress.md are the same as when the graph runs it. A
-        # kill before that write leaves no checkpoint, and --resume starts afresh.
-        planned = await bind("input", NODES["input"], deps)(initial)
-    graph_module = await heavy
-    from research.orchestrator.session_store import open_checkpointer
+    def __init__(self, run: RunContext) -> None:
+        self.run = run
+        self.final: dict[str, Any] | None = None
 
-    async with AsyncExitStack() as stack:
-        # SQLite in the session folder, or PostgreSQL (RESEARCH_DATABASE_URL); both read
-        # checkpoints with an allow-list of the types our graph writes.
-        saver = await stack.enter_async_context(open_checkpointer(settings, session.path))
-        graph = graph_module.build_graph(deps, saver)
-        preload = asyncio.ensure_future(asyncio.to_thread(preload_nodes))
-        stack.callback(_forget, preload)
-        config = {
-            "configurable": {"thread_id": session.session_id},
-            # Each verification loop revisits four nodes; leave room for all of them.
-            "recursion_limit": 14 + 5 * (settings.max_verification_loops + 1),
-        }
-        if planned is not None:
-            # Written as the input node's output (its reducers applied, its edges taken).
-            await graph.aupdate_state(config, {**initial, **planned}, as_node="input")
-            start: dict[str, Any] | None = None
-        else:
+    async def execute(self) -> dict[str, Any]:
+        from research.orchestrator.steps import NODES, bind, preload_nodes
+
+        run, progress, session = self.run, self.run.progress, self.run.session
+        web_search, parser = run.pool.for_session(session.path)
+        deps = WorkflowDependencies(
+            settings=run.settings, model=run.model, web_search=web_search, parser=parser, history=run.history,
+            progress=progress,
+        )
+        initial: dict[str, Any] = {}
+        planned: dict[str, Any] | None = None
+        if not run.request.resume:
+            initial = _initial_state(run)
+            # A new run plans while LangGraph is still being imported: the input step needs
+            # only the model. Its result enters the graph below as that node's write, so the
+            # checkpoints, events and progress.md are the same as when the graph runs it. A
+            # kill before that write leaves no checkpoint, and --resume starts afresh.
+            planned = await bind("input", NODES["input"], deps)(initial)
+        graph_module = await run.heavy
+        from research.orchestrator.session_store import open_checkpointer
+
+        async with AsyncExitStack() as stack:
+            # SQLite in the session folder, or PostgreSQL (RESEARCH_DATABASE_URL); both read
+            # checkpoints with an allow-list of the types our graph writes.
+            saver = await stack.enter_async_context(open_checkpointer(run.settings, session.path))
+            graph = graph_module.build_graph(deps, saver)
+            preload = asyncio.ensure_future(asyncio.to_thread(preload_nodes))
+            stack.callback(_forget, preload)
+            config = {
+                "configurable": {"thread_id": session.session_id},
+                # Each verification loop revisits four nodes; leave room for all of them.
+                "recursion_limit": 14 + 5 * (run.settings.max_verification_loops + 1),
+            }
+            if planned is not None:
+                # Written as the input node's output (its reducers applied, its edges taken).
+                await graph.aupdate_state(config, {**initial, **planned}, as_node="input")
+                start: dict[str, Any] | None = None
+            else:
+                snapshot = await graph.aget_state(config)
+                if snapshot.values and snapshot.next:
+                    progress(Resuming(session.session_id, tuple(snapshot.next)))
+                    _check_identity(snapshot.values, session)
+                    start = None
+                else:  # a resumed session that was stopped before its first step ended
+                    start = _initial_state(run)
+            # "sync": a step's checkpoint is on disk before the next step starts, so a
+            # kill -9 anywhere loses at most the step that was running.
+            final = await graph.ainvoke(start, config, durability="sync")
+            self.final = await self._answer_reviews(graph, config, final)
+            return self.final
+
+    async def _answer_reviews(self, graph: Any, config: dict[str, Any], final: dict[str, Any]) -> dict[str, Any]:
+        """While the graph is paused for a plan review, ask the reviewer and resume it.
+
+        The pause lives in the checkpoint: a process that stops here leaves a session that
+        ``--resume`` brings back to this same question.
+        """
+        from langgraph.types import Command
+
+        request, history, progress = self.run.request, self.run.history, self.run.progress
+        session_id = self.run.session.session_id
+        while True:
             snapshot = await graph.aget_state(config)
-            if snapshot.values and snapshot.next:
-                progress("resuming", {"session_id": session.session_id, "next": list(snapshot.next)})
-                _check_identity(snapshot.values, session)
-                start = None
-            else:  # a resumed session that was stopped before its first step ended
-                start = _initial_state(history, request, session, question, lang, model_name, depth)
-        # "sync": a step's checkpoint is on disk before the next step starts, so a
-        # kill -9 anywhere loses at most the step that was running.
-        final = await graph.ainvoke(start, config, durability="sync")
-        final = await _answer_reviews(graph, config, final, request, history, session.session_id, progress)
-        finished.update(final)
-        return final
+            pending = [i for task in snapshot.tasks for i in task.interrupts]
+            if not pending:
+                return final
+            payload = pending[0].value
+            history.append_event(session_id, "plan_review_shown", sub_questions=len(payload.get("plan", [])))
+            planned = [sub["question"] for sub in payload.get("plan", [])]
+            if request.reviewer is None:
+                progress(Message("plan.review_skipped_resume"))
+                answer = planned
+            else:
+                answer = request.reviewer(payload)
+            if answer is None:  # Command(resume=None) is not a valid resume value in LangGraph
+                answer = planned
+            final = await graph.ainvoke(Command(resume=answer), config, durability="sync")
 
 
-async def _answer_reviews(graph, config, final, request, history, session_id, progress):
-    """While the graph is paused for a plan review, ask the reviewer and resume it.
-
-    The pause lives in the checkpoint: a process that stops here leaves a session that
-    ``--resume`` brings back to this same question.
-    """
-    from langgraph.types import Command
-
-    while True:
-        snapshot = await graph.aget_state(config)
-        pending = [i for task in snapshot.tasks for i in task.interrupts]
-        if not pending:
-            return final
-        payload = pending[0].value
-        history.append_event(session_id, "plan_review_shown", sub_questions=len(payload.get("plan", [])))
-        planned = [sub["question"] for sub in payload.get("plan", [])]
-        if request.reviewer is None:
-            progress("message", {"key": "plan.review_skipped_resume"})
-            answer = planned
-        else:
-            answer = request.reviewer(payload)
-        if answer is None:  # Command(resume=None) is not a valid resume value in LangGraph
-            answer = planned
-        final = await graph.ainvoke(Command(resume=answer), config, durability="sync")
-
-
-def _initial_state(history, request, session, question, lang, model_name, depth) -> dict[str, Any]:
-    seed = _seed_from_parent(history, request.parent_session)
+def _initial_state(run: RunContext) -> dict[str, Any]:
+    session = run.session
+    seed = _seed_from_parent(run.history, run.request.parent_session)
     if seed:
-        history.update_meta(session.session_id, conversation=seed["conversation"])
+        run.history.update_meta(session.session_id, conversation=seed["conversation"])
     return {
         **seed,
-        "question": question,
-        "language": lang,
-        "model": model_name,
+        "question": run.question,
+        "language": run.lang,
+        "model": run.model_name,
         "session_id": session.session_id,
         "session_dir": str(session.path),
-        "parent_session": request.parent_session,
-        "depth": depth,
-        "review_plan": request.review_plan,
+        "parent_session": run.request.parent_session,
+        "depth": run.depth,
+        "review_plan": run.review_plan,
         "errors": [],
     }
 
@@ -485,9 +525,3 @@ def _check_identity(values: dict[str, Any], session: SessionInfo) -> None:
         from research.modules.text.sanitize import shorten
 
         raise UsageError("security.checkpoint_foreign", found=shorten(str(found)))
-
-
-def _is_user_facing(exc: BaseException) -> bool:
-    from research.modules.core.errors import UserFacingError
-
-    return isinstance(exc, UserFacingError)

@@ -41,6 +41,14 @@ from research.servers.research.results import (
 from research.servers.mcp_support import ResearchMCPServer
 from research.servers.research.runs import RunManager, RunsBusy
 from research.servers.research.verify_tool import CheckProcess, VerifyOutput, verify_answer
+from research.state.progress_events import (
+    Message,
+    NodeFinished,
+    NodeStarted,
+    ProgressEvent,
+    Resuming,
+    SessionStarted,
+)
 from research.state.session_folder import HistoryManager
 
 SERVER_NAME = "research"
@@ -92,18 +100,18 @@ class ResearchService:
         return "ja" if os.environ.get("LANG", "").startswith("ja") else "en"
 
     async def research(self, request: ResearchRequest, overrides: dict[str, Any], ctx: Context) -> CallToolResult:
-        lang = self.message_language(request.language, request.question)
         settings = load_settings(**overrides)
+        lang = self.message_language(settings.language, request.question)
         bar = ProgressBar()
         session_id = ""
 
-        async def notify(event: str, payload: dict[str, Any]) -> None:
+        async def notify(event: ProgressEvent) -> None:
             nonlocal lang, session_id
-            if event == "session":
-                lang, session_id = payload.get("language") or lang, payload["session_id"]
-            message = progress_message(event, payload, lang)
+            if isinstance(event, SessionStarted):
+                lang, session_id = event.language or lang, event.session_id
+            message = progress_message(event, lang)
             if message:
-                value, total = bar.advance(event, payload)
+                value, total = bar.advance(event)
                 await ctx.report_progress(value, total, strip_controls(message, keep_newlines=False))
 
         try:
@@ -137,19 +145,17 @@ class ProgressBar:
         self.value = 0.0
         self._verified = False
 
-    def advance(self, event: str, payload: dict[str, Any]) -> tuple[float, float]:
-        node = payload.get("node")
-        upcoming = payload.get("next") or []
-        if event == "resuming" and upcoming and upcoming[0] in RUN_STEPS:  # the finished steps count as done
-            self.done = RUN_STEPS.index(upcoming[0])
+    def advance(self, event: ProgressEvent) -> tuple[float, float]:
+        if isinstance(event, Resuming) and event.next and event.next[0] in RUN_STEPS:  # finished steps count as done
+            self.done = RUN_STEPS.index(event.next[0])
             self.value = max(self.value, float(self.done))
-        elif event == "node_start" and node == "search" and self._verified:
+        elif isinstance(event, NodeStarted) and event.node == "search" and self._verified:
             self.total += ROUND_STEPS  # a follow-up round
-        if event == "node_end":
+        if isinstance(event, NodeFinished):
             self.done += 1
-            self._verified = self._verified or node == "verification"
+            self._verified = self._verified or event.node == "verification"
             self.value = max(float(self.done), self.value + 1e-6)
-            if node == "report":
+            if event.node == "report":
                 self.total = self.value  # the end, however many rounds it took
         else:  # a tenth of the way to the end of the running step
             ceiling = min(self.done + 1.0, self.total)
@@ -158,19 +164,20 @@ class ProgressBar:
         return self.value, self.total
 
 
-def progress_message(event: str, payload: dict[str, Any], lang: str) -> str | None:
+def progress_message(event: ProgressEvent, lang: str) -> str | None:
     """The line a host shows for one runner event; None for events it need not see."""
-    if event == "session":
-        return t("progress.session", lang, session_id=payload["session_id"])
-    if event == "resuming":
-        steps = ", ".join(t("progress." + node, lang) for node in payload.get("next", []))
-        return t("terminal.resuming_at", lang, session_id=payload["session_id"], step=steps)
-    if event == "node_start":
-        return t("progress." + payload["node"], lang) + "…"
-    if event == "node_end":
-        return f"{t('progress.' + payload['node'], lang)}: {t('progress.done', lang)} ({payload['seconds']:.1f}s)"
-    if event == "message" and payload.get("key"):
-        return t(payload["key"], lang, **{k: v for k, v in payload.items() if k != "key"})
+    match event:
+        case SessionStarted():
+            return t("progress.session", lang, session_id=event.session_id)
+        case Resuming():
+            steps = ", ".join(t("progress." + node, lang) for node in event.next)
+            return t("terminal.resuming_at", lang, session_id=event.session_id, step=steps)
+        case NodeStarted():
+            return t("progress." + event.node, lang) + "…"
+        case NodeFinished():
+            return f"{t('progress.' + event.node, lang)}: {t('progress.done', lang)} ({event.seconds:.1f}s)"
+        case Message():
+            return t(event.key, lang, **event.params)
     return None
 
 
@@ -215,8 +222,8 @@ def build_server(service: ResearchService) -> MCPServer:
         resume: Annotated[str | None, Field(description="Id of an unfinished (e.g. cancelled) session to "
                                                         "continue instead of a new question")] = None,
     ) -> Annotated[CallToolResult, ResearchOutput]:
-        request = ResearchRequest(question=question, language=lang, resume=resume or None)
-        overrides = {"depth": depth, "search_engine": engine, "max_sources": max_sources,
+        request = ResearchRequest(question=question, resume=resume or None)
+        overrides = {"language": lang, "depth": depth, "search_engine": engine, "max_sources": max_sources,
                      "max_llm_tokens": max_llm_tokens, "max_seconds": max_seconds}
         try:
             return await service.research(request, {k: v for k, v in overrides.items() if v is not None}, ctx)
