@@ -94,3 +94,17 @@ async def test_a_run_is_answered_in_the_language_of_its_settings(tmp_path: Path,
     meta = HistoryManager(settings.sessions_dir).read_json(session_id, "meta.json", {})
     # An English question, answered in Japanese because the settings say so (RESEARCH_LANGUAGE, --lang, /lang).
     assert meta["language"] == "ja" and meta["status"] == "interrupted" and len(seen) == 1
+
+
+def test_the_repls_lang_command_sets_the_language_every_run_reads(tmp_path: Path, capsys) -> None:
+    # /lang once changed a REPL attribute of its own: local runs followed it, but a question sent
+    # to RESEARCH_SERVER (remote_run reads the settings) still went in the configured language.
+    from research.cli.repl import Repl
+    from research.cli.repl_commands import dispatch_command
+
+    repl = Repl(Settings(sessions_dir=tmp_path, language="auto"))
+    assert dispatch_command(repl, "/lang ja")
+    assert repl.settings.language == "ja" and repl.lang == "ja"
+    assert dispatch_command(repl, "/lang auto")
+    assert repl.settings.language == "auto" and repl.lang == "ja"  # messages stay until a question says otherwise
+    assert "言語を ja にしました" in capsys.readouterr().out
