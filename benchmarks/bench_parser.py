@@ -138,7 +138,7 @@ async def _run(quick: bool) -> dict:
                 if repeat == repeats - 1:  # the bomb once: it measures memory, not speed
                     memory = await _bomb_memory(processor, cache, gib=1 if quick else 2)
             finally:
-                await processor.close()
+                await processor.aclose()
     return {
         "sandbox": processor.sandbox_name,
         "isolation_verified": processor.isolation_verified,

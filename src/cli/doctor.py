@@ -106,7 +106,7 @@ async def check_parser_sandbox(settings: Settings, lang: str) -> tuple[Check, Ch
                             t("doctor.sandbox_failed", lang, name=processor.sandbox_name, reason=reason))  # fmt: skip
             isolation = Check("isolation", label_isolation, "fail", t("doctor.isolation_unknown", lang))
         finally:
-            await processor.close()
+            await processor.aclose()
     return sandbox, isolation
 
 

@@ -97,7 +97,7 @@ class ServerPool:
         web_search, parser = self.web_search, self.parser
         self.web_search = self.parser = None
         self._key = None
-        closing = [c for c in (web_search and web_search.aclose(), parser and parser.close()) if c is not None]
+        closing = [c for c in (web_search and web_search.aclose(), parser and parser.aclose()) if c is not None]
         if closing:
             await asyncio.gather(*closing, return_exceptions=True)
 

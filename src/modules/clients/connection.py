@@ -12,7 +12,7 @@ from __future__ import annotations
 import abc
 import asyncio
 import contextlib
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Self
 
 if TYPE_CHECKING:  # imported by whoever builds clients, when the first connection opens
     from mcp import Client
@@ -25,7 +25,7 @@ class BackgroundStart(abc.ABC):
 
     ``start_soon()`` begins booting (``_boot``, the subclass's); every call waits for it
     with ``_started()``, so a run's first steps need not. ``spawned()`` returns once the
-    process exists, before it answers.
+    process exists, before it answers. ``async with`` starts it and always ``aclose()``s it.
     """
 
     _not_started_hint = "start the client first (`async with`)"
@@ -47,6 +47,21 @@ class BackgroundStart(abc.ABC):
     async def start(self) -> None:
         self.start_soon()
         await self._started()
+
+    @abc.abstractmethod
+    async def aclose(self) -> None:
+        """Stop the server (and a start still under way); release what the client holds."""
+
+    async def __aenter__(self) -> Self:
+        try:
+            await self.start()
+        except BaseException:
+            await self.aclose()  # a start that failed halfway leaves no process behind
+            raise
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
 
     async def spawned(self) -> None:
         """Until the server process exists (or could not be started): not until it answers."""

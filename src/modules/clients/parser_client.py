@@ -16,7 +16,6 @@ import re
 import sys
 import tempfile
 from pathlib import Path
-from types import TracebackType
 from typing import Any
 
 from typing import TYPE_CHECKING
@@ -106,17 +105,6 @@ class ContainerProcessor(BackgroundStart):
 
     # ------------------------------------------------------------------ lifecycle
 
-    async def __aenter__(self) -> "ContainerProcessor":
-        try:
-            await self.start()
-        except BaseException:
-            await self.close()
-            raise
-        return self
-
-    async def __aexit__(self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
-        await self.close()
-
     _not_started_hint = "ContainerProcessor used outside `async with`"
 
     async def _boot(self, after: "asyncio.Future[Any] | None" = None) -> None:
@@ -146,7 +134,7 @@ class ContainerProcessor(BackgroundStart):
         assert self._launcher is not None
         return Client(self._launcher.transport())
 
-    async def close(self) -> None:
+    async def aclose(self) -> None:
         await self._stop_starting()
         if self._connection is not None:
             await self._connection.close()

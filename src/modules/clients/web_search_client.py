@@ -186,17 +186,6 @@ class WebSearchClient(BackgroundStart):
             return Client(self.spec.url, read_timeout_seconds=CALL_TIMEOUT)
         return Client(self._launcher.transport(), read_timeout_seconds=CALL_TIMEOUT)
 
-    async def __aenter__(self) -> "WebSearchClient":
-        try:
-            await self.start()
-        except BaseException:
-            await self.aclose()
-            raise
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        await self.aclose()
-
     _not_started_hint = "use `async with WebSearchClient(...)`"
 
     async def _boot(self, after: "asyncio.Future[Any] | None" = None) -> None:

@@ -104,7 +104,7 @@ class WebSearchService:
 
     async def aclose(self) -> None:
         if self._parser is not None:
-            await self._parser.close()
+            await self._parser.aclose()
         await self.client.aclose()
 
     async def _parse(self, path: str, media_type: str | None, url: str) -> ParsedDocument:
@@ -117,7 +117,7 @@ class WebSearchService:
                 try:
                     await processor.start()
                 except BaseException:
-                    await processor.close()
+                    await processor.aclose()
                     raise
                 self._parser = processor
         return await self._parser.parse(path=path, text=None, media_type=media_type or "", url=url)
