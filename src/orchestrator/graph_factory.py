@@ -16,7 +16,7 @@ from __future__ import annotations
 import logging
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any, AsyncIterator, Callable
+from typing import TYPE_CHECKING, Any, AsyncIterator, Callable
 
 from langgraph.graph import END, START, StateGraph
 
@@ -27,6 +27,10 @@ from research.orchestrator.server_pool import ServerPool
 from research.state import AgentState
 from research.state.session_folder import HistoryManager
 from research.state.progress_events import ProgressEvent, Token, to_wire
+
+if TYPE_CHECKING:  # the clients are imported by the pool when the first search starts it
+    from research.modules.clients.parser_client import ContainerProcessor
+    from research.modules.clients.web_search_client import SessionWebSearch
 
 logger = logging.getLogger("research.langgraph")
 
@@ -40,7 +44,7 @@ class SessionServers:
         self.pool = ServerPool()
         self.session_path: Path | None = None
 
-    async def _clients(self) -> tuple[Any, Any]:
+    async def _clients(self) -> tuple[SessionWebSearch, ContainerProcessor]:
         if self.session_path is None:
             raise RuntimeError("no session opened for this run")
         await self.pool.start(self.settings)
