@@ -16,7 +16,7 @@ import pytest
 
 from research.orchestrator.runner import RunResult
 from research.servers.research.results import render_research, research_output, session_report
-from research.servers.research.server import _tool_result
+from research.servers.research.server import tool_result
 from research.state.progress_log import record_step
 from research.state.session_folder import HistoryManager
 
@@ -84,14 +84,14 @@ def _finished_session(tmp_path) -> tuple[HistoryManager, str]:
 def test_mcp_research_and_session_report_results_are_inert(tmp_path):
     history, session_id = _finished_session(tmp_path)
     output = research_output(history, RunResult(session_id=session_id, session_dir="", language="en"))
-    result = _tool_result(render_research(output), output)
+    result = tool_result(render_research(output), output)
     assert_inert(result.content[0].text)
     assert_inert(json.dumps(result.structured_content, ensure_ascii=False))
     assert "Mount Fuji is 3,776 m high [S1]." in result.content[0].text
     report = session_report(history, session_id)
     assert report is not None
     assert_inert(report.markdown)
-    assert_inert(json.dumps(_tool_result(report.markdown, report).structured_content, ensure_ascii=False))
+    assert_inert(json.dumps(tool_result(report.markdown, report).structured_content, ensure_ascii=False))
 
 
 @pytest.fixture

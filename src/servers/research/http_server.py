@@ -20,7 +20,7 @@ from mcp.server.auth.provider import AccessToken
 from mcp.server.auth.settings import AuthSettings
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.transport_security import TransportSecuritySettings
-from mcp_types import CallToolResult, ToolAnnotations
+from mcp_types import CallToolResult
 from pydantic import Field
 from starlette.applications import Starlette
 
@@ -43,6 +43,8 @@ from research.servers.research.results import (
     session_report,
 )
 from research.servers.research.server import (
+    READS_SESSIONS,
+    RUNS_RESEARCH,
     SERVER_NAME,
     AnswerLang,
     Depth,
@@ -54,12 +56,14 @@ from research.servers.research.server import (
     SessionsLimit,
     error_result,
     progress_message,
+    tool_result,
 )
-from research.servers.research.server import _tool_result as tool_result
 from research.state.progress_events import from_wire
 from research.state.session_folder import HistoryManager
 
 FOLLOW_SECONDS = 0.3  # how often a waiting call reads its run's new events
+# Exact here (the stdio server also takes a unique part): a token looks up only its own sessions.
+SessionId = Annotated[str, Field(min_length=1, description="Session id")]
 
 
 class TokenFileVerifier:
@@ -203,7 +207,7 @@ def build_http_server(settings: Settings, store: TokenStore, url: str) -> MCPSer
                     "check each sentence). Sends a progress notification per step and returns the answer, the "
                     "verification summary, the sources and the report's paths. The run goes on if the call is "
                     "cancelled; see `sessions`.",
-        annotations=ToolAnnotations(read_only_hint=False, open_world_hint=True),
+        annotations=RUNS_RESEARCH,
     )
     async def research_tool(
         ctx: Context,
@@ -242,24 +246,18 @@ def build_http_server(settings: Settings, store: TokenStore, url: str) -> MCPSer
         name="sessions",
         description="Your research sessions (this token's), newest first: id, question, status, report path; and "
                     "your runs that are queued or running.",
-        annotations=ToolAnnotations(read_only_hint=True, open_world_hint=False),
+        annotations=READS_SESSIONS,
     )
-    async def sessions_tool(
-        limit: SessionsLimit = 20,
-        lang: MessageLang = "auto",
-    ) -> Annotated[CallToolResult, SessionList]:
+    async def sessions_tool(limit: SessionsLimit = 20, lang: MessageLang = "auto") -> Annotated[CallToolResult, SessionList]:
         listing = await service.sessions(_owner(), limit)
         return tool_result(render_session_list(listing, service.history, service.language(lang)), listing)
 
     @server.tool(
         name="session-report",
         description="One of your sessions' report as Markdown; for an unfinished session, its progress.md.",
-        annotations=ToolAnnotations(read_only_hint=True, open_world_hint=False),
+        annotations=READS_SESSIONS,
     )
-    async def session_report_tool(
-        session_id: Annotated[str, Field(min_length=1, description="Session id")],
-        lang: MessageLang = "auto",
-    ) -> Annotated[CallToolResult, SessionReport]:
+    async def session_report_tool(session_id: SessionId, lang: MessageLang = "auto") -> Annotated[CallToolResult, SessionReport]:
         message_lang = service.language(lang)
         # Another token's session reads exactly like one that does not exist.
         if not await service.owns(_owner(), session_id):

@@ -69,6 +69,9 @@ MaxSources = Annotated[int | None, Field(ge=1, description="Read at most this ma
 MaxLlmTokens = Annotated[int | None, Field(ge=1, description="Stop at this many model tokens")]
 MaxSeconds = Annotated[float | None, Field(gt=0, description="Stop after this many seconds of work")]
 SessionsLimit = Annotated[int, Field(ge=1, le=MAX_SESSIONS_LISTED, description="At most this many sessions")]
+# What a tool does to the world, for hosts that ask before calling one: the same on both servers.
+RUNS_RESEARCH = ToolAnnotations(read_only_hint=False, open_world_hint=True)  # reads the web, writes a session
+READS_SESSIONS = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 
 
 class ResearchService:
@@ -126,7 +129,7 @@ class ResearchService:
                 message = t("mcp_research.resume_hint", lang, message=message, session_id=session_id)
             return error_result(message)
         output = research_output(self.history, result)
-        return _tool_result(render_research(output), output)
+        return tool_result(render_research(output), output)
 
 
 # The steps of a run without follow-up rounds, and what one follow-up round adds.
@@ -185,7 +188,7 @@ def error_result(message: str) -> CallToolResult:
     return CallToolResult(content=[TextContent(type="text", text=strip_controls(message))], is_error=True)
 
 
-def _tool_result(text: str, payload: BaseModel) -> CallToolResult:
+def tool_result(text: str, payload: BaseModel) -> CallToolResult:
     """Every result a host shows passes the one sanitiser: questions, titles, answers and
     reports come from pages, the model or a shared session folder."""
     return CallToolResult(content=[TextContent(type="text", text=strip_controls(text))],
@@ -207,7 +210,7 @@ def build_server(service: ResearchService) -> MCPServer:
                     "and check each sentence against them. Takes minutes; sends a progress notification per step. "
                     "Returns the answer, the verification summary, the sources and the report's paths. "
                     "Cancelling keeps the session, resumable with the resume argument.",
-        annotations=ToolAnnotations(read_only_hint=False, open_world_hint=True),
+        annotations=RUNS_RESEARCH,
     )
     async def research_tool(
         ctx: Context,
@@ -256,26 +259,23 @@ def build_server(service: ResearchService) -> MCPServer:
         if not any(source.status == "ok" for source in output.sources):
             reasons = "; ".join(f"{s.label}: {s.error}" for s in output.sources)
             return error_result(t("mcp_research.no_readable_source", message_lang) + f" ({reasons})")
-        return _tool_result(render_verdicts(output, message_lang), output)
+        return tool_result(render_verdicts(output, message_lang), output)
 
     @server.tool(
         name="sessions",
         description="List research sessions, newest first: id, question, status, report path; also the runs "
                     "this server is working on now.",
-        annotations=ToolAnnotations(read_only_hint=True, open_world_hint=False),
+        annotations=READS_SESSIONS,
     )
-    async def sessions_tool(
-        limit: SessionsLimit = 20,
-        lang: MessageLang = "auto",
-    ) -> Annotated[CallToolResult, SessionList]:
+    async def sessions_tool(limit: SessionsLimit = 20, lang: MessageLang = "auto") -> Annotated[CallToolResult, SessionList]:
         listing = session_list(service.history, service.runs.describe(), limit)
-        return _tool_result(render_session_list(listing, service.history, service.message_language(lang)), listing)
+        return tool_result(render_session_list(listing, service.history, service.message_language(lang)), listing)
 
     @server.tool(
         name="session-report",
         description="A session's report as Markdown; for an unfinished session, its progress.md (what was done "
                     "so far).",
-        annotations=ToolAnnotations(read_only_hint=True, open_world_hint=False),
+        annotations=READS_SESSIONS,
     )
     async def session_report_tool(
         session_id: Annotated[str, Field(min_length=1, description="Session id (or a unique part of it)")],
@@ -291,7 +291,7 @@ def build_server(service: ResearchService) -> MCPServer:
             status = (service.history.read_json(session.session_id, "meta.json", {}) or {}).get("status", "")
             return error_result(t("mcp_research.no_report", message_lang, session_id=session.session_id,
                                   status=status))
-        return _tool_result(report.markdown, report)
+        return tool_result(report.markdown, report)
 
     return server
 
