@@ -134,3 +134,23 @@ def test_analyze_english_document_uses_html_tables_when_markdown_has_none() -> N
 def test_empty_document_has_no_language_and_no_facts() -> None:
     parsed = analyze_document("")
     assert parsed.language == "" and parsed.key_facts == [] and parsed.snippets == [] and parsed.tables == []
+
+
+def test_the_sandbox_record_and_the_state_model_declare_the_same_fields() -> None:
+    """``DocumentAnalysis`` (built in the sandboxed parser, which carries no pydantic) and
+    ``state.models.ParsedDocument`` (what the parser server validates it into) are one record
+    on both sides of the sandbox: a field added to one only would be dropped without a word."""
+    import dataclasses
+    import typing
+
+    from research.modules.parsing.analysis import DocumentAnalysis
+    from research.state.models import ParsedDocument
+
+    hints = typing.get_type_hints(DocumentAnalysis)
+    sandbox = {f.name: (hints[f.name], f.default if f.default_factory is dataclasses.MISSING else f.default_factory())
+               for f in dataclasses.fields(DocumentAnalysis)}
+    state = {name: (f.annotation, f.get_default(call_default_factory=True))
+             for name, f in ParsedDocument.model_fields.items()}
+    assert sandbox == state
+    parsed = analyze_document("# Fuji\n\nMount Fuji is 3,776 m tall and last erupted in 1707.")
+    assert ParsedDocument.model_validate(parsed.as_dict()).model_dump() == parsed.as_dict()
