@@ -184,7 +184,8 @@ def _research(args: argparse.Namespace) -> int:
 
             from research.cli.remote_run import run_remote
 
-            return asyncio.run(run_remote(args.question or "", settings, lang, as_json=args.json, resume=args.resume))
+            return asyncio.run(run_remote(args.question or "", settings, lang, as_json=args.json,
+                                          resume=args.resume)).exit_code
         _check_before_a_session(settings, lang)
         if args.output:  # a destination that cannot be written is said now, not after the run
             from research.cli.run_output import check_output_destination

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from dataclasses import dataclass, field
 from typing import Any
 
 from research.modules.core.errors import EXIT_FAILURE, EXIT_NO_EVIDENCE, EXIT_OK, EXIT_USAGE
@@ -19,10 +20,18 @@ from research.modules.core.i18n import t
 from research.modules.core.settings import Settings
 
 
+@dataclass(frozen=True)
+class RemoteRun:
+    """What a run on the server came to, returned to the caller (the REPL follows its session)."""
+
+    exit_code: int  # as a local run's
+    output: dict[str, Any] = field(default_factory=dict)  # the research tool's result object, when it gave one
+
+
 async def run_remote(question: str, settings: Settings, lang: str, *, as_json: bool, resume: str | None,
-                     parent: str | None = None, into: dict[str, Any] | None = None) -> int:
+                     parent: str | None = None) -> RemoteRun:
     """Submit one question (or a resume) and stream it; ``parent``: the session this question
-    follows up (the REPL's conversation); ``into`` receives the tool's result object."""
+    follows up (the REPL's conversation)."""
     from mcp import Client
     from mcp.client.streamable_http import streamable_http_client
     from mcp.shared._httpx_utils import create_mcp_http_client
@@ -30,7 +39,7 @@ async def run_remote(question: str, settings: Settings, lang: str, *, as_json: b
     token = os.environ.get("RESEARCH_SERVER_TOKEN", "").strip()
     if not token:
         sys.stderr.write("research: " + t("serve.client_no_token", lang) + "\n")
-        return EXIT_USAGE
+        return RemoteRun(EXIT_USAGE)
     url = settings.server if settings.server.endswith("/mcp") else settings.server + "/mcp"
 
     async def on_progress(value: float, total: float | None, message: str | None) -> None:
@@ -61,20 +70,18 @@ async def run_remote(question: str, settings: Settings, lang: str, *, as_json: b
     except Exception as exc:  # noqa: BLE001 - a refused token or a server that is down: one line
         if 401 in statuses:
             sys.stderr.write("research: " + t("serve.client_refused", lang, url=url) + "\n")
-            return EXIT_USAGE
+            return RemoteRun(EXIT_USAGE)
         reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         sys.stderr.write("research: " + t("serve.client_unreachable", lang, url=url, reason=reason[:200]) + "\n")
-        return EXIT_FAILURE
+        return RemoteRun(EXIT_FAILURE)
     text = result.content[0].text if result.content else ""
     if result.is_error:
         sys.stderr.write(f"research: {text.strip()}\n")
-        return EXIT_FAILURE
+        return RemoteRun(EXIT_FAILURE)
     output = result.structured_content or {}
-    if into is not None:
-        into.update(output)
     if as_json:
         sys.stdout.write(json.dumps(output, ensure_ascii=False) + "\n")
     else:
         sys.stdout.write(text if text.endswith("\n") else text + "\n")
     sys.stdout.flush()
-    return EXIT_NO_EVIDENCE if output.get("no_evidence") else EXIT_OK
+    return RemoteRun(EXIT_NO_EVIDENCE if output.get("no_evidence") else EXIT_OK, output)

@@ -171,14 +171,14 @@ class Repl:
 
         from research.cli.remote_run import run_remote
 
-        result: dict[str, Any] = {}
         try:
-            code = asyncio.run(run_remote(question, self.settings, self.lang, as_json=False, resume=None,
-                                          parent=self.session_id, into=result))
+            remote = asyncio.run(run_remote(question, self.settings, self.lang, as_json=False, resume=None,
+                                            parent=self.session_id))
         except KeyboardInterrupt:
             self.say("repl.cancelled_early", "yellow")
             return
-        if code in (EXIT_OK, EXIT_NO_EVIDENCE) and result.get("session_id"):
+        result = remote.output
+        if remote.exit_code in (EXIT_OK, EXIT_NO_EVIDENCE) and result.get("session_id"):
             self.session_id = str(result["session_id"])
             if self.lang_setting == "auto" and result.get("language") in ("ja", "en"):
                 self.lang = str(result["language"])
