@@ -36,7 +36,7 @@ def _run_steps(folder: Path, lang: str) -> str:
         ("search", {"search_results": [{"url": "a"}, {"url": "b"}], "search_rounds": 1}),
         ("processing", {"documents": DOCUMENTS}),
         ("llm", {"draft": "## Heading in the draft\nMount Fuji is 3,776 m tall [S1]."}),
-        ("verification", {"verification": VERIFICATION, "route": "search",
+        ("verification", {"verification": VERIFICATION,
                           "follow_up_queries": [{"text": "Fuji eruption 1707", "language": "en"}]}),
     ]
     for node, update in steps:

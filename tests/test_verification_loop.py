@@ -6,11 +6,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from test_verification_node import BAD, LEDGER, FakeModel, _deps, _state
+from test_verification_node import BAD, LEDGER, FakeModel, _deps, _state, _verify
 
 from research.nodes.llm import redraft_unsupported
 from research.nodes.prompts import RevisedSentence, SentenceRevisions
-from research.nodes.verification import verify_claims
 from research.nodes.verification_prompts import FollowUpPlan, FollowUpQuery, JudgeBatch, JudgeVerdict
 
 JUDGE_NO = JudgeBatch(verdicts=[JudgeVerdict(id=1, verdict="unsupported", confidence=0.8)])
@@ -19,8 +18,8 @@ FOLLOW_UP = FollowUpPlan(queries=[FollowUpQuery(text="富士山 登山者数", l
 
 async def test_a_round_names_the_unsupported_sentences_and_hands_on_its_checked_draft():
     deps, _ = _deps(FakeModel(judge=JUDGE_NO, follow_ups=FOLLOW_UP), loops=2)
-    result = await verify_claims(_state(BAD), deps)
-    assert result["route"] == "search"
+    result = await _verify(_state(BAD), deps)
+    assert result["goto"] == "search"
     assert result["redraft_targets"] == ["富士山の山頂には奥宮がある[S99]。", "富士山は毎年30万人が登る人気の山である[S1]。"]
     assert result["draft"] == BAD and result["supported_shares"] == [result["verification"]["summary"]["supported_ratio"]]
 
@@ -29,10 +28,10 @@ async def test_a_round_that_did_not_help_ends_the_loop_without_asking_for_querie
     model = FakeModel(judge=JUDGE_NO, follow_ups=FOLLOW_UP)
     deps, history = _deps(model, loops=2)
     state: dict[str, Any] = {**_state(BAD, loops=1), "supported_shares": [0.4]}
-    result = await verify_claims(state, deps)
+    result = await _verify(state, deps)
     summary = result["verification"]["summary"]
     assert summary["supported_ratio"] < 0.4 + 0.05
-    assert result["route"] == "report" and summary["loop_stopped"] == "no_gain"
+    assert result["goto"] == "report" and summary["loop_stopped"] == "no_gain"
     assert not model.calls_for(FollowUpPlan) and result["redraft_targets"] == []
 
 

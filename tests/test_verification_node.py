@@ -90,10 +90,16 @@ def _state(draft: str, *, language: str = "ja", loops: int = 0) -> dict[str, Any
         "language": language,
         "draft": draft,
         "documents": LEDGER,
-        "loops": loops,
+        "search_rounds": loops + 1,  # a loop is a search round after the first
         "plan": [{"question": "富士山の最後の噴火は？", "queries": [{"text": "富士山 最後の噴火", "language": "ja"}]}],
         "errors": [{"node": "search", "message": "earlier", "target": ""}],
     }
+
+
+async def _verify(state: dict[str, Any], deps: WorkflowDependencies) -> dict[str, Any]:
+    """The verifier's state update, with where it sends the run (its Command's goto) as "goto"."""
+    command = await verify_claims(state, deps)
+    return {**command.update, "goto": command.goto}
 
 
 GOOD = "## 結論\n富士山の最後の噴火は1707年の宝永噴火である[S1]。富士山の標高は3,776メートルである[S1]。\n"
@@ -108,7 +114,7 @@ async def test_fabricated_label_is_removed_and_unsupported_claim_flagged():
     # 30万人 is a figure the source does not give: uncertain for the cheap checks, the judge says no.
     model = FakeModel(judge=JudgeBatch(verdicts=[JudgeVerdict(id=1, verdict="unsupported", confidence=0.8)]))
     deps, history = _deps(model, loops=0)
-    result = await verify_claims(_state(BAD), deps)
+    result = await _verify(_state(BAD), deps)
     verification = result["verification"]
     annotated = verification["annotated_draft"]
     assert "S99" not in annotated
@@ -129,8 +135,8 @@ async def test_fabricated_label_is_removed_and_unsupported_claim_flagged():
 async def test_below_ratio_with_loops_left_goes_back_to_search_with_targeted_queries():
     model = FakeModel()  # structured() returns the fallback: the deterministic queries
     deps, _ = _deps(model, loops=2)
-    result = await verify_claims(_state(BAD, loops=1), deps)
-    assert result["route"] == "search" and result["loops"] == 2
+    result = await _verify(_state(BAD, loops=1), deps)
+    assert result["goto"] == "search" and result["verification"]["summary"]["loops"] == 2
     texts = [q["text"] for q in result["follow_up_queries"]]
     # The question's topic, then the claim's own key words (issue 23, item 5).
     assert any(text.startswith("富士山") and "奥宮" in text for text in texts), texts
@@ -144,7 +150,7 @@ async def test_below_ratio_with_loops_left_goes_back_to_search_with_targeted_que
 async def test_model_follow_ups_are_used_without_repeating_earlier_queries():
     plan = FollowUpPlan(queries=[FollowUpQuery(text="富士山 最後の噴火", language="ja"), FollowUpQuery(text="Mount Fuji climbers per year", language="en")])
     deps, _ = _deps(FakeModel(follow_ups=plan))
-    result = await verify_claims(_state(BAD), deps)
+    result = await _verify(_state(BAD), deps)
     texts = [q["text"] for q in result["follow_up_queries"]]
     assert texts[0] == "Mount Fuji climbers per year"
     assert "富士山 最後の噴火" not in texts  # already searched in this session
@@ -153,15 +159,15 @@ async def test_model_follow_ups_are_used_without_repeating_earlier_queries():
 async def test_a_proposed_follow_up_about_something_else_is_not_searched():
     plan = FollowUpPlan(queries=[FollowUpQuery(text="LangGraph チェックポイント 入門", language="ja")])
     deps, _ = _deps(FakeModel(follow_ups=plan))
-    texts = [q["text"] for q in (await verify_claims(_state(BAD), deps))["follow_up_queries"]]
+    texts = [q["text"] for q in (await _verify(_state(BAD), deps))["follow_up_queries"]]
     assert texts and not any("LangGraph" in text for text in texts)
     assert all(text.startswith("富士山") for text in texts)
 
 
 async def test_no_loops_left_goes_to_report():
     deps, _ = _deps(FakeModel(), loops=2)
-    result = await verify_claims(_state(BAD, loops=2), deps)
-    assert result["route"] == "report" and result["loops"] == 2
+    result = await _verify(_state(BAD, loops=2), deps)
+    assert result["goto"] == "report" and result["verification"]["summary"]["loops"] == 2
     assert result["follow_up_queries"] == []
     assert result["verification"]["summary"]["loops"] == 2
 
@@ -169,8 +175,8 @@ async def test_no_loops_left_goes_to_report():
 async def test_supported_draft_goes_to_report_without_model_calls():
     model = FakeModel()
     deps, _ = _deps(model)
-    result = await verify_claims(_state(GOOD), deps)
-    assert result["route"] == "report" and result["loops"] == 0
+    result = await _verify(_state(GOOD), deps)
+    assert result["goto"] == "report" and result["verification"]["summary"]["loops"] == 0
     assert result["verification"]["summary"]["supported_ratio"] == 1.0
     assert model.calls == []
     assert "errors" not in result
@@ -181,7 +187,7 @@ async def test_borderline_claims_go_to_the_judge_in_one_batch():
     judge = JudgeBatch(verdicts=[JudgeVerdict(id=1, verdict="supported", confidence=0.9, evidence="Its last eruption began on 16 December 1707"), JudgeVerdict(id=7, verdict="unsupported")])
     model = FakeModel(judge=judge)
     deps, _ = _deps(model)
-    result = await verify_claims(_state(draft), deps)
+    result = await _verify(_state(draft), deps)
     (call,) = model.calls_for(JudgeBatch)
     prompt = call[2][-1]["content"]
     assert "1707年12月16日" in prompt and "宝永噴火である" not in prompt  # only the borderline one
@@ -194,7 +200,7 @@ async def test_judge_that_cannot_answer_leaves_claims_not_checked():
     draft = "## 結論\n富士山の最後の噴火は1707年12月16日に始まった[S2]。\n"
     model = FakeModel(judge=None)  # returns the fallback, as ModelManager does after bad JSON twice
     deps, _ = _deps(model, loops=0)
-    result = await verify_claims(_state(draft), deps)
+    result = await _verify(_state(draft), deps)
     (claim,) = result["verification"]["claims"]
     assert claim["outcome"] == "uncertain" and claim["checked"] is False
     annotated = result["verification"]["annotated_draft"]
@@ -206,7 +212,7 @@ async def test_judge_that_cannot_answer_leaves_claims_not_checked():
 async def test_empty_judge_reply_is_a_failure_not_no_verdicts():
     draft = "## 結論\n富士山の最後の噴火は1707年12月16日に始まった[S2]。\n"
     deps, _ = _deps(FakeModel(judge=JudgeBatch(verdicts=[])), loops=0)
-    result = await verify_claims(_state(draft), deps)
+    result = await _verify(_state(draft), deps)
     (claim,) = result["verification"]["claims"]
     assert claim["checked"] is False and result["verification"]["summary"]["judge_complete"] is False
 
@@ -221,7 +227,7 @@ async def test_wrong_language_sentences_are_rewritten_in_one_batch():
                                            RewrittenSentence(id=2, text="富士山は標高3,776 mで日本最高峰の山である[S2]。")])
     model = FakeModel(rewrites=rewrites)
     deps, _ = _deps(model)
-    result = await verify_claims(_state(draft), deps)
+    result = await _verify(_state(draft), deps)
     (call,) = model.calls_for(SentenceRewrites)
     sent = call[2][-1]["content"]
     assert sent == ("文 1: Mount Fuji is 3,776 m high [S2].\n"
@@ -241,8 +247,8 @@ async def test_wrong_language_sentences_are_rewritten_in_one_batch():
 async def test_a_sentence_that_cannot_be_rewritten_leaves_the_final_answer_and_the_report_is_told(rewrites):
     draft = "## 結論\n富士山の最後の噴火は1707年の宝永噴火である[S1]。\n\nMount Fuji is the highest mountain in Japan at 3,776 m [S2].\n"
     deps, _ = _deps(FakeModel(rewrites=rewrites))
-    result = await verify_claims(_state(draft), deps)
-    assert result["route"] == "report"
+    result = await _verify(_state(draft), deps)
+    assert result["goto"] == "report"
     # issue 23, item 4: it used to stay in the body with a note; the answer is in the language asked.
     assert "Mount Fuji is the highest mountain" not in result["verification"]["annotated_draft"]
     assert [c["removed_reason"] for c in result["verification"]["claims"] if c.get("removed")] == ["wrong_language"]
@@ -260,7 +266,7 @@ async def test_english_flags_and_uncited_claim_gets_its_source():
     )
     judge = JudgeBatch(verdicts=[JudgeVerdict(id=1, verdict="partly_supported", confidence=0.6)])
     deps, _ = _deps(FakeModel(judge=judge), loops=0)
-    result = await verify_claims(_state(draft, language="en"), deps)
+    result = await _verify(_state(draft, language="en"), deps)
     annotated = result["verification"]["annotated_draft"]
     assert "The highest mountain in Japan is Mount Fuji [S2]." in annotated
     assert "winter [S2]. ⚠ unverified" in annotated
@@ -273,8 +279,8 @@ async def test_exception_from_model_is_recorded_not_raised():
             raise RuntimeError("connection reset")
 
     deps, _ = _deps(BrokenModel())
-    result = await verify_claims(_state(BAD), deps)
-    assert result["route"] == "search"  # the deterministic queries still work
+    result = await _verify(_state(BAD), deps)
+    assert result["goto"] == "search"  # the deterministic queries still work
     assert result["follow_up_queries"]
     assert any("connection reset" in e["message"] for e in result["errors"])
 
@@ -289,7 +295,7 @@ async def test_paragraph_end_citations_go_only_where_the_source_supports_them():
     )
     judge = JudgeBatch(verdicts=[JudgeVerdict(id=1, verdict="unsupported", confidence=0.8)])
     deps, _ = _deps(FakeModel(judge=judge), loops=0)
-    result = await verify_claims(_state(draft, language="en"), deps)
+    result = await _verify(_state(draft, language="en"), deps)
     annotated = result["verification"]["annotated_draft"]
     assert "Japan at 3,776 m [S2]." in annotated
     assert "twelve lifts. ⚠ unverified" in annotated and "lifts [S" not in annotated
@@ -314,7 +320,7 @@ CONTRADICTED = (
 
 async def test_the_final_answer_drops_a_sentence_its_own_source_contradicts():
     deps, _ = _deps(FakeModel(), loops=0)
-    result = await verify_claims(_state(CONTRADICTED), deps)
+    result = await _verify(_state(CONTRADICTED), deps)
     verification = result["verification"]
     annotated = verification["annotated_draft"]
     assert "1708" not in annotated  # 1707 and 1708 never stand side by side
@@ -327,7 +333,7 @@ async def test_the_final_answer_drops_a_sentence_its_own_source_contradicts():
 async def test_a_flag_never_runs_into_the_next_japanese_sentence():
     draft = "## 結論\n富士山の山頂には奥宮がある[S99]。富士山の標高は3,776メートルである[S1]。\n"
     deps, _ = _deps(FakeModel(), loops=0)
-    annotated = (await verify_claims(_state(draft), deps))["verification"]["annotated_draft"]
+    annotated = (await _verify(_state(draft), deps))["verification"]["annotated_draft"]
     assert "⚠ 未検証 富士山の標高は" in annotated
 
 
@@ -348,7 +354,7 @@ async def test_a_page_title_written_as_a_sentence_is_not_a_supported_claim():
     ledger = [dict(LEDGER[1], title="Mount Fuji: facts and history")]
     draft = "## Answer\nMount Fuji: facts and history [S2].\nMount Fuji is the highest mountain in Japan at 3,776 m [S2].\n"
     deps, _ = _deps(FakeModel(), loops=0)
-    verification = (await verify_claims(dict(_state(draft, language="en"), documents=ledger), deps))["verification"]
+    verification = (await _verify(dict(_state(draft, language="en"), documents=ledger), deps))["verification"]
     assert [c["text"] for c in verification["claims"]] == ["Mount Fuji is the highest mountain in Japan at 3,776 m."]
     assert verification["summary"]["supported"] == 1
 
@@ -358,7 +364,7 @@ async def test_an_uncited_sentence_the_judge_supports_is_not_counted_as_supporte
     draft = "## 結論\n富士山は毎年30万人が登る人気の山である。\n"
     model = FakeModel(judge=JudgeBatch(verdicts=[JudgeVerdict(id=1, verdict="supported", confidence=0.9)]))
     deps, _ = _deps(model, loops=0)
-    verification = (await verify_claims(_state(draft), deps))["verification"]
+    verification = (await _verify(_state(draft), deps))["verification"]
     (claim,) = verification["claims"]
     assert (claim["verdict"], claim["reason"]) == ("partly_supported", "uncited")
     assert verification["summary"]["supported"] == 0
@@ -369,7 +375,7 @@ async def test_a_sentence_left_in_the_wrong_language_is_not_in_the_final_answer(
     # issue 23, item 4: one that could not be rewritten stayed in the body with a note.
     draft = "## 結論\n富士山の標高は3,776メートルである[S1]。Its last eruption was in 1707 [S2].\n"
     deps, _ = _deps(FakeModel(rewrites=SentenceRewrites(sentences=[])), loops=0)
-    result = await verify_claims(_state(draft), deps)
+    result = await _verify(_state(draft), deps)
     verification = result["verification"]
     assert "Its last eruption" not in verification["annotated_draft"]
     assert "3,776メートル" in verification["annotated_draft"]

@@ -34,6 +34,11 @@ class WebSearch(Protocol):
         engine could answer."""
         ...
 
+    async def external_tools(self) -> tuple[str, list[str]] | None:
+        """For a server from RESEARCH_MCP_CONFIG: its name and the tools it offers; None for
+        our own web-search server (it always has the search tool)."""
+        ...
+
 
 class DocumentParser(Protocol):
     """Parses one fetched document. Implemented by ``modules.clients.parser_client.ContainerProcessor``."""

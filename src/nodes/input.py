@@ -49,7 +49,7 @@ async def understand_question(state: AgentState, deps: WorkflowDependencies) -> 
     if len(plan) > 1:
         deps.history.write_text(state["session_id"], "input.md", _plan_markdown(question, lang, depth, state, plan))
     # search_results/documents may be seeded from a parent session: a follow-up reuses its sources.
-    return {"plan": plan, "depth": depth, "loops": 0, "search_rounds": 0}
+    return {"plan": plan, "depth": depth, "search_rounds": 0}
 
 
 async def plan_sub_questions(

@@ -23,8 +23,8 @@ async def process_documents(state: AgentState, deps: WorkflowDependencies) -> di
     A document that cannot be read is kept in the ledger as failed (so the report
     can say which), and costs nothing else.
     """
-    documents = list(state.get("documents", []))
-    known = {doc["canonical_url"] for doc in documents}
+    earlier = list(state.get("documents") or [])
+    known = {doc["canonical_url"] for doc in earlier}
     pending = [hit for hit in state.get("search_results", []) if hit["canonical_url"] not in known]
     errors: list[dict[str, Any]] = []  # this step's only: `errors` is a reducer
     async def parse(hit: dict[str, Any]) -> ParsedDocument | str:
@@ -41,8 +41,9 @@ async def process_documents(state: AgentState, deps: WorkflowDependencies) -> di
             return str(exc) or "could not be parsed"
 
     outcomes = await asyncio.gather(*(parse(hit) for hit in pending))
+    read: list[dict[str, Any]] = []  # this step's; the ledger's reducer appends them
     for hit, outcome in zip(pending, outcomes):
-        label = f"S{len(documents) + 1}"
+        label = f"S{len(earlier) + len(read) + 1}"
         search_title, flagged = screen_title(hit.get("title") or "")  # the engine's title, until the page's
         doc = Document(
             label=label,
@@ -64,8 +65,9 @@ async def process_documents(state: AgentState, deps: WorkflowDependencies) -> di
         # Graded from the address the page was really read from (after redirects) and
         # the page's own title when it had one.
         doc.kind = source_kind(hit.get("final_url") or hit["url"], doc.title)
-        documents.append(doc.model_dump(mode="json"))
+        read.append(doc.model_dump(mode="json"))
 
+    documents = earlier + read
     ok = sum(1 for d in documents if d["status"] == "ok")
     deps.history.write_text(
         state["session_id"],
@@ -80,7 +82,7 @@ async def process_documents(state: AgentState, deps: WorkflowDependencies) -> di
     for reason, count in list(reasons.items())[:3]:
         deps.progress(Message("terminal.read_failed", {"count": count, "total": len(documents),
                                                        "reason": reason}))
-    return {"documents": documents, "errors": errors}
+    return {"documents": read, "errors": errors}
 
 
 def _fill(doc: Document, parsed: ParsedDocument) -> None:

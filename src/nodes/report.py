@@ -63,7 +63,7 @@ async def write_report(state: AgentState, deps: WorkflowDependencies) -> dict[st
                 + [q["text"] for q in verification.get("follow_up_queries", []) if isinstance(q, dict)],
                 "sources_read": len(read),
                 "sources_failed": len(failed),
-                "loops": state.get("loops", 0),
+                "loops": int(verification.get("summary", {}).get("loops") or 0),
                 "sandbox": getattr(deps.parser, "sandbox_name", ""),
             },
             notes=notes,

@@ -11,7 +11,8 @@ import asyncio
 from typing import Any
 
 from research.modules.core.i18n import t
-from research.state import AgentState, RunError, SearchHit, plan_queries_flat
+from research.state import AgentState, RunError, SearchHit
+from research.state.agent_state import queries_for_round
 from research.state.run_problems import ENGINE_NOTE_TARGET, MISSING_TOOL_TARGET
 from research.modules.clients.web_search_client import SEARCH_TOOL
 from research.nodes.dependencies import SearchUnavailable, WorkflowDependencies
@@ -29,7 +30,7 @@ async def search_web(state: AgentState, deps: WorkflowDependencies) -> dict[str,
     resumed or repeated round never stores a source twice.
     """
     rounds = state.get("search_rounds", 0)
-    queries = plan_queries_flat(state.get("plan", [])) if rounds == 0 else state.get("follow_up_queries", [])
+    queries = queries_for_round(state, rounds + 1)
     errors: list[dict[str, Any]] = []  # this step's only: `errors` is a reducer
     limit = deps.settings.search_limit
     gate = asyncio.Semaphore(SEARCH_CONCURRENCY)
@@ -67,27 +68,27 @@ async def search_web(state: AgentState, deps: WorkflowDependencies) -> dict[str,
         # the answer rests on: said as it happens, and kept for the report and meta.json.
         deps.progress(Message("terminal.engine_note", {"note": note}))
         errors.append(RunError(node="search", message=note, target=ENGINE_NOTE_TARGET).model_dump())
-    merged = list(state.get("search_results", []))
-    seen = {hit["canonical_url"] for hit in merged}
+    earlier = list(state.get("search_results") or [])
+    seen = {hit["canonical_url"] for hit in earlier}
     engines = set(state.get("engines_used", []))
-    new = 0
-    room = _room_for_sources(deps.settings.max_sources, merged)
+    found: list[dict[str, Any]] = []
+    room = _room_for_sources(deps.settings.max_sources, earlier)
     # Round-robin over the queries: under a source budget every sub-question gets its best hits in.
     for hit in _interleave(batches):
         key = hit.canonical_url or hit.url
         if key in seen:
             continue
-        if room is not None and new >= room:
+        if room is not None and len(found) >= room:
             break
         seen.add(key)
         hit.canonical_url = key
-        merged.append(hit.model_dump(mode="json"))
+        found.append(hit.model_dump(mode="json"))
         engines.add(hit.engine)
-        new += 1
+    merged = earlier + found
     deps.history.write_json(state["session_id"], "search_results.json", merged)
-    deps.progress(Message("progress.sources_found", {"count": new, "queries": len(queries)}))
+    deps.progress(Message("progress.sources_found", {"count": len(found), "queries": len(queries)}))
     update: dict[str, Any] = {
-        "search_results": merged,
+        "search_results": found,  # a reducer appends them to the earlier rounds' hits
         "search_rounds": rounds + 1,
         "engines_used": sorted(e for e in engines if e),
         "errors": errors,
@@ -121,20 +122,11 @@ async def _missing_search_tool(deps: WorkflowDependencies, lang: str) -> dict[st
     Our own server always has it; for another one, listing the tools once costs one
     round-trip and turns "no evidence" into a line that names what the server offers.
     """
-    client = getattr(deps.web_search, "client", deps.web_search)  # a session's view of a shared client
-    spec = getattr(client, "spec", None)
-    if spec is None or getattr(spec, "ours", True):
-        return None
     try:
-        tools = await _server_tools(client)
+        external = await deps.web_search.external_tools()
     except Exception:  # noqa: BLE001 - cannot list: the search itself will say what is wrong
         return None
-    if tools is None or SEARCH_TOOL in tools:
+    if external is None or SEARCH_TOOL in external[1]:
         return None
-    return {"server": str(getattr(spec, "name", "")), "tool": SEARCH_TOOL,
-            "tools": ", ".join(tools) or t("terminal.no_tools", lang)}
-
-
-async def _server_tools(web_search: Any) -> list[str] | None:
-    listing = getattr(web_search, "list_tools", None)
-    return None if listing is None else list(await listing())
+    server, tools = external
+    return {"server": server, "tool": SEARCH_TOOL, "tools": ", ".join(tools) or t("terminal.no_tools", lang)}

@@ -17,7 +17,9 @@ drafts through.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, Literal
+
+from langgraph.types import Command
 
 from research.modules.text.claims import CITATION_GROUP, Claim, citation_labels, split_claims, strip_citations
 from research.modules.core.errors import UserFacingError
@@ -57,11 +59,14 @@ _FLAG_ENDS = tuple(
 )
 
 
-async def verify_claims(state: AgentState, deps: WorkflowDependencies) -> dict[str, Any]:
-    """Check the draft claim by claim and decide whether to search again or report."""
+async def verify_claims(state: AgentState, deps: WorkflowDependencies) -> Command[Literal["search", "report"]]:
+    """Check the draft claim by claim and decide whether to search again or report (the
+    Command's ``goto``; the graph's node wrapper turns "search" into "report" once a budget
+    ran out)."""
     language = state.get("language") if state.get("language") in ("ja", "en") else detect_language(state.get("draft", ""))
     documents = list(state.get("documents") or [])
-    loops = int(state.get("loops") or 0)
+    search_rounds = int(state.get("search_rounds") or 0)
+    loops = max(0, search_rounds - 1)  # the follow-up rounds that ran
     new_errors: list[RunError] = []
 
     draft, language_check = await _fix_language(state.get("draft") or "", language, deps, new_errors)
@@ -88,7 +93,7 @@ async def verify_claims(state: AgentState, deps: WorkflowDependencies) -> dict[s
     summary["judge_complete"] = judged
     summary["judge"] = {**judge.describe(), **judged_by}  # which judge decided what (issue 21)
     summary["not_checked"] = sum(1 for v in verdicts if not v["checked"])
-    route = "report"
+    route: Literal["search", "report"] = "report"
     follow_ups: list[dict[str, str]] = []
     targets: list[str] = []
     share = summary["supported_ratio"]
@@ -103,37 +108,35 @@ async def verify_claims(state: AgentState, deps: WorkflowDependencies) -> dict[s
             deps.history.append_event(state["session_id"], "loop_stopped", share=share, previous=earlier_shares[-1])
             deps.progress(Message("verifier.loop_no_gain"))
         else:
-            follow_ups = await _follow_up_queries(state, verdicts, language, deps, new_errors)
+            follow_ups = [{**query, "round": search_rounds + 1}
+                          for query in await _follow_up_queries(state, verdicts, language, deps, new_errors)]
             if follow_ups:
-                route, loops = "search", loops + 1
+                route = "search"
                 targets = [draft[c.start:c.end].strip() for c, v in zip(claims, verdicts) if v["verdict"] != "supported"]
-    summary["loops"] = loops
+    summary["loops"] = loops + (route == "search")  # this pass's round counts once asked for
     annotated = annotate_draft(draft, claims, verdicts, set(index.sources), language, final=route == "report",
                                wrong_language=frozenset(t.strip() for t in language_check.get("not_rewritten") or []))
     summary["removed"] = sum(1 for v in verdicts if v.get("removed"))
 
-    # verification.json keeps every follow-up query used so far, not only this round's.
-    earlier = list((state.get("verification") or {}).get("follow_up_queries") or [])
+    # verification.json keeps every follow-up query asked so far, not only this round's.
     verification = {
         "claims": verdicts,
         "summary": summary,
-        "follow_up_queries": earlier + follow_ups,
+        "follow_up_queries": [*(state.get("follow_up_queries") or []), *follow_ups],
         "annotated_draft": annotated,
     }
     _save(state, deps, verification, language, new_errors)
-    result: dict[str, Any] = {
+    update: dict[str, Any] = {
         "verification": verification,
-        "follow_up_queries": follow_ups,
-        "loops": loops,
-        "route": route,
+        "follow_up_queries": follow_ups,  # a reducer adds them to the earlier rounds'
         "supported_shares": [share],
         "redraft_targets": targets,
     }
     if route == "search":
-        result["draft"] = draft  # the next round revises this text (language already fixed)
+        update["draft"] = draft  # the next round revises this text (language already fixed)
     if new_errors:
-        result["errors"] = [e.model_dump(mode="json") for e in new_errors]  # a reducer adds them
-    return result
+        update["errors"] = [e.model_dump(mode="json") for e in new_errors]  # a reducer adds them
+    return Command(goto=route, update=update)
 
 
 # --- 1. language fidelity ---------------------------------------------------------------------
@@ -567,7 +570,7 @@ async def _follow_up_queries(
     asked = {
         " ".join(str(q.get("text", "")).lower().split())
         for q in plan_queries_flat(state.get("plan") or [])
-        + list((state.get("verification") or {}).get("follow_up_queries") or [])
+        + list(state.get("follow_up_queries") or [])
     }
     chosen: list[dict[str, str]] = []
     for query in proposed + fallback:  # the fallback fills in when the model repeats itself

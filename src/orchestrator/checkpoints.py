@@ -169,11 +169,11 @@ class ForeignState(UsageError):
 # (an optional value not set yet). Keys LangGraph adds itself ("__start__", "branch:…")
 # are not ours to judge and carry no data a node reads.
 _STRING_KEYS = ("question", "language", "model", "session_id", "session_dir", "parent_session", "depth", "draft",
-                "model_used", "route", "report_md", "report_pdf", "budget_exhausted")
+                "model_used", "report_md", "report_pdf", "budget_exhausted")
 _LIST_KEYS = ("conversation", "plan", "search_results", "engines_used", "documents", "follow_up_queries", "errors",
               "style_rewrites", "redraft_targets", "supported_shares")
 _DICT_KEYS = ("disagreements", "verification", "usage")
-_NUMBER_KEYS = ("search_rounds", "loops", "llm_tokens", "elapsed_seconds")
+_NUMBER_KEYS = ("search_rounds", "elapsed_seconds")
 _BOOL_KEYS = ("review_plan", "plan_reviewed")
 MAX_BLOB_BYTES = 512 << 20  # one stored state; a deep run's holds some tens of MiB
 _MAX_ITEMS = 20_000  # far above any run's sources or claims, far below what exhausts memory

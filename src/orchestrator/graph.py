@@ -1,39 +1,50 @@
 """The research graph: input → [plan_review] → search → processing → llm → verification → (search | report).
 
-Budgets (RESEARCH_MAX_SECONDS, _MAX_LLM_TOKENS, _MAX_SOURCES) are kept in state by the
-node wrapper, and every edge after a working node goes straight to the report once one
-ran out; the one exception is llm → verification, so no draft skips its checks. A spent
-source budget only stops further searching: the sources already found are still read and used.
+The verifier decides whether another search round is worth it and returns that decision as
+a ``Command`` naming the next node (its return type lists the two it may name); nothing
+about the route is kept in state. Budgets (RESEARCH_MAX_SECONDS, _MAX_LLM_TOKENS,
+_MAX_SOURCES) are kept in state by the node wrapper (``steps.bind``), which sends such a
+Command to the report once one ran out; every edge after a working node does the same. The
+one exception is llm → verification, so no draft skips its checks. A spent source budget
+only stops further searching: the sources already found are still read and used.
+
+This module is imported in a thread while the first step runs (``runner``): it loads
+LangGraph and every node but the first, which the runner binds itself.
 """
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, Literal, get_args, get_origin, get_type_hints
 
 from langgraph.graph import END, START, StateGraph
+from langgraph.types import Command
 
 from research.nodes.dependencies import WorkflowDependencies
-from research.orchestrator.steps import NODES, bind
+from research.nodes.input import understand_question
+from research.nodes.llm import draft_answer
+from research.nodes.plan_review import review_plan
+from research.nodes.processing import process_documents
+from research.nodes.report import write_report
+from research.nodes.search import search_web
+from research.nodes.verification import verify_claims
+from research.orchestrator.steps import Node, bind, budget_stops
 from research.state import AgentState
 
+NODES: dict[str, Node] = {
+    "input": understand_question,
+    "plan_review": review_plan,
+    "search": search_web,
+    "processing": process_documents,
+    "llm": draft_answer,
+    "verification": verify_claims,
+    "report": write_report,
+}
 
-def route_after_verification(state: AgentState) -> str:
-    """Back to search for follow-up queries while the verifier asks for it (it bounds loops)."""
-    if state.get("route") == "search" and not budget_stops(state, "search"):
-        return "search"
-    return "report"
 
-
-def route_after_input(state: AgentState) -> str:
+def route_after_input(state: AgentState) -> Literal["plan_review", "search", "report"]:
     if budget_stops(state, "search"):
         return "report"
     return "plan_review" if state.get("review_plan") else "search"
-
-
-def budget_stops(state: AgentState, next_node: str) -> bool:
-    """Whether a spent budget sends the run to the report instead of ``next_node``."""
-    spent = state.get("budget_exhausted")
-    return bool(spent) and (spent != "sources" or next_node == "search")
 
 
 def onward(next_node: str) -> Callable[[AgentState], str]:
@@ -44,10 +55,21 @@ def onward(next_node: str) -> Callable[[AgentState], str]:
     return route
 
 
+def command_targets(node: Node) -> tuple[str, ...] | None:
+    """The nodes a node may send the run to, from its ``Command[Literal[...]]`` return type
+    (None for a node that returns a plain update). LangGraph reads this from the function it
+    is given, but it is given the wrapper from ``bind``, so the graph passes them on."""
+    returns = get_type_hints(node).get("return")
+    if get_origin(returns) is not Command:
+        return None
+    (targets,) = get_args(returns)
+    return get_args(targets)
+
+
 def build_graph(deps: WorkflowDependencies, checkpointer: Any = None):
     graph = StateGraph(AgentState)
     for name, node in NODES.items():
-        graph.add_node(name, bind(name, node, deps))
+        graph.add_node(name, bind(name, node, deps), destinations=command_targets(node))
     graph.add_edge(START, "input")
     graph.add_conditional_edges("input", route_after_input, ["plan_review", "search", "report"])
     graph.add_edge("plan_review", "search")
@@ -56,6 +78,6 @@ def build_graph(deps: WorkflowDependencies, checkpointer: Any = None):
     # A draft always goes through verification, budget or not: an unchecked draft must
     # never reach the report as fact. A spent budget only stops the follow-up rounds.
     graph.add_edge("llm", "verification")
-    graph.add_conditional_edges("verification", route_after_verification, {"search": "search", "report": "report"})
+    # verification → search | report: the verifier's Command (see its return type).
     graph.add_edge("report", END)
     return graph.compile(checkpointer=checkpointer)

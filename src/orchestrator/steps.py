@@ -1,16 +1,16 @@
-"""The steps of a run, without the graph: where each node lives and the wrapper that binds it.
+"""The wrapper that binds each step of a run to its dependencies, without the graph.
 
 Kept apart from ``graph.py`` so that a run can start its first step (planning) while
-LangGraph, about a second of imports, is still loading in a thread: the runner binds the
-input node here, runs it, and hands its result to the graph as that node's write
-(``runner._run_graph``). Every other step runs inside the graph through the same wrapper.
+LangGraph and the other nodes, about a second of imports, are still loading in a thread:
+the runner binds the input node here, runs it, and hands its result to the graph as that
+node's write (``runner._run_graph``). Every other step runs inside the graph through the
+same wrapper, which also keeps the budgets: a node that names where to go next (a
+``Command``) is sent to the report instead once a budget stops that step.
 """
 
 from __future__ import annotations
 
-import asyncio
 import copy
-import importlib
 import sys
 import time
 from typing import Any, Awaitable, Callable
@@ -21,36 +21,25 @@ from research.state.agent_state import usage_since
 from research.state.progress_log import record_step
 from research.state.progress_events import Message, NodeFinished, NodeStarted
 
-Node = Callable[[AgentState, WorkflowDependencies], Awaitable[dict[str, Any]]]
-
-# Where each node lives ("module:function"). A node's module is imported when the graph is
-# built for it or, at the latest, when it first runs: the report's PDF library and the
-# verifier need not be imported before the first step (see ``preload_nodes``).
-NODES: dict[str, str] = {
-    "input": "research.nodes.input:understand_question",
-    "plan_review": "research.nodes.plan_review:review_plan",
-    "search": "research.nodes.search:search_web",
-    "processing": "research.nodes.processing:process_documents",
-    "llm": "research.nodes.llm:draft_answer",
-    "verification": "research.nodes.verification:verify_claims",
-    "report": "research.nodes.report:write_report",
-}
-
-
-def load_node(where: str) -> Node:
-    module, name = where.split(":")
-    return getattr(importlib.import_module(module), name)
-
-
-def preload_nodes() -> None:
-    """Import every node's module (run in a thread while the first steps wait for I/O)."""
-    for where in NODES.values():
-        load_node(where)
+# A node: its state update, or (the verifier) a LangGraph ``Command`` naming the next node.
+Node = Callable[[AgentState, WorkflowDependencies], Awaitable[Any]]
 
 
 def _tokens(usage: dict[str, dict[str, int]]) -> int:
     return sum(entry.get("prompt_tokens", 0) + entry.get("completion_tokens", 0) for name, entry in usage.items()
                if name != "context_overflow")
+
+
+def tokens_used(state: AgentState) -> int:
+    """Prompt and completion tokens the run used so far, across processes (from ``usage``)."""
+    return _tokens(state.get("usage") or {})
+
+
+def budget_stops(state: AgentState, next_node: str) -> bool:
+    """Whether a spent budget sends the run to the report instead of ``next_node``: time and
+    tokens stop every step; a spent source budget stops only further searching."""
+    spent = state.get("budget_exhausted")
+    return bool(spent) and (spent != "sources" or next_node == "search")
 
 
 def budget_update(state: AgentState, update: dict[str, Any], deps: WorkflowDependencies, seconds: float,
@@ -59,7 +48,7 @@ def budget_update(state: AgentState, update: dict[str, Any], deps: WorkflowDepen
     resume) and name the budget that ran out, if one did."""
     settings = deps.settings
     elapsed = round(float(state.get("elapsed_seconds") or 0.0) + seconds, 3)
-    used = int(state.get("llm_tokens") or 0) + tokens
+    used = tokens_used(state) + tokens
     spent = update.get("budget_exhausted") or state.get("budget_exhausted")
     if spent in (None, "sources"):  # time and tokens stop everything, so they win over sources
         if settings.max_seconds is not None and elapsed >= settings.max_seconds:
@@ -70,7 +59,7 @@ def budget_update(state: AgentState, update: dict[str, Any], deps: WorkflowDepen
         deps.history.append_event(state["session_id"], "budget_exhausted", budget=spent, elapsed_seconds=elapsed,
                                   llm_tokens=used)
         deps.progress(Message("budget.progress_" + spent))
-    return {"elapsed_seconds": elapsed, "llm_tokens": used, "budget_exhausted": spent}
+    return {"elapsed_seconds": elapsed, "budget_exhausted": spent}
 
 
 def _is_graph_pause(exc: BaseException) -> bool:
@@ -79,28 +68,32 @@ def _is_graph_pause(exc: BaseException) -> bool:
     return errors is not None and isinstance(exc, errors.GraphBubbleUp)
 
 
-def bind(name: str, node: Node | str, deps: WorkflowDependencies) -> Callable[[AgentState], Awaitable[dict[str, Any]]]:
-    """Give a node its dependencies and record start/end (with timing) in events.jsonl.
-    ``node``: the function, or where it lives (imported off the event loop on first use)."""
-    loaded: list[Node] = [node] if callable(node) else []
+def _as_command(result: Any) -> Any:
+    """``result`` when it is a LangGraph ``Command`` (only a node inside the graph returns
+    one, so LangGraph is loaded then), else None."""
+    types = sys.modules.get("langgraph.types")
+    return result if types is not None and isinstance(result, types.Command) else None
 
-    async def run(state: AgentState) -> dict[str, Any]:
+
+def bind(name: str, node: Node, deps: WorkflowDependencies) -> Callable[[AgentState], Awaitable[Any]]:
+    """Give a node its dependencies and record start/end (with timing) in events.jsonl."""
+
+    async def run(state: AgentState) -> Any:
         session_id = state["session_id"]
         deps.history.append_event(session_id, "node_start", node=name)
         deps.progress(NodeStarted(name))
         started = time.perf_counter()
-        if not loaded:
-            loaded.append(await asyncio.to_thread(load_node, str(node)))
-        node_function = loaded[0]
         usage_before = copy.deepcopy(deps.model.usage)
         try:
-            update = await node_function(state, deps)
+            result = await node(state, deps)
         except BaseException as exc:
             if _is_graph_pause(exc):  # an interrupt (plan review): a pause, not a failure
                 deps.history.append_event(session_id, "node_paused", node=name)
                 raise
             deps.history.append_event(session_id, "node_error", node=name, error=type(exc).__name__, detail=str(exc)[:500])
             raise
+        command = _as_command(result)
+        update: dict[str, Any] = dict(command.update or {}) if command is not None else result
         seconds = round(time.perf_counter() - started, 3)
         used = usage_since(usage_before, deps.model.usage)
         if used:
@@ -110,7 +103,12 @@ def bind(name: str, node: Node | str, deps: WorkflowDependencies) -> Callable[[A
         deps.history.append_event(session_id, "node_end", node=name, seconds=seconds)
         record_step(deps.history.path(session_id), name, state, update)  # progress.md, for people
         deps.progress(NodeFinished(name, seconds))
-        return update
+        if command is None:
+            return update
+        goto = command.goto
+        if isinstance(goto, str) and budget_stops({**state, **update}, goto):
+            goto = "report"  # a budget ran out: the node's choice gives way to the report
+        return type(command)(goto=goto, update=update)
 
     run.__name__ = f"{name}_node"
     return run

@@ -17,6 +17,20 @@ def add_usage(total: dict[str, dict[str, int]] | None, more: dict[str, dict[str,
     return merged
 
 
+def add_new_by_url(known: list[dict[str, Any]] | None, more: list[dict[str, Any]] | None) -> list[dict[str, Any]]:
+    """The reducer of ``search_results`` and ``documents``: entries whose canonical URL is not
+    there yet are appended, in order. A node returns only what it found; a repeated or
+    resumed step can never store a source twice, nor renumber the ones already labelled."""
+    merged = list(known or [])
+    seen = {entry.get("canonical_url") or entry.get("url") for entry in merged}
+    for entry in more or []:
+        key = entry.get("canonical_url") or entry.get("url")
+        if key not in seen:
+            seen.add(key)
+            merged.append(entry)
+    return merged
+
+
 def usage_since(before: dict[str, dict[str, int]], after: dict[str, dict[str, int]]) -> dict[str, dict[str, int]]:
     """What ``after`` counted beyond ``before`` (both a ModelManager's ``usage``), non-zero entries only."""
     delta: dict[str, dict[str, int]] = {}
@@ -44,11 +58,13 @@ class AgentState(TypedDict, total=False):
     review_plan: bool  # stop after planning for the user to review (plan_review node)
     plan_reviewed: bool
     # search node
-    search_results: list[dict[str, Any]]  # SearchHit dicts, deduped by canonical URL
+    search_results: Annotated[list[dict[str, Any]], add_new_by_url]  # SearchHit dicts
+    # Search rounds run so far: 1 after the first, one more per follow-up round (so the
+    # verification loops that ran are this less one; nothing else counts them).
     search_rounds: int
     engines_used: list[str]
     # processing node
-    documents: list[dict[str, Any]]  # Document dicts: the sources ledger, labels S1..Sn
+    documents: Annotated[list[dict[str, Any]], add_new_by_url]  # Document dicts: the sources ledger, labels S1..Sn
     # llm node
     draft: str
     model_used: str
@@ -58,9 +74,11 @@ class AgentState(TypedDict, total=False):
     disagreements: dict[str, Any]
     # verification node
     verification: dict[str, Any]  # {"claims": [...], "summary": {...}, "follow_up_queries": [...]}
-    follow_up_queries: list[dict[str, str]]
-    loops: int  # verification loops that sent the run back to search
-    route: str  # "search" | "report"
+    # Every follow-up query asked so far: {"text", "language", "round"}, where round is the
+    # search round it is for (2 for the first follow-up round). An adding reducer: the
+    # verifier returns only the next round's. (Where to go next is not state: the verifier
+    # returns a Command naming the node, see orchestrator/graph.py.)
+    follow_up_queries: Annotated[list[dict[str, Any]], operator.add]
     # report node
     report_md: str
     report_pdf: str
@@ -74,7 +92,7 @@ class AgentState(TypedDict, total=False):
     usage: Annotated[dict[str, dict[str, int]], add_usage]
     # budgets (kept up to date by the graph's node wrapper, so they survive resume)
     elapsed_seconds: float  # time spent inside nodes so far, across processes
-    llm_tokens: int  # prompt + completion tokens used so far, across processes
+    # (The tokens used so far are summed from ``usage``: see orchestrator/steps.tokens_used.)
     budget_exhausted: str | None  # "seconds" | "tokens" | "sources" once a budget ran out
     # llm node: sentences rewritten for the style rules
     style_rewrites: list[dict[str, Any]]
@@ -83,6 +101,17 @@ class AgentState(TypedDict, total=False):
     # verification: the supported share after each pass, oldest first; a round that does not
     # raise it ends the loop (an adding reducer: each pass returns its own)
     supported_shares: Annotated[list[float], operator.add]
+
+
+def queries_for_round(state: AgentState, search_round: int) -> list[dict[str, str]]:
+    """The queries search round ``search_round`` (1 = the first) searches: the plan's, then
+    the follow-up queries the verifier asked for that round."""
+    if search_round <= 1:
+        return plan_queries_flat(state.get("plan") or [])
+    # A query without a round comes from a checkpoint written before rounds were kept: then
+    # the list held the next round's queries only.
+    return [{"text": q["text"], "language": q["language"]} for q in state.get("follow_up_queries") or []
+            if q.get("round", search_round) == search_round]
 
 
 def plan_queries_flat(plan: list[dict[str, Any]]) -> list[dict[str, str]]:

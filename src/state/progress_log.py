@@ -16,7 +16,7 @@ from typing import Any, Mapping
 
 from research.modules.core.i18n import t
 from research.modules.text.sanitize import safe_markdown
-from research.state.agent_state import plan_queries_flat
+from research.state.agent_state import queries_for_round
 from research.state.session_folder import atomic_write, read_session_bytes
 
 PROGRESS_FILE = "progress.md"
@@ -96,11 +96,11 @@ def _plan(before: Mapping[str, Any], update: Mapping[str, Any], lang: str) -> li
 
 
 def _search(before: Mapping[str, Any], update: Mapping[str, Any], lang: str) -> list[str]:
-    # The search node reads this round's queries from state (the plan's, or the follow-ups).
-    queries = before.get("follow_up_queries") if before.get("search_rounds") else None
-    queries = queries or plan_queries_flat(before.get("plan") or update.get("plan") or [])
-    total = len(update.get("search_results") or before.get("search_results") or [])
-    new = total - len(before.get("search_results") or [])
+    # The queries this round searched, as the search node chose them.
+    queries = queries_for_round({**before, "plan": before.get("plan") or update.get("plan") or []},
+                                int(before.get("search_rounds") or 0) + 1)
+    new = len(update.get("search_results") or [])  # the round's own hits (the state's reducer adds them)
+    total = len(before.get("search_results") or []) + new
     lines = []
     if queries:
         lines.append("- " + t("progress_md.queries", lang, queries=", ".join(f"`{q['text']}`" for q in queries)))
@@ -154,7 +154,7 @@ def _verdicts(before: Mapping[str, Any], update: Mapping[str, Any], lang: str) -
             text = text[:_CLAIM_TEXT_LIMIT] + "…"
         lines.append(f"- {marks.get(verdict, '?')} {t('progress_md.verdict.' + verdict, lang)}: {text}")
     follow_ups = update.get("follow_up_queries") or []
-    if update.get("route") == "search" and follow_ups:
+    if follow_ups:  # asked for only when the verifier sends the run back to search
         lines.append("")
         lines.append(t("progress_md.follow_ups", lang, queries=", ".join(f"`{q['text']}`" for q in follow_ups)))
     return lines

@@ -235,6 +235,13 @@ class WebSearchClient(BackgroundStart):
             raise WebSearchServerError("websearch.server_failed", command=self.spec.describe(),
                                        reason=_reason(exc.cause)) from None
 
+    async def external_tools(self) -> tuple[str, list[str]] | None:
+        """For a server from RESEARCH_MCP_CONFIG: its name and its tools (the search step says
+        so when the search tool is not among them); None for our own server, which has it."""
+        if self.spec.ours:
+            return None
+        return self.spec.name, await self.list_tools()
+
     async def list_tools(self) -> list[str]:
         """The names of the server's tools (to check an external server offers the search tool)."""
         await self._started()
@@ -321,6 +328,9 @@ class SessionWebSearch:
 
     async def list_tools(self) -> list[str]:
         return await self.client.list_tools()
+
+    async def external_tools(self) -> tuple[str, list[str]] | None:
+        return await self.client.external_tools()
 
 
 def _refused(exc: "MCPError") -> SearchUnavailable:
