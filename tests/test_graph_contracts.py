@@ -117,3 +117,22 @@ def test_an_unknown_or_malformed_stored_event_is_none_not_a_crash():
     assert from_wire("node_start", {"nod": "x"}) is None
     assert from_wire("message", {"count": 1}) is None
     assert set(EVENT_TYPES) == {"session", "servers_starting", "resuming", "node_start", "node_end", "token", "message"}
+
+
+def test_problems_are_read_from_the_errors_kind_and_old_checkpoints_still_read():
+    from research.state.models import ProblemKind, RunError
+    from research.state.run_problems import error_kind, run_problems, search_unreachable
+
+    errors = [RunError(node="search", kind=ProblemKind.SEARCH, message="timeout", target="富士山 標高").as_state(),
+              RunError(node="search", kind=ProblemKind.SEARCH, message="timeout", target="Fuji height").as_state(),
+              RunError(node="search", kind=ProblemKind.SEARCH_FALLBACK, message="DuckDuckGo failed").as_state(),
+              RunError(node="processing", kind=ProblemKind.READ, message="404", target="https://a.example/").as_state()]
+    assert all(type(e["kind"]) is str for e in errors)  # a checkpoint holds plain strings
+    problems = run_problems({"errors": errors, "budget_exhausted": "tokens"})
+    assert [(p["kind"], p.get("queries")) for p in problems] == [("search_fallback", None), ("search", 2), ("budget", None)]
+    assert search_unreachable({"errors": errors}) and not search_unreachable({"errors": errors[2:]})
+    # Written before errors had a kind: the target or the node said it.
+    assert error_kind({"node": "search", "target": "engine_note", "message": "m"}) == ProblemKind.SEARCH_FALLBACK
+    assert error_kind({"node": "search", "target": "a query", "message": "m"}) == ProblemKind.SEARCH
+    assert error_kind({"node": "llm", "target": "context", "message": "m"}) == ProblemKind.CONTEXT
+    assert error_kind({"node": "processing", "target": "https://a.example/", "message": "m"}) is None

@@ -92,7 +92,7 @@ def _state(draft: str, *, language: str = "ja", loops: int = 0) -> dict[str, Any
         "documents": LEDGER,
         "search_rounds": loops + 1,  # a loop is a search round after the first
         "plan": [{"question": "富士山の最後の噴火は？", "queries": [{"text": "富士山 最後の噴火", "language": "ja"}]}],
-        "errors": [{"node": "search", "message": "earlier", "target": ""}],
+        "errors": [{"node": "search", "kind": "search", "message": "earlier", "target": "a query"}],
     }
 
 
@@ -236,7 +236,7 @@ async def test_wrong_language_sentences_are_rewritten_in_one_batch():
     assert "Mount Fuji" not in annotated and "## Height\n富士山は標高3,776 mで日本最高峰の山である[S2]。" in annotated
     check = result["verification"]["summary"]["language_check"]
     assert (check["rewritten"], check["not_rewritten"], check["rewritten_sections"]) == (2, [], ["結論", "Height"])
-    assert not [e for e in result.get("errors", []) if e["target"] == "language"]
+    assert not [e for e in result.get("errors", []) if e["kind"] == "language"]
 
 
 @pytest.mark.parametrize("rewrites", [
@@ -254,7 +254,7 @@ async def test_a_sentence_that_cannot_be_rewritten_leaves_the_final_answer_and_t
     assert [c["removed_reason"] for c in result["verification"]["claims"] if c.get("removed")] == ["wrong_language"]
     check = result["verification"]["summary"]["language_check"]
     assert check["rewritten"] == 0 and len(check["not_rewritten"]) == 1
-    (error,) = [e for e in result["errors"] if e["target"] == "language"]
+    (error,) = [e for e in result["errors"] if e["kind"] == "language"]
     assert error["message"].startswith("このレポートの1文は日本語ではなく、書き直せませんでした")
 
 
@@ -305,8 +305,8 @@ async def test_paragraph_end_citations_go_only_where_the_source_supports_them():
 def test_a_sentence_left_in_the_wrong_language_is_a_note_of_the_report_once():
     from research.nodes.report import degradation_notes
 
-    error = {"node": "verification", "target": "language", "message": "このレポートの1文は日本語ではなく、書き直せませんでした"}
-    state = {"errors": [error, dict(error), {"node": "search", "target": "", "message": "other"}]}
+    error = {"node": "verification", "kind": "language", "message": "このレポートの1文は日本語ではなく、書き直せませんでした"}
+    state = {"errors": [error, dict(error), {"node": "search", "kind": "search", "target": "a query", "message": "other"}]}
     assert degradation_notes(state, {}, "ja") == [error["message"]]
 
 

@@ -63,7 +63,7 @@ async def test_each_overflow_retry_sends_a_strictly_smaller_prompt_dropping_the_
     assert "Mount Fuji is 3,776 m high." in passages[2]  # the best passage stays to the end
     assert all("tortoise" not in p.lower() for p in prompts)
     assert [e for e, _ in history.events].count("context_overflow") == 3
-    assert result["errors"] and result["errors"][0]["target"] == "context"
+    assert result["errors"] and result["errors"][0]["kind"] == "context"
 
 
 def _report(language: str):

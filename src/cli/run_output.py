@@ -18,6 +18,7 @@ from research.modules.core.errors import EXIT_OK, EXIT_SEARCH_FAILED
 from research.modules.core.i18n import t
 from research.modules.report.templates import report_labels
 from research.modules.text.sanitize import strip_controls
+from research.state.models import ProblemKind
 from research.state.session_folder import atomic_write
 
 LANGUAGE_NAMES = {"ja": {"ja": "日本語", "en": "Japanese"}, "en": {"ja": "英語", "en": "English"}}
@@ -41,10 +42,10 @@ def closing_lines(result: Any, progress: Any, paths: tuple[str, ...] = ("report_
     lines: list[str] = []
     for problem in result.problems:
         kind = problem.get("kind")
-        if kind == "language":
+        if kind == ProblemKind.LANGUAGE:
             language = LANGUAGE_NAMES.get(result.language, {}).get(lang, result.language)
             lines.append(f"[yellow]{escape(t('terminal.language_left', lang, language=language))}[/yellow]")
-        elif kind == "budget":
+        elif kind == ProblemKind.BUDGET:
             lines.append(f"[yellow]{escape(t('terminal.budget_stopped', lang, budget=problem['message']))}[/yellow]")
     if result.exit_code == EXIT_SEARCH_FAILED:
         lines.append(f"[red]{escape(t('terminal.search_unreachable', lang))}[/red]")

@@ -14,7 +14,7 @@ from typing import Any, Callable
 
 from research.modules.core.i18n import t
 from research.modules.llm.model_manager import ContextOverflow
-from research.state import RunError
+from research.state import ProblemKind, RunError
 from research.nodes.dependencies import WorkflowDependencies
 from research.state.progress_events import Message, Token
 
@@ -44,7 +44,7 @@ async def stream_within_context(
                                       num_ctx=overflow.num_ctx, evidence_budget=budget, shrinks=shrinks)
             if shrinks == MAX_SHRINKS:
                 message = t("context.overflow_kept", lang, num_ctx=overflow.num_ctx)
-                errors.append(RunError(node=node, message=message, target="context").model_dump())
+                errors.append(RunError(node=node, kind=ProblemKind.CONTEXT, message=message).as_state())
                 deps.progress(Message("context.overflow_kept", {"num_ctx": overflow.num_ctx}))
                 return overflow.text, errors
             deps.progress(Token("\n"))
@@ -54,7 +54,7 @@ async def stream_within_context(
             continue
         if shrinks:
             message = t("context.overflow_shrunk", lang, times=shrinks, num_ctx=deps.settings.num_ctx)
-            errors.append(RunError(node=node, message=message, target="context").model_dump())
+            errors.append(RunError(node=node, kind=ProblemKind.CONTEXT, message=message).as_state())
         return text, errors
     raise AssertionError("unreachable")  # pragma: no cover - the loop always returns
 

@@ -43,6 +43,11 @@ class WebSearch(Protocol):
 class DocumentParser(Protocol):
     """Parses one fetched document. Implemented by ``modules.clients.parser_client.ContainerProcessor``."""
 
+    @property
+    def sandbox_name(self) -> str:
+        """Which sandbox parses ("bwrap", "podman", "unshare", "none"): the report names it."""
+        ...
+
     async def parse(
         self, *, path: str | None, text: str | None, media_type: str, url: str
     ) -> ParsedDocument:

@@ -12,7 +12,7 @@ from typing import Any
 
 from research.modules.text.injection import screen_injection, screen_title
 from research.modules.text.source_kind import source_kind
-from research.state import AgentState, Document, ParsedDocument, RunError
+from research.state import AgentState, Document, ParsedDocument, ProblemKind, RunError
 from research.nodes.dependencies import DocumentFailed, WorkflowDependencies
 from research.state.progress_events import Message
 
@@ -59,7 +59,7 @@ async def process_documents(state: AgentState, deps: WorkflowDependencies) -> di
         if isinstance(outcome, str) or not outcome.markdown.strip():
             doc.status = "failed"
             doc.error = outcome if isinstance(outcome, str) else "no readable text"
-            errors.append(RunError(node="processing", message=doc.error, target=hit["url"]).model_dump())
+            errors.append(RunError(node="processing", kind=ProblemKind.READ, message=doc.error, target=hit["url"]).as_state())
         else:
             _fill(doc, outcome)
         # Graded from the address the page was really read from (after redirects) and

@@ -16,7 +16,10 @@ from research.modules.report.content import ReportInput, build_report
 from research.modules.report.markdown import render_markdown
 from research.state import AgentState, plan_queries_flat
 from research.state.agent_state import add_usage
-from research.state.run_problems import run_problems, search_unreachable
+from research.state.models import ProblemKind
+from research.state.run_problems import run_errors, run_problems, search_unreachable
+
+SEARCH_PROBLEMS = (ProblemKind.SEARCH, ProblemKind.SEARCH_TOOL, ProblemKind.SEARCH_FALLBACK)
 from research.nodes.dependencies import WorkflowDependencies
 
 
@@ -41,7 +44,7 @@ async def write_report(state: AgentState, deps: WorkflowDependencies) -> dict[st
     if not read:
         notes.append(t("terminal.search_unreachable" if search_unreachable(state) else "progress.no_evidence", lang))
     # Search failures first: they explain everything after them.
-    notes += [_search_note(p, lang) for p in run_problems(state) if p["kind"] in ("search", "search_tool", "search_fallback")]
+    notes += [_search_note(p, lang) for p in run_problems(state) if p["kind"] in SEARCH_PROBLEMS]
     notes += [f"[{d['label']}] {d['url']}: {d.get('error') or ''}" for d in failed]
     # The whole run's use, across processes when it was resumed (``usage`` is a reducer).
     usage = add_usage(state.get("usage"), None)
@@ -64,7 +67,7 @@ async def write_report(state: AgentState, deps: WorkflowDependencies) -> dict[st
                 "sources_read": len(read),
                 "sources_failed": len(failed),
                 "loops": int(verification.get("summary", {}).get("loops") or 0),
-                "sandbox": getattr(deps.parser, "sandbox_name", ""),
+                "sandbox": deps.parser.sandbox_name,
             },
             notes=notes,
             parent_session=state.get("parent_session"),
@@ -91,9 +94,9 @@ async def write_report(state: AgentState, deps: WorkflowDependencies) -> dict[st
 
 
 def _search_note(problem: dict[str, Any], lang: str) -> str:
-    if problem["kind"] == "search_tool":
+    if problem["kind"] == ProblemKind.SEARCH_TOOL:
         return problem["message"]
-    if problem["kind"] == "search_fallback":
+    if problem["kind"] == ProblemKind.SEARCH_FALLBACK:
         return t("terminal.engine_note", lang, note=problem["message"])
     return t("terminal.search_failed_note", lang, count=problem["queries"], reason=problem["message"])
 
@@ -106,7 +109,7 @@ def _budget_and_model_notes(state: AgentState, deps: WorkflowDependencies, lang:
               "sources": deps.settings.max_sources}
     if spent in limits:
         notes.append(t("budget.report_" + spent, lang, limit=limits[spent]))
-    switched_from = getattr(deps.model, "switched_from", None)
+    switched_from = deps.model.switched_from
     if switched_from:
         notes.append(t("model.fallback_used", lang, model=switched_from, fallback=deps.model.model))
     return notes + _judge_note(state, lang)
@@ -128,7 +131,8 @@ def degradation_notes(state: AgentState, usage: dict[str, dict[str, int]], lang:
     left in the wrong language, or model replies so malformed that a step fell back to
     its built-in default."""
     # Each verification loop checks again: the same note once.
-    notes = list(dict.fromkeys(e["message"] for e in state.get("errors", []) if e.get("target") in ("context", "language", "judge")))
+    notes = list(dict.fromkeys(e["message"] for e in run_errors(state, ProblemKind.CONTEXT, ProblemKind.LANGUAGE,
+                                                                ProblemKind.JUDGE)))
     notes += [t("degraded.fallback", lang, node=node, count=entry["fallbacks"])
               for node, entry in usage.items() if entry.get("fallbacks")]
     return notes

@@ -11,9 +11,8 @@ import asyncio
 from typing import Any
 
 from research.modules.core.i18n import t
-from research.state import AgentState, RunError, SearchHit
+from research.state import AgentState, ProblemKind, RunError, SearchHit
 from research.state.agent_state import queries_for_round
-from research.state.run_problems import ENGINE_NOTE_TARGET, MISSING_TOOL_TARGET
 from research.modules.clients.web_search_client import SEARCH_TOOL
 from research.nodes.dependencies import SearchUnavailable, WorkflowDependencies
 from research.state.progress_events import Message
@@ -40,7 +39,7 @@ async def search_web(state: AgentState, deps: WorkflowDependencies) -> dict[str,
         deps.progress(Message("terminal.search_tool_missing", missing))
         message = t("terminal.search_tool_missing", state.get("language") or "en", **missing)
         return {"search_rounds": rounds + 1, "errors": [
-            RunError(node="search", message=message, target=MISSING_TOOL_TARGET).model_dump()]}
+            RunError(node="search", kind=ProblemKind.SEARCH_TOOL, message=message).as_state()]}
 
     notes: dict[str, None] = {}  # what the server said about its engines, each once, in order
 
@@ -50,7 +49,8 @@ async def search_web(state: AgentState, deps: WorkflowDependencies) -> dict[str,
                 return await deps.web_search.search(query["text"], language=query["language"], limit=limit,
                                                     on_note=lambda note: notes.setdefault(note))
             except SearchUnavailable as exc:
-                errors.append(RunError(node="search", message=str(exc), target=query["text"]).model_dump())
+                errors.append(RunError(node="search", kind=ProblemKind.SEARCH, message=str(exc),
+                                       target=query["text"]).as_state())
                 return []
 
     # A task group, not a bare gather: when the web-search server is gone for good
@@ -67,7 +67,7 @@ async def search_web(state: AgentState, deps: WorkflowDependencies) -> dict[str,
         # An engine that failed and another that answered instead changes which sources
         # the answer rests on: said as it happens, and kept for the report and meta.json.
         deps.progress(Message("terminal.engine_note", {"note": note}))
-        errors.append(RunError(node="search", message=note, target=ENGINE_NOTE_TARGET).model_dump())
+        errors.append(RunError(node="search", kind=ProblemKind.SEARCH_FALLBACK, message=note).as_state())
     earlier = list(state.get("search_results") or [])
     seen = {hit["canonical_url"] for hit in earlier}
     engines = set(state.get("engines_used", []))

@@ -31,7 +31,7 @@ from research.modules.llm.judge import Judge, check_claims, judge_for
 from research.modules.text.language_check import WRONG_LANGUAGE_BELOW, check_sentences, is_wrong_language
 from research.modules.text.tokens import estimate_tokens, truncate_to_tokens
 from research.state.agent_state import AgentState, plan_queries_flat
-from research.state.models import ClaimVerdict, RunError
+from research.state.models import ClaimVerdict, ProblemKind, RunError
 from research.nodes.dependencies import WorkflowDependencies
 from research.nodes.verification_prompts import (
     FOLLOW_UP_SYSTEM,
@@ -135,13 +135,11 @@ async def verify_claims(state: AgentState, deps: WorkflowDependencies) -> Comman
     if route == "search":
         update["draft"] = draft  # the next round revises this text (language already fixed)
     if new_errors:
-        update["errors"] = [e.model_dump(mode="json") for e in new_errors]  # a reducer adds them
+        update["errors"] = [e.as_state() for e in new_errors]  # a reducer adds them
     return Command(goto=route, update=update)
 
 
 # --- 1. language fidelity ---------------------------------------------------------------------
-
-LANGUAGE_TARGET = "language"  # RunError.target of a sentence left in the wrong language: the report notes it
 
 
 async def _fix_language(
@@ -190,7 +188,7 @@ async def _fix_language(
     check["not_rewritten"] = left
     if left:
         examples = " / ".join(f"\"{text[:80]}\"" for text in left[:3])
-        errors.append(RunError(node=NODE, target=LANGUAGE_TARGET, message=t(
+        errors.append(RunError(node=NODE, kind=ProblemKind.LANGUAGE, message=t(
             "verifier.language_not_rewritten", language, count=len(left), reason=reason, examples=examples)))
         # Said as it happens too, not only in the closing lines and the report's notes.
         deps.progress(Message("verifier.language_not_rewritten", {"count": len(left), "reason": reason,
@@ -237,7 +235,7 @@ async def judge_uncertain(
     """
     judge = judge or judge_for(model)
     if judge.missing:
-        errors.append(RunError(node=NODE, target="judge", message=t(
+        errors.append(RunError(node=NODE, kind=ProblemKind.JUDGE, message=t(
             "judge.missing", language, model=judge.missing, drafting=judge.model)))
     to_checker: list[int] = []
     to_prompt: list[int] = []
@@ -282,10 +280,10 @@ async def _judge_by_checker(positions: list[int], claims: list[Claim], assessmen
         assessment.reason = "judge"
         methods[position] = "model"
     if unreadable:
-        errors.append(RunError(node=NODE, target="judge", message=t(
+        errors.append(RunError(node=NODE, kind=ProblemKind.JUDGE, message=t(
             "judge.unreadable", language, model=judge.model, count=len(unreadable), reply=unreadable[0][:40])))
     if failed:
-        errors.append(RunError(node=NODE, target="judge", message=t(
+        errors.append(RunError(node=NODE, kind=ProblemKind.JUDGE, message=t(
             "judge.call_failed", language, model=judge.model, count=len(failed), reason=failed[0])))
     return not unreadable and not failed
 
@@ -328,12 +326,12 @@ async def _judge_by_prompt(positions: list[int], claims: list[Claim], assessment
         except UserFacingError:
             raise
         except Exception as exc:  # noqa: BLE001 - a failed judge costs the verdicts, not the run
-            errors.append(RunError(node=NODE, message=t("verification.judge_failed", language, reason=str(exc)[:200])))
+            errors.append(RunError(node=NODE, kind=ProblemKind.UNJUDGED, message=t("verification.judge_failed", language, reason=str(exc)[:200])))
             complete = False
             continue
         if not isinstance(batch, JudgeBatch) or not batch.verdicts:
             # The wrong shape twice, or an empty list for claims we asked about: not a verdict.
-            errors.append(RunError(node=NODE, message=t("verification.judge_failed", language, reason="no usable verdicts")))
+            errors.append(RunError(node=NODE, kind=ProblemKind.UNJUDGED, message=t("verification.judge_failed", language, reason="no usable verdicts")))
             complete = False
             continue
         seen: set[int] = set()
@@ -566,7 +564,7 @@ async def _follow_up_queries(
     except UserFacingError:
         raise
     except Exception as exc:
-        errors.append(RunError(node=NODE, message=t("verification.follow_up_failed", language, reason=str(exc)[:200])))
+        errors.append(RunError(node=NODE, kind=ProblemKind.FOLLOW_UP, message=t("verification.follow_up_failed", language, reason=str(exc)[:200])))
     asked = {
         " ".join(str(q.get("text", "")).lower().split())
         for q in plan_queries_flat(state.get("plan") or [])
@@ -588,4 +586,4 @@ def _save(state: AgentState, deps: WorkflowDependencies, verification: dict[str,
     try:
         deps.history.write_json(session_id, "verification.json", {"language": language, **verification})
     except OSError as exc:  # a full disk costs the file, not the verdicts
-        errors.append(RunError(node=NODE, message=t("verification.save_failed", language, reason=exc.strerror or str(exc)), target="verification.json"))
+        errors.append(RunError(node=NODE, kind=ProblemKind.SAVE, message=t("verification.save_failed", language, reason=exc.strerror or str(exc)), target="verification.json"))

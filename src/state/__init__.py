@@ -1,4 +1,5 @@
 from research.state.agent_state import AgentState, plan_queries_flat
-from research.state.models import ClaimVerdict, Document, Language, ParsedDocument, RunError, SearchHit
+from research.state.models import ClaimVerdict, Document, Language, ParsedDocument, ProblemKind, RunError, SearchHit
 
-__all__ = ["AgentState", "plan_queries_flat", "ClaimVerdict", "Document", "Language", "ParsedDocument", "RunError", "SearchHit"]
+__all__ = ["AgentState", "plan_queries_flat", "ClaimVerdict", "Document", "Language", "ParsedDocument", "ProblemKind",
+           "RunError", "SearchHit"]

@@ -6,7 +6,8 @@ JSON-serialisable for the checkpointer; these models validate at the edges.
 
 from __future__ import annotations
 
-from typing import Literal
+from enum import StrEnum
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
@@ -83,9 +84,34 @@ class ClaimVerdict(BaseModel):
     method: Literal["lexical", "model", "none"] = "lexical"
 
 
+class ProblemKind(StrEnum):
+    """What kind of failure a ``RunError`` or a run problem (``state/run_problems.py``) is.
+
+    A StrEnum: state, meta.json and ``--json`` keep the plain strings.
+    """
+
+    SEARCH = "search"  # an engine or the server failed one query
+    SEARCH_TOOL = "search_tool"  # a server from RESEARCH_MCP_CONFIG without the search tool
+    SEARCH_FALLBACK = "search_fallback"  # an engine failed and another answered instead
+    READ = "read"  # a document could not be read
+    CONTEXT = "context"  # the evidence was cut to fit the model's context
+    LANGUAGE = "language"  # sentences left in the wrong language
+    JUDGE = "judge"  # the judge model is missing or misread (the report notes it)
+    UNJUDGED = "unjudged"  # a judge call failed: its claims stay "not checked" in the table
+    FOLLOW_UP = "follow_up"  # no follow-up queries could be planned
+    SAVE = "save"  # a session file could not be written
+    BUDGET = "budget"  # a budget stopped the run (a problem only, from state)
+    SANDBOX = "sandbox"  # pages were parsed with less isolation (a problem only, from the runner)
+
+
 class RunError(BaseModel):
     """A failure that cost one source, document or claim; the run went on."""
 
     node: str
+    kind: ProblemKind
     message: str
-    target: str = ""
+    target: str = ""  # what it concerns, where one thing: a URL, a query, a file name
+
+    def as_state(self) -> dict[str, Any]:
+        """The plain dict the graph's state keeps (checkpoints hold no enum objects)."""
+        return self.model_dump(mode="json")

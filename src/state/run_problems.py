@@ -9,44 +9,54 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from research.modules.core.errors import EXIT_NO_EVIDENCE, EXIT_OK, EXIT_SEARCH_FAILED
+from research.state.models import ProblemKind
 
-# RunError.target of the search node's "the server lacks the search tool" error.
-MISSING_TOOL_TARGET = "search_tool"
-# RunError.target of what the web-search server said about its engines (a fallback and why).
-ENGINE_NOTE_TARGET = "engine_note"
+# Before RunError had a kind (checkpoints written then), what its target or node said.
+_LEGACY_KINDS = {"search_tool": ProblemKind.SEARCH_TOOL, "engine_note": ProblemKind.SEARCH_FALLBACK,
+                 "context": ProblemKind.CONTEXT, "language": ProblemKind.LANGUAGE, "judge": ProblemKind.JUDGE}
+
+
+def error_kind(error: Mapping[str, Any]) -> ProblemKind | None:
+    """The kind of one RunError dict from state; None for one of no kind we know."""
+    try:
+        return ProblemKind(error["kind"])
+    except (KeyError, ValueError):
+        pass
+    legacy = _LEGACY_KINDS.get(str(error.get("target") or ""))
+    if legacy is None and error.get("node") == "search":
+        return ProblemKind.SEARCH
+    return legacy
+
+
+def run_errors(state: Mapping[str, Any], *kinds: ProblemKind) -> list[dict[str, Any]]:
+    """The run's RunError dicts of these kinds, in order."""
+    return [e for e in state.get("errors") or [] if isinstance(e, dict) and error_kind(e) in kinds]
 
 
 def run_problems(state: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """Failures that changed the result, each ``{"kind", "message", ...}``, in order.
-
-    kinds: ``search`` (an engine or server error, with how many queries it cost),
-    ``search_tool`` (a server without the search tool), ``search_fallback`` (an engine
-    failed and another answered instead), ``language`` (sentences left in
-    the wrong language), ``context`` (evidence cut to fit), ``budget`` (a budget stopped
-    the run).
+    """Failures that changed the result, each ``{"kind", "message", ...}`` (kind: a
+    ``ProblemKind``), in order: the search's (an engine or server error, with how many
+    queries it cost; a server without the search tool; an engine that failed and another
+    that answered instead), sentences left in the wrong language, evidence cut to fit, a
+    budget that stopped the run.
     """
     problems: list[dict[str, Any]] = []
-    errors = [e for e in state.get("errors") or [] if isinstance(e, dict)]
     search_counts: dict[str, int] = {}
-    for error in errors:
-        if error.get("node") != "search":
-            continue
-        if error.get("target") in (MISSING_TOOL_TARGET, ENGINE_NOTE_TARGET):
-            kind = "search_tool" if error.get("target") == MISSING_TOOL_TARGET else "search_fallback"
-            problems.append({"kind": kind, "message": str(error.get("message", ""))})
-            continue
+    for error in run_errors(state, ProblemKind.SEARCH, ProblemKind.SEARCH_TOOL, ProblemKind.SEARCH_FALLBACK):
         message = str(error.get("message", ""))
-        search_counts[message] = search_counts.get(message, 0) + 1
-    problems += [{"kind": "search", "message": m, "queries": n} for m, n in search_counts.items()]
+        if error_kind(error) == ProblemKind.SEARCH:
+            search_counts[message] = search_counts.get(message, 0) + 1
+        else:
+            problems.append({"kind": error_kind(error), "message": message})
+    problems += [{"kind": ProblemKind.SEARCH, "message": m, "queries": n} for m, n in search_counts.items()]
     seen: set[str] = set()
-    for error in errors:
-        kind = error.get("target")
+    for error in run_errors(state, ProblemKind.LANGUAGE, ProblemKind.CONTEXT):
         message = str(error.get("message", ""))
-        if kind in ("language", "context") and message not in seen:
+        if message not in seen:
             seen.add(message)
-            problems.append({"kind": kind, "message": message})
+            problems.append({"kind": error_kind(error), "message": message})
     if state.get("budget_exhausted"):
-        problems.append({"kind": "budget", "message": str(state["budget_exhausted"])})
+        problems.append({"kind": ProblemKind.BUDGET, "message": str(state["budget_exhausted"])})
     return problems
 
 
@@ -54,8 +64,7 @@ def search_unreachable(state: Mapping[str, Any]) -> bool:
     """Nothing was found *because* searching failed: errors, and not one hit."""
     if state.get("search_results"):
         return False
-    return any(e.get("node") == "search" and e.get("target") != ENGINE_NOTE_TARGET
-               for e in state.get("errors") or [] if isinstance(e, dict))
+    return bool(run_errors(state, ProblemKind.SEARCH, ProblemKind.SEARCH_TOOL))
 
 
 def outcome_exit_code(state: Mapping[str, Any]) -> int:
