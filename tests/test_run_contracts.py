@@ -108,3 +108,65 @@ def test_the_repls_lang_command_sets_the_language_every_run_reads(tmp_path: Path
     assert dispatch_command(repl, "/lang auto")
     assert repl.settings.language == "auto" and repl.lang == "ja"  # messages stay until a question says otherwise
     assert "言語を ja にしました" in capsys.readouterr().out
+
+
+# --- one reading of a finished session's outcome --------------------------------------------------
+class RecordingLease:
+    """The run queue's side of a worker, kept in memory: what the worker reported."""
+
+    def __init__(self) -> None:
+        self.finished: list[tuple[int, str, dict[str, Any] | None]] = []
+
+    async def finish(self, run_id: int, status: str, result: dict[str, Any] | None = None,
+                     error: str | None = None) -> None:
+        self.finished.append((run_id, status, result))
+
+
+async def test_a_worker_reports_a_run_finished_before_it_could_say_so_as_the_cli_would(tmp_path: Path) -> None:
+    # The report was written with no source read, then the worker died before recording the
+    # exit code. The next worker once answered exit 0 (its own copy of the runner's reading);
+    # `research` says 4, no evidence, for the same folder.
+    from research.orchestrator.run_queue import ClaimedRun, QueuedRequest
+    from research.servers.research.http_worker import Worker
+
+    settings = Settings(sessions_dir=tmp_path, database_url="postgresql://localhost/research")
+    history = HistoryManager(tmp_path)
+    session = history.create(question="What is the height of Mount Fuji?", language="en", model="gpt-oss:20b")
+    history.update_meta(session.session_id, status="done", sources=0, sources_failed=2)
+    worker = Worker(settings, name="test")
+    worker.lease = RecordingLease()  # type: ignore[assignment]
+    await worker.run_one(ClaimedRun(7, "t1", QueuedRequest("What is the height of Mount Fuji?", "en"),
+                                    session.session_id, 2))
+    [(run_id, status, result)] = worker.lease.finished
+    assert (run_id, status) == (7, "done") and result is not None
+    assert result["exit_code"] == 4 and result["sources_failed"] == 2 and result["resumed"] is True
+    assert result["report_pdf"] == str(session.path / "report.pdf") and result["language"] == "en"
+
+
+# --- the team queue's contracts ------------------------------------------------------------------
+QUEUE_MODULES = ("orchestrator/run_queue.py", "servers/research/http_server.py", "servers/research/http_worker.py")
+
+
+def test_no_queue_module_spells_a_run_status_out() -> None:
+    # A run's status decides who may claim it and when a client stops waiting: RunStatus members
+    # only, so a misspelt status is an AttributeError rather than a run nobody ever picks up.
+    import re
+
+    from research.orchestrator.run_queue import RunStatus
+
+    spelled = re.compile(r"""["'](%s)["']""" % "|".join(status.value for status in RunStatus))
+    member = re.compile(r"""^\s+[A-Z]+ = ["']""")  # the enum's own definitions
+    found = [f"{name}:{number}: {line.strip()}" for name in QUEUE_MODULES
+             for number, line in enumerate((SRC / name).read_text("utf-8").splitlines(), 1)
+             if spelled.search(line) and not member.match(line) and "DEFAULT 'queued'" not in line]
+    assert found == []
+
+
+def test_a_queued_request_reads_rows_written_before_a_key_existed_and_round_trips() -> None:
+    from research.orchestrator.run_queue import QueuedRequest
+
+    assert QueuedRequest.from_json({"question": "富士山の高さは？"}) == QueuedRequest("富士山の高さは？", "auto", {}, None)
+    request = QueuedRequest("When did it last erupt?", "en", {"depth": "quick"}, parent="20250101_120000_abcdef")
+    assert QueuedRequest.from_json(request.to_json()) == request
+    with pytest.raises(TypeError):
+        QueuedRequest("q", langauge="ja")  # type: ignore[call-arg]

@@ -24,6 +24,7 @@ from research.orchestrator import run_queue
 pytestmark = pytest.mark.e2e
 
 LEASE = 2.0  # seconds of silence before a run may be taken over (short, for the test)
+FUJI = run_queue.QueuedRequest("What is the height of Mount Fuji?", "en")
 
 
 def start_worker(env: dict[str, str]) -> subprocess.Popen:
@@ -76,8 +77,7 @@ def worker_env(research_env, database_url):
 def test_a_worker_killed_mid_run_is_taken_over_from_the_last_checkpoint(worker_env, fake_ollama):
     url = worker_env["RESEARCH_DATABASE_URL"]
     fake_ollama.token_delay = 0.1  # the draft takes seconds: the kill lands in the llm step
-    run_id = asyncio.run(run_queue.submit(url, "t1", {"question": "What is the height of Mount Fuji?",
-                                                      "lang": "en"}, limit=5))
+    run_id = asyncio.run(run_queue.submit(url, "t1", FUJI, limit=5))
     with ExitStack() as stack:
         first = start_worker(worker_env)
         stack.callback(stop, first)
@@ -113,8 +113,7 @@ def test_a_worker_killed_mid_run_is_taken_over_from_the_last_checkpoint(worker_e
 def test_a_stalled_worker_keeps_its_run_and_nobody_runs_it_twice(worker_env, fake_ollama):
     url = worker_env["RESEARCH_DATABASE_URL"]
     fake_ollama.token_delay = 0.05
-    run_id = asyncio.run(run_queue.submit(url, "t1", {"question": "What is the height of Mount Fuji?",
-                                                      "lang": "en"}, limit=5))
+    run_id = asyncio.run(run_queue.submit(url, "t1", FUJI, limit=5))
     with ExitStack() as stack:
         first = start_worker(worker_env)
         stack.callback(stop, first)
@@ -138,8 +137,7 @@ def test_a_stalled_worker_keeps_its_run_and_nobody_runs_it_twice(worker_env, fak
 def test_a_worker_stopped_with_sigterm_puts_its_run_back_for_another(worker_env, fake_ollama):
     url = worker_env["RESEARCH_DATABASE_URL"]
     fake_ollama.token_delay = 0.1
-    run_id = asyncio.run(run_queue.submit(url, "t1", {"question": "What is the height of Mount Fuji?",
-                                                      "lang": "en"}, limit=5))
+    run_id = asyncio.run(run_queue.submit(url, "t1", FUJI, limit=5))
     with ExitStack() as stack:
         first = start_worker(worker_env)
         stack.callback(stop, first)

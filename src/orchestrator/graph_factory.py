@@ -58,13 +58,13 @@ class SessionServers:
         _, parser = await self._clients()
         return await parser.parse(**kwargs)
 
-    def __getattr__(self, name: str) -> Any:  # anything else a node asks of a client (e.g. fetch)
-        async def call(*args: Any, **kwargs: Any) -> Any:
-            web_search, parser = await self._clients()
-            target = web_search if hasattr(web_search, name) else parser
-            return await getattr(target, name)(*args, **kwargs)
+    async def external_tools(self) -> tuple[str, list[str]] | None:
+        web_search, _ = await self._clients()
+        return await web_search.external_tools()
 
-        return call
+    @property
+    def sandbox_name(self) -> str:
+        return self.pool.parser.sandbox_name if self.pool.parser is not None else ""
 
 
 def _log_progress(event: ProgressEvent) -> None:

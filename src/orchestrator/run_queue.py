@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import json
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any, AsyncIterator
 
 from research.orchestrator.session_store import connect, ensure_schema
@@ -50,7 +51,40 @@ CREATE TABLE IF NOT EXISTS research_run_events (
 CREATE INDEX IF NOT EXISTS research_run_events_run ON research_run_events (run_id, id);
 """
 
-WAITING = ("queued", "running")  # counted against a token's queue limit
+
+
+class RunStatus(StrEnum):
+    """A queued run's status in ``research_runs`` (a str: the column keeps the plain text)."""
+
+    QUEUED = "queued"  # waiting, or put back by a worker that was stopped
+    RUNNING = "running"  # a worker holds it (its heartbeat says how recently)
+    DONE = "done"
+    FAILED = "failed"
+
+
+WAITING = (RunStatus.QUEUED, RunStatus.RUNNING)  # counted against a token's queue limit
+FINAL = (RunStatus.DONE, RunStatus.FAILED)
+
+
+@dataclass(frozen=True)
+class QueuedRequest:
+    """What a client asked for, as the HTTP server queues it and a worker runs it (the row's
+    ``request`` column): the run's own settings ride along as overrides."""
+
+    question: str
+    lang: str = "auto"  # the answer language, "auto" | "ja" | "en"
+    overrides: dict[str, Any] = field(default_factory=dict)  # depth and budgets
+    parent: str | None = None  # the session this question follows up (a remote REPL conversation)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"question": self.question, "lang": self.lang, "overrides": self.overrides,
+                **({"parent": self.parent} if self.parent else {})}
+
+    @classmethod
+    def from_json(cls, row: dict[str, Any]) -> "QueuedRequest":
+        """A stored request; a key a row lacks takes its default (rows queued before the key existed)."""
+        return cls(question=str(row.get("question") or ""), lang=str(row.get("lang") or "auto"),
+                   overrides=dict(row.get("overrides") or {}), parent=row.get("parent") or None)
 
 
 class QueueFull(Exception):
@@ -65,7 +99,7 @@ class QueueFull(Exception):
 class ClaimedRun:
     run_id: int
     owner: str
-    request: dict[str, Any]
+    request: QueuedRequest
     session_id: str | None
     claims: int  # 1 for the first worker; more when a run is taken over
 
@@ -81,7 +115,7 @@ async def _connection(db: Any) -> AsyncIterator[Any]:
             yield connection
 
 
-async def submit(db: Any, owner: str, request: dict[str, Any], limit: int, session_id: str | None = None) -> int:
+async def submit(db: Any, owner: str, request: QueuedRequest, limit: int, session_id: str | None = None) -> int:
     """Queue a run for ``owner``: its id. Raises ``QueueFull`` at the owner's limit.
     ``session_id``: an unfinished session of the owner's to resume.
 
@@ -99,7 +133,7 @@ async def submit(db: Any, owner: str, request: dict[str, Any], limit: int, sessi
                 raise QueueFull(waiting, limit)
             cursor = await connection.execute(
                 "INSERT INTO research_runs (owner, request, session_id) VALUES (%s, %s, %s) RETURNING run_id",
-                (owner, json.dumps(request), session_id))
+                (owner, json.dumps(request.to_json()), session_id))
             return int((await cursor.fetchone())["run_id"])
 
 
@@ -148,11 +182,11 @@ class Lease:
         async with self.connection.transaction():
             cursor = await self.connection.execute(
                 """SELECT run_id FROM research_runs
-                   WHERE status = 'queued'
-                      OR (status = 'running' AND heartbeat_at < clock_timestamp() - make_interval(secs => %s))
+                   WHERE status = %s
+                      OR (status = %s AND heartbeat_at < clock_timestamp() - make_interval(secs => %s))
                    ORDER BY submitted_at, run_id
                    FOR UPDATE SKIP LOCKED LIMIT 8""",
-                (self.lease_seconds,))
+                (RunStatus.QUEUED, RunStatus.RUNNING, self.lease_seconds))
             for row in await cursor.fetchall():
                 # A silent worker may still be alive (a stalled heartbeat); its lock says so.
                 locked = await self.connection.execute(
@@ -160,15 +194,15 @@ class Lease:
                 if not (await locked.fetchone())["ok"]:
                     continue
                 cursor = await self.connection.execute(
-                    """UPDATE research_runs SET status = 'running', worker = %s, heartbeat_at = clock_timestamp(),
+                    """UPDATE research_runs SET status = %s, worker = %s, heartbeat_at = clock_timestamp(),
                            claims = claims + 1, started_at = COALESCE(started_at, clock_timestamp())
                        WHERE run_id = %s RETURNING run_id, owner, request, session_id, claims""",
-                    (self.worker, row["run_id"]))
+                    (RunStatus.RUNNING, self.worker, row["run_id"]))
                 claimed = await cursor.fetchone()
                 await self.connection.execute(
                     "INSERT INTO research_run_events (run_id, worker, event, payload) VALUES (%s, %s, 'claimed', %s)",
                     (claimed["run_id"], self.worker, json.dumps({"claims": claimed["claims"]})))
-                return ClaimedRun(int(claimed["run_id"]), claimed["owner"], dict(claimed["request"]),
+                return ClaimedRun(int(claimed["run_id"]), claimed["owner"], QueuedRequest.from_json(claimed["request"]),
                                   claimed["session_id"], int(claimed["claims"]))
         return None
 
@@ -176,7 +210,7 @@ class Lease:
         """Still ours? False once another worker has the row (then stop working on it)."""
         cursor = await self.connection.execute(
             "UPDATE research_runs SET heartbeat_at = clock_timestamp() WHERE run_id = %s AND worker = %s "
-            "AND status = 'running' RETURNING run_id", (run_id, self.worker))
+            "AND status = %s RETURNING run_id", (run_id, self.worker, RunStatus.RUNNING))
         return await cursor.fetchone() is not None
 
     async def set_session(self, run_id: int, session_id: str) -> None:
@@ -189,13 +223,13 @@ class Lease:
             "INSERT INTO research_run_events (run_id, worker, event, payload) VALUES (%s, %s, %s, %s)",
             (run_id, self.worker, event, json.dumps(payload, default=str)))
 
-    async def finish(self, run_id: int, status: str, result: dict[str, Any] | None = None,
+    async def finish(self, run_id: int, status: RunStatus, result: dict[str, Any] | None = None,
                      error: str | None = None) -> None:
-        """Record the outcome and let go of the run's lock. "queued": put back for another worker."""
-        if status == "queued":
+        """Record the outcome and let go of the run's lock. QUEUED: put back for another worker."""
+        if status == RunStatus.QUEUED:
             await self.connection.execute(
-                "UPDATE research_runs SET status = 'queued', worker = NULL WHERE run_id = %s AND worker = %s",
-                (run_id, self.worker))
+                "UPDATE research_runs SET status = %s, worker = NULL WHERE run_id = %s AND worker = %s",
+                (status, run_id, self.worker))
         else:
             await self.connection.execute(
                 """UPDATE research_runs SET status = %s, result = %s, error = %s, finished_at = clock_timestamp(),

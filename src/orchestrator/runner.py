@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
 
 from research.modules.core.errors import EXIT_FAILURE, EXIT_NO_EVIDENCE, EXIT_OK, UsageError, UserFacingError
+from research.state.models import ProblemKind
 from research.state.run_problems import outcome_exit_code, run_problems
 from research.state.session_folder import FINISHED_STATUSES, HistoryManager, SessionInfo, SessionStatus, now_iso
 from research.modules.core.language import detect_language
@@ -209,17 +210,9 @@ async def run_research(
 WEAK_SANDBOXES = ("unshare", "none")
 
 
-def _forget(task: "asyncio.Future[Any]") -> None:
-    """Let a background import end unobserved: a node that fails to import raises when it runs."""
-    if task.done() and not task.cancelled():
-        task.exception()
-    else:
-        task.add_done_callback(lambda done: done.cancelled() or done.exception())
-
-
 def _import_graph_modules() -> Any:
-    """The graph and the checkpointer: about a second of imports, done in a thread while
-    the first step (planning) runs without them."""
+    """The graph (LangGraph and every node after the first) and the checkpointer: about a
+    second of imports, done in a thread while the first step (planning) runs without them."""
     importlib.import_module("aiosqlite")
     importlib.import_module("langgraph.checkpoint.sqlite.aio")
     importlib.import_module("research.orchestrator.checkpoints")
@@ -271,7 +264,7 @@ async def _run_locked(run: RunContext) -> RunResult:
             # was cut short. The session stays "done": a signal now must not undo it.
             history.append_event(session.session_id, "shutdown_interrupted", signal=request.stopped_by or "SIGINT")
             if graph_run.final is None:
-                return _result_from_meta(session, lang, meta, bool(request.resume))
+                return result_from_meta(session, lang, meta, bool(request.resume))
             final = graph_run.final
         else:
             if isinstance(exc, ProgressStreamFailed):  # stopped by the stream, not by a failure of the run
@@ -292,7 +285,7 @@ async def _run_locked(run: RunContext) -> RunResult:
     problems, exit_code = run_problems(final), outcome_exit_code(final)
     sandbox = run.pool.parser.sandbox_name if run.pool.parser is not None else ""
     if sandbox in WEAK_SANDBOXES:  # parsed with less isolation than bwrap or a container gives
-        problems.append({"kind": "sandbox", "message": sandbox})
+        problems.append({"kind": ProblemKind.SANDBOX, "message": sandbox})
     history.update_meta(session.session_id, problems=problems, exit_code=exit_code)
     return RunResult(
         session_id=session.session_id,
@@ -318,8 +311,9 @@ def final_answer(final: dict[str, Any], read: int) -> str:
     return safe_markdown(checked or final.get("draft", ""))
 
 
-def _result_from_meta(session: SessionInfo, lang: str, meta: dict[str, Any], resumed: bool) -> RunResult:
-    """The result of a run whose report step finished but whose graph did not return."""
+def result_from_meta(session: SessionInfo, lang: str, meta: dict[str, Any], resumed: bool) -> RunResult:
+    """The result of a run whose report step finished but whose graph did not return (here,
+    or in a `research serve` worker that died before recording it)."""
     read = int(meta.get("sources") or 0)
     return RunResult(
         session_id=session.session_id,
@@ -354,7 +348,8 @@ class _GraphRun:
         self.final: dict[str, Any] | None = None
 
     async def execute(self) -> dict[str, Any]:
-        from research.orchestrator.steps import NODES, bind, preload_nodes
+        from research.nodes.input import understand_question
+        from research.orchestrator.steps import bind
 
         run, progress, session = self.run, self.run.progress, self.run.session
         web_search, parser = run.pool.for_session(session.path)
@@ -370,7 +365,7 @@ class _GraphRun:
             # only the model. Its result enters the graph below as that node's write, so the
             # checkpoints, events and progress.md are the same as when the graph runs it. A
             # kill before that write leaves no checkpoint, and --resume starts afresh.
-            planned = await bind("input", NODES["input"], deps)(initial)
+            planned = await bind("input", understand_question, deps)(initial)
         graph_module = await run.heavy
         from research.orchestrator.session_store import open_checkpointer
 
@@ -379,8 +374,6 @@ class _GraphRun:
             # checkpoints with an allow-list of the types our graph writes.
             saver = await stack.enter_async_context(open_checkpointer(run.settings, session.path))
             graph = graph_module.build_graph(deps, saver)
-            preload = asyncio.ensure_future(asyncio.to_thread(preload_nodes))
-            stack.callback(_forget, preload)
             config = {
                 "configurable": {"thread_id": session.session_id},
                 # Each verification loop revisits four nodes; leave room for all of them.

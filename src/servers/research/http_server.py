@@ -28,6 +28,7 @@ import research
 from research.modules.core.i18n import t
 from research.modules.core.settings import Settings
 from research.orchestrator import run_queue
+from research.orchestrator.run_queue import QueuedRequest, RunStatus
 from research.orchestrator.runner import RunResult
 from research.orchestrator.session_store import get_session, list_sessions
 from research.servers.mcp_support import ResearchMCPServer
@@ -139,8 +140,8 @@ class HttpService:
         row = await get_session(self.settings, session_id)
         return row is not None and row["owner"] == owner
 
-    async def research(self, owner: str, request: dict[str, Any], resume: str | None, ctx: Context) -> CallToolResult:
-        lang = self.language(request["lang"], request["question"])
+    async def research(self, owner: str, request: QueuedRequest, resume: str | None, ctx: Context) -> CallToolResult:
+        lang = self.language(request.lang, request.question)
         if resume and not await self.owns(owner, resume):
             return error_result(t("serve.unknown_session", lang, session_id=resume[:80]))
         db = await self.db()
@@ -166,10 +167,10 @@ class HttpService:
                 if message:
                     steps += 1  # MCP progress must grow with every notification
                     await ctx.report_progress(steps, None, message)
-            if row["status"] in ("done", "failed"):
+            if row["status"] in run_queue.FINAL:
                 break
             await asyncio.sleep(FOLLOW_SECONDS)
-        if row["status"] == "failed":
+        if row["status"] == RunStatus.FAILED:
             message = t("serve.run_failed", lang, reason=_error_text(row["error"], lang))
             if row["session_id"]:
                 message = t("mcp_research.resume_hint", lang, message=message, session_id=row["session_id"])
@@ -181,7 +182,7 @@ class HttpService:
     async def sessions(self, owner: str, limit: int) -> SessionList:
         rows = await list_sessions(self.settings, owner, limit)
         waiting = await run_queue.runs_of(await self.db(), owner)
-        running = {r["session_id"] for r in waiting if r["status"] == "running" and r["session_id"]}
+        running = {r["session_id"] for r in waiting if r["status"] == RunStatus.RUNNING and r["session_id"]}
         sessions = [SessionSummary(
             session_id=r["session_id"], question=r["question"], language=r["language"], status=r["status"],
             created_at=r["created_at"].isoformat(timespec="seconds") if r["created_at"] else "",
@@ -233,13 +234,12 @@ def build_http_server(settings: Settings, store: TokenStore, url: str) -> MCPSer
         # The search engine stays the service's (an admin's choice), so it is not an argument here.
         overrides = {"depth": depth, "max_sources": max_sources, "max_llm_tokens": max_llm_tokens,
                      "max_seconds": max_seconds}
-        request = {"question": cleaned, "lang": lang,
-                   "overrides": {k: v for k, v in overrides.items() if v is not None}}
         if parent and not resume:
             # A follow-up reads its parent's answer: only a session of this token's own.
             if not await service.owns(_owner(), parent):
                 return error_result(t("serve.unknown_session", message_lang, session_id=parent[:80]))
-            request["parent"] = parent
+        request = QueuedRequest(cleaned, lang, {k: v for k, v in overrides.items() if v is not None},
+                                parent=parent if parent and not resume else None)
         return await service.research(_owner(), request, resume or None, ctx)
 
     @server.tool(

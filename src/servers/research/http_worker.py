@@ -23,11 +23,11 @@ import psycopg
 
 from research.modules.core.errors import UserFacingError
 from research.modules.core.settings import Settings
-from research.orchestrator.run_queue import ClaimedRun, Lease
+from research.orchestrator.run_queue import ClaimedRun, Lease, RunStatus
 from research.orchestrator.session_store import DatabaseUnreachable
-from research.orchestrator.runner import ResearchRequest, run_research
+from research.orchestrator.runner import ResearchRequest, result_from_meta, run_research
 from research.state.progress_events import ProgressEvent, SessionStarted, Token, to_wire
-from research.state.session_folder import FINISHED_STATUSES, HistoryManager
+from research.state.session_folder import FINISHED_STATUSES, HistoryManager, SessionInfo
 
 DEFAULT_LEASE_SECONDS = 15.0
 DEFAULT_HEARTBEAT_SECONDS = 2.0
@@ -87,19 +87,20 @@ class Worker:
     async def run_one(self, claimed: ClaimedRun) -> None:
         request = claimed.request
         # The queued run's language is one of its settings, like its depth and budgets.
-        settings = self.settings.model_copy(update={**(request.get("overrides") or {}),
-                                                    "language": request.get("lang", "auto")})
+        settings = self.settings.model_copy(update={**request.overrides, "language": request.lang})
         history = HistoryManager(settings.sessions_dir)
         session_id = claimed.session_id
         if session_id:
             meta = history.read_json(session_id, "meta.json", {}) or {}
             if meta.get("status") in FINISHED_STATUSES:
                 # The report was written but the worker died before saying so: nothing to run again.
-                await self.lease.finish(claimed.run_id, "done", _result_from_meta(history, session_id, meta))
+                info = SessionInfo(session_id, history.path(session_id))
+                await self.lease.finish(claimed.run_id, RunStatus.DONE,
+                                        asdict(result_from_meta(info, meta.get("language", ""), meta, resumed=True)))
                 return
         research_request = ResearchRequest(
-            question=request.get("question", ""), resume=session_id or None, owner=claimed.owner,
-            parent_session=request.get("parent") or None)  # a follow-up in a remote REPL conversation
+            question=request.question, resume=session_id or None, owner=claimed.owner,
+            parent_session=request.parent)  # a follow-up in a remote REPL conversation
 
         events: asyncio.Queue[ProgressEvent] = asyncio.Queue()
 
@@ -129,11 +130,11 @@ class Worker:
             if run.cancelled() or not run.done() or isinstance(failure, (asyncio.CancelledError, KeyboardInterrupt)):
                 # Stopped, or the lease was lost (then the row is another worker's and only
                 # our lock is let go): the session is kept for whoever runs it next.
-                await self.lease.finish(claimed.run_id, "queued")
+                await self.lease.finish(claimed.run_id, RunStatus.QUEUED)
             elif failure is not None:
-                await self.lease.finish(claimed.run_id, "failed", error=_both_languages(failure))
+                await self.lease.finish(claimed.run_id, RunStatus.FAILED, error=_both_languages(failure))
             else:
-                await self.lease.finish(claimed.run_id, "done", asdict(run.result()))
+                await self.lease.finish(claimed.run_id, RunStatus.DONE, asdict(run.result()))
         finally:
             for task in (writer, beat, stop):
                 task.cancel()
@@ -150,15 +151,6 @@ class Worker:
                 # row is no longer ours): stop at once, well inside the lease it must wait out.
                 run.cancel()
                 return
-
-
-def _result_from_meta(history: HistoryManager, session_id: str, meta: dict[str, Any]) -> dict[str, Any]:
-    folder = history.path(session_id)
-    return {"session_id": session_id, "session_dir": str(folder), "language": meta.get("language", ""),
-            "report_md": str(folder / "report.md"), "report_pdf": str(folder / "report.pdf"),
-            "sources": int(meta.get("sources") or 0), "sources_failed": int(meta.get("sources_failed") or 0),
-            "verification": meta.get("verification") or {}, "exit_code": int(meta.get("exit_code") or 0),
-            "resumed": True, "answer": "", "problems": list(meta.get("problems") or [])}
 
 
 async def _main(settings: Settings, lease_seconds: float, heartbeat_seconds: float) -> None:
