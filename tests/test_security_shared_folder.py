@@ -126,7 +126,7 @@ def test_resume_refuses_a_state_that_does_not_say_whose_it_is(cli_env, dropped):
     _checkpoint(session, _state(session, **{dropped: ...}))
     with pytest.raises(UsageError) as refused:
         _resumable(history, session.session_id)
-    assert refused.value.key == "shared_folder.bad_state" and dropped in refused.value.params["what"]
+    assert refused.value.key == "session_folder.bad_state" and dropped in refused.value.params["what"]
 
 
 @pytest.mark.parametrize("change", [
@@ -143,7 +143,7 @@ def test_resume_refuses_state_of_a_shape_the_graph_never_writes(cli_env, change)
     _checkpoint(session, _state(session, **change))
     with pytest.raises(UsageError) as refused:
         _resumable(history, session.session_id)
-    assert refused.value.key == "shared_folder.bad_state"
+    assert refused.value.key == "session_folder.bad_state"
 
 
 def test_a_cache_path_that_climbs_out_of_sources_is_refused(cli_env, secret):
@@ -203,7 +203,7 @@ def test_no_session_file_is_written_through_a_link(tmp_path, secret):
     with pytest.raises(UsageError) as refused:
         with history.lock(session.session_id):
             pass
-    assert refused.value.key == "shared_folder.unsafe_file"
+    assert refused.value.key == "session_folder.unsafe_file"
     assert secret.read_text() == SECRET  # neither truncated to a pid nor appended to
 
 

@@ -80,7 +80,7 @@ def main(argv: list[str] | None = None) -> int:
     closed = _reopen_closed_standard_streams()
     if "stdout" in closed and argv[:1] != ["mcp"]:
         # The report path or JSON would go nowhere; say so before any work is done.
-        _error_line(t("security.stdout_closed", _message_language(None, None)))
+        _error_line(t("output.stdout_closed", _message_language(None, None)))
         raise SystemExit(EXIT_FAILURE)
     try:
         if argv and argv[0] in SUBCOMMANDS:
@@ -155,7 +155,7 @@ def _stdout_failed(exc: OSError, lang: str) -> None:
     except OSError:
         pass
     try:
-        _error_line(t("security.output_failed", lang, stream="stdout", reason=exc.strerror or type(exc).__name__))
+        _error_line(t("output.failed", lang, stream="stdout", reason=exc.strerror or type(exc).__name__))
     except OSError:
         pass
 
@@ -235,7 +235,7 @@ async def _one_shot(args: argparse.Namespace, settings, lang: str) -> int:
             _error_line(t("terminal.interrupted_kept", progress.lang, signal=shown, session_id=progress.session_id,
                           steps=progress.step_names()))
         else:
-            _error_line(t("security.interrupted_early", progress.lang, signal=shown))
+            _error_line(t("stop.interrupted_early", progress.lang, signal=shown))
         return SIGNAL_EXIT_CODES[name]
     except UserFacingError as exc:
         if progress.session_id and exc.exit_code != EXIT_USAGE:
@@ -313,7 +313,7 @@ def _check_before_a_session(settings, lang: str) -> None:
         try:
             choose_sandbox(settings)
         except SandboxUnavailable as exc:
-            raise UsageError("security.sandbox_unavailable", sandbox=settings.sandbox,
+            raise UsageError("setting.sandbox_unavailable", sandbox=settings.sandbox,
                              reason=exc.message(lang)) from None
 
 

@@ -226,7 +226,7 @@ class Repl:
                 self.say("terminal.interrupted_kept", "yellow", signal=request.stopped_by, session_id=session_id,
                          steps=progress.step_names())
             else:
-                self.say("security.interrupted_early", "yellow", signal=request.stopped_by)
+                self.say("stop.interrupted_early", "yellow", signal=request.stopped_by)
             raise SystemExit(SIGNAL_EXIT_CODES[request.stopped_by])
         if result is None:
             cancelled = started.get("session_id")

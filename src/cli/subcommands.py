@@ -98,7 +98,7 @@ def dispatch(argv: list[str]) -> int:
         return code
     except _StdoutFailed as failed:
         _silence_stdout()
-        sys.stderr.write("research: " + t("edges.stdout_failed", _locale_language(),
+        sys.stderr.write("research: " + t("output.stdout_failed", _locale_language(),
                                           reason=failed.error.strerror or type(failed.error).__name__) + "\n")
         return EXIT_FAILURE
     finally:
@@ -249,7 +249,7 @@ def _sessions(args: argparse.Namespace, settings, lang: str) -> int:
 
     if lock_held(session.path):
         # Deleting it would leave the run writing half a folder back and reporting success.
-        sys.stderr.write("research: " + t("shared_folder.running", lang, session_id=session.session_id) + "\n")
+        sys.stderr.write("research: " + t("session_folder.running", lang, session_id=session.session_id) + "\n")
         return EXIT_USAGE
     if not args.yes and not _confirm_removal(history, session, lang):
         return EXIT_USAGE if not sys.stdin.isatty() else EXIT_OK
@@ -271,7 +271,7 @@ def _remove_link(history, args: argparse.Namespace, lang: str) -> bool:
         sys.stderr.write("research: " + t("terminal.rm_needs_yes", lang, session_id=ref) + "\n")
         raise SystemExit(EXIT_USAGE)
     link.unlink()
-    sys.stderr.write(t("shared_folder.link_removed", lang, session_id=ref) + "\n")
+    sys.stderr.write(t("session_folder.link_removed", lang, session_id=ref) + "\n")
     return True
 
 
@@ -343,5 +343,5 @@ def _status_shown(meta: dict, lang: str) -> str:
     if status == SessionStatus.INTERRUPTED:
         return t("terminal.status_interrupted", lang)
     if status == SessionStatus.DAMAGED:  # a meta.json that is not ours (session_folder.listed_meta)
-        return t("shared_folder.damaged", lang)
+        return t("session_folder.damaged", lang)
     return status

@@ -61,7 +61,7 @@ class UntrustedCheckpoint(UsageError):
 
     def __init__(self, name: str) -> None:
         # The name comes from the file: cut it so a hostile one cannot flood the terminal.
-        super().__init__("security.checkpoint_untrusted", name=_shown(name))
+        super().__init__("session_folder.checkpoint_untrusted", name=_shown(name))
 
 
 def _shown(name: str, limit: int = 80) -> str:
@@ -162,7 +162,7 @@ class ForeignState(UsageError):
     type, an oversized question, no owner): the session is not resumed."""
 
     def __init__(self, what: str) -> None:
-        super().__init__("shared_folder.bad_state", what=_shown(what, 120))
+        super().__init__("session_folder.bad_state", what=_shown(what, 120))
 
 
 # What each key of AgentState holds (state/agent_state.py); None is allowed everywhere

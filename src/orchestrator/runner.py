@@ -116,7 +116,7 @@ class ProgressStreamFailed(UserFacingError):
     exit_code = EXIT_FAILURE
 
     def __init__(self, error: OSError) -> None:
-        super().__init__("edges.stderr_failed", reason=error.strerror or type(error).__name__, session_id="")
+        super().__init__("output.stderr_failed", reason=error.strerror or type(error).__name__, session_id="")
 
 
 def _guarded(progress: ProgressCallback) -> ProgressCallback:
@@ -517,4 +517,4 @@ def _check_identity(values: dict[str, Any], session: SessionInfo) -> None:
     if found != session.session_id or not isinstance(folder, str) or Path(folder).resolve() != session.path.resolve():
         from research.modules.text.sanitize import shorten
 
-        raise UsageError("security.checkpoint_foreign", found=shorten(str(found)))
+        raise UsageError("session_folder.checkpoint_foreign", found=shorten(str(found)))

@@ -232,10 +232,10 @@ class HistoryManager:
             except FileNotFoundError:
                 continue
             except OSError as exc:
-                    raise UsageError("shared_folder.unsafe_file", session_id=session.session_id, name=name) from None
+                    raise UsageError("session_folder.unsafe_file", session_id=session.session_id, name=name) from None
             wanted = stat.S_ISDIR if name == "sources" else stat.S_ISREG
             if not wanted(info.st_mode):
-                raise UsageError("shared_folder.unsafe_file", session_id=session.session_id, name=name)
+                raise UsageError("session_folder.unsafe_file", session_id=session.session_id, name=name)
 
 
 # Every name the program writes or reads in a session folder (DESIGN.md "Session folder").
@@ -372,12 +372,12 @@ def session_lock(folder: Path, session_id: str) -> Iterator[None]:
     try:
         fd = _open_regular(folder / LOCK_FILE, os.O_RDWR | os.O_CREAT)
     except UnsafeSessionFile:  # a planted link would have its target truncated to our pid
-        raise UsageError("shared_folder.unsafe_file", session_id=session_id, name=LOCK_FILE) from None
+        raise UsageError("session_folder.unsafe_file", session_id=session_id, name=LOCK_FILE) from None
     try:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            raise UsageError("security.session_locked", session_id=session_id) from None
+            raise UsageError("session_folder.locked", session_id=session_id) from None
         os.ftruncate(fd, 0)
         os.write(fd, f"{os.getpid()}\n".encode())
         yield

@@ -236,7 +236,7 @@ def load_fetch_settings() -> FetchSettings:
         first = exc.errors()[0]
         name = "RESEARCH_FETCH_" + str(first["loc"][0] if first.get("loc") else "?").upper()
         value = os.environ.get(name, "")
-        raise UsageError("edges.bad_setting", name=name, value=value[:80], reason=first["msg"]) from None
+        raise UsageError("setting.bad_value", name=name, value=value[:80], reason=first["msg"]) from None
 
 
 # What a documents folder (RESEARCH_DOCS_DIR, --docs) may hold, by suffix: the local
@@ -257,7 +257,7 @@ def _check_docs_folder(folder: Path) -> None:
         seen += len(names) + len(_dirs)
         if seen > _DOCS_SCAN_LIMIT:
             return
-    raise UsageError("edges.docs_empty", path=str(folder)[:300])
+    raise UsageError("setting.docs_empty", path=str(folder)[:300])
 
 
 # The first bytes of the font files a PDF can embed: TrueType, OpenType (CFF), collections.
@@ -271,10 +271,10 @@ def _check_pdf_font(path: Path) -> None:
         with open(path, "rb") as handle:
             head = handle.read(4)
     except OSError as exc:
-        raise UsageError("edges.bad_setting", name="RESEARCH_PDF_FONT", value=str(path)[:200],
+        raise UsageError("setting.bad_value", name="RESEARCH_PDF_FONT", value=str(path)[:200],
                          reason=exc.strerror or str(exc)) from None
     if head not in _FONT_MAGIC:
-        raise UsageError("edges.bad_setting", name="RESEARCH_PDF_FONT", value=str(path)[:200],
+        raise UsageError("setting.bad_value", name="RESEARCH_PDF_FONT", value=str(path)[:200],
                          reason="not a TrueType or OpenType font file (.ttf, .otf, .ttc)")
 
 
@@ -288,17 +288,17 @@ def check_run_settings(settings: Settings) -> None:
 
     explicit = os.environ.get("RESEARCH_CONFIG")
     if explicit and not Path(explicit).expanduser().is_file():
-        raise UsageError("security.config_not_file", path=explicit)
+        raise UsageError("setting.config_not_file", path=explicit)
     if settings.searxng_url:
         parts = urlsplit(settings.searxng_url.strip())
         if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
-            raise UsageError("security.searxng_url", value=settings.searxng_url[:200])
+            raise UsageError("setting.searxng_url", value=settings.searxng_url[:200])
     if settings.docs_dir is not None:
         folder = settings.docs_dir.expanduser()
         if not folder.exists():
-            raise UsageError("security.docs_missing", path=str(folder)[:300])
+            raise UsageError("setting.docs_missing", path=str(folder)[:300])
         if not folder.is_dir():
-            raise UsageError("security.docs_not_folder", path=str(folder)[:300])
+            raise UsageError("setting.docs_not_folder", path=str(folder)[:300])
         _check_docs_folder(folder)
     if settings.pdf_font is not None:
         _check_pdf_font(settings.pdf_font)

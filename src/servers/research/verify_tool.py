@@ -30,7 +30,7 @@ MAX_SOURCE_CHARS = 2_000_000  # each source, as given or as read from its URL
 
 class TooLarge(UsageError):
     def __init__(self, what: str, size: int, limit: int) -> None:
-        super().__init__("edges.verify_too_large", what=what, size=size, limit=limit)
+        super().__init__("verify.too_large", what=what, size=size, limit=limit)
 
 
 def check_sizes(answer: str, sources: list[str]) -> None:
