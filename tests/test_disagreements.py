@@ -227,6 +227,9 @@ from research.nodes.prompts import DisagreementJudgements  # noqa: E402
 
 
 class _JudgeModel:
+    model = "gpt-oss:20b"
+    installed = None  # what Ollama has is not known: the drafting model judges with the prompt
+
     def __init__(self, verdict: str | None) -> None:
         self.verdict = verdict
         self.calls: list[list[dict]] = []
@@ -257,7 +260,7 @@ BORDERLINE = BORDERLINE_SOURCES
 @pytest.mark.parametrize(("verdict", "reported"), [("disagree", 1), ("agree", 0), ("different_facts", 0), (None, 0)])
 async def test_the_judge_decides_the_borderline_pairs_in_one_call(verdict, reported):
     model, history = _JudgeModel(verdict), _History()
-    deps = SimpleNamespace(model=model, history=history)
+    deps = SimpleNamespace(model=model, history=history, settings=Settings(_env_file=None))
     state = {"language": "en", "question": "How tall is Mount Fuji?", "session_id": "s",
              "plan": [{"question": "How tall is Mount Fuji?", "queries": [{"text": "富士山の標高", "language": "ja"}]}]}
     docs = _docs(Case("", [], BORDERLINE, set()))
@@ -272,7 +275,7 @@ async def test_the_judge_decides_the_borderline_pairs_in_one_call(verdict, repor
 
 async def test_no_borderline_pair_means_no_model_call():
     model = _JudgeModel("disagree")
-    deps = SimpleNamespace(model=model, history=_History())
+    deps = SimpleNamespace(model=model, history=_History(), settings=Settings(_env_file=None))
     state = {"language": "en", "question": "How tall is Mount Fuji?", "session_id": "s", "plan": []}
     result = await source_disagreements(state, _docs(PLANTED[0]), [], deps)
     assert model.calls == [] and len(result["items"]) == 1
@@ -477,7 +480,7 @@ import re  # noqa: E402
 
 async def test_the_fact_checking_model_judges_english_borderline_pairs_by_swapping_the_value():
     model = _CheckerModel()
-    deps = SimpleNamespace(model=model, history=_History())
+    deps = SimpleNamespace(model=model, history=_History(), settings=Settings(_env_file=None))
     case = Case("", ["How tall is Mount Fuji?"],
                 [("Mount Fuji", "Mount Fuji is 3,776 m tall."),
                  ("Fuji notes", "Mount Fuji, they say, measures 3,778 m.")], set())  # no attribute: borderline
@@ -491,7 +494,7 @@ async def test_the_fact_checking_model_judges_english_borderline_pairs_by_swappi
 
 async def test_a_japanese_pair_goes_to_the_prompt_judge_even_with_the_checker_installed():
     model = _CheckerModel()
-    deps = SimpleNamespace(model=model, history=_History())
+    deps = SimpleNamespace(model=model, history=_History(), settings=Settings(_env_file=None))
     docs = _docs(Case("", [], BORDERLINE, set()))
     findings = find_disagreements(docs, ["How tall is Mount Fuji?", "富士山の標高"])
     assert findings.borderline

@@ -209,7 +209,7 @@ async def test_chunks_are_tried_in_order_until_one_supports(checker):
         claims, assessments = _checked(TRUE)
         assessments[0].candidates[0].text = text
         before = len(_checker_calls(checker))
-        await judge_uncertain(claims, assessments, ["lexical"], "en", manager, 16384, [])
+        await judge_uncertain(claims, assessments, ["lexical"], "en", manager, manager.settings.model_copy(update={"num_ctx": 16384}), [])
         outcomes.append((assessments[0].outcome, len(_checker_calls(checker)) - before))
     chunks = len(document_chunks([filler + " Japan's tallest peak is Mount Fuji."]))
     assert chunks >= 2

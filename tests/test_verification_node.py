@@ -50,6 +50,9 @@ LEDGER = [
 class FakeModel:
     """Records every call; answers from what the test gave it."""
 
+    model = "gpt-oss:20b"
+    installed = None  # what Ollama has is not known: the drafting model judges with the prompt
+
     def __init__(self, *, judge: JudgeBatch | None = None, follow_ups: FollowUpPlan | None = None, chat_reply: str = "",
                  rewrites: SentenceRewrites | None = None) -> None:
         self.judge = judge

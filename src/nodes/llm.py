@@ -184,7 +184,7 @@ def run_pair_judge(sources: list[dict[str, Any]], lang: str, deps: WorkflowDepen
         return f"({titles.get(fact.label, '')}) {text}" if fact.by_reference and titles.get(fact.label) else text
 
     async def judge(pairs: list[Pair]) -> dict[int, str]:
-        checker = judge_for(deps.model)
+        checker = judge_for(deps.settings, deps.model)
         verdicts: dict[int, str] = {}
         by_checker = {n: swapped for n, p in enumerate(pairs, start=1)
                       if (swapped := _with_value_of(p.first, p.second)) is not None
@@ -228,8 +228,7 @@ async def _checker_verdicts(pairs: list[Pair], swapped: dict[int, str], checker:
     for number, changed in swapped.items():
         document = [statement(pairs[number - 1].first)]
         items += [(pairs[number - 1].second.sentence, document), (changed, document)]
-    limit = getattr(getattr(deps.model, "settings", None), "judge_concurrency", 4)
-    results = await check_claims(deps.model, checker, items, node="disagreements", limit=limit)
+    results = await check_claims(deps.model, checker, items, node="disagreements", limit=deps.settings.judge_concurrency)
     verdicts = {}
     for (number, _), as_written, changed in zip(swapped.items(), results[::2], results[1::2]):
         if "uncertain" in (as_written.verdict, changed.verdict):

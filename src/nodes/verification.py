@@ -26,6 +26,7 @@ from research.modules.core.errors import UserFacingError
 from research.modules.text.analyser import key_words
 from research.modules.text.evidence import Assessment, EvidenceIndex, assess_claim
 from research.modules.core.i18n import t
+from research.modules.core.settings import Settings
 from research.modules.core.language import detect_language
 from research.modules.llm.judge import Judge, check_claims, judge_for
 from research.modules.text.language_check import WRONG_LANGUAGE_BELOW, check_sentences, is_wrong_language
@@ -78,8 +79,8 @@ async def verify_claims(state: AgentState, deps: WorkflowDependencies) -> Comman
     assessments = [assess_claim(claim, index) for claim in claims]
     methods = ["none" if a.verdict == "citation_invalid" or a.reason == "no_sources" else "lexical" for a in assessments]
     # An uncertain claim was never decided by the cheap checks: "lexical" would claim it was.
-    judge, judged_by = judge_for(deps.model), {}
-    judged = await judge_uncertain(claims, assessments, methods, language, deps.model, deps.settings.num_ctx, new_errors,
+    judge, judged_by = judge_for(deps.settings, deps.model), {}
+    judged = await judge_uncertain(claims, assessments, methods, language, deps.model, deps.settings, new_errors,
                                    judge=judge, record=judged_by)
     for claim, assessment, method in zip(claims, assessments, methods):
         if method == "model" and assessment.outcome == "supported" and not claim.citations:
@@ -219,21 +220,21 @@ async def judge_uncertain(
     methods: list[str],
     language: str,
     model: Any,
-    num_ctx: int,
+    settings: Settings,
     errors: list[RunError],
     judge: Judge | None = None,
     record: dict[str, Any] | None = None,
 ) -> bool:
     """The judge decides every uncertain claim; updates ``assessments`` in place.
 
-    ``judge`` (default: the one ``model`` has, modules/llm/judge.py) says who: English
+    ``judge`` (default: the one the settings choose, modules/llm/judge.py) says who: English
     sentences go to a grounded checker one sentence per call, everything else to the
     drafting model with the judge prompt. A reply the judge cannot give in its own words
     (no Yes/No, the wrong JSON twice) leaves the claim uncertain and "not checked", never
     silently supported. ``record`` (optional) receives how many claims each judge took.
     Returns False when some uncertain claim could not be judged.
     """
-    judge = judge or judge_for(model)
+    judge = judge or judge_for(settings, model)
     if judge.missing:
         errors.append(RunError(node=NODE, kind=ProblemKind.JUDGE, message=t(
             "judge.missing", language, model=judge.missing, drafting=judge.model)))
@@ -248,9 +249,10 @@ async def judge_uncertain(
         record.update(checker=len(to_checker), prompt=len(to_prompt))
     complete = True
     if to_checker:
-        complete = await _judge_by_checker(to_checker, claims, assessments, methods, language, model, judge, errors)
+        complete = await _judge_by_checker(to_checker, claims, assessments, methods, language, model, judge, errors,
+                                           limit=settings.judge_concurrency)
     if to_prompt:
-        complete = await _judge_by_prompt(to_prompt, claims, assessments, methods, language, model, num_ctx,
+        complete = await _judge_by_prompt(to_prompt, claims, assessments, methods, language, model, settings.num_ctx,
                                           errors) and complete
     return complete
 
@@ -261,11 +263,11 @@ _CHECKER_CONFIDENCE = 0.84
 
 async def _judge_by_checker(positions: list[int], claims: list[Claim], assessments: list[Assessment],
                             methods: list[str], language: str, model: Any, judge: Judge,
-                            errors: list[RunError]) -> bool:
-    """One call per sentence to the grounded checker, against the passages it cites."""
+                            errors: list[RunError], *, limit: int) -> bool:
+    """One call per sentence to the grounded checker, against the passages it cites, at
+    most ``limit`` at once."""
     by_index = {claim.index: claim for claim in claims}
     items = [(by_index[p].plain, [c.text for c in assessments[p].candidates]) for p in positions]
-    limit = getattr(getattr(model, "settings", None), "judge_concurrency", 4)
     results = await check_claims(model, judge, items, node="judge", limit=limit)
     unreadable: list[str] = []
     failed: list[str] = []

@@ -77,8 +77,7 @@ async def judge_uncertain_claims(
     except UserFacingError as exc:
         return False, exc.message(lang)
     errors: list[Any] = []
-    complete = await judge_uncertain(claims, assessments, ["lexical"] * len(claims), lang, model,
-                                     settings.num_ctx, errors)
+    complete = await judge_uncertain(claims, assessments, ["lexical"] * len(claims), lang, model, settings, errors)
     return complete, "; ".join(e.message for e in errors)
 
 

@@ -28,7 +28,7 @@ from typing import Any, Literal
 from research.modules.core.errors import OllamaCallFailed
 from research.modules.core.language import target_script_share
 from research.modules.core.settings import Settings
-from research.modules.llm.model_manager import model_is_installed
+from research.modules.llm.model_manager import ModelManager, model_is_installed
 from research.modules.text.tokens import estimate_tokens, fitting_prefix
 
 CHECKER = "bespoke-minicheck"
@@ -92,14 +92,10 @@ def choose_judge(settings: Settings, drafting_model: str, installed: set[str] | 
     return Judge(drafting_model, "prompt", drafting_model)
 
 
-def judge_for(manager: Any) -> Judge:
-    """The judge for a ModelManager after ``ensure_ready()`` (it knows what Ollama has
-    installed). A stand-in model without settings (a test double) judges with the prompt."""
-    settings = getattr(manager, "settings", None)
-    drafting = str(getattr(manager, "model", "") or "")
-    if not isinstance(settings, Settings) or not hasattr(manager, "ask"):
-        return Judge(drafting, "prompt", drafting)
-    return choose_judge(settings, drafting, getattr(manager, "installed", None))
+def judge_for(settings: Settings, manager: ModelManager) -> Judge:
+    """The judge of a run with these settings, once ``manager.ensure_ready()`` has said what
+    Ollama has installed (before it, only an explicit RESEARCH_JUDGE_MODEL is used)."""
+    return choose_judge(settings, manager.model, manager.installed)
 
 
 def read_answer(content: str) -> bool | None:
