@@ -38,14 +38,15 @@ def test_research_with_the_wikipedia_engine_finds_and_reads_articles(research_en
     assert title in report and "wikipedia" in report  # a cited source, and the method's engine line
 
 
-def test_help_config_and_doctor_list_every_engine(research_env, web):
-    helped = run_research(["--help"], research_env)
+def test_help_config_and_doctor_list_every_engine(run_cli, research_env, web):
+    # In-process (run_cli): these commands need no process boundary, only the one list of engines.
+    helped = run_cli(["--help"], research_env)
     assert helped.returncode == 0
     assert "search engine: " + ", ".join(SEARCH_ENGINES) in " ".join(helped.stdout.split())
-    config = run_research(["config", "--json"], {**research_env, "RESEARCH_WIKIPEDIA_URL": web.wikipedia_url})
+    config = run_cli(["config", "--json"], {**research_env, "RESEARCH_WIKIPEDIA_URL": web.wikipedia_url})
     rows = {row["name"]: row for row in json.loads(config.stdout)["settings"]}
     assert rows["wikipedia_url"]["value"] == web.wikipedia_url and rows["wikipedia_url"]["source"] == "env"
-    doctor = run_research(["doctor", "--json", "--offline"], research_env)
+    doctor = run_cli(["doctor", "--json", "--offline"], research_env)
     payload = load_json_line(doctor.stdout)
     assert list(payload["search_engines"]) == list(SEARCH_ENGINES)
     assert payload["search_engines"]["wikipedia"] == {"wikipedia_url": "https://{lang}.wikipedia.org/w/api.php"}

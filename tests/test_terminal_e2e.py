@@ -107,7 +107,7 @@ def _wait_for(path_glob: Path, pattern: str, timeout: float = 60) -> Path:
     raise AssertionError(f"{pattern} never appeared")
 
 
-def test_a_killed_run_is_listed_as_interrupted_and_resume_names_its_step(research_env, fake_ollama):
+def test_a_killed_run_is_listed_as_interrupted_and_resume_names_its_step(run_cli, research_env, fake_ollama):
     fake_ollama.token_delay = 0.3  # slow drafting: time to kill it there
     process = subprocess.Popen([RESEARCH, "What is the height of Mount Fuji?"], env=research_env,
                                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -120,14 +120,15 @@ def test_a_killed_run_is_listed_as_interrupted_and_resume_names_its_step(researc
         time.sleep(0.05)
     process.kill()  # kill -9: no handler runs, meta.json still says "running"
     process.communicate(timeout=30)
-    listing = run_research(["sessions", "list"], research_env)
-    assert json.loads(run_research(["sessions", "list", "--json"], research_env).stdout)[0]["status"] == "interrupted"
+    # Reading the sessions needs no process of its own (run_cli); the kill and the resume do.
+    listing = run_cli(["sessions", "list"], research_env)
+    assert json.loads(run_cli(["sessions", "list", "--json"], research_env).stdout)[0]["status"] == "interrupted"
     assert f"Sessions in {root.resolve()}" in listing.stderr
     assert "research --resume" in listing.stderr
-    shown = run_research(["sessions", "show", session.name.removeprefix("session_")], research_env)
+    shown = run_cli(["sessions", "show", session.name.removeprefix("session_")], research_env)
     assert shown.returncode == 0 and "research --resume" in shown.stderr
-    as_json = json.loads(run_research(["sessions", "show", session.name.removeprefix("session_"), "--json"],
-                                      research_env).stdout)
+    as_json = json.loads(run_cli(["sessions", "show", session.name.removeprefix("session_"), "--json"],
+                                 research_env).stdout)
     assert as_json["status"] == "interrupted" and as_json["progress_md"].endswith("progress.md")
     fake_ollama.token_delay = 0
     resumed = run_research(["--resume", session.name.removeprefix("session_")], research_env)
@@ -152,9 +153,10 @@ def test_ctrl_c_in_a_one_shot_run_says_what_it_kept(research_env, fake_ollama):
     assert "Stopped by Ctrl-C" in last and "Searching the web" in last and "research --resume" in last
 
 
-def test_config_help_output_and_flag_errors(research_env, tmp_path):
+def test_config_help_output_and_flag_errors(run_cli, research_env, tmp_path):
     research_env["RESEARCH_DEPTH"] = "quick"
-    config = run_research(["config", "--json"], research_env)
+    # config, help and a flag error in-process (run_cli); the runs with -o as the console script.
+    config = run_cli(["config", "--json"], research_env)
     assert config.returncode == 0, config.stderr
     payload = json.loads(config.stdout)
     rows = {row["name"]: row for row in payload["settings"]}
@@ -163,10 +165,10 @@ def test_config_help_output_and_flag_errors(research_env, tmp_path):
     assert payload["sessions_dir"] == str(Path(research_env["RESEARCH_SESSIONS_DIR"]).resolve())
     assert "config.toml" in payload["config_file"]
     assert list(Path(research_env["RESEARCH_SESSIONS_DIR"]).glob("session_*")) == []  # no research run
-    helped = run_research(["help"], research_env)
+    helped = run_cli(["help"], research_env)
     assert helped.returncode == 0 and "--output" in helped.stdout and session_dirs(research_env) == []
 
-    bad = run_research(["What?", "--depth", "foo"], research_env)
+    bad = run_cli(["What?", "--depth", "foo"], research_env)
     assert bad.returncode == 2 and "--depth" in bad.stderr and "RESEARCH_DEPTH" not in bad.stderr
 
     out = tmp_path / "out"
@@ -179,7 +181,7 @@ def test_config_help_output_and_flag_errors(research_env, tmp_path):
     assert single.read_text("utf-8").startswith("# ")
 
 
-def test_per_user_sessions_folder_and_rm_asks(research_env, tmp_path):
+def test_per_user_sessions_folder_and_rm_asks(run_cli, research_env, tmp_path, monkeypatch):
     del research_env["RESEARCH_SESSIONS_DIR"]
     research_env["XDG_DATA_HOME"] = str(tmp_path / "data")
     elsewhere = tmp_path / "elsewhere"
@@ -189,15 +191,14 @@ def test_per_user_sessions_folder_and_rm_asks(research_env, tmp_path):
     assert result.returncode == 0, result.stderr
     session_id = load_json_line(result.stdout)["session_id"]
     assert str(tmp_path / "data" / "research" / "sessions") in load_json_line(result.stdout)["session_dir"]
-    listing = subprocess.run([RESEARCH, "sessions", "list"], env=research_env, cwd=elsewhere, capture_output=True,
-                             text=True, stdin=subprocess.DEVNULL)
+    # The listing and rm in-process (run_cli), from another working folder: the folder is the user's, not cwd's.
+    monkeypatch.chdir(elsewhere)
+    listing = run_cli(["sessions", "list"], research_env)
     assert session_id[:8] in listing.stdout and "data/research/sessions" in listing.stderr
-    refused = subprocess.run([RESEARCH, "sessions", "rm", session_id], env=research_env, capture_output=True,
-                             text=True, stdin=subprocess.DEVNULL)
+    refused = run_cli(["sessions", "rm", session_id], research_env)
     assert refused.returncode == 2 and "-y" in refused.stderr
     assert (tmp_path / "data" / "research" / "sessions" / f"session_{session_id}").is_dir()
-    removed = subprocess.run([RESEARCH, "sessions", "rm", session_id, "-y"], env=research_env, capture_output=True,
-                             text=True, stdin=subprocess.DEVNULL)
+    removed = run_cli(["sessions", "rm", session_id, "-y"], research_env)
     assert removed.returncode == 0
     assert not (tmp_path / "data" / "research" / "sessions" / f"session_{session_id}").exists()
 
