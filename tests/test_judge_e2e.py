@@ -1,5 +1,5 @@
 """The judge made for the job, end to end (issue 21): the `research` console script as a user
-runs it, the real ``ollama`` client, and a fake Ollama that has ``bespoke-minicheck`` installed
+runs it (`research verify` on files in-process, run_cli), the real ``ollama`` client, and a fake Ollama that has ``bespoke-minicheck`` installed
 and answers its protocol (Document/Claim -> Yes/No) from the truth the test gives it.
 """
 
@@ -29,12 +29,13 @@ def checker():
         yield fake
 
 
-def _verify(tmp_path: Path, research_env: dict[str, str], fake: FakeOllama) -> tuple[dict, str]:
+def _verify(run_cli, tmp_path: Path, research_env: dict[str, str], fake: FakeOllama) -> tuple[dict, str]:
+    """`research verify` on files, in-process (run_cli): no signal, pipe or server of its own to test."""
     answer, source = tmp_path / "answer.md", tmp_path / "fuji.txt"
     answer.write_text(ANSWER, "utf-8")
     source.write_text(SOURCE, "utf-8")
     env = {**research_env, "RESEARCH_OLLAMA_HOST": fake.url}
-    result = run_research(["verify", str(answer), "--source", str(source), "--json", "--lang", "en"], env)
+    result = run_cli(["verify", str(answer), "--source", str(source), "--json", "--lang", "en"], env)
     assert result.returncode == 0, result.stderr
     assert "Traceback" not in result.stderr
     return json.loads(result.stdout), result.stderr
@@ -44,26 +45,26 @@ def _judge_batches(fake: FakeOllama) -> list[dict]:
     return [r for r in fake.chat_requests() if (r.get("format") or {}).get("title") == "JudgeBatch"]
 
 
-def test_verify_with_the_checker(tmp_path, research_env, checker):
+def test_verify_with_the_checker(run_cli, tmp_path, research_env, checker):
     checker.checker_truth = {"tallest peak": True, "Kyushu": False}
-    out, _ = _verify(tmp_path, research_env, checker)
+    out, _ = _verify(run_cli, tmp_path, research_env, checker)
     verdicts = {c["text"].split(" [")[0]: (c["verdict"], c["reason"]) for c in out["claims"]}
     assert verdicts == {"Japan's tallest peak is Mount Fuji": ("supported", "judge"),
                         "Mount Fuji lies on the island of Kyushu": ("unsupported", "judge")}
     assert checker.checker_claims and not _judge_batches(checker)  # the checker decided, not the prompt
 
 
-def test_verify_with_an_unreadable_checker_leaves_the_claim_not_checked(tmp_path, research_env, checker):
+def test_verify_with_an_unreadable_checker_leaves_the_claim_not_checked(run_cli, tmp_path, research_env, checker):
     checker.checker_truth = {"tallest peak": True}
     checker.checker_replies = {"Kyushu": "Maybe"}
-    out, stderr = _verify(tmp_path, research_env, checker)
+    out, stderr = _verify(run_cli, tmp_path, research_env, checker)
     kyushu = next(c for c in out["claims"] if "Kyushu" in c["text"])
     assert (kyushu["verdict"], kyushu["reason"]) == ("uncertain", "not_checked")
     assert "bespoke-minicheck" in stderr and "not checked" in stderr  # said, not only logged
 
 
-def test_verify_without_the_checker_uses_the_drafting_model(tmp_path, research_env, fake_ollama):
-    out, _ = _verify(tmp_path, research_env, fake_ollama)
+def test_verify_without_the_checker_uses_the_drafting_model(run_cli, tmp_path, research_env, fake_ollama):
+    out, _ = _verify(run_cli, tmp_path, research_env, fake_ollama)
     assert len(_judge_batches(fake_ollama)) == 1 and not fake_ollama.checker_claims
     assert all(c["verdict"] in ("supported", "unsupported", "uncertain") for c in out["claims"])
 
