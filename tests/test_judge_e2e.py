@@ -1,6 +1,7 @@
 """The judge made for the job, end to end (issue 21): the `research` console script as a user
-runs it (`research verify` on files in-process, run_cli), the real ``ollama`` client, and a fake Ollama that has ``bespoke-minicheck`` installed
-and answers its protocol (Document/Claim -> Yes/No) from the truth the test gives it.
+runs it (`research verify` on files in-process, run_cli), the real ``ollama`` client, and a
+fake Ollama that has ``bespoke-minicheck`` installed and answers its protocol
+(Document/Claim -> Yes/No) from the truth the test gives it.
 """
 
 from __future__ import annotations
