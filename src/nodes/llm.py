@@ -32,10 +32,10 @@ from research.nodes.prompts import (
     STYLE_RULES,
     SUB_QUESTIONS_BLOCK,
     DisagreementJudgements,
-    REDRAFT_ITEM,
     REDRAFT_SCAFFOLDING,
     REDRAFT_SYSTEM,
     REDRAFT_USER,
+    SENTENCE_ITEM,
     SentenceRevisions,
 )
 from research.state.progress_events import Message, Token
@@ -122,7 +122,7 @@ async def redraft_unsupported(draft: str, targets: list[str], state: AgentState,
     not answer for (or a call that failed) stays as written, and the verifier flags it again."""
     lang = state["language"]
     deps.progress(Message("verifier.redrafting", {"count": len(targets)}))
-    items = "\n".join(REDRAFT_ITEM[lang].format(id=n, text=text.strip()) for n, text in enumerate(targets, 1))
+    items = "\n".join(SENTENCE_ITEM[lang].format(id=n, text=text.strip()) for n, text in enumerate(targets, 1))
     ranked = rank_passages(sources, [state["question"], *targets])
     frame = REDRAFT_SYSTEM[lang] + REDRAFT_USER[lang].format(evidence="", items=items)
     budget = deps.model.context_budget(ANSWER_RESERVE_TOKENS) - estimate_tokens(frame)

@@ -266,7 +266,6 @@ REDRAFT_USER = {
     "ja": "資料:\n{evidence}\n\n書き直す文:\n{items}",
 }
 SENTENCE_ITEM = {"en": "Sentence {id}: {text}", "ja": "文 {id}: {text}"}
-REDRAFT_ITEM = SENTENCE_ITEM  # the name nodes/llm.py knows it by
 # The labels above, as a model may repeat them at the start of a revised sentence (gpt-oss did:
 # "Sentences to revise: Sentence 1: …"); they are scaffolding, never part of the answer.
 REDRAFT_SCAFFOLDING = re.compile(

@@ -34,12 +34,12 @@ from research.modules.text.tokens import estimate_tokens, truncate_to_tokens
 from research.state.agent_state import AgentState, plan_queries_flat
 from research.state.models import ClaimVerdict, ProblemKind, RunError
 from research.nodes.dependencies import WorkflowDependencies
+from research.nodes.prompts import SENTENCE_ITEM
 from research.nodes.verification_prompts import (
     FOLLOW_UP_SYSTEM,
     FOLLOW_UP_USER,
     JUDGE_CLAIM,
     JUDGE_SYSTEM,
-    REWRITE_ITEM,
     REWRITE_SYSTEM,
     FollowUpPlan,
     JudgeBatch,
@@ -160,7 +160,7 @@ async def _fix_language(
     }
     if not wrong:
         return draft, check
-    items = "\n".join(REWRITE_ITEM[language].format(id=n, text=s.text(draft).strip()) for n, s in enumerate(wrong, 1))
+    items = "\n".join(SENTENCE_ITEM[language].format(id=n, text=s.text(draft).strip()) for n, s in enumerate(wrong, 1))
     replies: dict[int, str] = {}
     reason = t("verifier.rewrite_no_reply", language)
     try:

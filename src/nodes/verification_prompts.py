@@ -80,7 +80,6 @@ REWRITE_SYSTEM = {
         "JSONのみで答えてください: {\"sentences\": [{\"id\", \"text\"}]}、文ごとに1件。"
     ),
 }
-REWRITE_ITEM = SENTENCE_ITEM  # the name nodes/verification.py knows it by
 
 # --- follow-up queries -------------------------------------------------------------------------
 
