@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import SHARED_QUESTIONS, run_research
+from conftest import SHARED_QUESTIONS, research_in_process
 
 from research.state.session_folder import HistoryManager
 
@@ -127,7 +127,7 @@ def test_verbose_on_a_run_shows_each_steps_account(research_env, shared_run):
     # the same question and --json, against the same fakes.
     question = SHARED_QUESTIONS["en"]
     quiet = shared_run("en").result
-    loud = run_research([question, "--json", "--verbose"], research_env)
+    loud = research_in_process([question, "--json", "--verbose"], research_env)
     assert quiet.returncode == loud.returncode == 0, loud.stderr
     ledger = json.loads(loud.stdout.strip().splitlines()[-1])["source_list"]
     assert ledger and all(source["url"] in loud.stderr for source in ledger)  # the sources read, with URLs

@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import load_json_line, run_research, session_dirs
+from conftest import load_json_line, research_in_process, session_dirs
 from fixtures.fake_ollama import THINKING_MARKER
 
 pytestmark = pytest.mark.e2e
@@ -119,7 +119,7 @@ def test_language_is_detected_from_a_japanese_question(shared_run):
 
 def test_ollama_down_exits_3_with_one_line(research_env):
     research_env["RESEARCH_OLLAMA_HOST"] = "http://127.0.0.1:9"
-    result = run_research(["LangGraphのチェックポイントとは？", "--lang", "ja"], research_env)
+    result = research_in_process(["LangGraphのチェックポイントとは？", "--lang", "ja"], research_env)
     assert result.returncode == 3
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and "Traceback" not in result.stderr
@@ -128,7 +128,7 @@ def test_ollama_down_exits_3_with_one_line(research_env):
 
 
 def test_model_missing_exits_3(research_env):
-    result = run_research(["What is LangGraph?", "--model", "llama9:404b"], research_env)
+    result = research_in_process(["What is LangGraph?", "--model", "llama9:404b"], research_env)
     assert result.returncode == 3
     assert result.stderr.strip() == "research: Model llama9:404b is not installed — run `ollama pull llama9:404b`"
 
@@ -161,14 +161,14 @@ def test_malformed_model_json_does_not_end_the_run(shared_run):
 )
 def test_bad_input_is_one_line_and_exit_2(research_env, args, env, needle):
     research_env.update(env)
-    result = run_research(args, research_env)
+    result = research_in_process(args, research_env)
     assert result.returncode == 2, result.stderr
     assert "Traceback" not in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1 and needle in result.stderr
 
 
 def test_bad_input_message_follows_the_language(research_env):
-    result = run_research(["　", "--lang", "ja"], research_env)
+    result = research_in_process(["　", "--lang", "ja"], research_env)
     assert result.returncode == 2 and "質問が空です" in result.stderr
 
 
@@ -179,7 +179,7 @@ def test_the_revision_scaffolding_never_reaches_the_answer(research_env, fake_ol
     from fixtures.fake_ollama import REALISTIC
 
     fake_ollama.behaviours = set(REALISTIC) | {"echo_items"}
-    result = run_research([question], research_env)
+    result = research_in_process([question], research_env)
     assert result.returncode == 0, result.stderr
     (session,) = session_dirs(research_env)
     assert json.loads((session / "verification.json").read_text("utf-8"))["summary"]["loops"] >= 1  # a revision ran

@@ -9,7 +9,7 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import load_json_line, run_research
+from conftest import load_json_line, research_in_process
 from fixtures.web_fixture import Article, WebFixture
 
 pytestmark = pytest.mark.e2e
@@ -77,7 +77,7 @@ def planted_web():
 
 def _run(env: dict[str, str], web: WebFixture, question: str) -> Path:
     env = {**env, "RESEARCH_SEARXNG_URL": web.searxng_url}
-    result = run_research([question, "--lang", "en", "--json"], env)
+    result = research_in_process([question, "--lang", "en", "--json"], env)
     assert result.returncode == 0, result.stderr
     assert "Traceback" not in result.stderr
     return Path(load_json_line(result.stdout)["session_dir"])

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import load_json_line, run_research
+from conftest import load_json_line, research_in_process
 
 pytestmark = pytest.mark.e2e
 
@@ -21,7 +21,7 @@ def test_fabricated_citation_is_removed_and_the_claim_flagged(research_env, fake
     fake_ollama.mode = "cite_s99"
     research_env["RESEARCH_VERIFICATION_PASS_RATIO"] = "0.95"
     research_env["RESEARCH_MAX_VERIFICATION_LOOPS"] = "1"
-    result = run_research(["富士山の最後の噴火は？", "--lang", "ja", "--json"], research_env)
+    result = research_in_process(["富士山の最後の噴火は？", "--lang", "ja", "--json"], research_env)
     assert result.returncode == 0, result.stderr
     session = _session(result)
     progress = (session / "progress.md").read_text("utf-8")
@@ -45,7 +45,7 @@ def test_fabricated_citation_is_removed_and_the_claim_flagged(research_env, fake
 
 def test_a_draft_in_the_wrong_language_is_rewritten(research_env, fake_ollama):
     fake_ollama.mode = "wrong_language"
-    result = run_research(["富士山の高さは？", "--lang", "ja", "--json"], research_env)
+    result = research_in_process(["富士山の高さは？", "--lang", "ja", "--json"], research_env)
     assert result.returncode == 0, result.stderr
     session = _session(result)
     check = json.loads((session / "verification.json").read_text("utf-8"))["summary"]["language_check"]
@@ -65,7 +65,7 @@ def test_no_evidence_exits_4_and_the_report_says_so(research_env, web):
     # Nothing on the question (an empty folder is refused before the run: docs/reliability.md).
     (empty / "bread.txt").write_text("Knead the dough for ten minutes and let it rest.\n", "utf-8")
     research_env["RESEARCH_DOCS_DIR"] = str(empty)
-    result = run_research(["What is the airspeed of an unladen swallow?", "--json"], research_env)
+    result = research_in_process(["What is the airspeed of an unladen swallow?", "--json"], research_env)
     assert result.returncode == 4, result.stderr
     session = _session(result)
     report = (session / "report.md").read_text("utf-8")

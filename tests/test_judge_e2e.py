@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import load_json_line, run_research
+from conftest import load_json_line, research_in_process
 from fixtures.fake_ollama import FakeOllama
 
 pytestmark = pytest.mark.e2e
@@ -80,7 +80,7 @@ def test_a_run_judged_by_the_checker(research_env, web):
         fake.checker_truth = {"Kyushu": False, "shield volcano": False, "Tenmei": False, "OECD": False,
                               "tallest mountain": True, "started on": True, "inscribed on": True}
         env = {**research_env, "RESEARCH_OLLAMA_HOST": fake.url, "RESEARCH_MAX_VERIFICATION_LOOPS": "0"}
-        result = run_research(["Mount Fuji: how high is it and when did it last erupt?", "--lang", "en", "--json"], env)
+        result = research_in_process(["Mount Fuji: how high is it and when did it last erupt?", "--lang", "en", "--json"], env)
         asked = list(fake.checker_claims)
         batches = _judge_batches(fake)
         swapped = list(fake.planted.get("swapped", []))
@@ -109,7 +109,7 @@ def test_a_run_judged_by_the_checker(research_env, web):
 def test_a_run_without_the_checker_says_the_drafting_model_judged(research_env, fake_ollama):
     fake_ollama.behaviours = {"swap_terms"}  # a swapped term: left to the judge by the cheap checks
     research_env["RESEARCH_MAX_VERIFICATION_LOOPS"] = "0"
-    result = run_research(["富士山の高さは？", "--lang", "ja", "--json"], research_env)
+    result = research_in_process(["富士山の高さは？", "--lang", "ja", "--json"], research_env)
     assert result.returncode == 0, result.stderr
     session = Path(load_json_line(result.stdout)["session_dir"])
     judge = json.loads((session / "verification.json").read_text("utf-8"))["summary"]["judge"]

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import psycopg
 import pytest
-from conftest import RESEARCH, load_json_line, run_research, session_dirs
+from conftest import RESEARCH, load_json_line, research_in_process, session_dirs
 
 from fixtures.postgres import database_url, postgres_server  # noqa: F401 - pytest fixtures
 
@@ -32,7 +32,7 @@ def _events(session: Path) -> list[dict]:
 
 def test_a_run_keeps_its_checkpoints_and_index_row_in_postgres(research_env, database_url):
     env = {**research_env, "RESEARCH_DATABASE_URL": database_url}
-    result = run_research(["What is the height of Mount Fuji?", "--json"], env)
+    result = research_in_process(["What is the height of Mount Fuji?", "--json"], env)
     assert result.returncode == 0, result.stderr
     summary = load_json_line(result.stdout)
     session = Path(summary["session_dir"])
@@ -77,7 +77,7 @@ def test_a_killed_run_resumes_from_its_postgres_checkpoint(research_env, fake_ol
                  session_id) == [("running",)]
     fake_ollama.token_delay = 0.0
 
-    resumed = run_research(["--resume", session_id, "--json"], env)
+    resumed = research_in_process(["--resume", session_id, "--json"], env)
     assert resumed.returncode == 0, resumed.stderr
     assert Path(load_json_line(resumed.stdout)["report_pdf"]).is_file()
     started = [e["node"] for e in _events(session)[killed_at:] if e["event"] == "node_start"]
@@ -88,7 +88,7 @@ def test_a_killed_run_resumes_from_its_postgres_checkpoint(research_env, fake_ol
 
 
 def test_a_database_url_that_is_not_postgres_is_one_line_exit_2(research_env):
-    result = run_research(["What is the height of Mount Fuji?"], {**research_env,
+    result = research_in_process(["What is the height of Mount Fuji?"], {**research_env,
                                                                   "RESEARCH_DATABASE_URL": "mysql://db/x"})
     assert result.returncode == 2
     assert "RESEARCH_DATABASE_URL" in result.stderr and "Traceback" not in result.stderr
@@ -102,7 +102,7 @@ def test_a_database_that_does_not_answer_is_one_line_before_any_session(research
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     env = {**research_env, "RESEARCH_DATABASE_URL": f"postgresql://research@127.0.0.1:{port}/x"}
-    result = run_research(["What is the height of Mount Fuji?"], env)
+    result = research_in_process(["What is the height of Mount Fuji?"], env)
     assert result.returncode == 1
     assert "Cannot reach the database in RESEARCH_DATABASE_URL" in result.stderr and "Traceback" not in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1, result.stderr

@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import load_json_line, run_research, session_dirs
+from conftest import load_json_line, research_in_process, session_dirs
 from faults.fault_helpers import kill_hard, node_started, start_research, wait_for
 
 from research.state.progress_log import PROGRESS_FILE, progress_markdown, record_step
@@ -103,7 +103,7 @@ def test_kill_9_while_drafting_leaves_the_plan_and_the_sources_read(research_env
 
     # The resumed run goes on appending to the same account, up to the report.
     fake_ollama.token_delay = 0.0
-    result = run_research(["--resume", session.name, "--json"], research_env)
+    result = research_in_process(["--resume", session.name, "--json"], research_env)
     assert result.returncode == 0, result.stderr
     finished = (session / PROGRESS_FILE).read_text("utf-8")
     assert finished.startswith(text.rstrip("\n"))

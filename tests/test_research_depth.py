@@ -416,9 +416,9 @@ async def test_without_a_fallback_model_failures_stay_failures(tmp_path):
 # --- the command line ------------------------------------------------------------------------
 @pytest.mark.e2e
 def test_review_plan_without_a_terminal_is_skipped_with_a_note(research_env):
-    from conftest import load_json_line, run_research
+    from conftest import load_json_line, research_in_process
 
-    result = run_research(["What is the height of Mount Fuji?", "--review-plan", "--depth", "quick", "--json"],
+    result = research_in_process(["What is the height of Mount Fuji?", "--review-plan", "--depth", "quick", "--json"],
                           research_env)
     assert result.returncode == 0, result.stderr
     assert "Plan review skipped" in result.stderr
@@ -427,9 +427,9 @@ def test_review_plan_without_a_terminal_is_skipped_with_a_note(research_env):
 
 
 def test_a_bad_depth_is_a_usage_error(research_env):
-    from conftest import run_research
+    from conftest import research_in_process
 
-    result = run_research(["What?", "--depth", "bottomless"], research_env)
+    result = research_in_process(["What?", "--depth", "bottomless"], research_env)
     # A bad flag names the flag (b8cdf6c); the same value from the environment names RESEARCH_DEPTH.
     assert result.returncode == 2 and "--depth" in result.stderr and "Traceback" not in result.stderr
 

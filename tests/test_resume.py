@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import RESEARCH, load_json_line, run_research, session_dirs
+from conftest import RESEARCH, load_json_line, research_in_process, session_dirs
 
 pytestmark = pytest.mark.e2e
 
@@ -52,7 +52,7 @@ def test_kill_after_search_then_resume_completes_without_duplicates(research_env
     fake_ollama.token_delay = 0.0
 
     session_id = session.name.removeprefix("session_")
-    result = run_research(["--resume", session_id, "--json"], research_env)
+    result = research_in_process(["--resume", session_id, "--json"], research_env)
     assert result.returncode == 0, result.stderr
     summary = load_json_line(result.stdout)
     assert summary["session_id"] == session_id
@@ -70,5 +70,5 @@ def test_kill_after_search_then_resume_completes_without_duplicates(research_env
     # The planning call was made by the killed process: the report still counts it.
     assert meta["usage"]["input"]["calls"] >= 1, meta["usage"]
     # Resuming a finished session is a usage error, not a second run.
-    again = run_research(["--resume", session_id], research_env)
+    again = research_in_process(["--resume", session_id], research_env)
     assert again.returncode == 2 and "already finished" in again.stderr

@@ -12,7 +12,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
-from conftest import run_research, session_dirs
+from conftest import research_in_process, session_dirs
 
 from research.modules.core.i18n import t
 
@@ -40,7 +40,7 @@ def _step_lines(stderr: str) -> dict[str, str]:
 
 def test_a_dead_searxng_shows_the_failed_step_and_a_plain_reason(research_env):
     research_env["RESEARCH_SEARXNG_URL"] = f"http://127.0.0.1:{_closed_port()}"
-    result = run_research(["What is the height of Mount Fuji?"], research_env)
+    result = research_in_process(["What is the height of Mount Fuji?"], research_env)
     assert result.returncode == 5, result.stderr
     marks = _step_lines(result.stderr)
     assert marks["Searching the web"] == "✗", result.stderr
@@ -78,7 +78,7 @@ def test_sources_that_cannot_be_read_say_why_on_the_terminal(research_env):
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
         research_env["RESEARCH_SEARXNG_URL"] = f"http://127.0.0.1:{server.server_address[1]}"
-        result = run_research(["What is the height of Mount Fuji?", "--depth", "quick"], research_env)
+        result = research_in_process(["What is the height of Mount Fuji?", "--depth", "quick"], research_env)
     finally:
         server.shutdown()
     assert result.returncode == 4, result.stderr
@@ -91,7 +91,7 @@ def test_sources_that_cannot_be_read_say_why_on_the_terminal(research_env):
 
 
 def test_a_searxng_that_finds_nothing_is_not_a_failed_search(research_env):
-    result = run_research(["Zqxv blorfwibble glimmerjunk?", "--depth", "quick"], research_env)
+    result = research_in_process(["Zqxv blorfwibble glimmerjunk?", "--depth", "quick"], research_env)
     assert result.returncode == 4, result.stderr  # no evidence, not "no engine reachable" (5)
     assert "Search failed" not in result.stderr, result.stderr
     assert "No search engine could be reached" not in result.stderr

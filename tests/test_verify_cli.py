@@ -8,7 +8,7 @@ import json
 import os
 
 import pytest
-from conftest import run_research
+from conftest import research_in_process
 
 from tests.fixtures.fake_ollama import FakeOllama
 from tests.fixtures.web_fixture import WebFixture
@@ -115,7 +115,7 @@ def test_sources_can_be_urls_fetched_by_the_web_search_server_and_parsed_in_the_
                       "Mount Fuji is 4,500 m tall [S1].\n", "utf-8")
     with WebFixture() as web:
         env.update(RESEARCH_ALLOW_PRIVATE_NETWORK="true")
-        result = run_research(["verify", str(answer), "--source", web.url("/en/mount-fuji.html"),
+        result = research_in_process(["verify", str(answer), "--source", web.url("/en/mount-fuji.html"),
                                "--source", web.url("/docs/langgraph-checkpoints-report.pdf"), "--no-judge", "--json"], env)
     assert result.returncode == 0, result.stderr
     report = json.loads(result.stdout)

@@ -14,7 +14,7 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import load_json_line, run_research
+from conftest import load_json_line, research_in_process
 from fixtures.fake_ollama import REALISTIC
 
 from research.modules.text.claims import CITATION_GROUP
@@ -32,7 +32,7 @@ SOURCES = {"ja": "\n## 出典\n", "en": "\n## Sources\n"}
 def test_a_realistic_model_yields_a_report_that_flags_only_what_is_wrong(research_env, fake_ollama, lang):
     fake_ollama.behaviours = set(REALISTIC)
     research_env["RESEARCH_MAX_VERIFICATION_LOOPS"] = "0"
-    result = run_research([QUESTIONS[lang], "--lang", lang, "--json"], research_env)
+    result = research_in_process([QUESTIONS[lang], "--lang", lang, "--json"], research_env)
     assert result.returncode == 0, result.stderr
     assert "Traceback" not in result.stderr
     session = Path(load_json_line(result.stdout)["session_dir"])

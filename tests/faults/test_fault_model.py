@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import load_json_line, run_research, session_dirs
+from conftest import load_json_line, research_in_process, session_dirs
 from fault_helpers import assert_whole_files, events, last_line
 from fixtures.memory_history import MemoryHistory
 
@@ -22,7 +22,7 @@ pytestmark = pytest.mark.faults
 @pytest.mark.e2e
 def test_ollama_dying_mid_stream_is_one_line_then_resume_completes(research_env, fake_ollama):
     fake_ollama.mode = "die_midstream"
-    result = run_research(["What is the height of Mount Fuji?", "--json"], research_env)
+    result = research_in_process(["What is the height of Mount Fuji?", "--json"], research_env)
     assert result.returncode == 3, result.stderr
     (session,) = session_dirs(research_env)
     line = last_line(result.stderr)
@@ -33,7 +33,7 @@ def test_ollama_dying_mid_stream_is_one_line_then_resume_completes(research_env,
     assert_whole_files(session)
 
     fake_ollama.mode = "normal"  # Ollama is back
-    resumed = run_research(["--resume", session.name, "--json"], research_env)
+    resumed = research_in_process(["--resume", session.name, "--json"], research_env)
     assert resumed.returncode == 0, resumed.stderr
     assert Path(load_json_line(resumed.stdout)["report_pdf"]).is_file()
     assert_whole_files(session)
@@ -42,7 +42,7 @@ def test_ollama_dying_mid_stream_is_one_line_then_resume_completes(research_env,
 @pytest.mark.e2e
 def test_a_500_on_the_draft_is_one_line_in_japanese_with_exit_3(research_env, fake_ollama):
     fake_ollama.mode = "error500_stream"
-    result = run_research(["富士山の高さは？", "--lang", "ja"], research_env)
+    result = research_in_process(["富士山の高さは？", "--lang", "ja"], research_env)
     assert result.returncode == 3, result.stderr
     line = last_line(result.stderr)
     assert "Ollama がエラーを返しました" in line and "llama runner process has terminated" in line
@@ -88,7 +88,7 @@ def test_context_overflow_shrinks_the_evidence_and_says_so(research_env, fake_ol
     # first prompt fills num_ctx: Ollama would silently drop its beginning.
     fake_ollama.chars_per_token = 0.5
     research_env["RESEARCH_NUM_CTX"] = "2048"
-    result = run_research(["What is the height of Mount Fuji?", "--json"], research_env)
+    result = research_in_process(["What is the height of Mount Fuji?", "--json"], research_env)
     assert result.returncode == 0, result.stderr
     session = Path(load_json_line(result.stdout)["session_dir"])
     drafts = [r for r in fake_ollama.chat_requests() if r.get("stream")]

@@ -11,7 +11,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import RESEARCH, load_json_line, run_research, session_dirs
+from conftest import RESEARCH, load_json_line, research_in_process, session_dirs
 from fault_helpers import assert_whole_files, last_line, start_research, wait_for
 
 pytestmark = [pytest.mark.faults, pytest.mark.e2e]
@@ -56,7 +56,7 @@ def test_every_engine_failing_exits_5_and_the_report_says_why(research_env, web)
     # Engines that cannot be reached are not "no evidence": nothing was searched (exit 5).
     web.set_search_status(503)
     try:
-        result = run_research(["What is the height of Mount Fuji?", "--json"], research_env)
+        result = research_in_process(["What is the height of Mount Fuji?", "--json"], research_env)
     finally:
         web.set_search_status(200)
     assert result.returncode == 5, result.stderr
@@ -84,7 +84,7 @@ def test_an_unavailable_sandbox_is_one_line_and_exit_2(research_env, env, needle
         empty = tmp_path / "no-podman-here"
         empty.mkdir()
         research_env["PATH"] = str(empty)
-    result = run_research(["What is the height of Mount Fuji?"], research_env)
+    result = research_in_process(["What is the height of Mount Fuji?"], research_env)
     assert result.returncode == 2, result.stderr
     assert needle in last_line(result.stderr)
     assert session_dirs(research_env) == []
@@ -96,7 +96,7 @@ def test_sessions_folder_that_cannot_be_created_is_one_line_and_exit_1(research_
     blocker = tmp_path / "not-a-folder"
     blocker.write_text("x")
     research_env["RESEARCH_SESSIONS_DIR"] = str(blocker / "sessions")
-    result = run_research(["富士山の高さは？", "--lang", "ja"], research_env)
+    result = research_in_process(["富士山の高さは？", "--lang", "ja"], research_env)
     assert result.returncode == 1, result.stderr
     assert result.stderr.strip() == f"research: セッションフォルダ {blocker / 'sessions'} に書き込めません: Not a directory"
 
