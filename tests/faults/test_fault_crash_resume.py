@@ -12,7 +12,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import load_json_line, run_research, session_dirs
+from conftest import load_json_line, research_in_process, session_dirs
 from fault_helpers import assert_whole_files, events, kill_hard, node_started, start_research, wait_for
 
 pytestmark = [pytest.mark.faults, pytest.mark.e2e]
@@ -77,7 +77,7 @@ def test_kill_at_every_step_then_resume_loses_nothing(research_env, fake_ollama,
     web.clear_latency()
     fake_ollama.token_delay = 0.0
 
-    result = run_research(["--resume", session.name, "--json"], research_env)
+    result = research_in_process(["--resume", session.name, "--json"], research_env)
     assert result.returncode == 0, result.stderr
     summary = load_json_line(result.stdout)
     assert summary["session_id"] == session.name.removeprefix("session_")
@@ -93,7 +93,7 @@ def test_kill_at_every_step_then_resume_loses_nothing(research_env, fake_ollama,
     assert [d["label"] for d in ledger] == [f"S{n}" for n in range(1, len(ledger) + 1)]
     assert len({d["canonical_url"] for d in ledger}) == len(ledger)
     # The same sources as a run that was never interrupted.
-    reference = run_research([QUESTION, "--json"], research_env)
+    reference = research_in_process([QUESTION, "--json"], research_env)
     assert reference.returncode == 0, reference.stderr
     clean = Path(load_json_line(reference.stdout)["session_dir"])
     assert sorted(urls) == sorted(_search_urls(clean))
