@@ -95,7 +95,7 @@ async def verify_claims(state: AgentState, deps: WorkflowDependencies) -> Comman
     summary["judge"] = {**judge.describe(), **judged_by}  # which judge decided what (issue 21)
     summary["not_checked"] = sum(1 for v in verdicts if not v["checked"])
     route: Literal["search", "report"] = "report"
-    follow_ups: list[dict[str, str]] = []
+    follow_ups: list[dict[str, Any]] = []  # {"text", "language", "round"}
     targets: list[str] = []
     share = summary["supported_ratio"]
     earlier_shares = list(state.get("supported_shares") or [])
@@ -114,7 +114,7 @@ async def verify_claims(state: AgentState, deps: WorkflowDependencies) -> Comman
             if follow_ups:
                 route = "search"
                 targets = [draft[c.start:c.end].strip() for c, v in zip(claims, verdicts) if v["verdict"] != "supported"]
-    summary["loops"] = loops + (route == "search")  # this pass's round counts once asked for
+    summary["loops"] = loops + 1 if route == "search" else loops  # a round asked for counts
     annotated = annotate_draft(draft, claims, verdicts, set(index.sources), language, final=route == "report",
                                wrong_language=frozenset(t.strip() for t in language_check.get("not_rewritten") or []))
     summary["removed"] = sum(1 for v in verdicts if v.get("removed"))
