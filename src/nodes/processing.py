@@ -41,9 +41,9 @@ async def process_documents(state: AgentState, deps: WorkflowDependencies) -> di
             return str(exc) or "could not be parsed"
 
     outcomes = await asyncio.gather(*(parse(hit) for hit in pending))
-    read: list[dict[str, Any]] = []  # this step's; the ledger's reducer appends them
+    added: list[dict[str, Any]] = []  # this step's entries, read or failed; the ledger's reducer appends them
     for hit, outcome in zip(pending, outcomes):
-        label = f"S{len(earlier) + len(read) + 1}"
+        label = f"S{len(earlier) + len(added) + 1}"
         search_title, flagged = screen_title(hit.get("title") or "")  # the engine's title, until the page's
         doc = Document(
             label=label,
@@ -65,9 +65,9 @@ async def process_documents(state: AgentState, deps: WorkflowDependencies) -> di
         # Graded from the address the page was really read from (after redirects) and
         # the page's own title when it had one.
         doc.kind = source_kind(hit.get("final_url") or hit["url"], doc.title)
-        read.append(doc.model_dump(mode="json"))
+        added.append(doc.model_dump(mode="json"))
 
-    documents = earlier + read
+    documents = earlier + added
     ok = sum(1 for d in documents if d["status"] == "ok")
     deps.history.write_text(
         state["session_id"],
@@ -82,7 +82,7 @@ async def process_documents(state: AgentState, deps: WorkflowDependencies) -> di
     for reason, count in list(reasons.items())[:3]:
         deps.progress(Message("terminal.read_failed", {"count": count, "total": len(documents),
                                                        "reason": reason}))
-    return {"documents": read, "errors": errors}
+    return {"documents": added, "errors": errors}
 
 
 def _fill(doc: Document, parsed: ParsedDocument) -> None:

@@ -18,9 +18,10 @@ from research.state import AgentState, plan_queries_flat
 from research.state.agent_state import add_usage
 from research.state.models import ProblemKind
 from research.state.run_problems import run_errors, run_problems, search_unreachable
-
-SEARCH_PROBLEMS = (ProblemKind.SEARCH, ProblemKind.SEARCH_TOOL, ProblemKind.SEARCH_FALLBACK)
 from research.nodes.dependencies import WorkflowDependencies
+
+# The problems the report's notes open with: they explain everything after them.
+SEARCH_PROBLEMS = (ProblemKind.SEARCH, ProblemKind.SEARCH_TOOL, ProblemKind.SEARCH_FALLBACK)
 
 
 async def write_report(state: AgentState, deps: WorkflowDependencies) -> dict[str, Any]:
