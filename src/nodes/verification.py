@@ -16,12 +16,11 @@ drafts through.
 
 from __future__ import annotations
 
-import re
 from typing import Any, Literal
 
 from langgraph.types import Command
 
-from research.modules.text.claims import CITATION_GROUP, Claim, citation_labels, split_claims, strip_citations
+from research.modules.text.claims import Claim, citation_labels, split_claims, strip_citations
 from research.modules.core.errors import UserFacingError
 from research.modules.text.analyser import key_words
 from research.modules.text.evidence import Assessment, EvidenceIndex, assess_claim
@@ -34,7 +33,10 @@ from research.modules.text.tokens import estimate_tokens, truncate_to_tokens
 from research.state.agent_state import AgentState, plan_queries_flat
 from research.state.models import ClaimVerdict, ProblemKind, RunError
 from research.nodes.dependencies import WorkflowDependencies
+from research.nodes import prompts, verification_prompts
+from research.nodes.answer import ProgramText, Topic, assemble_answer, not_a_claim_reason
 from research.nodes.prompts import SENTENCE_ITEM
+from research.modules.llm.model_manager import REPAIR_PROMPT
 from research.nodes.verification_prompts import (
     FOLLOW_UP_SYSTEM,
     FOLLOW_UP_USER,
@@ -54,10 +56,20 @@ MAX_FOLLOW_UP_QUERIES = 3
 MIN_LOOP_GAIN = 0.05
 _PASSAGE_TOKENS = 160  # per passage shown to the judge: enough for two sentences
 _FLAGGED = ("unsupported", "citation_invalid")
-_FLAG_ENDS = tuple(
-    t(key, lang) for key in ("verification.flag_unverified", "verification.flag_partly", "verifier.flag_not_checked")
-    for lang in ("en", "ja")
-)
+
+
+def _program_texts() -> ProgramText:
+    """Every text this program sends to a model: its prompts (both languages) and the repair
+    message. A sentence of the answer that repeats one came from us, not from a source."""
+    texts = [REPAIR_PROMPT]
+    for module in (prompts, verification_prompts):
+        for value in vars(module).values():
+            if isinstance(value, dict) and set(value) == {"en", "ja"}:
+                texts += [v for v in value.values() if isinstance(v, str)]
+    return ProgramText.of(texts)
+
+
+PROGRAM_TEXT = _program_texts()
 
 
 async def verify_claims(state: AgentState, deps: WorkflowDependencies) -> Command[Literal["search", "report"]]:
@@ -72,12 +84,19 @@ async def verify_claims(state: AgentState, deps: WorkflowDependencies) -> Comman
 
     draft, language_check = await _fix_language(state.get("draft") or "", language, deps, new_errors)
     index = EvidenceIndex(documents, question=str(state.get("question") or ""))
-    # A page's title written as a sentence names a source; it is not a claim (issue 23, item 4).
-    claims = [claim for claim in split_claims(draft) if not index.is_title(claim.plain)]
+    # A page's title, the program's own prompt text or a template's slot written as a sentence
+    # is not a claim: it is neither checked nor counted, and the answer leaves it out.
+    titles = [str(d.get("title") or "") for d in documents]
+    claims = [claim for claim in split_claims(draft)
+              if not_a_claim_reason(claim.plain, claim.text, titles, PROGRAM_TEXT) not in ("title", "prompt_text",
+                                                                                             "placeholder")]
     for number, claim in enumerate(claims):
         claim.index = number
     assessments = [assess_claim(claim, index) for claim in claims]
     methods = ["none" if a.verdict == "citation_invalid" or a.reason == "no_sources" else "lexical" for a in assessments]
+    # A sentence the judge already found supported in an earlier round, unchanged since, keeps
+    # that verdict: asking again could only lose a supported fact to the judge's error rate.
+    _carry_over(claims, assessments, methods, (state.get("verification") or {}).get("claims") or [])
     # An uncertain claim was never decided by the cheap checks: "lexical" would claim it was.
     judge, judged_by = judge_for(deps.settings, deps.model), {}
     judged = await judge_uncertain(claims, assessments, methods, language, deps.model, deps.settings, new_errors,
@@ -115,9 +134,22 @@ async def verify_claims(state: AgentState, deps: WorkflowDependencies) -> Comman
                 route = "search"
                 targets = [draft[c.start:c.end].strip() for c, v in zip(claims, verdicts) if v["verdict"] != "supported"]
     summary["loops"] = loops + 1 if route == "search" else loops  # a round asked for counts
-    annotated = annotate_draft(draft, claims, verdicts, set(index.sources), language, final=route == "report",
-                               wrong_language=frozenset(t.strip() for t in language_check.get("not_rewritten") or []))
+    # The answer a person reads, built from the verdicts (nodes/answer.py). Built every round:
+    # a budget may turn a "search" into the report, and nothing unchecked may reach it.
+    question = str(state.get("question") or "")
+    sub_questions = [str(sub.get("question") or "") for sub in state.get("plan") or [] if isinstance(sub, dict)]
+    topic = Topic.of([question, *sub_questions, *(q["text"] for q in plan_queries_flat(state.get("plan") or [])),
+                      *(str(turn.get("question") or "") for turn in state.get("conversation") or [])], documents)
+    assembly = assemble_answer(
+        draft, claims, verdicts, valid=set(index.sources), language=language,
+        titles=titles, program=PROGRAM_TEXT, topic=topic,
+        sub_questions=sub_questions if len(sub_questions) > 1 else [],
+        wrong_language=frozenset(t.strip() for t in language_check.get("not_rewritten") or []),
+    )
+    annotated = assembly.answer
     summary["removed"] = sum(1 for v in verdicts if v.get("removed"))
+    summary["left_out"] = assembly.removed
+    summary["not_given"] = assembly.not_given
 
     # verification.json keeps every follow-up query asked so far, not only this round's.
     verification = {
@@ -394,83 +426,28 @@ def _verdict(claim: Claim, assessment: Assessment, method: str) -> dict[str, Any
     return verdict
 
 
-# --- 5. the annotated draft ----------------------------------------------------------------------
+# --- 5. verdicts kept across rounds ----------------------------------------------------------------
 
 
-def _keep_valid_labels(text: str, valid: set[str]) -> str:
-    def rewrite(match: re.Match[str]) -> str:
-        labels = citation_labels(match.group(0))
-        kept = [label for label in labels if label in valid]
-        if len(kept) == len(labels):
-            return match.group(0)
-        return "".join(f"[{label}]" for label in kept)
-
-    cleaned = CITATION_GROUP.sub(rewrite, text)
-    if cleaned == text:
-        return text
-    cleaned = re.sub(r"(?<=\S)[ \t]{2,}", " ", cleaned)
-    return re.sub(r"(?<=\S)[ \t]+(?=[.,;:!?。、！？])", "", cleaned)
-
-
-def _with_citation(text: str, label: str) -> str:
-    """Cite ``label`` before the sentence's closing full stop."""
-    stripped = text.rstrip()
-    if stripped and stripped[-1] in "。.！？!?":
-        space = "" if stripped[-1] in "。！？" else " "
-        return stripped[:-1] + f"{space}[{label}]" + stripped[-1]
-    return stripped + f" [{label}]"
-
-
-# What the cited passage itself contradicts: a changed figure, exchanged roles, a word that
-# excludes the passage's, a negation. Such a sentence is not left standing in the final answer.
-CONTRADICTED = frozenset({"number_mismatch", "role_swap", "contrast", "negation"})
-
-
-def annotate_draft(draft: str, claims: list[Claim], verdicts: list[dict[str, Any]], valid: set[str], language: str,
-                   *, final: bool = False, wrong_language: frozenset[str] = frozenset()) -> str:
-    """The draft as the report shows it.
-
-    Labels that point at nothing are removed wherever they appear; an unsupported claim
-    (or one whose only citation was invented) gets a visible flag, a partly supported one
-    a milder flag. An uncited claim that a source does support gets that source's label,
-    so every sentence in the report is traceable. In the ``final`` answer (no more search
-    rounds), a sentence its own source contradicts is taken out of the text: the verdict
-    keeps it (``removed``), and the report lists it with the passage that contradicts it,
-    so "1707" and "1708" never stand side by side.
-    """
-    out = draft
-    for claim, verdict in sorted(zip(claims, verdicts), key=lambda pair: pair[0].start, reverse=True):
-        text = _keep_valid_labels(claim.text, valid)
-        following = out[claim.end : claim.end + 1]
-        contradicted = verdict.get("outcome") == "unsupported" and verdict.get("reason") in CONTRADICTED
-        # A sentence still in the wrong language after the rewrite is not the answer the user
-        # asked for: the report's notes name it (issue 23, item 4).
-        foreign = claim.text.strip() in wrong_language
-        if final and (contradicted or foreign):
-            verdict["removed"] = True
-            if foreign and not contradicted:
-                verdict["removed_reason"] = "wrong_language"
-            end = claim.end
-            while end < len(out) and out[end] in " \t\u3000":
-                end += 1
-            out = out[: claim.start] + out[end:]
+def _carry_over(claims: list[Claim], assessments: list[Assessment], methods: list[str],
+                earlier: list[dict[str, Any]]) -> None:
+    """Claims the judge found supported in an earlier round, with the same words and the same
+    citations, keep that verdict instead of being judged again (in place)."""
+    supported = {(str(v.get("text")), tuple(v.get("citations") or ())): v for v in earlier
+                 if isinstance(v, dict) and v.get("verdict") == "supported" and v.get("method") == "model"}
+    for position, (claim, assessment) in enumerate(zip(claims, assessments)):
+        if assessment.outcome != "uncertain":
             continue
-        if verdict["verdict"] in _FLAGGED:
-            text = text.rstrip() + " " + t("verification.flag_unverified", language)
-        elif not verdict.get("checked", True):
-            text = text.rstrip() + " " + t("verifier.flag_not_checked", language)
-        elif verdict["verdict"] == "partly_supported":
-            text = text.rstrip() + " " + t("verification.flag_partly", language)
-        elif not claim.citations and verdict.get("evidence_label") and verdict.get("method") == "lexical":
-            # Only a citation the cheap checks are sure of; a judge's "supported" on an
-            # uncited sentence is not proof enough to put a label the model never gave.
-            text = _with_citation(text, verdict["evidence_label"])
-        if text != claim.text and following and not following.isspace() and text.endswith(_FLAG_ENDS):
-            text += " "  # 「…[S1]。 ⚠ 未検証」 must not run into the next sentence
-        out = out[: claim.start] + text + out[claim.end :]
-    # Labels outside claims (headings, table headers) go too; fenced code is left alone.
-    parts = re.split(r"(^\s{0,3}```.*?^\s{0,3}```[^\n]*$)", out, flags=re.MULTILINE | re.DOTALL)
-    return "".join(part if part.lstrip().startswith("```") else _keep_valid_labels(part, valid) for part in parts)
+        before = supported.get((claim.plain, tuple(assessment.valid_citations)))
+        if before is None:
+            continue
+        assessment.verdict = assessment.outcome = "supported"
+        assessment.borderline = False
+        assessment.confidence = float(before.get("confidence") or assessment.confidence)
+        assessment.reason = "judge"
+        assessment.evidence = str(before.get("evidence") or assessment.evidence)
+        assessment.evidence_label = before.get("evidence_label") or assessment.evidence_label
+        methods[position] = "model"
 
 
 # --- summary, routing, saving ------------------------------------------------------------------------

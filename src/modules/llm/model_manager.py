@@ -26,6 +26,9 @@ T = TypeVar("T", bound=BaseModel)
 
 # Consecutive failed calls (Ollama errors, 5xx) after which the fallback model takes over.
 FAILURES_BEFORE_FALLBACK = 3
+# Sent back when a structured reply does not fit its schema. The answer's assembly treats any
+# sentence that repeats it as the program's own text, never a claim (nodes/answer.py).
+REPAIR_PROMPT = "Your reply was not valid JSON for the required schema ({error}). Reply again with JSON only."
 
 _INLINE_THINK = re.compile(r"<think>.*?(</think>|$)", re.DOTALL)
 
@@ -163,8 +166,7 @@ class ModelManager:
                     {"role": "assistant", "content": content[:2000]},
                     {
                         "role": "user",
-                        "content": "Your reply was not valid JSON for the required schema "
-                        f"({str(exc).splitlines()[0]}). Reply again with JSON only.",
+                        "content": REPAIR_PROMPT.format(error=str(exc).splitlines()[0]),
                     },
                 ]
         return self._fall_back(node, fallback)

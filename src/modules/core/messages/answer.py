@@ -1,0 +1,35 @@
+"""Messages of the answer a person reads (``answer.*``): what the program writes into the
+answer itself where the sources gave nothing, and the report's note on what it left out
+(nodes/answer.py)."""
+
+from __future__ import annotations
+
+MESSAGES: dict[str, dict[str, str]] = {
+    "answer.not_given": {
+        "en": "The sources read do not answer this: {question}",
+        "ja": "読み込んだ出典には、この点についての記述がありませんでした: {question}",
+    },
+    "answer.no_direct_answer": {
+        "en": "The sources read do not answer the question directly; no checked sentence could be given here.",
+        "ja": "読み込んだ出典は質問に直接答えていないため、ここに示せる確認済みの文はありません。",
+    },
+    "answer.left_out": {
+        "en": "Left out of the answer: {details}. The doubtful claims are listed under the verification with "
+              "the passage that decided them.",
+        "ja": "回答から除いたもの: {details}。疑わしい主張は、判断の根拠となった箇所とともに検証の節に示しています。",
+    },
+    "answer.reason.contradicted": {"en": "{count} contradicted by their source", "ja": "出典と矛盾 {count} 件"},
+    "answer.reason.not_supported": {"en": "{count} not supported", "ja": "裏付けなし {count} 件"},
+    "answer.reason.partly_supported": {"en": "{count} partly supported", "ja": "一部のみ裏付け {count} 件"},
+    "answer.reason.uncited": {"en": "{count} citing no source", "ja": "出典の引用なし {count} 件"},
+    "answer.reason.wrong_language": {"en": "{count} not in the report's language",
+                                     "ja": "レポートの言語でない文 {count} 件"},
+    "answer.reason.off_topic": {"en": "{count} about another topic", "ja": "質問と別の話題 {count} 件"},
+    "answer.reason.duplicate": {"en": "{count} repeated", "ja": "重複 {count} 件"},
+    "answer.reason.not_a_claim": {"en": "{count} not a claim (page titles, prompt text, headings, fragments)",
+                                  "ja": "主張でない文 {count} 件（ページ題名・プロンプトの文・見出し・断片）"},
+    "answer.corrected": {
+        "en": "Corrected from the source: {count} value(s) the cited passage gives differently",
+        "ja": "出典に合わせて訂正: 引用箇所と異なっていた値 {count} 件",
+    },
+}

@@ -1,0 +1,423 @@
+"""The answer a person reads, assembled from the verifier's verdicts.
+
+The draft is the model's; the answer is the program's. Every sentence of the draft's body is
+kept only for a reason the checks can name:
+- a claim its cited passage supports stays (an uncited one the cheap checks are sure of gets
+  that source's label);
+- a cited claim no judge could decide stays with one "not checked" mark inside the sentence,
+  and never opens the Summary while a supported sentence could;
+- everything else leaves the body: claims found not supported, contradicted, partly
+  supported, uncited, in the wrong language, about another topic, or said twice; and text
+  that is not a claim at all (a page's title, a heading or placeholder from a prompt, the
+  program's own words sent to the model, a lone citation, a question, filler).
+Removed claims keep their verdict with ``removed`` and ``removed_reason``, so the report lists
+the doubtful ones with the passage that decided them (modules/report/content.py).
+
+A section left with nothing to say is dropped; a section that answers a sub-question of the
+plan says instead that the sources read did not give it, so every facet of the question is
+either answered or said to be missing. An empty Summary takes the first supported sentence of
+the findings (moved, never copied).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+from research.modules.core.i18n import t
+from research.modules.text.analyser import term_set
+from research.modules.text.claims import (
+    CITATION_GROUP,
+    Claim,
+    body_sentences,
+    citation_labels,
+    is_filler,
+    plain_text,
+    strip_citations,
+)
+
+# Why a claim left the body (verification.json ``removed_reason``).
+REMOVED_CONTRADICTED = "contradicted"
+REMOVED_NOT_SUPPORTED = "not_supported"
+REMOVED_PARTLY = "partly_supported"
+REMOVED_UNCITED = "uncited"
+REMOVED_LANGUAGE = "wrong_language"
+REMOVED_OFF_TOPIC = "off_topic"
+REMOVED_DUPLICATE = "duplicate"
+REMOVED_NOT_A_CLAIM = "not_a_claim"
+
+# What the cited passage itself contradicts (modules/text/evidence.py's reasons).
+CONTRADICTING_REASONS = frozenset({"number_mismatch", "role_swap", "contrast", "negation"})
+
+# A template's slot written out as text: "<theme>", 「<テーマ>」, "<the sub-question>".
+PLACEHOLDER = re.compile(r"[<＜〈《][^<>＜＞〈〉《》\n]{1,24}[>＞〉》]")
+_NUMBERING = re.compile(r"^\s*(?:\d{1,2}[.)．）]|[（(]\d{1,2}[)）])\s*")
+_HEADING_LINE = re.compile(r"^(\s{0,3})(#{1,6})\s+(.*?)\s*#*\s*$")
+_LIST_ITEM = re.compile(r"^\s*(?:[-*+•・]|\d{1,3}[.)）])\s*$")
+_SENTENCE_END = "。．.！？!?"
+# Sentences that say the sources lack something: a plain statement the answer owes the reader.
+_SAYS_MISSING = re.compile(
+    r"(passages?|sources?|documents?) (read )?(do(es)? not|don't|doesn't) (mention|provide|contain|include|specify|say|state|give)"
+    r"|(出典|資料|情報源).{0,12}(記載|言及|触れ|示され).{0,6}(ありません|いません|なし)",
+    re.IGNORECASE)
+# Terms too common to tell one topic from another.
+_GENERIC_TERMS = frozenset({
+    "japan", "日本", "world", "世界", "year", "年", "use", "使う", "new", "新しい", "system", "システム",
+    "data", "データ", "information", "情報", "main", "主", "way", "方法", "time", "時間",
+})
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.lower().replace("：", ":").split()).rstrip(" .。")
+
+
+@dataclass
+class ProgramText:
+    """What the program itself sent to the model: its prompts and its repair messages.
+
+    A sentence of the answer that repeats it came back from the prompt, not from a source,
+    and is never a claim. Templates are compared by their fixed parts (the text between
+    ``{placeholders}``) of 20 characters or more."""
+
+    fragments: list[str] = field(default_factory=list)
+
+    @classmethod
+    def of(cls, texts: Iterable[str]) -> "ProgramText":
+        fragments: list[str] = []
+        for text in texts:
+            for piece in re.split(r"\{[^{}]*\}|\n", text):
+                piece = _norm(piece)
+                if len(piece) >= 20 and piece not in fragments:
+                    fragments.append(piece)
+        return cls(fragments)
+
+    def contains(self, sentence: str) -> bool:
+        key = _norm(strip_citations(sentence))
+        if len(key) < 12:
+            return False
+        return any(fragment in key or key in fragment for fragment in self.fragments)
+
+
+@dataclass
+class Topic:
+    """What the question (and, in a follow-up, the conversation) is about, for a cheap
+    relevance check: a sentence is on topic when it shares a telling term with the question,
+    its sub-questions or their search queries (both languages), or when the source it cites
+    is about the topic by its title. Terms that most read sources share say nothing."""
+
+    terms: frozenset[str]
+    source_titles: dict[str, str]
+    generic: frozenset[str] = frozenset()
+
+    @classmethod
+    def of(cls, texts: Iterable[str], documents: list[dict[str, Any]]) -> "Topic":
+        wanted: set[str] = set()
+        for text in texts:
+            wanted |= _content_terms(text)
+        read = [d for d in documents if d.get("status", "ok") == "ok"]
+        titles = {str(d.get("label")): str(d.get("title") or "") for d in read}
+        generic = set(_GENERIC_TERMS)
+        if len(read) >= 3:
+            # A term found in most read pages (日本 in every page of a Japanese ledger) tells nothing.
+            counts: dict[str, int] = {}
+            for document in read:
+                for term in _content_terms(str(document.get("title") or "") + " " + str(document.get("markdown") or "")[:4000]) & wanted:
+                    counts[term] = counts.get(term, 0) + 1
+            generic |= {term for term, count in counts.items() if count >= 0.75 * len(read)}
+        return cls(frozenset(wanted), titles, frozenset(generic))
+
+    def telling(self, text: str) -> set[str]:
+        return (_content_terms(text) & self.terms) - self.generic
+
+    def is_on_topic(self, claim: Claim) -> bool:
+        script = _script(claim.plain)
+        comparable = {term for term in self.terms - self.generic if _script(term) == script}
+        if not comparable:
+            return True  # nothing in the claim's script to compare with: never guess
+        if self.telling(claim.plain):
+            return True
+        cited = claim.citations or claim.paragraph_citations
+        return any(self.telling(self.source_titles.get(label, "")) for label in cited)
+
+
+def _script(text: str) -> str:
+    """"ja" when ``text`` has kana or kanji, else "latin": terms are only compared within one."""
+    return "ja" if re.search(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]", text) else "latin"
+
+
+def _content_terms(text: str) -> set[str]:
+    return {term for term in term_set(strip_citations(text)) if len(term) > 1 or re.match(r"[\u4e00-\u9fff]", term)}
+
+
+@dataclass
+class Assembly:
+    """What assembling the answer did, for verification.json and the report's notes."""
+
+    answer: str
+    removed: dict[str, int] = field(default_factory=dict)  # reason -> count (claims and non-claims)
+    not_given: list[str] = field(default_factory=list)  # sub-questions the sources did not answer
+    lifted: bool = False  # a supported sentence moved up into an empty Summary
+
+
+def _mark_inside(text: str, mark: str) -> str:
+    """``mark`` before the sentence's closing full stop: it belongs to this sentence, not the next."""
+    stripped = text.rstrip()
+    if stripped and stripped[-1] in _SENTENCE_END:
+        space = "" if stripped[-1] in "。．！？" else " "
+        return stripped[:-1] + space + mark + stripped[-1]
+    return stripped + " " + mark
+
+
+def _with_citation(text: str, label: str) -> str:
+    """Cite ``label`` before the sentence's closing full stop."""
+    stripped = text.rstrip()
+    if stripped and stripped[-1] in _SENTENCE_END:
+        space = "" if stripped[-1] in "。．！？" else " "
+        return stripped[:-1] + f"{space}[{label}]" + stripped[-1]
+    return stripped + f" [{label}]"
+
+
+def keep_valid_labels(text: str, valid: set[str]) -> str:
+    """``text`` with labels that point at no source removed, and each label once per group of
+    adjacent citations ("[S2] [S2]" → "[S2]")."""
+    def rewrite(match: re.Match[str]) -> str:
+        labels = citation_labels(match.group(0))
+        kept = [label for label in labels if label in valid]
+        if kept == labels:
+            return match.group(0)
+        return "".join(f"[{label}]" for label in kept)
+
+    cleaned = CITATION_GROUP.sub(rewrite, text)
+    # The same label twice in a row, however spaced: one is enough.
+    cleaned = re.sub(r"\[(S\d+)\](?:\s*\[\1\])+", r"[\1]", cleaned)
+    if cleaned == text:
+        return text
+    cleaned = re.sub(r"(?<=\S)[ \t]{2,}", " ", cleaned)
+    return re.sub(r"(?<=\S)[ \t]+(?=[.,;:!?。、！？])", "", cleaned)
+
+
+def _is_title(plain: str, titles: Iterable[str]) -> bool:
+    """A page's title written as a sentence, whole or its part before a site name."""
+    key = _norm(plain)
+    if not key:
+        return False
+    for title in titles:
+        whole = _norm(title)
+        if not whole:
+            continue
+        parts = {whole, *(_norm(p) for p in re.split(r"\s[|｜\-–—]\s", title))}
+        if key in parts:
+            return True
+    return False
+
+
+def not_a_claim_reason(plain: str, text: str, titles: Iterable[str], program: ProgramText) -> str | None:
+    """Why a sentence of the body is not a claim to show (None: it may be one)."""
+    if _is_title(plain, titles):
+        return "title"
+    if program.contains(plain):
+        return "prompt_text"
+    if PLACEHOLDER.search(plain):
+        return "placeholder"
+    letters = re.findall(r"[A-Za-z\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]", plain)
+    if len(letters) < 3:
+        return "citation_only" if citation_labels(text) else "fragment"
+    stripped = plain.rstrip().rstrip("*_ ")
+    if stripped.endswith(("?", "？")):
+        return "question"
+    if is_filler(plain) and not _SAYS_MISSING.search(plain):
+        return "filler"
+    if stripped.endswith((":", "：")) and not citation_labels(text):
+        return "lead_in"
+    return None
+
+
+def assemble_answer(
+    draft: str,
+    claims: list[Claim],
+    verdicts: list[dict[str, Any]],
+    *,
+    valid: set[str],
+    language: str,
+    titles: Iterable[str],
+    program: ProgramText,
+    topic: Topic | None = None,
+    sub_questions: list[str] | None = None,
+    wrong_language: frozenset[str] = frozenset(),
+) -> Assembly:
+    """The answer a person reads: ``draft`` with only what the verdicts let stand (see the
+    module docstring). Sets ``removed``/``removed_reason`` on the verdicts it takes out."""
+    titles = list(titles)
+    by_start = {claim.start: (claim, verdict) for claim, verdict in zip(claims, verdicts)}
+    removed: dict[str, int] = {}
+    sentences = body_sentences(draft)
+    summary_section = sentences[0][2] if sentences else ""
+    replacement: dict[int, str] = {}  # sentence start -> new text ("" removes it)
+    spans: dict[int, int] = {start: end for start, end, _ in sentences}
+    status: dict[int, str] = {}  # start -> supported | not_checked (kept sentences only)
+    seen: set[str] = set()
+
+    def drop(start: int, reason: str, verdict: dict[str, Any] | None = None) -> None:
+        replacement[start] = ""
+        removed[reason] = removed.get(reason, 0) + 1
+        if verdict is not None:
+            verdict["removed"] = True
+            verdict["removed_reason"] = reason
+
+    for start, end, _section in sentences:
+        text = draft[start:end]
+        pair = by_start.get(start)
+        claim, verdict = pair if pair else (None, None)
+        plain = claim.plain if claim else plain_text(text)
+        reason = not_a_claim_reason(plain, text, titles, program)
+        if reason is not None and (claim is None or reason in ("title", "prompt_text", "placeholder")):
+            drop(start, REMOVED_NOT_A_CLAIM, verdict)
+            continue
+        if claim is None or verdict is None:
+            # Not a claim, and not noise either: a plain "the sources do not say…" is kept.
+            if _SAYS_MISSING.search(plain):
+                key = _norm(plain)
+                if key in seen:
+                    drop(start, REMOVED_DUPLICATE)
+                    continue
+                seen.add(key)
+                replacement[start] = keep_valid_labels(text, valid)
+                status[start] = "supported"
+            else:
+                drop(start, REMOVED_NOT_A_CLAIM)
+            continue
+        decision = _decide(claim, verdict, topic, wrong_language)
+        if decision is not None:
+            drop(start, decision, verdict)
+            continue
+        key = _norm(plain)
+        if key in seen:
+            drop(start, REMOVED_DUPLICATE, verdict)
+            continue
+        seen.add(key)
+        new = keep_valid_labels(text, valid)
+        if verdict.get("checked") is False:
+            new = _mark_inside(new, t("verifier.flag_not_checked", language))
+            status[start] = "not_checked"
+        else:
+            if not claim.citations and verdict.get("evidence_label"):
+                new = _with_citation(new, verdict["evidence_label"])
+            status[start] = "supported"
+        replacement[start] = new
+
+    summary = [s for s, _, section in sentences if section == summary_section]
+    kept_summary = [s for s in summary if replacement.get(s)]
+    lifted = False
+    if summary and not kept_summary:
+        # An empty Summary takes the first supported sentence of a finding that keeps another.
+        by_section: dict[str, list[int]] = {}
+        for s, _, section in sentences:
+            if section != summary_section and status.get(s) == "supported" and by_start.get(s):
+                by_section.setdefault(section, []).append(s)
+        donor = next((starts[0] for starts in by_section.values() if len(starts) >= 2), None)
+        if donor is not None:
+            replacement[summary[0]], replacement[donor] = replacement[donor], ""
+            status[summary[0]] = "supported"
+            kept_summary, lifted = [summary[0]], True
+    elif kept_summary and status.get(kept_summary[0]) == "not_checked":
+        # "Not checked" never leads: supported sentences of the Summary come first.
+        ordered = sorted(kept_summary, key=lambda s: status.get(s) != "supported")
+        texts = [replacement[s] for s in ordered]
+        for s, new in zip(kept_summary, texts):
+            replacement[s] = new
+
+    out = draft
+    for start in sorted(replacement, reverse=True):
+        end = spans[start]
+        new = replacement[start]
+        if not new:
+            while end < len(out) and out[end] in " \t\u3000":
+                end += 1
+        out = out[:start] + new + out[end:]
+    out, not_given = _tidy_sections(out, language, sub_questions or [], summary_empty=bool(summary) and not kept_summary)
+    return Assembly(answer=out, removed=removed, not_given=not_given, lifted=lifted)
+
+
+def _decide(claim: Claim, verdict: dict[str, Any], topic: Topic | None, wrong_language: frozenset[str]) -> str | None:
+    """Why this claim leaves the body, or None when it stays."""
+    if claim.text.strip() in wrong_language:
+        return REMOVED_LANGUAGE
+    name = verdict.get("verdict")
+    if name == "unsupported" and verdict.get("reason") in CONTRADICTING_REASONS:
+        return REMOVED_CONTRADICTED
+    if name in ("unsupported", "citation_invalid"):
+        return REMOVED_NOT_SUPPORTED
+    cited = bool(verdict.get("citations"))
+    uncited_label = not claim.citations and verdict.get("evidence_label") and verdict.get("method") == "lexical" \
+        and name == "supported"
+    if not cited and not uncited_label:
+        # Traced to no source: the reader cannot check it, whatever a judge thought.
+        return REMOVED_UNCITED
+    if name == "partly_supported" and verdict.get("checked", True):
+        return REMOVED_PARTLY
+    if topic is not None and not topic.is_on_topic(claim):
+        return REMOVED_OFF_TOPIC
+    return None
+
+
+def _tidy_sections(text: str, language: str, sub_questions: list[str], *, summary_empty: bool) -> tuple[str, list[str]]:
+    """Headings without placeholders, empty list items gone, a section left empty either
+    dropped or, when it answers a sub-question, saying the sources read did not give it."""
+    lines = text.split("\n")
+    cleaned: list[str] = []
+    in_fence = False
+    for line in lines:
+        if line.lstrip().startswith(("```", "~~~")):
+            in_fence = not in_fence
+        if in_fence:
+            cleaned.append(line)
+            continue
+        heading = _HEADING_LINE.match(line)
+        if heading:
+            title = PLACEHOLDER.sub("", heading.group(3)).strip()
+            if title != heading.group(3).strip():
+                title = _NUMBERING.sub("", title).strip()
+            if not re.search(r"[A-Za-z\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff0-9]", title):
+                continue  # a heading that was only a template's slot
+            cleaned.append(f"{heading.group(1)}{heading.group(2)} {title}")
+            continue
+        if _LIST_ITEM.match(line) or (line.strip() and not re.search(r"[^\s\[\]S0-9,]", line)):
+            continue  # a list item or a line left with nothing (or only citations) in it
+        cleaned.append(line.rstrip())
+    # Sections: drop the empty ones, or say what the sources did not give.
+    wanted = {_norm(q): q for q in sub_questions if q.strip()}
+    out: list[str] = []
+    not_given: list[str] = []
+    position = 0
+    while position < len(cleaned):
+        line = cleaned[position]
+        heading = _HEADING_LINE.match(line)
+        if not heading:
+            out.append(line)
+            position += 1
+            continue
+        level = len(heading.group(2))
+        following = position + 1
+        while following < len(cleaned):
+            other = _HEADING_LINE.match(cleaned[following])
+            if other and len(other.group(2)) <= level:
+                break
+            following += 1
+        body = cleaned[position + 1:following]
+        if any(part.strip() for part in body):
+            out.append(line)
+            position += 1
+            continue
+        title = heading.group(3).strip()
+        question = wanted.get(_norm(title))
+        if question is not None:
+            out += [line, "", t("answer.not_given", language, question=question), ""]
+            not_given.append(question)
+        elif not out and summary_empty:
+            # The Summary heading with nothing under it: say so rather than leave it bare.
+            out += [line, "", t("answer.no_direct_answer", language), ""]
+        position = following
+    tidy = "\n".join(out)
+    tidy = re.sub(r"\n{3,}", "\n\n", tidy).strip("\n")
+    return tidy + "\n" if tidy else tidy, not_given
