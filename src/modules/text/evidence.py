@@ -36,6 +36,7 @@ from research.modules.core.language import detect_language
 from research.modules.text.analyser import Term, terms
 from research.modules.text.claims import Claim, plain_text, sentence_spans
 from research.modules.text.numbers import NumberMention, NumberSet, extract_numbers, numbers_match  # noqa: F401
+from research.modules.text.value_binding import Binding, Sentence, bind_values
 from research.modules.text.structure import (
     english_contrast,
     english_role_swap,
@@ -289,6 +290,13 @@ class Assessment:
     candidates: list[Passage] = field(default_factory=list)  # what the judge gets to read
     outcome: str = "uncertain"
     missing: list[str] = field(default_factory=list)  # key terms or figures the evidence lacks
+    # Values bound to what they measure (``value_binding``): the claim's value that the aligned
+    # passage sentence does not give for the same slot (a figure, date, version or contrast
+    # word, as the claim writes it) ...
+    bound_value: str | None = None
+    # ... and the value that sentence gives for that slot, only when it is the one candidate of
+    # the same kind there, so a caller can correct "11444" to "11434" from the passage.
+    passage_value: str | None = None
 
 
 def _negated(text: str) -> bool:
@@ -390,18 +398,32 @@ def _assess_against(claim: Claim, index: EvidenceIndex, labels: list[str], valid
         if passage not in candidates and passage.features & wanted:
             candidates.append(passage)
 
-    def result(outcome: str, reason: str, confidence: float, missing: list[str] | None = None) -> Assessment:
+    def result(outcome: str, reason: str, confidence: float, missing: list[str] | None = None,
+               binding: Binding | None = None) -> Assessment:
         verdict = {"supported": "supported", "unsupported": "unsupported", "uncertain": "partly_supported"}[outcome]
         return Assessment(
             verdict, round(confidence, 2), round(coverage, 3), evidence=evidence, evidence_label=evidence_label,
             borderline=outcome == "uncertain", reason=reason, valid_citations=valid, invalid_citations=invalid,
             candidates=candidates, outcome=outcome, missing=missing or [],
+            bound_value=binding.claim_value if binding else None,
+            passage_value=binding.passage_value if binding else None,
         )
+
+    def binding_of(mention: NumberMention) -> Binding | None:
+        return next((b for b in bindings if b.reason == "number_mismatch" and b.claim_value == mention.text),
+                    None) or Binding("contradicted", "number_mismatch", mention.text, "number", None, None)
 
     claim_language = detect_language(claim.plain)
     if all(index.sources[label].language != claim_language for label in labels):
         # Words cannot be compared across languages; the judge compares meanings.
         return result("uncertain", "cross_language", 0.5)
+
+    # Each value of the claim bound to the passage sentence that says what the claim says
+    # around it (``value_binding``). Records' fields are left to the field checks.
+    bindings: list[Binding] = []
+    if not any(p.field for p in assembled):
+        sentences = [Sentence(p.text, p.label, p.features) for p in scored[:40] if p.features & wanted and not p.field]
+        bindings = bind_values(claim.plain, claim_language, words, sentences, index.weight)
 
     # A figure counts only in a passage that says the same thing as the claim: "accepted it in
     # 2024" is not supported by "accepted it in 2023 … the next review is in 2024".
@@ -424,7 +446,7 @@ def _assess_against(claim: Claim, index: EvidenceIndex, labels: list[str], valid
                 if passage.numbers is not None and (len(shared) >= 2 or shared & key) and passage.numbers.same_kind_other(mention):
                     # The passages that say the same thing give another figure: a changed number.
                     evidence, evidence_label = passage.text, passage.label
-                    return result("unsupported", "number_mismatch", 0.9, [mention.text])
+                    return result("unsupported", "number_mismatch", 0.9, [mention.text], binding_of(mention))
         if any(index.sources[label].numbers.contains(mention) for label in labels) and not mention.worded:
             # The figure is in the source, only not in the passages chosen: not a contradiction.
             missing_numbers.append(mention)
@@ -438,7 +460,7 @@ def _assess_against(claim: Claim, index: EvidenceIndex, labels: list[str], valid
                 if passage.numbers is not None and (len(shared) >= 2 or shared & key) and passage.numbers.same_kind_other(mention):
                     # The passages that say the same thing give another figure: a changed number.
                     evidence, evidence_label = passage.text, passage.label
-                    return result("unsupported", "number_mismatch", 0.9, [mention.text])
+                    return result("unsupported", "number_mismatch", 0.9, [mention.text], binding_of(mention))
         missing_numbers.append(mention)
 
     coverage = index.coverage(wanted, found)
@@ -449,6 +471,15 @@ def _assess_against(claim: Claim, index: EvidenceIndex, labels: list[str], valid
     # (古びた列車が停車 / 古そうな鉄道が止まって), so there nothing at all must be shared.
     if (coverage == 0 if claim_language == "ja" else coverage < UNRELATED_BELOW) and not (key & found) and len(wanted) >= 3:
         return result("unsupported", "unrelated", 0.8, missing_key[:5])
+    # A value the passage gives for another thing: the sentence that says what the claim says
+    # gives another year, figure or contrast word in the same slot. In English a contrast word
+    # counts only where that sentence holds every other word of the claim (no parser).
+    contradicted = next((b for b in bindings if b.outcome == "contradicted"), None)
+    if contradicted is not None and contradicted.sentence is not None:
+        if contradicted.reason == "number_mismatch" or claim_language == "ja" or contradicted.complete:
+            evidence, evidence_label = contradicted.sentence.text, contradicted.sentence.label
+            return result("unsupported", contradicted.reason, 0.85, [contradicted.claim_value], contradicted)
+        return result("uncertain", contradicted.reason, 0.5, [contradicted.claim_value], contradicted)
     # Who does what to whom, and words that exclude each other in one slot: the passages that
     # say the same thing with the claim's own words say something else.
     conflict = _structural_conflict(claim.plain, claim_language, assembled, words, found, key)
@@ -484,6 +515,13 @@ def _assess_against(claim: Claim, index: EvidenceIndex, labels: list[str], valid
         return result("uncertain", problem, 0.5)
     if claim_language == "ja" and not any(japanese_roles_confirmed(claim.plain, p.text) for p in assembled):
         return result("uncertain", "roles_unconfirmed", 0.5)
+    unbound = next((b for b in bindings if b.outcome == "unbound"), None)
+    if unbound is not None:
+        # The passage gives several values of this kind and the claim's is not in the sentence
+        # that says what the claim says: which thing it measures is for the judge. Said as the
+        # figure or the term the source does not give (for this), in the reasons' own words.
+        reason = "number_missing" if unbound.kind == "number" else "missing_term"
+        return result("uncertain", reason, 0.5, [unbound.claim_value], unbound)
     return result("supported", "supported", min(0.95, 0.6 + coverage * 0.35))
 
 

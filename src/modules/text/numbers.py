@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 
 # The project's one citation grammar: "(3287)" and "（2020年）" are data, "[1]" and "(S1)" are not.
@@ -107,6 +107,9 @@ class NumberMention:
     worded: bool = False  # written as a word ("three", "三種類"): weaker evidence of a figure
     scaled: Decimal | None = None  # the value in the dimension's base unit, for rounding
     dimension: str | None = None  # "length" for both km and m
+    # Where the figure starts in ``prepare(text)`` (-1 when not recorded): ``value_binding``
+    # reads the word before it ("port 11434", "Python 3.13") as the slot it fills.
+    start: int = field(default=-1, compare=False)
 
 
 def prepare(text: str) -> str:
@@ -184,7 +187,8 @@ def extract_numbers(text: str) -> list[NumberMention]:
             if counted and counted.group(1) not in _NOT_COUNTED:
                 dimension = "count:" + counted.group(1).rstrip("s")
         mentions.append(NumberMention(frozenset(values), folded, match.group(0).strip(), approximate,
-                                      scaled=value * factor if dimension else None, dimension=dimension))
+                                      scaled=value * factor if dimension else None, dimension=dimension,
+                                      start=match.start()))
     for match in _KANJI_NUMBER.finditer(text):
         value = _kanji_value(match.group(1))
         if value is not None:

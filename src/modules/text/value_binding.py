@@ -1,0 +1,256 @@
+"""Values bound to what they measure (issue 29): a figure or a contrast word counts where the
+passage gives it for the same thing, not wherever it occurs in the passage.
+
+"The Python Steering Council accepted it in 2024" is not supported by "The Python Steering
+Council accepted PEP 703 in 2023. Python 3.13, released in October 2024, …": 2024 is in the
+passage, but for another thing. Each value of the claim (a number, date or version; a word of
+a contrast set: sun/moon, colours, directions, 水力/風力/火力) is bound to the passage
+sentence that best shares the claim's *other* words (the aligned sentence, weighted by how
+rare each word is in the ledger):
+
+- **bound**: the value is in a sentence that says about as much of the claim as the best one;
+- **contradicted**: it is not, and the aligned sentence, which says what the claim says around
+  the value, gives another value of the same kind in the same slot (another year, another
+  "port …" number, 水力 where the claim has 風力). ``passage_value`` is that value when it is
+  the only candidate, so a caller can correct the claim ("11444" → "11434");
+- **unbound**: it is not, the passage gives several values of that kind, and which one the
+  claim's belongs to cannot be read: for the judge, never "supported".
+
+The kind of a number: a year, its unit's dimension (``numbers``), the noun it counts, or
+for a bare number the word naming it ("port 11434", "Python 3.13", 「ポート11434」). Words
+come from ``analyser`` (MeCab lemmas, English stems), like every other check.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from research.modules.text.analyser import STOP_WORDS, stem
+from research.modules.text.numbers import NumberMention, NumberSet, extract_numbers, prepare
+
+# Words that fill one slot and exclude each other there. Nouns and names of things, not the
+# verbs and comparatives of ``structure`` (rise/fall, more/less), which in English sit in
+# different clauses of one sentence too often to bind.
+_GROUPS_EN = (
+    "sun moon", "mercury venus earth mars jupiter saturn uranus neptune pluto",
+    "red white black blue yellow green brown purple pink orange gray grey gold silver",
+    "north south east west northeast northwest southeast southwest northern southern eastern western",
+    "left right", "male female", "men women", "man woman", "boy girl", "husband wife", "father mother",
+    "son daughter", "brother sister", "monday tuesday wednesday thursday friday saturday sunday",
+    "spring summer autumn winter",
+    "hydroelectric hydropower hydro wind solar nuclear geothermal coal biomass",
+    "cat dog", "horse cow", "gasoline diesel electric", "ipv4 ipv6", "tcp udp", "http https",
+    "python java javascript rust go ruby perl", "windows linux macos android ios",
+)
+_GROUPS_JA = (
+    "赤 白 黒 青 黄色 茶色 緑 紫 ピンク オレンジ 灰色 金色 銀色 水色 黄緑 紺",
+    "赤い 白い 黒い 青い 黄色い 茶色い", "東 西 南 北 東部 西部 南部 北部 北東 北西 南東 南西",
+    "上 下", "左 右", "太陽 月", "水星 金星 地球 火星 木星 土星 天王星 海王星",
+    "水力 風力 火力 太陽 原子 地熱 バイオマス 石炭 天然ガス", "男性 女性", "男 女", "男の子 女の子",
+    "少年 少女", "男子 女子", "夫 妻", "父 母", "兄 姉 弟 妹", "息子 娘", "犬 猫", "馬 牛",
+    "春 夏 秋 冬", "朝 昼 夜 夕方", "月曜 火曜 水曜 木曜 金曜 土曜 日曜", "陸 海 空",
+    "前半 後半", "最大 最小", "最高 最低", "最初 最後", "輸入 輸出", "増加 減少", "上昇 下落 低下",
+)
+
+
+def _index(groups: tuple[str, ...], fold: Callable[[str], str]) -> dict[str, frozenset[str]]:
+    out: dict[str, frozenset[str]] = {}
+    for line in groups:
+        group = frozenset(fold(w) for w in line.split())
+        for word in group:
+            out[word] = out.get(word, frozenset()) | group
+    return out
+
+
+_CONTRAST_EN = _index(_GROUPS_EN, stem)
+_CONTRAST_JA = _index(_GROUPS_JA, lambda w: w)
+
+BOUND_SHARE = 0.5  # a sentence holding the value must share this much of the best one's weight
+STRONG_SHARE = 0.6  # the aligned sentence must hold this much of the claim's other words to contradict
+
+NUMBER_MISMATCH = "number_mismatch"
+CONTRAST = "contrast"
+UNBOUND = "value_unbound"  # not a reason the verifier shows: it says number_missing or missing_term
+
+
+@dataclass(frozen=True)
+class Sentence:
+    """One passage sentence (or record field) as the binding reads it."""
+
+    text: str
+    label: str
+    features: frozenset[str]
+
+
+@dataclass(frozen=True)
+class Binding:
+    """A value of the claim that is not bound to the aligned sentence.
+
+    ``outcome``: "contradicted" (the aligned sentence gives another value in the same slot;
+    ``reason`` is number_mismatch or contrast) or "unbound" (``reason`` value_unbound).
+    ``kind`` is "number" or "contrast"; ``claim_value`` is the value as the claim writes it; ``passage_value`` the aligned
+    sentence's value for that slot when there is exactly one candidate, else None.
+    """
+
+    outcome: str
+    reason: str
+    claim_value: str
+    kind: str
+    passage_value: str | None
+    sentence: Sentence | None
+    complete: bool = False  # the aligned sentence holds every other word of the claim
+
+
+_LATIN_BEFORE = re.compile(r"([a-z][a-z0-9\-]*)\s*$")
+_CJK_BEFORE = re.compile(r"([\u30a0-\u30ff\u3400-\u4dbf\u4e00-\u9fffー]+)$")
+_CJK_AFTER = re.compile(r"^([\u3400-\u4dbf\u4e00-\u9fff])")
+_YEAR = re.compile(r"^\d{4}$")
+
+
+def _is_year(mention: NumberMention) -> bool:
+    return mention.unit in (None, "year") and not mention.worded and any(
+        _YEAR.match(v) and 1000 <= int(v) <= 2200 for v in mention.values)
+
+
+def number_kind(mention: NumberMention, prepared: str) -> str:
+    """The slot a number fills: "year", its dimension ("length", "count:parameter", "time"),
+    "label:<word>" for a bare number named by the word before it ("port 11434" → label:port,
+    「ポート11434」 → label:ポート) or the counter after it (「3個」 → label:個), else "bare"."""
+    if _is_year(mention):
+        return "year"
+    if mention.dimension or mention.unit:
+        return str(mention.dimension or mention.unit)
+    if mention.start >= 0:
+        before = prepared[max(0, mention.start - 24): mention.start]
+        latin = _LATIN_BEFORE.search(before)
+        if latin and latin.group(1) not in STOP_WORDS and len(latin.group(1)) > 1:
+            return "label:" + stem(latin.group(1))
+        cjk = _CJK_BEFORE.search(before)
+        if cjk:
+            return "label:" + cjk.group(1)[-4:]
+        after = _CJK_AFTER.match(prepared[mention.start + len(mention.text):])
+        if after:
+            return "label:" + after.group(1)
+    return "bare"
+
+
+def _typed(text: str) -> list[tuple[NumberMention, str]]:
+    prepared = prepare(text)
+    return [(m, number_kind(m, prepared)) for m in extract_numbers(text) if not m.worded]
+
+
+def _surface(term: str, text: str, language: str) -> str:
+    """The word of ``text`` whose stem is ``term`` (English), else the term itself."""
+    if language == "ja":
+        return term
+    for token in re.findall(r"[A-Za-z][A-Za-z\-]*", text):
+        if stem(token.lower()) == term:
+            return token
+    return term
+
+
+def bind_values(
+    claim: str, language: str, words: frozenset[str], sentences: Sequence[Sentence],
+    weight: Callable[[str], float],
+) -> list[Binding]:
+    """The claim's values that the passage ``sentences`` (of the cited sources) do not bind.
+
+    ``words`` are the claim's terms (``analyser``), ``weight`` how much finding a unit tells
+    (``EvidenceIndex.weight``). Empty when every value is bound, or there is nothing to bind.
+    """
+    if not sentences:
+        return []
+    typed = _typed(claim)
+    claim_units = words | frozenset("#" + v for m, _ in typed for v in m.values)
+    sets = [NumberSet.of(s.text) for s in sentences]
+    sentence_typed = [_typed(s.text) for s in sentences]
+    problems: list[Binding] = []
+
+    def align(context: frozenset[str]) -> tuple[list[float], int, float]:
+        scores = [sum(weight(u) for u in context & s.features) for s in sentences]
+        top = max(range(len(sentences)), key=lambda i: scores[i])
+        return scores, top, sum(weight(u) for u in context)
+
+    def bound_in(i: int, scores: list[float], top: int, context: frozenset[str]) -> bool:
+        shared = len(context & sentences[i].features)
+        return scores[i] >= BOUND_SHARE * scores[top] and shared >= min(2, len(context))
+
+    def strong(top: int, scores: list[float], total: float, context: frozenset[str]) -> bool:
+        shared = len(context & sentences[top].features)
+        return total > 0 and shared >= min(2, len(context)) and scores[top] >= STRONG_SHARE * total
+
+    # --- numbers ---
+    claim_values = {v for m, _ in typed for v in m.values}
+    counts = Counter((kind, min(m.values)) for m, kind in typed)
+    for mention, kind in typed:
+        context = claim_units - {"#" + v for v in mention.values}
+        if not context:
+            continue
+        scores, top, total = align(context)
+        if scores[top] <= 0:
+            continue
+        holders = [i for i, numbers in enumerate(sets) if numbers.contains(mention)]
+        bound = any(bound_in(i, scores, top, context) for i in holders)
+        aligned = sentences[top]
+        complete = context <= aligned.features
+
+        def others_in(i: int) -> list[NumberMention]:
+            single = NumberSet([mention])
+            return [m for m, k in sentence_typed[i] if k == kind and not (m.values & claim_values)
+                    and not single.contains(m) and not NumberSet([m]).contains(mention)]
+
+        if bound:
+            # "1と1" against 「0と1」: the claim repeats a value the aligned sentence gives once,
+            # beside another of the same kind.
+            repeated = counts[(kind, min(mention.values))]
+            if repeated > 1 and top in holders:
+                given = sum(1 for m, k in sentence_typed[top] if k == kind and m.values & mention.values)
+                others = others_in(top)
+                if given < repeated and others and strong(top, scores, total, context):
+                    problems.append(Binding("contradicted", NUMBER_MISMATCH, mention.text, "number",
+                                            others[0].text if len({min(m.values) for m in others}) == 1 else None,
+                                            aligned, complete))
+            continue
+        others = others_in(top)
+        if others and top not in holders and strong(top, scores, total, context) and (kind != "bare" or complete):
+            distinct = {min(m.values) for m in others}
+            problems.append(Binding("contradicted", NUMBER_MISMATCH, mention.text, "number",
+                                    others[0].text if len(distinct) == 1 else None, aligned, complete))
+            continue
+        if holders:
+            of_kind = {min(m.values) for typed_here in sentence_typed for m, k in typed_here if k == kind}
+            if len(of_kind | {min(mention.values)}) >= 2:
+                problems.append(Binding("unbound", UNBOUND, mention.text, "number", None, aligned, complete))
+
+    # --- contrast words ---
+    index = _CONTRAST_JA if language == "ja" else _CONTRAST_EN
+    everything = frozenset().union(*(s.features for s in sentences))
+    for word in sorted(words):
+        group = index.get(word)
+        if not group:
+            continue
+        rivals = (group & everything) - words
+        if not rivals:
+            continue  # the passage names no other member: nothing to confuse it with
+        context = claim_units - {word}
+        if not context:
+            continue
+        scores, top, total = align(context)
+        if scores[top] <= 0:
+            continue
+        holders = [i for i, s in enumerate(sentences) if word in s.features]
+        if any(bound_in(i, scores, top, context) for i in holders):
+            continue
+        aligned = sentences[top]
+        theirs = sorted((group & aligned.features) - words)
+        complete = context <= aligned.features
+        if theirs and word not in aligned.features and strong(top, scores, total, context):
+            problems.append(Binding("contradicted", CONTRAST, _surface(word, claim, language), "contrast",
+                                    _surface(theirs[0], aligned.text, language) if len(theirs) == 1 else None,
+                                    aligned, complete))
+        elif holders:
+            problems.append(Binding("unbound", UNBOUND, _surface(word, claim, language), "contrast", None, aligned, complete))
+    return problems
