@@ -1,8 +1,8 @@
 """How a one-shot run ends on the terminal: what went wrong, one summary line, the answer.
 
 stderr gets the problems that were not already announced during the run and one closing
-line (sources read, claims supported / flagged / not checked, loops, wall time, report
-paths); stdout gets only the final checked answer (plus the PDF's path on a terminal).
+line (sources read, the claims in each verdict state and the share supported, loops, wall
+time, report paths); stdout gets only the final checked answer (plus the PDF's path on a terminal).
 """
 
 from __future__ import annotations
@@ -18,20 +18,11 @@ from research.modules.core.errors import EXIT_OK, EXIT_SEARCH_FAILED
 from research.modules.core.i18n import t
 from research.modules.report.templates import report_labels
 from research.modules.text.sanitize import strip_controls
-from research.state.models import ProblemKind
+from research.state.models import ProblemKind, summary_states
+from research.state.progress_log import verdict_counts
 from research.state.session_folder import atomic_write
 
 LANGUAGE_NAMES = {"ja": {"ja": "日本語", "en": "Japanese"}, "en": {"ja": "英語", "en": "English"}}
-
-
-def summary_counts(verification: dict[str, Any]) -> dict[str, int]:
-    """supported / flagged / not checked, from a verification summary (flagged: any verdict
-    short of supported that was decided; not checked: left undecided)."""
-    claims = int(verification.get("claims") or 0)
-    supported = int(verification.get("supported") or 0)
-    not_checked = int(verification.get("not_checked") or 0)
-    return {"claims": claims, "supported": supported, "not_checked": not_checked,
-            "flagged": max(0, claims - supported - not_checked), "loops": int(verification.get("loops") or 0)}
 
 
 def closing_lines(result: Any, progress: Any, paths: tuple[str, ...] = ("report_md", "report_pdf")) -> list[str]:
@@ -51,9 +42,11 @@ def closing_lines(result: Any, progress: Any, paths: tuple[str, ...] = ("report_
         lines.append(f"[red]{escape(t('terminal.search_unreachable', lang))}[/red]")
     elif result.exit_code != EXIT_OK:
         lines.append(f"[yellow]{escape(t('progress.no_evidence', lang))}[/yellow]")
-    counts = summary_counts(result.verification or {})
-    if counts["claims"]:
-        text = t("terminal.summary", lang, sources=result.sources, seconds=progress.seconds, **counts)
+    verification = result.verification or {}
+    states = summary_states(verification)  # the five counts, and the share supported computed from them
+    if any(states.values()):
+        text = t("terminal.summary", lang, sources=result.sources, seconds=progress.seconds,
+                 loops=int(verification.get("loops") or 0), counts=verdict_counts(states, lang))
     else:
         text = t("terminal.summary_unverified", lang, sources=result.sources, seconds=progress.seconds)
     text = " · ".join([text, *(getattr(result, name) or "-" for name in paths)])

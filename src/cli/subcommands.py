@@ -185,7 +185,7 @@ def _sessions(args: argparse.Namespace, settings, lang: str) -> int:
         sessions = history.list_sessions()
         if getattr(args, "json", False):
             # meta.json may come from someone else's folder: no escape or bidi bytes reach the terminal.
-            print(json.dumps(clean_data(sessions), ensure_ascii=False))
+            print(json.dumps(clean_data([_with_verdicts(meta) for meta in sessions]), ensure_ascii=False))
             return EXIT_OK
         # Where it looked, always: an empty table from the wrong folder must not look like "no sessions".
         sys.stderr.write(t("terminal.sessions_where", lang, path=str(history.root.resolve())) + "\n")
@@ -208,7 +208,7 @@ def _sessions(args: argparse.Namespace, settings, lang: str) -> int:
             meta["report_md"] = str(report) if report.exists() else None
             progress_md = session.path / PROGRESS_FILE
             meta["progress_md"] = str(progress_md) if progress_md.exists() else None
-            print(json.dumps(clean_data(meta), ensure_ascii=False))
+            print(json.dumps(clean_data(_with_verdicts(meta)), ensure_ascii=False))
             return EXIT_OK
         from rich.console import Console
         from rich.markdown import Markdown
@@ -304,10 +304,9 @@ def print_sessions_table(sessions: list[dict], lang: str) -> None:
     if not sys.stdout.isatty():
         # Piped (`| cat`, `| grep`): one tab-separated line per session, nothing cut to a width.
         for meta in sessions:
-            ratio = (meta.get("verification") or {}).get("supported_ratio")
             fields = [meta.get("session_id", ""), (meta.get("created_at") or "")[:16].replace("T", " "),
-                      _status_shown(meta, lang), meta.get("sources", ""),
-                      f"{ratio:.0%}" if isinstance(ratio, (int, float)) else "", meta.get("question") or ""]
+                      _status_shown(meta, lang), meta.get("sources", ""), _supported_cell(meta, lang),
+                      meta.get("question") or ""]
             print("\t".join(one_line(str(value)).replace("\t", " ") for value in fields))
         return
 
@@ -322,16 +321,41 @@ def print_sessions_table(sessions: list[dict], lang: str) -> None:
         is_id = column == "sessions.col_id"
         table.add_column(t(column, lang), no_wrap=is_id, min_width=22 if is_id else None)
     for meta in sessions:
-        ratio = (meta.get("verification") or {}).get("supported_ratio")
         table.add_row(
             cell(meta.get("session_id", ""), 40),
             cell((meta.get("created_at") or "")[:16].replace("T", " ")),
             cell(meta.get("question") or "", 60),
             cell(_status_shown(meta, lang), 20),
             cell(meta.get("sources", ""), 10),
-            f"{ratio:.0%}" if isinstance(ratio, (int, float)) else "",
+            cell(_supported_cell(meta, lang)),
         )
     Console().print(table)
+
+
+def _supported_cell(meta: dict, lang: str) -> str:
+    """"29% (2 of 7 supported)": the share computed from the counts it stands beside (the
+    five verdict counts of meta.json; sessions written before them, from their summary)."""
+    from research.state.models import VerdictState, summary_states, supported_percent  # noqa: PLC0415
+
+    verification = meta.get("verification")
+    states = summary_states(verification) if isinstance(verification, dict) else {}
+    claims = sum(states.values())
+    if not claims:
+        return ""
+    return t("sessions.supported_cell", lang, percent=supported_percent(states), claims=claims,
+             supported=states[VerdictState.SUPPORTED])
+
+
+def _with_verdicts(meta: dict) -> dict:
+    """meta.json with its verification's five counts and the share supported from them."""
+    from research.state.models import states_json, summary_states, supported_percent  # noqa: PLC0415
+
+    verification = meta.get("verification")
+    if not isinstance(verification, dict) or not verification:
+        return meta
+    states = summary_states(verification)
+    return {**meta, "verification": {**verification, "verdicts": states_json(states),
+                                     "supported_percent": supported_percent(states)}}
 
 
 def _status_shown(meta: dict, lang: str) -> str:

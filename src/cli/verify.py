@@ -28,6 +28,8 @@ from typing import Any
 from research.modules.core.errors import EXIT_CLAIMS_NOT_SUPPORTED, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UserFacingError
 from research.modules.core.i18n import t
 from research.modules.text.sanitize import clean_data, for_terminal, strip_controls
+from research.state.models import VerdictState, states_json, supported_percent, verdict_state
+from research.state.progress_log import verdict_counts
 from research.orchestrator.answer_check import (
     OUTCOMES,
     SourceSpec,
@@ -64,8 +66,8 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--json", action="store_true", help="print the claims as JSON")
     parser.add_argument("--lang", choices=["ja", "en"], help="language of the messages and the table (default: from LANG)")
     parser.add_argument("--strict", action="store_true",
-                        help=f"exit {EXIT_CLAIMS_NOT_SUPPORTED} when any claim is not supported (unsupported, partly "
-                        "supported, uncertain or not checked); 0 only when every claim is supported")
+                        help=f"exit {EXIT_CLAIMS_NOT_SUPPORTED} when any claim is short of supported (partly supported, "
+                        "not supported, contradicted or not checked); 0 only when every claim is supported")
     return parser
 
 
@@ -139,7 +141,7 @@ def _run_batch(path: Path, *, judge: bool, lang: str, strict: bool = False) -> i
             if judge:
                 checked, _ = asyncio.run(_judge(claims, assessments, item.get("lang") or lang))
             records = [claim_record(c, a, checked=checked) for c, a in zip(claims, assessments)]
-            all_supported = all_supported and all(shown_verdict(r, a) == "supported" for r, a in zip(records, assessments))
+            all_supported = all_supported and all(r["state"] == VerdictState.SUPPORTED for r in records)
             for record in records:
                 record.pop("source", None)
             out.write(json.dumps({"id": str(item.get("id", number)), "claims": records}, ensure_ascii=False) + "\n")
@@ -195,38 +197,32 @@ async def _run_single(args: argparse.Namespace, lang: str) -> int:
         if not checked and why:
             sys.stderr.write(t("verify.judge_unavailable", lang, reason=why[:200]) + "\n")
     records = [claim_record(c, a, checked=checked) for c, a in zip(claims, assessments)]
-    shown = [shown_verdict(r, a) for r, a in zip(records, assessments)]
+    shown = [shown_verdict(r) for r in records]
     counts = {name: sum(1 for r in records if r["verdict"] == name) for name in OUTCOMES}
-    code = EXIT_CLAIMS_NOT_SUPPORTED if args.strict and any(name != "supported" for name in shown) else EXIT_OK
+    states = {state: shown.count(state) for state in VerdictState}
+    code = EXIT_CLAIMS_NOT_SUPPORTED if args.strict and any(name != VerdictState.SUPPORTED for name in shown) else EXIT_OK
     if args.json:
+        # summary: the outcome counts scripts already read; verdicts: the five states a person is shown.
         print(json.dumps(clean_data({"claims": records, "summary": {"claims": len(records), **counts},
+                                     "verdicts": states_json(states), "supported_percent": supported_percent(states),
                           "sources": [{"label": d["label"], "title": d.get("title", ""), "url": d.get("url", "")} for d in documents]}),
                          ensure_ascii=False))
         return code
     print_verdicts(records, shown, lang, table=sys.stdout.isatty())
-    partly = shown.count("partly_supported")
-    summary = t("verify.summary", lang, claims=len(records), **counts)
-    if partly:  # the judge's "partly supported" is counted as uncertain: said, so the two agree
-        summary += " " + t("verify.summary_partly", lang, count=partly)
-    sys.stdout.write(summary + "\n")
+    sys.stdout.write(verdict_counts(states, lang) + "\n")
     return code
 
 
-def shown_verdict(record: dict[str, Any], assessment: Any) -> str:
-    """The verdict as a person reads it: the judge's "partly supported" is named (its outcome
-    counts as uncertain), and an uncertain claim no judge saw is "not checked"."""
-    if record["reason"] == "not_checked":
-        return "not_checked"
-    if record["reason"] == "judge" and getattr(assessment, "verdict", "") == "partly_supported":
-        return "partly_supported"
-    return record["verdict"]
+def shown_verdict(record: dict[str, Any]) -> VerdictState:
+    """The state a person is shown for one record (``claim_record``'s ``state``)."""
+    return VerdictState(record["state"]) if record.get("state") else verdict_state(record)
 
 
-_STYLES = {"supported": "green", "unsupported": "red", "uncertain": "yellow", "partly_supported": "yellow",
-           "not_checked": "yellow"}
+_STYLES = {VerdictState.SUPPORTED: "green", VerdictState.PARTLY_SUPPORTED: "yellow", VerdictState.NOT_SUPPORTED: "red",
+           VerdictState.CONTRADICTED: "red", VerdictState.NOT_CHECKED: "yellow"}
 
 
-def print_verdicts(records: list[dict[str, Any]], shown: list[str], lang: str, *, table: bool) -> None:
+def print_verdicts(records: list[dict[str, Any]], shown: list[VerdictState], lang: str, *, table: bool) -> None:
     """On a terminal a table that wraps (never cuts) claims and evidence, with a reason
     column; piped, one numbered block per claim, whole, for grep and diff."""
     from research.modules.core.i18n import reason_label  # noqa: PLC0415
@@ -235,7 +231,7 @@ def print_verdicts(records: list[dict[str, Any]], shown: list[str], lang: str, *
         lines = []
         for number, (record, name) in enumerate(zip(records, shown), 1):
             where = f" [{record['source']}]" if record.get("source") else ""
-            lines.append(f"{number}. {t('verifier.' + name, lang)}{where}: {strip_controls(record['text'])}")
+            lines.append(f"{number}. {t('verdict.' + name, lang)}{where}: {strip_controls(record['text'])}")
             if record["reason"]:
                 lines.append("   " + t("verify.why", lang, reason=reason_label(record["reason"], lang)))
             if record["evidence"]:
@@ -252,7 +248,7 @@ def print_verdicts(records: list[dict[str, Any]], shown: list[str], lang: str, *
         grid.add_column(t(key, lang), overflow="fold")
     for record, name in zip(records, shown):
         # Claims and evidence come from the answer and the sources: no escapes, no Rich markup.
-        grid.add_row(for_terminal(record["text"]), f"[{_STYLES[name]}]{t('verifier.' + name, lang)}[/]",
+        grid.add_row(for_terminal(record["text"]), f"[{_STYLES[name]}]{t('verdict.' + name, lang)}[/]",
                      for_terminal(reason_label(record["reason"], lang)) if record["reason"] else "",
                      for_terminal(record.get("source") or ""), for_terminal(record["evidence"] or ""))
     Console().print(grid)

@@ -21,6 +21,7 @@ from research.modules.core.settings import Settings
 from research.modules.core.urls import canonical_url
 from research.modules.text.claims import Claim, split_claims
 from research.modules.text.evidence import Assessment, EvidenceIndex, assess_claim
+from research.state.models import VerdictState, verdict_state
 
 OUTCOMES = ("supported", "unsupported", "uncertain")
 # Read as text in this process: decoding UTF-8 is not parsing. Everything else goes to the sandbox.
@@ -43,14 +44,23 @@ def check_draft(draft: str, documents: list[dict[str, Any]]) -> tuple[list[Claim
 
 
 def claim_record(claim: Claim, assessment: Assessment, *, checked: bool = True) -> dict[str, Any]:
-    """One claim as both doors report it; an uncertain claim the judge never saw is "not_checked"."""
+    """One claim as both doors report it; an uncertain claim the judge never saw is "not_checked".
+
+    ``verdict`` is the three-way outcome (kept for scripts); ``state`` is what a person is
+    told, one of the five ``VerdictState`` values (the judge's "partly supported" is named
+    there, and an uncertain claim nobody decided is "not_checked")."""
     verdict = assessment.outcome
     reason = assessment.reason if checked or verdict != "uncertain" else "not_checked"
+    if reason == "judge" and assessment.verdict == "partly_supported":
+        state = VerdictState.PARTLY_SUPPORTED
+    else:
+        state = verdict_state({"verdict": verdict, "reason": reason})
     return {
         "start": claim.start,
         "end": claim.end,
         "text": claim.text,
         "verdict": verdict,
+        "state": state.value,
         "citations": list(claim.citations),
         "evidence": assessment.evidence or None,
         "reason": reason,

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
 
 from research.modules.core.errors import EXIT_FAILURE, EXIT_NO_EVIDENCE, EXIT_OK, UsageError, UserFacingError
-from research.state.models import ProblemKind
+from research.state.models import ProblemKind, summary_with_states
 from research.state.run_problems import outcome_exit_code, run_problems
 from research.state.session_folder import FINISHED_STATUSES, HistoryManager, SessionInfo, SessionStatus, now_iso
 from research.modules.core.language import detect_language
@@ -286,7 +286,10 @@ async def _run_locked(run: RunContext) -> RunResult:
     sandbox = run.pool.parser.sandbox_name if run.pool.parser is not None else ""
     if sandbox in WEAK_SANDBOXES:  # parsed with less isolation than bwrap or a container gives
         problems.append({"kind": ProblemKind.SANDBOX, "message": sandbox})
-    history.update_meta(session.session_id, problems=problems, exit_code=exit_code)
+    # The five verdict counts, from the claims: meta.json (sessions list/show) and --json.
+    summary = summary_with_states(final.get("verification") or {}) if read else {}
+    history.update_meta(session.session_id, problems=problems, exit_code=exit_code,
+                        **({"verification": summary} if summary else {}))
     return RunResult(
         session_id=session.session_id,
         session_dir=str(session.path),
@@ -295,7 +298,7 @@ async def _run_locked(run: RunContext) -> RunResult:
         report_pdf=final.get("report_pdf", ""),
         sources=read,
         sources_failed=len(documents) - read,
-        verification=final.get("verification", {}).get("summary", {}) if read else {},
+        verification=summary,
         exit_code=exit_code,
         resumed=bool(request.resume),
         answer=final_answer(final, read),

@@ -6,6 +6,7 @@ JSON-serialisable for the checkpointer; these models validate at the edges.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from enum import StrEnum
 from typing import Any, Literal
 
@@ -115,3 +116,117 @@ class RunError(BaseModel):
     def as_state(self) -> dict[str, Any]:
         """The plain dict the graph's state keeps (checkpoints hold no enum objects)."""
         return self.model_dump(mode="json")
+
+
+# --- one name per verdict (issue 29, item 7) -------------------------------------------------
+
+
+class VerdictState(StrEnum):
+    """What a reader is told about one claim: the five states every surface names the same
+    way (the report, the terminal, `research verify`, `sessions`, --json, the MCP server,
+    progress.md), each with one word per language (``verdict.<value>`` in i18n).
+
+    Derived from a verification.json claim by ``verdict_state``; the verifier's own labels
+    (``VerdictLabel``, its outcome and reason) stay what verification.json records.
+    """
+
+    SUPPORTED = "supported"
+    PARTLY_SUPPORTED = "partly_supported"
+    NOT_SUPPORTED = "not_supported"
+    CONTRADICTED = "contradicted"  # the cited passage says otherwise
+    NOT_CHECKED = "not_checked"  # no check and no judge decided
+
+
+# What the cited passage itself contradicts: a changed figure, exchanged roles, a word that
+# excludes the passage's, a negation. Such a claim is "contradicted", not merely "not supported".
+CONTRADICTING_REASONS = frozenset({"number_mismatch", "role_swap", "contrast", "negation"})
+
+
+def verdict_state(claim: Mapping[str, Any]) -> VerdictState:
+    """The state a reader is shown for one claim dict of verification.json (or a
+    `research verify` record: ``verdict`` there is the outcome, and ``reason`` is
+    "not_checked" where no judge ran).
+
+    Nobody decided (``checked`` False, or still ``uncertain``) → not checked; unsupported for
+    a reason the passage contradicts → contradicted; unsupported or an invented citation →
+    not supported; partly supported → partly supported; supported → supported.
+    """
+    verdict = str(claim.get("verdict") or "")
+    if claim.get("checked") is False or claim.get("reason") == "not_checked" or verdict == "uncertain":
+        return VerdictState.NOT_CHECKED
+    if verdict == "unsupported" and claim.get("reason") in CONTRADICTING_REASONS:
+        return VerdictState.CONTRADICTED
+    if verdict in ("unsupported", "citation_invalid"):
+        return VerdictState.NOT_SUPPORTED
+    if verdict == "partly_supported":
+        return VerdictState.PARTLY_SUPPORTED
+    if verdict == "supported":
+        return VerdictState.SUPPORTED
+    return VerdictState.NOT_CHECKED  # a label this version does not know: nothing to stand behind
+
+
+def count_states(claims: Iterable[Mapping[str, Any]]) -> dict[VerdictState, int]:
+    """How many claims are in each state: all five keys, in ``VerdictState`` order."""
+    counts = dict.fromkeys(VerdictState, 0)
+    for claim in claims:
+        if isinstance(claim, Mapping):
+            counts[verdict_state(claim)] += 1
+    return counts
+
+
+def supported_percent(counts: Mapping[str, int]) -> int:
+    """The share of claims shown as supported, in whole percent: supported / all claims in
+    ``counts`` (the counts shown beside it, so the two always agree; partly supported counts
+    for nothing here)."""
+    total = sum(int(counts.get(state, 0) or 0) for state in VerdictState)
+    return round(100 * int(counts.get(VerdictState.SUPPORTED, 0) or 0) / total) if total else 0
+
+
+def summary_states(summary: Mapping[str, Any]) -> dict[VerdictState, int]:
+    """The five counts of a verification summary (meta.json, a run's --json): its
+    ``verdicts`` object where it has one, else derived from the older counts (claims no
+    judge decided are among ``partly_supported`` there; contradicted ones cannot be told
+    apart from the other unsupported ones, so they count as not supported)."""
+    given = summary.get("verdicts")
+    if isinstance(given, Mapping):
+        return {state: _count(given.get(state.value)) for state in VerdictState}
+    not_checked = _count(summary.get("not_checked"))
+    return {
+        VerdictState.SUPPORTED: _count(summary.get("supported")),
+        VerdictState.PARTLY_SUPPORTED: max(0, _count(summary.get("partly_supported")) - not_checked),
+        VerdictState.NOT_SUPPORTED: _count(summary.get("unsupported")) + _count(summary.get("citation_invalid")),
+        VerdictState.CONTRADICTED: 0,
+        VerdictState.NOT_CHECKED: not_checked,
+    }
+
+
+def verification_states(verification: Mapping[str, Any]) -> dict[VerdictState, int]:
+    """The five counts of a verification.json: from its claims, else from its summary."""
+    claims = verification.get("claims")
+    if isinstance(claims, list) and claims:
+        return count_states(claims)
+    summary = verification.get("summary")
+    return summary_states(summary if isinstance(summary, Mapping) else {})
+
+
+def states_json(counts: Mapping[VerdictState, int]) -> dict[str, int]:
+    """The counts as JSON keeps them: keyed by the plain enum values, in enum order."""
+    return {state.value: int(counts.get(state, 0)) for state in VerdictState}
+
+
+def _count(value: Any) -> int:
+    try:
+        return max(0, int(value or 0))
+    except (TypeError, ValueError):
+        return 0
+
+
+def summary_with_states(verification: Mapping[str, Any]) -> dict[str, Any]:
+    """verification.json's summary with the five counts (``verdicts``, from its claims) and
+    ``supported_percent`` (from those counts) added: what meta.json, --json and the MCP
+    server carry. Its other keys stay as they were, for readers of older versions."""
+    summary = verification.get("summary")
+    if not isinstance(summary, Mapping) or not summary:
+        return {}
+    counts = verification_states(verification)
+    return {**summary, "verdicts": states_json(counts), "supported_percent": supported_percent(counts)}

@@ -16,6 +16,7 @@ from typing import Any, Mapping
 
 from research.modules.core.i18n import t
 from research.modules.text.sanitize import safe_markdown
+from research.state.models import VerdictState, supported_percent, verdict_state, verification_states
 from research.state.agent_state import queries_for_round
 from research.state.session_folder import atomic_write, read_session_bytes
 
@@ -132,27 +133,30 @@ def _draft(before: Mapping[str, Any], update: Mapping[str, Any], lang: str) -> l
     return [("> " + line) if line else ">" for line in draft.splitlines()]
 
 
-def verdict_counts(summary: Mapping[str, Any], lang: str) -> str:
-    """One line: how many claims, and how many of each verdict (also the MCP server's)."""
-    return t("progress_md.verdict_counts", lang, claims=summary.get("claims", 0),
-             supported=summary.get("supported", 0), partly=summary.get("partly_supported", 0),
-             unsupported=summary.get("unsupported", 0), invalid=summary.get("citation_invalid", 0),
-             ratio=float(summary.get("supported_ratio") or 0.0))
+def verdict_counts(counts: Mapping[str, int], lang: str) -> str:
+    """One line: how many claims, how many are in each of the five states (by their one
+    name, ``verdict.*``), and the supported share computed from those very counts. The
+    terminal, `research verify`, the MCP server and progress.md all say it this way."""
+    numbers = {state.value: int(counts.get(state, 0) or 0) for state in VerdictState}
+    return t("verdict.counts", lang, claims=sum(numbers.values()), percent=supported_percent(counts), **numbers)
+
+
+_MARKS = {VerdictState.SUPPORTED: "✓", VerdictState.PARTLY_SUPPORTED: "~", VerdictState.NOT_SUPPORTED: "✗",
+          VerdictState.CONTRADICTED: "✗", VerdictState.NOT_CHECKED: "?"}
 
 
 def _verdicts(before: Mapping[str, Any], update: Mapping[str, Any], lang: str) -> list[str]:
     verification = update.get("verification") or {}
-    summary = verification.get("summary") or {}
+    claims = [c for c in verification.get("claims") or [] if isinstance(c, Mapping)]
     lines = []
-    if summary:
-        lines += [verdict_counts(summary, lang), ""]
-    marks = {"supported": "✓", "partly_supported": "~", "unsupported": "✗", "citation_invalid": "✗"}
-    for claim in verification.get("claims") or []:
-        verdict = claim.get("verdict", "")
+    if claims or verification.get("summary"):
+        lines += [verdict_counts(verification_states(verification), lang), ""]
+    for claim in claims:
+        state = verdict_state(claim)
         text = _one_line(claim.get("text", ""))
         if len(text) > _CLAIM_TEXT_LIMIT:
             text = text[:_CLAIM_TEXT_LIMIT] + "…"
-        lines.append(f"- {marks.get(verdict, '?')} {t('progress_md.verdict.' + verdict, lang)}: {text}")
+        lines.append(f"- {_MARKS[state]} {t('verdict.' + state, lang)}: {text}")
     follow_ups = update.get("follow_up_queries") or []
     if follow_ups:  # asked for only when the verifier sends the run back to search
         lines.append("")

@@ -103,7 +103,9 @@ MESSAGES: dict[str, dict[str, str]] = {
     "sessions.col_question": {"en": "Question", "ja": "質問"},
     "sessions.col_status": {"en": "Status", "ja": "状態"},
     "sessions.col_sources": {"en": "Sources", "ja": "出典数"},
-    "sessions.col_verified": {"en": "Supported claims", "ja": "裏付けのある主張"},
+    "sessions.col_verified": {"en": "Supported claims", "ja": "裏付けありの主張"},
+    "sessions.supported_cell": {"en": "{percent}% ({supported} of {claims} supported)",
+                                "ja": "{percent}%（主張{claims}件中 裏付けあり{supported}件）"},
     "sessions.no_report": {
         "en": "Session {session_id} has no report yet (resume it with --resume {session_id}).",
         "ja": "セッション {session_id} にはまだレポートがありません（--resume {session_id} で再開できます）。",
@@ -236,8 +238,25 @@ MESSAGES: dict[str, dict[str, str]] = {
         "ja": "PDF ビューアが見つかりません。レポートの場所: {path}",
     },
     # --- verification (src/nodes/verification.py) ------------------------------
-    "verification.flag_unverified": {"en": "⚠ unverified", "ja": "⚠ 未検証"},
-    "verification.flag_partly": {"en": "⚠ partly verified", "ja": "⚠ 一部のみ確認"},
+    # --- one name per verdict (state/models.py VerdictState), on every surface -------
+    "verdict.supported": {"en": "supported", "ja": "裏付けあり"},
+    "verdict.partly_supported": {"en": "partly supported", "ja": "一部のみ裏付け"},
+    "verdict.not_supported": {"en": "not supported", "ja": "裏付けなし"},
+    "verdict.contradicted": {"en": "contradicted", "ja": "矛盾"},
+    "verdict.not_checked": {"en": "not checked", "ja": "未確認"},
+    # The counts beside each other, and the supported share computed from them (supported_percent).
+    "verdict.counts": {
+        "en": "{claims} {claims:claim|claims}: {supported} supported, {partly_supported} partly supported, "
+              "{not_supported} not supported, {contradicted} contradicted, {not_checked} not checked "
+              "({percent}% supported)",
+        "ja": "主張{claims}件: 裏付けあり{supported}件、一部のみ裏付け{partly_supported}件、裏付けなし{not_supported}件、"
+              "矛盾{contradicted}件、未確認{not_checked}件（裏付けあり {percent}%）",
+    },
+    # The same names as marks in the answer's text, read as part of the sentence. The key
+    # names are older than the words: flag_unverified marks a claim not supported.
+    "verification.flag_unverified": {"en": "(not supported)", "ja": "（裏付けなし）"},
+    "verification.flag_partly": {"en": "(partly supported)", "ja": "（一部のみ裏付け）"},
+    "verification.flag_contradicted": {"en": "(contradicted)", "ja": "（矛盾）"},
     "verification.rewrite_failed": {
         "en": "Could not rewrite section '{title}' into the requested language: {reason}",
         "ja": "節「{title}」を指定の言語に書き直せませんでした: {reason}",

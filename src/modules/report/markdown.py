@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
-from research.modules.report.content import ReportDocument, SourceEntry, VerificationView
-from research.modules.report.sections import SECTIONS
+from research.modules.report.content import ReportDocument, SourceEntry
+from research.modules.report.sections import SECTIONS, verification_rows, weak_claim_label
 from research.modules.text.sanitize import one_line, safe_url
 
 _MARKDOWN_SPECIALS = re.compile(r"([\\`*_\[\]<>#|])")
@@ -34,24 +34,14 @@ def _code(text: str) -> str:
     return f"{fence}{line}{fence}"
 
 
-def _percent(ratio: float) -> str:
-    return f"{ratio * 100:.0f}%"
-
-
-def _verification(view: VerificationView, labels: dict[str, str]) -> list[str]:
+def _verification(doc: ReportDocument) -> list[str]:
+    view, labels = doc.verification, doc.labels
     if not view.ran:
         return [labels["verification_not_run"]]
     lines = [
         f"| {labels['item']} | {labels['count']} |",
         "|:--|--:|",
-        f"| {labels['claims']} | {view.claims} |",
-        f"| {labels['supported']} | {view.supported} |",
-        f"| {labels['partly_supported']} | {view.partly_supported} |",
-        *([f"| {labels['not_checked']} | {view.not_checked} |"] if view.not_checked else []),
-        f"| {labels['unsupported']} | {view.unsupported} |",
-        f"| {labels['citation_invalid']} | {view.citation_invalid} |",
-        f"| {labels['supported_ratio']} | {_percent(view.supported_ratio)} |",
-        f"| {labels['loops']} | {view.loops} |",
+        *(f"| {label} | {value} |" for label, value in verification_rows(doc)),
     ]
     if view.invalid_citations:
         lines += ["", f"**{labels['invalid_citations_removed']}**: " + ", ".join(
@@ -59,7 +49,7 @@ def _verification(view: VerificationView, labels: dict[str, str]) -> list[str]:
     if view.weak_claims:
         lines += ["", f"**{labels['unsupported_claims']}**", ""]
         for claim in view.weak_claims:
-            verdict = labels.get(claim.verdict, claim.verdict)
+            verdict = weak_claim_label(doc, claim)
             cited = f" ({', '.join(claim.citations)})" if claim.citations else ""
             lines.append(f"- {verdict}: {escape_markdown(claim.text)}{cited}")
     if view.follow_up_queries:

@@ -54,7 +54,7 @@ from research.modules.report.content import (
     TableBlock,
 )
 from research.modules.report.content import Paragraph as ParagraphBlock
-from research.modules.report.sections import SECTIONS
+from research.modules.report.sections import SECTIONS, verification_rows, weak_claim_label
 
 AUTHOR = "research-assistant"
 LINK_COLOR = "#1a55b0"
@@ -67,8 +67,9 @@ FLAG_COLOR = "#b71c1c"
 FLAG_BACKGROUND = "#fdecea"
 # The verifier's own marks on a sentence it could not confirm (both languages): set in
 # a colour of their own so a flagged claim stands out on the page, not a small ※.
-_FLAGS = re.compile("|".join(re.escape(t(key, lang)) for key in ("verification.flag_unverified",
-                    "verification.flag_partly", "verifier.flag_not_checked") for lang in ("en", "ja")))
+_FLAGS = re.compile("|".join(re.escape(t(key, lang)) for key in (
+    "verification.flag_unverified", "verification.flag_partly", "verification.flag_contradicted",
+    "verifier.flag_not_checked") for lang in ("en", "ja")))
 _MISSING_GLYPH = "〓"  # the geta mark: the traditional Japanese stand-in for a missing glyph
 
 
@@ -304,16 +305,7 @@ class Typesetter:
         view, labels = self.doc.verification, self.doc.labels
         if not view.ran:
             return [self.paragraph(self.plain(labels["verification_not_run"]))]
-        counts = [
-            (labels["claims"], str(view.claims)),
-            (labels["supported"], str(view.supported)),
-            (labels["partly_supported"], str(view.partly_supported)),
-            *([(labels["not_checked"], str(view.not_checked))] if view.not_checked else []),
-            (labels["unsupported"], str(view.unsupported)),
-            (labels["citation_invalid"], str(view.citation_invalid)),
-            (labels["supported_ratio"], f"{view.supported_ratio * 100:.0f}%"),
-            (labels["loops"], str(view.loops)),
-        ]
+        counts = verification_rows(self.doc)
         table = TableBlock(
             header=[[Span(labels["item"])], [Span(labels["count"])]],
             rows=[[[Span(name)], [Span(value)]] for name, value in counts],
@@ -327,7 +319,7 @@ class Typesetter:
         if view.weak_claims:
             flowables.append(self.paragraph(f"<b>{self.plain(labels['unsupported_claims'])}</b>"))
             items = [
-                [ParagraphBlock([Span(labels.get(claim.verdict, claim.verdict) + ": ", bold=True),
+                [ParagraphBlock([Span(weak_claim_label(self.doc, claim) + ": ", bold=True),
                                  Span(claim.text + (f" ({', '.join(claim.citations)})" if claim.citations else ""))])]
                 for claim in view.weak_claims
             ]

@@ -13,9 +13,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Protocol
 
-from research.modules.report.content import ListBlock, ReportDocument, Span, shorten_passage
+from research.modules.report.content import ClaimLine, ListBlock, ReportDocument, Span, shorten_passage
 from research.modules.report.content import Paragraph as ParagraphBlock
 from research.modules.text.sanitize import one_line, safe_markdown
+from research.state.models import VerdictState, supported_percent, verdict_state, verification_states
 
 if TYPE_CHECKING:
     from reportlab.platypus import Flowable
@@ -34,6 +35,42 @@ class ReportSection(Protocol):
 
 def _heading(doc: ReportDocument, key: str, level: int = 2) -> list[str]:
     return [f"{'#' * level} {doc.labels[key]}", ""]
+
+
+def verdict_states(doc: ReportDocument) -> dict[VerdictState, int]:
+    """How many claims are in each of the five states: from verification.json's claims
+    where the report has them, else from the counts the view read from its summary."""
+    verification: Any = doc.data.verification if doc.data else None
+    if isinstance(verification, dict) and verification.get("claims"):
+        return verification_states(verification)
+    view = doc.verification
+    return {VerdictState.SUPPORTED: view.supported, VerdictState.PARTLY_SUPPORTED: view.partly_supported,
+            VerdictState.NOT_SUPPORTED: view.unsupported + view.citation_invalid, VerdictState.CONTRADICTED: 0,
+            VerdictState.NOT_CHECKED: view.not_checked}
+
+
+def verification_rows(doc: ReportDocument) -> list[tuple[str, str]]:
+    """The verification table, (label, value) per row, for both renderers: the number of
+    claims, each state by its one name, the share supported computed from those very
+    counts (so the percentage always equals them), and the loops."""
+    labels, states = doc.labels, verdict_states(doc)
+    return [
+        (labels["claims"], str(sum(states.values()))),
+        *((labels[state.value], str(count)) for state, count in states.items()),
+        (labels["supported_ratio"], f"{supported_percent(states)}%"),
+        (labels["loops"], str(doc.verification.loops)),
+    ]
+
+
+def weak_claim_label(doc: ReportDocument, claim: ClaimLine) -> str:
+    """The name of a listed claim's state: a claim the verifier called unsupported for a
+    reason its passage contradicts is "contradicted", another "not supported"."""
+    if claim.verdict in ("unsupported", "citation_invalid"):
+        found: Any = (doc.data.verification.get("claims") if doc.data else None) or []
+        for raw in found if isinstance(found, list) else []:
+            if isinstance(raw, dict) and raw.get("index") == claim.index:
+                return doc.labels[verdict_state(raw).value]
+    return doc.labels.get(claim.verdict, claim.verdict)
 
 
 def _bullets(items: list[list[Span]]) -> ListBlock:
@@ -121,7 +158,7 @@ class Verification:
     title_key = "verification"
 
     def markdown(self, doc: ReportDocument, md: MarkdownWriter) -> list[str]:
-        return _heading(doc, self.title_key) + md.verification(doc.verification, doc.labels) + [""]
+        return _heading(doc, self.title_key) + md.verification(doc) + [""]
 
     def flowables(self, doc: ReportDocument, pdf: Typesetter) -> list[Flowable]:
         return pdf.section(doc.labels[self.title_key], pdf.verification())

@@ -6,6 +6,9 @@ not messages to the user, and both renderers share them through ``ReportDocument
 
 from __future__ import annotations
 
+from research.modules.core.i18n import t
+from research.state.models import VerdictState
+
 REPORT_LABELS: dict[str, dict[str, str]] = {
     "en": {
         "title": "Research report",
@@ -34,19 +37,15 @@ REPORT_LABELS: dict[str, dict[str, str]] = {
         "kind_forum": "forum",
         # verification
         "verification_not_run": "Verification did not run for this report.",
-        "claims": "Claims checked",
-        "supported": "Supported",
-        "partly_supported": "Partly supported",
-        "not_checked": "Not checked (no judge decided)",
-        "unsupported": "Unsupported",
-        "citation_invalid": "Invalid citation",
-        # What the figure measures: the share of claims their cited sources support.
-        "supported_ratio": "Claims supported by their sources",
+        # The verdicts' own names (supported, not checked, …) come from i18n's verdict.*: see below.
+        "claims": "Claims",
+        # What the figure measures: supported claims out of all claims (the counts above it).
+        "supported_ratio": "Share supported",
         "loops": "Verification loops",
         "invalid_citations_removed": "Invalid citations removed",
         "unsupported_claims": "Claims without full support",
-        "contested": "Supported by its source, but another source gives a different value",
-        "removed": "Taken out of the answer: the cited source says otherwise",
+        "contested": "{supported} by its source, but another source gives a different value",
+        "removed": "{contradicted} (taken out of the answer: the cited source says otherwise)",
         "removed_language": "Taken out of the answer: not in the report's language, and no rewrite was usable",
         "follow_up_queries": "Follow-up searches",
         "evidence": "What the sources say for each supported claim",
@@ -94,18 +93,13 @@ REPORT_LABELS: dict[str, dict[str, str]] = {
         "kind_blog": "ブログ",
         "kind_forum": "掲示板・Q&A",
         "verification_not_run": "このレポートでは検証が実行されませんでした。",
-        "claims": "検証した主張",
-        "supported": "裏付けあり",
-        "partly_supported": "一部裏付けあり",
-        "unsupported": "裏付けなし",
-        "not_checked": "未確認（判定モデルが判断せず）",
-        "citation_invalid": "無効な引用",
-        "supported_ratio": "出典で裏付けられた主張",
+        "claims": "主張",
+        "supported_ratio": "裏付けありの割合",
         "loops": "検証ループ回数",
         "invalid_citations_removed": "削除した無効な引用",
         "unsupported_claims": "十分な裏付けのない主張",
-        "contested": "出典の裏付けはあるが、別の出典は異なる値を示す",
-        "removed": "本文から削除（引用した出典は異なる内容を述べている）",
+        "contested": "{supported}（ただし別の出典は異なる値を示す）",
+        "removed": "{contradicted}（本文から削除。引用した出典は異なる内容を述べている）",
         "removed_language": "本文から削除（レポートの言語ではなく、使える書き直しがなかった）",
         "follow_up_queries": "追加検索",
         "evidence": "裏付けとなった記述",
@@ -126,6 +120,20 @@ REPORT_LABELS: dict[str, dict[str, str]] = {
         "page": "{number} ページ",
     },
 }
+
+
+def _with_verdict_names(labels: dict[str, str], lang: str) -> dict[str, str]:
+    """The five verdict states under their own keys (``supported``, ``partly_supported``,
+    ``not_supported``, ``contradicted``, ``not_checked``), in the words every other surface
+    uses (i18n's ``verdict.*``); the verifier's older labels (``unsupported``,
+    ``citation_invalid``) read as "not supported"."""
+    names = {state.value: t("verdict." + state, lang) for state in VerdictState}
+    labels = {**labels, **names, "unsupported": names["not_supported"], "citation_invalid": names["not_supported"]}
+    return {key: value.format(**names) if key in ("contested", "removed") else value for key, value in labels.items()}
+
+
+for _lang in REPORT_LABELS:
+    REPORT_LABELS[_lang] = _with_verdict_names(REPORT_LABELS[_lang], _lang)
 
 
 def report_labels(lang: str) -> dict[str, str]:

@@ -11,6 +11,7 @@ from pydantic import BaseModel, Field
 from research.modules.core.i18n import t
 from research.orchestrator.runner import RunResult
 from research.modules.text.sanitize import one_line, safe_markdown
+from research.state.models import states_json, summary_states, summary_with_states, supported_percent
 from research.state.progress_log import PROGRESS_FILE, verdict_counts
 from research.state.session_folder import HistoryManager, SessionInfo, read_session_bytes
 
@@ -28,7 +29,10 @@ class ResearchOutput(BaseModel):
     session_dir: str
     language: str
     answer: str = Field(description="the verified answer (Markdown with [S#] citations)")
-    verification: dict[str, Any] = Field(default_factory=dict, description="claim counts and supported ratio")
+    verification: dict[str, Any] = Field(
+        default_factory=dict,
+        description="claim counts; 'verdicts': how many claims are supported, partly_supported, not_supported, "
+                    "contradicted, not_checked, and 'supported_percent': supported / all claims, in whole percent")
     sources: list[SourceEntry] = Field(default_factory=list)
     report_md: str = ""
     report_pdf: str = ""
@@ -70,13 +74,24 @@ def research_output(history: HistoryManager, result: RunResult) -> ResearchOutpu
         session_dir=result.session_dir,
         language=result.language,
         answer=safe_markdown(answer.strip()),
-        verification=result.verification,
+        verification=with_verdicts(result.verification, verification),
         sources=ledger(session),
         report_md=result.report_md,
         report_pdf=result.report_pdf,
         progress_md=str(progress) if progress.exists() else "",
         no_evidence=result.exit_code != 0,
     )
+
+
+def with_verdicts(summary: dict[str, Any], verification: dict[str, Any]) -> dict[str, Any]:
+    """The summary with the five counts (``verdicts``) and the share shown from them, taken
+    from verification.json's claims where it has them."""
+    if not summary:
+        return summary
+    if verification.get("summary"):
+        return summary_with_states(verification)
+    counts = summary_states(summary)
+    return {**summary, "verdicts": states_json(counts), "supported_percent": supported_percent(counts)}
 
 
 def ledger(session: SessionInfo) -> list[SourceEntry]:
@@ -99,7 +114,7 @@ def render_research(output: ResearchOutput) -> str:
     summary = output.verification
     lines = [output.answer or t("progress.no_evidence", lang), ""]
     if summary:
-        lines += [verdict_counts(summary, lang), ""]
+        lines += [verdict_counts(summary_states(summary), lang), ""]
     lines.append("## " + t("progress_md.processing", lang))
     for source in output.sources:
         if source.status == "ok":

@@ -49,6 +49,8 @@ from research.state.progress_events import (
     Resuming,
     SessionStarted,
 )
+from research.state.models import summary_states, verdict_state
+from research.state.progress_log import verdict_counts
 from research.state.session_folder import HistoryManager
 
 SERVER_NAME = "research"
@@ -237,8 +239,9 @@ def build_server(service: ResearchService) -> MCPServer:
         name="verify",
         description="Check an answer sentence by sentence against sources, as `research verify` does. Sources "
                     "are labelled S1, S2, … in the order given, so the answer's [S1] cites the first; each is text "
-                    "or an http(s) URL (fetched, then parsed in the sandbox). Verdicts: supported, unsupported, "
-                    "uncertain.",
+                    "or an http(s) URL (fetched, then parsed in the sandbox). Each sentence's state: supported, "
+                    "partly supported, not supported, contradicted or not checked (its 'verdict' keeps the check's "
+                    "outcome: supported, unsupported, uncertain).",
         annotations=ToolAnnotations(read_only_hint=True, open_world_hint=True),
     )
     async def verify_tool(
@@ -299,9 +302,9 @@ def build_server(service: ResearchService) -> MCPServer:
 def render_verdicts(output: VerifyOutput, lang: str) -> str:
     lines = []
     for number, verdict in enumerate(output.verdicts, 1):
-        name = "not_checked" if verdict.reason == "not_checked" else verdict.verdict
+        name = verdict.state or verdict_state({"verdict": verdict.verdict, "reason": verdict.reason})
         where = f" [{verdict.source}]" if verdict.source else ""
-        lines.append(f"{number}. {t('verifier.' + name, lang)}{where}: {verdict.text}")
+        lines.append(f"{number}. {t('verdict.' + name, lang)}{where}: {verdict.text}")
         # What a host that reads text only needs too: why, and the passage that decided it.
         if verdict.reason:
             lines.append("   " + t("verify.why", lang, reason=reason_label(verdict.reason, lang)))
@@ -309,8 +312,7 @@ def render_verdicts(output: VerifyOutput, lang: str) -> str:
             lines.append("   " + t("verify.evidence_line", lang, label=verdict.source or "?",
                                       evidence=" ".join(verdict.evidence.split())[:300]))
     summary = output.summary
-    lines += ["", t("verify.summary", lang, claims=summary["claims"], supported=summary["supported"],
-                    unsupported=summary["unsupported"], uncertain=summary["uncertain"])]
+    lines += ["", verdict_counts(summary_states(summary), lang)]
     if output.judge_note:
         lines.append(t("verify.judge_unavailable", lang, reason=output.judge_note[:200]))
     for source in output.sources:

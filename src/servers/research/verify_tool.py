@@ -19,6 +19,7 @@ from research.modules.core.errors import UsageError
 from research.modules.core.grammar import is_url
 from research.modules.core.settings import Settings
 from research.orchestrator.answer_check import OUTCOMES, SourceSpec, check_draft, claim_record, judge_uncertain_claims, read_sources
+from research.state.models import VerdictState, states_json, supported_percent
 
 # What one call may ask for (a long report is some 30,000 characters; a book chapter some
 # 100,000). Larger inputs are refused with one line saying which and the limit, instead of
@@ -90,7 +91,9 @@ class SentenceVerdict(BaseModel):
     start: int = Field(description="offset of the sentence in the answer")
     end: int
     text: str
-    verdict: str = Field(description="supported | unsupported | uncertain")
+    verdict: str = Field(description="the check's outcome: supported | unsupported | uncertain")
+    state: str = Field(default="", description="what a person is told: supported | partly_supported | not_supported | "
+                                                "contradicted | not_checked")
     citations: list[str] = Field(default_factory=list)
     evidence: str | None = None
     source: str | None = Field(default=None, description="label of the source the evidence is from")
@@ -136,5 +139,7 @@ async def verify_answer(answer: str, sources: list[str], settings: Settings, *, 
     counts = {name: sum(1 for v in verdicts if v.verdict == name) for name in OUTCOMES}
     listed = [VerifiedSource(label=d["label"], url=d["url"], status=d["status"], error=d.get("error"),
                              characters=len(d.get("markdown", ""))) for d in documents]
-    return VerifyOutput(verdicts=verdicts, summary={"claims": len(verdicts), **counts}, sources=listed,
+    states = {state: sum(1 for v in verdicts if v.state == state) for state in VerdictState}
+    summary = {"claims": len(verdicts), **counts, "verdicts": states_json(states), "supported_percent": supported_percent(states)}
+    return VerifyOutput(verdicts=verdicts, summary=summary, sources=listed,
                         judged=judged, judge_note=note)

@@ -23,16 +23,6 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "progress_md.no_new_sources": {"en": "No new source was read in this step.", "ja": "このステップで新たに読んだ出典はありません。"},
     "progress_md.source_failed": {"en": "could not be read: {reason}", "ja": "読めませんでした: {reason}"},
-    "progress_md.verdict_counts": {
-        "en": "{claims} claims: {supported} supported, {partly} partly supported, {unsupported} unsupported, "
-              "{invalid} with invalid citations (supported ratio {ratio:.0%}).",
-        "ja": "主張{claims}件: 裏付けあり{supported}件、一部裏付け{partly}件、裏付けなし{unsupported}件、"
-              "引用不正{invalid}件（裏付け率 {ratio:.0%}）。",
-    },
-    "progress_md.verdict.supported": {"en": "supported", "ja": "裏付けあり"},
-    "progress_md.verdict.partly_supported": {"en": "partly supported", "ja": "一部裏付け"},
-    "progress_md.verdict.unsupported": {"en": "unsupported", "ja": "裏付けなし"},
-    "progress_md.verdict.citation_invalid": {"en": "invalid citation", "ja": "引用不正"},
     "progress_md.follow_ups": {"en": "Searching again for: {queries}", "ja": "追加で検索します: {queries}"},
     "progress_md.report_files": {"en": "Written: {paths}", "ja": "作成したファイル: {paths}"},
     "progress_md.problem": {"en": "Problem", "ja": "問題"},

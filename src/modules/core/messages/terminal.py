@@ -97,11 +97,9 @@ MESSAGES: dict[str, dict[str, str]] = {
         "`research --resume {session_id}` で再開できます",
     },
     "terminal.no_steps": {"en": "none yet", "ja": "まだなし"},
-    "terminal.summary": {
-        "en": "{sources} {sources:source|sources} read · claims: {supported} supported, {flagged} flagged, "
-        "{not_checked} not checked · {loops} verification {loops:loop|loops} · {seconds:.0f} s",
-        "ja": "読み込んだソース {sources} 件 · 主張: 裏付けあり {supported}、要注意 {flagged}、未確認 {not_checked}"
-        " · 検証ループ {loops} 回 · {seconds:.0f} 秒",
+    "terminal.summary": {  # {counts}: verdict.counts, the one wording of the verdicts
+        "en": "{sources} {sources:source|sources} read · {counts} · {loops} verification {loops:loop|loops} · {seconds:.0f} s",
+        "ja": "読み込んだソース {sources} 件 · {counts} · 検証ループ {loops} 回 · {seconds:.0f} 秒",
     },
     "terminal.summary_unverified": {
         "en": "{sources} {sources:source|sources} read · no claims were checked · {seconds:.0f} s",

@@ -30,17 +30,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "verify.col_source": {"en": "Source", "ja": "出典"},
     "verify.col_evidence": {"en": "Evidence", "ja": "根拠"},
     "verify.col_reason": {"en": "Reason", "ja": "理由"},
-    "verify.summary_partly": {"en": "({count} of the uncertain: partly supported, by the judge.)",
-                              "ja": "（不確かのうち{count}件は判定モデルによる一部裏付けあり）"},
-    "verifier.partly_supported": {"en": "partly supported", "ja": "一部裏付けあり"},
-    "verify.summary": {
-        "en": "{claims} claims: {supported} supported, {unsupported} unsupported, {uncertain} uncertain.",
-        "ja": "主張{claims}件: 裏付けあり{supported}件、裏付けなし{unsupported}件、不確か{uncertain}件。",
-    },
-    "verifier.supported": {"en": "supported", "ja": "裏付けあり"},
-    "verifier.unsupported": {"en": "unsupported", "ja": "裏付けなし"},
-    "verifier.uncertain": {"en": "uncertain", "ja": "不確か"},
-    "verifier.not_checked": {"en": "not checked", "ja": "未確認"},
+    # The verdicts' names are ``verdict.*`` (core/i18n.py): one name per state everywhere.
     "verifier.flag_not_checked": {"en": "(not checked)", "ja": "（未確認）"},
     "verifier.language_not_rewritten": {
         "en": "{count} sentence(s) of this report are not in English and could not be rewritten ({reason}); "
@@ -82,7 +72,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "verify.reason.cross_language": {"en": "the source is in another language; the judge decides",
                                      "ja": "出典が別の言語のため判定モデルが判断"},
     "verify.reason.judge": {"en": "decided by the model judge", "ja": "判定モデルによる判断"},
-    "verify.reason.not_checked": {"en": "not checked (no judge ran)", "ja": "未確認（判定モデルを使わず）"},
+    "verify.reason.not_checked": {"en": "no judge ran", "ja": "判定モデルを使わず"},
     "verify.reason.citation_invalid": {"en": "the cited source does not exist", "ja": "引用した出典が存在しない"},
     "verify.reason.no_sources": {"en": "no source could be read", "ja": "読み込めた出典がない"},
     "verifier.redrafting": {
