@@ -21,7 +21,6 @@ SOURCE = ("Mount Fuji is the highest mountain in Japan at 3,776 m. Its last erup
           "southwest of Tokyo.\n")
 # Both are left to a judge by the cheap checks (a paraphrase; one swapped term).
 ANSWER = "# Mount Fuji\n\nJapan's tallest peak is Mount Fuji [S1]. Mount Fuji lies on the island of Kyushu [S1].\n"
-FLAGS = ("⚠", "（未確認）", "(not checked)")
 
 
 @pytest.fixture
@@ -102,8 +101,9 @@ def test_a_run_judged_by_the_checker(research_env, web):
     body = report.split("\n## Verification")[0]
     assert swapped
     for mark in swapped:
-        hits = [line for line in body.splitlines() if mark in line]
-        assert hits and all(any(flag in line for flag in FLAGS) for line in hits), (mark, hits)
+        # issue 29: a sentence the judge rejected leaves the answer and is listed under the verification.
+        assert mark not in body, mark
+        assert mark in report.split("\n## Verification")[1], mark
 
 
 def test_a_run_without_the_checker_says_the_drafting_model_judged(research_env, fake_ollama):

@@ -139,10 +139,23 @@ async def test_a_partial_plan_is_cleaned_up():
     # its wording, and no more than the depth allows (standard: 4).
     plan = ResearchPlan(sub_questions=[SubQuestion(question="富士山の標高は？"), SubQuestion(question="  "),
                                        SubQuestion(question="富士山の標高は？")]
-                        + [SubQuestion(question=f"観点{i}") for i in range(6)])
+                        + [SubQuestion(question=f"富士山の観点{i}は？") for i in range(6)])
     update, _ = await _plan_with(plan)
-    assert [s["question"] for s in update["plan"]] == ["富士山の標高は？", "観点0", "観点1", "観点2"]
+    assert [s["question"] for s in update["plan"]] == ["富士山の標高は？", "富士山の観点0は？", "富士山の観点1は？", "富士山の観点2は？"]
     assert update["plan"][0]["queries"] == [{"text": "富士山の標高は？", "language": "ja"}]
+
+
+async def test_a_sub_question_about_something_else_is_dropped_before_searching():
+    # issue 29, item 3: a plan that read "transport" in 「MCPのトランスポート」 as vehicles; and the
+    # template's slot a small model copies into its sub-questions.
+    plan = ResearchPlan(sub_questions=[
+        SubQuestion(question="<サブ質問> 1. 富士山の標高は何メートル？"),
+        SubQuestion(question="車両を運ぶ機能とは？", queries=[{"text": "車両 運搬 機能", "language": "ja"},
+                                                              {"text": "vehicle transport", "language": "en"}]),
+        SubQuestion(question="最後の噴火はいつ？", queries=[{"text": "富士山 最後の噴火", "language": "ja"}]),
+    ])
+    update, _ = await _plan_with(plan)
+    assert [s["question"] for s in update["plan"]] == ["富士山の標高は何メートル？", "最後の噴火はいつ？"]
 
 
 async def test_a_garbage_plan_falls_back_to_the_question_and_its_query_plan():

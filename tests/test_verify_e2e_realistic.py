@@ -23,7 +23,6 @@ from research.modules.text.language_check import check_sentences
 pytestmark = pytest.mark.e2e
 
 QUESTIONS = {"ja": "富士山（Mount Fuji）の標高と最後の噴火は？", "en": "Mount Fuji (富士山): how high is it and when did it last erupt?"}
-FLAGS = ("⚠", "（未確認）", "(not checked)")
 BODY_END = {"ja": "\n## 検証", "en": "\n## Verification"}
 SOURCES = {"ja": "\n## 出典\n", "en": "\n## Sources\n"}
 
@@ -55,23 +54,18 @@ def test_a_realistic_model_yields_a_report_that_flags_only_what_is_wrong(researc
     assert all(re.fullmatch(r"\[S\d+\]", g) for g in groups), groups
     assert {g[1:-1] for g in groups} <= listed
 
-    # The planted errors are flagged, or taken out of the answer when the cited passage itself
-    # contradicts them (and then listed with it below the answer); nothing else is flagged.
+    # The planted errors are taken out of the answer (issue 29: never kept with a soft mark) and
+    # listed below it with the passage that decided them; no true sentence carries a mark.
     lines = [line for line in body.splitlines() if line.strip() and not line.startswith(("#", "- **"))]
     planted_marks = planted["swapped"] + planted["changed_numbers"]
     claims = json.loads((session / "verification.json").read_text("utf-8"))["claims"]
     for mark in planted_marks:
-        hits = [line for line in lines if mark in line]
-        if not hits:
-            removed = [c for c in claims if mark in c["text"] and c.get("removed")]
-            assert removed and all(c["outcome"] == "unsupported" for c in removed), (mark, claims)
-            listed = [line for line in report.split(BODY_END[lang])[1].splitlines() if mark in line]
-            assert listed and all("«" in line and "»" in line for line in listed), listed  # with its passage
-            continue
-        assert all(any(flag in line for flag in FLAGS) for line in hits), (mark, hits)
-    for line in lines:
-        if any(flag in line for flag in FLAGS):
-            assert any(mark in line for mark in planted_marks), f"a true sentence was flagged: {line}"
+        assert not [line for line in lines if mark in line], mark
+        removed = [c for c in claims if mark in c["text"] and c.get("removed")]
+        assert removed and all(c["outcome"] == "unsupported" for c in removed), (mark, claims)
+        listed = [line for line in report.split(BODY_END[lang])[1].splitlines() if mark in line]
+        assert listed and all("«" in line and "»" in line for line in listed), listed  # with its passage
+    assert not [line for line in lines if "⚠" in line], lines
 
     # No sentence of the body in the wrong language (the planted one was rewritten).
     answer = body[body.index("\n## "):]  # the answer, without the header that repeats the question

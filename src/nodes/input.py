@@ -7,11 +7,13 @@ falls back to quick's query plan, so the run always has something to search.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from research.state.session_folder import now_iso
 from research.state import AgentState
 from research.modules.text.analyser import term_set
+from research.nodes.answer import PLACEHOLDER, Topic
 from research.nodes.dependencies import WorkflowDependencies
 from research.nodes.prompts import (
     FOLLOW_UP_PLANNING,
@@ -28,6 +30,7 @@ from research.nodes.prompts import (
 from research.state.progress_events import Message
 
 MAX_QUERIES_PER_SUB_QUESTION = 3
+PLAN_NUMBERING = re.compile(r"^\s*(?:\d{1,2}[.)．）]|[（(]\d{1,2}[)）])\s*")
 # How much of the conversation's first question a follow-up's query gets: enough to name the topic.
 TOPIC_CHARS = 100
 
@@ -73,7 +76,8 @@ async def plan_sub_questions(
     )
     if raw is fallback:
         return None
-    plan = normalise_plan(raw, lang, high)
+    about = [question, *(str(turn.get("question") or "") for turn in conversation)]
+    plan = normalise_plan(raw, lang, high, about=about)
     if plan is not None and len(plan) < low:
         # Models often stop at two or three: asked once more, saying how many are wanted.
         again = await deps.model.structured(
@@ -86,7 +90,7 @@ async def plan_sub_questions(
             node="input",
             fallback=fallback,
         )
-        more = normalise_plan(again, lang, high) if again is not fallback else None
+        more = normalise_plan(again, lang, high, about=about) if again is not fallback else None
         if more is not None and len(more) > len(plan):
             plan = more
     if plan is not None and len(plan) < low:
@@ -96,18 +100,33 @@ async def plan_sub_questions(
     return plan
 
 
-def normalise_plan(raw: ResearchPlan, lang: str, most: int) -> list[dict[str, Any]] | None:
+def normalise_plan(raw: ResearchPlan, lang: str, most: int, about: list[str] | None = None) -> list[dict[str, Any]] | None:
     """Drop empty and repeated sub-questions, keep at most ``most``; a sub-question the
-    model gave no query for is searched by its own wording."""
+    model gave no query for is searched by its own wording.
+
+    A template's slot the model copied ("<テーマ> 1. …") is taken out of the wording, and a
+    sub-question about something else than the question (``about``: the question, and in a
+    follow-up the conversation's questions) is dropped before anything is searched for it:
+    it shares no telling term with them, in its wording or its queries (a plan that read
+    "transport" in 「MCPのトランスポート」 as vehicles)."""
+    topic = Topic.of(about or [], [])
     plan: list[dict[str, Any]] = []
     seen: set[str] = set()
     for sub in raw.sub_questions:
-        text = " ".join(sub.question.split())
+        text = " ".join(PLACEHOLDER.sub(" ", sub.question).split())
+        text = " ".join(PLAN_NUMBERING.sub("", text).split())
         if not text or text.lower() in seen:
             continue
         seen.add(text.lower())
-        plan.append({"question": text, "queries": sub_question_queries(text, lang, sub.queries)})
-    return plan[:most] or None
+        queries = sub_question_queries(text, lang, sub.queries)
+        on_topic = bool(topic.telling(" ".join([text, *(q["text"] for q in queries)])))
+        plan.append({"question": text, "queries": queries, "on_topic": on_topic})
+    if any(sub["on_topic"] for sub in plan):
+        # Where the plan names the question's topic at all, a sub-question that shares nothing
+        # with it went elsewhere. Terse aspects ("Height?") of a plan that never names the
+        # topic cannot be told apart from that cheaply, and are kept.
+        plan = [sub for sub in plan if sub["on_topic"]]
+    return [{"question": sub["question"], "queries": sub["queries"]} for sub in plan][:most] or None
 
 
 def sub_question_queries(text: str, lang: str, planned: list[PlannedQuery] | list[dict[str, str]] = ()) -> list[dict[str, str]]:

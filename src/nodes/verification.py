@@ -16,7 +16,8 @@ drafts through.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+import re
+from typing import Any, Iterable, Literal
 
 from langgraph.types import Command
 
@@ -485,12 +486,38 @@ def _query_terms(text: str) -> list[str]:
     return out
 
 
-def _query_for(claim: str, question: str) -> str:
-    """A follow-up query for ``claim``: the question's topic, then the claim's own key words.
-    Never a claim cut at a length ("…富士山は噴火してい"), which searches for nothing in particular."""
+def _query_for(claim: str, question: str, disputed: Iterable[str] = ()) -> str:
+    """A follow-up query for ``claim``: the question's topic, then the slot the claim fills (its
+    key words), never the value in doubt: no figure of the claim and none of the ``disputed``
+    words (what its passage lacked), which would only find pages repeating the error. Never a
+    claim cut at a length ("…富士山は噴火してい"), which searches for nothing in particular."""
     topic = _query_terms(question)[:3]
-    terms = topic + [w for w in _query_terms(claim) if w.lower() not in (t.lower() for t in topic)]
-    return " ".join(terms[:_MAX_QUERY_TERMS])
+    doubtful = {w.lower() for w in disputed}
+    slot = [w for w in _query_terms(claim)
+            if not _is_value(w) and w.lower() not in doubtful and w.lower() not in (t.lower() for t in topic)]
+    return " ".join((topic + slot)[:_MAX_QUERY_TERMS])
+
+
+def _is_value(word: str) -> bool:
+    """A figure, a date or a version ("1708年", "3,786", "3.15"): what a claim says, not what it is about."""
+    return bool(re.search(r"\d", word))
+
+
+def _carries_doubt(query: str, targets: list[dict[str, Any]], question: str) -> bool:
+    """A proposed query that repeats a doubtful claim: one of its figures (that the question
+    does not hold), one of the words its passage lacked, or the claim's own wording."""
+    text = " ".join(query.lower().split())
+    asked = question.lower()
+    for verdict in targets:
+        claim = strip_citations(str(verdict.get("text") or "")).lower()
+        figures = [w for w in _query_terms(claim) if _is_value(w) and w.lower() not in asked]
+        if any(figure.lower() in text for figure in figures):
+            return True
+        if any(str(m).lower() in text for m in verdict.get("missing") or [] if str(m).lower() not in asked):
+            return True
+        if len(text) >= 12 and text.rstrip(".。?？") in claim:
+            return True  # a fragment of the sentence itself
+    return False
 
 
 def _on_topic(query: str, question: str, claims: list[str]) -> bool:
@@ -506,7 +533,7 @@ def _fallback_queries(targets: list[dict[str, Any]], question: str = "") -> list
     queries = []
     for verdict in targets:
         language = detect_language(verdict["text"])
-        text = _query_for(verdict["text"], question)
+        text = _query_for(verdict["text"], question, verdict.get("missing") or [])
         if text:
             queries.append({"text": text, "language": language})
     return queries
@@ -539,7 +566,8 @@ async def _follow_up_queries(
             # A query about something else fetches pages about something else ("Also read").
             question, claims = str(state.get("question") or ""), [v["text"] for v in targets]
             proposed = [{"text": q.text, "language": q.language} for q in plan.queries
-                        if _on_topic(q.text, question, claims)] or fallback
+                        if _on_topic(q.text, question, claims) and not _carries_doubt(q.text, targets, question)] \
+                or fallback
     except UserFacingError:
         raise
     except Exception as exc:
