@@ -94,6 +94,16 @@ async def verify_claims(state: AgentState, deps: WorkflowDependencies) -> Comman
     for number, claim in enumerate(claims):
         claim.index = number
     assessments = [assess_claim(claim, index) for claim in claims]
+    # A value its own passage gives differently, where the slot is clear, is corrected from the
+    # passage and checked again: "port 11444" becomes the passage's "11434" (issue 29, item 2).
+    draft, corrected = _correct_values(draft, claims, assessments, index)
+    if corrected:
+        claims = [claim for claim in split_claims(draft)
+                  if not_a_claim_reason(claim.plain, claim.text, titles, PROGRAM_TEXT) not in ("title", "prompt_text",
+                                                                                                 "placeholder")]
+        for number, claim in enumerate(claims):
+            claim.index = number
+        assessments = [assess_claim(claim, index) for claim in claims]
     methods = ["none" if a.verdict == "citation_invalid" or a.reason == "no_sources" else "lexical" for a in assessments]
     # A sentence the judge already found supported in an earlier round, unchanged since, keeps
     # that verdict: asking again could only lose a supported fact to the judge's error rate.
@@ -112,6 +122,7 @@ async def verify_claims(state: AgentState, deps: WorkflowDependencies) -> Comman
 
     summary = _summary(verdicts, loops, language_check, documents)
     summary["judge_complete"] = judged
+    summary["corrected"] = corrected
     summary["judge"] = {**judge.describe(), **judged_by}  # which judge decided what (issue 21)
     summary["not_checked"] = sum(1 for v in verdicts if not v["checked"])
     route: Literal["search", "report"] = "report"
@@ -167,7 +178,7 @@ async def verify_claims(state: AgentState, deps: WorkflowDependencies) -> Comman
         "redraft_targets": targets,
     }
     if route == "search":
-        update["draft"] = draft  # the next round revises this text (language already fixed)
+        update["draft"] = draft  # the next round revises this text (language and values already fixed)
     if new_errors:
         update["errors"] = [e.as_state() for e in new_errors]  # a reducer adds them
     return Command(goto=route, update=update)
@@ -425,6 +436,34 @@ def _verdict(claim: Claim, assessment: Assessment, method: str) -> dict[str, Any
         missing=assessment.missing,
     )
     return verdict
+
+
+# --- 3b. values corrected from their passage -----------------------------------------------------
+
+
+def _correct_values(draft: str, claims: list[Claim], assessments: list[Assessment],
+                    index: EvidenceIndex) -> tuple[str, list[dict[str, str]]]:
+    """``draft`` with each contradicted value replaced by the one its passage gives for the same
+    slot, where the cheap checks name both and the corrected sentence is then supported; the
+    list of corrections made (sentence, corrected sentence, value, passage's value)."""
+    edits: list[tuple[Claim, str, dict[str, str]]] = []
+    for claim, assessment in zip(claims, assessments):
+        wrong, right = assessment.bound_value, assessment.passage_value
+        if assessment.outcome != "unsupported" or not wrong or not right or wrong == right:
+            continue
+        if claim.text.count(wrong) != 1:
+            continue  # the slot is not clear in the sentence itself
+        fixed = claim.text.replace(wrong, right, 1)
+        again = Claim(index=claim.index, text=fixed, plain=claim.plain.replace(wrong, right, 1), section=claim.section,
+                      citations=list(claim.citations), start=claim.start, end=claim.start + len(fixed),
+                      paragraph_citations=list(claim.paragraph_citations))
+        if assess_claim(again, index).outcome != "supported":
+            continue
+        edits.append((claim, fixed, {"text": claim.plain, "corrected": again.plain, "value": wrong,
+                                     "source_value": right, "label": assessment.evidence_label or ""}))
+    for claim, fixed, _ in sorted(edits, key=lambda edit: edit[0].start, reverse=True):
+        draft = draft[:claim.start] + fixed + draft[claim.end:]
+    return draft, [record for _, _, record in edits]
 
 
 # --- 5. verdicts kept across rounds ----------------------------------------------------------------
