@@ -352,8 +352,9 @@ def _chars(pdf: Path) -> list[LTChar]:
 
 def _issue14_report(tmp_path: Path, lang: str = "ja") -> Path:
     body = ("富士山の標高は3,776メートルです。[S1]\n"
-            "最後の噴火は1707年です。[S1] ⚠ 未検証\n"
-            "噴火は16日間続きました。[S1] （未確認）\n")
+            "最後の噴火は1707年です。[S1] （裏付けなし）\n"
+            "噴火は16日間続きました。[S1] （未確認）\n"
+            "噴火は1708年に始まりました。[S1] （矛盾）\n")
     data = ReportInput(question="富士山", language=lang, model="m", generated_at=datetime(2025, 1, 1, tzinfo=timezone.utc),
                        session_id="20250101_000000_abcdef", body_markdown=body,
                        sources=[{"label": "S1", "url": "https://example.org/fuji", "title": "Fuji", "status": "ok"}],
@@ -376,7 +377,7 @@ def test_each_claim_line_of_the_draft_stays_its_own_line(tmp_path: Path) -> None
 def test_flagged_claims_are_marked_in_colour(tmp_path: Path) -> None:
     chars = _chars(_issue14_report(tmp_path))
     red = [c.get_text() for c in chars if tuple(round(v, 2) for v in (c.graphicstate.ncolor or ())) == (0.72, 0.11, 0.11)]
-    assert "未検証" in "".join(red) and "未確認" in "".join(red)
+    assert "（裏付けなし）" in "".join(red) and "（未確認）" in "".join(red) and "（矛盾）" in "".join(red)
     body = [c for c in chars if c.get_text() == "標"]
     assert body and tuple(body[0].graphicstate.ncolor or ()) != (0.72, 0.11, 0.11)
 

@@ -58,8 +58,9 @@ def test_each_finished_step_adds_a_section_in_english(tmp_path):
     # The draft is quoted: its own heading does not become a section of progress.md.
     assert "> ## Heading in the draft" in text
     assert "✓ supported: Mount Fuji is 3,776 m tall [S1]." in text
-    assert "✗ unsupported: It last erupted in 1850 [S1]." in text
-    assert "(supported ratio 50%)" in text and "`Fuji eruption 1707`" in text
+    assert "✗ not supported: It last erupted in 1850 [S1]." in text
+    assert "2 claims: 1 supported, 0 partly supported, 1 not supported, 0 contradicted, 0 not checked (50% supported)" in text
+    assert "`Fuji eruption 1707`" in text
     assert not list(tmp_path.glob(".*.tmp")), "atomic writes leave no temp files"
 
 
@@ -68,7 +69,8 @@ def test_headings_follow_the_run_language(tmp_path):
     assert text.startswith("# 調査の経過: 富士山の高さは？")
     for heading in ("## 調査計画", "## 検索（1回目）", "## 読んだ出典", "## 下書き", "## 検証"):
         assert heading in text
-    assert "裏付け率 50%" in text and "Plan" not in text
+    assert "主張2件: 裏付けあり1件、一部のみ裏付け0件、裏付けなし1件、矛盾0件、未確認0件（裏付けあり 50%）" in text
+    assert "✗ 裏付けなし: It last erupted in 1850 [S1]." in text and "Plan" not in text
 
 
 def test_a_write_failure_does_not_stop_the_run(tmp_path):

@@ -22,7 +22,7 @@ from research.modules.report.markdown import render_markdown
 BODY_JA = """富士山が最後に噴火したのは1707年の宝永噴火です [S1]。
 
 ## 噴火の経過
-宝永噴火は**16日間**続きました [S1][S2]。⚠ 未検証
+宝永噴火は**16日間**続きました [S1][S2]。（裏付けなし）
 
 - 江戸にも火山灰が降った [S2]
 - 噴火口は南東斜面にある
@@ -112,7 +112,7 @@ def test_japanese_report_has_localized_sections_in_order():
     assert positions == sorted(positions)
     assert "2025-03-01 10:00 UTC" in markdown
     assert "`gpt-oss:20b`" in markdown
-    assert "[S1][S2]" in markdown and "⚠ 未検証" in markdown
+    assert "[S1][S2]" in markdown and "（裏付けなし）" in markdown
 
 
 def test_english_report_uses_english_titles():
@@ -125,12 +125,13 @@ def test_english_report_uses_english_titles():
 def test_verification_section_reports_counts_loops_and_weak_claims():
     markdown = render_markdown(build_report(make_input(language="en")))
     section = markdown.split("## Verification")[1].split("## Sources")[0]
-    assert "| Claims checked | 3 |" in section
-    assert "| Claims supported by their sources | 33% |" in section
+    assert "| Claims | 3 |" in section
+    assert "| supported | 1 |" in section and "| not supported | 2 |" in section  # an invented citation too
+    assert "| Share supported | 33% |" in section
     assert "| Verification loops | 2 |" in section
     assert "`S9`" in section  # invalid citation removed
-    assert "Unsupported: 宝永噴火は16日間続いた (S2)" in section
-    assert "Invalid citation: 気象庁は常時観測" in section
+    assert "not supported: 宝永噴火は16日間続いた (S2)" in section
+    assert "not supported: 気象庁は常時観測" in section
     assert "富士山が最後に噴火したのは1707年" not in section  # supported claims are not listed
 
 

@@ -34,7 +34,8 @@ def make_session(env: dict[str, str], question: str, *, report: str | None, stat
     history = HistoryManager(Path(env["RESEARCH_SESSIONS_DIR"]))
     session = history.create(question=question, language="en", model="gpt-oss:20b")
     history.update_meta(session.session_id, status=status, sources=3,
-                        verification={"claims": 4, "supported": 3, "supported_ratio": 0.75})
+                        verification={"claims": 4, "supported": 3, "partly_supported": 1, "unsupported": 0,
+                                      "citation_invalid": 0, "supported_ratio": 0.875})
     if report is not None:
         history.write_text(session.session_id, "report.md", report)
     return session.session_id
@@ -55,7 +56,8 @@ def test_sessions_list_json_and_table(run_cli, cli_env):
     table = run_cli(["sessions", "list"], cli_env)
     assert table.returncode == 0, table.stderr
     assert first in table.stdout and second in table.stdout
-    assert "富士山の最後の噴火は？" in table.stdout and "75%" in table.stdout
+    # The share from the counts beside it (3 of 4), not the summary's weighted 0.875.
+    assert "富士山の最後の噴火は？" in table.stdout and "75% (3 of 4 supported)" in table.stdout
     assert "Traceback" not in table.stderr
 
 

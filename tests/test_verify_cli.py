@@ -48,7 +48,8 @@ def test_batch_contract_offsets_and_non_claims(run_cli, tmp_path, env):
     verdicts = [c["verdict"] for c in first]
     assert verdicts[0] == "supported" and verdicts[1] == "unsupported"
     assert verdicts[2] != "supported"
-    assert set(first[0]) == {"start", "end", "text", "verdict", "citations", "evidence", "reason", "score"}
+    assert set(first[0]) == {"start", "end", "text", "verdict", "state", "citations", "evidence", "reason", "score"}
+    assert [c["state"] for c in first][:2] == ["supported", "contradicted"]  # 1709 against 1707: a number differs
     assert all(0.0 <= c["score"] <= 1.0 for c in first)  # the share of the claim's words its evidence holds
     assert first[0]["citations"] == ["S1"]
     # No citations: each sentence against all sources.
@@ -157,12 +158,21 @@ def test_the_table_folds_instead_of_cutting_and_has_a_reason_column(capsys):
 def test_the_judges_partly_supported_is_shown_as_such():
     from types import SimpleNamespace
 
-    from research.cli.verify import shown_verdict
+    from research.orchestrator.answer_check import claim_record
 
-    judged = {"verdict": "uncertain", "reason": "judge"}
-    assert shown_verdict(judged, SimpleNamespace(verdict="partly_supported")) == "partly_supported"
-    assert shown_verdict(judged, SimpleNamespace(verdict="uncertain")) == "uncertain"
-    assert shown_verdict({"verdict": "uncertain", "reason": "not_checked"}, None) == "not_checked"
+    claim = SimpleNamespace(start=0, end=4, text="Fuji", citations=["S1"])
+
+    def state(outcome: str, reason: str, verdict: str, *, checked: bool = True) -> str:
+        assessment = SimpleNamespace(outcome=outcome, reason=reason, verdict=verdict, evidence="", evidence_label="S1",
+                                     score=0.5)
+        return claim_record(claim, assessment, checked=checked)["state"]
+
+    assert state("uncertain", "judge", "partly_supported") == "partly_supported"
+    assert state("uncertain", "judge", "uncertain") == "not_checked"  # the judge did not decide either
+    assert state("uncertain", "partial_overlap", "partly_supported", checked=False) == "not_checked"
+    assert state("unsupported", "negation", "unsupported") == "contradicted"
+    assert state("unsupported", "missing_term", "unsupported") == "not_supported"
+    assert state("supported", "supported", "supported") == "supported"
 
 
 def test_strict_exits_6_when_a_claim_is_not_supported(run_cli, tmp_path, env):
