@@ -50,6 +50,7 @@ async def write_report(state: AgentState, deps: WorkflowDependencies) -> dict[st
     # The whole run's use, across processes when it was resumed (``usage`` is a reducer).
     usage = add_usage(state.get("usage"), None)
     notes += degradation_notes(state, usage, lang)
+    notes += answer_notes(verification.get("summary") or {}, lang)
     notes += _budget_and_model_notes(state, deps, lang)
     report = build_report(
         ReportInput(
@@ -92,6 +93,21 @@ async def write_report(state: AgentState, deps: WorkflowDependencies) -> dict[st
         usage=usage,
     )
     return {"report_md": str(md_path), "report_pdf": str(pdf_path)}
+
+
+def answer_notes(summary: dict[str, Any], lang: str) -> list[str]:
+    """What the answer's assembly changed (nodes/answer.py): values corrected from their
+    passage, and what it left out of the body, counted by why."""
+    notes = []
+    corrected = summary.get("corrected") or []
+    if corrected:
+        notes.append(t("answer.corrected", lang, count=len(corrected)) + ("：" if lang == "ja" else ": ") + "; ".join(
+            f"{c.get('value')} → {c.get('source_value')} [{c.get('label')}]" for c in corrected))
+    left_out = {reason: count for reason, count in (summary.get("left_out") or {}).items() if count}
+    if left_out:
+        details = ("、" if lang == "ja" else ", ").join(t("answer.reason." + reason, lang, count=count) for reason, count in left_out.items())
+        notes.append(t("answer.left_out", lang, details=details))
+    return notes
 
 
 def _search_note(problem: dict[str, Any], lang: str) -> str:

@@ -481,6 +481,45 @@ def shorten_passage(text: str) -> str:
     return text if len(text) <= _PASSAGE_CHARS else text[: _PASSAGE_CHARS - 1] + "…"
 
 
+# Why a claim left the answer (nodes/answer.py's removed_reason) -> the label it is listed under.
+# Claims that were true but out of place (another topic, said twice, not a claim) are not
+# listed as doubtful: the report's notes count them.
+_REMOVED_LABELS = {
+    "contradicted": "removed",
+    "not_supported": "removed_not_supported",
+    "partly_supported": "removed_partly",
+    "uncited": "removed_uncited",
+}
+
+
+def _weak_line(claim: dict[str, Any]) -> ClaimLine | None:
+    """How a claim that is not simply supported is listed under the verification, or None."""
+    index, text = _int(claim.get("index")), " ".join(str(claim.get("text", "")).split())
+    if claim.get("removed"):
+        reason = claim.get("removed_reason") or "contradicted"
+        if reason == "wrong_language":
+            return ClaimLine(index=index, text=text, verdict="removed_language", citations=[])
+        label = _REMOVED_LABELS.get(reason)
+        if label is None:
+            return None
+        passage = str(claim.get("evidence") or "")
+        if passage and claim.get("evidence_label"):
+            # Shown with the passage that decided it, so the reader sees what the source does say.
+            text = " ".join(f"{text} — {claim['evidence_label']} «{shorten_passage(passage)}»".split())
+        return ClaimLine(index=index, text=text, verdict=label, citations=[])
+    if claim.get("verdict") == "supported" and claim.get("contested_by"):
+        # Supported by the source it cites while another read source gives another value:
+        # shown with that value, never as simply supported (issue 21).
+        return ClaimLine(index=index, text=" ".join(f"{text} ≠ {claim['contested_by']}".split()), verdict="contested",
+                         citations=_strings(claim.get("citations")))
+    if claim.get("verdict") in ("unsupported", "partly_supported", "citation_invalid"):
+        # The label the reader saw beside the sentence: "(not checked)" stays "not checked" here.
+        return ClaimLine(index=index, text=text,
+                         verdict="not_checked" if claim.get("checked") is False else str(claim.get("verdict", "")),
+                         citations=_strings(claim.get("citations")))
+    return None
+
+
 def _verification_view(data: dict[str, Any]) -> VerificationView:
     summary = data.get("summary") if isinstance(data, dict) else None
     claims = data.get("claims") if isinstance(data, dict) else None
@@ -488,43 +527,7 @@ def _verification_view(data: dict[str, Any]) -> VerificationView:
         return VerificationView(ran=False)
     summary = summary if isinstance(summary, dict) else {}
     claims = claims if isinstance(claims, list) else []
-    weak = [
-        ClaimLine(
-            index=_int(claim.get("index")),
-            text=" ".join(str(claim.get("text", "")).split()),
-            # The label the reader saw beside the sentence: "(not checked)" stays "not checked" here.
-            verdict="not_checked" if claim.get("checked") is False else str(claim.get("verdict", "")),
-            citations=_strings(claim.get("citations")),
-        )
-        if not claim.get("contested_by") and not claim.get("removed") else
-        # Taken out of the answer because its cited passage says otherwise: shown with that
-        # passage, so the reader sees what the source does say (issue 23, item 5).
-        (ClaimLine(
-            index=_int(claim.get("index")),
-            text=" ".join(f"{claim.get('text', '')} — {claim.get('evidence_label') or '?'} "
-                          f"«{shorten_passage(str(claim.get('evidence') or ''))}»".split()),
-            verdict="removed",
-            citations=[],
-        ) if claim.get("removed_reason") != "wrong_language" else ClaimLine(
-            index=_int(claim.get("index")),
-            text=" ".join(str(claim.get("text", "")).split()),
-            verdict="removed_language",
-            citations=[],
-        ))
-        if claim.get("removed") else
-        # Supported by the source it cites while another read source gives another value:
-        # shown with that value, never as simply supported (issue 21).
-        ClaimLine(
-            index=_int(claim.get("index")),
-            text=" ".join(f"{claim.get('text', '')} ≠ {claim['contested_by']}".split()),
-            verdict="contested",
-            citations=_strings(claim.get("citations")),
-        )
-        for claim in claims
-        if isinstance(claim, dict) and (claim.get("verdict") in ("unsupported", "partly_supported", "citation_invalid")
-                                        or claim.get("removed")
-                                        or claim.get("verdict") == "supported" and claim.get("contested_by"))
-    ]
+    weak = [line for claim in claims if isinstance(claim, dict) and (line := _weak_line(claim)) is not None]
     counted = {name: sum(1 for c in claims if isinstance(c, dict) and c.get("verdict") == name)
                for name in ("supported", "partly_supported", "unsupported", "citation_invalid")}
     not_checked = sum(1 for c in claims if isinstance(c, dict) and c.get("checked") is False
