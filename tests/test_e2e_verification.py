@@ -33,7 +33,7 @@ def test_fabricated_citation_is_removed_and_the_claim_flagged(research_env, fake
     revisions = [r for r in fake_ollama.chat_requests() if (r.get("format") or {}).get("title") == "SentenceRevisions"]
     assert len(revisions) == 1 and "火星" in revisions[0]["messages"][-1]["content"]
     answer = report.split("## 検証")[0]
-    assert all("⚠ 未検証" in line for line in answer.splitlines() if "火星" in line)
+    assert all("（裏付けなし）" in line for line in answer.splitlines() if "火星" in line)
 
     verification = json.loads((session / "verification.json").read_text("utf-8"))
     assert verification["summary"]["loops"] == 1

@@ -236,7 +236,13 @@ async def test_verify_agrees_with_research_verify(research_env, tmp_path, fake_o
     assert verdicts["Mount Fuji is 4,200 m tall"]["reason"] == "number_mismatch"
     assert verdicts["Mount Fuji is in France"]["reason"] == "citation_invalid"
     assert any(v["reason"] == "judge" for v in output["verdicts"])
-    assert "4. unsupported [" not in result.content[0].text and "4. unsupported: Mount Fuji is in France" in result.content[0].text
+    assert verdicts["Mount Fuji is 4,200 m tall"]["state"] == "contradicted"
+    assert verdicts["Mount Fuji is in France"]["state"] == "not_supported"
+    text = result.content[0].text
+    assert "4. not supported [" not in text and "4. not supported: Mount Fuji is in France" in text
+    assert "3. contradicted [S1]: Mount Fuji is 4,200 m tall" in text
+    counts = output["summary"]["verdicts"]
+    assert f"({round(100 * counts['supported'] / sum(counts.values()))}% supported)" in text
 
 
 def _web_servers_under(root: Path) -> set[int]:

@@ -90,8 +90,8 @@ def test_the_run_closes_with_one_summary_line(shared_run):
     # Something is said at once, while the servers boot (issue: 11-17 s of silence).
     assert "Starting the search and parser servers…" in result.stderr.strip().splitlines()[:2]
     last = result.stderr.strip().splitlines()[-1]
-    for part in ("sources read", "supported", "flagged", "not checked", "verification loops", "report.md",
-                 "report.pdf"):
+    for part in ("sources read", " supported, ", "partly supported", "not supported", "contradicted", "not checked",
+                 "% supported)", "verification loops", "report.md", "report.pdf"):
         assert part in last, last
     assert result.stdout.count("## ") <= result.stdout.count("\n")  # sanity: text, not JSON
     assert "report.pdf" not in result.stdout

@@ -17,6 +17,7 @@ import pytest
 from conftest import load_json_line, research_in_process
 from fixtures.fake_ollama import REALISTIC
 
+from research.modules.core.i18n import t
 from research.modules.text.claims import CITATION_GROUP
 from research.modules.text.language_check import check_sentences
 
@@ -65,7 +66,9 @@ def test_a_realistic_model_yields_a_report_that_flags_only_what_is_wrong(researc
         assert removed and all(c["outcome"] == "unsupported" for c in removed), (mark, claims)
         listed = [line for line in report.split(BODY_END[lang])[1].splitlines() if mark in line]
         assert listed and all("«" in line and "»" in line for line in listed), listed  # with its passage
-    assert not [line for line in lines if "⚠" in line], lines
+    marks = [t(key, lang) for key in ("verification.flag_unverified", "verification.flag_partly",
+                                      "verification.flag_contradicted")]
+    assert not [line for line in lines if any(mark in line for mark in marks)], lines
 
     # No sentence of the body in the wrong language (the planted one was rewritten).
     answer = body[body.index("\n## "):]  # the answer, without the header that repeats the question

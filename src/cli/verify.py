@@ -202,9 +202,10 @@ async def _run_single(args: argparse.Namespace, lang: str) -> int:
     states = {state: shown.count(state) for state in VerdictState}
     code = EXIT_CLAIMS_NOT_SUPPORTED if args.strict and any(name != VerdictState.SUPPORTED for name in shown) else EXIT_OK
     if args.json:
-        # summary: the outcome counts scripts already read; verdicts: the five states a person is shown.
-        print(json.dumps(clean_data({"claims": records, "summary": {"claims": len(records), **counts},
-                                     "verdicts": states_json(states), "supported_percent": supported_percent(states),
+        # summary: the outcome counts scripts already read, and (verdicts) the five states a person is shown.
+        summary = {"claims": len(records), **counts, "verdicts": states_json(states),
+                   "supported_percent": supported_percent(states)}
+        print(json.dumps(clean_data({"claims": records, "summary": summary,
                           "sources": [{"label": d["label"], "title": d.get("title", ""), "url": d.get("url", "")} for d in documents]}),
                          ensure_ascii=False))
         return code

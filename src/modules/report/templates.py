@@ -45,7 +45,11 @@ REPORT_LABELS: dict[str, dict[str, str]] = {
         "invalid_citations_removed": "Invalid citations removed",
         "unsupported_claims": "Claims without full support",
         "contested": "{supported} by its source, but another source gives a different value",
+        # Why a claim left the answer (content.py's _REMOVED_LABELS), each under its state's name.
         "removed": "{contradicted} (taken out of the answer: the cited source says otherwise)",
+        "removed_not_supported": "{not_supported} (taken out of the answer)",
+        "removed_partly": "{partly_supported} (taken out of the answer)",
+        "removed_uncited": "{partly_supported} (taken out of the answer: it cites no source)",
         "removed_language": "Taken out of the answer: not in the report's language, and no rewrite was usable",
         "follow_up_queries": "Follow-up searches",
         "evidence": "What the sources say for each supported claim",
@@ -100,6 +104,9 @@ REPORT_LABELS: dict[str, dict[str, str]] = {
         "unsupported_claims": "十分な裏付けのない主張",
         "contested": "{supported}（ただし別の出典は異なる値を示す）",
         "removed": "{contradicted}（本文から削除。引用した出典は異なる内容を述べている）",
+        "removed_not_supported": "{not_supported}（本文から削除）",
+        "removed_partly": "{partly_supported}（本文から削除）",
+        "removed_uncited": "{partly_supported}（本文から削除。出典の引用がない）",
         "removed_language": "本文から削除（レポートの言語ではなく、使える書き直しがなかった）",
         "follow_up_queries": "追加検索",
         "evidence": "裏付けとなった記述",
@@ -129,7 +136,10 @@ def _with_verdict_names(labels: dict[str, str], lang: str) -> dict[str, str]:
     ``citation_invalid``) read as "not supported"."""
     names = {state.value: t("verdict." + state, lang) for state in VerdictState}
     labels = {**labels, **names, "unsupported": names["not_supported"], "citation_invalid": names["not_supported"]}
-    return {key: value.format(**names) if key in ("contested", "removed") else value for key, value in labels.items()}
+    return {key: value.format(**names) if key in _NAMED else value for key, value in labels.items()}
+
+
+_NAMED = ("contested", "removed", "removed_not_supported", "removed_partly", "removed_uncited")
 
 
 for _lang in REPORT_LABELS:
