@@ -61,7 +61,7 @@ def test_an_unreachable_engine_is_visible_everywhere_and_exits_5(research_env):
     notes = report.split("## Notes")[1]
     assert "searxng" in notes and "Search failed" in notes
     # The tool's own "nothing found" message is not verified as if it were an answer.
-    assert "Verification did not run" in report and "| Claims checked |" not in report
+    assert "Verification did not run" in report and "| Claims |" not in report
 
 
 def test_an_external_server_without_the_search_tool_is_named_and_its_noise_kept_off_the_terminal(

@@ -89,9 +89,9 @@ def test_the_report_lists_the_cited_sources_and_the_others_under_also_read():
     sources, also = markdown.split("## Sources")[1].split("### Also read")
     assert "[S1]" in sources and "[S3]" in sources and "[S2]" not in sources
     assert "[S2]" in also and "[S4]" in also and "could not be read" in also
-    assert "| Claims supported by their sources | 100% |" in markdown
+    assert "| Share supported | 100% |" in markdown
     ja = render_markdown(_report("ja"))
-    assert "### 参考にしたその他の資料" in ja and "| 出典で裏付けられた主張 | 100% |" in ja
+    assert "### 参考にしたその他の資料" in ja and "| 裏付けありの割合 | 100% |" in ja
 
 
 def test_the_pdf_has_the_also_read_section(tmp_path):
