@@ -439,9 +439,17 @@ def main(argv: list[str] | None = None) -> int:
         "key_facts_present_pct": share(sum(m.key_facts_present for m in measures), sum(m.key_facts for m in measures)),
         "first_draft_kept_pct": share(sum(m.first_draft_kept for m in measures), sum(m.first_draft_facts for m in measures)),
         "label_agreement_pct": share(sum(m.label_checks_passed for m in measures), sum(m.label_checks for m in measures)),
+        # The same detectors on the fake's first drafts: what there was to remove.
+        "first_draft_false_sentences": 0, "first_draft_non_claims": 0, "first_draft_off_topic": 0,
         "runs": len(measures),
         "runs_failed": sum(1 for m in measures if m.returncode != 0 or m.error),
     }
+    for m, q in zip(measures, questions):
+        before = RunMeasure(q.text, q.lang)
+        measure_body(before, q, m.first_draft, m.planted)
+        total["first_draft_false_sentences"] += len(before.false_sentences)
+        total["first_draft_non_claims"] += len(before.non_claims)
+        total["first_draft_off_topic"] += len(before.off_topic)
     goals = {"false_sentences": "0", "non_claims": "0", "off_topic": "0", "key_facts_present_pct": "≥ 95",
              "first_draft_kept_pct": "≥ 95", "label_agreement_pct": "100"}
     header = f"{'question':58} {'lang':4} {'exit':>4} {'false':>5} {'non':>4} {'off':>4} {'keys':>6} {'kept':>6} {'labels':>7} {'s':>5}"
@@ -462,6 +470,8 @@ def main(argv: list[str] | None = None) -> int:
     print("-" * len(header))
     for key, goal in goals.items():
         print(f"{key:24} {str(total[key]):>8}   (goal {goal})")
+    print(f"in the first drafts: {total['first_draft_false_sentences']} false, {total['first_draft_non_claims']} "
+          f"non-claims, {total['first_draft_off_topic']} off-topic")
     print(f"runs: {total['runs']}, failed: {total['runs_failed']}, {time.perf_counter() - started:.0f} s in all")
     opts.out.mkdir(parents=True, exist_ok=True)
     stamp = time.strftime("%Y%m%d-%H%M%S")
