@@ -120,7 +120,7 @@ def test_the_report_names_each_state_once_and_the_share_matches_its_counts(lang)
     table = markdown.split("|:--|--:|")[1].split("\n\n")[0]
     for state, name in NAMES[lang].items():
         assert f"| {name} | 1 |" in table, (state, table)
-    assert f"| 5 |" in table and f"| {SHARE} |" in table and WRONG_SHARE not in markdown
+    assert "| 5 |" in table and f"| {SHARE} |" in table and WRONG_SHARE not in markdown
     # The inline marks in the answer use the same words.
     body = markdown.split("\n## ")[1]
     for state in ("partly_supported", "not_supported", "contradicted", "not_checked"):

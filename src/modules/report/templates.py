@@ -142,8 +142,7 @@ def _with_verdict_names(labels: dict[str, str], lang: str) -> dict[str, str]:
 _NAMED = ("contested", "removed", "removed_not_supported", "removed_partly", "removed_uncited")
 
 
-for _lang in REPORT_LABELS:
-    REPORT_LABELS[_lang] = _with_verdict_names(REPORT_LABELS[_lang], _lang)
+REPORT_LABELS.update({lang: _with_verdict_names(labels, lang) for lang, labels in REPORT_LABELS.items()})
 
 
 def report_labels(lang: str) -> dict[str, str]:
