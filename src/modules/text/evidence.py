@@ -211,6 +211,7 @@ class SourceText:
     language: str
     passages: list[Passage]
     numbers: NumberSet
+    vocabulary: frozenset[str] = frozenset()  # every term of its prose passages (value binding)
 
 
 class EvidenceIndex:
@@ -230,7 +231,8 @@ class EvidenceIndex:
             language = document.get("language")
             if language not in ("ja", "en"):
                 language = detect_language(full[:4000])
-            self.sources[label] = SourceText(label, language, passages, NumberSet.of(full))
+            vocabulary = frozenset().union(*(p.features for p in passages if not p.field))
+            self.sources[label] = SourceText(label, language, passages, NumberSet.of(full), vocabulary)
         # Inverse document frequency over passages: "Fuji" in every passage of a ledger
         # about Mount Fuji says little; "Hōei" in one of them says a lot.
         self._passage_count = sum(len(s.passages) for s in self.sources.values())
@@ -423,7 +425,8 @@ def _assess_against(claim: Claim, index: EvidenceIndex, labels: list[str], valid
     bindings: list[Binding] = []
     if not any(p.field for p in assembled):
         sentences = [Sentence(p.text, p.label, p.features) for p in scored[:40] if p.features & wanted and not p.field]
-        bindings = bind_values(claim.plain, claim_language, words, sentences, index.weight)
+        vocabulary = frozenset().union(*(index.sources[label].vocabulary for label in labels))
+        bindings = bind_values(claim.plain, claim_language, words, sentences, index.weight, vocabulary)
 
     # A figure counts only in a passage that says the same thing as the claim: "accepted it in
     # 2024" is not supported by "accepted it in 2023 … the next review is in 2024".

@@ -19,6 +19,8 @@ from research.modules.core.grammar import CITATION_GROUP, URL_TOKEN
 # Spaces that group digits ("3 776", "3\u2009776") and dashes that join words ("super‑step").
 _GROUPING_SPACE = re.compile(r"(?<=\d)[\u00a0\u2009\u202f\u2007 ](?=\d{3}(?!\d))")
 _DASHES = str.maketrans({c: "-" for c in "\u2010\u2011\u2012\u2013\u2014\u2015\u2212\uff0d"})
+# "59½" and "59 1/2" are one figure: a vulgar fraction after digits stands apart, as written out.
+_VULGAR_AFTER_DIGIT = re.compile(r"(?<=\d)(?=[¼½¾⅐⅑⅒⅓⅔⅕⅖⅗⅘⅙⅚⅛⅜⅝⅞])")
 _THOUSANDS = re.compile(r"(?<![\d.])(\d{1,3})((?:,\d{3})+)(?![\d])")
 
 _MULTIPLIERS = {
@@ -117,7 +119,7 @@ def prepare(text: str) -> str:
     text = CITATION_GROUP.sub(" ", text)
     text = URL_TOKEN.sub(" ", text)
     text = _GROUPING_SPACE.sub("", text).translate(_DASHES)
-    text = unicodedata.normalize("NFKC", text).lower()
+    text = unicodedata.normalize("NFKC", _VULGAR_AFTER_DIGIT.sub(" ", text)).lower().replace("\u2044", "/")
     return _THOUSANDS.sub(lambda m: m.group(1) + m.group(2).replace(",", ""), text)
 
 

@@ -27,8 +27,9 @@ import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
-from research.modules.text.analyser import STOP_WORDS, stem
+from research.modules.text.analyser import STOP_WORDS, _tagger, stem
 from research.modules.text.numbers import NumberMention, NumberSet, extract_numbers, prepare
 
 # Words that fill one slot and exclude each other there. Nouns and names of things, not the
@@ -70,6 +71,7 @@ _CONTRAST_JA = _index(_GROUPS_JA, lambda w: w)
 
 BOUND_SHARE = 0.5  # a sentence holding the value must share this much of the best one's weight
 STRONG_SHARE = 0.6  # the aligned sentence must hold this much of the claim's other words to contradict
+RIVAL_SHARE = 0.3  # a sentence holding the claim's value and this much of the aligned one's weight: unclear
 
 NUMBER_MISMATCH = "number_mismatch"
 CONTRAST = "contrast"
@@ -105,6 +107,7 @@ class Binding:
 
 
 _LATIN_BEFORE = re.compile(r"([a-z][a-z0-9\-]*)\s*$")
+_CURRENCY_BEFORE = re.compile(r"([$€£¥₩])\s*$")
 _CJK_BEFORE = re.compile(r"([\u30a0-\u30ff\u3400-\u4dbf\u4e00-\u9fffー]+)$")
 _CJK_AFTER = re.compile(r"^([\u3400-\u4dbf\u4e00-\u9fff])")
 _YEAR = re.compile(r"^\d{4}$")
@@ -125,8 +128,11 @@ def number_kind(mention: NumberMention, prepared: str) -> str:
         return str(mention.dimension or mention.unit)
     if mention.start >= 0:
         before = prepared[max(0, mention.start - 24): mention.start]
+        currency = _CURRENCY_BEFORE.search(before)
+        if currency:
+            return "label:" + currency.group(1)
         latin = _LATIN_BEFORE.search(before)
-        if latin and latin.group(1) not in STOP_WORDS and len(latin.group(1)) > 1:
+        if latin and len(latin.group(1)) > 1 and (latin.group(1) not in STOP_WORDS or stem(latin.group(1)) in _ENUMERATION):
             return "label:" + stem(latin.group(1))
         cjk = _CJK_BEFORE.search(before)
         if cjk:
@@ -137,9 +143,56 @@ def number_kind(mention: NumberMention, prepared: str) -> str:
     return "bare"
 
 
-def _typed(text: str) -> list[tuple[NumberMention, str]]:
+# Numbers that count places in a list or a text ("Step 3", "(Passage 2)", 「手順3」), not what
+# the claim measures: answers renumber steps and name the passages they read.
+_ENUMERATION = frozenset(stem(w) for w in "passage passages step steps source sources document item items "
+                         "paragraph line section part point tip method option stage phase no number fact".split())
+_ENUMERATION_JA = ("手順", "ステップ", "出典", "段落", "項目", "番号", "パッセージ", "文書")
+
+
+# "(Passages 1 and 2)", "passage 3:1-3", "Steps 2 to 4": every number of the reference is one.
+_REFERENCE = re.compile(r"\b(?:passages?|sources?|documents?|steps?|facts?|paragraphs?|items?)\s*\d+"
+                        r"(?:\s*(?:,|and|or|&|-|to|/|:)\s*(?:passages?\s*)?\d+)*")
+
+
+@lru_cache(maxsize=8192)
+def _typed(text: str) -> tuple[tuple[NumberMention, str], ...]:
+    """The figures of ``text`` with the slot each fills; list and passage numbers left out."""
     prepared = prepare(text)
-    return [(m, number_kind(m, prepared)) for m in extract_numbers(text) if not m.worded]
+    references = [m.span() for m in _REFERENCE.finditer(prepared)]
+    out = []
+    for mention in extract_numbers(text):
+        if mention.worded or any(a <= mention.start < b for a, b in references):
+            continue
+        kind = number_kind(mention, prepared)
+        if kind.startswith("label:") and (kind[6:] in _ENUMERATION or kind[6:].endswith(_ENUMERATION_JA)):
+            continue
+        out.append((mention, kind))
+    return tuple(out)
+
+
+@lru_cache(maxsize=8192)
+def _number_set(text: str) -> NumberSet:
+    return NumberSet.of(text)
+
+
+@lru_cache(maxsize=4096)
+def _counter_nouns(text: str) -> frozenset[str]:
+    """Members of the Japanese contrast sets that the analyser leaves out as possible counters
+    (月 in 「地球と月」 is the moon; in 「10月」 it counts months and is not taken)."""
+    tagger = _tagger()
+    if tagger is None:
+        return frozenset()
+    out, previous = set(), None
+    for word in tagger(text):
+        feature = word.feature
+        lemma = (getattr(feature, "lemma", None) or word.surface).split("-")[0]
+        if lemma in _CONTRAST_JA and (getattr(feature, "pos3", "") or "").startswith("助数詞") \
+                and not (previous is not None and ((getattr(previous.feature, "pos2", "") == "数詞")
+                                                   or previous.surface[-1:].isdigit())):
+            out.add(lemma)
+        previous = word
+    return frozenset(out)
 
 
 def _surface(term: str, text: str, language: str) -> str:
@@ -154,19 +207,25 @@ def _surface(term: str, text: str, language: str) -> str:
 
 def bind_values(
     claim: str, language: str, words: frozenset[str], sentences: Sequence[Sentence],
-    weight: Callable[[str], float],
+    weight: Callable[[str], float], vocabulary: frozenset[str] = frozenset(),
 ) -> list[Binding]:
     """The claim's values that the passage ``sentences`` (of the cited sources) do not bind.
 
     ``words`` are the claim's terms (``analyser``), ``weight`` how much finding a unit tells
-    (``EvidenceIndex.weight``). Empty when every value is bound, or there is nothing to bind.
+    (``EvidenceIndex.weight``), ``vocabulary`` every term of the cited passages (a rival
+    contrast word may stand in a sentence that shares nothing else with the claim). Empty when
+    every value is bound, or there is nothing to bind.
     """
     if not sentences:
         return []
+    index = _CONTRAST_JA if language == "ja" else _CONTRAST_EN
+    extra = _counter_nouns(claim) if language == "ja" else frozenset()
     typed = _typed(claim)
-    claim_units = words | frozenset("#" + v for m, _ in typed for v in m.values)
-    sets = [NumberSet.of(s.text) for s in sentences]
-    sentence_typed = [_typed(s.text) for s in sentences]
+    if not typed and not extra and not any(w in index for w in words):
+        return []
+    # The claim's other figures help find the sentence only when they name their slot: a bare
+    # "1" also numbers the passage's lists.
+    claim_units = words | frozenset("#" + v for m, kind in typed if kind != "bare" for v in m.values)
     problems: list[Binding] = []
 
     def align(context: frozenset[str]) -> tuple[list[float], int, float]:
@@ -174,15 +233,23 @@ def bind_values(
         top = max(range(len(sentences)), key=lambda i: scores[i])
         return scores, top, sum(weight(u) for u in context)
 
-    def bound_in(i: int, scores: list[float], top: int, context: frozenset[str]) -> bool:
-        shared = len(context & sentences[i].features)
-        return scores[i] >= BOUND_SHARE * scores[top] and shared >= min(2, len(context))
+    def shared(i: int, context: frozenset[str]) -> int:
+        return len(context & sentences[i].features)
 
-    def strong(top: int, scores: list[float], total: float, context: frozenset[str]) -> bool:
-        shared = len(context & sentences[top].features)
-        return total > 0 and shared >= min(2, len(context)) and scores[top] >= STRONG_SHARE * total
+    def bound_in(i: int, scores: list[float], top: int, context: frozenset[str]) -> bool:
+        return scores[i] >= BOUND_SHARE * scores[top] and shared(i, context) >= min(2, len(context))
+
+    def strong(top: int, scores: list[float], total: float, context: frozenset[str], holders: list[int]) -> bool:
+        """The aligned sentence says most of the claim, and no sentence that holds the claim's
+        value says a good part of it too (then which sentence the claim follows is unclear)."""
+        if total <= 0 or shared(top, context) < min(2, len(context)) or scores[top] < STRONG_SHARE * total:
+            return False
+        return not any(shared(i, context) >= 2 and scores[i] >= RIVAL_SHARE * scores[top] for i in holders if i != top)
 
     # --- numbers ---
+    if typed:
+        sets = [_number_set(s.text) for s in sentences]
+        sentence_typed = [_typed(s.text) for s in sentences]
     claim_values = {v for m, _ in typed for v in m.values}
     counts = Counter((kind, min(m.values)) for m, kind in typed)
     for mention, kind in typed:
@@ -193,32 +260,36 @@ def bind_values(
         if scores[top] <= 0:
             continue
         holders = [i for i, numbers in enumerate(sets) if numbers.contains(mention)]
-        bound = any(bound_in(i, scores, top, context) for i in holders)
         aligned = sentences[top]
         complete = context <= aligned.features
+        single = NumberSet([mention])
 
         def others_in(i: int) -> list[NumberMention]:
-            single = NumberSet([mention])
             return [m for m, k in sentence_typed[i] if k == kind and not (m.values & claim_values)
                     and not single.contains(m) and not NumberSet([m]).contains(mention)]
 
-        if bound:
+        def candidate(others: list[NumberMention]) -> str | None:
+            return others[0].text if len({min(m.values) for m in others}) == 1 else None
+
+        if any(bound_in(i, scores, top, context) for i in holders):
             # "1と1" against 「0と1」: the claim repeats a value the aligned sentence gives once,
             # beside another of the same kind.
             repeated = counts[(kind, min(mention.values))]
             if repeated > 1 and top in holders:
                 given = sum(1 for m, k in sentence_typed[top] if k == kind and m.values & mention.values)
+                slots = sum(1 for _, k in sentence_typed[top] if k == kind)
                 others = others_in(top)
-                if given < repeated and others and strong(top, scores, total, context):
+                # Only where the sentence has as many values of the kind as the claim: one slot each.
+                if given < repeated and others and slots == sum(1 for _, k in typed if k == kind) \
+                        and strong(top, scores, total, context, []):
                     problems.append(Binding("contradicted", NUMBER_MISMATCH, mention.text, "number",
-                                            others[0].text if len({min(m.values) for m in others}) == 1 else None,
-                                            aligned, complete))
+                                            candidate(others), aligned, complete))
             continue
         others = others_in(top)
-        if others and top not in holders and strong(top, scores, total, context) and (kind != "bare" or complete):
-            distinct = {min(m.values) for m in others}
+        if others and top not in holders and strong(top, scores, total, context, holders) \
+                and (kind not in ("bare", "label:$") or complete):
             problems.append(Binding("contradicted", NUMBER_MISMATCH, mention.text, "number",
-                                    others[0].text if len(distinct) == 1 else None, aligned, complete))
+                                    candidate(others), aligned, complete))
             continue
         if holders:
             of_kind = {min(m.values) for typed_here in sentence_typed for m, k in typed_here if k == kind}
@@ -226,8 +297,11 @@ def bind_values(
                 problems.append(Binding("unbound", UNBOUND, mention.text, "number", None, aligned, complete))
 
     # --- contrast words ---
-    index = _CONTRAST_JA if language == "ja" else _CONTRAST_EN
-    everything = frozenset().union(*(s.features for s in sentences))
+    if extra:
+        words = words | extra
+        sentences = [Sentence(s.text, s.label, s.features | _counter_nouns(s.text)) for s in sentences]
+        claim_units = claim_units | extra
+    everything = frozenset().union(vocabulary, *(s.features for s in sentences))
     for word in sorted(words):
         group = index.get(word)
         if not group:
@@ -247,7 +321,7 @@ def bind_values(
         aligned = sentences[top]
         theirs = sorted((group & aligned.features) - words)
         complete = context <= aligned.features
-        if theirs and word not in aligned.features and strong(top, scores, total, context):
+        if theirs and word not in aligned.features and strong(top, scores, total, context, holders):
             problems.append(Binding("contradicted", CONTRAST, _surface(word, claim, language), "contrast",
                                     _surface(theirs[0], aligned.text, language) if len(theirs) == 1 else None,
                                     aligned, complete))

@@ -1,0 +1,139 @@
+"""Values bound to what they measure (issue 29, item 4): a number, date, version or contrast
+word of a claim counts where the passage gives it for the same thing, not wherever it occurs."""
+
+import pytest
+
+from research.modules.text.claims import split_claims
+from research.modules.text.evidence import EvidenceIndex, assess_claim
+from research.modules.text.numbers import extract_numbers, prepare
+from research.modules.text.value_binding import number_kind
+
+PEP_EN = ("The Python Steering Council accepted PEP 703 in 2023. Python 3.13, released in October 2024, "
+          "ships an experimental free-threaded build.")
+PEP_JA = "Python運営委員会は2023年にPEP 703を承認した。Python 3.13は2024年10月にリリースされ、実験的なフリースレッド版を含む。"
+SEASONS_EN = "The Earth's position relative to the sun determines seasons. The moon orbits the Earth."
+SEASONS_JA = "季節は地球と太陽の位置関係で決まる。月は地球の周りを回っている。"
+POWER_JA = "日本の発電量では火力が最も多く、次いで水力発電が続いている。風力発電は近年増えている。"
+POWER_EN = ("In Japan's power generation, thermal power is the largest, followed by hydroelectric power. "
+            "Wind power has grown in recent years.")
+QUBIT_JA = "量子ビットは0と1の重ね合わせの状態をとることができる。古典ビットは0か1のどちらかである。"
+QUBIT_EN = "A qubit can be in a superposition of 0 and 1. A classical bit is either 0 or 1."
+OLLAMA_EN = "Ollama runs in the background and serves a REST API on port 11434 by default. Models are stored in ~/.ollama."
+OLLAMA_JA = "Ollamaはデフォルトでポート11434でREST APIを提供する。モデルは~/.ollamaに保存される。"
+FUJI_EN = "Mount Fuji is 3,776 m high. Its base is about 40 km across."
+FUJI_JA = "富士山の標高は3,776 mである。裾野の直径は約40 kmある。"
+
+
+def assess(claim: str, passage: str, language: str):
+    index = EvidenceIndex([{"label": "S1", "status": "ok", "language": language, "markdown": passage}])
+    return assess_claim(split_claims(claim)[0], index)
+
+
+@pytest.mark.parametrize(
+    ("claim", "passage", "language", "reason", "bound", "given"),
+    [
+        # The year bound to "accepted" is 2023; 2024 is the release of another thing.
+        ("The Python Steering Council accepted it in 2024 [S1].", PEP_EN, "en", "number_mismatch", "2024", "2023"),
+        ("Python運営委員会は2024年にPEP 703を承認した[S1]。", PEP_JA, "ja", "number_mismatch", "2024年", "2023年"),
+        # The moon is in the passage, but what determines the seasons is the sun.
+        ("The Earth's position relative to the moon determines seasons [S1].", SEASONS_EN, "en", "contrast", "moon", "sun"),
+        ("季節は地球と月の位置関係で決まる[S1]。", SEASONS_JA, "ja", "contrast", "月", "太陽"),
+        # 風力 is in the passage, but second place goes to 水力.
+        ("日本の発電量では火力が最も多く、次いで風力発電が続いている[S1]。", POWER_JA, "ja", "contrast", "風力", "水力"),
+        ("In Japan's power generation, thermal power is the largest, followed by wind power [S1].", POWER_EN, "en",
+         "contrast", "wind", "hydroelectric"),
+        # "1 and 1" where the passage gives "0 and 1": the second 1 stands where the passage has 0.
+        ("量子ビットは1と1の重ね合わせの状態をとる[S1]。", QUBIT_JA, "ja", "number_mismatch", "1", "0"),
+        ("A qubit can be in a superposition of 1 and 1 [S1].", QUBIT_EN, "en", "number_mismatch", "1", "0"),
+        # Another port in the same slot ("port … by default"): the passage's value is there to correct it.
+        ("Ollama serves a REST API on port 11444 by default [S1].", OLLAMA_EN, "en", "number_mismatch", "11444", "11434"),
+        ("Ollamaはデフォルトでポート11444でREST APIを提供する[S1]。", OLLAMA_JA, "ja", "number_mismatch", "11444", "11434"),
+    ],
+)
+def test_a_value_given_for_another_thing_is_contradicted(claim, passage, language, reason, bound, given):
+    found = assess(claim, passage, language)
+    assert (found.outcome, found.reason) == ("unsupported", reason)
+    assert (found.bound_value, found.passage_value) == (bound, given)
+    assert bound in found.missing
+    # The evidence shown is the sentence that gives the other value.
+    assert given in found.evidence
+
+
+@pytest.mark.parametrize(
+    ("claim", "passage", "language"),
+    [
+        ("The Python Steering Council accepted PEP 703 in 2023 [S1].", PEP_EN, "en"),
+        # A paraphrase with the right value, where the passage holds two years.
+        ("In 2023 the Steering Council of Python accepted PEP 703 [S1].", PEP_EN, "en"),
+        ("Python運営委員会は2023年にPEP 703を承認した[S1]。", PEP_JA, "ja"),
+        ("Python 3.13 was released in October 2024 [S1].", PEP_EN, "en"),
+        ("The Earth's position relative to the sun determines seasons [S1].", SEASONS_EN, "en"),
+        ("季節は地球と太陽の位置関係で決まる[S1]。", SEASONS_JA, "ja"),
+        ("日本の発電量では火力が最も多く、次いで水力発電が続いている[S1]。", POWER_JA, "ja"),
+        ("In Japan's power generation, thermal power is the largest, followed by hydroelectric power [S1].", POWER_EN, "en"),
+        ("A qubit can be in a superposition of 0 and 1 [S1].", QUBIT_EN, "en"),
+        ("Ollama serves a REST API on port 11434 by default [S1].", OLLAMA_EN, "en"),
+        ("Ollamaはデフォルトでポート11434でREST APIを提供する[S1]。", OLLAMA_JA, "ja"),
+        # One length in two spellings, beside another length in the passage.
+        ("Mount Fuji is 3776 metres high [S1].", FUJI_EN, "en"),
+        ("富士山の標高は3776メートルである[S1]。", FUJI_JA, "ja"),
+        # A merged fact: each value is in a sentence that says its part of the claim.
+        ("Python 3.13, released in October 2024, ships an experimental free-threaded build [S1].",
+         "Python 3.13 was released in October 2024. Python 3.13 ships an experimental free-threaded build. "
+         "PEP 703 was accepted in 2023.", "en"),
+    ],
+)
+def test_a_value_in_the_aligned_sentence_stays_supported(claim, passage, language):
+    found = assess(claim, passage, language)
+    assert (found.outcome, found.reason) == ("supported", "supported")
+    assert found.bound_value is None and found.passage_value is None
+
+
+def test_the_qubit_claim_with_the_right_values_is_never_contradicted():
+    # 「とることができる」 against 「とる」 is for the judge; the values themselves agree.
+    found = assess("量子ビットは0と1の重ね合わせの状態をとる[S1]。", QUBIT_JA, "ja")
+    assert found.outcome != "unsupported" and found.bound_value is None
+
+
+@pytest.mark.parametrize(
+    ("claim", "passage", "language"),
+    [
+        # 2024 is in the passage, for another thing; the sentence about the acceptance gives no year.
+        ("The Python Steering Council accepted PEP 703 in 2024 [S1].",
+         "The Python Steering Council accepted PEP 703 after a long debate. Python 3.13 shipped in 2024. "
+         "PEP 554 dates from 2017.", "en"),
+        ("Python運営委員会は2024年にPEP 703を承認した[S1]。",
+         "Python運営委員会は長い議論の末にPEP 703を承認した。Python 3.13は2024年に出た。PEP 554は2017年に遡る。", "ja"),
+        # The moon is named elsewhere; the sentence about the tides names neither body.
+        ("The tides are caused by the moon [S1].",
+         "The tides are caused by gravity. The moon orbits the Earth. The sun is a star.", "en"),
+    ],
+)
+def test_a_value_given_elsewhere_among_several_goes_to_the_judge(claim, passage, language):
+    found = assess(claim, passage, language)
+    assert found.outcome == "uncertain"
+    assert found.reason in ("number_missing", "missing_term")
+
+
+def test_a_single_value_of_its_kind_may_be_read_from_the_next_sentence():
+    # Only one year in the passage: nothing else it could measure.
+    found = assess("Guido van Rossum created Python in 1991 [S1].",
+                   "Guido van Rossum created Python. He released it in 1991.", "en")
+    assert found.outcome != "unsupported"
+    assert found.bound_value is None
+
+
+@pytest.mark.parametrize(
+    ("text", "figure", "kind"),
+    [
+        ("serves a REST API on port 11434 by default", "11434", "label:port"),
+        ("Python 3.13, released in October 2024", "3.13", "label:python"),
+        ("accepted in 2023", "2023", "year"),
+        ("Ollamaはポート11434で待ち受ける", "11434", "label:ポート"),
+        ("3,776 m high", "3776", "length"),
+        ("量子ビットは0と1の重ね合わせ", "0", "bare"),
+    ],
+)
+def test_the_slot_a_number_fills(text, figure, kind):
+    mention = next(m for m in extract_numbers(text) if figure in m.values)
+    assert number_kind(mention, prepare(text)) == kind
