@@ -334,24 +334,24 @@ def measure_labels(m: RunMeasure, report: str, body: str, summary: dict[str, Any
     bad = sorted({name for name, _ in pairs if (name.lower() if lang == "en" else name) not in by_name})
     check(bool(pairs) and not bad, f"closing line names not the verdict states': {bad or 'no counts'}")
     # Counts agree: table and closing line against --json.
+    states = verification.get("verdicts") or {}  # the five states' counts, keyed as VerdictState
+    json_key = {"unsupported": "not_supported"}
     for surface, items in (("table", verdict_rows.items()), ("closing line", pairs)):
         for name, value in items:
             state = state_of(name)
-            if state is None or state not in verification:
+            key = json_key.get(state, state) if state else None
+            if key is None or key not in states:
                 continue
             number = int(re.sub(r"\D", "", str(value)) or -1)
-            check(number == verification[state], f"{surface} {name} = {number}, --json {state} = {verification[state]}")
+            check(number == states[key], f"{surface} {name} = {number}, --json verdicts.{key} = {states[key]}")
     # The percentage is the counts'.
     claims = verification.get("claims") or 0
     percent_cell = next((v for v in rows.values() if v.endswith("%")), None)
     if claims and percent_cell is not None:
         shown = int(percent_cell.rstrip("%"))
-        supported, partly = verification.get("supported", 0), verification.get("partly_supported", 0)
-        weight = verification.get("partly_weight", 0.5)
-        candidates = {round(100 * supported / claims), round(100 * (supported + weight * partly) / claims)}
-        if partly:
-            candidates = {round(100 * (supported + weight * partly) / claims), round(100 * supported / claims)}
-        check(shown in candidates, f"table {shown}% is not the counts' ({sorted(candidates)}, {supported}/{claims})")
+        supported = verification.get("supported", 0)
+        expected = round(100 * supported / claims)  # the share the counts beside it give, nothing weighted
+        check(shown == expected, f"table {shown}% is not the counts' ({expected}%, {supported}/{claims})")
         ratio = verification.get("supported_ratio")
         if ratio is not None:
             check(abs(100 * ratio - shown) <= 0.5 + 1e-9, f"table {shown}% but --json supported_ratio {ratio}")

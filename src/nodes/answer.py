@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable
 
 from research.modules.core.i18n import t
-from research.modules.text.analyser import term_set
+from research.modules.text.analyser import name_terms, term_set
 from research.modules.text.claims import (
     CITATION_GROUP,
     Claim,
@@ -102,48 +102,79 @@ class ProgramText:
 @dataclass
 class Topic:
     """What the question (and, in a follow-up, the conversation) is about, for a cheap
-    relevance check: a sentence is on topic when it shares a telling term with the question,
-    its sub-questions or their search queries (both languages), or when the source it cites
-    is about the topic by its title. Terms that most read sources share say nothing."""
+    relevance check on each sentence of the answer.
+
+    Where the question names something (``names``: "Ollama", 富士山, "PEP 703", in any of the
+    texts given: the question, its sub-questions and their queries in both languages, the
+    conversation's questions), a sentence is on topic when it, or the source it cites (title
+    or text), names it too: "The Port of Yokohama opened in 1859" shares "port" with "Which port
+    does Ollama listen on?" but not Ollama. Where it names nothing, a sentence is on topic
+    when it or its source's title shares a telling term with the question, or its source's
+    text holds most of them. Nothing comparable in the sentence's script: never guessed."""
 
     terms: frozenset[str]
-    source_titles: dict[str, str]
-    generic: frozenset[str] = frozenset()
+    names: frozenset[str]
+    source_texts: dict[str, str]
 
     @classmethod
     def of(cls, texts: Iterable[str], documents: list[dict[str, Any]]) -> "Topic":
+        texts = [text for text in texts if text]
         wanted: set[str] = set()
+        names: set[str] = set()
         for text in texts:
             wanted |= _content_terms(text)
-        read = [d for d in documents if d.get("status", "ok") == "ok"]
-        titles = {str(d.get("label")): str(d.get("title") or "") for d in read}
-        generic = set(_GENERIC_TERMS)
-        if len(read) >= 3:
-            # A term found in most read pages (日本 in every page of a Japanese ledger) tells nothing.
-            counts: dict[str, int] = {}
-            for document in read:
-                for term in _content_terms(str(document.get("title") or "") + " " + str(document.get("markdown") or "")[:4000]) & wanted:
-                    counts[term] = counts.get(term, 0) + 1
-            generic |= {term for term, count in counts.items() if count >= 0.75 * len(read)}
-        return cls(frozenset(wanted), titles, frozenset(generic))
+            names |= name_terms(text)
+        read = {str(d.get("label")): f"{d.get('title') or ''}\n{str(d.get('markdown') or '')[:_SOURCE_CHARS]}"
+                for d in documents if d.get("status", "ok") == "ok"}
+        return cls(frozenset(wanted - _GENERIC_TERMS), frozenset(names - _GENERIC_TERMS), read)
 
     def telling(self, text: str) -> set[str]:
-        return (_content_terms(text) & self.terms) - self.generic
+        return _content_terms(text) & self.terms
+
+    def _names_in(self, text: str) -> bool | None:
+        """Whether ``text`` names what the question names; None when no name of the question
+        is written in a script ``text`` uses, so it cannot tell."""
+        scripts = _scripts(text)
+        if not {_script(name) for name in self.names} & scripts:
+            return None
+        return bool((_content_terms(text) | name_terms(text)) & self.names)
 
     def is_on_topic(self, claim: Claim) -> bool:
-        script = _script(claim.plain)
-        comparable = {term for term in self.terms - self.generic if _script(term) == script}
+        cited = [self.source_texts[label] for label in (claim.citations or claim.paragraph_citations)
+                 if label in self.source_texts]
+        if self.names:
+            said = [self._names_in(claim.plain), *(self._names_in(text) for text in cited)]
+            if any(said):
+                return True
+            if any(answer is False for answer in said):
+                return False
+        comparable = {term for term in self.terms if _script(term) in _scripts(claim.plain)}
         if not comparable:
             return True  # nothing in the claim's script to compare with: never guess
         if self.telling(claim.plain):
             return True
-        cited = claim.citations or claim.paragraph_citations
-        return any(self.telling(self.source_titles.get(label, "")) for label in cited)
+        for text in cited:
+            title = text.split("\n", 1)[0]
+            if self.telling(title) or len(self.telling(text)) * 2 >= len(self.terms):
+                return True
+        return False
+
+
+_SOURCE_CHARS = 20000  # of a source's text, for what it is about
 
 
 def _script(text: str) -> str:
     """"ja" when ``text`` has kana or kanji, else "latin": terms are only compared within one."""
     return "ja" if re.search(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]", text) else "latin"
+
+
+def _scripts(text: str) -> set[str]:
+    found = set()
+    if re.search(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]", text):
+        found.add("ja")
+    if re.search(r"[A-Za-z]{2,}", text):
+        found.add("latin")
+    return found
 
 
 def _content_terms(text: str) -> set[str]:

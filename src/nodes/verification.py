@@ -1,17 +1,17 @@
-"""The verification node: every sentence of the draft is traced to a source, or flagged.
+"""The verification node: every sentence of the draft is traced to a source, or left out.
 
 Steps, in order:
 1. language fidelity: every sentence not in the requested language is rewritten (one batched call);
 2. the draft is split into claims (sentences, with their section and cited labels);
 3. cheap checks per claim (``modules.evidence``): labels exist, lexical overlap, numbers;
 4. the model judges the borderline claims only, all in one structured call;
-5. the annotated draft: fabricated labels removed, unsupported claims flagged visibly;
+5. the answer, assembled from the verdicts (nodes/answer.py): values corrected from their
+   passage, only what the checks support kept, the rest listed by the report;
 6. routing: too few supported claims and loops left -> follow-up queries and back to search.
 
-How ``partly_supported`` counts: half a supported claim in ``supported_ratio``. It is
-neither a fact we can stand behind nor a fabrication, and counting it as zero would send
-every cautious paraphrase back to search while counting it as one would let half-true
-drafts through.
+``supported_ratio`` is the share of claims found supported, the same figure every surface
+shows beside the counts. A partly supported claim does not count: it leaves the answer
+(nodes/answer.py), so the answer holds no more than that share says.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from research.modules.llm.judge import Judge, check_claims, judge_for
 from research.modules.text.language_check import WRONG_LANGUAGE_BELOW, check_sentences, is_wrong_language
 from research.modules.text.tokens import estimate_tokens, truncate_to_tokens
 from research.state.agent_state import AgentState, plan_queries_flat
-from research.state.models import ClaimVerdict, ProblemKind, RunError
+from research.state.models import ClaimVerdict, ProblemKind, RunError, count_states, states_json
 from research.nodes.dependencies import WorkflowDependencies
 from research.nodes import prompts, verification_prompts
 from research.nodes.answer import ProgramText, Topic, assemble_answer, not_a_claim_reason
@@ -51,7 +51,6 @@ from research.nodes.verification_prompts import (
 from research.state.progress_events import Message
 
 NODE = "verification"
-PARTLY_WEIGHT = 0.5  # see the module docstring
 MAX_FOLLOW_UP_QUERIES = 3
 # A follow-up round must raise the supported share by this much for another one to run.
 MIN_LOOP_GAIN = 0.05
@@ -496,7 +495,7 @@ def _carry_over(claims: list[Claim], assessments: list[Assessment], methods: lis
 def _summary(verdicts: list[dict[str, Any]], loops: int, language_check: dict[str, Any], documents: list[dict[str, Any]]) -> dict[str, Any]:
     counts = {name: sum(1 for v in verdicts if v["verdict"] == name) for name in ("supported", "partly_supported", "unsupported", "citation_invalid")}
     total = len(verdicts)
-    ratio = (counts["supported"] + PARTLY_WEIGHT * counts["partly_supported"]) / total if total else 0.0
+    ratio = counts["supported"] / total if total else 0.0
     invalid: list[str] = []
     for v in verdicts:
         invalid.extend(label for label in v["invalid_citations"] if label not in invalid)
@@ -504,7 +503,7 @@ def _summary(verdicts: list[dict[str, Any]], loops: int, language_check: dict[st
         "claims": total,
         **counts,
         "supported_ratio": round(ratio, 3),
-        "partly_weight": PARTLY_WEIGHT,
+        "verdicts": states_json(count_states(verdicts)),
         "invalid_citations": invalid,
         "loops": loops,
         "language_check": language_check,

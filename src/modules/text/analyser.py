@@ -161,3 +161,32 @@ def term_set(text: str) -> frozenset[str]:
 def index_terms(text: str) -> list[str]:
     """What BM25 counts: the same terms as the verifier."""
     return [t.text for t in terms(unicodedata.normalize("NFKC", text))]
+
+
+def name_terms(text: str) -> frozenset[str]:
+    """The names ``text`` mentions, as ``terms`` writes them (stems, dictionary forms): in
+    English a capitalised word that does not start a sentence or a run of capitals ("Mount
+    Fuji", "PEP", "Ollama"); in Japanese a proper noun (富士山 → its reading) and any Latin word
+    inside Japanese prose ("LangGraphの…", "MCPの…"). What a question is about, for telling a
+    sentence on its topic from one about something else."""
+    out: set[str] = set()
+    normalised = unicodedata.normalize("NFKC", text).translate(_DASH_TABLE)
+    tagger = _tagger()
+    for run in _JAPANESE_RUN.findall(normalised):
+        if tagger is None:
+            continue
+        for word in tagger(run):
+            feature = word.feature
+            if (getattr(feature, "pos2", "") or "") == "固有名詞":
+                out.add((getattr(feature, "lemma", None) or word.surface).split("-")[0])
+    latin = _JAPANESE_RUN.sub(" ", normalised)
+    if _JAPANESE_RUN.search(normalised):
+        words = [w for w in re.findall(r"[A-Za-z][A-Za-z0-9'’\-_.]*[A-Za-z0-9]", latin)]
+    else:
+        words = [m.group(0) for m in _NAME.finditer(latin)]
+    for word in words:
+        for part in _WORD.findall(word.lower()):
+            part = part.strip("'-")
+            if part and part not in _STOP_WORDS:
+                out.add(stem(part))
+    return frozenset(out)
