@@ -288,6 +288,7 @@ def assemble_answer(
     spans: dict[int, int] = {start: end for start, end, _ in sentences}
     status: dict[int, str] = {}  # start -> supported | not_checked (kept sentences only)
     seen: set[str] = set()
+    said: dict[str, list[set[str]]] = {}  # section -> the terms and figures of each sentence kept there
 
     def drop(start: int, reason: str, verdict: dict[str, Any] | None = None) -> None:
         replacement[start] = ""
@@ -323,10 +324,13 @@ def assemble_answer(
             drop(start, decision, verdict)
             continue
         key = _norm(plain)
-        if key in seen:
+        content = _content_terms(plain) | set(re.findall(r"\d[\d,.]*\d|\d", plain))
+        if key in seen or any(content <= earlier for earlier in said.get(_section, [])):
+            # Said already: word for word anywhere, or in other words within its section.
             drop(start, REMOVED_DUPLICATE, verdict)
             continue
         seen.add(key)
+        said.setdefault(_section, []).append(content)
         new = keep_valid_labels(text, valid)
         if verdict.get("checked") is False:
             new = _mark_inside(new, t("verifier.flag_not_checked", language))

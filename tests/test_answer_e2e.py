@@ -1,0 +1,115 @@
+"""Issue 29, end to end: the answer a person reads is the checked answer.
+
+Whole runs (`research … --json`, in-process, real MCP servers) against the fake model with every
+careless habit switched on (fake_ollama.CARELESS: paraphrase, citation styles, harmony leaks, the
+length cut, wrong-language sentences, swapped terms and roles, a changed value where both values
+occur in the passage, page titles and template headings as sentences, an off-topic sentence from
+another page read, a leaked repair prompt, uncited general knowledge, repeats, a redraft that
+drops a figure) and the local web with its extra topic pages. What is checked is what a reader
+sees: the Summary and Findings of report.md, which stdout repeats.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from fixtures.fake_ollama import CARELESS, FakeOllama
+from fixtures.web_fixture import TOPIC_PAGES, WebFixture
+
+from conftest import load_json_line, research_environment, research_in_process
+
+pytestmark = pytest.mark.e2e
+
+BODY_END = {"en": ("\n## Notes", "\n## Verification"), "ja": ("\n## 注記", "\n## 検証")}
+QUESTIONS = {
+    "fuji_en": ("Mount Fuji (富士山): how high is it and when did it last erupt?", "en", ("3,776", "1707")),
+    "energy_ja": ("日本の再生可能エネルギーの内訳は？", "ja", ("21.7",)),
+    "ollama_en": ("Which port does Ollama listen on locally?", "en", ("11434",)),
+    "fuji_ja": ("富士山の標高は？", "ja", ("3,776",)),
+}
+
+
+@pytest.fixture(scope="module")
+def topic_web():
+    web = WebFixture(slow_delay=0.5)
+    web.articles.extend(TOPIC_PAGES)
+    with web:
+        yield web
+
+
+def _plain(text: str) -> str:
+    text = re.sub(r"\[S\d+\]|[（(](?:not checked|未確認)[)）]", "", text)
+    return " ".join(text.replace("**", "").split()).rstrip(" .。")
+
+
+def _answer(report: str, lang: str) -> str:
+    """The Summary and Findings: the report up to its notes or its verification."""
+    ends = [report.find(end) for end in BODY_END[lang] if end in report]
+    body = report[:min(ends)] if ends else report
+    return body[body.index("\n## "):]  # without the header that repeats the question
+
+
+def _run(key: str, tmp_path: Path, web: WebFixture, *, judge_accuracy: float = 1.0, loops: int | None = None):
+    question, lang, _ = QUESTIONS[key]
+    with FakeOllama() as fake:
+        fake.behaviours = set(CARELESS)
+        fake.judge_accuracy = judge_accuracy
+        env = research_environment(tmp_path, fake, web)
+        if loops is not None:
+            env["RESEARCH_MAX_VERIFICATION_LOOPS"] = str(loops)
+        result = research_in_process([question, "--lang", lang, "--json"], env)
+        planted = {k: list(v) for k, v in fake.planted.items()}
+    assert result.returncode == 0, result.stderr
+    out = load_json_line(result.stdout)
+    report = Path(out["report_md"]).read_text("utf-8")
+    return out, report, _answer(report, lang), planted, result.stderr
+
+
+@pytest.mark.parametrize("key", list(QUESTIONS))
+def test_a_careless_model_s_answer_holds_only_checked_claims(key, tmp_path, topic_web):
+    out, report, body, planted, stderr = _run(key, tmp_path, topic_web)
+    lang, key_facts = QUESTIONS[key][1], QUESTIONS[key][2]
+    flat = _plain(body)
+    # Nothing the check rejected: changed values, swapped terms, uncited general knowledge.
+    for name in ("changed_sentences", "swapped_sentences", "both_values", "uncited", "swap_roles"):
+        for sentence in planted.get(name, []):
+            assert _plain(sentence) not in flat, (name, sentence)
+    # Nothing that is not a claim: page titles, template slots, the repair prompt, repeats.
+    sentences = [_plain(s.lstrip("- ")) for s in re.split(r"(?<=[.。])\s+|\n+", body)
+                 if _plain(s) and not s.lstrip().startswith("#")]
+    for sentence in planted.get("title_sentence", []):
+        assert _plain(sentence) not in sentences, sentence
+    assert not re.search(r"<[^<>\n]{1,24}>", body), body
+    assert "not valid JSON" not in body and not re.search(r"\[(S\d+)\]\s*\[\1\]", body)
+    said = [s for s in sentences if len(s) > 12]
+    assert len(said) == len(set(said)), "a sentence is said twice"
+    # Nothing about another topic.
+    for sentence in planted.get("off_topic", []):
+        assert _plain(sentence) not in flat, sentence
+    # No soft marks: one "not checked" mark at most, inside a sentence, and never a ⚠.
+    assert "⚠" not in body and "unverified" not in body and "未検証" not in body
+    # What the question asks and the sources give is there.
+    for fact in key_facts:
+        assert fact in body or fact.replace(",", "") in body, (fact, body)
+    # Every label one name, every percentage its counts.
+    verdicts = out["verification"]["verdicts"]
+    claims = out["verification"]["claims"]
+    assert sum(verdicts.values()) == claims
+    assert out["verification"]["supported_percent"] == round(100 * verdicts["supported"] / claims)
+    assert f"{out['verification']['supported_percent']}%" in report
+
+
+def test_a_rejected_sentence_is_listed_with_its_passage_and_the_notes_say_what_was_left_out(tmp_path, topic_web):
+    # No follow-up round: the first draft's errors must be handled in the final answer itself.
+    out, report, body, planted, stderr = _run("fuji_en", tmp_path, topic_web, loops=0)
+    after = report.split("\n## Verification")[1]
+    removed = [c for c in json.loads((Path(out["session_dir"]) / "verification.json").read_text("utf-8"))["claims"]
+               if c.get("removed") and c.get("removed_reason") in ("contradicted", "not_supported")]
+    assert removed
+    for claim in removed:
+        line = next(line for line in after.splitlines() if claim["text"][:40] in line)
+        assert "«" in line and "»" in line, line  # with the passage that decided it
+    assert "Left out of the answer:" in report
