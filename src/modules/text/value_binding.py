@@ -119,13 +119,15 @@ def _is_year(mention: NumberMention) -> bool:
 
 
 def number_kind(mention: NumberMention, prepared: str) -> str:
-    """The slot a number fills: "year", its dimension ("length", "count:parameter", "time"),
+    """The slot a number fills: "year" for a date, its dimension ("length", "count:parameter",
+    "time"; "years" for a span),
     "label:<word>" for a bare number named by the word before it ("port 11434" → label:port,
     「ポート11434」 → label:ポート) or the counter after it (「3個」 → label:個), else "bare"."""
     if _is_year(mention):
         return "year"
     if mention.dimension or mention.unit:
-        return str(mention.dimension or mention.unit)
+        kind = str(mention.dimension or mention.unit)
+        return "years" if kind == "year" else kind  # "10 years", 「3年間」: a span, not a date
     if mention.start >= 0:
         before = prepared[max(0, mention.start - 24): mention.start]
         currency = _CURRENCY_BEFORE.search(before)
@@ -192,6 +194,28 @@ def _counter_nouns(text: str) -> frozenset[str]:
                                                    or previous.surface[-1:].isdigit())):
             out.add(lemma)
         previous = word
+    return frozenset(out)
+
+
+_WEEKDAYS = frozenset(stem(w) for w in "monday tuesday wednesday thursday friday saturday sunday".split())
+
+
+@lru_cache(maxsize=8192)
+def _plain_words_en(text: str) -> frozenset[str]:
+    """Stems of the English words of ``text`` written in lower case (and weekdays): a capital
+    mid-sentence is a name ("Freddie Gray", "Green Day", "North Carolina", "Redding"), not a
+    colour or a direction."""
+    out = set()
+    for match in re.finditer(r"[A-Za-z][A-Za-z\-]*", text):
+        word = match.group(0)
+        stemmed = stem(word.lower())
+        if word.islower() or stemmed in _WEEKDAYS:
+            out.add(stemmed)
+        elif match.start() == 0 or re.search(r"[.!?]\s*$", text[: match.start()]):
+            # First word of a sentence: a name only when the next word is capitalised too.
+            rest = text[match.end():].lstrip()
+            if not rest[:1].isupper():
+                out.add(stemmed)
     return frozenset(out)
 
 
@@ -286,8 +310,10 @@ def bind_values(
                                             candidate(others), aligned, complete))
             continue
         others = others_in(top)
-        if others and top not in holders and strong(top, scores, total, context, holders) \
-                and (kind not in ("bare", "label:$") or complete):
+        # One other value of the kind in the sentence: the slot is clear. Two ("between 1978 and
+        # 1991") may be other slots: for the judge.
+        if others and candidate(others) is not None and top not in holders \
+                and strong(top, scores, total, context, holders) and (kind not in ("bare", "label:$") or complete):
             problems.append(Binding("contradicted", NUMBER_MISMATCH, mention.text, "number",
                                     candidate(others), aligned, complete))
             continue
@@ -302,9 +328,10 @@ def bind_values(
         sentences = [Sentence(s.text, s.label, s.features | _counter_nouns(s.text)) for s in sentences]
         claim_units = claim_units | extra
     everything = frozenset().union(vocabulary, *(s.features for s in sentences))
+    plain = _plain_words_en(claim) if language != "ja" else None
     for word in sorted(words):
         group = index.get(word)
-        if not group:
+        if not group or plain is not None and word not in plain:
             continue
         rivals = (group & everything) - words
         if not rivals:
@@ -320,6 +347,8 @@ def bind_values(
             continue
         aligned = sentences[top]
         theirs = sorted((group & aligned.features) - words)
+        if plain is not None:
+            theirs = [w for w in theirs if w in _plain_words_en(aligned.text)]
         complete = context <= aligned.features
         if theirs and word not in aligned.features and strong(top, scores, total, context, holders):
             problems.append(Binding("contradicted", CONTRAST, _surface(word, claim, language), "contrast",
