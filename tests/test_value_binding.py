@@ -137,3 +137,30 @@ def test_a_single_value_of_its_kind_may_be_read_from_the_next_sentence():
 def test_the_slot_a_number_fills(text, figure, kind):
     mention = next(m for m in extract_numbers(text) if figure in m.values)
     assert number_kind(mention, prepare(text)) == kind
+
+
+@pytest.mark.parametrize(
+    ("claim", "passage"),
+    [
+        # "(passage 3)" and "Step 3" name a place in the sources or a list, not a figure of the claim.
+        ("Home health aide: $21 per hour (passage 3).", "4 $21 per hour for a home health aide. 5 $19 per hour for a homemaker."),
+        ("Step 3: Click on the blue arrow to continue.", "STEP 4: Click on the Blue Arrow to Continue. STEP 5: Wait."),
+        # A span of years is not a date.
+        ("Johnny Kemp, known for the 1988 hit Just Got Paid, died at 55 years old.",
+         "Johnny Kemp, known for the 1988 hit Just Got Paid, died at 55 years old in Jamaica. He was born in 1959."),
+        # Two other years in the aligned sentence: which slot is the claim's is for the judge.
+        ("Scarver killed Dahmer in 1994 after reading a newspaper article detailing his crimes.",
+         "Scarver kept a newspaper article detailing Dahmer's crimes, committed between 1978 and 1991. "
+         "Dahmer died in 1994."),
+    ],
+)
+def test_references_spans_and_unclear_slots_are_not_contradictions(claim, passage):
+    found = assess(claim, passage, "en")
+    assert found.outcome != "unsupported"
+
+
+def test_a_capitalised_colour_is_a_name():
+    # "Freddie Gray" is a man, not a colour; "Green Day" a band.
+    passage = "Freddie Gray died in April. His family wore white shirts at the funeral. Green Day played."
+    found = assess("The family of Freddie Gray asked for calm at the funeral.", passage, "en")
+    assert found.reason not in ("contrast",) and found.bound_value is None
