@@ -79,8 +79,8 @@ def test_a_value_given_for_another_thing_is_contradicted(claim, passage, languag
         ("富士山の標高は3776メートルである[S1]。", FUJI_JA, "ja"),
         # A merged fact: each value is in a sentence that says its part of the claim.
         ("Python 3.13, released in October 2024, ships an experimental free-threaded build [S1].",
-         "Python 3.13 was released in October 2024. Python 3.13 ships an experimental free-threaded build. "
-         "PEP 703 was accepted in 2023.", "en"),
+         ("Python 3.13 was released in October 2024. Python 3.13 ships an experimental free-threaded build. "
+          "PEP 703 was accepted in 2023."), "en"),
     ],
 )
 def test_a_value_in_the_aligned_sentence_stays_supported(claim, passage, language):
@@ -100,8 +100,8 @@ def test_the_qubit_claim_with_the_right_values_is_never_contradicted():
     [
         # 2024 is in the passage, for another thing; the sentence about the acceptance gives no year.
         ("The Python Steering Council accepted PEP 703 in 2024 [S1].",
-         "The Python Steering Council accepted PEP 703 after a long debate. Python 3.13 shipped in 2024. "
-         "PEP 554 dates from 2017.", "en"),
+         ("The Python Steering Council accepted PEP 703 after a long debate. Python 3.13 shipped in 2024. "
+          "PEP 554 dates from 2017."), "en"),
         ("Python運営委員会は2024年にPEP 703を承認した[S1]。",
          "Python運営委員会は長い議論の末にPEP 703を承認した。Python 3.13は2024年に出た。PEP 554は2017年に遡る。", "ja"),
         # The moon is named elsewhere; the sentence about the tides names neither body.
@@ -150,8 +150,8 @@ def test_the_slot_a_number_fills(text, figure, kind):
          "Johnny Kemp, known for the 1988 hit Just Got Paid, died at 55 years old in Jamaica. He was born in 1959."),
         # Two other years in the aligned sentence: which slot is the claim's is for the judge.
         ("Scarver killed Dahmer in 1994 after reading a newspaper article detailing his crimes.",
-         "Scarver kept a newspaper article detailing Dahmer's crimes, committed between 1978 and 1991. "
-         "Dahmer died in 1994."),
+         ("Scarver kept a newspaper article detailing Dahmer's crimes, committed between 1978 and 1991. "
+          "Dahmer died in 1994.")),
     ],
 )
 def test_references_spans_and_unclear_slots_are_not_contradictions(claim, passage):

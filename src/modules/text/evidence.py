@@ -4,15 +4,18 @@ Three outcomes, and the checks are allowed to be wrong in one direction only:
 - **supported** only when they are sure: every key term of the claim (a noun, a name, a
   number) is in the evidence, most of its other words too (in Japanese all of them), its
   numbers agree in a passage that says the same thing, its negation matches, no hedge of
-  the passage is dropped, and its roles agree (``structure``). Evidence may be assembled
-  from up to three passages of the cited sources, because answers merge facts the source
-  states in different sentences.
+  the passage is dropped, its roles agree (``structure``), and each of its values (figure,
+  date, version, contrast word) is in the passage sentence that says what the claim says
+  around it wherever the passage gives several of that kind (``value_binding``). Evidence
+  may be assembled from up to three passages of the cited sources, because answers merge
+  facts the source states in different sentences.
 - **unsupported** only for what they can prove: a cited label that does not exist (or a
   document never read), a number, date or unit the source contradicts while saying the same
-  thing around it, roles the passage exchanges or a word it excludes (Japanese), or a claim
-  with nothing related in any source.
-- **uncertain** otherwise: a paraphrase, a term that differs (水力→風力 is a different word,
-  not a near match), a figure the source does not give, a claim in another language than
+  thing around it (another year, "port …" number or contrast word in the sentence that says
+  the rest of the claim: 「次いで水力発電」 against 「次いで風力発電」), roles the passage
+  exchanges or a word it excludes, or a claim with nothing related in any source.
+- **uncertain** otherwise: a paraphrase, a term that differs (a different word, not a near
+  match), a value the passage gives for another thing among several of its kind, a figure the source does not give, a claim in another language than
   its source, a hedge dropped or a limiter added. The judge decides these (one sentence per
   call with the fact-checking model, else the drafting model in one batch); without a judge
   they stay "not checked".
@@ -36,7 +39,6 @@ from research.modules.core.language import detect_language
 from research.modules.text.analyser import Term, terms
 from research.modules.text.claims import Claim, plain_text, sentence_spans
 from research.modules.text.numbers import NumberMention, NumberSet, extract_numbers, numbers_match  # noqa: F401
-from research.modules.text.value_binding import Binding, Sentence, bind_values
 from research.modules.text.structure import (
     english_contrast,
     english_role_swap,
@@ -44,6 +46,7 @@ from research.modules.text.structure import (
     japanese_roles_confirmed,
     stance_problem,
 )
+from research.modules.text.value_binding import Binding, Sentence, bind_values
 
 SUPPORTED_AT = 0.8  # weighted share of the claim's words the evidence must hold to be "supported"
 # English words other than names are not "key", so their share must be higher: one

@@ -288,7 +288,9 @@ def bind_values(
         complete = context <= aligned.features
         single = NumberSet([mention])
 
-        def others_in(i: int) -> list[NumberMention]:
+        def others_in(i: int, kind: str = kind, single: NumberSet = single,
+                      mention: NumberMention = mention) -> list[NumberMention]:
+            """Values of the kind in sentence ``i`` that are none of the claim's (nor round to it)."""
             return [m for m, k in sentence_typed[i] if k == kind and not (m.values & claim_values)
                     and not single.contains(m) and not NumberSet([m]).contains(mention)]
 
