@@ -25,6 +25,14 @@ of report.md only (not the verification table, notes or the sources):
 
 Run: ``.venv/bin/python benchmarks/bench_answers.py [--questions N] [--verbose] [--subprocess]``.
 Writes benchmarks/results/answers-<timestamp>.json.
+
+With a real model (``--ollama URL [--model qwen2.5-coder:1.5b]``, e.g. ../shared/realmodel/start.sh
+11500), the same questions run through the whole pipeline with that model drafting and judging;
+nothing is planted, so the final answer is measured by what it holds: runs completed, structured
+replies repaired and fallen back, uncited sentences in the body, non-claims (titles, template
+slots, repeats, lone markers) and off-topic sentences, numbers no source read holds, key facts,
+labels, and wall time per run (median, min–max, with the load average). Writes
+answers-real-<timestamp>.json.
 """
 
 from __future__ import annotations
@@ -183,6 +191,13 @@ class RunMeasure:
     label_problems: list[str] = field(default_factory=list)
     planted: dict[str, list[str]] = field(default_factory=dict)
     error: str = ""
+    # With a real model (--ollama): what its final answer holds.
+    real_sentences: int = 0
+    uncited: list[str] = field(default_factory=list)
+    unsourced_numbers: list[str] = field(default_factory=list)
+    repairs: int = 0
+    fallbacks: int = 0
+    body: str = ""
 
 
 def measure_body(m: RunMeasure, q: Question, body: str, planted: dict[str, list[str]]) -> None:
@@ -361,14 +376,64 @@ def measure_labels(m: RunMeasure, report: str, body: str, summary: dict[str, Any
 
 # --------------------------------------------------------------------------- running
 
+@dataclass
+class RealModel:
+    """A real model behind Ollama's API (../shared/realmodel): nothing is planted, so the answer
+    is measured by what it holds, not by what a fake did wrong."""
+
+    url: str
+    name: str
+    num_ctx: int
+
+    def __enter__(self) -> "RealModel":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+
+def measure_real_body(m: RunMeasure, session: Path, body: str, meta: dict[str, Any]) -> None:
+    """What a real model's final answer holds: uncited sentences, numbers no source read holds,
+    page titles as sentences, and how often a structured reply had to be repaired."""
+    documents = []
+    ledger = session / "processed.jsonl"
+    if ledger.is_file():
+        documents = [json.loads(line) for line in ledger.read_text("utf-8").splitlines() if line.strip()]
+    read = " ".join(str(d.get("markdown") or "") for d in documents if d.get("status") == "ok").replace(",", "")
+    titles = {plain(str(d.get("title") or "")).rstrip(".。") for d in documents if d.get("title")}
+    not_given = re.compile(r"The sources read do not answer|読み込んだ出典には|読み込んだ出典は質問に直接答えていない")
+    for sentence in sentences_of(body):
+        if sentence.rstrip(".。") in titles:
+            m.non_claims.append(f"title: {sentence}")
+    for line in body.splitlines():
+        raw = line.strip()
+        if not raw or raw.startswith("#") or not_given.search(raw):
+            continue
+        for piece in re.split(r"(?<=[.!?。])\s+(?=\S)", raw):
+            if len(plain(piece)) < 8:
+                continue
+            m.real_sentences += 1
+            if not re.search(r"\[S\d+\]", piece):
+                m.uncited.append(plain(piece))
+            for number in figures(piece):
+                if number not in read and not re.fullmatch(r"S?\d", number):
+                    m.unsourced_numbers.append(f"{number} in: {plain(piece)[:100]}")
+    usage = meta.get("usage") or {}
+    m.repairs = sum(int(entry.get("repairs") or 0) for entry in usage.values() if isinstance(entry, dict))
+    m.fallbacks = sum(int(entry.get("fallbacks") or 0) for entry in usage.values() if isinstance(entry, dict))
+
+
 def run_question(q: Question, web: WebFixture, folder: Path, names: dict[str, dict[str, str]], seed: int,
-                 use_subprocess: bool, timeout: float) -> RunMeasure:
+                 use_subprocess: bool, timeout: float, real: RealModel | None = None) -> RunMeasure:
     m = RunMeasure(q.text, q.lang)
-    with FakeOllama() as fake:
-        fake.behaviours = set(CARELESS)
-        fake.judge_accuracy = JUDGE_ACCURACY
-        fake.judge_rng.seed(seed)
+    with (real or FakeOllama()) as fake:
+        if real is None:
+            fake.behaviours = set(CARELESS)
+            fake.judge_accuracy = JUDGE_ACCURACY
+            fake.judge_rng.seed(seed)
         env = research_environment(folder, fake, web)
+        if real is not None:
+            env.update(RESEARCH_MODEL=real.name, RESEARCH_NUM_CTX=str(real.num_ctx))
         args = [q.text, "--lang", q.lang, "--json"]
         started = time.perf_counter()
         try:
@@ -385,9 +450,12 @@ def run_question(q: Question, web: WebFixture, folder: Path, names: dict[str, di
         m.seconds = round(time.perf_counter() - started, 2)
         (folder / "stderr.txt").write_text(stderr, "utf-8")
         m.returncode = code
-        m.planted = {k: v for k, v in fake.planted.items() if k != "styles"}
-        facts = first_draft_facts(fake, q)
-        m.first_draft = fake.drafts[0] if fake.drafts else ""
+        if real is None:
+            m.planted = {k: v for k, v in fake.planted.items() if k != "styles"}
+            facts = first_draft_facts(fake, q)
+            m.first_draft = fake.drafts[0] if fake.drafts else ""
+        else:
+            facts = []
     try:
         summary = json.loads(stdout.strip().splitlines()[-1])
     except (IndexError, ValueError):
@@ -401,6 +469,12 @@ def run_question(q: Question, web: WebFixture, folder: Path, names: dict[str, di
     measure_body(m, q, body, m.planted)
     measure_kept(m, facts, body)
     measure_labels(m, report, body, summary, stderr, q.lang, names)
+    if real is not None:
+        session = report_path.parent
+        meta_path = session / "meta.json"
+        meta = json.loads(meta_path.read_text("utf-8")) if meta_path.is_file() else {}
+        measure_real_body(m, session, body, meta)
+        m.body = body
     return m
 
 
@@ -416,7 +490,13 @@ def main(argv: list[str] | None = None) -> int:
     cli.add_argument("--timeout", type=float, default=180.0, help="seconds one run may take (--subprocess)")
     cli.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results")
     cli.add_argument("--keep", type=Path, default=None, help="keep the runs' folders (sessions) under this folder")
+    cli.add_argument("--ollama", default=None, metavar="URL",
+                     help="a real model behind Ollama's API instead of the fake (../shared/realmodel/start.sh)")
+    cli.add_argument("--model", default="qwen2.5-coder:1.5b", help="the real model's name (with --ollama)")
+    cli.add_argument("--num-ctx", type=int, default=8192, help="RESEARCH_NUM_CTX for the real model")
     opts = cli.parse_args(argv)
+    if opts.ollama:
+        return main_real(opts)
     names = canonical_names()
     questions = QUESTIONS[: max(1, opts.questions)]
     measures: list[RunMeasure] = []
@@ -482,6 +562,68 @@ def main(argv: list[str] | None = None) -> int:
         "mode": "subprocess" if opts.subprocess else "in-process", "goals": goals, "total": total,
         "runs": [m.__dict__ for m in measures],
     }
+    path.write_text(json.dumps(payload, ensure_ascii=False, indent=1) + "\n", "utf-8")
+    print(f"written: {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}")
+    return 0
+
+
+def main_real(opts: argparse.Namespace) -> int:
+    """The questions through the whole pipeline with a real model that drafts and judges."""
+    names = canonical_names()
+    real = RealModel(opts.ollama, opts.model, opts.num_ctx)
+    questions = QUESTIONS[: max(1, opts.questions)]
+    measures: list[RunMeasure] = []
+    load = os.getloadavg()[0]
+    with tempfile.TemporaryDirectory(prefix="bench-answers-") as tmp:
+        if opts.keep:
+            opts.keep.mkdir(parents=True, exist_ok=True)
+            tmp = tempfile.mkdtemp(prefix="bench-answers-", dir=opts.keep)
+        web = WebFixture(slow_delay=0.5)
+        web.articles.extend(TOPIC_PAGES)
+        with web:
+            for number, q in enumerate(questions):
+                folder = Path(tmp) / f"q{number}"
+                folder.mkdir()
+                m = run_question(q, web, folder, names, 29 + number, opts.subprocess, opts.timeout, real=real)
+                measures.append(m)
+                print(f"{m.question[:60]:60} {m.lang} exit {m.returncode} {m.seconds:>6} s · sentences {m.real_sentences} "
+                      f"· uncited {len(m.uncited)} · non-claims {len(m.non_claims)} · off-topic {len(m.off_topic)} "
+                      f"· unsourced numbers {len(m.unsourced_numbers)} · key facts {m.key_facts_present}/{m.key_facts} "
+                      f"· repairs {m.repairs} (fallbacks {m.fallbacks})", flush=True)
+                if opts.verbose:
+                    for title, items in (("uncited", m.uncited), ("non-claim", m.non_claims), ("off-topic", m.off_topic),
+                                         ("unsourced number", m.unsourced_numbers),
+                                         ("missing key fact", m.missing_key_facts), ("labels", m.label_problems),
+                                         ("error", [m.error] if m.error else [])):
+                        for item in items:
+                            print(f"    {title}: {item}")
+                    print("    --- body ---\n" + "\n".join("    " + line for line in m.body.strip().splitlines()))
+    sentences = sum(m.real_sentences for m in measures)
+    times = sorted(m.seconds for m in measures if m.returncode == 0)
+    total = {
+        "runs": len(measures),
+        "runs_completed": sum(1 for m in measures if m.returncode == 0 and not m.error),
+        "body_sentences": sentences,
+        "uncited_pct": share(sum(len(m.uncited) for m in measures), sentences),
+        "non_claims": sum(len(m.non_claims) for m in measures),
+        "off_topic": sum(len(m.off_topic) for m in measures),
+        "unsourced_numbers": sum(len(m.unsourced_numbers) for m in measures),
+        "key_facts_present_pct": share(sum(m.key_facts_present for m in measures), sum(m.key_facts for m in measures)),
+        "structured_repairs": sum(m.repairs for m in measures),
+        "structured_fallbacks": sum(m.fallbacks for m in measures),
+        "label_agreement_pct": share(sum(m.label_checks_passed for m in measures), sum(m.label_checks for m in measures)),
+        "wall_s_median": times[len(times) // 2] if times else None,
+        "wall_s_min": times[0] if times else None,
+        "wall_s_max": times[-1] if times else None,
+        "load_average_at_start": round(load, 2),
+    }
+    for key, value in total.items():
+        print(f"{key:24} {value}")
+    opts.out.mkdir(parents=True, exist_ok=True)
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    path = opts.out / f"answers-real-{stamp}.json"
+    payload = {"benchmark": "bench_answers", "date": stamp, "model": real.name, "ollama": "real model (--ollama)",
+               "num_ctx": real.num_ctx, "total": total, "runs": [m.__dict__ for m in measures]}
     path.write_text(json.dumps(payload, ensure_ascii=False, indent=1) + "\n", "utf-8")
     print(f"written: {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}")
     return 0

@@ -161,6 +161,7 @@ class ModelManager:
             try:
                 return schema.model_validate_json(_extract_json(content))
             except (ValidationError, ValueError) as exc:
+                self._entry(node)["repairs"] += 1  # a reply that did not fit; usage shows how often
                 conversation = [
                     *messages,
                     {"role": "assistant", "content": content[:2000]},
@@ -211,7 +212,7 @@ class ModelManager:
 
     def _entry(self, node: str) -> dict[str, int]:
         entry = self.usage.setdefault(node, {"calls": 0, "prompt_tokens": 0, "completion_tokens": 0})
-        for key in ("model_ms", "fallbacks"):
+        for key in ("model_ms", "fallbacks", "repairs"):
             entry.setdefault(key, 0)
         return entry
 
