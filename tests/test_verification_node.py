@@ -494,3 +494,12 @@ async def test_a_sub_question_the_sources_do_not_answer_is_said_plainly():
     assert "30万人" not in answer
     assert "## 富士山の登山者数は？\n\n読み込んだ出典には、この点についての記述がありませんでした: 富士山の登山者数は？" in answer
     assert verification["summary"]["not_given"] == ["富士山の登山者数は？"]
+
+
+async def test_a_sentence_about_the_page_itself_or_a_question_is_not_part_of_the_answer():
+    # From a careless draft: 「この資料は富士山の火山防災についてまとめたものである[S1]。」 says what a page is.
+    draft = ("## 結論\nこの資料は富士山の噴火についてまとめたものである[S1]。富士山の最後の噴火はいつだったのか？[S1]\n"
+             "富士山の最後の噴火は1707年の宝永噴火である[S1]。\n")
+    deps, _ = _deps(FakeModel(), loops=0)
+    answer = (await _verify(_state(draft), deps))["verification"]["annotated_draft"]
+    assert answer == "## 結論\n富士山の最後の噴火は1707年の宝永噴火である[S1]。\n"

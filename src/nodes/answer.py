@@ -61,6 +61,13 @@ _SAYS_MISSING = re.compile(
     r"(passages?|sources?|documents?) (read )?(do(es)? not|don't|doesn't) (mention|provide|contain|include|specify|say|state|give)"
     r"|(出典|資料|情報源).{0,12}(記載|言及|触れ|示され).{0,6}(ありません|いません|なし)",
     re.IGNORECASE)
+# A sentence about the page itself, not the world: 「この資料は…についてまとめたものである」,
+# "This article describes …".
+_ABOUT_THE_SOURCE = re.compile(
+    r"^(?:この|本|当)(?:資料|文書|ページ|記事|サイト|論文|報告書|レポート)(?:は|では|には)"
+    r"|^(?:this|the) (?:document|page|article|source|site|paper|report|passage)s? "
+    r"(?:is|are|was|describes?|summari[sz]es?|covers?|explains?|discusses?|provides?|presents?|gives?|contains?)\b",
+    re.IGNORECASE)
 # Terms too common to tell one topic from another.
 _GENERIC_TERMS = frozenset({
     "japan", "日本", "world", "世界", "year", "年", "use", "使う", "new", "新しい", "system", "システム",
@@ -243,6 +250,14 @@ def _is_title(plain: str, titles: Iterable[str]) -> bool:
     return False
 
 
+# What leaves the answer even when the verifier took it as a claim: it may be true, but it is
+# not a statement about the question's world (a title, our own prompt, a slot, a question, a
+# sentence about the page).
+_NEVER_IN_THE_ANSWER = frozenset({"title", "prompt_text", "placeholder", "question", "about_the_source"})
+# What the verifier does not even check: it came from us or names a page.
+NOT_CHECKED_AS_CLAIMS = frozenset({"title", "prompt_text", "placeholder"})
+
+
 def not_a_claim_reason(plain: str, text: str, titles: Iterable[str], program: ProgramText) -> str | None:
     """Why a sentence of the body is not a claim to show (None: it may be one)."""
     if _is_title(plain, titles):
@@ -259,6 +274,8 @@ def not_a_claim_reason(plain: str, text: str, titles: Iterable[str], program: Pr
         return "question"
     if is_filler(plain) and not _SAYS_MISSING.search(plain):
         return "filler"
+    if _ABOUT_THE_SOURCE.search(stripped.lstrip("*_ ")):
+        return "about_the_source"
     if stripped.endswith((":", "：")) and not citation_labels(text):
         return "lead_in"
     return None
@@ -303,7 +320,7 @@ def assemble_answer(
         claim, verdict = pair if pair else (None, None)
         plain = claim.plain if claim else plain_text(text)
         reason = not_a_claim_reason(plain, text, titles, program)
-        if reason is not None and (claim is None or reason in ("title", "prompt_text", "placeholder")):
+        if reason is not None and (claim is None or reason in _NEVER_IN_THE_ANSWER):
             drop(start, REMOVED_NOT_A_CLAIM, verdict)
             continue
         if claim is None or verdict is None:

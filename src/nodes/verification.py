@@ -35,7 +35,7 @@ from research.state.agent_state import AgentState, plan_queries_flat
 from research.state.models import ClaimVerdict, ProblemKind, RunError, count_states, states_json
 from research.nodes.dependencies import WorkflowDependencies
 from research.nodes import prompts, verification_prompts
-from research.nodes.answer import ProgramText, Topic, assemble_answer, not_a_claim_reason
+from research.nodes.answer import NOT_CHECKED_AS_CLAIMS, ProgramText, Topic, assemble_answer, not_a_claim_reason
 from research.nodes.prompts import SENTENCE_ITEM
 from research.modules.llm.model_manager import REPAIR_PROMPT
 from research.nodes.verification_prompts import (
@@ -88,8 +88,7 @@ async def verify_claims(state: AgentState, deps: WorkflowDependencies) -> Comman
     # is not a claim: it is neither checked nor counted, and the answer leaves it out.
     titles = [str(d.get("title") or "") for d in documents]
     claims = [claim for claim in split_claims(draft)
-              if not_a_claim_reason(claim.plain, claim.text, titles, PROGRAM_TEXT) not in ("title", "prompt_text",
-                                                                                             "placeholder")]
+              if not_a_claim_reason(claim.plain, claim.text, titles, PROGRAM_TEXT) not in NOT_CHECKED_AS_CLAIMS]
     for number, claim in enumerate(claims):
         claim.index = number
     assessments = [assess_claim(claim, index) for claim in claims]
@@ -98,8 +97,7 @@ async def verify_claims(state: AgentState, deps: WorkflowDependencies) -> Comman
     draft, corrected = _correct_values(draft, claims, assessments, index)
     if corrected:
         claims = [claim for claim in split_claims(draft)
-                  if not_a_claim_reason(claim.plain, claim.text, titles, PROGRAM_TEXT) not in ("title", "prompt_text",
-                                                                                                 "placeholder")]
+                  if not_a_claim_reason(claim.plain, claim.text, titles, PROGRAM_TEXT) not in NOT_CHECKED_AS_CLAIMS]
         for number, claim in enumerate(claims):
             claim.index = number
         assessments = [assess_claim(claim, index) for claim in claims]
