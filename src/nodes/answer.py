@@ -387,6 +387,13 @@ def assemble_answer(
             while end < len(out) and out[end] in " \t\u3000":
                 end += 1
         out = out[:start] + new + out[end:]
+        if not new:
+            # A line the removal left empty goes whole, so no blank line opens a paragraph.
+            line_start = out.rfind("\n", 0, start) + 1
+            line_end = out.find("\n", start)
+            line_end = len(out) if line_end < 0 else line_end
+            if not out[line_start:line_end].strip() and line_start > 0 and out[line_start - 2:line_start - 1] != "\n":
+                out = out[:line_start] + out[line_end + 1:]
     out, not_given = _tidy_sections(out, language, sub_questions or [], summary_empty=bool(summary) and not kept_summary)
     return Assembly(answer=out, removed=removed, not_given=not_given, lifted=lifted)
 
