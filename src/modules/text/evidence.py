@@ -41,6 +41,7 @@ from research.modules.text.claims import Claim, plain_text, sentence_spans
 from research.modules.text.numbers import NumberMention, NumberSet, extract_numbers, numbers_match  # noqa: F401
 from research.modules.text.structure import (
     english_contrast,
+    english_exchange,
     english_role_swap,
     japanese_conflict,
     japanese_roles_confirmed,
@@ -490,13 +491,15 @@ def _assess_against(claim: Claim, index: EvidenceIndex, labels: list[str], valid
     # say the same thing with the claim's own words say something else.
     conflict = _structural_conflict(claim.plain, claim_language, assembled, words, found, key)
     if conflict is not None:
-        kind, detail = conflict
+        kind, detail, where = conflict
         # In English a contrasting word may sit in another clause of the passage ("rose in May,
         # fell in June"): without the clause structure it is for the judge.
         # English order is read without a parser: on RAGTruth 7 of 8 such exchanges were
-        # compounds and appositions ("Thai Smile … Thai Airways"), so they go to the judge.
-        if kind in ("role_swap", "contrast", "negation") and claim_language == "ja":
-            evidence, evidence_label = assembled[0].text, assembled[0].label
+        # compounds and appositions ("Thai Smile … Thai Airways"), so they go to the judge;
+        # only two terms exchanged in a sentence that is otherwise the claim word for word
+        # ("server … client" / "client … server") are a contradiction (role_swap).
+        if kind in ("role_swap", "contrast", "negation") and (claim_language == "ja" or kind == "role_swap"):
+            evidence, evidence_label = where.text, where.label
             return result("unsupported", kind, 0.85, [detail])
         return result("uncertain", kind, 0.5, [detail])
     if missing_numbers:
@@ -561,21 +564,36 @@ def _field_problem(claim: str, assembled: list[Passage]) -> str | None:
 def _structural_conflict(
     claim: str, language: str, assembled: list[Passage], words: frozenset[str], found: frozenset[str],
     key: frozenset[str] = frozenset(),
-) -> tuple[str, str] | None:
-    """(kind, detail) when the passages that share the claim's words contradict its structure."""
+) -> tuple[str, str, Passage] | None:
+    """(kind, detail, passage) when the passages that share the claim's words contradict its
+    structure. In English ``role_swap`` is only two terms exchanged in a sentence that is
+    otherwise the claim word for word; an exchange read from the order of content words alone
+    is ``role_unclear``, for the judge."""
     if not assembled:
         return None
     if language == "ja":
         for passage in assembled:
             conflict = japanese_conflict(claim, passage.text)
             if conflict is not None:
-                return conflict
+                return (*conflict, passage)
         return None
+    unclear = None
+    for passage in assembled:
+        if passage.field:
+            continue
+        exchanged = english_exchange(claim, passage.text)
+        if exchanged is not None:
+            first, second, sure = exchanged
+            if sure:
+                return "role_swap", f"{first}/{second}", passage
+            unclear = unclear or ("role_unclear", f"{first}/{second}", passage)
+    if unclear is not None:
+        return unclear
     for passage in assembled:
         swap = english_role_swap(claim, passage.text, set(key))
         if swap is not None:
-            return "role_unclear", "/".join(swap)
+            return "role_unclear", "/".join(swap), passage
     contrast = english_contrast(set(words), set(found))
     if contrast is not None and len(words & found) >= max(2, int(len(words) * 0.75)):
-        return "contrast", "/".join(contrast)
+        return "contrast", "/".join(contrast), assembled[0]
     return None

@@ -590,3 +590,81 @@ def english_contrast(claim_words: set[str], evidence_words: set[str]) -> tuple[s
             if theirs:
                 return word, sorted(theirs)[0]
     return None
+
+
+# --- English: two terms in each other's places ------------------------------------------------------
+
+_EN_WORD = re.compile(r"[a-z0-9]+(?:['’\-][a-z0-9]+)*|,")
+_EN_SEPARATORS = frozenset({",", "and", "or", "&", "nor"})
+_EXCHANGE_MAX = 4  # tokens of one exchanged term ("the Python Steering Council" is two of them: steering council)
+
+
+def _exchange(said: list[str], source: list[str]) -> tuple[list[str], list[str], list[str]] | None:
+    """(X, Y, M) when ``said`` is P+X+M+Y+S and ``source`` P+Y+M+X+S, with M not empty: two
+    terms in each other's places. A term moved from one end to the other ("In 2023 the Council
+    accepted it" / "The Council accepted it in 2023") has nothing between: not an exchange."""
+    if len(said) != len(source) or said == source:
+        return None
+    start = 0
+    while said[start] == source[start]:
+        start += 1
+    end = len(said)
+    while said[end - 1] == source[end - 1]:
+        end -= 1
+    c, d = said[start:end], source[start:end]
+    for i in range(1, min(_EXCHANGE_MAX, len(c)) + 1):
+        for j in range(1, min(_EXCHANGE_MAX, len(c) - i) + 1):
+            x, y, m = c[:i], c[len(c) - j:], c[i:len(c) - j]
+            if m and x != y and d == y + m + x:
+                return x, y, m
+    return None
+
+
+def _content(tokens: list[str]) -> bool:
+    return any(t not in STOP_WORDS and t not in _EN_SEPARATORS for t in tokens)
+
+
+def english_exchange(claim: str, evidence: str) -> tuple[str, str, bool] | None:
+    """(term, term, sure) when two terms of the claim stand in each other's places in the
+    evidence sentence, which holds the same terms: "The ollama command-line server talks to the
+    Ollama client" / "… client talks to the Ollama server"; "Steering Council wrote PEP 703, and
+    the Python Sam Gross accepted it" / "Sam Gross wrote PEP 703, and the Python Steering Council
+    accepted it". ``sure`` when exchanging them makes the claim the evidence sentence word for
+    word (case and punctuation aside): a contradiction. Otherwise only the order of the content
+    words says so, which a paraphrase may change (an apposition, a possessive): for the judge.
+
+    Not an exchange: items of one list ("Alice, Bob and Carol" / "Carol, Bob and Alice", a
+    symmetric coordination), a term moved from one end to the other, a passive on one side only
+    ("was accepted by" turns the order round by itself)."""
+    said_all = _EN_WORD.findall(claim.lower())
+    source_all = _EN_WORD.findall(evidence.lower())
+    found = _exchange(said_all, source_all)
+    if found is not None:
+        x, y, m = found
+        listed = m[0] in _EN_SEPARATORS and m[-1] in _EN_SEPARATORS
+        if _content(x) and _content(y) and _content(m) and not listed:
+            return " ".join(x), " ".join(y), True
+    if bool(_EN_PASSIVE.search(claim)) != bool(_EN_PASSIVE.search(evidence)):
+        return None
+    said_words = [t for t in said_all if t != ","]
+    source_words = [t for t in source_all if t != ","]
+    said = [stem(t) for t in said_words if t not in STOP_WORDS]
+    wanted = set(said)
+    source = [t for t in (stem(w) for w in source_words if w not in STOP_WORDS) if t in wanted]
+    if sorted(said) != sorted(source):
+        return None  # the sentence does not hold the claim's terms, each as often
+    found = _exchange(said, source)
+    if found is None:
+        return None
+    x, y, _ = found
+    # Items of one list in the claim: the word after the first and the one before the second
+    # are separators.
+    stems = [stem(t) if t not in _EN_SEPARATORS else t for t in said_all]
+    try:
+        first = stems.index(x[-1])
+        second = stems.index(y[0], first + 1)
+    except ValueError:
+        return None
+    if stems[first + 1] in _EN_SEPARATORS and stems[second - 1] in _EN_SEPARATORS:
+        return None
+    return " ".join(x), " ".join(y), False

@@ -38,7 +38,9 @@ from research.modules.text.numbers import NumberMention, NumberSet, extract_numb
 _GROUPS_EN = (
     "sun moon", "mercury venus earth mars jupiter saturn uranus neptune pluto",
     "red white black blue yellow green brown purple pink orange gray grey gold silver",
-    "north south east west northeast northwest southeast southwest northern southern eastern western",
+    "north south east west northeast northwest southeast southwest northern southern eastern western "
+    "north-east north-west south-east south-west northeastern northwestern southeastern southwestern "
+    "north-eastern north-western south-eastern south-western",
     "left right", "male female", "men women", "man woman", "boy girl", "husband wife", "father mother",
     "son daughter", "brother sister", "monday tuesday wednesday thursday friday saturday sunday",
     "spring summer autumn winter",
