@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from difflib import SequenceMatcher
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -74,6 +75,8 @@ _CONTRAST_JA = _index(_GROUPS_JA, lambda w: w)
 BOUND_SHARE = 0.5  # a sentence holding the value must share this much of the best one's weight
 STRONG_SHARE = 0.6  # the aligned sentence must hold this much of the claim's other words to contradict
 RIVAL_SHARE = 0.3  # a sentence holding the claim's value and this much of the aligned one's weight: unclear
+
+NAME_MAX = 4  # morphemes or words of one name in its slot ("長野県", "Sam Gross")
 
 NUMBER_MISMATCH = "number_mismatch"
 CONTRAST = "contrast"
@@ -231,6 +234,66 @@ def _surface(term: str, text: str, language: str) -> str:
     return term
 
 
+
+@dataclass(frozen=True)
+class _Token:
+    key: str  # what the sequences are compared on: the surface (Japanese), lower case (English)
+    surface: str
+    term: str  # the word as ``analyser`` gives it: a lemma, an English stem
+    name: bool  # a proper noun (MeCab), a capitalised English name
+    noun: bool  # may stand in a name's slot: a noun, prefix or suffix (Japanese); a name (English)
+    kind: str  # 地名, 人名, 組織名 … (Japanese), "" (English)
+
+
+_EN_TOKEN = re.compile(r"[A-Za-z0-9]+(?:['’\-][A-Za-z0-9]+)*")
+
+
+@lru_cache(maxsize=4096)
+def _name_tokens(text: str, language: str) -> tuple[_Token, ...]:
+    """``text`` as the tokens a name's slot is read from (punctuation left out in English)."""
+    if language == "ja":
+        tagger = _tagger()
+        if tagger is None:
+            return ()
+        out = []
+        for word in tagger(text):
+            feature = word.feature
+            pos1, pos2 = getattr(feature, "pos1", "") or "", getattr(feature, "pos2", "") or ""
+            lemma = (getattr(feature, "lemma", None) or word.surface).split("-")[0]
+            out.append(_Token(word.surface, word.surface, lemma, pos2 == "固有名詞",
+                              pos1 in ("名詞", "接頭辞", "接尾辞") and pos2 not in ("数詞", "代名詞"),
+                              (getattr(feature, "pos3", "") or "") if pos2 == "固有名詞" else ""))
+        return tuple(out)
+    found = _EN_TOKEN.findall(text)
+    out = []
+    for i, word in enumerate(found):
+        lower = word.lower()
+        capital = word[:1].isupper() and lower not in STOP_WORDS
+        # The first word of a sentence is a name only when the next one is capitalised too.
+        name = capital and (i > 0 or (i + 1 < len(found) and found[i + 1][:1].isupper()) or word.isupper() and len(word) > 1)
+        out.append(_Token(lower, word, stem(lower), name, name, ""))
+    return tuple(out)
+
+
+def _name_slot(said: tuple[_Token, ...], source: tuple[_Token, ...], at: int) -> tuple[int, int, int, int, bool] | None:
+    """The claim's tokens ``i1:i2`` around index ``at`` and the source's ``j1:j2`` that stand in
+    the same slot (the words on both sides are the same), with whether everything else is the
+    same word for word; None when the name is not in such a slot."""
+    codes = SequenceMatcher(None, [t.key for t in said], [t.key for t in source], autojunk=False).get_opcodes()
+    for n, (tag, i1, i2, j1, j2) in enumerate(codes):
+        if not i1 <= at < i2:
+            continue
+        if tag != "replace" or i2 - i1 > NAME_MAX or j2 - j1 > NAME_MAX:
+            return None
+        before = codes[n - 1][0] == "equal" if n else False
+        after = codes[n + 1][0] == "equal" if n + 1 < len(codes) else False
+        if not (before or after) or not (before or i1 == 0 and j1 == 0) or not (after or i2 == len(said) and j2 == len(source)):
+            return None
+        only = all(c[0] == "equal" for k, c in enumerate(codes) if k != n)
+        return i1, i2, j1, j2, only
+    return None
+
+
 def bind_values(
     claim: str, language: str, words: frozenset[str], sentences: Sequence[Sentence],
     weight: Callable[[str], float], vocabulary: frozenset[str] = frozenset(),
@@ -247,7 +310,9 @@ def bind_values(
     index = _CONTRAST_JA if language == "ja" else _CONTRAST_EN
     extra = _counter_nouns(claim) if language == "ja" else frozenset()
     typed = _typed(claim)
-    if not typed and not extra and not any(w in index for w in words):
+    said_tokens = _name_tokens(claim, language)
+    named = any(t.name for t in said_tokens)
+    if not typed and not extra and not named and not any(w in index for w in words):
         return []
     # The claim's other figures help find the sentence only when they name their slot: a bare
     # "1" also numbers the passage's lists.
@@ -325,6 +390,57 @@ def bind_values(
             of_kind = {min(m.values) for typed_here in sentence_typed for m, k in typed_here if k == kind}
             if len(of_kind | {min(mention.values)}) >= 2:
                 problems.append(Binding("unbound", UNBOUND, mention.text, "number", None, aligned, complete))
+
+    # --- names ---
+    # 「長野県と山梨県」 against 「静岡県と山梨県」: a name of the claim that the aligned sentence
+    # lacks, where that sentence has another name of the same kind between the same words.
+    # 「山梨県と静岡県」 against 「静岡県と山梨県」 names no other: both are in the sentence.
+    done: set[tuple[int, int]] = set()
+    for at, token in enumerate(said_tokens):
+        if not token.name or token.term not in words:
+            continue
+        context = claim_units - {token.term}
+        if not context:
+            continue
+        scores, top, total = align(context)
+        if scores[top] <= 0:
+            continue
+        aligned = sentences[top]
+        if token.term in aligned.features:
+            continue
+        theirs_tokens = _name_tokens(aligned.text, language)
+        slot = _name_slot(said_tokens, theirs_tokens, at)
+        if slot is None or (slot[0], slot[1]) in done:
+            continue
+        i1, i2, j1, j2, only = slot
+        mine, theirs = said_tokens[i1:i2], theirs_tokens[j1:j2]
+        if not all(t.noun for t in (*mine, *theirs)):
+            continue
+        rivals = [t for t in theirs if t.name and t.term not in words]
+        if not rivals or any(t.term in aligned.features for t in mine if t.name):
+            continue
+        # Of the same kind: both places or both persons (MeCab), or the same noun after both
+        # (県, 市, 州, さん), which the slot shares.
+        kinds = {t.kind for t in mine if t.name} & {t.kind for t in rivals} - {"", "一般"}
+        suffix = said_tokens[i2] if i2 < len(said_tokens) and said_tokens[i2].noun and not said_tokens[i2].name else None
+        if language == "ja" and not (kinds or suffix):
+            continue
+        done.add((i1, i2))
+        holders = [i for i, s in enumerate(sentences) if token.term in s.features]
+        joiner = "" if language == "ja" else " "
+        claim_value = joiner.join(t.surface for t in mine)
+        passage_value = joiner.join(t.surface for t in theirs)
+        if language == "ja" and suffix is not None:
+            claim_value += suffix.surface  # 長野県 / 静岡県: the name with the suffix both have
+            passage_value += suffix.surface
+        complete = context - {t.term for t in mine} <= aligned.features
+        # English names are read without a parser: contradicted only where the rest of the
+        # sentence is the claim word for word.
+        if strong(top, scores, total, context - {t.term for t in mine}, holders) and (language == "ja" or only):
+            problems.append(Binding("contradicted", CONTRAST, claim_value, "name", passage_value, aligned,
+                                    complete or only))
+        else:
+            problems.append(Binding("unbound", UNBOUND, claim_value, "name", None, aligned, complete))
 
     # --- contrast words ---
     if extra:
