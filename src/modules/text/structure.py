@@ -638,33 +638,33 @@ def english_exchange(claim: str, evidence: str) -> tuple[str, str, bool] | None:
     ("was accepted by" turns the order round by itself)."""
     said_all = _EN_WORD.findall(claim.lower())
     source_all = _EN_WORD.findall(evidence.lower())
-    found = _exchange(said_all, source_all)
+    said_words = [t for t in said_all if t != ","]
+    source_words = [t for t in source_all if t != ","]
+    found = _exchange(said_words, source_words)
     if found is not None:
         x, y, m = found
-        listed = m[0] in _EN_SEPARATORS and m[-1] in _EN_SEPARATORS
-        if _content(x) and _content(y) and _content(m) and not listed:
+        if _content(x) and _content(y) and _content(m) and not _listed(said_all, x, y, lambda t: t):
             return " ".join(x), " ".join(y), True
     if bool(_EN_PASSIVE.search(claim)) != bool(_EN_PASSIVE.search(evidence)):
         return None
-    said_words = [t for t in said_all if t != ","]
-    source_words = [t for t in source_all if t != ","]
     said = [stem(t) for t in said_words if t not in STOP_WORDS]
     wanted = set(said)
     source = [t for t in (stem(w) for w in source_words if w not in STOP_WORDS) if t in wanted]
     if sorted(said) != sorted(source):
         return None  # the sentence does not hold the claim's terms, each as often
     found = _exchange(said, source)
-    if found is None:
+    if found is None or _listed(said_all, found[0], found[1], stem):
         return None
-    x, y, _ = found
-    # Items of one list in the claim: the word after the first and the one before the second
-    # are separators.
-    stems = [stem(t) if t not in _EN_SEPARATORS else t for t in said_all]
+    return " ".join(found[0]), " ".join(found[1]), False
+
+
+def _listed(tokens: list[str], x: list[str], y: list[str], fold) -> bool:
+    """Whether ``x`` and ``y`` are items of one list in ``tokens`` (commas kept): a separator
+    right after the first and right before the second."""
+    folded = [t if t in _EN_SEPARATORS else fold(t) for t in tokens]
     try:
-        first = stems.index(x[-1])
-        second = stems.index(y[0], first + 1)
+        first = folded.index(x[-1])
+        second = folded.index(y[0], first + 1)
     except ValueError:
-        return None
-    if stems[first + 1] in _EN_SEPARATORS and stems[second - 1] in _EN_SEPARATORS:
-        return None
-    return " ".join(x), " ".join(y), False
+        return False
+    return folded[first + 1] in _EN_SEPARATORS and folded[second - 1] in _EN_SEPARATORS
