@@ -503,3 +503,18 @@ async def test_a_sentence_about_the_page_itself_or_a_question_is_not_part_of_the
     deps, _ = _deps(FakeModel(), loops=0)
     answer = (await _verify(_state(draft), deps))["verification"]["annotated_draft"]
     assert answer == "## 結論\n富士山の最後の噴火は1707年の宝永噴火である[S1]。\n"
+
+
+async def test_an_empty_summary_takes_a_supported_sentence_of_the_findings():
+    # With the real model (issue 29): the Summary's sentences were all rejected while each
+    # sub-question section kept one supported sentence; the answer must still open with one.
+    draft = ("## 結論\n富士山は毎年30万人が登る[S1]。\n\n### 1. 富士山の標高は？\n富士山の標高は3,776メートルである[S1]。\n\n"
+             "### 2. 富士山の最後の噴火は？\n富士山の最後の噴火は1707年の宝永噴火である[S1]。\n")
+    plan = [{"question": "富士山の標高は？", "queries": []}, {"question": "富士山の最後の噴火は？", "queries": []}]
+    judge = JudgeBatch(verdicts=[JudgeVerdict(id=1, verdict="unsupported", confidence=0.8)])
+    deps, _ = _deps(FakeModel(judge=judge), loops=0)
+    verification = (await _verify(dict(_state(draft), plan=plan, question="富士山の標高と最後の噴火は？"), deps))["verification"]
+    assert verification["annotated_draft"] == (
+        "## 結論\n富士山の標高は3,776メートルである[S1]。\n\n"
+        "### 2. 富士山の最後の噴火は？\n富士山の最後の噴火は1707年の宝永噴火である[S1]。\n")
+    assert verification["summary"]["not_given"] == []

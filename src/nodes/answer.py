@@ -361,14 +361,21 @@ def assemble_answer(
     summary = [s for s, _, section in sentences if section == summary_section]
     kept_summary = [s for s in summary if replacement.get(s)]
     lifted = False
+    answered_by_summary: set[str] = set()
     if summary and not kept_summary:
         # An empty Summary takes the first supported sentence of a finding that keeps another.
         by_section: dict[str, list[int]] = {}
         for s, _, section in sentences:
             if section != summary_section and status.get(s) == "supported" and by_start.get(s):
                 by_section.setdefault(section, []).append(s)
-        donor = next((starts[0] for starts in by_section.values() if len(starts) >= 2), None)
+        # Else the first supported sentence of any finding: its section, left empty, then goes
+        # without a "not given" line, since the Summary now says it.
+        donor = next((starts[0] for starts in by_section.values() if len(starts) >= 2), None) \
+            or next((starts[0] for starts in by_section.values()), None)
         if donor is not None:
+            donor_section = next(section for s, _, section in sentences if s == donor)
+            if len(by_section[donor_section]) == 1:
+                answered_by_summary.add(_heading_key(donor_section))
             replacement[summary[0]], replacement[donor] = replacement[donor], ""
             status[summary[0]] = "supported"
             kept_summary, lifted = [summary[0]], True
@@ -394,7 +401,8 @@ def assemble_answer(
             line_end = len(out) if line_end < 0 else line_end
             if not out[line_start:line_end].strip() and line_start > 0 and out[line_start - 2:line_start - 1] != "\n":
                 out = out[:line_start] + out[line_end + 1:]
-    out, not_given = _tidy_sections(out, language, sub_questions or [], summary_empty=bool(summary) and not kept_summary)
+    out, not_given = _tidy_sections(out, language, [q for q in sub_questions or [] if _heading_key(q) not in answered_by_summary],
+                                    summary_empty=bool(summary) and not kept_summary)
     return Assembly(answer=out, removed=removed, not_given=not_given, lifted=lifted)
 
 
@@ -418,6 +426,11 @@ def _decide(claim: Claim, verdict: dict[str, Any], topic: Topic | None, wrong_la
     if topic is not None and not topic.is_on_topic(claim):
         return REMOVED_OFF_TOPIC
     return None
+
+
+def _heading_key(title: str) -> str:
+    """A heading as a sub-question: "1. What is PEP 703?" is the plan's "What is PEP 703?"."""
+    return _norm(_NUMBERING.sub("", title))
 
 
 def _tidy_sections(text: str, language: str, sub_questions: list[str], *, summary_empty: bool) -> tuple[str, list[str]]:
@@ -445,7 +458,7 @@ def _tidy_sections(text: str, language: str, sub_questions: list[str], *, summar
             continue  # a list item or a line left with nothing (or only citations) in it
         cleaned.append(line.rstrip())
     # Sections: drop the empty ones, or say what the sources did not give.
-    wanted = {_norm(q): q for q in sub_questions if q.strip()}
+    wanted = {_heading_key(q): q for q in sub_questions if q.strip()}
     out: list[str] = []
     not_given: list[str] = []
     position = 0
@@ -469,7 +482,7 @@ def _tidy_sections(text: str, language: str, sub_questions: list[str], *, summar
             position += 1
             continue
         title = heading.group(3).strip()
-        question = wanted.get(_norm(title))
+        question = wanted.get(_heading_key(title))
         if question is not None:
             out += [line, "", t("answer.not_given", language, question=question), ""]
             not_given.append(question)
