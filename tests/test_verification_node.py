@@ -385,12 +385,26 @@ async def test_a_page_title_written_as_a_sentence_is_not_a_supported_claim():
     assert verification["summary"]["supported"] == 1
 
 
-async def test_an_uncited_sentence_the_judge_supports_is_not_counted_as_supported():
-    # issue 23, item 4: a sentence with no citation could count as supported on the judge's word.
+async def test_an_uncited_sentence_the_judge_supports_cites_the_one_source_it_was_checked_against():
+    # issue 29, with the real model: a small model cites nothing. When everything the judge read
+    # came from one source, that source is cited, so the reader can trace the sentence.
     draft = "## 結論\n富士山は毎年30万人が登る人気の山である。\n"
     model = FakeModel(judge=JudgeBatch(verdicts=[JudgeVerdict(id=1, verdict="supported", confidence=0.9)]))
     deps, _ = _deps(model, loops=0)
     verification = (await _verify(_state(draft), deps))["verification"]
+    (claim,) = verification["claims"]
+    assert (claim["verdict"], claim["cited_by_check"]) == ("supported", "S1")
+    assert verification["annotated_draft"] == "## 結論\n富士山は毎年30万人が登る人気の山である[S1]。\n"
+
+
+async def test_an_uncited_sentence_checked_against_several_sources_is_not_counted_as_supported():
+    # issue 23, item 4: a sentence with no citation could count as supported on the judge's word.
+    ledger = [*LEDGER, dict(LEDGER[0], label="S3", url="https://example.jp/fuji2", canonical_url="https://example.jp/fuji2",
+                            markdown="富士山は人気の山で、夏には多くの登山者が訪れる。")]
+    draft = "## 結論\n富士山は毎年30万人が登る人気の山である。\n"
+    model = FakeModel(judge=JudgeBatch(verdicts=[JudgeVerdict(id=1, verdict="supported", confidence=0.9)]))
+    deps, _ = _deps(model, loops=0)
+    verification = (await _verify(dict(_state(draft), documents=ledger), deps))["verification"]
     (claim,) = verification["claims"]
     assert (claim["verdict"], claim["reason"]) == ("partly_supported", "uncited")
     assert verification["summary"]["supported"] == 0

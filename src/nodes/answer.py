@@ -146,9 +146,10 @@ class Topic:
             return None
         return bool((_content_terms(text) | name_terms(text)) & self.names)
 
-    def is_on_topic(self, claim: Claim) -> bool:
-        cited = [self.source_texts[label] for label in (claim.citations or claim.paragraph_citations)
-                 if label in self.source_texts]
+    def is_on_topic(self, claim: Claim, attributed: list[str] | None = None) -> bool:
+        """``attributed``: the source the checks found for an uncited claim, read as its citation."""
+        labels = claim.citations or claim.paragraph_citations or attributed or []
+        cited = [self.source_texts[label] for label in labels if label in self.source_texts]
         if self.names:
             said = [self._names_in(claim.plain), *(self._names_in(text) for text in cited)]
             if any(said):
@@ -416,14 +417,14 @@ def _decide(claim: Claim, verdict: dict[str, Any], topic: Topic | None, wrong_la
     if name in ("unsupported", "citation_invalid"):
         return REMOVED_NOT_SUPPORTED
     cited = bool(verdict.get("citations"))
-    uncited_label = not claim.citations and verdict.get("evidence_label") and verdict.get("method") == "lexical" \
-        and name == "supported"
+    uncited_label = not claim.citations and name == "supported" and verdict.get("evidence_label") and (
+        verdict.get("method") == "lexical" or verdict.get("cited_by_check"))
     if not cited and not uncited_label:
         # Traced to no source: the reader cannot check it, whatever a judge thought.
         return REMOVED_UNCITED
     if name == "partly_supported" and verdict.get("checked", True):
         return REMOVED_PARTLY
-    if topic is not None and not topic.is_on_topic(claim):
+    if topic is not None and not topic.is_on_topic(claim, [] if claim.citations else [str(uncited_label and verdict["evidence_label"] or "")]):
         return REMOVED_OFF_TOPIC
     return None
 

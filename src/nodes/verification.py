@@ -109,13 +109,25 @@ async def verify_claims(state: AgentState, deps: WorkflowDependencies) -> Comman
     judge, judged_by = judge_for(deps.settings, deps.model), {}
     judged = await judge_uncertain(claims, assessments, methods, language, deps.model, deps.settings, new_errors,
                                    judge=judge, record=judged_by)
+    attributed: set[int] = set()
     for claim, assessment, method in zip(claims, assessments, methods):
         if method == "model" and assessment.outcome == "supported" and not claim.citations:
-            # The judge found support, but the sentence cites nothing and the cheap checks could
-            # not say which passage: the reader cannot trace it, so it does not count as
+            sources = {passage.label for passage in assessment.candidates}
+            if len(sources) == 1:
+                # Everything the judge read came from one source: that source says it, and the
+                # answer cites it, so the reader can trace the sentence (small models cite
+                # nothing at all; issue 29).
+                assessment.evidence_label = next(iter(sources))
+                attributed.add(claim.index)
+                continue
+            # The judge found support, but the sentence cites nothing and its passages come
+            # from several sources: the reader cannot trace it, so it does not count as
             # supported (issue 23, item 4). A sentence the cheap checks are sure of gets a label.
             assessment.verdict, assessment.outcome, assessment.reason = "partly_supported", "uncertain", "uncited"
     verdicts = [_verdict(claim, a, m) for claim, a, m in zip(claims, assessments, methods)]
+    for verdict in verdicts:
+        if verdict["index"] in attributed:
+            verdict["cited_by_check"] = verdict["evidence_label"]  # a label the program gave, not the model
 
     summary = _summary(verdicts, loops, language_check, documents)
     summary["judge_complete"] = judged
