@@ -532,3 +532,12 @@ async def test_an_empty_summary_takes_a_supported_sentence_of_the_findings():
         "## 結論\n富士山の標高は3,776メートルである[S1]。\n\n"
         "### 2. 富士山の最後の噴火は？\n富士山の最後の噴火は1707年の宝永噴火である[S1]。\n")
     assert verification["summary"]["not_given"] == []
+
+
+async def test_a_source_header_copied_as_a_heading_is_not_part_of_the_answer():
+    # With the real model (issue 29): "## 4. Mount Fuji — http://127.0.0.1:32785/en/mount-fuji.html".
+    draft = ("## 結論\n富士山の最後の噴火は1707年の宝永噴火である[S1]。\n\n"
+             "## 4. Mount Fuji — https://example.org/fuji\n富士山の標高は3,776メートルである[S1]。\n")
+    deps, _ = _deps(FakeModel(), loops=0)
+    answer = (await _verify(_state(draft), deps))["verification"]["annotated_draft"]
+    assert "example.org" not in answer and "3,776メートル" in answer

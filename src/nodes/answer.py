@@ -25,6 +25,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
+from research.modules.core.grammar import URL_IN_PROSE
 from research.modules.core.i18n import t
 from research.modules.text.analyser import name_terms, term_set
 from research.modules.text.claims import (
@@ -451,6 +452,10 @@ def _tidy_sections(text: str, language: str, sub_questions: list[str], *, summar
             title = PLACEHOLDER.sub("", heading.group(3)).strip()
             if title != heading.group(3).strip():
                 title = _NUMBERING.sub("", title).strip()
+            if URL_IN_PROSE.search(title):
+                # The prompt's source header copied as a heading ("Mount Fuji — http://…"):
+                # source metadata, not a theme of the answer.
+                continue
             if not re.search(r"[A-Za-z\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff0-9]", title):
                 continue  # a heading that was only a template's slot
             cleaned.append(f"{heading.group(1)}{heading.group(2)} {title}")
