@@ -171,3 +171,34 @@ def test_a_name_given_elsewhere_in_the_passage_is_not_bound_to_this_slot():
     passage = "Guido Rossum created Python in 1991. The Python Steering Council accepted PEP 703."
     found = assess("The Python Guido Rossum accepted PEP 703 [S1].", passage, "en")
     assert found.outcome != "supported"
+
+
+# --- what RAGTruth's clean sentences taught (train split) -------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("claim", "passage"),
+    [
+        # Two verbs in each other's places are words of one meaning here, not roles.
+        ("Click Start, select Printers and Faxes, and then choose Add a Printer from Printer Tasks in the left pane [S1].",
+         "Click Start, choose Printers and Faxes, and then select Add a Printer from Printer Tasks in the left pane."),
+        # One name written two ways is not another name.
+        ("Holmes was one of six pre-thesis PhD students who were awarded a training grant from the National "
+         "Institutes of Health [S1].",
+         "Holmes was one of six pre-thesis Ph.D. students who were awarded a training grant from the National "
+         "Institutes of Health."),
+        ("Fans will vote on America's Favorite Houseguest during the final week of Big Brother 25 [S1].",
+         "Fans will vote on AFH during the final week of Big Brother 25."),
+        ("東大の研究チームが新しい材料を発表した[S1]。", "東京大学の研究チームが新しい材料を発表した。"),
+    ],
+)
+def test_synonyms_and_one_name_written_two_ways_are_not_contradicted(claim, passage):
+    language = "ja" if "。" in passage else "en"
+    assert assess(claim, passage, language).outcome != "unsupported"
+
+
+def test_adjectives_of_nationality_exchanged_are_contradicted():
+    # RAGTruth's annotators let this pass; the source says the Maltese authorities said it.
+    found = assess("Italian authorities, who are working with Maltese rescuers, said 50 people had been saved [S1].",
+                   "Maltese authorities, who are working with Italian rescuers, said 50 people had been saved.", "en")
+    assert (found.outcome, found.reason) == ("unsupported", "role_swap")

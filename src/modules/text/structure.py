@@ -596,6 +596,8 @@ def english_contrast(claim_words: set[str], evidence_words: set[str]) -> tuple[s
 
 _EN_WORD = re.compile(r"[a-z0-9]+(?:['’\-][a-z0-9]+)*|,")
 _EN_SEPARATORS = frozenset({",", "and", "or", "&", "nor"})
+_EN_DETERMINERS = frozenset("the a an this that these those its their his her our your my of to from with by for in "
+                            "on at over into between".split())
 _EXCHANGE_MAX = 4  # tokens of one exchanged term ("the Python Steering Council" is two of them: steering council)
 
 
@@ -640,10 +642,28 @@ def english_exchange(claim: str, evidence: str) -> tuple[str, str, bool] | None:
     source_all = _EN_WORD.findall(evidence.lower())
     said_words = [t for t in said_all if t != ","]
     source_words = [t for t in source_all if t != ","]
+    # Names: words written with a capital where a sentence does not start, in either text.
+    capitalised = {w.lower() for text in (claim, evidence)
+                   for k, w in enumerate(re.findall(r"[A-Za-z0-9]+(?:['’\-][A-Za-z0-9]+)*", text))
+                   if k > 0 and len(w) > 1 and w[:1].isupper()}
+
+    def nouns(x: list[str], fold) -> bool:
+        """A term that names something: a capitalised name, or words after a determiner or a
+        preposition (within three words). "select … choose" / "choose … select" are verbs."""
+        if any(fold(w) in x for w in capitalised):
+            return True
+        folded = [fold(t) for t in said_words]
+        try:
+            at = folded.index(x[0])
+        except ValueError:
+            return False
+        return any(t in _EN_DETERMINERS for t in said_words[max(0, at - 3):at])
+
     found = _exchange(said_words, source_words)
     if found is not None:
         x, y, m = found
-        if _content(x) and _content(y) and _content(m) and not _listed(said_all, x, y, lambda t: t):
+        if _content(x) and _content(y) and _content(m) and not _listed(said_all, x, y, lambda t: t) \
+                and nouns(x, lambda t: t) and nouns(y, lambda t: t):
             return " ".join(x), " ".join(y), True
     if bool(_EN_PASSIVE.search(claim)) != bool(_EN_PASSIVE.search(evidence)):
         return None
@@ -653,7 +673,7 @@ def english_exchange(claim: str, evidence: str) -> tuple[str, str, bool] | None:
     if sorted(said) != sorted(source):
         return None  # the sentence does not hold the claim's terms, each as often
     found = _exchange(said, source)
-    if found is None or _listed(said_all, found[0], found[1], stem):
+    if found is None or _listed(said_all, found[0], found[1], stem) or not (nouns(found[0], stem) and nouns(found[1], stem)):
         return None
     return " ".join(found[0]), " ".join(found[1]), False
 

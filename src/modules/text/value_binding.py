@@ -294,6 +294,22 @@ def _name_slot(said: tuple[_Token, ...], source: tuple[_Token, ...], at: int) ->
     return None
 
 
+def _same_name(mine: list[str], theirs: list[str]) -> bool:
+    """One name written two ways: "PhD" / "Ph. D.", "Med" / "Mediterranean", "AFH" /
+    "America's Favorite Houseguest", 東大 / 東京大学 (the shorter's letters in order in the longer,
+    or its initials)."""
+    a, b = ("".join(re.findall(r"\w", "".join(x))).lower() for x in (mine, theirs))
+    initials = ["".join(w[:1] for w in x).lower() for x in (mine, theirs)]
+    short, long_ = sorted((a, b), key=len)
+    if not short:
+        return True
+    it = iter(long_)
+    if long_.startswith(short) or a in initials or b in initials:
+        return True
+    # 東大 / 東京大学: kanji abbreviations keep the longer name's characters in order.
+    return not short.isascii() and all(ch in it for ch in short)
+
+
 def bind_values(
     claim: str, language: str, words: frozenset[str], sentences: Sequence[Sentence],
     weight: Callable[[str], float], vocabulary: frozenset[str] = frozenset(),
@@ -417,7 +433,8 @@ def bind_values(
         if not all(t.noun for t in (*mine, *theirs)):
             continue
         rivals = [t for t in theirs if t.name and t.term not in words]
-        if not rivals or any(t.term in aligned.features for t in mine if t.name):
+        if not rivals or any(t.term in aligned.features for t in mine if t.name) \
+                or _same_name([t.surface for t in mine], [t.surface for t in theirs]):
             continue
         # Of the same kind: both places or both persons (MeCab), or the same noun after both
         # (県, 市, 州, さん), which the slot shares.
