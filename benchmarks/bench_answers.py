@@ -266,6 +266,8 @@ def first_draft_facts(fake: FakeOllama, q: Question) -> list[str]:
             continue
         if any(word.lower() in sentence.lower() for word in q.off_topic):
             continue
+        if re.match(r"(?:この|本)(?:資料|文書|ページ)は|(?:This|The) (?:document|page|article) ", sentence):
+            continue  # says what a page is, not a fact of the question's world
         block = f"Claim 1: {sentence}\nPassages:\n" + "\n".join(evidence) + "\n"
         verdicts = _judge_meaning(block, fake._translations)
         if verdicts and verdicts[0]["verdict"] == "supported":

@@ -388,13 +388,17 @@ async def test_a_page_title_written_as_a_sentence_is_not_a_supported_claim():
 async def test_an_uncited_sentence_the_judge_supports_cites_the_one_source_it_was_checked_against():
     # issue 29, with the real model: a small model cites nothing. When everything the judge read
     # came from one source, that source is cited, so the reader can trace the sentence.
-    draft = "## 結論\n富士山は毎年30万人が登る人気の山である。\n"
+    draft = "## 結論\n富士山の最後の噴火では江戸にも火山灰が降り積もった。\n"
     model = FakeModel(judge=JudgeBatch(verdicts=[JudgeVerdict(id=1, verdict="supported", confidence=0.9)]))
     deps, _ = _deps(model, loops=0)
     verification = (await _verify(_state(draft), deps))["verification"]
     (claim,) = verification["claims"]
     assert (claim["verdict"], claim["cited_by_check"]) == ("supported", "S1")
-    assert verification["annotated_draft"] == "## 結論\n富士山は毎年30万人が登る人気の山である[S1]。\n"
+    assert verification["annotated_draft"] == "## 結論\n富士山の最後の噴火では江戸にも火山灰が降り積もった[S1]。\n"
+    # General knowledge a lenient judge lets pass, whose words the source mostly lacks, is not attributed.
+    draft = "## 結論\n富士山は毎年30万人が登る人気の山である。\n"
+    verification = (await _verify(_state(draft), _deps(model, loops=0)[0]))["verification"]
+    assert verification["claims"][0]["removed_reason"] == "uncited" and "30万人" not in verification["annotated_draft"]
 
 
 async def test_an_uncited_sentence_checked_against_several_sources_is_not_counted_as_supported():

@@ -207,10 +207,14 @@ def test_every_reason_the_checks_give_has_words_in_both_languages():
         assert set(MESSAGES[f"verify.reason.{reason}"]) >= {"en", "ja"}
 
 
-def test_english_names_exchanged_around_the_same_verb_go_to_the_judge():
+def test_english_names_exchanged_around_the_same_verb_are_contradicted_when_the_rest_matches():
+    # issue 29: exchanging the two names gives the passage's sentence word for word: contradicted.
     source = "Japan defeated China in the war of 1894."
     swapped = _assess("China defeated Japan in the war of 1894 [S1].", source)
-    assert (swapped.outcome, swapped.reason) == ("uncertain", "role_unclear")
+    assert (swapped.outcome, swapped.reason) == ("unsupported", "role_swap")
+    # Said in other words around the exchange: only the judge can tell.
+    loose = _assess("China beat Japan in the 1894 war [S1].", source)
+    assert loose.outcome != "supported"
     assert _outcome("Japan defeated China in the war of 1894 [S1].", source) == "supported"
     # the passive turns the order round by itself
     assert _outcome("Japan defeated China in 1894 [S1].", "In 1894 China was defeated by Japan.") != "unsupported"

@@ -58,6 +58,11 @@ _PASSAGE_TOKENS = 160  # per passage shown to the judge: enough for two sentence
 _FLAGGED = ("unsupported", "citation_invalid")
 
 
+# An uncited sentence is attributed to the one source the judge read only when the cheap checks
+# found most of its words there too: general knowledge a lenient judge lets pass is not.
+_ATTRIBUTION_COVERAGE = 0.7
+
+
 def _program_texts() -> ProgramText:
     """Every text this program sends to a model: its prompts (both languages) and the repair
     message. A sentence of the answer that repeats one came from us, not from a source."""
@@ -113,7 +118,7 @@ async def verify_claims(state: AgentState, deps: WorkflowDependencies) -> Comman
     for claim, assessment, method in zip(claims, assessments, methods):
         if method == "model" and assessment.outcome == "supported" and not claim.citations:
             sources = {passage.label for passage in assessment.candidates}
-            if len(sources) == 1:
+            if len(sources) == 1 and assessment.score >= _ATTRIBUTION_COVERAGE:
                 # Everything the judge read came from one source: that source says it, and the
                 # answer cites it, so the reader can trace the sentence (small models cite
                 # nothing at all; issue 29).
