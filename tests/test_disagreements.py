@@ -234,7 +234,7 @@ class _JudgeModel:
         self.verdict = verdict
         self.calls: list[list[dict]] = []
 
-    async def structured(self, messages, schema, *, node, fallback):
+    async def structured(self, messages, schema, *, node, fallback, max_tokens=None):
         self.calls.append(messages)
         assert schema is DisagreementJudgements and isinstance(fallback, DisagreementJudgements)
         if self.verdict is None:
@@ -436,8 +436,8 @@ def test_a_supported_claim_giving_one_side_is_contested():
     assert contested_claims(claims, items) == {0: "3776 metres [S1]"}
 
 
-@pytest.mark.parametrize(("lang", "label"), [("en", "Supported by its source, but another source gives a different value"),
-                                             ("ja", "出典の裏付けはあるが、別の出典は異なる値を示す")])
+@pytest.mark.parametrize(("lang", "label"), [("en", "supported by its source, but another source gives a different value"),
+                                             ("ja", "裏付けあり（ただし別の出典は異なる値を示す）")])
 def test_the_report_lists_a_contested_claim_with_the_other_value(lang, label):
     claim = {"index": 0, "text": "Mount Fuji stands 3,778 metres above sea level.", "verdict": "supported",
              "citations": ["S2"], "contested_by": "3776 metres [S1]"}
@@ -470,7 +470,7 @@ class _CheckerModel:
         figures = set(re.findall(r"\d[\d,]*", claim))
         return "Yes" if figures <= set(re.findall(r"\d[\d,]*", document)) and "Fuji" in document else "No"
 
-    async def structured(self, messages, schema, *, node, fallback):
+    async def structured(self, messages, schema, *, node, fallback, max_tokens=None):
         self.structured_calls += 1
         return fallback
 

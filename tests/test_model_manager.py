@@ -36,6 +36,19 @@ async def test_malformed_json_is_retried_once_then_falls_back(fake_ollama):
     assert "not valid JSON" in fake_ollama.chat_requests()[-1]["messages"][-1]["content"]
 
 
+async def test_a_capped_structured_reply_asks_ollama_for_at_most_that_many_tokens(fake_ollama):
+    # issue 29, with the real model: a 1.5B model held to the judge's grammar wrote until the
+    # 600 s request timeout and the run ended "Ollama unreachable".
+    manager = _manager(fake_ollama)
+    await manager.structured([{"role": "user", "content": "q"}], QueryPlan, node="input", fallback=FALLBACK,
+                             max_tokens=184)
+    assert fake_ollama.chat_requests()[-1]["options"]["num_predict"] == 184
+    fake_ollama.mode = "malformed"
+    await manager.structured([{"role": "user", "content": "q"}], QueryPlan, node="input", fallback=FALLBACK)
+    assert "num_predict" not in fake_ollama.chat_requests()[-1]["options"]
+    assert manager.usage["input"]["repairs"] == 2  # each reply that did not fit its schema is counted
+
+
 async def test_server_error_falls_back_for_structured_steps(fake_ollama):
     fake_ollama.mode = "error500"
     plan = await _manager(fake_ollama).structured([{"role": "user", "content": "q"}], QueryPlan,

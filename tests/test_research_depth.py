@@ -107,7 +107,7 @@ class PlanModel:
         self.plan = plan
         self.schemas: list[str] = []
 
-    async def structured(self, messages, schema, *, node, fallback):
+    async def structured(self, messages, schema, *, node, fallback, max_tokens=None):
         self.schemas.append(schema.__name__)
         if schema is ResearchPlan and self.plan is not None:
             return self.plan
@@ -477,7 +477,7 @@ class _ShortPlanner:
         self.replies = list(replies)
         self.asked: list[list[dict[str, Any]]] = []
 
-    async def structured(self, messages, schema, *, node, fallback):
+    async def structured(self, messages, schema, *, node, fallback, max_tokens=None):
         self.asked.append(messages)
         if schema is ResearchPlan and self.replies:
             return self.replies.pop(0)

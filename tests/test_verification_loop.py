@@ -41,7 +41,7 @@ class RevisingModel:
     def __init__(self, revisions: SentenceRevisions) -> None:
         self.revisions, self.calls = revisions, []
 
-    async def structured(self, messages, schema, *, node, fallback):
+    async def structured(self, messages, schema, *, node, fallback, max_tokens=None):
         assert schema is SentenceRevisions and node == "llm"
         self.calls.append(messages)
         return self.revisions

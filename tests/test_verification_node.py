@@ -61,7 +61,7 @@ class FakeModel:
         self.chat_reply = chat_reply
         self.calls: list[tuple[str, Any, list[dict[str, str]]]] = []
 
-    async def structured(self, messages, schema, *, node, fallback):
+    async def structured(self, messages, schema, *, node, fallback, max_tokens=None):
         self.calls.append(("structured", schema, messages))
         assert node == "verification"
         if schema is JudgeBatch:
@@ -284,7 +284,7 @@ async def test_english_flags_and_uncited_claim_gets_its_source():
 
 async def test_exception_from_model_is_recorded_not_raised():
     class BrokenModel(FakeModel):
-        async def structured(self, messages, schema, *, node, fallback):
+        async def structured(self, messages, schema, *, node, fallback, max_tokens=None):
             raise RuntimeError("connection reset")
 
     deps, _ = _deps(BrokenModel())

@@ -55,6 +55,9 @@ MAX_FOLLOW_UP_QUERIES = 3
 # A follow-up round must raise the supported share by this much for another one to run.
 MIN_LOOP_GAIN = 0.05
 _PASSAGE_TOKENS = 160  # per passage shown to the judge: enough for two sentences
+# A verdict's JSON (id, verdict, confidence, a short quote): its reply is capped to this many
+# tokens a claim, so a small model held to the grammar cannot write until the call times out.
+_JUDGE_TOKENS_PER_CLAIM = 120
 _FLAGGED = ("unsupported", "citation_invalid")
 
 
@@ -382,7 +385,8 @@ async def _judge_by_prompt(positions: list[int], claims: list[Claim], assessment
     for blocks, ids in batches:
         messages = [{"role": "system", "content": system}, {"role": "user", "content": "\n\n".join(blocks)}]
         try:
-            batch = await model.structured(messages, JudgeBatch, node=NODE, fallback=None)
+            batch = await model.structured(messages, JudgeBatch, node=NODE, fallback=None,
+                                           max_tokens=_JUDGE_TOKENS_PER_CLAIM * len(ids) + 64)
         except UserFacingError:
             raise
         except Exception as exc:  # noqa: BLE001 - a failed judge costs the verdicts, not the run

@@ -142,17 +142,20 @@ class ModelManager:
         return answer
 
     async def structured(
-        self, messages: list[dict[str, str]], schema: type[T], *, node: str, fallback: T
+        self, messages: list[dict[str, str]], schema: type[T], *, node: str, fallback: T,
+        max_tokens: int | None = None,
     ) -> T:
         """A reply validated against ``schema``: one repair retry, then ``fallback``.
 
-        A malformed reply from a small local model must never end a run.
+        A malformed reply from a small local model must never end a run. ``max_tokens`` caps
+        the reply (Ollama's ``num_predict``) where the schema's size is known: a small model
+        held to a JSON grammar can otherwise write until the request times out.
         """
         conversation = list(messages)
         json_schema = schema.model_json_schema()
         for attempt in range(2):
             try:
-                response = await self._call(conversation, node=node, format=json_schema)
+                response = await self._call(conversation, node=node, format=json_schema, max_tokens=max_tokens)
             except OllamaCallFailed:
                 if attempt == 0:
                     continue  # a 500 from Ollama: try once more, then fall back
@@ -221,9 +224,11 @@ class ModelManager:
         self._entry(node)["model_ms"] += round(seconds * 1000)
 
     async def _call(self, messages: list[dict[str, str]], *, node: str, stream: bool = False, format: Any = None,
-                    extra_room: bool = False):
+                    extra_room: bool = False, max_tokens: int | None = None):
         num_ctx = self.settings.num_ctx * 2 if extra_room else self.settings.num_ctx
-        options = {"num_ctx": num_ctx, "temperature": 0.2 if format is None else 0.0}
+        options: dict[str, Any] = {"num_ctx": num_ctx, "temperature": 0.2 if format is None else 0.0}
+        if max_tokens:
+            options["num_predict"] = max_tokens
         started = time.perf_counter()
         try:
             response = await self._client.chat(
