@@ -545,3 +545,19 @@ async def test_a_source_header_copied_as_a_heading_is_not_part_of_the_answer():
     deps, _ = _deps(FakeModel(), loops=0)
     answer = (await _verify(_state(draft), deps))["verification"]["annotated_draft"]
     assert "example.org" not in answer and "3,776メートル" in answer
+
+
+async def test_a_sub_question_answered_in_another_section_is_not_said_to_be_missing():
+    # With the real model (issue 29): "When did Mount Fuji last erupt?" read "The sources read do
+    # not answer this" right under a Summary that answered it (its sentence, repeated, was dropped);
+    # and 「富士山の噴火の歴史は以下の通りです[S1]。」 announced a list that never came.
+    draft = ("## 結論\n富士山の最後の噴火は1707年の宝永噴火である[S1]。\n\n"
+             "### 富士山の最後の噴火は？\n富士山の最後の噴火は1707年の宝永噴火である[S1]。\n\n"
+             "### 富士山の噴火の歴史\n富士山の噴火の歴史は以下の通りです[S1]。\n")
+    plan = [{"question": "富士山の最後の噴火は？", "queries": []}, {"question": "富士山の噴火の歴史", "queries": []}]
+    deps, _ = _deps(FakeModel(), loops=0)
+    verification = (await _verify(dict(_state(draft), plan=plan), deps))["verification"]
+    answer = verification["annotated_draft"]
+    assert "以下の通り" not in answer
+    assert "富士山の最後の噴火は？\n\n読み込んだ" not in answer
+    assert verification["summary"]["not_given"] == ["富士山の噴火の歴史"]

@@ -69,6 +69,9 @@ _ABOUT_THE_SOURCE = re.compile(
     r"|^(?:this|the) (?:document|page|article|source|site|paper|report|passage)s? "
     r"(?:is|are|was|describes?|summari[sz]es?|covers?|explains?|discusses?|provides?|presents?|gives?|contains?)\b",
     re.IGNORECASE)
+# A sentence that only announces what follows: 「…は以下の通りです」, "… are as follows".
+_LEAD_IN = re.compile(r"(以下|次)の(通り|とおり)(です|である|だ)?[。.]?$|\bas follows[.:]?$|\bthe following[.:]?$",
+                      re.IGNORECASE)
 # Terms too common to tell one topic from another.
 _GENERIC_TERMS = frozenset({
     "japan", "日本", "world", "世界", "year", "年", "use", "使う", "new", "新しい", "system", "システム",
@@ -255,7 +258,7 @@ def _is_title(plain: str, titles: Iterable[str]) -> bool:
 # What leaves the answer even when the verifier took it as a claim: it may be true, but it is
 # not a statement about the question's world (a title, our own prompt, a slot, a question, a
 # sentence about the page).
-_NEVER_IN_THE_ANSWER = frozenset({"title", "prompt_text", "placeholder", "question", "about_the_source"})
+_NEVER_IN_THE_ANSWER = frozenset({"title", "prompt_text", "placeholder", "question", "about_the_source", "lead_in"})
 # What the verifier does not even check: it came from us or names a page.
 NOT_CHECKED_AS_CLAIMS = frozenset({"title", "prompt_text", "placeholder"})
 
@@ -278,7 +281,7 @@ def not_a_claim_reason(plain: str, text: str, titles: Iterable[str], program: Pr
         return "filler"
     if _ABOUT_THE_SOURCE.search(stripped.lstrip("*_ ")):
         return "about_the_source"
-    if stripped.endswith((":", "：")) and not citation_labels(text):
+    if stripped.endswith((":", "：")) and not citation_labels(text) or _LEAD_IN.search(stripped):
         return "lead_in"
     return None
 
@@ -308,6 +311,7 @@ def assemble_answer(
     status: dict[int, str] = {}  # start -> supported | not_checked (kept sentences only)
     seen: set[str] = set()
     said: dict[str, list[set[str]]] = {}  # section -> the terms and figures of each sentence kept there
+    answered_elsewhere: set[str] = set()  # sections whose sentence was said already in another
 
     def drop(start: int, reason: str, verdict: dict[str, Any] | None = None) -> None:
         replacement[start] = ""
@@ -323,6 +327,7 @@ def assemble_answer(
         plain = claim.plain if claim else plain_text(text)
         reason = not_a_claim_reason(plain, text, titles, program)
         if reason is not None and (claim is None or reason in _NEVER_IN_THE_ANSWER):
+            # (A lead-in the verifier took as a claim goes too: it announces, it does not say.)
             drop(start, REMOVED_NOT_A_CLAIM, verdict)
             continue
         if claim is None or verdict is None:
@@ -345,8 +350,10 @@ def assemble_answer(
         key = _norm(plain)
         content = _content_terms(plain) | set(re.findall(r"\d[\d,.]*\d|\d", plain))
         if key in seen or any(content <= earlier for earlier in said.get(_section, [])):
-            # Said already: word for word anywhere, or in other words within its section.
+            # Said already: word for word anywhere, or in other words within its section. The
+            # section's question is then answered elsewhere: never "not given".
             drop(start, REMOVED_DUPLICATE, verdict)
+            answered_elsewhere.add(_heading_key(_section))
             continue
         seen.add(key)
         said.setdefault(_section, []).append(content)
@@ -363,7 +370,7 @@ def assemble_answer(
     summary = [s for s, _, section in sentences if section == summary_section]
     kept_summary = [s for s in summary if replacement.get(s)]
     lifted = False
-    answered_by_summary: set[str] = set()
+    answered_by_summary: set[str] = answered_elsewhere
     if summary and not kept_summary:
         # An empty Summary takes the first supported sentence of a finding that keeps another.
         by_section: dict[str, list[int]] = {}
