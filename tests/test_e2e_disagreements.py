@@ -147,7 +147,7 @@ def test_pages_in_another_style_disagree_and_no_claim_is_simply_supported(resear
     checked = _section(report, "Verification")
     for claim in giving_3778:
         if claim["verdict"] == "supported" and a not in claim["citations"]:
-            line = next(line for line in checked.splitlines() if line.startswith("- Supported by its source, but")
+            line = next(line for line in checked.splitlines() if line.startswith("- supported by its source, but")
                         and claim["text"][:40].replace("'", "") in line.replace("\\", "").replace("'", ""))
             assert f"3776 metres \\[{a}\\]" in line, line
     assert found.get("contested_claims") or all(c["verdict"] != "supported" or a in c["citations"] for c in giving_3778)

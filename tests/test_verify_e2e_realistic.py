@@ -25,6 +25,7 @@ pytestmark = pytest.mark.e2e
 
 QUESTIONS = {"ja": "富士山（Mount Fuji）の標高と最後の噴火は？", "en": "Mount Fuji (富士山): how high is it and when did it last erupt?"}
 BODY_END = {"ja": "\n## 検証", "en": "\n## Verification"}
+NOTES = {"ja": "\n## 注記", "en": "\n## Notes"}
 SOURCES = {"ja": "\n## 出典\n", "en": "\n## Sources\n"}
 
 
@@ -57,11 +58,18 @@ def test_a_realistic_model_yields_a_report_that_flags_only_what_is_wrong(researc
 
     # The planted errors are taken out of the answer (issue 29: never kept with a soft mark) and
     # listed below it with the passage that decided them; no true sentence carries a mark.
-    lines = [line for line in body.splitlines() if line.strip() and not line.startswith(("#", "- **"))]
+    answer = body.split(NOTES[lang])[0]
+    lines = [line for line in answer.splitlines() if line.strip() and not line.startswith(("#", "- **"))]
     planted_marks = planted["swapped"] + planted["changed_numbers"]
-    claims = json.loads((session / "verification.json").read_text("utf-8"))["claims"]
+    verification = json.loads((session / "verification.json").read_text("utf-8"))
+    claims = verification["claims"]
+    corrected = {fix["value"] for fix in verification["summary"].get("corrected") or []}
     for mark in planted_marks:
         assert not [line for line in lines if mark in line], mark
+        if mark in corrected:
+            # Corrected from its passage where the slot was clear: the notes name the correction.
+            assert any(mark in line and "→" in line for line in body.split(NOTES[lang])[1].splitlines()), mark
+            continue
         removed = [c for c in claims if mark in c["text"] and c.get("removed")]
         assert removed and all(c["outcome"] == "unsupported" for c in removed), (mark, claims)
         listed = [line for line in report.split(BODY_END[lang])[1].splitlines() if mark in line]
