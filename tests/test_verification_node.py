@@ -561,3 +561,17 @@ async def test_a_sub_question_answered_in_another_section_is_not_said_to_be_miss
     assert "以下の通り" not in answer
     assert "富士山の最後の噴火は？\n\n読み込んだ" not in answer
     assert verification["summary"]["not_given"] == ["富士山の噴火の歴史"]
+
+
+async def test_a_repeat_the_judge_skipped_is_a_repeat_not_a_missing_answer():
+    # With the real model (issue 29): the Summary's sentence, repeated under "1. How high is Mount
+    # Fuji?", was judged once; the unjudged copy left as uncited, and the section then read "The
+    # sources read do not answer this" under a Summary that did.
+    draft = ("## Summary\nMount Fuji is the highest mountain in Japan at 3,776 m [S2].\n\n"
+             "## 1. How high is Mount Fuji?\nMount Fuji is the highest mountain in Japan at 3,776 m.\n")
+    plan = [{"question": "How high is Mount Fuji?", "queries": []}, {"question": "When did it last erupt?", "queries": []}]
+    deps, _ = _deps(FakeModel(), loops=0)
+    state = dict(_state(draft, language="en"), plan=plan, question="How high is Mount Fuji and when did it last erupt?")
+    verification = (await _verify(state, deps))["verification"]
+    assert verification["annotated_draft"] == "## Summary\nMount Fuji is the highest mountain in Japan at 3,776 m [S2].\n"
+    assert verification["summary"]["not_given"] == []

@@ -343,17 +343,18 @@ def assemble_answer(
             else:
                 drop(start, REMOVED_NOT_A_CLAIM)
             continue
-        decision = _decide(claim, verdict, topic, wrong_language)
-        if decision is not None:
-            drop(start, decision, verdict)
-            continue
         key = _norm(plain)
         content = _content_terms(plain) | set(re.findall(r"\d[\d,.]*\d|\d", plain))
         if key in seen or any(content <= earlier for earlier in said.get(_section, [])):
-            # Said already: word for word anywhere, or in other words within its section. The
+            # Said already, and kept: word for word anywhere, or in other words within its
+            # section (whatever this copy's verdict: a judge may have skipped a repeat). The
             # section's question is then answered elsewhere: never "not given".
             drop(start, REMOVED_DUPLICATE, verdict)
             answered_elsewhere.add(_heading_key(_section))
+            continue
+        decision = _decide(claim, verdict, topic, wrong_language)
+        if decision is not None:
+            drop(start, decision, verdict)
             continue
         seen.add(key)
         said.setdefault(_section, []).append(content)
