@@ -393,7 +393,7 @@ async def test_an_uncited_sentence_the_judge_supports_cites_the_one_source_it_wa
     deps, _ = _deps(model, loops=0)
     verification = (await _verify(_state(draft), deps))["verification"]
     (claim,) = verification["claims"]
-    assert (claim["verdict"], claim["cited_by_check"]) == ("supported", "S1")
+    assert (claim["verdict"], claim["cited_by_check"]) == ("supported", ["S1"])
     assert verification["annotated_draft"] == "## 結論\n富士山の最後の噴火では江戸にも火山灰が降り積もった[S1]。\n"
     # General knowledge a lenient judge lets pass, whose words the source mostly lacks, is not attributed.
     draft = "## 結論\n富士山は毎年30万人が登る人気の山である。\n"
@@ -401,8 +401,9 @@ async def test_an_uncited_sentence_the_judge_supports_cites_the_one_source_it_wa
     assert verification["claims"][0]["removed_reason"] == "uncited" and "30万人" not in verification["annotated_draft"]
 
 
-async def test_an_uncited_sentence_checked_against_several_sources_is_not_counted_as_supported():
-    # issue 23, item 4: a sentence with no citation could count as supported on the judge's word.
+async def test_an_uncited_sentence_whose_words_the_sources_mostly_lack_is_not_counted_as_supported():
+    # issue 23, item 4: a sentence with no citation could count as supported on the judge's word;
+    # the judge's word alone is still not enough when the cheap checks found few of its words.
     ledger = [*LEDGER, dict(LEDGER[0], label="S3", url="https://example.jp/fuji2", canonical_url="https://example.jp/fuji2",
                             markdown="富士山は人気の山で、夏には多くの登山者が訪れる。")]
     draft = "## 結論\n富士山は毎年30万人が登る人気の山である。\n"
@@ -575,3 +576,13 @@ async def test_a_repeat_the_judge_skipped_is_a_repeat_not_a_missing_answer():
     verification = (await _verify(state, deps))["verification"]
     assert verification["annotated_draft"] == "## Summary\nMount Fuji is the highest mountain in Japan at 3,776 m [S2].\n"
     assert verification["summary"]["not_given"] == []
+
+
+async def test_an_uncited_sentence_the_judge_read_against_two_sources_cites_both():
+    draft = "## 結論\n富士山の最後の噴火は1707年で、江戸まで火山灰が届いた。\n"
+    model = FakeModel(judge=JudgeBatch(verdicts=[JudgeVerdict(id=1, verdict="supported", confidence=0.9)]))
+    deps, _ = _deps(model, loops=0)
+    verification = (await _verify(_state(draft), deps))["verification"]
+    (claim,) = verification["claims"]
+    assert claim["verdict"] == "supported" and sorted(claim["cited_by_check"]) == ["S1", "S2"]
+    assert verification["annotated_draft"].startswith("## 結論\n富士山の最後の噴火は1707年で、江戸まで火山灰が届いた[S")

@@ -363,7 +363,10 @@ def assemble_answer(
             new = _mark_inside(new, t("verifier.flag_not_checked", language))
             status[start] = "not_checked"
         else:
-            if not claim.citations and verdict.get("evidence_label"):
+            if not claim.citations and verdict.get("cited_by_check"):
+                for label in verdict["cited_by_check"]:
+                    new = _with_citation(new, label)
+            elif not claim.citations and verdict.get("evidence_label"):
                 new = _with_citation(new, verdict["evidence_label"])
             status[start] = "supported"
         replacement[start] = new
@@ -433,7 +436,10 @@ def _decide(claim: Claim, verdict: dict[str, Any], topic: Topic | None, wrong_la
         return REMOVED_UNCITED
     if name == "partly_supported" and verdict.get("checked", True):
         return REMOVED_PARTLY
-    if topic is not None and not topic.is_on_topic(claim, [] if claim.citations else [str(uncited_label and verdict["evidence_label"] or "")]):
+    attributed = list(verdict.get("cited_by_check") or [])
+    if not attributed and uncited_label:
+        attributed = [str(verdict["evidence_label"])]
+    if topic is not None and not topic.is_on_topic(claim, [] if claim.citations else attributed):
         return REMOVED_OFF_TOPIC
     return None
 

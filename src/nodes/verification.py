@@ -64,6 +64,7 @@ _FLAGGED = ("unsupported", "citation_invalid")
 # An uncited sentence is attributed to the one source the judge read only when the cheap checks
 # found most of its words there too: general knowledge a lenient judge lets pass is not.
 _ATTRIBUTION_COVERAGE = 0.7
+_ATTRIBUTION_SOURCES = 3  # at most so many labels given to one sentence
 
 
 def _program_texts() -> ProgramText:
@@ -117,25 +118,25 @@ async def verify_claims(state: AgentState, deps: WorkflowDependencies) -> Comman
     judge, judged_by = judge_for(deps.settings, deps.model), {}
     judged = await judge_uncertain(claims, assessments, methods, language, deps.model, deps.settings, new_errors,
                                    judge=judge, record=judged_by)
-    attributed: set[int] = set()
+    attributed: dict[int, list[str]] = {}  # uncited claim -> the sources the judge read for it
     for claim, assessment, method in zip(claims, assessments, methods):
         if method == "model" and assessment.outcome == "supported" and not claim.citations:
-            sources = {passage.label for passage in assessment.candidates}
-            if len(sources) == 1 and assessment.score >= _ATTRIBUTION_COVERAGE:
-                # Everything the judge read came from one source: that source says it, and the
-                # answer cites it, so the reader can trace the sentence (small models cite
+            sources = list(dict.fromkeys(passage.label for passage in assessment.candidates))
+            if sources and len(sources) <= _ATTRIBUTION_SOURCES and assessment.score >= _ATTRIBUTION_COVERAGE:
+                # The judge read passages of these sources only, and found support there: the
+                # answer cites them, so the reader can trace the sentence (small models cite
                 # nothing at all; issue 29).
-                assessment.evidence_label = next(iter(sources))
-                attributed.add(claim.index)
+                attributed[claim.index] = sources
                 continue
-            # The judge found support, but the sentence cites nothing and its passages come
-            # from several sources: the reader cannot trace it, so it does not count as
-            # supported (issue 23, item 4). A sentence the cheap checks are sure of gets a label.
+            # The judge found support, but the sentence cites nothing and the cheap checks found
+            # few of its words in what the judge read: the reader cannot trace it, so it does
+            # not count as supported (issue 23, item 4).
             assessment.verdict, assessment.outcome, assessment.reason = "partly_supported", "uncertain", "uncited"
     verdicts = [_verdict(claim, a, m) for claim, a, m in zip(claims, assessments, methods)]
     for verdict in verdicts:
         if verdict["index"] in attributed:
-            verdict["cited_by_check"] = verdict["evidence_label"]  # a label the program gave, not the model
+            # Labels the program gave, not the model: the report cites them.
+            verdict["cited_by_check"] = attributed[verdict["index"]]
 
     summary = _summary(verdicts, loops, language_check, documents)
     summary["judge_complete"] = judged
