@@ -426,12 +426,13 @@ def measure_real_body(m: RunMeasure, session: Path, body: str, meta: dict[str, A
 
 
 def run_question(q: Question, web: WebFixture, folder: Path, names: dict[str, dict[str, str]], seed: int,
-                 use_subprocess: bool, timeout: float, real: RealModel | None = None) -> RunMeasure:
+                 use_subprocess: bool, timeout: float, real: RealModel | None = None,
+                 judge_accuracy: float = JUDGE_ACCURACY) -> RunMeasure:
     m = RunMeasure(q.text, q.lang)
     with (real or FakeOllama()) as fake:
         if real is None:
             fake.behaviours = set(CARELESS)
-            fake.judge_accuracy = JUDGE_ACCURACY
+            fake.judge_accuracy = judge_accuracy
             fake.judge_rng.seed(seed)
         env = research_environment(folder, fake, web)
         if real is not None:
@@ -492,6 +493,8 @@ def main(argv: list[str] | None = None) -> int:
     cli.add_argument("--timeout", type=float, default=180.0, help="seconds one run may take (--subprocess)")
     cli.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results")
     cli.add_argument("--keep", type=Path, default=None, help="keep the runs' folders (sessions) under this folder")
+    cli.add_argument("--judge-accuracy", type=float, default=JUDGE_ACCURACY,
+                     help="the fake judge's accuracy; its errors are lenient (default %(default)s)")
     cli.add_argument("--ollama", default=None, metavar="URL",
                      help="a real model behind Ollama's API instead of the fake (../shared/realmodel/start.sh)")
     cli.add_argument("--model", default="qwen2.5-coder:1.5b", help="the real model's name (with --ollama)")
@@ -513,7 +516,8 @@ def main(argv: list[str] | None = None) -> int:
             for number, q in enumerate(questions):
                 folder = Path(tmp) / f"q{number}"
                 folder.mkdir()
-                measures.append(run_question(q, web, folder, names, 29 + number, opts.subprocess, opts.timeout))
+                measures.append(run_question(q, web, folder, names, 29 + number, opts.subprocess, opts.timeout,
+                                             judge_accuracy=opts.judge_accuracy))
     total = {
         "false_sentences": sum(len(m.false_sentences) for m in measures),
         "non_claims": sum(len(m.non_claims) for m in measures),
@@ -560,7 +564,7 @@ def main(argv: list[str] | None = None) -> int:
     path = opts.out / f"answers-{stamp}.json"
     payload = {
         "benchmark": "bench_answers", "date": stamp, "fake": "tests/fixtures/fake_ollama.py CARELESS",
-        "behaviours": sorted(CARELESS), "judge_accuracy": JUDGE_ACCURACY,
+        "behaviours": sorted(CARELESS), "judge_accuracy": opts.judge_accuracy,
         "mode": "subprocess" if opts.subprocess else "in-process", "goals": goals, "total": total,
         "runs": [m.__dict__ for m in measures],
     }
