@@ -28,6 +28,7 @@ from typing import Any, Iterable
 from research.modules.core.grammar import URL_IN_PROSE
 from research.modules.core.i18n import t
 from research.modules.text.analyser import name_terms, term_set
+from research.state.models import CONTRADICTING_REASONS
 from research.modules.text.claims import (
     CITATION_GROUP,
     Claim,
@@ -48,8 +49,6 @@ REMOVED_OFF_TOPIC = "off_topic"
 REMOVED_DUPLICATE = "duplicate"
 REMOVED_NOT_A_CLAIM = "not_a_claim"
 
-# What the cited passage itself contradicts (modules/text/evidence.py's reasons).
-CONTRADICTING_REASONS = frozenset({"number_mismatch", "role_swap", "contrast", "negation"})
 
 # A template's slot written out as text: "<theme>", 「<テーマ>」, "<the sub-question>".
 PLACEHOLDER = re.compile(r"[<＜〈《][^<>＜＞〈〉《》\n]{1,24}[>＞〉》]")
