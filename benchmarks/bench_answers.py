@@ -411,7 +411,7 @@ def measure_real_body(m: RunMeasure, session: Path, body: str, meta: dict[str, A
         raw = line.strip()
         if not raw or raw.startswith("#") or not_given.search(raw):
             continue
-        for piece in re.split(r"(?<=[.!?。])\s+(?=\S)", raw):
+        for piece in re.split(r"(?<=[.!?。])\s+(?=[^\s\[])", raw):  # "tall. [S1]" is one sentence
             if len(plain(piece)) < 8:
                 continue
             m.real_sentences += 1

@@ -211,6 +211,18 @@ def _mark_inside(text: str, mark: str) -> str:
     return stripped + " " + mark
 
 
+_TRAILING_CITATIONS = re.compile(r"([.。．!?！？])[ \t]*((?:\[S\d+\])+)[ \t]*$")
+
+
+def _citations_inside(text: str) -> str:
+    """"… tall. [S1]" → "… tall [S1].": a sentence's citations stand before its full stop, so
+    the next sentence does not seem to open with them."""
+    def move(match: re.Match[str]) -> str:
+        stop, labels = match.group(1), match.group(2)
+        return f"{labels}{stop}" if stop in "。．！？" else f" {labels}{stop}"
+    return _TRAILING_CITATIONS.sub(move, text.rstrip())
+
+
 def _with_citation(text: str, label: str) -> str:
     """Cite ``label`` before the sentence's closing full stop."""
     stripped = text.rstrip()
@@ -357,7 +369,7 @@ def assemble_answer(
             continue
         seen.add(key)
         said.setdefault(_section, []).append(content)
-        new = keep_valid_labels(text, valid)
+        new = _citations_inside(keep_valid_labels(text, valid))
         if verdict.get("checked") is False:
             new = _mark_inside(new, t("verifier.flag_not_checked", language))
             status[start] = "not_checked"
