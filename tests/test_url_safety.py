@@ -52,3 +52,52 @@ async def test_the_guard_judges_the_url_httpx_will_request() -> None:
         with pytest.raises(UnsafeURL):
             await guard.check(url)
     assert await guard.check("http://127.0.0.1:8888/./search?q=x#top") == "http://127.0.0.1:8888/search?q=x"
+
+
+# issue 30, item 6: `http://[::ffff:0:7f00:1]/` (IPv4-translated) passed the guard. Every IPv6 form
+# that carries an IPv4 address is judged by that address: (address, form, public?).
+EMBEDDED_IPV4_FORMS = [
+    ("::ffff:127.0.0.1", "IPv4-mapped ::ffff:0:0/96, loopback", False),
+    ("::ffff:a9fe:a9fe", "IPv4-mapped, metadata 169.254.169.254", False),
+    ("::ffff:8.8.8.8", "IPv4-mapped, public", True),
+    ("::ffff:0:7f00:1", "IPv4-translated ::ffff:0:0:0/96, loopback", False),
+    ("::ffff:0:a00:1", "IPv4-translated, 10.0.0.1", False),
+    ("::ffff:0:c0a8:101", "IPv4-translated, 192.168.1.1", False),
+    ("::ffff:0:a9fe:a9fe", "IPv4-translated, metadata", False),
+    ("::ffff:0:6440:1", "IPv4-translated, CGNAT 100.64.0.1", False),
+    ("::ffff:0:0:0", "IPv4-translated, 0.0.0.0", False),
+    ("::ffff:0:808:808", "IPv4-translated, public", True),
+    ("::7f00:1", "IPv4-compatible ::/96, loopback", False),
+    ("::a00:1", "IPv4-compatible, 10.0.0.1", False),
+    ("::8.8.8.8", "IPv4-compatible, public", True),
+    ("2002:7f00:1::1", "6to4 2002::/16, loopback", False),
+    ("2002:a9fe:a9fe::1", "6to4, metadata", False),
+    ("2002:808:808::1", "6to4, public (any relay: never)", False),
+    ("2001:0:4136:e378:8000:63bf:80ff:fffe", "Teredo 2001::/32, client 127.0.0.1", False),
+    ("2001:0:7f00:1::1", "Teredo, server 127.0.0.1", False),
+    ("2001:0:4136:e378:8000:63bf:f5ff:fffe", "Teredo, client 10.0.0.1", False),
+    ("64:ff9b::7f00:1", "NAT64 64:ff9b::/96, loopback", False),
+    ("64:ff9b::a9fe:a9fe", "NAT64, metadata", False),
+    ("64:ff9b::c0a8:101", "NAT64, 192.168.1.1", False),
+    ("64:ff9b::808:808", "NAT64, public", True),
+    ("64:ff9b:1::7f00:1", "local-use NAT64 64:ff9b:1::/48", False),
+    ("64:ff9b:1:7f00:1::", "local-use NAT64, IPv4 at /48", False),
+    ("64:ff9b:1::808:808", "local-use NAT64, public-looking (the site's translator)", False),
+    ("2606:4700::5efe:7f00:1", "ISATAP interface id, loopback", False),
+    ("2606:4700::200:5efe:a00:1", "ISATAP (u/l bit), 10.0.0.1", False),
+    ("2606:4700::200:5efe:808:808", "ISATAP, public", True),
+    ("::", "unspecified", False),
+    ("::1", "IPv6 loopback", False),
+    ("2606:4700::1111", "ordinary public IPv6", True),
+]
+
+
+@pytest.mark.parametrize(("address", "form", "public"), EMBEDDED_IPV4_FORMS, ids=[row[1] for row in EMBEDDED_IPV4_FORMS])
+def test_ipv6_forms_carrying_ipv4_are_judged_by_the_ipv4_inside(address: str, form: str, public: bool) -> None:
+    assert address_is_public(address) is public, form
+
+
+@pytest.mark.parametrize("address", [row[0] for row in EMBEDDED_IPV4_FORMS if not row[2]])
+async def test_guard_refuses_each_non_public_embedded_form_in_a_url(address: str) -> None:
+    with pytest.raises(UnsafeURL, match="non-public"):
+        await URLGuard(allow_private_network=False).check(f"http://[{address}]/")

@@ -32,12 +32,44 @@ class UnsafeURL(Exception):
     """The URL is not fetched: bad scheme, or it points into a private network."""
 
 
-# IPv6 forms that reach an IPv4 address (or a network) other than the one they seem to:
-# NAT64 (RFC 6052, 8215) carries the IPv4 address in its last 32 bits, 6to4 (2002::/16,
-# RFC 3056, deprecated) goes through a relay to an embedded one, and site-local fec0::/10
-# (deprecated) is a private network Python still calls global.
-_NAT64 = (ipaddress.ip_network("64:ff9b::/96"), ipaddress.ip_network("64:ff9b:1::/48"))
-_NEVER_PUBLIC_V6 = (ipaddress.ip_network("2002::/16"), ipaddress.ip_network("fec0::/10"))
+# IPv6 forms that carry an IPv4 address and reach it (or a network) other than the one
+# they seem to. Each is judged by the IPv4 address inside it, and by the IPv6 address too
+# where a relay or router (not this host's own stack) does the reaching:
+# - IPv4-mapped ``::ffff:a.b.c.d`` (::ffff:0:0/96): the host's own IPv4 stack;
+# - IPv4-translated ``::ffff:0:a.b.c.d`` (::ffff:0:0:0/96, RFC 2765 SIIT) and
+#   IPv4-compatible ``::a.b.c.d`` (::/96, deprecated): the last 32 bits;
+# - NAT64 well-known ``64:ff9b::/96`` (RFC 6052): the last 32 bits; the local-use
+#   ``64:ff9b:1::/48`` (RFC 8215) is the site's own translator, with the IPv4 address at a
+#   place only its operator knows: never public;
+# - 6to4 ``2002::/16`` (RFC 3056, deprecated): bits 16-47, through any relay: never public;
+# - Teredo ``2001::/32`` (RFC 4380): the server (bits 32-63) and the client (the last 32
+#   bits, inverted);
+# - ISATAP (RFC 5214): an interface id ``[02]00:5efe:a.b.c.d`` under any prefix;
+# and site-local fec0::/10 (deprecated) is a private network Python still calls global.
+_MAPPED = ipaddress.ip_network("::ffff:0:0/96")
+_TRANSLATED = ipaddress.ip_network("::ffff:0:0:0/96")
+_COMPATIBLE = ipaddress.ip_network("::/96")
+_NAT64 = ipaddress.ip_network("64:ff9b::/96")
+_TEREDO = ipaddress.ip_network("2001::/32")
+_NEVER_PUBLIC_V6 = (ipaddress.ip_network("2002::/16"), ipaddress.ip_network("64:ff9b:1::/48"),
+                    ipaddress.ip_network("fec0::/10"))
+_ISATAP_IDS = (0x00005EFE, 0x02005EFE)  # bits 32-63 of the interface id (u/l bit either way)
+
+
+def embedded_ipv4(ip: ipaddress.IPv6Address) -> tuple[list[ipaddress.IPv4Address], bool]:
+    """The IPv4 addresses ``ip`` carries, and whether they are all there is to judge (True:
+    the IPv6 address is only a way of writing them, so it is judged by them alone)."""
+    value = int(ip)
+    low = ipaddress.IPv4Address(value & 0xFFFFFFFF)
+    if ip in _MAPPED or ip in _TRANSLATED or ip in _NAT64:
+        return [low], True
+    if ip in _COMPATIBLE:  # ``::`` and ``::1`` are IPv6's own unspecified and loopback
+        return ([low], True) if value > 1 else ([], False)
+    if ip in _TEREDO:
+        return [ipaddress.IPv4Address((value >> 64) & 0xFFFFFFFF), ipaddress.IPv4Address(~value & 0xFFFFFFFF)], False
+    if (value >> 32) & 0xFFFFFFFF in _ISATAP_IDS:
+        return [low], False
+    return [], False
 
 
 def address_is_public(address: str) -> bool:
@@ -45,11 +77,11 @@ def address_is_public(address: str) -> bool:
     if isinstance(ip, ipaddress.IPv6Address):
         if any(ip in network for network in _NEVER_PUBLIC_V6):
             return False
-        if ip.ipv4_mapped is not None:
-            ip = ip.ipv4_mapped
-        elif any(ip in network for network in _NAT64) or (int(ip) >> 32 == 0 and int(ip) > 1):
-            # NAT64, or IPv4-compatible ``::a.b.c.d`` (deprecated): judged as the IPv4 address inside.
-            ip = ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF)
+        inside, only = embedded_ipv4(ip)
+        if not all(address_is_public(str(v4)) for v4 in inside):
+            return False
+        if only:
+            return True
     # is_global is False for loopback, RFC 1918, link-local (incl. 169.254.169.254 metadata),
     # 100.64/10 shared space, documentation and reserved ranges.
     return ip.is_global and not ip.is_multicast
