@@ -15,6 +15,7 @@ from pathlib import Path
 
 import ormsgpack
 import pytest
+from langgraph.checkpoint.sqlite import SqliteSaver
 from conftest import run_research, session_dirs
 
 sys.path.insert(0, str(Path(__file__).parent / "faults"))
@@ -105,9 +106,10 @@ def test_a_normal_checkpoint_round_trips(tmp_path):
              "pause": Interrupt(value={"plan": []})}
     assert serializer.loads_typed(serializer.dumps_typed(value)) == value
     database = tmp_path / "checkpoints.sqlite"
-    connection = sqlite3.connect(database)
-    connection.execute("CREATE TABLE checkpoints (type TEXT, checkpoint BLOB)")
-    connection.execute("INSERT INTO checkpoints VALUES (?, ?)", serializer.dumps_typed(value))
+    connection = sqlite3.connect(database, check_same_thread=False)
+    SqliteSaver(connection).setup()  # the saver's own tables, nothing else
+    connection.execute("INSERT INTO checkpoints (thread_id, checkpoint_id, type, checkpoint) VALUES ('t', '1', ?, ?)",
+                       serializer.dumps_typed(value))
     connection.commit()
     connection.close()
     verify_checkpoint_file(database)  # no exception

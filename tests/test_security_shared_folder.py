@@ -80,7 +80,8 @@ def _state(session, **changes) -> dict:
     values = {"question": "What is the height of Mount Fuji?", "language": "en", "model": "m",
               "session_id": session.session_id, "session_dir": str(session.path), "errors": [],
               "search_results": [{"url": "https://example.org/fuji", "canonical_url": "https://example.org/fuji",
-                                  "cache_path": str(session.path / "sources" / ("a" * 32 + ".html")),
+                                  "cache_path": str(session.path / "sources" /
+                                                    (SourceCache.key("https://example.org/fuji") + ".html")),
                                   "media_type": "text/html"}]}
     values.update(changes)
     return {k: v for k, v in values.items() if v is not ...}
@@ -424,3 +425,113 @@ def test_an_oversized_stored_value_is_refused_before_it_is_loaded(cli_env, monke
     with pytest.raises(UsageError) as refused:
         _resumable(history, session.session_id)
     assert "larger than" in refused.value.params["what"]
+
+
+# --------------------------------------------------------------------------- issue 30, item 2
+
+
+def _hide_checkpoints_behind_a_view(database: Path) -> None:
+    """The issue's attack: the saver's table renamed, a VIEW of its name over it and an
+    INSTEAD OF INSERT trigger so the saver can still write through it."""
+    connection = sqlite3.connect(database)
+    try:
+        connection.executescript("""
+            ALTER TABLE checkpoints RENAME TO checkpoints_data;
+            CREATE VIEW checkpoints AS SELECT * FROM checkpoints_data;
+            CREATE TRIGGER checkpoints_insert INSTEAD OF INSERT ON checkpoints BEGIN
+                INSERT OR REPLACE INTO checkpoints_data VALUES (NEW.thread_id, NEW.checkpoint_ns, NEW.checkpoint_id,
+                    NEW.parent_checkpoint_id, NEW.type, NEW.checkpoint, NEW.metadata);
+            END;
+        """)
+        connection.commit()
+    finally:
+        connection.close()
+
+
+def test_resume_refuses_checkpoints_hidden_behind_a_view(run_cli, cli_env, secret):
+    history = _history(cli_env)
+    session = _stopped_session(history)
+    hits = [{"url": "https://example.org/", "canonical_url": "https://example.org/", "cache_path": str(secret),
+             "media_type": "text/plain"}]
+    _checkpoint(session, _state(session, search_results=hits))
+    _hide_checkpoints_behind_a_view(session.path / "checkpoints.sqlite")
+
+    with pytest.raises(UsageError) as refused:
+        _resumable(history, session.session_id)
+    assert refused.value.key == "session_folder.bad_schema"
+
+    result = run_cli(["--resume", session.session_id], cli_env)
+    assert result.returncode == 2, result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in result.stderr, result.stderr
+    assert "Refusing to resume" in lines[0] and "checkpoints.sqlite" in lines[0]
+    assert SECRET not in result.stdout + result.stderr
+    assert not (session.path / "report.md").exists()
+
+
+@pytest.mark.parametrize("planted", [
+    "CREATE TRIGGER t AFTER INSERT ON writes BEGIN SELECT 1; END",
+    "CREATE VIEW v AS SELECT * FROM checkpoints",
+    "CREATE INDEX i ON writes (channel)",
+    "CREATE TABLE extra (x)",
+    "CREATE VIRTUAL TABLE vt USING fts5(x)",
+])
+def test_resume_refuses_any_object_the_saver_does_not_create(cli_env, planted):
+    history = _history(cli_env)
+    session = _stopped_session(history)
+    _checkpoint(session, _state(session))
+    connection = sqlite3.connect(session.path / "checkpoints.sqlite")
+    try:
+        connection.execute(planted)
+        connection.commit()
+    except sqlite3.OperationalError as exc:  # an SQLite built without FTS5
+        pytest.skip(str(exc))
+    finally:
+        connection.close()
+    with pytest.raises(UsageError) as refused:
+        _resumable(history, session.session_id)
+    assert refused.value.key == "session_folder.bad_schema"
+
+
+def test_resume_refuses_a_table_redefined_with_the_saver_s_name(cli_env):
+    history = _history(cli_env)
+    session = _stopped_session(history)
+    _checkpoint(session, _state(session))
+    connection = sqlite3.connect(session.path / "checkpoints.sqlite")
+    connection.executescript("DROP TABLE writes; CREATE TABLE writes (channel, type, value, extra);")
+    connection.close()
+    with pytest.raises(UsageError) as refused:
+        _resumable(history, session.session_id)
+    assert refused.value.key == "session_folder.bad_schema"
+
+
+def test_the_async_saver_creates_the_schema_the_scan_expects():
+    """The runner writes with AsyncSqliteSaver; the scan compares with SqliteSaver's schema."""
+    import asyncio
+
+    import aiosqlite
+    from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
+
+    from research.orchestrator.checkpoints import _schema_rows, saver_schema
+
+    async def schema() -> set:
+        async with aiosqlite.connect(":memory:") as connection:
+            await AsyncSqliteSaver(connection).setup()
+            rows = await (await connection.execute("SELECT type, name, tbl_name, sql FROM sqlite_master")).fetchall()
+        return {(t, n, tb, " ".join(str(sql or "").split())) for t, n, tb, sql in rows}
+
+    assert asyncio.run(schema()) == set(saver_schema())
+    assert _schema_rows  # the same normalisation on both sides
+
+
+def test_a_cache_path_must_be_its_url_s_own_cache_entry(cli_env):
+    """Paths are not taken from checkpoint data: a hit's bytes are the entry named after its
+    URL's hash, so another source's entry (or any other file in sources/) is refused."""
+    history = _history(cli_env)
+    session = _stopped_session(history)
+    other = session.path / "sources" / (SourceCache.key("https://elsewhere.example/") + ".txt")
+    _checkpoint(session, _state(session, search_results=[
+        {"url": "https://example.org/fuji", "canonical_url": "https://example.org/fuji", "cache_path": str(other)}]))
+    with pytest.raises(UsageError) as refused:
+        _resumable(history, session.session_id)
+    assert refused.value.key == "session_folder.bad_state" and "cache_path" in refused.value.params["what"]

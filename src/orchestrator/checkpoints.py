@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sqlite3
 import threading
 from pathlib import Path
@@ -218,12 +219,12 @@ def check_state_values(values: dict[str, Any], folder: Path, session_id: str, *,
             if not isinstance(hit.get(key, ""), str):
                 raise ForeignState(f"search_results[{index}].{key} that is not text")
         path = hit.get("cache_path")
-        if path is None or (known is not None and isinstance(path, str) and path in known):
+        if path is None or (known is not None and isinstance(path, str) and (path, hit.get("url")) in known):
             continue
-        if not is_cached_source(path, folder.parent):
-            raise ForeignState(f"search_results[{index}].cache_path outside the sessions' sources/: {path}")
+        if not is_cached_source(path, folder.parent, url=hit.get("url")):
+            raise ForeignState(f"search_results[{index}].cache_path that is not its URL's cache entry: {path}")
         if known is not None:
-            known.add(path)
+            known.add((path, hit.get("url")))
     for index, document in enumerate(values.get("documents") or []):
         if not isinstance(document, dict) or not isinstance(document.get("markdown", ""), str):
             raise ForeignState(f"documents[{index}] that is not a source")
@@ -235,10 +236,12 @@ def check_state_values(values: dict[str, Any], folder: Path, session_id: str, *,
 _ALL_KEYS = frozenset(_STRING_KEYS + _LIST_KEYS + _DICT_KEYS + _NUMBER_KEYS + _BOOL_KEYS)
 
 
-def is_cached_source(path: Any, sessions_root: Path) -> bool:
-    """True when ``path`` is a file in some session's ``sources/`` under ``sessions_root``:
-    where the fetcher stores bytes, and all the parser is ever given from a state. (A
-    follow-up question's hits keep their parent session's paths, so any session's.)"""
+def is_cached_source(path: Any, sessions_root: Path, *, url: Any = None) -> bool:
+    """True when ``path`` is a cache entry in some session's ``sources/`` under
+    ``sessions_root``: where the fetcher stores bytes, and all the parser is ever given
+    from a state. (A follow-up question's hits keep their parent session's paths, so any
+    session's.) With ``url``: the entry the fetcher names after that URL's hash, and no
+    other, so a path in data only ever repeats what the URL already says."""
     if not _inside(path, sessions_root):
         return False
     real = Path(path).resolve()
@@ -246,7 +249,18 @@ def is_cached_source(path: Any, sessions_root: Path) -> bool:
         relative = real.relative_to(sessions_root.resolve())
     except ValueError:
         return False
-    return len(relative.parts) == 3 and relative.parts[0].startswith("session_") and relative.parts[1] == "sources"
+    if not (len(relative.parts) == 3 and relative.parts[0].startswith("session_") and relative.parts[1] == "sources"
+            and _CACHE_ENTRY.match(relative.parts[2])):
+        return False
+    if url is None:
+        return True
+    from research.servers.web.fetcher import SourceCache
+
+    return isinstance(url, str) and relative.parts[2].split(".", 1)[0] == SourceCache.key(url)
+
+
+# The name of a cache entry's bytes (servers/web/fetcher.py): the URL's hash and a type's suffix.
+_CACHE_ENTRY = re.compile(r"^[0-9a-f]{32}\.[a-z]{2,4}$")
 
 
 def _inside(path: Any, folder: Path) -> bool:
@@ -291,7 +305,11 @@ def verify_checkpoint_file(path: Path, *, check_values: Callable[[dict[str, Any]
     except sqlite3.Error:
         raise UntrustedCheckpoint("unreadable checkpoints.sqlite") from None
     try:
-        tables = {row[0] for row in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        # Nothing the file defines may run while it is read: no function a view or a
+        # trigger names, no write.
+        connection.execute("PRAGMA trusted_schema = OFF")
+        connection.execute("PRAGMA query_only = ON")
+        tables = check_schema(connection)
         queries = []
         if "checkpoints" in tables:
             queries.append(("checkpoint", "checkpoints", "NULL", True))
@@ -313,6 +331,50 @@ def verify_checkpoint_file(path: Path, *, check_values: Callable[[dict[str, Any]
         raise UntrustedCheckpoint("unreadable checkpoints.sqlite") from None
     finally:
         connection.close()
+
+
+class ForeignSchema(UsageError):
+    """The checkpoint file defines an object the saver never creates (a view, a trigger, a
+    virtual table, an index, a renamed table): the session is not resumed."""
+
+    def __init__(self, kind: str, name: str) -> None:
+        super().__init__("session_folder.bad_schema", kind=_shown(kind, 20), name=_shown(name))
+
+
+def saver_schema() -> frozenset[tuple[str, str, str, str]]:
+    """Every ``sqlite_master`` row a fresh saver creates (type, name, table, SQL with its
+    spacing normalised): all a checkpoint file of ours may hold."""
+    global _SAVER_SCHEMA
+    if _SAVER_SCHEMA is None:
+        from langgraph.checkpoint.sqlite import SqliteSaver
+
+        connection = sqlite3.connect(":memory:", check_same_thread=False)
+        try:
+            SqliteSaver(connection).setup()
+            _SAVER_SCHEMA = frozenset(_schema_rows(connection))
+        finally:
+            connection.close()
+    return _SAVER_SCHEMA
+
+
+_SAVER_SCHEMA: frozenset[tuple[str, str, str, str]] | None = None
+
+
+def _schema_rows(connection: sqlite3.Connection) -> list[tuple[str, str, str, str]]:
+    return [(str(type_), str(name), str(table), " ".join(str(sql or "").split()))
+            for type_, name, table, sql in connection.execute("SELECT type, name, tbl_name, sql FROM sqlite_master")]
+
+
+def check_schema(connection: sqlite3.Connection) -> set[str]:
+    """Raise ``ForeignSchema`` unless every object of the file, every ``sqlite_master``
+    row of any type, is one the saver creates, defined exactly as it defines it. The
+    file may hold fewer (a run stopped before its first checkpoint). Returns the tables."""
+    expected = saver_schema()
+    found = _schema_rows(connection)
+    for row in sorted(found):
+        if row not in expected:
+            raise ForeignSchema(row[0], row[1])
+    return {name for type_, name, _, _ in found if type_ == "table"}
 
 
 def _check_plain(blob: bytes, whole: bool, channel: Any, check_values: Callable[[dict[str, Any], bool], None]) -> None:

@@ -30,6 +30,12 @@ MESSAGES: dict[str, dict[str, str]] = {
         "ja": "再開を拒否しました: セッションのチェックポイントに、このプログラムが書き込まない {what} があります"
         "（フォルダーが編集された可能性があります）。何も読み込み・実行していません。",
     },
+    "session_folder.bad_schema": {
+        "en": "Refusing to resume: the session's checkpoints.sqlite defines the {kind} '{name}', which this "
+        "program never creates (the folder may have been edited). Nothing was read or run.",
+        "ja": "再開を拒否しました: セッションの checkpoints.sqlite に、このプログラムが作らない {kind} '{name}' があります"
+        "（フォルダーが編集された可能性があります）。何も読み込み・実行していません。",
+    },
     "session_folder.link_removed": {
         "en": "Removed the link {session_id} (it pointed elsewhere; what it pointed to was left alone).",
         "ja": "リンク {session_id} を削除しました（リンク先には触れていません）。",
