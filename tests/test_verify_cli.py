@@ -189,3 +189,54 @@ def test_strict_exits_6_when_a_claim_is_not_supported(run_cli, tmp_path, env):
     batch.write_text(json.dumps({"id": "a", "draft": "Its last eruption began in 1709 [S1].",
                                  "sources": [{"label": "S1", "text": SOURCE_EN}]}) + "\n", "utf-8")
     assert run_cli(["verify", "--batch", str(batch), "--no-judge", "--strict"], env).returncode == 6
+
+
+# issue 30, item 5: `research verify` had no bounds: a 5 MB answer or a 44 MB source was still
+# running after 60 s. The MCP tool's caps hold: one line, exit 2, at once.
+def _too_large_inputs(tmp_path):
+    small = tmp_path / "answer.md"
+    small.write_text("Mount Fuji is 3,776 m high [S1].\n", "utf-8")
+    source = tmp_path / "source.txt"
+    source.write_text(SOURCE_EN, "utf-8")
+    big_answer = tmp_path / "big_answer.md"
+    big_answer.write_text("Mount Fuji is 3,776 m high [S1]. " * 160_000, "utf-8")  # 5.3 MB
+    huge_source = tmp_path / "huge.txt"
+    with huge_source.open("wb") as handle:  # 44 MB, sparse: nothing is written to disk
+        handle.truncate(44 * 1024 * 1024)
+    long_source = tmp_path / "long.md"  # 3 MB of text: under the byte bound, over the character cap once read
+    long_source.write_text("Mount Fuji is high. " * 150_000, "utf-8")
+    return {
+        "a 5 MB answer": (["verify", str(big_answer), "--source", str(source)], "the answer"),
+        "/dev/zero as the answer": (["verify", "/dev/zero", "--source", str(source)], "the answer"),
+        "a 44 MB source": (["verify", str(small), "--source", str(huge_source)], "source S1"),
+        "a 3,000,000-character source": (["verify", str(small), "--source", str(source), "--source", str(long_source)],
+                                         "source S2"),
+        "21 sources": (["verify", str(small), *[arg for _ in range(21) for arg in ("--source", str(source))]],
+                       "the list of sources"),
+    }
+
+
+@pytest.mark.parametrize("case", ["a 5 MB answer", "/dev/zero as the answer", "a 44 MB source",
+                                  "a 3,000,000-character source", "21 sources"])
+def test_verify_refuses_inputs_over_the_mcp_tools_caps_in_one_line(run_cli, tmp_path, env, case):
+    import time
+
+    args, what = _too_large_inputs(tmp_path)[case]
+    started = time.monotonic()
+    result = run_cli([*args, "--no-judge"], env, timeout=30)
+    assert result.returncode == 2, (result.stdout[-500:], result.stderr)
+    assert result.stderr.startswith("research verify: Too large to check:") and what in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1 and result.stdout == ""
+    assert time.monotonic() - started < 10
+
+
+def test_verify_batch_refuses_a_line_over_the_caps(run_cli, tmp_path, env):
+    path = tmp_path / "in.jsonl"
+    lines = [{"id": "ok", "draft": "Mount Fuji is 3,776 m high [S1].", "sources": [{"label": "S1", "text": SOURCE_EN}]},
+             {"id": "big", "draft": "Mount Fuji is high [S1]. " * 10_000, "sources": [{"label": "S1", "text": SOURCE_EN}]}]
+    path.write_text("".join(json.dumps(x) + "\n" for x in lines), "utf-8")
+    result = run_cli(["verify", "--batch", str(path), "--no-judge"], env, timeout=30)
+    assert result.returncode == 2
+    assert "Line 2" in result.stderr and "Too large to check: the answer has 250000 characters" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert [json.loads(line)["id"] for line in result.stdout.splitlines()] == ["ok"]

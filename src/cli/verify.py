@@ -13,6 +13,11 @@ Sources are files or http(s) URLs. They are untrusted bytes: plain text and Mark
 read as text, anything else (HTML, PDF) is parsed by the sandboxed parser, and URLs are
 fetched by the web-search server (orchestrator/answer_check.py, shared with the research
 MCP server's ``verify`` tool).
+
+The MCP tool's size caps hold here too (``servers/research/verify_tool``: an answer of
+200,000 characters, 20 sources of 2,000,000 each, a page or session source once read): a
+larger input is one line and exit 2, before it is read whole or checked. A batch line is
+read up to what those caps allow.
 """
 
 from __future__ import annotations
@@ -25,7 +30,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from research.modules.core.errors import EXIT_CLAIMS_NOT_SUPPORTED, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UserFacingError
+from research.modules.core.errors import (
+    EXIT_CLAIMS_NOT_SUPPORTED,
+    EXIT_FAILURE,
+    EXIT_OK,
+    EXIT_USAGE,
+    UsageError,
+    UserFacingError,
+)
 from research.modules.core.i18n import t
 from research.modules.text.sanitize import clean_data, for_terminal, strip_controls
 from research.state.models import VerdictState, states_json, supported_percent, verdict_state
@@ -38,6 +50,19 @@ from research.orchestrator.answer_check import (
     judge_uncertain_claims,
     read_sources,
 )
+from research.servers.research.verify_tool import (
+    MAX_ANSWER_CHARS,
+    MAX_SOURCE_CHARS,
+    MAX_SOURCES,
+    TooLarge,
+    check_sizes,
+)
+
+# A batch line holds one answer and its sources as JSON: at most the caps, plus room for
+# the keys. A longer line is refused once read this far, never read whole.
+MAX_BATCH_LINE_CHARS = MAX_ANSWER_CHARS + MAX_SOURCES * MAX_SOURCE_CHARS + 100_000
+# UTF-8 spends at most 4 bytes on a character: a text file of more bytes is over the cap.
+_MAX_SOURCE_FILE_BYTES = 4 * MAX_SOURCE_CHARS
 
 
 class _Usage(Exception):
@@ -124,7 +149,9 @@ def _run_batch(path: Path, *, judge: bool, lang: str, strict: bool = False) -> i
     out = sys.stdout
     all_supported = True
     with handle:
-        for number, line in enumerate(handle, start=1):
+        for number, line in enumerate(iter(lambda: handle.readline(MAX_BATCH_LINE_CHARS + 1), ""), start=1):
+            if len(line) > MAX_BATCH_LINE_CHARS:
+                raise UsageError("verify.line_too_large", line=number, path=path, limit=MAX_BATCH_LINE_CHARS)
             if not line.strip():
                 continue
             try:
@@ -136,7 +163,12 @@ def _run_batch(path: Path, *, judge: bool, lang: str, strict: bool = False) -> i
                     raise ValueError("'sources' must be a list")
             except ValueError as exc:
                 raise _Usage(t("verify.bad_line", lang, line=number, path=path, reason=str(exc)[:120])) from None
-            claims, assessments = check_draft(item["draft"], _documents_from(sources))
+            documents = _documents_from(sources)
+            try:
+                check_sizes(item["draft"], [d["markdown"] for d in documents])
+            except TooLarge as exc:
+                raise _Usage(t("verify.bad_line", lang, line=number, path=path, reason=exc.message(lang))) from None
+            claims, assessments = check_draft(item["draft"], documents)
             checked = True
             if judge:
                 checked, _ = asyncio.run(_judge(claims, assessments, item.get("lang") or lang))
@@ -155,6 +187,18 @@ def _run_batch(path: Path, *, judge: bool, lang: str, strict: bool = False) -> i
 async def _read_sources(paths: list[str], lang: str, first_label: int) -> list[dict[str, Any]]:
     from research.modules.core.settings import load_settings  # noqa: PLC0415
 
+    if len(paths) > MAX_SOURCES:
+        raise TooLarge("the list of sources", len(paths), MAX_SOURCES)
+    for number, raw in enumerate(paths, first_label):
+        if raw.startswith(("http://", "https://")):
+            continue
+        try:
+            size = os.stat(raw).st_size
+        except OSError:
+            continue  # said by read_sources, in its words
+        if size > _MAX_SOURCE_FILE_BYTES:  # refused before a byte is read or parsed
+            raise UsageError("verify.file_too_large", what=f"source S{number}", path=strip_controls(raw),
+                             limit=MAX_SOURCE_CHARS)
     specs = [SourceSpec("url" if raw.startswith(("http://", "https://")) else "file", raw) for raw in paths]
     try:
         documents = await read_sources(specs, load_settings(), first_label=first_label)
@@ -180,16 +224,29 @@ def _session_documents(ref: str) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text("utf-8").splitlines() if line.strip()]
 
 
-async def _run_single(args: argparse.Namespace, lang: str) -> int:
+def _read_answer(path: str, lang: str) -> str:
+    """The answer file, read no further than the cap (a 5 MB answer or ``/dev/zero`` is
+    refused after 200,001 characters, not read whole)."""
     try:
-        draft = Path(args.answer).read_text("utf-8")
+        with open(path, encoding="utf-8") as handle:
+            draft = handle.read(MAX_ANSWER_CHARS + 1)
     except (OSError, UnicodeDecodeError) as exc:
-        raise _Usage(t("verify.unreadable", lang, path=args.answer, reason=getattr(exc, "strerror", None) or str(exc))) from None
+        raise _Usage(t("verify.unreadable", lang, path=path, reason=getattr(exc, "strerror", None) or str(exc))) from None
+    if len(draft) > MAX_ANSWER_CHARS:
+        raise UsageError("verify.file_too_large", what="the answer", path=strip_controls(path), limit=MAX_ANSWER_CHARS)
+    return draft
+
+
+async def _run_single(args: argparse.Namespace, lang: str) -> int:
+    draft = _read_answer(args.answer, lang)
     documents = _session_documents(args.session) if args.session else []
     if not args.source and not documents:
         raise _Usage(t("verify.no_sources", lang))
     # Labels continue after the session's own, so a session's [S#] keep their meaning.
     documents += await _read_sources(args.source, lang, first_label=len(documents) + 1)
+    for document in documents:  # a parsed file's, a page's or a session's text is only known once read
+        if len(document.get("markdown") or "") > MAX_SOURCE_CHARS:
+            raise TooLarge(f"source {document['label']}", len(document["markdown"]), MAX_SOURCE_CHARS)
     claims, assessments = check_draft(draft, documents)
     checked, why = (True, "")
     if not args.no_judge:

@@ -83,6 +83,14 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "Another search round would not help: the last one did not raise the share of supported claims",
         "ja": "前回の追加検索で裏付けのある主張の割合が上がらなかったため、これ以上の検索は行いません",
     },
+    "verify.file_too_large": {
+        "en": "Too large to check: {what} ({path}) has more than {limit} characters. Split it, or check fewer sources.",
+        "ja": "大きすぎて検証できません: {what}（{path}）は {limit} 文字を超えています。分割するか、出典を減らしてください。",
+    },
+    "verify.line_too_large": {
+        "en": "Too large to check: line {line} of {path} has more than {limit} characters.",
+        "ja": "大きすぎて検証できません: {path} の{line}行目は {limit} 文字を超えています。",
+    },
     "verify.too_large": {
         "en": "Too large to check: {what} has {size} characters (the limit is {limit}). Split it, or check fewer sources.",
         "ja": "大きすぎて検証できません: {what} は {size} 文字です（上限 {limit}）。分割するか、出典を減らしてください。",
