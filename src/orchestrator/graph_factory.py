@@ -7,8 +7,13 @@ model client and both MCP servers are built from settings (``RESEARCH_*``, the c
 file): the servers start at the first search of a run and stop when LangGraph Server is
 done with the graph. Checkpoints are the server's own (its checkpointer, ``thread_id``).
 
-Input: ``{"question": "…", "language": "auto"|"ja"|"en", "depth": …}``; the final state
-holds ``report_md``, ``report_pdf``, ``verification`` and the session's id and folder.
+Input: ``{"question": "…", "language": "auto"|"ja"|"en", "depth": "quick"|"standard"|"deep"}``
+and nothing else: the ``session`` step reads the run's input as it came (the graph's input
+schema is a plain mapping, so no key is dropped or passed on unseen) and refuses any other
+key with one line (``graph_input``). The final state holds ``report_md``, ``report_pdf``,
+``verification`` and the session's id and folder. The parser is given only this session's
+own cache entries, whatever the state says (a ``Command`` update or an edited thread state
+goes around the ``session`` step).
 """
 
 from __future__ import annotations
@@ -20,9 +25,12 @@ from typing import TYPE_CHECKING, Any, AsyncIterator, Callable
 
 from langgraph.graph import END, START, StateGraph
 
+from research.modules.core.errors import DocumentFailed, UsageError
 from research.modules.core.settings import Settings, check_run_settings, load_settings
 from research.nodes.dependencies import WorkflowDependencies
+from research.orchestrator.checkpoints import is_cached_source
 from research.orchestrator.graph import build_graph
+from research.orchestrator.graph_input import read_caller_input
 from research.orchestrator.server_pool import ServerPool
 from research.state import AgentState
 from research.state.session_folder import HistoryManager
@@ -55,6 +63,12 @@ class SessionServers:
         return await web_search.search(query, **kwargs)
 
     async def parse(self, **kwargs: Any) -> Any:
+        path = kwargs.get("path")
+        if path is not None and (self.session_path is None
+                                 or not is_cached_source(path, self.session_path.parent)
+                                 or Path(path).resolve().parent != (self.session_path / "sources").resolve()):
+            # Bytes come from this session's cache, where its searches put them, or not at all.
+            raise DocumentFailed("not a cached page of this session")
         _, parser = await self._clients()
         return await parser.parse(**kwargs)
 
@@ -72,14 +86,21 @@ def _log_progress(event: ProgressEvent) -> None:
         logger.info("%s %s", *to_wire(event))
 
 
-def open_session_step(deps: WorkflowDependencies, servers: SessionServers) -> Callable[[AgentState], Any]:
-    async def session(state: AgentState) -> dict[str, Any]:
-        """Check the model, make the session folder, and give the run what the CLI gives it."""
-        from research.orchestrator.runner import clean_question, resolve_language, settings_for_depth
+class RefusedInput(ValueError):
+    """An input ``read_caller_input`` refused, raised as LangGraph Server reports a run's
+    error: its one line, in English (the server has no user language)."""
 
-        question = clean_question(str(state.get("question") or ""))
-        language = resolve_language(str(state.get("language") or "auto"), question)
-        depth = str(state.get("depth") or deps.settings.depth)
+
+def open_session_step(deps: WorkflowDependencies, servers: SessionServers) -> Callable[[dict[str, Any]], Any]:
+    async def session(raw: dict[str, Any]) -> dict[str, Any]:
+        """Check the input, the model, make the session folder, and give the run what the CLI gives it."""
+        from research.orchestrator.runner import settings_for_depth
+
+        try:
+            given = read_caller_input(raw, default_depth=deps.settings.depth)
+        except UsageError as exc:
+            raise RefusedInput(exc.message("en")) from None
+        question, language, depth = given.question, given.language, given.depth
         deps.settings = settings_for_depth(deps.settings, depth)
         model_name = await deps.model.ensure_ready()
         info = deps.history.create(question=question, language=language, model=model_name)
@@ -101,8 +122,10 @@ async def make_graph(config: dict[str, Any] | None = None) -> AsyncIterator[Any]
     servers = SessionServers(settings)
     deps = WorkflowDependencies(settings=settings, model=ModelManager(settings), web_search=servers,
                                 parser=servers, history=HistoryManager(settings.sessions_dir), progress=_log_progress)
-    graph = StateGraph(AgentState)
-    graph.add_node("session", open_session_step(deps, servers))
+    # The input schema is a plain mapping: the run's input reaches the session step whole
+    # (a TypedDict would drop unknown keys unseen and pass on any key of AgentState).
+    graph = StateGraph(AgentState, input_schema=dict, output_schema=AgentState)
+    graph.add_node("session", open_session_step(deps, servers), input_schema=dict)
     graph.add_node("research", build_graph(deps))
     graph.add_edge(START, "session")
     graph.add_edge("session", "research")

@@ -14,7 +14,6 @@ import errno
 import importlib
 import os
 import traceback
-import unicodedata
 from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
@@ -23,17 +22,16 @@ from research.modules.core.errors import EXIT_FAILURE, EXIT_NO_EVIDENCE, EXIT_OK
 from research.state.models import ProblemKind, summary_with_states
 from research.state.run_problems import outcome_exit_code, run_problems
 from research.state.session_folder import FINISHED_STATUSES, HistoryManager, SessionInfo, SessionStatus, now_iso
-from research.modules.core.language import detect_language
 from research.modules.core.settings import Settings
 from research.modules.text.sanitize import clean_data, safe_markdown
 from research.nodes.dependencies import ProgressCallback, WorkflowDependencies
 from research.state.progress_events import Message, ProgressEvent, Resuming, ServersStarting, SessionStarted
+from research.orchestrator.graph_input import MAX_QUESTION_CHARS, clean_question, read_caller_input, resolve_language
 from research.orchestrator.server_pool import ServerPool
 
 if TYPE_CHECKING:  # imported once the question is accepted: a bad one is said without the client's imports
     from research.modules.llm.model_manager import ModelManager
 
-MAX_QUESTION_CHARS = 4000
 
 
 @dataclass
@@ -90,25 +88,6 @@ class RunResult:
         })
 
 
-def clean_question(raw: str) -> str:
-    """Strip control characters and surrounding space; refuse empty or huge questions."""
-    text = "".join(ch if ch in "\n\t" or unicodedata.category(ch)[0] != "C" else " " for ch in raw)
-    text = " ".join(text.split())
-    if not text:
-        raise UsageError("usage.empty_question")
-    if len(text) > MAX_QUESTION_CHARS:
-        raise UsageError("usage.question_too_long", length=len(text), limit=MAX_QUESTION_CHARS)
-    return text
-
-
-def resolve_language(requested: str, question: str) -> str:
-    if requested in ("ja", "en"):
-        return requested
-    if requested in ("auto", "", None):
-        return detect_language(question)
-    raise UsageError("usage.bad_lang", value=requested)
-
-
 class ProgressStreamFailed(UserFacingError):
     """The progress stream could not be written (`2>/dev/full`, `2>&1 | head -c1`): the run
     stops there and its session is kept as "interrupted", resumable, exit 1."""
@@ -142,8 +121,10 @@ async def run_research(
         session, meta = _resumable(history, request.resume)
         question, lang = meta["question"], meta["language"]
     else:
-        question = clean_question(request.question)
-        lang = resolve_language(settings.language, question)
+        # The one check of what a caller may set (graph_input): the CLI, the REPL and the tools come here.
+        given = read_caller_input({"question": request.question, "language": settings.language,
+                                   "depth": settings.depth}, default_depth=settings.depth)
+        question, lang = given.question, given.language
         session, meta = None, {}
     depth = meta.get("depth") or settings.depth  # a resumed run keeps the depth it started with
     settings = settings_for_depth(settings, depth)

@@ -1,0 +1,88 @@
+"""What a caller may put into the graph: one check for every door.
+
+A caller (the CLI and the REPL, the MCP and HTTP tools through ``run_research``,
+LangGraph Server through the run's input) sets the question, its language and its
+depth. Everything else the graph holds (sources and their cached bytes, documents, the
+session's id and folder, the plan, the verdicts) is the graph's own: written by its
+nodes, and read back only from a checkpoint judged by ``checkpoints.check_state_values``.
+An input naming anything else is refused with one line (exit 2), before a session
+folder, a model call or a server exists: a ``search_results`` with a ``cache_path`` in
+an input would otherwise have that file parsed into the prompt and the report.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from research.modules.core.errors import UsageError
+from research.modules.core.language import detect_language
+
+MAX_QUESTION_CHARS = 4000
+# The keys of an input, and the values each may take ("auto": detect from the question).
+CALLER_KEYS = ("question", "language", "depth")
+LANGUAGES = ("auto", "ja", "en")
+DEPTHS = ("quick", "standard", "deep")
+
+
+class InputRefused(UsageError):
+    """An input carries a key a caller may not set, or a value of the wrong kind."""
+
+
+@dataclass(frozen=True)
+class CallerInput:
+    """A checked input: the question cleaned, the language resolved, the depth known."""
+
+    question: str
+    language: str  # "ja" | "en"
+    depth: str  # one of DEPTHS
+
+
+def clean_question(raw: str) -> str:
+    """Strip control characters and surrounding space; refuse empty or huge questions."""
+    text = "".join(ch if ch in "\n\t" or unicodedata.category(ch)[0] != "C" else " " for ch in raw)
+    text = " ".join(text.split())
+    if not text:
+        raise UsageError("usage.empty_question")
+    if len(text) > MAX_QUESTION_CHARS:
+        raise UsageError("usage.question_too_long", length=len(text), limit=MAX_QUESTION_CHARS)
+    return text
+
+
+def resolve_language(requested: str | None, question: str) -> str:
+    if requested in ("ja", "en"):
+        return requested
+    if requested in ("auto", "", None):
+        return detect_language(question)
+    raise UsageError("usage.bad_lang", value=_shown(requested))
+
+
+def read_caller_input(raw: Any, *, default_depth: str = "standard") -> CallerInput:
+    """``raw`` (a run's input, or what the CLI and tools were given) checked and cleaned.
+
+    Raises ``InputRefused``/``UsageError`` (one line, exit 2) for a key outside
+    ``CALLER_KEYS``, a value of the wrong type or outside its choices, or a question a
+    new run would not accept."""
+    if not isinstance(raw, Mapping):
+        raise InputRefused("graph_input.not_an_object", kind=type(raw).__name__)
+    extra = sorted(_shown(key) for key in raw if key not in CALLER_KEYS)
+    if extra:
+        raise InputRefused("graph_input.unknown_keys", keys=", ".join(extra[:5]) + (" …" if len(extra) > 5 else ""),
+                           allowed=", ".join(CALLER_KEYS))
+    question, language, depth = raw.get("question"), raw.get("language"), raw.get("depth")
+    if not isinstance(question, str):
+        raise InputRefused("graph_input.bad_value", name="question", value=_shown(question))
+    if language is not None and language not in LANGUAGES:
+        raise InputRefused("graph_input.bad_value", name="language", value=_shown(language))
+    if depth is not None and depth not in DEPTHS:
+        raise InputRefused("graph_input.bad_value", name="depth", value=_shown(depth))
+    cleaned = clean_question(question)
+    return CallerInput(cleaned, resolve_language(language, cleaned), depth or default_depth)
+
+
+def _shown(value: Any, limit: int = 40) -> str:
+    """A caller's key or value as a message shows it: printable, cut short."""
+    text = "".join(ch if ch.isprintable() else "?" for ch in (value if isinstance(value, str) else repr(value)))
+    return text if len(text) <= limit else text[:limit] + "…"
