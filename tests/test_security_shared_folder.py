@@ -464,7 +464,7 @@ def test_resume_refuses_checkpoints_hidden_behind_a_view(run_cli, cli_env, secre
     assert result.returncode == 2, result.stderr
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and "Traceback" not in result.stderr, result.stderr
-    assert "Refusing to resume" in lines[0] and "checkpoints.sqlite" in lines[0]
+    assert "Refusing to resume" in lines[0] and "checkpoints.sqlite defines the view 'checkpoints'" in lines[0]
     assert SECRET not in result.stdout + result.stderr
     assert not (session.path / "report.md").exists()
 

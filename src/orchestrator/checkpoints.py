@@ -371,7 +371,8 @@ def check_schema(connection: sqlite3.Connection) -> set[str]:
     file may hold fewer (a run stopped before its first checkpoint). Returns the tables."""
     expected = saver_schema()
     found = _schema_rows(connection)
-    for row in sorted(found):
+    telling = {"view": 0, "trigger": 1, "table": 2}  # named first: what the attack is, not its side effects
+    for row in sorted(found, key=lambda row: (telling.get(row[0], 3), row)):
         if row not in expected:
             raise ForeignSchema(row[0], row[1])
     return {name for type_, name, _, _ in found if type_ == "table"}
