@@ -101,7 +101,8 @@ def _fill(doc: Document, parsed: ParsedDocument) -> None:
     # screened like the text: an instruction hidden in a cell must never support a claim.
     doc.tables = [[[screened(cell) for cell in row] for row in table] for table in parsed.tables]
     # The title (a PDF's first line when it has no other) is in every prompt's source list.
-    title, dropped = screen_title(parsed.title or doc.title)
+    # With the page's text beside it, a title that asks for something the page is not about goes too.
+    title, dropped = screen_title(parsed.title or doc.title, context=doc.markdown)
     removed.extend(dropped)
     doc.suspicious = doc.suspicious or bool(removed)
     doc.title = title or doc.url

@@ -17,6 +17,7 @@ report lists it under "also read").
 from __future__ import annotations
 
 import re
+import secrets
 from dataclasses import dataclass
 from typing import Any
 
@@ -112,7 +113,8 @@ def evidence_block(sources: list[dict[str, Any]], ranked: list[RankedPassage], b
     Sources appear in the order of their best passage; within a source, passages keep
     reading order.
     """
-    headers = {str(d["label"]): f"[{d['label']}] {d.get('title') or d.get('url')} — {d.get('url')}" for d in sources}
+    headers = {str(d["label"]): _data(f"[{d['label']}] {d.get('title') or d.get('url')} — {d.get('url')}")
+               for d in sources}
     chosen: dict[str, list[tuple[int, str]]] = {}
     spent = 0
     for passage in ranked:
@@ -131,6 +133,21 @@ def evidence_block(sources: list[dict[str, Any]], ranked: list[RankedPassage], b
         chosen.setdefault(passage.label, []).append((passage.position, text))
     blocks = []
     for label, passages in chosen.items():
-        lines = [f"- {text}" for _, text in sorted(passages)]
+        lines = [f"- {_data(text)}" for _, text in sorted(passages)]
         blocks.append(headers[label] + "\n" + "\n".join(lines))
-    return "\n\n".join(blocks)
+    if not blocks:
+        return ""
+    # Source text reaches the model only between these two lines: their code is drawn afresh
+    # for every prompt, so a page cannot close the block early and speak as the program
+    # (the system prompt says nothing between them is an instruction).
+    code = secrets.token_hex(4)
+    return f"<<<SOURCE DATA {code}>>>\n" + "\n\n".join(blocks) + f"\n<<<END SOURCE DATA {code}>>>"
+
+
+_MARKERS = re.compile(r"<{2,}|>{2,}|<\|[^|>]{0,40}\|>|\[/?INST\]|<</?SYS>>", re.IGNORECASE)
+
+
+def _data(text: str) -> str:
+    """Source text as one line of data: no line breaks (a page cannot start a line of its own,
+    such as a fake "[S9] " header or an end marker), and no delimiter or chat-template tokens."""
+    return " ".join(_MARKERS.sub(" ", text).split())
