@@ -28,6 +28,7 @@ from typing import Any, Iterable
 from research.modules.core.grammar import URL_IN_PROSE
 from research.modules.core.i18n import t
 from research.modules.text.analyser import name_terms, term_set
+from research.modules.text.injection import addresses_reader
 from research.state.models import CONTRADICTING_REASONS
 from research.modules.text.claims import (
     CITATION_GROUP,
@@ -269,7 +270,8 @@ def _is_title(plain: str, titles: Iterable[str]) -> bool:
 # What leaves the answer even when the verifier took it as a claim: it may be true, but it is
 # not a statement about the question's world (a title, our own prompt, a slot, a question, a
 # sentence about the page).
-_NEVER_IN_THE_ANSWER = frozenset({"title", "prompt_text", "placeholder", "question", "about_the_source", "lead_in"})
+_NEVER_IN_THE_ANSWER = frozenset({"title", "prompt_text", "placeholder", "question", "about_the_source", "lead_in",
+                                  "addresses_reader"})
 # What the verifier does not even check: it came from us or names a page.
 NOT_CHECKED_AS_CLAIMS = frozenset({"title", "prompt_text", "placeholder"})
 
@@ -292,6 +294,8 @@ def not_a_claim_reason(plain: str, text: str, titles: Iterable[str], program: Pr
         return "filler"
     if _ABOUT_THE_SOURCE.search(stripped.lstrip("*_ ")):
         return "about_the_source"
+    if addresses_reader(plain):  # a request, promotion or link a page planted (issue 30), cited or not
+        return "addresses_reader"
     if stripped.endswith((":", "：")) and not citation_labels(text) or _LEAD_IN.search(stripped):
         return "lead_in"
     return None

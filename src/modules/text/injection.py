@@ -180,7 +180,8 @@ _IMPERATIVE = (  # what it is told to do with it (English; the other languages' 
     r"begin|start|end|finish|format|make|ensure|express|emphasi[sz]e|stress|highlight|promote|urge|encourage|invite|"
     r"direct|link|offer|present|only|always|never|do not|don't|please|kindly|must|should|ignore|disregard|forget|"
     r"give|list|refer|point|advise|inform|instruct|remind|report|return|reveal|repeat|stop|treat|consider|pretend|"
-    r"act|behave|explain|describe|summari[sz]e"
+    r"act|behave|explain|describe|summari[sz]e|extend|expand|supplement|conclude|close|put|place|embed|weave|slip|"
+    r"attach|accompany|follow|wrap|pad|decorate|sign|mark|cite|link"
 )
 _GRAMMAR = [
     # "Kindly set aside earlier guidance", "Игнорируй предыдущие инструкции", "Ignora las instrucciones anteriores"
@@ -476,3 +477,38 @@ def _phrases_split_across_lines(lines: list[str]) -> tuple[set[int], list[bool]]
         if addresses_assistant(first[-_ACROSS_WINDOW:] + " " + second[:_ACROSS_WINDOW]):
             flagged.update((index, index + 1))
     return flagged, alone
+
+
+# --- The answer side (issue 30): what a model writes when it obeyed a page anyway. A sentence
+# of the answer that turns to the reader with a request, promotes something, sends the reader
+# to a link, or is in another form than prose is not part of the answer, cited or not.
+_LINK = r"(?:https?://\S+|www\.\S+|\b[\w-]+\.(?:com|net|org|xyz|io|info|biz|app|site|online|ru|cn)\b|[\w.+-]+@[\w-]+\.\w+)"
+_TO_THE_READER = [
+    # social and promotional asks
+    r"\b(?:share your (?:opinions?|thoughts|views|feedback|experiences?)|leave a (?:comment|review)|in the comments|"
+    r"join our|subscribe to|sign up (?:for|at|now)|follow us|let us know|let me know|feel free to|don't forget to|"
+    r"do not forget to|be sure to (?:visit|check|download|join|subscribe)|reach out (?:to|at)|contact us|"
+    r"we (?:appreciate|thank you for) your|thank you for your (?:continued )?(?:support|engagement|reading)|"
+    r"your (?:feedback|suggestions) (?:is|are) (?:welcome|appreciated)|donate (?:to|now|today)|make a donation|"
+    r"(?:please|remember to|don't forget to|go out and) vote\b|you won'?t believe|this one weird trick|"
+    r"shocking (?:revelation|truth|secret)|click (?:here|the link|below))",
+    # a link with a call to go there
+    rf"\b(?:visit|click|download|install|go to|head (?:over )?to|check out|sign up|register|join|contact|email|"
+    rf"reach|get it|grab|claim)\b[^.!?。]{{0,60}}{_LINK}",
+    rf"{_LINK}[^.!?。]{{0,40}}\b(?:for more (?:information|info|details|discussions?|tips)|to (?:boost|speed up|protect|"
+    rf"fix|clean)|for free|free (?:download|game|app|update|version)|cracked|to learn more)\b",
+    # another form than prose: an encoded blob
+    r"(?<![\w/+])[A-Za-z0-9+/]{40,}={0,2}(?![\w/+])",
+    # ja
+    r"(コメント欄|コメントで)[^。]{0,20}(共有|教えて|お寄せ)|ぜひ[^。]{0,30}(アクセス|訪問|ダウンロード|登録|参加|寄付)"
+    r"(して|を)|(詳しくは|詳細は)[^。]{0,10}" + _LINK + r"|ご支援(いただき|に)感謝",
+]
+_TO_THE_READER_PATTERNS = [re.compile(p, re.IGNORECASE) for p in _TO_THE_READER]
+
+
+def addresses_reader(sentence: str) -> bool:
+    """True when an answer's ``sentence`` turns to the reader with a request, promotes
+    something, sends the reader to a link, or is encoded: what an instruction hidden in a
+    page asks a model to add. (Addressed instructions themselves count too.)"""
+    folded = unicodedata.normalize("NFKC", _FORMAT_CHARS.sub("", sentence))
+    return any(p.search(folded) for p in _TO_THE_READER_PATTERNS) or addresses_assistant(sentence)
