@@ -84,7 +84,8 @@ def sources_section(result: Any) -> str:
 
 def json_result(result: Any) -> dict[str, Any]:
     """``--json`` (and ``-o x.json``): the run's summary, the answer as report.md says it,
-    and every source read with its label and URL (``cited``: the answer cites it)."""
+    and every source read with its label and URL (``cited``: the answer cites it;
+    ``suspicious``: text addressed to a model was screened out of it)."""
     from research.modules.text.claims import citation_labels
     from research.servers.research.results import ledger
     from research.state.session_folder import HistoryManager
@@ -94,7 +95,8 @@ def json_result(result: Any) -> dict[str, Any]:
     sources: list[dict[str, Any]] = []
     if result.session_dir:
         session = HistoryManager(Path(result.session_dir).parent).resolve(result.session_id)
-        sources = [{"label": s.label, "title": s.title, "url": s.url, "cited": s.label in cited}
+        sources = [{"label": s.label, "title": s.title, "url": s.url, "cited": s.label in cited,
+                    "suspicious": s.suspicious}
                    for s in ledger(session) if s.status == "ok"]
     return result.to_json() | {"answer": answer, "source_list": sources}
 

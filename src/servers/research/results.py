@@ -22,6 +22,7 @@ class SourceEntry(BaseModel):
     url: str = ""
     status: str = "ok"  # "ok" | "failed"
     error: str | None = None
+    suspicious: bool = False  # text addressed to a model was screened out of it (modules/text/injection.py)
 
 
 class ResearchOutput(BaseModel):
@@ -105,7 +106,8 @@ def ledger(session: SessionInfo) -> list[SourceEntry]:
             continue
         entries.append(SourceEntry(label=one_line(str(doc.get("label", ""))), title=one_line(str(doc.get("title") or "")),
                                    url=one_line(str(doc.get("url") or "")), status=str(doc.get("status", "ok")),
-                                   error=one_line(str(doc["error"])) if doc.get("error") else None))
+                                   error=one_line(str(doc["error"])) if doc.get("error") else None,
+                                   suspicious=doc.get("suspicious") is True))
     return entries
 
 
