@@ -79,6 +79,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "The research server at {url} refused the token (401): check RESEARCH_SERVER_TOKEN.",
         "ja": "{url} の調査サーバーがトークンを拒否しました（401）。RESEARCH_SERVER_TOKEN を確認してください。",
     },
+    "serve.client_too_large": {
+        "en": "The research server at {url} sent more than {limit} MB in one response; nothing of it was printed.",
+        "ja": "{url} の調査サーバーが1回の応答で {limit} MB を超えるデータを送ってきたため、何も表示しませんでした。",
+    },
     "serve.client_unreachable": {
         "en": "Cannot reach the research server at {url}: {reason}",
         "ja": "{url} の調査サーバーに接続できません: {reason}",
