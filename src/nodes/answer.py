@@ -212,16 +212,42 @@ def _mark_inside(text: str, mark: str) -> str:
     return stripped + " " + mark
 
 
-_TRAILING_CITATIONS = re.compile(r"([.。．!?！？])[ \t]*((?:\[S\d+\])+)[ \t]*$")
+def _citation_runs(text: str) -> list[tuple[int, int, list[str]]]:
+    """Runs of adjacent citation groups (only spaces between them), as (start, end, labels)."""
+    runs: list[tuple[int, int, list[str]]] = []
+    for match in CITATION_GROUP.finditer(text):
+        labels = citation_labels(match.group(0))
+        if runs and not text[runs[-1][1]:match.start()].strip(" \t"):
+            start, _, earlier = runs[-1]
+            runs[-1] = (start, match.end(), earlier + labels)
+        else:
+            runs.append((match.start(), match.end(), labels))
+    return runs
+
+
+def _one_label_once(text: str) -> str:
+    """"[S2] [S2]" → "[S2]": a label repeated within one run of citations is said once."""
+    for start, end, labels in reversed(_citation_runs(text)):
+        unique = list(dict.fromkeys(labels))
+        if unique != labels:
+            text = text[:start] + "".join(f"[{label}]" for label in unique) + text[end:]
+    return text
 
 
 def _citations_inside(text: str) -> str:
     """"… tall. [S1]" → "… tall [S1].": a sentence's citations stand before its full stop, so
     the next sentence does not seem to open with them."""
-    def move(match: re.Match[str]) -> str:
-        stop, labels = match.group(1), match.group(2)
-        return f"{labels}{stop}" if stop in "。．！？" else f" {labels}{stop}"
-    return _TRAILING_CITATIONS.sub(move, text.rstrip())
+    text = text.rstrip()
+    runs = _citation_runs(text)
+    if not runs or runs[-1][1] != len(text):
+        return text
+    start, _, labels = runs[-1]
+    before = text[:start].rstrip(" \t")
+    if not before or before[-1] not in "。．！？.!?":
+        return text
+    stop, body = before[-1], before[:-1]
+    cited = "".join(f"[{label}]" for label in labels)
+    return f"{body}{cited}{stop}" if stop in "。．！？" else f"{body} {cited}{stop}"
 
 
 def _with_citation(text: str, label: str) -> str:
@@ -243,9 +269,7 @@ def keep_valid_labels(text: str, valid: set[str]) -> str:
             return match.group(0)
         return "".join(f"[{label}]" for label in kept)
 
-    cleaned = CITATION_GROUP.sub(rewrite, text)
-    # The same label twice in a row, however spaced: one is enough.
-    cleaned = re.sub(r"\[(S\d+)\](?:\s*\[\1\])+", r"[\1]", cleaned)
+    cleaned = _one_label_once(CITATION_GROUP.sub(rewrite, text))
     if cleaned == text:
         return text
     cleaned = re.sub(r"(?<=\S)[ \t]{2,}", " ", cleaned)

@@ -13,6 +13,7 @@ import re
 import unicodedata
 from collections import Counter
 
+from research.modules.core.grammar import URL_IN_PROSE
 from research.modules.text.claims import sentence_spans
 
 _ENGLISH = [
@@ -215,7 +216,7 @@ _GRAMMAR = [
     rf"^\W*(?:please\s+|kindly\s+)?(?:{_IMPERATIVE})\b[^.!?。]{{0,80}}?\byour\s+(?:message|text|words)(?:'s)?\b.{{0,40}}?(?:substitution|symbols?|numbers?|letters?|spaces?|anagram|typos?|misspell\w*|base ?64|encod\w*|scrambl\w*|cipher)",
     r"\b(?:jumble|scramble|anagram|rearrange|misspell|encode|encrypt|translate|render|convert)\w*\b[^.!?。]{0,40}\byour\s+(?:message|text|words|answer|response|reply|output)\b",
     r"\b(?:in|to|into|within|throughout|from|of)\s+(?:your|every|each|any|all)\s+(?:final\s+)?(?:answer|response|reply|replies|responses|answers|output|summary|summaries)\b(?!\s+(?:letter|form|sheet|rate|time|card|box|section|field)s?\b)",
-    rf"^\W*(?:in|within)\s+(?:your|the)\s+(?:answer|response|reply|summary)\s*,",
+    r"^\W*(?:in|within)\s+(?:your|the)\s+(?:answer|response|reply|summary)\s*,",
     # Letter games on the text itself: "Replace every third letter with its position number."
     r"^\W*(?:replace|substitute|swap|convert|change|turn|exchange)\s+(?:every|each|all|the|all the|any)?\s*(?:\w+\s+){0,2}(?:letters?|vowels?|consonants?|characters?)\s+(?:with|by|into|to|in)\b",
     # "tell your user to visit …", "inform the user that …" from whoever has a user
@@ -482,7 +483,9 @@ def _phrases_split_across_lines(lines: list[str]) -> tuple[set[int], list[bool]]
 # --- The answer side (issue 30): what a model writes when it obeyed a page anyway. A sentence
 # of the answer that turns to the reader with a request, promotes something, sends the reader
 # to a link, or is in another form than prose is not part of the answer, cited or not.
-_LINK = r"(?:https?://\S+|www\.\S+|\b[\w-]+\.(?:com|net|org|xyz|io|info|biz|app|site|online|ru|cn)\b|[\w.+-]+@[\w-]+\.\w+)"
+# A link, by the one URL pattern (modules/core/grammar.py), or a bare domain or address.
+_LINK = (rf"(?:{URL_IN_PROSE.pattern}|www\.\S+|\b[\w-]+\.(?:com|net|org|xyz|io|info|biz|app|site|online|ru|cn)\b"
+         r"|[\w.+-]+@[\w-]+\.\w+)")
 _TO_THE_READER = [
     # social and promotional asks
     r"\b(?:share your (?:opinions?|thoughts|views|feedback|experiences?)|leave a (?:comment|review)|in the comments|"
