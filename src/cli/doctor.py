@@ -80,6 +80,22 @@ def judge_summary(settings: Settings, installed: set[str], lang: str) -> tuple[s
     return judge.model, t("doctor.judge_prompt", lang, model=judge.model)
 
 
+def check_guard(settings: Settings, lang: str) -> Check:
+    """The guard model that screens page text with the grammar (issue 30), or how to get one."""
+    from research.modules.llm.guard import guard_model
+    from research.modules.llm.model_manager import installed_models
+
+    label = t("doctor.check.guard", lang)
+    try:
+        installed = {m["name"] for m in installed_models(settings.ollama_host, HTTP_TIMEOUT_S)}
+    except OllamaError:
+        return Check("guard", label, "warn", t("ollama.unreachable", lang, host=settings.ollama_host), essential=False)
+    guard = guard_model(installed)
+    if guard is None:
+        return Check("guard", label, "warn", t("doctor.guard_missing", lang), essential=False)
+    return Check("guard", label, "ok", t("doctor.guard_installed", lang, model=guard), essential=False, value=guard)
+
+
 # --------------------------------------------------------------------------- parser sandbox
 
 
@@ -244,6 +260,7 @@ def run_doctor(settings: Settings, *, as_json: bool, lang: str, offline: bool = 
     """Run every check, print a table (or one JSON object), return the exit code:
     0 all essential checks pass, 3 Ollama unreachable or model missing, 1 otherwise."""
     checks = asyncio.run(gather_checks(settings, lang, offline=offline))
+    guard = check_guard(settings, lang)  # optional, so a line beside the table rather than a check
     code = exit_code_for(checks)
     failed = sum(1 for check in checks if check.status == "fail" and check.essential)
     summary = t("doctor.summary_ok", lang) if failed == 0 else t("doctor.summary_failed", lang, count=failed)
@@ -257,14 +274,24 @@ def run_doctor(settings: Settings, *, as_json: bool, lang: str, offline: bool = 
             "search_engines": {name: {setting: _plain_setting(getattr(settings, setting)) for setting in reads}
                                for name, reads in SEARCH_ENGINES.items()},  # every engine and what it reads
             "checks": [asdict(check) for check in checks],
+            "guard": {"model": guard.value, "detail": guard.detail},
             "summary": summary,
         }
         sys.stdout.write(json.dumps(payload, ensure_ascii=False) + "\n")
         return code
     _print_table(checks, summary, lang)
+    _print_guard(guard)
     if verbose:
         _print_details(checks, settings, lang)
     return code
+
+
+def _print_guard(guard: Check) -> None:
+    """One line naming the guard model that screens page text, or how to get one."""
+    from rich.console import Console
+    from rich.markup import escape
+
+    Console(highlight=False).print(escape(f"{guard.label}: {guard.detail}"), soft_wrap=True)
 
 
 def _plain_setting(value: object) -> object:

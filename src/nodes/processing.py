@@ -10,6 +10,9 @@ import asyncio
 import json
 from typing import Any
 
+from research.modules.core.i18n import t
+from research.modules.llm.guard import (MAX_PER_DOCUMENT, guard_model, is_borderline, passages_to_screen,
+                                        remove_passage, screen_passages)
 from research.modules.text.injection import screen_injection, screen_title
 from research.modules.text.source_kind import source_kind
 from research.state import AgentState, Document, ParsedDocument, ProblemKind, RunError
@@ -41,9 +44,12 @@ async def process_documents(state: AgentState, deps: WorkflowDependencies) -> di
             return str(exc) or "could not be parsed"
 
     outcomes = await asyncio.gather(*(parse(hit) for hit in pending))
-    added: list[dict[str, Any]] = []  # this step's entries, read or failed; the ledger's reducer appends them
+    # A guard model Ollama has (granite3-guardian) looks again at what the grammar was unsure of.
+    guard = guard_model(getattr(deps.model, "installed", None))
+    to_guard: list[tuple[Document, list[str]]] = []
+    read: list[Document] = []  # this step's entries, read or failed; the ledger's reducer appends them
     for hit, outcome in zip(pending, outcomes):
-        label = f"S{len(earlier) + len(added) + 1}"
+        label = f"S{len(earlier) + len(read) + 1}"
         search_title, flagged = screen_title(hit.get("title") or "")  # the engine's title, until the page's
         doc = Document(
             label=label,
@@ -61,7 +67,15 @@ async def process_documents(state: AgentState, deps: WorkflowDependencies) -> di
             doc.error = outcome if isinstance(outcome, str) else "no readable text"
             errors.append(RunError(node="processing", kind=ProblemKind.READ, message=doc.error, target=hit["url"]).as_state())
         else:
-            _fill(doc, outcome)
+            unsure = _fill(doc, outcome)
+            if guard and unsure:
+                to_guard.append((doc, unsure))
+        read.append(doc)
+    if guard and to_guard:
+        language = state.get("language") if state.get("language") in ("ja", "en") else "en"
+        errors += await _guard_screen(guard, to_guard, deps, language)
+    added: list[dict[str, Any]] = []
+    for hit, doc in zip(pending, read):
         # Graded from the address the page was really read from (after redirects) and
         # the page's own title when it had one.
         doc.kind = source_kind(hit.get("final_url") or hit["url"], doc.title)
@@ -85,13 +99,17 @@ async def process_documents(state: AgentState, deps: WorkflowDependencies) -> di
     return {"documents": added, "errors": errors}
 
 
-def _fill(doc: Document, parsed: ParsedDocument) -> None:
-    """Copy parsed content into the ledger entry, with injected instructions removed."""
+def _fill(doc: Document, parsed: ParsedDocument) -> list[str]:
+    """Copy parsed content into the ledger entry, with injected instructions removed.
+    Returns the passages the grammar was unsure of, for a guard model (at most a few)."""
     removed: list[str] = []
+    unsure: list[str] = []
 
     def screened(text: str) -> str:
         kept, dropped = screen_injection(text)
         removed.extend(dropped)
+        if len(unsure) < MAX_PER_DOCUMENT:
+            unsure.extend(p for p in passages_to_screen(text, kept) if p not in unsure)
         return kept
 
     doc.markdown = screened(parsed.markdown)
@@ -107,3 +125,31 @@ def _fill(doc: Document, parsed: ParsedDocument) -> None:
     doc.suspicious = doc.suspicious or bool(removed)
     doc.title = title or doc.url
     doc.language = parsed.language or doc.language
+    if title and is_borderline(title) and title not in unsure:
+        unsure.insert(0, title)
+    return unsure[:MAX_PER_DOCUMENT]
+
+
+async def _guard_screen(guard: str, to_guard: list[tuple[Document, list[str]]], deps: WorkflowDependencies,
+                        language: str) -> list[dict[str, Any]]:
+    """Ask the guard about each document's unsure passages: a Yes removes the passage wherever
+    it is evidence and marks the source suspicious. A failed or unreadable reply changes
+    nothing (the grammar's decision stands) and is noted once."""
+    result = await screen_passages(deps.model, guard, [p for _, passages in to_guard for p in passages],
+                                   limit=deps.settings.judge_concurrency)
+    for doc, passages in to_guard:
+        risky = [p for p in passages if p in result.risky]
+        for passage in risky:
+            doc.markdown = remove_passage(doc.markdown, passage)
+            doc.snippets = [s for s in (remove_passage(s, passage) for s in doc.snippets) if s.strip()]
+            doc.key_facts = [s for s in (remove_passage(s, passage) for s in doc.key_facts) if s.strip()]
+            doc.tables = [[[remove_passage(cell, passage) for cell in row] for row in table] for table in doc.tables]
+            if doc.title.strip() == passage:
+                doc.title = doc.url
+        doc.suspicious = doc.suspicious or bool(risky)
+    missed = result.failed + result.unreadable
+    if not missed:
+        return []
+    return [RunError(node="processing", kind=ProblemKind.JUDGE, message=t(
+        "guard.not_answered", language, model=guard, count=len(missed), total=result.asked,
+        reason=missed[0][:80])).as_state()]

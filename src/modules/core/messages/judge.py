@@ -60,4 +60,22 @@ MESSAGES: dict[str, dict[str, str]] = {
         "ja": "RESEARCH_JUDGE_MODEL={model} がインストールされていません（ollama pull {model}）。代わりに "
               "{drafting} が判定します。",
     },
+    # --- the guard model that screens page text (issue 30, item 4.3; modules/llm/guard.py) ---
+    "guard.not_answered": {
+        "en": "The guard model {model} gave no Yes/No for {count} of {total} passage(s) ({reason}); the grammar's "
+              "screening stands for them.",
+        "ja": "ガードモデル {model} が {total} 件中 {count} 件の文に Yes/No を返しませんでした（{reason}）。"
+              "それらは文法による検査の判断のままです。",
+    },
+    "doctor.check.guard": {"en": "Guard", "ja": "ガードモデル"},
+    "doctor.guard_installed": {
+        "en": "{model}: asked the jailbreak risk of the page passages the injection screen flags or finds borderline",
+        "ja": "{model}: 注入検査が検出した文や判断の際どい文について、ジェイルブレイクの危険を判定します",
+    },
+    "doctor.guard_missing": {
+        "en": "none installed: page text is screened by the grammar alone. For a second opinion from a guard model: "
+              "ollama pull granite3-guardian (Apache-2.0)",
+        "ja": "未導入です。ページ本文は文法による検査だけで確認します。ガードモデルによる再確認には "
+              "ollama pull granite3-guardian（Apache-2.0）で導入できます。",
+    },
 }
