@@ -16,6 +16,7 @@ from research.modules.llm.guard import (MAX_PER_DOCUMENT, guard_model, is_border
 from research.modules.text.injection import screen_injection, screen_title
 from research.modules.text.source_kind import source_kind
 from research.state import AgentState, Document, ParsedDocument, ProblemKind, RunError
+from research.state.session_folder import cache_entry
 from research.nodes.dependencies import DocumentFailed, WorkflowDependencies
 from research.state.progress_events import Message
 
@@ -31,12 +32,20 @@ async def process_documents(state: AgentState, deps: WorkflowDependencies) -> di
     pending = [hit for hit in state.get("search_results", []) if hit["canonical_url"] not in known]
     errors: list[dict[str, Any]] = []  # this step's only: `errors` is a reducer
     async def parse(hit: dict[str, Any]) -> ParsedDocument | str:
-        if not hit.get("cache_path") and not hit.get("content"):
+        # A page's bytes are found from its URL's hash under the sessions folder, or not at
+        # all: a hit's cache_path is used only when it is exactly that URL's cache entry (a
+        # follow-up's hits keep their parent session's). Anything else is not fetched.
+        claimed = hit.get("cache_path")
+        root = getattr(deps.history, "root", None)  # a HistoryManager always has one; a test's memory fake none
+        path = (cache_entry(claimed, root, url=hit.get("url")) if root is not None else claimed) if claimed else None
+        if claimed and path is None:
+            return "not fetched"
+        if path is None and not hit.get("content"):
             return hit.get("fetch_error") or "not fetched"
         try:
             return await deps.parser.parse(
-                path=hit.get("cache_path"),
-                text=None if hit.get("cache_path") else hit.get("content"),
+                path=str(path) if path else None,
+                text=None if path else hit.get("content"),
                 media_type=hit.get("media_type") or "text/markdown",
                 url=hit.get("final_url") or hit["url"],
             )

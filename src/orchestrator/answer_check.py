@@ -22,6 +22,7 @@ from research.modules.core.urls import canonical_url
 from research.modules.text.claims import Claim, split_claims
 from research.modules.text.evidence import Assessment, EvidenceIndex, assess_claim
 from research.state.models import VerdictState, verdict_state
+from research.state.session_folder import cache_file
 
 OUTCOMES = ("supported", "unsupported", "uncertain")
 # Read as text in this process: decoding UTF-8 is not parsing. Everything else goes to the sandbox.
@@ -184,7 +185,12 @@ async def _fetch_and_parse(url: str, web: Any, parser: Any) -> Any:
         # (snippets, key facts) of that Markdown runs in ours.
         return await parser.parse(path=None, text=page["content"], media_type="text/markdown", url=url)
     if page.get("cache_path"):
-        return await parser.parse(path=page["cache_path"], text=None, media_type=page.get("media_type") or "", url=url)
+        # Only the bytes this URL's fetch put in the client's own cache folder: a path a
+        # server's answer names is never read otherwise.
+        path = cache_file(page["cache_path"], getattr(web, "cache_dir", None), url)
+        if path is None:
+            raise DocumentFailed("the page's cached copy is not this URL's cache entry")
+        return await parser.parse(path=str(path), text=None, media_type=page.get("media_type") or "", url=url)
     # A server that hands over text only (an mcpServers entry that is not ours): parsed in the sandbox too.
     text = "\n".join(b.text for b in result.content if getattr(b, "type", "") == "text")
     return await parser.parse(path=None, text=text, media_type="text/markdown", url=url)

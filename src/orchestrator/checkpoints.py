@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import sqlite3
 import threading
 from pathlib import Path
@@ -30,6 +29,7 @@ from langgraph.checkpoint.serde import jsonplus
 from langgraph.checkpoint.serde._msgpack import SAFE_MSGPACK_METHODS
 
 from research.modules.core.errors import UsageError
+from research.state.session_folder import cache_entry
 
 # Exactly what a checkpoint of our graph contains besides plain data: the plan review's
 # interrupt and its resume command (langgraph.types), timestamps LangGraph stamps on
@@ -241,26 +241,9 @@ def is_cached_source(path: Any, sessions_root: Path, *, url: Any = None) -> bool
     ``sessions_root``: where the fetcher stores bytes, and all the parser is ever given
     from a state. (A follow-up question's hits keep their parent session's paths, so any
     session's.) With ``url``: the entry the fetcher names after that URL's hash, and no
-    other, so a path in data only ever repeats what the URL already says."""
-    if not _inside(path, sessions_root):
-        return False
-    real = Path(path).resolve()
-    try:
-        relative = real.relative_to(sessions_root.resolve())
-    except ValueError:
-        return False
-    if not (len(relative.parts) == 3 and relative.parts[0].startswith("session_") and relative.parts[1] == "sources"
-            and _CACHE_ENTRY.match(relative.parts[2])):
-        return False
-    if url is None:
-        return True
-    from research.servers.web.fetcher import SourceCache
-
-    return isinstance(url, str) and relative.parts[2].split(".", 1)[0] == SourceCache.key(url)
-
-
-# The name of a cache entry's bytes (servers/web/fetcher.py): the URL's hash and a type's suffix.
-_CACHE_ENTRY = re.compile(r"^[0-9a-f]{32}\.[a-z]{2,4}$")
+    other, so a path in data only ever repeats what the URL already says. The one
+    definition is ``state.session_folder.cache_entry``, shared with the fetcher's names."""
+    return cache_entry(path, sessions_root, url=url) is not None
 
 
 def _inside(path: Any, folder: Path) -> bool:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import errno
 import fcntl
+import hashlib
 import json
 import os
 import re
@@ -28,6 +29,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from research.modules.core.errors import UsageError, UserFacingError
+from research.modules.core.urls import canonical_url
 from research.modules.text.sanitize import shorten
 from research.state.status import SessionStatus
 
@@ -417,3 +419,75 @@ def _read_json(path: Path, limit: int = SESSION_READ_LIMIT) -> Any:
         return json.loads(read_session_bytes(path, limit).decode("utf-8"))
     except (OSError, ValueError, RecursionError):  # ValueError: bad JSON or bad UTF-8
         return None
+
+
+# --------------------------------------------------------------------------- the source cache's names
+# What the fetcher (servers/web/fetcher.py) names a page's bytes in a session's sources/:
+# the key of its URL and the suffix of its type. One definition, read by the fetcher that
+# writes the entries, the checkpoint check and the processing step that reads them: a
+# path in a hit or a checkpoint is used only when it is exactly what the URL already says.
+CACHE_SUFFIXES = {"text/html": ".html", "application/pdf": ".pdf", "text/plain": ".txt", "text/markdown": ".md"}
+CACHE_OTHER_SUFFIX = ".bin"
+_CACHE_ENTRY = re.compile(r"^([0-9a-f]{32})(\.[a-z]{2,4})$")
+_ENTRY_SUFFIXES = frozenset(CACHE_SUFFIXES.values()) | {CACHE_OTHER_SUFFIX}
+
+
+def source_key(url: str) -> str:
+    """The key a URL's cache entry is named after: the hash of its canonical form."""
+    return hashlib.sha256(canonical_url(url).encode("utf-8")).hexdigest()[:32]
+
+
+def cache_suffix(media_type: str | None) -> str:
+    """The suffix of a cache entry's bytes for a declared media type (charset and all)."""
+    mime = (media_type or "").split(";")[0].strip().lower()
+    return CACHE_SUFFIXES.get(mime, CACHE_OTHER_SUFFIX)
+
+
+def is_cache_entry_name(name: Any) -> bool:
+    """A bare file name the fetcher could have written: a key and one of its suffixes."""
+    match = _CACHE_ENTRY.match(name) if isinstance(name, str) else None
+    return match is not None and match.group(2) in _ENTRY_SUFFIXES
+
+
+def cache_entry(path: Any, sessions_root: Path, *, url: Any = None) -> Path | None:
+    """``path`` resolved, when it is a cache entry in some session's ``sources/`` under
+    ``sessions_root`` (a follow-up question's hits keep their parent session's paths, so
+    any session's), named as the fetcher names it; with ``url``, the entry of that URL and
+    no other. None for anything else: a link, ``..``, another file of a session, another
+    URL's bytes. The entry is not opened here; its reader opens it without following links."""
+    if not isinstance(path, str) or not path or "\x00" in path:
+        return None
+    try:
+        candidate = Path(path)
+        if candidate.is_symlink():
+            return None
+        real = candidate.resolve()
+        relative = real.relative_to(Path(sessions_root).resolve())
+    except (ValueError, OSError, RuntimeError):
+        return None
+    parts = relative.parts
+    if not (len(parts) == 3 and parts[0].startswith("session_") and parts[1] == "sources"
+            and is_cache_entry_name(parts[2])):
+        return None
+    if url is not None and not (isinstance(url, str) and parts[2].split(".", 1)[0] == source_key(url)):
+        return None
+    return real
+
+
+def cache_file(path: Any, sources: Path | None, url: Any) -> Path | None:
+    """``path`` resolved, when it is exactly ``url``'s cache entry in the one cache folder
+    ``sources`` (a fetcher's own, e.g. a check's temporary one); None otherwise."""
+    if sources is None or not isinstance(path, str) or not path or "\x00" in path:
+        return None
+    try:
+        candidate = Path(path)
+        if candidate.is_symlink():
+            return None
+        real = candidate.resolve()
+        if real.parent != Path(sources).resolve():
+            return None
+    except (OSError, RuntimeError):
+        return None
+    if not (is_cache_entry_name(real.name) and isinstance(url, str) and real.name.split(".", 1)[0] == source_key(url)):
+        return None
+    return real

@@ -17,10 +17,8 @@ from __future__ import annotations
 
 import asyncio
 import errno
-import hashlib
 import json
 import os
-import re
 import stat
 import time
 from collections import defaultdict
@@ -33,14 +31,11 @@ import httpx
 
 from research.modules.core.settings import LOCAL_SUFFIXES, FetchSettings
 from research.servers.web.url_safety import URLGuard, UnsafeURL, canonical_url
-from research.state.session_folder import atomic_write, read_session_bytes
+from research.state.session_folder import atomic_write, cache_suffix, is_cache_entry_name, read_session_bytes, source_key
 
 USER_AGENT = "research-assistant/0.1 (+local research tool; polite fetcher)"
-# What ``store`` names an entry: the key (32 hex digits) and one of the extensions below.
-_ENTRY_NAME = re.compile(r"^[0-9a-f]{32}\.[a-z]{2,4}$")
 _SIDECAR_LIMIT = 1 << 20
 _ENTRY_LIMIT = 1 << 30  # far above the fetch size cap; a planted entry cannot fill memory
-_EXTENSIONS = {"text/html": ".html", "application/pdf": ".pdf", "text/plain": ".txt", "text/markdown": ".md"}
 
 
 @dataclass
@@ -78,7 +73,7 @@ class SourceCache:
 
     @staticmethod
     def key(url: str) -> str:
-        return hashlib.sha256(canonical_url(url).encode("utf-8")).hexdigest()[:32]
+        return source_key(url)  # state/session_folder.py: the one name, read back by the checks
 
     def _sidecar(self, url: str) -> Path:
         return self.directory / f"{self.key(url)}.json"
@@ -109,14 +104,13 @@ class SourceCache:
         A shared session's sidecar saying ``"file": "/home/me/.ssh/id_rsa"`` (or ``../x``)
         must never serve that file as the page, nor have it deleted by eviction."""
         name = meta["file"]
-        if not isinstance(name, str) or not _ENTRY_NAME.match(name):
+        if not isinstance(name, str) or not is_cache_entry_name(name):
             raise ValueError("the cache entry names a file outside the cache")
         return self.directory / name
 
     def store(self, url: str, final_url: str, media_type: str | None, data: bytes) -> FetchResult:
         key = self.key(url)
-        mime = (media_type or "").split(";")[0].strip().lower()
-        data_path = self.directory / f"{key}{_EXTENSIONS.get(mime, '.bin')}"
+        data_path = self.directory / f"{key}{cache_suffix(media_type)}"
         retrieved_at = datetime.now(timezone.utc).isoformat(timespec="seconds")
         atomic_write(data_path, data)
         meta = {"url": url, "final_url": final_url, "canonical_url": canonical_url(url),
