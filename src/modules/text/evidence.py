@@ -29,11 +29,15 @@ docs/benchmarks.md.
 from __future__ import annotations
 
 import ast
+import bisect
 import json
 import math
 import re
+from decimal import Decimal
 from dataclasses import dataclass, field
 from typing import Any
+
+import numpy as np
 
 from research.modules.core.language import detect_language
 from research.modules.text.analyser import Term, terms
@@ -61,6 +65,13 @@ _MAX_ASSEMBLED = 3  # passages combined into one piece of evidence (merged facts
 # business or a product names several of them: more of them may be combined.
 _MAX_ASSEMBLED_FIELDS = 8
 _MAX_CANDIDATES = 3  # passages shown to the judge per claim
+_TOP_PASSAGES = 40  # the best-covering passages a claim's evidence is assembled and bound from
+# Cited sources of at most this many passages are scored passage by passage; larger ones
+# through the index of passages by term (``EvidenceIndex.ranked``), with the same order.
+_SCAN_UP_TO = 400
+# Passages tied with the 40th best that are scored one by one to order them exactly; past
+# this many (thousands of passages saying the same words) they are ordered by position.
+_RESCORE_CAP = 2000
 
 # Typographic apostrophes too: "won’t" in a source is the "won't" of the answer.
 _NEGATION_EN = re.compile(r"\b(not|never|no|none|neither|nor|without|cannot)\b|n['’]t\b", re.IGNORECASE)
@@ -216,6 +227,55 @@ class SourceText:
     passages: list[Passage]
     numbers: NumberSet
     vocabulary: frozenset[str] = frozenset()  # every term of its prose passages (value binding)
+    _sorted: dict[str, list[Decimal]] = field(default_factory=dict)  # its scaled figures by dimension, sorted
+
+    def contains(self, mention: NumberMention) -> bool:
+        """``numbers.contains(mention)``: the figure, or one it rounds, is in the source.
+
+        A figure the source does not give exactly is compared (``NumberSet``'s rounding rules)
+        only with the source's figures of its dimension near enough to round to it, found by
+        bisection, not with each of the tens of thousands a large source gives."""
+        window = _rounding_window(mention)
+        if window is None or not mention.dimension:
+            return self.numbers.contains(mention)
+        try:
+            candidates = self._sorted.get(mention.dimension)
+            if candidates is None:
+                candidates = self._sorted[mention.dimension] = sorted(self.numbers.scaled.get(mention.dimension, []))
+            near = candidates[bisect.bisect_left(candidates, window[0]): bisect.bisect_right(candidates, window[1])]
+        except (ArithmeticError, TypeError):
+            return self.numbers.contains(mention)
+        nearby = NumberSet([])
+        nearby.by_value, nearby.written_in, nearby.approximate = (
+            self.numbers.by_value, self.numbers.written_in, self.numbers.approximate)
+        nearby.scaled = {mention.dimension: near}
+        return nearby.contains(mention)
+
+
+def _rounding_window(mention: NumberMention) -> tuple[Decimal, Decimal] | None:
+    """Bounds that every source figure ``NumberSet`` could take ``mention`` to round lies
+    within (twice its widest rule, and a quarter of the figure for an approximate one), or
+    None where the figure is not compared by rounding or the bounds are not simple."""
+    if mention.scaled is None or not mention.dimension or mention.dimension in ("year", "month", "day", "time"):
+        return None
+    try:
+        claim = mention.scaled
+        raw = Decimal(min(mention.values, key=len))
+        if not raw or not claim or not claim.is_finite() or not raw.is_finite():
+            return None
+        exponent = raw.as_tuple().exponent if isinstance(raw.as_tuple().exponent, int) else 0
+        reach = Decimal(10) ** exponent
+        digits = str(int(raw)) if exponent >= 0 else ""
+        zeros = len(digits) - len(digits.rstrip("0")) if digits else 0
+        if zeros:
+            reach = max(reach, Decimal(10) ** zeros)
+        spread = reach * abs(claim / raw)
+        if mention.approximate:
+            spread = max(spread, abs(claim) / 4)
+        spread += abs(claim) / 1_000_000
+        return claim - spread, claim + spread
+    except (ArithmeticError, ValueError, TypeError):
+        return None
 
 
 class EvidenceIndex:
@@ -251,11 +311,95 @@ class EvidenceIndex:
         # The question's own words that no source uses ("What are the main reasons…"): an answer
         # repeats them to frame itself; they are not facts to find in a source.
         self.framing = frozenset(t.text for t in terms(question)) - frozenset(self._document_frequency)
+        # Built on first use for large sources (``ranked``), once per index: the passages of
+        # each cited set of sources, where each source's passages start in the whole ledger,
+        # and for each unit the (ledger-wide) positions of the passages holding it.
+        self._cited: dict[tuple[str, ...], tuple[list[Passage], Any, frozenset[str]]] = {}
+        self._starts: dict[str, int] = {}
+        self._postings: dict[str, Any] | None = None
+        self._weights: dict[str, float] = {}  # ``weight`` of each unit asked for, computed once
 
     def weight(self, unit: str) -> float:
         """How much finding ``unit`` in a passage tells (rarer in the ledger: more)."""
-        frequency = max(1, self._document_frequency.get(unit, 0))
-        return math.log(1.0 + (self._passage_count + 1) / frequency)
+        found = self._weights.get(unit)
+        if found is None:
+            frequency = max(1, self._document_frequency.get(unit, 0))
+            found = self._weights[unit] = math.log(1.0 + (self._passage_count + 1) / frequency)
+        return found
+
+    def cited(self, labels: list[str]) -> tuple[list[Passage], Any, frozenset[str]]:
+        """The passages of the sources ``labels`` in order, their ledger positions (None
+        until the index by term is built) and the vocabulary of their prose, once per set."""
+        key = tuple(labels)
+        found = self._cited.get(key)
+        if found is None:
+            passages = [p for label in labels for p in self.sources[label].passages]
+            vocabulary = frozenset().union(*(self.sources[label].vocabulary for label in labels))
+            found = self._cited[key] = (passages, None, vocabulary)
+        return found
+
+    def _positions(self, labels: list[str]) -> Any:
+        passages, positions, vocabulary = self.cited(labels)
+        if positions is None:
+            if self._postings is None:
+                self._build_postings()
+            positions = np.concatenate([
+                np.arange(self._starts[label], self._starts[label] + len(self.sources[label].passages))
+                for label in labels]) if labels else np.zeros(0, dtype=np.int64)
+            self._cited[tuple(labels)] = (passages, positions, vocabulary)
+        return positions
+
+    def _build_postings(self) -> None:
+        postings: dict[str, list[int]] = {}
+        position = 0
+        for label, source in self.sources.items():
+            self._starts[label] = position
+            for passage in source.passages:
+                for unit in passage.features:
+                    postings.setdefault(unit, []).append(position)
+                position += 1
+        self._postings = postings  # type: ignore[assignment]
+
+    def ranked(self, labels: list[str], wanted: frozenset[str]) -> list[Passage]:
+        """The passages of ``labels`` that best cover ``wanted``, best first: the first
+        ``_TOP_PASSAGES`` of every passage sorted by ``coverage`` (highest first, then in
+        the sources' order), then, only when fewer share anything with it, the first
+        passages that share nothing.
+
+        Large sources are not scanned passage by passage for every claim: each passage's
+        share is summed from the index of passages by term, and only those that may be among
+        the best (at or near the 40th best sum) are scored by ``coverage`` and sorted, so the
+        order is the one a scan of every passage gives."""
+        passages = self.cited(labels)[0]
+        if len(passages) <= _SCAN_UP_TO:
+            return sorted(passages, key=lambda p: self.coverage(wanted, p.features), reverse=True)
+        positions = self._positions(labels)
+        assert self._postings is not None
+        total = np.zeros(self._passage_count)
+        for unit in wanted:
+            held = self._postings.get(unit)
+            if held is None:
+                continue
+            if isinstance(held, list):
+                held = self._postings[unit] = np.asarray(held, dtype=np.int64)
+            total[held] += self.weight(unit)
+        sums = total[positions]
+        sharing = np.flatnonzero(sums > 0)
+        near = sharing
+        if sharing.size > _TOP_PASSAGES:
+            values = sums[sharing]
+            kth = np.partition(values, sharing.size - _TOP_PASSAGES)[sharing.size - _TOP_PASSAGES]
+            # Sums in another order differ in the last bits: a margin keeps every passage
+            # that could tie with the 40th, and ``coverage`` orders them as a scan does.
+            near = sharing[values >= kth - 1e-9 * max(1.0, kth)]
+        if near.size > _RESCORE_CAP:
+            order = np.lexsort((near, -np.round(sums[near], 9)))
+            near = np.sort(near[order[:_RESCORE_CAP]])
+        best = sorted((passages[i] for i in near.tolist()), key=lambda p: self.coverage(wanted, p.features),
+                      reverse=True)[:_TOP_PASSAGES]
+        if len(best) < _TOP_PASSAGES:
+            best += [passages[i] for i in np.flatnonzero(sums <= 0)[: _TOP_PASSAGES - len(best)].tolist()]
+        return best
 
     def coverage(self, wanted: frozenset[str], found: frozenset[str]) -> float:
         total = sum(self.weight(u) for u in wanted)
@@ -389,9 +533,8 @@ def _assess_against(claim: Claim, index: EvidenceIndex, labels: list[str], valid
     words, key = words - index.framing, key - index.framing
     mentions = extract_numbers(claim.plain)
     wanted = words | frozenset("#" + v for m in mentions for v in m.values)
-    passages = [p for label in labels for p in index.sources[label].passages]
-    scored = sorted(passages, key=lambda p: index.coverage(wanted, p.features), reverse=True)
-    assembled = _assemble(wanted, scored[:40], index)
+    scored = index.ranked(labels, wanted)
+    assembled = _assemble(wanted, scored[:_TOP_PASSAGES], index)
     found = frozenset().union(*(p.features for p in assembled)) if assembled else frozenset()
     coverage = index.coverage(wanted, found)
     best = scored[0] if scored else None
@@ -428,8 +571,9 @@ def _assess_against(claim: Claim, index: EvidenceIndex, labels: list[str], valid
     # around it (``value_binding``). Records' fields are left to the field checks.
     bindings: list[Binding] = []
     if not any(p.field for p in assembled):
-        sentences = [Sentence(p.text, p.label, p.features) for p in scored[:40] if p.features & wanted and not p.field]
-        vocabulary = frozenset().union(*(index.sources[label].vocabulary for label in labels))
+        sentences = [Sentence(p.text, p.label, p.features) for p in scored[:_TOP_PASSAGES]
+                     if p.features & wanted and not p.field]
+        vocabulary = index.cited(labels)[2]
         bindings = bind_values(claim.plain, claim_language, words, sentences, index.weight, vocabulary)
 
     # A figure counts only in a passage that says the same thing as the claim: "accepted it in
@@ -454,7 +598,7 @@ def _assess_against(claim: Claim, index: EvidenceIndex, labels: list[str], valid
                     # The passages that say the same thing give another figure: a changed number.
                     evidence, evidence_label = passage.text, passage.label
                     return result("unsupported", "number_mismatch", 0.9, [mention.text], binding_of(mention))
-        if any(index.sources[label].numbers.contains(mention) for label in labels) and not mention.worded:
+        if any(index.sources[label].contains(mention) for label in labels) and not mention.worded:
             # The figure is in the source, only not in the passages chosen: not a contradiction.
             missing_numbers.append(mention)
             continue

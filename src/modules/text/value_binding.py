@@ -162,13 +162,15 @@ _REFERENCE = re.compile(r"\b(?:passages?|sources?|documents?|steps?|facts?|parag
                         r"(?:\s*(?:,|and|or|&|-|to|/|:)\s*(?:passages?\s*)?\d+)*")
 
 
-@lru_cache(maxsize=8192)
+# Sized for a large ledger's passages (each claim reads up to 40 of them): a smaller cache
+# analysed the same passages again and again.
+@lru_cache(maxsize=1 << 16)
 def _typed(text: str) -> tuple[tuple[NumberMention, str], ...]:
     """The figures of ``text`` with the slot each fills; list and passage numbers left out."""
     prepared = prepare(text)
     references = [m.span() for m in _REFERENCE.finditer(prepared)]
     out = []
-    for mention in extract_numbers(text):
+    for mention in _mentions(text):
         if mention.worded or any(a <= mention.start < b for a, b in references):
             continue
         kind = number_kind(mention, prepared)
@@ -178,9 +180,15 @@ def _typed(text: str) -> tuple[tuple[NumberMention, str], ...]:
     return tuple(out)
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=1 << 16)
 def _number_set(text: str) -> NumberSet:
-    return NumberSet.of(text)
+    return NumberSet(list(_mentions(text)))
+
+
+@lru_cache(maxsize=1 << 16)
+def _mentions(text: str) -> tuple[NumberMention, ...]:
+    """The figures of ``text``, read once for both ``_typed`` and ``_number_set``."""
+    return tuple(extract_numbers(text))
 
 
 @lru_cache(maxsize=4096)
@@ -464,13 +472,14 @@ def bind_values(
         words = words | extra
         sentences = [Sentence(s.text, s.label, s.features | _counter_nouns(s.text)) for s in sentences]
         claim_units = claim_units | extra
-    everything = frozenset().union(vocabulary, *(s.features for s in sentences))
     plain = _plain_words_en(claim) if language != "ja" else None
     for word in sorted(words):
         group = index.get(word)
         if not group or plain is not None and word not in plain:
             continue
-        rivals = (group & everything) - words
+        # The members of the set named in the cited passages, without joining their whole
+        # vocabulary for every claim (that was a copy of the ledger's words per claim).
+        rivals = frozenset().union(group & vocabulary, *(group & s.features for s in sentences)) - words
         if not rivals:
             continue  # the passage names no other member: nothing to confuse it with
         context = claim_units - {word}
