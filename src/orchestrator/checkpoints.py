@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+import tempfile
 import threading
 from pathlib import Path
 from typing import Any, Callable
@@ -29,7 +30,7 @@ from langgraph.checkpoint.serde import jsonplus
 from langgraph.checkpoint.serde._msgpack import SAFE_MSGPACK_METHODS
 
 from research.modules.core.errors import UsageError
-from research.state.session_folder import cache_entry
+from research.state.session_folder import cache_entry, fsync_directory
 
 # Exactly what a checkpoint of our graph contains besides plain data: the plan review's
 # interrupt and its resume command (langgraph.types), timestamps LangGraph stamps on
@@ -314,6 +315,68 @@ def verify_checkpoint_file(path: Path, *, check_values: Callable[[dict[str, Any]
         raise UntrustedCheckpoint("unreadable checkpoints.sqlite") from None
     finally:
         connection.close()
+
+
+# What SQLite keeps beside a database file: a planted one would be played into whatever
+# file next has the name (a hot journal is rolled back into it, a WAL's pages read over it).
+_SIDECARS = ("-wal", "-shm", "-journal")
+
+
+def adopt_checkpoint_file(path: Path, *, check_values: Callable[[dict[str, Any], bool], None] | None = None) -> None:
+    """Make the session's checkpoint file one this process wrote, before the saver opens it
+    for writing (call it under the session's lock).
+
+    The file was checked read-only when the session was chosen; it may have changed since,
+    and the saver opens it read-write and trusts its schema. So the file is opened read-only
+    again, its schema checked, and copied page by page with SQLite's backup API into a new
+    file of ours; the copy is checked in full (``verify_checkpoint_file``: schema, types,
+    ``check_values``), and only then takes the original's place, with the original's
+    journal, WAL and shared-memory files removed (their content is in the copy). A copy that
+    fails its check is removed and the run stops with the same one line as before."""
+    folder = path.parent
+    if not os.path.lexists(path):
+        _remove_sidecars(path)  # a journal without its database would be played into the saver's new file
+        return
+    if path.is_symlink() or not path.is_file():
+        raise UntrustedCheckpoint("checkpoints.sqlite that is not a regular file")
+    fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+    os.close(fd)
+    copy = Path(name)
+    try:
+        try:
+            source = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+        except sqlite3.Error:
+            raise UntrustedCheckpoint("unreadable checkpoints.sqlite") from None
+        try:
+            source.execute("PRAGMA trusted_schema = OFF")
+            source.execute("PRAGMA query_only = ON")
+            check_schema(source)
+            target = sqlite3.connect(copy)
+            try:
+                source.backup(target)
+                target.execute("PRAGMA journal_mode = DELETE")  # one self-contained file until the saver opens it
+            finally:
+                target.close()
+        except sqlite3.Error:
+            raise UntrustedCheckpoint("unreadable checkpoints.sqlite") from None
+        finally:
+            source.close()
+        verify_checkpoint_file(copy, check_values=check_values)
+        with open(copy, "rb+") as handle:
+            os.fsync(handle.fileno())
+        _remove_sidecars(path)
+        os.replace(copy, path)
+    except BaseException:
+        copy.unlink(missing_ok=True)
+        raise
+    fsync_directory(folder)
+
+
+def _remove_sidecars(path: Path) -> None:
+    for suffix in _SIDECARS:
+        sidecar = path.with_name(path.name + suffix)
+        if os.path.lexists(sidecar):
+            os.unlink(sidecar)
 
 
 class ForeignSchema(UsageError):

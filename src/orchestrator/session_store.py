@@ -105,7 +105,21 @@ async def open_checkpointer(settings: Settings, session_path: Path) -> AsyncIter
     import aiosqlite
     from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
-    async with aiosqlite.connect(str(session_path / "checkpoints.sqlite")) as connection:
+    from research.orchestrator.checkpoints import adopt_checkpoint_file, check_state_values
+    from research.orchestrator.graph_input import MAX_QUESTION_CHARS
+
+    path = session_path / "checkpoints.sqlite"
+    session_id = session_path.name.removeprefix("session_")
+    known: set[Any] = set()
+
+    def check_values(values: dict[str, Any], whole: bool) -> None:
+        check_state_values(values, session_path, session_id, question_limit=MAX_QUESTION_CHARS, whole=whole,
+                           known=known)
+
+    # A shared session's file was checked when it was chosen; what the saver writes is a
+    # copy our own code made and checked again, here under the session's lock.
+    adopt_checkpoint_file(path, check_values=check_values)
+    async with aiosqlite.connect(str(path)) as connection:
         # A session folder may have been shared or edited: checkpoints are read with an
         # allow-list of the types our graph writes, never by importing what they name.
         yield AsyncSqliteSaver(connection, serde=AllowListSerializer())
