@@ -37,7 +37,10 @@ from decimal import Decimal
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
+try:  # installed with matplotlib (the report's charts); without it large sources are scanned
+    import numpy as np
+except ImportError:  # pragma: no cover - numpy comes with the report's dependencies
+    np = None
 
 from research.modules.core.language import detect_language
 from research.modules.text.analyser import Term, terms
@@ -371,7 +374,7 @@ class EvidenceIndex:
         the best (at or near the 40th best sum) are scored by ``coverage`` and sorted, so the
         order is the one a scan of every passage gives."""
         passages = self.cited(labels)[0]
-        if len(passages) <= _SCAN_UP_TO:
+        if len(passages) <= _SCAN_UP_TO or np is None:
             return sorted(passages, key=lambda p: self.coverage(wanted, p.features), reverse=True)
         positions = self._positions(labels)
         assert self._postings is not None
