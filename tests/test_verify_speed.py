@@ -17,7 +17,6 @@ import time
 from collections import Counter
 
 import pytest
-
 from research.modules.text import evidence
 from research.modules.text.claims import split_claims
 from research.modules.text.evidence import EvidenceIndex, SourceText, assess_claim

@@ -33,8 +33,8 @@ import bisect
 import json
 import math
 import re
-from decimal import Decimal
 from dataclasses import dataclass, field
+from decimal import Decimal
 from typing import Any
 
 try:  # installed with matplotlib (the report's charts); without it large sources are scanned
@@ -45,7 +45,12 @@ except ImportError:  # pragma: no cover - numpy comes with the report's dependen
 from research.modules.core.language import detect_language
 from research.modules.text.analyser import Term, terms
 from research.modules.text.claims import Claim, plain_text, sentence_spans
-from research.modules.text.numbers import NumberMention, NumberSet, extract_numbers, numbers_match  # noqa: F401
+from research.modules.text.numbers import (  # noqa: F401
+    NumberMention,
+    NumberSet,
+    extract_numbers,
+    numbers_match,
+)
 from research.modules.text.structure import (
     english_contrast,
     english_exchange,

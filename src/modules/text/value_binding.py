@@ -25,13 +25,18 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from difflib import SequenceMatcher
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from difflib import SequenceMatcher
 from functools import lru_cache
 
 from research.modules.text.analyser import STOP_WORDS, _tagger, stem
-from research.modules.text.numbers import NumberMention, NumberSet, extract_numbers, prepare
+from research.modules.text.numbers import (
+    NumberMention,
+    NumberSet,
+    extract_numbers,
+    prepare,
+)
 
 # Words that fill one slot and exclude each other there. Nouns and names of things, not the
 # verbs and comparatives of ``structure`` (rise/fall, more/less), which in English sit in
