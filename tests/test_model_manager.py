@@ -179,3 +179,10 @@ def test_one_answer_to_is_this_model_installed():
     assert installed_name("gpt-oss", listed) is None  # "gpt-oss" means gpt-oss:latest, not :20b
     assert installed_name("qwen3:8b", listed) is None
     assert model_is_installed("qwen3", set(listed)) and not model_is_installed("qwen3:8b", set(listed))
+
+
+async def test_a_streamed_answer_asks_for_at_most_the_room_left_for_it(fake_ollama):
+    # With the real 1.5B model a draft repeated itself for eleven minutes: the stream is capped.
+    await _manager(fake_ollama).stream([{"role": "user", "content": "q"}], node="llm", on_token=lambda _: None,
+                                      max_tokens=3072)
+    assert fake_ollama.chat_requests()[-1]["options"]["num_predict"] == 3072

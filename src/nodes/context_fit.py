@@ -24,9 +24,11 @@ MessagesFor = Callable[[int], list[dict[str, str]]]
 
 
 async def stream_within_context(
-    deps: WorkflowDependencies, messages_for: MessagesFor, budget: int, *, node: str, session_id: str, lang: str
+    deps: WorkflowDependencies, messages_for: MessagesFor, budget: int, *, node: str, session_id: str, lang: str,
+    max_tokens: int | None = None,
 ) -> tuple[str, list[dict[str, Any]]]:
-    """The streamed answer to ``messages_for(budget)``, and RunError dicts for any overflow."""
+    """The streamed answer to ``messages_for(budget)``, and RunError dicts for any overflow.
+    ``max_tokens``: the most the answer may take (the room kept for it in num_ctx)."""
     errors: list[dict[str, Any]] = []
     on_token = lambda text: deps.progress(Token(text))  # noqa: E731 - a one-line callback
     previous_size: int | None = None
@@ -38,7 +40,7 @@ async def stream_within_context(
             messages = messages_for(budget)
         previous_size = _size(messages)
         try:
-            text = await deps.model.stream(messages, node=node, on_token=on_token)
+            text = await deps.model.stream(messages, node=node, on_token=on_token, max_tokens=max_tokens)
         except ContextOverflow as overflow:
             deps.history.append_event(session_id, "context_overflow", node=node, prompt_tokens=overflow.prompt_tokens,
                                       num_ctx=overflow.num_ctx, evidence_budget=budget, shrinks=shrinks)

@@ -90,7 +90,7 @@ async def draft_answer(state: AgentState, deps: WorkflowDependencies) -> dict[st
                 {"role": "user", "content": DRAFT_USER[lang].format(
                     question=question, evidence=evidence_block(sources, ranked, share))},
             ],
-            budget, node="llm", session_id=state["session_id"], lang=lang,
+            budget, node="llm", session_id=state["session_id"], lang=lang, max_tokens=ANSWER_RESERVE_TOKENS,
         )
     deps.progress(Token("\n"))
     rewrites: list[dict[str, Any]] = []

@@ -115,7 +115,7 @@ class _OverflowingModel:
         self.prompts: list[str] = []
         self.settings = Settings()
 
-    async def stream(self, messages, *, node, on_token):
+    async def stream(self, messages, *, node, on_token, max_tokens=None):
         self.prompts.append(messages[-1]["content"])
         raise ContextOverflow(f"answer {len(self.prompts)}", 9999, 4096)
 
@@ -137,7 +137,7 @@ async def test_overflow_is_retried_twice_then_kept_with_a_recorded_warning():
 
 
 class _OverflowingOnce(_OverflowingModel):
-    async def stream(self, messages, *, node, on_token):
+    async def stream(self, messages, *, node, on_token, max_tokens=None):
         self.prompts.append(messages[-1]["content"])
         if len(self.prompts) == 1:
             raise ContextOverflow("truncated answer", 4096, 4096)

@@ -90,9 +90,14 @@ class ModelManager:
         return _strip_thinking(response.message.content or "")
 
     async def stream(
-        self, messages: list[dict[str, str]], *, node: str, on_token: Callable[[str], None]
+        self, messages: list[dict[str, str]], *, node: str, on_token: Callable[[str], None],
+        max_tokens: int | None = None,
     ) -> str:
         """Stream the answer, calling ``on_token`` with visible text only (no thinking).
+
+        ``max_tokens`` caps the answer (``num_predict``): the room the prompt left for it. A
+        small model can otherwise repeat itself until the context is full (seen with the real
+        1.5B model: one draft ran eleven minutes); a cut answer ends as ``done_reason: length``.
 
         Raises ``ContextOverflow`` when Ollama reports a prompt that filled num_ctx (it
         only says so in the final chunk), and ``OllamaError`` when the stream breaks.
@@ -101,7 +106,7 @@ class ModelManager:
         shown = StreamedAnswer()  # the terminal never sees harmony control text or reasoning
         parts: list[str] = []
         started = time.perf_counter()
-        iterator = await self._call(messages, node=node, stream=True)
+        iterator = await self._call(messages, node=node, stream=True, max_tokens=max_tokens)
         prompt_tokens = None
         finished = False
         done_reason = None
