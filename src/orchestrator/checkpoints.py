@@ -284,15 +284,8 @@ def verify_checkpoint_file(path: Path, *, check_values: Callable[[dict[str, Any]
     """
     if not os.path.lexists(path):
         return
+    connection = _open_as_data(path)
     try:
-        connection = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
-    except sqlite3.Error:
-        raise UntrustedCheckpoint("unreadable checkpoints.sqlite") from None
-    try:
-        # Nothing the file defines may run while it is read: no function a view or a
-        # trigger names, no write.
-        connection.execute("PRAGMA trusted_schema = OFF")
-        connection.execute("PRAGMA query_only = ON")
         tables = check_schema(connection)
         queries = []
         if "checkpoints" in tables:
@@ -343,13 +336,8 @@ def adopt_checkpoint_file(path: Path, *, check_values: Callable[[dict[str, Any],
     os.close(fd)
     copy = Path(name)
     try:
+        source = _open_as_data(path)
         try:
-            source = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
-        except sqlite3.Error:
-            raise UntrustedCheckpoint("unreadable checkpoints.sqlite") from None
-        try:
-            source.execute("PRAGMA trusted_schema = OFF")
-            source.execute("PRAGMA query_only = ON")
             check_schema(source)
             target = sqlite3.connect(copy)
             try:
@@ -409,6 +397,18 @@ _SAVER_SCHEMA: frozenset[tuple[str, str, str, str]] | None = None
 def _schema_rows(connection: sqlite3.Connection) -> list[tuple[str, str, str, str]]:
     return [(str(type_), str(name), str(table), " ".join(str(sql or "").split()))
             for type_, name, table, sql in connection.execute("SELECT type, name, tbl_name, sql FROM sqlite_master")]
+
+
+def _open_as_data(path: Path) -> sqlite3.Connection:
+    """``path`` opened read-only, with nothing the file defines allowed to run while it is
+    read: no function a view or a trigger names, no write."""
+    try:
+        connection = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+        connection.execute("PRAGMA trusted_schema = OFF")
+        connection.execute("PRAGMA query_only = ON")
+    except sqlite3.Error:
+        raise UntrustedCheckpoint("unreadable checkpoints.sqlite") from None
+    return connection
 
 
 def check_schema(connection: sqlite3.Connection) -> set[str]:
