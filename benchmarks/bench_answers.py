@@ -485,6 +485,24 @@ def share(part: int, whole: int) -> float | None:
     return round(100 * part / whole, 1) if whole else None
 
 
+def each_run(opts: argparse.Namespace, questions: list[Question], names: dict[str, dict[str, str]],
+             real: RealModel | None = None):
+    """Each question's measured run, in order, against one web fixture; the runs' folders are
+    kept under ``--keep`` when given."""
+    with tempfile.TemporaryDirectory(prefix="bench-answers-") as tmp:
+        if opts.keep:
+            opts.keep.mkdir(parents=True, exist_ok=True)
+            tmp = tempfile.mkdtemp(prefix="bench-answers-", dir=opts.keep)
+        web = WebFixture(slow_delay=0.5)
+        web.articles.extend(TOPIC_PAGES)
+        with web:
+            for number, q in enumerate(questions):
+                folder = Path(tmp) / f"q{number}"
+                folder.mkdir()
+                yield run_question(q, web, folder, names, 29 + number, opts.subprocess, opts.timeout, real=real,
+                                   judge_accuracy=opts.judge_accuracy)
+
+
 def main(argv: list[str] | None = None) -> int:
     cli = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     cli.add_argument("--questions", type=int, default=len(QUESTIONS), help="run only the first N questions")
@@ -504,20 +522,8 @@ def main(argv: list[str] | None = None) -> int:
         return main_real(opts)
     names = canonical_names()
     questions = QUESTIONS[: max(1, opts.questions)]
-    measures: list[RunMeasure] = []
     started = time.perf_counter()
-    with tempfile.TemporaryDirectory(prefix="bench-answers-") as tmp:
-        if opts.keep:
-            opts.keep.mkdir(parents=True, exist_ok=True)
-            tmp = tempfile.mkdtemp(prefix="bench-answers-", dir=opts.keep)
-        web = WebFixture(slow_delay=0.5)
-        web.articles.extend(TOPIC_PAGES)
-        with web:
-            for number, q in enumerate(questions):
-                folder = Path(tmp) / f"q{number}"
-                folder.mkdir()
-                measures.append(run_question(q, web, folder, names, 29 + number, opts.subprocess, opts.timeout,
-                                             judge_accuracy=opts.judge_accuracy))
+    measures = list(each_run(opts, questions, names))
     total = {
         "false_sentences": sum(len(m.false_sentences) for m in measures),
         "non_claims": sum(len(m.non_claims) for m in measures),
@@ -580,30 +586,20 @@ def main_real(opts: argparse.Namespace) -> int:
     questions = QUESTIONS[: max(1, opts.questions)]
     measures: list[RunMeasure] = []
     load = os.getloadavg()[0]
-    with tempfile.TemporaryDirectory(prefix="bench-answers-") as tmp:
-        if opts.keep:
-            opts.keep.mkdir(parents=True, exist_ok=True)
-            tmp = tempfile.mkdtemp(prefix="bench-answers-", dir=opts.keep)
-        web = WebFixture(slow_delay=0.5)
-        web.articles.extend(TOPIC_PAGES)
-        with web:
-            for number, q in enumerate(questions):
-                folder = Path(tmp) / f"q{number}"
-                folder.mkdir()
-                m = run_question(q, web, folder, names, 29 + number, opts.subprocess, opts.timeout, real=real)
-                measures.append(m)
-                print(f"{m.question[:60]:60} {m.lang} exit {m.returncode} {m.seconds:>6} s · sentences {m.real_sentences} "
-                      f"· uncited {len(m.uncited)} · non-claims {len(m.non_claims)} · off-topic {len(m.off_topic)} "
-                      f"· unsourced numbers {len(m.unsourced_numbers)} · key facts {m.key_facts_present}/{m.key_facts} "
-                      f"· repairs {m.repairs} (fallbacks {m.fallbacks})", flush=True)
-                if opts.verbose:
-                    for title, items in (("uncited", m.uncited), ("non-claim", m.non_claims), ("off-topic", m.off_topic),
-                                         ("unsourced number", m.unsourced_numbers),
-                                         ("missing key fact", m.missing_key_facts), ("labels", m.label_problems),
-                                         ("error", [m.error] if m.error else [])):
-                        for item in items:
-                            print(f"    {title}: {item}")
-                    print("    --- body ---\n" + "\n".join("    " + line for line in m.body.strip().splitlines()))
+    for m in each_run(opts, questions, names, real=real):
+        measures.append(m)
+        print(f"{m.question[:60]:60} {m.lang} exit {m.returncode} {m.seconds:>6} s · sentences {m.real_sentences} "
+              f"· uncited {len(m.uncited)} · non-claims {len(m.non_claims)} · off-topic {len(m.off_topic)} "
+              f"· unsourced numbers {len(m.unsourced_numbers)} · key facts {m.key_facts_present}/{m.key_facts} "
+              f"· repairs {m.repairs} (fallbacks {m.fallbacks})", flush=True)
+        if opts.verbose:
+            for title, items in (("uncited", m.uncited), ("non-claim", m.non_claims), ("off-topic", m.off_topic),
+                                 ("unsourced number", m.unsourced_numbers),
+                                 ("missing key fact", m.missing_key_facts), ("labels", m.label_problems),
+                                 ("error", [m.error] if m.error else [])):
+                for item in items:
+                    print(f"    {title}: {item}")
+            print("    --- body ---\n" + "\n".join("    " + line for line in m.body.strip().splitlines()))
     sentences = sum(m.real_sentences for m in measures)
     times = sorted(m.seconds for m in measures if m.returncode == 0)
     total = {
