@@ -204,7 +204,8 @@ class Assembly:
 
 
 def _mark_inside(text: str, mark: str) -> str:
-    """``mark`` before the sentence's closing full stop: it belongs to this sentence, not the next."""
+    """``mark`` (a citation, a verdict's mark) before the sentence's closing full stop: it
+    belongs to this sentence, not the next."""
     stripped = text.rstrip()
     if stripped and stripped[-1] in _SENTENCE_END:
         space = "" if stripped[-1] in "。．！？" else " "
@@ -248,15 +249,6 @@ def _citations_inside(text: str) -> str:
     stop, body = before[-1], before[:-1]
     cited = "".join(f"[{label}]" for label in labels)
     return f"{body}{cited}{stop}" if stop in "。．！？" else f"{body} {cited}{stop}"
-
-
-def _with_citation(text: str, label: str) -> str:
-    """Cite ``label`` before the sentence's closing full stop."""
-    stripped = text.rstrip()
-    if stripped and stripped[-1] in _SENTENCE_END:
-        space = "" if stripped[-1] in "。．！？" else " "
-        return stripped[:-1] + f"{space}[{label}]" + stripped[-1]
-    return stripped + f" [{label}]"
 
 
 def keep_valid_labels(text: str, valid: set[str]) -> str:
@@ -404,9 +396,9 @@ def assemble_answer(
         else:
             if not claim.citations and verdict.get("cited_by_check"):
                 for label in verdict["cited_by_check"]:
-                    new = _with_citation(new, label)
+                    new = _mark_inside(new, f"[{label}]")
             elif not claim.citations and verdict.get("evidence_label"):
-                new = _with_citation(new, verdict["evidence_label"])
+                new = _mark_inside(new, f"[{verdict['evidence_label']}]")
             status[start] = "supported"
         replacement[start] = new
 

@@ -179,6 +179,7 @@ async def verify_claims(state: AgentState, deps: WorkflowDependencies) -> Comman
     annotated = assembly.answer
     summary["removed"] = sum(1 for v in verdicts if v.get("removed"))
     summary["left_out"] = assembly.removed
+    summary["summary_lifted"] = assembly.lifted  # the Summary took a finding's sentence
     summary["not_given"] = assembly.not_given
 
     # verification.json keeps every follow-up query asked so far, not only this round's.
