@@ -126,6 +126,14 @@ class Topic:
     terms: frozenset[str]
     names: frozenset[str]
     source_texts: dict[str, str]
+    # A text's content terms and names, read once: a source's text is asked about by every
+    # claim that cites it, and MeCab on 20,000 characters is not free.
+    _read: dict[str, tuple[frozenset[str], frozenset[str]]] = field(default_factory=dict, repr=False)
+
+    def _words(self, text: str) -> tuple[frozenset[str], frozenset[str]]:
+        if text not in self._read:
+            self._read[text] = (frozenset(_content_terms(text)), name_terms(text))
+        return self._read[text]
 
     @classmethod
     def of(cls, texts: Iterable[str], documents: list[dict[str, Any]]) -> "Topic":
@@ -140,7 +148,7 @@ class Topic:
         return cls(frozenset(wanted - _GENERIC_TERMS), frozenset(names - _GENERIC_TERMS), read)
 
     def telling(self, text: str) -> set[str]:
-        return _content_terms(text) & self.terms
+        return set(self._words(text)[0] & self.terms)
 
     def _names_in(self, text: str) -> bool | None:
         """Whether ``text`` names what the question names; None when no name of the question
@@ -148,7 +156,8 @@ class Topic:
         scripts = _scripts(text)
         if not {_script(name) for name in self.names} & scripts:
             return None
-        return bool((_content_terms(text) | name_terms(text)) & self.names)
+        content, names = self._words(text)
+        return bool((content | names) & self.names)
 
     def is_on_topic(self, claim: Claim, attributed: list[str] | None = None) -> bool:
         """``attributed``: the source the checks found for an uncited claim, read as its citation."""
