@@ -127,3 +127,49 @@ def test_a_plain_input_is_cleaned_and_resolved():
     given = read_caller_input({"question": "  富士山の高さは？\x1b[31m ", "depth": "quick"})
     assert given.question == "富士山の高さは？ [31m" and given.language == "ja" and given.depth == "quick"
     assert read_caller_input({"question": "How tall is Fuji?"}, default_depth="deep").depth == "deep"
+
+
+@pytest.mark.e2e
+def test_an_edited_thread_state_cannot_send_the_nodes_writes_into_another_session(research_env, monkeypatch):
+    """LangGraph Server's ``POST /threads/{id}/state`` writes any key of a thread's state and
+    the next run goes on from there. A ``session_id`` naming someone else's session must
+    not get the nodes' files (input.md, events, report.md) written into that folder."""
+    from langgraph.checkpoint.memory import InMemorySaver
+
+    from research.orchestrator.graph_factory import make_graph
+
+    _use_env(monkeypatch, research_env)
+    sessions = Path(research_env["RESEARCH_SESSIONS_DIR"])
+    victim = sessions / "session_20250101_000000_abcdef"
+    (victim / "sources").mkdir(parents=True)
+    (victim / "report.md").write_text("the victim's own report\n", "utf-8")
+    before = {p.name: p.read_bytes() for p in victim.iterdir() if p.is_file()}
+
+    async def edit_and_continue() -> None:
+        async with make_graph() as graph:
+            graph.checkpointer = InMemorySaver()
+            config = {"configurable": {"thread_id": "t1"}}
+            await graph.aupdate_state(config, {"question": "What is the height of Mount Fuji?", "language": "en",
+                                               "depth": "quick", "session_id": "20250101_000000_abcdef",
+                                               "session_dir": str(victim), "model": "gpt-oss:20b", "errors": []},
+                                        as_node="session")
+            await graph.ainvoke(None, config)
+
+    with pytest.raises(ValueError) as refused:
+        asyncio.run(edit_and_continue())
+    assert "not the one this run opened" in str(refused.value)
+    after = {p.name: p.read_bytes() for p in victim.iterdir() if p.is_file()}
+    assert after == before
+
+
+def test_the_run_s_sessions_folder_gives_out_only_the_session_its_step_opened(tmp_path):
+    from research.orchestrator.graph_factory import RefusedInput, RunSessionHistory
+
+    history = RunSessionHistory(tmp_path / "sessions")
+    with pytest.raises(RefusedInput):
+        history.path("20250101_000000_abcdef")  # nothing opened yet: a resumed thread with a planted id
+    info = history.create(question="q?", language="en", model="m")
+    assert history.path(info.session_id) == info.path
+    history.append_event(info.session_id, "step")
+    with pytest.raises(RefusedInput):
+        history.write_text("20250101_000000_abcdef", "report.md", "x")

@@ -12,8 +12,9 @@ and nothing else: the ``session`` step reads the run's input as it came (the gra
 schema is a plain mapping, so no key is dropped or passed on unseen) and refuses any other
 key with one line (``graph_input``). The final state holds ``report_md``, ``report_pdf``,
 ``verification`` and the session's id and folder. The parser is given only this session's
-own cache entries, whatever the state says (a ``Command`` update or an edited thread state
-goes around the ``session`` step).
+own cache entries, and the nodes write only into the session that step opened, whatever
+the state says (a ``Command`` update or an edited thread state goes around the ``session``
+step).
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from research.orchestrator.graph import build_graph
 from research.orchestrator.graph_input import read_caller_input
 from research.orchestrator.server_pool import ServerPool
 from research.state import AgentState
-from research.state.session_folder import HistoryManager
+from research.state.session_folder import HistoryManager, SessionInfo
 from research.state.progress_events import ProgressEvent, Token, to_wire
 
 if TYPE_CHECKING:  # the clients are imported by the pool when the first search starts it
@@ -91,6 +92,35 @@ class RefusedInput(ValueError):
     error: its one line, in English (the server has no user language)."""
 
 
+class RunSessionHistory(HistoryManager):
+    """The sessions folder as this run may use it: the one session its ``session`` step
+    opened, and no other. LangGraph Server lets a client edit a thread's state between
+    runs (``POST /threads/{id}/state``) and continue from any step; a ``session_id`` put
+    there would otherwise send the nodes' writes (input.md, events, report.md) into another
+    session's folder. Every file access goes through ``path``, so that is where it is held."""
+
+    def __init__(self, sessions_dir: Path) -> None:
+        super().__init__(sessions_dir)
+        self.opened: str | None = None
+        self._creating = False
+
+    def create(self, **kwargs: Any) -> SessionInfo:
+        self._creating = True
+        try:
+            info = super().create(**kwargs)
+        finally:
+            self._creating = False
+        self.opened = info.session_id
+        return info
+
+    def path(self, session_id: str) -> Path:
+        if not self._creating and session_id != self.opened:
+            raise RefusedInput(
+                f"Refusing the thread's state: it names session {str(session_id)[:40]!r}, not the one this run "
+                "opened (a thread's state is set by the graph, not edited). Nothing was written.")
+        return super().path(session_id)
+
+
 def open_session_step(deps: WorkflowDependencies, servers: SessionServers) -> Callable[[dict[str, Any]], Any]:
     async def session(raw: dict[str, Any]) -> dict[str, Any]:
         """Check the input, the model, make the session folder, and give the run what the CLI gives it."""
@@ -121,7 +151,7 @@ async def make_graph(config: dict[str, Any] | None = None) -> AsyncIterator[Any]
     check_run_settings(settings)
     servers = SessionServers(settings)
     deps = WorkflowDependencies(settings=settings, model=ModelManager(settings), web_search=servers,
-                                parser=servers, history=HistoryManager(settings.sessions_dir), progress=_log_progress)
+                                parser=servers, history=RunSessionHistory(settings.sessions_dir), progress=_log_progress)
     # The input schema is a plain mapping: the run's input reaches the session step whole
     # (a TypedDict would drop unknown keys unseen and pass on any key of AgentState).
     graph = StateGraph(AgentState, input_schema=dict, output_schema=AgentState)
