@@ -32,8 +32,11 @@ def _free_port() -> int:
 
 def test_langgraph_json_names_the_graph_factory():
     config = json.loads((ROOT / "langgraph.json").read_text("utf-8"))
-    path, name = config["graphs"]["research"].split(":")
+    path, name = config["graphs"]["research"]["path"].split(":")
     assert (ROOT / path).is_file() and f"async def {name}(" in (ROOT / path).read_text("utf-8")
+    # Studio shows the input as a JSON object: the description says which keys it takes, in both languages.
+    description = config["graphs"]["research"]["description"]
+    assert all(key in description for key in ("question", "language", "depth")) and "質問" in description
 
 
 def test_langgraph_dev_runs_one_research_thread(research_env, tmp_path):
@@ -47,7 +50,8 @@ def test_langgraph_dev_runs_one_research_thread(research_env, tmp_path):
     work = tmp_path / "app"
     work.mkdir()
     config = json.loads((ROOT / "langgraph.json").read_text("utf-8"))
-    config["graphs"]["research"] = str(ROOT / config["graphs"]["research"].removeprefix("./"))
+    graph = config["graphs"]["research"]
+    graph["path"] = str(ROOT / graph["path"].removeprefix("./"))
     config["dependencies"] = [str(ROOT)]
     (work / "langgraph.json").write_text(json.dumps(config), "utf-8")
     log = (tmp_path / "server.log").open("w")
@@ -79,7 +83,21 @@ def test_langgraph_dev_runs_one_research_thread(research_env, tmp_path):
             values = final.json()
             assert "__error__" not in values, values
             state = api.get(f"/threads/{thread}/state").json()
+            # A client edits the thread's state to name another session and goes on from there:
+            # the run stops before anything is written into that session's folder.
+            victim = Path(research_env["RESEARCH_SESSIONS_DIR"]) / "session_20250101_000000_abcdef"
+            (victim / "sources").mkdir(parents=True)
+            (victim / "report.md").write_text("the victim's own report\n", "utf-8")
+            edited = api.post(f"/threads/{thread}/state", json={
+                "values": {"session_id": "20250101_000000_abcdef", "session_dir": str(victim)}, "as_node": "session"})
+            assert edited.status_code == 200, edited.text
+            refused = api.post(f"/threads/{thread}/runs/wait", json={"assistant_id": "research", "input": None})
+            assert "not the one this run opened" in refused.text
+            assert sorted(p.name for p in victim.iterdir()) == ["report.md", "sources"]
+            assert (victim / "report.md").read_text("utf-8") == "the victim's own report\n"
+            described = api.post("/assistants/search", json={"graph_id": "research"}).json()[0]
         assert state["values"]["session_id"] == values["session_id"] and not state["next"]
+        assert "question" in (described.get("description") or ""), described
         session = Path(values["session_dir"])
         assert session.parent == Path(research_env["RESEARCH_SESSIONS_DIR"]).resolve()
         assert Path(values["report_pdf"]).is_file()
