@@ -225,3 +225,51 @@ def test_the_repl_with_research_server_asks_there_and_follow_ups_keep_the_conver
     first, follow_up = (json.loads((folder / "meta.json").read_text("utf-8")) for folder in served)
     assert follow_up["parent_session"] == first["session_id"]  # the conversation went on, on the server
     assert not Path(client_env["RESEARCH_SESSIONS_DIR"]).exists()  # nothing ran here
+
+
+def _add_tokens(path: str, prefix: str, count: int, start) -> None:
+    from research.servers.research.http_tokens import TokenStore
+
+    start.wait()
+    store = TokenStore(Path(path))
+    for number in range(count):
+        store.add(f"{prefix}-{number}")
+
+
+def _revoke_or_add(path: str, action: str, start) -> None:
+    from research.servers.research.http_tokens import TokenStore
+
+    start.wait()
+    store = TokenStore(Path(path))
+    store.revoke("old") if action == "revoke" else store.add("new")
+
+
+def test_token_changes_made_at_once_all_hold(tmp_path):
+    """Three processes adding 15 tokens each keep all 45; a revoke beside an add stays revoked."""
+    import multiprocessing
+
+    from research.servers.research.http_tokens import TokenStore
+
+    context = multiprocessing.get_context("fork")
+    path = tmp_path / "tokens.json"
+    start = context.Barrier(3)
+    adders = [context.Process(target=_add_tokens, args=(str(path), name, 15, start)) for name in "abc"]
+    for process in adders:
+        process.start()
+    for process in adders:
+        process.join(60)
+        assert process.exitcode == 0
+    assert len(TokenStore(path).list()) == 45
+    for trial in range(6):
+        path = tmp_path / f"trial{trial}.json"
+        store = TokenStore(path)
+        _, old = store.add("old")
+        start = context.Barrier(2)
+        both = [context.Process(target=_revoke_or_add, args=(str(path), action, start)) for action in ("revoke", "add")]
+        for process in both:
+            process.start()
+        for process in both:
+            process.join(60)
+            assert process.exitcode == 0
+        assert store.verify(old) is None, f"trial {trial}: the revoked token still works"
+        assert [entry.name for entry in store.list()] == ["new"]
