@@ -105,7 +105,8 @@ async def test_chain_falls_back_when_searxng_is_down(tmp_path: Path) -> None:
     docs = write_docs(tmp_path / "docs")
     for extra in ("tea.html", "report.pdf", "broken.pdf"):
         (docs / extra).unlink()
-    settings = Settings(search_engine="searxng", searxng_url=f"http://127.0.0.1:{free_port()}", docs_dir=docs)
+    settings = Settings(search_engine="searxng", searxng_url=f"http://127.0.0.1:{free_port()}", docs_dir=docs,
+                        search_fallback=True)
     async with httpx.AsyncClient() as client:
         chain = build_engines(settings, EngineContext(client, ALLOW, read_markdown))
         # Wikipedia is asked only when chosen: the fallbacks are the others, in the registry's order.
@@ -114,6 +115,79 @@ async def test_chain_falls_back_when_searxng_is_down(tmp_path: Path) -> None:
         found = await chain.search("富士山の標高", language="ja", limit=3)
     assert found.engine == "local" and found.results
     assert any("searxng unavailable" in note and "unreachable" in note for note in found.notes)
+    assert found.notes[-1] == "results from local instead (RESEARCH_SEARCH_FALLBACK is on)"
+
+
+class _Engine:
+    """An engine that answers with ``hits`` (or fails), and counts the questions it was asked."""
+
+    def __init__(self, name: str, hits: list[str] | None) -> None:
+        self.name, self.hits, self.asked = name, hits, 0
+
+    async def search(self, query: str, *, language: str, limit: int):
+        from research.servers.web.engines import EngineResult
+
+        self.asked += 1
+        if self.hits is None:
+            raise EngineUnavailable(f"{self.name} answered HTTP 503")
+        return [EngineResult(url=u, title="", snippet="", engine=self.name) for u in self.hits]
+
+
+async def test_an_engine_that_found_nothing_is_an_answer_and_no_other_engine_is_asked() -> None:
+    # Before, a SearXNG that found nothing sent the question on to DuckDuckGo.
+    own, public = _Engine("searxng", []), _Engine("duckduckgo", ["https://example.org/"])
+    found = await EngineChain([own, public]).search("private question", language="en", limit=3)
+    assert found.engine == "searxng" and found.results == [] and found.notes == []
+    assert public.asked == 0
+
+
+async def test_without_fallback_a_failed_engine_is_the_end_and_says_so() -> None:
+    own, public = _Engine("searxng", None), _Engine("duckduckgo", ["https://example.org/"])
+    found = await EngineChain([own], fallback=False).search("q", language="en", limit=3)
+    assert found.engine == "" and public.asked == 0
+    assert found.notes == ["searxng unavailable: searxng answered HTTP 503",
+                           "no other engine was asked (RESEARCH_SEARCH_FALLBACK is off)"]
+
+
+@pytest.mark.parametrize(("engine", "url", "setting", "allowed"), [
+    ("searxng", "http://127.0.0.1:8888", None, False),
+    ("searxng", "http://searx.lan", None, False),
+    ("searxng", "http://searxng:8080", None, False),  # a container's name
+    ("searxng", "http://[::1]:8080", None, False),
+    ("searxng", "http://10.0.0.5", None, False),
+    ("searxng", "https://searx.example.org", None, True),
+    ("searxng", "http://127.0.0.1:8888", True, True),
+    ("searxng", "https://searx.example.org", False, False),
+    ("duckduckgo", None, None, True),
+    ("duckduckgo", None, False, False),
+    ("local", None, True, False),  # the user's own documents never send a question to the web
+])
+def test_fallback_is_off_for_a_private_searxng_unless_the_user_allows_it(engine, url, setting, allowed) -> None:
+    from research.modules.core.settings import search_fallback_allowed
+
+    settings = Settings(search_engine=engine, searxng_url=url, search_fallback=setting)
+    assert search_fallback_allowed(settings) is allowed
+
+
+async def test_a_private_searxng_that_is_down_asks_no_other_engine(tmp_path: Path) -> None:
+    settings = Settings(search_engine="searxng", searxng_url=f"http://127.0.0.1:{free_port()}")
+    async with httpx.AsyncClient() as client:
+        chain = build_engines(settings, context(client))
+        assert [e.name for e in chain.engines] == ["searxng"]
+        found = await chain.search("富士山", language="ja", limit=3)
+    assert found.engine == "" and found.notes[-1] == "no other engine was asked (RESEARCH_SEARCH_FALLBACK is off)"
+
+
+def test_engine_notes_are_said_in_japanese() -> None:
+    from research.modules.clients.web_search_client import localise_note
+
+    notes = ("searxng unavailable: searxng at http://127.0.0.1:9 is unreachable (ConnectError); "
+             "no other engine was asked (RESEARCH_SEARCH_FALLBACK is off)")
+    said = localise_note(notes, "ja")
+    assert said == ("searxng を使えません: searxng（http://127.0.0.1:9）に接続できません（ConnectError）; "
+                    "ほかの検索エンジンには問い合わせていません（RESEARCH_SEARCH_FALLBACK がオフ）")
+    assert localise_note(notes, "en") == notes
+    assert localise_note("an external server's own words", "ja") == "an external server's own words"
 
 
 async def test_local_engine_never_falls_back_to_the_web(tmp_path: Path) -> None:

@@ -210,6 +210,7 @@ def test_an_engine_fallback_is_said_as_it_happens_and_kept_in_the_report(researc
     docs.mkdir()
     (docs / "fuji.md").write_text("# Mount Fuji\n\nMount Fuji is 3,776 m tall. It last erupted in 1707.\n", "utf-8")
     research_env["RESEARCH_DOCS_DIR"] = str(docs)
+    research_env["RESEARCH_SEARCH_FALLBACK"] = "true"  # the fixture's SearXNG is on a private address
     web.set_search_status(503)
     try:
         result = run_research(["What is the height of Mount Fuji?", "--json"], research_env)
@@ -222,6 +223,20 @@ def test_an_engine_fallback_is_said_as_it_happens_and_kept_in_the_report(researc
     assert any(p["kind"] == "search_fallback" for p in summary["problems"])
     report = Path(summary["report_md"]).read_text("utf-8")
     assert "searxng answered HTTP 503" in report
+
+
+def test_a_private_searxng_that_fails_asks_no_other_engine_and_says_so_in_japanese(research_env, web):
+    # Before, the question went on to DuckDuckGo, and the lines about it stayed English.
+    web.set_search_status(503)
+    try:
+        result = run_research(["富士山の高さは？", "--lang", "ja"], research_env)
+    finally:
+        web.set_search_status(200)
+    assert result.returncode == 5, result.stderr
+    said = " ".join(result.stderr.split())
+    assert "searxng を使えません: searxng が HTTP 503 を返しました" in said
+    assert "ほかの検索エンジンには問い合わせていません（RESEARCH_SEARCH_FALLBACK がオフ）" in said
+    assert "duckduckgo" not in said and "unavailable" not in said
 
 
 def test_a_weaker_sandbox_is_said_at_once_and_kept_in_the_result(research_env):

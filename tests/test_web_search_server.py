@@ -146,7 +146,7 @@ async def test_fallback_to_local_documents_when_searxng_is_down(tmp_path: Path) 
     docs.mkdir()
     (docs / "fuji.md").write_text("# 富士山\n\n富士山の標高は3,776メートルです。", "utf-8")
     (docs / "tea.txt").write_text("Green tea notes.", "utf-8")
-    settings = Settings(search_engine="searxng", searxng_url="http://127.0.0.1:9", docs_dir=docs)
+    settings = Settings(search_engine="searxng", searxng_url="http://127.0.0.1:9", docs_dir=docs, search_fallback=True)
     async with WebSearchClient(settings, tmp_path / "sources") as ws:
         hits = await ws.search("富士山の標高", language="ja", limit=3)
     assert hits[0].engine == "local" and hits[0].url == (docs / "fuji.md").as_uri()

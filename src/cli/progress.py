@@ -222,7 +222,8 @@ class ConsoleProgress:
         self._judge_step(event.key, event.params)
         # Parameters may quote pages (titles, URLs, errors): no escape sequences, no rich markup.
         # soft_wrap: one line however long, so a failure reads (and greps) as one line.
-        self.console.print(f"  [dim]{escape(strip_controls(t(event.key, self.lang, **event.params)))}[/dim]",
+        params = _localised_params(event.key, event.params, self.lang)
+        self.console.print(f"  [dim]{escape(strip_controls(t(event.key, self.lang, **params)))}[/dim]",
                            soft_wrap=True)
 
     def _on_token(self, event: Token) -> None:
@@ -239,3 +240,17 @@ class ConsoleProgress:
             self.answer.flush()
         except OSError as exc:  # `| head -c 20` or `> /dev/full`: the run goes on, the CLI says so at the end
             self.output_error = exc
+
+
+# Messages that quote what the web-search server said (English, as every MCP host reads it):
+# said in the user's language where the note is one of our server's.
+_SERVER_NOTE_PARAMS = {"terminal.engine_note": "note", "terminal.search_failed": "reason"}
+
+
+def _localised_params(key: str, params: dict, lang: str) -> dict:
+    name = _SERVER_NOTE_PARAMS.get(key)
+    if name is None or not isinstance(params.get(name), str):
+        return params
+    from research.modules.clients.web_search_client import localise_note
+
+    return {**params, name: localise_note(params[name], lang)}

@@ -453,3 +453,53 @@ def _looks_like_closed_pipe(exc: BaseException) -> bool:
 
     return isinstance(exc, (BrokenPipeError, ConnectionResetError, EOFError, anyio.ClosedResourceError,
                             anyio.BrokenResourceError, anyio.EndOfStream))
+
+
+# --------------------------------------------------------------------------- notes in the user's language
+
+# The notes our server writes (servers.engine.*) and the reasons inside them (servers.reason.*),
+# read back by their English text: the server speaks English to every MCP host, and the
+# run's notes are kept that way (meta.json, --json); the terminal and the report say them
+# in the user's language. A note from another server, or one no template matches, is kept as it came.
+_NOTE_PARAM = {"engine": r"[A-Za-z0-9_-]+", "status": r"\d+"}
+
+
+def _note_patterns() -> list[tuple[str, "re.Pattern[str]"]]:
+    import string
+
+    from research.modules.core.i18n import MESSAGES
+
+    patterns = []
+    for key, texts in MESSAGES.items():
+        if not key.startswith(("servers.engine.", "servers.reason.")):
+            continue
+        regex = ""
+        for literal, name, _spec, _conv in string.Formatter().parse(texts["en"]):
+            regex += re.escape(literal)
+            if name is not None:
+                regex += f"(?P<{name}>{_NOTE_PARAM.get(name, '.+?')})"
+        patterns.append((key, re.compile(regex + r"\Z", re.S)))
+    return patterns
+
+
+_PATTERNS: list[tuple[str, "re.Pattern[str]"]] = []
+
+
+def localise_note(note: str, lang: str) -> str:
+    """A note of the web-search server (or several joined by "; ") in ``lang``."""
+    if lang == "en" or not note:
+        return note
+    from research.modules.core.i18n import t
+
+    if "; " in note:  # several notes, as a failed search joins them
+        return "; ".join(localise_note(part, lang) for part in note.split("; "))
+    if not _PATTERNS:
+        _PATTERNS.extend(_note_patterns())
+    for key, pattern in _PATTERNS:
+        found = pattern.match(note)
+        if found:
+            params = found.groupdict()
+            if "reason" in params:
+                params["reason"] = localise_note(params["reason"], lang)
+            return t(key, lang, **params)
+    return note

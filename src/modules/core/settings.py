@@ -43,6 +43,43 @@ SearchEngineName = Literal[tuple(SEARCH_ENGINES)]  # type: ignore[valid-type]
 DEFAULT_WIKIPEDIA_URL = "https://{lang}.wikipedia.org/w/api.php"
 
 
+# Host names that only a private network resolves: a SearXNG there is the user's own.
+_PRIVATE_SUFFIXES = (".localhost", ".local", ".lan", ".internal", ".intranet", ".home.arpa", ".home", ".corp")
+
+
+def is_private_host(host: str) -> bool:
+    """A loopback, private or link-local address, ``localhost``, a name without a dot, or a
+    name under a suffix only private networks use. No DNS lookup: a setting is judged by
+    what it says, the same way on every machine."""
+    import ipaddress
+
+    host = host.strip("[]").rstrip(".").lower()
+    if not host:
+        return False
+    try:
+        return not ipaddress.ip_address(host).is_global
+    except ValueError:
+        return host == "localhost" or "." not in host or host.endswith(_PRIVATE_SUFFIXES)
+
+
+def search_fallback_allowed(settings: "Settings") -> bool:
+    """Whether another engine may be asked when the chosen one fails: RESEARCH_SEARCH_FALLBACK
+    when set; unset, off for local documents and for a SearXNG on a private address."""
+    if settings.search_engine == "local":
+        return False  # the user's own documents never send a question to the web
+    if settings.search_fallback is not None:
+        return settings.search_fallback
+    if settings.search_engine == "searxng" and settings.searxng_url:
+        from urllib.parse import urlsplit
+
+        try:
+            host = urlsplit(settings.searxng_url.strip()).hostname or ""
+        except ValueError:
+            host = ""
+        return not is_private_host(host)
+    return True
+
+
 def config_file_path() -> Path:
     explicit = os.environ.get("RESEARCH_CONFIG")
     if explicit:
@@ -114,6 +151,10 @@ class Settings(BaseSettings):
     language: Literal["auto", "ja", "en"] = "auto"
     search_engine: SearchEngineName = "duckduckgo"
     searxng_url: str | None = None
+    # Ask another engine when the chosen one fails (never when it found nothing). Unset: on
+    # for the open web's engines, off for a SearXNG on a private address and for local
+    # documents, whose users chose where their questions go (search_fallback_allowed).
+    search_fallback: bool | None = None
     wikipedia_url: str = DEFAULT_WIKIPEDIA_URL  # empty: the wikipedia engine is off
     docs_dir: Path | None = None
     search_limit: int = Field(default=5, ge=1, le=10)

@@ -23,4 +23,43 @@ MESSAGES: dict[str, dict[str, str]] = {
         "ja": "警告: research mcp parser はサンドボックスなしで動作します（--no-sandbox）。文書はネットワークと"
         "ユーザーのファイル権限を持つプロセスで解析されます。",
     },
+    # --- what the web-search server says about its engines (servers/web/engines/) -------
+    # The server writes these in English (other MCP hosts read them); our client says them
+    # in the user's language (localise_note in modules/clients/web_search_client.py), so
+    # every template here is read back by its English text: keep the English unambiguous.
+    "servers.engine.unavailable": {"en": "{engine} unavailable: {reason}", "ja": "{engine} を使えません: {reason}"},
+    "servers.engine.crashed": {"en": "{engine} failed unexpectedly: {reason}",
+                               "ja": "{engine} が予期せず失敗しました: {reason}"},
+    "servers.engine.instead": {
+        "en": "results from {engine} instead (RESEARCH_SEARCH_FALLBACK is on)",
+        "ja": "代わりに {engine} の結果を使いました（RESEARCH_SEARCH_FALLBACK がオン）",
+    },
+    "servers.engine.no_fallback": {
+        "en": "no other engine was asked (RESEARCH_SEARCH_FALLBACK is off)",
+        "ja": "ほかの検索エンジンには問い合わせていません（RESEARCH_SEARCH_FALLBACK がオフ）",
+    },
+    "servers.reason.url_refused": {"en": "{engine} URL refused: {detail}", "ja": "{engine} の URL を拒否しました: {detail}"},
+    "servers.reason.unreachable": {"en": "{engine} at {where} is unreachable ({error})",
+                                   "ja": "{engine}（{where}）に接続できません（{error}）"},
+    "servers.reason.rate_limited": {"en": "{engine} rate-limited the search (HTTP 429)",
+                                    "ja": "{engine} が検索を制限しました（HTTP 429）"},
+    "servers.reason.rate_limited_plain": {"en": "{engine} rate-limited the search",
+                                          "ja": "{engine} が検索を制限しました"},
+    "servers.reason.http_status": {"en": "{engine} answered HTTP {status}", "ja": "{engine} が HTTP {status} を返しました"},
+    "servers.reason.not_json": {"en": "{engine} answered with something that is not JSON",
+                                "ja": "{engine} の応答が JSON ではありません"},
+    "servers.reason.json_refused": {
+        "en": "{engine} refused the JSON format (enable `json` under search.formats)",
+        "ja": "{engine} が JSON 形式を拒否しました（settings.yml の search.formats に json を加えてください）",
+    },
+    "servers.reason.no_results_list": {"en": "{engine} answered JSON without a results list",
+                                       "ja": "{engine} の JSON 応答に結果の一覧がありません"},
+    "servers.reason.upstream": {"en": "{engine}'s upstream engines did not answer ({names})",
+                                "ja": "{engine} の上流の検索エンジンが応答しませんでした（{names}）"},
+    "servers.reason.timed_out": {"en": "{engine} timed out ({detail})", "ja": "{engine} がタイムアウトしました（{detail}）"},
+    "servers.reason.failed": {"en": "{engine} failed: {detail}", "ja": "{engine} が失敗しました: {detail}"},
+    "servers.reason.not_configured": {"en": "{engine} is selected but {setting} is not set",
+                                      "ja": "{engine} が選ばれていますが {setting} が設定されていません"},
+    "servers.reason.docs_missing": {"en": "the documents folder {path} does not exist",
+                                    "ja": "文書フォルダ {path} が存在しません"},
 }

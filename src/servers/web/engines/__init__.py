@@ -7,8 +7,8 @@ layer, so settings validation and every help text read the same list); each name
 module here that implements it, and that module's ``ENGINE`` (an ``EngineEntry``) says how
 to build it, whether it stays offline or serves as a fallback, and which configured URLs
 the URL guard always allows. An engine that fails or rate-limits raises
-``EngineUnavailable``; ``EngineChain`` then asks the next configured engine and records
-why, so the result can say so.
+``EngineUnavailable``; ``EngineChain`` then asks the next configured engine, when the user
+allows a fallback (RESEARCH_SEARCH_FALLBACK), and records why, so the result can say so.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import importlib
 import logging
 from dataclasses import dataclass, field
 
-from research.modules.core.settings import SEARCH_ENGINES, Settings
+from research.modules.core.settings import SEARCH_ENGINES, Settings, search_fallback_allowed
 from research.servers.web.engines.base import (
     EngineContext,
     EngineEntry,
@@ -25,6 +25,7 @@ from research.servers.web.engines.base import (
     EngineResult,
     EngineUnavailable,
     SearchEngine,
+    note,
 )
 
 __all__ = ["ENGINES", "ChainResult", "EngineChain", "EngineContext", "EngineResult", "EngineUnavailable",
@@ -49,44 +50,45 @@ class ChainResult:
 
 
 class EngineChain:
-    """The configured engine first, then the others that are configured, in order."""
+    """The chosen engine, then (only when it fails, and only when fallback is allowed) the
+    others that are configured, in order. An engine that answers, even with nothing, ends
+    the search: "found nothing" is an answer, and another engine is not asked the question."""
 
-    def __init__(self, engines: list[SearchEngine], notes: list[str] | None = None) -> None:
+    def __init__(self, engines: list[SearchEngine], notes: list[str] | None = None, *, fallback: bool = True,
+                 chosen: str = "") -> None:
         self.engines = engines
+        self.chosen = chosen or (engines[0].name if engines else "")
         self.setup_notes = notes or []  # engines that could not even be built
+        self.fallback = fallback
 
     async def search(self, query: str, *, language: str, limit: int) -> ChainResult:
         notes = list(self.setup_notes)
-        answered = ""  # the first engine that answered, if only with nothing
-        for position, engine in enumerate(self.engines):
+        for engine in self.engines:
             try:
                 results = await engine.search(query, language=language, limit=limit)
             except EngineUnavailable as exc:
-                notes.append(f"{engine.name} unavailable: {exc}")
+                notes.append(note("servers.engine.unavailable", engine=engine.name, reason=exc))
                 continue
             except Exception as exc:  # noqa: BLE001 - one engine's bug must not end the search
                 log.exception("engine %s crashed", engine.name)
-                notes.append(f"{engine.name} failed unexpectedly: {type(exc).__name__}: {exc}")
+                notes.append(note("servers.engine.crashed", engine=engine.name, reason=f"{type(exc).__name__}: {exc}"))
                 continue
-            if not results and position + 1 < len(self.engines):
-                notes.append(f"{engine.name} found nothing; trying the next engine")
-                answered = answered or engine.name
-                continue
-            if notes and (results or not answered):
-                notes.append(f"results from {engine.name}")
-            return ChainResult(engine=engine.name if results or not answered else answered, results=results, notes=notes)
-        # An engine that answered with nothing is a search that found nothing, not a failed
-        # one, even when the engines tried after it could not be reached.
-        return ChainResult(engine=answered, results=[], notes=notes)
+            if engine.name != self.chosen:
+                notes.append(note("servers.engine.instead", engine=engine.name))
+            return ChainResult(engine=engine.name, results=results, notes=notes)
+        if not self.fallback and notes:
+            notes.append(note("servers.engine.no_fallback"))
+        return ChainResult(engine="", results=[], notes=notes)
 
 
 def build_engines(settings: Settings, context: EngineContext) -> EngineChain:
-    """The chosen engine first, then every other configured one (none after an offline one)."""
+    """The chosen engine first, then, when fallback is allowed (``search_fallback_allowed``),
+    every other configured one that serves as a fallback."""
     chosen = settings.search_engine
-    if ENGINES[chosen].offline:
-        order = [chosen]
-    else:
-        order = [chosen, *(name for name, entry in ENGINES.items() if name != chosen and entry.fallback)]
+    fallback = search_fallback_allowed(settings) and not ENGINES[chosen].offline
+    order = [chosen]
+    if fallback:
+        order += [name for name, entry in ENGINES.items() if name != chosen and entry.fallback]
     engines: list[SearchEngine] = []
     notes: list[str] = []
     for name in order:
@@ -96,5 +98,5 @@ def build_engines(settings: Settings, context: EngineContext) -> EngineChain:
             if name == chosen:
                 notes.append(str(exc))
         except EngineUnavailable as exc:
-            notes.append(f"{name} unavailable: {exc}")
-    return EngineChain(engines, notes)
+            notes.append(note("servers.engine.unavailable", engine=name, reason=exc))
+    return EngineChain(engines, notes, fallback=fallback, chosen=chosen)

@@ -13,6 +13,7 @@ from typing import Any, Awaitable, Callable, Protocol
 
 import httpx
 
+from research.modules.core.i18n import t
 from research.modules.core.settings import Settings
 from research.servers.web.url_safety import UnsafeURL, URLGuard
 
@@ -23,6 +24,12 @@ class EngineResult:
     title: str
     snippet: str
     engine: str
+
+
+def note(key: str, **params: object) -> str:
+    """A note or reason in the server's words: English from the catalogue (messages/servers.py),
+    which the client reads back by key and says in the user's language."""
+    return t(key, "en", **params)
 
 
 class EngineUnavailable(Exception):
@@ -72,22 +79,23 @@ async def get_json(name: str, client: httpx.AsyncClient, guard: URLGuard, url: s
     """One GET to a JSON API the user configured, for engines that speak HTTP themselves:
     every way it can fail is one ``EngineUnavailable`` naming the engine. ``where`` names
     the service in the unreachable message (default: the URL asked); ``refusals`` says
-    what an engine-specific HTTP status means."""
+    what an engine-specific HTTP status means (a message key with ``{engine}``)."""
     try:
         endpoint = await guard.check(url)
     except UnsafeURL as exc:
-        raise EngineUnavailable(f"{name} URL refused: {exc}") from None
+        raise EngineUnavailable(note("servers.reason.url_refused", engine=name, detail=exc)) from None
     try:
         response = await client.get(endpoint, params=params, timeout=timeout)
     except httpx.HTTPError as exc:
-        raise EngineUnavailable(f"{name} at {where or endpoint} is unreachable ({type(exc).__name__})") from None
+        raise EngineUnavailable(note("servers.reason.unreachable", engine=name, where=where or endpoint,
+                                     error=type(exc).__name__)) from None
     if response.status_code == 429:
-        raise EngineUnavailable(f"{name} rate-limited the search (HTTP 429)")
+        raise EngineUnavailable(note("servers.reason.rate_limited", engine=name))
     if refusals and response.status_code in refusals:
-        raise EngineUnavailable(f"{name} {refusals[response.status_code]}")
+        raise EngineUnavailable(note(refusals[response.status_code], engine=name))
     if response.status_code != 200:
-        raise EngineUnavailable(f"{name} answered HTTP {response.status_code}")
+        raise EngineUnavailable(note("servers.reason.http_status", engine=name, status=response.status_code))
     try:
         return response.json()
     except ValueError:
-        raise EngineUnavailable(f"{name} answered with something that is not JSON") from None
+        raise EngineUnavailable(note("servers.reason.not_json", engine=name)) from None

@@ -6,7 +6,7 @@ import asyncio
 import re
 
 from research.modules.core.settings import Settings
-from research.servers.web.engines.base import EngineContext, EngineEntry, EngineResult, EngineUnavailable
+from research.servers.web.engines.base import EngineContext, EngineEntry, EngineResult, EngineUnavailable, note
 
 
 class DdgsEngine:
@@ -35,13 +35,13 @@ class DdgsEngine:
                 query, region=self._REGIONS.get(language, "wt-wt"), max_results=limit, backend=self.backend
             )
         except RatelimitException as exc:
-            raise EngineUnavailable(f"{self.name} rate-limited the search") from None
+            raise EngineUnavailable(note("servers.reason.rate_limited_plain", engine=self.name)) from None
         except TimeoutException as exc:
-            raise EngineUnavailable(f"{self.name} timed out ({plain_reason(exc)})") from None
+            raise EngineUnavailable(note("servers.reason.timed_out", engine=self.name, detail=plain_reason(exc))) from None
         except DDGSException as exc:
             if "no results" in str(exc).lower():
                 return []
-            raise EngineUnavailable(f"{self.name} failed: {plain_reason(exc)}") from None
+            raise EngineUnavailable(note("servers.reason.failed", engine=self.name, detail=plain_reason(exc))) from None
 
 
 def plain_reason(exc: BaseException) -> str:

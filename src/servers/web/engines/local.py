@@ -14,7 +14,7 @@ from pathlib import Path
 
 from research.modules.core.settings import LOCAL_SUFFIXES, Settings
 from research.modules.text.index import TextIndex, best_passage
-from research.servers.web.engines.base import EngineContext, EngineEntry, EngineNotConfigured, EngineResult, EngineUnavailable, ReadDocument
+from research.servers.web.engines.base import EngineContext, EngineEntry, EngineNotConfigured, EngineResult, EngineUnavailable, ReadDocument, note
 
 MAX_LOCAL_FILE_BYTES = 50 * 1024 * 1024
 
@@ -46,7 +46,7 @@ class LocalEngine:
     def __init__(self, docs_dir: Path, read_document: ReadDocument) -> None:
         self.docs_dir = docs_dir.expanduser().resolve()
         if not self.docs_dir.is_dir():
-            raise EngineUnavailable(f"the documents folder {self.docs_dir} does not exist")
+            raise EngineUnavailable(note("servers.reason.docs_missing", path=self.docs_dir))
         self._read_document = read_document
         self._index = TextIndex()
         self._documents: dict[str, tuple[str, str]] = {}  # url -> (title, markdown)
@@ -90,7 +90,7 @@ class LocalEngine:
 
 def build(settings: Settings, context: EngineContext) -> LocalEngine:
     if not settings.docs_dir:
-        raise EngineNotConfigured("local is selected but RESEARCH_DOCS_DIR is not set")
+        raise EngineNotConfigured(note("servers.reason.not_configured", engine="local", setting="RESEARCH_DOCS_DIR"))
     return LocalEngine(settings.docs_dir, context.read_document)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import httpx
 
 from research.modules.core.settings import Settings
-from research.servers.web.engines.base import EngineContext, EngineEntry, EngineNotConfigured, EngineResult, EngineUnavailable, get_json
+from research.servers.web.engines.base import EngineContext, EngineEntry, EngineNotConfigured, EngineResult, EngineUnavailable, get_json, note
 from research.servers.web.url_safety import URLGuard
 
 
@@ -26,13 +26,13 @@ class SearxngEngine:
         params = {"q": query, "format": "json", "language": language or "all", "safesearch": "1"}
         payload = await get_json(self.name, self.client, self.guard, self.endpoint, params, timeout=self.timeout,
                                  where=self.base_url,
-                                 refusals={403: "refused the JSON format (enable `json` under search.formats)"})
+                                 refusals={403: "servers.reason.json_refused"})
         results = payload.get("results") if isinstance(payload, dict) else None
         if not isinstance(results, list):
-            raise EngineUnavailable("searxng answered JSON without a results list")
+            raise EngineUnavailable(note("servers.reason.no_results_list", engine=self.name))
         if not results and payload.get("unresponsive_engines"):
             names = ", ".join(str(e[0] if isinstance(e, list) else e) for e in payload["unresponsive_engines"])
-            raise EngineUnavailable(f"searxng's upstream engines did not answer ({names})")
+            raise EngineUnavailable(note("servers.reason.upstream", engine=self.name, names=names))
         hits = []
         for row in results:
             if isinstance(row, dict) and row.get("url"):
@@ -48,7 +48,7 @@ def endpoints(settings: Settings) -> list[str]:
 
 def build(settings: Settings, context: EngineContext) -> SearxngEngine:
     if not settings.searxng_url:
-        raise EngineNotConfigured("searxng is selected but RESEARCH_SEARXNG_URL is not set")
+        raise EngineNotConfigured(note("servers.reason.not_configured", engine="searxng", setting="RESEARCH_SEARXNG_URL"))
     return SearxngEngine(settings.searxng_url, context.client, context.guard)
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import httpx
 
 from research.modules.core.settings import Settings
-from research.servers.web.engines.base import EngineContext, EngineEntry, EngineNotConfigured, EngineResult, EngineUnavailable, get_json
+from research.servers.web.engines.base import EngineContext, EngineEntry, EngineNotConfigured, EngineResult, EngineUnavailable, get_json, note
 from research.servers.web.url_safety import URLGuard
 
 LANGUAGES = ("ja", "en")  # the editions this assistant writes in; any other query goes to English
@@ -80,7 +80,7 @@ def endpoints(settings: Settings) -> list[str]:
 
 def build(settings: Settings, context: EngineContext) -> WikipediaEngine:
     if not settings.wikipedia_url:
-        raise EngineNotConfigured("wikipedia is selected but RESEARCH_WIKIPEDIA_URL is empty")
+        raise EngineNotConfigured(note("servers.reason.not_configured", engine="wikipedia", setting="RESEARCH_WIKIPEDIA_URL"))
     return WikipediaEngine(settings.wikipedia_url, context.client, context.guard)
 
 
