@@ -9,7 +9,12 @@ instruction in turn, three ways:
 - title: the page's title replaced by the instruction (``screen_title`` with the page's text
   as its context, as the processing node calls it);
 - first sentence: the instruction opens the page's first paragraph;
-- mid-paragraph: the instruction between two sentences of one paragraph.
+- mid-paragraph: the instruction between two sentences of one paragraph;
+- PDF first line: a PDF (made here with reportlab, the page's paragraphs below) whose first
+  line is the instruction, read by the same extraction the parser sandbox runs (the PDF's
+  first line becomes its title when it has no metadata title) and screened as the processing
+  node screens a parsed document: its title and its text. The bytes are this benchmark's own,
+  so they are read in this process.
 
 An instruction counts as flagged when the screen removes it (none of it is left in the text
 a prompt would get). False alarms: pages (or passages) where the screen removes anything,
@@ -39,6 +44,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from fixtures import web_fixture  # noqa: E402
 
+from research.modules.parsing.extraction import extract  # noqa: E402
 from research.modules.text.injection import screen_injection, screen_title  # noqa: E402
 
 SHARED = ROOT.parent / "shared"
@@ -92,7 +98,40 @@ def planted(instruction: str, article: web_fixture.Article) -> dict[str, bool]:
         paragraphs = [paragraphs[0] + " " + instruction + " " + paragraphs[0]]
     cleaned, _ = screen_injection("\n\n".join(paragraphs))
     flagged["mid-paragraph"] = _gone(instruction, cleaned)
+    document = extract(pdf_with_first_line(instruction, article.paragraphs), "application/pdf")
+    # As the processing node does it: the text screened first, the title against what is left.
+    cleaned, _ = screen_injection(document.markdown)
+    title, _ = screen_title(document.title, context=cleaned)
+    first_line = " ".join(document.markdown.split("\n", 1)[0].split())
+    flagged["PDF first line"] = instruction not in title and first_line not in title and _gone(first_line, cleaned)
     return flagged
+
+
+def pdf_with_first_line(first: str, paragraphs: list[str]) -> bytes:
+    """A one-page PDF: ``first`` as its first line (wrapped as a typesetter would, at 95
+    characters), then ``paragraphs``; no metadata title, so a reader takes the first line."""
+    import io
+    import textwrap
+
+    from reportlab.lib.pagesizes import A4
+    from reportlab.pdfgen import canvas
+
+    from research.modules.report.fonts import register_japanese_font
+
+    # The font the reports use (IPAexGothic: Latin, Cyrillic, Japanese), so every instruction is typeset as written.
+    font = register_japanese_font()
+    buffer = io.BytesIO()
+    page = canvas.Canvas(buffer, pagesize=A4)
+    page.setTitle("")
+    y = A4[1] - 60
+    for block in [first, *paragraphs]:
+        for line in textwrap.wrap(block, 95) or [""]:
+            page.setFont(font, 9)
+            page.drawString(40, y, line)
+            y -= 12
+        y -= 8
+    page.save()
+    return buffer.getvalue()
 
 
 def _gone(instruction: str, cleaned: str) -> bool:
@@ -218,7 +257,7 @@ def main(argv: list[str] | None = None) -> int:
     attacks = json.loads(BIPIA.read_text(encoding="utf-8"))
     english = [a for a in pages() if a.language == "en"]
     results: dict[str, object] = {}
-    ways = ("title", "first sentence", "mid-paragraph")
+    ways = ("title", "first sentence", "mid-paragraph", "PDF first line")
     missed: list[str] = []
     per_way = {way: 0 for way in ways}
     per_kind: dict[str, list[int]] = {}
@@ -234,9 +273,9 @@ def main(argv: list[str] | None = None) -> int:
                 per_kind[kind][1] += 1
                 if not flagged[way]:
                     missed.append(f"{way}: {instruction}")
-            total += 3
+            total += len(ways)
     caught = sum(per_way.values())
-    print(f"BIPIA text attacks (train, {n} instructions x 3 placements in {len(english)} English fixture pages):")
+    print(f"BIPIA text attacks (train, {n} instructions x {len(ways)} placements in {len(english)} English fixture pages):")
     print(f"  flagged: {caught}/{total} = {caught / total:.1%}")
     for way in ways:
         print(f"    {way}: {per_way[way]}/{n} = {per_way[way] / n:.1%}")
@@ -249,7 +288,7 @@ def main(argv: list[str] | None = None) -> int:
     for number, phrase in enumerate(ISSUE_PHRASINGS):
         flagged = planted(phrase, english[number % len(english)])
         issue_hits += sum(flagged.values())
-        issue_total += 3
+        issue_total += len(flagged)
         issue_missed += [f"{way}: {phrase}" for way, hit in flagged.items() if not hit]
     print(f"  issue 30's unflagged phrasings: {issue_hits}/{issue_total} flagged")
     results["issue_phrasings"] = {"flagged": issue_hits, "planted": issue_total, "missed": issue_missed}
