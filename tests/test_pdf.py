@@ -411,3 +411,49 @@ def test_a_long_sources_list_starts_on_the_page_with_room_for_it(tmp_path: Path)
     # And the list starts right under its heading, on the same page.
     heading = next(b for b in boxes[heading_page] if b.get_text().strip() == "出典")
     assert any("[S1]" in b.get_text() and b.y0 < heading.y0 for b in boxes[heading_page])
+
+
+# --- characters the report font lacks: normalised, a fallback font, or named; never 〓 or tofu ---
+
+TYPOGRAPHY_BODY = (
+    "It rises to 3\u202f776\u202fmetres [S1]. A non\u2011breaking hyphen, a thin\u2009space, a figure\u2007space, "
+    "Greek Ελληνικά, Russian Русский, arrows → ≈ ★ ☃ ♞ ⚠, emoji 😀👍🏽, Thai ภาษาไทย, Devanagari नमस्ते, minus \u22125.\n"
+)
+
+
+def _font_files() -> dict[str, Path]:
+    from research.modules.report.fonts import bundled_fallback_fonts
+
+    files = {path.stem: path for path in bundled_fallback_fonts()}
+    files["IPAexGothic"] = bundled_font_path()
+    return files
+
+
+@pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="pdftoppm not installed (Debian package poppler-utils)")
+def test_every_character_is_drawn_in_a_font_that_has_it(tmp_path):
+    # gpt-oss writes U+202F between digit groups; IPAexGothic has no glyph for it, and the
+    # report showed "3〓776〓metres". Titles and the question carry such characters too.
+    from fontTools.ttLib import TTFont
+
+    doc = build_report(report_input(body_markdown=TYPOGRAPHY_BODY, question="Fuji 3\u202f776\u202fm 😀 ☃?",
+                                    sources=[{**report_input().sources[0], "title": "Ελληνικά ☃ ภาษาไทย 😀"}]))
+    pdf = tmp_path / "report.pdf"
+    render_pdf(doc, pdf)
+    text = " ".join(extract_text(str(pdf)).split())
+    assert "〓" not in text
+    assert "It rises to 3 776 metres" in text and "thin space" in text and "figure space" in text
+    assert "Ελληνικά" in text and "☃" in text and "♞" in text
+    assert "[U+0E20]" in text  # no font here has Thai: named, visibly, as the README says
+    cmaps = {name: frozenset(TTFont(str(path), lazy=True).getBestCmap()) for name, path in _font_files().items()}
+    drawn = 0
+    for char in _chars(pdf):
+        font = char.fontname.split("+", 1)[-1]
+        assert font in cmaps, f"{char.get_text()!r} set in a font the report did not choose: {font}"
+        code = ord(char.get_text()[0])
+        assert code in cmaps[font], f"{char.get_text()!r} (U+{code:04X}) drawn in {font}, which has no glyph: tofu"
+        drawn += font != "IPAexGothic"
+    assert drawn >= 5  # the snowman, the knight, the emoji: from the fallback font
+    # And on the page itself: the line with the figures has ink, and pdftoppm reads every font.
+    rendered = subprocess.run(["pdftoppm", "-r", "60", "-gray", "-f", "1", "-l", "1", "-png", str(pdf), str(tmp_path / "p")],
+                              capture_output=True, text=True, timeout=60)
+    assert rendered.returncode == 0 and "rror" not in rendered.stderr, rendered.stderr

@@ -213,3 +213,72 @@ def forget_registered_fonts() -> None:
     """Drop this process's registration cache so the next call loads the font file again
     (used by the benchmark to time registration; reportlab keeps the old entry harmlessly)."""
     _REGISTERED.clear()
+
+
+# --------------------------------------------------------------------------- characters the report font lacks
+
+# A report font (IPAexGothic) lacks emoji, most scripts other than Japanese and Latin, and
+# some of the typography models write. Each such character is drawn in the first font that
+# has it: DejaVu Sans, shipped inside matplotlib (installed with matplotlib_fontja, so every
+# install has it), then whatever this machine's fontconfig finds. A font without outlines
+# (colour-bitmap emoji) cannot be embedded and is passed over.
+_FALLBACK_QUERIES_PER_PROCESS = 256  # fc-list calls at most: a report in a script no font has stays fast
+_fallback_for: dict[str, Path | None] = {}
+_cmaps: dict[Path, frozenset[int]] = {}
+_fc_queries = 0
+
+
+def bundled_fallback_fonts() -> list[Path]:
+    """DejaVu Sans from matplotlib's own data, located without importing matplotlib."""
+    spec = importlib.util.find_spec("matplotlib")
+    if spec is None or not spec.submodule_search_locations:
+        return []
+    folder = Path(list(spec.submodule_search_locations)[0]) / "mpl-data" / "fonts" / "ttf"
+    return [path for path in (folder / "DejaVuSans.ttf",) if path.is_file()]
+
+
+def _cmap(path: Path) -> frozenset[int]:
+    """The code points ``path`` maps (empty for a font that cannot be embedded)."""
+    if path not in _cmaps:
+        from fontTools.ttLib import TTFont, TTLibError
+
+        codes: frozenset[int] = frozenset()
+        if _outline_kind(path) == "truetype":  # CFF ones would need converting: not worth it per glyph
+            try:
+                font = TTFont(str(path), fontNumber=0, lazy=True)
+                try:
+                    codes = frozenset(font.getBestCmap() or {})
+                finally:
+                    font.close()
+            except (TTLibError, OSError, ValueError, AssertionError, KeyError):
+                pass
+        _cmaps[path] = codes
+    return _cmaps[path]
+
+
+def _fontconfig_fonts(char: str) -> list[Path]:
+    """This machine's font files that fontconfig says have ``char`` (none without fc-list)."""
+    global _fc_queries
+    import shutil
+    import subprocess
+
+    program = shutil.which("fc-list")
+    if program is None or _fc_queries >= _FALLBACK_QUERIES_PER_PROCESS:
+        return []
+    _fc_queries += 1
+    try:
+        listed = subprocess.run([program, "--format", "%{file}\n", f":charset={ord(char):x}"],
+                                capture_output=True, text=True, timeout=10, check=False).stdout
+    except (OSError, subprocess.SubprocessError):
+        return []
+    return [Path(line) for line in sorted(set(listed.splitlines())) if line.endswith((".ttf", ".otf", ".ttc"))]
+
+
+def fallback_font_for(char: str) -> Path | None:
+    """The font file to draw ``char`` in when the report font lacks it, or None."""
+    if char not in _fallback_for:
+        found = next((path for path in bundled_fallback_fonts() if ord(char) in _cmap(path)), None)
+        if found is None:  # the machine's fonts are asked only for what the bundled one lacks
+            found = next((path for path in _fontconfig_fonts(char) if ord(char) in _cmap(path)), None)
+        _fallback_for[char] = found
+    return _fallback_for[char]

@@ -3,7 +3,10 @@
 Every piece of text goes through ``_markup`` / ``_plain``, which escape reportlab's
 mini-markup (``<``, ``>``, ``&``), so whatever a model or a web page wrote is shown as
 text and cannot break the renderer. One embedded Japanese TrueType font (see fonts.py)
-is used for all text in both languages, so mixed ja/en text never shows tofu boxes.
+is used for all text in both languages, so mixed ja/en text never shows tofu boxes. Every
+character that font lacks is first normalised (the narrow and thin spaces and non-breaking
+hyphens models write), else drawn in a fallback font that has it (fonts.fallback_font_for),
+else replaced by a visible name: ``[grinning face]`` for a symbol, ``[U+0E01]`` otherwise.
 """
 
 from __future__ import annotations
@@ -39,7 +42,7 @@ from reportlab.platypus import (
 from research.modules.text.sanitize import safe_url, strip_controls
 from research.modules.core.errors import UserFacingError
 from research.modules.core.i18n import t
-from research.modules.report.fonts import register_japanese_font
+from research.modules.report.fonts import fallback_font_for, register_font, register_japanese_font
 from research.state.session_folder import atomic_write
 from research.modules.report.content import (
     Block,
@@ -62,7 +65,14 @@ _LINK_SCHEMES = ("http://", "https://", "mailto:")
 _URI_SAFE = ":/?#[]@!$&'()*+,;=%~"
 # Glyphs models like to write that Japanese text fonts often lack, and what stands in.
 _SUBSTITUTES = {"⚠": "※", "✔": "✓", "✅": "✓", "✗": "×", "❌": "×", "™": "TM", "↩": "↵"}
-_INVISIBLE = re.compile(r"[\u200b-\u200f\u2060\ufe00-\ufe0f\ufeff]")
+_INVISIBLE = re.compile(r"[\u00ad\u200b-\u200f\u2060\ufe00-\ufe0f\ufeff]")
+# Typography models write (gpt-oss puts U+202F between digit groups: "3 776 metres") that
+# report fonts often lack: the plain character means the same on the page.
+_TYPOGRAPHY = {
+    **dict.fromkeys("\u00a0\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u202f\u205f", " "),
+    **dict.fromkeys("\u2010\u2011\u2012\u2043", "-"),
+    "\u2212": "-",  # the minus sign: a hyphen where the font has no minus (checked per font below)
+}
 FLAG_COLOR = "#b71c1c"
 FLAG_BACKGROUND = "#fdecea"
 # The verifier's own marks on a sentence it could not confirm (both languages): set in
@@ -70,7 +80,15 @@ FLAG_BACKGROUND = "#fdecea"
 _FLAGS = re.compile("|".join(re.escape(t(key, lang)) for key in (
     "verification.flag_unverified", "verification.flag_partly", "verification.flag_contradicted",
     "verifier.flag_not_checked") for lang in ("en", "ja")))
-_MISSING_GLYPH = "〓"  # the geta mark: the traditional Japanese stand-in for a missing glyph
+
+
+def _named(char: str) -> str:
+    """A character no font here can draw, said instead of a blank box: a symbol (emoji)
+    by its Unicode name, ``[grinning face]``; a letter of another script by its number, ``[U+0E01]``."""
+    name = unicodedata.name(char, "")
+    if name and unicodedata.category(char).startswith("S"):
+        return f"[{name.lower()}]"
+    return f"[U+{ord(char):04X}]"
 
 
 class Typesetter:
@@ -107,25 +125,43 @@ class Typesetter:
 
     # --- text -----------------------------------------------------------------
 
-    def fit(self, text: str) -> str:
-        """Text the font can draw: control characters dropped, known symbols swapped,
-        anything else outside the font shown as 〓 instead of an empty box. Escape
-        sequences go whole (not just their ESC), by the sanitiser every renderer shares."""
+    def runs(self, text: str, *, fallback: bool = True) -> list[tuple[str, str | None]]:
+        """``text`` as runs of (text, font): None for the report font, else the registered
+        name of the fallback font that has those characters. Control characters are
+        dropped; what the report font lacks is normalised, swapped for a known stand-in,
+        drawn in a fallback font (unless ``fallback`` is False: text drawn in one font) or
+        named. Escape sequences go whole (not just their ESC), by the shared sanitiser."""
         text = _INVISIBLE.sub("", strip_controls(text))
-        out = []
+        runs: list[tuple[str, str | None]] = []
         for char in text:
-            if char in "\n\t":
-                out.append(char)
-            elif unicodedata.category(char) in ("Cc", "Cs", "Co", "Cn"):
-                continue
-            elif ord(char) in self.glyphs:
-                out.append(char)
-            else:
-                out.append(_SUBSTITUTES.get(char, _MISSING_GLYPH))
-        return "".join(out)
+            piece, font = self._piece(char, fallback)
+            if runs and runs[-1][1] == font:
+                runs[-1] = (runs[-1][0] + piece, font)
+            elif piece:
+                runs.append((piece, font))
+        return runs
+
+    def _piece(self, char: str, fallback: bool) -> tuple[str, str | None]:
+        if char in "\n\t" or ord(char) in self.glyphs:
+            return char, None
+        if unicodedata.category(char) in ("Cc", "Cs", "Co", "Cn"):
+            return "", None
+        for stand_in in (_TYPOGRAPHY.get(char), _SUBSTITUTES.get(char)):
+            if stand_in and all(ord(c) in self.glyphs for c in stand_in):
+                return stand_in, None
+        if fallback:
+            path = fallback_font_for(char)
+            if path is not None:
+                return char, register_font(path)
+        return _named(char), None
+
+    def fit(self, text: str) -> str:
+        """Text one font can draw (for measuring and for code drawn in the report font)."""
+        return "".join(piece for piece, _font in self.runs(text, fallback=False))
 
     def plain(self, text: str) -> str:
-        return escape(self.fit(text))
+        return "".join(escape(piece) if font is None else f'<font face="{font}">{escape(piece)}</font>'
+                       for piece, font in self.runs(text))
 
     def flagged(self, text: str) -> str:
         """``plain`` with the verifier's flags set in red on a tinted ground."""
@@ -209,7 +245,7 @@ class Typesetter:
     def heading(self, markup: str, level: int, text: str) -> Paragraph:
         style = {1: "h2", 2: "h2", 3: "h3"}.get(level, "h4")
         flowable = self.paragraph(markup, style)
-        flowable._outline = (self.fit(text), level)  # read by _ReportTemplate.afterFlowable
+        flowable._outline = ("".join(piece for piece, _font in self.runs(text)), level)  # read by _ReportTemplate.afterFlowable
         return flowable
 
     def list_flowable(self, block: ListBlock) -> ListFlowable:
