@@ -174,8 +174,18 @@ def test_config_help_output_and_flag_errors(run_cli, research_env, tmp_path):
     out = tmp_path / "out"
     result = run_research(["What is the height of Mount Fuji?", "-o", str(out)], research_env)
     assert result.returncode == 0, result.stderr
-    assert (out / "report.pdf").read_bytes().startswith(b"%PDF") and (out / "report.md").is_file()
-    assert json.loads((out / "result.json").read_text("utf-8"))["exit_code"] == 0
+    first = sorted(p.name for p in out.iterdir())
+    session = first[0].rsplit(".", 1)[0]
+    assert first == [f"{session}.json", f"{session}.md", f"{session}.pdf"] and session_dirs(research_env)
+    assert (out / f"{session}.pdf").read_bytes().startswith(b"%PDF")
+    assert json.loads((out / f"{session}.json").read_text("utf-8"))["session_id"] == session
+    assert f"Copied to {out / (session + '.md')}\n" in result.stderr  # which files, each path whole
+    # A second run into the same folder adds its own files: the first run's stay as they were.
+    # Before, both wrote report.md, report.pdf and result.json, the second over the first.
+    kept = (out / f"{session}.md").read_bytes()
+    again = run_research(["What is the height of Mount Fuji?", "-o", str(out)], research_env)
+    assert again.returncode == 0, again.stderr
+    assert len(list(out.iterdir())) == 6 and (out / f"{session}.md").read_bytes() == kept
     single = tmp_path / "answer.md"
     run_research(["What is the height of Mount Fuji?", "--output", str(single)], research_env)
     assert single.read_text("utf-8").startswith("# ")

@@ -147,26 +147,42 @@ def check_output_destination(target: str) -> None:
         raise UsageError("terminal.output_failed", path=str(destination), reason=exc.strerror or str(exc)) from None
 
 
-def copy_outputs(result: Any, target: str, progress: Any) -> int:
-    """``-o PATH``: a .md/.pdf/.json file gets that one; anything else is a folder that
-    gets report.md, report.pdf and result.json. Returns 0, or 1 with one line on stderr."""
+def output_files(result: Any, target: str) -> list[tuple[str, Path]]:
+    """Where ``-o PATH`` puts what: a .md/.pdf/.json path gets that one file; anything else
+    is a folder that gets the run's three files named after its session
+    (``20261122_101500_3fa9c1.md``, ``.pdf``, ``.json``), so the next run into the same
+    folder adds its own files instead of replacing these."""
     destination = Path(target).expanduser()
-    suffix = destination.suffix.lower()
-    wanted = {".md": ["md"], ".pdf": ["pdf"], ".json": ["json"]}.get(suffix)
+    wanted = {".md": "md", ".pdf": "pdf", ".json": "json"}.get(destination.suffix.lower())
+    if wanted is not None:
+        return [(wanted, destination)]
+    stem = _file_stem(getattr(result, "session_id", "") or "")
+    return [(kind, destination / f"{stem}.{kind}") for kind in ("md", "pdf", "json")]
+
+
+def _file_stem(session_id: str) -> str:
+    """The session id as a file name (ids are [0-9a-z_]; anything else is dropped)."""
+    kept = "".join(c for c in session_id if c.isascii() and (c.isalnum() or c in "_-"))
+    return kept or "report"
+
+
+def copy_outputs(result: Any, target: str, progress: Any) -> int:
+    """``-o PATH`` for a local run and a team's (remote_run.py) alike: writes the files
+    ``output_files`` names and says each one on stderr. Returns 0, or 1 with one line on stderr."""
+    destination = Path(target).expanduser()
     try:
-        if wanted is None:
-            destination.mkdir(parents=True, exist_ok=True)
-            written = [_copy_one(result, kind, destination / name)
-                       for kind, name in (("md", "report.md"), ("pdf", "report.pdf"), ("json", "result.json"))]
-        else:
-            destination.parent.mkdir(parents=True, exist_ok=True)
-            written = [_copy_one(result, wanted[0], destination)]
+        written = []
+        for kind, path in output_files(result, target):
+            path.parent.mkdir(parents=True, exist_ok=True)
+            written.append(_copy_one(result, kind, path))
     except OSError as exc:
         progress.console.print(escape(t("terminal.output_failed", progress.lang, path=str(destination),
-                                        reason=exc.strerror or str(exc))), style="red")
+                                        reason=exc.strerror or str(exc))), style="red", soft_wrap=True)
         return 1
+    # soft_wrap: a path stays on one line, whole, for the eye and for copy-paste alike.
     for path in (p for p in written if p is not None):
-        progress.console.print(f"[dim]{escape(t('terminal.output_written', progress.lang, path=str(path)))}[/dim]")
+        progress.console.print(f"[dim]{escape(t('terminal.output_written', progress.lang, path=str(path)))}[/dim]",
+                               soft_wrap=True)
     return 0
 
 
