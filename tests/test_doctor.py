@@ -82,4 +82,4 @@ def test_offline_doctor_skips_the_test_search(fake_ollama, tmp_path: Path, capsy
     settings = Settings(ollama_host=fake_ollama.url, sessions_dir=tmp_path / "s", sandbox="none")
     run_doctor(settings, as_json=True, lang="en", offline=True)
     checks = {c["name"]: c for c in json.loads(capsys.readouterr().out)["checks"]}
-    assert checks["search"]["status"] == "warn" and "--offline" in checks["search"]["detail"]
+    assert checks["search"]["status"] == "skip" and "--offline" in checks["search"]["detail"]

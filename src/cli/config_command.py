@@ -66,6 +66,26 @@ def _plain(value: Any) -> Any:
     return value
 
 
+UNSET = "–"  # how every table here shows a setting or finding that has no value
+
+
+def shown_value(value: Any) -> str:
+    """A value as a table cell: a list joined with commas, and None, "" or [] as ``UNSET``."""
+    if isinstance(value, (list, tuple)):
+        value = ", ".join(str(v) for v in value)
+    return UNSET if value is None or value == "" else str(value)
+
+
+def print_records(records: list[list[str]]) -> None:
+    """Piped tables (`| grep`, `| cut -f2`): one record per line, its fields tab-separated,
+    nothing cut or wrapped to a width — as `sessions list` prints."""
+    from research.modules.text.sanitize import one_line
+
+    for fields in records:
+        sys.stdout.write("\t".join(one_line(str(field)).replace("\t", " ") or UNSET for field in fields) + "\n")
+    sys.stdout.flush()
+
+
 def show_config(settings: Settings, *, as_json: bool, lang: str) -> int:
     rows = setting_sources(settings)
     path = config_file_path()
@@ -79,20 +99,26 @@ def show_config(settings: Settings, *, as_json: bool, lang: str) -> int:
     from rich.markup import escape
     from rich.table import Table
 
-    console = Console(highlight=False)
-    state = t("terminal.config_file_found" if path.is_file() else "terminal.config_file_missing", lang)
-    console.print(escape(t("terminal.config_file", lang, path=str(path), state=state)), soft_wrap=True)
-    console.print(escape(t("terminal.config_sessions", lang, path=sessions)), soft_wrap=True)
-    table = Table(title=t("terminal.config_title", lang))
-    for key in ("terminal.config_col_setting", "terminal.config_col_value", "terminal.config_col_source"):
-        table.add_column(t(key, lang), overflow="fold")
+    records = []
     for row in rows:
         if row["source"] == "env":
             source = t("terminal.source_env", lang, name=row["source_variable"])
         else:
             source = t("terminal.source_" + row["source"], lang)
-        value = row["value"]
-        shown = ", ".join(value) if isinstance(value, list) else ("–" if value is None else str(value))
-        table.add_row(escape(row["variable"]), escape(shown), escape(source))
+        records.append([row["variable"], shown_value(row["value"]), source])
+    piped = not sys.stdout.isatty()
+    # Piped, stdout holds the records only: the two lines about files go to stderr.
+    console = Console(highlight=False, stderr=piped)
+    state = t("terminal.config_file_found" if path.is_file() else "terminal.config_file_missing", lang)
+    console.print(escape(t("terminal.config_file", lang, path=str(path), state=state)), soft_wrap=True)
+    console.print(escape(t("terminal.config_sessions", lang, path=sessions)), soft_wrap=True)
+    if piped:
+        print_records(records)
+        return EXIT_OK
+    table = Table(title=t("terminal.config_title", lang))
+    for key in ("terminal.config_col_setting", "terminal.config_col_value", "terminal.config_col_source"):
+        table.add_column(t(key, lang), overflow="fold")
+    for record in records:
+        table.add_row(*(escape(field) for field in record))
     console.print(table)
     return EXIT_OK

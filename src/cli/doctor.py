@@ -19,12 +19,13 @@ from typing import TYPE_CHECKING, Literal
 from research.modules.core.errors import EXIT_FAILURE, EXIT_OK, EXIT_OLLAMA, OllamaError, UserFacingError
 from research.modules.core.i18n import t
 from research.modules.core.settings import SEARCH_ENGINES, Settings
+from research.cli.config_command import UNSET
 
 if TYPE_CHECKING:  # the clients are imported by the checks that start them: `doctor --help` stays light
     from research.modules.clients.parser_client import ContainerProcessor
     from research.modules.clients.web_search_client import WebSearchClient
 
-Status = Literal["ok", "warn", "fail"]
+Status = Literal["ok", "warn", "fail", "skip"]  # skip: not checked, as asked (--offline)
 HTTP_TIMEOUT_S = 5.0
 SERVER_START_TIMEOUT_S = 90.0
 
@@ -67,6 +68,16 @@ def check_ollama(settings: Settings, lang: str) -> tuple[Check, Check]:
 
 def judge_summary(settings: Settings, installed: set[str], lang: str) -> tuple[str, str]:
     """(the judge's model, one line saying who judges and, without the checker, how to get it)."""
+    from research.modules.llm.judge import CHECKER, choose_judge
+
+    model, line = _judge_line(settings, installed, lang)
+    # The checker's weights forbid commercial use: said wherever doctor names or suggests it.
+    if CHECKER in line:
+        line = line.rstrip("。. ") + ("。" if lang == "ja" else ". ") + t("terminal.doctor_judge_licence", lang)
+    return model, line
+
+
+def _judge_line(settings: Settings, installed: set[str], lang: str) -> tuple[str, str]:
     from research.modules.llm.judge import choose_judge
 
     judge = choose_judge(settings, settings.model, installed)
@@ -175,7 +186,7 @@ async def check_web_search(settings: Settings, lang: str, *, offline: bool = Fal
                     checks = [started, Check("search_tools", tools_label, "ok",
                                              t("terminal.doctor_tools_ok", lang, server=server, tools=shown))]
                     if offline:
-                        return checks + [Check("search", search_label, "warn", t("terminal.doctor_search_skipped", lang),
+                        return checks + [Check("search", search_label, "skip", t("terminal.doctor_search_skipped", lang),
                                                essential=False)]
                     return checks + [await _test_search(client, search_label, lang)]
         except UserFacingError as exc:
@@ -280,17 +291,23 @@ def run_doctor(settings: Settings, *, as_json: bool, lang: str, offline: bool = 
         sys.stdout.write(json.dumps(payload, ensure_ascii=False) + "\n")
         return code
     _print_table(checks, summary, lang)
-    _print_guard(guard)
+    _print_guard(guard, lang)
     if verbose:
         _print_details(checks, settings, lang)
     return code
 
 
-def _print_guard(guard: Check) -> None:
-    """One line naming the guard model that screens page text, or how to get one."""
+def _print_guard(guard: Check, lang: str) -> None:
+    """One line naming the guard model that screens page text, or how to get one (piped:
+    a record like the checks')."""
     from rich.console import Console
     from rich.markup import escape
 
+    if not sys.stdout.isatty():
+        from research.cli.config_command import print_records
+
+        print_records([[guard.label, _status_word(guard.status, lang), guard.detail]])
+        return
     Console(highlight=False).print(escape(f"{guard.label}: {guard.detail}"), soft_wrap=True)
 
 
@@ -305,25 +322,38 @@ def _print_details(checks: list[Check], settings: Settings, lang: str) -> None:
 
     console = Console(highlight=False)
     console.print(escape(t("doctor.verbose_settings", lang, host=settings.ollama_host, model=settings.model,
-                           engine=settings.search_engine, searxng=settings.searxng_url or "-",
+                           engine=settings.search_engine, searxng=settings.searxng_url or UNSET,
                            sandbox=settings.sandbox, sessions=str(settings.sessions_dir))), soft_wrap=True)
     for check in checks:
         value = f" [{check.value}]" if check.value else ""
         console.print(escape(f"{check.name}: {check.status}{value} — {check.detail}"), soft_wrap=True)
 
 
+def _status_word(status: str, lang: str) -> str:
+    return t(f"terminal.doctor_status.{status}", lang)
+
+
 def _print_table(checks: list[Check], summary: str, lang: str) -> None:
     from rich.console import Console
+    from rich.markup import escape
     from rich.table import Table
 
-    styles = {"ok": "green", "warn": "yellow", "fail": "bold red"}
+    if not sys.stdout.isatty():
+        # Piped: one record per check (label, status, detail), paths whole; the summary to stderr.
+        from research.cli.config_command import print_records
+
+        print_records([[check.label, _status_word(check.status, lang), check.detail] for check in checks])
+        Console(stderr=True, highlight=False).print(escape(summary), soft_wrap=True)
+        return
+    styles = {"ok": "green", "warn": "yellow", "fail": "bold red", "skip": "dim"}
     table = Table(title=t("doctor.title", lang))
     table.add_column(t("doctor.column.check", lang))
     table.add_column(t("doctor.column.status", lang))
+    # Long details wrap between words; a path longer than the column is the only thing folded.
     table.add_column(t("doctor.column.detail", lang), overflow="fold")
     for check in checks:
-        status = t(f"doctor.status.{check.status}", lang)
-        table.add_row(check.label, f"[{styles[check.status]}]{status}[/]", check.detail)
+        status = _status_word(check.status, lang)
+        table.add_row(escape(check.label), f"[{styles[check.status]}]{escape(status)}[/]", escape(check.detail))
     console = Console()
     console.print(table)
-    console.print(summary)
+    console.print(escape(summary))

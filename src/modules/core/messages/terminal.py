@@ -160,5 +160,19 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "terminal.doctor_search_notes": {"en": "{detail} (notes: {notes})", "ja": "{detail}（注記: {notes}）"},
     "terminal.doctor_search_failed": {"en": "the test search failed: {reason}", "ja": "テスト検索に失敗しました: {reason}"},
-    "terminal.doctor_search_skipped": {"en": "skipped (--offline)", "ja": "省略しました（--offline）"},
+    "terminal.doctor_search_skipped": {"en": "no test query was sent (--offline)",
+                                       "ja": "テスト検索はしていません（--offline）"},
+    "terminal.doctor_judge_licence": {
+        "en": "Bespoke-MiniCheck's weights are licensed CC BY-NC 4.0 (no commercial use); for a team's or a "
+              "company's server, IBM Granite Guardian (Apache-2.0) judges instead: ollama pull granite3-guardian:8b "
+              "and RESEARCH_JUDGE_MODEL=granite3-guardian:8b",
+        "ja": "Bespoke-MiniCheck の重みは CC BY-NC 4.0（商用利用不可）です。チームや企業のサーバーでは IBM Granite "
+              "Guardian（Apache-2.0）で判定できます: ollama pull granite3-guardian:8b と "
+              "RESEARCH_JUDGE_MODEL=granite3-guardian:8b",
+    },
+    # The words in doctor's status column, as the README quotes them ("the rows say fail").
+    "terminal.doctor_status.ok": {"en": "ok", "ja": "OK"},
+    "terminal.doctor_status.warn": {"en": "warning", "ja": "注意"},
+    "terminal.doctor_status.fail": {"en": "fail", "ja": "失敗"},
+    "terminal.doctor_status.skip": {"en": "skipped", "ja": "省略"},
 }
