@@ -268,7 +268,10 @@ def first_draft_facts(fake: FakeOllama, q: Question) -> list[str]:
             continue
         if re.match(r"(?:この|本)(?:資料|文書|ページ)は|(?:This|The) (?:document|page|article) ", sentence):
             continue  # says what a page is, not a fact of the question's world
-        block = f"Claim 1: {sentence}\nPassages:\n" + "\n".join(evidence) + "\n"
+        # The judge prompt's shape (nodes/verification_prompts.py): numbered passages, then the claim.
+        numbered = [f"[P{n}] (S1) {line[2:]}" for n, line in enumerate(evidence, 1)]  # the label is not read
+        block = ("Passages:\n" + "\n".join(numbered) + "\n\nClaims:\nClaim 1 ("
+                 + ", ".join(f"P{n}" for n in range(1, len(numbered) + 1)) + f"): {sentence}\n")
         verdicts = _judge_meaning(block, fake._translations)
         if verdicts and verdicts[0]["verdict"] == "supported":
             kept.append(sentence)

@@ -148,8 +148,9 @@ def test_drop_fact_leaves_the_figure_out_of_a_revision(careless):
 
 
 def test_the_judge_is_wrong_only_leniently_and_as_often_as_told():
-    claims = "\n\n".join(f"Claim {n}: Mount Fuji is {3000 + n} m tall.\nPassages:\n- [S1] Mount Fuji is 3,776 m tall."
-                         for n in range(1, 201))
+    # The judge prompt's shape: the passage once, then every claim naming it.
+    claims = "Passages:\n[P1] (S1) Mount Fuji is 3,776 m tall.\n\nClaims:\n" + "\n".join(
+        f"Claim {n} (P1): Mount Fuji is {3000 + n} m tall." for n in range(1, 201))
     schema = {"title": "JudgeBatch", "type": "object"}
     with FakeOllama() as fake:
         fake.behaviours = {"paraphrase"}

@@ -6,10 +6,11 @@ import pytest
 from fixtures.fake_ollama import THINKING_MARKER, FakeOllama
 
 from research.modules.core.errors import OllamaError
-from research.modules.llm.model_manager import ModelManager, _ThinkFilter
+from research.modules.llm.model_manager import STRUCTURED_DEFAULT_TOKENS, ModelManager, _ThinkFilter, capped_lines
 from research.modules.core.settings import load_settings
 from research.modules.text.tokens import estimate_tokens, truncate_to_tokens
 from research.nodes.prompts import PlannedQuery, QueryPlan
+from research.nodes.verification_prompts import JudgeBatch
 
 FALLBACK = QueryPlan(queries=[PlannedQuery(text="fallback", language="en")])
 
@@ -45,7 +46,8 @@ async def test_a_capped_structured_reply_asks_ollama_for_at_most_that_many_token
     assert fake_ollama.chat_requests()[-1]["options"]["num_predict"] == 184
     fake_ollama.mode = "malformed"
     await manager.structured([{"role": "user", "content": "q"}], QueryPlan, node="input", fallback=FALLBACK)
-    assert "num_predict" not in fake_ollama.chat_requests()[-1]["options"]
+    # Without a cap of its own a structured call still has one: no call may write unbounded.
+    assert fake_ollama.chat_requests()[-1]["options"]["num_predict"] == STRUCTURED_DEFAULT_TOKENS
     assert manager.usage["input"]["repairs"] == 2  # each reply that did not fit its schema is counted
 
 
@@ -186,3 +188,28 @@ async def test_a_streamed_answer_asks_for_at_most_the_room_left_for_it(fake_olla
     await _manager(fake_ollama).stream([{"role": "user", "content": "q"}], node="llm", on_token=lambda _: None,
                                       max_tokens=3072)
     assert fake_ollama.chat_requests()[-1]["options"]["num_predict"] == 3072
+
+
+async def test_a_judge_reply_cut_at_its_cap_keeps_the_verdicts_it_finished_and_is_said(fake_ollama):
+    # Three claims, a cap that leaves room for about one verdict: the whole verdicts before the
+    # cut count, no repair call writes them all again, and the run gets a problem line.
+    manager = _manager(fake_ollama)
+    user = ("Passages:\n[P1] (S1) Mount Fuji is 3,776 m tall.\n\nClaims:\n"
+            + "\n".join(f"Claim {n} (P1): Mount Fuji is 3,776 m tall." for n in (1, 2, 3)))
+    batch = await manager.structured([{"role": "user", "content": user}], JudgeBatch, node="verification",
+                                     fallback=None, max_tokens=20)
+    assert [v.id for v in batch.verdicts] == [1] and batch.verdicts[0].verdict == "supported"
+    assert len(fake_ollama.chat_requests()) == 1  # no repair round
+    (line,) = capped_lines(manager, "en")
+    assert "20 tokens" in line and "verification" in line
+    assert capped_lines(manager, "en") == []  # said once
+
+
+async def test_a_runaway_free_text_reply_stops_at_the_cap_without_a_second_try(fake_ollama):
+    manager = _manager(fake_ollama)
+    reply = await manager.chat([{"role": "system", "content": "Rewrite the sentence."},
+                                {"role": "user", "content": "Mount Fuji is 3,776 m tall. " * 40}], node="style",
+                               max_tokens=10)
+    assert len(fake_ollama.chat_requests()) == 1 and fake_ollama.chat_requests()[0]["options"]["num_predict"] == 10
+    assert len(reply) <= 30
+    assert capped_lines(manager, "ja")[0].startswith("style の段階で")

@@ -60,9 +60,11 @@ class FakeModel:
         self.follow_ups = follow_ups
         self.chat_reply = chat_reply
         self.calls: list[tuple[str, Any, list[dict[str, str]]]] = []
+        self.caps: list[int | None] = []  # max_tokens of each structured call
 
     async def structured(self, messages, schema, *, node, fallback, max_tokens=None):
         self.calls.append(("structured", schema, messages))
+        self.caps.append(max_tokens)
         assert node == "verification"
         if schema is JudgeBatch:
             return self.judge if self.judge is not None else fallback
@@ -189,15 +191,21 @@ async def test_supported_draft_goes_to_report_without_model_calls():
 
 async def test_borderline_claims_go_to_the_judge_in_one_batch():
     draft = "## 結論\n富士山の最後の噴火は1707年12月16日に始まった[S2]。\n富士山の最後の噴火は1707年の宝永噴火である[S1]。\n"
-    judge = JudgeBatch(verdicts=[JudgeVerdict(id=1, verdict="supported", confidence=0.9, evidence="Its last eruption began on 16 December 1707"), JudgeVerdict(id=7, verdict="unsupported")])
+    judge = JudgeBatch(verdicts=[JudgeVerdict(id=1, verdict="supported"), JudgeVerdict(id=7, verdict="unsupported")])
     model = FakeModel(judge=judge)
     deps, _ = _deps(model)
     result = await _verify(_state(draft), deps)
     (call,) = model.calls_for(JudgeBatch)
     prompt = call[2][-1]["content"]
     assert "1707年12月16日" in prompt and "宝永噴火である" not in prompt  # only the borderline one
+    # The passages first (a prefix every judge call of the run shares), the claims last, each
+    # naming its passages; the reply is capped to a verdict a claim.
+    assert prompt.startswith("文章:\n[P1] (S") and prompt.index("主張 1 (P") > prompt.index("[P1]")
+    assert model.caps[0] <= 64
     first, second = result["verification"]["claims"]
-    assert (first["verdict"], first["method"], first["confidence"], first["evidence_label"]) == ("supported", "model", 0.9, "S2")
+    # The evidence shown is the source's own words from the program's copy, not a model's quote.
+    assert (first["verdict"], first["method"], first["confidence"], first["evidence_label"]) == ("supported", "model", 0.7, "S2")
+    assert "1707" in first["evidence"]
     assert (second["verdict"], second["method"]) == ("supported", "lexical")
 
 

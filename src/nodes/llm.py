@@ -10,12 +10,14 @@ from research.modules.core.errors import UserFacingError
 from research.modules.core.i18n import t
 from research.modules.core.messages.analysis import attribute_name
 from research.modules.llm.judge import check_claims, judge_for
+from research.modules.llm.model_manager import capped_lines
 from research.modules.text.claims import normalise_citations, split_sentences
 from research.modules.text.disagreements import Pair, PairJudge, find_disagreements, resolve_borderline, summarise
 from research.modules.text.style import check_sentence, citations, remove_violations
 from research.modules.text.tokens import estimate_tokens, truncate_to_tokens
 from research.modules.text.passages import evidence_block, rank_passages
 from research.state import AgentState, plan_queries_flat
+from research.state.models import ProblemKind, RunError
 from research.nodes.context_fit import stream_within_context
 from research.nodes.dependencies import WorkflowDependencies
 from research.nodes.prompts import (
@@ -104,6 +106,9 @@ async def draft_answer(state: AgentState, deps: WorkflowDependencies) -> dict[st
         for rewrite in rewrites:
             deps.history.append_event(state["session_id"], "style_rewrite", **rewrite)
     deps.history.write_text(state["session_id"], "llm_draft.md", draft + "\n")
+    # A reply cut at its cap (a runaway draft, plan or rewrite) is said, never a silent long step.
+    overflow_errors = [*overflow_errors, *(RunError(node="llm", kind=ProblemKind.CONTEXT, message=line).as_state()
+                                           for line in capped_lines(deps.model, lang))]
     return {
         "draft": draft,
         "model_used": deps.model.model,

@@ -16,6 +16,7 @@ shows beside the counts. A partly supported claim does not count: it leaves the 
 
 from __future__ import annotations
 
+import asyncio
 import re
 from typing import Any, Iterable, Literal
 
@@ -37,12 +38,17 @@ from research.nodes.dependencies import WorkflowDependencies
 from research.nodes import prompts, verification_prompts
 from research.nodes.answer import NOT_CHECKED_AS_CLAIMS, ProgramText, Topic, assemble_answer, not_a_claim_reason
 from research.nodes.prompts import SENTENCE_ITEM
-from research.modules.llm.model_manager import REPAIR_PROMPT
+from research.modules.llm.model_manager import REPAIR_PROMPT, capped_lines
 from research.nodes.verification_prompts import (
     FOLLOW_UP_SYSTEM,
     FOLLOW_UP_USER,
     JUDGE_CLAIM,
+    JUDGE_CLAIMS,
+    JUDGE_PASSAGE,
+    JUDGE_PASSAGES,
     JUDGE_SYSTEM,
+    JUDGE_TOKENS_FRAME,
+    JUDGE_TOKENS_PER_CLAIM,
     REWRITE_SYSTEM,
     FollowUpPlan,
     JudgeBatch,
@@ -55,9 +61,6 @@ MAX_FOLLOW_UP_QUERIES = 3
 # A follow-up round must raise the supported share by this much for another one to run.
 MIN_LOOP_GAIN = 0.05
 _PASSAGE_TOKENS = 160  # per passage shown to the judge: enough for two sentences
-# A verdict's JSON (id, verdict, confidence, a short quote): its reply is capped to this many
-# tokens a claim, so a small model held to the grammar cannot write until the call times out.
-_JUDGE_TOKENS_PER_CLAIM = 120
 _FLAGGED = ("unsupported", "citation_invalid")
 
 
@@ -138,6 +141,8 @@ async def verify_claims(state: AgentState, deps: WorkflowDependencies) -> Comman
             # Labels the program gave, not the model: the report cites them.
             verdict["cited_by_check"] = attributed[verdict["index"]]
 
+    for line in capped_lines(deps.model, language):
+        new_errors.append(RunError(node=NODE, kind=ProblemKind.JUDGE, message=line))
     summary = _summary(verdicts, loops, language_check, documents)
     summary["judge_complete"] = judged
     summary["corrected"] = corrected
@@ -315,8 +320,11 @@ async def judge_uncertain(
         complete = await _judge_by_checker(to_checker, claims, assessments, methods, language, model, judge, errors,
                                            limit=settings.judge_concurrency)
     if to_prompt:
+        # Calls at once: as many as the server serves side by side (OLLAMA_NUM_PARALLEL where
+        # configured), never more than the judge's own limit; a server with one slot gets one call.
+        parallel = min(settings.judge_concurrency, int(getattr(model, "parallel", 1) or 1))
         complete = await _judge_by_prompt(to_prompt, claims, assessments, methods, language, model, settings.num_ctx,
-                                          errors) and complete
+                                          errors, parallel=parallel) and complete
     return complete
 
 
@@ -355,51 +363,82 @@ async def _judge_by_checker(positions: list[int], claims: list[Claim], assessmen
 
 async def _judge_by_prompt(positions: list[int], claims: list[Claim], assessments: list[Assessment],
                            methods: list[str], language: str, model: Any, num_ctx: int,
-                           errors: list[RunError]) -> bool:
-    """The drafting model with the judge prompt: one structured call per batch, and a new
-    batch only when the next claim would not fit num_ctx (with room for the answers). A
-    reply of the wrong shape is retried by the model manager and then counts as a
+                           errors: list[RunError], *, parallel: int = 1) -> bool:
+    """The drafting model with the judge prompt, in as few calls as fit num_ctx.
+
+    Every passage these claims are checked against is shown once, numbered in one order for
+    the run, and each claim names the passages it is judged against: claims that share a
+    passage share a call, and every call of a run starts with the same text (the system
+    prompt, then the passages), so a server's prompt cache reads it once. The model writes a
+    verdict per claim and nothing else, its reply capped to that. ``parallel``: calls at
+    once (the server's slots); with more than one, the claims are spread over that many calls.
+
+    A reply of the wrong shape is retried by the model manager and then counts as a
     failure: the claims it should have decided stay uncertain and are marked "not
     checked", never silently "no verdicts"."""
     system = JUDGE_SYSTEM[language]
-    budget_total = max(1024, num_ctx - 2048) - estimate_tokens(system)
-    batches: list[tuple[list[str], dict[int, int]]] = []
-    blocks: list[str] = []
-    ids: dict[int, int] = {}  # id shown to the model -> claim index
-    budget = budget_total
+    budget = max(1024, num_ctx - 2048) - estimate_tokens(system)
     by_index = {claim.index: claim for claim in claims}
-    for position in positions:
-        claim, assessment = by_index[position], assessments[position]
-        passages = "\n".join(
-            f"- [{p.label}] {truncate_to_tokens(p.text, _PASSAGE_TOKENS)}" for p in assessment.candidates
-        )
-        block = JUDGE_CLAIM[language].format(id=len(ids) + 1, claim=claim.plain, passages=passages)
-        cost = estimate_tokens(block) + 40  # room for this claim's answer
-        if cost > budget and blocks:
-            batches.append((blocks, ids))
-            blocks, ids, budget = [], {}, budget_total
-        budget -= cost
-        ids[len(ids) + 1] = claim.index
-        blocks.append(block)
-    if blocks:
-        batches.append((blocks, ids))
+    shown = _numbered_passages(positions, assessments)
+    number_of = {key: number for number, key in enumerate(shown, 1)}
+    cited = {position: sorted({number_of[(p.label, p.text)] for p in assessments[position].candidates})
+             for position in positions}
+    passage_cost = {number: estimate_tokens(text) + 8 for number, (_, text) in enumerate(shown, 1)}
+    claim_cost = {position: estimate_tokens(by_index[position].plain) + 8 + JUDGE_TOKENS_PER_CLAIM
+                  for position in positions}
+    every = list(range(1, len(shown) + 1))
+    if sum(passage_cost.values()) + sum(claim_cost.values()) <= budget:
+        batches = [(every, group) for group in _spread(positions, parallel)]  # the draft's order
+    else:
+        # Claims that read the same passages stand together, so a batch cut for size shows fewer.
+        order = sorted(positions, key=lambda position: (cited[position][:1], position))
+        batches, group, needed, used = [], [], set(), 0
+        for position in order:
+            extra = sum(passage_cost[n] for n in cited[position] if n not in needed)
+            if group and used + extra + claim_cost[position] > budget:
+                batches.append((sorted(needed), group))
+                group, needed, used = [], set(), 0
+                extra = sum(passage_cost[n] for n in cited[position])
+            group.append(position)
+            needed |= set(cited[position])
+            used += extra + claim_cost[position]
+        if group:
+            batches.append((sorted(needed), group))
+    gate = asyncio.Semaphore(max(1, parallel))
+
+    async def ask(passages: list[int], group: list[int]) -> Any:
+        block = "\n".join(JUDGE_PASSAGE[language].format(number=n, label=shown[n - 1][0], text=_shown_text(shown[n - 1][1]))
+                          for n in passages)
+        lines = "\n".join(JUDGE_CLAIM[language].format(
+            id=number, passages=", ".join(f"P{n}" for n in cited[position]), claim=by_index[position].plain)
+            for number, position in enumerate(group, 1))
+        messages = [{"role": "system", "content": system},
+                    {"role": "user", "content": JUDGE_PASSAGES[language].format(passages=block) + "\n\n"
+                     + JUDGE_CLAIMS[language].format(claims=lines)}]
+        async with gate:
+            try:
+                return await model.structured(messages, JudgeBatch, node=NODE, fallback=None,
+                                              max_tokens=JUDGE_TOKENS_PER_CLAIM * len(group) + JUDGE_TOKENS_FRAME)
+            except UserFacingError:
+                raise
+            except Exception as exc:  # noqa: BLE001 - a failed judge costs the verdicts, not the run
+                return exc
+
+    replies = await asyncio.gather(*(ask(passages, group) for passages, group in batches))
     complete = True
-    for blocks, ids in batches:
-        messages = [{"role": "system", "content": system}, {"role": "user", "content": "\n\n".join(blocks)}]
-        try:
-            batch = await model.structured(messages, JudgeBatch, node=NODE, fallback=None,
-                                           max_tokens=_JUDGE_TOKENS_PER_CLAIM * len(ids) + 64)
-        except UserFacingError:
-            raise
-        except Exception as exc:  # noqa: BLE001 - a failed judge costs the verdicts, not the run
-            errors.append(RunError(node=NODE, kind=ProblemKind.UNJUDGED, message=t("verification.judge_failed", language, reason=str(exc)[:200])))
+    for (_, group), batch in zip(batches, replies):
+        if isinstance(batch, Exception):
+            errors.append(RunError(node=NODE, kind=ProblemKind.UNJUDGED, message=t(
+                "verification.judge_failed", language, reason=str(batch)[:200])))
             complete = False
             continue
         if not isinstance(batch, JudgeBatch) or not batch.verdicts:
             # The wrong shape twice, or an empty list for claims we asked about: not a verdict.
-            errors.append(RunError(node=NODE, kind=ProblemKind.UNJUDGED, message=t("verification.judge_failed", language, reason="no usable verdicts")))
+            errors.append(RunError(node=NODE, kind=ProblemKind.UNJUDGED, message=t(
+                "verification.judge_failed", language, reason="no usable verdicts")))
             complete = False
             continue
+        ids = dict(enumerate(group, 1))  # id shown to the model -> claim index
         seen: set[int] = set()
         for judged in batch.verdicts:
             position = ids.get(judged.id)
@@ -410,26 +449,45 @@ async def _judge_by_prompt(positions: list[int], claims: list[Claim], assessment
             assessment.verdict = judged.verdict
             assessment.outcome = {"supported": "supported", "unsupported": "unsupported"}.get(judged.verdict, "uncertain")
             assessment.borderline = False
-            assessment.confidence = round(min(1.0, max(0.0, judged.confidence)), 2)
+            assessment.confidence = _PROMPT_JUDGE_CONFIDENCE
             assessment.reason = "judge"
-            quoted = _quoted_candidate(judged.evidence, assessment)
-            if quoted is not None:
-                assessment.evidence, assessment.evidence_label = quoted.text, quoted.label
+            # The evidence shown stays the passage the cheap checks found closest: the source's
+            # own words from the program's copy, never a quote the model wrote.
             methods[position] = "model"
         if len(seen) < len(ids):
             complete = False
     return complete
 
 
-def _quoted_candidate(quote: str, assessment: Assessment):
-    """The passage the judge quoted, if it quoted one we showed it (never free text)."""
-    quote = quote.strip()
-    if len(quote) < 8:
-        return None
-    for passage in assessment.candidates:
-        if quote in passage.text or passage.text in quote:
-            return passage
-    return None
+# The prompt judge states no confidence of its own: below the checker's published accuracy,
+# since a drafting model judging its own sentences errs more.
+_PROMPT_JUDGE_CONFIDENCE = 0.7
+def _numbered_passages(positions: list[int], assessments: list[Assessment]) -> list[tuple[str, str]]:
+    """Each passage the claims are checked against, once, in one order: by source label,
+    then text, so every call and every round of a run shows the same passages alike."""
+    unique = {(p.label, p.text) for position in positions for p in assessments[position].candidates}
+    return sorted(unique, key=lambda key: (_label_number(key[0]), key[0], key[1]))
+
+
+def _shown_text(text: str) -> str:
+    return " ".join(truncate_to_tokens(text, _PASSAGE_TOKENS).split())
+
+
+def _label_number(label: str) -> int:
+    digits = re.sub(r"\D", "", label)
+    return int(digits) if digits else 0
+
+
+def _spread(items: list[int], parts: int) -> list[list[int]]:
+    """``items`` in at most ``parts`` consecutive groups of nearly equal size."""
+    parts = max(1, min(parts, len(items)))
+    size, extra = divmod(len(items), parts)
+    groups, start = [], 0
+    for number in range(parts):
+        end = start + size + (1 if number < extra else 0)
+        groups.append(items[start:end])
+        start = end
+    return [group for group in groups if group]
 
 
 def _verdict(claim: Claim, assessment: Assessment, method: str) -> dict[str, Any]:

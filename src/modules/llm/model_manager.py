@@ -8,6 +8,7 @@ replies must be validated and repaired, and usage is counted per node for benchm
 from __future__ import annotations
 
 import json
+import os
 import re
 import time
 from collections.abc import Collection
@@ -18,6 +19,7 @@ import ollama
 from pydantic import BaseModel, ValidationError
 
 from research.modules.core.errors import OllamaCallFailed, OllamaError
+from research.modules.core.i18n import t
 from research.modules.core.settings import Settings
 from research.modules.llm.hygiene import StreamedAnswer, drop_cut_off_sentence, strip_control_text
 from research.modules.text.tokens import estimate_tokens
@@ -29,6 +31,13 @@ FAILURES_BEFORE_FALLBACK = 3
 # Sent back when a structured reply does not fit its schema. The answer's assembly treats any
 # sentence that repeats it as the program's own text, never a claim (nodes/answer.py).
 REPAIR_PROMPT = "Your reply was not valid JSON for the required schema ({error}). Reply again with JSON only."
+
+# A structured reply whose caller gives no cap: larger than any schema of this program needs
+# (a plan, a list of revised sentences), small enough that a runaway stops in about a minute
+# on a slow CPU instead of writing until the request times out.
+STRUCTURED_DEFAULT_TOKENS = 1536
+# A free-text call that is not the answer (a sentence rewritten for style): room for a few sentences.
+CHAT_DEFAULT_TOKENS = 512
 
 _INLINE_THINK = re.compile(r"<think>.*?(</think>|$)", re.DOTALL)
 
@@ -56,6 +65,24 @@ class ModelManager:
         self.consecutive_failures = 0
         self.switched_from: str | None = None  # the main model, once the fallback took over
         self._installed: set[str] | None = None  # known after ensure_ready()
+        # Replies a cap cut short: (node, cap), taken by the node that made the call and said as
+        # a problem line of the run (take_capped), never a silent long step.
+        self.capped: list[tuple[str, int]] = []
+
+    @property
+    def parallel(self) -> int:
+        """Requests the server answers side by side. Ollama's API does not report it; its own
+        setting, OLLAMA_NUM_PARALLEL, is read where this process has it, else one (a server
+        that takes one at a time gains nothing from more, and its prompt cache loses)."""
+        try:
+            return max(1, int(os.environ.get("OLLAMA_NUM_PARALLEL") or 1))
+        except ValueError:
+            return 1
+
+    def take_capped(self) -> list[tuple[str, int]]:
+        """The replies cut by their cap since the last call, once each."""
+        taken, self.capped = self.capped, []
+        return taken
 
     # --- readiness -------------------------------------------------------------
     async def ensure_ready(self) -> str:
@@ -79,14 +106,15 @@ class ModelManager:
         raise OllamaError("ollama.model_missing", model=self.settings.model)
 
     # --- calls -------------------------------------------------------------------
-    async def chat(self, messages: list[dict[str, str]], *, node: str) -> str:
-        response = await self._call(messages, node=node)
+    async def chat(self, messages: list[dict[str, str]], *, node: str, max_tokens: int = CHAT_DEFAULT_TOKENS) -> str:
+        """A free-text reply capped to ``max_tokens``; one cut there loses its cut-off
+        sentence and is said (take_capped). Asking again with the same cap would only write
+        the same runaway twice."""
+        response = await self._call(messages, node=node, max_tokens=max_tokens)
         if getattr(response, "done_reason", None) == "length":
-            # Cut off by the length limit: once more with more room, else drop the cut-off end.
-            self._entry("length_retry")["calls"] += 1
-            response = await self._call(messages, node=node, extra_room=True)
-            if getattr(response, "done_reason", None) == "length":
-                return drop_cut_off_sentence(_strip_thinking(response.message.content or ""))
+            self._entry("length_cut")["calls"] += 1
+            self.capped.append((node, max_tokens))
+            return drop_cut_off_sentence(_strip_thinking(response.message.content or ""))
         return _strip_thinking(response.message.content or "")
 
     async def stream(
@@ -141,6 +169,8 @@ class ModelManager:
         if done_reason == "length":
             # Already shown to the user, so no retry here: the cut-off sentence never reaches the draft.
             self._entry("length_cut")["calls"] += 1
+            if max_tokens:
+                self.capped.append((node, max_tokens))
             answer = drop_cut_off_sentence(answer)
         if self._check_context(messages, prompt_tokens):
             raise ContextOverflow(answer, prompt_tokens or 0, self.settings.num_ctx)
@@ -153,22 +183,38 @@ class ModelManager:
         """A reply validated against ``schema``: one repair retry, then ``fallback``.
 
         A malformed reply from a small local model must never end a run. ``max_tokens`` caps
-        the reply (Ollama's ``num_predict``) where the schema's size is known: a small model
-        held to a JSON grammar can otherwise write until the request times out.
+        the reply (Ollama's ``num_predict``) to what the schema needs (else
+        STRUCTURED_DEFAULT_TOKENS): a small model held to a JSON grammar can otherwise write
+        until the request times out. A reply the cap cut is said (take_capped). A
+        schema with a ``salvage(content)`` classmethod may take what a reply that does not
+        validate finished writing (whole items of a list) instead of a repair call that
+        would write it all again.
         """
+        salvage = getattr(schema, "salvage", None)
+        cap = max_tokens or STRUCTURED_DEFAULT_TOKENS
         conversation = list(messages)
         json_schema = schema.model_json_schema()
         for attempt in range(2):
             try:
-                response = await self._call(conversation, node=node, format=json_schema, max_tokens=max_tokens)
+                response = await self._call(conversation, node=node, format=json_schema, max_tokens=cap)
             except OllamaCallFailed:
                 if attempt == 0:
                     continue  # a 500 from Ollama: try once more, then fall back
                 return self._fall_back(node, fallback)
             content = _strip_thinking(response.message.content or "")
+            cut = getattr(response, "done_reason", None) == "length"
+            if cut:
+                self._entry("length_cut")["calls"] += 1
+                self.capped.append((node, cap))
             try:
                 return schema.model_validate_json(_extract_json(content))
             except (ValidationError, ValueError) as exc:
+                rescued = salvage(content) if salvage is not None else None
+                if rescued is not None:
+                    return rescued
+                if cut:
+                    # Written to the cap without closing its JSON: asked again it would run away again.
+                    return self._fall_back(node, fallback)
                 self._entry(node)["repairs"] += 1  # a reply that did not fit; usage shows how often
                 conversation = [
                     *messages,
@@ -295,6 +341,16 @@ class ModelManager:
             entry["prompt_tokens"] += sum(estimate_tokens(m["content"]) for m in messages)
             return True
         return False
+
+
+def capped_lines(model: Any, language: str) -> list[str]:
+    """One problem line per step whose replies ``model`` cut at their cap since it was last
+    asked (nothing for a model object without the count, such as a test's stand-in)."""
+    taken = model.take_capped() if hasattr(model, "take_capped") else []
+    steps: dict[str, list[int]] = {}
+    for node, cap in taken:
+        steps.setdefault(node, []).append(cap)
+    return [t("model.capped", language, node=node, tokens=max(caps), count=len(caps)) for node, caps in steps.items()]
 
 
 def installed_name(model: str, installed: Collection[str]) -> str | None:

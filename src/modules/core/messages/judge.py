@@ -39,6 +39,12 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "The judge {model} failed for {count} sentence(s) ({reason}); they are marked \"not checked\".",
         "ja": "判定モデル {model} の呼び出しが {count} 文で失敗しました（{reason}）。それらは「未確認」としました。",
     },
+    "model.capped": {
+        "en": "The model wrote to its cap of {tokens} tokens in the {node} step without finishing ({count} "
+              "time(s)); the reply was cut there instead of running on, and only what it finished was used.",
+        "ja": "{node} の段階でモデルが上限の {tokens} トークンまで書いても終わりませんでした（{count} 回）。"
+              "そこで打ち切り、書き終えた部分だけを使いました。",
+    },
     "doctor.check.judge": {"en": "Judge", "ja": "判定モデル"},
     "doctor.judge_checker": {
         "en": "{model}: a grounded fact-checking model judges English sentences; Japanese: {japanese}",
