@@ -104,9 +104,11 @@ async def test_the_readme_entry_starts_a_server_with_described_tools(research_en
 async def test_research_sends_progress_and_returns_the_answer_and_report(research_env, fake_ollama):
     fake_ollama.token_delay = 0.05  # long enough to ask the server things while it drafts
     progress: list[tuple[float, str]] = []
+    totals: list[float | None] = []
 
     async def on_progress(value: float, total: float | None, message: str | None) -> None:
         progress.append((value, message or ""))
+        totals.append(total)
 
     async with Client(host_params(research_env)) as host:
         outcome: dict = {}
@@ -148,6 +150,9 @@ async def test_research_sends_progress_and_returns_the_answer_and_report(researc
         # One notification per step, numbered upwards, naming each step.
         values = [value for value, _ in progress]
         assert values == sorted(values) and len(set(values)) == len(values)
+        # A bar a host can draw: the total fixed from the first notification, values in hundredths.
+        assert set(totals) == {100.0} and values[-1] == 100.0, (totals, values)
+        assert all(value == round(value, 2) for value in values), values
         messages = [m for _, m in progress]
         for step in ("Understanding the question", "Searching the web", "Reading sources", "Writing the answer",
                      "Checking every claim", "Writing the report"):

@@ -95,19 +95,28 @@ async def test_tokens_are_required_and_each_sees_only_its_own_sessions(serve_env
 
         async with client(url, alice) as host:
             tools = {tool.name for tool in (await host.list_tools()).tools}
-            assert tools == {"research", "sessions", "session-report"}
+            assert tools == {"research", "run", "sessions", "session-report"}
             result = await host.call_tool("research", {"question": QUESTION, "lang": "en"},
                                           progress_callback=on_progress)
             assert not result.is_error, result.content[0].text
             output = result.structured_content
-            assert "Mount Fuji" in output["answer"] and Path(output["report_pdf"]).is_file()
-            assert progress[0].startswith("Queued as run")
+            run_id = output["run_id"]
+            assert "Mount Fuji" in output["answer"] and output["report_pdf"] == f"/api/runs/{run_id}/files/report.pdf"
+            assert progress[0].startswith(f"Queued as run {run_id} ")
             assert any(m.startswith("Started by worker") for m in progress)
             assert any(m.startswith("Checking every claim") for m in progress)
             mine = await host.call_tool("sessions", {})
             assert [s["session_id"] for s in mine.structured_content["sessions"]] == [output["session_id"]]
+            # No server paths anywhere a client is told: the files come over the API.
+            served = serve_env["RESEARCH_SESSIONS_DIR"]
+            for said in (mine, result):
+                assert served not in json.dumps(said.structured_content) + said.content[0].text
+            base = url.removesuffix("/mcp")
+            pdf = httpx.get(base + output["report_pdf"], headers={"Authorization": f"Bearer {alice}"}, timeout=30)
+            assert pdf.status_code == 200 and pdf.content.startswith(b"%PDF")
             report = await host.call_tool("session-report", {"session_id": output["session_id"]})
-            assert report.content[0].text == Path(output["report_md"]).read_text("utf-8")
+            markdown = httpx.get(base + output["report_md"], headers={"Authorization": f"Bearer {alice}"}, timeout=30)
+            assert report.content[0].text == markdown.text
 
         async with client(url, bob) as host:
             theirs = await host.call_tool("sessions", {})
@@ -116,6 +125,13 @@ async def test_tokens_are_required_and_each_sees_only_its_own_sessions(serve_env
             assert peek.is_error and "No session" in peek.content[0].text
             resume = await host.call_tool("research", {"question": "", "resume": output["session_id"]})
             assert resume.is_error and "No session" in resume.content[0].text
+            follow = await host.call_tool("run", {"run_id": run_id})
+            assert follow.is_error and f"No run {run_id}" in follow.content[0].text
+        for path in (output["report_pdf"], f"/api/runs/{run_id}", f"/api/sessions/{output['session_id']}"):
+            other = httpx.get(url.removesuffix("/mcp") + path, headers={"Authorization": f"Bearer {bob}"}, timeout=30)
+            assert other.status_code == 404, path
+            anonymous = httpx.get(url.removesuffix("/mcp") + path, timeout=30)
+            assert anonymous.status_code == 401, path
 
         # A revoked token stops working at once, without a restart.
         revoked = subprocess.run([RESEARCH, "serve", "token", "revoke", "alice"], env=serve_env, capture_output=True,
@@ -172,23 +188,42 @@ def test_token_commands_say_what_is_wrong_in_one_line(research_env, tmp_path):
 
 
 
-def test_research_with_research_server_submits_there_and_streams_progress(serve_env):
+def test_research_with_research_server_looks_like_a_local_run(serve_env, tmp_path):
+    """stdout, --json, progress marks, the closing line and -o are a local run's; the report files
+    come back over the API into a local folder the closing line names (no shared folder)."""
     token = token_add(serve_env, "erin")
     with serving(serve_env, workers=1) as url:
         base = url.removesuffix("/mcp")
         client_env = {k: v for k, v in serve_env.items() if k != "RESEARCH_DATABASE_URL"}
-        client_env.update(RESEARCH_SERVER=base, RESEARCH_SERVER_TOKEN=token,
-                          RESEARCH_SESSIONS_DIR=str(Path(serve_env["RESEARCH_SESSIONS_DIR"]).parent / "elsewhere"))
-        result = subprocess.run([RESEARCH, QUESTION, "--json"], env=client_env, capture_output=True, text=True,
-                                timeout=180, stdin=subprocess.DEVNULL)
+        here = Path(serve_env["RESEARCH_SESSIONS_DIR"]).parent / "elsewhere"
+        client_env.update(RESEARCH_SERVER=base, RESEARCH_SERVER_TOKEN=token, RESEARCH_SESSIONS_DIR=str(here))
+        result = subprocess.run([RESEARCH, QUESTION, "--json", "-o", str(tmp_path / "out")], env=client_env,
+                                capture_output=True, text=True, timeout=180, stdin=subprocess.DEVNULL)
         assert result.returncode == 0, result.stderr
         summary = json.loads(result.stdout.strip().splitlines()[-1])
-        # The run happened on the server's side: its sessions folder, not the client's.
-        assert Path(summary["session_dir"]).parent == Path(serve_env["RESEARCH_SESSIONS_DIR"])
-        assert Path(summary["report_pdf"]).is_file() and "Mount Fuji" in summary["answer"]
+        local = subprocess.run([RESEARCH, QUESTION, "--json"], env=serve_env, capture_output=True, text=True,
+                               timeout=180, stdin=subprocess.DEVNULL)
+        assert local.returncode == 0, local.stderr
+        assert set(summary) == set(json.loads(local.stdout)), "--json has a local run's keys"
+        assert summary["problems"] == [] and summary["exit_code"] == 0 and summary["source_list"]
+        # The files are here, in a folder of the client's; the server's folder is never named.
+        folder = Path(summary["session_dir"])
+        assert folder.parent == here / "from-server" and folder.name == f"session_{summary['session_id']}"
+        assert Path(summary["report_pdf"]).read_bytes().startswith(b"%PDF")
+        assert "Mount Fuji" in summary["answer"] and serve_env["RESEARCH_SESSIONS_DIR"] not in result.stdout
         lines = result.stderr.splitlines()
-        assert lines[0].startswith("Queued as run") and any(line.startswith("Writing the report") for line in lines)
-        assert not Path(client_env["RESEARCH_SESSIONS_DIR"]).exists()
+        assert lines[0].startswith("Queued as run") and "research attach" in lines[0]
+        assert any(line.startswith("✓ Writing the report") for line in lines), result.stderr
+        assert summary["report_md"] in lines[-1] or any(summary["report_md"] in line for line in lines[-4:])
+        stem = summary["session_id"]
+        assert sorted(p.name for p in (tmp_path / "out").iterdir()) == [f"{stem}.json", f"{stem}.md", f"{stem}.pdf"]
+        assert json.loads((tmp_path / "out" / f"{stem}.json").read_text("utf-8")) == summary
+
+        # Redirected stdout is the answer as report.md says it, as for a local run.
+        plain = subprocess.run([RESEARCH, QUESTION], env=client_env, capture_output=True, text=True, timeout=180,
+                               stdin=subprocess.DEVNULL)
+        assert plain.returncode == 0, plain.stderr
+        assert plain.stdout.startswith("## ") and "Mount Fuji" in plain.stdout and "[S1]" in plain.stdout
 
         refused = subprocess.run([RESEARCH, QUESTION], env={**client_env, "RESEARCH_SERVER_TOKEN": "rsk_wrong"},
                                  capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
@@ -224,7 +259,8 @@ def test_the_repl_with_research_server_asks_there_and_follow_ups_keep_the_conver
     assert len(served) == 2
     first, follow_up = (json.loads((folder / "meta.json").read_text("utf-8")) for folder in served)
     assert follow_up["parent_session"] == first["session_id"]  # the conversation went on, on the server
-    assert not Path(client_env["RESEARCH_SESSIONS_DIR"]).exists()  # nothing ran here
+    # Nothing ran here: only the report files came back.
+    assert not list(Path(client_env["RESEARCH_SESSIONS_DIR"]).glob("session_*"))
 
 
 def _add_tokens(path: str, prefix: str, count: int, start) -> None:

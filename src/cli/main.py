@@ -17,7 +17,7 @@ from research import __version__
 from research.modules.core.errors import EXIT_FAILURE, EXIT_USAGE, SIGNAL_EXIT_CODES, UserFacingError
 from research.modules.core.i18n import t
 
-SUBCOMMANDS = ("sessions", "doctor", "mcp", "verify", "config", "help", "serve")
+SUBCOMMANDS = ("sessions", "doctor", "mcp", "verify", "config", "help", "serve", "attach")
 # Settings given as flags: a bad value names the flag the user typed, not the variable.
 FLAG_NAMES = {"model": "--model", "search_engine": "--engine", "docs_dir": "--docs", "max_verification_loops": "--max-loops",
               "depth": "--depth", "max_sources": "--max-sources", "max_llm_tokens": "--max-llm-tokens",
@@ -48,7 +48,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _ArgumentParser(
         prog="research",
         description="Local-first bilingual research assistant / ローカルで動く日英リサーチアシスタント. "
-        "Subcommands: sessions, doctor, config, verify, mcp, serve, help (run `research <subcommand> --help`).",
+        "Subcommands: sessions, doctor, config, verify, mcp, serve, attach, help (run `research <subcommand> --help`).",
     )
     parser.add_argument("question", nargs="?", help="the question (no question: start the REPL)")
     parser.add_argument("--lang", help="answer language: ja, en or auto (default: detect from the question)")
@@ -184,8 +184,12 @@ def _research(args: argparse.Namespace) -> int:
 
             from research.cli.remote_run import run_remote
 
+            if args.output:  # as for a local run: a destination that cannot be written is said first
+                from research.cli.run_output import check_output_destination
+
+                check_output_destination(args.output)
             return asyncio.run(run_remote(args.question or "", settings, lang, as_json=args.json,
-                                          resume=args.resume)).exit_code
+                                          resume=args.resume, output=args.output)).exit_code
         _check_before_a_session(settings, lang)
         if args.output:  # a destination that cannot be written is said now, not after the run
             from research.cli.run_output import check_output_destination

@@ -1,10 +1,19 @@
 """`research "…"` with RESEARCH_SERVER=http://…: the question goes to a `research serve`.
 
-The run is queued there and run by one of its workers; each step's progress comes back
-as an MCP progress notification and is shown on stderr as a local run shows it, then the
-checked answer goes to stdout (``--json``: the result object). The bearer token comes
-from RESEARCH_SERVER_TOKEN. Exit codes as for a local run: 0 done, 4 no evidence, 2 a
-usage problem (no token, refused token), 1 anything else.
+The question is queued there through the MCP ``research`` tool (``detach``), which answers
+at once with the run's number; the client keeps that number and follows the run through
+the service's API (``/api/runs/N/events``): each stored progress event is shown by the
+same ``ConsoleProgress`` a local run uses, so the lines and marks are a local run's. A
+database blip or a restarted front is waited out with growing pauses (``RETRY_SECONDS``
+in all), never reported as a failed run; past that, one line names the run and
+``research attach N``, which follows it again (``attach``). At the end the report files
+come back over the API into a local folder (``sessions_dir/from-server/session_<id>``),
+and stdout, ``--json``, the closing line and ``-o`` are those of a local run. The bearer
+token comes from RESEARCH_SERVER_TOKEN. Exit codes as for a local run: 0 done, 4 no
+evidence, 2 a usage problem (no token, refused token, unknown run), 1 anything else.
+
+A server that answers the whole run in the ``research`` call (one without ``detach``) is
+still followed through that call's progress notifications.
 
 The server's text is untrusted like a page (it may be hostile, or a plain-HTTP answer
 rewritten on the way): its progress, answer, errors and the ``--json`` object pass the one
@@ -16,11 +25,14 @@ exit 1, as for a local run.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import os
 import sys
+import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import httpx2
@@ -32,7 +44,8 @@ from research.modules.core.errors import (
 )
 from research.modules.core.i18n import t
 from research.modules.core.settings import Settings
-from research.modules.text.sanitize import clean_data, one_line, safe_markdown
+from research.modules.text.sanitize import clean_data, one_line, safe_markdown, strip_controls
+from rich.markup import escape
 
 # The most one HTTP response from the server may carry: the result and the run's progress
 # notifications (a deep run's result is some 100 KB). A larger one is refused as it arrives,
@@ -40,6 +53,16 @@ from research.modules.text.sanitize import clean_data, one_line, safe_markdown
 MAX_RESPONSE_BYTES = 8 * 1024 * 1024
 # A progress line or an error, as shown: one line of at most this many characters.
 MAX_LINE_CHARS = 2_000
+
+
+# A blip (a database restart, a restarted front) is waited out this long in all, with pauses
+# growing from RETRY_FIRST_PAUSE to RETRY_MAX_PAUSE, before the client gives up on following.
+RETRY_SECONDS = 300.0
+RETRY_FIRST_PAUSE, RETRY_MAX_PAUSE = 0.5, 10.0
+EVENTS_WAIT_SECONDS = 10  # each events request waits this long on the server for something new
+# Where the report files of server runs are put: under the sessions folder, apart from local sessions.
+FROM_SERVER = "from-server"
+REPORT_FILES = ("report.md", "report.pdf")
 
 
 @dataclass(frozen=True)
@@ -50,25 +73,51 @@ class RemoteRun:
     output: dict[str, Any] = field(default_factory=dict)  # the research tool's result object, when it gave one
 
 
+class _Refused(Exception):
+    """The server refused the token (401)."""
+
+
+class _Unknown(Exception):
+    """The server knows no such run or session for this token (404)."""
+
+
+class _TooLarge(Exception):
+    """A response went over MAX_RESPONSE_BYTES."""
+
+
+def server_base(settings: Settings) -> str:
+    return settings.server.rstrip("/").removesuffix("/mcp")
+
+
+def server_token(lang: str) -> str | None:
+    token = os.environ.get("RESEARCH_SERVER_TOKEN", "").strip()
+    if not token:
+        _say("research: " + t("serve.client_no_token", lang))
+        return None
+    return token
+
+
 async def run_remote(question: str, settings: Settings, lang: str, *, as_json: bool, resume: str | None,
-                     parent: str | None = None) -> RemoteRun:
-    """Submit one question (or a resume) and stream it; ``parent``: the session this question
-    follows up (the REPL's conversation)."""
+                     parent: str | None = None, output: str | None = None) -> RemoteRun:
+    """Submit one question (or a resume) and follow it; ``parent``: the session this question
+    follows up (the REPL's conversation); ``output``: ``-o``, as for a local run."""
     from mcp import Client
     from mcp.client.streamable_http import streamable_http_client
 
-    token = os.environ.get("RESEARCH_SERVER_TOKEN", "").strip()
-    if not token:
-        sys.stderr.write("research: " + t("serve.client_no_token", lang) + "\n")
+    token = server_token(lang)
+    if token is None:
         return RemoteRun(EXIT_USAGE)
-    url = settings.server if settings.server.endswith("/mcp") else settings.server + "/mcp"
+    base = server_base(settings)
+    url = base + "/mcp"
+    legacy_lines: list[str] = []
 
     async def on_progress(value: float, total: float | None, message: str | None) -> None:
         line = one_line(message or "", MAX_LINE_CHARS)
         if line:
+            legacy_lines.append(line)
             _say(line)
 
-    arguments: dict[str, Any] = {"question": question, "lang": settings.language}
+    arguments: dict[str, Any] = {"question": question, "lang": settings.language, "detach": True}
     if resume:
         arguments["resume"] = resume
     elif parent:
@@ -79,33 +128,53 @@ async def run_remote(question: str, settings: Settings, lang: str, *, as_json: b
             arguments[name] = value
     # The SDK logs the response it gave up on with a traceback; the user gets one line (below).
     logging.getLogger("mcp").addHandler(logging.NullHandler())
-    bounded = _BoundedTransport(MAX_RESPONSE_BYTES)
-    http = _http_client(token, bounded)
-    # The MCP client reports a refused request as a generic error; the status says why.
-    statuses: list[int] = []
+    pause, started = RETRY_FIRST_PAUSE, time.monotonic()
+    while True:
+        bounded = _BoundedTransport(MAX_RESPONSE_BYTES)
+        http = _http_client(token, bounded)
+        # The MCP client reports a refused request as a generic error; the status says why.
+        statuses: list[int] = []
 
-    async def remember(response: Any) -> None:
-        statuses.append(response.status_code)
+        async def remember(response: Any) -> None:
+            statuses.append(response.status_code)
 
-    http.event_hooks = {"request": [], "response": [remember]}
-    try:
-        async with Client(streamable_http_client(url, http_client=http, max_sse_event_size=MAX_RESPONSE_BYTES)) as client:
-            result = await client.call_tool("research", arguments, progress_callback=on_progress)
-    except Exception as exc:  # noqa: BLE001 - a refused token or a server that is down: one line
-        if bounded.exceeded:
-            _say("research: " + t("serve.client_too_large", lang, url=url, limit=MAX_RESPONSE_BYTES // (1024 * 1024)))
-            return RemoteRun(EXIT_FAILURE)
-        if 401 in statuses:
-            _say("research: " + t("serve.client_refused", lang, url=url))
-            return RemoteRun(EXIT_USAGE)
-        _say("research: " + t("serve.client_unreachable", lang, url=url, reason=one_line(_reason(exc), 200)))
-        return RemoteRun(EXIT_FAILURE)
+        http.event_hooks = {"request": [], "response": [remember]}
+        try:
+            async with Client(streamable_http_client(url, http_client=http,
+                                                     max_sse_event_size=MAX_RESPONSE_BYTES)) as client:
+                result = await client.call_tool("research", arguments, progress_callback=on_progress)
+            break
+        except Exception as exc:  # noqa: BLE001 - a refused token or a server that is down: one line
+            if bounded.exceeded:
+                _say("research: " + t("serve.client_too_large", lang, url=url,
+                                      limit=MAX_RESPONSE_BYTES // (1024 * 1024)))
+                return RemoteRun(EXIT_FAILURE)
+            if 401 in statuses:
+                _say("research: " + t("serve.client_refused", lang, url=url))
+                return RemoteRun(EXIT_USAGE)
+            # Nothing answered at all (the front restarting): the question was not queued, so
+            # asking again cannot queue it twice. Anything else may have been queued: one line.
+            if statuses or legacy_lines or not _unreachable(exc) or time.monotonic() - started > RETRY_SECONDS:
+                _say("research: " + t("serve.client_unreachable", lang, url=url, reason=one_line(_reason(exc), 200)))
+                return RemoteRun(EXIT_FAILURE)
+            await asyncio.sleep(pause)
+            pause = min(pause * 2, RETRY_MAX_PAUSE)
     text = result.content[0].text if result.content and isinstance(getattr(result.content[0], "text", None), str) else ""
     if result.is_error:
         _say("research: " + one_line(text, MAX_LINE_CHARS))
         return RemoteRun(EXIT_FAILURE)
     raw = result.structured_content
-    output = clean_data(raw) if isinstance(raw, dict) else {}
+    answered = clean_data(raw) if isinstance(raw, dict) else {}
+    run_id = answered.get("run_id")
+    if isinstance(run_id, int) and run_id > 0 and answered.get("status") == "queued":
+        _say(t("remote.queued", lang, run_id=run_id))
+        remember_run(settings, run_id)
+        return await follow_run(run_id, settings, lang, token, as_json=as_json, output=output)
+    return _print_legacy(answered, text, lang, as_json)
+
+
+def _print_legacy(output: dict[str, Any], text: str, lang: str, as_json: bool) -> RemoteRun:
+    """A server that answered the whole run in the call: its result as it sent it, cleaned."""
     shown = json.dumps(output, ensure_ascii=False) if as_json else safe_markdown(text).rstrip("\n")
     try:
         sys.stdout.write(shown + "\n")
@@ -116,6 +185,378 @@ async def run_remote(question: str, settings: Settings, lang: str, *, as_json: b
         _stdout_failed(exc, lang)
         return RemoteRun(EXIT_FAILURE, output)
     return RemoteRun(EXIT_NO_EVIDENCE if output.get("no_evidence") else EXIT_OK, output)
+
+
+def _unreachable(exc: BaseException) -> bool:
+    """True when the error is that no connection could be made (nothing was sent)."""
+    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
+        exc = exc.exceptions[0]
+    return isinstance(exc, (httpx2.ConnectError, ConnectionRefusedError))
+
+
+def _state_file() -> Path:
+    root = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    return Path(root) / "research" / "last_run.json"
+
+
+def remember_run(settings: Settings, run_id: int) -> None:
+    """The last run submitted from here, so `research attach` with no number follows it."""
+    from research.state.session_folder import atomic_write
+
+    try:
+        atomic_write(_state_file(), json.dumps({"server": server_base(settings), "run_id": run_id}).encode("utf-8"))
+    except OSError:
+        pass  # the number was printed; attach takes it as an argument too
+
+
+def last_run(settings: Settings) -> int | None:
+    try:
+        data = json.loads(_state_file().read_text("utf-8"))
+    except (OSError, ValueError):
+        return None
+    if isinstance(data, dict) and data.get("server") == server_base(settings) and isinstance(data.get("run_id"), int):
+        return data["run_id"]
+    return None
+
+
+async def attach(run_ref: str | None, settings: Settings, lang: str, *, as_json: bool, output: str | None) -> int:
+    """`research attach [RUN]`: follow a run of this token's again, to its answer."""
+    if not settings.server:
+        _say("research: " + t("remote.needs_server", lang, command="attach"))
+        return EXIT_USAGE
+    if run_ref is None:
+        run_id = last_run(settings)
+        if run_id is None:
+            _say("research: " + t("remote.no_last_run", lang))
+            return EXIT_USAGE
+    else:
+        try:
+            run_id = int(run_ref.strip().lstrip("#"))
+        except ValueError:
+            run_id = 0
+        if run_id < 1:
+            _say("research: " + t("remote.bad_run_id", lang))
+            return EXIT_USAGE
+    token = server_token(lang)
+    if token is None:
+        return EXIT_USAGE
+    _say(t("remote.following", lang, run_id=run_id))
+    return (await follow_run(run_id, settings, lang, token, as_json=as_json, output=output)).exit_code
+
+
+class ServerApi:
+    """The service's ``/api``: JSON and files, each request bounded in size, a blip retried."""
+
+    def __init__(self, settings: Settings, token: str, lang: str, run_id: int | None = None) -> None:
+        self.base = server_base(settings)
+        self.lang = lang
+        self.run_id = run_id
+        self.bounded = _BoundedTransport(MAX_RESPONSE_BYTES)
+        self.http = _http_client(token, self.bounded)
+
+    async def aclose(self) -> None:
+        await self.http.aclose()
+
+    async def get(self, path: str, **params: Any) -> Any:
+        """The response to GET ``path`` (200), trying again through a blip; raises ``_Refused``,
+        ``_Unknown``, ``_TooLarge``, or ``_Lost`` once ``RETRY_SECONDS`` have passed."""
+        pause, started, told = RETRY_FIRST_PAUSE, time.monotonic(), False
+        while True:
+            try:
+                response = await self.http.get(self.base + path, params=params or None)
+                await response.aread()
+            except httpx2.StreamError:
+                if self.bounded.exceeded:
+                    raise _TooLarge() from None
+                reason = "stream"
+            except httpx2.HTTPError as exc:
+                reason = one_line(_reason(exc), 200) or type(exc).__name__
+            else:
+                if response.status_code == 200:
+                    return response
+                if response.status_code == 401:
+                    raise _Refused()
+                if response.status_code == 404:
+                    raise _Unknown()
+                if response.status_code < 500:
+                    raise _Lost(f"HTTP {response.status_code}")
+                reason = f"HTTP {response.status_code}"
+            waited = time.monotonic() - started
+            if waited > RETRY_SECONDS:
+                raise _Lost(reason)
+            if not told and self.run_id is not None:
+                told = True
+                _say(t("remote.server_retrying", self.lang, reason=reason, seconds=f"{pause:g}", run_id=self.run_id))
+            await asyncio.sleep(pause)
+            pause = min(pause * 2, RETRY_MAX_PAUSE)
+
+    async def json(self, path: str, **params: Any) -> dict[str, Any]:
+        response = await self.get(path, **params)
+        try:
+            data = response.json()
+        except ValueError as exc:
+            raise _Lost(f"not JSON: {exc}") from None
+        if not isinstance(data, dict):
+            raise _Lost("not a JSON object")
+        return clean_data(data)  # the server's text is untrusted: no controls reach the terminal
+
+
+class _Lost(Exception):
+    """The server did not answer usefully for RETRY_SECONDS (or answered something unreadable)."""
+
+
+async def follow_run(run_id: int, settings: Settings, lang: str, token: str, *, as_json: bool,
+                     output: str | None) -> RemoteRun:
+    """Follow run ``run_id`` to its end through the API and print it as a local run would."""
+    from research.cli.progress import ConsoleProgress
+
+    live = not as_json and _is_terminal(sys.stdout)
+    progress = ConsoleProgress(lang, answer_stream=sys.stdout, stream_answer=live)
+    api = ServerApi(settings, token, lang, run_id)
+    base = api.base
+    try:
+        try:
+            row = await _follow_events(api, run_id, progress)
+            if row["status"] == "failed":
+                return _failed(row, progress.lang)
+            result_json = row.get("result")
+            if not isinstance(result_json, dict):
+                raise _Lost("no result")
+            folder = local_folder(settings, str(result_json.get("session_id") or f"run-{run_id}"))
+            local = await _fetch_files(api, f"/api/runs/{run_id}/files", folder, progress.lang)
+            if local is None:
+                return RemoteRun(EXIT_FAILURE)
+        except _Refused:
+            _say("research: " + t("serve.client_refused", lang, url=base + "/mcp"))
+            return RemoteRun(EXIT_USAGE)
+        except _Unknown:
+            _say("research: " + t("remote.unknown_run", lang, run_id=run_id))
+            return RemoteRun(EXIT_USAGE)
+        except _TooLarge:
+            _say("research: " + t("serve.client_too_large", lang, url=base, limit=MAX_RESPONSE_BYTES // (1024 * 1024)))
+            return RemoteRun(EXIT_FAILURE)
+        except _Lost as lost:
+            _say("research: " + t("remote.server_lost", lang, url=base, seconds=int(RETRY_SECONDS),
+                                  reason=one_line(str(lost), 200), run_id=run_id))
+            return RemoteRun(EXIT_FAILURE)
+    finally:
+        progress.close()
+        await api.aclose()
+    return _finish(result_json, folder, local, progress, as_json=as_json, output=output, live=live)
+
+
+async def _follow_events(api: ServerApi, run_id: int, progress: Any) -> dict[str, Any]:
+    """Show each stored event as it comes, until the run is done or failed: its status row."""
+    from research.state.progress_events import SessionStarted, from_wire
+
+    after = 0
+    while True:
+        page = await api.json(f"/api/runs/{run_id}/events", after=after, wait=EVENTS_WAIT_SECONDS)
+        events = page.get("events") if isinstance(page.get("events"), list) else []
+        for event in events:
+            if not isinstance(event, dict) or not isinstance(event.get("id"), int):
+                continue
+            after = max(after, event["id"])
+            name, payload = str(event.get("event", "")), event.get("payload")
+            if name == "claimed" and isinstance(payload, dict):
+                key = "serve.taken_over" if int(payload.get("claims") or 1) > 1 else "serve.started"
+                progress.console.print(f"[dim]{escape(t(key, progress.lang, worker=one_line(str(event.get('worker', '')), 200)))}[/dim]")
+                continue
+            said = from_wire(name, payload) if isinstance(payload, dict) else None
+            if isinstance(said, SessionStarted):
+                # The server's folder means nothing here (and must not be written to).
+                said = SessionStarted(session_id=said.session_id, session_dir="", language=said.language)
+            if said is not None:
+                progress(said)
+        if page.get("status") in ("done", "failed") and not events:
+            return await api.json(f"/api/runs/{run_id}")
+
+
+def _failed(row: dict[str, Any], lang: str) -> RemoteRun:
+    error = row.get("error") if isinstance(row.get("error"), dict) else {}
+    message = t("remote.run_failed", lang, run_id=row.get("run_id"), reason=one_line(str(error.get(lang) or ""), 500))
+    if row.get("session_id"):
+        message = t("mcp_research.resume_hint", lang, message=message, session_id=one_line(str(row["session_id"]), 80))
+    _say("research: " + message)
+    return RemoteRun(EXIT_FAILURE)
+
+
+def local_folder(settings: Settings, session_id: str) -> Path:
+    """Where a server session's report files are put here (its id made a safe folder name)."""
+    safe = "".join(c for c in session_id if c.isalnum() or c in "-_")[:80] or "unknown"
+    return Path(settings.sessions_dir).expanduser() / FROM_SERVER / f"session_{safe}"
+
+
+async def _fetch_files(api: ServerApi, prefix: str, folder: Path, lang: str,
+                       names: tuple[str, ...] = REPORT_FILES) -> dict[str, Path] | None:
+    """The report files written into ``folder``: their local paths; None (one line said) when the folder
+    cannot be written."""
+    from research.state.session_folder import atomic_write
+
+    written: dict[str, Path] = {}
+    for name in names:
+        try:
+            response = await api.get(f"{prefix}/{name}")
+        except _Unknown:
+            continue
+        try:
+            atomic_write(folder / name, response.content, mode=0o666 & ~_umask())
+        except OSError as exc:
+            _say("research: " + t("remote.files_failed", lang, path=str(folder), reason=exc.strerror or str(exc)))
+            return None
+        written[name] = folder / name
+    return written
+
+
+def _umask() -> int:
+    current = os.umask(0o022)
+    os.umask(current)
+    return current
+
+
+def _finish(result_json: dict[str, Any], folder: Path, local: dict[str, Path], progress: Any, *, as_json: bool,
+            output: str | None, live: bool) -> RemoteRun:
+    """The end of a local run, from the server's result and the local copies of its files: the
+    same run_output functions print the closing line, stdout and --json and write -o."""
+    from research.cli.main import _stdout_failed
+    from research.cli.run_output import closing_lines, copy_outputs, final_stdout, json_result
+    from research.orchestrator.runner import RunResult
+
+    shown = {**result_json, "session_dir": str(folder),
+             "report_md": str(local["report.md"]) if "report.md" in local else "",
+             "report_pdf": str(local["report.pdf"]) if "report.pdf" in local else ""}
+    fields = {name: shown[name] for name in RunResult.__dataclass_fields__ if name in shown}
+    try:
+        result = RunResult(**fields)
+        _write_ledger(folder, shown.get("source_list"))
+    except (TypeError, ValueError) as exc:
+        _say("research: " + t("remote.bad_answer", progress.lang, url="", reason=one_line(str(exc), 200)))
+        return RemoteRun(EXIT_FAILURE, shown)
+    except OSError as exc:
+        _say("research: " + t("remote.files_failed", progress.lang, path=str(folder), reason=exc.strerror or str(exc)))
+        return RemoteRun(EXIT_FAILURE, shown)
+    for line in closing_lines(result, progress, ("report_md",) if live else ("report_md", "report_pdf")):
+        progress.console.print(line, soft_wrap=True)
+    if output and copy_outputs(result, output, progress) != 0:
+        return RemoteRun(EXIT_FAILURE, shown)
+    shown = json_result(result)
+    text = json.dumps(shown, ensure_ascii=False) if as_json else final_stdout(result, progress, live)
+    try:
+        sys.stdout.write(text + "\n")
+        sys.stdout.flush()
+    except OSError as exc:
+        _stdout_failed(exc, progress.lang)
+        return RemoteRun(EXIT_FAILURE, shown)
+    return RemoteRun(result.exit_code if isinstance(result.exit_code, int) else EXIT_FAILURE, shown)
+
+
+def _write_ledger(folder: Path, sources: Any) -> None:
+    """The sources the answer may cite, as the session's processed.jsonl lists them: what the
+    local --json and -o read their source list from (the rest of the ledger stays on the server)."""
+    from research.state.session_folder import atomic_write
+
+    lines = []
+    for source in sources if isinstance(sources, list) else []:
+        if isinstance(source, dict):
+            lines.append(json.dumps({"label": str(source.get("label", "")), "title": str(source.get("title") or ""),
+                                     "url": str(source.get("url") or ""), "status": "ok",
+                                     "suspicious": source.get("suspicious") is True}, ensure_ascii=False))
+    atomic_write(folder / "processed.jsonl", ("\n".join(lines) + "\n").encode("utf-8") if lines else b"")
+
+
+async def server_sessions(action: str, ref: str | None, settings: Settings, lang: str, *, as_json: bool) -> int:
+    """`research sessions list|show|open` with RESEARCH_SERVER: this token's sessions there, shown as
+    local ones are (the same table, the same --json keys, the report itself; open: report.pdf
+    fetched into the local folder a run's files go to, then the viewer)."""
+    from research.cli.subcommands import _with_verdicts, print_sessions_table
+
+    token = server_token(lang)
+    if token is None:
+        return EXIT_USAGE
+    api = ServerApi(settings, token, lang)
+    base = api.base
+    try:
+        if action == "list":
+            listing = await api.json("/api/sessions", limit=200)
+            rows = [row for row in listing.get("sessions") or [] if isinstance(row, dict)]
+            if as_json:
+                print(json.dumps([_with_verdicts(row) for row in rows], ensure_ascii=False))
+                return EXIT_OK
+            _say(t("remote.sessions_where", lang, url=base))
+            print_sessions_table(rows, lang)
+            return EXIT_OK
+        session_id = (ref or "").strip().removeprefix("session_")
+        try:
+            meta = await api.json(f"/api/sessions/{_quoted(session_id)}")
+        except _Unknown:
+            _say("research: " + t("remote.unknown_session", lang, session_id=one_line(session_id, 80), url=base))
+            return EXIT_USAGE
+        folder = local_folder(settings, session_id)
+        prefix = f"/api/sessions/{_quoted(session_id)}/files"
+        if action == "open":
+            local = await _fetch_files(api, prefix, folder, lang, ("report.pdf",))
+            if local is None:
+                return EXIT_FAILURE
+            if "report.pdf" not in local:
+                _say(t("sessions.no_report", lang, session_id=session_id))
+                return EXIT_USAGE
+            from research.cli.viewer import open_in_viewer
+
+            if not open_in_viewer(local["report.pdf"]):
+                print(local["report.pdf"])
+                _say(t("remote.no_viewer", lang))
+            return EXIT_OK
+        local = await _fetch_files(api, prefix, folder, lang, ("report.md", "progress.md"))
+        if local is None:
+            return EXIT_FAILURE
+        if as_json:
+            meta = {**meta, "session_dir": str(folder),
+                    "report_md": str(local["report.md"]) if "report.md" in local else None,
+                    "progress_md": str(local["progress.md"]) if "progress.md" in local else None}
+            print(json.dumps(_with_verdicts(meta), ensure_ascii=False))
+            return EXIT_OK
+        name = "report.md" if "report.md" in local else "progress.md" if "progress.md" in local else None
+        if name is None:
+            _say("research: " + t("sessions.no_report", lang, session_id=session_id))
+            return EXIT_USAGE
+        if name == "progress.md":
+            _say(t("terminal.progress_so_far", lang, session_id=session_id, status=one_line(str(meta.get("status")), 40)))
+        text = strip_controls(local[name].read_text("utf-8", errors="replace"))
+        if not _is_terminal(sys.stdout):  # `sessions show ID > f`: the Markdown itself
+            sys.stdout.write(text)
+            return EXIT_OK
+        from rich.console import Console
+        from rich.markdown import Markdown
+
+        Console().print(Markdown(text))
+        return EXIT_OK
+    except _Refused:
+        _say("research: " + t("serve.client_refused", lang, url=base + "/mcp"))
+        return EXIT_USAGE
+    except _Unknown:
+        _say("research: " + t("remote.unknown_session", lang, session_id=one_line(ref or "", 80), url=base))
+        return EXIT_USAGE
+    except _TooLarge:
+        _say("research: " + t("serve.client_too_large", lang, url=base, limit=MAX_RESPONSE_BYTES // (1024 * 1024)))
+        return EXIT_FAILURE
+    except _Lost as lost:
+        _say("research: " + t("serve.client_unreachable", lang, url=base, reason=one_line(str(lost), 200)))
+        return EXIT_FAILURE
+    finally:
+        await api.aclose()
+
+
+def _quoted(part: str) -> str:
+    from urllib.parse import quote
+
+    return quote(part, safe="")
+
+
+def _is_terminal(stream: Any) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError, OSError):
+        return False
 
 
 def _say(line: str) -> None:

@@ -17,7 +17,7 @@ from research.modules.text.sanitize import clean_data, strip_controls
 
 LANG_HELP = "language of the messages (default: your locale)"
 # `research help TOPIC`: what it can explain.
-HELP_TOPICS = ("sessions", "doctor", "config", "verify", "mcp", "serve")
+HELP_TOPICS = ("sessions", "doctor", "config", "verify", "mcp", "serve", "attach")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -47,6 +47,15 @@ def _parser() -> argparse.ArgumentParser:
     config = commands.add_parser("config", help="show the effective settings and where each came from")
     config.add_argument("--json", action="store_true", help="one JSON object on stdout")
     config.add_argument("--lang", choices=["ja", "en"], help=LANG_HELP)
+
+    attach = commands.add_parser("attach", help="follow a run on the team's server (RESEARCH_SERVER) again, "
+                                                "to its answer")
+    attach.add_argument("run", nargs="?", help="the run's number (\"Queued as run N\"); default: the last one "
+                                               "submitted from here")
+    attach.add_argument("--json", action="store_true", help="print one JSON object on stdout at the end")
+    attach.add_argument("-o", "--output", metavar="PATH",
+                        help="also copy the report there: a .md, .pdf or .json file, or a folder for all of them")
+    attach.add_argument("--lang", choices=["ja", "en"], help=LANG_HELP)
 
     helping = commands.add_parser("help", help="show help (for a subcommand: research help sessions)")
     helping.add_argument("topic", nargs="?")
@@ -149,10 +158,42 @@ def _dispatch(argv: list[str]) -> int:
             from research.cli.config_command import show_config
 
             return show_config(settings, as_json=args.json, lang=lang)
+        if args.command == "attach":
+            return _attach(args, settings, lang)
+        if settings.server:  # the team's sessions, read from its research serve
+            return _server_sessions(args, settings, lang)
         return _sessions(args, settings, lang)
     except UserFacingError as exc:
         sys.stderr.write(f"research: {exc.message(lang)}\n")
         return exc.exit_code
+
+
+def _attach(args: argparse.Namespace, settings, lang: str) -> int:
+    """`research attach [RUN]`: a run on the server followed again, printed as a local run."""
+    import asyncio
+
+    from research.cli.remote_run import attach
+
+    if args.output:
+        from research.cli.run_output import check_output_destination
+
+        check_output_destination(args.output)
+    return asyncio.run(attach(args.run, settings, lang, as_json=args.json, output=args.output))
+
+
+def _server_sessions(args: argparse.Namespace, settings, lang: str) -> int:
+    """`research sessions list|show|open` with RESEARCH_SERVER: this token's sessions on the
+    server, printed as local ones are; `rm` stays local (the server keeps its sessions)."""
+    import asyncio
+
+    from research.cli.remote_run import server_sessions
+
+    action = args.action or "list"
+    if action == "rm":
+        sys.stderr.write("research: " + t("remote.rm_local_only", lang) + "\n")
+        return EXIT_USAGE
+    return asyncio.run(server_sessions(action, getattr(args, "id", None), settings, lang,
+                                       as_json=getattr(args, "json", False)))
 
 
 def _locale_language() -> str:
@@ -162,7 +203,7 @@ def _locale_language() -> str:
 
 def _help(topic: str | None) -> int:
     """`research help [subcommand]`: the same text as --help, on stdout, exit 0."""
-    if topic in ("sessions", "doctor", "config"):
+    if topic in ("sessions", "doctor", "config", "attach"):
         _parser().parse_args([topic, "--help"])  # argparse prints and exits 0
     elif topic in ("verify", "mcp", "serve"):
         return dispatch([topic, "--help"])
@@ -244,6 +285,7 @@ def _sessions(args: argparse.Namespace, settings, lang: str) -> int:
 
         if not open_in_viewer(pdf):
             print(pdf)
+            sys.stderr.write(t("remote.no_viewer", lang) + "\n")
         return EXIT_OK
     from research.state.session_folder import lock_held
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from typing import Annotated, Any
 
 from mcp.server.auth.middleware.auth_context import get_access_token
@@ -23,6 +24,7 @@ from mcp.server.transport_security import TransportSecuritySettings
 from mcp_types import CallToolResult
 from pydantic import Field
 from starlette.applications import Starlette
+from uvicorn.protocols.http.h11_impl import H11Protocol
 
 import research
 from research.modules.core.i18n import t
@@ -30,7 +32,8 @@ from research.modules.core.settings import Settings
 from research.orchestrator import run_queue
 from research.orchestrator.run_queue import QueuedRequest, RunStatus
 from research.orchestrator.runner import RunResult
-from research.orchestrator.session_store import get_session, list_sessions
+from research.modules.text.sanitize import clean_data
+from research.orchestrator.session_store import DatabaseUnreachable, get_session, list_sessions
 from research.servers.mcp_support import ResearchMCPServer
 from research.servers.research.http_tokens import TokenStore
 from research.servers.research.results import (
@@ -44,7 +47,9 @@ from research.servers.research.results import (
     session_report,
 )
 from research.servers.research.server import (
+    MAX_SESSIONS_LISTED,
     READS_SESSIONS,
+    RUN_STEPS,
     RUNS_RESEARCH,
     SERVER_NAME,
     AnswerLang,
@@ -53,18 +58,47 @@ from research.servers.research.server import (
     MaxSeconds,
     MaxSources,
     MessageLang,
+    ProgressBar,
     Question,
     SessionsLimit,
     error_result,
     progress_message,
     tool_result,
+    within_admin_limits,
 )
-from research.state.progress_events import from_wire
-from research.state.session_folder import HistoryManager
+from research.state.progress_events import SessionStarted, from_wire
+from research.state.session_folder import HistoryManager, read_session_bytes
 
 FOLLOW_SECONDS = 0.3  # how often a waiting call reads its run's new events
+# A database blip (a restart, a failover) is waited out with growing pauses, this long in
+# all, before a call says it lost contact; the run itself is kept either way.
+DB_PATIENCE_SECONDS = 90.0
+DB_FIRST_PAUSE, DB_MAX_PAUSE = 0.25, 5.0
+# Open MCP sessions: each token may hold this many at once (another token is never
+# locked out by one that opens thousands), and a session nobody used this long is closed.
+SESSIONS_PER_TOKEN = 32
+SESSION_IDLE_SECONDS = 300.0
+# A connection must finish sending a request's headers this soon after it starts one.
+HEADER_READ_SECONDS = 10.0
+# The files of a run a client may fetch over the API (the client writes them into a folder of its own).
+REPORT_FILES = ("report.md", "report.pdf", "progress.md")
+API_EVENTS_WAIT = 15.0  # the longest one events request waits for something new
 # Exact here (the stdio server also takes a unique part): a token looks up only its own sessions.
 SessionId = Annotated[str, Field(min_length=1, description="Session id")]
+RunId = Annotated[int, Field(ge=1, description="The run's number, from the research tool's first progress message "
+                                             "(\"Queued as run N\")")]
+
+
+def _db_errors() -> tuple[type[BaseException], ...]:
+    """What a database that went away raises through psycopg, its pool or our connect()."""
+    import psycopg
+    import psycopg_pool
+
+    return (psycopg.OperationalError, psycopg.InterfaceError, psycopg_pool.PoolTimeout, DatabaseUnreachable)
+
+
+class DatabaseLost(Exception):
+    """The database did not answer for ``DB_PATIENCE_SECONDS``."""
 
 
 class TokenFileVerifier:
@@ -93,6 +127,20 @@ class HttpResearchServer(ResearchMCPServer):
         self._schema_extras = {}
 
 
+class TeamResearchOutput(ResearchOutput):
+    """The research result as the team service gives it: paths are the API's (``/api/runs/N/files/…``),
+    never the server's folders; ``result`` is what `research "…" --json` prints for a local run.
+    With ``detach`` only ``run_id`` and ``status`` ("queued") are said; follow it with ``run``."""
+
+    session_id: str = ""
+    session_dir: str = ""
+    language: str = ""
+    answer: str = Field(default="", description="the verified answer (Markdown with [S#] citations)")
+    run_id: int = 0
+    status: str = Field(default=RunStatus.DONE, description="done, or queued (detach)")
+    result: dict[str, Any] = Field(default_factory=dict)
+
+
 def _owner() -> str:
     token = get_access_token()
     if token is None:  # the transport refuses unauthenticated requests before any tool runs
@@ -107,6 +155,10 @@ def _error_text(stored: str | None, lang: str) -> str:
         return stored or ""
 
 
+def run_files_path(run_id: int, name: str) -> str:
+    return f"/api/runs/{run_id}/files/{name}"
+
+
 class HttpService:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
@@ -115,18 +167,45 @@ class HttpService:
         self._opening = asyncio.Lock()
 
     async def db(self) -> Any:
-        """A small pool: twenty clients following their runs must not open a connection each poll."""
+        """A small pool: twenty clients following their runs must not open a connection each poll.
+        Each connection is checked as it is lent, so one the database dropped (a restart) is
+        replaced instead of failing the call that gets it."""
         async with self._opening:
             if self._pool is None:
                 from psycopg.rows import dict_row
                 from psycopg_pool import AsyncConnectionPool
 
                 pool = AsyncConnectionPool(self.settings.database_url, min_size=1, max_size=8, open=False,
+                                           timeout=5.0, check=AsyncConnectionPool.check_connection,
                                            kwargs={"autocommit": True, "prepare_threshold": 0,
                                                    "row_factory": dict_row})
-                await pool.open()
+                await pool.open(wait=False)
                 self._pool = pool
         return self._pool
+
+    async def patiently(self, call: Any, *args: Any, on_retry: Any = None) -> Any:
+        """``await call(*args)``, waiting out a database blip with growing pauses; ``DatabaseLost``
+        after ``DB_PATIENCE_SECONDS``. ``on_retry``: awaited once when the first attempt fails."""
+        errors = _db_errors()
+        pause, started, told = DB_FIRST_PAUSE, time.monotonic(), False
+        while True:
+            try:
+                return await call(*args)
+            except errors as exc:
+                if time.monotonic() - started > DB_PATIENCE_SECONDS:
+                    raise DatabaseLost(str(exc)) from None
+                if on_retry is not None and not told:
+                    told = True
+                    await on_retry()
+                await asyncio.sleep(pause)
+                pause = min(pause * 2, DB_MAX_PAUSE)
+
+    async def queue(self, call: Any, *args: Any, on_retry: Any = None) -> Any:
+        """A run_queue function called with the pool, patiently."""
+        async def once() -> Any:
+            return await call(await self.db(), *args)
+
+        return await self.patiently(once, on_retry=on_retry)
 
     def language(self, requested: str | None, text: str = "") -> str:
         from research.modules.core.language import detect_language
@@ -137,77 +216,179 @@ class HttpService:
         return detect_language(text) if text else "en"
 
     async def owns(self, owner: str, session_id: str) -> bool:
-        row = await get_session(self.settings, session_id)
+        row = await self.patiently(get_session, self.settings, session_id)
         return row is not None and row["owner"] == owner
 
-    async def research(self, owner: str, request: QueuedRequest, resume: str | None, ctx: Context) -> CallToolResult:
+    async def run_of(self, owner: str, run_id: int) -> dict[str, Any] | None:
+        """The run's row, if it is this owner's (another token's run reads as no run at all)."""
+        row = await self.queue(run_queue.get_run, run_id)
+        return row if row is not None and row["owner"] == owner else None
+
+    async def submit(self, owner: str, request: QueuedRequest, resume: str | None) -> int:
+        return await self.queue(run_queue.submit, owner, request, self.settings.queue_limit, resume)
+
+    async def research(self, owner: str, request: QueuedRequest, resume: str | None, ctx: Context,
+                       detach: bool = False) -> CallToolResult:
         lang = self.language(request.lang, request.question)
-        if resume and not await self.owns(owner, resume):
-            return error_result(t("serve.unknown_session", lang, session_id=resume[:80]))
-        db = await self.db()
         try:
-            run_id = await run_queue.submit(db, owner, request, self.settings.queue_limit, session_id=resume)
+            if resume and not await self.owns(owner, resume):
+                return error_result(t("serve.unknown_session", lang, session_id=resume[:80]))
+            run_id = await self.submit(owner, request, resume)
         except run_queue.QueueFull as full:
             return error_result(t("serve.queue_full", lang, waiting=full.waiting, limit=full.limit))
-        steps, after = 1, 0
-        await ctx.report_progress(steps, None, t("serve.queued", lang, run_id=run_id))
-        while True:
-            row = await run_queue.get_run(db, run_id)
-            for event in await run_queue.events_after(db, run_id, after):
-                after = event["id"]
-                payload = event["payload"]
-                if event["event"] == "session":
-                    lang = payload.get("language") or lang
-                if event["event"] == "claimed":
-                    key = "serve.taken_over" if payload.get("claims", 1) > 1 else "serve.started"
-                    message = t(key, lang, worker=event["worker"])
-                else:
-                    said = from_wire(event["event"], payload)
-                    message = progress_message(said, lang) if said is not None else None
-                if message:
-                    steps += 1  # MCP progress must grow with every notification
-                    await ctx.report_progress(steps, None, message)
-            if row["status"] in run_queue.FINAL:
-                break
-            await asyncio.sleep(FOLLOW_SECONDS)
+        except DatabaseLost:
+            return error_result(t("serve.database_unreachable", lang, reason=f"{DB_PATIENCE_SECONDS:.0f} s"))
+        if detach:
+            accepted = TeamResearchOutput(run_id=run_id, status=RunStatus.QUEUED)
+            return tool_result(t("remote.queued", lang, run_id=run_id), accepted)
+        # The id first, at once: a host that loses this call follows the run again with `run`.
+        await ctx.report_progress(0, float(len(RUN_STEPS)), t("remote.queued", lang, run_id=run_id))
+        return await self.follow(owner, run_id, lang, ctx, seen=0)
+
+    async def follow(self, owner: str, run_id: int, lang: str, ctx: Context, seen: int) -> CallToolResult:
+        """Send the run's progress (all but the first ``seen`` messages) until it ends, then its result.
+        A database blip is waited out; one that lasts is an error that names the run, which goes on."""
+        bar, shown, after = ProgressBar(), 0, 0
+
+        async def tell_retry() -> None:
+            await ctx.report_progress(bar.value_now(), bar.total, t("remote.db_retrying", lang, run_id=run_id))
+
+        try:
+            while True:
+                row = await self.queue(run_queue.get_run, run_id, on_retry=tell_retry)
+                if row is None or row["owner"] != owner:
+                    return error_result(t("remote.unknown_run", lang, run_id=run_id))
+                for event in await self.queue(run_queue.events_after, run_id, after, on_retry=tell_retry):
+                    after = event["id"]
+                    message, said = self.event_message(event, lang)
+                    if said is not None and isinstance(said, SessionStarted):
+                        lang = said.language or lang
+                    if message:
+                        value, total = bar.advance(said) if said is not None else bar.nudge()
+                        shown += 1
+                        if shown > seen:  # a host that follows again does not get the same lines twice
+                            await ctx.report_progress(value, total, message)
+                if row["status"] in run_queue.FINAL:
+                    break
+                await asyncio.sleep(FOLLOW_SECONDS)
+        except DatabaseLost:
+            return error_result(t("remote.db_lost", lang, seconds=int(DB_PATIENCE_SECONDS), run_id=run_id))
         if row["status"] == RunStatus.FAILED:
-            message = t("serve.run_failed", lang, reason=_error_text(row["error"], lang))
+            message = t("remote.run_failed", lang, run_id=run_id, reason=_error_text(row["error"], lang))
             if row["session_id"]:
                 message = t("mcp_research.resume_hint", lang, message=message, session_id=row["session_id"])
             return error_result(message)
-        result = RunResult(**row["result"])
-        output = research_output(self.history, result)
+        output = self.team_output(run_id, row)
         return tool_result(render_research(output), output)
 
+    def event_message(self, event: dict[str, Any], lang: str) -> tuple[str | None, Any]:
+        """The line a host is shown for one stored event, and the event itself (None: a queue event)."""
+        payload = event["payload"]
+        if event["event"] == "claimed":
+            key = "serve.taken_over" if payload.get("claims", 1) > 1 else "serve.started"
+            return t(key, lang, worker=event["worker"]), None
+        said = from_wire(event["event"], payload)
+        if said is None:
+            return None, None
+        if isinstance(said, SessionStarted):
+            lang = said.language or lang
+        return progress_message(said, lang), said
+
+    def team_output(self, run_id: int, row: dict[str, Any]) -> TeamResearchOutput:
+        result = RunResult(**row["result"])
+        output = research_output(self.history, result)
+        files = {name: run_files_path(run_id, name) for name in REPORT_FILES}
+        return TeamResearchOutput(**{**output.model_dump(), "session_dir": "",
+                                     "report_md": files["report.md"] if result.report_md else "",
+                                     "report_pdf": files["report.pdf"] if result.report_pdf else "",
+                                     "progress_md": files["progress.md"] if output.progress_md else ""},
+                                  run_id=run_id, result=self.local_json(run_id, result))
+
+    def local_json(self, run_id: int, result: RunResult) -> dict[str, Any]:
+        """What `research "…" --json` prints for this run on the machine that ran it, its paths
+        the API's (a client puts its own copies' paths there)."""
+        from research.cli.run_output import json_result
+
+        try:
+            shown = json_result(result)
+        except OSError:
+            shown = result.to_json() | {"answer": result.answer, "source_list": []}
+        return shown | {"session_dir": "",
+                        "report_md": run_files_path(run_id, "report.md") if result.report_md else "",
+                        "report_pdf": run_files_path(run_id, "report.pdf") if result.report_pdf else ""}
+
+    async def files(self, run_id: int, row: dict[str, Any]) -> dict[str, bytes]:
+        """The run's report files: from the database where the queue keeps them, else its session folder."""
+        stored = getattr(run_queue, "report_files", None)
+        if stored is not None:
+            found = await self.queue(stored, run_id)
+            if found:
+                return {name: data for name, data in found.items() if name in REPORT_FILES}
+        found = {}
+        if row.get("session_id"):
+            session = self.history.resolve(row["session_id"])
+            for name in REPORT_FILES:
+                try:
+                    found[name] = read_session_bytes(session.path / name)
+                except OSError:
+                    continue
+        return found
+
     async def sessions(self, owner: str, limit: int) -> SessionList:
-        rows = await list_sessions(self.settings, owner, limit)
-        waiting = await run_queue.runs_of(await self.db(), owner)
+        rows = await self.patiently(list_sessions, self.settings, owner, limit)
+        waiting = await self.queue(run_queue.runs_of, owner)
         running = {r["session_id"] for r in waiting if r["status"] == RunStatus.RUNNING and r["session_id"]}
+        # No server paths: a client fetches a report by session id (session-report, the API).
         sessions = [SessionSummary(
             session_id=r["session_id"], question=r["question"], language=r["language"], status=r["status"],
             created_at=r["created_at"].isoformat(timespec="seconds") if r["created_at"] else "",
-            session_dir=r["session_dir"], report_md=r["report_md"] or None,
+            session_dir="", report_md=f"/api/sessions/{r['session_id']}/files/report.md" if r["report_md"] else None,
             running_here=r["session_id"] in running) for r in rows]
         queue = [{"session_id": r["session_id"] or "", "question": str(r["request"].get("question", ""))[:80],
                   "step": r["status"], "run_id": str(r["run_id"])} for r in waiting]
         return SessionList(sessions=sessions, running=queue)
 
+    async def session_rows(self, owner: str, limit: int) -> list[dict[str, Any]]:
+        """The owner's sessions as `research sessions list --json` shows local ones: meta.json's
+        keys (the counts from the session's last finished run), without server paths."""
+        rows = await self.patiently(list_sessions, self.settings, owner, limit)
+        finished = await self.queue(run_queue.runs_of, owner, tuple(RunStatus))
+        last: dict[str, dict[str, Any]] = {}
+        for run in finished:
+            if run["session_id"]:
+                last[run["session_id"]] = run
+        listed = []
+        for row in rows:
+            run = last.get(row["session_id"]) or {}
+            result = run.get("result") or {}
+            listed.append({
+                "session_id": row["session_id"], "question": row["question"], "language": row["language"],
+                "status": row["status"], "exit_code": row["exit_code"],
+                "created_at": row["created_at"].isoformat(timespec="seconds") if row["created_at"] else "",
+                "finished_at": row["finished_at"].isoformat(timespec="seconds") if row["finished_at"] else "",
+                "sources": result.get("sources", ""), "verification": result.get("verification") or {},
+                "run_id": run.get("run_id"), "has_report": bool(row["report_md"]), "has_pdf": bool(row["report_pdf"]),
+            })
+        return listed
 
-def build_http_server(settings: Settings, store: TokenStore, url: str) -> MCPServer:
+
+def build_http_server(settings: Settings, store: TokenStore, url: str) -> tuple[MCPServer, HttpService]:
     service = HttpService(settings)
     server = HttpResearchServer(
         TokenFileVerifier(store), url,
         instructions="A research assistant service (Japanese and English) shared by a team: researches a question "
                      "on the web with a local model, checks every sentence of its answer against the sources "
                      "read, and writes a report. Runs are queued and run by workers; each token sees its own "
-                     "sessions only.")
+                     "sessions only. A research call's first progress message names its run: if the call is "
+                     "lost, the run goes on and the run tool follows it again.")
 
     @server.tool(
         name="research",
         description="Research a question: queued, then run by a worker (search, read, answer with [S#] citations, "
-                    "check each sentence). Sends a progress notification per step and returns the answer, the "
-                    "verification summary, the sources and the report's paths. The run goes on if the call is "
-                    "cancelled; see `sessions`.",
+                    "check each sentence). The first progress message names the run (\"Queued as run N\"); then a "
+                    "progress notification per step, and the answer, the verification summary, the sources and the "
+                    "report files' API paths. The run goes on if the call is cancelled or the connection drops: "
+                    "follow it again with the run tool. detach: return the run's number at once instead.",
         annotations=RUNS_RESEARCH,
     )
     async def research_tool(
@@ -222,7 +403,9 @@ def build_http_server(settings: Settings, store: TokenStore, url: str) -> MCPSer
                                                         "instead of a new question")] = None,
         parent: Annotated[str | None, Field(description="Id of one of your sessions this question follows up "
                                                         "(a conversation: its topic and answer carry over)")] = None,
-    ) -> Annotated[CallToolResult, ResearchOutput]:
+        detach: Annotated[bool, Field(description="Queue the run and return its number at once "
+                                                  "(follow it with the run tool)")] = False,
+    ) -> Annotated[CallToolResult, TeamResearchOutput]:
         from research.modules.core.errors import UserFacingError
         from research.orchestrator.runner import clean_question
 
@@ -231,25 +414,58 @@ def build_http_server(settings: Settings, store: TokenStore, url: str) -> MCPSer
             cleaned = question if resume else clean_question(question)
         except UserFacingError as exc:
             return error_result(exc.message(message_lang))
-        # The search engine stays the service's (an admin's choice), so it is not an argument here.
-        overrides = {"depth": depth, "max_sources": max_sources, "max_llm_tokens": max_llm_tokens,
-                     "max_seconds": max_seconds}
+        # The search engine stays the service's (an admin's choice), so it is not an argument here;
+        # the budgets may be lowered by a caller, never raised past the admin's.
+        overrides = within_admin_limits({"depth": depth, "max_sources": max_sources, "max_llm_tokens": max_llm_tokens,
+                                         "max_seconds": max_seconds}, settings)
         if parent and not resume:
             # A follow-up reads its parent's answer: only a session of this token's own.
-            if not await service.owns(_owner(), parent):
+            try:
+                owned = await service.owns(_owner(), parent)
+            except DatabaseLost:
+                return error_result(t("serve.database_unreachable", message_lang,
+                                      reason=f"{DB_PATIENCE_SECONDS:.0f} s"))
+            if not owned:
                 return error_result(t("serve.unknown_session", message_lang, session_id=parent[:80]))
-        request = QueuedRequest(cleaned, lang, {k: v for k, v in overrides.items() if v is not None},
-                                parent=parent if parent and not resume else None)
-        return await service.research(_owner(), request, resume or None, ctx)
+        request = QueuedRequest(cleaned, lang, overrides, parent=parent if parent and not resume else None)
+        return await service.research(_owner(), request, resume or None, ctx, detach=detach)
+
+    @server.tool(
+        name="run",
+        description="Follow one of your runs (its number from research's first progress message) until it ends: "
+                    "a progress notification per step, then the same result research returns. after: how many "
+                    "progress messages you have already shown, so they are not sent again.",
+        annotations=READS_SESSIONS,
+    )
+    async def run_tool(
+        ctx: Context,
+        run_id: RunId,
+        after: Annotated[int, Field(ge=0, description="Progress messages of this run already shown")] = 0,
+        lang: MessageLang = "auto",
+    ) -> Annotated[CallToolResult, TeamResearchOutput]:
+        message_lang = service.language(lang)
+        try:
+            row = await service.run_of(_owner(), run_id)
+        except DatabaseLost:
+            return error_result(t("remote.db_lost", message_lang, seconds=int(DB_PATIENCE_SECONDS), run_id=run_id))
+        if row is None:
+            return error_result(t("remote.unknown_run", message_lang, run_id=run_id))
+        if lang == "auto":
+            message_lang = service.language(row["request"].get("lang"), str(row["request"].get("question", "")))
+        return await service.follow(_owner(), run_id, message_lang, ctx, seen=after)
 
     @server.tool(
         name="sessions",
-        description="Your research sessions (this token's), newest first: id, question, status, report path; and "
-                    "your runs that are queued or running.",
+        description="Your research sessions (this token's), newest first: id, question, status, the report's API "
+                    "path; and your runs that are queued or running.",
         annotations=READS_SESSIONS,
     )
     async def sessions_tool(limit: SessionsLimit = 20, lang: MessageLang = "auto") -> Annotated[CallToolResult, SessionList]:
-        listing = await service.sessions(_owner(), limit)
+        try:
+            listing = await service.sessions(_owner(), limit)
+        except DatabaseLost:
+            return error_result(t("serve.database_unreachable", service.language(lang),
+                                  reason=f"{DB_PATIENCE_SECONDS:.0f} s"))
         return tool_result(render_session_list(listing, service.history, service.language(lang)), listing)
 
     @server.tool(
@@ -260,23 +476,230 @@ def build_http_server(settings: Settings, store: TokenStore, url: str) -> MCPSer
     async def session_report_tool(session_id: SessionId, lang: MessageLang = "auto") -> Annotated[CallToolResult, SessionReport]:
         message_lang = service.language(lang)
         # Another token's session reads exactly like one that does not exist.
-        if not await service.owns(_owner(), session_id):
+        try:
+            owned = await service.owns(_owner(), session_id)
+        except DatabaseLost:
+            return error_result(t("serve.database_unreachable", message_lang, reason=f"{DB_PATIENCE_SECONDS:.0f} s"))
+        if not owned:
             return error_result(t("serve.unknown_session", message_lang, session_id=session_id[:80]))
         report = session_report(service.history, session_id)
         if report is None:
             return error_result(t("mcp_research.no_report", message_lang, session_id=session_id, status=""))
+        name = "report.md" if report.kind == "report" else "progress.md"
+        report = report.model_copy(update={"path": f"/api/sessions/{session_id}/files/{name}"})
         return tool_result(report.markdown, report)
 
-    return server
+    return server, service
 
 
-def build_app(settings: Settings, store: TokenStore, host: str, port: int) -> Starlette:
-    """The ASGI app: ``/mcp`` (Streamable HTTP), every request authenticated."""
+# --- the API a client reads a run and its files through ------------------------------------
+
+
+def _json(data: Any, status: int = 200) -> Any:
+    from starlette.responses import JSONResponse
+
+    return JSONResponse(clean_data(data), status_code=status)
+
+
+def build_api(service: HttpService, store: TokenStore) -> list[Any]:
+    """``/api/…``: a run's status, events and report files, and the token's sessions, as plain
+    JSON and bytes (bearer token as for /mcp). A database blip answers 503 with Retry-After,
+    which a client waits out; nothing about another token's runs or sessions is told."""
+    from starlette.responses import Response
+    from starlette.routing import Route
+
+    def owner_of(request: Any) -> str | None:
+        scheme, _, token = request.headers.get("authorization", "").partition(" ")
+        entry = store.verify(token.strip()) if scheme.lower() == "bearer" else None
+        return entry.token_id if entry else None
+
+    def guarded(handler: Any) -> Any:
+        async def endpoint(request: Any) -> Any:
+            owner = owner_of(request)
+            if owner is None:
+                return Response(status_code=401, headers={"WWW-Authenticate": "Bearer"})
+            try:
+                return await handler(request, owner)
+            except (DatabaseLost, *_db_errors()):
+                response = _json({"error": "database unreachable"}, 503)
+                response.headers["Retry-After"] = "1"
+                return response
+        return endpoint
+
+    async def owned_run(request: Any, owner: str) -> dict[str, Any] | None:
+        try:
+            run_id = int(request.path_params["run_id"])
+        except (KeyError, ValueError):
+            return None
+        return await service.run_of(owner, run_id)
+
+    async def run_status(request: Any, owner: str) -> Any:
+        row = await owned_run(request, owner)
+        if row is None:
+            return _json({"error": "no such run"}, 404)
+        body: dict[str, Any] = {"run_id": row["run_id"], "status": row["status"], "session_id": row["session_id"],
+                                "question": str(row["request"].get("question", "")), "lang": row["request"].get("lang")}
+        if row["status"] == RunStatus.FAILED:
+            body["error"] = {lang: _error_text(row["error"], lang) for lang in ("en", "ja")}
+        if row["status"] == RunStatus.DONE and row["result"]:
+            body["result"] = service.local_json(row["run_id"], RunResult(**row["result"]))
+        return _json(body)
+
+    async def run_events(request: Any, owner: str) -> Any:
+        row = await owned_run(request, owner)
+        if row is None:
+            return _json({"error": "no such run"}, 404)
+        try:
+            after = max(0, int(request.query_params.get("after", "0")))
+            wait = min(max(0.0, float(request.query_params.get("wait", "0"))), API_EVENTS_WAIT)
+        except ValueError:
+            return _json({"error": "after and wait are numbers"}, 400)
+        deadline = time.monotonic() + wait
+        while True:
+            events = await service.queue(run_queue.events_after, row["run_id"], after)
+            if events or row["status"] in run_queue.FINAL or time.monotonic() >= deadline:
+                break
+            await asyncio.sleep(FOLLOW_SECONDS)
+            row = await service.queue(run_queue.get_run, row["run_id"])
+        return _json({"status": row["status"],
+                      "events": [{"id": e["id"], "event": e["event"], "payload": e["payload"], "worker": e["worker"]}
+                                 for e in events]})
+
+    async def send_file(files: dict[str, bytes], name: str) -> Any:
+        if name not in files:
+            return _json({"error": "no such file"}, 404)
+        media = {"report.pdf": "application/pdf"}.get(name, "text/markdown; charset=utf-8")
+        return Response(files[name], media_type=media)
+
+    async def run_file(request: Any, owner: str) -> Any:
+        row = await owned_run(request, owner)
+        if row is None:
+            return _json({"error": "no such run"}, 404)
+        return await send_file(await service.files(row["run_id"], row), request.path_params["name"])
+
+    async def session_list(request: Any, owner: str) -> Any:
+        try:
+            limit = min(max(1, int(request.query_params.get("limit", "50"))), MAX_SESSIONS_LISTED)
+        except ValueError:
+            return _json({"error": "limit is a number"}, 400)
+        return _json({"sessions": await service.session_rows(owner, limit)})
+
+    async def session_of(request: Any, owner: str) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+        session_id = request.path_params["session_id"]
+        rows = [r for r in await service.session_rows(owner, MAX_SESSIONS_LISTED) if r["session_id"] == session_id]
+        if not rows:
+            return None, None
+        run = await service.run_of(owner, rows[0]["run_id"]) if rows[0]["run_id"] else None
+        return rows[0], run
+
+    async def session_one(request: Any, owner: str) -> Any:
+        meta, _ = await session_of(request, owner)
+        return _json(meta) if meta is not None else _json({"error": "no such session"}, 404)
+
+    async def session_file(request: Any, owner: str) -> Any:
+        meta, run = await session_of(request, owner)
+        if meta is None:
+            return _json({"error": "no such session"}, 404)
+        files = await service.files(run["run_id"], run) if run else {}
+        return await send_file(files, request.path_params["name"])
+
+    return [
+        Route("/api/runs/{run_id:int}", guarded(run_status), methods=["GET"]),
+        Route("/api/runs/{run_id:int}/events", guarded(run_events), methods=["GET"]),
+        Route("/api/runs/{run_id:int}/files/{name}", guarded(run_file), methods=["GET"]),
+        Route("/api/sessions", guarded(session_list), methods=["GET"]),
+        Route("/api/sessions/{session_id}", guarded(session_one), methods=["GET"]),
+        Route("/api/sessions/{session_id}/files/{name}", guarded(session_file), methods=["GET"]),
+    ]
+
+
+def limit_sessions_per_token(server: MCPServer, per_token: int) -> None:
+    """At most ``per_token`` open MCP sessions per token: the next initialize of that token gets
+    503, any other token's still opens. The SDK counts all sessions together (a global cap one
+    token could fill), so its admission step is wrapped here to count the requestor's own."""
+    manager = server._lowlevel_server._session_manager  # noqa: SLF001 - made by streamable_http_app just before
+    admit = manager._admit_session  # noqa: SLF001
+
+    def admit_within_cap(requestor: Any) -> Any:
+        if requestor is not None:
+            held = sum(1 for owner in manager._session_owners.values() if owner == requestor)  # noqa: SLF001
+            if held >= per_token:
+                return None
+        return admit(requestor)
+
+    manager._admit_session = admit_within_cap  # noqa: SLF001
+
+
+def build_app(settings: Settings, store: TokenStore, host: str, port: int, *,
+              sessions_per_token: int = SESSIONS_PER_TOKEN,
+              session_idle_seconds: float = SESSION_IDLE_SECONDS) -> Starlette:
+    """The ASGI app: ``/mcp`` (Streamable HTTP) and ``/api`` (``build_api``), every request authenticated."""
     url = f"http://{host}:{port}"
-    server = build_http_server(settings, store, url)
+    server, service = build_http_server(settings, store, url)
     security = None
     if host not in ("127.0.0.1", "localhost", "::1"):
         # Reached by name or address from elsewhere: the Host header is whatever the
         # clients use; the bearer token is the protection, not DNS-rebinding checks.
         security = TransportSecuritySettings(enable_dns_rebinding_protection=False)
-    return server.streamable_http_app(host=host, transport_security=security)
+    app = server.streamable_http_app(host=host, transport_security=security,
+                                     session_idle_timeout=session_idle_seconds)
+    limit_sessions_per_token(server, sessions_per_token)
+    app.router.routes[:0] = build_api(service, store)
+    return app
+
+
+class HeaderTimeoutProtocol(H11Protocol):
+    """uvicorn's HTTP/1.1 protocol with a header-read timeout: a connection that has not sent
+    a whole request head ``header_seconds`` after it opened (or after it began its next
+    request) is closed. uvicorn itself only times out idle keep-alive connections, so
+    without this a client that trickles headers, or sends none, holds a socket for good."""
+
+    header_seconds = HEADER_READ_SECONDS
+
+    def connection_made(self, transport: Any) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self._header_timer: asyncio.TimerHandle | None = None
+        self._arm_header_timer()
+
+    def _arm_header_timer(self) -> None:
+        if self._header_timer is None:
+            self._header_timer = self.loop.call_later(self.header_seconds, self._headers_late)
+
+    def _disarm_header_timer(self) -> None:
+        if self._header_timer is not None:
+            self._header_timer.cancel()
+            self._header_timer = None
+
+    def _waiting_for_headers(self) -> bool:
+        import h11
+
+        return self.conn.their_state is h11.IDLE
+
+    def data_received(self, data: bytes) -> None:
+        if self._waiting_for_headers():
+            self._arm_header_timer()
+        super().data_received(data)
+        if not self._waiting_for_headers():
+            self._disarm_header_timer()
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()
+        # Between requests the keep-alive timeout is in charge; the next request's first byte re-arms us.
+        self._disarm_header_timer()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._disarm_header_timer()
+        super().connection_lost(exc)
+
+    def _headers_late(self) -> None:
+        self._header_timer = None
+        if self._waiting_for_headers() and not self.transport.is_closing():
+            self.transport.close()
+
+
+def uvicorn_config(app: Any, *, header_seconds: float = HEADER_READ_SECONDS, **options: Any) -> Any:
+    """The uvicorn configuration `research serve` runs the app with: HTTP/1.1 with the header-read timeout."""
+    import uvicorn
+
+    protocol = type("HeaderTimeout", (HeaderTimeoutProtocol,), {"header_seconds": header_seconds})
+    return uvicorn.Config(app, http=protocol, **{"log_level": "warning", "lifespan": "on", **options})

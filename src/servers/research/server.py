@@ -67,9 +67,14 @@ MessageLang = Annotated[Lang, Field(description="Language of messages: ja, en or
 Depth = Annotated[Literal["quick", "standard", "deep"] | None,
                   Field(description="quick: one search round; standard: planned sub-questions; "
                                     "deep: one more verification loop")]
-MaxSources = Annotated[int | None, Field(ge=1, description="Read at most this many sources")]
-MaxLlmTokens = Annotated[int | None, Field(ge=1, description="Stop at this many model tokens")]
-MaxSeconds = Annotated[float | None, Field(gt=0, description="Stop after this many seconds of work")]
+# A caller may lower the admin's budgets (RESEARCH_MAX_*), never raise them (within_admin_limits).
+MaxSources = Annotated[int | None, Field(ge=1, le=1000, description="Read at most this many sources (at most the "
+                                                                    "server's own limit)")]
+MaxLlmTokens = Annotated[int | None, Field(ge=1, le=10_000_000, description="Stop at this many model tokens (at most "
+                                                                           "the server's own limit)")]
+MaxSeconds = Annotated[float | None, Field(gt=0, le=7 * 24 * 3600, description="Stop after this many seconds of work "
+                                                                               "(at most the server's own limit)")]
+BUDGETS = ("max_sources", "max_llm_tokens", "max_seconds")
 SessionsLimit = Annotated[int, Field(ge=1, le=MAX_SESSIONS_LISTED, description="At most this many sessions")]
 # What a tool does to the world, for hosts that ask before calling one: the same on both servers.
 RUNS_RESEARCH = ToolAnnotations(read_only_hint=False, open_world_hint=True)  # reads the web, writes a session
@@ -137,36 +142,55 @@ class ResearchService:
 # The steps of a run without follow-up rounds, and what one follow-up round adds.
 RUN_STEPS = ("input", "search", "processing", "llm", "verification", "report")
 ROUND_STEPS = 4  # search, processing, llm, verification again
+PROGRESS_TOTAL = 100.0  # the bar is in percent: a total fixed at the start, whatever the rounds
 
 
 class ProgressBar:
-    """MCP progress with a ``total`` a host can draw a bar from: steps finished out of the
-    steps the run will take (six; four more for each follow-up round, as it starts). Every
-    notification moves it on a little, since MCP progress must grow each time."""
+    """MCP progress a host can draw a bar from: percent of the run, the total fixed at 100 from
+    the first notification, each value rounded to hundredths and larger than the one before
+    (MCP progress must grow). A finished step takes its share of what is left (a follow-up
+    round, as it starts, makes the shares smaller instead of moving the total); the report's
+    end is 100. Other notifications move it a tenth of the way into the running step's share."""
 
     def __init__(self) -> None:
-        self.total = float(len(RUN_STEPS))
-        self.done = 0
+        self.total = PROGRESS_TOTAL
         self.value = 0.0
+        self.expected = len(RUN_STEPS)
+        self.done = 0
         self._verified = False
+
+    def _share(self) -> float:
+        """The running step's share of what is left, below the end the report alone reaches."""
+        return max(0.0, (PROGRESS_TOTAL - 1 - self.value) / max(1, self.expected - self.done))
+
+    def _moved_to(self, target: float) -> tuple[float, float]:
+        self.value = min(max(round(target, 2), round(self.value + 0.01, 2)), PROGRESS_TOTAL)
+        return self.value, self.total
+
+    def value_now(self) -> float:
+        return self.value
+
+    def nudge(self) -> tuple[float, float]:
+        """A notification that is not a step's start or end."""
+        return self._moved_to(self.value + self._share() / 10)
 
     def advance(self, event: ProgressEvent) -> tuple[float, float]:
         if isinstance(event, Resuming) and event.next and event.next[0] in RUN_STEPS:  # finished steps count as done
-            self.done = RUN_STEPS.index(event.next[0])
-            self.value = max(self.value, float(self.done))
-        elif isinstance(event, NodeStarted) and event.node == "search" and self._verified:
-            self.total += ROUND_STEPS  # a follow-up round
+            skipped = RUN_STEPS.index(event.next[0])
+            target = self.value + (PROGRESS_TOTAL - 1 - self.value) * skipped / max(1, self.expected - self.done)
+            self.done = skipped
+            return self._moved_to(target)
+        if isinstance(event, NodeStarted) and event.node == "search" and self._verified:
+            self.expected += ROUND_STEPS  # a follow-up round: the shares left get smaller
         if isinstance(event, NodeFinished):
-            self.done += 1
             self._verified = self._verified or event.node == "verification"
-            self.value = max(float(self.done), self.value + 1e-6)
             if event.node == "report":
-                self.total = self.value  # the end, however many rounds it took
-        else:  # a tenth of the way to the end of the running step
-            ceiling = min(self.done + 1.0, self.total)
-            self.value += (ceiling - self.value) / 10 if ceiling > self.value else 1e-6
-        self.total = max(self.total, self.value)
-        return self.value, self.total
+                self.done = self.expected
+                return self._moved_to(PROGRESS_TOTAL)
+            target = self.value + self._share()
+            self.done = min(self.done + 1, self.expected - 1)
+            return self._moved_to(target)
+        return self.nudge()
 
 
 def progress_message(event: ProgressEvent, lang: str) -> str | None:
@@ -184,6 +208,18 @@ def progress_message(event: ProgressEvent, lang: str) -> str | None:
         case Message():
             return t(event.key, lang, **event.params)
     return None
+
+
+def within_admin_limits(overrides: dict[str, Any], settings: Settings) -> dict[str, Any]:
+    """A caller's overrides, None left out, each budget no larger than the one the admin set:
+    a client may ask for less than RESEARCH_MAX_SOURCES/_SECONDS/_LLM_TOKENS, never more."""
+    bounded = {}
+    for name, value in overrides.items():
+        if value is None:
+            continue
+        ceiling = getattr(settings, name, None) if name in BUDGETS else None
+        bounded[name] = min(value, ceiling) if ceiling is not None else value
+    return bounded
 
 
 def error_result(message: str) -> CallToolResult:
@@ -231,7 +267,7 @@ def build_server(service: ResearchService) -> MCPServer:
         overrides = {"language": lang, "depth": depth, "search_engine": engine, "max_sources": max_sources,
                      "max_llm_tokens": max_llm_tokens, "max_seconds": max_seconds}
         try:
-            return await service.research(request, {k: v for k, v in overrides.items() if v is not None}, ctx)
+            return await service.research(request, within_admin_limits(overrides, service.settings), ctx)
         except UserFacingError as exc:
             return error_result(exc.message(service.message_language(lang, question)))
 
