@@ -373,3 +373,46 @@ def test_a_follow_up_keeps_the_conversations_topic(env, fake_ollama, capsys):
     for text in (out, (first / "report.md").read_text("utf-8"), report):
         for scaffolding in ("Sentences to revise", "書き直す文", "Sentence 1:", "文 1:"):
             assert scaffolding not in text
+
+
+def test_plan_without_an_argument_tells_the_setting_and_changes_nothing(env, capsys):
+    # Before, `/plan` alone printed its usage and then "計画の確認をオンにしました" as if it had switched.
+    assert drive("/lang ja\r/plan\r/plan bogus\r/plan on\r/plan\r/quit\r") == 0
+    out = capsys.readouterr().out
+    assert out.count("計画の確認をオンにしました") == 1  # only /plan on
+    assert out.count("計画の確認: オフ（/plan on|off で変更できます）") == 2  # /plan, /plan bogus
+    assert out.count("計画の確認: オン（/plan on|off で変更できます）") == 1  # /plan after /plan on
+    assert out.count("使い方: /plan on|off") == 1  # the wrong word only
+
+
+def test_clear_erases_the_screen_where_the_prompt_draws(env, capsys):
+    # `clear` went to rich's stdout behind prompt-toolkit's back, and the next question was
+    # drawn twice; the prompt's own output erases now, as its Ctrl-L does.
+    class Recording(DummyOutput):
+        def __init__(self) -> None:
+            self.calls: list[str] = []
+
+        def erase_screen(self) -> None:
+            self.calls.append("erase_screen")
+
+        def cursor_goto(self, row: int = 0, column: int = 0) -> None:
+            self.calls.append(f"goto {row},{column}")
+
+    output = Recording()
+    with create_pipe_input() as pipe:
+        pipe.send_text("clear\r/clear\r/quit\r")
+        assert run_repl(load_settings(), input=pipe, output=output) == 0
+    assert output.calls == ["erase_screen", "goto 0,0"] * 2
+    assert "\x1b[2J" not in capsys.readouterr().out
+
+
+def test_after_an_answer_the_sources_list_is_shown(env, capsys):
+    # The one-shot run shows the Sources list the answer's [S#] point at; the REPL did not.
+    assert drive("What is the height of Mount Fuji?\r/quit\r") == 0
+    out = capsys.readouterr().out
+    (session,) = session_dirs(env)
+    report = (session / "report.md").read_text("utf-8")
+    sources = report[report.index("## Sources"):].split("\n## ", 1)[0].strip()
+    first_url = next(line for line in sources.splitlines() if "http" in line)
+    assert "## Sources" in out and first_url.strip() in out
+    assert out.index("## Sources") < out.index("Report (PDF):")  # before the closing lines, as the one-shot

@@ -241,11 +241,16 @@ class Repl:
         self.session_id = result.session_id
         if self.lang_setting == "auto":
             self.lang = result.language  # messages follow the conversation's language
-        from research.cli.run_output import checked_answer_if_new, closing_lines
+        from research.cli.run_output import checked_answer_if_new, closing_lines, sources_section
 
         answer = checked_answer_if_new(result, progress)
         if answer:
             self.console.print(escape(answer), soft_wrap=True)
+        # As a one-shot run on a terminal: the sources the answer's [S#] point at follow it.
+        sources = sources_section(result)
+        if sources:
+            self.console.print()
+            self.console.print(escape(sources), soft_wrap=True)
         for line in closing_lines(result, progress, paths=()):  # the paths follow, one labelled line each
             self.console.print(line, soft_wrap=True)
         if result.report_md:

@@ -81,8 +81,15 @@ def _quit(repl: "Repl", arg: str) -> bool:
 
 
 def _clear(repl: "Repl", arg: str) -> bool:
-    """Like `clear` in a shell: the screen only; the conversation goes on (/new starts over)."""
-    repl.console.clear()
+    """Like `clear` in a shell: the screen only; the conversation goes on (/new starts over).
+
+    Through the prompt's own output, as its Ctrl-L does: the screen is erased where
+    prompt-toolkit draws (its output may not be this process's stdout), and the next prompt
+    starts from the top it knows of, instead of redrawing the question over stale lines."""
+    output = repl.prompt_session().app.output
+    output.erase_screen()
+    output.cursor_goto(0, 0)
+    output.flush()
     return True
 
 
@@ -256,8 +263,11 @@ def _depth(repl: "Repl", arg: str) -> bool:
 def _plan(repl: "Repl", arg: str) -> bool:
     choice = arg.strip().lower()
     if choice not in ("on", "off"):
-        repl.say("repl.usage", "yellow", usage="/plan on|off")
-        repl.say("repl.plan_on" if repl.settings.review_plan else "repl.plan_off")
+        # Alone, /plan tells the setting (as /depth does); a wrong word also gets the usage.
+        # Neither changes it, so neither may sound like a change ("… turned on").
+        if choice:
+            repl.say("repl.usage", "yellow", usage="/plan on|off")
+        repl.say("repl.plan_current_on" if repl.settings.review_plan else "repl.plan_current_off")
         return True
     repl.settings = repl.settings.model_copy(update={"review_plan": choice == "on"})
     repl.say("repl.plan_on" if choice == "on" else "repl.plan_off")

@@ -7,6 +7,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "Depth: {depth} (change it with /depth {choices})",
         "ja": "調査の深さ: {depth}（/depth {choices} で変更できます）",
     },
+    "repl.plan_current_on": {"en": "Plan review is on (change it with /plan on|off)",
+                             "ja": "計画の確認: オン（/plan on|off で変更できます）"},
+    "repl.plan_current_off": {"en": "Plan review is off (change it with /plan on|off)",
+                              "ja": "計画の確認: オフ（/plan on|off で変更できます）"},
     "repl.help.clear": {"en": "clear the screen (the conversation goes on; /new starts over)",
                         "ja": "画面を消去（会話は続きます。やり直すには /new）"},
     # --- during a run -----------------------------------------------------------------
