@@ -83,3 +83,16 @@ def test_offline_doctor_skips_the_test_search(fake_ollama, tmp_path: Path, capsy
     run_doctor(settings, as_json=True, lang="en", offline=True)
     checks = {c["name"]: c for c in json.loads(capsys.readouterr().out)["checks"]}
     assert checks["search"]["status"] == "skip" and "--offline" in checks["search"]["detail"]
+
+
+def test_doctor_says_in_japanese_that_a_private_searxng_had_no_fallback(fake_ollama, tmp_path: Path,
+                                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    # The test search's notes were English in the Japanese table; and a private SearXNG that
+    # is down no longer sends the test query on to DuckDuckGo.
+    settings = Settings(ollama_host=fake_ollama.url, sessions_dir=tmp_path / "s", sandbox="none",
+                        search_engine="searxng", searxng_url=f"http://127.0.0.1:{_closed_port()}")
+    run_doctor(settings, as_json=True, lang="ja")
+    search = next(c for c in json.loads(capsys.readouterr().out)["checks"] if c["name"] == "search")
+    assert search["status"] == "fail"
+    assert "に接続できません" in search["detail"] and "RESEARCH_SEARCH_FALLBACK がオフ" in search["detail"]
+    assert "duckduckgo" not in search["detail"]

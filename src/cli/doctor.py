@@ -210,8 +210,10 @@ async def _test_search(client: WebSearchClient, label: str, lang: str) -> Check:
             return Check("search", label, "fail", t("terminal.doctor_search_failed", lang, reason=text[:300]))
         detail = t("terminal.doctor_search_ok", lang, query=TEST_QUERY, count="?", engine=client.spec.name)
         return Check("search", label, "ok", detail, value=client.spec.name)
+    from research.modules.clients.web_search_client import localise_note
+
     engine = str(structured.get("engine") or "")
-    notes = "; ".join(str(n) for n in structured.get("notes") or [])
+    notes = localise_note("; ".join(str(n) for n in structured.get("notes") or []), lang)
     if not engine:
         return Check("search", label, "fail", t("terminal.doctor_search_failed", lang, reason=notes or text[:300]))
     detail = t("terminal.doctor_search_ok", lang, query=TEST_QUERY, count=len(structured.get("results") or []),
