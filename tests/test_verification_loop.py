@@ -65,3 +65,48 @@ async def test_only_the_named_sentences_are_revised_or_dropped_the_rest_untouche
     assert "富士山の最後の噴火は1707年の宝永噴火である[S1]。" in draft  # supported: as written
     assert "奥宮" not in draft and "30万人" not in draft
     assert "富士山の標高は3,776メートルである[S1]。" in draft
+
+
+# --- a round only when it can gain: decided before any model writes ----------------------------
+
+WRONG_HEIGHT = "## 結論\n富士山の最後の噴火は1707年の宝永噴火である[S1]。\n富士山の標高は3,900メートルである[S1]。\n"
+
+
+async def test_a_claim_its_passage_shows_false_is_settled_no_round_no_model_call():
+    # The passage gives 3,776 for the same height: the sentence is false, settled by what was
+    # read. The answer corrects or drops it; searching again could not change that.
+    model = FakeModel(judge=JUDGE_NO, follow_ups=FOLLOW_UP)
+    deps, history = _deps(model, loops=2, ratio=1.0)
+    result = await _verify(_state(WRONG_HEIGHT), deps)
+    summary = result["verification"]["summary"]
+    assert summary["supported_ratio"] < 1.0
+    assert result["goto"] == "report" and summary["loop_stopped"] == "nothing_to_settle"
+    assert not model.calls_for(FollowUpPlan) and result["redraft_targets"] == []
+
+
+async def test_a_round_is_asked_only_for_the_claims_it_could_settle():
+    # One sentence cites a source that does not exist (open), one gives a value its passage
+    # contradicts (settled): the redraft names the open one only.
+    draft = ("## 結論\n富士山の最後の噴火は1707年の宝永噴火である[S1]。\n富士山の山頂には奥宮がある[S99]。\n"
+             "富士山の標高は3,900メートルである[S1]。\n")
+    model = FakeModel(judge=JUDGE_NO, follow_ups=FOLLOW_UP)
+    deps, _ = _deps(model, loops=2, ratio=1.0)
+    result = await _verify(_state(draft), deps)
+    assert result["goto"] == "search" and model.calls_for(FollowUpPlan)
+    assert result["redraft_targets"] == ["富士山の山頂には奥宮がある[S99]。"]
+
+
+async def test_a_judged_claim_read_against_the_same_passages_is_not_judged_again():
+    first = FakeModel(judge=JUDGE_NO, follow_ups=FOLLOW_UP)
+    deps, _ = _deps(first, loops=2)
+    earlier = await _verify(_state(BAD), deps)
+    judged = [c for c in earlier["verification"]["claims"] if c["method"] == "model"]
+    assert judged and all(c["read"] for c in judged)
+    again = FakeModel(judge=JudgeBatch(verdicts=[JudgeVerdict(id=1, verdict="supported")]), follow_ups=FOLLOW_UP)
+    deps, _ = _deps(again, loops=2)
+    state = {**_state(BAD, loops=1), "verification": earlier["verification"], "supported_shares": [0.0]}
+    result = await _verify(state, deps)
+    assert not again.calls_for(JudgeBatch)  # same sentence, same passages: the verdict stands
+    before = {c["text"]: c["verdict"] for c in judged}
+    after = {c["text"]: c["verdict"] for c in result["verification"]["claims"] if c["text"] in before}
+    assert after == before

@@ -17,6 +17,7 @@ shows beside the counts. A partly supported claim does not count: it leaves the 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import re
 from typing import Any, Iterable, Literal
 
@@ -58,6 +59,7 @@ from research.state.progress_events import Message
 
 NODE = "verification"
 MAX_FOLLOW_UP_QUERIES = 3
+_QUERY_TOKENS = 40  # one query of 3 to 8 words with its language, as JSON
 # A follow-up round must raise the supported share by this much for another one to run.
 MIN_LOOP_GAIN = 0.05
 _PASSAGE_TOKENS = 160  # per passage shown to the judge: enough for two sentences
@@ -163,11 +165,21 @@ async def verify_claims(state: AgentState, deps: WorkflowDependencies) -> Comman
             deps.history.append_event(state["session_id"], "loop_stopped", share=share, previous=earlier_shares[-1])
             deps.progress(Message("verifier.loop_no_gain"))
         else:
-            follow_ups = [{**query, "round": search_rounds + 1}
-                          for query in await _follow_up_queries(state, verdicts, language, deps, new_errors)]
+            # Decided before any model writes: a round of search, redraft and judging only for the
+            # claims this round could not settle, and only when a query can be aimed at them.
+            question = str(state.get("question") or "")
+            open_claims = [v for v in verdicts if _unsettled(v) and _can_settle(v, question)]
+            if not open_claims:
+                summary["loop_stopped"] = "nothing_to_settle"
+                deps.history.append_event(state["session_id"], "loop_stopped", share=share, reason="nothing_to_settle")
+                deps.progress(Message("verifier.loop_nothing_to_settle"))
+            else:
+                follow_ups = [{**query, "round": search_rounds + 1}
+                              for query in await _follow_up_queries(state, open_claims, language, deps, new_errors)]
             if follow_ups:
                 route = "search"
-                targets = [draft[c.start:c.end].strip() for c, v in zip(claims, verdicts) if v["verdict"] != "supported"]
+                wanted = {v["index"] for v in open_claims}
+                targets = [draft[c.start:c.end].strip() for c, v in zip(claims, verdicts) if v["index"] in wanted]
     summary["loops"] = loops + 1 if route == "search" else loops  # a round asked for counts
     # The answer a person reads, built from the verdicts (nodes/answer.py). Built every round:
     # a budget may turn a "search" into the report, and nothing unchecked may reach it.
@@ -512,8 +524,16 @@ def _verdict(claim: Claim, assessment: Assessment, method: str) -> dict[str, Any
         # Uncertain and no judge decided it: the report says "not checked", not "unsupported".
         checked=assessment.outcome != "uncertain" or method == "model",
         missing=assessment.missing,
+        read=_read_digest(assessment),
     )
     return verdict
+
+
+def _read_digest(assessment: Assessment) -> str:
+    """Which passages the claim was checked against, in a few characters: a later round that
+    shows the judge the same passages for the same sentence would only ask it the same thing."""
+    passages = sorted(f"{p.label}\0{p.text}" for p in assessment.candidates)
+    return hashlib.sha1("\n".join(passages).encode("utf-8")).hexdigest()[:12] if passages else ""
 
 
 # --- 3b. values corrected from their passage -----------------------------------------------------
@@ -549,15 +569,27 @@ def _correct_values(draft: str, claims: list[Claim], assessments: list[Assessmen
 
 def _carry_over(claims: list[Claim], assessments: list[Assessment], methods: list[str],
                 earlier: list[dict[str, Any]]) -> None:
-    """Claims the judge found supported in an earlier round, with the same words and the same
-    citations, keep that verdict instead of being judged again (in place)."""
-    supported = {(str(v.get("text")), tuple(v.get("citations") or ())): v for v in earlier
-                 if isinstance(v, dict) and v.get("verdict") == "supported" and v.get("method") == "model"}
+    """Claims the judge decided in an earlier round, with the same words and the same citations,
+    keep that verdict instead of being judged again (in place): a supported one always (asked
+    again it could only be lost to the judge's error rate), any other when the claim is checked
+    against the very passages the judge read then (nothing new to decide it by)."""
+    judged = {(str(v.get("text")), tuple(v.get("citations") or ())): v for v in earlier
+              if isinstance(v, dict) and v.get("method") == "model" and v.get("checked", True)}
     for position, (claim, assessment) in enumerate(zip(claims, assessments)):
         if assessment.outcome != "uncertain":
             continue
-        before = supported.get((claim.plain, tuple(assessment.valid_citations)))
+        before = judged.get((claim.plain, tuple(assessment.valid_citations)))
         if before is None:
+            continue
+        if before.get("verdict") != "supported":
+            if not before.get("read") or before.get("read") != _read_digest(assessment):
+                continue
+            assessment.verdict = str(before["verdict"])
+            assessment.outcome = "unsupported" if before["verdict"] == "unsupported" else "uncertain"
+            assessment.borderline = False
+            assessment.confidence = float(before.get("confidence") or assessment.confidence)
+            assessment.reason = "judge"
+            methods[position] = "model"
             continue
         assessment.verdict = assessment.outcome = "supported"
         assessment.borderline = False
@@ -601,6 +633,29 @@ def _query_terms(text: str) -> list[str]:
         if word.lower() not in (w.lower() for w in out):
             out.append(word)
     return out
+
+
+def _unsettled(verdict: dict[str, Any]) -> bool:
+    """A claim this round could not settle: not supported, and neither shown false by the
+    passage it cites (the cheap checks' contradiction) nor judged against passages that hold
+    every term it uses (the judge read what it needed: another page would not change it)."""
+    if verdict["verdict"] == "supported" or verdict.get("removed"):
+        return False
+    if not verdict.get("checked", True) or verdict["verdict"] == "citation_invalid":
+        return True  # nobody decided it, or it cites a source that does not exist
+    if verdict.get("method") == "model":
+        return verdict["verdict"] == "partly_supported" or bool(verdict.get("missing"))
+    # The cheap checks: no passage says it ("unrelated") is open; any other "unsupported" is a
+    # passage that gives another value, role or polarity for the same thing: settled, false.
+    return verdict.get("reason") in ("unrelated", "no_sources")
+
+
+def _can_settle(verdict: dict[str, Any], question: str) -> bool:
+    """A follow-up query can be aimed at the claim: it names something beyond the question's own
+    topic words (else the search finds the pages already read)."""
+    topic = {w.lower() for w in _query_terms(question)[:3]}
+    query = _query_for(verdict["text"], question, verdict.get("missing") or [])
+    return any(w.lower() not in topic for w in query.split())
 
 
 def _query_for(claim: str, question: str, disputed: Iterable[str] = ()) -> str:
@@ -678,7 +733,8 @@ async def _follow_up_queries(
     ]
     proposed = fallback
     try:
-        plan = await deps.model.structured(messages, FollowUpPlan, node=NODE, fallback=FollowUpPlan(queries=[]))
+        plan = await deps.model.structured(messages, FollowUpPlan, node=NODE, fallback=FollowUpPlan(queries=[]),
+                                           max_tokens=_QUERY_TOKENS * MAX_FOLLOW_UP_QUERIES + 16)
         if isinstance(plan, FollowUpPlan) and plan.queries:
             # A query about something else fetches pages about something else ("Also read").
             question, claims = str(state.get("question") or ""), [v["text"] for v in targets]

@@ -45,6 +45,12 @@ MESSAGES: dict[str, dict[str, str]] = {
         "ja": "{node} の段階でモデルが上限の {tokens} トークンまで書いても終わりませんでした（{count} 回）。"
               "そこで打ち切り、書き終えた部分だけを使いました。",
     },
+    "verifier.loop_nothing_to_settle": {
+        "en": "No further search round: every claim left out was settled by the sources read (shown false, or "
+              "judged against passages holding all it says), or no query could aim at it",
+        "ja": "追加の検索は行いません。採用しなかった主張はすべて読んだ出典で決着したか（誤りと判明、または必要な語句を"
+              "すべて含む文章で判定済み）、それを狙う検索語を作れませんでした",
+    },
     "doctor.check.judge": {"en": "Judge", "ja": "判定モデル"},
     "doctor.judge_checker": {
         "en": "{model}: a grounded fact-checking model judges English sentences; Japanese: {japanese}",
