@@ -156,8 +156,13 @@ def output_files(result: Any, target: str) -> list[tuple[str, Path]]:
     wanted = {".md": "md", ".pdf": "pdf", ".json": "json"}.get(destination.suffix.lower())
     if wanted is not None:
         return [(wanted, destination)]
-    stem = _file_stem(getattr(result, "session_id", "") or "")
+    stem = _file_stem(str(_field(result, "session_id") or ""))
     return [(kind, destination / f"{stem}.{kind}") for kind in ("md", "pdf", "json")]
+
+
+def _field(result: Any, name: str) -> Any:
+    """A run's field, from a local ``RunResult`` or a team run's JSON object alike."""
+    return result.get(name) if isinstance(result, dict) else getattr(result, name, None)
 
 
 def _file_stem(session_id: str) -> str:
@@ -166,15 +171,20 @@ def _file_stem(session_id: str) -> str:
     return kept or "report"
 
 
-def copy_outputs(result: Any, target: str, progress: Any) -> int:
+def copy_outputs(result: Any, target: str, progress: Any, *, contents: dict[str, bytes] | None = None) -> int:
     """``-o PATH`` for a local run and a team's (remote_run.py) alike: writes the files
-    ``output_files`` names and says each one on stderr. Returns 0, or 1 with one line on stderr."""
+    ``output_files`` names and says each one on stderr. ``contents``: each file's bytes by
+    kind ("md", "pdf", "json") where they are not on this machine (a run on a `research
+    serve`); a kind missing there is skipped. Returns 0, or 1 with one line on stderr."""
     destination = Path(target).expanduser()
     try:
         written = []
         for kind, path in output_files(result, target):
             path.parent.mkdir(parents=True, exist_ok=True)
-            written.append(_copy_one(result, kind, path))
+            if contents is None:
+                written.append(_copy_one(result, kind, path))
+            elif contents.get(kind) is not None:
+                written.append(_write_copy(path, contents[kind]))
     except OSError as exc:
         progress.console.print(escape(t("terminal.output_failed", progress.lang, path=str(destination),
                                         reason=exc.strerror or str(exc))), style="red", soft_wrap=True)
@@ -197,6 +207,10 @@ def _copy_one(result: Any, kind: str, destination: Path) -> Path | None:
         if not source or not Path(source).is_file():
             return None
         data = Path(source).read_bytes()
+    return _write_copy(destination, data)
+
+
+def _write_copy(destination: Path, data: bytes) -> Path:
     atomic_write(destination, data, mode=0o666 & ~_umask())
     return destination
 
