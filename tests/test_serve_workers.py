@@ -28,9 +28,12 @@ FUJI = run_queue.QueuedRequest("What is the height of Mount Fuji?", "en")
 
 
 def start_worker(env: dict[str, str]) -> subprocess.Popen:
-    return subprocess.Popen([RESEARCH, "serve", "worker", "--lease-seconds", str(LEASE), "--heartbeat-seconds", "0.3"],
-                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL,
-                            start_new_session=True)
+    # Each worker's stderr in a file beside the sessions: what it said, when a test fails.
+    log = open(Path(env["HOME"]) / f"worker-{time.monotonic_ns()}.log", "wb")
+    with log:
+        return subprocess.Popen([RESEARCH, "serve", "worker", "--lease-seconds", str(LEASE), "--heartbeat-seconds",
+                                 "0.3"], env=env, stdout=subprocess.DEVNULL, stderr=log, stdin=subprocess.DEVNULL,
+                                start_new_session=True)
 
 
 def stop(process: subprocess.Popen) -> None:

@@ -144,21 +144,81 @@ def _serve(args: argparse.Namespace, settings, lang: str) -> int:
         raise UserFacingError("serve.port_in_use", host=args.host, port=args.port, reason=exc.strerror or str(exc))
     port = listener.getsockname()[1]
     app = build_app(settings, store, args.host, port)
-    workers = [subprocess.Popen([sys.executable, "-I", "-m", "research", "serve", "worker"], stdin=subprocess.DEVNULL)
-               for _ in range(args.workers)]
+    supervisor = _Supervisor(args.workers, lang)
     host = f"[{args.host}]" if ":" in args.host else args.host
-    sys.stderr.write(t("serve.listening", lang, url=f"http://{host}:{port}/mcp", workers=len(workers)) + "\n")
+    sys.stderr.write(t("serve.listening", lang, url=f"http://{host}:{port}/mcp", workers=args.workers) + "\n")
     sys.stderr.flush()
+    # uvicorn answers SIGTERM by shutting down and then raising the signal again once its own
+    # handler is gone: with Python's default action the process died there, before the
+    # `finally` below, and its workers lived on. As KeyboardInterrupt (what SIGINT already
+    # is) the workers are stopped on either signal.
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
     try:
+        supervisor.start()
         server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
         server.run(sockets=[listener])
+    except KeyboardInterrupt:
+        pass
     finally:
-        for worker in workers:  # each puts its run back in the queue, session kept
-            if worker.poll() is None:
-                worker.send_signal(signal.SIGTERM)
-        for worker in workers:
-            try:
-                worker.wait(WORKER_STOP_SECONDS)
-            except subprocess.TimeoutExpired:
-                worker.kill()
+        supervisor.stop()  # each worker hands its run back to the queue, session kept
     return EXIT_OK
+
+
+def _die_with_parent() -> None:
+    """In a worker, before it starts: SIGTERM when `research serve` dies, even by kill -9,
+    so no worker is left behind re-parented to PID 1 (Linux; elsewhere a no-op)."""
+    try:
+        import ctypes
+
+        PR_SET_PDEATHSIG = 1
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+    except (OSError, AttributeError):
+        pass
+
+
+class _Supervisor:
+    """The workers `research serve` starts: one that exits (for whatever reason) is started
+    again after a short pause, until the service stops."""
+
+    RESTART_SECONDS = 1.0
+
+    def __init__(self, count: int, lang: str) -> None:
+        import threading
+
+        self.count, self.lang = count, lang
+        self.workers: list[subprocess.Popen] = []
+        self.stopping = threading.Event()
+        self.thread = threading.Thread(target=self._watch, name="research-serve-workers", daemon=True)
+        self.lock = threading.Lock()
+
+    def _spawn(self) -> subprocess.Popen:
+        return subprocess.Popen([sys.executable, "-I", "-m", "research", "serve", "worker"], stdin=subprocess.DEVNULL,
+                                preexec_fn=_die_with_parent if sys.platform == "linux" else None)
+
+    def start(self) -> None:
+        with self.lock:
+            self.workers = [self._spawn() for _ in range(self.count)]
+        if self.count:
+            self.thread.start()
+
+    def _watch(self) -> None:
+        while not self.stopping.wait(self.RESTART_SECONDS):
+            with self.lock:
+                for index, worker in enumerate(self.workers):
+                    if worker.poll() is not None and not self.stopping.is_set():
+                        sys.stderr.write(t("serve.worker_restarted", self.lang, pid=worker.pid,
+                                           code=worker.returncode) + "\n")
+                        self.workers[index] = self._spawn()
+
+    def stop(self) -> None:
+        self.stopping.set()
+        with self.lock:
+            for worker in self.workers:
+                if worker.poll() is None:
+                    worker.send_signal(signal.SIGTERM)
+            for worker in self.workers:
+                try:
+                    worker.wait(WORKER_STOP_SECONDS)
+                except subprocess.TimeoutExpired:
+                    worker.kill()
+                    worker.wait()

@@ -1,27 +1,43 @@
-"""The run queue several workers share in PostgreSQL (``research serve``).
+"""The run queue several workers share in PostgreSQL (``research serve``), on Procrastinate.
 
-A run is a row of ``research_runs``. A worker claims the oldest waiting row with
-``SELECT … FOR UPDATE SKIP LOCKED`` (two workers never get the same row), and holds a
-PostgreSQL advisory lock on it for as long as it works on it, on a connection of its
-own. That lock is what makes "never run twice" hold: PostgreSQL drops it the moment the
-worker's connection closes (a ``kill -9`` included), and nothing else can take it while
-the worker lives. The heartbeat (``heartbeat_at``) says when a running row's worker was
-last heard from; a row whose heartbeat is older than the lease and whose lock is free is
-claimed again, and its worker resumes the session from the last checkpoint.
+Two records per run, one job each:
+
+* ``research_runs``: what a client asked for and what came of it (owner, status, session,
+  result). The HTTP server reads only this table; its status is the run's status.
+* a Procrastinate job (``procrastinate_jobs``, queue ``research``) that carries the run id.
+  Procrastinate does the queue's work: a worker takes a job with ``FOR UPDATE SKIP LOCKED``,
+  beats a heartbeat per worker, and a job whose worker stopped beating is handed to
+  another (``recover_stalled``); a job handed back (``HandBack``) is retried at once.
+
+Both rows are written in one transaction at submission, so there is never a run without
+a job or a job without a run.
+
+Fencing: each time a worker starts a run, ``research_runs.claims`` goes up by one and
+that number is the worker's fence. Every write the run makes (its row, its events, its
+checkpoints, its sessions-index row, its report files) checks, in the same transaction and
+with the run's row held ``FOR SHARE``, that ``claims`` still equals the fence and the run
+is still running. A worker that was silent long enough for another to take its run (a
+stall, a partition) is refused its next write (``Fenced``) and stops; it cannot overwrite
+what the new worker writes.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 from contextlib import asynccontextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, AsyncIterator
 
-from research.orchestrator.session_store import connect, ensure_schema
+from research.orchestrator.session_store import conninfo, connect, ensure_schema
 
-# Advisory locks of this project's runs: (namespace, run_id) as two int4 keys.
+# Per-owner transaction locks at submission: (namespace, hashtext(owner)).
 LOCK_NAMESPACE = 24
+QUEUE = "research"  # the Procrastinate queue of research runs
+TASK = "research.run"  # the Procrastinate task name
+REPORT_FILES = ("report.md", "report.pdf", "result.json")
 
 QUEUE_TABLES = """
 CREATE TABLE IF NOT EXISTS research_runs (
@@ -39,6 +55,7 @@ CREATE TABLE IF NOT EXISTS research_runs (
     result        jsonb,
     error         text
 );
+ALTER TABLE research_runs ADD COLUMN IF NOT EXISTS job_id bigint;
 CREATE INDEX IF NOT EXISTS research_runs_waiting ON research_runs (status, submitted_at);
 CREATE TABLE IF NOT EXISTS research_run_events (
     id       bigserial PRIMARY KEY,
@@ -49,21 +66,30 @@ CREATE TABLE IF NOT EXISTS research_run_events (
     at       timestamptz NOT NULL DEFAULT clock_timestamp()
 );
 CREATE INDEX IF NOT EXISTS research_run_events_run ON research_run_events (run_id, id);
+CREATE TABLE IF NOT EXISTS research_reports (
+    session_id  text NOT NULL,
+    name        text NOT NULL,
+    content     bytea NOT NULL,
+    run_id      bigint,
+    fence       integer,
+    written_at  timestamptz NOT NULL DEFAULT clock_timestamp(),
+    PRIMARY KEY (session_id, name)
+);
 """
-
 
 
 class RunStatus(StrEnum):
     """A queued run's status in ``research_runs`` (a str: the column keeps the plain text)."""
 
-    QUEUED = "queued"  # waiting, or put back by a worker that was stopped
-    RUNNING = "running"  # a worker holds it (its heartbeat says how recently)
+    QUEUED = "queued"  # waiting, or handed back by a worker that was stopped
+    RUNNING = "running"  # a worker holds it (Procrastinate's heartbeat says it is alive)
     DONE = "done"
     FAILED = "failed"
+    CANCELLED = "cancelled"  # its owner cancelled it
 
 
 WAITING = (RunStatus.QUEUED, RunStatus.RUNNING)  # counted against a token's queue limit
-FINAL = (RunStatus.DONE, RunStatus.FAILED)
+FINAL = (RunStatus.DONE, RunStatus.FAILED, RunStatus.CANCELLED)
 
 
 @dataclass(frozen=True)
@@ -95,13 +121,49 @@ class QueueFull(Exception):
         self.waiting, self.limit = waiting, limit
 
 
+class Fenced(Exception):
+    """This worker's claim on the run is gone (another worker took it, or it was cancelled):
+    the write was refused and the run must stop here."""
+
+    def __init__(self, run_id: int, fence: int) -> None:
+        super().__init__(f"run {run_id}: fence {fence} is no longer the run's")
+        self.run_id, self.fence = run_id, fence
+
+
+class HandBack(Exception):
+    """Raised out of a job so that Procrastinate puts it back in the queue at once."""
+
+
 @dataclass
 class ClaimedRun:
     run_id: int
     owner: str
     request: QueuedRequest
     session_id: str | None
-    claims: int  # 1 for the first worker; more when a run is taken over
+    claims: int  # the fence: 1 for the first worker, one more for each claim after
+
+
+@dataclass(frozen=True)
+class Fence:
+    """A worker's hold on one run; ``check`` inside a transaction refuses a lost one."""
+
+    url: str
+    run_id: int
+    number: int
+
+    async def check(self, connection: Any) -> None:
+        # FOR SHARE: a claim (an UPDATE of this row) waits until our transaction ends, so the
+        # number cannot change between this check and the write that follows it.
+        cursor = await connection.execute(
+            "SELECT claims, status FROM research_runs WHERE run_id = %s FOR SHARE", (self.run_id,))
+        row = await cursor.fetchone()
+        if row is None or row["claims"] != self.number or row["status"] != RunStatus.RUNNING:
+            raise Fenced(self.run_id, self.number)
+
+
+# The fence of the run this task works for; the checkpointer and the sessions index read it
+# (session_store), so a run's own writes are fenced without passing it through the graph.
+CURRENT_FENCE: ContextVar[Fence | None] = ContextVar("research_run_fence", default=None)
 
 
 @asynccontextmanager
@@ -115,12 +177,20 @@ async def _connection(db: Any) -> AsyncIterator[Any]:
             yield connection
 
 
+async def _defer(connection: Any, run_id: int) -> int:
+    """A Procrastinate job for the run, through the library's own SQL function."""
+    cursor = await connection.execute(
+        "SELECT unnest(procrastinate_defer_jobs_v1(ARRAY[ROW(%s, %s, 0, NULL, NULL, %s::jsonb, NULL)"
+        "::procrastinate_job_to_defer_v1])) AS id", (QUEUE, TASK, json.dumps({"run_id": run_id})))
+    return int((await cursor.fetchone())["id"])
+
+
 async def submit(db: Any, owner: str, request: QueuedRequest, limit: int, session_id: str | None = None) -> int:
     """Queue a run for ``owner``: its id. Raises ``QueueFull`` at the owner's limit.
     ``session_id``: an unfinished session of the owner's to resume.
 
     The count and the insert happen under a per-owner transaction lock, so simultaneous
-    submissions cannot all slip under the limit."""
+    submissions cannot all slip under the limit; the run and its job commit together."""
     if isinstance(db, str):
         await ensure_schema(db)
     async with _connection(db) as connection:
@@ -134,7 +204,10 @@ async def submit(db: Any, owner: str, request: QueuedRequest, limit: int, sessio
             cursor = await connection.execute(
                 "INSERT INTO research_runs (owner, request, session_id) VALUES (%s, %s, %s) RETURNING run_id",
                 (owner, json.dumps(request.to_json()), session_id))
-            return int((await cursor.fetchone())["run_id"])
+            run_id = int((await cursor.fetchone())["run_id"])
+            job_id = await _defer(connection, run_id)
+            await connection.execute("UPDATE research_runs SET job_id = %s WHERE run_id = %s", (job_id, run_id))
+            return run_id
 
 
 async def get_run(db: Any, run_id: int) -> dict[str, Any] | None:
@@ -159,81 +232,206 @@ async def runs_of(db: Any, owner: str, statuses: tuple[str, ...] = WAITING) -> l
         return list(await cursor.fetchall())
 
 
+async def report_files(db: Any, run_id: int) -> dict[str, bytes]:
+    """The finished run's files by name (report.md, report.pdf, result.json), from
+    PostgreSQL: every process can read them, on any host. Empty if there are none."""
+    async with _connection(db) as connection:
+        cursor = await connection.execute(
+            """SELECT r.name, r.content FROM research_reports r JOIN research_runs q ON q.session_id = r.session_id
+               WHERE q.run_id = %s AND q.status = ANY(%s)""", (run_id, [RunStatus.DONE, RunStatus.FAILED]))
+        return {row["name"]: bytes(row["content"]) for row in await cursor.fetchall()}
+
+
+async def cancel(db: Any, run_id: int, owner: str) -> bool:
+    """Cancel ``owner``'s run if it has not finished: True if it was cancelled. A waiting
+    run never starts; a running one is stopped by its worker within a heartbeat (its next
+    fenced write is refused), its session kept as it stands."""
+    async with _connection(db) as connection:
+        async with connection.transaction():
+            cursor = await connection.execute(
+                "SELECT status, job_id FROM research_runs WHERE run_id = %s AND owner = %s FOR UPDATE",
+                (run_id, owner))
+            row = await cursor.fetchone()
+            if row is None or row["status"] in FINAL:
+                return False
+            await connection.execute(
+                "UPDATE research_runs SET status = %s, finished_at = clock_timestamp(), worker = NULL "
+                "WHERE run_id = %s", (RunStatus.CANCELLED, run_id))
+            await connection.execute(
+                "INSERT INTO research_run_events (run_id, worker, event, payload) VALUES (%s, '', %s, '{}')",
+                (run_id, RunStatus.CANCELLED.value))
+            if row["job_id"] is not None:
+                # abort=True: a job being worked on is flagged for its worker too (Procrastinate's abort).
+                await connection.execute("SELECT procrastinate_cancel_job_v1(%s, true, false)", (row["job_id"],))
+            return True
+
+
+# --- the worker's side ---------------------------------------------------------------------------
+
+
+def make_app(url: str, run_job: Any) -> Any:
+    """A Procrastinate app whose one task runs ``await run_job(run_id, context)``.
+
+    A job ends in one of three ways: it returns (the run is recorded: done, failed or
+    cancelled, or it was not ours any more), it raises ``HandBack`` or is cancelled by a
+    worker's shutdown (retried at once, by whichever worker is free)."""
+    import procrastinate
+
+    app = procrastinate.App(connector=procrastinate.PsycopgConnector(
+        conninfo=conninfo(url), min_size=1, max_size=4, timeout=10))
+
+    @app.task(name=TASK, queue=QUEUE, pass_context=True,
+              retry=procrastinate.RetryStrategy(retry_exceptions={HandBack, asyncio.CancelledError}))
+    async def research_run(context: Any, run_id: int) -> None:
+        await run_job(int(run_id), context)
+
+    return app
+
+
+async def recover_stalled(app: Any, seconds_since_heartbeat: float) -> list[int]:
+    """Put back the jobs of workers whose heartbeat stopped (a kill -9, a lost host, a
+    database restart that cut them off): Procrastinate finds them, we ask it to retry them."""
+    retried = []
+    for job in await app.job_manager.get_stalled_jobs(queue=QUEUE, seconds_since_heartbeat=seconds_since_heartbeat):
+        await app.job_manager.retry_job(job)
+        retried.append(job.id)
+    return retried
+
+
+async def requeue_jobless(url: str, lease_seconds: float) -> list[int]:
+    """A run still waiting whose job is over (its job was finished by a worker that had lost
+    it, or the row predates the job column): a new job, so no run waits forever."""
+    requeued = []
+    async with _connection(url) as connection:
+        async with connection.transaction():
+            cursor = await connection.execute(
+                """SELECT r.run_id FROM research_runs r LEFT JOIN procrastinate_jobs j ON j.id = r.job_id
+                   WHERE (j.id IS NULL OR j.status NOT IN ('todo', 'doing'))
+                     AND (r.status = %s OR (r.status = %s
+                          AND r.heartbeat_at < clock_timestamp() - make_interval(secs => %s)))
+                   FOR UPDATE OF r SKIP LOCKED""", (RunStatus.QUEUED, RunStatus.RUNNING, lease_seconds))
+            for row in await cursor.fetchall():
+                job_id = await _defer(connection, row["run_id"])
+                await connection.execute("UPDATE research_runs SET job_id = %s WHERE run_id = %s",
+                                         (job_id, row["run_id"]))
+                requeued.append(int(row["run_id"]))
+    return requeued
+
+
+async def claim(url: str, run_id: int, worker: str) -> ClaimedRun | None:
+    """Start working on a run whose job this worker holds: the fence goes up by one. None
+    when there is nothing to run (finished, cancelled)."""
+    async with _connection(url) as connection:
+        async with connection.transaction():
+            cursor = await connection.execute(
+                """UPDATE research_runs SET status = %s, worker = %s, heartbeat_at = clock_timestamp(),
+                       claims = claims + 1, started_at = COALESCE(started_at, clock_timestamp())
+                   WHERE run_id = %s AND status = ANY(%s)
+                   RETURNING run_id, owner, request, session_id, claims""",
+                (RunStatus.RUNNING, worker, run_id, list(WAITING)))
+            row = await cursor.fetchone()
+            if row is None:
+                return None
+            await connection.execute(
+                "INSERT INTO research_run_events (run_id, worker, event, payload) VALUES (%s, %s, 'claimed', %s)",
+                (run_id, worker, json.dumps({"claims": row["claims"]})))
+            return ClaimedRun(int(row["run_id"]), row["owner"], QueuedRequest.from_json(row["request"]),
+                              row["session_id"], int(row["claims"]))
+
+
 class Lease:
-    """One worker's hold on the queue: a connection of its own that carries the
-    advisory lock of the run it works on (so the lock dies with the worker)."""
+    """One claimed run's writes, each fenced. A connection of its own, opened per run."""
 
-    def __init__(self, url: str, worker: str, lease_seconds: float) -> None:
-        self.url, self.worker, self.lease_seconds = url, worker, lease_seconds
+    def __init__(self, url: str, worker: str) -> None:
+        self.url, self.worker = url, worker
         self.connection: Any = None
+        self.fence: Fence | None = None
+        self.owner = ""
+        # The heartbeat and the event writer share the connection: one transaction at a time.
+        self._lock = asyncio.Lock()
 
-    async def open(self) -> "Lease":
-        await ensure_schema(self.url)
+    async def open(self, claimed: ClaimedRun) -> "Lease":
+        self.fence = Fence(self.url, claimed.run_id, claimed.claims)
+        self.owner = claimed.owner
         self.connection = await connect(self.url)
         return self
 
     async def close(self) -> None:
         if self.connection is not None:
-            await self.connection.close()
-            self.connection = None
+            try:
+                await self.connection.close()
+            finally:
+                self.connection = None
 
-    async def claim(self) -> ClaimedRun | None:
-        """The oldest queued run, or a running one whose worker is gone; None if none."""
-        async with self.connection.transaction():
-            cursor = await self.connection.execute(
-                """SELECT run_id FROM research_runs
-                   WHERE status = %s
-                      OR (status = %s AND heartbeat_at < clock_timestamp() - make_interval(secs => %s))
-                   ORDER BY submitted_at, run_id
-                   FOR UPDATE SKIP LOCKED LIMIT 8""",
-                (RunStatus.QUEUED, RunStatus.RUNNING, self.lease_seconds))
-            for row in await cursor.fetchall():
-                # A silent worker may still be alive (a stalled heartbeat); its lock says so.
-                locked = await self.connection.execute(
-                    "SELECT pg_try_advisory_lock(%s, %s) AS ok", (LOCK_NAMESPACE, row["run_id"]))
-                if not (await locked.fetchone())["ok"]:
-                    continue
-                cursor = await self.connection.execute(
-                    """UPDATE research_runs SET status = %s, worker = %s, heartbeat_at = clock_timestamp(),
-                           claims = claims + 1, started_at = COALESCE(started_at, clock_timestamp())
-                       WHERE run_id = %s RETURNING run_id, owner, request, session_id, claims""",
-                    (RunStatus.RUNNING, self.worker, row["run_id"]))
-                claimed = await cursor.fetchone()
-                await self.connection.execute(
-                    "INSERT INTO research_run_events (run_id, worker, event, payload) VALUES (%s, %s, 'claimed', %s)",
-                    (claimed["run_id"], self.worker, json.dumps({"claims": claimed["claims"]})))
-                return ClaimedRun(int(claimed["run_id"]), claimed["owner"], QueuedRequest.from_json(claimed["request"]),
-                                  claimed["session_id"], int(claimed["claims"]))
-        return None
+    @asynccontextmanager
+    async def _fenced(self) -> AsyncIterator[Any]:
+        assert self.fence is not None
+        async with self._lock, self.connection.transaction():
+            await self.fence.check(self.connection)
+            yield self.connection
 
     async def heartbeat(self, run_id: int) -> bool:
-        """Still ours? False once another worker has the row (then stop working on it)."""
-        cursor = await self.connection.execute(
-            "UPDATE research_runs SET heartbeat_at = clock_timestamp() WHERE run_id = %s AND worker = %s "
-            "AND status = %s RETURNING run_id", (run_id, self.worker, RunStatus.RUNNING))
-        return await cursor.fetchone() is not None
+        """Still ours? False once another worker has the row or it was cancelled."""
+        try:
+            async with self._fenced() as connection:
+                await connection.execute("UPDATE research_runs SET heartbeat_at = clock_timestamp() WHERE run_id = %s",
+                                         (run_id,))
+            return True
+        except Fenced:
+            return False
 
     async def set_session(self, run_id: int, session_id: str) -> None:
-        await self.connection.execute(
-            "UPDATE research_runs SET session_id = %s WHERE run_id = %s AND worker = %s",
-            (session_id, run_id, self.worker))
+        async with self._fenced() as connection:
+            await connection.execute("UPDATE research_runs SET session_id = %s WHERE run_id = %s", (session_id, run_id))
 
     async def add_event(self, run_id: int, event: str, payload: dict[str, Any]) -> None:
-        await self.connection.execute(
-            "INSERT INTO research_run_events (run_id, worker, event, payload) VALUES (%s, %s, %s, %s)",
-            (run_id, self.worker, event, json.dumps(payload, default=str)))
+        async with self._fenced() as connection:
+            await connection.execute(
+                "INSERT INTO research_run_events (run_id, worker, event, payload) VALUES (%s, %s, %s, %s)",
+                (run_id, self.worker, event, json.dumps(payload, default=str)))
 
     async def finish(self, run_id: int, status: RunStatus, result: dict[str, Any] | None = None,
                      error: str | None = None) -> None:
-        """Record the outcome and let go of the run's lock. QUEUED: put back for another worker."""
-        if status == RunStatus.QUEUED:
-            await self.connection.execute(
-                "UPDATE research_runs SET status = %s, worker = NULL WHERE run_id = %s AND worker = %s",
-                (status, run_id, self.worker))
-        else:
-            await self.connection.execute(
+        """Record the outcome. DONE: in one fenced transaction with the run's report files
+        and its sessions-index row, read from its folder, so a run is finished in all three
+        places or in none. QUEUED: handed back for another worker (nothing else written)."""
+        from pathlib import Path
+
+        from research.orchestrator.session_store import session_row_from_folder, upsert_session_row
+
+        files: dict[str, bytes] = {}
+        session_row = None
+        if status == RunStatus.DONE and result and result.get("session_dir"):
+            folder = Path(result["session_dir"])
+            for name in REPORT_FILES[:2]:
+                if (folder / name).is_file():
+                    files[name] = (folder / name).read_bytes()
+            files["result.json"] = json.dumps(result_json(result), ensure_ascii=False).encode("utf-8")
+            session_row = session_row_from_folder(folder, self.owner)
+        async with self._fenced() as connection:
+            if status == RunStatus.QUEUED:
+                await connection.execute("UPDATE research_runs SET status = %s, worker = NULL WHERE run_id = %s",
+                                         (status, run_id))
+                return
+            session_id = (result or {}).get("session_id")
+            for name, content in files.items():
+                await connection.execute(
+                    """INSERT INTO research_reports (session_id, name, content, run_id, fence)
+                       VALUES (%s, %s, %s, %s, %s) ON CONFLICT (session_id, name) DO UPDATE SET
+                       content = EXCLUDED.content, run_id = EXCLUDED.run_id, fence = EXCLUDED.fence,
+                       written_at = clock_timestamp()""",
+                    (session_id, name, content, run_id, self.fence.number if self.fence else None))
+            if session_row is not None:
+                await upsert_session_row(connection, session_row)
+            await connection.execute(
                 """UPDATE research_runs SET status = %s, result = %s, error = %s, finished_at = clock_timestamp(),
-                       heartbeat_at = clock_timestamp() WHERE run_id = %s AND worker = %s""",
-                (status, json.dumps(result, default=str) if result is not None else None, error, run_id,
-                 self.worker))
-        await self.connection.execute("SELECT pg_advisory_unlock(%s, %s)", (LOCK_NAMESPACE, run_id))
+                       heartbeat_at = clock_timestamp(), session_id = COALESCE(%s, session_id) WHERE run_id = %s""",
+                (status, json.dumps(result, default=str) if result is not None else None, error, session_id, run_id))
+
+
+def result_json(result: dict[str, Any]) -> dict[str, Any]:
+    """What `research --json` prints for this outcome (RunResult.to_json)."""
+    from research.orchestrator.runner import RunResult
+
+    known = set(RunResult.__dataclass_fields__)
+    return RunResult(**{key: value for key, value in result.items() if key in known}).to_json()

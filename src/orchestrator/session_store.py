@@ -56,13 +56,40 @@ class DatabaseUnreachable(UserFacingError):
         super().__init__("serve.database_unreachable", reason=" ".join(reason.split())[:300])
 
 
+# Every connection, the queue's pool included: a database that does not answer within
+# CONNECT_TIMEOUT is an error, not a hang; a peer that vanished (a partition, a host gone)
+# is noticed by TCP keepalives and the user timeout within about KEEPALIVE_IDLE +
+# KEEPALIVE_INTERVAL * KEEPALIVE_COUNT seconds; no statement runs past STATEMENT_TIMEOUT_MS.
+# A URL that sets any of these keeps its own value.
+CONNECT_TIMEOUT = 10
+KEEPALIVE_IDLE, KEEPALIVE_INTERVAL, KEEPALIVE_COUNT = 10, 5, 3
+TCP_USER_TIMEOUT_MS = 30_000
+STATEMENT_TIMEOUT_MS = 60_000
+
+
+def conninfo(url: str) -> str:
+    """``url`` with the timeouts and keepalives above, where it does not set them itself."""
+    from psycopg.conninfo import conninfo_to_dict, make_conninfo
+
+    given = conninfo_to_dict(url)
+    extra: dict[str, Any] = {key: value for key, value in {
+        "connect_timeout": CONNECT_TIMEOUT, "keepalives": 1, "keepalives_idle": KEEPALIVE_IDLE,
+        "keepalives_interval": KEEPALIVE_INTERVAL, "keepalives_count": KEEPALIVE_COUNT,
+        "tcp_user_timeout": TCP_USER_TIMEOUT_MS}.items() if key not in given}
+    options = str(given.get("options") or "")
+    if "statement_timeout" not in options:
+        extra["options"] = f"{options} -c statement_timeout={STATEMENT_TIMEOUT_MS}".strip()
+    return make_conninfo(url, **extra)
+
+
 async def connect(url: str) -> Any:
     """An autocommit connection with dict rows (what the saver expects too)."""
     import psycopg
     from psycopg.rows import dict_row
 
     try:
-        return await psycopg.AsyncConnection.connect(url, autocommit=True, prepare_threshold=0, row_factory=dict_row)
+        return await psycopg.AsyncConnection.connect(conninfo(url), autocommit=True, prepare_threshold=0,
+                                                     row_factory=dict_row)
     except psycopg.OperationalError as exc:
         raise DatabaseUnreachable(str(exc) or type(exc).__name__) from None
 
@@ -85,6 +112,12 @@ async def ensure_schema(url: str) -> None:
             for statement in (SESSIONS_TABLE + QUEUE_TABLES).split(";"):
                 if statement.strip():  # one at a time: prepared statements hold one command each
                     await connection.execute(statement)
+            cursor = await connection.execute("SELECT to_regclass('procrastinate_jobs') IS NOT NULL AS made")
+            if not (await cursor.fetchone())["made"]:
+                from procrastinate.schema import SchemaManager
+
+                # The queue library's own schema (functions with ; in their bodies: sent whole).
+                await connection.execute(SchemaManager.get_schema(), prepare=False)
         finally:
             await connection.execute("SELECT pg_advisory_unlock(%s)", (SETUP_LOCK_KEY,))
     _ready.add(url)
@@ -100,7 +133,11 @@ async def open_checkpointer(settings: Settings, session_path: Path) -> AsyncIter
 
         await ensure_schema(settings.database_url)
         async with await connect(settings.database_url) as connection:
-            yield AsyncPostgresSaver(connection, serde=AllowListSerializer())
+            fence = _current_fence()
+            if fence is None:
+                yield AsyncPostgresSaver(connection, serde=AllowListSerializer())
+            else:
+                yield _fenced_saver(connection, fence)
         return
     import aiosqlite
     from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
@@ -125,17 +162,53 @@ async def open_checkpointer(settings: Settings, session_path: Path) -> AsyncIter
         yield AsyncSqliteSaver(connection, serde=AllowListSerializer())
 
 
-async def record_session(settings: Settings, history: HistoryManager, session_id: str, owner: str = "") -> None:
-    """Copy the session's meta.json into its row of the index (PostgreSQL only).
+def _current_fence() -> Any:
+    from research.orchestrator.run_queue import CURRENT_FENCE
 
-    meta.json stays the session's own record (it travels with the folder); the row is
-    what a service lists and filters by owner. An owner, once set, is never changed."""
-    if not uses_postgres(settings):
-        return
-    meta = history.read_json(session_id, "meta.json", {}) or {}
-    folder = history.root / f"session_{session_id}"
-    row = {
-        "session_id": session_id,
+    return CURRENT_FENCE.get()
+
+
+def _fenced_saver(connection: Any, fence: Any) -> Any:
+    """The PostgreSQL saver, each of whose writes commits only while ``fence`` is the run's."""
+    import asyncio
+
+    from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
+
+    from research.orchestrator.checkpoints import AllowListSerializer
+
+    class FencedSaver(AsyncPostgresSaver):
+        # The saver's own lock is taken inside its methods; ours spans the whole transaction.
+        _fence_lock = asyncio.Lock()
+
+        async def aput(self, *args: Any, **kwargs: Any) -> Any:
+            async with self._fence_lock, self.conn.transaction():
+                await fence.check(self.conn)
+                return await super().aput(*args, **kwargs)
+
+        async def aput_writes(self, *args: Any, **kwargs: Any) -> Any:
+            async with self._fence_lock, self.conn.transaction():
+                await fence.check(self.conn)
+                return await super().aput_writes(*args, **kwargs)
+
+        async def adelete_thread(self, *args: Any, **kwargs: Any) -> Any:
+            async with self._fence_lock, self.conn.transaction():
+                await fence.check(self.conn)
+                return await super().adelete_thread(*args, **kwargs)
+
+    return FencedSaver(connection, serde=AllowListSerializer())
+
+
+def session_row_from_folder(folder: Path, owner: str = "") -> dict[str, Any]:
+    """A session's row of the index, from its folder's meta.json."""
+    import json
+
+    try:
+        meta = json.loads((folder / "meta.json").read_text("utf-8"))
+    except (OSError, ValueError):
+        meta = {}
+    meta = meta if isinstance(meta, dict) else {}
+    return {
+        "session_id": folder.name.removeprefix("session_"),
         "owner": owner,
         "question": str(meta.get("question", "")),
         "language": str(meta.get("language", "")),
@@ -148,21 +221,40 @@ async def record_session(settings: Settings, history: HistoryManager, session_id
         "report_pdf": str(folder / "report.pdf") if (folder / "report.pdf").exists() else "",
         "exit_code": meta.get("exit_code"),
     }
+
+
+async def upsert_session_row(connection: Any, row: dict[str, Any]) -> None:
+    await connection.execute(
+        """INSERT INTO research_sessions (session_id, owner, question, language, status, session_dir, created_at,
+               started_at, finished_at, report_md, report_pdf, exit_code)
+           VALUES (%(session_id)s, %(owner)s, %(question)s, %(language)s, %(status)s, %(session_dir)s,
+               %(created_at)s, %(started_at)s, %(finished_at)s, %(report_md)s, %(report_pdf)s, %(exit_code)s)
+           ON CONFLICT (session_id) DO UPDATE SET
+               owner = CASE WHEN research_sessions.owner = '' THEN EXCLUDED.owner ELSE research_sessions.owner END,
+               question = EXCLUDED.question, language = EXCLUDED.language, status = EXCLUDED.status,
+               session_dir = EXCLUDED.session_dir, started_at = COALESCE(research_sessions.started_at,
+               EXCLUDED.started_at), finished_at = EXCLUDED.finished_at, report_md = EXCLUDED.report_md,
+               report_pdf = EXCLUDED.report_pdf, exit_code = EXCLUDED.exit_code, updated_at = now()""",
+        row,
+    )
+
+
+async def record_session(settings: Settings, history: HistoryManager, session_id: str, owner: str = "") -> None:
+    """Copy the session's meta.json into its row of the index (PostgreSQL only).
+
+    meta.json stays the session's own record (it travels with the folder); the row is
+    what a service lists and filters by owner. An owner, once set, is never changed.
+    Inside a queued run the write is fenced: a worker that lost its run changes nothing."""
+    if not uses_postgres(settings):
+        return
+    row = session_row_from_folder(history.root / f"session_{session_id}", owner)
     await ensure_schema(settings.database_url)
     async with await connect(settings.database_url) as connection:
-        await connection.execute(
-            """INSERT INTO research_sessions (session_id, owner, question, language, status, session_dir, created_at,
-                   started_at, finished_at, report_md, report_pdf, exit_code)
-               VALUES (%(session_id)s, %(owner)s, %(question)s, %(language)s, %(status)s, %(session_dir)s,
-                   %(created_at)s, %(started_at)s, %(finished_at)s, %(report_md)s, %(report_pdf)s, %(exit_code)s)
-               ON CONFLICT (session_id) DO UPDATE SET
-                   owner = CASE WHEN research_sessions.owner = '' THEN EXCLUDED.owner ELSE research_sessions.owner END,
-                   question = EXCLUDED.question, language = EXCLUDED.language, status = EXCLUDED.status,
-                   session_dir = EXCLUDED.session_dir, started_at = COALESCE(research_sessions.started_at,
-                   EXCLUDED.started_at), finished_at = EXCLUDED.finished_at, report_md = EXCLUDED.report_md,
-                   report_pdf = EXCLUDED.report_pdf, exit_code = EXCLUDED.exit_code, updated_at = now()""",
-            row,
-        )
+        fence = _current_fence()
+        async with connection.transaction():
+            if fence is not None:
+                await fence.check(connection)
+            await upsert_session_row(connection, row)
 
 
 async def list_sessions(settings: Settings, owner: str | None, limit: int = 20) -> list[dict[str, Any]]:

@@ -1,21 +1,28 @@
-"""A `research serve` worker: takes queued runs from PostgreSQL one at a time and runs them.
+"""A `research serve` worker: a Procrastinate worker that runs queued research runs, one at a time.
 
 Each run is an ordinary ``run_research`` with the PostgreSQL checkpointer, so a run a
-dead worker left behind is resumed (``--resume`` semantics) by whichever worker claims
-it next: finished steps are not run again. While it works, the worker beats the run's
-heartbeat; its progress events go to ``research_run_events``, where the HTTP server
-reads them for the client. SIGTERM/SIGINT: the current run is stopped, its session kept,
-and the run put back in the queue for another worker.
+dead worker left behind is resumed (``--resume`` semantics) by whichever worker gets its
+job next: finished steps are not run again. Procrastinate claims jobs, beats the
+worker's heartbeat and, through ``recover_stalled`` here, hands the jobs of a silent
+worker to the others. Every write of a run is fenced (run_queue): a worker that lost its
+run stops at its next write.
+
+The database going away never leaves a worker idle: the Procrastinate worker fails, the
+run in hand stops (its fenced heartbeat fails), and the worker connects again with
+backoff until the database answers. SIGTERM/SIGINT: the current run is stopped where it
+is, its session kept, and handed back to the queue for another worker.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import os
 import signal
 import socket
 import sys
+import time
 from dataclasses import asdict
 from typing import Any
 
@@ -23,16 +30,19 @@ import psycopg
 
 from research.modules.core.errors import UserFacingError
 from research.modules.core.settings import Settings
-from research.orchestrator.run_queue import ClaimedRun, Lease, RunStatus
-from research.orchestrator.session_store import DatabaseUnreachable
+from research.orchestrator import run_queue
+from research.orchestrator.run_queue import CURRENT_FENCE, ClaimedRun, Fenced, HandBack, Lease, RunStatus
 from research.orchestrator.runner import ResearchRequest, result_from_meta, run_research
+from research.orchestrator.session_store import DatabaseUnreachable, ensure_schema
 from research.state.progress_events import ProgressEvent, SessionStarted, Token, to_wire
 from research.state.session_folder import FINISHED_STATUSES, HistoryManager, SessionInfo
 
-DEFAULT_LEASE_SECONDS = 15.0
+DEFAULT_LEASE_SECONDS = 15.0  # a worker silent this long has its run handed to another
 DEFAULT_HEARTBEAT_SECONDS = 2.0
-POLL_SECONDS = 0.3
-RECONNECT_SECONDS = 2.0
+POLL_SECONDS = 1.0  # between job polls; a new job also wakes the worker at once (LISTEN/NOTIFY)
+RECONNECT_FIRST, RECONNECT_MAX = 0.5, 2.0  # backoff while the database does not answer
+STOP_SECONDS = 30.0  # a run asked to stop gets this long to hand itself back
+DRAIN_SECONDS = 10.0  # the last progress events get this long to reach the database
 
 
 def worker_name() -> str:
@@ -47,49 +57,141 @@ def _both_languages(exc: BaseException) -> str:
     return json.dumps({"en": text, "ja": text}, ensure_ascii=False)
 
 
+def _database_error(exc: BaseException) -> bool:
+    """A failure of the database connection (not of the research itself)."""
+    from procrastinate.exceptions import ConnectorException
+    from psycopg_pool import PoolTimeout
+
+    return isinstance(exc, (psycopg.OperationalError, psycopg.InterfaceError, DatabaseUnreachable,
+                            ConnectorException, PoolTimeout, ConnectionError))
+
+
+def _orphan_session(history: HistoryManager, run_id: int) -> str | None:
+    """The session a previous claim of this run made but could not record (the database
+    went away between the two): the newest folder whose meta.json names the run."""
+    found: list[tuple[str, str]] = []
+    for meta_path in history.root.glob("session_*/meta.json"):
+        try:
+            meta = json.loads(meta_path.read_text("utf-8"))
+        except (OSError, ValueError):
+            continue
+        if isinstance(meta, dict) and meta.get("queue_run") == run_id:
+            found.append((str(meta.get("created_at") or ""), meta_path.parent.name.removeprefix("session_")))
+    return max(found)[1] if found else None
+
+
 class Worker:
     def __init__(self, settings: Settings, *, name: str | None = None,
                  lease_seconds: float = DEFAULT_LEASE_SECONDS, heartbeat_seconds: float = DEFAULT_HEARTBEAT_SECONDS):
         self.settings = settings
+        self.url = settings.database_url
         self.name = name or worker_name()
-        self.lease = Lease(settings.database_url, self.name, lease_seconds)
+        self.lease_seconds = lease_seconds
         self.heartbeat_seconds = heartbeat_seconds
+        self.lease: Any = None  # the run in hand's fenced writes (run_queue.Lease)
         self.stopping = asyncio.Event()
+        self.runs_done = 0
+        self.max_runs: int | None = None
+        self._enough = asyncio.Event()  # max_runs reached
+
+    def _say(self, text: str) -> None:
+        sys.stderr.write(f"research serve worker {self.name}: {' '.join(text.split())[:300]}\n")
+        sys.stderr.flush()
 
     async def serve(self, max_runs: int | None = None) -> None:
-        """Claim and run until stopped (or ``max_runs`` runs are done)."""
-        done = 0
+        """Run jobs until stopped (or ``max_runs`` runs are done), reconnecting whenever the
+        database goes away: back off, try again, never sit idle with no connection."""
+        self.max_runs = max_runs
+        delay = RECONNECT_FIRST
+        while not self.stopping.is_set() and not self._enough.is_set():
+            began = time.monotonic()
+            try:
+                await ensure_schema(self.url)
+                app = run_queue.make_app(self.url, self.run_job)
+                async with app.open_async():
+                    await self._work(app)
+            except Exception as exc:  # noqa: BLE001 - any failure here is a reason to reconnect, said in one line
+                self._say(exc.message("en") if isinstance(exc, UserFacingError) else f"{type(exc).__name__}: {exc}")
+            if self.stopping.is_set() or self._enough.is_set():
+                break
+            if time.monotonic() - began > 30:
+                delay = RECONNECT_FIRST  # it worked for a while: this is a new outage
+            try:
+                await asyncio.wait_for(self.stopping.wait(), delay)
+            except asyncio.TimeoutError:
+                pass
+            delay = min(delay * 2, RECONNECT_MAX)
+
+    async def _work(self, app: Any) -> None:
+        """One connected spell: Procrastinate's worker plus the stalled-job recovery, until
+        either fails (the database went away) or we are asked to stop."""
+        worker = asyncio.ensure_future(app.run_worker_async(
+            queues=[run_queue.QUEUE], name=self.name, concurrency=1, install_signal_handlers=False,
+            fetch_job_polling_interval=POLL_SECONDS, abort_job_polling_interval=self.heartbeat_seconds,
+            update_heartbeat_interval=self.heartbeat_seconds, stalled_worker_timeout=self.lease_seconds,
+            shutdown_graceful_timeout=STOP_SECONDS))
+        recover = asyncio.ensure_future(self._recover(app))
+        stop = asyncio.ensure_future(self.stopping.wait())
+        enough = asyncio.ensure_future(self._enough.wait())
         try:
-            while not self.stopping.is_set() and (max_runs is None or done < max_runs):
-                try:
-                    if self.lease.connection is None:
-                        await self.lease.open()
-                    claimed = await self.lease.claim()
-                    if claimed is not None:
-                        await self.run_one(claimed)
-                        done += 1
-                        continue
-                except (psycopg.OperationalError, DatabaseUnreachable) as exc:
-                    # The database went away (restart, network): our lock went with it, so
-                    # whatever we held is free for others; start over on a new connection.
-                    said = exc.message("en") if isinstance(exc, DatabaseUnreachable) else " ".join(str(exc).split())
-                    sys.stderr.write(f"research serve worker {self.name}: {said[:300]}\n")
-                    await self.lease.close()
-                    await asyncio.sleep(RECONNECT_SECONDS)
-                    continue
-                try:
-                    await asyncio.wait_for(self.stopping.wait(), POLL_SECONDS)
-                except asyncio.TimeoutError:
-                    pass
+            await asyncio.wait({worker, recover, stop, enough}, return_when=asyncio.FIRST_COMPLETED)
         finally:
-            await self.lease.close()
+            for task in (recover, stop, enough):
+                task.cancel()
+            if not worker.done():
+                # Procrastinate's graceful stop: no new job, the one in hand finishes (a stopping
+                # run hands itself back first), the worker unregisters.
+                worker.cancel()
+            try:
+                await worker
+            except asyncio.CancelledError:
+                pass
+        if recover.done() and not recover.cancelled() and recover.exception() is not None:
+            raise recover.exception()  # type: ignore[misc]
+
+    async def _recover(self, app: Any) -> None:
+        while True:
+            await asyncio.sleep(self.heartbeat_seconds)
+            retried = await run_queue.recover_stalled(app, self.lease_seconds)
+            requeued = await run_queue.requeue_jobless(self.url, self.lease_seconds)
+            if retried or requeued:
+                self._say(f"handed back runs of silent workers: jobs {retried}, runs {requeued}")
+
+    async def run_job(self, run_id: int, context: Any = None) -> None:
+        """Procrastinate's task: claim the run (fence + 1) and run it."""
+        claimed = await run_queue.claim(self.url, run_id, self.name)
+        if claimed is None:
+            return  # finished or cancelled meanwhile: nothing to do
+        self.lease = await Lease(self.url, self.name).open(claimed)
+        try:
+            await self.run_one(claimed)
+        finally:
+            try:
+                await self.lease.close()
+            finally:
+                self.lease = None
+                self.runs_done += 1
+                if self.max_runs is not None and self.runs_done >= self.max_runs:
+                    self._enough.set()
 
     async def run_one(self, claimed: ClaimedRun) -> None:
+        fence = CURRENT_FENCE.set(getattr(self.lease, "fence", None))
+        try:
+            await self._run_one(claimed)
+        finally:
+            CURRENT_FENCE.reset(fence)
+
+    async def _run_one(self, claimed: ClaimedRun) -> None:
         request = claimed.request
         # The queued run's language is one of its settings, like its depth and budgets.
         settings = self.settings.model_copy(update={**request.overrides, "language": request.lang})
         history = HistoryManager(settings.sessions_dir)
         session_id = claimed.session_id
+        if not session_id and claimed.claims > 1:
+            # An earlier claim may have made the session and lost the database before saying so.
+            session_id = _orphan_session(history, claimed.run_id)
+            if session_id:
+                await self.lease.set_session(claimed.run_id, session_id)
         if session_id:
             meta = history.read_json(session_id, "meta.json", {}) or {}
             if meta.get("status") in FINISHED_STATUSES:
@@ -103,54 +205,104 @@ class Worker:
             parent_session=request.parent)  # a follow-up in a remote REPL conversation
 
         events: asyncio.Queue[ProgressEvent] = asyncio.Queue()
+        lost: list[BaseException] = []  # why this worker may no longer write for the run
+        run: asyncio.Future[Any]
 
         def progress(event: ProgressEvent) -> None:
+            if isinstance(event, SessionStarted):
+                # Said in the folder before the database hears it: if the database is gone by
+                # then, the next claim finds this folder and resumes it instead of making another.
+                history.update_meta(event.session_id, queue_run=claimed.run_id)
             if not isinstance(event, Token):  # the streamed answer is far too chatty for the table
                 events.put_nowait(event)
 
+        def lose(exc: BaseException) -> None:
+            if not lost:
+                lost.append(exc)
+            run.cancel()
+
         async def write_events() -> None:
+            # Never dies on a failed write: every event is marked done, so the drain below ends.
             while True:
                 event = await events.get()
-                if isinstance(event, SessionStarted):
-                    await self.lease.set_session(claimed.run_id, event.session_id)
-                await self.lease.add_event(claimed.run_id, *to_wire(event))
-                events.task_done()
+                try:
+                    if not lost:
+                        if isinstance(event, SessionStarted):
+                            await self.lease.set_session(claimed.run_id, event.session_id)
+                        await self.lease.add_event(claimed.run_id, *to_wire(event))
+                except Exception as exc:  # noqa: BLE001 - the database or the fence: the run stops
+                    lose(exc)
+                finally:
+                    events.task_done()
+
+        async def beat() -> None:
+            while True:
+                await asyncio.sleep(self.heartbeat_seconds)
+                try:
+                    ours = await self.lease.heartbeat(claimed.run_id)
+                except Exception as exc:  # noqa: BLE001 - the database is gone for us
+                    lose(exc)
+                    return
+                if not ours:
+                    lose(Fenced(claimed.run_id, claimed.claims))
+                    return
 
         run = asyncio.ensure_future(run_research(research_request, settings, progress))
         writer = asyncio.ensure_future(write_events())
-        beat = asyncio.ensure_future(self._beat(claimed.run_id, run))
+        beating = asyncio.ensure_future(beat())
         stop = asyncio.ensure_future(self.stopping.wait())
         try:
-            await asyncio.wait({run, stop}, return_when=asyncio.FIRST_COMPLETED)
+            try:
+                await asyncio.wait({run, stop}, return_when=asyncio.FIRST_COMPLETED)
+            except asyncio.CancelledError:
+                # Procrastinate cancels a job past its shutdown grace, or one its owner aborted.
+                run.cancel()
+                await asyncio.wait({run}, timeout=STOP_SECONDS)
+                raise
             if not run.done():  # asked to stop: the session is kept and the run goes back in the queue
                 run.cancel()
-                await asyncio.wait({run}, timeout=30)
-            await events.join()
-            failure = None if run.cancelled() or not run.done() else run.exception()
-            if run.cancelled() or not run.done() or isinstance(failure, (asyncio.CancelledError, KeyboardInterrupt)):
-                # Stopped, or the lease was lost (then the row is another worker's and only
-                # our lock is let go): the session is kept for whoever runs it next.
-                await self.lease.finish(claimed.run_id, RunStatus.QUEUED)
-            elif failure is not None:
-                await self.lease.finish(claimed.run_id, RunStatus.FAILED, error=_both_languages(failure))
-            else:
-                await self.lease.finish(claimed.run_id, RunStatus.DONE, asdict(run.result()))
-        finally:
-            for task in (writer, beat, stop):
-                task.cancel()
-
-    async def _beat(self, run_id: int, run: "asyncio.Future[Any]") -> None:
-        while True:
-            await asyncio.sleep(self.heartbeat_seconds)
+                await asyncio.wait({run}, timeout=STOP_SECONDS)
             try:
-                ours = await self.lease.heartbeat(run_id)
-            except Exception:  # noqa: BLE001 - the database is gone for us: so is our lock
-                ours = False
-            if not ours:
-                # Another worker may take the run (our lock is gone with the connection, or the
-                # row is no longer ours): stop at once, well inside the lease it must wait out.
-                run.cancel()
-                return
+                await asyncio.wait_for(events.join(), DRAIN_SECONDS)
+            except asyncio.TimeoutError:
+                lose(TimeoutError("progress events could not be written"))
+        finally:
+            for task in (writer, beating, stop):
+                task.cancel()
+        failure = None if run.cancelled() or not run.done() else run.exception()
+        if isinstance(failure, Fenced) or any(isinstance(exc, Fenced) for exc in lost):
+            return  # the run is another worker's (or cancelled): nothing of ours may be written
+        if lost or (failure is not None and _database_error(failure)):
+            await self._hand_back(claimed)
+        if run.cancelled() or not run.done() or isinstance(failure, (asyncio.CancelledError, KeyboardInterrupt)):
+            await self._hand_back(claimed)
+        elif failure is not None:
+            await self._finish(claimed, RunStatus.FAILED, error=_both_languages(failure))
+        else:
+            await self._finish(claimed, RunStatus.DONE, asdict(run.result()))
+
+    async def _finish(self, claimed: ClaimedRun, status: RunStatus, result: dict[str, Any] | None = None,
+                      error: str | None = None) -> None:
+        try:
+            await self.lease.finish(claimed.run_id, status, result, error)
+        except Fenced:
+            return
+        except Exception as exc:
+            if _database_error(exc):
+                raise HandBack(str(exc)) from None  # not recorded: the run is done again, from its checkpoints
+            raise
+
+    async def _hand_back(self, claimed: ClaimedRun) -> None:
+        """Put the run back for whichever worker is free, session kept; Procrastinate
+        retries the job at once (HandBack). Without a database the job is the stalled-job
+        recovery's to hand back."""
+        try:
+            await self.lease.finish(claimed.run_id, RunStatus.QUEUED)
+        except Fenced:
+            return
+        except Exception as exc:  # noqa: BLE001 - the database is gone: recovery hands it back later
+            self._say(f"could not hand run {claimed.run_id} back: {type(exc).__name__}: {exc}")
+        raise HandBack(f"run {claimed.run_id} handed back")
 
 
 async def _main(settings: Settings, lease_seconds: float, heartbeat_seconds: float) -> None:
@@ -158,10 +310,13 @@ async def _main(settings: Settings, lease_seconds: float, heartbeat_seconds: flo
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, worker.stopping.set)
+    # Procrastinate's own log: its errors (a lost database) are ours to say, in one line.
+    logging.getLogger("procrastinate").setLevel(logging.CRITICAL)
     from research.modules.core.i18n import t
 
     lang = settings.language if settings.language in ("ja", "en") else "en"
     sys.stderr.write(t("serve.worker_started", lang, worker=worker.name) + "\n")
+    sys.stderr.flush()
     await worker.serve()
 
 

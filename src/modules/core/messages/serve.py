@@ -31,6 +31,10 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "serve.port_in_use": {"en": "Cannot listen on {host}:{port}: {reason}", "ja": "{host}:{port} で待ち受けできません: {reason}"},
     "serve.worker_started": {"en": "Worker {worker} is waiting for runs.", "ja": "ワーカー {worker} が実行待ちです。"},
+    "serve.worker_restarted": {
+        "en": "Worker process {pid} exited (code {code}); starting another.",
+        "ja": "ワーカープロセス {pid} が終了しました（終了コード {code}）。新しく起動します。",
+    },
     "serve.tokens_unreadable": {
         "en": "Cannot read the tokens file {path} ({reason}).",
         "ja": "トークンファイル {path} を読めません（{reason}）。",
