@@ -1,0 +1,231 @@
+"""A team's client never loses its run: a database restart and a restarted `research serve` front
+are waited out, the run keeps its number, and `research attach N` or the MCP `run` tool follow it
+again. Everything real: PostgreSQL (tests/fixtures/postgres.py), `research serve` as a subprocess
+(the front alone, then a worker started on purpose, so the blip lands while the run waits),
+the console script as the client, the fake Ollama and the local web."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import threading
+import time
+from contextlib import contextmanager
+from pathlib import Path
+
+import anyio
+import httpx
+import pytest
+from conftest import RESEARCH
+from test_serve_http import QUESTION, client, serve_env, token_add  # noqa: F401 - fixtures
+
+from fixtures.postgres import database_url, postgres_server  # noqa: F401 - pytest fixtures
+
+pytestmark = pytest.mark.e2e
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@contextmanager
+def front(env: dict[str, str], port: int):
+    """`research serve --workers 0` on ``port`` (the HTTP front alone): its /mcp URL."""
+    process = subprocess.Popen([RESEARCH, "serve", "--port", str(port), "--workers", "0"], env=env,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                               stdin=subprocess.DEVNULL, start_new_session=True)
+    try:
+        seen = []
+        for line in process.stderr:
+            seen.append(line)
+            if f"127.0.0.1:{port}/mcp" in line:
+                break
+        else:
+            raise AssertionError("research serve did not start: " + "".join(seen))
+        # Keep reading stderr so the front never blocks on a full pipe.
+        threading.Thread(target=lambda: [None for _ in process.stderr], daemon=True).start()
+        yield process, f"http://127.0.0.1:{port}/mcp"
+    finally:
+        if process.poll() is None:
+            process.send_signal(signal.SIGTERM)
+            try:
+                process.wait(30)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)
+
+
+@contextmanager
+def worker(env: dict[str, str]):
+    process = subprocess.Popen([RESEARCH, "serve", "worker"], env=env, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL, start_new_session=True)
+    try:
+        yield process
+    finally:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(40)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+
+
+def client_process(env: dict[str, str], url: str, token: str, *args: str) -> subprocess.Popen:
+    client_env = {k: v for k, v in env.items() if k != "RESEARCH_DATABASE_URL"}
+    client_env.update(RESEARCH_SERVER=url.removesuffix("/mcp"), RESEARCH_SERVER_TOKEN=token,
+                      RESEARCH_SESSIONS_DIR=str(Path(env["RESEARCH_SESSIONS_DIR"]).parent / "client"))
+    return subprocess.Popen([RESEARCH, *args], env=client_env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            stdin=subprocess.DEVNULL, text=True)
+
+
+def client_env_of(env: dict[str, str], url: str, token: str) -> dict[str, str]:
+    client_env = {k: v for k, v in env.items() if k != "RESEARCH_DATABASE_URL"}
+    client_env.update(RESEARCH_SERVER=url.removesuffix("/mcp"), RESEARCH_SERVER_TOKEN=token,
+                      RESEARCH_SESSIONS_DIR=str(Path(env["RESEARCH_SESSIONS_DIR"]).parent / "client"))
+    return client_env
+
+
+def queued_run(process: subprocess.Popen, timeout: float = 60) -> int:
+    """The run number the client printed first ("Queued as run N …")."""
+    deadline = time.monotonic() + timeout
+    line = ""
+    while time.monotonic() < deadline:
+        line = process.stderr.readline()
+        found = re.match(r"Queued as run (\d+)", line)
+        if found:
+            return int(found.group(1))
+        if not line and process.poll() is not None:
+            break
+    raise AssertionError(f"no run number from the client: {line!r} (exit {process.poll()})")
+
+
+def restart_database(postgres) -> None:
+    """A database restart: every connection the front holds is dropped."""
+    # -l: the restarted server writes its log there, not into the pipe _run reads to its end.
+    postgres._run(str(postgres.bin_dir / "pg_ctl"), "-D", str(postgres.data), "-l", str(postgres.folder / "server.log"),
+                  "-m", "fast", "-w", "-t", "60", "restart")
+
+
+async def test_a_database_restart_is_waited_out_by_the_mcp_host_and_the_cli(serve_env, postgres_server):
+    token = token_add(serve_env, "gina")
+    port = free_port()
+    with front(serve_env, port) as (_, url):
+        progress: list[str] = []
+        outcome: dict = {}
+
+        async def host_call() -> None:
+            async with client(url, token) as host:
+                async def on_progress(value, total, message):
+                    progress.append(message or "")
+                outcome["host"] = await host.call_tool("research", {"question": QUESTION, "lang": "en"},
+                                                       progress_callback=on_progress)
+
+        cli = client_process(serve_env, url, token, QUESTION, "--json")
+        cli_run = await anyio.to_thread.run_sync(queued_run, cli)
+        async with anyio.create_task_group() as group:
+            group.start_soon(host_call)
+            deadline = time.monotonic() + 60
+            while not progress:
+                assert time.monotonic() < deadline
+                await anyio.sleep(0.1)
+            host_run = int(re.match(r"Queued as run (\d+)", progress[0]).group(1))
+            await anyio.sleep(1.0)  # both are following their queued runs now
+            await anyio.to_thread.run_sync(restart_database, postgres_server)
+            await anyio.sleep(1.0)
+            with worker(serve_env):
+                out, err = await anyio.to_thread.run_sync(lambda: cli.communicate(timeout=240))
+                while "host" not in outcome:
+                    await anyio.sleep(0.2)
+        result = outcome["host"]
+        assert not result.is_error, result.content[0].text
+        assert result.structured_content["run_id"] == host_run and "Mount Fuji" in result.structured_content["answer"]
+        assert cli.returncode == 0, err
+        assert "Traceback" not in err and "TaskGroup" not in err
+        summary = json.loads(out)
+        assert "Mount Fuji" in summary["answer"] and Path(summary["report_pdf"]).is_file()
+        assert cli_run != host_run
+
+
+async def test_a_restarted_front_loses_no_run_and_attach_or_run_follow_it_again(serve_env):
+    token = token_add(serve_env, "hana")
+    port = free_port()
+    with front(serve_env, port) as (first, url):
+        cli = client_process(serve_env, url, token, QUESTION)
+        cli_run = await anyio.to_thread.run_sync(queued_run, cli)
+        # A client that dies after "Queued as run N": the number is all it needs to follow it again.
+        lost = client_process(serve_env, url, token, "What is LangGraph?")
+        lost_run = await anyio.to_thread.run_sync(queued_run, lost)
+        lost.kill()
+        lost.wait(10)
+        # An MCP host whose call is cut when the front dies.
+        progress: list[str] = []
+        outcome: dict = {}
+
+        async def host_call() -> None:
+            try:
+                async with client(url, token) as host:
+                    async def on_progress(value, total, message):
+                        progress.append(message or "")
+                    outcome["host"] = await host.call_tool("research", {"question": QUESTION, "lang": "en"},
+                                                           progress_callback=on_progress)
+            except Exception as exc:  # noqa: BLE001 - the connection is cut: what a host sees
+                outcome["host"] = exc
+
+        async with anyio.create_task_group() as group:
+            group.start_soon(host_call)
+            deadline = time.monotonic() + 60
+            while not progress:
+                assert time.monotonic() < deadline
+                await anyio.sleep(0.1)
+            host_run = int(re.match(r"Queued as run (\d+)", progress[0]).group(1))
+            os.killpg(first.pid, signal.SIGKILL)  # the front dies; the runs are in the database
+            first.wait(10)
+            deadline = time.monotonic() + 60
+            while "host" not in outcome:
+                assert time.monotonic() < deadline
+                await anyio.sleep(0.1)
+    await anyio.sleep(2.0)  # the CLI keeps trying meanwhile
+    with front(serve_env, port) as (_, url), worker(serve_env):
+        out, err = await anyio.to_thread.run_sync(lambda: cli.communicate(timeout=240))
+        assert cli.returncode == 0, err
+        assert "Traceback" not in err and "Lost contact with the research server" in err
+        assert out.startswith("## ") and "Mount Fuji" in out
+
+        # The host follows its run again with the run tool, after the lines it has shown.
+        async with client(url, token) as host:
+            again: list[str] = []
+
+            async def on_progress(value, total, message):
+                again.append(message or "")
+            followed = await host.call_tool("run", {"run_id": host_run, "after": 0}, progress_callback=on_progress)
+        assert not followed.is_error, followed.content[0].text
+        assert followed.structured_content["run_id"] == host_run and "Mount Fuji" in followed.structured_content["answer"]
+        assert any(m.startswith("Checking every claim") for m in again)
+
+        attached = subprocess.run([RESEARCH, "attach", str(lost_run), "--json"], env=client_env_of(serve_env, url, token),
+                                  capture_output=True, text=True, timeout=240, stdin=subprocess.DEVNULL)
+        assert attached.returncode == 0, attached.stderr
+        assert "LangGraph" in json.loads(attached.stdout)["answer"]
+        assert attached.stderr.startswith(f"Following run {lost_run}")
+
+        nobody = subprocess.run([RESEARCH, "attach", "999999"], env=client_env_of(serve_env, url, token),
+                                capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+        assert nobody.returncode == 2
+        assert nobody.stderr.splitlines()[-1] == "research: No run 999999 among this token's runs."
+    assert cli_run not in (lost_run, host_run)
+
+
+def test_attach_without_a_server_or_with_a_bad_number_is_one_line_exit_2(research_env):
+    alone = subprocess.run([RESEARCH, "attach", "3"], env=research_env, capture_output=True, text=True, timeout=60,
+                           stdin=subprocess.DEVNULL)
+    assert alone.returncode == 2 and "RESEARCH_SERVER" in alone.stderr
+    assert len(alone.stderr.strip().splitlines()) == 1
+    env = {**research_env, "RESEARCH_SERVER": "http://127.0.0.1:9", "RESEARCH_SERVER_TOKEN": "rsk_x", "LANG": "ja_JP.UTF-8"}
+    bad = subprocess.run([RESEARCH, "attach", "twelve", "--lang", "ja"], env=env, capture_output=True, text=True,
+                         timeout=60, stdin=subprocess.DEVNULL)
+    assert bad.returncode == 2 and "実行番号は数字です" in bad.stderr
+    assert len(bad.stderr.strip().splitlines()) == 1
