@@ -95,3 +95,90 @@ async def test_the_mcp_verify_tool_answers_a_huge_answer_with_one_line(research_
         assert time.monotonic() - started < 10
         listing = await host.call_tool("sessions", {})  # the server is still there and answering
         assert not listing.is_error
+
+
+# --- research serve: one token cannot lock the others out; caller budgets stay under the admin's
+
+
+def test_a_caller_may_lower_the_admins_budgets_never_raise_them():
+    from research.servers.research.server import within_admin_limits
+
+    admin = Settings(max_sources=3, max_seconds=600.0)
+    asked = {"max_sources": 50, "max_seconds": 1e300, "max_llm_tokens": 5000, "depth": "quick", "engine": None}
+    assert within_admin_limits(asked, admin) == {"max_sources": 3, "max_seconds": 600.0, "max_llm_tokens": 5000,
+                                                 "depth": "quick"}
+    assert within_admin_limits({"max_sources": 2, "max_seconds": 30.0}, admin) == {"max_sources": 2,
+                                                                                   "max_seconds": 30.0}
+
+
+@pytest.fixture
+def http_front(tmp_path):
+    """The team front (build_app) under uvicorn with the header-read timeout, small caps: its
+    base URL and two tokens."""
+    import socket
+    import threading
+
+    import uvicorn
+
+    from research.servers.research.http_server import build_app, uvicorn_config
+    from research.servers.research.http_tokens import TokenStore
+
+    store = TokenStore(tmp_path / "tokens.json")
+    tokens = [store.add(name)[1] for name in ("ann", "ben")]
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(2048)
+    port = listener.getsockname()[1]
+    app = build_app(Settings(sessions_dir=tmp_path / "sessions"), store, "127.0.0.1", port, sessions_per_token=3,
+                    session_idle_seconds=1.5)
+    server = uvicorn.Server(uvicorn_config(app, header_seconds=1.0, log_level="critical"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [listener]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    try:
+        yield f"http://127.0.0.1:{port}", tokens
+    finally:
+        server.should_exit = True
+        thread.join(10)
+        listener.close()
+
+
+def _initialize(base: str, token: str):
+    import httpx
+
+    body = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+            "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}}
+    return httpx.post(base + "/mcp", json=body, timeout=10,
+                      headers={"Authorization": f"Bearer {token}", "Accept": "application/json, text/event-stream"})
+
+
+def test_one_token_cannot_hold_every_session_and_idle_ones_close(http_front):
+    base, (ann, ben) = http_front
+    opened = [_initialize(base, ann) for _ in range(3)]
+    assert [r.status_code for r in opened] == [200, 200, 200]
+    assert _initialize(base, ann).status_code == 503  # ann is at her cap…
+    assert _initialize(base, ben).status_code == 200  # …which is hers alone
+    time.sleep(3.0)  # nobody used ann's sessions: they are closed
+    assert _initialize(base, ann).status_code == 200
+
+
+def test_a_connection_that_sends_no_whole_request_head_is_closed(http_front):
+    import socket
+
+    base, _ = http_front
+    port = int(base.rsplit(":", 1)[1])
+    slow = []
+    for number in range(20):
+        connection = socket.create_connection(("127.0.0.1", port))
+        if number % 2:  # half send part of a request head, half nothing at all
+            connection.sendall(b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        connection.settimeout(8)
+        slow.append(connection)
+    started = time.monotonic()
+    for connection in slow:
+        assert connection.recv(1024) == b""  # closed by the server (a timeout here raises)
+        connection.close()
+    assert time.monotonic() - started < 6

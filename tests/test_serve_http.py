@@ -309,3 +309,22 @@ def test_token_changes_made_at_once_all_hold(tmp_path):
             assert process.exitcode == 0
         assert store.verify(old) is None, f"trial {trial}: the revoked token still works"
         assert [entry.name for entry in store.list()] == ["new"]
+
+
+async def test_a_caller_cannot_raise_the_admins_budgets(serve_env):
+    import psycopg
+
+    token = token_add(serve_env, "ivan")
+    env = {**serve_env, "RESEARCH_MAX_SOURCES": "1", "RESEARCH_MAX_SECONDS": "600"}
+    with serving(env, workers=0) as url:
+        async with client(url, token) as host:
+            raised = await host.call_tool("research", {"question": QUESTION, "max_sources": 50,
+                                                       "max_seconds": 100_000, "detach": True})
+            assert not raised.is_error, raised.content[0].text
+            lowered = await host.call_tool("research", {"question": QUESTION, "max_seconds": 30, "detach": True})
+            absurd = await host.call_tool("research", {"question": QUESTION, "max_seconds": 1e300, "detach": True})
+            assert absurd.is_error and "max_seconds" in absurd.content[0].text
+    with psycopg.connect(serve_env["RESEARCH_DATABASE_URL"]) as connection:
+        rows = dict(connection.execute("SELECT run_id, request FROM research_runs").fetchall())
+    assert rows[raised.structured_content["run_id"]]["overrides"] == {"max_sources": 1, "max_seconds": 600}
+    assert rows[lowered.structured_content["run_id"]]["overrides"] == {"max_seconds": 30}
