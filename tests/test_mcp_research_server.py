@@ -250,6 +250,25 @@ async def test_verify_agrees_with_research_verify(research_env, tmp_path, fake_o
     assert f"({round(100 * counts['supported'] / sum(counts.values()))}% supported)" in text
 
 
+async def test_verify_takes_the_sources_research_verify_batch_takes_and_strings_alike(research_env, tmp_path):
+    batch = tmp_path / "in.jsonl"
+    batch_sources = [{"label": "S1", "text": FACTS}, {"label": "S2", "text": FUJI_EN.text()}]
+    batch.write_text(json.dumps({"id": "a", "draft": ANSWER, "sources": batch_sources}) + "\n", "utf-8")
+    command = run_research(["verify", "--batch", str(batch), "--no-judge"], research_env)
+    assert command.returncode == 0, command.stderr
+    expected = json.loads(command.stdout)["claims"]
+    async with Client(host_params(research_env)) as host:
+        for sources in (batch_sources, [batch_sources[0], FUJI_EN.text()]):  # objects, and a mix
+            result = await host.call_tool("verify", {"answer": ANSWER, "sources": sources, "judge": False})
+            assert not result.is_error, result.content[0].text
+            assert _verdict_rows(result.structured_content["verdicts"]) == _verdict_rows(expected)
+        twice = await host.call_tool("verify", {"answer": ANSWER, "judge": False,
+                                                "sources": [batch_sources[0], {"label": "S1", "text": "x"}]})
+        assert twice.is_error and "Two sources are labelled S1" in twice.content[0].text
+        empty = await host.call_tool("verify", {"answer": ANSWER, "sources": [{"label": "S1"}], "judge": False})
+        assert empty.is_error and "needs text" in empty.content[0].text
+
+
 def _web_servers_under(root: Path) -> set[int]:
     """Web-search server processes started for this sessions folder (the kept pool's)."""
     found = set()

@@ -40,7 +40,7 @@ from research.servers.research.results import (
 )
 from research.servers.mcp_support import ResearchMCPServer
 from research.servers.research.runs import RunManager, RunsBusy
-from research.servers.research.verify_tool import CheckProcess, VerifyOutput, verify_answer
+from research.servers.research.verify_tool import CheckProcess, SourceObject, VerifyOutput, source_text, verify_answer
 from research.state.progress_events import (
     Message,
     NodeFinished,
@@ -275,20 +275,24 @@ def build_server(service: ResearchService) -> MCPServer:
         name="verify",
         description="Check an answer sentence by sentence against sources, as `research verify` does. Sources "
                     "are labelled S1, S2, … in the order given, so the answer's [S1] cites the first; each is text "
-                    "or an http(s) URL (fetched, then parsed in the sandbox). Each sentence's state: supported, "
+                    "or an http(s) URL (fetched, then parsed in the sandbox), or a {label, text} object as in "
+                    "`research verify --batch`, whose label the answer cites. Each sentence's state: supported, "
                     "partly supported, not supported, contradicted or not checked (its 'verdict' keeps the check's "
                     "outcome: supported, unsupported, uncertain).",
         annotations=ToolAnnotations(read_only_hint=True, open_world_hint=True),
     )
     async def verify_tool(
         answer: Annotated[str, Field(min_length=1, description="The answer to check, with [S#] citations")],
-        sources: Annotated[list[str], Field(min_length=1, description="Source texts or http(s) URLs, S1 first")],
+        sources: Annotated[list[str | SourceObject], Field(
+            min_length=1, description="Sources, S1 first: each a text or an http(s) URL, or an object as "
+                                      "`research verify --batch` takes it: {\"label\": \"S1\", \"text\": \"…\"} "
+                                      "(optional title and url)")],
         judge: Annotated[bool, Field(description="Let the local model decide sentences the checks leave "
                                                  "uncertain (needs Ollama)")] = True,
         lang: Annotated[Lang, Field(description="Language of messages and of the judge: ja, en or auto")] = "auto",
     ) -> Annotated[CallToolResult, VerifyOutput]:
         message_lang = service.message_language(lang, answer)
-        if not any(source.strip() for source in sources):
+        if not any(source_text(source).strip() for source in sources):
             return error_result(t("mcp_research.no_sources", message_lang))
         try:
             output = await verify_answer(answer, sources, service.settings, judge=judge, lang=message_lang,

@@ -2,7 +2,9 @@
 
 Sources are labelled S1, S2, … in the order given, so an answer's ``[S1]`` points at the
 first. A source is text, or an http(s) URL that is fetched by the web-search server and
-parsed in the sandbox, exactly as during research. The checks, the sandboxed reading and
+parsed in the sandbox, exactly as during research; or an object as `research verify --batch`
+takes it (``{"label", "text"}``, with ``title`` and ``url`` kept as its description), whose
+label replaces the positional one. The checks, the sandboxed reading and
 the model judge are the ones `research verify` uses (orchestrator/answer_check.py), so a
 sentence gets the same verdict from this tool as from the command.
 """
@@ -13,7 +15,7 @@ import asyncio
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, model_validator
 
 from research.modules.core.errors import UsageError
 from research.modules.core.grammar import is_url
@@ -27,6 +29,36 @@ from research.state.models import VerdictState, states_json, supported_percent
 MAX_ANSWER_CHARS = 200_000
 MAX_SOURCES = 20
 MAX_SOURCE_CHARS = 2_000_000  # each source, as given or as read from its URL
+
+
+class SourceObject(BaseModel):
+    """One source as a `research verify --batch` line gives it: ``text`` to check against (or,
+    without text, ``url`` to fetch), under ``label`` (default: its position, S1, S2, …)."""
+
+    label: str | None = Field(default=None, min_length=1, max_length=40, pattern=r"^[A-Za-z0-9_.\-]+$",
+                              description="what the answer's citations call it, e.g. S1")
+    text: str | None = Field(default=None, description="the source's text")
+    title: str = ""
+    url: str = Field(default="", description="where the text is from; fetched when there is no text")
+
+    @model_validator(mode="after")
+    def _text_or_url(self) -> "SourceObject":
+        if not (self.text or "").strip() and not is_url(self.url.strip()):
+            raise ValueError("a source object needs text, or an http(s) url")
+        return self
+
+
+Source = str | SourceObject
+
+
+def source_text(source: Source) -> str:
+    """What a source's size is judged by: its text, or the string (text or URL) given."""
+    return source if isinstance(source, str) else (source.text or source.url)
+
+
+class DuplicateLabel(UsageError):
+    def __init__(self, label: str) -> None:
+        super().__init__("mcp_research.duplicate_label", label=label)
 
 
 class TooLarge(UsageError):
@@ -116,14 +148,30 @@ class VerifyOutput(BaseModel):
     judge_note: str = ""  # why the judge could not decide them all
 
 
-async def verify_answer(answer: str, sources: list[str], settings: Settings, *, judge: bool, lang: str,
+def _spec(source: Source) -> SourceSpec:
+    if isinstance(source, SourceObject):
+        text = (source.text or "").strip()
+        return SourceSpec("text", text) if text else SourceSpec("url", source.url.strip())
+    return SourceSpec("url" if is_url(source.strip()) else "text", source.strip())
+
+
+async def verify_answer(answer: str, sources: list[Source], settings: Settings, *, judge: bool, lang: str,
                         servers: Any = None, checks: CheckProcess | None = None) -> VerifyOutput:
-    """``servers``: the research server's ``ServerPool``, kept between calls (None: this call's own).
-    ``checks``: where the sentence checks run (None: here, in this thread). ``TooLarge`` when
-    an input is over the limits."""
-    check_sizes(answer, sources)
-    specs = [SourceSpec("url" if is_url(source.strip()) else "text", source.strip()) for source in sources]
-    documents = await read_sources(specs, settings, servers=servers)
+    """``sources``: strings (text or a URL) or ``SourceObject``s, in any mix. ``servers``: the
+    research server's ``ServerPool``, kept between calls (None: this call's own). ``checks``:
+    where the sentence checks run (None: here, in this thread). ``TooLarge`` when an input is
+    over the limits; ``DuplicateLabel`` when two sources would have one label."""
+    check_sizes(answer, [source_text(source) for source in sources])
+    documents = await read_sources([_spec(source) for source in sources], settings, servers=servers)
+    for document, source in zip(documents, sources):
+        if isinstance(source, SourceObject):  # its label and description as given, like a --batch line's
+            document.update({key: value for key, value in (("label", source.label), ("title", source.title),
+                                                           ("url", source.url)) if value})
+    seen: set[str] = set()
+    for document in documents:
+        if document["label"] in seen:
+            raise DuplicateLabel(document["label"])
+        seen.add(document["label"])
     for document in documents:  # a URL's page is only known once read
         if len(document.get("markdown") or "") > MAX_SOURCE_CHARS:
             raise TooLarge(f"source {document['label']}", len(document["markdown"]), MAX_SOURCE_CHARS)

@@ -59,6 +59,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "Source {label} ({url}) could not be read: {reason}",
         "ja": "出典 {label}（{url}）を読めませんでした: {reason}",
     },
+    "mcp_research.duplicate_label": {
+        "en": "Two sources are labelled {label}: give each source a label of its own.",
+        "ja": "{label} というラベルの出典が2つあります。出典ごとに別のラベルを付けてください。",
+    },
     "mcp_research.no_readable_source": {
         "en": "None of the sources could be read, so nothing can be verified.",
         "ja": "読める出典がないため、検証できません。",
