@@ -39,13 +39,14 @@ def test_config_piped_is_one_setting_per_line_and_greps(run_cli, cli_env):
     records = _records(result.stdout)
     assert all(len(fields) == 3 for fields in records), result.stdout
     found = [fields for fields in records if "REQUEST_TIMEOUT" in fields[0]]  # `| grep REQUEST_TIMEOUT`
-    assert found == [["RESEARCH_REQUEST_TIMEOUT", "600.0", "default"]]
+    assert found == [["RESEARCH_REQUEST_TIMEOUT", "600", "default"]]  # as the README's table says it
     rows = {fields[0]: fields for fields in records}
     # Unset, whatever the setting's type (None, "" or empty): the same "–" in every row.
     for unset in ("RESEARCH_SEARXNG_URL", "RESEARCH_JUDGE_MODEL", "RESEARCH_DATABASE_URL", "RESEARCH_SERVER",
                   "RESEARCH_FALLBACK_MODEL", "RESEARCH_SEARCH_FALLBACK"):
         assert rows[unset][1] == "–", rows[unset]
     assert rows["RESEARCH_SESSIONS_DIR"][1] == cli_env["RESEARCH_SESSIONS_DIR"]  # whole, on its line
+    assert rows["RESEARCH_ALLOW_PRIVATE_NETWORK"][1] == "false" and rows["RESEARCH_PARSE_TIMEOUT"][1] == "30"
     assert "Config file:" in result.stderr and "Config file:" not in result.stdout
 
 

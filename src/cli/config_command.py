@@ -70,9 +70,14 @@ UNSET = "–"  # how every table here shows a setting or finding that has no val
 
 
 def shown_value(value: Any) -> str:
-    """A value as a table cell: a list joined with commas, and None, "" or [] as ``UNSET``."""
+    """A value as a table cell, in the README's words: a list joined with commas, true/false,
+    600 rather than 600.0, and None, "" or [] as ``UNSET``."""
     if isinstance(value, (list, tuple)):
         value = ", ".join(str(v) for v in value)
+    if isinstance(value, bool):  # as the variable is written (RESEARCH_REVIEW_PLAN=false), and the README
+        return "true" if value else "false"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))  # 600, not 600.0
     return UNSET if value is None or value == "" else str(value)
 
 
