@@ -225,6 +225,31 @@ def test_research_with_research_server_looks_like_a_local_run(serve_env, tmp_pat
         assert plain.returncode == 0, plain.stderr
         assert plain.stdout.startswith("## ") and "Mount Fuji" in plain.stdout and "[S1]" in plain.stdout
 
+        # `research sessions` reads the server's sessions, shown as local ones are.
+        def sessions(*args: str, env: dict[str, str] = client_env) -> subprocess.CompletedProcess:
+            return subprocess.run([RESEARCH, "sessions", *args], env=env, capture_output=True, text=True, timeout=60,
+                                  stdin=subprocess.DEVNULL)
+
+        listed = sessions("list", "--json")
+        assert listed.returncode == 0, listed.stderr
+        rows = {row["session_id"]: row for row in json.loads(listed.stdout)}
+        assert summary["session_id"] in rows and len(rows) == 2
+        assert rows[summary["session_id"]]["status"] == "done" and rows[summary["session_id"]]["sources"] >= 1
+        assert serve_env["RESEARCH_SESSIONS_DIR"] not in listed.stdout
+        table = sessions("list")
+        assert table.returncode == 0 and summary["session_id"] in table.stdout and "supported)" in table.stdout
+        shown = sessions("show", summary["session_id"])
+        assert shown.returncode == 0, shown.stderr
+        assert shown.stdout == Path(summary["report_md"]).read_text("utf-8")
+        meta = json.loads(sessions("show", summary["session_id"], "--json").stdout)
+        assert meta["session_id"] == summary["session_id"] and Path(meta["report_md"]).is_file()
+        no_viewer = {k: v for k, v in client_env.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+        opened = sessions("open", summary["session_id"], env={**no_viewer, "PATH": str(tmp_path)})
+        assert opened.returncode == 0, opened.stderr
+        assert Path(opened.stdout.strip()).read_bytes().startswith(b"%PDF") and "No viewer" in opened.stderr
+        unknown = sessions("show", "20200101_000000_abcdef")
+        assert unknown.returncode == 2 and "No session 20200101_000000_abcdef" in unknown.stderr
+
         refused = subprocess.run([RESEARCH, QUESTION], env={**client_env, "RESEARCH_SERVER_TOKEN": "rsk_wrong"},
                                  capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
         assert refused.returncode == 2 and "refused the token" in refused.stderr, refused.stderr

@@ -131,3 +131,18 @@ def test_no_question_and_no_terminal_prints_usage_instead_of_a_repl(run_cli, cli
     result = run_cli([], cli_env)
     assert result.returncode == 2
     assert "usage" in result.stderr.lower()
+
+
+@pytest.mark.parametrize("lang, words", [("en", "No viewer could open it"), ("ja", "開けるビューアーがありません")])
+def test_sessions_open_without_a_viewer_prints_the_path_and_says_no_viewer_could_run(run_cli, cli_env, tmp_path,
+                                                                                   lang, words):
+    session_id = make_session(cli_env, "What is the height of Mount Fuji?", report="# Fuji\n")
+    pdf = Path(cli_env["RESEARCH_SESSIONS_DIR"]) / f"session_{session_id}" / "report.pdf"
+    pdf.write_bytes(b"%PDF-1.4\n")
+    nowhere = tmp_path / "no-viewers"
+    nowhere.mkdir()
+    env = {k: v for k, v in cli_env.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")} | {"PATH": str(nowhere)}
+    opened = run_cli(["sessions", "--lang", lang, "open", session_id], env)
+    assert opened.returncode == 0, opened.stderr
+    assert opened.stdout.strip() == str(pdf)
+    assert words in opened.stderr and len(opened.stderr.strip().splitlines()) == 1
