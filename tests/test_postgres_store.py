@@ -107,3 +107,28 @@ def test_a_database_that_does_not_answer_is_one_line_before_any_session(research
     assert "Cannot reach the database in RESEARCH_DATABASE_URL" in result.stderr and "Traceback" not in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1, result.stderr
     assert session_dirs(env) == []
+
+
+def test_every_connection_has_a_connect_timeout_keepalives_and_a_statement_timeout(database_url):
+    # Without them a worker cut off by a partition waited on a dead socket for hours, and a
+    # statement stuck behind a lock never returned.
+    import asyncio
+
+    from psycopg.conninfo import conninfo_to_dict
+
+    from research.orchestrator.session_store import conninfo, connect
+
+    given = conninfo_to_dict(conninfo(database_url))
+    assert given["connect_timeout"] == "10" and given["keepalives"] == "1" and given["keepalives_idle"] == "10"
+    assert given["tcp_user_timeout"] == "30000"
+    own = conninfo_to_dict(conninfo(database_url + "?connect_timeout=3&options=-c%20statement_timeout%3D5s"))
+    assert own["connect_timeout"] == "3" and own["options"].startswith("-c statement_timeout=5s")  # the URL's own
+    assert "statement_timeout=60000" not in own["options"]
+
+    async def server_side() -> tuple[str, str]:
+        async with await connect(database_url) as connection:
+            timeout = (await (await connection.execute("SHOW statement_timeout")).fetchone())["statement_timeout"]
+            idle = (await (await connection.execute("SHOW tcp_keepalives_idle")).fetchone())["tcp_keepalives_idle"]
+            return timeout, idle
+
+    assert asyncio.run(server_side()) == ("1min", "10")

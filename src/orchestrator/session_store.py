@@ -77,8 +77,13 @@ def conninfo(url: str) -> str:
         "keepalives_interval": KEEPALIVE_INTERVAL, "keepalives_count": KEEPALIVE_COUNT,
         "tcp_user_timeout": TCP_USER_TIMEOUT_MS}.items() if key not in given}
     options = str(given.get("options") or "")
-    if "statement_timeout" not in options:
-        extra["options"] = f"{options} -c statement_timeout={STATEMENT_TIMEOUT_MS}".strip()
+    # The server's side of the same socket: PostgreSQL notices a dead worker (and drops what
+    # its session held) as soon as the worker notices a dead server.
+    wanted = {"statement_timeout": STATEMENT_TIMEOUT_MS, "tcp_keepalives_idle": KEEPALIVE_IDLE,
+              "tcp_keepalives_interval": KEEPALIVE_INTERVAL, "tcp_keepalives_count": KEEPALIVE_COUNT}
+    added = " ".join(f"-c {name}={value}" for name, value in wanted.items() if name not in options)
+    if added:
+        extra["options"] = f"{options} {added}".strip()
     return make_conninfo(url, **extra)
 
 
@@ -247,10 +252,14 @@ async def record_session(settings: Settings, history: HistoryManager, session_id
     Inside a queued run the write is fenced: a worker that lost its run changes nothing."""
     if not uses_postgres(settings):
         return
+    fence = _current_fence()
+    if fence is not None and (history.read_json(session_id, "meta.json", {}) or {}).get("queue_run") != fence.run_id:
+        # Written in the folder before the database hears of it: if the database is gone now,
+        # the run's next claim finds this folder by its run and resumes it, not a new one.
+        history.update_meta(session_id, queue_run=fence.run_id)
     row = session_row_from_folder(history.root / f"session_{session_id}", owner)
     await ensure_schema(settings.database_url)
     async with await connect(settings.database_url) as connection:
-        fence = _current_fence()
         async with connection.transaction():
             if fence is not None:
                 await fence.check(connection)

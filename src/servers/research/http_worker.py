@@ -209,10 +209,6 @@ class Worker:
         run: asyncio.Future[Any]
 
         def progress(event: ProgressEvent) -> None:
-            if isinstance(event, SessionStarted):
-                # Said in the folder before the database hears it: if the database is gone by
-                # then, the next claim finds this folder and resumes it instead of making another.
-                history.update_meta(event.session_id, queue_run=claimed.run_id)
             if not isinstance(event, Token):  # the streamed answer is far too chatty for the table
                 events.put_nowait(event)
 
