@@ -134,11 +134,7 @@ async def run_remote(question: str, settings: Settings, lang: str, *, as_json: b
         http = _http_client(token, bounded)
         # The MCP client reports a refused request as a generic error; the status says why.
         statuses: list[int] = []
-
-        async def remember(response: Any) -> None:
-            statuses.append(response.status_code)
-
-        http.event_hooks = {"request": [], "response": [remember]}
+        http.event_hooks = {"request": [], "response": [_status_recorder(statuses)]}
         try:
             async with Client(streamable_http_client(url, http_client=http,
                                                      max_sse_event_size=MAX_RESPONSE_BYTES)) as client:
@@ -171,6 +167,13 @@ async def run_remote(question: str, settings: Settings, lang: str, *, as_json: b
         remember_run(settings, run_id)
         return await follow_run(run_id, settings, lang, token, as_json=as_json, output=output)
     return _print_legacy(answered, text, lang, as_json)
+
+
+def _status_recorder(statuses: list[int]) -> Any:
+    async def remember(response: Any) -> None:
+        statuses.append(response.status_code)
+
+    return remember
 
 
 def _print_legacy(output: dict[str, Any], text: str, lang: str, as_json: bool) -> RemoteRun:

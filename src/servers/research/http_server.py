@@ -617,17 +617,17 @@ def limit_sessions_per_token(server: MCPServer, per_token: int) -> None:
     """At most ``per_token`` open MCP sessions per token: the next initialize of that token gets
     503, any other token's still opens. The SDK counts all sessions together (a global cap one
     token could fill), so its admission step is wrapped here to count the requestor's own."""
-    manager = server._lowlevel_server._session_manager  # noqa: SLF001 - made by streamable_http_app just before
-    admit = manager._admit_session  # noqa: SLF001
+    manager = server._lowlevel_server._session_manager  # made by streamable_http_app just before
+    admit = manager._admit_session
 
     def admit_within_cap(requestor: Any) -> Any:
         if requestor is not None:
-            held = sum(1 for owner in manager._session_owners.values() if owner == requestor)  # noqa: SLF001
+            held = sum(1 for owner in manager._session_owners.values() if owner == requestor)
             if held >= per_token:
                 return None
         return admit(requestor)
 
-    manager._admit_session = admit_within_cap  # noqa: SLF001
+    manager._admit_session = admit_within_cap
 
 
 def build_app(settings: Settings, store: TokenStore, host: str, port: int, *,

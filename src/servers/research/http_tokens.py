@@ -21,7 +21,8 @@ import secrets
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 from research.modules.core.errors import UsageError
 from research.modules.core.settings import Settings, config_file_path
