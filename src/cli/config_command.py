@@ -121,7 +121,9 @@ def show_config(settings: Settings, *, as_json: bool, lang: str) -> int:
         print_records(records)
         return EXIT_OK
     table = Table(title=t("terminal.config_title", lang))
-    for key in ("terminal.config_col_setting", "terminal.config_col_value", "terminal.config_col_source"):
+    # A setting's name is never folded (it is what one searches for); long values fold instead.
+    table.add_column(t("terminal.config_col_setting", lang), no_wrap=True)
+    for key in ("terminal.config_col_value", "terminal.config_col_source"):
         table.add_column(t(key, lang), overflow="fold")
     for record in records:
         table.add_row(*(escape(field) for field in record))

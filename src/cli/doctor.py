@@ -349,8 +349,8 @@ def _print_table(checks: list[Check], summary: str, lang: str) -> None:
         return
     styles = {"ok": "green", "warn": "yellow", "fail": "bold red", "skip": "dim"}
     table = Table(title=t("doctor.title", lang))
-    table.add_column(t("doctor.column.check", lang))
-    table.add_column(t("doctor.column.status", lang))
+    table.add_column(t("doctor.column.check", lang), no_wrap=True)
+    table.add_column(t("doctor.column.status", lang), no_wrap=True)
     # Long details wrap between words; a path longer than the column is the only thing folded.
     table.add_column(t("doctor.column.detail", lang), overflow="fold")
     for check in checks:
