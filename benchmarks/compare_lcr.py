@@ -30,6 +30,17 @@ Setup (once; LCR's code stays in /tmp and is never committed):
 Run:
 
     .venv/bin/python benchmarks/compare_lcr.py --lcr /tmp/lcr [--pairs 5] [--tokens-per-second 40] [--json]
+
+Real-model mode (``--ollama URL``): the same, against a real Ollama-compatible server (e.g.
+../shared/realmodel) instead of the neutral fake, through a counting pass-through
+(benchmarks/ollama_meter.py) that reads the server's own counts from every generation:
+calls, prompt tokens evaluated, tokens written, time in the model. Both programs get the same
+model (``--model``); ours also gets ``RESEARCH_NUM_CTX`` (``--num-ctx``). The question set
+(REAL_QUESTIONS, English and Japanese, or ``--question`` repeated) is asked in interleaved
+pairs: for each pair and each question, ours then LCR, with the 1-minute load average written
+before and after each pair, since other work on the machine slows a CPU model sharply:
+
+    .venv/bin/python benchmarks/compare_lcr.py --lcr /tmp/lcr --ollama http://127.0.0.1:11500 --pairs 1
 """
 
 from __future__ import annotations
@@ -52,12 +63,24 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(ROOT / "tests"))
 
 from neutral_ollama import NeutralOllama  # noqa: E402
+from ollama_meter import OllamaMeter  # noqa: E402
 from treemem import TreeRun, run_tree, spread as stats  # noqa: E402
 
 RESEARCH = str(Path(sys.executable).with_name("research"))
 DEFAULT_QUESTION = "What is the height of Mount Fuji?"
 MODEL = "gpt-oss:20b"
 DEFAULT_VENV = Path("/tmp/lcr-venv")
+REAL_MODEL = "qwen2.5-coder:1.5b"
+# The real-model question set: the issue's question first, both languages, pages the web fixture has.
+REAL_QUESTIONS = [
+    ("What is LangGraph checkpointing and why does it matter?", "en"),
+    ("LangGraphのチェックポイントとは？", "ja"),
+    ("What is the height of Mount Fuji?", "en"),
+    ("富士山の最後の噴火はいつ？", "ja"),
+]
+# Targets of the real-model comparison: ours / LCR wall per report, and verification's share
+# of our model time (the program's own per-step count, from the server's durations).
+REAL_TARGETS = {"wall_ratio": 0.7, "verification_share": 0.25}
 # Targets of issue 15: (measure, comparison, limit); ratios are ours / LCR.
 TARGETS = {
     "wall_ratio": ("≤", 0.7),
@@ -123,11 +146,14 @@ def first_line_time(run: TreeRun, prefix: str) -> float | None:
     return next((at for at, line in run.stderr_lines if line.lstrip().startswith(prefix)), None)
 
 
-def run_ours(question: str, lang: str, fake: NeutralOllama, web: Any, home: Path, label: str) -> dict[str, Any]:
+def run_ours(question: str, lang: str, fake: NeutralOllama | OllamaMeter, web: Any, home: Path, label: str,
+             model: str = MODEL, num_ctx: int | None = None) -> dict[str, Any]:
     env = _base_env(home)
-    env.update(RESEARCH_OLLAMA_HOST=fake.url, RESEARCH_MODEL=MODEL, RESEARCH_SEARCH_ENGINE="searxng",
+    env.update(RESEARCH_OLLAMA_HOST=fake.url, RESEARCH_MODEL=model, RESEARCH_SEARCH_ENGINE="searxng",
                RESEARCH_SEARXNG_URL=web.searxng_url, RESEARCH_ALLOW_PRIVATE_NETWORK="true",
                RESEARCH_SESSIONS_DIR=str(home / "sessions"))
+    if num_ctx:
+        env["RESEARCH_NUM_CTX"] = str(num_ctx)
     fake.label = label
     web.clear_log()
     run = run_tree([RESEARCH, question, "--lang", lang, "--json"], env=env, cwd=home)
@@ -150,12 +176,37 @@ def run_ours(question: str, lang: str, fake: NeutralOllama, web: Any, home: Path
         llm_calls=counted["calls"], prompt_tokens=counted["prompt_tokens"],
         completion_tokens=counted["completion_tokens"], by_format=counted["by_format"],
         own_count_calls=sum(entry.get("calls", 0) for entry in usage.values()), **web_requests(web),
+        model_s=counted.get("model_s"), length_stops=counted.get("length_stops"),
+        model_ms_by_step={node: entry.get("model_ms", 0) for node, entry in usage.items() if entry.get("model_ms")},
+        tokens_by_step={node: [entry.get("prompt_tokens", 0), entry.get("completion_tokens", 0), entry.get("calls", 0)]
+                        for node, entry in usage.items() if entry.get("calls")},
+        verification_share=_verification_share(usage),
+        loops=_loops(session),
     )
     return figures
 
 
-def run_lcr(question: str, python: str, checkout: Path, fake: NeutralOllama, web: Any, home: Path,
-            label: str) -> dict[str, Any]:
+# The steps that check the draft: the verification node, the grounded checker it asks, and the
+# redraft a follow-up round makes (counted under "llm" with the first draft, so not separable).
+_CHECKING_STEPS = ("verification", "judge")
+
+
+def _verification_share(usage: dict[str, Any]) -> float | None:
+    """The checking steps' share of the run's time waiting on the model (meta.json usage)."""
+    total = sum(entry.get("model_ms", 0) for entry in usage.values())
+    checking = sum(usage.get(step, {}).get("model_ms", 0) for step in _CHECKING_STEPS)
+    return round(checking / total, 3) if total else None
+
+
+def _loops(session: Path) -> int | None:
+    try:
+        return int(json.loads((session / "verification.json").read_text("utf-8"))["summary"].get("loops") or 0)
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def run_lcr(question: str, python: str, checkout: Path, fake: NeutralOllama | OllamaMeter, web: Any, home: Path,
+            label: str, model: str = MODEL) -> dict[str, Any]:
     env = _base_env(home)
     # LCR reads every configuration field from an upper-case environment variable first.
     for name in ("LLM_PROVIDER", "LOCAL_LLM", "OLLAMA_BASE_URL", "SEARCH_API", "FETCH_FULL_PAGE",
@@ -166,7 +217,7 @@ def run_lcr(question: str, python: str, checkout: Path, fake: NeutralOllama, web
     out = home / f"{label}.json"
     fake.label = label
     web.clear_log()
-    run = run_tree([python, "-c", LCR_DRIVER, str(out), question, fake.url + "/", MODEL], env=env, cwd=home)
+    run = run_tree([python, "-c", LCR_DRIVER, str(out), question, fake.url + "/", model], env=env, cwd=home)
     if run.exit_code != 0 or not out.exists():
         return failure(run)
     figures = tree_figures(run)
@@ -177,6 +228,7 @@ def run_lcr(question: str, python: str, checkout: Path, fake: NeutralOllama, web
         last_report_file_to_exit_s=run.exited_at - (home / f"{label}.json").stat().st_mtime,
         summary_chars=timing["summary_chars"], llm_calls=counted["calls"], prompt_tokens=counted["prompt_tokens"],
         completion_tokens=counted["completion_tokens"], by_format=counted["by_format"], **web_requests(web),
+        model_s=counted.get("model_s"), length_stops=counted.get("length_stops"),
     )
     return figures
 
@@ -208,6 +260,110 @@ def compare(checkout: Path, python: str, pairs: int, question: str, lang: str, t
     return summarise(ours, theirs, {"pairs": pairs, "question": question, "language": lang,
                                     "tokens_per_second": tokens_per_second, "warmup_runs_each": warmup,
                                     "fake_list_items": list_items})
+
+
+def compare_real(checkout: Path, python: str, upstream: str, model: str, num_ctx: int, pairs: int,
+                 questions: list[tuple[str, str]], progress=print) -> dict[str, Any]:
+    """Interleaved pairs against a real model server: for each pair and question, ours then LCR,
+    with the load average before and after each pair."""
+    from fixtures.web_fixture import WebFixture
+
+    ours: list[dict[str, Any]] = []
+    theirs: list[dict[str, Any]] = []
+    pair_rows: list[dict[str, Any]] = []
+    with OllamaMeter(upstream) as meter, WebFixture(slow_delay=0.5) as web, \
+            tempfile.TemporaryDirectory(prefix="compare-lcr-") as tmp:
+        home = Path(tmp)
+        for index in range(pairs):
+            for number, (question, lang) in enumerate(questions):
+                load_before = os.getloadavg()
+                a = run_ours(question, lang, meter, web, home, f"ours-{index}-{number}", model=model, num_ctx=num_ctx)
+                b = run_lcr(question, python, checkout, meter, web, home, f"lcr-{index}-{number}", model=model)
+                load_after = os.getloadavg()
+                for row in (a, b):
+                    row.update(question=question, language=lang, pair=index)
+                ours.append(a)
+                theirs.append(b)
+                pair_rows.append({"pair": index, "question": question, "language": lang,
+                                  "load_before": [round(v, 2) for v in load_before],
+                                  "load_after": [round(v, 2) for v in load_after],
+                                  "ours_wall_s": a["wall_s"], "lcr_wall_s": b["wall_s"],
+                                  "ours_failed": bool(a.get("failed")), "lcr_failed": bool(b.get("failed"))})
+                progress(f"pair {index + 1}/{pairs}, {question[:40]!r}: ours {a['wall_s']:.1f} s"
+                         + (" (failed)" if a.get("failed") else "") + f", LCR {b['wall_s']:.1f} s"
+                         + (" (failed)" if b.get("failed") else "")
+                         + f"; load {load_before[0]:.2f} → {load_after[0]:.2f}")
+    result = summarise(ours, theirs, {"pairs": pairs, "questions": [q for q, _ in questions],
+                                      "languages": [lang for _, lang in questions], "model": model,
+                                      "num_ctx": num_ctx, "server": upstream, "tokens_per_second": 0,
+                                      "warmup_runs_each": 0, "real_model": True})
+    complete = [(a, b) for a, b in zip(ours, theirs) if not a.get("failed") and not b.get("failed")]
+    shares = [a.get("verification_share") for a, _ in complete]
+    result["pair_rows"] = pair_rows
+    result["ours"]["verification_share"] = stats(shares)
+    result["ours"]["model_s"] = stats([a.get("model_s") for a, _ in complete])
+    result["lcr"]["model_s"] = stats([b.get("model_s") for _, b in complete])
+    result["ratios"]["model_s_ratio"] = ratio([a.get("model_s") for a, _ in complete],
+                                              [b.get("model_s") for _, b in complete])
+    result["ratios"]["completion_tokens_ratio"] = ratio([a.get("completion_tokens") for a, _ in complete],
+                                                        [b.get("completion_tokens") for _, b in complete])
+    wall = (result["ratios"].get("wall_ratio") or {}).get("ratio")
+    share = (result["ours"]["verification_share"] or {}).get("median")
+    result["targets"] = {
+        "wall_ratio": {"limit": REAL_TARGETS["wall_ratio"], "measured": wall,
+                       "pass": None if wall is None else wall <= REAL_TARGETS["wall_ratio"]},
+        "verification_share": {"limit": REAL_TARGETS["verification_share"], "measured": share,
+                               "pass": None if share is None else share <= REAL_TARGETS["verification_share"]},
+    }
+    return result
+
+
+def markdown_real(result: dict[str, Any]) -> str:
+    ours, lcr, ratios, setup = result["ours"], result["lcr"], result["ratios"], result["setup"]
+    rows = [
+        ("Wall time per report, spawn → exit", _fmt(ours["wall_s"], " s", 1), _fmt(lcr["wall_s"], " s", 1),
+         "wall_ratio"),
+        ("Time in the model (the pass-through's count)", _fmt(ours["model_s"], " s", 1), _fmt(lcr["model_s"], " s", 1),
+         "model_s_ratio"),
+        ("Model calls", _fmt(ours["llm_calls"], "", 0), _fmt(lcr["llm_calls"], "", 0), "llm_calls_ratio"),
+        ("Prompt tokens evaluated (server's count)", _fmt(ours["prompt_tokens"], "", 0),
+         _fmt(lcr["prompt_tokens"], "", 0), "prompt_tokens_ratio"),
+        ("Tokens written (server's count)", _fmt(ours["completion_tokens"], "", 0),
+         _fmt(lcr["completion_tokens"], "", 0), "completion_tokens_ratio"),
+        ("CPU time of the process tree (the model server not included)", _fmt(ours["cpu_s"], " s", 1),
+         _fmt(lcr["cpu_s"], " s", 1), "cpu_ratio"),
+        ("Searches / pages fetched", f"{_fmt(ours.get('searches'), '', 0)} / {_fmt(ours.get('pages_fetched'), '', 0)}",
+         f"{_fmt(lcr.get('searches'), '', 0)} / {_fmt(lcr.get('pages_fetched'), '', 0)}", None),
+        ("Checking's share of our model time (verification + judge)", _fmt(ours.get("verification_share"), "", 2),
+         "", None),
+    ]
+    lines = [f"Commit {setup.get('commit', '?')}. Model: {setup['model']} on {setup['server']} (RESEARCH_NUM_CTX="
+             f"{setup['num_ctx']} for ours); {setup['pairs']} interleaved pair(s) per question over "
+             f"{len(setup['questions'])} questions; median (min–max) over the runs; ratio = ours / LCR of the medians "
+             "(min–max of the per-pair ratios).", "",
+             "| Measure | Ours | LCR | Ratio |", "|---|---|---|---|"]
+    lines += [f"| {name} | {a} | {b} | {_fmt_ratio(ratios.get(key)) if key else ''} |" for name, a, b, key in rows]
+    lines += ["", "| Pair | Question | Load before → after (1, 5, 15 min) | Ours | LCR | Ours / LCR |",
+              "|---|---|---|---|---|---|"]
+    for row, a, b in zip(result["pair_rows"], result["runs"]["ours"], result["runs"]["lcr"]):
+        share = a.get("verification_share")
+        detail = "" if a.get("failed") else (f" ({a.get('llm_calls')} calls, {a.get('completion_tokens')} written, "
+                                              f"checking {share:.0%})" if share is not None else "")
+        ratio_text = f"{a['wall_s'] / b['wall_s']:.2f}" if not a.get("failed") and not b.get("failed") else "n/a"
+        lines.append(f"| {row['pair'] + 1} | {row['question']} | {', '.join(f'{v:.2f}' for v in row['load_before'])} → "
+                     f"{', '.join(f'{v:.2f}' for v in row['load_after'])} | {a['wall_s']:.1f} s{detail}"
+                     f"{' FAILED' if a.get('failed') else ''} | {b['wall_s']:.1f} s ({b.get('llm_calls')} calls, "
+                     f"{b.get('completion_tokens')} written){' FAILED' if b.get('failed') else ''} | {ratio_text} |")
+    failed = result.get("failed_runs") or {}
+    if any(failed.values()):
+        lines.append(f"\nFailed runs, left out with their pair: ours {failed['ours']}, LCR {failed['lcr']}.")
+    lines += ["", "| Target | Limit | Measured | |", "|---|---|---|---|"]
+    names = {"wall_ratio": "Wall per report, ours / LCR, same model", "verification_share": "Checking / our model time"}
+    for key, verdict in result["targets"].items():
+        status = "n/a" if verdict["pass"] is None else ("PASS" if verdict["pass"] else "FAIL")
+        measured = "n/a" if verdict["measured"] is None else f"{verdict['measured']:.2f}"
+        lines.append(f"| {names[key]} | ≤ {verdict['limit']} | {measured} | {status} |")
+    return "\n".join(lines) + "\n"
 
 
 def summarise(all_ours: list[dict[str, Any]], all_theirs: list[dict[str, Any]],
@@ -341,6 +497,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tokens-per-second", type=float, default=0.0, help="pace the fake model; 0 = instant")
     parser.add_argument("--list-items", type=int, default=1,
                         help="items the fake puts in each list a JSON schema asks for (default 1)")
+    parser.add_argument("--ollama", metavar="URL", help="real-model mode: this Ollama-compatible server, not the fake")
+    parser.add_argument("--model", default=REAL_MODEL, help="the model both programs use in real-model mode")
+    parser.add_argument("--num-ctx", type=int, default=8192, help="RESEARCH_NUM_CTX for ours in real-model mode")
+    parser.add_argument("--questions", type=int, default=len(REAL_QUESTIONS),
+                        help="real-model mode: the first N of the question set")
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     parser.add_argument("--out", type=Path, help="where to write the JSON results")
     args = parser.parse_args(argv)
@@ -356,6 +517,19 @@ def main(argv: list[str] | None = None) -> int:
     from run import machine
 
     started_on, measured = machine(), commit()
+    if args.ollama:
+        questions = [(args.question, args.lang)] if args.question != DEFAULT_QUESTION else REAL_QUESTIONS[:args.questions]
+        result = compare_real(checkout, str(python), args.ollama, args.model, args.num_ctx, args.pairs, questions,
+                              progress=lambda *a, **k: print(*a, **k, file=sys.stderr, flush=True))
+        result["setup"].update(commit=measured, machine=started_on, finished=datetime.now().isoformat(timespec="seconds"))
+        out = args.out or HERE / "results" / f"compare-lcr-real-{datetime.now():%Y%m%d-%H%M}.json"
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(json.dumps(result, ensure_ascii=False, indent=2) + "\n", "utf-8")
+        m = result["setup"]["machine"]
+        print(json.dumps(result, ensure_ascii=False, indent=2) if args.json else
+              f"Machine: {m['cpu']}, {m['cores']} cores, {m['memory_gib']} GiB, {m['os']}; {m['date']}; load average "
+              f"at the start {m['load_average_1_5_15'][0]}.\n\n" + markdown_real(result))
+        return 0
     result = compare(checkout, str(python), args.pairs, args.question, args.lang, args.tokens_per_second,
                      args.warmup, progress=lambda *a, **k: print(*a, **k, file=sys.stderr, flush=True),
                      list_items=args.list_items)

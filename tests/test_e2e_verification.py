@@ -28,10 +28,12 @@ def test_fabricated_citation_is_removed_and_the_claim_flagged(research_env, fake
     assert "[S99]" in progress  # the first draft did cite a source that does not exist
     report = (session / "report.md").read_text("utf-8")
     assert "[S99]" not in report
-    # The follow-up round revised only the unsupported sentences, the fabricated one among them;
-    # whatever is left of it in the answer is flagged, never shown as fact.
+    # The follow-up round searched for the fabricated sentence; no page it read names what the
+    # sentence says (Mars, 2031), so the model was not asked to redraft it from the same passages,
+    # and whatever is left of it in the answer is flagged, never shown as fact.
     revisions = [r for r in fake_ollama.chat_requests() if (r.get("format") or {}).get("title") == "SentenceRevisions"]
-    assert len(revisions) == 1 and "火星" in revisions[0]["messages"][-1]["content"]
+    events = [json.loads(line) for line in (session / "events.jsonl").read_text("utf-8").splitlines()]
+    assert not revisions and [e["reason"] for e in events if e["event"] == "redraft_skipped"] == ["no_new_evidence"]
     answer = report.split("## 検証")[0]
     assert all("（裏付けなし）" in line for line in answer.splitlines() if "火星" in line)
 

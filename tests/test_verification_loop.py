@@ -110,3 +110,18 @@ async def test_a_judged_claim_read_against_the_same_passages_is_not_judged_again
     before = {c["text"]: c["verdict"] for c in judged}
     after = {c["text"]: c["verdict"] for c in result["verification"]["claims"] if c["text"] in before}
     assert after == before
+
+
+def test_a_redraft_waits_for_new_evidence_that_names_what_the_sentence_says():
+    from research.nodes.llm import new_evidence_for
+
+    targets = ["富士山は毎年30万人が登る人気の山である[S1]。"]
+    seen = {"summary": {"documents_seen": len(LEDGER)}}
+    state: dict[str, Any] = {**_state(BAD), "documents": LEDGER, "verification": seen}
+    assert not new_evidence_for(targets, state)  # nothing read since the verdicts
+    climbers = {**LEDGER[0], "label": "S3", "url": "https://example.jp/climb", "canonical_url": "https://example.jp/climb",
+                "markdown": "富士山には毎年約30万人が登山する。"}
+    unrelated = {**climbers, "label": "S4", "markdown": "東京タワーの高さは333メートルである。"}
+    assert not new_evidence_for(targets, {**state, "documents": [*LEDGER, unrelated]})
+    assert new_evidence_for(targets, {**state, "documents": [*LEDGER, unrelated, climbers]})
+    assert not new_evidence_for(targets, {**state, "documents": [*LEDGER, {**climbers, "status": "failed"}]})

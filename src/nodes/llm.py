@@ -11,7 +11,8 @@ from research.modules.core.i18n import t
 from research.modules.core.messages.analysis import attribute_name
 from research.modules.llm.judge import check_claims, judge_for
 from research.modules.llm.model_manager import capped_lines
-from research.modules.text.claims import normalise_citations, split_sentences
+from research.modules.text.analyser import key_words
+from research.modules.text.claims import normalise_citations, split_sentences, strip_citations
 from research.modules.text.disagreements import Pair, PairJudge, find_disagreements, resolve_borderline, summarise
 from research.modules.text.style import check_sentence, citations, remove_violations
 from research.modules.text.tokens import estimate_tokens, truncate_to_tokens
@@ -60,7 +61,14 @@ async def draft_answer(state: AgentState, deps: WorkflowDependencies) -> dict[st
     elif targets and state.get("draft"):
         # A follow-up round: only the sentences the verifier could not support are
         # revised, against everything read so far; the supported ones stay as they were.
-        draft = await redraft_unsupported(state["draft"], targets, state, sources, deps)
+        # With nothing new read that names what they say, a redraft could only reword them
+        # from the same passages: the model is not asked, and the verdicts stand.
+        if new_evidence_for(targets, state):
+            draft = await redraft_unsupported(state["draft"], targets, state, sources, deps)
+        else:
+            draft = state["draft"]
+            deps.history.append_event(state["session_id"], "redraft_skipped", reason="no_new_evidence",
+                                      targets=len(targets))
         disagreements = state.get("disagreements") or disagreements
     else:
         system = DRAFT_SYSTEM[lang]
@@ -118,6 +126,19 @@ async def draft_answer(state: AgentState, deps: WorkflowDependencies) -> dict[st
         # A context overflow (and how it was handled) is recorded, so the report can say so.
         "errors": overflow_errors,
     }
+
+
+def new_evidence_for(targets: list[str], state: AgentState) -> bool:
+    """A document read since the last verification (the ledger only grows) holds a word that
+    one of ``targets`` uses beyond the question's own: a redraft has something new to go by."""
+    documents = list(state.get("documents") or [])
+    seen = int(((state.get("verification") or {}).get("summary") or {}).get("documents_seen") or 0)
+    fresh = [str(d.get("markdown") or "").lower() for d in documents[seen:] if d.get("status") == "ok"]
+    if not fresh:
+        return False
+    asked = {w.lower() for w in key_words(str(state.get("question") or ""))}
+    wanted = {w.lower() for text in targets for w in key_words(strip_citations(text))} - asked
+    return not wanted or any(word in text for text in fresh for word in wanted)
 
 
 async def redraft_unsupported(draft: str, targets: list[str], state: AgentState, sources: list[dict[str, Any]],

@@ -150,6 +150,8 @@ async def verify_claims(state: AgentState, deps: WorkflowDependencies) -> Comman
     summary["corrected"] = corrected
     summary["judge"] = {**judge.describe(), **judged_by}  # which judge decided what (issue 21)
     summary["not_checked"] = sum(1 for v in verdicts if not v["checked"])
+    # The ledger only grows: a follow-up round's redraft reads what came after this many.
+    summary["documents_seen"] = len(documents)
     route: Literal["search", "report"] = "report"
     follow_ups: list[dict[str, Any]] = []  # {"text", "language", "round"}
     targets: list[str] = []
