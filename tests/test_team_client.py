@@ -229,3 +229,17 @@ def test_attach_without_a_server_or_with_a_bad_number_is_one_line_exit_2(researc
                          timeout=60, stdin=subprocess.DEVNULL)
     assert bad.returncode == 2 and "実行番号は数字です" in bad.stderr
     assert len(bad.stderr.strip().splitlines()) == 1
+
+
+def test_ctrl_c_stops_following_not_the_run_and_says_how_to_follow_again(serve_env):
+    token = token_add(serve_env, "ivy")
+    with front(serve_env, free_port()) as (_, url):
+        cli = client_process(serve_env, url, token, QUESTION)
+        run_id = queued_run(cli)
+        cli.send_signal(signal.SIGINT)
+        _, err = cli.communicate(timeout=60)
+        assert cli.returncode == 130, err
+        assert err.strip().endswith(f"research attach {run_id}") and "Traceback" not in err
+        status = httpx.get(url.removesuffix("/mcp") + f"/api/runs/{run_id}",
+                           headers={"Authorization": f"Bearer {token}"}, timeout=30)
+        assert status.json()["status"] == "queued"  # still there for a worker

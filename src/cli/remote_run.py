@@ -320,7 +320,7 @@ async def follow_run(run_id: int, settings: Settings, lang: str, token: str, *, 
     try:
         try:
             row = await _follow_events(api, run_id, progress)
-            if row["status"] == "failed":
+            if row["status"] != "done":
                 return _failed(row, progress.lang)
             result_json = row.get("result")
             if not isinstance(result_json, dict):
@@ -342,6 +342,11 @@ async def follow_run(run_id: int, settings: Settings, lang: str, token: str, *, 
             _say("research: " + t("remote.server_lost", lang, url=base, seconds=int(RETRY_SECONDS),
                                   reason=one_line(str(lost), 200), run_id=run_id))
             return RemoteRun(EXIT_FAILURE)
+        except asyncio.CancelledError:
+            # Ctrl-C or a signal stops the following, not the run: say how to pick it up again.
+            progress.close()
+            _say(t("remote.detached", progress.lang, run_id=run_id))
+            raise
     finally:
         progress.close()
         await api.aclose()

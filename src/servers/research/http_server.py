@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from contextvars import ContextVar
 from typing import Annotated, Any
 
 from mcp.server.auth.middleware.auth_context import get_access_token
@@ -73,6 +74,9 @@ FOLLOW_SECONDS = 0.3  # how often a waiting call reads its run's new events
 # A database blip (a restart, a failover) is waited out with growing pauses, this long in
 # all, before a call says it lost contact; the run itself is kept either way.
 DB_PATIENCE_SECONDS = 90.0
+# An API request answers 503 (Retry-After) much sooner: its client waits and asks again itself.
+API_DB_PATIENCE_SECONDS = 5.0
+_patience: ContextVar[float] = ContextVar("db_patience", default=DB_PATIENCE_SECONDS)
 DB_FIRST_PAUSE, DB_MAX_PAUSE = 0.25, 5.0
 # Open MCP sessions: each token may hold this many at once (another token is never
 # locked out by one that opens thousands), and a session nobody used this long is closed.
@@ -192,7 +196,7 @@ class HttpService:
             try:
                 return await call(*args)
             except errors as exc:
-                if time.monotonic() - started > DB_PATIENCE_SECONDS:
+                if time.monotonic() - started > _patience.get():
                     raise DatabaseLost(str(exc)) from None
                 if on_retry is not None and not told:
                     told = True
@@ -273,8 +277,9 @@ class HttpService:
                 await asyncio.sleep(FOLLOW_SECONDS)
         except DatabaseLost:
             return error_result(t("remote.db_lost", lang, seconds=int(DB_PATIENCE_SECONDS), run_id=run_id))
-        if row["status"] == RunStatus.FAILED:
-            message = t("remote.run_failed", lang, run_id=run_id, reason=_error_text(row["error"], lang))
+        if row["status"] != RunStatus.DONE or not row["result"]:  # failed, or cancelled by its owner
+            reason = _error_text(row["error"], lang) or str(row["status"])
+            message = t("remote.run_failed", lang, run_id=run_id, reason=reason)
             if row["session_id"]:
                 message = t("mcp_research.resume_hint", lang, message=message, session_id=row["session_id"])
             return error_result(message)
@@ -518,6 +523,7 @@ def build_api(service: HttpService, store: TokenStore) -> list[Any]:
             owner = owner_of(request)
             if owner is None:
                 return Response(status_code=401, headers={"WWW-Authenticate": "Bearer"})
+            _patience.set(API_DB_PATIENCE_SECONDS)
             try:
                 return await handler(request, owner)
             except (DatabaseLost, *_db_errors()):
@@ -539,8 +545,8 @@ def build_api(service: HttpService, store: TokenStore) -> list[Any]:
             return _json({"error": "no such run"}, 404)
         body: dict[str, Any] = {"run_id": row["run_id"], "status": row["status"], "session_id": row["session_id"],
                                 "question": str(row["request"].get("question", "")), "lang": row["request"].get("lang")}
-        if row["status"] == RunStatus.FAILED:
-            body["error"] = {lang: _error_text(row["error"], lang) for lang in ("en", "ja")}
+        if row["status"] in run_queue.FINAL and row["status"] != RunStatus.DONE:
+            body["error"] = {lang: _error_text(row["error"], lang) or str(row["status"]) for lang in ("en", "ja")}
         if row["status"] == RunStatus.DONE and row["result"]:
             body["result"] = service.local_json(row["run_id"], RunResult(**row["result"]))
         return _json(body)

@@ -43,6 +43,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "ja": "{url} の調査サーバーが {seconds} 秒応答しませんでした（{reason}）。実行番号 {run_id} は"
               "サーバーで続いています: research attach {run_id}",
     },
+    "remote.detached": {
+        "en": "Stopped following run {run_id}; it goes on on the server. Follow it again: research attach {run_id}",
+        "ja": "実行番号 {run_id} の表示をやめました。サーバーでは続いています。続きを見るには: research attach {run_id}",
+    },
     "remote.needs_server": {
         "en": "research {command} needs RESEARCH_SERVER (the address of the team's research serve).",
         "ja": "research {command} には RESEARCH_SERVER（チームの research serve のアドレス）が必要です。",
