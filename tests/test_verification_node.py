@@ -594,3 +594,24 @@ async def test_an_uncited_sentence_the_judge_read_against_two_sources_cites_both
     (claim,) = verification["claims"]
     assert claim["verdict"] == "supported" and sorted(claim["cited_by_check"]) == ["S1", "S2"]
     assert verification["annotated_draft"].startswith("## 結論\n富士山の最後の噴火は1707年で、江戸まで火山灰が届いた[S")
+
+
+async def test_judge_calls_spread_over_the_servers_slots_and_share_one_prefix():
+    # Three claims left to the judge, a server with two slots (OLLAMA_NUM_PARALLEL): two calls
+    # at once, each opening with the same system prompt and passages (one cached prefix).
+    draft = ("## 結論\n富士山の最後の噴火は1707年12月16日に始まった[S2]。\n富士山の最後の噴火は1708年1月1日に終わった[S2]。\n"
+             "富士山は日本で最も高い山である[S2]。\n")
+
+    class TwoSlots(FakeModel):
+        parallel = 2
+
+    model = TwoSlots(judge=JudgeBatch(verdicts=[JudgeVerdict(id=1, verdict="unsupported")]))
+    deps, _ = _deps(model, loops=0)
+    await _verify(_state(draft), deps)
+    calls = model.calls_for(JudgeBatch)
+    assert len(calls) == 2
+    prompts = [call[2][-1]["content"] for call in calls]
+    prefixes = [p.split("主張:")[0] for p in prompts]
+    assert prefixes[0] == prefixes[1] and prefixes[0].startswith("文章:\n[P1]")
+    assert calls[0][2][0] == calls[1][2][0]  # the same system message
+    assert all(p.split("主張:")[1].count("\n主張 ") == 1 for p in prompts)  # one claim each, not both in one
