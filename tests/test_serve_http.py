@@ -89,9 +89,11 @@ async def test_tokens_are_required_and_each_sees_only_its_own_sessions(serve_env
             assert refused.headers["www-authenticate"].startswith("Bearer")
 
         progress: list[str] = []
+        bar: list[tuple[float, float | None]] = []
 
         async def on_progress(value: float, total: float | None, message: str | None) -> None:
             progress.append(message or "")
+            bar.append((value, total))
 
         async with client(url, alice) as host:
             tools = {tool.name for tool in (await host.list_tools()).tools}
@@ -105,6 +107,8 @@ async def test_tokens_are_required_and_each_sees_only_its_own_sessions(serve_env
             assert progress[0].startswith(f"Queued as run {run_id} ")
             assert any(m.startswith("Started by worker") for m in progress)
             assert any(m.startswith("Checking every claim") for m in progress)
+            values = [value for value, _ in bar]
+            assert {total for _, total in bar} == {100.0} and values == sorted(set(values)) and values[-1] == 100.0
             mine = await host.call_tool("sessions", {})
             assert [s["session_id"] for s in mine.structured_content["sessions"]] == [output["session_id"]]
             # No server paths anywhere a client is told: the files come over the API.

@@ -50,7 +50,7 @@ from research.servers.research.results import (
 from research.servers.research.server import (
     MAX_SESSIONS_LISTED,
     READS_SESSIONS,
-    RUN_STEPS,
+    PROGRESS_TOTAL,
     RUNS_RESEARCH,
     SERVER_NAME,
     AnswerLang,
@@ -246,7 +246,7 @@ class HttpService:
             accepted = TeamResearchOutput(run_id=run_id, status=RunStatus.QUEUED)
             return tool_result(t("remote.queued", lang, run_id=run_id), accepted)
         # The id first, at once: a host that loses this call follows the run again with `run`.
-        await ctx.report_progress(0, float(len(RUN_STEPS)), t("remote.queued", lang, run_id=run_id))
+        await ctx.report_progress(0, PROGRESS_TOTAL, t("remote.queued", lang, run_id=run_id))
         return await self.follow(owner, run_id, lang, ctx, seen=0)
 
     async def follow(self, owner: str, run_id: int, lang: str, ctx: Context, seen: int) -> CallToolResult:
@@ -255,7 +255,8 @@ class HttpService:
         bar, shown, after = ProgressBar(), 0, 0
 
         async def tell_retry() -> None:
-            await ctx.report_progress(bar.value_now(), bar.total, t("remote.db_retrying", lang, run_id=run_id))
+            value, total = bar.nudge()
+            await ctx.report_progress(value, total, t("remote.db_retrying", lang, run_id=run_id))
 
         try:
             while True:
