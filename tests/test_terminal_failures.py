@@ -48,6 +48,17 @@ def test_a_dead_searxng_shows_the_failed_step_and_a_plain_reason(research_env):
     for step in ("Reading sources", "Writing the answer", "Checking every claim"):
         assert marks.get(step, "–") != "✓", result.stderr
     assert marks["Writing the report"] == "✓"
+    assert "Query {" not in result.stderr and "Name(" not in result.stderr
+    # A SearXNG on this machine is private: its question is never sent to another engine, and the line says so.
+    assert "duckduckgo" not in result.stderr.lower()
+    assert "no other engine was asked (RESEARCH_SEARCH_FALLBACK is off)" in result.stderr
+
+
+def test_a_dead_searxng_with_the_fallback_allowed_asks_the_next_engine(research_env):
+    research_env["RESEARCH_SEARXNG_URL"] = f"http://127.0.0.1:{_closed_port()}"
+    research_env["RESEARCH_SEARCH_FALLBACK"] = "true"
+    result = research_in_process(["What is the height of Mount Fuji?"], research_env)
+    assert result.returncode == 5, result.stderr
     # ddgs's Rust error (Query { name: Name("html.duckduckgo.com.") … }) is one plain phrase.
     assert "Query {" not in result.stderr and "Name(" not in result.stderr
     assert "duckduckgo" in result.stderr

@@ -111,11 +111,15 @@ def answer_notes(summary: dict[str, Any], lang: str) -> list[str]:
 
 
 def _search_note(problem: dict[str, Any], lang: str) -> str:
+    # The search server writes its notes in English for any MCP host; the report says them in its language.
+    from research.modules.clients.web_search_client import localise_note
+
     if problem["kind"] == ProblemKind.SEARCH_TOOL:
         return problem["message"]
     if problem["kind"] == ProblemKind.SEARCH_FALLBACK:
-        return t("terminal.engine_note", lang, note=problem["message"])
-    return t("terminal.search_failed_note", lang, count=problem["queries"], reason=problem["message"])
+        return t("terminal.engine_note", lang, note=localise_note(problem["message"], lang))
+    return t("terminal.search_failed_note", lang, count=problem["queries"],
+             reason=localise_note(problem["message"], lang))
 
 
 def _budget_and_model_notes(state: AgentState, deps: WorkflowDependencies, lang: str) -> list[str]:
