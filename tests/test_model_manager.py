@@ -213,3 +213,12 @@ async def test_a_runaway_free_text_reply_stops_at_the_cap_without_a_second_try(f
     assert len(fake_ollama.chat_requests()) == 1 and fake_ollama.chat_requests()[0]["options"]["num_predict"] == 10
     assert len(reply) <= 30
     assert capped_lines(manager, "ja")[0].startswith("style の段階で")
+
+
+async def test_a_structured_reply_cut_at_its_cap_is_not_asked_again(fake_ollama):
+    # Written to the cap without closing its JSON: a repair call would run away the same way.
+    manager = _manager(fake_ollama)
+    plan = await manager.structured([{"role": "user", "content": "LangGraphのチェックポイントとは？" * 5}], QueryPlan,
+                                    node="input", fallback=FALLBACK, max_tokens=4)
+    assert plan is FALLBACK and len(fake_ollama.chat_requests()) == 1
+    assert manager.usage["input"]["fallbacks"] == 1 and capped_lines(manager, "en")
