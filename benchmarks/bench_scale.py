@@ -279,8 +279,16 @@ def scale_phase(url: str, env: dict[str, str], args: argparse.Namespace) -> dict
     return out
 
 
+async def front_lists_sessions(url: str, token: str) -> bool:
+    """The restarted front answers a client (its `sessions` tool) with the token."""
+    http = create_mcp_http_client(headers={"Authorization": f"Bearer {token}"})
+    async with Client(streamable_http_client(url, http_client=http)) as client:
+        result = await client.call_tool("sessions", {})
+        return not result.is_error
+
+
 def restarts_phase(pg: PostgresServer, url: str, env: dict[str, str], args: argparse.Namespace, folder: Path,
-                   front: dict) -> dict:
+                   front: dict, token: str) -> dict:
     """kill -9 a worker, kill -9 another, restart PostgreSQL, SIGTERM a worker, kill -9 the
     front and start it again, all while ``--runs`` runs from two tokens are being done."""
     logs = folder / "worker-logs"
@@ -330,12 +338,14 @@ def restarts_phase(pg: PostgresServer, url: str, env: dict[str, str], args: argp
         wait_until(lambda: len(busy_workers()) >= 1)
         victim = workers[busy_workers()[0]]
         os.killpg(victim.pid, signal.SIGKILL)
+        victim.wait(10)
         timeline.append({"event": "kill -9 worker", "worker": name(victim), "at": now(url)})
         # 2. kill -9 a second, once two more runs are done
         first_done = done_count(ids)
         wait_until(lambda: done_count(ids) >= first_done + 2 and len(busy_workers()) >= 1)
         victim = workers[busy_workers()[0]]
         os.killpg(victim.pid, signal.SIGKILL)
+        victim.wait(10)
         timeline.append({"event": "kill -9 worker", "worker": name(victim), "at": now(url)})
         # 3. restart PostgreSQL with runs in flight
         wait_until(lambda: len(busy_workers()) >= 2)
@@ -348,6 +358,13 @@ def restarts_phase(pg: PostgresServer, url: str, env: dict[str, str], args: argp
         back = now(url)
         timeline.append({"event": "PostgreSQL started", "at": back})
         alive_at_return = [name(p) for p in workers if p.poll() is None]
+
+        def all_claimed_again() -> bool:
+            claimed = {r["worker"] for r in rows(url, "SELECT DISTINCT worker FROM research_run_events WHERE "
+                                                      "event = 'claimed' AND at > %s", back)}
+            return set(alive_at_return) <= claimed or done_count(ids) == len(ids)
+
+        wait_until(all_claimed_again, 120)
         # 4. SIGTERM a worker that is running something
         wait_until(lambda: len(busy_workers()) >= 1)
         victim = workers[busy_workers()[0]]
@@ -359,6 +376,7 @@ def restarts_phase(pg: PostgresServer, url: str, env: dict[str, str], args: argp
         timeline.append({"event": "kill -9 research serve", "at": now(url)})
         front["server"], front["url"] = start_server(env)
         timeline.append({"event": "research serve started again", "at": now(url)})
+        front_answers = asyncio.run(front_lists_sessions(front["url"], token))
         wall_left = wait_final(url, ids, 3600, tick=supervise)
         wall = time.perf_counter() - started
         del wall_left
@@ -388,7 +406,7 @@ def restarts_phase(pg: PostgresServer, url: str, env: dict[str, str], args: argp
         "orphan_folders": len(folders - owned), "session_folders": len(folders),
         "runs_with_two_report_steps": sum(1 for n in reports.values() if n > 1),
         "claims_total": sum(r["claims"] for r in found),
-        "reclaim_after_db_return_s": reclaim,
+        "reclaim_after_db_return_s": reclaim, "restarted_front_answered": front_answers,
         "timeline": [{**t, "at": str(t["at"])} for t in timeline],
         "reports_in_postgres": rows(url, "SELECT count(DISTINCT r.session_id) AS n FROM research_reports r JOIN "
                                          "research_runs q ON q.session_id = r.session_id WHERE q.run_id = ANY(%s) "
@@ -431,7 +449,7 @@ def main() -> int:
                 figures["scale"] = scale_phase(url, env, args)
                 print("scale:", json.dumps(figures["scale"]), flush=True)
             if "restarts" in args.phases:
-                figures["restarts"] = restarts_phase(pg, url, env, args, folder, front)
+                figures["restarts"] = restarts_phase(pg, url, env, args, folder, front, token)
                 print("restarts:", json.dumps(figures["restarts"], default=str), flush=True)
         finally:
             stop_all([front["server"]])

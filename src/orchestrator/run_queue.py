@@ -298,24 +298,62 @@ async def recover_stalled(app: Any, seconds_since_heartbeat: float) -> list[int]
     return retried
 
 
-async def requeue_jobless(url: str, lease_seconds: float) -> list[int]:
-    """A run still waiting whose job is over (its job was finished by a worker that had lost
-    it, or the row predates the job column): a new job, so no run waits forever."""
-    requeued = []
+async def reconcile(app: Any, url: str, lease_seconds: float) -> list[int]:
+    """Runs the queue would otherwise never hand out again; their ids.
+
+    * A running run that nobody has beaten for ``lease_seconds`` while its job is still
+      "doing" under a live worker: the worker lost the database just as it finished or
+      handed back the run, so Procrastinate could not record the job's end, and its own
+      heartbeat (per worker, not per job) keeps it from the stalled-job lookup. The job is
+      retried through Procrastinate; should the old worker still be at it, its fence stops it.
+    * A waiting run whose job is over (finished by a worker that had lost it) or missing (a
+      row queued before jobs existed): a new job.
+    """
+    handed = []
     async with _connection(url) as connection:
         async with connection.transaction():
             cursor = await connection.execute(
-                """SELECT r.run_id FROM research_runs r LEFT JOIN procrastinate_jobs j ON j.id = r.job_id
-                   WHERE (j.id IS NULL OR j.status NOT IN ('todo', 'doing'))
-                     AND (r.status = %s OR (r.status = %s
-                          AND r.heartbeat_at < clock_timestamp() - make_interval(secs => %s)))
-                   FOR UPDATE OF r SKIP LOCKED""", (RunStatus.QUEUED, RunStatus.RUNNING, lease_seconds))
+                """SELECT r.run_id, r.job_id, j.status AS job_status FROM research_runs r
+                   LEFT JOIN procrastinate_jobs j ON j.id = r.job_id
+                   WHERE (r.status = %s AND (j.id IS NULL OR j.status NOT IN ('todo', 'doing')))
+                      OR (r.status = %s AND r.heartbeat_at < clock_timestamp() - make_interval(secs => %s)
+                          AND (j.id IS NULL OR j.status <> 'todo')
+                          -- a job a worker has just started is being claimed, not lost
+                          AND NOT EXISTS (SELECT 1 FROM procrastinate_events e WHERE e.job_id = j.id
+                              AND e.type = 'started' AND e.at > clock_timestamp() - make_interval(secs => %s)))
+                   FOR UPDATE OF r SKIP LOCKED""",
+                (RunStatus.QUEUED, RunStatus.RUNNING, lease_seconds, lease_seconds))
+            stuck = []
             for row in await cursor.fetchall():
-                job_id = await _defer(connection, row["run_id"])
-                await connection.execute("UPDATE research_runs SET job_id = %s WHERE run_id = %s",
-                                         (job_id, row["run_id"]))
-                requeued.append(int(row["run_id"]))
-    return requeued
+                if row["job_status"] == "doing":
+                    stuck.append(int(row["job_id"]))
+                else:
+                    job_id = await _defer(connection, row["run_id"])
+                    await connection.execute("UPDATE research_runs SET job_id = %s WHERE run_id = %s",
+                                             (job_id, row["run_id"]))
+                handed.append(int(row["run_id"]))
+    for job_id in stuck:
+        await app.job_manager.retry_job_by_id_async(job_id=job_id, retry_at=_now())
+    return handed
+
+
+def _now() -> Any:
+    from datetime import datetime, timezone
+
+    return datetime.now(timezone.utc)
+
+
+async def forget_session(url: str, session_id: str, run_id: int) -> None:
+    """An unrecorded duplicate session of ``run_id`` (no run points at it): its index row
+    and checkpoints go with its folder."""
+    async with _connection(url) as connection:
+        async with connection.transaction():
+            cursor = await connection.execute("SELECT 1 FROM research_runs WHERE session_id = %s", (session_id,))
+            if await cursor.fetchone() is not None:
+                return  # a run owns it after all
+            await connection.execute("DELETE FROM research_sessions WHERE session_id = %s", (session_id,))
+            for table in ("checkpoint_writes", "checkpoint_blobs", "checkpoints"):
+                await connection.execute(f"DELETE FROM {table} WHERE thread_id = %s", (session_id,))
 
 
 async def claim(url: str, run_id: int, worker: str) -> ClaimedRun | None:

@@ -19,6 +19,7 @@ import asyncio
 import json
 import logging
 import os
+import shutil
 import signal
 import socket
 import sys
@@ -35,7 +36,7 @@ from research.orchestrator.run_queue import CURRENT_FENCE, ClaimedRun, Fenced, H
 from research.orchestrator.runner import ResearchRequest, result_from_meta, run_research
 from research.orchestrator.session_store import DatabaseUnreachable, ensure_schema
 from research.state.progress_events import ProgressEvent, SessionStarted, Token, to_wire
-from research.state.session_folder import FINISHED_STATUSES, HistoryManager, SessionInfo
+from research.state.session_folder import FINISHED_STATUSES, HistoryManager, SessionInfo, lock_held
 
 DEFAULT_LEASE_SECONDS = 15.0  # a worker silent this long has its run handed to another
 DEFAULT_HEARTBEAT_SECONDS = 2.0
@@ -153,7 +154,7 @@ class Worker:
         while True:
             await asyncio.sleep(self.heartbeat_seconds)
             retried = await run_queue.recover_stalled(app, self.lease_seconds)
-            requeued = await run_queue.requeue_jobless(self.url, self.lease_seconds)
+            requeued = await run_queue.reconcile(app, self.url, self.lease_seconds)
             if retried or requeued:
                 self._say(f"handed back runs of silent workers: jobs {retried}, runs {requeued}")
 
@@ -249,15 +250,20 @@ class Worker:
         stop = asyncio.ensure_future(self.stopping.wait())
         try:
             try:
-                await asyncio.wait({run, stop}, return_when=asyncio.FIRST_COMPLETED)
+                # The beat ending means the run was lost: then the run is not waited for
+                # beyond STOP_SECONDS, even if it does not answer its cancellation.
+                await asyncio.wait({run, stop, beating}, return_when=asyncio.FIRST_COMPLETED)
             except asyncio.CancelledError:
                 # Procrastinate cancels a job past its shutdown grace, or one its owner aborted.
                 run.cancel()
                 await asyncio.wait({run}, timeout=STOP_SECONDS)
                 raise
-            if not run.done():  # asked to stop: the session is kept and the run goes back in the queue
+            if not run.done():  # stopped or lost: the session is kept and the run goes back in the queue
                 run.cancel()
                 await asyncio.wait({run}, timeout=STOP_SECONDS)
+                if not run.done():
+                    self._say(f"run {claimed.run_id} did not stop within {STOP_SECONDS:.0f} s; left behind "
+                              "(its writes are fenced)")
             try:
                 await asyncio.wait_for(events.join(), DRAIN_SECONDS)
             except asyncio.TimeoutError:
@@ -275,7 +281,31 @@ class Worker:
         elif failure is not None:
             await self._finish(claimed, RunStatus.FAILED, error=_both_languages(failure))
         else:
-            await self._finish(claimed, RunStatus.DONE, asdict(run.result()))
+            result = run.result()
+            await self._finish(claimed, RunStatus.DONE, asdict(result))
+            await self._remove_orphans(history, claimed.run_id, result.session_id)
+
+    async def _remove_orphans(self, history: HistoryManager, run_id: int, kept: str) -> None:
+        """Folders an earlier claim of this run made and never recorded (the database went
+        away between the two, and the claim after it did not see the folder yet): the run
+        is finished in ``kept``, so they are removed, with any index row they got."""
+        for meta_path in history.root.glob("session_*/meta.json"):
+            folder = meta_path.parent
+            session_id = folder.name.removeprefix("session_")
+            if session_id == kept or lock_held(folder):
+                continue
+            try:
+                meta = json.loads(meta_path.read_text("utf-8"))
+            except (OSError, ValueError):
+                continue
+            if not isinstance(meta, dict) or meta.get("queue_run") != run_id:
+                continue
+            shutil.rmtree(folder, ignore_errors=True)
+            try:
+                await run_queue.forget_session(self.url, session_id, run_id)
+            except Exception as exc:  # noqa: BLE001 - the folder is gone; a row left says so in the log
+                self._say(f"could not remove the index row of {session_id}: {type(exc).__name__}")
+            self._say(f"removed session {session_id}, an unrecorded earlier attempt of run {run_id}")
 
     async def _finish(self, claimed: ClaimedRun, status: RunStatus, result: dict[str, Any] | None = None,
                       error: str | None = None) -> None:
@@ -306,8 +336,18 @@ async def _main(settings: Settings, lease_seconds: float, heartbeat_seconds: flo
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, worker.stopping.set)
-    # Procrastinate's own log: its errors (a lost database) are ours to say, in one line.
-    logging.getLogger("procrastinate").setLevel(logging.CRITICAL)
+    # Procrastinate's and the pool's own logs: a lost database is ours to say, in one line.
+    for name in ("procrastinate", "psycopg.pool"):
+        logging.getLogger(name).setLevel(logging.CRITICAL)
+
+    def unretrieved(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+        # A job whose status Procrastinate could not write (the database went away): one
+        # line; reconcile() hands the run back once the lease has passed.
+        error = context.get("exception")
+        worker._say(f"{context.get('message', 'error')}: {type(error).__name__ if error else ''} "
+                    f"{str(error)[:200] if error else ''}")
+
+    loop.set_exception_handler(unretrieved)
     from research.modules.core.i18n import t
 
     lang = settings.language if settings.language in ("ja", "en") else "en"
