@@ -15,6 +15,7 @@ import asyncio
 import json
 import time
 from contextvars import ContextVar
+from dataclasses import dataclass, field
 from typing import Annotated, Any
 
 from mcp.server.auth.middleware.auth_context import get_access_token
@@ -24,7 +25,6 @@ from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.transport_security import TransportSecuritySettings
 from mcp_types import CallToolResult
 from pydantic import Field
-from starlette.applications import Starlette
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 import research
@@ -134,7 +134,7 @@ class HttpResearchServer(ResearchMCPServer):
 class TeamResearchOutput(ResearchOutput):
     """The research result as the team service gives it: paths are the API's (``/api/runs/N/files/…``),
     never the server's folders; ``result`` is what `research "…" --json` prints for a local run.
-    With ``detach`` only ``run_id`` and ``status`` ("queued") are said; follow it with ``run``."""
+    With ``detach`` only ``run_id`` and ``status`` (queued) are said; follow it with ``run``."""
 
     session_id: str = ""
     session_dir: str = ""
@@ -620,27 +620,100 @@ def build_api(service: HttpService, store: TokenStore) -> list[Any]:
     ]
 
 
-def limit_sessions_per_token(server: MCPServer, per_token: int) -> None:
-    """At most ``per_token`` open MCP sessions per token: the next initialize of that token gets
-    503, any other token's still opens. The SDK counts all sessions together (a global cap one
-    token could fill), so its admission step is wrapped here to count the requestor's own."""
-    manager = server._lowlevel_server._session_manager  # made by streamable_http_app just before
-    admit = manager._admit_session
+@dataclass
+class _OpenSession:
+    in_flight: int = 0
+    last_seen: float = field(default_factory=time.monotonic)
 
-    def admit_within_cap(requestor: Any) -> Any:
-        if requestor is not None:
-            held = sum(1 for owner in manager._session_owners.values() if owner == requestor)
-            if held >= per_token:
-                return None
-        return admit(requestor)
 
-    manager._admit_session = admit_within_cap
+class SessionsPerToken:
+    """ASGI middleware before ``/mcp``: at most ``per_token`` open MCP sessions per token. The
+    next initialize of a token at its cap gets 503; any other token's still opens one (the SDK
+    counts all sessions together, a cap one token could fill). A session is counted from the
+    initialize that opened it until it is deleted, answered 404 (the SDK forgot it), or has had
+    no request in flight for ``idle_seconds`` (when the SDK closes it for idleness)."""
+
+    def __init__(self, app: Any, store: TokenStore, per_token: int, idle_seconds: float, path: str = "/mcp") -> None:
+        self.app, self.store, self.per_token, self.idle_seconds, self.path = app, store, per_token, idle_seconds, path
+        self.sessions: dict[str, dict[str, _OpenSession]] = {}
+        self.opening: dict[str, int] = {}  # initializes in flight, so simultaneous ones cannot all slip under
+
+    def _owner(self, headers: dict[bytes, bytes]) -> str | None:
+        scheme, _, token = headers.get(b"authorization", b"").decode("latin-1").partition(" ")
+        entry = self.store.verify(token.strip()) if scheme.lower() == "bearer" else None
+        return entry.token_id if entry else None
+
+    def _held(self, owner: str) -> dict[str, _OpenSession]:
+        held = self.sessions.setdefault(owner, {})
+        now = time.monotonic()
+        for session_id, state in list(held.items()):
+            if state.in_flight == 0 and now - state.last_seen > self.idle_seconds:
+                del held[session_id]
+        return held
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http" or not scope["path"].startswith(self.path):
+            await self.app(scope, receive, send)
+            return
+        headers = dict(scope.get("headers") or [])
+        owner = self._owner(headers)
+        if owner is None:  # the SDK's auth answers 401
+            await self.app(scope, receive, send)
+            return
+        held = self._held(owner)
+        session_id = headers.get(b"mcp-session-id", b"").decode("latin-1")
+        if not session_id:
+            await self._open(owner, held, scope, receive, send)
+            return
+        state = held.get(session_id)
+        if state is not None:
+            state.in_flight += 1
+        status: list[int] = []
+
+        async def watch(message: Any) -> None:
+            if message["type"] == "http.response.start":
+                status.append(message["status"])
+            await send(message)
+
+        try:
+            await self.app(scope, receive, watch)
+        finally:
+            if state is not None:
+                state.in_flight -= 1
+                state.last_seen = time.monotonic()
+            if (scope["method"] == "DELETE" and status[:1] in ([200], [202], [204])) or status[:1] == [404]:
+                held.pop(session_id, None)
+
+    async def _open(self, owner: str, held: dict[str, _OpenSession], scope: Any, receive: Any, send: Any) -> None:
+        from starlette.responses import JSONResponse
+
+        if len(held) + self.opening.get(owner, 0) >= self.per_token:
+            refusal = JSONResponse({"jsonrpc": "2.0", "id": None,
+                                    "error": {"code": -32603, "message": "Too many open sessions for this token"}},
+                                   status_code=503, headers={"Retry-After": str(int(self.idle_seconds))})
+            await refusal(scope, receive, send)
+            return
+        self.opening[owner] = self.opening.get(owner, 0) + 1
+
+        async def record(message: Any) -> None:
+            if message["type"] == "http.response.start" and message["status"] == 200:
+                for name, value in message.get("headers") or []:
+                    if name.lower() == b"mcp-session-id":
+                        held[value.decode("latin-1")] = _OpenSession()
+            await send(message)
+
+        try:
+            await self.app(scope, receive, record)
+        finally:
+            self.opening[owner] -= 1
 
 
 def build_app(settings: Settings, store: TokenStore, host: str, port: int, *,
               sessions_per_token: int = SESSIONS_PER_TOKEN,
-              session_idle_seconds: float = SESSION_IDLE_SECONDS) -> Starlette:
-    """The ASGI app: ``/mcp`` (Streamable HTTP) and ``/api`` (``build_api``), every request authenticated."""
+              session_idle_seconds: float = SESSION_IDLE_SECONDS) -> Any:
+    """The ASGI app: ``/mcp`` (Streamable HTTP, at most ``sessions_per_token`` open sessions per
+    token, each closed after ``session_idle_seconds`` unused) and ``/api`` (``build_api``), every
+    request authenticated."""
     url = f"http://{host}:{port}"
     server, service = build_http_server(settings, store, url)
     security = None
@@ -650,9 +723,8 @@ def build_app(settings: Settings, store: TokenStore, host: str, port: int, *,
         security = TransportSecuritySettings(enable_dns_rebinding_protection=False)
     app = server.streamable_http_app(host=host, transport_security=security,
                                      session_idle_timeout=session_idle_seconds)
-    limit_sessions_per_token(server, sessions_per_token)
     app.router.routes[:0] = build_api(service, store)
-    return app
+    return SessionsPerToken(app, store, sessions_per_token, session_idle_seconds)
 
 
 class HeaderTimeoutProtocol(H11Protocol):
