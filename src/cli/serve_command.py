@@ -71,6 +71,7 @@ def main(argv: list[str]) -> int:
         settings = load_settings()
         if argv[:1] == ["token"]:
             return _tokens(args, settings, lang)
+        _check_sessions_folder(settings.sessions_dir)
         if not settings.database_url:
             raise UsageError("serve.needs_database")
         _check_database(settings.database_url)
@@ -92,6 +93,54 @@ def _check_database(url: str) -> None:
     from research.orchestrator.session_store import ensure_schema
 
     asyncio.run(ensure_schema(url))  # DatabaseUnreachable: one line with PostgreSQL's reason
+
+
+# Filesystems whose locks another host does not see at all; NFS and SMB are checked by their
+# mount options below.
+UNLOCKED_FILESYSTEMS = ("fuse.sshfs", "9p", "fuse.s3fs", "fuse.rclone", "fuse.gcsfuse", "vboxsf", "fuse.vmhgfs-fuse")
+
+
+def sessions_folder_problem(folder, mounts: str) -> tuple[str, str] | None:
+    """(filesystem, option at fault) when the sessions folder sits on a network filesystem
+    whose locks are local to each host, so the one-writer-per-session lock would protect
+    nothing across hosts; None when its locks hold (a local disk: one host, or a network
+    filesystem with server-side locks). ``mounts``: the text of /proc/self/mounts."""
+    from pathlib import Path
+
+    target = str(Path(folder).expanduser().resolve())
+    best: tuple[str, str, str] | None = None
+    for line in mounts.splitlines():
+        fields = line.split()
+        if len(fields) < 4:
+            continue
+        point = fields[1].replace("\\040", " ")
+        if (target == point or target.startswith(point.rstrip("/") + "/")) and (best is None or len(point) > len(best[0])):
+            best = (point, fields[2], fields[3])
+    if best is None:
+        return None
+    _, fstype, options = best
+    opts = options.split(",")
+    if fstype in ("nfs", "nfs4"):
+        for bad in ("nolock", "local_lock=all", "local_lock=flock"):
+            if bad in opts:
+                return fstype, bad
+    elif fstype in ("cifs", "smb3") and "nobrl" in opts:
+        return fstype, "nobrl"
+    elif fstype in UNLOCKED_FILESYSTEMS:
+        return fstype, "no locks across hosts"
+    return None
+
+
+def _check_sessions_folder(folder) -> None:
+    """Refuse a sessions folder whose locks would not hold across the hosts that share it."""
+    try:
+        with open("/proc/self/mounts", encoding="utf-8", errors="replace") as mounts:
+            text = mounts.read()
+    except OSError:
+        return  # not Linux: nothing to read the mount options from
+    problem = sessions_folder_problem(folder, text)
+    if problem:
+        raise UsageError("serve.sessions_folder_unlocked", path=str(folder), fstype=problem[0], option=problem[1])
 
 
 def _tokens(args: argparse.Namespace, settings, lang: str) -> int:

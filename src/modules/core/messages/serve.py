@@ -31,6 +31,14 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "serve.port_in_use": {"en": "Cannot listen on {host}:{port}: {reason}", "ja": "{host}:{port} で待ち受けできません: {reason}"},
     "serve.worker_started": {"en": "Worker {worker} is waiting for runs.", "ja": "ワーカー {worker} が実行待ちです。"},
+    "serve.sessions_folder_unlocked": {
+        "en": "The sessions folder {path} is on {fstype} ({option}): its locks do not hold across hosts, so two "
+              "workers could write one session. Mount it with server-side locks (NFS: without nolock or "
+              "local_lock) or use a local folder (see docs/scale.md).",
+        "ja": "セッションフォルダー {path} は {fstype}（{option}）上にあり、ロックがホストをまたいで効かないため、"
+              "二つのワーカーが同じセッションに書き込むおそれがあります。サーバー側ロックでマウントする"
+              "（NFS なら nolock や local_lock なし）か、ローカルのフォルダーを使ってください（docs/scale.md 参照）。",
+    },
     "serve.worker_restarted": {
         "en": "Worker process {pid} exited (code {code}); starting another.",
         "ja": "ワーカープロセス {pid} が終了しました（終了コード {code}）。新しく起動します。",
