@@ -125,3 +125,16 @@ def test_a_redraft_waits_for_new_evidence_that_names_what_the_sentence_says():
     assert not new_evidence_for(targets, {**state, "documents": [*LEDGER, unrelated]})
     assert new_evidence_for(targets, {**state, "documents": [*LEDGER, unrelated, climbers]})
     assert not new_evidence_for(targets, {**state, "documents": [*LEDGER, {**climbers, "status": "failed"}]})
+
+
+async def test_a_sentence_of_general_words_is_no_reason_to_search_again():
+    # Said by no passage, but it names nothing a page could confirm: another round would find
+    # the same kind of pages and cost a redraft and a judge call for nothing.
+    draft = ("## Summary\nMount Fuji is the highest mountain in Japan at 3,776 m [S2].\n"
+             "This is crucial for keeping the whole experience meaningful and rewarding.\n")
+    model = FakeModel(judge=JUDGE_NO, follow_ups=FOLLOW_UP)
+    deps, _ = _deps(model, loops=2, ratio=1.0)
+    result = await _verify(_state(draft, language="en"), deps)
+    assert result["verification"]["summary"]["supported_ratio"] < 1.0
+    assert result["goto"] == "report" and result["verification"]["summary"]["loop_stopped"] == "nothing_to_settle"
+    assert not model.calls_for(FollowUpPlan)

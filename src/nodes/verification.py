@@ -25,7 +25,7 @@ from langgraph.types import Command
 
 from research.modules.text.claims import Claim, citation_labels, split_claims, strip_citations
 from research.modules.core.errors import UserFacingError
-from research.modules.text.analyser import key_words
+from research.modules.text.analyser import key_words, name_terms
 from research.modules.text.evidence import Assessment, EvidenceIndex, assess_claim
 from research.modules.core.i18n import t
 from research.modules.core.settings import Settings
@@ -653,8 +653,14 @@ def _unsettled(verdict: dict[str, Any]) -> bool:
 
 
 def _can_settle(verdict: dict[str, Any], question: str) -> bool:
-    """A follow-up query can be aimed at the claim: it names something beyond the question's own
-    topic words (else the search finds the pages already read)."""
+    """A follow-up query can be aimed at the claim: it names something the question does not (a
+    name, or a figure whose slot a page could give), and its query holds words beyond the
+    question's own topic. A sentence of general words ("this is crucial for the integrity of
+    the system") names nothing a search could confirm: the pages found would be the same kind."""
+    text = strip_citations(str(verdict.get("text") or ""))
+    specific = bool(name_terms(text) - name_terms(question)) or any(_is_value(w) for w in _query_terms(text))
+    if not specific:
+        return False
     topic = {w.lower() for w in _query_terms(question)[:3]}
     query = _query_for(verdict["text"], question, verdict.get("missing") or [])
     return any(w.lower() not in topic for w in query.split())
