@@ -9,10 +9,13 @@ lower-case word stems without stop words. Both kinds of term can live in one tex
 
 from __future__ import annotations
 
+import os
 import re
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 from research.modules.text.numbers import UNIT_NAMES, prepare
 
@@ -50,14 +53,84 @@ class Term:
     key: bool  # a noun, name or number: a claim with one of these missing is never "supported"
 
 
+# MeCab reads its dictionary (unidic-lite: sys.dic 180 MB, matrix.bin 70 MB) through mmap, and
+# each lookup lands somewhere else in it. The kernel maps the whole page-cache folio around a
+# fault (1 MiB on ext4 with large folios), so a few dozen words leave about 100 MiB of the
+# dictionary mapped in this process, and Japanese prose all of it: counted in the process's
+# PSS in full unless another process maps the same pages. Once the calls have faulted in about
+# ``_MAPPED_BUDGET`` folios, the mappings are dropped (madvise MADV_DONTNEED): the pages stay in
+# the page cache, and the next calls map back, as minor faults, only what they read. A few
+# words never reach the budget; long Japanese texts pay a few milliseconds per release.
+_MAPPED_BUDGET = 32  # page faults in the tagger's calls (each maps up to one folio)
+_MADV_DONTNEED = 4
+
+
+class _Tagger:
+    """fugashi's tagger, used exactly like it (``tagger(text)``), with the dictionary's mapped
+    pages kept to about ``_MAPPED_BUDGET`` folios."""
+
+    def __init__(self, tagger: Any) -> None:
+        self._tagger = tagger
+        self._faults = 0
+        self._mappings = _dictionary_mappings(tagger)
+
+    def __call__(self, text: str) -> Any:
+        if self._mappings is None:
+            return self._tagger(text)
+        faults = self._mappings[2]
+        before = faults()
+        words = self._tagger(text)
+        self._faults += faults() - before
+        if self._faults >= _MAPPED_BUDGET:
+            self.release()
+        return words
+
+    def release(self) -> None:
+        """Hand the dictionary's mapped pages back (they stay cached; nothing is re-read).
+        Words already returned stay valid: what they read is mapped again on access."""
+        self._faults = 0
+        if self._mappings:
+            madvise, ranges, _ = self._mappings
+            for start, length in ranges:
+                madvise(start, length, _MADV_DONTNEED)
+
+
+def _dictionary_mappings(tagger: Any) -> tuple[Any, list[tuple[int, int]], Callable[[], int]] | None:
+    """libc's madvise, the address ranges where the tagger's dictionary files are mapped and
+    the process's count of page faults (Linux); None elsewhere or when they cannot be found:
+    then nothing is released."""
+    try:
+        import ctypes
+        import resource
+
+        folder = os.path.dirname(tagger.dictionary_info[0]["filename"]) + os.sep
+        ranges = []
+        with open("/proc/self/maps", encoding="utf-8", errors="replace") as maps:
+            for line in maps:
+                fields = line.split(maxsplit=5)
+                if len(fields) == 6 and fields[5].rstrip("\n").startswith(folder):
+                    start, end = (int(x, 16) for x in fields[0].split("-"))
+                    ranges.append((start, end - start))
+        madvise = ctypes.CDLL(None, use_errno=True).madvise
+        madvise.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
+    except (ImportError, OSError, AttributeError, LookupError, TypeError, ValueError):
+        return None
+
+    def faults() -> int:
+        return resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+
+    return (madvise, ranges, faults) if ranges else None
+
+
 @lru_cache(maxsize=1)
-def _tagger():
+def _tagger() -> _Tagger | None:
     try:
         import fugashi  # noqa: PLC0415 - optional at import time: bigrams stand in without it
 
-        return fugashi.Tagger()
+        return _Tagger(fugashi.Tagger())
     except Exception:  # noqa: BLE001 - no dictionary installed: fall back to bigrams
         return None
+
 
 
 @lru_cache(maxsize=1)
@@ -131,11 +204,12 @@ def key_words(text: str) -> list[str]:
     Japanese nouns (with a number and its counter kept together: 1708年), English names,
     codes and numbers, and other English words that are not stop words."""
     out: list[str] = []
-    tagger = _tagger()
     for run in re.finditer(r"[0-9０-９.,]*[\u3040-\u309f\u30a0-\u30ff\u3400-\u4dbf\u4e00-\u9fff々〆ヵヶー]+|[A-Za-z\u00c0-\u024f0-9][A-Za-z\u00c0-\u024f0-9'’\-_.]*",
                            unicodedata.normalize("NFKC", text)):
         piece = run.group(0).rstrip(".")
-        if _JAPANESE_RUN.search(piece) and tagger is not None:
+        # The dictionary is opened by the first Japanese text only: English alone never maps it.
+        tagger = _tagger() if _JAPANESE_RUN.search(piece) else None
+        if tagger is not None:
             noun = ""
             for word in tagger(piece):
                 pos1, pos2 = word.feature.pos1 or "", word.feature.pos2 or ""
@@ -171,8 +245,8 @@ def name_terms(text: str) -> frozenset[str]:
     sentence on its topic from one about something else."""
     out: set[str] = set()
     normalised = unicodedata.normalize("NFKC", text).translate(_DASH_TABLE)
-    tagger = _tagger()
     for run in _JAPANESE_RUN.findall(normalised):
+        tagger = _tagger()
         if tagger is None:
             continue
         for word in tagger(run):

@@ -35,12 +35,8 @@ import math
 import re
 from dataclasses import dataclass, field
 from decimal import Decimal
+from functools import lru_cache
 from typing import Any
-
-try:  # installed with matplotlib (the report's charts); without it large sources are scanned
-    import numpy as np
-except ImportError:  # pragma: no cover - numpy comes with the report's dependencies
-    np = None
 
 from research.modules.core.language import detect_language
 from research.modules.text.analyser import Term, terms
@@ -60,6 +56,20 @@ from research.modules.text.structure import (
     stance_problem,
 )
 from research.modules.text.value_binding import Binding, Sentence, bind_values
+
+
+@lru_cache(maxsize=1)
+def _numpy() -> Any:
+    """numpy, imported by the first source too large to scan (about 15 MiB resident): a run
+    that reads only pages of ordinary size never holds it. None where it is not installed
+    (it comes with matplotlib): then large sources are scanned too."""
+    try:
+        import numpy
+
+        return numpy
+    except ImportError:  # pragma: no cover
+        return None
+
 
 SUPPORTED_AT = 0.8  # weighted share of the claim's words the evidence must hold to be "supported"
 # English words other than names are not "key", so their share must be higher: one
@@ -347,6 +357,7 @@ class EvidenceIndex:
         return found
 
     def _positions(self, labels: list[str]) -> Any:
+        np = _numpy()
         passages, positions, vocabulary = self.cited(labels)
         if positions is None:
             if self._postings is None:
@@ -379,7 +390,8 @@ class EvidenceIndex:
         the best (at or near the 40th best sum) are scored by ``coverage`` and sorted, so the
         order is the one a scan of every passage gives."""
         passages = self.cited(labels)[0]
-        if len(passages) <= _SCAN_UP_TO or np is None:
+        np = _numpy() if len(passages) > _SCAN_UP_TO else None
+        if np is None:
             return sorted(passages, key=lambda p: self.coverage(wanted, p.features), reverse=True)
         positions = self._positions(labels)
         assert self._postings is not None

@@ -26,7 +26,9 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from research.modules.text.analyser import STOP_WORDS, stem
+# The analyser's one MeCab tagger: a second would map the dictionary (and its 1 MiB page-cache
+# folios) a second time. Without the dictionary nothing here is parsed.
+from research.modules.text.analyser import STOP_WORDS, _tagger, stem
 
 # --- contrasts: words that exclude each other in one slot ---------------------------------------
 
@@ -181,16 +183,6 @@ class Reading:
     clauses: list[Clause] = field(default_factory=list)
     attributes: set[tuple[str, str]] = field(default_factory=set)  # (modifier lemma, noun)
     nouns: set[str] = field(default_factory=set)
-
-
-@lru_cache(maxsize=1)
-def _tagger():
-    try:
-        import fugashi  # noqa: PLC0415 - as in analyser: without the dictionary nothing is parsed
-
-        return fugashi.Tagger()
-    except Exception:  # noqa: BLE001
-        return None
 
 
 def _japanese_or(text: str) -> bool:
