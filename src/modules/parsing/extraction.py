@@ -14,6 +14,7 @@ import codecs
 import io
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 MAX_TITLE_CHARS = 200
 
@@ -273,9 +274,36 @@ def _holds_article(element: object) -> bool:
     return any(True for _ in element.iter("main", "article", "h1"))  # type: ignore[attr-defined]
 
 
+@lru_cache(maxsize=1)
+def _share_justext_stoplist() -> None:
+    """Give trafilatura's jusText fallback its stop words once, as the lower-cased set jusText
+    reads. trafilatura keeps every language's words as a tuple and jusText lower-cases that
+    tuple into a second set of copies (``define_stoplist``), about 15 MB each in the fork
+    server that every child shares. The words are lower-case already, so the set is handed
+    over as it is: the same words, one copy. A jusText or trafilatura without these names
+    keeps its own way."""
+    try:
+        import justext.core
+        from justext.utils import get_stoplist, get_stoplists
+        from trafilatura import external
+    except ImportError:
+        return
+    lowered = getattr(justext.core, "define_stoplist", None)
+    if lowered is None or getattr(external, "JT_STOPLIST", ()) is not None:
+        return
+    words = frozenset(word for language in get_stoplists() for word in get_stoplist(language))
+
+    def define_stoplist(stoplist: object) -> object:
+        return stoplist if stoplist is words else lowered(stoplist)
+
+    justext.core.define_stoplist = define_stoplist
+    external.JT_STOPLIST = words
+
+
 def _trafilatura_markdown(text: str, url: str) -> str:
     import trafilatura
 
+    _share_justext_stoplist()
     try:
         result = trafilatura.extract(
             text,
