@@ -28,6 +28,7 @@ from pydantic import Field
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 import research
+from research.modules.core.errors import UserFacingError
 from research.modules.core.i18n import t
 from research.modules.core.settings import Settings
 from research.orchestrator import run_queue
@@ -326,14 +327,16 @@ class HttpService:
     async def files(self, run_id: int, row: dict[str, Any]) -> dict[str, bytes]:
         """The run's report files: from the database where the queue keeps them, else its session folder."""
         stored = getattr(run_queue, "report_files", None)
-        if stored is not None:
-            found = await self.queue(stored, run_id)
-            if found:
-                return {name: data for name, data in found.items() if name in REPORT_FILES}
         found = {}
-        if row.get("session_id"):
-            session = self.history.resolve(row["session_id"])
-            for name in REPORT_FILES:
+        if stored is not None:
+            found = {name: data for name, data in (await self.queue(stored, run_id)).items() if name in REPORT_FILES}
+        missing = [name for name in REPORT_FILES if name not in found]
+        if missing and row.get("session_id"):  # e.g. an unfinished run's progress.md, on a shared folder
+            try:
+                session = self.history.resolve(row["session_id"])
+            except UserFacingError:
+                return found
+            for name in missing:
                 try:
                     found[name] = read_session_bytes(session.path / name)
                 except OSError:
@@ -412,7 +415,6 @@ def build_http_server(settings: Settings, store: TokenStore, url: str) -> tuple[
         detach: Annotated[bool, Field(description="Queue the run and return its number at once "
                                                   "(follow it with the run tool)")] = False,
     ) -> Annotated[CallToolResult, TeamResearchOutput]:
-        from research.modules.core.errors import UserFacingError
         from research.orchestrator.runner import clean_question
 
         message_lang = service.language(lang, question)
