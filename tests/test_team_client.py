@@ -243,3 +243,19 @@ def test_ctrl_c_stops_following_not_the_run_and_says_how_to_follow_again(serve_e
         status = httpx.get(url.removesuffix("/mcp") + f"/api/runs/{run_id}",
                            headers={"Authorization": f"Bearer {token}"}, timeout=30)
         assert status.json()["status"] == "queued"  # still there for a worker
+
+
+def test_a_front_without_the_session_folder_answers_from_the_run_itself(tmp_path):
+    """A front on another host than the workers (no shared folder) still answers a finished run."""
+    from research.modules.core.settings import Settings
+    from research.servers.research.http_server import HttpService
+
+    service = HttpService(Settings(sessions_dir=tmp_path / "none"))
+    row = {"result": {"session_id": "20260101_000000_abcdef", "session_dir": "/elsewhere/session_20260101_000000_abcdef",
+                      "language": "en", "report_md": "/elsewhere/report.md", "report_pdf": "/elsewhere/report.pdf",
+                      "answer": "Mount Fuji is 3,776 m high [S1].", "exit_code": 0, "sources": 1}}
+    output = service.team_output(7, row)
+    assert output.answer == "Mount Fuji is 3,776 m high [S1]." and output.run_id == 7
+    assert output.report_pdf == "/api/runs/7/files/report.pdf" and output.session_dir == ""
+    assert output.result["answer"] == output.answer and output.result["report_md"] == "/api/runs/7/files/report.md"
+    assert "/elsewhere" not in output.model_dump_json()

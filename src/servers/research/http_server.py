@@ -34,7 +34,7 @@ from research.modules.core.settings import Settings
 from research.orchestrator import run_queue
 from research.orchestrator.run_queue import QueuedRequest, RunStatus
 from research.orchestrator.runner import RunResult
-from research.modules.text.sanitize import clean_data
+from research.modules.text.sanitize import clean_data, safe_markdown
 from research.orchestrator.session_store import DatabaseUnreachable, get_session, list_sessions
 from research.servers.mcp_support import ResearchMCPServer
 from research.servers.research.http_tokens import TokenStore
@@ -47,6 +47,7 @@ from research.servers.research.results import (
     render_session_list,
     research_output,
     session_report,
+    with_verdicts,
 )
 from research.servers.research.server import (
     MAX_SESSIONS_LISTED,
@@ -303,7 +304,14 @@ class HttpService:
 
     def team_output(self, run_id: int, row: dict[str, Any]) -> TeamResearchOutput:
         result = RunResult(**row["result"])
-        output = research_output(self.history, result)
+        try:
+            output = research_output(self.history, result)
+        except (OSError, UserFacingError):  # no session folder on this host: what the run itself said
+            output = ResearchOutput(session_id=result.session_id, session_dir="", language=result.language,
+                                    answer=safe_markdown(result.answer.strip()),
+                                    verification=with_verdicts(result.verification, {}),
+                                    report_md=result.report_md, report_pdf=result.report_pdf,
+                                    no_evidence=result.exit_code != 0)
         files = {name: run_files_path(run_id, name) for name in REPORT_FILES}
         return TeamResearchOutput(**{**output.model_dump(), "session_dir": "",
                                      "report_md": files["report.md"] if result.report_md else "",
@@ -318,7 +326,7 @@ class HttpService:
 
         try:
             shown = json_result(result)
-        except OSError:
+        except (OSError, UserFacingError):  # no session folder here: what the run itself said
             shown = result.to_json() | {"answer": result.answer, "source_list": []}
         return shown | {"session_dir": "",
                         "report_md": run_files_path(run_id, "report.md") if result.report_md else "",
