@@ -205,8 +205,17 @@ async def test_a_restarted_front_loses_no_run_and_attach_or_run_follow_it_again(
         assert not followed.is_error, followed.content[0].text
         assert followed.structured_content["run_id"] == host_run and "Mount Fuji" in followed.structured_content["answer"]
         assert any(m.startswith("Checking every claim") for m in again)
+        async with client(url, token) as host:  # after: the lines already shown are not sent again
+            rest: list[str] = []
 
-        attached = subprocess.run([RESEARCH, "attach", str(lost_run), "--json"], env=client_env_of(serve_env, url, token),
+            async def on_rest(value, total, message):
+                rest.append(message or "")
+            again_result = await host.call_tool("run", {"run_id": host_run, "after": len(again) - 2},
+                                                progress_callback=on_rest)
+        assert rest == again[-2:] and again_result.structured_content == followed.structured_content
+
+        # No number: the last run submitted from here (the client that died).
+        attached = subprocess.run([RESEARCH, "attach", "--json"], env=client_env_of(serve_env, url, token),
                                   capture_output=True, text=True, timeout=240, stdin=subprocess.DEVNULL)
         assert attached.returncode == 0, attached.stderr
         assert "LangGraph" in json.loads(attached.stdout)["answer"]
