@@ -164,7 +164,7 @@ async def run_remote(question: str, settings: Settings, lang: str, *, as_json: b
     run_id = answered.get("run_id")
     if isinstance(run_id, int) and run_id > 0 and answered.get("status") == "queued":
         remember_run(settings, run_id)  # before it is said: a client killed right after still left it
-        _say(t("remote.queued", lang, run_id=run_id))
+        _say(t("remote.queued_here", lang, run_id=run_id))
         return await follow_run(run_id, settings, lang, token, as_json=as_json, output=output)
     return _print_legacy(answered, text, lang, as_json)
 

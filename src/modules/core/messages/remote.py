@@ -11,6 +11,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "ja": "実行番号 {run_id} として受け付けました（接続が切れたら research attach {run_id} "
               "または run ツールで続きを追えます）",
     },
+    "remote.queued_here": {
+        "en": "Queued as run {run_id} (if this stops, follow it again: research attach {run_id})",
+        "ja": "実行番号 {run_id} として受け付けました（途中で止まったら research attach {run_id} で続きを追えます）",
+    },
     "remote.following": {"en": "Following run {run_id}", "ja": "実行番号 {run_id} の続きを表示します"},
     "remote.db_retrying": {
         "en": "The database is not answering; trying again (run {run_id} is kept)…",
