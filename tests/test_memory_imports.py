@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import re
 import shutil
+import time
 from pathlib import Path
 
 import pytest
@@ -55,18 +56,54 @@ def _mapped_dictionary_kib() -> int:
     return total
 
 
-def test_the_mecab_dictionary_stays_within_its_budget_and_the_words_stay_right() -> None:
+def _fresh_tagger():
+    """The analyser's tagger with its pages handed back and its release history forgotten."""
     from research.modules.text import analyser
 
-    if analyser._tagger() is None or analyser._tagger()._mappings is None:
+    tagger = analyser._tagger()
+    if tagger is None or tagger._mappings is None:
         pytest.skip("needs fugashi with a dictionary, on Linux")
+    tagger.release()
+    tagger._budget, tagger._streak, tagger._released = analyser._MAPPED_BUDGET, 0, float("-inf")
+    return tagger
+
+
+def _japanese_runs(count: int) -> list[str]:
+    from research.modules.text import analyser
+
     text = (Path(analyser.__file__).parent / "structure.py").read_text("utf-8")
-    runs = re.findall(r"[\u3040-\u30ff\u4e00-\u9fff]+", text)[:400]
-    assert len(runs) >= 200
+    runs = list(dict.fromkeys(re.findall(r"[\u3040-\u30ff\u4e00-\u9fff]+", text)))[:count]
+    assert len(runs) == count
+    return runs
+
+
+def test_a_burst_of_new_words_keeps_the_mecab_dictionary_within_its_budget() -> None:
+    from research.modules.text import analyser
+
+    _fresh_tagger()
+    runs = _japanese_runs(80)
     before = [analyser.terms(run) for run in runs]
-    analyser._tagger().release()
-    assert _mapped_dictionary_kib() < 4 * 1024
-    # A few hundred different words would map most of the dictionary (over 100 MiB with
-    # 1 MiB folios); the budget keeps it near 32 folios, and every word reads the same.
-    assert [analyser.terms(run) for run in runs] == before
     assert _mapped_dictionary_kib() <= (analyser._MAPPED_BUDGET + 16) * 1024
+    # Without the budget 80 different words map most of the dictionary (about 100 MiB with
+    # 1 MiB folios). Words read after a release are read the same.
+    _fresh_tagger()
+    assert [analyser.terms(run) for run in reversed(runs)] == before[::-1]
+    assert _mapped_dictionary_kib() <= (analyser._MAPPED_BUDGET + 16) * 1024
+
+
+def test_a_batch_that_rereads_the_dictionary_raises_the_budget_until_a_pause() -> None:
+    from research.modules.text import analyser
+
+    tagger = _fresh_tagger()
+    runs = _japanese_runs(300)
+    for _ in range(4):  # the same pages again and again: mapping them back each time is waste
+        for run in runs:
+            analyser.terms(run)
+    assert tagger._budget > analyser._MAPPED_BUDGET
+    time.sleep(analyser._RELEASE_SPACING_S + 0.1)
+    tagger.release()  # so the next calls fault the pages in again and reach the budget
+    for run in runs:
+        analyser.terms(run)
+        if tagger._budget == analyser._MAPPED_BUDGET:
+            break
+    assert tagger._budget == analyser._MAPPED_BUDGET  # the first release after the pause

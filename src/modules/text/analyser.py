@@ -9,8 +9,10 @@ lower-case word stems without stop words. Both kinds of term can live in one tex
 
 from __future__ import annotations
 
+import math
 import os
 import re
+import time
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -59,19 +61,29 @@ class Term:
 # dictionary mapped in this process, and Japanese prose all of it: counted in the process's
 # PSS in full unless another process maps the same pages. Once the calls have faulted in about
 # ``_MAPPED_BUDGET`` folios, the mappings are dropped (madvise MADV_DONTNEED): the pages stay in
-# the page cache, and the next calls map back, as minor faults, only what they read. A few
-# words never reach the budget; long Japanese texts pay a few milliseconds per release.
+# the page cache, and the next calls map back, as minor faults, only what they read.
+# Mapping back costs a millisecond or two. Cutting a few dozen new words (a lexicon, once)
+# takes about a dozen releases, each soon after the last; a batch of Japanese texts reads the
+# same pages again and again and would map them back after every release. So once
+# ``_RELEASE_STREAK`` releases in a row come within ``_RELEASE_SPACING_S`` of each other, the
+# budget doubles with each further one, up to what the calls read, and a release after a pause
+# brings it back down.
 _MAPPED_BUDGET = 32  # page faults in the tagger's calls (each maps up to one folio)
+_RELEASE_SPACING_S = 0.5
+_RELEASE_STREAK = 32
 _MADV_DONTNEED = 4
 
 
 class _Tagger:
     """fugashi's tagger, used exactly like it (``tagger(text)``), with the dictionary's mapped
-    pages kept to about ``_MAPPED_BUDGET`` folios."""
+    pages kept to about ``_MAPPED_BUDGET`` folios while it is used now and then."""
 
     def __init__(self, tagger: Any) -> None:
         self._tagger = tagger
         self._faults = 0
+        self._budget = _MAPPED_BUDGET
+        self._released = -math.inf
+        self._streak = 0  # releases in a row, each soon after the one before
         self._mappings = _dictionary_mappings(tagger)
 
     def __call__(self, text: str) -> Any:
@@ -82,7 +94,13 @@ class _Tagger:
         words = self._tagger(text)
         self._faults += faults() - before
         if self._faults >= _MAPPED_BUDGET:
-            self.release()
+            now = time.monotonic()
+            soon = now - self._released < _RELEASE_SPACING_S
+            if not soon or self._faults >= self._budget:
+                self._streak = self._streak + 1 if soon else 0
+                self._budget = self._budget * 2 if self._streak >= _RELEASE_STREAK else _MAPPED_BUDGET
+                self._released = now
+                self.release()
         return words
 
     def release(self) -> None:
