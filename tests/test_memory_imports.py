@@ -107,3 +107,19 @@ def test_a_batch_that_rereads_the_dictionary_raises_the_budget_until_a_pause() -
         if tagger._budget == analyser._MAPPED_BUDGET:
             break
     assert tagger._budget == analyser._MAPPED_BUDGET  # the first release after the pause
+
+
+def test_the_jusText_stop_words_are_held_once_in_the_form_jusText_reads() -> None:
+    # The parser's fork server builds them by its warm-up and every document's child shares
+    # them: one set of words, not trafilatura's tuple plus jusText's lower-cased copy of it.
+    pytest.importorskip("trafilatura")
+    import justext.core
+    from research.modules.parsing.extraction import extract
+    from research.servers.parser.warmup import _SAMPLE_HTML
+    from trafilatura import external
+
+    extract(_SAMPLE_HTML, "text/html", "https://example.invalid/warm-up")
+    words = external.JT_STOPLIST
+    assert isinstance(words, frozenset) and len(words) > 10_000
+    assert justext.core.define_stoplist(words) is words
+    assert {"the", "und", "les"} <= words and all(word == word.lower() for word in words)
