@@ -283,7 +283,9 @@ class ServerApi:
                     raise _Unknown()
                 if response.status_code < 500:
                     raise _Lost(f"HTTP {response.status_code}")
-                reason = f"HTTP {response.status_code}"
+                # 503 is the service's own word that its database is away (a blip it waits out too).
+                reason = (t("remote.reason_database", self.lang) if response.status_code == 503
+                          else f"HTTP {response.status_code}")
             waited = time.monotonic() - started
             if waited > RETRY_SECONDS:
                 raise _Lost(reason)

@@ -41,6 +41,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "ja": "調査サーバーとの接続が切れました（{reason}）。{seconds} 秒後に再試行します"
               "（実行番号 {run_id} はサーバーで続いています）…",
     },
+    "remote.reason_database": {"en": "its database is not answering", "ja": "サーバーのデータベースが応答しません"},
     "remote.server_lost": {
         "en": "The research server at {url} did not answer for {seconds} s ({reason}). Run {run_id} goes on there: "
               "research attach {run_id}",
