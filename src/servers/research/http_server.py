@@ -46,7 +46,6 @@ from research.servers.research.results import (
     render_research,
     render_session_list,
     research_output,
-    session_report,
     with_verdicts,
 )
 from research.servers.research.server import (
@@ -332,11 +331,11 @@ class HttpService:
                         "report_md": run_files_path(run_id, "report.md") if result.report_md else "",
                         "report_pdf": run_files_path(run_id, "report.pdf") if result.report_pdf else ""}
 
-    async def files(self, run_id: int, row: dict[str, Any]) -> dict[str, bytes]:
+    async def files(self, run_id: int | None, row: dict[str, Any]) -> dict[str, bytes]:
         """The run's report files: from the database where the queue keeps them, else its session folder."""
         stored = getattr(run_queue, "report_files", None)
         found = {}
-        if stored is not None:
+        if stored is not None and run_id is not None:
             found = {name: data for name, data in (await self.queue(stored, run_id)).items() if name in REPORT_FILES}
         missing = [name for name in REPORT_FILES if name not in found]
         if missing and row.get("session_id"):  # e.g. an unfinished run's progress.md, on a shared folder
@@ -350,6 +349,18 @@ class HttpService:
                 except OSError:
                     continue
         return found
+
+    async def session_files(self, owner: str, session_id: str) -> tuple[dict[str, Any] | None, dict[str, bytes]]:
+        """One of the owner's sessions (its row of session_rows) and the files of its last run;
+        (None, {}) for a session that is not the owner's or does not exist."""
+        row = await self.patiently(get_session, self.settings, session_id)
+        if row is None or row["owner"] != owner:
+            return None, {}
+        runs = [r for r in await self.queue(run_queue.runs_of, owner, tuple(RunStatus)) if r["session_id"] == session_id]
+        run = runs[-1] if runs else {"session_id": session_id}
+        listed = [r for r in await self.session_rows(owner, MAX_SESSIONS_LISTED) if r["session_id"] == session_id]
+        meta = listed[0] if listed else {"session_id": session_id, "status": row["status"]}
+        return meta, await self.files(run.get("run_id"), run)
 
     async def sessions(self, owner: str, limit: int) -> SessionList:
         rows = await self.patiently(list_sessions, self.settings, owner, limit)
@@ -493,17 +504,20 @@ def build_http_server(settings: Settings, store: TokenStore, url: str) -> tuple[
         message_lang = service.language(lang)
         # Another token's session reads exactly like one that does not exist.
         try:
-            owned = await service.owns(_owner(), session_id)
+            meta, files = await service.session_files(_owner(), session_id)
         except DatabaseLost:
             return error_result(t("serve.database_unreachable", message_lang, reason=f"{DB_PATIENCE_SECONDS:.0f} s"))
-        if not owned:
+        if meta is None:
             return error_result(t("serve.unknown_session", message_lang, session_id=session_id[:80]))
-        report = session_report(service.history, session_id)
-        if report is None:
-            return error_result(t("mcp_research.no_report", message_lang, session_id=session_id, status=""))
-        name = "report.md" if report.kind == "report" else "progress.md"
-        report = report.model_copy(update={"path": f"/api/sessions/{session_id}/files/{name}"})
-        return tool_result(report.markdown, report)
+        for kind, name in (("report", "report.md"), ("progress", "progress.md")):
+            if files.get(name):
+                # Files from a worker (or a shared folder) are made inert like our own answers.
+                report = SessionReport(session_id=session_id, status=str(meta.get("status") or ""), kind=kind,
+                                       path=f"/api/sessions/{session_id}/files/{name}",
+                                       markdown=safe_markdown(files[name].decode("utf-8", errors="replace")))
+                return tool_result(report.markdown, report)
+        return error_result(t("mcp_research.no_report", message_lang, session_id=session_id,
+                              status=str(meta.get("status") or "")))
 
     return server, service
 
@@ -601,23 +615,14 @@ def build_api(service: HttpService, store: TokenStore) -> list[Any]:
             return _json({"error": "limit is a number"}, 400)
         return _json({"sessions": await service.session_rows(owner, limit)})
 
-    async def session_of(request: Any, owner: str) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
-        session_id = request.path_params["session_id"]
-        rows = [r for r in await service.session_rows(owner, MAX_SESSIONS_LISTED) if r["session_id"] == session_id]
-        if not rows:
-            return None, None
-        run = await service.run_of(owner, rows[0]["run_id"]) if rows[0]["run_id"] else None
-        return rows[0], run
-
     async def session_one(request: Any, owner: str) -> Any:
-        meta, _ = await session_of(request, owner)
+        meta, _ = await service.session_files(owner, request.path_params["session_id"])
         return _json(meta) if meta is not None else _json({"error": "no such session"}, 404)
 
     async def session_file(request: Any, owner: str) -> Any:
-        meta, run = await session_of(request, owner)
+        meta, files = await service.session_files(owner, request.path_params["session_id"])
         if meta is None:
             return _json({"error": "no such session"}, 404)
-        files = await service.files(run["run_id"], run) if run else {}
         return await send_file(files, request.path_params["name"])
 
     return [
