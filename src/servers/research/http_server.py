@@ -1,12 +1,20 @@
-"""`research serve`: the research MCP server over Streamable HTTP, for a team.
+"""`research serve`: the research MCP server over Streamable HTTP, for a team, and its API.
 
-The same tools as ``research mcp research`` (research, sessions, session-report), spoken
-through the ``mcp`` SDK's Streamable HTTP transport with its bearer-token auth: a request
-without a valid token (``http_tokens``) gets 401 before any tool runs. A ``research`` call
-does not run here: it is queued in PostgreSQL (``run_queue``) and run by a worker
-(``http_worker``); this process follows the run's events and sends them to the client as
-progress notifications, then returns the same result as the stdio server. Each token is
-an owner: its calls see and resume only the sessions its own runs made.
+The tools of ``research mcp research`` (research, sessions, session-report) plus ``run``,
+spoken through the ``mcp`` SDK's Streamable HTTP transport with its bearer-token auth: a
+request without a valid token (``http_tokens``) gets 401 before any tool runs. A
+``research`` call does not run here: it is queued in PostgreSQL (``run_queue``) and run by a
+worker (``http_worker``). Its first progress message names the run ("Queued as run N"); this
+process then follows the run's events and sends them as progress notifications, and returns
+the result. A host that loses the call follows the run again with ``run``; a database blip
+is waited out (``DB_PATIENCE_SECONDS``), not reported as a failed run. Each token is an owner:
+its calls see and resume only the sessions its own runs made, and no answer names a server
+path (files are ``/api/…`` paths).
+
+``/api`` (``build_api``) is what `research "…"` with RESEARCH_SERVER reads: a run's status,
+its stored events and its report files, and the token's sessions. Limits that keep one
+client from locking out the rest: per-token open MCP sessions (``SessionsPerToken``), idle
+sessions closed after minutes, a header-read timeout (``uvicorn_config``).
 """
 
 from __future__ import annotations
