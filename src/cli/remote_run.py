@@ -427,9 +427,10 @@ def _umask() -> int:
 def _finish(result_json: dict[str, Any], folder: Path, local: dict[str, Path], progress: Any, *, as_json: bool,
             output: str | None, live: bool) -> RemoteRun:
     """The end of a local run, from the server's result and the local copies of its files: the
-    same run_output functions print the closing line, stdout and --json and write -o."""
+    same run_output functions print the closing line and stdout and write -o; --json is the
+    object the run's own machine would print (json_result there), with this machine's paths."""
     from research.cli.main import _stdout_failed
-    from research.cli.run_output import closing_lines, copy_outputs, final_stdout, json_result
+    from research.cli.run_output import closing_lines, copy_outputs, final_stdout
     from research.orchestrator.runner import RunResult
 
     shown = {**result_json, "session_dir": str(folder),
@@ -438,18 +439,18 @@ def _finish(result_json: dict[str, Any], folder: Path, local: dict[str, Path], p
     fields = {name: shown[name] for name in RunResult.__dataclass_fields__ if name in shown}
     try:
         result = RunResult(**fields)
-        _write_ledger(folder, shown.get("source_list"))
     except (TypeError, ValueError) as exc:
         _say("research: " + t("remote.bad_answer", progress.lang, url="", reason=one_line(str(exc), 200)))
         return RemoteRun(EXIT_FAILURE, shown)
-    except OSError as exc:
-        _say("research: " + t("remote.files_failed", progress.lang, path=str(folder), reason=exc.strerror or str(exc)))
-        return RemoteRun(EXIT_FAILURE, shown)
     for line in closing_lines(result, progress, ("report_md",) if live else ("report_md", "report_pdf")):
         progress.console.print(line, soft_wrap=True)
-    if output and copy_outputs(result, output, progress) != 0:
-        return RemoteRun(EXIT_FAILURE, shown)
-    shown = json_result(result)
+    if output:
+        # The sources ledger stayed on the server: the JSON copy is the object --json prints.
+        contents = {kind: local[name].read_bytes() for kind, name in (("md", "report.md"), ("pdf", "report.pdf"))
+                    if name in local}
+        contents["json"] = (json.dumps(shown, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
+        if copy_outputs(result, output, progress, contents=contents) != 0:
+            return RemoteRun(EXIT_FAILURE, shown)
     text = json.dumps(shown, ensure_ascii=False) if as_json else final_stdout(result, progress, live)
     try:
         sys.stdout.write(text + "\n")
@@ -458,20 +459,6 @@ def _finish(result_json: dict[str, Any], folder: Path, local: dict[str, Path], p
         _stdout_failed(exc, progress.lang)
         return RemoteRun(EXIT_FAILURE, shown)
     return RemoteRun(result.exit_code if isinstance(result.exit_code, int) else EXIT_FAILURE, shown)
-
-
-def _write_ledger(folder: Path, sources: Any) -> None:
-    """The sources the answer may cite, as the session's processed.jsonl lists them: what the
-    local --json and -o read their source list from (the rest of the ledger stays on the server)."""
-    from research.state.session_folder import atomic_write
-
-    lines = []
-    for source in sources if isinstance(sources, list) else []:
-        if isinstance(source, dict):
-            lines.append(json.dumps({"label": str(source.get("label", "")), "title": str(source.get("title") or ""),
-                                     "url": str(source.get("url") or ""), "status": "ok",
-                                     "suspicious": source.get("suspicious") is True}, ensure_ascii=False))
-    atomic_write(folder / "processed.jsonl", ("\n".join(lines) + "\n").encode("utf-8") if lines else b"")
 
 
 async def server_sessions(action: str, ref: str | None, settings: Settings, lang: str, *, as_json: bool) -> int:
