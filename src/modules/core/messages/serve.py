@@ -80,6 +80,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "No session {session_id} among this token's sessions.",
         "ja": "このトークンのセッションに {session_id} はありません。",
     },
+    "serve.run_cancelled": {"en": "Run {run_id} was cancelled.", "ja": "実行番号 {run_id} は取り消されました。"},
     "serve.run_failed": {"en": "Research failed: {reason}", "ja": "調査に失敗しました: {reason}"},
     # --- research "…" with RESEARCH_SERVER --------------------------------------
     "serve.client_no_token": {
