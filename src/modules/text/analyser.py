@@ -71,7 +71,6 @@ class Term:
 _MAPPED_BUDGET = 32  # page faults in the tagger's calls (each maps up to one folio)
 _RELEASE_SPACING_S = 0.5
 _RELEASE_STREAK = 32
-_MADV_DONTNEED = 4
 
 
 class _Tagger:
@@ -108,17 +107,21 @@ class _Tagger:
         Words already returned stay valid: what they read is mapped again on access."""
         self._faults = 0
         if self._mappings:
-            madvise, ranges, _ = self._mappings
+            drop, ranges, _ = self._mappings
             for start, length in ranges:
-                madvise(start, length, _MADV_DONTNEED)
+                drop(start, length)
 
 
-def _dictionary_mappings(tagger: Any) -> tuple[Any, list[tuple[int, int]], Callable[[], int]] | None:
-    """libc's madvise, the address ranges where the tagger's dictionary files are mapped and
-    the process's count of page faults (Linux); None elsewhere or when they cannot be found:
-    then nothing is released."""
+def _dictionary_mappings(
+    tagger: Any,
+) -> tuple[Callable[[int, int], None], list[tuple[int, int]], Callable[[], int]] | None:
+    """What releasing needs (Linux): a function that drops this process's mapping of an
+    address range (madvise MADV_DONTNEED), the ranges where the tagger's dictionary files are
+    mapped read-only, and the process's count of page faults. None elsewhere, or when they
+    cannot be found: then nothing is released."""
     try:
         import ctypes
+        import mmap
         import resource
 
         folder = os.path.dirname(tagger.dictionary_info[0]["filename"]) + os.sep
@@ -126,18 +129,23 @@ def _dictionary_mappings(tagger: Any) -> tuple[Any, list[tuple[int, int]], Calla
         with open("/proc/self/maps", encoding="utf-8", errors="replace") as maps:
             for line in maps:
                 fields = line.split(maxsplit=5)
-                if len(fields) == 6 and fields[5].rstrip("\n").startswith(folder):
+                # Read-only mappings only: dropping a written private page would lose the write.
+                if len(fields) == 6 and "w" not in fields[1] and fields[5].rstrip("\n").startswith(folder):
                     start, end = (int(x, 16) for x in fields[0].split("-"))
                     ranges.append((start, end - start))
-        madvise = ctypes.CDLL(None, use_errno=True).madvise
-        madvise.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
+        libc_madvise = ctypes.CDLL(None, use_errno=True).madvise
+        libc_madvise.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
+        dont_need = mmap.MADV_DONTNEED
     except (ImportError, OSError, AttributeError, LookupError, TypeError, ValueError):
         return None
+
+    def drop(start: int, length: int) -> None:
+        libc_madvise(start, length, dont_need)
 
     def faults() -> int:
         return resource.getrusage(resource.RUSAGE_SELF).ru_minflt
 
-    return (madvise, ranges, faults) if ranges else None
+    return (drop, ranges, faults) if ranges else None
 
 
 @lru_cache(maxsize=1)
