@@ -21,7 +21,7 @@ from typing import Any
 
 from research.modules.text.numbers import UNIT_NAMES, prepare
 
-_JAPANESE_RUN = re.compile(r"[\u3040-\u309f\u30a0-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff々〆ヵヶー]+")
+JAPANESE_RUN = re.compile(r"[\u3040-\u309f\u30a0-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff々〆ヵヶー]+")
 _HIRAGANA_ONLY = re.compile(r"^[\u3040-\u309fー]+$")
 _WORD = re.compile(r"(?<![0-9])[a-zà-ɏ][a-zà-ɏ0-9'’\-_]*")
 # Units and approximators are compared by the number check, not as words.
@@ -209,13 +209,13 @@ def terms(text: str) -> list[Term]:
     raw_text = text
     text = prepare(text)
     out: list[Term] = []
-    for run in _JAPANESE_RUN.findall(text):
+    for run in JAPANESE_RUN.findall(text):
         out.extend(_japanese_terms(run))
     # Names are key in English (capitalised where a sentence does not start), and so are
     # compounds and codes ("super-step", "thread_id", "gpt-4"); other words count by weight.
-    original = _JAPANESE_RUN.sub(" ", unicodedata.normalize("NFKC", raw_text).translate(_DASH_TABLE))
+    original = JAPANESE_RUN.sub(" ", unicodedata.normalize("NFKC", raw_text).translate(_DASH_TABLE))
     names = {m.group(0).lower() for m in _NAME.finditer(original)}
-    latin = _JAPANESE_RUN.sub(" ", text)
+    latin = JAPANESE_RUN.sub(" ", text)
     for raw in _WORD.findall(latin):
         word = raw.strip("'-")
         if not word or word in _STOP_WORDS or word in _UNIT_WORDS:
@@ -234,7 +234,7 @@ def key_words(text: str) -> list[str]:
                            unicodedata.normalize("NFKC", text)):
         piece = run.group(0).rstrip(".")
         # The dictionary is opened by the first Japanese text only: English alone never maps it.
-        tagger = _tagger() if _JAPANESE_RUN.search(piece) else None
+        tagger = _tagger() if JAPANESE_RUN.search(piece) else None
         if tagger is not None:
             noun = ""
             for word in tagger(piece):
@@ -249,7 +249,7 @@ def key_words(text: str) -> list[str]:
                 noun = ""
             if noun:
                 out.append(noun)
-        elif not _JAPANESE_RUN.search(piece) and piece.lower() not in _STOP_WORDS and len(piece) > 1:
+        elif not JAPANESE_RUN.search(piece) and piece.lower() not in _STOP_WORDS and len(piece) > 1:
             out.append(piece)
     return out
 
@@ -271,7 +271,7 @@ def name_terms(text: str) -> frozenset[str]:
     sentence on its topic from one about something else."""
     out: set[str] = set()
     normalised = unicodedata.normalize("NFKC", text).translate(_DASH_TABLE)
-    for run in _JAPANESE_RUN.findall(normalised):
+    for run in JAPANESE_RUN.findall(normalised):
         tagger = _tagger()
         if tagger is None:
             continue
@@ -279,8 +279,8 @@ def name_terms(text: str) -> frozenset[str]:
             feature = word.feature
             if (getattr(feature, "pos2", "") or "") == "固有名詞":
                 out.add((getattr(feature, "lemma", None) or word.surface).split("-")[0])
-    latin = _JAPANESE_RUN.sub(" ", normalised)
-    if _JAPANESE_RUN.search(normalised):
+    latin = JAPANESE_RUN.sub(" ", normalised)
+    if JAPANESE_RUN.search(normalised):
         words = [w for w in re.findall(r"[A-Za-z][A-Za-z0-9'’\-_.]*[A-Za-z0-9]", latin)]
     else:
         words = [m.group(0) for m in _NAME.finditer(latin)]

@@ -41,7 +41,7 @@ from functools import lru_cache
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from research.modules.text.analyser import terms
+from research.modules.text.analyser import JAPANESE_RUN, terms
 from research.modules.text.claims import sentence_spans, strip_citations
 from research.modules.text.numbers import NumberMention, extract_numbers, prepare
 from research.modules.text.passages import rank_passages
@@ -113,7 +113,9 @@ def _lexicon_terms(japanese: bool) -> frozenset[str]:
 
 
 def _is_lexicon_term(text: str) -> bool:
-    return text in _lexicon_terms(not text.isascii())
+    # Lexicon terms are ASCII or Japanese: a Latin name with diacritics ("Hōei") is looked up among
+    # the English ones, so a run without Japanese never has the Japanese lexicon cut into words.
+    return text in _lexicon_terms(JAPANESE_RUN.search(text) is not None)
 
 
 _MONTHS = {name: n for n, names in enumerate(
