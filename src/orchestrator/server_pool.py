@@ -28,7 +28,7 @@ if TYPE_CHECKING:  # imported when the servers start: a run asks Ollama first, w
 # The settings a server is started with (every engine's own among them); any other setting
 # (model, language, budgets) can change between questions without a restart.
 _SERVER_SETTINGS = tuple(dict.fromkeys(("search_engine", *(name for names in SEARCH_ENGINES.values() for name in names),
-                                        "docs_dir", "allow_private_network", "sandbox", "sandbox_image", "mcp_config",
+                                        "docs_dir", "allow_private_network", "search_fallback", "sandbox", "sandbox_image", "mcp_config",
                                         "parse_timeout", "sessions_dir")))
 
 
