@@ -416,3 +416,23 @@ def test_after_an_answer_the_sources_list_is_shown(env, capsys):
     first_url = next(line for line in sources.splitlines() if "http" in line)
     assert "## Sources" in out and first_url.strip() in out
     assert out.index("## Sources") < out.index("Report (PDF):")  # before the closing lines, as the one-shot
+
+
+def test_attach_follows_a_run_of_the_team_server_and_needs_one(env, monkeypatch, capsys):
+    """/attach [RUN] is `research attach` inside the REPL: without RESEARCH_SERVER it says what it
+    needs (and the REPL goes on); with one, it follows the run it is given."""
+    import research.cli.remote_run as remote_run
+
+    assert drive("/attach 7\r/lang ja\r/quit\r") == 0
+    out = capsys.readouterr()
+    assert "research attach needs RESEARCH_SERVER" in out.out + out.err
+    assert "言語を" in out.out + out.err  # the REPL went on to the next command (/lang ja)
+    followed = []
+
+    async def fake_attach(run_ref, settings, lang, *, as_json, output):
+        followed.append((run_ref, as_json, output))
+        return 0
+
+    monkeypatch.setattr(remote_run, "attach", fake_attach)
+    assert drive("/attach 12\r/attach\r/quit\r") == 0
+    assert followed == [("12", False, None), (None, False, None)]

@@ -218,6 +218,21 @@ def _resume(repl: "Repl", arg: str) -> bool:
     return True
 
 
+def _attach(repl: "Repl", arg: str) -> bool:
+    """/attach [RUN]: follow a run on the team's server again (RESEARCH_SERVER), as `research attach`."""
+    import asyncio
+
+    from research.cli.remote_run import attach
+
+    try:
+        asyncio.run(attach(arg.strip() or None, repl.settings, repl.lang, as_json=False, output=None))
+    except KeyboardInterrupt:  # following stops, not the run: attach has said how to follow it again
+        pass
+    except UserFacingError as exc:
+        repl.console.print(f"[red]{escape(exc.message(repl.lang))}[/red]")
+    return True
+
+
 def _sources(repl: "Repl", arg: str) -> bool:
     session = _target_session(repl, arg)
     if session is None:
@@ -309,6 +324,7 @@ COMMANDS: dict[str, Command] = {c.name: c for c in (
     Command("open", _open, "[ID]", _session_choices),
     Command("show", _show, "[ID]", _session_choices),
     Command("resume", _resume, "ID", _session_choices),
+    Command("attach", _attach, "[RUN]"),
     Command("sources", _sources, "[ID]", _session_choices),
     Command("depth", _depth, "quick|standard|deep", _depth_choices),
     Command("plan", _plan, "on|off", _plan_choices),

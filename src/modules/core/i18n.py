@@ -146,6 +146,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     "repl.help.open": {"en": "open report.pdf (default: this session)", "ja": "report.pdf を開く（省略時は現在のセッション）"},
     "repl.help.show": {"en": "show the report here (default: this session)", "ja": "レポートをここに表示（省略時は現在のセッション）"},
     "repl.help.resume": {"en": "resume an interrupted session", "ja": "中断したセッションを再開"},
+    "repl.help.attach": {"en": "follow a run on the team's server again (RESEARCH_SERVER), to its answer",
+                         "ja": "チームのサーバー（RESEARCH_SERVER）の実行の続きを答えまで表示"},
     "repl.help.sources": {"en": "sources of this session", "ja": "現在のセッションの出典"},
     "repl.help.verbose": {"en": "more or less detail during a run", "ja": "実行中の詳細表示の切り替え"},
     "repl.help.quit": {"en": "leave (also Ctrl-D)", "ja": "終了（Ctrl-D でも可）"},
