@@ -268,3 +268,20 @@ def test_a_front_without_the_session_folder_answers_from_the_run_itself(tmp_path
     assert output.report_pdf == "/api/runs/7/files/report.pdf" and output.session_dir == ""
     assert output.result["answer"] == output.answer and output.result["report_md"] == "/api/runs/7/files/report.md"
     assert "/elsewhere" not in output.model_dump_json()
+
+
+def test_research_serve_closes_a_connection_that_never_finishes_its_request_head(serve_env):
+    """An idle or trickling connection (no token yet, nothing to check) is not kept open forever:
+    `research serve` itself, not only its app, closes one whose request head is not complete
+    within the header-read timeout (10 s)."""
+    import socket
+    import time
+
+    port = free_port()
+    with front(serve_env, port):
+        with socket.create_connection(("127.0.0.1", port), timeout=30) as idle:
+            idle.sendall(b"GET /api/runs/1 HTTP/1.1\r\nHost: 127.0.0.1\r\n")  # the head never ends
+            started = time.monotonic()
+            while idle.recv(1024):  # whatever it answers first, the server closes the connection
+                pass
+            assert time.monotonic() - started < 20

@@ -169,7 +169,7 @@ def _tokens(args: argparse.Namespace, settings, lang: str) -> int:
 def _serve(args: argparse.Namespace, settings, lang: str) -> int:
     import uvicorn
 
-    from research.servers.research.http_server import build_app
+    from research.servers.research.http_server import build_app, uvicorn_config
     from research.servers.research.http_tokens import TokenStore, tokens_path
 
     if not 0 <= args.port <= 65535:
@@ -204,7 +204,8 @@ def _serve(args: argparse.Namespace, settings, lang: str) -> int:
     signal.signal(signal.SIGTERM, signal.default_int_handler)
     try:
         supervisor.start()
-        server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
+        # Its protocol closes a connection that has not sent a whole request head in 10 s.
+        server = uvicorn.Server(uvicorn_config(app))
         server.run(sockets=[listener])
     except KeyboardInterrupt:
         pass

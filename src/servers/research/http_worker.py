@@ -95,7 +95,7 @@ class Worker:
         self.max_runs: int | None = None
         self._enough = asyncio.Event()  # max_runs reached
 
-    def _say(self, text: str) -> None:
+    def say(self, text: str) -> None:
         sys.stderr.write(f"research serve worker {self.name}: {' '.join(text.split())[:300]}\n")
         sys.stderr.flush()
 
@@ -112,7 +112,7 @@ class Worker:
                 async with app.open_async():
                     await self._work(app)
             except Exception as exc:  # noqa: BLE001 - any failure here is a reason to reconnect, said in one line
-                self._say(exc.message("en") if isinstance(exc, UserFacingError) else f"{type(exc).__name__}: {exc}")
+                self.say(exc.message("en") if isinstance(exc, UserFacingError) else f"{type(exc).__name__}: {exc}")
             if self.stopping.is_set() or self._enough.is_set():
                 break
             if time.monotonic() - began > 30:
@@ -156,7 +156,7 @@ class Worker:
             retried = await run_queue.recover_stalled(app, self.lease_seconds)
             requeued = await run_queue.reconcile(app, self.url, self.lease_seconds)
             if retried or requeued:
-                self._say(f"handed back runs of silent workers: jobs {retried}, runs {requeued}")
+                self.say(f"handed back runs of silent workers: jobs {retried}, runs {requeued}")
 
     async def run_job(self, run_id: int, context: Any = None) -> None:
         """Procrastinate's task: claim the run (fence + 1) and run it."""
@@ -262,7 +262,7 @@ class Worker:
                 run.cancel()
                 await asyncio.wait({run}, timeout=STOP_SECONDS)
                 if not run.done():
-                    self._say(f"run {claimed.run_id} did not stop within {STOP_SECONDS:.0f} s; left behind "
+                    self.say(f"run {claimed.run_id} did not stop within {STOP_SECONDS:.0f} s; left behind "
                               "(its writes are fenced)")
             try:
                 await asyncio.wait_for(events.join(), DRAIN_SECONDS)
@@ -304,8 +304,8 @@ class Worker:
             try:
                 await run_queue.forget_session(self.url, session_id, run_id)
             except Exception as exc:  # noqa: BLE001 - the folder is gone; a row left says so in the log
-                self._say(f"could not remove the index row of {session_id}: {type(exc).__name__}")
-            self._say(f"removed session {session_id}, an unrecorded earlier attempt of run {run_id}")
+                self.say(f"could not remove the index row of {session_id}: {type(exc).__name__}")
+            self.say(f"removed session {session_id}, an unrecorded earlier attempt of run {run_id}")
 
     async def _finish(self, claimed: ClaimedRun, status: RunStatus, result: dict[str, Any] | None = None,
                       error: str | None = None) -> None:
@@ -327,7 +327,7 @@ class Worker:
         except Fenced:
             return
         except Exception as exc:  # noqa: BLE001 - the database is gone: recovery hands it back later
-            self._say(f"could not hand run {claimed.run_id} back: {type(exc).__name__}: {exc}")
+            self.say(f"could not hand run {claimed.run_id} back: {type(exc).__name__}: {exc}")
         raise HandBack(f"run {claimed.run_id} handed back")
 
 
@@ -344,7 +344,7 @@ async def _main(settings: Settings, lease_seconds: float, heartbeat_seconds: flo
         # A job whose status Procrastinate could not write (the database went away): one
         # line; reconcile() hands the run back once the lease has passed.
         error = context.get("exception")
-        worker._say(f"{context.get('message', 'error')}: {type(error).__name__ if error else ''} "
+        worker.say(f"{context.get('message', 'error')}: {type(error).__name__ if error else ''} "
                     f"{str(error)[:200] if error else ''}")
 
     loop.set_exception_handler(unretrieved)
