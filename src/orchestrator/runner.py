@@ -55,6 +55,11 @@ class ResearchRequest:
     servers: ServerPool | None = None
     # Who asked (a `research serve` token's id): kept in the sessions index (PostgreSQL).
     owner: str = ""
+    # A team worker's queued run: its number goes into the new session's meta.json at once, so
+    # a worker that dies before the database hears of the session leaves no unmarked folder;
+    # and its fence, called before every write into the session folder.
+    queue_run: int | None = None
+    guard: Callable[[], None] | None = None
 
 
 @dataclass
@@ -116,7 +121,7 @@ async def run_research(
     request: ResearchRequest, settings: Settings, progress: ProgressCallback
 ) -> RunResult:
     progress = _guarded(progress)
-    history = HistoryManager(settings.sessions_dir)
+    history = HistoryManager(settings.sessions_dir, guard=request.guard)
     if request.resume:
         session, meta = _resumable(history, request.resume)
         question, lang = meta["question"], meta["language"]
@@ -153,7 +158,8 @@ async def run_research(
         if session is None:
             session = history.create(question=question, language=lang, model=model_name,
                                      parent=request.parent_session)
-            history.update_meta(session.session_id, depth=depth)
+            history.update_meta(session.session_id, depth=depth,
+                                **({"queue_run": request.queue_run} if request.queue_run else {}))
         # One writer per session folder: a second `--resume` of a live run is refused. The
         # kernel drops the lock when its process dies, so a kill -9 never leaves it stale.
         if announce_servers:  # said once Ollama answered and the folder exists: their errors stay one line

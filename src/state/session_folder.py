@@ -26,7 +26,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 from research.modules.core.errors import UsageError, UserFacingError
 from research.modules.core.urls import canonical_url
@@ -66,8 +66,11 @@ class SessionInfo:
 
 
 class HistoryManager:
-    def __init__(self, sessions_dir: Path) -> None:
+    def __init__(self, sessions_dir: Path, guard: Callable[[], None] | None = None) -> None:
         self.root = Path(sessions_dir).expanduser()
+        # Called before every write into a session: raises when this process may no longer
+        # write for the run (a team worker whose claim on it lapsed, docs/scale.md "Fencing").
+        self.guard = guard
 
     # --- creating and finding sessions -------------------------------------------
     def create(self, *, question: str, language: str, model: str, parent: str | None = None) -> SessionInfo:
@@ -153,6 +156,8 @@ class HistoryManager:
         return self.write_text(session_id, name, text + "\n")
 
     def write_bytes(self, session_id: str, name: str, data: bytes) -> Path:
+        if self.guard is not None:
+            self.guard()
         target = self.path(session_id) / name
         atomic_write(target, data)
         return target
@@ -179,6 +184,8 @@ class HistoryManager:
         self.write_json(session_id, "meta.json", meta)
 
     def append_event(self, session_id: str, event: str, **fields: Any) -> None:
+        if self.guard is not None:
+            self.guard()
         record = {"time": now_iso(), "event": event, **fields}
         line = json.dumps(record, ensure_ascii=False, default=str) + "\n"
         # O_APPEND writes of one short line are atomic on POSIX; no torn lines on a crash.

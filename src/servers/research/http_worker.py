@@ -81,6 +81,11 @@ def _orphan_session(history: HistoryManager, run_id: int) -> str | None:
     return max(found)[1] if found else None
 
 
+class LeaseLapsed(Exception):
+    """This worker has not had its claim on the run confirmed for a whole lease: it writes
+    nothing more for the run and hands it back."""
+
+
 class Worker:
     def __init__(self, settings: Settings, *, name: str | None = None,
                  lease_seconds: float = DEFAULT_LEASE_SECONDS, heartbeat_seconds: float = DEFAULT_HEARTBEAT_SECONDS):
@@ -201,13 +206,25 @@ class Worker:
                 await self.lease.finish(claimed.run_id, RunStatus.DONE,
                                         asdict(result_from_meta(info, meta.get("language", ""), meta, resumed=True)))
                 return
-        research_request = ResearchRequest(
-            question=request.question, resume=session_id or None, owner=claimed.owner,
-            parent_session=request.parent)  # a follow-up in a remote REPL conversation
-
         events: asyncio.Queue[ProgressEvent] = asyncio.Queue()
         lost: list[BaseException] = []  # why this worker may no longer write for the run
         run: asyncio.Future[Any]
+        beaten = [time.monotonic()]  # when the database last confirmed the claim
+
+        def may_write() -> None:
+            # The session folder's fence, checked before each file write: the claim is gone, or
+            # has not been confirmed for a lease (this process was paused or cut off, and another
+            # worker may hold the run by now): nothing more is written into the folder. A lapse
+            # the database has not confirmed hands the run back (that write is fenced there).
+            if not lost and time.monotonic() - beaten[0] > self.lease_seconds:
+                lost.append(LeaseLapsed(f"run {claimed.run_id}: claim not confirmed for {self.lease_seconds:.0f} s"))
+            if lost:
+                raise lost[0] if isinstance(lost[0], Fenced) else LeaseLapsed(str(lost[0]))
+
+        research_request = ResearchRequest(
+            question=request.question, resume=session_id or None, owner=claimed.owner,
+            parent_session=request.parent,  # a follow-up in a remote REPL conversation
+            queue_run=claimed.run_id, guard=may_write)
 
         def progress(event: ProgressEvent) -> None:
             if not isinstance(event, Token):  # the streamed answer is far too chatty for the table
@@ -235,6 +252,9 @@ class Worker:
         async def beat() -> None:
             while True:
                 await asyncio.sleep(self.heartbeat_seconds)
+                # Timed from before the request: the database's own mark is later, so this
+                # process's idea of its lease never outlasts what the other workers see.
+                asked = time.monotonic()
                 try:
                     ours = await self.lease.heartbeat(claimed.run_id)
                 except Exception as exc:  # noqa: BLE001 - the database is gone for us
@@ -243,6 +263,7 @@ class Worker:
                 if not ours:
                     lose(Fenced(claimed.run_id, claimed.claims))
                     return
+                beaten[0] = asked
 
         run = asyncio.ensure_future(run_research(research_request, settings, progress))
         writer = asyncio.ensure_future(write_events())
