@@ -288,8 +288,11 @@ class HttpService:
         except DatabaseLost:
             return error_result(t("remote.db_lost", lang, seconds=int(DB_PATIENCE_SECONDS), run_id=run_id))
         if row["status"] != RunStatus.DONE or not row["result"]:  # failed, or cancelled by its owner
-            reason = _error_text(row["error"], lang) or str(row["status"])
-            message = t("remote.run_failed", lang, run_id=run_id, reason=reason)
+            if row["status"] == RunStatus.CANCELLED:
+                message = t("serve.run_cancelled", lang, run_id=run_id)
+            else:
+                reason = _error_text(row["error"], lang) or str(row["status"])
+                message = t("remote.run_failed", lang, run_id=run_id, reason=reason)
             if row["session_id"]:
                 message = t("mcp_research.resume_hint", lang, message=message, session_id=row["session_id"])
             return error_result(message)
@@ -341,10 +344,10 @@ class HttpService:
 
     async def files(self, run_id: int | None, row: dict[str, Any]) -> dict[str, bytes]:
         """The run's report files: from the database where the queue keeps them, else its session folder."""
-        stored = getattr(run_queue, "report_files", None)
         found = {}
-        if stored is not None and run_id is not None:
-            found = {name: data for name, data in (await self.queue(stored, run_id)).items() if name in REPORT_FILES}
+        if run_id is not None:
+            found = {name: data for name, data in (await self.queue(run_queue.report_files, run_id)).items()
+                     if name in REPORT_FILES}
         missing = [name for name in REPORT_FILES if name not in found]
         if missing and row.get("session_id"):  # e.g. an unfinished run's progress.md, on a shared folder
             try:
