@@ -165,6 +165,9 @@ def test_doctor_json_and_table_carry_the_guard_line(fake_ollama, lang, capsys) -
     from research.cli.doctor import _print_guard
 
     check = check_guard(Settings(ollama_host=fake_ollama.url, model="gpt-oss:20b"), lang)
-    _print_guard(check)
+    _print_guard(check, lang)
     line = capsys.readouterr().out.strip()
-    assert line.startswith(("ガードモデル:" if lang == "ja" else "Guard:")) and "granite3-guardian" in line
+    # Piped (as here), one tab-separated record like the checks': name, status, detail.
+    name, status, detail = line.split("\t")
+    assert name == check.label and status in (("注意",) if lang == "ja" else ("warning",))
+    assert "granite3-guardian" in detail
