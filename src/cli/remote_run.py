@@ -44,6 +44,7 @@ from research.modules.core.errors import (
 )
 from research.modules.core.i18n import t
 from research.modules.core.settings import Settings
+from research.orchestrator.run_queue import FINAL
 from research.modules.text.sanitize import clean_data, one_line, safe_markdown, strip_controls
 from rich.markup import escape
 
@@ -378,7 +379,7 @@ async def _follow_events(api: ServerApi, run_id: int, progress: Any) -> dict[str
                 said = SessionStarted(session_id=said.session_id, session_dir="", language=said.language)
             if said is not None:
                 progress(said)
-        if page.get("status") in ("done", "failed") and not events:
+        if page.get("status") in FINAL and not events:  # a cancelled run ends the following too
             return await api.json(f"/api/runs/{run_id}")
 
 
