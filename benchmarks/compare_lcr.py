@@ -263,9 +263,10 @@ def compare(checkout: Path, python: str, pairs: int, question: str, lang: str, t
 
 
 def compare_real(checkout: Path, python: str, upstream: str, model: str, num_ctx: int, pairs: int,
-                 questions: list[tuple[str, str]], progress=print) -> dict[str, Any]:
+                 questions: list[tuple[str, str]], progress=print, partial: Path | None = None) -> dict[str, Any]:
     """Interleaved pairs against a real model server: for each pair and question, ours then LCR,
-    with the load average before and after each pair."""
+    with the load average before and after each pair. ``partial``: where the runs so far are
+    written after each pair (a CPU model under load can take an hour for the set)."""
     from fixtures.web_fixture import WebFixture
 
     ours: list[dict[str, Any]] = []
@@ -289,6 +290,9 @@ def compare_real(checkout: Path, python: str, upstream: str, model: str, num_ctx
                                   "load_after": [round(v, 2) for v in load_after],
                                   "ours_wall_s": a["wall_s"], "lcr_wall_s": b["wall_s"],
                                   "ours_failed": bool(a.get("failed")), "lcr_failed": bool(b.get("failed"))})
+                if partial is not None:
+                    partial.write_text(json.dumps({"pair_rows": pair_rows, "ours": ours, "lcr": theirs},
+                                                  ensure_ascii=False, indent=2) + "\n", "utf-8")
                 progress(f"pair {index + 1}/{pairs}, {question[:40]!r}: ours {a['wall_s']:.1f} s"
                          + (" (failed)" if a.get("failed") else "") + f", LCR {b['wall_s']:.1f} s"
                          + (" (failed)" if b.get("failed") else "")
@@ -502,6 +506,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--num-ctx", type=int, default=8192, help="RESEARCH_NUM_CTX for ours in real-model mode")
     parser.add_argument("--questions", type=int, default=len(REAL_QUESTIONS),
                         help="real-model mode: the first N of the question set")
+    parser.add_argument("--first-question", type=int, default=1,
+                        help="real-model mode: start at this question of the set (1-based), e.g. to split the set "
+                             "over two model servers")
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     parser.add_argument("--out", type=Path, help="where to write the JSON results")
     args = parser.parse_args(argv)
@@ -518,12 +525,14 @@ def main(argv: list[str] | None = None) -> int:
 
     started_on, measured = machine(), commit()
     if args.ollama:
-        questions = [(args.question, args.lang)] if args.question != DEFAULT_QUESTION else REAL_QUESTIONS[:args.questions]
-        result = compare_real(checkout, str(python), args.ollama, args.model, args.num_ctx, args.pairs, questions,
-                              progress=lambda *a, **k: print(*a, **k, file=sys.stderr, flush=True))
-        result["setup"].update(commit=measured, machine=started_on, finished=datetime.now().isoformat(timespec="seconds"))
+        questions = [(args.question, args.lang)] if args.question != DEFAULT_QUESTION else \
+            REAL_QUESTIONS[args.first_question - 1:args.questions]
         out = args.out or HERE / "results" / f"compare-lcr-real-{datetime.now():%Y%m%d-%H%M}.json"
         out.parent.mkdir(parents=True, exist_ok=True)
+        result = compare_real(checkout, str(python), args.ollama, args.model, args.num_ctx, args.pairs, questions,
+                              progress=lambda *a, **k: print(*a, **k, file=sys.stderr, flush=True),
+                              partial=out.with_suffix(".partial.json"))
+        result["setup"].update(commit=measured, machine=started_on, finished=datetime.now().isoformat(timespec="seconds"))
         out.write_text(json.dumps(result, ensure_ascii=False, indent=2) + "\n", "utf-8")
         m = result["setup"]["machine"]
         print(json.dumps(result, ensure_ascii=False, indent=2) if args.json else
