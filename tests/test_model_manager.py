@@ -6,7 +6,8 @@ import pytest
 from fixtures.fake_ollama import THINKING_MARKER, FakeOllama
 
 from research.modules.core.errors import OllamaError
-from research.modules.llm.model_manager import STRUCTURED_DEFAULT_TOKENS, ModelManager, _ThinkFilter, capped_lines
+from research.modules.llm.model_manager import (STRUCTURED_DEFAULT_TOKENS, THINKING_ALLOWANCE, ModelManager, _ThinkFilter,
+                                               capped_lines)
 from research.modules.core.settings import load_settings
 from research.modules.text.tokens import estimate_tokens, truncate_to_tokens
 from research.nodes.prompts import PlannedQuery, QueryPlan
@@ -15,7 +16,13 @@ from research.nodes.verification_prompts import JudgeBatch
 FALLBACK = QueryPlan(queries=[PlannedQuery(text="fallback", language="en")])
 
 
+# A model that does not reason: its reply alone meets the cap.
+NOT_THINKING = {"model": "qwen2.5-coder:1.5b", "think": "off"}
+
+
 def _manager(fake: FakeOllama, **flags) -> ModelManager:
+    if flags.get("model") == NOT_THINKING["model"] and flags["model"] not in fake.models:
+        fake.models.append(flags["model"])  # installed, as it is on a machine that uses it
     return ModelManager(load_settings(ollama_host=fake.url, **flags))
 
 
@@ -43,11 +50,14 @@ async def test_a_capped_structured_reply_asks_ollama_for_at_most_that_many_token
     manager = _manager(fake_ollama)
     await manager.structured([{"role": "user", "content": "q"}], QueryPlan, node="input", fallback=FALLBACK,
                              max_tokens=184)
-    assert fake_ollama.chat_requests()[-1]["options"]["num_predict"] == 184
+    # gpt-oss thinks at "low" (it cannot stop): its reasoning counts against num_predict, so the
+    # cap is the reply's need plus the reasoning's allowance, never the reply's alone.
+    allowance = THINKING_ALLOWANCE["low"]
+    assert fake_ollama.chat_requests()[-1]["options"]["num_predict"] == 184 + allowance
     fake_ollama.mode = "malformed"
     await manager.structured([{"role": "user", "content": "q"}], QueryPlan, node="input", fallback=FALLBACK)
     # Without a cap of its own a structured call still has one: no call may write unbounded.
-    assert fake_ollama.chat_requests()[-1]["options"]["num_predict"] == STRUCTURED_DEFAULT_TOKENS
+    assert fake_ollama.chat_requests()[-1]["options"]["num_predict"] == STRUCTURED_DEFAULT_TOKENS + allowance
     assert manager.usage["input"]["repairs"] == 2  # each reply that did not fit its schema is counted
 
 
@@ -193,7 +203,7 @@ async def test_a_streamed_answer_asks_for_at_most_the_room_left_for_it(fake_olla
 async def test_a_judge_reply_cut_at_its_cap_keeps_the_verdicts_it_finished_and_is_said(fake_ollama):
     # Three claims, a cap that leaves room for about one verdict: the whole verdicts before the
     # cut count, no repair call writes them all again, and the run gets a problem line.
-    manager = _manager(fake_ollama)
+    manager = _manager(fake_ollama, **NOT_THINKING)  # gpt-oss's reasoning has an allowance on top
     user = ("Passages:\n[P1] (S1) Mount Fuji is 3,776 m tall.\n\nClaims:\n"
             + "\n".join(f"Claim {n} (P1): Mount Fuji is 3,776 m tall." for n in (1, 2, 3)))
     batch = await manager.structured([{"role": "user", "content": user}], JudgeBatch, node="verification",
@@ -206,7 +216,7 @@ async def test_a_judge_reply_cut_at_its_cap_keeps_the_verdicts_it_finished_and_i
 
 
 async def test_a_runaway_free_text_reply_stops_at_the_cap_without_a_second_try(fake_ollama):
-    manager = _manager(fake_ollama)
+    manager = _manager(fake_ollama, **NOT_THINKING)  # gpt-oss's reasoning has an allowance on top
     reply = await manager.chat([{"role": "system", "content": "Rewrite the sentence."},
                                 {"role": "user", "content": "Mount Fuji is 3,776 m tall. " * 40}], node="style",
                                max_tokens=10)
@@ -217,8 +227,25 @@ async def test_a_runaway_free_text_reply_stops_at_the_cap_without_a_second_try(f
 
 async def test_a_structured_reply_cut_at_its_cap_is_not_asked_again(fake_ollama):
     # Written to the cap without closing its JSON: a repair call would run away the same way.
-    manager = _manager(fake_ollama)
+    manager = _manager(fake_ollama, **NOT_THINKING)  # gpt-oss's reasoning has an allowance on top
     plan = await manager.structured([{"role": "user", "content": "LangGraphのチェックポイントとは？" * 5}], QueryPlan,
                                     node="input", fallback=FALLBACK, max_tokens=4)
     assert plan is FALLBACK and len(fake_ollama.chat_requests()) == 1
     assert manager.usage["input"]["fallbacks"] == 1 and capped_lines(manager, "en")
+
+
+async def test_a_thinking_model_gets_its_verdict_out_under_the_judge_s_cap(fake_ollama):
+    """The judge's reply is capped at a few tokens; gpt-oss reasons first (the fake too, and
+    like Ollama it counts that against num_predict). The reply still arrives whole, not cut in
+    the reasoning; a model that does not think gets the bare cap."""
+    from research.nodes.verification_prompts import JUDGE_TOKENS_FRAME, JUDGE_TOKENS_PER_CLAIM
+
+    cap = JUDGE_TOKENS_PER_CLAIM + JUDGE_TOKENS_FRAME
+    manager = _manager(fake_ollama)
+    plan = await manager.structured([{"role": "user", "content": "LangGraphのチェックポイントとは？"}], QueryPlan,
+                                    node="verification", fallback=FALLBACK, max_tokens=cap)
+    assert plan is not FALLBACK and not manager.capped
+    plain = _manager(fake_ollama, **NOT_THINKING)
+    await plain.structured([{"role": "user", "content": "q"}], QueryPlan, node="verification", fallback=FALLBACK,
+                           max_tokens=cap)
+    assert fake_ollama.chat_requests()[-1]["options"]["num_predict"] == cap

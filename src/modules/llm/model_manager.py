@@ -278,8 +278,14 @@ class ModelManager:
                     extra_room: bool = False, max_tokens: int | None = None):
         num_ctx = self.settings.num_ctx * 2 if extra_room else self.settings.num_ctx
         options: dict[str, Any] = {"num_ctx": num_ctx, "temperature": 0.2 if format is None else 0.0}
+        think = _think_for(self.model, self._think)
         if max_tokens:
-            options["num_predict"] = max_tokens
+            # Ollama counts a thinking model's reasoning against num_predict: a cap sized for the
+            # reply alone (a verdict is ~18 tokens) would end gpt-oss in its reasoning, before a
+            # word of the reply. The cap stays a guard against a runaway reply, not a starvation.
+            # (The streamed draft's cap is the room its prompt left, thousands of tokens already.)
+            thinking = THINKING_ALLOWANCE.get(think, 0) if think and not stream else 0
+            options["num_predict"] = max_tokens + thinking
         started = time.perf_counter()
         try:
             response = await self._client.chat(
@@ -288,17 +294,19 @@ class ModelManager:
                 stream=stream,
                 format=format,
                 options=options,
-                think=_think_for(self.model, self._think),
+                think=think,
             )
         except ollama.ResponseError as exc:
             if self._think and "think" in (exc.error or "").lower():
                 # A model without thinking support rejects the parameter: drop it for good.
                 self._think = None
-                return await self._call(messages, node=node, stream=stream, format=format)
+                return await self._call(messages, node=node, stream=stream, format=format, extra_room=extra_room,
+                                        max_tokens=max_tokens)
             if exc.status_code == 404:
                 raise OllamaError("ollama.model_missing", model=self.model) from None
             if self._record_failure():
-                return await self._call(messages, node=node, stream=stream, format=format)
+                return await self._call(messages, node=node, stream=stream, format=format, extra_room=extra_room,
+                                        max_tokens=max_tokens)
             raise OllamaCallFailed(exc.error) from None
         except (ConnectionError, httpx.TransportError):
             raise OllamaError("ollama.unreachable", host=self.host) from None
@@ -389,6 +397,12 @@ def ollama_version(host: str, timeout: float = 5.0) -> str:
 
 def _strip_thinking(text: str) -> str:
     return strip_control_text(_INLINE_THINK.sub("", text))
+
+
+# Tokens a thinking model may reason for on top of a capped reply, by its thinking level
+# (True: a model that thinks with no level). gpt-oss at "low" reasons for tens to a few hundred
+# tokens before a short structured answer.
+THINKING_ALLOWANCE: dict[bool | str, int] = {"low": 1024, "medium": 4096, "high": 8192, True: 1024}
 
 
 def _think_for(model: str, think: bool | str | None) -> bool | str | None:
