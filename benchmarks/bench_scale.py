@@ -269,7 +269,6 @@ def scale_phase(url: str, env: dict[str, str], args: argparse.Namespace) -> dict
         try:
             time.sleep(3)  # started and connected, so the batch measures the queue, not a start-up
             ids = submit_direct(url, args.runs)
-            started = time.perf_counter()
             wall = wait_final(url, ids, 3600)
             out[f"workers_{count}"] = batch_figures(url, ids, wall)
         finally:

@@ -68,7 +68,7 @@ def check_ollama(settings: Settings, lang: str) -> tuple[Check, Check]:
 
 def judge_summary(settings: Settings, installed: set[str], lang: str) -> tuple[str, str]:
     """(the judge's model, one line saying who judges and, without the checker, how to get it)."""
-    from research.modules.llm.judge import CHECKER, choose_judge
+    from research.modules.llm.judge import CHECKER
 
     model, line = _judge_line(settings, installed, lang)
     # The checker's weights forbid commercial use: said wherever doctor names or suggests it.

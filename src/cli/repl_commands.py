@@ -16,7 +16,7 @@ from prompt_toolkit.document import Document
 from rich.markup import escape
 
 from research.modules.text.sanitize import one_line, strip_controls
-from research.modules.core.errors import OllamaError, UserFacingError
+from research.modules.core.errors import UserFacingError
 from research.modules.core.i18n import t
 
 if TYPE_CHECKING:

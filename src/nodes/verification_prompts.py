@@ -12,7 +12,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from research.nodes.prompts import SENTENCE_ITEM, NumberedSentence
+from research.nodes.prompts import NumberedSentence
 
 # --- judge -------------------------------------------------------------------------------
 
