@@ -81,9 +81,9 @@ def _orphan_session(history: HistoryManager, run_id: int) -> str | None:
     return max(found)[1] if found else None
 
 
-class LeaseLapsed(Exception):
-    """This worker has not had its claim on the run confirmed for a whole lease: it writes
-    nothing more for the run and hands it back."""
+class ClaimUnconfirmed(Exception):
+    """The database could not confirm this worker's claim on the run (it went away): the run
+    writes nothing more into its session folder, and the worker hands it back."""
 
 
 class Worker:
@@ -209,17 +209,14 @@ class Worker:
         events: asyncio.Queue[ProgressEvent] = asyncio.Queue()
         lost: list[BaseException] = []  # why this worker may no longer write for the run
         run: asyncio.Future[Any]
-        beaten = [time.monotonic()]  # when the database last confirmed the claim
 
         def may_write() -> None:
-            # The session folder's fence, checked before each file write: the claim is gone, or
-            # has not been confirmed for a lease (this process was paused or cut off, and another
-            # worker may hold the run by now): nothing more is written into the folder. A lapse
-            # the database has not confirmed hands the run back (that write is fenced there).
-            if not lost and time.monotonic() - beaten[0] > self.lease_seconds:
-                lost.append(LeaseLapsed(f"run {claimed.run_id}: claim not confirmed for {self.lease_seconds:.0f} s"))
+            # The session folder's fence, checked before each file write: once the database has
+            # refused this worker's claim (another took the run) or could not confirm it, nothing
+            # more is written into the folder. (A clock-kept lease here made runs flap between
+            # workers after a database restart; the database's verdict comes within a heartbeat.)
             if lost:
-                raise lost[0] if isinstance(lost[0], Fenced) else LeaseLapsed(str(lost[0]))
+                raise lost[0] if isinstance(lost[0], Fenced) else ClaimUnconfirmed(str(lost[0]))
 
         research_request = ResearchRequest(
             question=request.question, resume=session_id or None, owner=claimed.owner,
@@ -252,9 +249,6 @@ class Worker:
         async def beat() -> None:
             while True:
                 await asyncio.sleep(self.heartbeat_seconds)
-                # Timed from before the request: the database's own mark is later, so this
-                # process's idea of its lease never outlasts what the other workers see.
-                asked = time.monotonic()
                 try:
                     ours = await self.lease.heartbeat(claimed.run_id)
                 except Exception as exc:  # noqa: BLE001 - the database is gone for us
@@ -263,7 +257,6 @@ class Worker:
                 if not ours:
                     lose(Fenced(claimed.run_id, claimed.claims))
                     return
-                beaten[0] = asked
 
         run = asyncio.ensure_future(run_research(research_request, settings, progress))
         writer = asyncio.ensure_future(write_events())
