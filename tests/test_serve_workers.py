@@ -27,11 +27,11 @@ LEASE = 2.0  # seconds of silence before a run may be taken over (short, for the
 FUJI = run_queue.QueuedRequest("What is the height of Mount Fuji?", "en")
 
 
-def start_worker(env: dict[str, str]) -> subprocess.Popen:
+def start_worker(env: dict[str, str], lease: float = LEASE) -> subprocess.Popen:
     # Each worker's stderr in a file beside the sessions: what it said, when a test fails.
     log = open(Path(env["HOME"]) / f"worker-{time.monotonic_ns()}.log", "wb")
     with log:
-        return subprocess.Popen([RESEARCH, "serve", "worker", "--lease-seconds", str(LEASE), "--heartbeat-seconds",
+        return subprocess.Popen([RESEARCH, "serve", "worker", "--lease-seconds", str(lease), "--heartbeat-seconds",
                                  "0.3"], env=env, stdout=subprocess.DEVNULL, stderr=log, stdin=subprocess.DEVNULL,
                                 start_new_session=True)
 
