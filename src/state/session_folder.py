@@ -456,21 +456,29 @@ def is_cache_entry_name(name: Any) -> bool:
     return match is not None and match.group(2) in _ENTRY_SUFFIXES
 
 
+def _resolved_path(path: Any) -> Path | None:
+    """A path given as data, resolved; None for a non-string, an empty one, a NUL byte or a link."""
+    if not isinstance(path, str) or not path or "\x00" in path:
+        return None
+    try:
+        candidate = Path(path)
+        return None if candidate.is_symlink() else candidate.resolve()
+    except (OSError, RuntimeError):
+        return None
+
+
 def cache_entry(path: Any, sessions_root: Path, *, url: Any = None) -> Path | None:
     """``path`` resolved, when it is a cache entry in some session's ``sources/`` under
     ``sessions_root`` (a follow-up question's hits keep their parent session's paths, so
     any session's), named as the fetcher names it; with ``url``, the entry of that URL and
     no other. None for anything else: a link, ``..``, another file of a session, another
     URL's bytes. The entry is not opened here; its reader opens it without following links."""
-    if not isinstance(path, str) or not path or "\x00" in path:
-        return None
+    real = _resolved_path(path)
     try:
-        candidate = Path(path)
-        if candidate.is_symlink():
-            return None
-        real = candidate.resolve()
-        relative = real.relative_to(Path(sessions_root).resolve())
+        relative = real.relative_to(Path(sessions_root).resolve()) if real is not None else None
     except (ValueError, OSError, RuntimeError):
+        return None
+    if relative is None:
         return None
     parts = relative.parts
     if not (len(parts) == 3 and parts[0].startswith("session_") and parts[1] == "sources"
@@ -484,14 +492,9 @@ def cache_entry(path: Any, sessions_root: Path, *, url: Any = None) -> Path | No
 def cache_file(path: Any, sources: Path | None, url: Any) -> Path | None:
     """``path`` resolved, when it is exactly ``url``'s cache entry in the one cache folder
     ``sources`` (a fetcher's own, e.g. a check's temporary one); None otherwise."""
-    if sources is None or not isinstance(path, str) or not path or "\x00" in path:
-        return None
+    real = _resolved_path(path) if sources is not None else None
     try:
-        candidate = Path(path)
-        if candidate.is_symlink():
-            return None
-        real = candidate.resolve()
-        if real.parent != Path(sources).resolve():
+        if real is None or real.parent != Path(sources).resolve():
             return None
     except (OSError, RuntimeError):
         return None
