@@ -60,11 +60,17 @@ class DatabaseUnreachable(UserFacingError):
 # CONNECT_TIMEOUT is an error, not a hang; a peer that vanished (a partition, a host gone)
 # is noticed by TCP keepalives and the user timeout within about KEEPALIVE_IDLE +
 # KEEPALIVE_INTERVAL * KEEPALIVE_COUNT seconds; no statement runs past STATEMENT_TIMEOUT_MS.
+# A session left idle inside a transaction for IDLE_IN_TRANSACTION_MS is ended by the server:
+# a worker stalled mid-write (SIGSTOP, a frozen VM) answers TCP keepalives from its kernel,
+# so without this its row locks would hold the run's takeover, and the queue's
+# SKIP LOCKED scans would pass the run by, for as long as the stall lasts. Our transactions
+# are a few statements long; one idle this long is a worker that stopped.
 # A URL that sets any of these keeps its own value.
 CONNECT_TIMEOUT = 10
 KEEPALIVE_IDLE, KEEPALIVE_INTERVAL, KEEPALIVE_COUNT = 10, 5, 3
 TCP_USER_TIMEOUT_MS = 30_000
 STATEMENT_TIMEOUT_MS = 60_000
+IDLE_IN_TRANSACTION_MS = 10_000
 
 
 def conninfo(url: str) -> str:
@@ -79,7 +85,8 @@ def conninfo(url: str) -> str:
     options = str(given.get("options") or "")
     # The server's side of the same socket: PostgreSQL notices a dead worker (and drops what
     # its session held) as soon as the worker notices a dead server.
-    wanted = {"statement_timeout": STATEMENT_TIMEOUT_MS, "tcp_keepalives_idle": KEEPALIVE_IDLE,
+    wanted = {"statement_timeout": STATEMENT_TIMEOUT_MS, "idle_in_transaction_session_timeout": IDLE_IN_TRANSACTION_MS,
+              "tcp_keepalives_idle": KEEPALIVE_IDLE,
               "tcp_keepalives_interval": KEEPALIVE_INTERVAL, "tcp_keepalives_count": KEEPALIVE_COUNT}
     added = " ".join(f"-c {name}={value}" for name, value in wanted.items() if name not in options)
     if added:
