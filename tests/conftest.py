@@ -21,6 +21,10 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
+# A message key without a text raises instead of showing the key (modules/core/i18n.py reads
+# this once, at import: before any test imports research).
+STRICT_MESSAGES = {"RESEARCH_STRICT_MESSAGES": "1"}
+os.environ.update(STRICT_MESSAGES)
 
 from fixtures.fake_ollama import FakeOllama  # noqa: E402
 from fixtures.web_fixture import WebFixture  # noqa: E402
@@ -62,6 +66,7 @@ def research_environment(folder: Path, ollama: FakeOllama, web: WebFixture) -> d
         RESEARCH_SESSIONS_DIR=str(folder / "sessions"),
         NO_COLOR="1",
         PYTHONUNBUFFERED="1",
+        **STRICT_MESSAGES,
     )
     return env
 

@@ -8,6 +8,9 @@ Command to the report once one ran out; every edge after a working node does the
 one exception is llm → verification, so no draft skips its checks. A spent source budget
 only stops further searching: the sources already found are still read and used.
 
+The steps themselves (names, order, what each writes, their progress labels) are declared
+once in ``state/steps.py``; here each name is bound to its node function and wired.
+
 This module is imported in a thread while the first step runs (``runner``): it loads
 LangGraph and every node but the first, which the runner binds itself.
 """
@@ -29,8 +32,10 @@ from research.nodes.search import search_web
 from research.nodes.verification import verify_claims
 from research.orchestrator.steps import Node, bind, budget_stops
 from research.state import AgentState
+from research.state.steps import STEPS, StepName
 
-NODES: dict[str, Node] = {
+# Each step's node function, in the table's order (tests/test_step_table.py holds them equal).
+NODES: dict[StepName, Node] = {
     "input": understand_question,
     "plan_review": review_plan,
     "search": search_web,
@@ -47,7 +52,7 @@ def route_after_input(state: AgentState) -> Literal["plan_review", "search", "re
     return "plan_review" if state.get("review_plan") else "search"
 
 
-def onward(next_node: str) -> Callable[[AgentState], str]:
+def onward(next_node: StepName) -> Callable[[AgentState], str]:
     def route(state: AgentState) -> str:
         return "report" if budget_stops(state, next_node) else next_node
 
@@ -68,8 +73,9 @@ def command_targets(node: Node) -> tuple[str, ...] | None:
 
 def build_graph(deps: WorkflowDependencies, checkpointer: Any = None):
     graph = StateGraph(AgentState)
-    for name, node in NODES.items():
-        graph.add_node(name, bind(name, node, deps), destinations=command_targets(node))
+    for step in STEPS:
+        node = NODES[step.name]
+        graph.add_node(step.name, bind(step.name, node, deps), destinations=command_targets(node))
     graph.add_edge(START, "input")
     graph.add_conditional_edges("input", route_after_input, ["plan_review", "search", "report"])
     graph.add_edge("plan_review", "search")

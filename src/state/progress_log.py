@@ -4,25 +4,28 @@ Checkpoints let a killed run resume, but a person cannot read them; this file is
 they read instead (the plan, the searches, the sources read, the draft, the verdicts).
 Each addition rewrites the whole file through ``atomic_write``: an append that a kill -9
 can never tear, so the file is always whole and ends after the last finished step.
-The headings follow the run's language (ja/en).
+The headings follow the run's language (ja/en); each step's heading and body are declared
+with the step (``state/steps.py``, bodies in ``state/step_accounts.py``).
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from research.modules.core.i18n import t
 from research.modules.text.sanitize import safe_markdown
-from research.state.models import VerdictState, supported_percent, verdict_state, verification_states
-from research.state.agent_state import queries_for_round
 from research.state.session_folder import atomic_write, read_session_bytes
+from research.state.step_accounts import one_line, verdict_counts
+from research.state.steps import STEP_BY_NAME
+
+# verdict_counts is said here too: the terminal, `research verify` and the servers import it from here.
+__all__ = ["PROGRESS_FILE", "progress_markdown", "record_step", "render_section", "verdict_counts"]
 
 PROGRESS_FILE = "progress.md"
-_DRAFT_LIMIT = 6000  # characters of the draft kept here; the whole draft is in llm_draft.md
-_CLAIM_TEXT_LIMIT = 240
 
 logger = logging.getLogger(__name__)
 
@@ -69,116 +72,18 @@ def _header(state: Mapping[str, Any], lang: str) -> str:
 
 
 def render_section(node: str, before: Mapping[str, Any], update: Mapping[str, Any], lang: str) -> str:
-    """One step's section: a timed heading, what the step produced, and its problems."""
+    """One step's section: a timed heading, what the step produced, and its problems (a name
+    that is no step gets its problems under its own name)."""
     state = {**before, **update}
-    if node == "search":
-        title = t("progress_md.search", lang, round=state.get("search_rounds") or 1)
-    else:
-        title = t("progress_md." + node, lang)
+    step = STEP_BY_NAME.get(node)
+    title = t(step.heading_key, lang, round=state.get("search_rounds") or 1) if step else node
     lines = [f"## {title} ({datetime.now().strftime('%H:%M:%S')})", ""]
-    body = _BODIES.get(node)
-    if body is not None:
-        lines += body(before, update, lang)
+    if step is not None:
+        lines += step.account(before, update, lang)
     for error in update.get("errors") or []:
         target = f" {error.get('target')}" if error.get("target") else ""
-        lines.append(f"- ⚠ {t('progress_md.problem', lang)}{target}: {_one_line(error.get('message', ''))}")
+        lines.append(f"- ⚠ {t('progress_md.problem', lang)}{target}: {one_line(error.get('message', ''))}")
     spent = update.get("budget_exhausted")
     if spent and spent != before.get("budget_exhausted"):
         lines.append("- " + t("progress_md.budget", lang, budget=spent))
     return "\n".join(lines).rstrip() + "\n"
-
-
-def _plan(before: Mapping[str, Any], update: Mapping[str, Any], lang: str) -> list[str]:
-    lines = []
-    for number, sub in enumerate(update.get("plan") or before.get("plan") or [], 1):
-        lines.append(f"{number}. {sub.get('question', '')}")
-        lines += [f"    - `{q['text']}` ({q.get('language', '')})" for q in sub.get("queries", [])]
-    return lines
-
-
-def _search(before: Mapping[str, Any], update: Mapping[str, Any], lang: str) -> list[str]:
-    # The queries this round searched, as the search node chose them.
-    queries = queries_for_round({**before, "plan": before.get("plan") or update.get("plan") or []},
-                                int(before.get("search_rounds") or 0) + 1)
-    new = len(update.get("search_results") or [])  # the round's own hits (the state's reducer adds them)
-    total = len(before.get("search_results") or []) + new
-    lines = []
-    if queries:
-        lines.append("- " + t("progress_md.queries", lang, queries=", ".join(f"`{q['text']}`" for q in queries)))
-    lines.append("- " + t("progress_md.results", lang, total=total, new=max(new, 0)))
-    return lines
-
-
-def _sources(before: Mapping[str, Any], update: Mapping[str, Any], lang: str) -> list[str]:
-    known = {d.get("canonical_url") for d in before.get("documents") or []}
-    fresh = [d for d in update.get("documents") or [] if d.get("canonical_url") not in known]
-    if not fresh:
-        return [t("progress_md.no_new_sources", lang)]
-    lines = []
-    for doc in fresh:
-        name = _one_line(doc.get("title") or doc.get("url", ""))
-        if doc.get("status") == "ok":
-            lines.append(f"- [{doc.get('label')}] {name} — {doc.get('url')}")
-        else:
-            reason = t("progress_md.source_failed", lang, reason=_one_line(doc.get("error") or ""))
-            lines.append(f"- ✗ {doc.get('url')} — {reason}")
-    return lines
-
-
-def _draft(before: Mapping[str, Any], update: Mapping[str, Any], lang: str) -> list[str]:
-    draft = (update.get("draft") or "").strip()
-    if len(draft) > _DRAFT_LIMIT:
-        draft = draft[:_DRAFT_LIMIT].rstrip() + " …"
-    # A quote keeps the draft's own headings from turning into sections of this file.
-    return [("> " + line) if line else ">" for line in draft.splitlines()]
-
-
-def verdict_counts(counts: Mapping[str, int], lang: str) -> str:
-    """One line: how many claims, how many are in each of the five states (by their one
-    name, ``verdict.*``), and the supported share computed from those very counts. The
-    terminal, `research verify`, the MCP server and progress.md all say it this way."""
-    numbers = {state.value: int(counts.get(state, 0) or 0) for state in VerdictState}
-    return t("verdict.counts", lang, claims=sum(numbers.values()), percent=supported_percent(counts), **numbers)
-
-
-_MARKS = {VerdictState.SUPPORTED: "✓", VerdictState.PARTLY_SUPPORTED: "~", VerdictState.NOT_SUPPORTED: "✗",
-          VerdictState.CONTRADICTED: "✗", VerdictState.NOT_CHECKED: "?"}
-
-
-def _verdicts(before: Mapping[str, Any], update: Mapping[str, Any], lang: str) -> list[str]:
-    verification = update.get("verification") or {}
-    claims = [c for c in verification.get("claims") or [] if isinstance(c, Mapping)]
-    lines = []
-    if claims or verification.get("summary"):
-        lines += [verdict_counts(verification_states(verification), lang), ""]
-    for claim in claims:
-        state = verdict_state(claim)
-        text = _one_line(claim.get("text", ""))
-        if len(text) > _CLAIM_TEXT_LIMIT:
-            text = text[:_CLAIM_TEXT_LIMIT] + "…"
-        lines.append(f"- {_MARKS[state]} {t('verdict.' + state, lang)}: {text}")
-    follow_ups = update.get("follow_up_queries") or []
-    if follow_ups:  # asked for only when the verifier sends the run back to search
-        lines.append("")
-        lines.append(t("progress_md.follow_ups", lang, queries=", ".join(f"`{q['text']}`" for q in follow_ups)))
-    return lines
-
-
-def _report(before: Mapping[str, Any], update: Mapping[str, Any], lang: str) -> list[str]:
-    paths = [p for p in (update.get("report_md"), update.get("report_pdf")) if p]
-    return ["- " + t("progress_md.report_files", lang, paths=", ".join(paths))] if paths else []
-
-
-_BODIES = {
-    "input": _plan,
-    "plan_review": _plan,
-    "search": _search,
-    "processing": _sources,
-    "llm": _draft,
-    "verification": _verdicts,
-    "report": _report,
-}
-
-
-def _one_line(text: str) -> str:
-    return " ".join(str(text).split())

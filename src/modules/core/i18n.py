@@ -2,13 +2,29 @@
 
 General messages are here, grouped by area; larger areas keep theirs in
 ``core/messages/<area>.py``. A translator reads this file and that folder.
+
+A key without a message is a bug. A user is shown the key itself (and the log names it),
+never a traceback; under the tests (``RESEARCH_STRICT_MESSAGES=1``, set by tests/conftest.py
+before this module is imported) it raises ``MissingMessage`` in the test that reached it.
 """
 
 from __future__ import annotations
 
 import importlib
+import logging
+import os
 import pkgutil
 import string
+
+logger = logging.getLogger(__name__)
+
+# Read once, at import: the in-process CLI tests replace the environment for each command.
+STRICT = os.environ.get("RESEARCH_STRICT_MESSAGES") == "1"
+
+
+class MissingMessage(LookupError):
+    """``t()`` was given a key that has no message (raised in strict mode only)."""
+
 
 MESSAGES: dict[str, dict[str, str]] = {
     # --- usage and settings -------------------------------------------------
@@ -62,13 +78,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "Cannot write to the sessions folder {path}: {reason}",
         "ja": "セッションフォルダ {path} に書き込めません: {reason}",
     },
-    # --- progress ---------------------------------------------------------------
-    "progress.input": {"en": "Understanding the question", "ja": "質問を解析中"},
-    "progress.search": {"en": "Searching the web", "ja": "ウェブを検索中"},
-    "progress.processing": {"en": "Reading sources", "ja": "ソースを読み込み中"},
-    "progress.llm": {"en": "Writing the answer", "ja": "回答を作成中"},
-    "progress.verification": {"en": "Checking every claim", "ja": "主張を検証中"},
-    "progress.report": {"en": "Writing the report", "ja": "レポートを作成中"},
+    # --- progress (each step's own label and heading: core/messages/steps.py) ----
     "progress.done": {"en": "done", "ja": "完了"},
     "progress.report_written": {"en": "Report: {path}", "ja": "レポート: {path}"},
     "progress.session": {"en": "Session {session_id}", "ja": "セッション {session_id}"},
@@ -378,7 +388,6 @@ MESSAGES: dict[str, dict[str, str]] = {
         "ja": "MCP 設定ファイル {path} を使用できません: {reason}",
     },
     # --- research depth, plan review, budgets, fallback model (issue 9) --------------
-    "progress.plan_review": {"en": "Reviewing the plan", "ja": "調査計画を確認中"},
     "plan.title": {"en": "Research plan for: {question}", "ja": "調査計画: {question}"},
     "plan.help": {
         "en": "Enter: accept · e N TEXT: edit sub-question N · d N: drop N · a TEXT: add one",
@@ -478,6 +487,9 @@ def t(key: str, lang: str, **params: object) -> str:
     """The message ``key`` in ``lang`` (falls back to English), formatted with ``params``."""
     entry = MESSAGES.get(key)
     if entry is None:
+        if STRICT:
+            raise MissingMessage(key)
+        logger.warning("no message for the key %r", key)
         return key
     template = entry.get(lang) or entry["en"]
     try:

@@ -52,6 +52,7 @@ from research.state.progress_events import (
 from research.state.models import summary_states, verdict_state
 from research.state.progress_log import verdict_counts
 from research.state.session_folder import HistoryManager
+from research.state.steps import FOLLOW_UP_ROUND, PLAIN_RUN
 
 SERVER_NAME = "research"
 MAX_SESSIONS_LISTED = 200
@@ -139,9 +140,9 @@ class ResearchService:
         return tool_result(render_research(output), output)
 
 
-# The steps of a run without follow-up rounds, and what one follow-up round adds.
-RUN_STEPS = ("input", "search", "processing", "llm", "verification", "report")
-ROUND_STEPS = 4  # search, processing, llm, verification again
+# The steps of a run without plan review or follow-up rounds, and how many one round adds.
+RUN_STEPS = PLAIN_RUN
+ROUND_STEPS = len(FOLLOW_UP_ROUND)
 PROGRESS_TOTAL = 100.0  # the bar is in percent: a total fixed at the start, whatever the rounds
 
 
@@ -180,8 +181,10 @@ class ProgressBar:
             target = self.value + (PROGRESS_TOTAL - 1 - self.value) * skipped / max(1, self.expected - self.done)
             self.done = skipped
             return self._moved_to(target)
-        if isinstance(event, NodeStarted) and event.node == "search" and self._verified:
+        if isinstance(event, NodeStarted) and event.node == FOLLOW_UP_ROUND[0] and self._verified:
             self.expected += ROUND_STEPS  # a follow-up round: the shares left get smaller
+        elif isinstance(event, NodeStarted) and event.node not in RUN_STEPS:
+            self.expected += 1  # a step only some runs take (plan review)
         if isinstance(event, NodeFinished):
             self._verified = self._verified or event.node == "verification"
             if event.node == "report":

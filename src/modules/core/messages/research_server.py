@@ -9,13 +9,6 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "Session {session_id}. Each step is added here when it finishes; the report comes last.",
         "ja": "セッション {session_id}。各ステップは終わるたびにここへ追記され、最後にレポートが作られます。",
     },
-    "progress_md.input": {"en": "Plan", "ja": "調査計画"},
-    "progress_md.plan_review": {"en": "Plan after review", "ja": "確認後の調査計画"},
-    "progress_md.search": {"en": "Search, round {round}", "ja": "検索（{round}回目）"},
-    "progress_md.processing": {"en": "Sources read", "ja": "読んだ出典"},
-    "progress_md.llm": {"en": "Draft", "ja": "下書き"},
-    "progress_md.verification": {"en": "Verification", "ja": "検証"},
-    "progress_md.report": {"en": "Report", "ja": "レポート"},
     "progress_md.queries": {"en": "Queries: {queries}", "ja": "検索語: {queries}"},
     "progress_md.results": {
         "en": "{total} results in all, {new} new this round.",

@@ -1,0 +1,112 @@
+"""What each step adds to progress.md: the body of its section, from the state before the
+step and the update it returned (``state/steps.py`` names the body of each step).
+
+The counts of a verification are said here in the one way every surface says them
+(``verdict_counts``). Everything here is plain text; ``progress_log`` puts the section
+together (heading, problems, budget) and sanitises it before writing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from research.modules.core.i18n import t
+from research.state.agent_state import queries_for_round
+from research.state.models import (
+    VerdictState,
+    supported_percent,
+    verdict_state,
+    verification_states,
+)
+
+# (state before the step, the step's update, language) -> the section's lines
+Account = Callable[[Mapping[str, Any], Mapping[str, Any], str], list[str]]
+
+_DRAFT_LIMIT = 6000  # characters of the draft kept here; the whole draft is in llm_draft.md
+_CLAIM_TEXT_LIMIT = 240
+
+
+def verdict_counts(counts: Mapping[str, int], lang: str) -> str:
+    """One line: how many claims, how many are in each of the five states (by their one
+    name, ``verdict.*``), and the supported share computed from those very counts. The
+    terminal, `research verify`, the MCP server and progress.md all say it this way."""
+    numbers = {state.value: int(counts.get(state, 0) or 0) for state in VerdictState}
+    return t("verdict.counts", lang, claims=sum(numbers.values()), percent=supported_percent(counts), **numbers)
+
+
+def plan_account(before: Mapping[str, Any], update: Mapping[str, Any], lang: str) -> list[str]:
+    lines = []
+    for number, sub in enumerate(update.get("plan") or before.get("plan") or [], 1):
+        lines.append(f"{number}. {sub.get('question', '')}")
+        lines += [f"    - `{q['text']}` ({q.get('language', '')})" for q in sub.get("queries", [])]
+    return lines
+
+
+def search_account(before: Mapping[str, Any], update: Mapping[str, Any], lang: str) -> list[str]:
+    # The queries this round searched, as the search node chose them.
+    queries = queries_for_round({**before, "plan": before.get("plan") or update.get("plan") or []},
+                                int(before.get("search_rounds") or 0) + 1)
+    new = len(update.get("search_results") or [])  # the round's own hits (the state's reducer adds them)
+    total = len(before.get("search_results") or []) + new
+    lines = []
+    if queries:
+        lines.append("- " + t("progress_md.queries", lang, queries=", ".join(f"`{q['text']}`" for q in queries)))
+    lines.append("- " + t("progress_md.results", lang, total=total, new=max(new, 0)))
+    return lines
+
+
+def sources_account(before: Mapping[str, Any], update: Mapping[str, Any], lang: str) -> list[str]:
+    known = {d.get("canonical_url") for d in before.get("documents") or []}
+    fresh = [d for d in update.get("documents") or [] if d.get("canonical_url") not in known]
+    if not fresh:
+        return [t("progress_md.no_new_sources", lang)]
+    lines = []
+    for doc in fresh:
+        name = one_line(doc.get("title") or doc.get("url", ""))
+        if doc.get("status") == "ok":
+            lines.append(f"- [{doc.get('label')}] {name} — {doc.get('url')}")
+        else:
+            reason = t("progress_md.source_failed", lang, reason=one_line(doc.get("error") or ""))
+            lines.append(f"- ✗ {doc.get('url')} — {reason}")
+    return lines
+
+
+def draft_account(before: Mapping[str, Any], update: Mapping[str, Any], lang: str) -> list[str]:
+    draft = (update.get("draft") or "").strip()
+    if len(draft) > _DRAFT_LIMIT:
+        draft = draft[:_DRAFT_LIMIT].rstrip() + " …"
+    # A quote keeps the draft's own headings from turning into sections of this file.
+    return [("> " + line) if line else ">" for line in draft.splitlines()]
+
+
+_MARKS = {VerdictState.SUPPORTED: "✓", VerdictState.PARTLY_SUPPORTED: "~", VerdictState.NOT_SUPPORTED: "✗",
+          VerdictState.CONTRADICTED: "✗", VerdictState.NOT_CHECKED: "?"}
+
+
+def verdicts_account(before: Mapping[str, Any], update: Mapping[str, Any], lang: str) -> list[str]:
+    verification = update.get("verification") or {}
+    claims = [c for c in verification.get("claims") or [] if isinstance(c, Mapping)]
+    lines = []
+    if claims or verification.get("summary"):
+        lines += [verdict_counts(verification_states(verification), lang), ""]
+    for claim in claims:
+        state = verdict_state(claim)
+        text = one_line(claim.get("text", ""))
+        if len(text) > _CLAIM_TEXT_LIMIT:
+            text = text[:_CLAIM_TEXT_LIMIT] + "…"
+        lines.append(f"- {_MARKS[state]} {t('verdict.' + state, lang)}: {text}")
+    follow_ups = update.get("follow_up_queries") or []
+    if follow_ups:  # asked for only when the verifier sends the run back to search
+        lines.append("")
+        lines.append(t("progress_md.follow_ups", lang, queries=", ".join(f"`{q['text']}`" for q in follow_ups)))
+    return lines
+
+
+def report_account(before: Mapping[str, Any], update: Mapping[str, Any], lang: str) -> list[str]:
+    paths = [p for p in (update.get("report_md"), update.get("report_pdf")) if p]
+    return ["- " + t("progress_md.report_files", lang, paths=", ".join(paths))] if paths else []
+
+
+def one_line(text: Any) -> str:
+    return " ".join(str(text).split())
