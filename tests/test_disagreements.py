@@ -222,24 +222,17 @@ def test_the_answer_check_sees_each_value_in_any_spelling():
 
 from types import SimpleNamespace  # noqa: E402
 
+from fixtures.fake_model import Call, FakeModel  # noqa: E402
+
 from research.nodes.llm import disagreement_lines, source_disagreements  # noqa: E402
 from research.nodes.prompts import DisagreementJudgements  # noqa: E402
 
 
-class _JudgeModel:
-    model = "gpt-oss:20b"
-    installed = None  # what Ollama has is not known: the drafting model judges with the prompt
-
-    def __init__(self, verdict: str | None) -> None:
-        self.verdict = verdict
-        self.calls: list[list[dict]] = []
-
-    async def structured(self, messages, schema, *, node, fallback, max_tokens=None):
-        self.calls.append(messages)
-        assert schema is DisagreementJudgements and isinstance(fallback, DisagreementJudgements)
-        if self.verdict is None:
-            return fallback  # what a malformed reply comes to
-        return schema(judgements=[{"id": 1, "verdict": self.verdict}])
+def _judging_model(verdict: str | None) -> FakeModel:
+    """The drafting model judging pairs (what Ollama has is not known, so no checker); None: a
+    malformed reply, which comes to the fallback. Any other call fails the test."""
+    judged = None if verdict is None else DisagreementJudgements(judgements=[{"id": 1, "verdict": verdict}])
+    return FakeModel(compare=judged, strict=True)
 
 
 class _History:
@@ -259,13 +252,14 @@ BORDERLINE = BORDERLINE_SOURCES
 
 @pytest.mark.parametrize(("verdict", "reported"), [("disagree", 1), ("agree", 0), ("different_facts", 0), (None, 0)])
 async def test_the_judge_decides_the_borderline_pairs_in_one_call(verdict, reported):
-    model, history = _JudgeModel(verdict), _History()
+    model, history = _judging_model(verdict), _History()
     deps = SimpleNamespace(model=model, history=history, settings=Settings(_env_file=None))
     state = {"language": "en", "question": "How tall is Mount Fuji?", "session_id": "s",
              "plan": [{"question": "How tall is Mount Fuji?", "queries": [{"text": "富士山の標高", "language": "ja"}]}]}
     docs = _docs(Case("", [], BORDERLINE, set()))
     result = await source_disagreements(state, docs, [], deps)
-    assert len(model.calls) == 1 and "[S1]" in model.calls[0][1]["content"] and "[S2]" in model.calls[0][1]["content"]
+    (call,) = model.calls
+    assert call.schema is DisagreementJudgements and "[S1]" in call.messages[1]["content"] and "[S2]" in call.messages[1]["content"]
     assert len(result["items"]) == reported
     assert result["unresolved"] == (1 if verdict is None else 0)
     assert "disagreements.json" in history.files
@@ -274,7 +268,7 @@ async def test_the_judge_decides_the_borderline_pairs_in_one_call(verdict, repor
 
 
 async def test_no_borderline_pair_means_no_model_call():
-    model = _JudgeModel("disagree")
+    model = _judging_model("disagree")
     deps = SimpleNamespace(model=model, history=_History(), settings=Settings(_env_file=None))
     state = {"language": "en", "question": "How tall is Mount Fuji?", "session_id": "s", "plan": []}
     result = await source_disagreements(state, _docs(PLANTED[0]), [], deps)
@@ -413,6 +407,7 @@ from research.modules.core.settings import Settings  # noqa: E402
 from research.modules.report.content import ReportInput, build_report  # noqa: E402
 from research.modules.report.markdown import render_markdown  # noqa: E402
 from research.modules.text.disagreements import contested_claims  # noqa: E402
+from research.modules.llm.roles import ModelRole  # noqa: E402
 from research.nodes.llm import run_pair_judge  # noqa: E402
 
 _ISSUE_PAGES = STYLE_PLANTED[0]  # "It rises to 3,776 metres" [S1] vs "stands 3,778 metres" [S2]
@@ -451,35 +446,29 @@ def test_the_report_lists_a_contested_claim_with_the_other_value(lang, label):
     assert f"- {label}: Mount Fuji stands 3,778 metres above sea level. ≠ 3776 metres \\[S1\\] (S2)" in render_markdown(doc)
 
 
-class _CheckerModel:
-    """A run with bespoke-minicheck installed: it answers Yes when the document holds the
-    claim's figure next to the same words, as a grounded checker would."""
+def _grounded_check(call: Call) -> str:
+    """Yes when the document holds the claim's figure next to the same words, as a grounded checker would."""
+    assert call.model == "bespoke-minicheck" and call.node == "disagreements"
+    document, claim = call.messages[0]["content"].split("\nClaim: ")
+    figures = set(re.findall(r"\d[\d,]*", claim))
+    return "Yes" if figures <= set(re.findall(r"\d[\d,]*", document)) and "Fuji" in document else "No"
 
-    def __init__(self) -> None:
-        self.settings = Settings(_env_file=None)
-        self.model = "gpt-oss:20b"
-        self.installed = {"gpt-oss:20b", "bespoke-minicheck:latest"}
-        self.asked: list[str] = []
-        self.structured_calls = 0
 
-    async def ask(self, model, messages, *, node, num_ctx, num_predict):
-        assert model == "bespoke-minicheck" and node == "disagreements"
-        content = messages[0]["content"]
-        self.asked.append(content)
-        document, claim = content.split("\nClaim: ")
-        figures = set(re.findall(r"\d[\d,]*", claim))
-        return "Yes" if figures <= set(re.findall(r"\d[\d,]*", document)) and "Fuji" in document else "No"
+def _checking_model() -> FakeModel:
+    """A run with bespoke-minicheck installed; the prompt judge's reply is malformed (the fallback)."""
+    return FakeModel(installed={"gpt-oss:20b", "bespoke-minicheck:latest"}, check=_grounded_check)
 
-    async def structured(self, messages, schema, *, node, fallback, max_tokens=None):
-        self.structured_calls += 1
-        return fallback
+
+def _checked(model: FakeModel) -> list[str]:
+    """What the checker was asked: its one message per call."""
+    return [call.messages[0]["content"] for call in model.asked(ModelRole.CHECK)]
 
 
 import re  # noqa: E402
 
 
 async def test_the_fact_checking_model_judges_english_borderline_pairs_by_swapping_the_value():
-    model = _CheckerModel()
+    model = _checking_model()
     deps = SimpleNamespace(model=model, history=_History(), settings=Settings(_env_file=None))
     case = Case("", ["How tall is Mount Fuji?"],
                 [("Mount Fuji", "Mount Fuji is 3,776 m tall."),
@@ -488,18 +477,18 @@ async def test_the_fact_checking_model_judges_english_borderline_pairs_by_swappi
     assert findings.borderline and not findings.certain
     verdicts = await run_pair_judge(_docs(case), "en", deps)(findings.borderline)
     assert verdicts == {1: "disagree"}
-    assert any("Claim: Mount Fuji, they say, measures 3,776 m." in asked for asked in model.asked)
-    assert model.structured_calls == 0  # English pairs with plain figures never reach the prompt judge
+    assert any("Claim: Mount Fuji, they say, measures 3,776 m." in asked for asked in _checked(model))
+    assert model.asked(ModelRole.COMPARE) == []  # English pairs with plain figures never reach the prompt judge
 
 
 async def test_a_japanese_pair_goes_to_the_prompt_judge_even_with_the_checker_installed():
-    model = _CheckerModel()
+    model = _checking_model()
     deps = SimpleNamespace(model=model, history=_History(), settings=Settings(_env_file=None))
     docs = _docs(Case("", [], BORDERLINE, set()))
     findings = find_disagreements(docs, ["How tall is Mount Fuji?", "富士山の標高"])
     assert findings.borderline
     assert await run_pair_judge(docs, "en", deps)(findings.borderline) == {}  # the fallback judged nothing
-    assert model.structured_calls == 1 and model.asked == []
+    assert len(model.asked(ModelRole.COMPARE)) == 1 and _checked(model) == []
 
 
 def test_a_name_given_with_its_japanese_form_links_the_pages():

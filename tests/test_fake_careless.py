@@ -15,6 +15,8 @@ from pathlib import Path
 import pytest
 from fixtures.fake_ollama import CARELESS, REALISTIC, REPAIR_LEAK, FakeOllama
 
+from research.modules.llm.roles import ROLE_HEADER, ModelRole
+
 EN_PROMPT = """Question: Mount Fuji: how high is it and when did it last erupt?
 
 Sub-questions:
@@ -55,13 +57,14 @@ SYSTEM = {"en": "You are a careful research assistant. Answer the user's questio
 NEW = CARELESS - REALISTIC
 
 
-def chat(fake: FakeOllama, system: str, user: str, fmt: dict | None = None) -> str:
+def chat(fake: FakeOllama, system: str, user: str, fmt: dict | None = None, role: ModelRole = ModelRole.DRAFT) -> str:
+    """One request as ModelManager sends it: the call's role declared in its header."""
     body = {"model": "gpt-oss:20b", "stream": False,
             "messages": [{"role": "system", "content": system}, {"role": "user", "content": user}]}
     if fmt is not None:
         body["format"] = fmt
     request = urllib.request.Request(fake.url + "/api/chat", json.dumps(body).encode(),
-                                     {"Content-Type": "application/json"})
+                                     {"Content-Type": "application/json", ROLE_HEADER: str(role)})
     with urllib.request.urlopen(request, timeout=10) as response:
         return json.loads(response.read())["message"]["content"]
 
@@ -137,11 +140,22 @@ def test_without_the_new_behaviours_nothing_new_is_planted():
         assert not set(fake.planted) & (NEW | {"judge_lenient"}), fake.planted
 
 
+def test_a_call_is_what_it_declares_not_what_its_prompt_says(careless):
+    # The draft's prompt declared as a style rewrite is no draft: nothing planted, no draft kept.
+    chat(careless, SYSTEM["en"], EN_PROMPT, role=ModelRole.REWRITE)
+    assert careless.drafts == [] and not careless.planted
+    # A draft asked in other words is a draft, with every behaviour.
+    draft = chat(careless, "Use only the numbered sources below.", EN_PROMPT)
+    assert careless.drafts == [draft] and set(careless.planted) >= {"uncited", "title_sentence", "off_topic"}
+    assert [r["role"] for r in careless.requests if r["path"] == "/api/chat"] == ["rewrite", "draft"]
+
+
 def test_drop_fact_leaves_the_figure_out_of_a_revision(careless):
     user = EN_PROMPT.split("Sources:\n")[1].split("\n\nWrite")[0]
     user = f"Sources:\n{user}\n\nSentences to revise:\nSentence 1: Mount Fuji is 3,779 m (12,388 ft) tall [S1]."
     schema = {"title": "SentenceRevisions", "type": "object"}
-    reply = json.loads(chat(careless, "Revise each sentence. Reply with JSON only, in English.", user, schema))
+    reply = json.loads(chat(careless, "Revise each sentence. Reply with JSON only, in English.", user, schema,
+                            role=ModelRole.REVISE))
     (item,) = reply["sentences"]
     assert careless.planted["drop_fact"] == [plain(item["text"])]
     assert "3,776" not in item["text"] and "Mount Fuji" in item["text"] and "[S1]" in item["text"]
@@ -155,11 +169,11 @@ def test_the_judge_is_wrong_only_leniently_and_as_often_as_told():
     with FakeOllama() as fake:
         fake.behaviours = {"paraphrase"}
         fake.judge_accuracy = 0.85
-        verdicts = json.loads(chat(fake, "You check claims.", claims, schema))["verdicts"]
+        verdicts = json.loads(chat(fake, "You check claims.", claims, schema, role=ModelRole.JUDGE))["verdicts"]
         lenient = [v for v in verdicts if v["verdict"] == "supported"]
         assert 15 <= len(lenient) <= 45  # about 15% of 200, all of them wrong the lenient way
         assert len(fake.planted["judge_lenient"]) == len(lenient)
     with FakeOllama() as fake:  # accuracy 1.0 by default: the judge as before
         fake.behaviours = {"paraphrase"}
-        verdicts = json.loads(chat(fake, "You check claims.", claims, schema))["verdicts"]
+        verdicts = json.loads(chat(fake, "You check claims.", claims, schema, role=ModelRole.JUDGE))["verdicts"]
         assert all(v["verdict"] == "unsupported" for v in verdicts)

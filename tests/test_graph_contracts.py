@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from langgraph.types import Command
 
+from fixtures.fake_model import FakeModel
 from fixtures.memory_history import MemoryHistory
 from research.modules.core.settings import Settings
 from research.nodes.dependencies import WorkflowDependencies
@@ -33,16 +34,12 @@ from research.state.progress_events import (
 )
 
 
-class _Model:
-    usage: dict[str, dict[str, int]] = {}
-
-
 def _deps(folder: Path | None = None, **settings: Any) -> tuple[WorkflowDependencies, list[Any], str]:
     """Dependencies with a real session folder (the wrapper writes progress.md there)."""
     said: list[Any] = []
     history = HistoryManager(folder) if folder else MemoryHistory()
     session_id = history.create(question="q", language="en", model="m").session_id if folder else "s"
-    deps = WorkflowDependencies(settings=Settings(**settings), model=_Model(), web_search=None, parser=None,
+    deps = WorkflowDependencies(settings=Settings(**settings), model=FakeModel(), web_search=None, parser=None,
                                 history=history, progress=said.append)
     return deps, said, session_id
 

@@ -9,6 +9,7 @@ from research.modules.core.errors import OllamaError
 from research.modules.llm.model_manager import (STRUCTURED_DEFAULT_TOKENS, THINKING_ALLOWANCE, ModelManager, _ThinkFilter,
                                                capped_lines)
 from research.modules.core.settings import load_settings
+from research.modules.llm.roles import ModelRole
 from research.modules.text.tokens import estimate_tokens, truncate_to_tokens
 from research.nodes.prompts import PlannedQuery, QueryPlan
 from research.nodes.verification_prompts import JudgeBatch
@@ -28,7 +29,8 @@ def _manager(fake: FakeOllama, **flags) -> ModelManager:
 
 async def test_structured_reply_is_validated(fake_ollama):
     plan = await _manager(fake_ollama).structured(
-        [{"role": "user", "content": "LangGraphのチェックポイントとは？"}], QueryPlan, node="input", fallback=FALLBACK
+        [{"role": "user", "content": "LangGraphのチェックポイントとは？"}], QueryPlan, node="input", role=ModelRole.PLAN,
+        fallback=FALLBACK,
     )
     assert [q.language for q in plan.queries] == ["ja", "en"]
     request = fake_ollama.chat_requests()[-1]
@@ -38,7 +40,7 @@ async def test_structured_reply_is_validated(fake_ollama):
 async def test_malformed_json_is_retried_once_then_falls_back(fake_ollama):
     fake_ollama.mode = "malformed"
     plan = await _manager(fake_ollama).structured([{"role": "user", "content": "q"}], QueryPlan,
-                                                  node="input", fallback=FALLBACK)
+                                                  node="input", role=ModelRole.PLAN, fallback=FALLBACK)
     assert plan is FALLBACK
     assert len(fake_ollama.chat_requests()) == 2  # the first try and one repair
     assert "not valid JSON" in fake_ollama.chat_requests()[-1]["messages"][-1]["content"]
@@ -48,14 +50,14 @@ async def test_a_capped_structured_reply_asks_ollama_for_at_most_that_many_token
     # issue 29, with the real model: a 1.5B model held to the judge's grammar wrote until the
     # 600 s request timeout and the run ended "Ollama unreachable".
     manager = _manager(fake_ollama)
-    await manager.structured([{"role": "user", "content": "q"}], QueryPlan, node="input", fallback=FALLBACK,
+    await manager.structured([{"role": "user", "content": "q"}], QueryPlan, node="input", role=ModelRole.PLAN, fallback=FALLBACK,
                              max_tokens=184)
     # gpt-oss thinks at "low" (it cannot stop): its reasoning counts against num_predict, so the
     # cap is the reply's need plus the reasoning's allowance, never the reply's alone.
     allowance = THINKING_ALLOWANCE["low"]
     assert fake_ollama.chat_requests()[-1]["options"]["num_predict"] == 184 + allowance
     fake_ollama.mode = "malformed"
-    await manager.structured([{"role": "user", "content": "q"}], QueryPlan, node="input", fallback=FALLBACK)
+    await manager.structured([{"role": "user", "content": "q"}], QueryPlan, node="input", role=ModelRole.PLAN, fallback=FALLBACK)
     # Without a cap of its own a structured call still has one: no call may write unbounded.
     assert fake_ollama.chat_requests()[-1]["options"]["num_predict"] == STRUCTURED_DEFAULT_TOKENS + allowance
     assert manager.usage["input"]["repairs"] == 2  # each reply that did not fit its schema is counted
@@ -64,7 +66,7 @@ async def test_a_capped_structured_reply_asks_ollama_for_at_most_that_many_token
 async def test_server_error_falls_back_for_structured_steps(fake_ollama):
     fake_ollama.mode = "error500"
     plan = await _manager(fake_ollama).structured([{"role": "user", "content": "q"}], QueryPlan,
-                                                  node="input", fallback=FALLBACK)
+                                                  node="input", role=ModelRole.PLAN, fallback=FALLBACK)
     assert plan is FALLBACK
 
 
@@ -74,7 +76,7 @@ async def test_streaming_never_shows_thinking_and_counts_usage(fake_ollama):
     answer = await manager.stream(
         [{"role": "system", "content": "Answer in English."},
          {"role": "user", "content": "Q\n[S1] Fuji — http://x\n- Mount Fuji is 3,776 metres high.\n"}],
-        node="llm", on_token=tokens.append,
+        node="llm", role=ModelRole.DRAFT, on_token=tokens.append,
     )
     assert "3,776" in answer and "[S1]" in answer
     assert THINKING_MARKER not in answer and THINKING_MARKER not in "".join(tokens)
@@ -175,7 +177,7 @@ async def test_streaming_a_harmony_leak_shows_only_the_final_answer(fake_ollama,
                 {"role": "user", "content": "Q\n[S1] Fuji — http://x\n- Mount Fuji is 3,776 metres high.\n"}]
     for _ in range(turns):
         tokens: list[str] = []
-        answer = await manager.stream(messages, node="llm", on_token=tokens.append)
+        answer = await manager.stream(messages, node="llm", role=ModelRole.DRAFT, on_token=tokens.append)
     shown = "".join(tokens)
     assert "3,776" in shown and shown.strip() == answer.strip()
     assert "<|" not in shown and "We need to answer" not in shown and "The user wants" not in shown
@@ -195,7 +197,7 @@ def test_one_answer_to_is_this_model_installed():
 
 async def test_a_streamed_answer_asks_for_at_most_the_room_left_for_it(fake_ollama):
     # With the real 1.5B model a draft repeated itself for eleven minutes: the stream is capped.
-    await _manager(fake_ollama).stream([{"role": "user", "content": "q"}], node="llm", on_token=lambda _: None,
+    await _manager(fake_ollama).stream([{"role": "user", "content": "q"}], node="llm", role=ModelRole.DRAFT, on_token=lambda _: None,
                                       max_tokens=3072)
     assert fake_ollama.chat_requests()[-1]["options"]["num_predict"] == 3072
 
@@ -206,7 +208,7 @@ async def test_a_judge_reply_cut_at_its_cap_keeps_the_verdicts_it_finished_and_i
     manager = _manager(fake_ollama, **NOT_THINKING)  # gpt-oss's reasoning has an allowance on top
     user = ("Passages:\n[P1] (S1) Mount Fuji is 3,776 m tall.\n\nClaims:\n"
             + "\n".join(f"Claim {n} (P1): Mount Fuji is 3,776 m tall." for n in (1, 2, 3)))
-    batch = await manager.structured([{"role": "user", "content": user}], JudgeBatch, node="verification",
+    batch = await manager.structured([{"role": "user", "content": user}], JudgeBatch, node="verification", role=ModelRole.JUDGE,
                                      fallback=None, max_tokens=20)
     assert [v.id for v in batch.verdicts] == [1] and batch.verdicts[0].verdict == "supported"
     assert len(fake_ollama.chat_requests()) == 1  # no repair round
@@ -218,7 +220,7 @@ async def test_a_judge_reply_cut_at_its_cap_keeps_the_verdicts_it_finished_and_i
 async def test_a_runaway_free_text_reply_stops_at_the_cap_without_a_second_try(fake_ollama):
     manager = _manager(fake_ollama, **NOT_THINKING)  # gpt-oss's reasoning has an allowance on top
     reply = await manager.chat([{"role": "system", "content": "Rewrite the sentence."},
-                                {"role": "user", "content": "Mount Fuji is 3,776 m tall. " * 40}], node="style",
+                                {"role": "user", "content": "Mount Fuji is 3,776 m tall. " * 40}], node="style", role=ModelRole.REWRITE,
                                max_tokens=10)
     assert len(fake_ollama.chat_requests()) == 1 and fake_ollama.chat_requests()[0]["options"]["num_predict"] == 10
     assert len(reply) <= 30
@@ -229,7 +231,7 @@ async def test_a_structured_reply_cut_at_its_cap_is_not_asked_again(fake_ollama)
     # Written to the cap without closing its JSON: a repair call would run away the same way.
     manager = _manager(fake_ollama, **NOT_THINKING)  # gpt-oss's reasoning has an allowance on top
     plan = await manager.structured([{"role": "user", "content": "LangGraphのチェックポイントとは？" * 5}], QueryPlan,
-                                    node="input", fallback=FALLBACK, max_tokens=4)
+                                    node="input", role=ModelRole.PLAN, fallback=FALLBACK, max_tokens=4)
     assert plan is FALLBACK and len(fake_ollama.chat_requests()) == 1
     assert manager.usage["input"]["fallbacks"] == 1 and capped_lines(manager, "en")
 
@@ -243,9 +245,89 @@ async def test_a_thinking_model_gets_its_verdict_out_under_the_judge_s_cap(fake_
     cap = JUDGE_TOKENS_PER_CLAIM + JUDGE_TOKENS_FRAME
     manager = _manager(fake_ollama)
     plan = await manager.structured([{"role": "user", "content": "LangGraphのチェックポイントとは？"}], QueryPlan,
-                                    node="verification", fallback=FALLBACK, max_tokens=cap)
+                                    node="verification", role=ModelRole.PLAN, fallback=FALLBACK, max_tokens=cap)
     assert plan is not FALLBACK and not manager.capped
     plain = _manager(fake_ollama, **NOT_THINKING)
-    await plain.structured([{"role": "user", "content": "q"}], QueryPlan, node="verification", fallback=FALLBACK,
+    await plain.structured([{"role": "user", "content": "q"}], QueryPlan, node="verification", role=ModelRole.PLAN, fallback=FALLBACK,
                            max_tokens=cap)
     assert fake_ollama.chat_requests()[-1]["options"]["num_predict"] == cap
+
+
+# --- the model client's contract and the roles ------------------------------------------------
+@pytest.mark.parametrize("shared_fake", [False, True])
+def test_the_model_manager_and_the_tests_fake_are_model_clients(fake_ollama, shared_fake):
+    import inspect
+
+    from fixtures.fake_model import FakeModel
+
+    from research.nodes.dependencies import ModelClient
+
+    client = FakeModel() if shared_fake else _manager(fake_ollama)
+    assert isinstance(client, ModelClient)
+    # isinstance only sees the names: each method also takes what the protocol says, by name and kind.
+    methods = [name for name, member in vars(ModelClient).items()
+               if inspect.isfunction(member) and not name.startswith("_")]
+    assert {"chat", "stream", "structured", "ask", "context_budget", "take_capped", "ensure_ready"} <= set(methods)
+    for name in methods:
+        wanted = [(p.name, p.kind) for p in inspect.signature(getattr(ModelClient, name)).parameters.values()]
+        given = [(p.name, p.kind) for p in inspect.signature(getattr(type(client), name)).parameters.values()]
+        assert given == wanted, name
+        assert inspect.iscoroutinefunction(getattr(type(client), name)) == inspect.iscoroutinefunction(
+            getattr(ModelClient, name)), name
+
+
+async def test_each_call_declares_its_role_where_ollama_ignores_it(fake_ollama):
+    from research.modules.llm.roles import ROLE_HEADER
+
+    manager = _manager(fake_ollama)
+    messages = [{"role": "user", "content": "Q\n[S1] Fuji — http://x\n- Mount Fuji is 3,776 metres high.\n"}]
+    await manager.structured(messages, QueryPlan, node="input", role=ModelRole.PLAN, fallback=FALLBACK)
+    await manager.stream(messages, node="llm", role=ModelRole.DRAFT, on_token=lambda _: None)  # sent when first read
+    await manager.chat(messages, node="style", role=ModelRole.REWRITE)
+    await manager.ask("gpt-oss:20b", messages, node="judge", role=ModelRole.CHECK, num_ctx=2048, num_predict=8)
+    chats = [r for r in fake_ollama.requests if r["path"] == "/api/chat"]
+    assert [r["role"] for r in chats] == ["plan", "draft", "rewrite", "check"]
+    # In a header only: the body has nothing Ollama's chat endpoint does not define.
+    known = {"model", "messages", "tools", "stream", "think", "format", "options", "keep_alive", "logprobs",
+             "top_logprobs"}
+    assert all(set(r["body"]) <= known and "role" not in r["body"]["options"] for r in chats)
+    assert ROLE_HEADER == "X-Research-Role"
+
+
+async def test_concurrent_calls_each_send_their_own_role(fake_ollama):
+    import asyncio
+
+    manager = _manager(fake_ollama)
+    messages = [{"role": "user", "content": "q"}]
+    roles = [ModelRole.PLAN, ModelRole.JUDGE, ModelRole.FOLLOW_UP, ModelRole.REVISE] * 3
+    await asyncio.gather(*(manager.structured(messages, QueryPlan, node="input", role=role, fallback=FALLBACK)
+                           for role in roles))
+    sent = sorted(r["role"] for r in fake_ollama.requests if r["path"] == "/api/chat")
+    assert sent == sorted(str(role) for role in roles)
+
+
+async def test_the_fake_answers_by_the_declared_role_not_the_prompt_wording(fake_ollama):
+    manager = _manager(fake_ollama, **NOT_THINKING)
+    evidence = "Q\n[S1] Fuji — http://x\n- Mount Fuji is 3,776 metres high.\n"
+    # A style rewrite whose instructions say nothing the fake could match still drops the banned word.
+    reply = await manager.chat([{"role": "system", "content": 'Please avoid "basically" here.'},
+                                {"role": "user", "content": "Fuji is basically tall [S1]."}],
+                               node="style", role=ModelRole.REWRITE)
+    assert reply == "Fuji is tall [S1]."
+    # A draft whose system prompt reads like the old rewrite prompt is still a draft.
+    draft = await manager.stream([{"role": "system", "content": "Rewrite the sentence."},
+                                  {"role": "user", "content": evidence}],
+                                 node="llm", role=ModelRole.DRAFT, on_token=lambda _: None)
+    assert draft.startswith("## Summary") and "3,776" in draft
+    # The answer's language is the one its instructions are written in, whatever they say.
+    japanese = await manager.stream([{"role": "system", "content": "出典だけを使って答えてください。"},
+                                     {"role": "user", "content": "質問\n[S1] 富士山 — http://x\n- 富士山の標高は3,776メートルです。\n"}],
+                                    node="llm", role=ModelRole.DRAFT, on_token=lambda _: None)
+    assert japanese.startswith("## 結論")
+    # The same schema asked for another purpose gets only what its schema demands.
+    user = "Passages:\n[P1] (S1) Mount Fuji is 3,776 m tall.\n\nClaims:\nClaim 1 (P1): Mount Fuji is 3,776 m tall."
+    judged = await manager.structured([{"role": "user", "content": user}], JudgeBatch, node="verification",
+                                      role=ModelRole.JUDGE, fallback=None)
+    unjudged = await manager.structured([{"role": "user", "content": user}], JudgeBatch, node="verification",
+                                        role=ModelRole.PLAN, fallback=None)
+    assert [v.verdict for v in judged.verdicts] == ["supported"] and unjudged.verdicts == []

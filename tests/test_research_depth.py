@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from fixtures.fake_model import FakeModel
 from fixtures.fake_ollama import FakeOllama
 from fixtures.memory_history import MemoryHistory
 from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
@@ -24,6 +25,7 @@ from research.state.session_folder import HistoryManager
 from research.state.progress_events import Message
 from research.orchestrator.steps import tokens_used
 from research.modules.llm.model_manager import ModelManager
+from research.modules.llm.roles import ModelRole
 from research.modules.core.settings import Settings
 from research.nodes.dependencies import WorkflowDependencies
 from research.nodes.input import understand_question
@@ -100,22 +102,15 @@ class Run:
 
 
 # --- plan parsing ------------------------------------------------------------------------
-class PlanModel:
-    """A model whose structured reply the test chooses; None = it gave garbage (fallback)."""
-
-    def __init__(self, plan: ResearchPlan | None) -> None:
-        self.plan = plan
-        self.schemas: list[str] = []
-
-    async def structured(self, messages, schema, *, node, fallback, max_tokens=None):
-        self.schemas.append(schema.__name__)
-        if schema is ResearchPlan and self.plan is not None:
-            return self.plan
-        return fallback
+def _schemas(model: FakeModel) -> list[str]:
+    """The schemas the planning calls asked for, in order."""
+    assert all(call.role == ModelRole.PLAN for call in model.calls)
+    return [call.schema.__name__ for call in model.calls]
 
 
-async def _plan_with(plan: ResearchPlan | None, depth: str = "standard") -> tuple[dict[str, Any], PlanModel]:
-    model = PlanModel(plan)
+async def _plan_with(plan: ResearchPlan | None, depth: str = "standard") -> tuple[dict[str, Any], FakeModel]:
+    # The research plan the test chooses (None: garbage, the fallback); the query plan always falls back.
+    model = FakeModel(plan=lambda call: plan if call.schema is ResearchPlan else None)
     deps = WorkflowDependencies(settings=Settings(), model=model, web_search=None, parser=None, history=MemoryHistory())
     state = {"question": "富士山の高さは？", "language": "ja", "model": "m", "session_id": "x", "depth": depth}
     return await understand_question(state, deps), model
@@ -131,7 +126,7 @@ async def test_a_valid_plan_becomes_sub_questions_with_queries_in_both_languages
     assert [s["question"] for s in update["plan"]] == ["富士山の標高は？", "富士山の測量の歴史は？"]
     assert [q["text"] for q in plan_queries_flat(update["plan"])] == ["富士山 標高", "Mount Fuji height", "Fuji survey history"]
     assert "queries" not in update  # derived from the plan, never stored twice
-    assert model.schemas == ["ResearchPlan"]
+    assert _schemas(model) == ["ResearchPlan"]
 
 
 async def test_a_partial_plan_is_cleaned_up():
@@ -162,12 +157,12 @@ async def test_a_garbage_plan_falls_back_to_the_question_and_its_query_plan():
     update, model = await _plan_with(None)
     assert update["plan"][0]["question"] == "富士山の高さは？"
     assert plan_queries_flat(update["plan"])[0] == {"text": "富士山の高さは？", "language": "ja"}
-    assert model.schemas == ["ResearchPlan", "QueryPlan"]
+    assert _schemas(model) == ["ResearchPlan", "QueryPlan"]
 
 
 async def test_quick_depth_makes_no_plan():
     update, model = await _plan_with(None, depth="quick")
-    assert model.schemas == ["QueryPlan"] and len(update["plan"]) == 1
+    assert _schemas(model) == ["QueryPlan"] and len(update["plan"]) == 1
 
 
 async def test_the_fake_model_plans_through_the_real_client(tmp_path):
@@ -317,18 +312,9 @@ async def test_elapsed_time_survives_a_resume(tmp_path):
 
 
 # --- style rules --------------------------------------------------------------------------
-class StyleModel:
-    def __init__(self, reply: str | None) -> None:
-        self.reply = reply
-        self.prompts: list[list[dict[str, str]]] = []
-
-    async def chat(self, messages, *, node):
-        self.prompts.append(messages)
-        return messages[-1]["content"] if self.reply is None else self.reply
-
-
 async def _style(draft: str, reply: str | None, lang: str = "en"):
-    model = StyleModel(reply)
+    """The style rewrite with the model's reply given (None: it echoes the sentence)."""
+    model = FakeModel(rewrite=(lambda call: call.prompt) if reply is None else reply, strict=True)
     deps = WorkflowDependencies(settings=Settings(), model=model, web_search=None, parser=None, history=None)
     text, rewrites = await enforce_style(draft, lang, deps)
     return text, rewrites, model
@@ -338,7 +324,7 @@ async def test_a_sentence_with_a_banned_word_is_rewritten_once_by_the_model():
     draft = "## Summary\n\nFuji is 3,776 m high [S1]. We delve into its groundbreaking geology [S2]."
     text, rewrites, model = await _style(draft, "Its geology is described in detail [S2].")
     assert text == "## Summary\n\nFuji is 3,776 m high [S1]. Its geology is described in detail [S2]."
-    assert len(model.prompts) == 1 and '"delve"' in model.prompts[0][0]["content"]
+    assert len(model.calls) == 1 and '"delve"' in model.calls[0].messages[0]["content"]
     assert rewrites[0]["method"] == "model" and rewrites[0]["banned"] == ["delve", "groundbreaking"]
 
 
@@ -366,13 +352,13 @@ async def test_a_rewrite_that_drops_a_citation_in_any_style_is_not_used(sentence
 
 async def test_style_splits_sentences_like_the_verifier():
     text, rewrites, model = await _style("Dr. Smith says Fuji may possibly erupt [S1]. It is 3.5 km wide [S2].", None)
-    assert model.prompts[0][1]["content"] == "Dr. Smith says Fuji may possibly erupt [S1]."
+    assert model.calls[0].messages[1]["content"] == "Dr. Smith says Fuji may possibly erupt [S1]."
     assert text.endswith(" It is 3.5 km wide [S2].")
 
 
 async def test_clean_text_is_left_alone():
     text, rewrites, model = await _style("## Summary\n\nFuji may erupt again [S1].", "x")
-    assert rewrites == [] and model.prompts == [] and text.endswith("[S1].")
+    assert rewrites == [] and model.calls == [] and text.endswith("[S1].")
 
 
 async def test_style_rewrites_go_through_the_fake_model_end_to_end(tmp_path):
@@ -393,10 +379,11 @@ async def test_the_fallback_model_takes_over_after_three_failures(tmp_path):
         assert await model.ensure_ready() == "gpt-oss:20b"
         fake.failing_models.add("gpt-oss:20b")
         # structured(): two failed tries, then its own fallback value; the third failure switches.
-        plan = await model.structured([{"role": "user", "content": "q"}], ResearchPlan, node="input",
+        plan = await model.structured([{"role": "user", "content": "q"}], ResearchPlan, node="input", role=ModelRole.PLAN,
                                       fallback=ResearchPlan(sub_questions=[SubQuestion(question="q")]))
         assert plan.sub_questions[0].question == "q" and model.model == "gpt-oss:20b"
-        reply = await model.chat([{"role": "system", "content": "日本語"}, {"role": "user", "content": "q"}], node="llm")
+        reply = await model.chat([{"role": "system", "content": "日本語"}, {"role": "user", "content": "q"}], node="llm",
+                                 role=ModelRole.DRAFT)
     assert model.model == "qwen3:8b" and model.switched_from == "gpt-oss:20b"
     assert reply
     assert [r["body"]["model"] for r in fake.requests if r["path"] == "/api/chat"][-1] == "qwen3:8b"
@@ -421,7 +408,7 @@ async def test_without_a_fallback_model_failures_stay_failures(tmp_path):
         fake.mode = "error500"
         for _ in range(4):
             with pytest.raises(Exception) as failure:
-                await model.chat([{"role": "user", "content": "q"}], node="llm")
+                await model.chat([{"role": "user", "content": "q"}], node="llm", role=ModelRole.DRAFT)
             assert getattr(failure.value, "key", "") == "ollama.failed"
     assert model.model == "gpt-oss:20b" and model.switched_from is None
 
@@ -470,25 +457,17 @@ def test_plan_review_commands_and_mistakes():
     assert any("サブ質問 9 はありません" in s for s in said) and any("理解できません" in s for s in said)
 
 
-class _ShortPlanner:
+def _short_planner(*replies: ResearchPlan) -> FakeModel:
     """A model that plans too few sub-questions: the first reply, then (asked again) the second."""
-
-    def __init__(self, *replies: ResearchPlan) -> None:
-        self.replies = list(replies)
-        self.asked: list[list[dict[str, Any]]] = []
-
-    async def structured(self, messages, schema, *, node, fallback, max_tokens=None):
-        self.asked.append(messages)
-        if schema is ResearchPlan and self.replies:
-            return self.replies.pop(0)
-        return fallback
+    queue = list(replies)
+    return FakeModel(plan=lambda call: queue.pop(0) if call.schema is ResearchPlan and queue else None, strict=True)
 
 
 def _plan_of(*questions: str) -> ResearchPlan:
     return ResearchPlan(sub_questions=[SubQuestion(question=q) for q in questions])
 
 
-async def _deep_plan(model: _ShortPlanner) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+async def _deep_plan(model: FakeModel) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     said: list[dict[str, Any]] = []
     deps = WorkflowDependencies(settings=Settings(), model=model, web_search=None, parser=None, history=MemoryHistory(),
                                 progress=lambda event: said.append(event.payload()) if isinstance(event, Message) else None)
@@ -498,16 +477,16 @@ async def _deep_plan(model: _ShortPlanner) -> tuple[dict[str, Any], list[dict[st
 
 async def test_deep_asks_again_for_four_to_seven_sub_questions():
     # Issue 23, item 6: a model that stops at two got two, and nothing was said.
-    model = _ShortPlanner(_plan_of("Height?", "Last eruption?"),
-                          _plan_of("Height?", "Last eruption?", "Climbing season?", "World Heritage?", "Geology?"))
+    model = _short_planner(_plan_of("Height?", "Last eruption?"),
+                           _plan_of("Height?", "Last eruption?", "Climbing season?", "World Heritage?", "Geology?"))
     update, said = await _deep_plan(model)
     assert len(update["plan"]) == 5
-    assert "give 4 to 7" in model.asked[1][-1]["content"]
+    assert "give 4 to 7" in model.calls[1].messages[-1]["content"]
     assert not any(p["key"] == "plan.fewer_sub_questions" for p in said)
 
 
 async def test_deep_says_why_when_the_model_still_gives_too_few():
-    model = _ShortPlanner(_plan_of("Height?", "Last eruption?"), _plan_of("Height?"))
+    model = _short_planner(_plan_of("Height?", "Last eruption?"), _plan_of("Height?"))
     update, said = await _deep_plan(model)
     assert len(update["plan"]) == 2
     (note,) = [p for p in said if p["key"] == "plan.fewer_sub_questions"]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from fixtures.fake_model import FakeModel as SharedFakeModel
 from test_verification_node import BAD, LEDGER, FakeModel, _deps, _state, _verify
 
 from research.nodes.llm import redraft_unsupported
@@ -32,35 +33,21 @@ async def test_a_round_that_did_not_help_ends_the_loop_without_asking_for_querie
     summary = result["verification"]["summary"]
     assert summary["supported_ratio"] < 0.4 + 0.05
     assert result["goto"] == "report" and summary["loop_stopped"] == "no_gain"
-    assert not model.calls_for(FollowUpPlan) and result["redraft_targets"] == []
-
-
-class RevisingModel:
-    """Answers the one revision call; anything else is a test failure."""
-
-    def __init__(self, revisions: SentenceRevisions) -> None:
-        self.revisions, self.calls = revisions, []
-
-    async def structured(self, messages, schema, *, node, fallback, max_tokens=None):
-        assert schema is SentenceRevisions and node == "llm"
-        self.calls.append(messages)
-        return self.revisions
-
-    def context_budget(self, reserve: int) -> int:
-        return 8192 - reserve
+    assert not model.asked(schema=FollowUpPlan) and result["redraft_targets"] == []
 
 
 async def test_only_the_named_sentences_are_revised_or_dropped_the_rest_untouched():
-    model = RevisingModel(SentenceRevisions(sentences=[
+    model = SharedFakeModel(revise=SentenceRevisions(sentences=[
         RevisedSentence(id=1, text=""),  # the sources say nothing: dropped
         RevisedSentence(id=2, text="富士山の標高は3,776メートルである[S1]。"),
-    ]))
+    ]), strict=True)
     deps, _ = _deps(model)
     targets = ["富士山の山頂には奥宮がある[S99]。", "富士山は毎年30万人が登る人気の山である[S1]。"]
     state = {**_state(BAD), "documents": LEDGER}
     draft = await redraft_unsupported(BAD, targets, state, [d for d in LEDGER if d["status"] == "ok"], deps)
-    assert len(model.calls) == 1
-    prompt = model.calls[0][1]["content"]
+    (call,) = model.calls
+    assert call.schema is SentenceRevisions and call.node == "llm"
+    prompt = call.messages[1]["content"]
     assert "文 1: 富士山の山頂には奥宮がある[S99]。" in prompt and "[S1]" in prompt  # the evidence is shown
     assert "富士山の最後の噴火は1707年の宝永噴火である[S1]。" in draft  # supported: as written
     assert "奥宮" not in draft and "30万人" not in draft
@@ -81,7 +68,7 @@ async def test_a_claim_its_passage_shows_false_is_settled_no_round_no_model_call
     summary = result["verification"]["summary"]
     assert summary["supported_ratio"] < 1.0
     assert result["goto"] == "report" and summary["loop_stopped"] == "nothing_to_settle"
-    assert not model.calls_for(FollowUpPlan) and result["redraft_targets"] == []
+    assert not model.asked(schema=FollowUpPlan) and result["redraft_targets"] == []
 
 
 async def test_a_round_is_asked_only_for_the_claims_it_could_settle():
@@ -92,7 +79,7 @@ async def test_a_round_is_asked_only_for_the_claims_it_could_settle():
     model = FakeModel(judge=JUDGE_NO, follow_ups=FOLLOW_UP)
     deps, _ = _deps(model, loops=2, ratio=1.0)
     result = await _verify(_state(draft), deps)
-    assert result["goto"] == "search" and model.calls_for(FollowUpPlan)
+    assert result["goto"] == "search" and model.asked(schema=FollowUpPlan)
     assert result["redraft_targets"] == ["富士山の山頂には奥宮がある[S99]。"]
 
 
@@ -106,7 +93,7 @@ async def test_a_judged_claim_read_against_the_same_passages_is_not_judged_again
     deps, _ = _deps(again, loops=2)
     state = {**_state(BAD, loops=1), "verification": earlier["verification"], "supported_shares": [0.0]}
     result = await _verify(state, deps)
-    assert not again.calls_for(JudgeBatch)  # same sentence, same passages: the verdict stands
+    assert not again.asked(schema=JudgeBatch)  # same sentence, same passages: the verdict stands
     before = {c["text"]: c["verdict"] for c in judged}
     after = {c["text"]: c["verdict"] for c in result["verification"]["claims"] if c["text"] in before}
     assert after == before
@@ -137,4 +124,4 @@ async def test_a_sentence_of_general_words_is_no_reason_to_search_again():
     result = await _verify(_state(draft, language="en"), deps)
     assert result["verification"]["summary"]["supported_ratio"] < 1.0
     assert result["goto"] == "report" and result["verification"]["summary"]["loop_stopped"] == "nothing_to_settle"
-    assert not model.calls_for(FollowUpPlan)
+    assert not model.asked(schema=FollowUpPlan)

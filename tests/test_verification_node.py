@@ -8,6 +8,7 @@ from research.modules.core.settings import Settings
 from research.nodes.dependencies import WorkflowDependencies
 from research.nodes.verification import verify_claims
 import pytest
+from fixtures.fake_model import FakeModel as SharedFakeModel
 from fixtures.memory_history import MemoryHistory
 
 from research.nodes.verification_prompts import (
@@ -47,44 +48,17 @@ LEDGER = [
 ]
 
 
-class FakeModel:
-    """Records every call; answers from what the test gave it."""
-
-    model = "gpt-oss:20b"
-    installed = None  # what Ollama has is not known: the drafting model judges with the prompt
-
-    def __init__(self, *, judge: JudgeBatch | None = None, follow_ups: FollowUpPlan | None = None, chat_reply: str = "",
-                 rewrites: SentenceRewrites | None = None) -> None:
-        self.judge = judge
-        self.rewrites = rewrites
-        self.follow_ups = follow_ups
-        self.chat_reply = chat_reply
-        self.calls: list[tuple[str, Any, list[dict[str, str]]]] = []
-        self.caps: list[int | None] = []  # max_tokens of each structured call
-
-    async def structured(self, messages, schema, *, node, fallback, max_tokens=None):
-        self.calls.append(("structured", schema, messages))
-        self.caps.append(max_tokens)
-        assert node == "verification"
-        if schema is JudgeBatch:
-            return self.judge if self.judge is not None else fallback
-        if schema is FollowUpPlan:
-            return self.follow_ups if self.follow_ups is not None else fallback
-        if schema is SentenceRewrites:
-            return self.rewrites if self.rewrites is not None else fallback
-        raise AssertionError(f"unexpected schema {schema}")
-
-    async def chat(self, messages, *, node):
-        self.calls.append(("chat", None, messages))
-        return self.chat_reply
-
-    def calls_for(self, schema):
-        return [c for c in self.calls if c[1] is schema]
+def FakeModel(*, judge: JudgeBatch | None = None, follow_ups: FollowUpPlan | None = None,
+              rewrites: SentenceRewrites | None = None, **more: Any) -> SharedFakeModel:
+    """The verification step's model: its three calls answered as the test gives them (None: the
+    fallback); any other call fails the test."""
+    return SharedFakeModel(judge=judge, follow_up=follow_ups, translate=rewrites, strict=True, **more)
 
 
-def _deps(model: FakeModel, *, loops: int = 2, ratio: float = 0.8) -> tuple[WorkflowDependencies, MemoryHistory]:
+def _deps(model: SharedFakeModel, *, loops: int = 2, ratio: float = 0.8) -> tuple[WorkflowDependencies, MemoryHistory]:
     history = MemoryHistory()
     settings = Settings(max_verification_loops=loops, verification_pass_ratio=ratio, num_ctx=8192)
+    model.settings = settings  # the run's settings, as ModelManager has them
     return WorkflowDependencies(settings=settings, model=model, web_search=None, parser=None, history=history), history
 
 
@@ -104,6 +78,7 @@ def _state(draft: str, *, language: str = "ja", loops: int = 0) -> dict[str, Any
 async def _verify(state: dict[str, Any], deps: WorkflowDependencies) -> dict[str, Any]:
     """The verifier's state update, with where it sends the run (its Command's goto) as "goto"."""
     command = await verify_claims(state, deps)
+    assert all(call.node == "verification" for call in deps.model.calls)
     return {**command.update, "goto": command.goto}
 
 
@@ -151,7 +126,7 @@ async def test_below_ratio_with_loops_left_goes_back_to_search_with_targeted_que
     assert all("[S" not in text for text in texts)
     assert all(q["language"] == "ja" for q in result["follow_up_queries"])
     assert result["verification"]["follow_up_queries"] == result["follow_up_queries"]
-    assert len(model.calls_for(FollowUpPlan)) == 1
+    assert len(model.asked(schema=FollowUpPlan)) == 1
 
 
 async def test_model_follow_ups_are_used_without_repeating_earlier_queries():
@@ -195,13 +170,13 @@ async def test_borderline_claims_go_to_the_judge_in_one_batch():
     model = FakeModel(judge=judge)
     deps, _ = _deps(model)
     result = await _verify(_state(draft), deps)
-    (call,) = model.calls_for(JudgeBatch)
-    prompt = call[2][-1]["content"]
+    (call,) = model.asked(schema=JudgeBatch)
+    prompt = call.messages[-1]["content"]
     assert "1707年12月16日" in prompt and "宝永噴火である" not in prompt  # only the borderline one
     # The passages first (a prefix every judge call of the run shares), the claims last, each
     # naming its passages; the reply is capped to a verdict a claim.
     assert prompt.startswith("文章:\n[P1] (S") and prompt.index("主張 1 (P") > prompt.index("[P1]")
-    assert model.caps[0] <= 64
+    assert model.calls[0].max_tokens <= 64
     first, second = result["verification"]["claims"]
     # The evidence shown is the source's own words from the program's copy, not a model's quote.
     assert (first["verdict"], first["method"], first["confidence"], first["evidence_label"]) == ("supported", "model", 0.7, "S2")
@@ -241,8 +216,8 @@ async def test_wrong_language_sentences_are_rewritten_in_one_batch():
     model = FakeModel(rewrites=rewrites)
     deps, _ = _deps(model)
     result = await _verify(_state(draft), deps)
-    (call,) = model.calls_for(SentenceRewrites)
-    sent = call[2][-1]["content"]
+    (call,) = model.asked(schema=SentenceRewrites)
+    sent = call.messages[-1]["content"]
     assert sent == ("文 1: Mount Fuji is 3,776 m high [S2].\n"
                     "文 2: Mount Fuji is the highest mountain in Japan at 3,776 m [S2].")  # names and terms are not wrong
     annotated = result["verification"]["annotated_draft"]
@@ -291,11 +266,8 @@ async def test_english_flags_and_uncited_claim_gets_its_source():
 
 
 async def test_exception_from_model_is_recorded_not_raised():
-    class BrokenModel(FakeModel):
-        async def structured(self, messages, schema, *, node, fallback, max_tokens=None):
-            raise RuntimeError("connection reset")
-
-    deps, _ = _deps(BrokenModel())
+    broken = RuntimeError("connection reset")
+    deps, _ = _deps(FakeModel(judge=broken, follow_ups=broken, rewrites=broken))
     result = await _verify(_state(BAD), deps)
     assert result["goto"] == "search"  # the deterministic queries still work
     assert result["follow_up_queries"]
@@ -602,16 +574,13 @@ async def test_judge_calls_spread_over_the_servers_slots_and_share_one_prefix():
     draft = ("## 結論\n富士山の最後の噴火は1707年12月16日に始まった[S2]。\n富士山の最後の噴火は1708年1月1日に終わった[S2]。\n"
              "富士山は日本で最も高い山である[S2]。\n")
 
-    class TwoSlots(FakeModel):
-        parallel = 2
-
-    model = TwoSlots(judge=JudgeBatch(verdicts=[JudgeVerdict(id=1, verdict="unsupported")]))
+    model = FakeModel(judge=JudgeBatch(verdicts=[JudgeVerdict(id=1, verdict="unsupported")]), parallel=2)
     deps, _ = _deps(model, loops=0)
     await _verify(_state(draft), deps)
-    calls = model.calls_for(JudgeBatch)
+    calls = model.asked(schema=JudgeBatch)
     assert len(calls) == 2
-    prompts = [call[2][-1]["content"] for call in calls]
+    prompts = [call.messages[-1]["content"] for call in calls]
     prefixes = [p.split("主張:")[0] for p in prompts]
     assert prefixes[0] == prefixes[1] and prefixes[0].startswith("文章:\n[P1]")
-    assert calls[0][2][0] == calls[1][2][0]  # the same system message
+    assert calls[0].messages[0] == calls[1].messages[0]  # the same system message
     assert all(p.split("主張:")[1].count("\n主張 ") == 1 for p in prompts)  # one claim each, not both in one

@@ -15,7 +15,7 @@ from typing import Any, Callable
 from research.modules.core.i18n import t
 from research.modules.llm.model_manager import ContextOverflow
 from research.state import ProblemKind, RunError
-from research.nodes.dependencies import WorkflowDependencies
+from research.nodes.dependencies import ModelRole, WorkflowDependencies
 from research.state.progress_events import Message, Token
 
 MAX_SHRINKS = 2
@@ -40,7 +40,8 @@ async def stream_within_context(
             messages = messages_for(budget)
         previous_size = _size(messages)
         try:
-            text = await deps.model.stream(messages, node=node, on_token=on_token, max_tokens=max_tokens)
+            text = await deps.model.stream(messages, node=node, role=ModelRole.DRAFT, on_token=on_token,
+                                           max_tokens=max_tokens)
         except ContextOverflow as overflow:
             deps.history.append_event(session_id, "context_overflow", node=node, prompt_tokens=overflow.prompt_tokens,
                                       num_ctx=overflow.num_ctx, evidence_budget=budget, shrinks=shrinks)

@@ -14,7 +14,7 @@ from research.state.session_folder import now_iso
 from research.state import AgentState
 from research.modules.text.analyser import term_set
 from research.nodes.answer import PLACEHOLDER, Topic
-from research.nodes.dependencies import WorkflowDependencies
+from research.nodes.dependencies import ModelRole, WorkflowDependencies
 from research.nodes.prompts import (
     FOLLOW_UP_PLANNING,
     LANGUAGE_NAMES,
@@ -72,6 +72,7 @@ async def plan_sub_questions(
         messages,
         ResearchPlan,
         node="input",
+        role=ModelRole.PLAN,
         fallback=fallback,
     )
     if raw is fallback:
@@ -88,6 +89,7 @@ async def plan_sub_questions(
             ],
             ResearchPlan,
             node="input",
+            role=ModelRole.PLAN,
             fallback=fallback,
         )
         more = normalise_plan(again, lang, high, about=about) if again is not fallback else None
@@ -165,6 +167,7 @@ async def plan_queries(
         ],
         QueryPlan,
         node="input",
+        role=ModelRole.PLAN,
         fallback=fallback,
     )
     return _with_original(plan.queries, question, lang)

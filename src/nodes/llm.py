@@ -20,7 +20,7 @@ from research.modules.text.passages import evidence_block, rank_passages
 from research.state import AgentState, plan_queries_flat
 from research.state.models import ProblemKind, RunError
 from research.nodes.context_fit import stream_within_context
-from research.nodes.dependencies import WorkflowDependencies
+from research.nodes.dependencies import ModelRole, WorkflowDependencies
 from research.nodes.prompts import (
     DISAGREEMENT_JUDGE_SYSTEM,
     DISAGREEMENT_PAIR,
@@ -156,7 +156,8 @@ async def redraft_unsupported(draft: str, targets: list[str], state: AgentState,
                 {"role": "user", "content": REDRAFT_USER[lang].format(
                     evidence=evidence_block(sources, ranked, max(1, budget)), items=items)}]
     try:
-        revisions = await deps.model.structured(messages, SentenceRevisions, node="llm", fallback=SentenceRevisions())
+        revisions = await deps.model.structured(messages, SentenceRevisions, node="llm", role=ModelRole.REVISE,
+                                                fallback=SentenceRevisions())
     except UserFacingError:
         raise  # Ollama is gone: the run cannot go on, the CLI says why
     except Exception:  # noqa: BLE001 - a transport hiccup costs the revision, not the run
@@ -276,7 +277,7 @@ async def _prompt_verdicts(numbered: list[tuple[int, Pair]], statement: Any, lan
                 {"role": "user", "content": "\n\n".join(blocks)}]
     try:
         reply = await deps.model.structured(messages, DisagreementJudgements, node="disagreements",
-                                            fallback=DisagreementJudgements(judgements=[]))
+                                            role=ModelRole.COMPARE, fallback=DisagreementJudgements(judgements=[]))
     except UserFacingError:
         raise
     except Exception:  # noqa: BLE001 - a failed judge costs the borderline pairs, not the draft
@@ -319,7 +320,7 @@ async def enforce_style(draft: str, lang: str, deps: WorkflowDependencies) -> tu
                         words=", ".join(f'"{w}"' for w in issue.banned) or "-", hedging=hedging)},
                     {"role": "user", "content": sentence[len(lead):].strip()},
                 ],
-                node="style",
+                node="style", role=ModelRole.REWRITE,
             )
             rewritten = lead + " ".join(reply.split())
             method = "model"

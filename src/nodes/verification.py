@@ -35,7 +35,7 @@ from research.modules.text.language_check import WRONG_LANGUAGE_BELOW, check_sen
 from research.modules.text.tokens import estimate_tokens, truncate_to_tokens
 from research.state.agent_state import AgentState, plan_queries_flat
 from research.state.models import ClaimVerdict, ProblemKind, RunError, count_states, states_json
-from research.nodes.dependencies import WorkflowDependencies
+from research.nodes.dependencies import ModelRole, WorkflowDependencies
 from research.nodes import prompts, verification_prompts
 from research.nodes.answer import NOT_CHECKED_AS_CLAIMS, ProgramText, Topic, assemble_answer, not_a_claim_reason
 from research.nodes.prompts import SENTENCE_ITEM
@@ -248,7 +248,7 @@ async def _fix_language(
     try:
         batch = await deps.model.structured(
             [{"role": "system", "content": REWRITE_SYSTEM[language]}, {"role": "user", "content": items}],
-            SentenceRewrites, node=NODE, fallback=None,
+            SentenceRewrites, node=NODE, role=ModelRole.TRANSLATE, fallback=None,
         )
         if isinstance(batch, SentenceRewrites):
             replies = {item.id: item.text for item in batch.sentences}
@@ -431,7 +431,7 @@ async def _judge_by_prompt(positions: list[int], claims: list[Claim], assessment
                      + JUDGE_CLAIMS[language].format(claims=lines)}]
         async with gate:
             try:
-                return await model.structured(messages, JudgeBatch, node=NODE, fallback=None,
+                return await model.structured(messages, JudgeBatch, node=NODE, role=ModelRole.JUDGE, fallback=None,
                                               max_tokens=JUDGE_TOKENS_PER_CLAIM * len(group) + JUDGE_TOKENS_FRAME)
             except UserFacingError:
                 raise
@@ -741,7 +741,8 @@ async def _follow_up_queries(
     ]
     proposed = fallback
     try:
-        plan = await deps.model.structured(messages, FollowUpPlan, node=NODE, fallback=FollowUpPlan(queries=[]),
+        plan = await deps.model.structured(messages, FollowUpPlan, node=NODE, role=ModelRole.FOLLOW_UP,
+                                           fallback=FollowUpPlan(queries=[]),
                                            max_tokens=_QUERY_TOKENS * MAX_FOLLOW_UP_QUERIES + 16)
         if isinstance(plan, FollowUpPlan) and plan.queries:
             # A query about something else fetches pages about something else ("Also read").

@@ -9,10 +9,12 @@ from pathlib import Path
 import pytest
 from conftest import load_json_line, research_in_process, session_dirs
 from fault_helpers import assert_whole_files, events, last_line
+from fixtures.fake_model import Call, FakeModel
 from fixtures.memory_history import MemoryHistory
 
 from research.modules.llm.model_manager import ContextOverflow, ModelManager
 from research.modules.core.settings import Settings
+from research.modules.llm.roles import ModelRole
 from research.nodes.context_fit import MAX_SHRINKS, stream_within_context
 from research.nodes.dependencies import WorkflowDependencies
 
@@ -76,7 +78,8 @@ async def test_structured_call_falls_back_after_a_repair_attempt(fake_ollama):
     fake_ollama.mode = "malformed"
     model = ModelManager(Settings(ollama_host=fake_ollama.url))
     fallback = Answer(value=-1)
-    assert await model.structured([{"role": "user", "content": "2+2?"}], Answer, node="t", fallback=fallback) is fallback
+    assert await model.structured([{"role": "user", "content": "2+2?"}], Answer, node="t", role=ModelRole.PLAN,
+                                  fallback=fallback) is fallback
     requests = fake_ollama.chat_requests()
     assert len(requests) == 2 and "not valid JSON" in requests[1]["messages"][-1]["content"]
     assert model.usage["t"]["fallbacks"] == 1 and model.usage["t"]["calls"] == 2
@@ -108,20 +111,25 @@ def test_context_overflow_shrinks_the_evidence_and_says_so(research_env, fake_ol
     assert usage["context_overflow"]["calls"] == 3
 
 
-class _OverflowingModel:
-    """A model whose context is always full: what a far too small num_ctx looks like."""
+def _overflowing(fits_after: int | None = None) -> FakeModel:
+    """A model whose context is full (what a far too small num_ctx looks like): every draft
+    overflows, or only those before the ``fits_after``-th, which fits."""
+    def draft(call: Call) -> str | ContextOverflow:
+        count = len(model.asked(ModelRole.DRAFT))
+        if fits_after is None:
+            return ContextOverflow(f"answer {count}", 9999, 4096)
+        return "fits" if count > fits_after else ContextOverflow("truncated answer", 4096, 4096)
 
-    def __init__(self) -> None:
-        self.prompts: list[str] = []
-        self.settings = Settings()
+    model = FakeModel(Settings(), draft=draft, strict=True)
+    return model
 
-    async def stream(self, messages, *, node, on_token, max_tokens=None):
-        self.prompts.append(messages[-1]["content"])
-        raise ContextOverflow(f"answer {len(self.prompts)}", 9999, 4096)
+
+def _prompts(model: FakeModel) -> list[str]:
+    return [call.prompt for call in model.asked(ModelRole.DRAFT)]
 
 
 async def test_overflow_is_retried_twice_then_kept_with_a_recorded_warning():
-    model, history = _OverflowingModel(), MemoryHistory()
+    model, history = _overflowing(), MemoryHistory()
     deps = WorkflowDependencies(settings=model.settings, model=model, web_search=None, parser=None, history=history)
     budgets: list[int] = []
 
@@ -136,19 +144,10 @@ async def test_overflow_is_retried_twice_then_kept_with_a_recorded_warning():
     assert [e for e, _ in history.events] == ["context_overflow"] * 3
 
 
-class _OverflowingOnce(_OverflowingModel):
-    async def stream(self, messages, *, node, on_token, max_tokens=None):
-        self.prompts.append(messages[-1]["content"])
-        if len(self.prompts) == 1:
-            raise ContextOverflow("truncated answer", 4096, 4096)
-        on_token("fits")
-        return "fits"
-
-
 async def test_overflow_once_then_fits_keeps_the_second_answer_and_records_the_shrink():
-    model, history = _OverflowingOnce(), MemoryHistory()
+    model, history = _overflowing(fits_after=1), MemoryHistory()
     deps = WorkflowDependencies(settings=model.settings, model=model, web_search=None, parser=None, history=history)
     text, errors = await stream_within_context(
         deps, lambda budget: [{"role": "user", "content": "y" * budget}], 3000, node="llm", session_id="s", lang="ja")
-    assert text == "fits" and [len(p) for p in model.prompts] == [3000, 1500]
+    assert text == "fits" and [len(p) for p in _prompts(model)] == [3000, 1500]
     assert len(errors) == 1 and "1 回縮小" in errors[0]["message"]

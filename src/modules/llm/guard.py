@@ -26,6 +26,7 @@ from typing import Any
 
 from research.modules.core.errors import OllamaCallFailed, OllamaError
 from research.modules.llm.judge import GUARDIAN, read_answer
+from research.modules.llm.roles import ModelRole
 from research.modules.text.claims import sentence_spans
 from research.modules.text.injection import addresses_reader, normalise
 
@@ -110,8 +111,8 @@ async def screen_passages(manager: Any, model: str, passages: list[str], *, limi
     async def one(passage: str) -> None:
         async with gate:
             try:
-                content = await manager.ask(model, messages_for(passage), node=node, num_ctx=GUARD_NUM_CTX,
-                                            num_predict=GUARD_ANSWER_TOKENS)
+                content = await manager.ask(model, messages_for(passage), node=node, role=ModelRole.GUARD,
+                                            num_ctx=GUARD_NUM_CTX, num_predict=GUARD_ANSWER_TOKENS)
             except (OllamaCallFailed, OllamaError) as exc:
                 result.failed.append(str(exc)[:200] or type(exc).__name__)
                 return

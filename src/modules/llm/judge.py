@@ -29,6 +29,7 @@ from research.modules.core.errors import OllamaCallFailed
 from research.modules.core.language import target_script_share
 from research.modules.core.settings import Settings
 from research.modules.llm.model_manager import ModelManager, model_is_installed
+from research.modules.llm.roles import ModelRole
 from research.modules.text.tokens import estimate_tokens, fitting_prefix
 
 CHECKER = "bespoke-minicheck"
@@ -171,7 +172,7 @@ async def check_claims(manager: Any, judge: Judge, items: list[tuple[str, list[s
             async with gate:
                 try:
                     content = await manager.ask(
-                        judge.model, messages_for(judge.protocol, document, claim), node=node,
+                        judge.model, messages_for(judge.protocol, document, claim), node=node, role=ModelRole.CHECK,
                         num_ctx=CHECKER_NUM_CTX, num_predict=ANSWER_TOKENS)
                 except OllamaCallFailed as exc:  # one failed call costs this sentence's verdict only
                     return CheckResult("uncertain", calls=result.calls + 1, error=str(exc)[:200])

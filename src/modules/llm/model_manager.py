@@ -11,7 +11,9 @@ import json
 import os
 import re
 import time
-from collections.abc import Collection
+from collections.abc import Collection, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any, Callable, TypeVar
 
 import httpx
@@ -22,6 +24,7 @@ from research.modules.core.errors import OllamaCallFailed, OllamaError
 from research.modules.core.i18n import t
 from research.modules.core.settings import Settings
 from research.modules.llm.hygiene import StreamedAnswer, drop_cut_off_sentence, strip_control_text
+from research.modules.llm.roles import ROLE_HEADER, ModelRole
 from research.modules.text.tokens import estimate_tokens
 
 T = TypeVar("T", bound=BaseModel)
@@ -41,6 +44,26 @@ CHAT_DEFAULT_TOKENS = 512
 
 _INLINE_THINK = re.compile(r"<think>.*?(</think>|$)", re.DOTALL)
 
+# The role of the call under way in this task. A context variable, not an argument, because the
+# official client builds the request itself, and a streamed one only when it is first read.
+_DECLARED_ROLE: ContextVar[str | None] = ContextVar("declared_role", default=None)
+
+
+@contextmanager
+def _declaring(role: ModelRole) -> Iterator[None]:
+    token = _DECLARED_ROLE.set(str(role))
+    try:
+        yield
+    finally:
+        _DECLARED_ROLE.reset(token)
+
+
+async def _send_role(request: httpx.Request) -> None:
+    """Puts the declared role on each request the client sends (roles.py says why a header)."""
+    role = _DECLARED_ROLE.get()
+    if role:
+        request.headers[ROLE_HEADER] = role
+
 
 class ContextOverflow(Exception):
     """Ollama filled the whole context window (prompt_eval_count >= num_ctx), which means
@@ -59,7 +82,8 @@ class ModelManager:
         self.settings = settings
         self.host = settings.ollama_host
         self.model = settings.model
-        self._client = ollama.AsyncClient(host=self.host, timeout=settings.request_timeout)
+        self._client = ollama.AsyncClient(host=self.host, timeout=settings.request_timeout,
+                                          event_hooks={"request": [_send_role]})
         self._think: bool | str | None = False if settings.think == "off" else settings.think
         self.usage: dict[str, dict[str, int]] = {}
         self.consecutive_failures = 0
@@ -106,11 +130,13 @@ class ModelManager:
         raise OllamaError("ollama.model_missing", model=self.settings.model)
 
     # --- calls -------------------------------------------------------------------
-    async def chat(self, messages: list[dict[str, str]], *, node: str, max_tokens: int = CHAT_DEFAULT_TOKENS) -> str:
+    async def chat(self, messages: list[dict[str, str]], *, node: str, role: ModelRole,
+                   max_tokens: int = CHAT_DEFAULT_TOKENS) -> str:
         """A free-text reply capped to ``max_tokens``; one cut there loses its cut-off
         sentence and is said (take_capped). Asking again with the same cap would only write
         the same runaway twice."""
-        response = await self._call(messages, node=node, max_tokens=max_tokens)
+        with _declaring(role):
+            response = await self._call(messages, node=node, max_tokens=max_tokens)
         if getattr(response, "done_reason", None) == "length":
             self._entry("length_cut")["calls"] += 1
             self.capped.append((node, max_tokens))
@@ -118,7 +144,7 @@ class ModelManager:
         return _strip_thinking(response.message.content or "")
 
     async def stream(
-        self, messages: list[dict[str, str]], *, node: str, on_token: Callable[[str], None],
+        self, messages: list[dict[str, str]], *, node: str, role: ModelRole, on_token: Callable[[str], None],
         max_tokens: int | None = None,
     ) -> str:
         """Stream the answer, calling ``on_token`` with visible text only (no thinking).
@@ -130,6 +156,11 @@ class ModelManager:
         Raises ``ContextOverflow`` when Ollama reports a prompt that filled num_ctx (it
         only says so in the final chunk), and ``OllamaError`` when the stream breaks.
         """
+        with _declaring(role):  # around the reading too: the client sends a stream's request then
+            return await self._stream(messages, node=node, role=role, on_token=on_token, max_tokens=max_tokens)
+
+    async def _stream(self, messages: list[dict[str, str]], *, node: str, role: ModelRole,
+                      on_token: Callable[[str], None], max_tokens: int | None) -> str:
         visible = _ThinkFilter()
         shown = StreamedAnswer()  # the terminal never sees harmony control text or reasoning
         parts: list[str] = []
@@ -156,7 +187,7 @@ class ModelManager:
         except ollama.ResponseError as exc:
             # Retried with the fallback only if nothing was shown yet: a half answer stays failed.
             if self._record_failure() and not parts:
-                return await self.stream(messages, node=node, on_token=on_token)
+                return await self.stream(messages, node=node, role=role, on_token=on_token)
             raise OllamaCallFailed(exc.error) from None
         finally:
             self._add_time(node, time.perf_counter() - started)
@@ -177,7 +208,7 @@ class ModelManager:
         return answer
 
     async def structured(
-        self, messages: list[dict[str, str]], schema: type[T], *, node: str, fallback: T,
+        self, messages: list[dict[str, str]], schema: type[T], *, node: str, role: ModelRole, fallback: T,
         max_tokens: int | None = None,
     ) -> T:
         """A reply validated against ``schema``: one repair retry, then ``fallback``.
@@ -190,6 +221,11 @@ class ModelManager:
         validate finished writing (whole items of a list) instead of a repair call that
         would write it all again.
         """
+        with _declaring(role):
+            return await self._structured(messages, schema, node=node, fallback=fallback, max_tokens=max_tokens)
+
+    async def _structured(self, messages: list[dict[str, str]], schema: type[T], *, node: str, fallback: T,
+                          max_tokens: int | None) -> T:
         salvage = getattr(schema, "salvage", None)
         cap = max_tokens or STRUCTURED_DEFAULT_TOKENS
         conversation = list(messages)
@@ -226,7 +262,7 @@ class ModelManager:
                 ]
         return self._fall_back(node, fallback)
 
-    async def ask(self, model: str, messages: list[dict[str, Any]], *, node: str, num_ctx: int,
+    async def ask(self, model: str, messages: list[dict[str, Any]], *, node: str, role: ModelRole, num_ctx: int,
                   num_predict: int) -> str:
         """One plain call to ``model`` (not necessarily the drafting model), its reply as sent.
 
@@ -237,9 +273,10 @@ class ModelManager:
         """
         started = time.perf_counter()
         try:
-            response = await self._client.chat(
-                model=model, messages=messages, stream=False,
-                options={"num_ctx": num_ctx, "num_predict": num_predict, "temperature": 0.0})
+            with _declaring(role):
+                response = await self._client.chat(
+                    model=model, messages=messages, stream=False,
+                    options={"num_ctx": num_ctx, "num_predict": num_predict, "temperature": 0.0})
         except ollama.ResponseError as exc:
             raise OllamaCallFailed(exc.error) from None
         except (ConnectionError, httpx.TransportError):
