@@ -54,10 +54,6 @@ def own_postgres():
         yield server
 
 
-@pytest.mark.xfail(strict=False, reason=(
-    "known bug, open: after the restart a worker's Procrastinate heartbeat can stay stale while it works, so "
-    "the other worker takes its run over; the taken run's old task keeps the session folder's lock and the "
-    "new claim waits on it (about 1 run in 3 on a loaded 2-core machine, docs/scale.md)"))
 def test_workers_take_runs_again_after_the_database_restarts(research_env, fake_ollama, own_postgres):
     url = own_postgres.new_database()
     env = {**research_env, "RESEARCH_DATABASE_URL": url}

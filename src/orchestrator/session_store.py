@@ -106,6 +106,17 @@ async def connect(url: str) -> Any:
         raise DatabaseUnreachable(str(exc) or type(exc).__name__) from None
 
 
+async def ping(url: str) -> None:
+    """The database answers a query now (else DatabaseUnreachable, one line)."""
+    import psycopg
+
+    try:
+        async with await connect(url) as connection:
+            await connection.execute("SELECT 1")
+    except psycopg.OperationalError as exc:
+        raise DatabaseUnreachable(str(exc) or type(exc).__name__) from None
+
+
 async def ensure_schema(url: str) -> None:
     """The saver's tables, the sessions index and the run queue, made once per process.
 

@@ -11,6 +11,7 @@ same wrapper, which also keeps the budgets: a node that names where to go next (
 from __future__ import annotations
 
 import copy
+import logging
 import sys
 import time
 from typing import Any, Awaitable, Callable
@@ -20,6 +21,8 @@ from research.state import AgentState
 from research.state.agent_state import usage_since
 from research.state.progress_log import record_step
 from research.state.progress_events import Message, NodeFinished, NodeStarted
+
+log = logging.getLogger(__name__)
 
 # A node: its state update, or (the verifier) a LangGraph ``Command`` naming the next node.
 Node = Callable[[AgentState, WorkflowDependencies], Awaitable[Any]]
@@ -82,6 +85,7 @@ def bind(name: str, node: Node, deps: WorkflowDependencies) -> Callable[[AgentSt
         session_id = state["session_id"]
         deps.history.append_event(session_id, "node_start", node=name)
         deps.progress(NodeStarted(name))
+        log.info("step %s started (session %s)", name, session_id)
         started = time.perf_counter()
         usage_before = copy.deepcopy(deps.model.usage)
         try:
@@ -89,8 +93,11 @@ def bind(name: str, node: Node, deps: WorkflowDependencies) -> Callable[[AgentSt
         except BaseException as exc:
             if _is_graph_pause(exc):  # an interrupt (plan review): a pause, not a failure
                 deps.history.append_event(session_id, "node_paused", node=name)
+                log.info("step %s paused for the user", name)
                 raise
             deps.history.append_event(session_id, "node_error", node=name, error=type(exc).__name__, detail=str(exc)[:500])
+            log.info("step %s stopped after %.1f s: %s: %s", name, time.perf_counter() - started,
+                     type(exc).__name__, str(exc)[:200])
             raise
         command = _as_command(result)
         update: dict[str, Any] = dict(command.update or {}) if command is not None else result
@@ -101,6 +108,9 @@ def bind(name: str, node: Node, deps: WorkflowDependencies) -> Callable[[AgentSt
         if name != "report":
             update = {**update, **budget_update(state, update, deps, seconds, _tokens(used))}
         deps.history.append_event(session_id, "node_end", node=name, seconds=seconds)
+        log.info("step %s finished in %.1f s%s", name, seconds,
+                 "".join(f", {node}: {entry.get('calls', 0)} model calls, {entry.get('prompt_tokens', 0)}+"
+                         f"{entry.get('completion_tokens', 0)} tokens" for node, entry in used.items()))
         record_step(deps.history.path(session_id), name, state, update)  # progress.md, for people
         deps.progress(NodeFinished(name, seconds))
         if command is None:

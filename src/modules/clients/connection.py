@@ -12,7 +12,11 @@ from __future__ import annotations
 import abc
 import asyncio
 import contextlib
+import logging
+import time
 from typing import TYPE_CHECKING, Any, Callable, Self
+
+log = logging.getLogger(__name__)
 
 if TYPE_CHECKING:  # imported by whoever builds clients, when the first connection opens
     from mcp import Client
@@ -167,6 +171,7 @@ class McpConnection:
             if self.generation != generation and held is not None and held.client is not None:
                 return held.client, self.generation
             self.restarts += 1
+            log.info("the %s server stopped answering; starting it again (restart %d)", self.name, self.restarts)
             return await self._start_locked()
 
     async def _start_locked(self) -> tuple["Client", int]:
@@ -175,8 +180,10 @@ class McpConnection:
             self._held = None
         held = _Held(self._make_client, self.name)
         self._held = held
+        began = time.perf_counter()
         client = await held.started(self.start_timeout)
         self.generation += 1
+        log.info("the %s server is up after %.2f s", self.name, time.perf_counter() - began)
         return client, self.generation
 
     async def close(self) -> None:

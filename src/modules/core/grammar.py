@@ -1,4 +1,5 @@
-"""The project's one lexical grammar for text a model or a page wrote: URLs and citation groups.
+"""The project's one lexical grammar for text a model or a page wrote: URLs, citation groups
+and the terminal control that must never reach a screen.
 
 Every layer reads these (the language measure in core, the claim splitter and the number
 check in text, the parser in the sandbox, the report's bare-URL links, the web-search
@@ -72,3 +73,39 @@ def ends_sentence(text: str) -> bool:
     """``text`` (trailing space aside) stops at the end of a sentence, not in the middle of one."""
     stripped = text.rstrip()
     return bool(stripped) and stripped[-1] in SENTENCE_FINAL
+
+
+# --- Terminal control -----------------------------------------------------------------------
+
+# ESC-introduced sequences, longest forms first. OSC/DCS/SOS/PM/APC strings run to BEL
+# or ST (ESC \); an unterminated one runs to the end of the text, which is dropped too.
+_ESCAPE_SEQUENCE = re.compile(
+    r"""
+    \x1b\[[0-?]*[ -/]*[@-~]?                  # CSI: ESC [ params intermediates final
+    | \x1b[\]PX^_].*?(?:\x07|\x1b\\|\Z)       # OSC, DCS, SOS, PM, APC ... BEL or ST
+    | \x9b[0-?]*[ -/]*[@-~]?                  # 8-bit CSI
+    | [\x90\x98\x9d\x9e\x9f].*?(?:\x07|\x9c|\Z)  # 8-bit DCS, SOS, OSC, PM, APC ... ST
+    | \x1b[ -/]*[0-~]?                        # two-byte (and nF) escapes, or a bare ESC
+    """,
+    re.VERBOSE | re.DOTALL,
+)
+# C0 controls but tab/newline, DEL, C1 controls, and the bidi embedding/override/isolate
+# marks plus zero-width joiners a title has no use for.
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
+_LINE_BREAKS = re.compile(r"\r\n?|[\u2028\u2029\x85]")
+
+
+def strip_controls(text: str, *, keep_newlines: bool = True) -> str:
+    """``text`` without escape sequences and control characters.
+
+    With ``keep_newlines`` line breaks (normalised to ``\\n``) and tabs stay; without it
+    all whitespace runs become one space, for titles and other one-line fields.
+    """
+    if not text:
+        return ""
+    text = _LINE_BREAKS.sub("\n", str(text))
+    text = _ESCAPE_SEQUENCE.sub("", text)
+    text = _CONTROL.sub("", text)
+    if not keep_newlines:
+        text = " ".join(text.split())
+    return text

@@ -172,6 +172,8 @@ class Settings(BaseSettings):
     judge_ja: bool = False  # Japanese sentences to the checker too (it is trained on English)
     judge_concurrency: int = Field(default=4, ge=1, le=32)  # checker calls at once
     pdf_font: Path | None = None
+    # How much of what a run did goes to stderr (modules/core/logs.py); --verbose is "info".
+    log_level: Literal["debug", "info", "warning", "error"] = "warning"
     # --- research depth, plan review and budgets (issue 9) ---
     depth: Literal["quick", "standard", "deep"] = "standard"
     review_plan: bool = False

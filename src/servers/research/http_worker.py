@@ -34,9 +34,11 @@ from research.modules.core.settings import Settings
 from research.orchestrator import run_queue
 from research.orchestrator.run_queue import CURRENT_FENCE, ClaimedRun, Fenced, HandBack, Lease, RunStatus
 from research.orchestrator.runner import ResearchRequest, result_from_meta, run_research
-from research.orchestrator.session_store import DatabaseUnreachable, ensure_schema
+from research.orchestrator.session_store import DatabaseUnreachable, ensure_schema, ping
 from research.state.progress_events import ProgressEvent, SessionStarted, Token, to_wire
 from research.state.session_folder import FINISHED_STATUSES, HistoryManager, SessionInfo, lock_held
+
+log = logging.getLogger(__name__)
 
 DEFAULT_LEASE_SECONDS = 15.0  # a worker silent this long has its run handed to another
 DEFAULT_HEARTBEAT_SECONDS = 2.0
@@ -100,9 +102,9 @@ class Worker:
         self.max_runs: int | None = None
         self._enough = asyncio.Event()  # max_runs reached
 
-    def say(self, text: str) -> None:
-        sys.stderr.write(f"research serve worker {self.name}: {' '.join(text.split())[:300]}\n")
-        sys.stderr.flush()
+    def say(self, text: str, level: int = logging.WARNING) -> None:
+        """One line for the operator (the standard log: stderr, RESEARCH_LOG_LEVEL)."""
+        log.log(level, "worker %s: %s", self.name, " ".join(text.split())[:300])
 
     async def serve(self, max_runs: int | None = None) -> None:
         """Run jobs until stopped (or ``max_runs`` runs are done), reconnecting whenever the
@@ -112,6 +114,11 @@ class Worker:
         while not self.stopping.is_set() and not self._enough.is_set():
             began = time.monotonic()
             try:
+                # Asked directly first, on our own short backoff: the queue's connection pool,
+                # opened while the database is still away, backs off on its own and doubles
+                # each time, so a worker that opened it during an outage claimed nothing for
+                # up to 30 s after the database came back.
+                await ping(self.url)
                 await ensure_schema(self.url)
                 app = run_queue.make_app(self.url, self.run_job)
                 async with app.open_async():
@@ -168,6 +175,8 @@ class Worker:
         claimed = await run_queue.claim(self.url, run_id, self.name)
         if claimed is None:
             return  # finished or cancelled meanwhile: nothing to do
+        self.say(f"claimed run {run_id} (claim {claimed.claims})", logging.INFO)
+        began = time.monotonic()
         self.lease = await Lease(self.url, self.name).open(claimed)
         try:
             await self.run_one(claimed)
@@ -177,6 +186,7 @@ class Worker:
             finally:
                 self.lease = None
                 self.runs_done += 1
+                self.say(f"left run {run_id} after {time.monotonic() - began:.1f} s", logging.INFO)
                 if self.max_runs is not None and self.runs_done >= self.max_runs:
                     self._enough.set()
 
@@ -363,6 +373,9 @@ async def _main(settings: Settings, lease_seconds: float, heartbeat_seconds: flo
 
     loop.set_exception_handler(unretrieved)
     from research.modules.core.i18n import t
+    from research.modules.core.logs import configure
+
+    configure(settings.log_level)
 
     lang = settings.language if settings.language in ("ja", "en") else "en"
     sys.stderr.write(t("serve.worker_started", lang, worker=worker.name) + "\n")
