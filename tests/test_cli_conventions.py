@@ -108,9 +108,13 @@ def test_a_typo_in_the_config_file_is_one_line_naming_it(run_cli, cli_env, tmp_p
 
 
 def test_config_lists_every_setting_of_the_readme(run_cli, cli_env):
-    table = README.read_text("utf-8").split("| `RESEARCH_MODEL`", 1)[1].split("\n\n", 1)[0]
-    documented = set()
-    for line in ("| `RESEARCH_MODEL`" + table).splitlines():
+    text = README.read_text("utf-8")
+    # The run options' table (flag, variable, …) and the other settings' (variable, …).
+    options = text.split("<!-- run options:", 1)[1].split("<!-- end of run options -->", 1)[0]
+    documented = set(re.findall(r"^\| `--[a-z-]+` \| `(RESEARCH_[A-Z_]+)`", options, re.MULTILINE))
+    assert "RESEARCH_MODEL" in documented and "RESEARCH_MAX_SOURCES" in documented
+    table = text.split("| `RESEARCH_FALLBACK_MODEL`", 1)[1].split("\n\n", 1)[0]
+    for line in ("| `RESEARCH_FALLBACK_MODEL`" + table).splitlines():
         cell = line.split("|")[1]
         names = re.findall(r"`(RESEARCH_[A-Z_]+|_[A-Z_]+)`", cell)
         for name in names:

@@ -16,12 +16,9 @@ import sys
 from research import __version__
 from research.modules.core.errors import EXIT_FAILURE, EXIT_USAGE, SIGNAL_EXIT_CODES, UserFacingError
 from research.modules.core.i18n import t
+from research.modules.core.run_options import FLAG_NAMES, add_flags, from_flags
 
 SUBCOMMANDS = ("sessions", "doctor", "mcp", "verify", "config", "help", "serve", "attach")
-# Settings given as flags: a bad value names the flag the user typed, not the variable.
-FLAG_NAMES = {"model": "--model", "search_engine": "--engine", "docs_dir": "--docs", "max_verification_loops": "--max-loops",
-              "depth": "--depth", "max_sources": "--max-sources", "max_llm_tokens": "--max-llm-tokens",
-              "max_seconds": "--max-seconds", "language": "--lang"}
 # Failures of the session folder's storage: reported as one line, exit code 1.
 _STORAGE_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EACCES, errno.EPERM, errno.ENOTDIR, errno.EFBIG}
 
@@ -33,16 +30,6 @@ class _ArgumentParser(argparse.ArgumentParser):
         sys.stderr.write(f"research: {message}\n")
         raise SystemExit(EXIT_USAGE)
 
-    def format_help(self) -> str:
-        # The engines' names come from the settings module (pydantic): read only when help is
-        # shown, so a run's parsing does not pay for it twice and `--version` not at all.
-        from research.modules.core.settings import SEARCH_ENGINES
-
-        for action in self._actions:
-            if action.dest == "engine":
-                action.help = "search engine: " + ", ".join(SEARCH_ENGINES)
-        return super().format_help()
-
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _ArgumentParser(
@@ -51,18 +38,9 @@ def build_parser() -> argparse.ArgumentParser:
         "Subcommands: sessions, doctor, config, verify, mcp, serve, attach, help (run `research <subcommand> --help`).",
     )
     parser.add_argument("question", nargs="?", help="the question (no question: start the REPL)")
-    parser.add_argument("--lang", help="answer language: ja, en or auto (default: detect from the question)")
-    parser.add_argument("--model", help="Ollama model (default gpt-oss:20b, RESEARCH_MODEL)")
-    parser.add_argument("--engine", help="search engine")  # the names: format_help
-    parser.add_argument("--docs", help="folder of your own documents for the local engine")
-    parser.add_argument("--max-loops", type=int, dest="max_loops", help="maximum verification loops")
-    parser.add_argument("--depth", help="quick, standard (default) or deep (RESEARCH_DEPTH)")
-    parser.add_argument("--review-plan", action="store_true", dest="review_plan",
-                        help="stop after planning to review the sub-questions (needs a terminal)")
-    parser.add_argument("--max-sources", type=int, dest="max_sources", help="source budget (RESEARCH_MAX_SOURCES)")
-    parser.add_argument("--max-llm-tokens", type=int, dest="max_llm_tokens",
-                        help="LLM token budget (RESEARCH_MAX_LLM_TOKENS)")
-    parser.add_argument("--max-seconds", type=float, dest="max_seconds", help="time budget (RESEARCH_MAX_SECONDS)")
+    # The options of a run (--lang, --model, --engine, --depth, the budgets, …): one
+    # declaration each, in modules/core/run_options.py, with their help in the user's language.
+    add_flags(parser, _message_language(None, None))
     parser.add_argument("--json", action="store_true", help="print one JSON object on stdout at the end")
     parser.add_argument("-o", "--output", metavar="PATH",
                         help="also copy the report there: a .md, .pdf or .json file, or a folder for all of them")
@@ -161,23 +139,11 @@ def _stdout_failed(exc: OSError, lang: str) -> None:
 
 
 def _research(args: argparse.Namespace) -> int:
-    lang = _message_language(args.lang, args.question)
+    lang = _message_language(args.language, args.question)
     try:
         from research.modules.core.settings import load_settings
 
-        settings = load_settings(
-            model=args.model,
-            search_engine=args.engine,
-            docs_dir=args.docs,
-            max_verification_loops=args.max_loops,
-            depth=args.depth,
-            review_plan=True if args.review_plan else None,
-            max_sources=args.max_sources,
-            max_llm_tokens=args.max_llm_tokens,
-            max_seconds=args.max_seconds,
-            language=_validated_lang(args.lang),
-            flag_names=FLAG_NAMES,
-        )
+        settings = load_settings(flag_names=FLAG_NAMES, **from_flags(vars(args)))
         if settings.server and (args.question or args.resume):
             # A team's `research serve` runs it (RESEARCH_SERVER, docs/scale.md): nothing runs here.
             import asyncio
@@ -323,16 +289,6 @@ def _check_before_a_session(settings, lang: str) -> None:
 
 def _error_line(message: str) -> None:
     sys.stderr.write(f"research: {message}\n")
-
-
-def _validated_lang(value: str | None) -> str | None:
-    if value is None:
-        return None
-    if value not in ("ja", "en", "auto"):
-        from research.modules.core.errors import UsageError
-
-        raise UsageError("usage.bad_lang", value=value)
-    return value
 
 
 def _message_language(flag: str | None, question: str | None) -> str:

@@ -43,6 +43,7 @@ from research.modules.core.errors import (
     EXIT_USAGE,
 )
 from research.modules.core.i18n import t
+from research.modules.core.run_options import remote_arguments
 from research.modules.core.settings import Settings
 from research.orchestrator.run_queue import FINAL
 from research.modules.text.sanitize import clean_data, one_line, safe_markdown, strip_controls
@@ -123,10 +124,7 @@ async def run_remote(question: str, settings: Settings, lang: str, *, as_json: b
         arguments["resume"] = resume
     elif parent:
         arguments["parent"] = parent
-    for name in ("depth", "max_sources", "max_llm_tokens", "max_seconds"):
-        value = getattr(settings, name)
-        if value is not None and (name != "depth" or value != "standard"):
-            arguments[name] = value
+    arguments |= remote_arguments(settings)  # the run options the team's tool takes, as set here
     # The SDK logs the response it gave up on with a traceback; the user gets one line (below).
     logging.getLogger("mcp").addHandler(logging.NullHandler())
     pause, started = RETRY_FIRST_PAUSE, time.monotonic()

@@ -12,10 +12,11 @@ import tomllib
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import AliasChoices, Field, ValidationError, field_validator
+from pydantic import AliasChoices, Field, ValidationError, create_model, field_validator
 from pydantic_settings import BaseSettings, NoDecode, PydanticBaseSettingsSource, SettingsConfigDict
 
 from research.modules.core.errors import UsageError
+from research.modules.core.run_options import SEARCH_ENGINES, settings_fields
 
 DEFAULT_OLLAMA_HOST = "http://127.0.0.1:11434"
 
@@ -27,17 +28,8 @@ DEFAULT_BANNED_WORDS = (
 )
 
 
-# The search engines, in fallback order after the chosen one, with the settings each one
-# reads. This is the one list of them: settings validation, `--engine`'s help, the research
-# server's tool schema, `research doctor`, the servers' restart key and the engine registry
-# (servers/web/engines/__init__.py, one module per name) all read it. A new engine is its
-# module there plus its line here (and its setting below, if it has one).
-SEARCH_ENGINES: dict[str, tuple[str, ...]] = {
-    "searxng": ("searxng_url",),
-    "local": ("docs_dir",),
-    "wikipedia": ("wikipedia_url",),
-    "duckduckgo": (),
-}
+# The search engines' one list lives with the run options (`--engine` is one); here too for
+# every reader that imports it from the settings.
 SearchEngineName = Literal[tuple(SEARCH_ENGINES)]  # type: ignore[valid-type]
 # MediaWiki's Action API of each language edition; {lang} becomes "ja" or "en".
 DEFAULT_WIKIPEDIA_URL = "https://{lang}.wikipedia.org/w/api.php"
@@ -135,10 +127,16 @@ def _empty_or_scheme(value: str, schemes: tuple[str, ...], problem: str) -> str:
     return value
 
 
-class Settings(BaseSettings):
+# The options of a run (model, language, engine, depth, budgets, …) are declared in
+# run_options.RUN_OPTIONS, which gives each its field here: a new option is not written twice.
+_RunOptionSettings = create_model("_RunOptionSettings", __base__=BaseSettings, **settings_fields())
+
+
+class Settings(_RunOptionSettings):  # type: ignore[valid-type, misc]
+    """Every setting: the run options' fields (inherited) and the machine's own below."""
+
     model_config = SettingsConfigDict(env_prefix="RESEARCH_", extra="ignore", validate_default=True)
 
-    model: str = Field(default="gpt-oss:20b", min_length=1)
     fallback_model: str | None = None
     ollama_host: str = Field(
         default=DEFAULT_OLLAMA_HOST,
@@ -148,22 +146,18 @@ class Settings(BaseSettings):
     think: Literal["low", "medium", "high", "off"] = "low"
     request_timeout: float = Field(default=600.0, gt=0)
     sessions_dir: Path = Field(default_factory=default_sessions_dir)
-    language: Literal["auto", "ja", "en"] = "auto"
-    search_engine: SearchEngineName = "duckduckgo"
     searxng_url: str | None = None
     # Ask another engine when the chosen one fails (never when it found nothing). Unset: on
     # for the open web's engines, off for a SearXNG on a private address and for local
     # documents, whose users chose where their questions go (search_fallback_allowed).
     search_fallback: bool | None = None
     wikipedia_url: str = DEFAULT_WIKIPEDIA_URL  # empty: the wikipedia engine is off
-    docs_dir: Path | None = None
     search_limit: int = Field(default=5, ge=1, le=10)
     allow_private_network: bool = False
     mcp_config: Path | None = None
     sandbox: Literal["auto", "docker", "podman", "bwrap", "unshare", "none"] = "auto"
     sandbox_image: str | None = None
     parse_timeout: float = Field(default=30.0, gt=0)
-    max_verification_loops: int = Field(default=2, ge=0, le=10)
     verification_pass_ratio: float = Field(default=0.8, ge=0.0, le=1.0)
     # --- the judge for uncertain claims (issue 21, modules/llm/judge.py) ---
     # Empty: bespoke-minicheck when Ollama has it, else the drafting model with the judge
@@ -174,12 +168,6 @@ class Settings(BaseSettings):
     pdf_font: Path | None = None
     # How much of what a run did goes to stderr (modules/core/logs.py); --verbose is "info".
     log_level: Literal["debug", "info", "warning", "error"] = "warning"
-    # --- research depth, plan review and budgets (issue 9) ---
-    depth: Literal["quick", "standard", "deep"] = "standard"
-    review_plan: bool = False
-    max_sources: int | None = Field(default=None, ge=1)
-    max_llm_tokens: int | None = Field(default=None, ge=1)
-    max_seconds: float | None = Field(default=None, gt=0)
     # --- beyond one machine (issue 24, docs/scale.md) ---
     # Empty: checkpoints in the session folder (SQLite), no server to install. A
     # postgresql:// URL: checkpoints and the sessions index in PostgreSQL, shared by workers.

@@ -38,6 +38,7 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 import research
 from research.modules.core.errors import UserFacingError
 from research.modules.core.i18n import t
+from research.modules.core.run_options import from_tool, tool_parameters, within_admin_limits
 from research.modules.core.settings import Settings
 from research.orchestrator import run_queue
 from research.orchestrator.run_queue import QueuedRequest, RunStatus
@@ -63,10 +64,6 @@ from research.servers.research.server import (
     RUNS_RESEARCH,
     SERVER_NAME,
     AnswerLang,
-    Depth,
-    MaxLlmTokens,
-    MaxSeconds,
-    MaxSources,
     MessageLang,
     ProgressBar,
     Question,
@@ -74,7 +71,6 @@ from research.servers.research.server import (
     error_result,
     progress_message,
     tool_result,
-    within_admin_limits,
 )
 from research.state.progress_events import SessionStarted, from_wire
 from research.state.session_folder import HistoryManager, read_session_bytes
@@ -430,20 +426,18 @@ def build_http_server(settings: Settings, store: TokenStore, url: str) -> tuple[
                     "follow it again with the run tool. detach: return the run's number at once instead.",
         annotations=RUNS_RESEARCH,
     )
+    @tool_parameters(team=True)  # the stdio tool's option parameters, less those a team's admin keeps
     async def research_tool(
         ctx: Context,
         question: Question,
         lang: AnswerLang = "auto",
-        depth: Depth = None,
-        max_sources: MaxSources = None,
-        max_llm_tokens: MaxLlmTokens = None,
-        max_seconds: MaxSeconds = None,
         resume: Annotated[str | None, Field(description="Id of one of your unfinished sessions to continue "
                                                         "instead of a new question")] = None,
         parent: Annotated[str | None, Field(description="Id of one of your sessions this question follows up "
                                                         "(a conversation: its topic and answer carry over)")] = None,
         detach: Annotated[bool, Field(description="Queue the run and return its number at once "
                                                   "(follow it with the run tool)")] = False,
+        **options: Any,
     ) -> Annotated[CallToolResult, TeamResearchOutput]:
         from research.orchestrator.runner import clean_question
 
@@ -452,10 +446,9 @@ def build_http_server(settings: Settings, store: TokenStore, url: str) -> tuple[
             cleaned = question if resume else clean_question(question)
         except UserFacingError as exc:
             return error_result(exc.message(message_lang))
-        # The search engine stays the service's (an admin's choice), so it is not an argument here;
+        # The options a team's caller may set (run_options: not the engine, an admin's choice);
         # the budgets may be lowered by a caller, never raised past the admin's.
-        overrides = within_admin_limits({"depth": depth, "max_sources": max_sources, "max_llm_tokens": max_llm_tokens,
-                                         "max_seconds": max_seconds}, settings)
+        overrides = within_admin_limits(from_tool(options, team=True), settings)
         if parent and not resume:
             # A follow-up reads its parent's answer: only a session of this token's own.
             try:

@@ -25,7 +25,8 @@ from pydantic import BaseModel, Field
 from research.modules.core.errors import EXIT_USAGE, UserFacingError
 from research.modules.core.i18n import reason_label, t
 from research.modules.core.language import detect_language
-from research.modules.core.settings import SearchEngineName, Settings, load_settings
+from research.modules.core.run_options import from_tool, tool_parameters, within_admin_limits
+from research.modules.core.settings import Settings, load_settings
 from research.modules.text.sanitize import clean_data, strip_controls
 from research.orchestrator.runner import ResearchRequest
 from research.servers.research.results import (
@@ -65,17 +66,6 @@ Lang = Literal["auto", "ja", "en"]
 Question = Annotated[str, Field(description="The question, in Japanese or English. Ignored when resume is given.")]
 AnswerLang = Annotated[Lang, Field(description="Answer language: ja, en, or auto (from the question)")]
 MessageLang = Annotated[Lang, Field(description="Language of messages: ja, en or auto")]
-Depth = Annotated[Literal["quick", "standard", "deep"] | None,
-                  Field(description="quick: one search round; standard: planned sub-questions; "
-                                    "deep: one more verification loop")]
-# A caller may lower the admin's budgets (RESEARCH_MAX_*), never raise them (within_admin_limits).
-MaxSources = Annotated[int | None, Field(ge=1, le=1000, description="Read at most this many sources (at most the "
-                                                                    "server's own limit)")]
-MaxLlmTokens = Annotated[int | None, Field(ge=1, le=10_000_000, description="Stop at this many model tokens (at most "
-                                                                           "the server's own limit)")]
-MaxSeconds = Annotated[float | None, Field(gt=0, le=7 * 24 * 3600, description="Stop after this many seconds of work "
-                                                                               "(at most the server's own limit)")]
-BUDGETS = ("max_sources", "max_llm_tokens", "max_seconds")
 SessionsLimit = Annotated[int, Field(ge=1, le=MAX_SESSIONS_LISTED, description="At most this many sessions")]
 # What a tool does to the world, for hosts that ask before calling one: the same on both servers.
 RUNS_RESEARCH = ToolAnnotations(read_only_hint=False, open_world_hint=True)  # reads the web, writes a session
@@ -213,18 +203,6 @@ def progress_message(event: ProgressEvent, lang: str) -> str | None:
     return None
 
 
-def within_admin_limits(overrides: dict[str, Any], settings: Settings) -> dict[str, Any]:
-    """A caller's overrides, None left out, each budget no larger than the one the admin set:
-    a client may ask for less than RESEARCH_MAX_SOURCES/_SECONDS/_LLM_TOKENS, never more."""
-    bounded = {}
-    for name, value in overrides.items():
-        if value is None:
-            continue
-        ceiling = getattr(settings, name, None) if name in BUDGETS else None
-        bounded[name] = min(value, ceiling) if ceiling is not None else value
-    return bounded
-
-
 def error_result(message: str) -> CallToolResult:
     return CallToolResult(content=[TextContent(type="text", text=strip_controls(message))], is_error=True)
 
@@ -253,22 +231,18 @@ def build_server(service: ResearchService) -> MCPServer:
                     "Cancelling keeps the session, resumable with the resume argument.",
         annotations=RUNS_RESEARCH,
     )
+    @tool_parameters(team=False)  # depth, engine, the budgets, …: one declaration each (run_options)
     async def research_tool(
         ctx: Context,
         question: Question,
         lang: AnswerLang = "auto",
-        depth: Depth = None,
-        engine: Annotated[SearchEngineName | None,
-                          Field(description="Search engine (default from RESEARCH_SEARCH_ENGINE)")] = None,
-        max_sources: MaxSources = None,
-        max_llm_tokens: MaxLlmTokens = None,
-        max_seconds: MaxSeconds = None,
         resume: Annotated[str | None, Field(description="Id of an unfinished (e.g. cancelled) session to "
                                                         "continue instead of a new question")] = None,
+        **options: Any,
     ) -> Annotated[CallToolResult, ResearchOutput]:
         request = ResearchRequest(question=question, resume=resume or None)
-        overrides = {"language": lang, "depth": depth, "search_engine": engine, "max_sources": max_sources,
-                     "max_llm_tokens": max_llm_tokens, "max_seconds": max_seconds}
+        # lang is a parameter of its own: it also chooses the language of the tool's messages.
+        overrides = {"language": lang, **from_tool(options, team=False)}
         try:
             return await service.research(request, within_admin_limits(overrides, service.settings), ctx)
         except UserFacingError as exc:
