@@ -15,6 +15,7 @@ from research.modules.core.run_options import (
     README_END,
     README_START,
     RUN_OPTIONS,
+    BadOption,
     Reach,
     readme_table,
     remote_arguments,
@@ -22,6 +23,10 @@ from research.modules.core.run_options import (
     within_admin_limits,
 )
 from research.modules.core.settings import Settings, load_settings
+from research.nodes.dependencies import WorkflowDependencies
+from research.nodes.processing import process_documents, source_year
+from research.state.models import ParsedDocument
+from research.state.progress_events import Message
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 
@@ -109,3 +114,135 @@ def test_a_bad_flag_value_is_one_line_in_the_users_language_and_exit_2(run_cli, 
     assert result.returncode == 2, result.stderr
     assert len(result.stderr.strip().splitlines()) == 1 and needle in result.stderr, result.stderr
     assert not (tmp_path / "sessions").exists()  # refused before any session
+
+
+# --- --since: bad values -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("value", ["abc", "99999", "1899", "2020.5", "", "nan"])
+def test_a_bad_since_is_refused_naming_the_flag(value):
+    option = next(option for option in RUN_OPTIONS if option.name == "since")
+    with pytest.raises(BadOption) as raised:
+        option.parse(value)
+    assert raised.value.exit_code == 2
+    assert "--since" in raised.value.message("en") and "1900" in raised.value.message("en")
+    assert "整数" in raised.value.message("ja")
+
+
+@pytest.mark.parametrize("args, needle", [(["What changed?", "--since", "abc"], "whole number from 1900 to 2100"),
+                                          (["富士山の噴火は？", "--since", "99999"], "1900〜2100 の整数")])
+def test_a_bad_since_is_one_line_in_the_users_language_and_exit_2(run_cli, tmp_path, args, needle):
+    result = run_cli(args, _cli_env(tmp_path))
+    assert result.returncode == 2, result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1 and needle in result.stderr, result.stderr
+    assert not (tmp_path / "sessions").exists()
+
+
+def test_since_reaches_settings_both_tools_and_a_remote_run(monkeypatch):
+    _no_research_variables(monkeypatch)
+    assert load_settings().since is None  # not set: no source is left out by its date
+    assert load_settings(since=2020).since == 2020
+    assert [option.parameter for option in tool_options(team=True)].count("since") == 1
+    assert within_admin_limits({"since": 2020}, Settings(since=2010)) == {"since": 2020}  # not a cap
+    assert remote_arguments(load_settings(since=2021)) == {"since": 2021}
+
+
+# --- --since: the filter ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("url, text, year", [
+    ("https://news.example/2015/03/12/eruption", "", 2015),
+    ("https://blog.example/posts/2018-07-01-fuji", "", 2018),
+    ("https://news.example/20190512/fuji.html", "", 2019),
+    ("https://arxiv.org/abs/1706.03762", "", 2017),
+    ("https://example.org/fuji", "Published: March 3, 2019\n\nMount Fuji …", 2019),
+    ("https://example.org/fuji", "Date: 12 May 2018\n\nMount Fuji …", 2018),
+    ("https://example.jp/fuji", "公開日：2019年3月3日\n\n富士山は…", 2019),
+    ("https://example.org/fuji", "# Fuji\n\nBy A. Writer · Published 4 May 2024\n\nMount Fuji …", 2024),
+    ("https://example.jp/fuji", "最終更新日 2021/4/1\n\n富士山は…", 2021),
+    # The latest date wins: a page updated since counts as that new.
+    ("https://news.example/2015/03/fuji", "Updated 2023-01-02\n\nMount Fuji …", 2023),
+    # No date: a year in a path alone, a year the text is about, a year far down the page.
+    ("https://example.org/2019/fuji", "", None),
+    ("https://example.org/fuji", "In 1707 Mount Fuji erupted; candidates in 2019 …", None),
+    ("https://example.org/fuji", "The hazard map was updated in 2010 after a survey.", None),
+    ("https://example.org/fuji", "x" * 2000 + "\nPublished: 2012", None),
+])
+def test_a_sources_year_is_what_it_states(url, text, year):
+    assert source_year(url, text) == year
+
+
+PAGES = {
+    "https://news.example/2012/05/fuji": "Mount Fuji is 3,776 m high.",
+    "https://example.org/old": "Published: 2014-02-01\n\nMount Fuji last erupted in 1707.",
+    "https://example.org/new": "Published: 2022-06-01\n\nMount Fuji is a stratovolcano.",
+    "https://example.org/undated": "Mount Fuji is in Japan.",
+}
+
+
+class DatedParser:
+    """Each page's text is its URL's line in PAGES."""
+
+    async def parse(self, *, path: str | None, text: str | None, media_type: str, url: str) -> ParsedDocument:
+        return ParsedDocument(title="Mount Fuji", markdown=PAGES[url], language="en")
+
+
+class MemoryHistory:
+    def __init__(self) -> None:
+        self.files: dict[str, Any] = {}
+
+    def write_text(self, session_id: str, name: str, text: str) -> None:
+        self.files[name] = text
+
+
+@pytest.mark.parametrize("lang, said", [("en", "2 of 4 sources dated before 2020 left out (--since 2020)"),
+                                        ("ja", "4 件中 2 件の出典は 2020 年より前の日付のため除外しました")])
+async def test_sources_dated_before_since_are_left_out_before_drafting(lang, said):
+    from research.modules.core.i18n import t
+
+    told: list[Any] = []
+    deps = WorkflowDependencies(settings=Settings(since=2020), model=None, web_search=None, parser=DatedParser(),
+                                history=MemoryHistory(), progress=told.append)
+    hits = [{"url": url, "canonical_url": url, "content": "x", "media_type": "text/markdown"}
+            for url in PAGES]
+    result = await process_documents({"session_id": "s", "documents": [], "search_results": hits,
+                                      "language": lang}, deps)
+    by_url = {doc["url"]: doc for doc in result["documents"]}
+    assert [by_url[url]["status"] for url in PAGES] == ["failed", "failed", "ok", "ok"]
+    left_out = by_url["https://example.org/old"]
+    assert left_out["markdown"] == "" and "2014" in left_out["error"] and "2020" in left_out["error"]
+    assert by_url["https://example.org/undated"]["markdown"]  # no known date: kept
+    messages = [t(event.key, lang, **event.params) for event in told if isinstance(event, Message)]
+    assert any(said in message for message in messages), messages
+    # Not "could not be read": they were read, and are older than asked.
+    assert not [error for error in result["errors"] if "2014" in error["message"]]
+
+
+async def test_without_since_no_source_is_left_out_by_its_date():
+    deps = WorkflowDependencies(settings=Settings(), model=None, web_search=None, parser=DatedParser(),
+                                history=MemoryHistory())
+    hits = [{"url": url, "canonical_url": url, "content": "x"} for url in PAGES]
+    result = await process_documents({"session_id": "s", "documents": [], "search_results": hits}, deps)
+    assert all(doc["status"] == "ok" for doc in result["documents"])
+
+
+def test_a_run_with_since_leaves_out_the_older_document_and_says_so(research_env, tmp_path):
+    from conftest import load_json_line, research_in_process
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "fuji-old.md").write_text("# Mount Fuji\n\nPublished: 2014-02-01\n\nMount Fuji is 3,776 m high. "
+                                      "It last erupted in 1707.\n", "utf-8")
+    (docs / "fuji-new.md").write_text("# Mount Fuji\n\nPublished: 2022-06-01\n\nMount Fuji is 3,776 m high. "
+                                      "It is a stratovolcano in Japan.\n", "utf-8")
+    result = research_in_process(["How high is Mount Fuji?", "--engine", "local", "--docs", str(docs),
+                                  "--since", "2020", "--json"], research_env)
+    assert result.returncode == 0, result.stderr
+    payload = load_json_line(result.stdout)
+    assert [Path(source["url"]).name for source in payload["source_list"]] == ["fuji-new.md"]
+    assert payload["sources_failed"] == 1
+    assert "1 of 2 sources dated before 2020 left out (--since 2020)" in result.stderr
+    assert "could not be read" not in result.stderr  # it was read: it is older than asked
+    # The report names the source left out and why, as it names one that could not be read.
+    report = Path(payload["report_md"]).read_text("utf-8")
+    assert "fuji-old.md" in report and "dated 2014, before --since 2020" in report

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
+from datetime import UTC, datetime
 from typing import Any
 
 from research.modules.core.i18n import t
@@ -31,6 +33,9 @@ async def process_documents(state: AgentState, deps: WorkflowDependencies) -> di
     known = {doc["canonical_url"] for doc in earlier}
     pending = [hit for hit in state.get("search_results", []) if hit["canonical_url"] not in known]
     errors: list[dict[str, Any]] = []  # this step's only: `errors` is a reducer
+    since = getattr(deps.settings, "since", None)  # --since YEAR: older sources are left out
+    lang = state.get("language") if state.get("language") in ("ja", "en") else "en"
+    left_out = 0
     async def parse(hit: dict[str, Any]) -> ParsedDocument | str:
         # A page's bytes are found from its URL's hash under the sessions folder, or not at
         # all: a hit's cache_path is used only when it is exactly that URL's cache entry (a
@@ -77,6 +82,9 @@ async def process_documents(state: AgentState, deps: WorkflowDependencies) -> di
             errors.append(RunError(node="processing", kind=ProblemKind.READ, message=doc.error, target=hit["url"]).as_state())
         else:
             unsure = _fill(doc, outcome)
+            if since and _left_out_before(doc, since, lang):
+                left_out += 1
+                unsure = []  # not evidence: nothing in it to screen
             if guard and unsure:
                 to_guard.append((doc, unsure))
         read.append(doc)
@@ -97,7 +105,10 @@ async def process_documents(state: AgentState, deps: WorkflowDependencies) -> di
         "processed.jsonl",
         "".join(json.dumps(d, ensure_ascii=False) + "\n" for d in documents),
     )
-    deps.progress(Message("progress.documents_read", {"ok": ok, "failed": len(documents) - ok}))
+    # This step's sources left out by --since are said on their own line, not as unreadable.
+    deps.progress(Message("progress.documents_read", {"ok": ok, "failed": len(documents) - ok - left_out}))
+    if left_out:  # said apart from the unreadable ones: these were read, and are older than asked
+        deps.progress(Message("progress.dated_before", {"count": left_out, "total": len(documents), "year": since}))
     # Why, as it happens (one line per distinct reason), not only in report.md.
     reasons: dict[str, int] = {}
     for error in errors:
@@ -137,6 +148,52 @@ def _fill(doc: Document, parsed: ParsedDocument) -> list[str]:
     if title and is_borderline(title) and title not in unsure:
         unsure.insert(0, title)
     return unsure[:MAX_PER_DOCUMENT]
+
+
+# --- --since YEAR: a source's date, where it states one -----------------------------------------
+
+# A date in the address: /2019/05/, /2019-05-12-title, /20190512/ (news and blog paths), and
+# arXiv's YYMM.NNNNN identifiers. A year alone in a path (/2019/) is as often a topic as a date.
+_URL_DATES = (
+    re.compile(r"/((?:19|20)\d\d)[/_-](?:0[1-9]|1[0-2])(?=[/_.-]|$)"),
+    re.compile(r"/((?:19|20)\d\d)(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])(?=[/_.-]|$)"),
+)
+_ARXIV = re.compile(r"arxiv\.org/(?:abs|pdf)/(\d\d)(?:0[1-9]|1[0-2])\.\d{4,5}", re.IGNORECASE)
+# A date the page states near its top under a label: "Published: March 3, 2019", "Updated
+# 2021-04-01", "公開日：2019年3月3日", "更新日 2021/4/1", at a line's start or after a byline's
+# separator ("By … · Published …"): in a sentence ("the survey was updated in 2010") a year is
+# what the text is about. Only the first lines, for the same reason.
+_LABELLED_YEAR = re.compile(
+    r"(?:^|[\n|·•–—])[ \t>*_#-]*(?:published|posted|updated|last (?:updated|modified|reviewed)|dated?|"
+    r"公開日?|投稿日?|掲載日?|発行日?|更新日?|最終更新日?)"
+    r"[^\n\d]{0,24}?(?:[A-Za-z]{3,9}\.? \d{1,2},? |\d{1,2} [A-Za-z]{3,9}\.? |\d{1,2}[/.]\d{1,2}[/.])?"
+    r"((?:19|20)\d\d)(?!\d)",
+    re.IGNORECASE,
+)
+_HEAD_CHARS = 800
+
+
+def source_year(url: str, markdown: str) -> int | None:
+    """The latest year a source is dated by, from its address and the labelled dates at the top
+    of its text; None when it states none. The latest, so a page updated since counts as new."""
+    years = [int(match.group(1)) for pattern in _URL_DATES for match in pattern.finditer(url.split("?", 1)[0])]
+    years += [2000 + int(match.group(1)) for match in _ARXIV.finditer(url)]
+    years += [int(match.group(1)) for match in _LABELLED_YEAR.finditer(markdown[:_HEAD_CHARS])]
+    this_year = datetime.now(UTC).year
+    known = [year for year in years if year <= this_year + 1]  # a later "year" is a number, not a date
+    return max(known) if known else None
+
+
+def _left_out_before(doc: Document, since: int, lang: str) -> bool:
+    """Mark a source dated before ``since`` as not used (kept in the ledger, so the report says
+    which and why); one with no known date stays."""
+    year = source_year(doc.url, doc.markdown)
+    if year is None or year >= since:
+        return False
+    doc.status = "failed"
+    doc.error = t("run_option.dated_before", lang, dated=year, year=since)
+    doc.markdown, doc.snippets, doc.key_facts, doc.tables = "", [], [], []
+    return True
 
 
 async def _guard_screen(guard: str, to_guard: list[tuple[Document, list[str]]], deps: WorkflowDependencies,

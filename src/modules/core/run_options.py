@@ -177,6 +177,8 @@ RUN_OPTIONS: tuple[RunOption, ...] = (
     RunOption("max_sources", "--max-sources", int, ge=1, tool_le=1000, reach=Reach.CAPPED, metavar="N"),
     RunOption("max_llm_tokens", "--max-llm-tokens", int, ge=1, tool_le=10_000_000, reach=Reach.CAPPED, metavar="N"),
     RunOption("max_seconds", "--max-seconds", float, gt=0, tool_le=WEEK_SECONDS, reach=Reach.CAPPED, metavar="S"),
+    # A year as the sources state it; a future year would leave every dated source out.
+    RunOption("since", "--since", int, ge=1900, le=2100, reach=Reach.TOOLS, metavar="YEAR"),
 )
 OPTIONS_BY_NAME = {option.name: option for option in RUN_OPTIONS}
 # A bad value given as a flag is reported under the flag the user typed, not the variable.

@@ -24,6 +24,11 @@ MESSAGES: dict[str, dict[str, str]] = {
                                   "ja": "モデルのトークン数（プロンプトと回答）の上限。達したらレポートを作成"},
     "run_option.max_seconds": {"en": "stop after this many seconds of work and write the report",
                                "ja": "作業時間（秒）の上限。達したらレポートを作成"},
+    "run_option.since": {"en": "use only sources dated this year or later, by the latest date in the address "
+                               "(/2019/05/) or labelled at the top of the page (Published: …); a source with no "
+                               "known date is kept",
+                         "ja": "この年以降の日付の出典だけを使う。日付はアドレス（/2019/05/）かページ冒頭の表示"
+                               "（公開日: …）の最も新しいもの。日付の分からない出典は残す"},
     "run_option.default": {"en": "default {value}", "ja": "既定 {value}"},
     # --- what a tool caller reads beside a capped option ---
     "run_option.tool_capped": {"en": "(at most the server's own limit)", "ja": "（サーバー自身の上限まで）"},
@@ -37,4 +42,11 @@ MESSAGES: dict[str, dict[str, str]] = {
     "run_option.expect_from_to": {"en": "{kind} from {low} to {high}", "ja": "{low}〜{high} の{kind}"},
     "run_option.expect_at_least": {"en": "{kind} of at least {low}", "ja": "{low} 以上の{kind}"},
     "run_option.expect_above": {"en": "{kind} above {low}", "ja": "{low} より大きい{kind}"},
+    # --- --since: sources dated before the year ---
+    "run_option.dated_before": {"en": "dated {dated}, before --since {year}: not used",
+                                "ja": "{dated} 年の資料（--since {year} より前）のため使いません"},
+    "progress.dated_before": {
+        "en": "{count} of {total} {total:source|sources} dated before {year} left out (--since {year})",
+        "ja": "{total} 件中 {count} 件の出典は {year} 年より前の日付のため除外しました（--since {year}）",
+    },
 }
