@@ -66,6 +66,9 @@ class RunOption:
     metavar: str | None = None
     bad_value_key: str = "run_option.bad_value"  # the one-line error for a bad flag value
     min_length: int | None = None
+    # Both tools take it as a parameter they declare themselves (lang: it also chooses the
+    # language of the tool's own messages, before any setting is read).
+    own_parameter: str = ""
 
     @property
     def help_key(self) -> str:
@@ -166,7 +169,8 @@ def _plain(number: float) -> str:
 WEEK_SECONDS = 7 * 24 * 3600
 
 RUN_OPTIONS: tuple[RunOption, ...] = (
-    RunOption("language", "--lang", str, "auto", choices=("auto", "ja", "en"), bad_value_key="usage.bad_lang"),
+    RunOption("language", "--lang", str, "auto", choices=("auto", "ja", "en"), bad_value_key="usage.bad_lang",
+              own_parameter="lang"),
     RunOption("model", "--model", str, "gpt-oss:20b", min_length=1),
     RunOption("search_engine", "--engine", str, "duckduckgo", choices=tuple(SEARCH_ENGINES),
               reach=Reach.STDIO_TOOL, param="engine"),
@@ -316,7 +320,9 @@ def readme_table() -> str:
         if option.kind in (int, float) and (option.ge is not None or option.gt is not None):
             meaning += f" ({option.expected('en')})"
         tool = _REACH_CELL[option.reach]
-        if option.reach is not Reach.CLI:
+        if option.own_parameter:
+            tool = f"`{option.own_parameter}`: both tools"
+        elif option.reach is not Reach.CLI:
             tool = f"`{option.parameter}`: {tool}"
         lines.append(f"| `{option.flag}` | `{option.variable}` | {default} | {meaning} | {tool} |")
     return "\n".join(lines)
