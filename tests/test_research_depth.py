@@ -389,6 +389,23 @@ async def test_the_fallback_model_takes_over_after_three_failures(tmp_path):
     assert [r["body"]["model"] for r in fake.requests if r["path"] == "/api/chat"][-1] == "qwen3:8b"
 
 
+async def test_a_streamed_answer_the_fallback_model_takes_over_keeps_its_cap(tmp_path):
+    # The third failure comes inside the stream: the fallback's answer is asked with the same
+    # token cap, not an unbounded one.
+    with FakeOllama(models=("gpt-oss:20b", "qwen3:8b")) as fake:
+        model = ModelManager(make_settings(tmp_path, fake.url, fallback_model="qwen3:8b"))
+        await model.ensure_ready()
+        fake.failing_models.add("gpt-oss:20b")
+        for _ in range(2):
+            with pytest.raises(Exception):
+                await model.chat([{"role": "user", "content": "q"}], node="llm", role=ModelRole.DRAFT)
+        answer = await model.stream([{"role": "user", "content": "q"}], node="llm", role=ModelRole.DRAFT,
+                                    on_token=lambda _: None, max_tokens=321)
+    assert answer and model.model == "qwen3:8b"
+    last = [r["body"] for r in fake.requests if r["path"] == "/api/chat"][-1]
+    assert last["model"] == "qwen3:8b" and last["options"]["num_predict"] == 321
+
+
 async def test_the_report_names_the_fallback_model(tmp_path):
     with FakeOllama(models=("gpt-oss:20b", "qwen3:8b")) as fake:
         run = Run(tmp_path, make_settings(tmp_path, fake.url, fallback_model="qwen3:8b", depth="quick"))

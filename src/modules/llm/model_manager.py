@@ -8,6 +8,7 @@ replies must be validated and repaired, and usage is counted per node for benchm
 from __future__ import annotations
 
 import json
+import logging
 import os
 import re
 import time
@@ -28,6 +29,8 @@ from research.modules.llm.roles import ROLE_HEADER, ModelRole
 from research.modules.text.tokens import estimate_tokens
 
 T = TypeVar("T", bound=BaseModel)
+
+log = logging.getLogger(__name__)
 
 # Consecutive failed calls (Ollama errors, 5xx) after which the fallback model takes over.
 FAILURES_BEFORE_FALLBACK = 3
@@ -187,7 +190,7 @@ class ModelManager:
         except ollama.ResponseError as exc:
             # Retried with the fallback only if nothing was shown yet: a half answer stays failed.
             if self._record_failure() and not parts:
-                return await self.stream(messages, node=node, role=role, on_token=on_token)
+                return await self.stream(messages, node=node, role=role, on_token=on_token, max_tokens=max_tokens)
             raise OllamaCallFailed(exc.error) from None
         finally:
             self._add_time(node, time.perf_counter() - started)
@@ -196,6 +199,8 @@ class ModelManager:
             raise OllamaError("ollama.stream_lost", host=self.host)
         if rest := shown.finish():
             on_token(rest)
+        log.info("model %s streamed %s for %s in %.2f s (%s prompt tokens, stop: %s)", self.model, role, node,
+                 time.perf_counter() - started, prompt_tokens, done_reason)
         answer = strip_control_text("".join(parts))
         if done_reason == "length":
             # Already shown to the user, so no retry here: the cut-off sentence never reaches the draft.
@@ -252,6 +257,7 @@ class ModelManager:
                     # Written to the cap without closing its JSON: asked again it would run away again.
                     return self._fall_back(node, fallback)
                 self._entry(node)["repairs"] += 1  # a reply that did not fit; usage shows how often
+                log.info("model reply for %s did not fit %s; asked once more", node, schema.__name__)
                 conversation = [
                     *messages,
                     {"role": "assistant", "content": content[:2000]},
@@ -298,6 +304,7 @@ class ModelManager:
     # --- internals -------------------------------------------------------------------
     def _fall_back(self, node: str, fallback: T) -> T:
         """Counted in usage (meta.json) so a report can say which steps ran degraded."""
+        log.info("no usable model reply for %s: the step goes on without it", node)
         self._entry(node)["fallbacks"] += 1
         return fallback
 
@@ -342,8 +349,11 @@ class ModelManager:
             if exc.status_code == 404:
                 raise OllamaError("ollama.model_missing", model=self.model) from None
             if self._record_failure():
+                log.info("model calls failed %d times in a row; %s takes over from %s", FAILURES_BEFORE_FALLBACK,
+                         self.model, self.switched_from)
                 return await self._call(messages, node=node, stream=stream, format=format, extra_room=extra_room,
                                         max_tokens=max_tokens)
+            log.info("model %s failed for %s: %s", self.model, node, str(exc.error)[:200])
             raise OllamaCallFailed(exc.error) from None
         except (ConnectionError, httpx.TransportError):
             raise OllamaError("ollama.unreachable", host=self.host) from None
@@ -355,6 +365,9 @@ class ModelManager:
             return response
         self.consecutive_failures = 0
         self._count(node, response.prompt_eval_count, response.eval_count, calls=1)
+        log.info("model %s answered %s for %s: %s+%s tokens in %.2f s (stop: %s)", self.model, _DECLARED_ROLE.get(),
+                 node, response.prompt_eval_count, response.eval_count, time.perf_counter() - started,
+                 getattr(response, "done_reason", None))
         self._check_context(messages, response.prompt_eval_count)
         return response
 
