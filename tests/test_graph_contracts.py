@@ -14,6 +14,7 @@ from langgraph.types import Command
 
 from fixtures.fake_model import FakeModel
 from fixtures.memory_history import MemoryHistory
+from research.state.models import FollowUpQuery
 from research.modules.core.settings import Settings
 from research.nodes.dependencies import WorkflowDependencies
 from research.orchestrator.graph import NODES, build_graph, command_targets
@@ -46,7 +47,7 @@ def _deps(folder: Path | None = None, **settings: Any) -> tuple[WorkflowDependen
 
 async def _wants_search(state: AgentState, deps: WorkflowDependencies) -> Command:
     """A verifier that asks for another search round."""
-    return Command(goto="search", update={"follow_up_queries": [{"text": "q", "language": "en", "round": 2}]})
+    return Command(goto="search", update={"follow_up_queries": [FollowUpQuery(text="q", language="en", round=2)]})
 
 
 def test_the_verifier_declares_where_it_may_send_the_run_and_no_route_is_kept_in_state():
@@ -65,7 +66,7 @@ async def test_a_spent_budget_turns_the_verifiers_search_into_the_report(tmp_pat
     step = bind("verification", _wants_search, deps)
     result = await step({"session_id": session_id, "budget_exhausted": spent})
     assert isinstance(result, Command) and result.goto == goes_to
-    assert result.update["follow_up_queries"][0]["text"] == "q"  # the update is kept either way
+    assert result.update["follow_up_queries"][0].text == "q"  # the update is kept either way
     assert [type(event) for event in said] == [NodeStarted, NodeFinished]
 
 
@@ -85,8 +86,8 @@ def test_sources_and_hits_are_merged_by_url_so_a_repeated_step_adds_nothing():
 
 def test_each_search_round_takes_its_own_queries():
     state: Any = {"plan": [{"question": "q", "queries": [{"text": "Fuji height", "language": "en"}]}],
-                  "follow_up_queries": [{"text": "Fuji 1707", "language": "en", "round": 2},
-                                        {"text": "富士山 宝永", "language": "ja", "round": 3}]}
+                  "follow_up_queries": [FollowUpQuery(text="Fuji 1707", language="en", round=2),
+                                        FollowUpQuery(text="富士山 宝永", language="ja", round=3)]}
     assert [q["text"] for q in queries_for_round(state, 1)] == ["Fuji height"]
     assert [q["text"] for q in queries_for_round(state, 2)] == ["Fuji 1707"]
     assert queries_for_round(state, 3) == [{"text": "富士山 宝永", "language": "ja"}]

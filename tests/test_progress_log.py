@@ -10,6 +10,7 @@ import pytest
 from conftest import load_json_line, research_in_process, session_dirs
 from faults.fault_helpers import kill_hard, node_started, start_research, wait_for
 
+from research.state.models import FollowUpQuery, VerificationResult
 from research.state.progress_log import PROGRESS_FILE, progress_markdown, record_step
 
 PLAN = [{"question": "How tall is Mount Fuji?", "queries": [{"text": "Mount Fuji height", "language": "en"},
@@ -20,12 +21,12 @@ DOCUMENTS = [
     {"label": "S2", "url": "http://x.test/broken", "canonical_url": "http://x.test/broken", "title": "",
      "status": "failed", "error": "HTTP 500"},
 ]
-VERIFICATION = {
+VERIFICATION = VerificationResult.model_validate({
     "summary": {"claims": 2, "supported": 1, "partly_supported": 0, "unsupported": 1, "citation_invalid": 0,
                 "supported_ratio": 0.5},
-    "claims": [{"text": "Mount Fuji is 3,776 m tall [S1].", "verdict": "supported"},
-               {"text": "It last erupted in 1850 [S1].", "verdict": "unsupported"}],
-}
+    "claims": [{"index": 0, "text": "Mount Fuji is 3,776 m tall [S1].", "verdict": "supported"},
+               {"index": 1, "text": "It last erupted in 1850 [S1].", "verdict": "unsupported"}],
+})
 
 
 def _run_steps(folder: Path, lang: str) -> str:
@@ -37,7 +38,7 @@ def _run_steps(folder: Path, lang: str) -> str:
         ("processing", {"documents": DOCUMENTS}),
         ("llm", {"draft": "## Heading in the draft\nMount Fuji is 3,776 m tall [S1]."}),
         ("verification", {"verification": VERIFICATION,
-                          "follow_up_queries": [{"text": "Fuji eruption 1707", "language": "en"}]}),
+                          "follow_up_queries": [FollowUpQuery(text="Fuji eruption 1707", language="en")]}),
     ]
     for node, update in steps:
         assert record_step(folder, node, state, update)

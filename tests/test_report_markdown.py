@@ -6,6 +6,7 @@ from datetime import datetime, timezone
 
 import pytest
 
+from research.state.models import FollowUpQuery
 from research.modules.report.content import (
     CodeBlock,
     Heading,
@@ -55,7 +56,7 @@ VERIFICATION = {
     ],
     "summary": {"claims": 3, "supported": 1, "partly_supported": 0, "unsupported": 1, "citation_invalid": 1,
                 "supported_ratio": 1 / 3, "invalid_citations": ["S9"], "loops": 2, "language_check": {}},
-    "follow_up_queries": ["宝永噴火 期間"],
+    "follow_up_queries": [{"text": "宝永噴火 期間", "language": "ja"}],
 }
 
 METHOD = {"engines": ["duckduckgo", "local"], "queries": ["富士山 最後の噴火"], "sources_read": 2,
@@ -223,8 +224,8 @@ def test_parent_session_and_empty_body():
 
 def test_follow_up_searches_are_text_not_python_dicts():
     data = make_input(language="ja")
-    verification = dict(data.verification)
-    verification["follow_up_queries"] = [{"text": "宝永噴火 期間", "language": "ja"}, {"text": "Hoei eruption", "language": "en"}]
+    verification = data.verification.model_copy(update={"follow_up_queries": [
+        FollowUpQuery(text="宝永噴火 期間", language="ja"), FollowUpQuery(text="Hoei eruption", language="en")]})
     markdown = render_markdown(build_report(data.model_copy(update={"verification": verification})))
     assert "- 宝永噴火 期間" in markdown and "- Hoei eruption" in markdown
     assert "{'text'" not in markdown and "'language'" not in markdown

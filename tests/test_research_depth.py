@@ -285,7 +285,7 @@ async def test_the_token_budget_stops_after_the_draft_is_verified(tmp_path):
     # follow-up round runs.
     assert ended == ["input", "search", "processing", "llm", "verification", "report"]
     assert final["draft"] and final["budget_exhausted"] == "tokens"
-    assert final["verification"]["summary"]["claims"] >= 1
+    assert final["verification"].summary.claims >= 1
 
 
 async def test_the_source_budget_caps_sources_and_stops_searching(tmp_path):

@@ -26,6 +26,7 @@ from research.servers.research.results import ResearchOutput, render_research
 from research.state.models import (
     CONTRADICTING_REASONS,
     VerdictState,
+    VerificationResult,
     count_states,
     summary_with_states,
     supported_percent,
@@ -137,7 +138,7 @@ def test_the_report_names_each_state_once_and_the_share_matches_its_counts(lang)
 @pytest.mark.parametrize("lang", ["en", "ja"])
 def test_progress_md_names_each_state_and_counts_them(tmp_path, lang):
     state = {"question": "How high is Mount Fuji?", "language": lang, "session_id": "20261125_000000_abcdef"}
-    assert record_step(tmp_path, "verification", state, {"verification": VERIFICATION})
+    assert record_step(tmp_path, "verification", state, {"verification": VerificationResult.model_validate(VERIFICATION)})
     text = progress_markdown(tmp_path)
     for name in NAMES[lang].values():
         assert f" {name}: " in text or f"{name}1" in text, (name, text)

@@ -12,6 +12,7 @@ from test_verification_node import BAD, LEDGER, FakeModel, _deps, _state, _verif
 from research.nodes.llm import redraft_unsupported
 from research.nodes.prompts import RevisedSentence, SentenceRevisions
 from research.nodes.verification_prompts import FollowUpPlan, FollowUpQuery, JudgeBatch, JudgeVerdict
+from research.state.models import VerificationResult, VerificationSummary
 
 JUDGE_NO = JudgeBatch(verdicts=[JudgeVerdict(id=1, verdict="unsupported", confidence=0.8)])
 FOLLOW_UP = FollowUpPlan(queries=[FollowUpQuery(text="富士山 登山者数", language="ja")])
@@ -103,7 +104,7 @@ def test_a_redraft_waits_for_new_evidence_that_names_what_the_sentence_says():
     from research.nodes.llm import new_evidence_for
 
     targets = ["富士山は毎年30万人が登る人気の山である[S1]。"]
-    seen = {"summary": {"documents_seen": len(LEDGER)}}
+    seen = VerificationResult(summary=VerificationSummary(documents_seen=len(LEDGER)))
     state: dict[str, Any] = {**_state(BAD), "documents": LEDGER, "verification": seen}
     assert not new_evidence_for(targets, state)  # nothing read since the verdicts
     climbers = {**LEDGER[0], "label": "S3", "url": "https://example.jp/climb", "canonical_url": "https://example.jp/climb",

@@ -7,6 +7,7 @@ from typing import Any
 from research.modules.core.settings import Settings
 from research.nodes.dependencies import WorkflowDependencies
 from research.nodes.verification import verify_claims
+from research.state.agent_state import state_from_json
 import pytest
 from fixtures.fake_model import FakeModel as SharedFakeModel
 from fixtures.memory_history import MemoryHistory
@@ -76,10 +77,15 @@ def _state(draft: str, *, language: str = "ja", loops: int = 0) -> dict[str, Any
 
 
 async def _verify(state: dict[str, Any], deps: WorkflowDependencies) -> dict[str, Any]:
-    """The verifier's state update, with where it sends the run (its Command's goto) as "goto"."""
-    command = await verify_claims(state, deps)
+    """The verifier's state update, with where it sends the run (its Command's goto) as "goto".
+    ``state`` is given as JSON holds it and validated into the typed state; the verification
+    and the follow-up queries come back as verification.json has them."""
+    command = await verify_claims(state_from_json(state), deps)
     assert all(call.node == "verification" for call in deps.model.calls)
-    return {**command.update, "goto": command.goto}
+    update = dict(command.update)
+    update["verification"] = update["verification"].as_json()
+    update["follow_up_queries"] = [q.model_dump(mode="json", exclude_none=True) for q in update["follow_up_queries"]]
+    return {**update, "goto": command.goto}
 
 
 GOOD = "## 結論\n富士山の最後の噴火は1707年の宝永噴火である[S1]。富士山の標高は3,776メートルである[S1]。\n"
@@ -328,20 +334,24 @@ async def test_a_flag_never_runs_into_the_next_japanese_sentence():
 
 async def test_follow_up_queries_carry_the_topic_and_the_claims_key_words_never_a_cut_sentence():
     from research.nodes.verification import _fallback_queries
+    from research.state.models import ClaimVerdict
+
+    def unsupported(text: str, **more: Any) -> ClaimVerdict:
+        return ClaimVerdict(index=0, text=text, verdict="unsupported", **more)
 
     claim = "1708年の宝永噴火を最後に、富士山は噴火していない[S1]。"
-    (query,) = _fallback_queries([{"text": claim}], "富士山の最後の噴火は？")
-    words = query["text"].split()
+    (query,) = _fallback_queries([unsupported(claim)], "富士山の最後の噴火は？")
+    words = query.text.split()
     assert words[0] == "富士山" and "宝永噴火" in words
-    assert "噴火してい" not in query["text"]
+    assert "噴火してい" not in query.text
     # issue 29, item 8: the value in doubt is what the search must find, never what it asks for.
-    assert "1708" not in query["text"]
-    (english,) = _fallback_queries([{"text": "Its last eruption was in 1708, during the Hōei eruption [S1]."}],
+    assert "1708" not in query.text
+    (english,) = _fallback_queries([unsupported("Its last eruption was in 1708, during the Hōei eruption [S1].")],
                                    "When did Mount Fuji last erupt?")
-    assert english["text"].startswith("Mount Fuji") and "Hōei" in english["text"] and "1708" not in english["text"]
-    (swapped,) = _fallback_queries([{"text": "富士山の最後の噴火は天明噴火である[S1]。", "missing": ["天明噴火"]}],
+    assert english.text.startswith("Mount Fuji") and "Hōei" in english.text and "1708" not in english.text
+    (swapped,) = _fallback_queries([unsupported("富士山の最後の噴火は天明噴火である[S1]。", missing=["天明噴火"])],
                                    "富士山の最後の噴火は？")
-    assert "天明" not in swapped["text"] and swapped["text"].startswith("富士山")
+    assert "天明" not in swapped.text and swapped.text.startswith("富士山")
 
 
 async def test_a_proposed_follow_up_query_that_repeats_the_disputed_value_or_the_sentence_is_not_sent():

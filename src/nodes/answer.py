@@ -29,7 +29,7 @@ from research.modules.core.grammar import URL_IN_PROSE
 from research.modules.core.i18n import t
 from research.modules.text.analyser import name_terms, term_set
 from research.modules.text.injection import addresses_reader
-from research.state.models import CONTRADICTING_REASONS
+from research.state.models import CONTRADICTING_REASONS, ClaimVerdict, Language, Verdict
 from research.modules.text.claims import (
     CITATION_GROUP,
     Claim,
@@ -329,10 +329,10 @@ def not_a_claim_reason(plain: str, text: str, titles: Iterable[str], program: Pr
 def assemble_answer(
     draft: str,
     claims: list[Claim],
-    verdicts: list[dict[str, Any]],
+    verdicts: list[ClaimVerdict],
     *,
     valid: set[str],
-    language: str,
+    language: Language,
     titles: Iterable[str],
     program: ProgramText,
     topic: Topic | None = None,
@@ -353,12 +353,12 @@ def assemble_answer(
     said: dict[str, list[set[str]]] = {}  # section -> the terms and figures of each sentence kept there
     answered_elsewhere: set[str] = set()  # sections whose sentence was said already in another
 
-    def drop(start: int, reason: str, verdict: dict[str, Any] | None = None) -> None:
+    def drop(start: int, reason: str, verdict: ClaimVerdict | None = None) -> None:
         replacement[start] = ""
         removed[reason] = removed.get(reason, 0) + 1
         if verdict is not None:
-            verdict["removed"] = True
-            verdict["removed_reason"] = reason
+            verdict.removed = True
+            verdict.removed_reason = reason
 
     for start, end, _section in sentences:
         text = draft[start:end]
@@ -399,15 +399,15 @@ def assemble_answer(
         seen.add(key)
         said.setdefault(_section, []).append(content)
         new = _citations_inside(keep_valid_labels(text, valid))
-        if verdict.get("checked") is False:
+        if not verdict.checked:
             new = _mark_inside(new, t("verifier.flag_not_checked", language))
             status[start] = "not_checked"
         else:
-            if not claim.citations and verdict.get("cited_by_check"):
-                for label in verdict["cited_by_check"]:
+            if not claim.citations and verdict.cited_by_check:
+                for label in verdict.cited_by_check:
                     new = _mark_inside(new, f"[{label}]")
-            elif not claim.citations and verdict.get("evidence_label"):
-                new = _mark_inside(new, f"[{verdict['evidence_label']}]")
+            elif not claim.citations and verdict.evidence_label:
+                new = _mark_inside(new, f"[{verdict.evidence_label}]")
             status[start] = "supported"
         replacement[start] = new
 
@@ -459,26 +459,26 @@ def assemble_answer(
     return Assembly(answer=out, removed=removed, not_given=not_given, lifted=lifted)
 
 
-def _decide(claim: Claim, verdict: dict[str, Any], topic: Topic | None, wrong_language: frozenset[str]) -> str | None:
+def _decide(claim: Claim, verdict: ClaimVerdict, topic: Topic | None, wrong_language: frozenset[str]) -> str | None:
     """Why this claim leaves the body, or None when it stays."""
     if claim.text.strip() in wrong_language:
         return REMOVED_LANGUAGE
-    name = verdict.get("verdict")
-    if name == "unsupported" and verdict.get("reason") in CONTRADICTING_REASONS:
+    name = verdict.verdict
+    if name == Verdict.UNSUPPORTED and verdict.reason in CONTRADICTING_REASONS:
         return REMOVED_CONTRADICTED
-    if name in ("unsupported", "citation_invalid"):
+    if name in (Verdict.UNSUPPORTED, Verdict.CITATION_INVALID):
         return REMOVED_NOT_SUPPORTED
-    cited = bool(verdict.get("citations"))
-    uncited_label = not claim.citations and name == "supported" and verdict.get("evidence_label") and (
-        verdict.get("method") == "lexical" or verdict.get("cited_by_check"))
+    cited = bool(verdict.citations)
+    uncited_label = not claim.citations and name == Verdict.SUPPORTED and verdict.evidence_label and (
+        verdict.method == "lexical" or verdict.cited_by_check)
     if not cited and not uncited_label:
         # Traced to no source: the reader cannot check it, whatever a judge thought.
         return REMOVED_UNCITED
-    if name == "partly_supported" and verdict.get("checked", True):
+    if name == Verdict.PARTLY_SUPPORTED and verdict.checked:
         return REMOVED_PARTLY
-    attributed = list(verdict.get("cited_by_check") or [])
+    attributed = list(verdict.cited_by_check)
     if not attributed and uncited_label:
-        attributed = [str(verdict["evidence_label"])]
+        attributed = [str(verdict.evidence_label)]
     if topic is not None and not topic.is_on_topic(claim, [] if claim.citations else attributed):
         return REMOVED_OFF_TOPIC
     return None

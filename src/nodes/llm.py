@@ -132,7 +132,8 @@ def new_evidence_for(targets: list[str], state: AgentState) -> bool:
     """A document read since the last verification (the ledger only grows) holds a word that
     one of ``targets`` uses beyond the question's own: a redraft has something new to go by."""
     documents = list(state.get("documents") or [])
-    seen = int(((state.get("verification") or {}).get("summary") or {}).get("documents_seen") or 0)
+    verification = state.get("verification")
+    seen = verification.summary.documents_seen if verification is not None and verification.summary else 0
     fresh = [str(d.get("markdown") or "").lower() for d in documents[seen:] if d.get("status") == "ok"]
     if not fresh:
         return False

@@ -16,7 +16,7 @@ from research.modules.report.content import ReportInput, build_report
 from research.modules.report.markdown import render_markdown
 from research.state import AgentState, plan_queries_flat
 from research.state.agent_state import add_usage
-from research.state.models import ProblemKind
+from research.state.models import Language, ProblemKind, VerificationResult, VerificationSummary
 from research.state.run_problems import run_errors, run_problems, search_unreachable
 from research.nodes.dependencies import WorkflowDependencies
 
@@ -28,18 +28,19 @@ async def write_report(state: AgentState, deps: WorkflowDependencies) -> dict[st
     """Render the verified answer; the source list comes from the ledger, never the model."""
     lang = state["language"]
     documents = state.get("documents", [])
-    verification = state.get("verification", {})
+    verification = state.get("verification") or VerificationResult()
     read = [d for d in documents if d["status"] == "ok"]
     if not read:
         # The draft is then the tool's own "nothing found" message: there is nothing to check.
-        verification = {}
-    body = verification.get("annotated_draft") or state.get("draft", "")
+        verification = VerificationResult()
+    body = verification.annotated_draft or state.get("draft", "")
     disagreements, contested = _disagreements(state, body, verification, lang, deps) if read else ([], {})
     if contested:
         # A claim verified against one source while another gives a different value is
-        # listed as contested, never left as simply supported (issue 21).
-        verification = {**verification, "claims": [{**c, "contested_by": contested[c["index"]]} if c.get("index") in contested
-                                                    else c for c in verification.get("claims", [])]}
+        # listed as contested, never left as simply supported.
+        verification = verification.model_copy(update={"claims": [
+            c.model_copy(update={"contested_by": contested[c.index]}) if c.index in contested else c
+            for c in verification.claims]})
     failed = [d for d in documents if d["status"] != "ok"]
     notes = []
     if not read:
@@ -50,7 +51,7 @@ async def write_report(state: AgentState, deps: WorkflowDependencies) -> dict[st
     # The whole run's use, across processes when it was resumed (``usage`` is a reducer).
     usage = add_usage(state.get("usage"), None)
     notes += degradation_notes(state, usage, lang)
-    notes += answer_notes(verification.get("summary") or {}, lang)
+    notes += answer_notes(verification.summary, lang)
     notes += _budget_and_model_notes(state, deps, lang)
     report = build_report(
         ReportInput(
@@ -65,10 +66,10 @@ async def write_report(state: AgentState, deps: WorkflowDependencies) -> dict[st
             method={
                 "engines": state.get("engines_used", []),
                 "queries": [q["text"] for q in plan_queries_flat(state.get("plan", []))]
-                + [q["text"] for q in verification.get("follow_up_queries", []) if isinstance(q, dict)],
+                + [q.text for q in verification.follow_up_queries],
                 "sources_read": len(read),
                 "sources_failed": len(failed),
-                "loops": int(verification.get("summary", {}).get("loops") or 0),
+                "loops": verification.summary.loops if verification.summary else 0,
                 "sandbox": deps.parser.sandbox_name,
             },
             notes=notes,
@@ -89,21 +90,23 @@ async def write_report(state: AgentState, deps: WorkflowDependencies) -> dict[st
         sources=len(read),
         sources_failed=len(failed),
         model_used=state.get("model_used") or state["model"],
-        verification=verification.get("summary", {}),
+        verification=verification.summary.model_dump(mode="json", exclude_none=True) if verification.summary else {},
         usage=usage,
     )
     return {"report_md": str(md_path), "report_pdf": str(pdf_path)}
 
 
-def answer_notes(summary: dict[str, Any], lang: str) -> list[str]:
+def answer_notes(summary: VerificationSummary | None, lang: Language) -> list[str]:
     """What the answer's assembly changed (nodes/answer.py): values corrected from their
     passage, and what it left out of the body, counted by why."""
+    if summary is None:
+        return []
     notes = []
-    corrected = summary.get("corrected") or []
+    corrected = summary.corrected
     if corrected:
         notes.append(t("answer.corrected", lang, count=len(corrected)) + ("：" if lang == "ja" else ": ") + "; ".join(
-            f"{c.get('value')} → {c.get('source_value')} [{c.get('label')}]" for c in corrected))
-    left_out = {reason: count for reason, count in (summary.get("left_out") or {}).items() if count}
+            f"{c.value} → {c.source_value} [{c.label}]" for c in corrected))
+    left_out = {reason: count for reason, count in summary.left_out.items() if count}
     if left_out:
         details = ("、" if lang == "ja" else ", ").join(t("answer.reason." + reason, lang, count=count) for reason, count in left_out.items())
         notes.append(t("answer.left_out", lang, details=details))
@@ -138,13 +141,16 @@ def _budget_and_model_notes(state: AgentState, deps: WorkflowDependencies, lang:
 
 def _judge_note(state: AgentState, lang: str) -> list[str]:
     """Which judge decided the claims the cheap checks left open (issue 21); none when none did."""
-    judge = ((state.get("verification") or {}).get("summary") or {}).get("judge") or {}
-    if not judge.get("checker") and not judge.get("prompt"):
+    verification = state.get("verification")
+    if verification is None or verification.summary is None:
         return []
-    if judge.get("protocol") in ("minicheck", "guardian"):
-        key = "judge.note_checker_all" if judge.get("japanese") else "judge.note_checker"
-        return [t(key, lang, model=judge["model"], japanese=judge.get("japanese_judge", ""))]
-    return [t("judge.note_prompt", lang, model=judge.get("model", ""))]
+    judge = verification.summary.judge
+    if not judge.checker and not judge.prompt:
+        return []
+    if judge.protocol in ("minicheck", "guardian"):
+        key = "judge.note_checker_all" if judge.japanese else "judge.note_checker"
+        return [t(key, lang, model=judge.model, japanese=judge.japanese_judge)]
+    return [t("judge.note_prompt", lang, model=judge.model)]
 
 
 def degradation_notes(state: AgentState, usage: dict[str, dict[str, int]], lang: str) -> list[str]:
@@ -159,7 +165,7 @@ def degradation_notes(state: AgentState, usage: dict[str, dict[str, int]], lang:
     return notes
 
 
-def _disagreements(state: AgentState, answer: str, verification: dict[str, Any], lang: str,
+def _disagreements(state: AgentState, answer: str, verification: VerificationResult, lang: Language,
                    deps: WorkflowDependencies) -> tuple[list[dict[str, Any]], dict[int, str]]:
     """The disagreements found before drafting, each with whether the final answer gives
     every side, and the supported claims that give one side only (claim index → the other
@@ -167,7 +173,8 @@ def _disagreements(state: AgentState, answer: str, verification: dict[str, Any],
     found = dict(state.get("disagreements") or {})
     shown = []
     found["items"] = [{**item, "stated_in_answer": stated_in(answer, item)} for item in found.get("items", [])]
-    contested = contested_claims(verification.get("claims") or [], found["items"])
+    # modules/text reads claims as verification.json has them
+    contested = contested_claims([c.model_dump(mode="json") for c in verification.claims], found["items"])
     if contested:
         found["contested_claims"] = [{"index": index, "other_sides": sides} for index, sides in contested.items()]
     for item in found["items"]:

@@ -34,7 +34,24 @@ from research.modules.llm.judge import Judge, check_claims, judge_for
 from research.modules.text.language_check import WRONG_LANGUAGE_BELOW, check_sentences, is_wrong_language
 from research.modules.text.tokens import estimate_tokens, truncate_to_tokens
 from research.state.agent_state import AgentState, plan_queries_flat
-from research.state.models import ClaimVerdict, ProblemKind, RunError, count_states, states_json
+from research.state.models import (
+    ClaimReason,
+    ClaimVerdict,
+    FollowUpQuery,
+    JudgeRecord,
+    Language,
+    LanguageCheck,
+    ProblemKind,
+    Query,
+    RunError,
+    ValueCorrection,
+    Verdict,
+    VerificationResult,
+    VerificationSummary,
+    as_language,
+    count_states,
+    states_json,
+)
 from research.nodes.dependencies import ModelRole, WorkflowDependencies
 from research.nodes import prompts, verification_prompts
 from research.nodes.answer import NOT_CHECKED_AS_CLAIMS, ProgramText, Topic, assemble_answer, not_a_claim_reason
@@ -63,7 +80,7 @@ _QUERY_TOKENS = 40  # one query of 3 to 8 words with its language, as JSON
 # A follow-up round must raise the supported share by this much for another one to run.
 MIN_LOOP_GAIN = 0.05
 _PASSAGE_TOKENS = 160  # per passage shown to the judge: enough for two sentences
-_FLAGGED = ("unsupported", "citation_invalid")
+_FLAGGED = (Verdict.UNSUPPORTED, Verdict.CITATION_INVALID)
 
 
 # An uncited sentence is attributed to the one source the judge read only when the cheap checks
@@ -90,7 +107,7 @@ async def verify_claims(state: AgentState, deps: WorkflowDependencies) -> Comman
     """Check the draft claim by claim and decide whether to search again or report (the
     Command's ``goto``; the graph's node wrapper turns "search" into "report" once a budget
     ran out)."""
-    language = state.get("language") if state.get("language") in ("ja", "en") else detect_language(state.get("draft", ""))
+    language = as_language(state.get("language") or detect_language(state.get("draft", "")))
     documents = list(state.get("documents") or [])
     search_rounds = int(state.get("search_rounds") or 0)
     loops = max(0, search_rounds - 1)  # the follow-up rounds that ran
@@ -118,9 +135,10 @@ async def verify_claims(state: AgentState, deps: WorkflowDependencies) -> Comman
     methods = ["none" if a.verdict == "citation_invalid" or a.reason == "no_sources" else "lexical" for a in assessments]
     # A sentence the judge already found supported in an earlier round, unchanged since, keeps
     # that verdict: asking again could only lose a supported fact to the judge's error rate.
-    _carry_over(claims, assessments, methods, (state.get("verification") or {}).get("claims") or [])
+    earlier = state.get("verification")
+    _carry_over(claims, assessments, methods, earlier.claims if earlier is not None else [])
     # An uncertain claim was never decided by the cheap checks: "lexical" would claim it was.
-    judge, judged_by = judge_for(deps.settings, deps.model), {}
+    judge, judged_by = judge_for(deps.settings, deps.model), {}  # type: ignore[var-annotated]
     judged = await judge_uncertain(claims, assessments, methods, language, deps.model, deps.settings, new_errors,
                                    judge=judge, record=judged_by)
     attributed: dict[int, list[str]] = {}  # uncited claim -> the sources the judge read for it
@@ -139,23 +157,23 @@ async def verify_claims(state: AgentState, deps: WorkflowDependencies) -> Comman
             assessment.verdict, assessment.outcome, assessment.reason = "partly_supported", "uncertain", "uncited"
     verdicts = [_verdict(claim, a, m) for claim, a, m in zip(claims, assessments, methods)]
     for verdict in verdicts:
-        if verdict["index"] in attributed:
+        if verdict.index in attributed:
             # Labels the program gave, not the model: the report cites them.
-            verdict["cited_by_check"] = attributed[verdict["index"]]
+            verdict.cited_by_check = attributed[verdict.index]
 
     for line in capped_lines(deps.model, language):
         new_errors.append(RunError(node=NODE, kind=ProblemKind.JUDGE, message=line))
     summary = _summary(verdicts, loops, language_check, documents)
-    summary["judge_complete"] = judged
-    summary["corrected"] = corrected
-    summary["judge"] = {**judge.describe(), **judged_by}  # which judge decided what (issue 21)
-    summary["not_checked"] = sum(1 for v in verdicts if not v["checked"])
+    summary.judge_complete = judged
+    summary.corrected = corrected
+    summary.judge = JudgeRecord(**judge.describe(), **judged_by)  # which judge decided what
+    summary.not_checked = sum(1 for v in verdicts if not v.checked)
     # The ledger only grows: a follow-up round's redraft reads what came after this many.
-    summary["documents_seen"] = len(documents)
+    summary.documents_seen = len(documents)
     route: Literal["search", "report"] = "report"
-    follow_ups: list[dict[str, Any]] = []  # {"text", "language", "round"}
+    follow_ups: list[FollowUpQuery] = []
     targets: list[str] = []
-    share = summary["supported_ratio"]
+    share = summary.supported_ratio
     earlier_shares = list(state.get("supported_shares") or [])
     wants_more = share < deps.settings.verification_pass_ratio
     # With no readable source there is nothing a claim could be checked against here; the
@@ -163,7 +181,7 @@ async def verify_claims(state: AgentState, deps: WorkflowDependencies) -> Comman
     if wants_more and loops < deps.settings.max_verification_loops and index.sources:
         if earlier_shares and share < earlier_shares[-1] + MIN_LOOP_GAIN:
             # The last round found nothing that helped: another one would only cost calls.
-            summary["loop_stopped"] = "no_gain"
+            summary.loop_stopped = "no_gain"
             deps.history.append_event(state["session_id"], "loop_stopped", share=share, previous=earlier_shares[-1])
             deps.progress(Message("verifier.loop_no_gain"))
         else:
@@ -172,17 +190,17 @@ async def verify_claims(state: AgentState, deps: WorkflowDependencies) -> Comman
             question = str(state.get("question") or "")
             open_claims = [v for v in verdicts if _unsettled(v) and _can_settle(v, question)]
             if not open_claims:
-                summary["loop_stopped"] = "nothing_to_settle"
+                summary.loop_stopped = "nothing_to_settle"
                 deps.history.append_event(state["session_id"], "loop_stopped", share=share, reason="nothing_to_settle")
                 deps.progress(Message("verifier.loop_nothing_to_settle"))
             else:
-                follow_ups = [{**query, "round": search_rounds + 1}
+                follow_ups = [FollowUpQuery(text=query.text, language=query.language, round=search_rounds + 1)
                               for query in await _follow_up_queries(state, open_claims, language, deps, new_errors)]
             if follow_ups:
                 route = "search"
-                wanted = {v["index"] for v in open_claims}
-                targets = [draft[c.start:c.end].strip() for c, v in zip(claims, verdicts) if v["index"] in wanted]
-    summary["loops"] = loops + 1 if route == "search" else loops  # a round asked for counts
+                wanted = {v.index for v in open_claims}
+                targets = [draft[c.start:c.end].strip() for c, v in zip(claims, verdicts) if v.index in wanted]
+    summary.loops = loops + 1 if route == "search" else loops  # a round asked for counts
     # The answer a person reads, built from the verdicts (nodes/answer.py). Built every round:
     # a budget may turn a "search" into the report, and nothing unchecked may reach it.
     question = str(state.get("question") or "")
@@ -193,21 +211,21 @@ async def verify_claims(state: AgentState, deps: WorkflowDependencies) -> Comman
         draft, claims, verdicts, valid=set(index.sources), language=language,
         titles=titles, program=PROGRAM_TEXT, topic=topic,
         sub_questions=sub_questions if len(sub_questions) > 1 else [],
-        wrong_language=frozenset(t.strip() for t in language_check.get("not_rewritten") or []),
+        wrong_language=frozenset(t.strip() for t in language_check.not_rewritten),
     )
     annotated = assembly.answer
-    summary["removed"] = sum(1 for v in verdicts if v.get("removed"))
-    summary["left_out"] = assembly.removed
-    summary["summary_lifted"] = assembly.lifted  # the Summary took a finding's sentence
-    summary["not_given"] = assembly.not_given
+    summary.removed = sum(1 for v in verdicts if v.removed)
+    summary.left_out = assembly.removed
+    summary.summary_lifted = assembly.lifted  # the Summary took a finding's sentence
+    summary.not_given = assembly.not_given
 
     # verification.json keeps every follow-up query asked so far, not only this round's.
-    verification = {
-        "claims": verdicts,
-        "summary": summary,
-        "follow_up_queries": [*(state.get("follow_up_queries") or []), *follow_ups],
-        "annotated_draft": annotated,
-    }
+    verification = VerificationResult(
+        claims=verdicts,
+        summary=summary,
+        follow_up_queries=[*(state.get("follow_up_queries") or []), *follow_ups],
+        annotated_draft=annotated,
+    )
     _save(state, deps, verification, language, new_errors)
     update: dict[str, Any] = {
         "verification": verification,
@@ -226,8 +244,8 @@ async def verify_claims(state: AgentState, deps: WorkflowDependencies) -> Comman
 
 
 async def _fix_language(
-    draft: str, language: str, deps: WorkflowDependencies, errors: list[RunError]
-) -> tuple[str, dict[str, Any]]:
+    draft: str, language: Language, deps: WorkflowDependencies, errors: list[RunError]
+) -> tuple[str, LanguageCheck]:
     """Rewrite every sentence not in ``language``, all in one structured call.
 
     A rewrite is used only when it is in the right language and keeps every citation
@@ -235,11 +253,8 @@ async def _fix_language(
     """
     sentences = check_sentences(draft, language)
     wrong = [s for s in sentences if s.wrong_language]
-    check: dict[str, Any] = {
-        "target": language, "threshold": WRONG_LANGUAGE_BELOW, "sentences": len(sentences),
-        "wrong_language": [s.text(draft) for s in wrong], "rewritten": 0, "not_rewritten": [],
-        "rewritten_sections": [],
-    }
+    check = LanguageCheck(target=language, threshold=WRONG_LANGUAGE_BELOW, sentences=len(sentences),
+                          wrong_language=[s.text(draft) for s in wrong])
     if not wrong:
         return draft, check
     items = "\n".join(SENTENCE_ITEM[language].format(id=n, text=s.text(draft).strip()) for n, s in enumerate(wrong, 1))
@@ -264,11 +279,11 @@ async def _fix_language(
             left.append(original)
             continue
         draft = draft[: sentence.start] + rewritten + draft[sentence.end :]
-        check["rewritten"] += 1
-        if sentence.section not in check["rewritten_sections"]:
-            check["rewritten_sections"].insert(0, sentence.section)
+        check.rewritten += 1
+        if sentence.section not in check.rewritten_sections:
+            check.rewritten_sections.insert(0, sentence.section)
     left.reverse()
-    check["not_rewritten"] = left
+    check.not_rewritten = left
     if left:
         examples = " / ".join(f"\"{text[:80]}\"" for text in left[:3])
         errors.append(RunError(node=NODE, kind=ProblemKind.LANGUAGE, message=t(
@@ -279,7 +294,7 @@ async def _fix_language(
     return draft, check
 
 
-def _accept_rewrite(original: str, reply: str, language: str) -> str | None:
+def _accept_rewrite(original: str, reply: str, language: Language) -> str | None:
     """The rewritten sentence, or None when it is not one we can use.
 
     It must be one sentence of prose in the target language and keep every citation
@@ -300,7 +315,7 @@ async def judge_uncertain(
     claims: list[Claim],
     assessments: list[Assessment],
     methods: list[str],
-    language: str,
+    language: Language,
     model: Any,
     settings: Settings,
     errors: list[RunError],
@@ -347,7 +362,7 @@ _CHECKER_CONFIDENCE = 0.84
 
 
 async def _judge_by_checker(positions: list[int], claims: list[Claim], assessments: list[Assessment],
-                            methods: list[str], language: str, model: Any, judge: Judge,
+                            methods: list[str], language: Language, model: Any, judge: Judge,
                             errors: list[RunError], *, limit: int) -> bool:
     """One call per sentence to the grounded checker, against the passages it cites, at
     most ``limit`` at once."""
@@ -376,7 +391,7 @@ async def _judge_by_checker(positions: list[int], claims: list[Claim], assessmen
 
 
 async def _judge_by_prompt(positions: list[int], claims: list[Claim], assessments: list[Assessment],
-                           methods: list[str], language: str, model: Any, num_ctx: int,
+                           methods: list[str], language: Language, model: Any, num_ctx: int,
                            errors: list[RunError], *, parallel: int = 1) -> bool:
     """The drafting model with the judge prompt, in as few calls as fit num_ctx.
 
@@ -504,8 +519,8 @@ def _spread(items: list[int], parts: int) -> list[list[int]]:
     return [group for group in groups if group]
 
 
-def _verdict(claim: Claim, assessment: Assessment, method: str) -> dict[str, Any]:
-    verdict = ClaimVerdict(
+def _verdict(claim: Claim, assessment: Assessment, method: str) -> ClaimVerdict:
+    return ClaimVerdict(
         index=claim.index,
         text=claim.plain,
         section=claim.section,
@@ -516,19 +531,15 @@ def _verdict(claim: Claim, assessment: Assessment, method: str) -> dict[str, Any
         evidence=assessment.evidence,
         evidence_label=assessment.evidence_label,
         method=method,  # type: ignore[arg-type]
-    ).model_dump(mode="json")
-    # Why the verdict fell as it did, for verification.json readers.
-    verdict.update(
         score=assessment.score,
         borderline=assessment.borderline,
-        reason=assessment.reason,
-        outcome=assessment.outcome,
+        reason=assessment.reason or None,  # type: ignore[arg-type]
+        outcome=assessment.outcome,  # type: ignore[arg-type]
         # Uncertain and no judge decided it: the report says "not checked", not "unsupported".
         checked=assessment.outcome != "uncertain" or method == "model",
         missing=assessment.missing,
         read=_read_digest(assessment),
     )
-    return verdict
 
 
 def _read_digest(assessment: Assessment) -> str:
@@ -542,11 +553,11 @@ def _read_digest(assessment: Assessment) -> str:
 
 
 def _correct_values(draft: str, claims: list[Claim], assessments: list[Assessment],
-                    index: EvidenceIndex) -> tuple[str, list[dict[str, str]]]:
+                    index: EvidenceIndex) -> tuple[str, list[ValueCorrection]]:
     """``draft`` with each contradicted value replaced by the one its passage gives for the same
     slot, where the cheap checks name both and the corrected sentence is then supported; the
     list of corrections made (sentence, corrected sentence, value, passage's value)."""
-    edits: list[tuple[Claim, str, dict[str, str]]] = []
+    edits: list[tuple[Claim, str, ValueCorrection]] = []
     for claim, assessment in zip(claims, assessments):
         wrong, right = assessment.bound_value, assessment.passage_value
         if assessment.outcome != "unsupported" or not wrong or not right or wrong == right:
@@ -559,8 +570,8 @@ def _correct_values(draft: str, claims: list[Claim], assessments: list[Assessmen
                       paragraph_citations=list(claim.paragraph_citations))
         if assess_claim(again, index).outcome != "supported":
             continue
-        edits.append((claim, fixed, {"text": claim.plain, "corrected": again.plain, "value": wrong,
-                                     "source_value": right, "label": assessment.evidence_label or ""}))
+        edits.append((claim, fixed, ValueCorrection(text=claim.plain, corrected=again.plain, value=wrong,
+                                                    source_value=right, label=assessment.evidence_label or "")))
     for claim, fixed, _ in sorted(edits, key=lambda edit: edit[0].start, reverse=True):
         draft = draft[:claim.start] + fixed + draft[claim.end:]
     return draft, [record for _, _, record in edits]
@@ -570,58 +581,58 @@ def _correct_values(draft: str, claims: list[Claim], assessments: list[Assessmen
 
 
 def _carry_over(claims: list[Claim], assessments: list[Assessment], methods: list[str],
-                earlier: list[dict[str, Any]]) -> None:
+                earlier: list[ClaimVerdict]) -> None:
     """Claims the judge decided in an earlier round, with the same words and the same citations,
     keep that verdict instead of being judged again (in place): a supported one always (asked
     again it could only be lost to the judge's error rate), any other when the claim is checked
     against the very passages the judge read then (nothing new to decide it by)."""
-    judged = {(str(v.get("text")), tuple(v.get("citations") or ())): v for v in earlier
-              if isinstance(v, dict) and v.get("method") == "model" and v.get("checked", True)}
+    judged = {(v.text, tuple(v.citations)): v for v in earlier if v.method == "model" and v.checked}
     for position, (claim, assessment) in enumerate(zip(claims, assessments)):
         if assessment.outcome != "uncertain":
             continue
         before = judged.get((claim.plain, tuple(assessment.valid_citations)))
         if before is None:
             continue
-        if before.get("verdict") != "supported":
-            if not before.get("read") or before.get("read") != _read_digest(assessment):
+        if before.verdict != Verdict.SUPPORTED:
+            if not before.read or before.read != _read_digest(assessment):
                 continue
-            assessment.verdict = str(before["verdict"])
-            assessment.outcome = "unsupported" if before["verdict"] == "unsupported" else "uncertain"
+            assessment.verdict = before.verdict.value
+            assessment.outcome = "unsupported" if before.verdict == Verdict.UNSUPPORTED else "uncertain"
             assessment.borderline = False
-            assessment.confidence = float(before.get("confidence") or assessment.confidence)
+            assessment.confidence = before.confidence or assessment.confidence
             assessment.reason = "judge"
             methods[position] = "model"
             continue
         assessment.verdict = assessment.outcome = "supported"
         assessment.borderline = False
-        assessment.confidence = float(before.get("confidence") or assessment.confidence)
+        assessment.confidence = before.confidence or assessment.confidence
         assessment.reason = "judge"
-        assessment.evidence = str(before.get("evidence") or assessment.evidence)
-        assessment.evidence_label = before.get("evidence_label") or assessment.evidence_label
+        assessment.evidence = before.evidence or assessment.evidence
+        assessment.evidence_label = before.evidence_label or assessment.evidence_label
         methods[position] = "model"
 
 
 # --- summary, routing, saving ------------------------------------------------------------------------
 
 
-def _summary(verdicts: list[dict[str, Any]], loops: int, language_check: dict[str, Any], documents: list[dict[str, Any]]) -> dict[str, Any]:
-    counts = {name: sum(1 for v in verdicts if v["verdict"] == name) for name in ("supported", "partly_supported", "unsupported", "citation_invalid")}
+def _summary(verdicts: list[ClaimVerdict], loops: int, language_check: LanguageCheck,
+             documents: list[dict[str, Any]]) -> VerificationSummary:
+    counts = {name.value: sum(1 for v in verdicts if v.verdict == name) for name in Verdict}
     total = len(verdicts)
     ratio = counts["supported"] / total if total else 0.0
     invalid: list[str] = []
     for v in verdicts:
-        invalid.extend(label for label in v["invalid_citations"] if label not in invalid)
-    return {
-        "claims": total,
+        invalid.extend(label for label in v.invalid_citations if label not in invalid)
+    return VerificationSummary(
+        claims=total,
         **counts,
-        "supported_ratio": round(ratio, 3),
-        "verdicts": states_json(count_states(verdicts)),
-        "invalid_citations": invalid,
-        "loops": loops,
-        "language_check": language_check,
-        "suspicious_sources": [str(d.get("label")) for d in documents if d.get("suspicious")],
-    }
+        supported_ratio=round(ratio, 3),
+        verdicts=states_json(count_states(verdicts)),
+        invalid_citations=invalid,
+        loops=loops,
+        language_check=language_check,
+        suspicious_sources=[str(d.get("label")) for d in documents if d.get("suspicious")],
+    )
 
 
 _MAX_QUERY_TERMS = 7
@@ -637,32 +648,32 @@ def _query_terms(text: str) -> list[str]:
     return out
 
 
-def _unsettled(verdict: dict[str, Any]) -> bool:
+def _unsettled(verdict: ClaimVerdict) -> bool:
     """A claim this round could not settle: not supported, and neither shown false by the
     passage it cites (the cheap checks' contradiction) nor judged against passages that hold
     every term it uses (the judge read what it needed: another page would not change it)."""
-    if verdict["verdict"] == "supported" or verdict.get("removed"):
+    if verdict.verdict == Verdict.SUPPORTED or verdict.removed:
         return False
-    if not verdict.get("checked", True) or verdict["verdict"] == "citation_invalid":
+    if not verdict.checked or verdict.verdict == Verdict.CITATION_INVALID:
         return True  # nobody decided it, or it cites a source that does not exist
-    if verdict.get("method") == "model":
-        return verdict["verdict"] == "partly_supported" or bool(verdict.get("missing"))
+    if verdict.method == "model":
+        return verdict.verdict == Verdict.PARTLY_SUPPORTED or bool(verdict.missing)
     # The cheap checks: no passage says it ("unrelated") is open; any other "unsupported" is a
     # passage that gives another value, role or polarity for the same thing: settled, false.
-    return verdict.get("reason") in ("unrelated", "no_sources")
+    return verdict.reason in (ClaimReason.UNRELATED, ClaimReason.NO_SOURCES)
 
 
-def _can_settle(verdict: dict[str, Any], question: str) -> bool:
+def _can_settle(verdict: ClaimVerdict, question: str) -> bool:
     """A follow-up query can be aimed at the claim: it names something the question does not (a
     name, or a figure whose slot a page could give), and its query holds words beyond the
     question's own topic. A sentence of general words ("this is crucial for the integrity of
     the system") names nothing a search could confirm: the pages found would be the same kind."""
-    text = strip_citations(str(verdict.get("text") or ""))
+    text = strip_citations(verdict.text)
     specific = bool(name_terms(text) - name_terms(question)) or any(_is_value(w) for w in _query_terms(text))
     if not specific:
         return False
     topic = {w.lower() for w in _query_terms(question)[:3]}
-    query = _query_for(verdict["text"], question, verdict.get("missing") or [])
+    query = _query_for(verdict.text, question, verdict.missing)
     return any(w.lower() not in topic for w in query.split())
 
 
@@ -683,17 +694,17 @@ def _is_value(word: str) -> bool:
     return bool(re.search(r"\d", word))
 
 
-def _carries_doubt(query: str, targets: list[dict[str, Any]], question: str) -> bool:
+def _carries_doubt(query: str, targets: list[ClaimVerdict], question: str) -> bool:
     """A proposed query that repeats a doubtful claim: one of its figures (that the question
     does not hold), one of the words its passage lacked, or the claim's own wording."""
     text = " ".join(query.lower().split())
     asked = question.lower()
     for verdict in targets:
-        claim = strip_citations(str(verdict.get("text") or "")).lower()
+        claim = strip_citations(verdict.text).lower()
         figures = [w for w in _query_terms(claim) if _is_value(w) and w.lower() not in asked]
         if any(figure.lower() in text for figure in figures):
             return True
-        if any(str(m).lower() in text for m in verdict.get("missing") or [] if str(m).lower() not in asked):
+        if any(m.lower() in text for m in verdict.missing if m.lower() not in asked):
             return True
         if len(text) >= 12 and text.rstrip(".。?？") in claim:
             return True  # a fragment of the sentence itself
@@ -709,23 +720,23 @@ def _on_topic(query: str, question: str, claims: list[str]) -> bool:
     return bool({w.lower() for w in _query_terms(query)} & wanted)
 
 
-def _fallback_queries(targets: list[dict[str, Any]], question: str = "") -> list[dict[str, str]]:
+def _fallback_queries(targets: list[ClaimVerdict], question: str = "") -> list[Query]:
     queries = []
     for verdict in targets:
-        language = detect_language(verdict["text"])
-        text = _query_for(verdict["text"], question, verdict.get("missing") or [])
+        text = _query_for(verdict.text, question, verdict.missing)
         if text:
-            queries.append({"text": text, "language": language})
+            queries.append(Query(text=text, language=as_language(detect_language(verdict.text))))
     return queries
 
 
 async def _follow_up_queries(
-    state: AgentState, verdicts: list[dict[str, Any]], language: str, deps: WorkflowDependencies, errors: list[RunError]
-) -> list[dict[str, str]]:
+    state: AgentState, verdicts: list[ClaimVerdict], language: Language, deps: WorkflowDependencies,
+    errors: list[RunError]
+) -> list[Query]:
     """Search queries aimed at the unsupported claims, never repeating an earlier one."""
     # Flagged claims first, then those nobody could decide: both need a better source.
-    targets = [v for v in verdicts if v["verdict"] in _FLAGGED]
-    targets += [v for v in verdicts if v["verdict"] == "partly_supported"]
+    targets = [v for v in verdicts if v.verdict in _FLAGGED]
+    targets += [v for v in verdicts if v.verdict == Verdict.PARTLY_SUPPORTED]
     targets = targets[: MAX_FOLLOW_UP_QUERIES * 2]
     if not targets:
         return []
@@ -735,7 +746,7 @@ async def _follow_up_queries(
         {
             "role": "user",
             "content": FOLLOW_UP_USER[language].format(
-                question=state.get("question", ""), claims="\n".join(f"- {v['text']}" for v in targets)
+                question=state.get("question", ""), claims="\n".join(f"- {v.text}" for v in targets)
             ),
         },
     ]
@@ -746,33 +757,31 @@ async def _follow_up_queries(
                                            max_tokens=_QUERY_TOKENS * MAX_FOLLOW_UP_QUERIES + 16)
         if isinstance(plan, FollowUpPlan) and plan.queries:
             # A query about something else fetches pages about something else ("Also read").
-            question, claims = str(state.get("question") or ""), [v["text"] for v in targets]
-            proposed = [{"text": q.text, "language": q.language} for q in plan.queries
+            question, claims = str(state.get("question") or ""), [v.text for v in targets]
+            proposed = [Query(text=q.text, language=q.language) for q in plan.queries
                         if _on_topic(q.text, question, claims) and not _carries_doubt(q.text, targets, question)] \
                 or fallback
     except UserFacingError:
         raise
     except Exception as exc:
         errors.append(RunError(node=NODE, kind=ProblemKind.FOLLOW_UP, message=t("verification.follow_up_failed", language, reason=str(exc)[:200])))
-    asked = {
-        " ".join(str(q.get("text", "")).lower().split())
-        for q in plan_queries_flat(state.get("plan") or [])
-        + list(state.get("follow_up_queries") or [])
-    }
-    chosen: list[dict[str, str]] = []
+    asked = {" ".join(q["text"].lower().split()) for q in plan_queries_flat(state.get("plan") or [])}
+    asked |= {" ".join(q.text.lower().split()) for q in state.get("follow_up_queries") or []}
+    chosen: list[Query] = []
     for query in proposed + fallback:  # the fallback fills in when the model repeats itself
-        key = " ".join(query["text"].lower().split())
+        key = " ".join(query.text.lower().split())
         if key and key not in asked and len(chosen) < MAX_FOLLOW_UP_QUERIES:
             asked.add(key)
-            chosen.append({"text": query["text"].strip(), "language": query["language"]})
+            chosen.append(Query(text=query.text.strip(), language=query.language))
     return chosen
 
 
-def _save(state: AgentState, deps: WorkflowDependencies, verification: dict[str, Any], language: str, errors: list[RunError]) -> None:
+def _save(state: AgentState, deps: WorkflowDependencies, verification: VerificationResult, language: Language,
+          errors: list[RunError]) -> None:
     session_id = state.get("session_id")
     if not session_id:
         return
     try:
-        deps.history.write_json(session_id, "verification.json", {"language": language, **verification})
+        deps.history.write_json(session_id, "verification.json", {"language": language, **verification.as_json()})
     except OSError as exc:  # a full disk costs the file, not the verdicts
         errors.append(RunError(node=NODE, kind=ProblemKind.SAVE, message=t("verification.save_failed", language, reason=exc.strerror or str(exc)), target="verification.json"))

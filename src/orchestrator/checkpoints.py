@@ -2,10 +2,11 @@
 
 LangGraph's default serializer rebuilds any ``module.callable(args)`` named in a
 checkpoint (its "permissive" msgpack mode), so an edited ``checkpoints.sqlite`` would run
-code on ``research --resume``. Our state holds plain JSON data; the only typed values
-LangGraph itself writes for our graph are the few listed in ``ALLOWED_TYPES``. Anything
-else in a checkpoint is refused before a single constructor runs, and the run stops
-with one line (exit 2) instead of resuming.
+code on ``research --resume``. Our state holds plain data and the pydantic models
+``AgentState`` names (``STATE_MODELS``, found from its annotations); the only other typed
+values LangGraph itself writes for our graph are the few listed in ``ALLOWED_TYPES``.
+Anything else in a checkpoint is refused before a single constructor runs, and the run
+stops with one line (exit 2) instead of resuming.
 
 Plain data can do harm too: a ``cache_path`` edited to ``~/.ssh/id_rsa`` would have the
 key parsed into the prompt and the report. So every stored state and pending write is
@@ -23,13 +24,16 @@ import sqlite3
 import tempfile
 import threading
 from pathlib import Path
-from typing import Any, Callable
+from enum import Enum
+from typing import Any, Callable, get_args, get_type_hints
 
 import ormsgpack
 from langgraph.checkpoint.serde import jsonplus
 from langgraph.checkpoint.serde._msgpack import SAFE_MSGPACK_METHODS
+from pydantic import BaseModel
 
 from research.modules.core.errors import UsageError
+from research.state.agent_state import AgentState
 from research.state.session_folder import cache_entry, fsync_directory
 
 # Exactly what a checkpoint of our graph contains besides plain data: the plan review's
@@ -48,6 +52,41 @@ ALLOWED_TYPES: frozenset[tuple[str, str]] = frozenset({
     ("builtins", "set"),
     ("builtins", "frozenset"),
 })
+
+
+
+def _types_in(hint: Any, kind: type, found: set[type], *, fields: bool = False) -> set[type]:
+    """The subclasses of ``kind`` that ``hint`` names; with ``fields``, also those the fields
+    of the models it names do, at any depth."""
+    if isinstance(hint, type) and issubclass(hint, kind) and hint not in found:
+        found.add(hint)
+    if fields and isinstance(hint, type) and issubclass(hint, BaseModel):
+        for field in hint.model_fields.values():
+            _types_in(field.annotation, kind, found, fields=True)
+    for argument in get_args(hint):
+        _types_in(argument, kind, found, fields=fields)
+    return found
+
+
+def _named(types: set[type]) -> frozenset[tuple[str, str]]:
+    return frozenset((kind.__module__, kind.__name__) for kind in types)
+
+
+_STATE_HINTS = get_type_hints(AgentState, include_extras=True).values()
+# The pydantic models a state value may be: those AgentState's keys are declared with (a
+# model nested in one is stored as its fields, not as a typed value of its own) ...
+STATE_MODEL_TYPES: frozenset[tuple[str, str]] = _named(
+    {model for hint in _STATE_HINTS for model in _types_in(hint, BaseModel, set())})
+# ... and the enums their fields hold, which LangGraph stores as ``Enum(value)``.
+STATE_ENUM_TYPES: frozenset[tuple[str, str]] = _named(
+    {enum for hint in _STATE_HINTS for enum in _types_in(hint, Enum, set(), fields=True)})
+
+# Which names each kind of typed value may carry: a state model only as a model, one of
+# its enums only as a one-argument constructor (its value).
+_ALLOWED_FOR: dict[int, frozenset[tuple[str, str]]] = {
+    jsonplus.EXT_PYDANTIC_V2: STATE_MODEL_TYPES,
+    jsonplus.EXT_CONSTRUCTOR_SINGLE_ARG: ALLOWED_TYPES | STATE_ENUM_TYPES,
+}
 
 _CONSTRUCTOR_CODES = {
     jsonplus.EXT_CONSTRUCTOR_SINGLE_ARG,
@@ -85,7 +124,7 @@ def _check_ext(code: int, data: bytes) -> Any:
         method = parts[3] if len(parts) > 3 and isinstance(parts[3], str) else "?"
         if (module, name, method) not in SAFE_MSGPACK_METHODS:
             raise UntrustedCheckpoint(f"{module}.{name}.{method}")
-    elif (module, name) not in ALLOWED_TYPES:
+    elif (module, name) not in _ALLOWED_FOR.get(code, ALLOWED_TYPES):
         raise UntrustedCheckpoint(f"{module}.{name}")
     return None
 
@@ -152,7 +191,8 @@ class AllowListSerializer(jsonplus.JsonPlusSerializer):
     when a checkpoint names anything outside ``ALLOWED_TYPES``."""
 
     def __init__(self) -> None:
-        super().__init__(pickle_fallback=False, allowed_msgpack_modules=tuple(ALLOWED_TYPES))
+        super().__init__(pickle_fallback=False,
+                         allowed_msgpack_modules=tuple(ALLOWED_TYPES | STATE_MODEL_TYPES | STATE_ENUM_TYPES))
 
     def loads_typed(self, data: tuple[str, bytes]) -> Any:
         check_serialized(*data)
@@ -271,8 +311,19 @@ def _same_place(path: Any, folder: Path) -> bool:
 
 
 def _plain(data: bytes) -> Any:
-    """A msgpack blob as plain data (typed values, already allowed, become None)."""
-    return ormsgpack.unpackb(data, ext_hook=lambda code, data: None, option=ormsgpack.OPT_NON_STR_KEYS)
+    """A msgpack blob as plain data: a state model as its fields, so they are judged like the
+    rest; LangGraph's own typed values (already allowed) become None."""
+    return ormsgpack.unpackb(data, ext_hook=_plain_ext, option=ormsgpack.OPT_NON_STR_KEYS)
+
+
+def _plain_ext(code: int, data: bytes) -> Any:
+    if code in (jsonplus.EXT_PYDANTIC_V2, jsonplus.EXT_CONSTRUCTOR_SINGLE_ARG):
+        parts = _plain(data)
+        if not isinstance(parts, (list, tuple)) or len(parts) < 3:
+            return None
+        if code == jsonplus.EXT_PYDANTIC_V2 or tuple(parts[:2]) in STATE_ENUM_TYPES:
+            return parts[2]  # a model's fields, an enum's value
+    return None
 
 
 def verify_checkpoint_file(path: Path, *, check_values: Callable[[dict[str, Any], bool], None] | None = None) -> None:

@@ -297,7 +297,8 @@ def final_answer(final: dict[str, Any], read: int) -> str:
     """The checked answer for stdout (`> answer.md`) and MCP hosts, as inert as report.md:
     no escape bytes, no live HTML, remote images or javascript:/file:/data: links. A
     no-evidence draft is the tool's own message: shown as written, never as "checked"."""
-    checked = final.get("verification", {}).get("annotated_draft") if read else ""
+    verification = final.get("verification")
+    checked = verification.annotated_draft if read and verification is not None else ""
     return safe_markdown(checked or final.get("draft", ""))
 
 

@@ -3,8 +3,18 @@ declared here, so every key any node writes must be listed."""
 
 from __future__ import annotations
 
+import json
 import operator
-from typing import Annotated, Any, TypedDict
+from collections.abc import Mapping
+from typing import Annotated, Any
+
+from pydantic import TypeAdapter
+
+# pydantic validates a TypedDict from typing_extensions only (before Python 3.12): the
+# checkpoints are checked against this very class (orchestrator/checkpoints.py).
+from typing_extensions import TypedDict
+
+from research.state.models import FollowUpQuery, Language, VerificationResult
 
 
 def add_usage(total: dict[str, dict[str, int]] | None, more: dict[str, dict[str, int]] | None) -> dict[str, dict[str, int]]:
@@ -45,7 +55,7 @@ def usage_since(before: dict[str, dict[str, int]], after: dict[str, dict[str, in
 class AgentState(TypedDict, total=False):
     # input node
     question: str
-    language: str  # "ja" | "en"
+    language: Language
     model: str
     session_id: str
     session_dir: str
@@ -73,12 +83,12 @@ class AgentState(TypedDict, total=False):
     #  "facts", "certain_pairs", "borderline_pairs", "unresolved"}
     disagreements: dict[str, Any]
     # verification node
-    verification: dict[str, Any]  # {"claims": [...], "summary": {...}, "follow_up_queries": [...]}
-    # Every follow-up query asked so far: {"text", "language", "round"}, where round is the
-    # search round it is for (2 for the first follow-up round). An adding reducer: the
-    # verifier returns only the next round's. (Where to go next is not state: the verifier
-    # returns a Command naming the node, see orchestrator/graph.py.)
-    follow_up_queries: Annotated[list[dict[str, Any]], operator.add]
+    verification: VerificationResult
+    # Every follow-up query asked so far, each with the search round it is for (2 for the
+    # first follow-up round). An adding reducer: the verifier returns only the next round's.
+    # (Where to go next is not state: the verifier returns a Command naming the node, see
+    # orchestrator/graph.py.)
+    follow_up_queries: Annotated[list[FollowUpQuery], operator.add]
     # report node
     report_md: str
     report_pdf: str
@@ -103,6 +113,22 @@ class AgentState(TypedDict, total=False):
     supported_shares: Annotated[list[float], operator.add]
 
 
+_STATE_ADAPTER: TypeAdapter[AgentState] | None = None
+
+
+def state_from_json(values: Mapping[str, Any]) -> AgentState:
+    """``values`` (a state as JSON holds it: plain mappings, lists, strings and numbers)
+    validated into an ``AgentState`` by the models its keys are declared with: every key's
+    type, each model's fields, the ``Literal`` choices. Strict: no string read as a number,
+    no number as a flag. Keys AgentState does not declare are left out (LangGraph's own
+    channels). Raises ``pydantic.ValidationError``, or ``ValueError`` for values JSON cannot
+    hold."""
+    global _STATE_ADAPTER
+    if _STATE_ADAPTER is None:
+        _STATE_ADAPTER = TypeAdapter(AgentState)
+    return _STATE_ADAPTER.validate_json(json.dumps(dict(values), allow_nan=False), strict=True)
+
+
 def queries_for_round(state: AgentState, search_round: int) -> list[dict[str, str]]:
     """The queries search round ``search_round`` (1 = the first) searches: the plan's, then
     the follow-up queries the verifier asked for that round."""
@@ -110,8 +136,8 @@ def queries_for_round(state: AgentState, search_round: int) -> list[dict[str, st
         return plan_queries_flat(state.get("plan") or [])
     # A query without a round comes from a checkpoint written before rounds were kept: then
     # the list held the next round's queries only.
-    return [{"text": q["text"], "language": q["language"]} for q in state.get("follow_up_queries") or []
-            if q.get("round", search_round) == search_round]
+    return [{"text": q.text, "language": q.language} for q in state.get("follow_up_queries") or []
+            if (q.round or search_round) == search_round]
 
 
 def plan_queries_flat(plan: list[dict[str, Any]]) -> list[dict[str, str]]:

@@ -1,7 +1,9 @@
 """Pydantic models for the data that flows through the graph.
 
-State itself holds plain dicts (``model.model_dump(mode="json")``) so it stays
-JSON-serialisable for the checkpointer; these models validate at the edges.
+The graph's state holds these models themselves (``state/agent_state.py``); the checkpoint
+serializer rebuilds exactly these classes and validates a resumed state with them
+(``orchestrator/checkpoints.py``). Files a session keeps (verification.json, meta.json) hold
+their JSON form (``as_json``), which readers of older sessions still get as plain mappings.
 """
 
 from __future__ import annotations
@@ -13,7 +15,59 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 Language = Literal["ja", "en"]
-VerdictLabel = Literal["supported", "partly_supported", "unsupported", "citation_invalid"]
+
+
+def as_language(value: object) -> Language:
+    """``value`` as a ``Language``: "ja" stays Japanese, anything else is English (what
+    ``detect_language`` and a model's reply give is a plain string)."""
+    return "ja" if value == "ja" else "en"
+
+
+class Verdict(StrEnum):
+    """The verifier's own label for one claim, as verification.json records it (a reader is
+    shown its ``VerdictState``, below)."""
+
+    SUPPORTED = "supported"
+    PARTLY_SUPPORTED = "partly_supported"  # also: uncertain, until a judge decides
+    UNSUPPORTED = "unsupported"
+    CITATION_INVALID = "citation_invalid"  # cites a label the ledger does not have
+
+
+VerdictLabel = Verdict
+
+
+class ClaimReason(StrEnum):
+    """Why the checks (``modules/text/evidence.py``) or the judge decided a claim as they did;
+    each has its words for a reader (``verify.reason.<value>``)."""
+
+    SUPPORTED = "supported"
+    CITATION_INVALID = "citation_invalid"
+    NO_SOURCES = "no_sources"
+    NOTHING_TO_COMPARE = "nothing_to_compare"
+    CROSS_LANGUAGE = "cross_language"  # the passage is in the other language: for the judge
+    UNRELATED = "unrelated"  # no passage says anything of it
+    NUMBER_MISMATCH = "number_mismatch"
+    NUMBER_MISSING = "number_missing"
+    MISSING_TERM = "missing_term"
+    PARTIAL_OVERLAP = "partial_overlap"
+    CONTRAST = "contrast"
+    ROLE_SWAP = "role_swap"
+    ROLE_UNCLEAR = "role_unclear"
+    ROLES_UNCONFIRMED = "roles_unconfirmed"
+    NEGATION = "negation"
+    HEDGE_ADDED = "hedge_added"
+    HEDGE_DROPPED = "hedge_dropped"
+    LIMITER_ADDED = "limiter_added"
+    OR_ADDED = "or_added"
+    OR_DROPPED = "or_dropped"
+    FIELD_CONTRADICTED = "field_contradicted"
+    FIELD_UNKNOWN = "field_unknown"
+    JUDGE = "judge"  # a judge decided it
+    UNCITED = "uncited"  # the judge found support, but the sentence cannot be traced to it
+    NOT_CHECKED = "not_checked"  # a `research verify` record no judge decided
+
+
+ClaimOutcome = Literal["supported", "unsupported", "uncertain"]
 
 
 class SearchHit(BaseModel):
@@ -78,11 +132,118 @@ class ClaimVerdict(BaseModel):
     section: str = ""
     citations: list[str] = Field(default_factory=list)
     invalid_citations: list[str] = Field(default_factory=list)
-    verdict: VerdictLabel
+    verdict: Verdict
     confidence: float = 0.0
     evidence: str = ""
     evidence_label: str | None = None
     method: Literal["lexical", "model", "none"] = "lexical"
+    # Why the verdict fell as it did, for verification.json readers.
+    score: float = 0.0
+    borderline: bool = False
+    reason: ClaimReason | None = None
+    outcome: ClaimOutcome = "uncertain"
+    checked: bool = True  # False: uncertain and no judge decided it ("not checked", not "unsupported")
+    missing: list[str] = Field(default_factory=list)  # key terms or figures the evidence lacks
+    read: str = ""  # digest of the passages it was checked against (a later round need not ask again)
+    cited_by_check: list[str] = Field(default_factory=list)  # labels the program gave an uncited sentence
+    removed: bool = False  # left out of the answer (nodes/answer.py) ...
+    removed_reason: str | None = None  # ... and why (answer.REMOVED_*)
+    contested_by: str | None = None  # another read source gives another value (the report's note)
+
+    @property
+    def state(self) -> VerdictState:
+        """What a reader is told about it (see ``verdict_state``)."""
+        return verdict_state(self)
+
+
+class ValueCorrection(BaseModel):
+    """A value of the draft replaced by the one its passage gives for the same slot."""
+
+    text: str
+    corrected: str
+    value: str
+    source_value: str
+    label: str = ""
+
+
+class LanguageCheck(BaseModel):
+    """How many sentences were in the wrong language, and what rewriting them did."""
+
+    target: Language = "en"
+    threshold: float = 0.0
+    sentences: int = 0
+    wrong_language: list[str] = Field(default_factory=list)
+    rewritten: int = 0
+    not_rewritten: list[str] = Field(default_factory=list)
+    rewritten_sections: list[str] = Field(default_factory=list)
+
+
+class JudgeRecord(BaseModel):
+    """Which judge decided what (``modules/llm/judge.Judge.describe`` and the claims each took)."""
+
+    model: str = ""
+    protocol: str = ""
+    drafting_model: str = ""
+    japanese: bool = False
+    missing: str = ""
+    japanese_judge: str = ""
+    checker: int = 0  # claims the grounded checker took
+    prompt: int = 0  # claims the drafting model judged with the judge prompt
+
+
+class VerificationSummary(BaseModel):
+    """The counts and decisions of one verification pass (verification.json's ``summary``;
+    meta.json and --json carry it with ``summary_with_states``)."""
+
+    claims: int = 0
+    supported: int = 0
+    partly_supported: int = 0
+    unsupported: int = 0
+    citation_invalid: int = 0
+    supported_ratio: float = 0.0  # supported / claims: partly supported counts for nothing
+    verdicts: dict[str, int] = Field(default_factory=dict)  # the five VerdictState counts
+    invalid_citations: list[str] = Field(default_factory=list)
+    loops: int = 0
+    language_check: LanguageCheck = Field(default_factory=LanguageCheck)
+    suspicious_sources: list[str] = Field(default_factory=list)
+    judge_complete: bool = True
+    corrected: list[ValueCorrection] = Field(default_factory=list)
+    judge: JudgeRecord = Field(default_factory=JudgeRecord)
+    not_checked: int = 0
+    documents_seen: int = 0  # the ledger only grows: a redraft reads what came after this many
+    loop_stopped: Literal["no_gain", "nothing_to_settle"] | None = None
+    removed: int = 0
+    left_out: dict[str, int] = Field(default_factory=dict)  # answer.REMOVED_* -> count
+    summary_lifted: bool = False
+    not_given: list[str] = Field(default_factory=list)  # sub-questions the sources did not answer
+
+
+class Query(BaseModel):
+    """One search query and the language it is written in."""
+
+    text: str
+    language: Language
+
+
+class FollowUpQuery(Query):
+    """A query the verifier asked for; ``round`` is the search round it is for (2 for the
+    first follow-up round), None in checkpoints written before rounds were kept."""
+
+    round: int | None = None
+
+
+class VerificationResult(BaseModel):
+    """What the verification step found (``AgentState.verification``; verification.json)."""
+
+    claims: list[ClaimVerdict] = Field(default_factory=list)
+    summary: VerificationSummary | None = None  # None: no verification ran
+    # Every follow-up query asked so far, not only this round's.
+    follow_up_queries: list[FollowUpQuery] = Field(default_factory=list)
+    annotated_draft: str = ""  # the answer a person reads (nodes/answer.py)
+
+    def as_json(self) -> dict[str, Any]:
+        """verification.json's shape: plain values, unset ones left out."""
+        return self.model_dump(mode="json", exclude_none=True)
 
 
 class ProblemKind(StrEnum):
@@ -118,7 +279,7 @@ class RunError(BaseModel):
         return self.model_dump(mode="json")
 
 
-# --- one name per verdict (issue 29, item 7) -------------------------------------------------
+# --- one name per verdict ---------------------------------------------------------------------
 
 
 class VerdictState(StrEnum):
@@ -142,7 +303,7 @@ class VerdictState(StrEnum):
 CONTRADICTING_REASONS = frozenset({"number_mismatch", "role_swap", "contrast", "negation"})
 
 
-def verdict_state(claim: Mapping[str, Any]) -> VerdictState:
+def verdict_state(claim: Mapping[str, Any] | ClaimVerdict) -> VerdictState:
     """The state a reader is shown for one claim dict of verification.json (or a
     `research verify` record: ``verdict`` there is the outcome, and ``reason`` is
     "not_checked" where no judge ran).
@@ -151,6 +312,9 @@ def verdict_state(claim: Mapping[str, Any]) -> VerdictState:
     a reason the passage contradicts → contradicted; unsupported or an invented citation →
     not supported; partly supported → partly supported; supported → supported.
     """
+    if isinstance(claim, ClaimVerdict):
+        claim = {"verdict": claim.verdict.value, "checked": claim.checked,
+                 "reason": claim.reason.value if claim.reason else None}
     verdict = str(claim.get("verdict") or "")
     if claim.get("checked") is False or claim.get("reason") == "not_checked" or verdict == "uncertain":
         return VerdictState.NOT_CHECKED
@@ -165,11 +329,11 @@ def verdict_state(claim: Mapping[str, Any]) -> VerdictState:
     return VerdictState.NOT_CHECKED  # a label this version does not know: nothing to stand behind
 
 
-def count_states(claims: Iterable[Mapping[str, Any]]) -> dict[VerdictState, int]:
+def count_states(claims: Iterable[Mapping[str, Any] | ClaimVerdict]) -> dict[VerdictState, int]:
     """How many claims are in each state: all five keys, in ``VerdictState`` order."""
     counts = dict.fromkeys(VerdictState, 0)
     for claim in claims:
-        if isinstance(claim, Mapping):
+        if isinstance(claim, (Mapping, ClaimVerdict)):
             counts[verdict_state(claim)] += 1
     return counts
 
@@ -200,8 +364,10 @@ def summary_states(summary: Mapping[str, Any]) -> dict[VerdictState, int]:
     }
 
 
-def verification_states(verification: Mapping[str, Any]) -> dict[VerdictState, int]:
+def verification_states(verification: Mapping[str, Any] | VerificationResult) -> dict[VerdictState, int]:
     """The five counts of a verification.json: from its claims, else from its summary."""
+    if isinstance(verification, VerificationResult):
+        verification = verification.as_json()
     claims = verification.get("claims")
     if isinstance(claims, list) and claims:
         return count_states(claims)
@@ -221,10 +387,14 @@ def _count(value: Any) -> int:
         return 0
 
 
-def summary_with_states(verification: Mapping[str, Any]) -> dict[str, Any]:
+def summary_with_states(verification: Mapping[str, Any] | VerificationResult | None) -> dict[str, Any]:
     """verification.json's summary with the five counts (``verdicts``, from its claims) and
     ``supported_percent`` (from those counts) added: what meta.json, --json and the MCP
     server carry. Its other keys stay as they were, for readers of older versions."""
+    if verification is None:
+        return {}
+    if isinstance(verification, VerificationResult):
+        verification = verification.as_json()
     summary = verification.get("summary")
     if not isinstance(summary, Mapping) or not summary:
         return {}

@@ -14,10 +14,12 @@ from typing import Any
 from research.modules.core.i18n import t
 from research.state.agent_state import queries_for_round
 from research.state.models import (
+    FollowUpQuery,
     VerdictState,
+    VerificationResult,
+    count_states,
+    summary_states,
     supported_percent,
-    verdict_state,
-    verification_states,
 )
 
 # (state before the step, the step's update, language) -> the section's lines
@@ -85,21 +87,23 @@ _MARKS = {VerdictState.SUPPORTED: "✓", VerdictState.PARTLY_SUPPORTED: "~", Ver
 
 
 def verdicts_account(before: Mapping[str, Any], update: Mapping[str, Any], lang: str) -> list[str]:
-    verification = update.get("verification") or {}
-    claims = [c for c in verification.get("claims") or [] if isinstance(c, Mapping)]
+    verification: VerificationResult = update.get("verification") or VerificationResult()
+    claims = verification.claims
     lines = []
-    if claims or verification.get("summary"):
-        lines += [verdict_counts(verification_states(verification), lang), ""]
+    if claims:
+        lines += [verdict_counts(count_states(claims), lang), ""]
+    elif verification.summary is not None:
+        lines += [verdict_counts(summary_states(verification.summary.model_dump(mode="json")), lang), ""]
     for claim in claims:
-        state = verdict_state(claim)
-        text = one_line(claim.get("text", ""))
+        state = claim.state
+        text = one_line(claim.text)
         if len(text) > _CLAIM_TEXT_LIMIT:
             text = text[:_CLAIM_TEXT_LIMIT] + "…"
         lines.append(f"- {_MARKS[state]} {t('verdict.' + state, lang)}: {text}")
-    follow_ups = update.get("follow_up_queries") or []
+    follow_ups: list[FollowUpQuery] = update.get("follow_up_queries") or []
     if follow_ups:  # asked for only when the verifier sends the run back to search
         lines.append("")
-        lines.append(t("progress_md.follow_ups", lang, queries=", ".join(f"`{q['text']}`" for q in follow_ups)))
+        lines.append(t("progress_md.follow_ups", lang, queries=", ".join(f"`{q.text}`" for q in follow_ups)))
     return lines
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Literal, Union
+from typing import Any, Union
 
 from markdown_it import MarkdownIt
 from markdown_it.tree import SyntaxTreeNode
@@ -23,6 +23,7 @@ from pydantic import BaseModel, Field
 from research.modules.core.grammar import URL_IN_PROSE
 from research.modules.report.templates import report_labels
 from research.modules.text.claims import citation_labels, has_sentence_end
+from research.state.models import ClaimVerdict, Language, Verdict, VerificationResult
 
 # ---------------------------------------------------------------------------
 # Input
@@ -32,13 +33,13 @@ class ReportInput(BaseModel):
     """Everything a report is made of; the report node fills it from the run state."""
 
     question: str
-    language: Literal["ja", "en"]
+    language: Language
     model: str
     generated_at: datetime
     session_id: str
     body_markdown: str = ""
     sources: list[dict[str, Any]] = Field(default_factory=list)
-    verification: dict[str, Any] = Field(default_factory=dict)
+    verification: VerificationResult = Field(default_factory=VerificationResult)
     method: dict[str, Any] = Field(default_factory=dict)
     notes: list[str] = Field(default_factory=list)
     parent_session: str | None = None
@@ -452,20 +453,6 @@ def _int(value: Any, default: int = 0) -> int:
         return default
 
 
-def _float(value: Any, default: float = 0.0) -> float:
-    try:
-        return float(value)
-    except (TypeError, ValueError):
-        return default
-
-
-def _query_texts(value: Any) -> list[str]:
-    """Queries as the text a reader searched for: the verifier stores ``{"text", "language"}``."""
-    if not isinstance(value, (list, tuple)):
-        return []
-    return _strings([item.get("text") if isinstance(item, dict) else item for item in value])
-
-
 def _strings(value: Any) -> list[str]:
     if not isinstance(value, (list, tuple)):
         return []
@@ -492,62 +479,62 @@ _REMOVED_LABELS = {
 }
 
 
-def _weak_line(claim: dict[str, Any]) -> ClaimLine | None:
+def _weak_line(claim: ClaimVerdict) -> ClaimLine | None:
     """How a claim that is not simply supported is listed under the verification, or None."""
-    index, text = _int(claim.get("index")), " ".join(str(claim.get("text", "")).split())
-    if claim.get("removed"):
-        reason = claim.get("removed_reason") or "contradicted"
+    index, text = claim.index, " ".join(claim.text.split())
+    if claim.removed:
+        reason = claim.removed_reason or "contradicted"
         if reason == "wrong_language":
             return ClaimLine(index=index, text=text, verdict="removed_language", citations=[])
         label = _REMOVED_LABELS.get(reason)
         if label is None:
             return None
-        passage = str(claim.get("evidence") or "")
-        if passage and claim.get("evidence_label"):
+        if claim.evidence and claim.evidence_label:
             # Shown with the passage that decided it, so the reader sees what the source does say.
-            text = " ".join(f"{text} — {claim['evidence_label']} «{shorten_passage(passage)}»".split())
+            text = " ".join(f"{text} — {claim.evidence_label} «{shorten_passage(claim.evidence)}»".split())
         return ClaimLine(index=index, text=text, verdict=label, citations=[])
-    if claim.get("verdict") == "supported" and claim.get("contested_by"):
+    if claim.verdict == Verdict.SUPPORTED and claim.contested_by:
         # Supported by the source it cites while another read source gives another value:
         # shown with that value, never as simply supported (issue 21).
-        return ClaimLine(index=index, text=" ".join(f"{text} ≠ {claim['contested_by']}".split()), verdict="contested",
-                         citations=_strings(claim.get("citations")))
-    if claim.get("verdict") in ("unsupported", "partly_supported", "citation_invalid"):
+        return ClaimLine(index=index, text=" ".join(f"{text} ≠ {claim.contested_by}".split()), verdict="contested",
+                         citations=_strings(claim.citations))
+    if claim.verdict != Verdict.SUPPORTED:
         # The label the reader saw beside the sentence: "(not checked)" stays "not checked" here.
         return ClaimLine(index=index, text=text,
-                         verdict="not_checked" if claim.get("checked") is False else str(claim.get("verdict", "")),
-                         citations=_strings(claim.get("citations")))
+                         verdict="not_checked" if not claim.checked else claim.verdict.value,
+                         citations=_strings(claim.citations))
     return None
 
 
-def _verification_view(data: dict[str, Any]) -> VerificationView:
-    summary = data.get("summary") if isinstance(data, dict) else None
-    claims = data.get("claims") if isinstance(data, dict) else None
-    if not isinstance(summary, dict) and not isinstance(claims, list):
+def _verification_view(data: VerificationResult) -> VerificationView:
+    summary, claims = data.summary, data.claims
+    if summary is None and not claims:
         return VerificationView(ran=False)
-    summary = summary if isinstance(summary, dict) else {}
-    claims = claims if isinstance(claims, list) else []
-    weak = [line for claim in claims if isinstance(claim, dict) and (line := _weak_line(claim)) is not None]
-    counted = {name: sum(1 for c in claims if isinstance(c, dict) and c.get("verdict") == name)
-               for name in ("supported", "partly_supported", "unsupported", "citation_invalid")}
-    not_checked = sum(1 for c in claims if isinstance(c, dict) and c.get("checked") is False
-                      and c.get("verdict") == "partly_supported")
-    total = _int(summary.get("claims"), len(claims))
-    supported = _int(summary.get("supported"), counted["supported"])
-    ratio = _float(summary.get("supported_ratio"), supported / total if total else 0.0)
+    weak = [line for claim in claims if (line := _weak_line(claim)) is not None]
+    counted = {name: sum(1 for c in claims if c.verdict == name) for name in Verdict}
+    not_checked = sum(1 for c in claims if not c.checked and c.verdict == Verdict.PARTLY_SUPPORTED)
+    if summary is None:  # claims without their counts: counted here
+        total, supported = len(claims), counted[Verdict.SUPPORTED]
+        partly, unsupported, invalid = (counted[Verdict.PARTLY_SUPPORTED], counted[Verdict.UNSUPPORTED],
+                                        counted[Verdict.CITATION_INVALID])
+        ratio, loops, invalid_labels = (supported / total if total else 0.0), 0, []
+    else:
+        total, supported, partly = summary.claims, summary.supported, summary.partly_supported
+        unsupported, invalid = summary.unsupported, summary.citation_invalid
+        ratio, loops, invalid_labels = summary.supported_ratio, summary.loops, summary.invalid_citations
     return VerificationView(
         ran=True,
         claims=total,
         supported=supported,
-        partly_supported=max(0, _int(summary.get("partly_supported"), counted["partly_supported"]) - not_checked),
+        partly_supported=max(0, partly - not_checked),
         not_checked=not_checked,
-        unsupported=_int(summary.get("unsupported"), counted["unsupported"]),
-        citation_invalid=_int(summary.get("citation_invalid"), counted["citation_invalid"]),
+        unsupported=unsupported,
+        citation_invalid=invalid,
         supported_ratio=max(0.0, min(1.0, ratio)),
-        loops=_int(summary.get("loops")),
-        invalid_citations=_strings(summary.get("invalid_citations")),
+        loops=loops,
+        invalid_citations=_strings(invalid_labels),
         weak_claims=weak,
-        follow_up_queries=_query_texts(data.get("follow_up_queries")),
+        follow_up_queries=_strings([query.text for query in data.follow_up_queries]),
     )
 
 

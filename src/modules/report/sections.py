@@ -11,12 +11,12 @@ labels in templates.py.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from research.modules.report.content import ClaimLine, ListBlock, ReportDocument, Span, shorten_passage
 from research.modules.report.content import Paragraph as ParagraphBlock
 from research.modules.text.sanitize import one_line, safe_markdown
-from research.state.models import VerdictState, supported_percent, verdict_state, verification_states
+from research.state.models import Verdict, VerdictState, count_states, supported_percent
 
 if TYPE_CHECKING:
     from reportlab.platypus import Flowable
@@ -40,9 +40,8 @@ def _heading(doc: ReportDocument, key: str, level: int = 2) -> list[str]:
 def verdict_states(doc: ReportDocument) -> dict[VerdictState, int]:
     """How many claims are in each of the five states: from verification.json's claims
     where the report has them, else from the counts the view read from its summary."""
-    verification: Any = doc.data.verification if doc.data else None
-    if isinstance(verification, dict) and verification.get("claims"):
-        return verification_states(verification)
+    if doc.data is not None and doc.data.verification.claims:
+        return count_states(doc.data.verification.claims)
     view = doc.verification
     return {VerdictState.SUPPORTED: view.supported, VerdictState.PARTLY_SUPPORTED: view.partly_supported,
             VerdictState.NOT_SUPPORTED: view.unsupported + view.citation_invalid, VerdictState.CONTRADICTED: 0,
@@ -66,10 +65,9 @@ def weak_claim_label(doc: ReportDocument, claim: ClaimLine) -> str:
     """The name of a listed claim's state: a claim the verifier called unsupported for a
     reason its passage contradicts is "contradicted", another "not supported"."""
     if claim.verdict in ("unsupported", "citation_invalid"):
-        found: Any = (doc.data.verification.get("claims") if doc.data else None) or []
-        for raw in found if isinstance(found, list) else []:
-            if isinstance(raw, dict) and raw.get("index") == claim.index:
-                return doc.labels[verdict_state(raw).value]
+        for found in doc.data.verification.claims if doc.data else []:
+            if found.index == claim.index:
+                return doc.labels[found.state.value]
     return doc.labels.get(claim.verdict, claim.verdict)
 
 
@@ -175,15 +173,13 @@ class Evidence:
     def lines(doc: ReportDocument) -> list[tuple[str, str, str]]:
         """(claim, source label, passage) for each supported claim, in the answer's order,
         each once (a draft may state one fact in two sections)."""
-        claims: Any = (doc.data.verification.get("claims") if doc.data else None) or []
         found = []
-        for claim in claims if isinstance(claims, list) else []:
-            if not isinstance(claim, dict) or claim.get("verdict") != "supported" or claim.get("contested_by"):
+        for claim in doc.data.verification.claims if doc.data else []:
+            if claim.verdict != Verdict.SUPPORTED or claim.contested_by:
                 continue
-            passage = shorten_passage(str(claim.get("evidence") or ""))
+            passage = shorten_passage(claim.evidence)
             if passage.strip(" .…"):
-                found.append((" ".join(str(claim.get("text", "")).split()), str(claim.get("evidence_label") or "?"),
-                              passage))
+                found.append((" ".join(claim.text.split()), claim.evidence_label or "?", passage))
         return list(dict.fromkeys(found))
 
     def markdown(self, doc: ReportDocument, md: MarkdownWriter) -> list[str]:
