@@ -33,11 +33,13 @@ FUJI = run_queue.QueuedRequest("What is the height of Mount Fuji?", "en")
 
 def start_worker(env: dict[str, str], lease: float = LEASE) -> subprocess.Popen:
     # Each worker's stderr in a file beside the sessions: what it said, when a test fails.
-    log = open(Path(env["HOME"]) / f"worker-{time.monotonic_ns()}.log", "wb")
-    with log:
-        return subprocess.Popen([RESEARCH, "serve", "worker", "--lease-seconds", str(lease), "--heartbeat-seconds",
-                                 "0.3"], env=env, stdout=subprocess.DEVNULL, stderr=log, stdin=subprocess.DEVNULL,
-                                start_new_session=True)
+    path = Path(env["HOME"]) / f"worker-{time.monotonic_ns()}.log"
+    with open(path, "wb") as log:
+        process = subprocess.Popen([RESEARCH, "serve", "worker", "--lease-seconds", str(lease),
+                                    "--heartbeat-seconds", "0.3"], env=env, stdout=subprocess.DEVNULL, stderr=log,
+                                   stdin=subprocess.DEVNULL, start_new_session=True)
+    process.log_path = path  # type: ignore[attr-defined]
+    return process
 
 
 def stop(process: subprocess.Popen) -> None:
@@ -78,7 +80,8 @@ def worker_of(process: subprocess.Popen) -> str:
 
 @pytest.fixture
 def worker_env(research_env, database_url):
-    return {**research_env, "RESEARCH_DATABASE_URL": database_url}
+    # The workers log what they do (claims, steps, model calls): their log files say it when a test fails.
+    return {**research_env, "RESEARCH_DATABASE_URL": database_url, "RESEARCH_LOG_LEVEL": "info"}
 
 
 def test_a_worker_killed_mid_run_is_taken_over_from_the_last_checkpoint(worker_env, fake_ollama):
@@ -115,6 +118,10 @@ def test_a_worker_killed_mid_run_is_taken_over_from_the_last_checkpoint(worker_e
     assert rows(url, "SELECT owner, status FROM research_sessions WHERE session_id = %s",
                 run["session_id"]) == [{"owner": "t1", "status": "done"}]
     assert taken_after < 120, taken_after
+    # Its log (RESEARCH_LOG_LEVEL=info) says what it did: the claim, the steps it ran, none it skipped.
+    said = second.log_path.read_text("utf-8")
+    assert f"worker {worker_of(second)}: claimed run {run_id} (claim 2)" in said, said
+    assert "step report finished" in said and "step search started" not in said, said
     # The queue is Procrastinate's: one job for the run, retried once (the takeover), finished.
     assert rows(url, "SELECT status, attempts FROM procrastinate_jobs WHERE id = %s", run["job_id"]) == [
         {"status": "succeeded", "attempts": 2}]

@@ -45,7 +45,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("-o", "--output", metavar="PATH",
                         help="also copy the report there: a .md, .pdf or .json file, or a folder for all of them")
     parser.add_argument("--resume", metavar="ID", help="resume an interrupted session")
-    parser.add_argument("--verbose", action="store_true", help="more detail on stderr")
+    parser.add_argument("--verbose", action="store_true",
+                        help="more detail on stderr: each step's account, and the log of what the run did "
+                             "(steps, model calls, times, retries; RESEARCH_LOG_LEVEL sets it without this flag)")
     parser.add_argument("--version", action="version", version=f"research {__version__}")
     return parser
 
@@ -144,6 +146,9 @@ def _research(args: argparse.Namespace) -> int:
         from research.modules.core.settings import load_settings
 
         settings = load_settings(flag_names=FLAG_NAMES, **from_flags(vars(args)))
+        from research.modules.core.logs import configure
+
+        configure(settings.log_level, verbose=args.verbose)
         if settings.server and (args.question or args.resume):
             # A team's `research serve` runs it (RESEARCH_SERVER, docs/scale.md): nothing runs here.
             import asyncio

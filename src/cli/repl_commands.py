@@ -65,7 +65,10 @@ def _lang(repl: "Repl", arg: str) -> bool:
 
 
 def _verbose(repl: "Repl", arg: str) -> bool:
+    from research.modules.core.logs import configure
+
     repl.verbose = not repl.verbose
+    configure(repl.settings.log_level, verbose=repl.verbose)  # the log of what a run did, too
     repl.say("repl.verbose_on" if repl.verbose else "repl.verbose_off")
     return True
 

@@ -34,11 +34,14 @@ class _Handler(logging.StreamHandler):  # type: ignore[type-arg]
         pass
 
 
-def configure(level: str | None = None, stream: TextIO | None = None) -> logging.Logger:
-    """Send the program's log lines at ``level`` or above to ``stream`` (stderr)."""
+def configure(level: str | None = None, stream: TextIO | None = None, *, verbose: bool = False) -> logging.Logger:
+    """Send the program's log lines at ``level`` or above to ``stream`` (stderr);
+    ``verbose`` (--verbose, the REPL's /verbose) shows at least what a run did (info)."""
     name = (level or DEFAULT_LEVEL).lower()
     if name not in LEVELS:
         name = DEFAULT_LEVEL
+    if verbose and LEVELS.index(name) > LEVELS.index("info"):
+        name = "info"
     logger = logging.getLogger(ROOT)
     for handler in [h for h in logger.handlers if isinstance(h, _Handler)]:
         logger.removeHandler(handler)
@@ -46,5 +49,4 @@ def configure(level: str | None = None, stream: TextIO | None = None) -> logging
     handler.setFormatter(_OneCleanLine("%(asctime)s %(levelname)s %(name)s: %(message)s", "%H:%M:%S"))
     logger.addHandler(handler)
     logger.setLevel(name.upper())
-    logger.propagate = False  # one line per event, whatever a library did to the root logger
     return logger

@@ -373,9 +373,6 @@ async def _main(settings: Settings, lease_seconds: float, heartbeat_seconds: flo
 
     loop.set_exception_handler(unretrieved)
     from research.modules.core.i18n import t
-    from research.modules.core.logs import configure
-
-    configure(settings.log_level)
 
     lang = settings.language if settings.language in ("ja", "en") else "en"
     sys.stderr.write(t("serve.worker_started", lang, worker=worker.name) + "\n")

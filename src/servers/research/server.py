@@ -381,13 +381,15 @@ def serve() -> None:
     Stopped by SIGTERM/SIGHUP it exits 143/129 once its runs are marked "interrupted"."""
     import anyio
 
-    logging.basicConfig(stream=sys.stderr, level=logging.WARNING)
+    from research.modules.core.logs import configure
+
     try:
         settings = load_settings()
     except UserFacingError as exc:
         # A bad RESEARCH_* value: one line on stderr (the host's log) and the usage exit code.
         sys.stderr.write(f"research mcp research: {exc.message('en')}\n")
         raise SystemExit(EXIT_USAGE) from None
+    configure(settings.log_level)  # ours: what each run did, at RESEARCH_LOG_LEVEL, into the host's log
     anyio.run(_serve, settings)
 
 
