@@ -14,7 +14,7 @@ from langgraph.types import Command
 
 from fixtures.fake_model import FakeModel
 from fixtures.memory_history import MemoryHistory
-from research.state.models import FollowUpQuery
+from research.state.models import Document, FollowUpQuery
 from research.modules.core.settings import Settings
 from research.nodes.dependencies import WorkflowDependencies
 from research.orchestrator.graph import NODES, build_graph, command_targets
@@ -77,10 +77,13 @@ async def test_a_budget_that_runs_out_in_the_step_itself_also_overrides_it(tmp_p
 
 
 def test_sources_and_hits_are_merged_by_url_so_a_repeated_step_adds_nothing():
-    first = [{"canonical_url": "https://a.example/", "label": "S1"}, {"canonical_url": "https://b.example/", "label": "S2"}]
-    again = [{"canonical_url": "https://b.example/", "label": "S9"}, {"canonical_url": "https://c.example/", "label": "S3"}]
+    def source(url: str, label: str) -> Document:
+        return Document(label=label, url=url, canonical_url=url)
+
+    first = [source("https://a.example/", "S1"), source("https://b.example/", "S2")]
+    again = [source("https://b.example/", "S9"), source("https://c.example/", "S3")]
     merged = add_new_by_url(first, again)
-    assert [d["label"] for d in merged] == ["S1", "S2", "S3"]
+    assert [d.label for d in merged] == ["S1", "S2", "S3"]
     assert add_new_by_url(merged, again) == merged
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from fixtures.typed_state import run_step
 from fixtures.fake_ollama import FakeOllama
 
 from research.cli.doctor import check_guard
@@ -48,7 +49,7 @@ async def _process(fake: FakeOllama, markdown: str, language: str = "en") -> dic
     state = {"session_id": "s", "documents": [], "language": language, "search_results": [
         {"url": "https://example.org/fuji", "canonical_url": "https://example.org/fuji",
          "content": markdown, "media_type": "text/markdown"}]}
-    return await process_documents(state, deps)
+    return await run_step(process_documents, state, deps)
 
 
 def _guard_calls(fake: FakeOllama) -> list[dict[str, Any]]:

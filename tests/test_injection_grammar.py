@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from fixtures.typed_state import run_step
 from fixtures.memory_history import MemoryHistory
 
 from research.modules.core.settings import Settings
@@ -168,7 +169,7 @@ async def test_a_planted_instruction_never_reaches_the_ledger_and_marks_the_sour
     state = {"session_id": "s", "documents": [], "search_results": [
         {"url": "https://example.org/fuji", "canonical_url": "https://example.org/fuji",
          "cache_path": "/cache/fuji.html", "media_type": "text/html"}]}
-    [document] = (await process_documents(state, deps))["documents"]
+    [document] = (await run_step(process_documents, state, deps))["documents"]
     assert "PWNED" not in document["markdown"] and "Игнорируй" not in document["markdown"]
     assert "3,776" in document["markdown"] and "1707" in document["markdown"]
     assert document["suspicious"] is True

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from fixtures.typed_state import run_step
 from research.modules.core.settings import Settings
 from research.nodes.dependencies import WorkflowDependencies
 from research.nodes.processing import process_documents
@@ -38,7 +39,7 @@ async def test_an_instruction_in_a_table_cell_is_removed_and_marks_the_source() 
     state = {"session_id": "s", "documents": [], "search_results": [
         {"url": "https://example.org/fuji", "canonical_url": "https://example.org/fuji",
          "cache_path": "/cache/fuji.html", "media_type": "text/html"}]}
-    result = await process_documents(state, deps)
+    result = await run_step(process_documents, state, deps)
     [document] = result["documents"]
     cells = [cell for table in document["tables"] for row in table for cell in row]
     assert "3,776 m" in cells

@@ -10,7 +10,7 @@ import pytest
 from conftest import load_json_line, research_in_process, session_dirs
 from faults.fault_helpers import kill_hard, node_started, start_research, wait_for
 
-from research.state.models import FollowUpQuery, VerificationResult
+from research.state.models import Document, FollowUpQuery, SearchHit, VerificationResult
 from research.state.progress_log import PROGRESS_FILE, progress_markdown, record_step
 
 PLAN = [{"question": "How tall is Mount Fuji?", "queries": [{"text": "Mount Fuji height", "language": "en"},
@@ -34,8 +34,8 @@ def _run_steps(folder: Path, lang: str) -> str:
              "session_id": "20250101_000000_abcdef"}
     steps = [
         ("input", {"plan": PLAN, "search_rounds": 0}),
-        ("search", {"search_results": [{"url": "a"}, {"url": "b"}], "search_rounds": 1}),
-        ("processing", {"documents": DOCUMENTS}),
+        ("search", {"search_results": [SearchHit(url="a"), SearchHit(url="b")], "search_rounds": 1}),
+        ("processing", {"documents": [Document.model_validate(document) for document in DOCUMENTS]}),
         ("llm", {"draft": "## Heading in the draft\nMount Fuji is 3,776 m tall [S1]."}),
         ("verification", {"verification": VERIFICATION,
                           "follow_up_queries": [FollowUpQuery(text="Fuji eruption 1707", language="en")]}),

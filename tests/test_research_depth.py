@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from fixtures.typed_state import run_step
 from fixtures.fake_model import FakeModel
 from fixtures.fake_ollama import FakeOllama
 from fixtures.memory_history import MemoryHistory
@@ -189,7 +190,7 @@ async def test_three_sub_questions_are_searched_concurrently_and_merged(tmp_path
         async with WebSearchClient(settings, run.session.path / "sources") as client:
             run.deps.web_search = client
             state = run.initial(plan=plan, queries=[q for sub in plan for q in sub["queries"]])
-            update = await search_web(state, run.deps)
+            update = await run_step(search_web, state, run.deps)
     finally:
         web.clear_latency()
     searches = web.requests_for("/search")
@@ -205,7 +206,7 @@ async def test_three_sub_questions_are_searched_concurrently_and_merged(tmp_path
 async def test_overlapping_results_of_sub_questions_are_stored_once(tmp_path):
     run = Run(tmp_path, make_settings(tmp_path, "http://127.0.0.1:9"))
     plan = [{"question": t, "queries": [{"text": t, "language": "en"}]} for t in ("a", "b", "c")]
-    update = await search_web(run.initial(plan=plan), run.deps)
+    update = await run_step(search_web, run.initial(plan=plan), run.deps)
     assert len(run.web.queries) == 3
     assert sorted(h["canonical_url"] for h in update["search_results"]) == sorted(
         f"https://example.org/{slug}" for slug in PAGES)

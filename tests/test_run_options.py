@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from fixtures.typed_state import run_step
 from research.modules.core.i18n import MESSAGES
 from research.modules.core.run_options import (
     FLAG_NAMES,
@@ -205,7 +206,7 @@ async def test_sources_dated_before_since_are_left_out_before_drafting(lang, sai
                                 history=MemoryHistory(), progress=told.append)
     hits = [{"url": url, "canonical_url": url, "content": "x", "media_type": "text/markdown"}
             for url in PAGES]
-    result = await process_documents({"session_id": "s", "documents": [], "search_results": hits,
+    result = await run_step(process_documents, {"session_id": "s", "documents": [], "search_results": hits,
                                       "language": lang}, deps)
     by_url = {doc["url"]: doc for doc in result["documents"]}
     assert [by_url[url]["status"] for url in PAGES] == ["failed", "failed", "ok", "ok"]
@@ -222,7 +223,7 @@ async def test_without_since_no_source_is_left_out_by_its_date():
     deps = WorkflowDependencies(settings=Settings(), model=None, web_search=None, parser=DatedParser(),
                                 history=MemoryHistory())
     hits = [{"url": url, "canonical_url": url, "content": "x"} for url in PAGES]
-    result = await process_documents({"session_id": "s", "documents": [], "search_results": hits}, deps)
+    result = await run_step(process_documents, {"session_id": "s", "documents": [], "search_results": hits}, deps)
     assert all(doc["status"] == "ok" for doc in result["documents"])
 
 

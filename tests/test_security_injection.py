@@ -9,6 +9,7 @@ INSTRUCTIONS. SAY X." lost only its first sentence.
 from __future__ import annotations
 
 import pytest
+from fixtures.typed_state import run_step
 from fixtures.memory_history import MemoryHistory
 
 from research.modules.core.settings import Settings
@@ -138,7 +139,7 @@ async def test_page_and_search_titles_are_screened_and_mark_the_source(page_titl
     state = {"session_id": "s", "documents": [], "search_results": [
         {"url": "https://example.org/fuji", "canonical_url": "https://example.org/fuji", "title": search_title,
          "cache_path": "/cache/fuji.pdf", "media_type": "application/pdf"}]}
-    [document] = (await process_documents(state, deps))["documents"]
+    [document] = (await run_step(process_documents, state, deps))["documents"]
     assert "9000" not in document["title"]
     assert document["suspicious"] is True  # the report's source list marks it
     assert document["title"] in ("Mount Fuji", "富士山", "https://example.org/fuji")

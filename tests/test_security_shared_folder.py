@@ -93,7 +93,9 @@ def _state(session, **changes) -> dict:
 def test_a_state_our_graph_writes_resumes(cli_env):
     history = _history(cli_env)
     session = _stopped_session(history)
-    _checkpoint(session, _state(session), writes=[("documents", [{"label": "S1", "markdown": "3776 m"}])])
+    _checkpoint(session, _state(session), writes=[("documents", [{"label": "S1", "url": "https://example.org/fuji",
+                                                                   "canonical_url": "https://example.org/fuji",
+                                                                   "markdown": "3776 m"}])])
     found, meta = _resumable(history, session.session_id)
     assert found.session_id == session.session_id and meta["question"].startswith("What is")
 
@@ -358,13 +360,18 @@ def test_a_real_checkpoint_edited_to_read_a_private_file_is_refused(research_env
     try:
         rowid, blob = connection.execute(
             "SELECT rowid, checkpoint FROM checkpoints ORDER BY checkpoint_id DESC LIMIT 1").fetchone()
-        checkpoint = ormsgpack.unpackb(blob, ext_hook=lambda code, data: ormsgpack.Ext(code, data),
+        checkpoint = ormsgpack.unpackb(blob, ext_hook=lambda code, data: (code, data),
                                        option=ormsgpack.OPT_NON_STR_KEYS)
         hits = checkpoint["channel_values"]["search_results"]
-        hits[0].update(cache_path=str(key), media_type="text/plain")
+        # A hit is stored as its model (module, class, fields, method): the attacker edits its fields.
+        code, data = hits[0]
+        module, name, fields, *rest = ormsgpack.unpackb(data, ext_hook=lambda code, data: ormsgpack.Ext(code, data),
+                                                        option=ormsgpack.OPT_NON_STR_KEYS)
+        fields.update(cache_path=str(key), media_type="text/plain")
+        hits[0] = (code, ormsgpack.packb([module, name, fields, *rest], option=ormsgpack.OPT_NON_STR_KEYS))
         checkpoint["channel_values"]["documents"] = []  # so the hit would be read again
         connection.execute("UPDATE checkpoints SET checkpoint = ? WHERE rowid = ?",
-                           (ormsgpack.packb(checkpoint, option=ormsgpack.OPT_NON_STR_KEYS), rowid))
+                           (ormsgpack.packb(_as_ext(checkpoint), option=ormsgpack.OPT_NON_STR_KEYS), rowid))
         connection.commit()
     finally:
         connection.close()
@@ -377,6 +384,19 @@ def test_a_real_checkpoint_edited_to_read_a_private_file_is_refused(research_env
     assert SECRET not in result.stdout + result.stderr
     assert len(fake_ollama.chat_requests()) == chats_before  # the model never saw it
     assert not (session / "report.md").exists()
+
+
+def _as_ext(value):
+    """A checkpoint unpacked with its typed values as (code, data) pairs, packed back as they were."""
+    import ormsgpack
+
+    if isinstance(value, dict):
+        return {key: _as_ext(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_as_ext(item) for item in value]
+    if isinstance(value, tuple) and len(value) == 2 and isinstance(value[1], bytes):
+        return ormsgpack.Ext(*value)
+    return value
 
 
 def test_a_parents_draft_reaches_the_follow_up_prompt_screened(cli_env):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from fixtures.typed_state import typed
 from fixtures.fake_model import FakeModel as SharedFakeModel
 from test_verification_node import BAD, LEDGER, FakeModel, _deps, _state, _verify
 
@@ -106,13 +107,13 @@ def test_a_redraft_waits_for_new_evidence_that_names_what_the_sentence_says():
     targets = ["富士山は毎年30万人が登る人気の山である[S1]。"]
     seen = VerificationResult(summary=VerificationSummary(documents_seen=len(LEDGER)))
     state: dict[str, Any] = {**_state(BAD), "documents": LEDGER, "verification": seen}
-    assert not new_evidence_for(targets, state)  # nothing read since the verdicts
+    assert not new_evidence_for(targets, typed(state))  # nothing read since the verdicts
     climbers = {**LEDGER[0], "label": "S3", "url": "https://example.jp/climb", "canonical_url": "https://example.jp/climb",
                 "markdown": "富士山には毎年約30万人が登山する。"}
     unrelated = {**climbers, "label": "S4", "markdown": "東京タワーの高さは333メートルである。"}
-    assert not new_evidence_for(targets, {**state, "documents": [*LEDGER, unrelated]})
-    assert new_evidence_for(targets, {**state, "documents": [*LEDGER, unrelated, climbers]})
-    assert not new_evidence_for(targets, {**state, "documents": [*LEDGER, {**climbers, "status": "failed"}]})
+    assert not new_evidence_for(targets, typed({**state, "documents": [*LEDGER, unrelated]}))
+    assert new_evidence_for(targets, typed({**state, "documents": [*LEDGER, unrelated, climbers]}))
+    assert not new_evidence_for(targets, typed({**state, "documents": [*LEDGER, {**climbers, "status": "failed"}]}))
 
 
 async def test_a_sentence_of_general_words_is_no_reason_to_search_again():

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from fixtures.typed_state import run_step
 from fixtures.fake_ollama import FakeOllama
 from fixtures.memory_history import MemoryHistory
 
@@ -15,12 +16,12 @@ from research.nodes.dependencies import WorkflowDependencies
 from research.nodes.llm import draft_answer
 
 SOURCES = [
-    {"label": "S1", "url": "https://a.example/tortoise", "title": "Tortoises", "status": "ok",
+    {"label": "S1", "url": "https://a.example/tortoise", "canonical_url": "https://a.example/tortoise", "title": "Tortoises", "status": "ok",
      "markdown": "A tortoise moves at about 0.3 km per hour.\n\nTortoises live for a long time."},
-    {"label": "S2", "url": "https://b.example/fuji", "title": "Mount Fuji", "status": "ok",
+    {"label": "S2", "url": "https://b.example/fuji", "canonical_url": "https://b.example/fuji", "title": "Mount Fuji", "status": "ok",
      "markdown": "Mount Fuji is 3,776 m high.\n\nThe last eruption of Mount Fuji began in 1707.\n\n"
                  + "\n\n".join(f"Visitor note {n}: the fifth station of Mount Fuji has shops." for n in range(30))},
-    {"label": "S3", "url": "https://c.example/fuji-ja", "title": "富士山", "status": "ok",
+    {"label": "S3", "url": "https://c.example/fuji-ja", "canonical_url": "https://c.example/fuji-ja", "title": "富士山", "status": "ok",
      "markdown": "富士山の標高は3,776メートルです。\n\n富士山の最後の噴火は1707年です。"},
 ]
 
@@ -54,7 +55,7 @@ async def test_each_overflow_retry_sends_a_strictly_smaller_prompt_dropping_the_
         deps = WorkflowDependencies(settings=settings, model=model, web_search=None, parser=None, history=history,
                                     progress=_Progress())
         state = {"language": "en", "question": "How high is Mount Fuji?", "session_id": "s", "documents": SOURCES}
-        result = await draft_answer(state, deps)
+        result = await run_step(draft_answer, state, deps)
         prompts = [r["messages"][-1]["content"] for r in fake.chat_requests() if r.get("stream")]
     assert len(prompts) == 3 and len(set(prompts)) == 3
     assert len(prompts[0]) > len(prompts[1]) > len(prompts[2])

@@ -23,13 +23,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Iterable
 
 from research.modules.core.grammar import URL_IN_PROSE
 from research.modules.core.i18n import t
 from research.modules.text.analyser import name_terms, term_set
 from research.modules.text.injection import addresses_reader
-from research.state.models import CONTRADICTING_REASONS, ClaimVerdict, Language, Verdict
+from research.state.models import CONTRADICTING_REASONS, ClaimVerdict, Document, Language, Verdict
 from research.modules.text.claims import (
     CITATION_GROUP,
     Claim,
@@ -136,15 +136,14 @@ class Topic:
         return self._read[text]
 
     @classmethod
-    def of(cls, texts: Iterable[str], documents: list[dict[str, Any]]) -> "Topic":
+    def of(cls, texts: Iterable[str], documents: list[Document]) -> "Topic":
         texts = [text for text in texts if text]
         wanted: set[str] = set()
         names: set[str] = set()
         for text in texts:
             wanted |= _content_terms(text)
             names |= name_terms(text)
-        read = {str(d.get("label")): f"{d.get('title') or ''}\n{str(d.get('markdown') or '')[:_SOURCE_CHARS]}"
-                for d in documents if d.get("status", "ok") == "ok"}
+        read = {d.label: f"{d.title}\n{d.markdown[:_SOURCE_CHARS]}" for d in documents if d.status == "ok"}
         return cls(frozenset(wanted - _GENERIC_TERMS), frozenset(names - _GENERIC_TERMS), read)
 
     def telling(self, text: str) -> set[str]:

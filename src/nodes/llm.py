@@ -18,7 +18,7 @@ from research.modules.text.style import check_sentence, citations, remove_violat
 from research.modules.text.tokens import estimate_tokens, truncate_to_tokens
 from research.modules.text.passages import evidence_block, rank_passages
 from research.state import AgentState, plan_queries_flat
-from research.state.models import ProblemKind, RunError
+from research.state.models import ProblemKind, RunError, ledger_mappings
 from research.nodes.context_fit import stream_within_context
 from research.nodes.dependencies import ModelRole, WorkflowDependencies
 from research.nodes.prompts import (
@@ -51,7 +51,9 @@ _LEAD = re.compile(r"\s*(?:(?:[-*]|\d+\.)\s+)?")
 async def draft_answer(state: AgentState, deps: WorkflowDependencies) -> dict[str, Any]:
     """Write llm_draft.md. With no readable source the draft says so and the model is not asked."""
     lang = state["language"]
-    sources = [d for d in state.get("documents", []) if d["status"] == "ok"]
+    documents = state.get("documents", [])
+    # modules/text reads the ledger as plain mappings (as processed.jsonl holds it)
+    sources = ledger_mappings(d for d in documents if d.status == "ok")
     overflow_errors: list[dict[str, Any]] = []
     disagreements: dict[str, Any] = {"items": []}
     targets = [text for text in state.get("redraft_targets") or [] if text]
@@ -106,7 +108,7 @@ async def draft_answer(state: AgentState, deps: WorkflowDependencies) -> dict[st
     rewrites: list[dict[str, Any]] = []
     if sources:
         # Models cite as they like ([1], 【S1】, footnotes…): from here on only [S#] exists.
-        draft, rewritten_citations = normalise_citations(draft, state.get("documents", []))
+        draft, rewritten_citations = normalise_citations(draft, ledger_mappings(documents))
         if rewritten_citations:
             deps.history.append_event(state["session_id"], "citations_normalised", count=len(rewritten_citations),
                                       examples=rewritten_citations[:5])
@@ -134,7 +136,7 @@ def new_evidence_for(targets: list[str], state: AgentState) -> bool:
     documents = list(state.get("documents") or [])
     verification = state.get("verification")
     seen = verification.summary.documents_seen if verification is not None and verification.summary else 0
-    fresh = [str(d.get("markdown") or "").lower() for d in documents[seen:] if d.get("status") == "ok"]
+    fresh = [d.markdown.lower() for d in documents[seen:] if d.status == "ok"]
     if not fresh:
         return False
     asked = {w.lower() for w in key_words(str(state.get("question") or ""))}

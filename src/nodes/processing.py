@@ -17,7 +17,7 @@ from research.modules.llm.guard import (MAX_PER_DOCUMENT, guard_model, is_border
                                         remove_passage, screen_passages)
 from research.modules.text.injection import screen_injection, screen_title
 from research.modules.text.source_kind import source_kind
-from research.state import AgentState, Document, ParsedDocument, ProblemKind, RunError
+from research.state import AgentState, Document, ParsedDocument, ProblemKind, RunError, SearchHit
 from research.state.session_folder import cache_entry
 from research.nodes.dependencies import DocumentFailed, WorkflowDependencies
 from research.state.progress_events import Message
@@ -30,29 +30,29 @@ async def process_documents(state: AgentState, deps: WorkflowDependencies) -> di
     can say which), and costs nothing else.
     """
     earlier = list(state.get("documents") or [])
-    known = {doc["canonical_url"] for doc in earlier}
-    pending = [hit for hit in state.get("search_results", []) if hit["canonical_url"] not in known]
+    known = {doc.canonical_url for doc in earlier}
+    pending = [hit for hit in state.get("search_results", []) if hit.canonical_url not in known]
     errors: list[dict[str, Any]] = []  # this step's only: `errors` is a reducer
     since = getattr(deps.settings, "since", None)  # --since YEAR: older sources are left out
     lang = state.get("language") if state.get("language") in ("ja", "en") else "en"
     left_out = 0
-    async def parse(hit: dict[str, Any]) -> ParsedDocument | str:
+    async def parse(hit: SearchHit) -> ParsedDocument | str:
         # A page's bytes are found from its URL's hash under the sessions folder, or not at
         # all: a hit's cache_path is used only when it is exactly that URL's cache entry (a
         # follow-up's hits keep their parent session's). Anything else is not fetched.
-        claimed = hit.get("cache_path")
+        claimed = hit.cache_path
         root = getattr(deps.history, "root", None)  # a HistoryManager always has one; a test's memory fake none
-        path = (cache_entry(claimed, root, url=hit.get("url")) if root is not None else claimed) if claimed else None
+        path = (cache_entry(claimed, root, url=hit.url) if root is not None else claimed) if claimed else None
         if claimed and path is None:
             return "not fetched"
-        if path is None and not hit.get("content"):
-            return hit.get("fetch_error") or "not fetched"
+        if path is None and not hit.content:
+            return hit.fetch_error or "not fetched"
         try:
             return await deps.parser.parse(
                 path=str(path) if path else None,
-                text=None if path else hit.get("content"),
-                media_type=hit.get("media_type") or "text/markdown",
-                url=hit.get("final_url") or hit["url"],
+                text=None if path else hit.content,
+                media_type=hit.media_type or "text/markdown",
+                url=hit.final_url or hit.url,
             )
         except DocumentFailed as exc:
             return str(exc) or "could not be parsed"
@@ -64,22 +64,22 @@ async def process_documents(state: AgentState, deps: WorkflowDependencies) -> di
     read: list[Document] = []  # this step's entries, read or failed; the ledger's reducer appends them
     for hit, outcome in zip(pending, outcomes):
         label = f"S{len(earlier) + len(read) + 1}"
-        search_title, flagged = screen_title(hit.get("title") or "")  # the engine's title, until the page's
+        search_title, flagged = screen_title(hit.title)  # the engine's title, until the page's
         doc = Document(
             label=label,
-            url=hit["url"],
-            canonical_url=hit["canonical_url"],
-            title=search_title or hit["url"],
+            url=hit.url,
+            canonical_url=hit.canonical_url,
+            title=search_title or hit.url,
             suspicious=bool(flagged),
-            language=hit.get("language", ""),
-            engine=hit.get("engine", ""),
-            media_type=hit.get("media_type"),
-            retrieved_at=hit.get("retrieved_at"),
+            language=hit.language,
+            engine=hit.engine,
+            media_type=hit.media_type,
+            retrieved_at=hit.retrieved_at,
         )
         if isinstance(outcome, str) or not outcome.markdown.strip():
             doc.status = "failed"
             doc.error = outcome if isinstance(outcome, str) else "no readable text"
-            errors.append(RunError(node="processing", kind=ProblemKind.READ, message=doc.error, target=hit["url"]).as_state())
+            errors.append(RunError(node="processing", kind=ProblemKind.READ, message=doc.error, target=hit.url).as_state())
         else:
             unsure = _fill(doc, outcome)
             if since and _left_out_before(doc, since, lang):
@@ -91,19 +91,17 @@ async def process_documents(state: AgentState, deps: WorkflowDependencies) -> di
     if guard and to_guard:
         language = state.get("language") if state.get("language") in ("ja", "en") else "en"
         errors += await _guard_screen(guard, to_guard, deps, language)
-    added: list[dict[str, Any]] = []
     for hit, doc in zip(pending, read):
         # Graded from the address the page was really read from (after redirects) and
         # the page's own title when it had one.
-        doc.kind = source_kind(hit.get("final_url") or hit["url"], doc.title)
-        added.append(doc.model_dump(mode="json"))
+        doc.kind = source_kind(hit.final_url or hit.url, doc.title)
 
-    documents = earlier + added
-    ok = sum(1 for d in documents if d["status"] == "ok")
+    documents = earlier + read
+    ok = sum(1 for d in documents if d.status == "ok")
     deps.history.write_text(
         state["session_id"],
         "processed.jsonl",
-        "".join(json.dumps(d, ensure_ascii=False) + "\n" for d in documents),
+        "".join(json.dumps(d.model_dump(mode="json"), ensure_ascii=False) + "\n" for d in documents),
     )
     # This step's sources left out by --since are said on their own line, not as unreadable.
     deps.progress(Message("progress.documents_read", {"ok": ok, "failed": len(documents) - ok - left_out}))
@@ -116,7 +114,7 @@ async def process_documents(state: AgentState, deps: WorkflowDependencies) -> di
     for reason, count in list(reasons.items())[:3]:
         deps.progress(Message("terminal.read_failed", {"count": count, "total": len(documents),
                                                        "reason": reason}))
-    return {"documents": added, "errors": errors}
+    return {"documents": read, "errors": errors}
 
 
 def _fill(doc: Document, parsed: ParsedDocument) -> list[str]:

@@ -16,7 +16,7 @@ from research.modules.report.content import ReportInput, build_report
 from research.modules.report.markdown import render_markdown
 from research.state import AgentState, plan_queries_flat
 from research.state.agent_state import add_usage
-from research.state.models import Language, ProblemKind, VerificationResult, VerificationSummary
+from research.state.models import Document, Language, ProblemKind, VerificationResult, VerificationSummary
 from research.state.run_problems import run_errors, run_problems, search_unreachable
 from research.nodes.dependencies import WorkflowDependencies
 
@@ -29,7 +29,7 @@ async def write_report(state: AgentState, deps: WorkflowDependencies) -> dict[st
     lang = state["language"]
     documents = state.get("documents", [])
     verification = state.get("verification") or VerificationResult()
-    read = [d for d in documents if d["status"] == "ok"]
+    read = [d for d in documents if d.status == "ok"]
     if not read:
         # The draft is then the tool's own "nothing found" message: there is nothing to check.
         verification = VerificationResult()
@@ -41,13 +41,13 @@ async def write_report(state: AgentState, deps: WorkflowDependencies) -> dict[st
         verification = verification.model_copy(update={"claims": [
             c.model_copy(update={"contested_by": contested[c.index]}) if c.index in contested else c
             for c in verification.claims]})
-    failed = [d for d in documents if d["status"] != "ok"]
+    failed = [d for d in documents if d.status != "ok"]
     notes = []
     if not read:
         notes.append(t("terminal.search_unreachable" if search_unreachable(state) else "progress.no_evidence", lang))
     # Search failures first: they explain everything after them.
     notes += [_search_note(p, lang) for p in run_problems(state) if p["kind"] in SEARCH_PROBLEMS]
-    notes += [f"[{d['label']}] {d['url']}: {d.get('error') or ''}" for d in failed]
+    notes += [f"[{d.label}] {d.url}: {d.error or ''}" for d in failed]
     # The whole run's use, across processes when it was resumed (``usage`` is a reducer).
     usage = add_usage(state.get("usage"), None)
     notes += degradation_notes(state, usage, lang)
@@ -197,6 +197,6 @@ def _stated_note(item: dict[str, Any], stated: list[bool], lang: str) -> str:
     return t("analysis.stated_some", lang, given=given)
 
 
-def _ledger_entry(doc: dict[str, Any]) -> dict[str, Any]:
-    keys = ("label", "url", "title", "language", "retrieved_at", "status", "error", "suspicious", "kind")
-    return {k: doc.get(k) for k in keys}
+def _ledger_entry(doc: Document) -> dict[str, Any]:
+    return doc.model_dump(mode="json", include={"label", "url", "title", "language", "retrieved_at", "status", "error",
+                                                "suspicious", "kind"})

@@ -69,9 +69,9 @@ async def search_web(state: AgentState, deps: WorkflowDependencies) -> dict[str,
         deps.progress(Message("terminal.engine_note", {"note": note}))
         errors.append(RunError(node="search", kind=ProblemKind.SEARCH_FALLBACK, message=note).as_state())
     earlier = list(state.get("search_results") or [])
-    seen = {hit["canonical_url"] for hit in earlier}
+    seen = {hit.canonical_url for hit in earlier}
     engines = set(state.get("engines_used", []))
-    found: list[dict[str, Any]] = []
+    found: list[SearchHit] = []
     room = _room_for_sources(deps.settings.max_sources, earlier)
     # Round-robin over the queries: under a source budget every sub-question gets its best hits in.
     for hit in _interleave(batches):
@@ -82,10 +82,10 @@ async def search_web(state: AgentState, deps: WorkflowDependencies) -> dict[str,
             break
         seen.add(key)
         hit.canonical_url = key
-        found.append(hit.model_dump(mode="json"))
+        found.append(hit)
         engines.add(hit.engine)
     merged = earlier + found
-    deps.history.write_json(state["session_id"], "search_results.json", merged)
+    deps.history.write_json(state["session_id"], "search_results.json", [hit.model_dump(mode="json") for hit in merged])
     deps.progress(Message("progress.sources_found", {"count": len(found), "queries": len(queries)}))
     update: dict[str, Any] = {
         "search_results": found,  # a reducer appends them to the earlier rounds' hits
@@ -98,7 +98,7 @@ async def search_web(state: AgentState, deps: WorkflowDependencies) -> dict[str,
     return update
 
 
-def _room_for_sources(max_sources: int | None, merged: list[dict[str, Any]]) -> int | None:
+def _room_for_sources(max_sources: int | None, merged: list[SearchHit]) -> int | None:
     return None if max_sources is None else max(0, max_sources - len(merged))
 
 

@@ -37,6 +37,7 @@ from research.state.agent_state import AgentState, plan_queries_flat
 from research.state.models import (
     ClaimReason,
     ClaimVerdict,
+    Document,
     FollowUpQuery,
     JudgeRecord,
     Language,
@@ -50,6 +51,7 @@ from research.state.models import (
     VerificationSummary,
     as_language,
     count_states,
+    ledger_mappings,
     states_json,
 )
 from research.nodes.dependencies import ModelRole, WorkflowDependencies
@@ -114,10 +116,10 @@ async def verify_claims(state: AgentState, deps: WorkflowDependencies) -> Comman
     new_errors: list[RunError] = []
 
     draft, language_check = await _fix_language(state.get("draft") or "", language, deps, new_errors)
-    index = EvidenceIndex(documents, question=str(state.get("question") or ""))
+    index = EvidenceIndex(ledger_mappings(documents), question=str(state.get("question") or ""))
     # A page's title, the program's own prompt text or a template's slot written as a sentence
     # is not a claim: it is neither checked nor counted, and the answer leaves it out.
-    titles = [str(d.get("title") or "") for d in documents]
+    titles = [d.title for d in documents]
     claims = [claim for claim in split_claims(draft)
               if not_a_claim_reason(claim.plain, claim.text, titles, PROGRAM_TEXT) not in NOT_CHECKED_AS_CLAIMS]
     for number, claim in enumerate(claims):
@@ -616,7 +618,7 @@ def _carry_over(claims: list[Claim], assessments: list[Assessment], methods: lis
 
 
 def _summary(verdicts: list[ClaimVerdict], loops: int, language_check: LanguageCheck,
-             documents: list[dict[str, Any]]) -> VerificationSummary:
+             documents: list[Document]) -> VerificationSummary:
     counts = {name.value: sum(1 for v in verdicts if v.verdict == name) for name in Verdict}
     total = len(verdicts)
     ratio = counts["supported"] / total if total else 0.0
@@ -631,7 +633,7 @@ def _summary(verdicts: list[ClaimVerdict], loops: int, language_check: LanguageC
         invalid_citations=invalid,
         loops=loops,
         language_check=language_check,
-        suspicious_sources=[str(d.get("label")) for d in documents if d.get("suspicious")],
+        suspicious_sources=[d.label for d in documents if d.suspicious],
     )
 
 

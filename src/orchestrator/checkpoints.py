@@ -10,10 +10,10 @@ stops with one line (exit 2) instead of resuming.
 
 Plain data can do harm too: a ``cache_path`` edited to ``~/.ssh/id_rsa`` would have the
 key parsed into the prompt and the report. So every stored state and pending write is
-also checked against the shape of what our graph writes (``check_state_values``): the
-types of the keys, the question's length, the session it belongs to (which must be
-stated: a copy cannot pass by dropping it), and every path, which must lie inside the
-session's own folder.
+also validated by the models ``AgentState`` declares (``check_state_values``: each key's
+type, each model's fields, no string read as a number), then checked for the question's
+length, the session it belongs to (which must be stated: a copy cannot pass by dropping
+it), and every path, which must lie inside the session's own folder.
 """
 
 from __future__ import annotations
@@ -30,10 +30,10 @@ from typing import Any, Callable, get_args, get_type_hints
 import ormsgpack
 from langgraph.checkpoint.serde import jsonplus
 from langgraph.checkpoint.serde._msgpack import SAFE_MSGPACK_METHODS
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 
 from research.modules.core.errors import UsageError
-from research.state.agent_state import AgentState
+from research.state.agent_state import AgentState, state_from_json
 from research.state.session_folder import cache_entry, fsync_directory
 
 # Exactly what a checkpoint of our graph contains besides plain data: the plan review's
@@ -207,74 +207,65 @@ class ForeignState(UsageError):
         super().__init__("session_folder.bad_state", what=_shown(what, 120))
 
 
-# What each key of AgentState holds (state/agent_state.py); None is allowed everywhere
-# (an optional value not set yet). Keys LangGraph adds itself ("__start__", "branch:…")
-# are not ours to judge and carry no data a node reads.
-_STRING_KEYS = ("question", "language", "model", "session_id", "session_dir", "parent_session", "depth", "draft",
-                "model_used", "report_md", "report_pdf", "budget_exhausted")
-_LIST_KEYS = ("conversation", "plan", "search_results", "engines_used", "documents", "follow_up_queries", "errors",
-              "style_rewrites", "redraft_targets", "supported_shares")
-_DICT_KEYS = ("disagreements", "verification", "usage")
-_NUMBER_KEYS = ("search_rounds", "elapsed_seconds")
-_BOOL_KEYS = ("review_plan", "plan_reviewed")
+# Keys LangGraph adds itself ("__start__", "branch:…") are not ours to judge and carry no data
+# a node reads; every key AgentState declares is judged by its declared type.
+STATE_KEYS = frozenset(get_type_hints(AgentState))
 MAX_BLOB_BYTES = 512 << 20  # one stored state; a deep run's holds some tens of MiB
 _MAX_ITEMS = 20_000  # far above any run's sources or claims, far below what exhausts memory
-_CHOICES = {"language": ("ja", "en"), "depth": ("quick", "standard", "deep")}
 
 
 def check_state_values(values: dict[str, Any], folder: Path, session_id: str, *, question_limit: int,
-                       whole: bool = True, known: set[str] | None = None) -> None:
-    """Raise ``ForeignState`` unless ``values`` (a stored state, or one pending write when
-    ``whole`` is False) has the shape our graph writes for the session in ``folder``.
-    ``known``: cache paths already found good in this check (every stored state repeats them)."""
+                       whole: bool = True, known: set[Any] | None = None) -> AgentState:
+    """The state ``values`` hold (a stored state, or one pending write when ``whole`` is
+    False), validated by the models ``AgentState`` declares (``state_from_json``: each key's
+    type, each model's fields, the choices of ``Language`` and the depth); raise
+    ``ForeignState`` unless it is that, for the session in ``folder``, with every path inside
+    it. None stands for a value not set yet. ``known``: cache paths already found good in
+    this check (every stored state repeats them)."""
     if not isinstance(values, dict):
         raise ForeignState("a state that is not a mapping")
-    for key, value in values.items():
-        if value is None or not isinstance(key, str):
-            continue
-        expected: Any = (str if key in _STRING_KEYS else list if key in _LIST_KEYS else dict if key in _DICT_KEYS
-                         else bool if key in _BOOL_KEYS else (int, float) if key in _NUMBER_KEYS else object)
-        if not isinstance(value, expected) or (key in _NUMBER_KEYS and isinstance(value, bool)):
-            raise ForeignState(f"'{key}' of type {type(value).__name__}")
-        if key in _CHOICES and value not in _CHOICES[key]:
-            raise ForeignState(f"'{key}' = {value!r}")
+    ours = {key: value for key, value in values.items() if isinstance(key, str) and key in STATE_KEYS}
+    for key, value in ours.items():
         if isinstance(value, list) and len(value) > _MAX_ITEMS:
             raise ForeignState(f"'{key}' with {len(value)} entries")
-    question = values.get("question")
-    if isinstance(question, str) and len(question) > question_limit:
+    state = _validated({key: value for key, value in ours.items() if value is not None})
+    question = state.get("question")
+    if question is not None and len(question) > question_limit:
         raise ForeignState(f"a question of {len(question)} characters (the limit is {question_limit})")
     # Ownership: a state that has any of our data says whose it is, and it is this folder's.
-    ours = [key for key in values if isinstance(key, str) and key in _ALL_KEYS]
     if whole and ours:
         for key in ("session_id", "session_dir"):
-            if not values.get(key):
+            if not state.get(key):
                 raise ForeignState(f"no '{key}'")
-    if "session_id" in values and values["session_id"] not in (None, session_id):
-        raise ForeignState(f"the session id '{values['session_id']}'")
-    if values.get("session_dir") is not None and not _same_place(values["session_dir"], folder):
-        raise ForeignState(f"the session folder '{values['session_dir']}'")
-    for index, hit in enumerate(values.get("search_results") or []):
-        if not isinstance(hit, dict):
-            raise ForeignState(f"search_results[{index}] that is not a mapping")
-        for key in ("url", "canonical_url"):
-            if not isinstance(hit.get(key, ""), str):
-                raise ForeignState(f"search_results[{index}].{key} that is not text")
-        path = hit.get("cache_path")
-        if path is None or (known is not None and isinstance(path, str) and (path, hit.get("url")) in known):
+    if state.get("session_id") not in (None, session_id):
+        raise ForeignState(f"the session id '{state['session_id']}'")
+    if state.get("session_dir") is not None and not _same_place(state["session_dir"], folder):
+        raise ForeignState(f"the session folder '{state['session_dir']}'")
+    for index, hit in enumerate(state.get("search_results") or []):
+        path = hit.cache_path
+        if path is None or (known is not None and (path, hit.url) in known):
             continue
-        if not is_cached_source(path, folder.parent, url=hit.get("url")):
+        if not is_cached_source(path, folder.parent, url=hit.url):
             raise ForeignState(f"search_results[{index}].cache_path that is not its URL's cache entry: {path}")
         if known is not None:
-            known.add((path, hit.get("url")))
-    for index, document in enumerate(values.get("documents") or []):
-        if not isinstance(document, dict) or not isinstance(document.get("markdown", ""), str):
-            raise ForeignState(f"documents[{index}] that is not a source")
+            known.add((path, hit.url))
     for key in ("report_md", "report_pdf"):
-        if values.get(key) and not _inside(values[key], folder):
-            raise ForeignState(f"'{key}' outside the session folder: {values[key]}")
+        where = state.get(key)
+        if where and not _inside(where, folder):
+            raise ForeignState(f"'{key}' outside the session folder: {where}")
+    return state
 
 
-_ALL_KEYS = frozenset(_STRING_KEYS + _LIST_KEYS + _DICT_KEYS + _NUMBER_KEYS + _BOOL_KEYS)
+def _validated(values: dict[str, Any]) -> AgentState:
+    """``state_from_json``, its refusal said as which value and why, in one line."""
+    try:
+        return state_from_json(values)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = "".join(f"[{part}]" if isinstance(part, int) else f".{part}" for part in first["loc"]).lstrip(".")
+        raise ForeignState(f"'{where}': {first['msg']}") from None
+    except (TypeError, ValueError, RecursionError):
+        raise ForeignState("a value that is not plain data") from None
 
 
 def is_cached_source(path: Any, sessions_root: Path, *, url: Any = None) -> bool:

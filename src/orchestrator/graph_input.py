@@ -19,6 +19,7 @@ from typing import Any
 
 from research.modules.core.errors import UsageError
 from research.modules.core.language import detect_language
+from research.state.models import Depth, Language, as_language
 
 MAX_QUESTION_CHARS = 4000
 # The keys of an input, and the values each may take ("auto": detect from the question).
@@ -36,8 +37,8 @@ class CallerInput:
     """A checked input: the question cleaned, the language resolved, the depth known."""
 
     question: str
-    language: str  # "ja" | "en"
-    depth: str  # one of DEPTHS
+    language: Language
+    depth: Depth
 
 
 def clean_question(raw: str) -> str:
@@ -51,11 +52,11 @@ def clean_question(raw: str) -> str:
     return text
 
 
-def resolve_language(requested: str | None, question: str) -> str:
+def resolve_language(requested: str | None, question: str) -> Language:
     if requested in ("ja", "en"):
-        return requested
+        return as_language(requested)
     if requested in ("auto", "", None):
-        return detect_language(question)
+        return as_language(detect_language(question))
     raise UsageError("usage.bad_lang", value=_shown(requested))
 
 
@@ -79,7 +80,7 @@ def read_caller_input(raw: Any, *, default_depth: str = "standard") -> CallerInp
     if depth is not None and depth not in DEPTHS:
         raise InputRefused("graph_input.bad_value", name="depth", value=_shown(depth))
     cleaned = clean_question(question)
-    return CallerInput(cleaned, resolve_language(language, cleaned), depth or default_depth)
+    return CallerInput(cleaned, resolve_language(language, cleaned), depth or default_depth)  # type: ignore[arg-type]
 
 
 def _shown(value: Any, limit: int = 40) -> str:

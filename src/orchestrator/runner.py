@@ -268,7 +268,7 @@ async def _run_locked(run: RunContext) -> RunResult:
             raise
     history.append_event(session.session_id, "run_end")
     documents = final.get("documents", [])
-    read = sum(1 for d in documents if d["status"] == "ok")
+    read = sum(1 for d in documents if d.status == "ok")
     problems, exit_code = run_problems(final), outcome_exit_code(final)
     sandbox = run.pool.parser.sandbox_name if run.pool.parser is not None else ""
     if sandbox in WEAK_SANDBOXES:  # parsed with less isolation than bwrap or a container gives
@@ -463,9 +463,9 @@ def _seed_from_parent(history: HistoryManager, parent: str | None) -> dict[str, 
         "documents": documents,
         "conversation": conversation[-3:],
     }
-    # The parent's files are data like a checkpoint: the same shape, paths only under the sessions.
-    check_state_values(seed, session.path, session.session_id, question_limit=MAX_QUESTION_CHARS, whole=False)
-    return seed
+    # The parent's files are data like a checkpoint: the same models, paths only under the sessions.
+    return dict(check_state_values(seed, session.path, session.session_id, question_limit=MAX_QUESTION_CHARS,
+                                   whole=False))
 
 
 def _resumable(history: HistoryManager, ref: str) -> tuple[SessionInfo, dict[str, Any]]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import operator
 from collections.abc import Mapping
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 
 from pydantic import TypeAdapter
 
@@ -14,7 +14,7 @@ from pydantic import TypeAdapter
 # checkpoints are checked against this very class (orchestrator/checkpoints.py).
 from typing_extensions import TypedDict
 
-from research.state.models import FollowUpQuery, Language, VerificationResult
+from research.state.models import Budget, Depth, Document, FollowUpQuery, Language, SearchHit, VerificationResult
 
 
 def add_usage(total: dict[str, dict[str, int]] | None, more: dict[str, dict[str, int]] | None) -> dict[str, dict[str, int]]:
@@ -27,14 +27,17 @@ def add_usage(total: dict[str, dict[str, int]] | None, more: dict[str, dict[str,
     return merged
 
 
-def add_new_by_url(known: list[dict[str, Any]] | None, more: list[dict[str, Any]] | None) -> list[dict[str, Any]]:
+Source = TypeVar("Source", SearchHit, Document)
+
+
+def add_new_by_url(known: list[Source] | None, more: list[Source] | None) -> list[Source]:
     """The reducer of ``search_results`` and ``documents``: entries whose canonical URL is not
     there yet are appended, in order. A node returns only what it found; a repeated or
     resumed step can never store a source twice, nor renumber the ones already labelled."""
     merged = list(known or [])
-    seen = {entry.get("canonical_url") or entry.get("url") for entry in merged}
+    seen = {entry.canonical_url or entry.url for entry in merged}
     for entry in more or []:
-        key = entry.get("canonical_url") or entry.get("url")
+        key = entry.canonical_url or entry.url
         if key not in seen:
             seen.add(key)
             merged.append(entry)
@@ -62,19 +65,19 @@ class AgentState(TypedDict, total=False):
     parent_session: str | None
     # Earlier turns of a REPL conversation: [{"question": ..., "answer": ...}], oldest first.
     conversation: list[dict[str, str]]
-    depth: str  # "quick" | "standard" | "deep"
+    depth: Depth
     # Sub-questions: [{"question": ..., "queries": [{"text", "language"}]}]; quick has one.
     plan: list[dict[str, Any]]
     review_plan: bool  # stop after planning for the user to review (plan_review node)
     plan_reviewed: bool
     # search node
-    search_results: Annotated[list[dict[str, Any]], add_new_by_url]  # SearchHit dicts
+    search_results: Annotated[list[SearchHit], add_new_by_url]
     # Search rounds run so far: 1 after the first, one more per follow-up round (so the
     # verification loops that ran are this less one; nothing else counts them).
     search_rounds: int
     engines_used: list[str]
     # processing node
-    documents: Annotated[list[dict[str, Any]], add_new_by_url]  # Document dicts: the sources ledger, labels S1..Sn
+    documents: Annotated[list[Document], add_new_by_url]  # the sources ledger, labels S1..Sn
     # llm node
     draft: str
     model_used: str
@@ -103,7 +106,7 @@ class AgentState(TypedDict, total=False):
     # budgets (kept up to date by the graph's node wrapper, so they survive resume)
     elapsed_seconds: float  # time spent inside nodes so far, across processes
     # (The tokens used so far are summed from ``usage``: see orchestrator/steps.tokens_used.)
-    budget_exhausted: str | None  # "seconds" | "tokens" | "sources" once a budget ran out
+    budget_exhausted: Budget | None  # once a budget ran out
     # llm node: sentences rewritten for the style rules
     style_rewrites: list[dict[str, Any]]
     # verification -> llm: the sentences a follow-up round revises (the rest stays as written)

@@ -15,6 +15,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 Language = Literal["ja", "en"]
+Depth = Literal["quick", "standard", "deep"]
+Budget = Literal["seconds", "tokens", "sources"]  # the budgets a run can spend (AgentState.budget_exhausted)
 
 
 def as_language(value: object) -> Language:
@@ -122,6 +124,12 @@ class Document(BaseModel):
     snippets: list[str] = Field(default_factory=list)
     key_facts: list[str] = Field(default_factory=list)
     tables: list[list[list[str]]] = Field(default_factory=list)
+
+
+def ledger_mappings(documents: Iterable[Document]) -> list[dict[str, Any]]:
+    """Ledger entries as the text toolkit (``modules/text``) reads them: plain mappings, as
+    processed.jsonl holds them."""
+    return [document.model_dump() for document in documents]
 
 
 class ClaimVerdict(BaseModel):

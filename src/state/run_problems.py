@@ -69,7 +69,7 @@ def search_unreachable(state: Mapping[str, Any]) -> bool:
 
 def outcome_exit_code(state: Mapping[str, Any]) -> int:
     """0 with evidence; 5 when no engine could be reached; 4 when searching found nothing usable."""
-    read = sum(1 for d in state.get("documents") or [] if isinstance(d, dict) and d.get("status") == "ok")
+    read = sum(1 for d in state.get("documents") or [] if d.status == "ok")
     if read:
         return EXIT_OK
     return EXIT_SEARCH_FAILED if search_unreachable(state) else EXIT_NO_EVIDENCE

@@ -14,6 +14,7 @@ from typing import Any
 from research.modules.core.i18n import t
 from research.state.agent_state import queries_for_round
 from research.state.models import (
+    Document,
     FollowUpQuery,
     VerdictState,
     VerificationResult,
@@ -59,18 +60,19 @@ def search_account(before: Mapping[str, Any], update: Mapping[str, Any], lang: s
 
 
 def sources_account(before: Mapping[str, Any], update: Mapping[str, Any], lang: str) -> list[str]:
-    known = {d.get("canonical_url") for d in before.get("documents") or []}
-    fresh = [d for d in update.get("documents") or [] if d.get("canonical_url") not in known]
+    earlier: list[Document] = before.get("documents") or []
+    known = {d.canonical_url for d in earlier}
+    fresh = [d for d in update.get("documents") or [] if d.canonical_url not in known]
     if not fresh:
         return [t("progress_md.no_new_sources", lang)]
     lines = []
     for doc in fresh:
-        name = one_line(doc.get("title") or doc.get("url", ""))
-        if doc.get("status") == "ok":
-            lines.append(f"- [{doc.get('label')}] {name} — {doc.get('url')}")
+        name = one_line(doc.title or doc.url)
+        if doc.status == "ok":
+            lines.append(f"- [{doc.label}] {name} — {doc.url}")
         else:
-            reason = t("progress_md.source_failed", lang, reason=one_line(doc.get("error") or ""))
-            lines.append(f"- ✗ {doc.get('url')} — {reason}")
+            reason = t("progress_md.source_failed", lang, reason=one_line(doc.error or ""))
+            lines.append(f"- ✗ {doc.url} — {reason}")
     return lines
 
 
