@@ -16,6 +16,7 @@ from pathlib import Path
 from research.cli.main import _ArgumentParser
 from research.modules.core.errors import EXIT_OK, EXIT_USAGE, UserFacingError
 from research.modules.core.i18n import t
+from research.modules.core.language import choose_language
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -58,7 +59,7 @@ def _parser_server(cache_dir: str | None, no_sandbox: bool) -> int:
         settings = load_settings()
     except UserFacingError as exc:
         return _fail(exc.message("en"))
-    lang = settings.language if settings.language in ("ja", "en") else "en"
+    lang = choose_language(settings.language, default="en")
     cache = None
     if cache_dir:
         cache = Path(cache_dir).expanduser()

@@ -26,6 +26,7 @@ from rich.markup import escape
 
 from research.modules.core.errors import EXIT_NO_EVIDENCE, EXIT_OK, UserFacingError
 from research.modules.core.i18n import t
+from research.modules.core.language import choose_language
 from research.modules.core.settings import Settings
 from research.modules.text.sanitize import strip_controls
 
@@ -42,14 +43,6 @@ def history_file() -> Path:
     return base / "research" / "history"
 
 
-def initial_message_language(setting: str) -> str:
-    """Messages follow the configured language; with "auto", the user's locale until a question is asked."""
-    if setting in ("ja", "en"):
-        return setting
-    locale = os.environ.get("LC_ALL") or os.environ.get("LC_MESSAGES") or os.environ.get("LANG", "")
-    return "ja" if locale.startswith("ja") else "en"
-
-
 class Repl:
     """State of one REPL: language, model, the conversation, and the prompt."""
 
@@ -57,7 +50,8 @@ class Repl:
         from research.state.session_folder import HistoryManager
 
         self.settings = settings  # /lang, /model, /depth and /plan change it for the next question
-        self.lang: str = initial_message_language(settings.language)  # messages and help
+        # Messages and help: the configured language; with "auto", the locale's until a question is asked.
+        self.lang: str = choose_language(settings.language)
         self.session_id: str | None = None  # the conversation's latest session; parent of the next question
         self.verbose = False
         self.history = HistoryManager(settings.sessions_dir)
@@ -155,9 +149,7 @@ class Repl:
         if self.lang_setting == "auto":
             # Messages follow the question from its first line, before Ollama is even asked:
             # a Japanese question that fails at once still gets its error in Japanese.
-            from research.modules.core.language import detect_language
-
-            self.lang = detect_language(question)
+            self.lang = choose_language(text=question)
 
         if self.settings.server:
             self.ask_server(question)

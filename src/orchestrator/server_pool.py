@@ -19,6 +19,7 @@ import asyncio
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Awaitable, Callable
 
+from research.modules.core.language import choose_language
 from research.modules.core.settings import SEARCH_ENGINES, Settings
 
 if TYPE_CHECKING:  # imported when the servers start: a run asks Ollama first, without them
@@ -75,7 +76,7 @@ class ServerPool:
         except OSError:
             return  # the run reports this itself, when it creates its session folder
         root = root.resolve()
-        lang = settings.language if settings.language in ("ja", "en") else "en"
+        lang = choose_language(settings.language, default="en")
         self.web_search = WebSearchClient(settings, None, cache_root=root)
         self.parser = ContainerProcessor(settings, root, lang=lang)
         self._key = key

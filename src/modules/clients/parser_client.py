@@ -32,6 +32,7 @@ from research.modules.clients.sandbox import (
 )
 from research.modules.core.errors import DocumentFailed, UserFacingError
 from research.modules.core.i18n import t
+from research.modules.core.language import choose_language
 from research.modules.core.settings import Settings
 from research.state.models import ParsedDocument
 
@@ -75,7 +76,7 @@ class ContainerProcessor(BackgroundStart):
 
     def __init__(self, settings: Settings, cache_dir: Path, *, sandbox: str | None = None, lang: str | None = None) -> None:
         self.settings = settings
-        self.lang = lang or (settings.language if settings.language in ("ja", "en") else "en")
+        self.lang = choose_language(lang, settings.language, default="en")
         self.cache_dir = Path(cache_dir)
         self._requested_sandbox = sandbox
         self.command: SandboxCommand | None = None

@@ -6,9 +6,14 @@ kana are decisive even in a mostly-Latin question, since English has none.
 
 from __future__ import annotations
 
+import os
 import re
+from typing import Literal
 
 from research.modules.core.grammar import CITATION_GROUP, INLINE_CODE, URL_TOKEN
+
+Language = Literal["ja", "en"]
+LANGUAGES: tuple[Language, ...] = ("ja", "en")
 
 KANA = re.compile(r"[\u3040-\u309f\u30a0-\u30ff\uff66-\uff9f]")
 _JAPANESE = re.compile(r"[\u3040-\u309f\u30a0-\u30ff\uff66-\uff9f\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
@@ -19,7 +24,23 @@ def japanese_chars(text: str) -> int:
     return len(_JAPANESE.findall(text))
 
 
-def detect_language(text: str) -> str:
+def choose_language(*named: object, text: str = "", default: Language | None = None) -> Language:
+    """The one rule for which language to speak: the first of ``named`` that is "ja" or "en"
+    (a flag, a setting, a caller's argument, in the order given; "auto" and empty name none),
+    else the language ``text`` (the question) is written in, else ``default``, else the
+    locale's (LC_ALL, LC_MESSAGES, LANG: the first set, as POSIX reads them)."""
+    for candidate in named:
+        if candidate == "ja" or candidate == "en":
+            return candidate
+    if text:
+        return detect_language(text)
+    if default is not None:
+        return default
+    locale = os.environ.get("LC_ALL") or os.environ.get("LC_MESSAGES") or os.environ.get("LANG", "")
+    return "ja" if locale.startswith("ja") else "en"
+
+
+def detect_language(text: str) -> Language:
     """``"ja"`` when the text is written in Japanese script, else ``"en"``."""
     ja = japanese_chars(text)
     if ja == 0:

@@ -30,6 +30,7 @@ from typing import Any
 import psycopg
 
 from research.modules.core.errors import UserFacingError
+from research.modules.core.language import choose_language
 from research.modules.core.settings import Settings
 from research.orchestrator import run_queue
 from research.orchestrator.run_queue import CURRENT_FENCE, ClaimedRun, Fenced, HandBack, Lease, RunStatus
@@ -374,7 +375,7 @@ async def _main(settings: Settings, lease_seconds: float, heartbeat_seconds: flo
     loop.set_exception_handler(unretrieved)
     from research.modules.core.i18n import t
 
-    lang = settings.language if settings.language in ("ja", "en") else "en"
+    lang = choose_language(settings.language, default="en")
     sys.stderr.write(t("serve.worker_started", lang, worker=worker.name) + "\n")
     sys.stderr.flush()
     await worker.serve()
