@@ -58,7 +58,7 @@ def check_ollama(settings: Settings, lang: str) -> tuple[Check, Check]:
         )
     ollama = Check("ollama", label_ollama, "ok", t("doctor.ollama_ok", lang, version=version, host=host))
     if model_is_installed(settings.model, installed):
-        # The judge of uncertain claims is named here too, with how to get the checker (issue 21).
+        # The judge of uncertain claims is named here too, with how to get the checker.
         judge, judge_line = judge_summary(settings, installed, lang)
         joint = "。" if lang == "ja" else "; "
         detail = f"{t('doctor.model_ok', lang, model=settings.model)}{joint}{t('doctor.check.judge', lang)}: {judge_line}"
@@ -92,7 +92,7 @@ def _judge_line(settings: Settings, installed: set[str], lang: str) -> tuple[str
 
 
 def check_guard(settings: Settings, lang: str) -> Check:
-    """The guard model that screens page text with the grammar (issue 30), or how to get one."""
+    """The guard model that screens page text with the grammar, or how to get one."""
     from research.modules.llm.guard import guard_model
     from research.modules.llm.model_manager import installed_models
 

@@ -263,7 +263,7 @@ def _sources(repl: "Repl", arg: str) -> bool:
     return True
 
 
-# --- /depth /plan (issue 9) ------------------------------------------------------------------
+# --- /depth /plan ---------------------------------------------------------------------------
 def _depth(repl: "Repl", arg: str) -> bool:
     choice = arg.strip().lower()
     if not choice:  # a question, not a change: the depth stays as it is

@@ -387,7 +387,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "Cannot use the MCP config file {path}: {reason}",
         "ja": "MCP 設定ファイル {path} を使用できません: {reason}",
     },
-    # --- research depth, plan review, budgets, fallback model (issue 9) --------------
+    # --- research depth, plan review, budgets, fallback model ------------------------
     "plan.title": {"en": "Research plan for: {question}", "ja": "調査計画: {question}"},
     "plan.help": {
         "en": "Enter: accept · e N TEXT: edit sub-question N · d N: drop N · a TEXT: add one",
@@ -433,7 +433,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "repl.plan_on": {"en": "Plan review on: each question stops after planning for you to review.",
                      "ja": "計画の確認をオンにしました。質問ごとに計画を確認してから検索します。"},
     "repl.plan_off": {"en": "Plan review off.", "ja": "計画の確認をオフにしました。"},
-    # --- reliability: faults mid-run, degraded reports (issue 8) --------------------
+    # --- reliability: faults mid-run, degraded reports ------------------------------
     "ollama.stream_lost": {
         "en": "Ollama stopped answering in the middle of a reply ({host}); the partial answer was discarded",
         "ja": "Ollama が回答の途中で応答しなくなりました（{host}）。途中までの回答は破棄しました",

@@ -159,7 +159,7 @@ class Settings(_RunOptionSettings):  # type: ignore[valid-type, misc]
     sandbox_image: str | None = None
     parse_timeout: float = Field(default=30.0, gt=0)
     verification_pass_ratio: float = Field(default=0.8, ge=0.0, le=1.0)
-    # --- the judge for uncertain claims (issue 21, modules/llm/judge.py) ---
+    # --- the judge for uncertain claims (modules/llm/judge.py) ---
     # Empty: bespoke-minicheck when Ollama has it, else the drafting model with the judge
     # prompt. A name: that model, asked the checker's protocol; the drafting model's name: the prompt.
     judge_model: str = ""
@@ -168,7 +168,7 @@ class Settings(_RunOptionSettings):  # type: ignore[valid-type, misc]
     pdf_font: Path | None = None
     # How much of what a run did goes to stderr (modules/core/logs.py); --verbose is "info".
     log_level: Literal["debug", "info", "warning", "error"] = "warning"
-    # --- beyond one machine (issue 24, docs/scale.md) ---
+    # --- beyond one machine (docs/scale.md) ---
     # Empty: checkpoints in the session folder (SQLite), no server to install. A
     # postgresql:// URL: checkpoints and the sessions index in PostgreSQL, shared by workers.
     # `research config` shows it: keep the password in ~/.pgpass or PGPASSWORD, not the URL.

@@ -1,4 +1,4 @@
-"""A second opinion on page text from a guard model, where Ollama has one (issue 30, item 4.3).
+"""A second opinion on page text from a guard model, where Ollama has one.
 
 The grammar (modules/text/injection.py) removes the sentences of a page that address the
 model. When Ollama lists IBM's ``granite3-guardian`` (Apache-2.0, any tag), the processing

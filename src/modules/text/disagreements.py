@@ -952,7 +952,7 @@ def _exact_enough(answer_value: Value, source_value: Value) -> bool:
 def contested_claims(claims: list[dict[str, Any]], items: list[dict[str, Any]]) -> dict[int, str]:
     """The claims verified as supported that give one side of a disagreement without citing
     the sources of the other sides: claim index → those sides ("3776 m [S1]"). A report must
-    not show such a claim as simply supported (issue 21)."""
+    not show such a claim as simply supported."""
     out: dict[int, str] = {}
     for claim in claims:
         if not isinstance(claim, dict) or claim.get("verdict") != "supported":

@@ -126,7 +126,7 @@ _JAPANESE = [
     r"(これまで|今まで|以前|前|上記)の(会話|やり取り|やりとり|文脈|コンテキスト)(は|を)(すべて|全て)?(忘れ|無視)",
     r"代わりに.{0,30}と(答え|回答|出力|返答|述べ|書い|言っ)(て|なさい|ろ)",
 ]
-# --- The grammar behind the phrase lists (issue 30): who is addressed, what is discarded,
+# --- The grammar behind the phrase lists: who is addressed, what is discarded,
 # what the response is told to be. Each word class lists the common languages together
 # (en, ru, es, it, fr, de, pt); a sentence is an instruction when the classes meet in the
 # order an instruction puts them, whatever the exact words.
@@ -480,7 +480,7 @@ def _phrases_split_across_lines(lines: list[str]) -> tuple[set[int], list[bool]]
     return flagged, alone
 
 
-# --- The answer side (issue 30): what a model writes when it obeyed a page anyway. A sentence
+# --- The answer side: what a model writes when it obeyed a page anyway. A sentence
 # of the answer that turns to the reader with a request, promotes something, sends the reader
 # to a link, or is in another form than prose is not part of the answer, cited or not.
 # A link, by the one URL pattern (modules/core/grammar.py), or a bare domain or address.

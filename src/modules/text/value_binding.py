@@ -1,4 +1,4 @@
-"""Values bound to what they measure (issue 29): a figure or a contrast word counts where the
+"""Values bound to what they measure: a figure or a contrast word counts where the
 passage gives it for the same thing, not wherever it occurs in the passage.
 
 "The Python Steering Council accepted it in 2024" is not supported by "The Python Steering

@@ -72,7 +72,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "ja": "RESEARCH_JUDGE_MODEL={model} がインストールされていません（ollama pull {model}）。代わりに "
               "{drafting} が判定します。",
     },
-    # --- the guard model that screens page text (issue 30, item 4.3; modules/llm/guard.py) ---
+    # --- the guard model that screens page text (modules/llm/guard.py) ---
     "guard.not_answered": {
         "en": "The guard model {model} gave no Yes/No for {count} of {total} passage(s) ({reason}); the grammar's "
               "screening stands for them.",

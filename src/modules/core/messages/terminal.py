@@ -1,8 +1,8 @@
-"""Messages of the terminal's account of a run (issue 14): failures as they happen, the
+"""Messages of the terminal's account of a run: failures as they happen, the
 closing summary, sessions, `research config`, `--output` and doctor's search checks."""
 
 MESSAGES: dict[str, dict[str, str]] = {
-    # --- the REPL (issue 23) -----------------------------------------------------------
+    # --- the REPL ----------------------------------------------------------------------
     "repl.depth_current": {
         "en": "Depth: {depth} (change it with /depth {choices})",
         "ja": "調査の深さ: {depth}（/depth {choices} で変更できます）",

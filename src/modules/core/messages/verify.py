@@ -51,7 +51,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "verify.reason.roles_unconfirmed": {"en": "who did what is not confirmed by the source",
                                         "ja": "誰が何をしたかを出典で確認できない"},
     "verify.reason.unrelated": {"en": "the source is about something else", "ja": "出典は別の内容"},
-    # issue 21: what the structure checks found
+    # what the structure checks found
     "verify.reason.role_swap": {"en": "the source has who did what to whom the other way round",
                                 "ja": "出典では誰が何をしたかが逆になっている"},
     "verify.reason.role_unclear": {"en": "the source may give these roles to others; the judge decides",
