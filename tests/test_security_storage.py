@@ -1,11 +1,11 @@
-"""atomic_write is durable: the file and its folder are fsynced (issue 17)."""
+"""atomic_write is durable: the file and its folder are fsynced."""
 
 from __future__ import annotations
 
 import os
 import stat
 
-from research.state.session_folder import atomic_write
+from research.modules.core.files import atomic_write
 
 
 def test_atomic_write_fsyncs_the_file_and_the_folder(tmp_path, monkeypatch):

@@ -203,7 +203,7 @@ def _state_file() -> Path:
 
 def remember_run(settings: Settings, run_id: int) -> None:
     """The last run submitted from here, so `research attach` with no number follows it."""
-    from research.state.session_folder import atomic_write
+    from research.modules.core.files import atomic_write
 
     try:
         atomic_write(_state_file(), json.dumps({"server": server_base(settings), "run_id": run_id}).encode("utf-8"))
@@ -400,7 +400,7 @@ async def _fetch_files(api: ServerApi, prefix: str, folder: Path, lang: str,
                        names: tuple[str, ...] = REPORT_FILES) -> dict[str, Path] | None:
     """The report files written into ``folder``: their local paths; None (one line said) when the folder
     cannot be written."""
-    from research.state.session_folder import atomic_write
+    from research.modules.core.files import atomic_write
 
     written: dict[str, Path] = {}
     for name in names:

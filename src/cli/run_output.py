@@ -20,7 +20,7 @@ from research.modules.report.templates import report_labels
 from research.modules.text.sanitize import strip_controls
 from research.state.models import ProblemKind, summary_states
 from research.state.progress_log import verdict_counts
-from research.state.session_folder import atomic_write
+from research.modules.core.files import atomic_write
 
 LANGUAGE_NAMES = {"ja": {"ja": "日本語", "en": "Japanese"}, "en": {"ja": "英語", "en": "English"}}
 

@@ -18,7 +18,8 @@ from typing import Any
 
 from research.modules.core.i18n import t
 from research.modules.text.sanitize import safe_markdown
-from research.state.session_folder import atomic_write, read_session_bytes
+from research.modules.core.files import atomic_write
+from research.state.session_folder import read_session_bytes
 from research.state.step_accounts import one_line, verdict_counts
 from research.state.steps import STEP_BY_NAME
 

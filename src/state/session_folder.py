@@ -21,7 +21,6 @@ import os
 import re
 import secrets
 import stat
-import tempfile
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -29,6 +28,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from research.modules.core.errors import UsageError, UserFacingError
+from research.modules.core.files import atomic_write, fsync_directory  # noqa: F401 - the session's writes, and re-exported
 from research.modules.core.urls import canonical_url
 from research.modules.text.sanitize import shorten
 from research.state.status import SessionStatus
@@ -240,7 +240,7 @@ class HistoryManager:
                 info = os.lstat(path)
             except FileNotFoundError:
                 continue
-            except OSError as exc:
+            except OSError:
                     raise UsageError("session_folder.unsafe_file", session_id=session.session_id, name=name) from None
             wanted = stat.S_ISDIR if name == "sources" else stat.S_ISREG
             if not wanted(info.st_mode):
@@ -326,48 +326,6 @@ def listed_meta(folder: Path) -> dict[str, Any] | None:
     if listed["status"] != SessionStatus.DAMAGED:
         listed["status"] = effective_status(folder, listed["status"])
     return listed
-
-
-def atomic_write(target: Path, data: bytes, *, mode: int | None = None) -> None:
-    """Write ``data`` to ``target`` whole or not at all, and durably.
-
-    The file is fsynced before the rename (no empty file after a power cut) and the
-    folder after it (the rename itself survives one): the only write path for every file
-    a user keeps (session files, report.pdf, the fetch and font caches, tokens, ``-o``
-    copies). It is private (0600) unless ``mode`` says otherwise.
-    """
-    target = Path(target)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            if mode is not None:
-                os.fchmod(handle.fileno(), mode)
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, target)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-    fsync_directory(target.parent)
-
-
-def fsync_directory(folder: Path) -> None:
-    """Make a rename or a new file in ``folder`` durable; a no-op where folders cannot be opened."""
-    try:
-        fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:  # some filesystems (and Windows) refuse fsync on a folder
-        pass
-    finally:
-        os.close(fd)
 
 
 @contextmanager

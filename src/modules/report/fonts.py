@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from research.modules.core.errors import UsageError, UserFacingError
-from research.state.session_folder import atomic_write
+from research.modules.core.files import atomic_write
 
 # TrueType system fonts with Japanese glyphs, most common first. The CFF ones at the end
 # (Noto CJK) work through conversion, which takes a while once.

@@ -43,7 +43,7 @@ from research.modules.text.sanitize import safe_url, strip_controls
 from research.modules.core.errors import UserFacingError
 from research.modules.core.i18n import t
 from research.modules.report.fonts import fallback_font_for, register_font, register_japanese_font
-from research.state.session_folder import atomic_write
+from research.modules.core.files import atomic_write
 from research.modules.report.content import (
     Block,
     CodeBlock,

@@ -26,7 +26,8 @@ from typing import Any
 
 from research.modules.core.errors import UsageError
 from research.modules.core.settings import Settings, config_file_path
-from research.state.session_folder import atomic_write, now_iso
+from research.modules.core.files import atomic_write
+from research.state.session_folder import now_iso
 
 TOKEN_PREFIX = "rsk_"
 MAX_NAME_CHARS = 64

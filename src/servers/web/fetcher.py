@@ -31,7 +31,8 @@ import httpx
 
 from research.modules.core.settings import LOCAL_SUFFIXES, FetchSettings
 from research.servers.web.url_safety import URLGuard, UnsafeURL, canonical_url
-from research.state.session_folder import atomic_write, cache_suffix, is_cache_entry_name, read_session_bytes, source_key
+from research.modules.core.files import atomic_write
+from research.state.session_folder import cache_suffix, is_cache_entry_name, read_session_bytes, source_key
 
 USER_AGENT = "research-assistant/0.1 (+local research tool; polite fetcher)"
 _SIDECAR_LIMIT = 1 << 20
