@@ -13,43 +13,14 @@ import os
 import signal
 import sys
 
-from research import __version__
 from research.modules.core.errors import EXIT_FAILURE, EXIT_USAGE, SIGNAL_EXIT_CODES, UserFacingError
 from research.modules.core.i18n import t
-from research.modules.core.run_options import FLAG_NAMES, add_flags, from_flags
+from research.cli.arguments import build_parser, error_line, message_language, stdout_failed
+from research.modules.core.run_options import FLAG_NAMES, from_flags
 
 SUBCOMMANDS = ("sessions", "doctor", "mcp", "verify", "config", "help", "serve", "attach")
 # Failures of the session folder's storage: reported as one line, exit code 1.
 _STORAGE_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EACCES, errno.EPERM, errno.ENOTDIR, errno.EFBIG}
-
-
-class _ArgumentParser(argparse.ArgumentParser):
-    """argparse, but a usage mistake is one line and exit code 2 (no usage dump)."""
-
-    def error(self, message: str) -> None:  # type: ignore[override]
-        sys.stderr.write(f"research: {message}\n")
-        raise SystemExit(EXIT_USAGE)
-
-
-def build_parser() -> argparse.ArgumentParser:
-    parser = _ArgumentParser(
-        prog="research",
-        description="Local-first bilingual research assistant / ローカルで動く日英リサーチアシスタント. "
-        "Subcommands: sessions, doctor, config, verify, mcp, serve, attach, help (run `research <subcommand> --help`).",
-    )
-    parser.add_argument("question", nargs="?", help="the question (no question: start the REPL)")
-    # The options of a run (--lang, --model, --engine, --depth, the budgets, …): one
-    # declaration each, in modules/core/run_options.py, with their help in the user's language.
-    add_flags(parser, _message_language(None, None))
-    parser.add_argument("--json", action="store_true", help="print one JSON object on stdout at the end")
-    parser.add_argument("-o", "--output", metavar="PATH",
-                        help="also copy the report there: a .md, .pdf or .json file, or a folder for all of them")
-    parser.add_argument("--resume", metavar="ID", help="resume an interrupted session")
-    parser.add_argument("--verbose", action="store_true",
-                        help="more detail on stderr: each step's account, and the log of what the run did "
-                             "(steps, model calls, times, retries; RESEARCH_LOG_LEVEL sets it without this flag)")
-    parser.add_argument("--version", action="version", version=f"research {__version__}")
-    return parser
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -60,7 +31,7 @@ def main(argv: list[str] | None = None) -> int:
     closed = _reopen_closed_standard_streams()
     if "stdout" in closed and argv[:1] != ["mcp"]:
         # The report path or JSON would go nowhere; say so before any work is done.
-        _error_line(t("output.stdout_closed", _message_language(None, None)))
+        error_line(t("output.stdout_closed", message_language(None, None)))
         raise SystemExit(EXIT_FAILURE)
     try:
         if argv and argv[0] in SUBCOMMANDS:
@@ -121,27 +92,12 @@ def _write_result(text: str, lang: str) -> int:
         sys.stdout.flush()
         return 0
     except OSError as exc:
-        _stdout_failed(exc, lang)
+        stdout_failed(exc, lang)
         return EXIT_FAILURE
 
 
-def _stdout_failed(exc: OSError, lang: str) -> None:
-    # Point fd 1 at /dev/null so the interpreter's own flush at exit cannot fail again.
-    try:
-        null = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(null, 1)
-        os.close(null)
-        sys.stdout = open(1, "w", encoding="utf-8", closefd=False)
-    except OSError:
-        pass
-    try:
-        _error_line(t("output.failed", lang, stream="stdout", reason=exc.strerror or type(exc).__name__))
-    except OSError:
-        pass
-
-
 def _research(args: argparse.Namespace) -> int:
-    lang = _message_language(args.language, args.question)
+    lang = message_language(args.language, args.question)
     try:
         from research.modules.core.settings import load_settings
 
@@ -207,15 +163,15 @@ async def _one_shot(args: argparse.Namespace, settings, lang: str) -> int:
         name = request.stopped_by or "SIGINT"
         shown = "Ctrl-C" if name == "SIGINT" else name
         if progress.session_id:
-            _error_line(t("terminal.interrupted_kept", progress.lang, signal=shown, session_id=progress.session_id,
+            error_line(t("terminal.interrupted_kept", progress.lang, signal=shown, session_id=progress.session_id,
                           steps=progress.step_names()))
         else:
-            _error_line(t("stop.interrupted_early", progress.lang, signal=shown))
+            error_line(t("stop.interrupted_early", progress.lang, signal=shown))
         return SIGNAL_EXIT_CODES[name]
     except UserFacingError as exc:
         if progress.session_id and exc.exit_code != EXIT_USAGE:
             # The session exists and its finished steps are checkpointed: say how to go on.
-            _error_line(t("session.resume_hint", progress.lang, message=exc.message(progress.lang),
+            error_line(t("session.resume_hint", progress.lang, message=exc.message(progress.lang),
                           session_id=progress.session_id))
             return exc.exit_code
         raise
@@ -223,7 +179,7 @@ async def _one_shot(args: argparse.Namespace, settings, lang: str) -> int:
         if isinstance(exc, OSError) and exc.errno in _STORAGE_ERRNOS:
             # Disk full or a read-only folder mid-run: one line naming the folder.
             where = progress.session_dir or str(settings.sessions_dir)
-            _error_line(t("session.write_failed", progress.lang, path=where, reason=exc.strerror or str(exc)))
+            error_line(t("session.write_failed", progress.lang, path=where, reason=exc.strerror or str(exc)))
             return EXIT_FAILURE
         sys.stderr.write("research: " + t("error.unexpected", progress.lang, reason=f"{type(exc).__name__}: {exc}",
                                           log="error.log") + "\n")
@@ -236,7 +192,7 @@ async def _one_shot(args: argparse.Namespace, settings, lang: str) -> int:
     for line in closing_lines(result, progress, ("report_md",) if live else ("report_md", "report_pdf")):
         progress.console.print(line, soft_wrap=True)
     if progress.output_error is not None:  # the streamed answer already met a closed pipe
-        _stdout_failed(progress.output_error, progress.lang)
+        stdout_failed(progress.output_error, progress.lang)
         return EXIT_FAILURE
     if args.output and copy_outputs(result, args.output, progress) != 0:
         return EXIT_FAILURE
@@ -290,22 +246,6 @@ def _check_before_a_session(settings, lang: str) -> None:
         except SandboxUnavailable as exc:
             raise UsageError("setting.sandbox_unavailable", sandbox=settings.sandbox,
                              reason=exc.message(lang)) from None
-
-
-def _error_line(message: str) -> None:
-    sys.stderr.write(f"research: {message}\n")
-
-
-def _message_language(flag: str | None, question: str | None) -> str:
-    """The language for messages before settings are read: flag, env, question, locale."""
-    for candidate in (flag, os.environ.get("RESEARCH_LANGUAGE")):
-        if candidate in ("ja", "en"):
-            return candidate
-    if question:
-        from research.modules.core.language import detect_language
-
-        return detect_language(question)
-    return "ja" if os.environ.get("LANG", "").startswith("ja") else "en"
 
 
 if __name__ == "__main__":

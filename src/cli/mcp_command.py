@@ -13,14 +13,14 @@ import os
 import sys
 from pathlib import Path
 
-from research.cli.main import _ArgumentParser
+from research.cli.arguments import ArgumentParser
 from research.modules.core.errors import EXIT_OK, EXIT_USAGE, UserFacingError
 from research.modules.core.i18n import t
 from research.modules.core.language import choose_language
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = _ArgumentParser(prog="research mcp", description="Run one of the MCP servers on stdio.")
+    parser = ArgumentParser(prog="research mcp", description="Run one of the MCP servers on stdio.")
     servers = parser.add_subparsers(dest="server", required=True)
     web = servers.add_parser("web-search", help="the web-search MCP server")
     web.add_argument("--cache-dir", help="where fetched bytes are cached (default ~/.cache/research/sources)")

@@ -182,9 +182,9 @@ def _print_legacy(output: dict[str, Any], text: str, lang: str, as_json: bool) -
         sys.stdout.write(shown + "\n")
         sys.stdout.flush()
     except OSError as exc:  # `> /dev/full`, `| head -c 20`: one line, exit 1, never a traceback
-        from research.cli.main import _stdout_failed  # the local run's own handling
+        from research.cli.arguments import stdout_failed  # the local run's own handling
 
-        _stdout_failed(exc, lang)
+        stdout_failed(exc, lang)
         return RemoteRun(EXIT_FAILURE, output)
     return RemoteRun(EXIT_NO_EVIDENCE if output.get("no_evidence") else EXIT_OK, output)
 
@@ -428,7 +428,7 @@ def _finish(result_json: dict[str, Any], folder: Path, local: dict[str, Path], p
     """The end of a local run, from the server's result and the local copies of its files: the
     same run_output functions print the closing line and stdout and write -o; --json is the
     object the run's own machine would print (json_result there), with this machine's paths."""
-    from research.cli.main import _stdout_failed
+    from research.cli.arguments import stdout_failed
     from research.cli.run_output import closing_lines, copy_outputs, final_stdout
     from research.orchestrator.runner import RunResult
 
@@ -455,7 +455,7 @@ def _finish(result_json: dict[str, Any], folder: Path, local: dict[str, Path], p
         sys.stdout.write(text + "\n")
         sys.stdout.flush()
     except OSError as exc:
-        _stdout_failed(exc, progress.lang)
+        stdout_failed(exc, progress.lang)
         return RemoteRun(EXIT_FAILURE, shown)
     return RemoteRun(result.exit_code if isinstance(result.exit_code, int) else EXIT_FAILURE, shown)
 

@@ -20,7 +20,7 @@ import socket
 import subprocess
 import sys
 
-from research.cli.main import _ArgumentParser
+from research.cli.arguments import ArgumentParser
 from research.modules.core.errors import EXIT_OK, UsageError, UserFacingError
 from research.modules.core.i18n import t
 
@@ -30,7 +30,7 @@ WORKER_STOP_SECONDS = 30
 
 
 def _parsers() -> tuple[argparse.ArgumentParser, argparse.ArgumentParser, argparse.ArgumentParser]:
-    serve = _ArgumentParser(prog="research serve",
+    serve = ArgumentParser(prog="research serve",
                             description="Serve research over MCP (Streamable HTTP) with bearer tokens; runs are "
                                         "queued in PostgreSQL (RESEARCH_DATABASE_URL) and run by workers. "
                                         "Also: research serve worker, research serve token add|list|revoke.")
@@ -39,11 +39,11 @@ def _parsers() -> tuple[argparse.ArgumentParser, argparse.ArgumentParser, argpar
     serve.add_argument("--workers", type=int, default=DEFAULT_WORKERS,
                        help=f"worker processes to start here (default {DEFAULT_WORKERS}; 0: only the HTTP server)")
     serve.add_argument("--lang", choices=["ja", "en"])
-    worker = _ArgumentParser(prog="research serve worker", description="Run queued research runs, one at a time.")
+    worker = ArgumentParser(prog="research serve worker", description="Run queued research runs, one at a time.")
     worker.add_argument("--lease-seconds", type=float, default=15.0,
                         help="a run whose worker was silent this long is taken over (default 15)")
     worker.add_argument("--heartbeat-seconds", type=float, default=2.0, help="heartbeat interval (default 2)")
-    tokens = _ArgumentParser(prog="research serve token", description="Manage the service's bearer tokens.")
+    tokens = ArgumentParser(prog="research serve token", description="Manage the service's bearer tokens.")
     actions = tokens.add_subparsers(dest="action", required=True)
     add = actions.add_parser("add", help="create a token (printed once)")
     add.add_argument("name", help="who or what uses it")

@@ -11,7 +11,7 @@ import sys
 
 from research.modules.core.errors import EXIT_FAILURE, EXIT_OK, EXIT_SEARCH_FAILED, EXIT_USAGE, UserFacingError
 from research.modules.core.i18n import t
-from research.cli.main import _ArgumentParser
+from research.cli.arguments import ArgumentParser
 from research.modules.text.sanitize import clean_data, strip_controls
 
 
@@ -21,7 +21,7 @@ HELP_TOPICS = ("sessions", "doctor", "config", "verify", "mcp", "serve", "attach
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = _ArgumentParser(prog="research")
+    parser = ArgumentParser(prog="research")
     commands = parser.add_subparsers(dest="command", required=True)
 
     sessions = commands.add_parser("sessions", help="list, show, open or remove sessions")
@@ -211,7 +211,7 @@ def _help(topic: str | None) -> int:
         sys.stderr.write("research: " + t("terminal.help_unknown", _locale_language(), topic=topic,
                                           topics=", ".join(HELP_TOPICS)) + "\n")
         return EXIT_USAGE
-    from research.cli.main import build_parser
+    from research.cli.arguments import build_parser
 
     build_parser().print_help(sys.stdout)
     return EXIT_OK
