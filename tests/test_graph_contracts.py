@@ -14,7 +14,7 @@ from langgraph.types import Command
 
 from fixtures.fake_model import FakeModel
 from fixtures.memory_history import MemoryHistory
-from research.state.models import Document, FollowUpQuery
+from research.state.models import Document, FollowUpQuery, Query, SubQuestionPlan
 from research.modules.core.settings import Settings
 from research.nodes.dependencies import WorkflowDependencies
 from research.orchestrator.graph import NODES, build_graph, command_targets
@@ -88,12 +88,12 @@ def test_sources_and_hits_are_merged_by_url_so_a_repeated_step_adds_nothing():
 
 
 def test_each_search_round_takes_its_own_queries():
-    state: Any = {"plan": [{"question": "q", "queries": [{"text": "Fuji height", "language": "en"}]}],
+    state: Any = {"plan": [SubQuestionPlan(question="q", queries=[Query(text="Fuji height", language="en")])],
                   "follow_up_queries": [FollowUpQuery(text="Fuji 1707", language="en", round=2),
                                         FollowUpQuery(text="富士山 宝永", language="ja", round=3)]}
-    assert [q["text"] for q in queries_for_round(state, 1)] == ["Fuji height"]
-    assert [q["text"] for q in queries_for_round(state, 2)] == ["Fuji 1707"]
-    assert queries_for_round(state, 3) == [{"text": "富士山 宝永", "language": "ja"}]
+    assert [q.text for q in queries_for_round(state, 1)] == ["Fuji height"]
+    assert [q.text for q in queries_for_round(state, 2)] == ["Fuji 1707"]
+    assert queries_for_round(state, 3) == [Query(text="富士山 宝永", language="ja")]
 
 
 def test_tokens_used_is_the_usage_summed_without_the_overflow_counter():

@@ -10,11 +10,11 @@ import pytest
 from conftest import load_json_line, research_in_process, session_dirs
 from faults.fault_helpers import kill_hard, node_started, start_research, wait_for
 
-from research.state.models import Document, FollowUpQuery, SearchHit, VerificationResult
+from research.state.models import Document, FollowUpQuery, Query, SearchHit, SubQuestionPlan, VerificationResult
 from research.state.progress_log import PROGRESS_FILE, progress_markdown, record_step
 
-PLAN = [{"question": "How tall is Mount Fuji?", "queries": [{"text": "Mount Fuji height", "language": "en"},
-                                                            {"text": "富士山 標高", "language": "ja"}]}]
+PLAN = [SubQuestionPlan(question="How tall is Mount Fuji?", queries=[Query(text="Mount Fuji height", language="en"),
+                                                                     Query(text="富士山 標高", language="ja")])]
 DOCUMENTS = [
     {"label": "S1", "url": "http://x.test/fuji", "canonical_url": "http://x.test/fuji", "title": "Fuji facts",
      "status": "ok"},

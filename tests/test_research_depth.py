@@ -22,6 +22,7 @@ from langgraph.types import Command
 
 from research.cli.plan_review import review_plan as review_on_terminal
 from research.state import plan_queries_flat
+from research.state.models import SubQuestionPlan
 from research.state.session_folder import HistoryManager
 from research.state.progress_events import Message
 from research.orchestrator.steps import tokens_used
@@ -114,7 +115,12 @@ async def _plan_with(plan: ResearchPlan | None, depth: str = "standard") -> tupl
     model = FakeModel(plan=lambda call: plan if call.schema is ResearchPlan else None)
     deps = WorkflowDependencies(settings=Settings(), model=model, web_search=None, parser=None, history=MemoryHistory())
     state = {"question": "富士山の高さは？", "language": "ja", "model": "m", "session_id": "x", "depth": depth}
-    return await understand_question(state, deps), model
+    return await run_step(understand_question, state, deps), model
+
+
+def _flat(plan: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The first round's queries of a plan given as JSON, as JSON."""
+    return [q.model_dump() for q in plan_queries_flat([SubQuestionPlan.model_validate(sub) for sub in plan])]
 
 
 async def test_a_valid_plan_becomes_sub_questions_with_queries_in_both_languages():
@@ -125,7 +131,7 @@ async def test_a_valid_plan_becomes_sub_questions_with_queries_in_both_languages
     ])
     update, model = await _plan_with(plan)
     assert [s["question"] for s in update["plan"]] == ["富士山の標高は？", "富士山の測量の歴史は？"]
-    assert [q["text"] for q in plan_queries_flat(update["plan"])] == ["富士山 標高", "Mount Fuji height", "Fuji survey history"]
+    assert [q["text"] for q in _flat(update["plan"])] == ["富士山 標高", "Mount Fuji height", "Fuji survey history"]
     assert "queries" not in update  # derived from the plan, never stored twice
     assert _schemas(model) == ["ResearchPlan"]
 
@@ -157,7 +163,7 @@ async def test_a_sub_question_about_something_else_is_dropped_before_searching()
 async def test_a_garbage_plan_falls_back_to_the_question_and_its_query_plan():
     update, model = await _plan_with(None)
     assert update["plan"][0]["question"] == "富士山の高さは？"
-    assert plan_queries_flat(update["plan"])[0] == {"text": "富士山の高さは？", "language": "ja"}
+    assert _flat(update["plan"])[0] == {"text": "富士山の高さは？", "language": "ja"}
     assert _schemas(model) == ["ResearchPlan", "QueryPlan"]
 
 
@@ -219,7 +225,7 @@ async def test_the_draft_has_one_section_per_sub_question(tmp_path):
         await run.model.ensure_ready()
         final = await run.invoke(run.initial())
     headings = [line[3:] for line in final["draft"].splitlines() if line.startswith("## ")]
-    assert headings == ["Summary"] + [sub["question"] for sub in final["plan"]]
+    assert headings == ["Summary"] + [sub.question for sub in final["plan"]]
     assert len(final["plan"]) == 2
     for section in final["draft"].split("\n## ")[1:]:
         assert "[S" in section, section  # each section cites its own sources
@@ -245,7 +251,7 @@ async def test_plan_review_interrupts_and_the_edited_plan_is_searched_after_a_re
         answer = review_on_terminal(shown, "en", read=lambda prompt: next(edits), write=lambda text: None)
         final = await run.invoke(Command(resume=answer))
     assert run.web.queries == ["Mount Fuji elevation in metres", "Mount Fuji climbing season"]
-    assert [sub["question"] for sub in final["plan"]] == answer and final["plan_reviewed"]
+    assert [sub.question for sub in final["plan"]] == answer and final["plan_reviewed"]
     assert Path(final["report_md"]).is_file()
     assert run.events("node_paused") and run.events("plan_reviewed")
     # input.md shows the plan the run followed, not the one before the review.
@@ -307,7 +313,7 @@ async def test_elapsed_time_survives_a_resume(tmp_path):
         await run.invoke(run.initial(review_plan=True))
         async with run.saver() as saver:
             before = (await build_graph(run.deps, saver).aget_state(run.config)).values
-        final = await run.invoke(Command(resume=[sub["question"] for sub in before["plan"]]))
+        final = await run.invoke(Command(resume=[sub.question for sub in before["plan"]]))
     assert before["elapsed_seconds"] > 0 and tokens_used(before) > 0
     assert final["elapsed_seconds"] > before["elapsed_seconds"] and tokens_used(final) > tokens_used(before)
 

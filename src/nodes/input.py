@@ -12,6 +12,7 @@ from typing import Any
 
 from research.state.session_folder import now_iso
 from research.state import AgentState
+from research.state.models import Language, Query, SubQuestionPlan
 from research.modules.text.analyser import term_set
 from research.nodes.answer import PLACEHOLDER, Topic
 from research.nodes.dependencies import ModelRole, WorkflowDependencies
@@ -47,7 +48,8 @@ async def understand_question(state: AgentState, deps: WorkflowDependencies) -> 
     )
     plan = await plan_sub_questions(question, lang, depth, state.get("conversation", []), deps) if depth in PLAN_SIZE else None
     if plan is None:
-        plan = [{"question": question, "queries": await plan_queries(question, lang, state.get("conversation", []), deps)}]
+        plan = [SubQuestionPlan(question=question,
+                                queries=await plan_queries(question, lang, state.get("conversation", []), deps))]
     plan = carry_topic(plan, question, state.get("conversation", []))
     if len(plan) > 1:
         deps.history.write_text(state["session_id"], "input.md", _plan_markdown(question, lang, depth, state, plan))
@@ -56,8 +58,8 @@ async def understand_question(state: AgentState, deps: WorkflowDependencies) -> 
 
 
 async def plan_sub_questions(
-    question: str, lang: str, depth: str, conversation: list[dict[str, str]], deps: WorkflowDependencies
-) -> list[dict[str, Any]] | None:
+    question: str, lang: Language, depth: str, conversation: list[dict[str, str]], deps: WorkflowDependencies
+) -> list[SubQuestionPlan] | None:
     """The model's plan, cleaned up; None when it gave nothing usable."""
     low, high = PLAN_SIZE[depth]
     other = "en" if lang == "ja" else "ja"
@@ -102,7 +104,8 @@ async def plan_sub_questions(
     return plan
 
 
-def normalise_plan(raw: ResearchPlan, lang: str, most: int, about: list[str] | None = None) -> list[dict[str, Any]] | None:
+def normalise_plan(raw: ResearchPlan, lang: Language, most: int,
+                   about: list[str] | None = None) -> list[SubQuestionPlan] | None:
     """Drop empty and repeated sub-questions, keep at most ``most``; a sub-question the
     model gave no query for is searched by its own wording.
 
@@ -112,7 +115,7 @@ def normalise_plan(raw: ResearchPlan, lang: str, most: int, about: list[str] | N
     it shares no telling term with them, in its wording or its queries (a plan that read
     "transport" in 「MCPのトランスポート」 as vehicles)."""
     topic = Topic.of(about or [], [])
-    plan: list[dict[str, Any]] = []
+    plan: list[tuple[SubQuestionPlan, bool]] = []  # each with whether it names the question's topic
     seen: set[str] = set()
     for sub in raw.sub_questions:
         text = " ".join(PLACEHOLDER.sub(" ", sub.question).split())
@@ -121,41 +124,43 @@ def normalise_plan(raw: ResearchPlan, lang: str, most: int, about: list[str] | N
             continue
         seen.add(text.lower())
         queries = sub_question_queries(text, lang, sub.queries)
-        on_topic = bool(topic.telling(" ".join([text, *(q["text"] for q in queries)])))
-        plan.append({"question": text, "queries": queries, "on_topic": on_topic})
-    if any(sub["on_topic"] for sub in plan):
+        on_topic = bool(topic.telling(" ".join([text, *(q.text for q in queries)])))
+        plan.append((SubQuestionPlan(question=text, queries=queries), on_topic))
+    if any(on_topic for _, on_topic in plan):
         # Where the plan names the question's topic at all, a sub-question that shares nothing
         # with it went elsewhere. Terse aspects ("Height?") of a plan that never names the
         # topic cannot be told apart from that cheaply, and are kept.
-        plan = [sub for sub in plan if sub["on_topic"]]
-    return [{"question": sub["question"], "queries": sub["queries"]} for sub in plan][:most] or None
+        plan = [(sub, on_topic) for sub, on_topic in plan if on_topic]
+    return [sub for sub, _ in plan][:most] or None
 
 
-def sub_question_queries(text: str, lang: str, planned: list[PlannedQuery] | list[dict[str, str]] = ()) -> list[dict[str, str]]:
-    queries: list[dict[str, str]] = []
+def sub_question_queries(text: str, lang: Language,
+                         planned: list[PlannedQuery] | list[dict[str, str]] = ()) -> list[Query]:
+    """A sub-question's queries (what the model planned, each once), or its own wording."""
+    queries: list[Query] = []
     for q in planned:
         q = q if isinstance(q, dict) else q.model_dump()
         query = " ".join(str(q.get("text", "")).split())[:300]
-        if query and q.get("language") in ("ja", "en") and query.lower() not in {x["text"].lower() for x in queries}:
-            queries.append({"text": query, "language": q["language"]})
-    return queries[:MAX_QUERIES_PER_SUB_QUESTION] or [{"text": text[:300], "language": lang}]
+        if query and q.get("language") in ("ja", "en") and query.lower() not in {x.text.lower() for x in queries}:
+            queries.append(Query(text=query, language=q["language"]))
+    return queries[:MAX_QUERIES_PER_SUB_QUESTION] or [Query(text=text[:300], language=lang)]
 
 
-def _plan_markdown(question: str, lang: str, depth: str, state: AgentState, plan: list[dict[str, Any]]) -> str:
+def _plan_markdown(question: str, lang: Language, depth: str, state: AgentState, plan: list[SubQuestionPlan]) -> str:
     lines = [f"# {question}", "", f"- language: {lang}", f"- depth: {depth}", f"- model: {state['model']}",
              f"- asked: {now_iso()}", ""]
     if state.get("parent_session"):
         lines.insert(-1, f"- parent session: {state['parent_session']}")
     lines.append("## Plan")
     for number, sub in enumerate(plan, 1):
-        lines.append(f"{number}. {sub['question']}")
-        lines += [f"    - `{q['text']}` ({q['language']})" for q in sub["queries"]]
+        lines.append(f"{number}. {sub.question}")
+        lines += [f"    - `{q.text}` ({q.language})" for q in sub.queries]
     return "\n".join(lines) + "\n"
 
 
 async def plan_queries(
-    question: str, lang: str, conversation: list[dict[str, str]], deps: WorkflowDependencies
-) -> list[dict[str, str]]:
+    question: str, lang: Language, conversation: list[dict[str, str]], deps: WorkflowDependencies
+) -> list[Query]:
     """Depth quick (and the fallback): one query per language, the user's wording first."""
     other = "en" if lang == "ja" else "ja"
     fallback = QueryPlan(queries=[PlannedQuery(text=question[:300], language=lang)])
@@ -181,7 +186,7 @@ def _with_context(question: str, conversation: list[dict[str, str]]) -> str:
     return f"{earlier}\n- {question}"
 
 
-def carry_topic(plan: list[dict[str, Any]], question: str, conversation: list[dict[str, str]]) -> list[dict[str, Any]]:
+def carry_topic(plan: list[SubQuestionPlan], question: str, conversation: list[dict[str, str]]) -> list[SubQuestionPlan]:
     """A follow-up such as "When did it last erupt?" names nothing a search engine could find
     the topic by: each of its queries that shares no word with the conversation's earlier
     questions gets the first of them in front ("富士山の標高は When did it last erupt?"). A
@@ -196,19 +201,19 @@ def carry_topic(plan: list[dict[str, Any]], question: str, conversation: list[di
     prefix = earlier[0].strip().rstrip("?？!！。.")[:TOPIC_CHARS]
     carried = []
     for sub in plan:
-        queries = [query if term_set(query["text"]) & topic_words else
-                   {**query, "text": f"{prefix} {query['text']}"[:300]} for query in sub["queries"]]
-        carried.append({**sub, "queries": queries})
+        queries = [query if term_set(query.text) & topic_words else
+                   query.model_copy(update={"text": f"{prefix} {query.text}"[:300]}) for query in sub.queries]
+        carried.append(sub.model_copy(update={"queries": queries}))
     return carried
 
 
-def _with_original(planned: list[PlannedQuery], question: str, lang: str) -> list[dict[str, str]]:
+def _with_original(planned: list[PlannedQuery], question: str, lang: Language) -> list[Query]:
     """The user's own wording is always searched; model queries add to it, deduplicated."""
-    queries = [{"text": question[:300], "language": lang}]
+    queries = [Query(text=question[:300], language=lang)]
     seen = {question[:300].strip().lower()}
     for q in planned:
         key = q.text.strip().lower()
         if key and key not in seen:
             seen.add(key)
-            queries.append({"text": q.text.strip(), "language": q.language})
+            queries.append(Query(text=q.text.strip(), language=q.language))
     return queries[:4]

@@ -74,7 +74,7 @@ async def draft_answer(state: AgentState, deps: WorkflowDependencies) -> dict[st
         disagreements = state.get("disagreements") or disagreements
     else:
         system = DRAFT_SYSTEM[lang]
-        sub_questions = [sub["question"] for sub in state.get("plan", [])]
+        sub_questions = [sub.question for sub in state.get("plan", [])]
         question = state["question"]
         if len(sub_questions) > 1:
             system += DRAFT_SECTIONS_RULE[lang]
@@ -190,7 +190,7 @@ async def source_disagreements(state: AgentState, sources: list[dict[str, Any]],
     unresolved), never the run.
     """
     lang = state["language"]
-    questions = [state["question"], *sub_questions, *(q["text"] for q in plan_queries_flat(state.get("plan", [])))]
+    questions = [state["question"], *sub_questions, *(q.text for q in plan_queries_flat(state.get("plan", [])))]
     findings = find_disagreements(sources, questions)
     pairs, unresolved = await resolve_borderline(findings, judge or run_pair_judge(sources, lang, deps))
     result = {"items": summarise(pairs), "facts": findings.facts, "certain_pairs": len(findings.certain),

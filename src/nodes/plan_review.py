@@ -12,6 +12,7 @@ from typing import Any
 from langgraph.types import interrupt
 
 from research.state import AgentState
+from research.state.models import Language, SubQuestionPlan
 from research.nodes.dependencies import WorkflowDependencies
 from research.nodes.input import sub_question_queries
 
@@ -21,17 +22,19 @@ MAX_SUB_QUESTIONS = 10
 async def review_plan(state: AgentState, deps: WorkflowDependencies) -> dict[str, Any]:
     """Show the plan (interrupt) and take the user's version of it."""
     plan = state.get("plan", [])
+    # The pause shows the plan as JSON: whoever answers it (the terminal, an MCP host, LangGraph
+    # Server's client) reads plain data.
     answer = interrupt({"kind": "plan_review", "question": state["question"], "language": state["language"],
-                        "plan": plan})
+                        "plan": [sub.model_dump(mode="json") for sub in plan]})
     reviewed = apply_review(answer, plan, state["question"], state["language"])
     if reviewed != plan:
         deps.history.append_event(state["session_id"], "plan_reviewed",
-                                  sub_questions=[sub["question"] for sub in reviewed])
+                                  sub_questions=[sub.question for sub in reviewed])
         _rewrite_input_plan(deps, state["session_id"], reviewed)
     return {"plan": reviewed, "plan_reviewed": True}
 
 
-def apply_review(answer: Any, plan: list[dict[str, Any]], question: str, lang: str) -> list[dict[str, Any]]:
+def apply_review(answer: Any, plan: list[SubQuestionPlan], question: str, lang: Language) -> list[SubQuestionPlan]:
     """The reviewed plan from the user's answer: a list of sub-questions (text or dicts).
 
     An unchanged sub-question keeps its planned queries; an edited or added one is
@@ -40,19 +43,19 @@ def apply_review(answer: Any, plan: list[dict[str, Any]], question: str, lang: s
     """
     if not isinstance(answer, list):
         return plan
-    planned = {sub["question"]: sub for sub in plan}
-    reviewed: list[dict[str, Any]] = []
+    planned = {sub.question: sub for sub in plan}
+    reviewed: list[SubQuestionPlan] = []
     for item in answer[:MAX_SUB_QUESTIONS]:
         text = item.get("question") if isinstance(item, dict) else item
         text = " ".join(str(text or "").split())[:300]
-        if not text or any(sub["question"] == text for sub in reviewed):
+        if not text or any(sub.question == text for sub in reviewed):
             continue
-        queries = planned[text]["queries"] if text in planned else sub_question_queries(text, lang)
-        reviewed.append({"question": text, "queries": queries})
-    return reviewed or [{"question": question, "queries": sub_question_queries(question, lang)}]
+        queries = planned[text].queries if text in planned else sub_question_queries(text, lang)
+        reviewed.append(SubQuestionPlan(question=text, queries=queries))
+    return reviewed or [SubQuestionPlan(question=question, queries=sub_question_queries(question, lang))]
 
 
-def _rewrite_input_plan(deps: WorkflowDependencies, session_id: str, plan: list[dict[str, Any]]) -> None:
+def _rewrite_input_plan(deps: WorkflowDependencies, session_id: str, plan: list[SubQuestionPlan]) -> None:
     """input.md shows the plan the run follows: the reviewed one, not the draft plan."""
     path = deps.history.path(session_id) / "input.md"
     try:
@@ -61,6 +64,6 @@ def _rewrite_input_plan(deps: WorkflowDependencies, session_id: str, plan: list[
         head = ""
     lines = [head, "", "## Plan (reviewed)"] if head else ["## Plan (reviewed)"]
     for number, sub in enumerate(plan, 1):
-        lines.append(f"{number}. {sub['question']}")
-        lines += [f"    - `{q['text']}` ({q['language']})" for q in sub["queries"]]
+        lines.append(f"{number}. {sub.question}")
+        lines += [f"    - `{q.text}` ({q.language})" for q in sub.queries]
     deps.history.write_text(session_id, "input.md", "\n".join(lines) + "\n")

@@ -65,7 +65,7 @@ async def write_report(state: AgentState, deps: WorkflowDependencies) -> dict[st
             verification=verification,
             method={
                 "engines": state.get("engines_used", []),
-                "queries": [q["text"] for q in plan_queries_flat(state.get("plan", []))]
+                "queries": [q.text for q in plan_queries_flat(state.get("plan", []))]
                 + [q.text for q in verification.follow_up_queries],
                 "sources_read": len(read),
                 "sources_failed": len(failed),

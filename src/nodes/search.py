@@ -12,6 +12,7 @@ from typing import Any
 
 from research.modules.core.i18n import t
 from research.state import AgentState, ProblemKind, RunError, SearchHit
+from research.state.models import Query
 from research.state.agent_state import queries_for_round
 from research.modules.clients.web_search_client import SEARCH_TOOL
 from research.nodes.dependencies import SearchUnavailable, WorkflowDependencies
@@ -43,14 +44,14 @@ async def search_web(state: AgentState, deps: WorkflowDependencies) -> dict[str,
 
     notes: dict[str, None] = {}  # what the server said about its engines, each once, in order
 
-    async def one(query: dict[str, str]) -> list[SearchHit]:
+    async def one(query: Query) -> list[SearchHit]:
         async with gate:
             try:
-                return await deps.web_search.search(query["text"], language=query["language"], limit=limit,
+                return await deps.web_search.search(query.text, language=query.language, limit=limit,
                                                     on_note=lambda note: notes.setdefault(note))
             except SearchUnavailable as exc:
                 errors.append(RunError(node="search", kind=ProblemKind.SEARCH, message=str(exc),
-                                       target=query["text"]).as_state())
+                                       target=query.text).as_state())
                 return []
 
     # A task group, not a bare gather: when the web-search server is gone for good

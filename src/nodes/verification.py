@@ -206,8 +206,8 @@ async def verify_claims(state: AgentState, deps: WorkflowDependencies) -> Comman
     # The answer a person reads, built from the verdicts (nodes/answer.py). Built every round:
     # a budget may turn a "search" into the report, and nothing unchecked may reach it.
     question = str(state.get("question") or "")
-    sub_questions = [str(sub.get("question") or "") for sub in state.get("plan") or [] if isinstance(sub, dict)]
-    topic = Topic.of([question, *sub_questions, *(q["text"] for q in plan_queries_flat(state.get("plan") or [])),
+    sub_questions = [sub.question for sub in state.get("plan") or []]
+    topic = Topic.of([question, *sub_questions, *(q.text for q in plan_queries_flat(state.get("plan") or [])),
                       *(str(turn.get("question") or "") for turn in state.get("conversation") or [])], documents)
     assembly = assemble_answer(
         draft, claims, verdicts, valid=set(index.sources), language=language,
@@ -767,7 +767,7 @@ async def _follow_up_queries(
         raise
     except Exception as exc:
         errors.append(RunError(node=NODE, kind=ProblemKind.FOLLOW_UP, message=t("verification.follow_up_failed", language, reason=str(exc)[:200])))
-    asked = {" ".join(q["text"].lower().split()) for q in plan_queries_flat(state.get("plan") or [])}
+    asked = {" ".join(q.text.lower().split()) for q in plan_queries_flat(state.get("plan") or [])}
     asked |= {" ".join(q.text.lower().split()) for q in state.get("follow_up_queries") or []}
     chosen: list[Query] = []
     for query in proposed + fallback:  # the fallback fills in when the model repeats itself

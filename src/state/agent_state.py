@@ -14,7 +14,17 @@ from pydantic import TypeAdapter
 # checkpoints are checked against this very class (orchestrator/checkpoints.py).
 from typing_extensions import TypedDict
 
-from research.state.models import Budget, Depth, Document, FollowUpQuery, Language, SearchHit, VerificationResult
+from research.state.models import (
+    Budget,
+    Depth,
+    Document,
+    FollowUpQuery,
+    Language,
+    Query,
+    SearchHit,
+    SubQuestionPlan,
+    VerificationResult,
+)
 
 
 def add_usage(total: dict[str, dict[str, int]] | None, more: dict[str, dict[str, int]] | None) -> dict[str, dict[str, int]]:
@@ -66,8 +76,7 @@ class AgentState(TypedDict, total=False):
     # Earlier turns of a REPL conversation: [{"question": ..., "answer": ...}], oldest first.
     conversation: list[dict[str, str]]
     depth: Depth
-    # Sub-questions: [{"question": ..., "queries": [{"text", "language"}]}]; quick has one.
-    plan: list[dict[str, Any]]
+    plan: list[SubQuestionPlan]  # quick has one: the question itself
     review_plan: bool  # stop after planning for the user to review (plan_review node)
     plan_reviewed: bool
     # search node
@@ -132,18 +141,18 @@ def state_from_json(values: Mapping[str, Any]) -> AgentState:
     return _STATE_ADAPTER.validate_json(json.dumps(dict(values), allow_nan=False), strict=True)
 
 
-def queries_for_round(state: AgentState, search_round: int) -> list[dict[str, str]]:
+def queries_for_round(state: AgentState, search_round: int) -> list[Query]:
     """The queries search round ``search_round`` (1 = the first) searches: the plan's, then
     the follow-up queries the verifier asked for that round."""
     if search_round <= 1:
         return plan_queries_flat(state.get("plan") or [])
     # A query without a round comes from a checkpoint written before rounds were kept: then
     # the list held the next round's queries only.
-    return [{"text": q.text, "language": q.language} for q in state.get("follow_up_queries") or []
+    return [Query(text=q.text, language=q.language) for q in state.get("follow_up_queries") or []
             if (q.round or search_round) == search_round]
 
 
-def plan_queries_flat(plan: list[dict[str, Any]]) -> list[dict[str, str]]:
+def plan_queries_flat(plan: list[SubQuestionPlan]) -> list[Query]:
     """The first search round's queries: every sub-question's, in plan order, each text once.
 
     Derived from the plan whenever needed and never stored beside it, so an edited plan
@@ -152,8 +161,8 @@ def plan_queries_flat(plan: list[dict[str, Any]]) -> list[dict[str, str]]:
     seen: set[str] = set()
     flat = []
     for sub in plan:
-        for q in sub.get("queries", []):
-            if q["text"].lower() not in seen:
-                seen.add(q["text"].lower())
-                flat.append({"text": q["text"], "language": q["language"]})
+        for q in sub.queries:
+            if q.text.lower() not in seen:
+                seen.add(q.text.lower())
+                flat.append(q)
     return flat

@@ -240,6 +240,14 @@ class FollowUpQuery(Query):
     round: int | None = None
 
 
+class SubQuestionPlan(BaseModel):
+    """One sub-question of the research plan and the queries that search it (quick: the
+    question itself)."""
+
+    question: str
+    queries: list[Query] = Field(default_factory=list)
+
+
 class VerificationResult(BaseModel):
     """What the verification step found (``AgentState.verification``; verification.json)."""
 

@@ -16,6 +16,7 @@ from research.state.agent_state import queries_for_round
 from research.state.models import (
     Document,
     FollowUpQuery,
+    SubQuestionPlan,
     VerdictState,
     VerificationResult,
     count_states,
@@ -40,9 +41,10 @@ def verdict_counts(counts: Mapping[str, int], lang: str) -> str:
 
 def plan_account(before: Mapping[str, Any], update: Mapping[str, Any], lang: str) -> list[str]:
     lines = []
-    for number, sub in enumerate(update.get("plan") or before.get("plan") or [], 1):
-        lines.append(f"{number}. {sub.get('question', '')}")
-        lines += [f"    - `{q['text']}` ({q.get('language', '')})" for q in sub.get("queries", [])]
+    plan: list[SubQuestionPlan] = update.get("plan") or before.get("plan") or []
+    for number, sub in enumerate(plan, 1):
+        lines.append(f"{number}. {sub.question}")
+        lines += [f"    - `{q.text}` ({q.language})" for q in sub.queries]
     return lines
 
 
@@ -54,7 +56,7 @@ def search_account(before: Mapping[str, Any], update: Mapping[str, Any], lang: s
     total = len(before.get("search_results") or []) + new
     lines = []
     if queries:
-        lines.append("- " + t("progress_md.queries", lang, queries=", ".join(f"`{q['text']}`" for q in queries)))
+        lines.append("- " + t("progress_md.queries", lang, queries=", ".join(f"`{q.text}`" for q in queries)))
     lines.append("- " + t("progress_md.results", lang, total=total, new=max(new, 0)))
     return lines
 
