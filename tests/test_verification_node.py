@@ -78,13 +78,15 @@ def _state(draft: str, *, language: str = "ja", loops: int = 0) -> dict[str, Any
 
 async def _verify(state: dict[str, Any], deps: WorkflowDependencies) -> dict[str, Any]:
     """The verifier's state update, with where it sends the run (its Command's goto) as "goto".
-    ``state`` is given as JSON holds it and validated into the typed state; the verification
-    and the follow-up queries come back as verification.json has them."""
+    ``state`` is given as JSON holds it and validated into the typed state; the verification,
+    the follow-up queries and the errors come back in their JSON form (verification.json's)."""
     command = await verify_claims(state_from_json(state), deps)
     assert all(call.node == "verification" for call in deps.model.calls)
     update = dict(command.update)
     update["verification"] = update["verification"].as_json()
     update["follow_up_queries"] = [q.model_dump(mode="json", exclude_none=True) for q in update["follow_up_queries"]]
+    if "errors" in update:
+        update["errors"] = [error.as_state() for error in update["errors"]]
     return {**update, "goto": command.goto}
 
 

@@ -10,7 +10,7 @@ never a silent cut.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Callable
 
 from research.modules.core.i18n import t
 from research.modules.llm.model_manager import ContextOverflow
@@ -26,10 +26,10 @@ MessagesFor = Callable[[int], list[dict[str, str]]]
 async def stream_within_context(
     deps: WorkflowDependencies, messages_for: MessagesFor, budget: int, *, node: str, session_id: str, lang: str,
     max_tokens: int | None = None,
-) -> tuple[str, list[dict[str, Any]]]:
-    """The streamed answer to ``messages_for(budget)``, and RunError dicts for any overflow.
+) -> tuple[str, list[RunError]]:
+    """The streamed answer to ``messages_for(budget)``, and a RunError for any overflow.
     ``max_tokens``: the most the answer may take (the room kept for it in num_ctx)."""
-    errors: list[dict[str, Any]] = []
+    errors: list[RunError] = []
     on_token = lambda text: deps.progress(Token(text))  # noqa: E731 - a one-line callback
     previous_size: int | None = None
     for shrinks in range(MAX_SHRINKS + 1):
@@ -47,7 +47,7 @@ async def stream_within_context(
                                       num_ctx=overflow.num_ctx, evidence_budget=budget, shrinks=shrinks)
             if shrinks == MAX_SHRINKS:
                 message = t("context.overflow_kept", lang, num_ctx=overflow.num_ctx)
-                errors.append(RunError(node=node, kind=ProblemKind.CONTEXT, message=message).as_state())
+                errors.append(RunError(node=node, kind=ProblemKind.CONTEXT, message=message))
                 deps.progress(Message("context.overflow_kept", {"num_ctx": overflow.num_ctx}))
                 return overflow.text, errors
             deps.progress(Token("\n"))
@@ -57,7 +57,7 @@ async def stream_within_context(
             continue
         if shrinks:
             message = t("context.overflow_shrunk", lang, times=shrinks, num_ctx=deps.settings.num_ctx)
-            errors.append(RunError(node=node, kind=ProblemKind.CONTEXT, message=message).as_state())
+            errors.append(RunError(node=node, kind=ProblemKind.CONTEXT, message=message))
         return text, errors
     raise AssertionError("unreachable")  # pragma: no cover - the loop always returns
 

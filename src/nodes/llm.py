@@ -54,7 +54,7 @@ async def draft_answer(state: AgentState, deps: WorkflowDependencies) -> dict[st
     documents = state.get("documents", [])
     # modules/text reads the ledger as plain mappings (as processed.jsonl holds it)
     sources = ledger_mappings(d for d in documents if d.status == "ok")
-    overflow_errors: list[dict[str, Any]] = []
+    overflow_errors: list[RunError] = []
     disagreements: dict[str, Any] = {"items": []}
     targets = [text for text in state.get("redraft_targets") or [] if text]
     if not sources:
@@ -117,7 +117,7 @@ async def draft_answer(state: AgentState, deps: WorkflowDependencies) -> dict[st
             deps.history.append_event(state["session_id"], "style_rewrite", **rewrite)
     deps.history.write_text(state["session_id"], "llm_draft.md", draft + "\n")
     # A reply cut at its cap (a runaway draft, plan or rewrite) is said, never a silent long step.
-    overflow_errors = [*overflow_errors, *(RunError(node="llm", kind=ProblemKind.CONTEXT, message=line).as_state()
+    overflow_errors = [*overflow_errors, *(RunError(node="llm", kind=ProblemKind.CONTEXT, message=line)
                                            for line in capped_lines(deps.model, lang))]
     return {
         "draft": draft,

@@ -32,7 +32,7 @@ async def process_documents(state: AgentState, deps: WorkflowDependencies) -> di
     earlier = list(state.get("documents") or [])
     known = {doc.canonical_url for doc in earlier}
     pending = [hit for hit in state.get("search_results", []) if hit.canonical_url not in known]
-    errors: list[dict[str, Any]] = []  # this step's only: `errors` is a reducer
+    errors: list[RunError] = []  # this step's only: `errors` is a reducer
     since = getattr(deps.settings, "since", None)  # --since YEAR: older sources are left out
     lang = state.get("language") if state.get("language") in ("ja", "en") else "en"
     left_out = 0
@@ -79,7 +79,7 @@ async def process_documents(state: AgentState, deps: WorkflowDependencies) -> di
         if isinstance(outcome, str) or not outcome.markdown.strip():
             doc.status = "failed"
             doc.error = outcome if isinstance(outcome, str) else "no readable text"
-            errors.append(RunError(node="processing", kind=ProblemKind.READ, message=doc.error, target=hit.url).as_state())
+            errors.append(RunError(node="processing", kind=ProblemKind.READ, message=doc.error, target=hit.url))
         else:
             unsure = _fill(doc, outcome)
             if since and _left_out_before(doc, since, lang):
@@ -110,7 +110,7 @@ async def process_documents(state: AgentState, deps: WorkflowDependencies) -> di
     # Why, as it happens (one line per distinct reason), not only in report.md.
     reasons: dict[str, int] = {}
     for error in errors:
-        reasons[error["message"]] = reasons.get(error["message"], 0) + 1
+        reasons[error.message] = reasons.get(error.message, 0) + 1
     for reason, count in list(reasons.items())[:3]:
         deps.progress(Message("terminal.read_failed", {"count": count, "total": len(documents),
                                                        "reason": reason}))
@@ -195,7 +195,7 @@ def _left_out_before(doc: Document, since: int, lang: str) -> bool:
 
 
 async def _guard_screen(guard: str, to_guard: list[tuple[Document, list[str]]], deps: WorkflowDependencies,
-                        language: str) -> list[dict[str, Any]]:
+                        language: str) -> list[RunError]:
     """Ask the guard about each document's unsure passages: a Yes removes the passage wherever
     it is evidence and marks the source suspicious. A failed or unreadable reply changes
     nothing (the grammar's decision stands) and is noted once."""
@@ -216,4 +216,4 @@ async def _guard_screen(guard: str, to_guard: list[tuple[Document, list[str]]], 
         return []
     return [RunError(node="processing", kind=ProblemKind.JUDGE, message=t(
         "guard.not_answered", language, model=guard, count=len(missed), total=result.asked,
-        reason=missed[0][:80])).as_state()]
+        reason=missed[0][:80]))]

@@ -158,7 +158,7 @@ def degradation_notes(state: AgentState, usage: dict[str, dict[str, int]], lang:
     left in the wrong language, or model replies so malformed that a step fell back to
     its built-in default."""
     # Each verification loop checks again: the same note once.
-    notes = list(dict.fromkeys(e["message"] for e in run_errors(state, ProblemKind.CONTEXT, ProblemKind.LANGUAGE,
+    notes = list(dict.fromkeys(e.message for e in run_errors(state, ProblemKind.CONTEXT, ProblemKind.LANGUAGE,
                                                                 ProblemKind.JUDGE)))
     notes += [t("degraded.fallback", lang, node=node, count=entry["fallbacks"])
               for node, entry in usage.items() if entry.get("fallbacks")]

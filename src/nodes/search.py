@@ -31,7 +31,7 @@ async def search_web(state: AgentState, deps: WorkflowDependencies) -> dict[str,
     """
     rounds = state.get("search_rounds", 0)
     queries = queries_for_round(state, rounds + 1)
-    errors: list[dict[str, Any]] = []  # this step's only: `errors` is a reducer
+    errors: list[RunError] = []  # this step's only: `errors` is a reducer
     limit = deps.settings.search_limit
     gate = asyncio.Semaphore(SEARCH_CONCURRENCY)
     missing = await _missing_search_tool(deps, state.get("language") or "en") if rounds == 0 else None
@@ -40,7 +40,7 @@ async def search_web(state: AgentState, deps: WorkflowDependencies) -> dict[str,
         deps.progress(Message("terminal.search_tool_missing", missing))
         message = t("terminal.search_tool_missing", state.get("language") or "en", **missing)
         return {"search_rounds": rounds + 1, "errors": [
-            RunError(node="search", kind=ProblemKind.SEARCH_TOOL, message=message).as_state()]}
+            RunError(node="search", kind=ProblemKind.SEARCH_TOOL, message=message)]}
 
     notes: dict[str, None] = {}  # what the server said about its engines, each once, in order
 
@@ -51,7 +51,7 @@ async def search_web(state: AgentState, deps: WorkflowDependencies) -> dict[str,
                                                     on_note=lambda note: notes.setdefault(note))
             except SearchUnavailable as exc:
                 errors.append(RunError(node="search", kind=ProblemKind.SEARCH, message=str(exc),
-                                       target=query.text).as_state())
+                                       target=query.text))
                 return []
 
     # A task group, not a bare gather: when the web-search server is gone for good
@@ -68,7 +68,7 @@ async def search_web(state: AgentState, deps: WorkflowDependencies) -> dict[str,
         # An engine that failed and another that answered instead changes which sources
         # the answer rests on: said as it happens, and kept for the report and meta.json.
         deps.progress(Message("terminal.engine_note", {"note": note}))
-        errors.append(RunError(node="search", kind=ProblemKind.SEARCH_FALLBACK, message=note).as_state())
+        errors.append(RunError(node="search", kind=ProblemKind.SEARCH_FALLBACK, message=note))
     earlier = list(state.get("search_results") or [])
     seen = {hit.canonical_url for hit in earlier}
     engines = set(state.get("engines_used", []))
@@ -108,11 +108,11 @@ def _interleave(batches: list[list[SearchHit]]) -> list[SearchHit]:
     return [batch[i] for i in range(max((len(b) for b in batches), default=0)) for batch in batches if i < len(batch)]
 
 
-def _announce_failures(deps: WorkflowDependencies, errors: list[dict[str, Any]], total: int) -> None:
+def _announce_failures(deps: WorkflowDependencies, errors: list[RunError], total: int) -> None:
     """One stderr line per distinct search failure, as the step ends (not at the run's end)."""
     counts: dict[str, int] = {}
     for error in errors:
-        counts[error["message"]] = counts.get(error["message"], 0) + 1
+        counts[error.message] = counts.get(error.message, 0) + 1
     for reason, count in counts.items():
         deps.progress(Message("terminal.search_failed", {"count": count, "total": total, "reason": reason}))
 

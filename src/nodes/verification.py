@@ -238,7 +238,7 @@ async def verify_claims(state: AgentState, deps: WorkflowDependencies) -> Comman
     if route == "search":
         update["draft"] = draft  # the next round revises this text (language and values already fixed)
     if new_errors:
-        update["errors"] = [e.as_state() for e in new_errors]  # a reducer adds them
+        update["errors"] = new_errors  # a reducer adds them
     return Command(goto=route, update=update)
 
 

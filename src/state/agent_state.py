@@ -21,6 +21,7 @@ from research.state.models import (
     FollowUpQuery,
     Language,
     Query,
+    RunError,
     SearchHit,
     SubQuestionPlan,
     VerificationResult,
@@ -105,9 +106,9 @@ class AgentState(TypedDict, total=False):
     report_md: str
     report_pdf: str
     # all nodes
-    # RunError dicts. A reducer: each node returns only the errors it adds, so two
-    # writers can never drop each other's entries.
-    errors: Annotated[list[dict[str, Any]], operator.add]
+    # A reducer: each node returns only the errors it adds, so two writers can never drop
+    # each other's entries.
+    errors: Annotated[list[RunError], operator.add]
     # Per node: calls, prompt_tokens, completion_tokens, model_ms, fallbacks. A reducer that
     # adds: the node wrapper returns each step's own use, so a resumed run reports the
     # whole run's, not only what its own process spent.

@@ -19,6 +19,7 @@ from typing import Any
 from research.modules.core.i18n import t
 from research.modules.text.sanitize import safe_markdown
 from research.modules.core.files import atomic_write
+from research.state.models import RunError
 from research.state.session_folder import read_session_bytes
 from research.state.step_accounts import one_line, verdict_counts
 from research.state.steps import STEP_BY_NAME
@@ -81,9 +82,10 @@ def render_section(node: str, before: Mapping[str, Any], update: Mapping[str, An
     lines = [f"## {title} ({datetime.now().strftime('%H:%M:%S')})", ""]
     if step is not None:
         lines += step.account(before, update, lang)
-    for error in update.get("errors") or []:
-        target = f" {error.get('target')}" if error.get("target") else ""
-        lines.append(f"- ⚠ {t('progress_md.problem', lang)}{target}: {one_line(error.get('message', ''))}")
+    errors: list[RunError] = update.get("errors") or []
+    for error in errors:
+        target = f" {error.target}" if error.target else ""
+        lines.append(f"- ⚠ {t('progress_md.problem', lang)}{target}: {one_line(error.message)}")
     spent = update.get("budget_exhausted")
     if spent and spent != before.get("budget_exhausted"):
         lines.append("- " + t("progress_md.budget", lang, budget=spent))

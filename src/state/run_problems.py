@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from research.modules.core.errors import EXIT_NO_EVIDENCE, EXIT_OK, EXIT_SEARCH_FAILED
-from research.state.models import ProblemKind
+from research.state.models import ProblemKind, RunError
 
 # Before RunError had a kind (checkpoints written then), what its target or node said.
 _LEGACY_KINDS = {"search_tool": ProblemKind.SEARCH_TOOL, "engine_note": ProblemKind.SEARCH_FALLBACK,
@@ -28,9 +28,20 @@ def error_kind(error: Mapping[str, Any]) -> ProblemKind | None:
     return legacy
 
 
-def run_errors(state: Mapping[str, Any], *kinds: ProblemKind) -> list[dict[str, Any]]:
-    """The run's RunError dicts of these kinds, in order."""
-    return [e for e in state.get("errors") or [] if isinstance(e, dict) and error_kind(e) in kinds]
+def run_errors(state: Mapping[str, Any], *kinds: ProblemKind) -> list[RunError]:
+    """The run's errors of these kinds, in order (a state given as plain data, as an older
+    checkpoint holds it, has them as mappings: read with ``error_kind``)."""
+    found = []
+    for error in state.get("errors") or []:
+        if isinstance(error, Mapping):
+            kind = error_kind(error)
+            if kind is None:
+                continue
+            error = RunError(node=str(error.get("node") or ""), kind=kind, message=str(error.get("message") or ""),
+                             target=str(error.get("target") or ""))
+        if isinstance(error, RunError) and error.kind in kinds:
+            found.append(error)
+    return found
 
 
 def run_problems(state: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -43,18 +54,18 @@ def run_problems(state: Mapping[str, Any]) -> list[dict[str, Any]]:
     problems: list[dict[str, Any]] = []
     search_counts: dict[str, int] = {}
     for error in run_errors(state, ProblemKind.SEARCH, ProblemKind.SEARCH_TOOL, ProblemKind.SEARCH_FALLBACK):
-        message = str(error.get("message", ""))
-        if error_kind(error) == ProblemKind.SEARCH:
+        message = error.message
+        if error.kind == ProblemKind.SEARCH:
             search_counts[message] = search_counts.get(message, 0) + 1
         else:
-            problems.append({"kind": error_kind(error), "message": message})
+            problems.append({"kind": error.kind, "message": message})
     problems += [{"kind": ProblemKind.SEARCH, "message": m, "queries": n} for m, n in search_counts.items()]
     seen: set[str] = set()
     for error in run_errors(state, ProblemKind.LANGUAGE, ProblemKind.CONTEXT):
-        message = str(error.get("message", ""))
+        message = error.message
         if message not in seen:
             seen.add(message)
-            problems.append({"kind": error_kind(error), "message": message})
+            problems.append({"kind": error.kind, "message": message})
     if state.get("budget_exhausted"):
         problems.append({"kind": ProblemKind.BUDGET, "message": str(state["budget_exhausted"])})
     return problems
