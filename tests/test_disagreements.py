@@ -224,6 +224,7 @@ from types import SimpleNamespace  # noqa: E402
 
 from fixtures.fake_model import Call, FakeModel  # noqa: E402
 
+from fixtures.typed_state import typed  # noqa: E402
 from research.nodes.llm import disagreement_lines, source_disagreements  # noqa: E402
 from research.nodes.prompts import DisagreementJudgements  # noqa: E402
 
@@ -257,22 +258,22 @@ async def test_the_judge_decides_the_borderline_pairs_in_one_call(verdict, repor
     state = {"language": "en", "question": "How tall is Mount Fuji?", "session_id": "s",
              "plan": [{"question": "How tall is Mount Fuji?", "queries": [{"text": "富士山の標高", "language": "ja"}]}]}
     docs = _docs(Case("", [], BORDERLINE, set()))
-    result = await source_disagreements(state, docs, [], deps)
+    result = await source_disagreements(typed(state), docs, [], deps)
     (call,) = model.calls
     assert call.schema is DisagreementJudgements and "[S1]" in call.messages[1]["content"] and "[S2]" in call.messages[1]["content"]
-    assert len(result["items"]) == reported
-    assert result["unresolved"] == (1 if verdict is None else 0)
+    assert len(result.items) == reported
+    assert result.unresolved == (1 if verdict is None else 0)
     assert "disagreements.json" in history.files
     if reported:
-        assert "3870メートル [S2]" in disagreement_lines(result["items"], "en")
+        assert "3870メートル [S2]" in disagreement_lines(result.items, "en")
 
 
 async def test_no_borderline_pair_means_no_model_call():
     model = _judging_model("disagree")
     deps = SimpleNamespace(model=model, history=_History(), settings=Settings(_env_file=None))
     state = {"language": "en", "question": "How tall is Mount Fuji?", "session_id": "s", "plan": []}
-    result = await source_disagreements(state, _docs(PLANTED[0]), [], deps)
-    assert model.calls == [] and len(result["items"]) == 1
+    result = await source_disagreements(typed(state), _docs(PLANTED[0]), [], deps)
+    assert model.calls == [] and len(result.items) == 1
 
 
 # --- pages in other styles (tests/data/disagreements_other_styles.json) -----------------------

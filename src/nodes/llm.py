@@ -18,7 +18,7 @@ from research.modules.text.style import check_sentence, citations, remove_violat
 from research.modules.text.tokens import estimate_tokens, truncate_to_tokens
 from research.modules.text.passages import evidence_block, rank_passages
 from research.state import AgentState, plan_queries_flat
-from research.state.models import ProblemKind, RunError, ledger_mappings
+from research.state.models import Disagreement, Disagreements, ProblemKind, RunError, ledger_mappings
 from research.nodes.context_fit import stream_within_context
 from research.nodes.dependencies import ModelRole, WorkflowDependencies
 from research.nodes.prompts import (
@@ -55,7 +55,7 @@ async def draft_answer(state: AgentState, deps: WorkflowDependencies) -> dict[st
     # modules/text reads the ledger as plain mappings (as processed.jsonl holds it)
     sources = ledger_mappings(d for d in documents if d.status == "ok")
     overflow_errors: list[RunError] = []
-    disagreements: dict[str, Any] = {"items": []}
+    disagreements = Disagreements()
     targets = [text for text in state.get("redraft_targets") or [] if text]
     if not sources:
         draft = NO_EVIDENCE_DRAFT[lang]
@@ -86,9 +86,9 @@ async def draft_answer(state: AgentState, deps: WorkflowDependencies) -> dict[st
             previous = "\n\n".join(f"Q: {t['question']}\nA: {t['answer']}" for t in state["conversation"][-2:])
             system += "\n\n" + FOLLOW_UP_CONTEXT[lang].format(previous=previous)
         disagreements = await source_disagreements(state, sources, sub_questions, deps)
-        if disagreements["items"]:
-            system += DRAFT_DISAGREEMENTS_RULE[lang].format(items=disagreement_lines(disagreements["items"], lang))
-            deps.progress(Message("analysis.disagreements_found", {"count": len(disagreements["items"])}))
+        if disagreements.items:
+            system += DRAFT_DISAGREEMENTS_RULE[lang].format(items=disagreement_lines(disagreements.items, lang))
+            deps.progress(Message("analysis.disagreements_found", {"count": len(disagreements.items)}))
         frame = DRAFT_USER[lang].format(question=question, evidence="")
         # Ranked once; each (shrinking) attempt takes a prefix of the same ranking.
         ranked = rank_passages(sources, [state["question"], *sub_questions])
@@ -180,7 +180,7 @@ _JUDGE_SENTENCE_TOKENS = 120  # per statement shown to the judge: the sentence, 
 
 
 async def source_disagreements(state: AgentState, sources: list[dict[str, Any]], sub_questions: list[str],
-                               deps: WorkflowDependencies, judge: PairJudge | None = None) -> dict[str, Any]:
+                               deps: WorkflowDependencies, judge: PairJudge | None = None) -> Disagreements:
     """Where the read sources give different values for one figure or date (disagreements.json).
 
     The cheap checks decide what they can; the borderline pairs go to ``judge`` (by default
@@ -193,10 +193,11 @@ async def source_disagreements(state: AgentState, sources: list[dict[str, Any]],
     questions = [state["question"], *sub_questions, *(q.text for q in plan_queries_flat(state.get("plan", [])))]
     findings = find_disagreements(sources, questions)
     pairs, unresolved = await resolve_borderline(findings, judge or run_pair_judge(sources, lang, deps))
-    result = {"items": summarise(pairs), "facts": findings.facts, "certain_pairs": len(findings.certain),
-              "borderline_pairs": len(findings.borderline), "unresolved": unresolved}
+    result = Disagreements(items=summarise(pairs), facts=findings.facts, certain_pairs=len(findings.certain),
+                           borderline_pairs=len(findings.borderline), unresolved=unresolved)
     deps.history.write_text(state["session_id"], "disagreements.json",
-                            json.dumps({"language": lang, **result}, ensure_ascii=False, indent=2) + "\n")
+                            json.dumps({"language": lang, **result.model_dump(mode="json")}, ensure_ascii=False,
+                                       indent=2) + "\n")
     if unresolved:
         deps.history.append_event(state["session_id"], "disagreements_unresolved", count=unresolved)
     return result
@@ -289,14 +290,13 @@ async def _prompt_verdicts(numbered: list[tuple[int, Pair]], statement: Any, lan
     return {j.id: j.verdict for j in reply.judgements if j.id in wanted}
 
 
-def disagreement_lines(items: list[dict[str, Any]], lang: str) -> str:
+def disagreement_lines(items: list[Disagreement], lang: str) -> str:
     """One line per disagreement: what it is about, then each position with its citations."""
     versus = f" {t('analysis.versus', lang)} "
     lines = []
     for item in items:
-        sides = versus.join(f"{p['value']} " + "".join(f"[{label}]" for label in p["labels"])
-                            for p in item["positions"])
-        lines.append(f"  - {attribute_name(item.get('attribute'), item['dimension'], lang, item.get('qualifier'))}: {sides}")
+        sides = versus.join(f"{p.value} " + "".join(f"[{label}]" for label in p.labels) for p in item.positions)
+        lines.append(f"  - {attribute_name(item.attribute, item.dimension, lang, item.qualifier)}: {sides}")
     return "\n".join(lines)
 
 

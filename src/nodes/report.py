@@ -16,7 +16,7 @@ from research.modules.report.content import ReportInput, build_report
 from research.modules.report.markdown import render_markdown
 from research.state import AgentState, plan_queries_flat
 from research.state.agent_state import add_usage
-from research.state.models import Document, Language, ProblemKind, VerificationResult, VerificationSummary
+from research.state.models import Disagreements, Document, Language, ProblemKind, VerificationResult, VerificationSummary
 from research.state.run_problems import run_errors, run_problems, search_unreachable
 from research.nodes.dependencies import WorkflowDependencies
 
@@ -170,7 +170,8 @@ def _disagreements(state: AgentState, answer: str, verification: VerificationRes
     """The disagreements found before drafting, each with whether the final answer gives
     every side, and the supported claims that give one side only (claim index → the other
     sides); disagreements.json records both."""
-    found = dict(state.get("disagreements") or {})
+    # disagreements.json: the state's, with what the answer says of each (modules/text reads mappings)
+    found = (state.get("disagreements") or Disagreements()).model_dump(mode="json")
     shown = []
     found["items"] = [{**item, "stated_in_answer": stated_in(answer, item)} for item in found.get("items", [])]
     # modules/text reads claims as verification.json has them

@@ -17,6 +17,7 @@ from typing_extensions import TypedDict
 from research.state.models import (
     Budget,
     Depth,
+    Disagreements,
     Document,
     FollowUpQuery,
     Language,
@@ -91,10 +92,8 @@ class AgentState(TypedDict, total=False):
     # llm node
     draft: str
     model_used: str
-    # Where the read sources give different values for one figure or date (text/disagreements.py):
-    # {"items": [{"dimension", "attribute", "certain", "positions": [{"value", "labels", "sentences"}]}],
-    #  "facts", "certain_pairs", "borderline_pairs", "unresolved"}
-    disagreements: dict[str, Any]
+    # Where the read sources give different values for one figure or date (text/disagreements.py)
+    disagreements: Disagreements
     # verification node
     verification: VerificationResult
     # Every follow-up query asked so far, each with the search round it is for (2 for the

@@ -240,6 +240,44 @@ class FollowUpQuery(Query):
     round: int | None = None
 
 
+class ComparedValue(BaseModel):
+    """A position's value as it was compared (``modules/text/disagreements``), so the answer
+    can be checked against it."""
+
+    base: str  # a Decimal, as text
+    tolerance: str
+    precision: int = 0  # for dates: 1 year, 2 month, 3 day
+
+
+class DisagreementPosition(BaseModel):
+    """One value the read sources give for a disputed figure or date, and who gives it."""
+
+    value: str
+    labels: list[str] = Field(default_factory=list)
+    sentences: list[str] = Field(default_factory=list)
+    values: list[ComparedValue] = Field(default_factory=list)
+
+
+class Disagreement(BaseModel):
+    """One figure or date the read sources give differently."""
+
+    dimension: str
+    attribute: str | None = None
+    qualifier: str | None = None  # "last" eruption, "first" ascent
+    certain: bool = False  # decided by the cheap checks alone, not by a judge
+    positions: list[DisagreementPosition] = Field(default_factory=list)
+
+
+class Disagreements(BaseModel):
+    """Where the read sources disagree (``AgentState.disagreements``; disagreements.json)."""
+
+    items: list[Disagreement] = Field(default_factory=list)
+    facts: int = 0  # figures and dates compared
+    certain_pairs: int = 0
+    borderline_pairs: int = 0
+    unresolved: int = 0  # borderline pairs no judge decided
+
+
 class SubQuestionPlan(BaseModel):
     """One sub-question of the research plan and the queries that search it (quick: the
     question itself)."""
