@@ -488,7 +488,7 @@ def _heading_key(title: str) -> str:
     return _norm(_NUMBERING.sub("", title))
 
 
-def _tidy_sections(text: str, language: str, sub_questions: list[str], *, summary_empty: bool) -> tuple[str, list[str]]:
+def _tidy_sections(text: str, language: Language, sub_questions: list[str], *, summary_empty: bool) -> tuple[str, list[str]]:
     """Headings without placeholders, empty list items gone, a section left empty either
     dropped or, when it answers a sub-question, saying the sources read did not give it."""
     lines = text.split("\n")

@@ -15,6 +15,7 @@ from typing import Callable
 from research.modules.core.i18n import t
 from research.modules.llm.model_manager import ContextOverflow
 from research.state import ProblemKind, RunError
+from research.state.models import Language
 from research.nodes.dependencies import ModelRole, WorkflowDependencies
 from research.state.progress_events import Message, Token
 
@@ -24,7 +25,7 @@ MessagesFor = Callable[[int], list[dict[str, str]]]
 
 
 async def stream_within_context(
-    deps: WorkflowDependencies, messages_for: MessagesFor, budget: int, *, node: str, session_id: str, lang: str,
+    deps: WorkflowDependencies, messages_for: MessagesFor, budget: int, *, node: str, session_id: str, lang: Language,
     max_tokens: int | None = None,
 ) -> tuple[str, list[RunError]]:
     """The streamed answer to ``messages_for(budget)``, and a RunError for any overflow.

@@ -18,7 +18,7 @@ from research.modules.text.style import check_sentence, citations, remove_violat
 from research.modules.text.tokens import estimate_tokens, truncate_to_tokens
 from research.modules.text.passages import evidence_block, rank_passages
 from research.state import AgentState, plan_queries_flat
-from research.state.models import Disagreement, Disagreements, ProblemKind, RunError, ledger_mappings
+from research.state.models import Disagreement, Disagreements, Language, ProblemKind, RunError, ledger_mappings
 from research.nodes.context_fit import stream_within_context
 from research.nodes.dependencies import ModelRole, WorkflowDependencies
 from research.nodes.prompts import (
@@ -203,7 +203,7 @@ async def source_disagreements(state: AgentState, sources: list[dict[str, Any]],
     return result
 
 
-def run_pair_judge(sources: list[dict[str, Any]], lang: str, deps: WorkflowDependencies) -> PairJudge:
+def run_pair_judge(sources: list[dict[str, Any]], lang: Language, deps: WorkflowDependencies) -> PairJudge:
     """The run's judge for borderline pairs: English pairs whose values are plain figures go
     to the fact-checking model when the run has one (modules/llm/judge.py), the rest to the
     drafting model in one structured call."""
@@ -271,7 +271,7 @@ async def _checker_verdicts(pairs: list[Pair], swapped: dict[int, str], checker:
     return verdicts
 
 
-async def _prompt_verdicts(numbered: list[tuple[int, Pair]], statement: Any, lang: str,
+async def _prompt_verdicts(numbered: list[tuple[int, Pair]], statement: Any, lang: Language,
                            deps: WorkflowDependencies) -> dict[int, str]:
     """The drafting model judges the pairs in one structured call."""
     blocks = [DISAGREEMENT_PAIR[lang].format(id=n, first_label=p.first.label, first=statement(p.first),
@@ -290,7 +290,7 @@ async def _prompt_verdicts(numbered: list[tuple[int, Pair]], statement: Any, lan
     return {j.id: j.verdict for j in reply.judgements if j.id in wanted}
 
 
-def disagreement_lines(items: list[Disagreement], lang: str) -> str:
+def disagreement_lines(items: list[Disagreement], lang: Language) -> str:
     """One line per disagreement: what it is about, then each position with its citations."""
     versus = f" {t('analysis.versus', lang)} "
     lines = []
@@ -300,7 +300,7 @@ def disagreement_lines(items: list[Disagreement], lang: str) -> str:
     return "\n".join(lines)
 
 
-async def enforce_style(draft: str, lang: str, deps: WorkflowDependencies) -> tuple[str, list[dict[str, Any]]]:
+async def enforce_style(draft: str, lang: Language, deps: WorkflowDependencies) -> tuple[str, list[dict[str, Any]]]:
     """Rewrite each sentence that breaks a style rule once with the model; if the rewrite
     still breaks one (or loses a citation), remove the offending words deterministically."""
     banned = deps.settings.banned_words

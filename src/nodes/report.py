@@ -113,7 +113,7 @@ def answer_notes(summary: VerificationSummary | None, lang: Language) -> list[st
     return notes
 
 
-def _search_note(problem: dict[str, Any], lang: str) -> str:
+def _search_note(problem: dict[str, Any], lang: Language) -> str:
     # The search server writes its notes in English for any MCP host; the report says them in its language.
     from research.modules.clients.web_search_client import localise_note
 
@@ -125,7 +125,7 @@ def _search_note(problem: dict[str, Any], lang: str) -> str:
              reason=localise_note(problem["message"], lang))
 
 
-def _budget_and_model_notes(state: AgentState, deps: WorkflowDependencies, lang: str) -> list[str]:
+def _budget_and_model_notes(state: AgentState, deps: WorkflowDependencies, lang: Language) -> list[str]:
     """Say which budget stopped the run early, and when the fallback model took over (issue 9)."""
     notes = []
     spent = state.get("budget_exhausted")
@@ -139,7 +139,7 @@ def _budget_and_model_notes(state: AgentState, deps: WorkflowDependencies, lang:
     return notes + _judge_note(state, lang)
 
 
-def _judge_note(state: AgentState, lang: str) -> list[str]:
+def _judge_note(state: AgentState, lang: Language) -> list[str]:
     """Which judge decided the claims the cheap checks left open (issue 21); none when none did."""
     verification = state.get("verification")
     if verification is None or verification.summary is None:
@@ -153,7 +153,7 @@ def _judge_note(state: AgentState, lang: str) -> list[str]:
     return [t("judge.note_prompt", lang, model=judge.model)]
 
 
-def degradation_notes(state: AgentState, usage: dict[str, dict[str, int]], lang: str) -> list[str]:
+def degradation_notes(state: AgentState, usage: dict[str, dict[str, int]], lang: Language) -> list[str]:
     """What made this report weaker than a normal run: an overflowing context, sentences
     left in the wrong language, or model replies so malformed that a step fell back to
     its built-in default."""
@@ -188,7 +188,7 @@ def _disagreements(state: AgentState, answer: str, verification: VerificationRes
     return shown, contested
 
 
-def _stated_note(item: dict[str, Any], stated: list[bool], lang: str) -> str:
+def _stated_note(item: dict[str, Any], stated: list[bool], lang: Language) -> str:
     """The answer must not pick one side silently: say when it gives fewer than all."""
     if all(stated):
         return t("analysis.stated_both", lang)

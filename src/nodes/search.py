@@ -12,7 +12,7 @@ from typing import Any
 
 from research.modules.core.i18n import t
 from research.state import AgentState, ProblemKind, RunError, SearchHit
-from research.state.models import Query
+from research.state.models import Language, Query
 from research.state.agent_state import queries_for_round
 from research.modules.clients.web_search_client import SEARCH_TOOL
 from research.nodes.dependencies import SearchUnavailable, WorkflowDependencies
@@ -117,7 +117,7 @@ def _announce_failures(deps: WorkflowDependencies, errors: list[RunError], total
         deps.progress(Message("terminal.search_failed", {"count": count, "total": total, "reason": reason}))
 
 
-async def _missing_search_tool(deps: WorkflowDependencies, lang: str) -> dict[str, str] | None:
+async def _missing_search_tool(deps: WorkflowDependencies, lang: Language) -> dict[str, str] | None:
     """For a server from RESEARCH_MCP_CONFIG: its tools, when the search tool is not among them.
 
     Our own server always has it; for another one, listing the tools once costs one

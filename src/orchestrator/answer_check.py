@@ -21,7 +21,7 @@ from research.modules.core.settings import Settings
 from research.modules.core.urls import canonical_url
 from research.modules.text.claims import Claim, split_claims
 from research.modules.text.evidence import Assessment, EvidenceIndex, assess_claim
-from research.state.models import VerdictState, verdict_state
+from research.state.models import Language, VerdictState, verdict_state
 from research.state.session_folder import cache_file
 
 OUTCOMES = ("supported", "unsupported", "uncertain")
@@ -71,7 +71,7 @@ def claim_record(claim: Claim, assessment: Assessment, *, checked: bool = True) 
 
 
 async def judge_uncertain_claims(
-    claims: list[Claim], assessments: list[Assessment], lang: str, settings: Settings
+    claims: list[Claim], assessments: list[Assessment], lang: Language, settings: Settings
 ) -> tuple[bool, str]:
     """The judge decides the uncertain claims (in place); returns (all decided, why not).
 

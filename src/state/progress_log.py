@@ -19,7 +19,7 @@ from typing import Any
 from research.modules.core.i18n import t
 from research.modules.text.sanitize import safe_markdown
 from research.modules.core.files import atomic_write
-from research.state.models import RunError
+from research.state.models import Language, RunError
 from research.state.session_folder import read_session_bytes
 from research.state.step_accounts import one_line, verdict_counts
 from research.state.steps import STEP_BY_NAME
@@ -65,7 +65,7 @@ def record_step(session_dir: str | Path, node: str, before: Mapping[str, Any], u
     return True
 
 
-def _header(state: Mapping[str, Any], lang: str) -> str:
+def _header(state: Mapping[str, Any], lang: Language) -> str:
     return "\n".join([
         "# " + t("progress_md.title", lang, question=state.get("question", "")),
         "",
@@ -73,7 +73,7 @@ def _header(state: Mapping[str, Any], lang: str) -> str:
     ]) + "\n"
 
 
-def render_section(node: str, before: Mapping[str, Any], update: Mapping[str, Any], lang: str) -> str:
+def render_section(node: str, before: Mapping[str, Any], update: Mapping[str, Any], lang: Language) -> str:
     """One step's section: a timed heading, what the step produced, and its problems (a name
     that is no step gets its problems under its own name)."""
     state = {**before, **update}

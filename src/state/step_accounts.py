@@ -16,6 +16,7 @@ from research.state.agent_state import queries_for_round
 from research.state.models import (
     Document,
     FollowUpQuery,
+    Language,
     SubQuestionPlan,
     VerdictState,
     VerificationResult,
@@ -25,13 +26,13 @@ from research.state.models import (
 )
 
 # (state before the step, the step's update, language) -> the section's lines
-Account = Callable[[Mapping[str, Any], Mapping[str, Any], str], list[str]]
+Account = Callable[[Mapping[str, Any], Mapping[str, Any], Language], list[str]]
 
 _DRAFT_LIMIT = 6000  # characters of the draft kept here; the whole draft is in llm_draft.md
 _CLAIM_TEXT_LIMIT = 240
 
 
-def verdict_counts(counts: Mapping[str, int], lang: str) -> str:
+def verdict_counts(counts: Mapping[str, int], lang: Language) -> str:
     """One line: how many claims, how many are in each of the five states (by their one
     name, ``verdict.*``), and the supported share computed from those very counts. The
     terminal, `research verify`, the MCP server and progress.md all say it this way."""
@@ -39,7 +40,7 @@ def verdict_counts(counts: Mapping[str, int], lang: str) -> str:
     return t("verdict.counts", lang, claims=sum(numbers.values()), percent=supported_percent(counts), **numbers)
 
 
-def plan_account(before: Mapping[str, Any], update: Mapping[str, Any], lang: str) -> list[str]:
+def plan_account(before: Mapping[str, Any], update: Mapping[str, Any], lang: Language) -> list[str]:
     lines = []
     plan: list[SubQuestionPlan] = update.get("plan") or before.get("plan") or []
     for number, sub in enumerate(plan, 1):
@@ -48,7 +49,7 @@ def plan_account(before: Mapping[str, Any], update: Mapping[str, Any], lang: str
     return lines
 
 
-def search_account(before: Mapping[str, Any], update: Mapping[str, Any], lang: str) -> list[str]:
+def search_account(before: Mapping[str, Any], update: Mapping[str, Any], lang: Language) -> list[str]:
     # The queries this round searched, as the search node chose them.
     queries = queries_for_round({**before, "plan": before.get("plan") or update.get("plan") or []},
                                 int(before.get("search_rounds") or 0) + 1)
@@ -61,7 +62,7 @@ def search_account(before: Mapping[str, Any], update: Mapping[str, Any], lang: s
     return lines
 
 
-def sources_account(before: Mapping[str, Any], update: Mapping[str, Any], lang: str) -> list[str]:
+def sources_account(before: Mapping[str, Any], update: Mapping[str, Any], lang: Language) -> list[str]:
     earlier: list[Document] = before.get("documents") or []
     known = {d.canonical_url for d in earlier}
     fresh = [d for d in update.get("documents") or [] if d.canonical_url not in known]
@@ -78,7 +79,7 @@ def sources_account(before: Mapping[str, Any], update: Mapping[str, Any], lang: 
     return lines
 
 
-def draft_account(before: Mapping[str, Any], update: Mapping[str, Any], lang: str) -> list[str]:
+def draft_account(before: Mapping[str, Any], update: Mapping[str, Any], lang: Language) -> list[str]:
     draft = (update.get("draft") or "").strip()
     if len(draft) > _DRAFT_LIMIT:
         draft = draft[:_DRAFT_LIMIT].rstrip() + " …"
@@ -90,7 +91,7 @@ _MARKS = {VerdictState.SUPPORTED: "✓", VerdictState.PARTLY_SUPPORTED: "~", Ver
           VerdictState.CONTRADICTED: "✗", VerdictState.NOT_CHECKED: "?"}
 
 
-def verdicts_account(before: Mapping[str, Any], update: Mapping[str, Any], lang: str) -> list[str]:
+def verdicts_account(before: Mapping[str, Any], update: Mapping[str, Any], lang: Language) -> list[str]:
     verification: VerificationResult = update.get("verification") or VerificationResult()
     claims = verification.claims
     lines = []
@@ -111,7 +112,7 @@ def verdicts_account(before: Mapping[str, Any], update: Mapping[str, Any], lang:
     return lines
 
 
-def report_account(before: Mapping[str, Any], update: Mapping[str, Any], lang: str) -> list[str]:
+def report_account(before: Mapping[str, Any], update: Mapping[str, Any], lang: Language) -> list[str]:
     paths = [p for p in (update.get("report_md"), update.get("report_pdf")) if p]
     return ["- " + t("progress_md.report_files", lang, paths=", ".join(paths))] if paths else []
 

@@ -200,7 +200,7 @@ class DisagreementLine:
 
 @dataclass(frozen=True)
 class ReportDocument:
-    lang: str
+    lang: Language
     labels: dict[str, str]
     title: str
     question: str
