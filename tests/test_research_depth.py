@@ -320,11 +320,12 @@ async def test_elapsed_time_survives_a_resume(tmp_path):
 
 # --- style rules --------------------------------------------------------------------------
 async def _style(draft: str, reply: str | None, lang: str = "en"):
-    """The style rewrite with the model's reply given (None: it echoes the sentence)."""
+    """The style rewrite with the model's reply given (None: it echoes the sentence); the
+    rewrites as the run's events record them."""
     model = FakeModel(rewrite=(lambda call: call.prompt) if reply is None else reply, strict=True)
     deps = WorkflowDependencies(settings=Settings(), model=model, web_search=None, parser=None, history=None)
     text, rewrites = await enforce_style(draft, lang, deps)
-    return text, rewrites, model
+    return text, [rewrite.model_dump() for rewrite in rewrites], model
 
 
 async def test_a_sentence_with_a_banned_word_is_rewritten_once_by_the_model():
@@ -374,7 +375,7 @@ async def test_style_rewrites_go_through_the_fake_model_end_to_end(tmp_path):
         await run.model.ensure_ready()
         final = await run.invoke(run.initial())
     assert "highest mountain" not in final["draft"].lower()
-    assert final["style_rewrites"] and final["style_rewrites"][0]["method"] == "model"
+    assert final["style_rewrites"] and final["style_rewrites"][0].method == "model"
     assert run.events("style_rewrite")
 
 

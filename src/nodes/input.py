@@ -12,7 +12,7 @@ from typing import Any
 
 from research.state.session_folder import now_iso
 from research.state import AgentState
-from research.state.models import Language, Query, SubQuestionPlan
+from research.state.models import Language, Query, SubQuestionPlan, Turn
 from research.modules.text.analyser import term_set
 from research.nodes.answer import PLACEHOLDER, Topic
 from research.nodes.dependencies import ModelRole, WorkflowDependencies
@@ -58,7 +58,7 @@ async def understand_question(state: AgentState, deps: WorkflowDependencies) -> 
 
 
 async def plan_sub_questions(
-    question: str, lang: Language, depth: str, conversation: list[dict[str, str]], deps: WorkflowDependencies
+    question: str, lang: Language, depth: str, conversation: list[Turn], deps: WorkflowDependencies
 ) -> list[SubQuestionPlan] | None:
     """The model's plan, cleaned up; None when it gave nothing usable."""
     low, high = PLAN_SIZE[depth]
@@ -79,7 +79,7 @@ async def plan_sub_questions(
     )
     if raw is fallback:
         return None
-    about = [question, *(str(turn.get("question") or "") for turn in conversation)]
+    about = [question, *(turn.question for turn in conversation)]
     plan = normalise_plan(raw, lang, high, about=about)
     if plan is not None and len(plan) < low:
         # Models often stop at two or three: asked once more, saying how many are wanted.
@@ -159,7 +159,7 @@ def _plan_markdown(question: str, lang: Language, depth: str, state: AgentState,
 
 
 async def plan_queries(
-    question: str, lang: Language, conversation: list[dict[str, str]], deps: WorkflowDependencies
+    question: str, lang: Language, conversation: list[Turn], deps: WorkflowDependencies
 ) -> list[Query]:
     """Depth quick (and the fallback): one query per language, the user's wording first."""
     other = "en" if lang == "ja" else "ja"
@@ -178,20 +178,20 @@ async def plan_queries(
     return _with_original(plan.queries, question, lang)
 
 
-def _with_context(question: str, conversation: list[dict[str, str]]) -> str:
+def _with_context(question: str, conversation: list[Turn]) -> str:
     """A follow-up like "もっと詳しく" only makes sense with the earlier question beside it."""
     if not conversation:
         return question
-    earlier = "\n".join(f"- {turn['question']}" for turn in conversation[-3:])
+    earlier = "\n".join(f"- {turn.question}" for turn in conversation[-3:])
     return f"{earlier}\n- {question}"
 
 
-def carry_topic(plan: list[SubQuestionPlan], question: str, conversation: list[dict[str, str]]) -> list[SubQuestionPlan]:
+def carry_topic(plan: list[SubQuestionPlan], question: str, conversation: list[Turn]) -> list[SubQuestionPlan]:
     """A follow-up such as "When did it last erupt?" names nothing a search engine could find
     the topic by: each of its queries that shares no word with the conversation's earlier
     questions gets the first of them in front ("富士山の標高は When did it last erupt?"). A
     follow-up that names the topic itself is left as planned; a new topic starts with /new."""
-    earlier = [turn.get("question", "") for turn in conversation if turn.get("question")]
+    earlier = [turn.question for turn in conversation if turn.question]
     if not earlier:
         return plan
     topic_words = term_set(" ".join(earlier))

@@ -18,7 +18,15 @@ from research.modules.text.style import check_sentence, citations, remove_violat
 from research.modules.text.tokens import estimate_tokens, truncate_to_tokens
 from research.modules.text.passages import evidence_block, rank_passages
 from research.state import AgentState, plan_queries_flat
-from research.state.models import Disagreement, Disagreements, Language, ProblemKind, RunError, ledger_mappings
+from research.state.models import (
+    Disagreement,
+    Disagreements,
+    Language,
+    ProblemKind,
+    RunError,
+    StyleRewrite,
+    ledger_mappings,
+)
 from research.nodes.context_fit import stream_within_context
 from research.nodes.dependencies import ModelRole, WorkflowDependencies
 from research.nodes.prompts import (
@@ -83,7 +91,7 @@ async def draft_answer(state: AgentState, deps: WorkflowDependencies) -> dict[st
         if deps.settings.banned_words:
             system += STYLE_RULES[lang].format(banned=", ".join(f'"{w}"' for w in deps.settings.banned_words))
         if state.get("conversation"):
-            previous = "\n\n".join(f"Q: {t['question']}\nA: {t['answer']}" for t in state["conversation"][-2:])
+            previous = "\n\n".join(f"Q: {turn.question}\nA: {turn.answer}" for turn in state["conversation"][-2:])
             system += "\n\n" + FOLLOW_UP_CONTEXT[lang].format(previous=previous)
         disagreements = await source_disagreements(state, sources, sub_questions, deps)
         if disagreements.items:
@@ -114,7 +122,7 @@ async def draft_answer(state: AgentState, deps: WorkflowDependencies) -> dict[st
                                       examples=rewritten_citations[:5])
         draft, rewrites = await enforce_style(draft, lang, deps)
         for rewrite in rewrites:
-            deps.history.append_event(state["session_id"], "style_rewrite", **rewrite)
+            deps.history.append_event(state["session_id"], "style_rewrite", **rewrite.model_dump())
     deps.history.write_text(state["session_id"], "llm_draft.md", draft + "\n")
     # A reply cut at its cap (a runaway draft, plan or rewrite) is said, never a silent long step.
     overflow_errors = [*overflow_errors, *(RunError(node="llm", kind=ProblemKind.CONTEXT, message=line)
@@ -300,11 +308,12 @@ def disagreement_lines(items: list[Disagreement], lang: Language) -> str:
     return "\n".join(lines)
 
 
-async def enforce_style(draft: str, lang: Language, deps: WorkflowDependencies) -> tuple[str, list[dict[str, Any]]]:
+async def enforce_style(draft: str, lang: Language, deps: WorkflowDependencies) -> tuple[str, list[StyleRewrite]]:
     """Rewrite each sentence that breaks a style rule once with the model; if the rewrite
     still breaks one (or loses a citation), remove the offending words deterministically."""
     banned = deps.settings.banned_words
-    lines, rewrites = [], []
+    lines: list[str] = []
+    rewrites: list[StyleRewrite] = []
     for line in draft.split("\n"):
         if line.lstrip().startswith("#"):
             lines.append(line)  # headings are sub-questions or section names: left as written
@@ -331,7 +340,7 @@ async def enforce_style(draft: str, lang: Language, deps: WorkflowDependencies) 
                     or citations(rewritten) != citations(sentence)):
                 rewritten, method = remove_violations(sentence, issue), "removed"
             sentences[i] = rewritten
-            rewrites.append({"sentence": sentence.strip(), "rewritten": rewritten.strip(), "method": method,
-                             "banned": issue.banned, "hedges": issue.hedges})
+            rewrites.append(StyleRewrite(sentence=sentence.strip(), rewritten=rewritten.strip(), method=method,
+                                         banned=issue.banned, hedges=issue.hedges))
         lines.append("".join(sentences) if sentences else line)
     return "\n".join(lines), rewrites

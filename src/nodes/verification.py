@@ -208,7 +208,7 @@ async def verify_claims(state: AgentState, deps: WorkflowDependencies) -> Comman
     question = str(state.get("question") or "")
     sub_questions = [sub.question for sub in state.get("plan") or []]
     topic = Topic.of([question, *sub_questions, *(q.text for q in plan_queries_flat(state.get("plan") or [])),
-                      *(str(turn.get("question") or "") for turn in state.get("conversation") or [])], documents)
+                      *(turn.question for turn in state.get("conversation") or [])], documents)
     assembly = assemble_answer(
         draft, claims, verdicts, valid=set(index.sources), language=language,
         titles=titles, program=PROGRAM_TEXT, topic=topic,

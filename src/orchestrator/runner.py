@@ -420,7 +420,7 @@ def _initial_state(run: RunContext) -> dict[str, Any]:
     session = run.session
     seed = _seed_from_parent(run.history, run.request.parent_session)
     if seed:
-        run.history.update_meta(session.session_id, conversation=seed["conversation"])
+        run.history.update_meta(session.session_id, conversation=[turn.model_dump() for turn in seed["conversation"]])
     return {
         **seed,
         "question": run.question,

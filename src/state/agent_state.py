@@ -24,7 +24,9 @@ from research.state.models import (
     Query,
     RunError,
     SearchHit,
+    StyleRewrite,
     SubQuestionPlan,
+    Turn,
     VerificationResult,
 )
 
@@ -75,8 +77,7 @@ class AgentState(TypedDict, total=False):
     session_id: str
     session_dir: str
     parent_session: str | None
-    # Earlier turns of a REPL conversation: [{"question": ..., "answer": ...}], oldest first.
-    conversation: list[dict[str, str]]
+    conversation: list[Turn]  # earlier turns of a REPL conversation, oldest first
     depth: Depth
     plan: list[SubQuestionPlan]  # quick has one: the question itself
     review_plan: bool  # stop after planning for the user to review (plan_review node)
@@ -117,7 +118,7 @@ class AgentState(TypedDict, total=False):
     # (The tokens used so far are summed from ``usage``: see orchestrator/steps.tokens_used.)
     budget_exhausted: Budget | None  # once a budget ran out
     # llm node: sentences rewritten for the style rules
-    style_rewrites: list[dict[str, Any]]
+    style_rewrites: list[StyleRewrite]
     # verification -> llm: the sentences a follow-up round revises (the rest stays as written)
     redraft_targets: list[str]
     # verification: the supported share after each pass, oldest first; a round that does not

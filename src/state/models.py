@@ -240,6 +240,23 @@ class FollowUpQuery(Query):
     round: int | None = None
 
 
+class Turn(BaseModel):
+    """An earlier question of a REPL conversation and the answer it got (screened, cut short)."""
+
+    question: str
+    answer: str = ""
+
+
+class StyleRewrite(BaseModel):
+    """A sentence of the draft rewritten for the style rules."""
+
+    sentence: str
+    rewritten: str
+    method: Literal["model", "removed"]  # the model rewrote it, or the offending words were removed
+    banned: list[str] = Field(default_factory=list)
+    hedges: list[str] = Field(default_factory=list)
+
+
 class ComparedValue(BaseModel):
     """A position's value as it was compared (``modules/text/disagreements``), so the answer
     can be checked against it."""
