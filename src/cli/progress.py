@@ -29,6 +29,7 @@ from research.state.progress_events import (
     SessionStarted,
     Token,
 )
+from research.state.steps import step_label
 
 
 # How a finished step is marked: done, done in part, failed, or nothing to do.
@@ -73,7 +74,7 @@ class ConsoleProgress:
                 case ServersStarting():
                     self.console.print(f"[dim]{t('terminal.servers_starting', self.lang)}[/dim]")
                 case Resuming():
-                    steps = [t("progress." + node, self.lang) for node in event.next]
+                    steps = [step_label(node, self.lang) for node in event.next]
                     self.console.print(t("terminal.resuming_at", self.lang, session_id=event.session_id,
                                          step=", ".join(steps)))
                 case NodeStarted():
@@ -124,7 +125,7 @@ class ConsoleProgress:
         return time.monotonic() - self.started
 
     def step_names(self) -> str:
-        names = [t("progress." + node, self.lang) for node in dict.fromkeys(self.finished_steps)]
+        names = [step_label(node, self.lang) for node in dict.fromkeys(self.finished_steps)]
         return ", ".join(names) or t("terminal.no_steps", self.lang)
 
     def _on_session(self, event: SessionStarted) -> None:
@@ -170,7 +171,7 @@ class ConsoleProgress:
             self._end_stream_line()
         node = event.node
         self.finished_steps.append(node)
-        label = t("progress." + node, self.lang)
+        label = step_label(node, self.lang)
         mark, note = self._step_mark, ""
         if self._no_sources and node in ("llm", "verification"):
             mark, note = MARK_SKIPPED, " — " + t("terminal.step_skipped", self.lang)

@@ -71,3 +71,10 @@ STEP_BY_NAME: dict[str, Step] = {step.name: step for step in STEPS}
 # The steps of a run without plan review or follow-up rounds, in order; and what one round repeats.
 PLAIN_RUN: tuple[StepName, ...] = tuple(step.name for step in STEPS if step.in_plain_run)
 FOLLOW_UP_ROUND: tuple[StepName, ...] = tuple(step.name for step in STEPS if step.in_follow_up_round)
+
+
+def step_label(name: str, lang: str) -> str:
+    """The line a person reads for a step ("Searching the web"), in ``lang``."""
+    from research.modules.core.i18n import t
+
+    return t(STEP_BY_NAME[name].label_key, lang)

@@ -53,7 +53,7 @@ from research.state.progress_events import (
 from research.state.models import summary_states, verdict_state
 from research.state.progress_log import verdict_counts
 from research.state.session_folder import HistoryManager
-from research.state.steps import FOLLOW_UP_ROUND, PLAIN_RUN
+from research.state.steps import FOLLOW_UP_ROUND, PLAIN_RUN, step_label
 
 SERVER_NAME = "research"
 MAX_SESSIONS_LISTED = 200
@@ -192,10 +192,10 @@ def progress_message(event: ProgressEvent, lang: str) -> str | None:
         case SessionStarted():
             return t("progress.session", lang, session_id=event.session_id)
         case Resuming():
-            steps = ", ".join(t("progress." + node, lang) for node in event.next)
+            steps = ", ".join(step_label(node, lang) for node in event.next)
             return t("terminal.resuming_at", lang, session_id=event.session_id, step=steps)
         case NodeStarted():
-            return t("progress." + event.node, lang) + "…"
+            return step_label(event.node, lang) + "…"
         case NodeFinished():
             return f"{t('progress.' + event.node, lang)}: {t('progress.done', lang)} ({event.seconds:.1f}s)"
         case Message():
