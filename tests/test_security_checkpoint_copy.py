@@ -101,7 +101,7 @@ def test_the_saver_writes_a_copy_of_ours_with_the_same_checkpoints(tmp_path: Pat
             return await saver.aget_tuple({"configurable": {"thread_id": session_id, "checkpoint_ns": ""}})
 
     found = asyncio.run(newest())
-    assert found.checkpoint["channel_values"]["search_results"][0]["url"] == URL
+    assert found.checkpoint["channel_values"]["search_results"][0].url == URL  # read as the state's model
 
 
 def test_a_journal_without_its_database_is_removed(tmp_path: Path) -> None:

@@ -113,3 +113,20 @@ def test_a_normal_checkpoint_round_trips(tmp_path):
     connection.commit()
     connection.close()
     verify_checkpoint_file(database)  # no exception
+
+
+def test_a_checkpoint_of_plain_data_is_read_as_the_state_s_models(tmp_path):
+    # Written before the state held models: the same values as plain mappings. The nodes read
+    # models, so the serializer hands them over as such (after the usual checks).
+    from research.state.models import Document, VerificationResult
+
+    serializer = AllowListSerializer()
+    document = {"label": "S1", "url": "https://example.org/", "canonical_url": "https://example.org/", "markdown": "x"}
+    checkpoint = {"v": 1, "channel_values": {"documents": [document], "language": "en",
+                                             "verification": {"claims": [{"index": 0, "text": "t",
+                                                                          "verdict": "supported"}]},
+                                             "branch:to:report": None}}
+    loaded = serializer.loads_typed(serializer.dumps_typed(checkpoint))["channel_values"]
+    assert loaded["documents"] == [Document.model_validate(document)] and loaded["language"] == "en"
+    assert isinstance(loaded["verification"], VerificationResult) and loaded["verification"].claims[0].text == "t"
+    assert "branch:to:report" in loaded  # LangGraph's own channels are left as they are

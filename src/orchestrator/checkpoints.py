@@ -33,7 +33,7 @@ from langgraph.checkpoint.serde._msgpack import SAFE_MSGPACK_METHODS
 from pydantic import BaseModel, ValidationError
 
 from research.modules.core.errors import UsageError
-from research.state.agent_state import AgentState, state_from_json
+from research.state.agent_state import AgentState, state_adapter, state_from_json
 from research.state.session_folder import cache_entry, fsync_directory
 
 # Exactly what a checkpoint of our graph contains besides plain data: the plan review's
@@ -196,7 +196,23 @@ class AllowListSerializer(jsonplus.JsonPlusSerializer):
 
     def loads_typed(self, data: tuple[str, bytes]) -> Any:
         check_serialized(*data)
-        return super().loads_typed(data)
+        loaded = super().loads_typed(data)
+        values = loaded.get("channel_values") if isinstance(loaded, dict) else None
+        if isinstance(values, dict):
+            loaded["channel_values"] = {**values, **_as_models(values)}
+        return loaded
+
+
+def _as_models(values: dict[str, Any]) -> dict[str, Any]:
+    """A stored state's values as the models ``AgentState`` declares: a checkpoint written
+    before the state held models keeps their fields as plain mappings, which the nodes could
+    not read. (What the file holds was judged by ``check_state_values`` before resuming; a
+    value that does not validate is left as it was.)"""
+    ours = {key: value for key, value in values.items() if key in STATE_KEYS and value is not None}
+    try:
+        return dict(state_adapter().validate_python(ours))
+    except ValidationError:
+        return {}
 
 
 class ForeignState(UsageError):

@@ -136,10 +136,16 @@ def state_from_json(values: Mapping[str, Any]) -> AgentState:
     no number as a flag. Keys AgentState does not declare are left out (LangGraph's own
     channels). Raises ``pydantic.ValidationError``, or ``ValueError`` for values JSON cannot
     hold."""
+    return state_adapter().validate_json(json.dumps(dict(values), allow_nan=False), strict=True)
+
+
+def state_adapter() -> TypeAdapter[AgentState]:
+    """The pydantic validator of ``AgentState``, built on first use (it costs some
+    milliseconds a run that never resumes need not spend)."""
     global _STATE_ADAPTER
     if _STATE_ADAPTER is None:
         _STATE_ADAPTER = TypeAdapter(AgentState)
-    return _STATE_ADAPTER.validate_json(json.dumps(dict(values), allow_nan=False), strict=True)
+    return _STATE_ADAPTER
 
 
 def queries_for_round(state: AgentState, search_round: int) -> list[Query]:

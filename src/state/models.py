@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping
 from enum import StrEnum
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 Language = Literal["ja", "en"]
 Depth = Literal["quick", "standard", "deep"]
@@ -70,6 +70,14 @@ class ClaimReason(StrEnum):
 
 
 ClaimOutcome = Literal["supported", "unsupported", "uncertain"]
+
+
+class StateModel(BaseModel):
+    """A model the graph's state holds. Its validator is built on first use, not on import:
+    this module is imported before the first step runs, and most of these are first needed
+    steps later."""
+
+    model_config = ConfigDict(defer_build=True)
 
 
 class SearchHit(BaseModel):
@@ -132,7 +140,7 @@ def ledger_mappings(documents: Iterable[Document]) -> list[dict[str, Any]]:
     return [document.model_dump() for document in documents]
 
 
-class ClaimVerdict(BaseModel):
+class ClaimVerdict(StateModel):
     """The verifier's decision on one sentence of the draft."""
 
     index: int
@@ -164,7 +172,7 @@ class ClaimVerdict(BaseModel):
         return verdict_state(self)
 
 
-class ValueCorrection(BaseModel):
+class ValueCorrection(StateModel):
     """A value of the draft replaced by the one its passage gives for the same slot."""
 
     text: str
@@ -174,7 +182,7 @@ class ValueCorrection(BaseModel):
     label: str = ""
 
 
-class LanguageCheck(BaseModel):
+class LanguageCheck(StateModel):
     """How many sentences were in the wrong language, and what rewriting them did."""
 
     target: Language = "en"
@@ -186,7 +194,7 @@ class LanguageCheck(BaseModel):
     rewritten_sections: list[str] = Field(default_factory=list)
 
 
-class JudgeRecord(BaseModel):
+class JudgeRecord(StateModel):
     """Which judge decided what (``modules/llm/judge.Judge.describe`` and the claims each took)."""
 
     model: str = ""
@@ -199,7 +207,7 @@ class JudgeRecord(BaseModel):
     prompt: int = 0  # claims the drafting model judged with the judge prompt
 
 
-class VerificationSummary(BaseModel):
+class VerificationSummary(StateModel):
     """The counts and decisions of one verification pass (verification.json's ``summary``;
     meta.json and --json carry it with ``summary_with_states``)."""
 
@@ -226,7 +234,7 @@ class VerificationSummary(BaseModel):
     not_given: list[str] = Field(default_factory=list)  # sub-questions the sources did not answer
 
 
-class Query(BaseModel):
+class Query(StateModel):
     """One search query and the language it is written in."""
 
     text: str
@@ -240,14 +248,14 @@ class FollowUpQuery(Query):
     round: int | None = None
 
 
-class Turn(BaseModel):
+class Turn(StateModel):
     """An earlier question of a REPL conversation and the answer it got (screened, cut short)."""
 
     question: str
     answer: str = ""
 
 
-class StyleRewrite(BaseModel):
+class StyleRewrite(StateModel):
     """A sentence of the draft rewritten for the style rules."""
 
     sentence: str
@@ -257,7 +265,7 @@ class StyleRewrite(BaseModel):
     hedges: list[str] = Field(default_factory=list)
 
 
-class ComparedValue(BaseModel):
+class ComparedValue(StateModel):
     """A position's value as it was compared (``modules/text/disagreements``), so the answer
     can be checked against it."""
 
@@ -266,7 +274,7 @@ class ComparedValue(BaseModel):
     precision: int = 0  # for dates: 1 year, 2 month, 3 day
 
 
-class DisagreementPosition(BaseModel):
+class DisagreementPosition(StateModel):
     """One value the read sources give for a disputed figure or date, and who gives it."""
 
     value: str
@@ -275,7 +283,7 @@ class DisagreementPosition(BaseModel):
     values: list[ComparedValue] = Field(default_factory=list)
 
 
-class Disagreement(BaseModel):
+class Disagreement(StateModel):
     """One figure or date the read sources give differently."""
 
     dimension: str
@@ -285,7 +293,7 @@ class Disagreement(BaseModel):
     positions: list[DisagreementPosition] = Field(default_factory=list)
 
 
-class Disagreements(BaseModel):
+class Disagreements(StateModel):
     """Where the read sources disagree (``AgentState.disagreements``; disagreements.json)."""
 
     items: list[Disagreement] = Field(default_factory=list)
@@ -295,7 +303,7 @@ class Disagreements(BaseModel):
     unresolved: int = 0  # borderline pairs no judge decided
 
 
-class SubQuestionPlan(BaseModel):
+class SubQuestionPlan(StateModel):
     """One sub-question of the research plan and the queries that search it (quick: the
     question itself)."""
 
@@ -303,7 +311,7 @@ class SubQuestionPlan(BaseModel):
     queries: list[Query] = Field(default_factory=list)
 
 
-class VerificationResult(BaseModel):
+class VerificationResult(StateModel):
     """What the verification step found (``AgentState.verification``; verification.json)."""
 
     claims: list[ClaimVerdict] = Field(default_factory=list)
