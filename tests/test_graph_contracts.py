@@ -130,7 +130,7 @@ def test_problems_are_read_from_the_errors_kind_and_old_checkpoints_still_read()
               RunError(node="processing", kind=ProblemKind.READ, message="404", target="https://a.example/").as_state()]
     assert all(type(e["kind"]) is str for e in errors)  # a checkpoint holds plain strings
     problems = run_problems({"errors": errors, "budget_exhausted": "tokens"})
-    assert [(p["kind"], p.get("queries")) for p in problems] == [("search_fallback", None), ("search", 2), ("budget", None)]
+    assert [(p.kind, p.queries) for p in problems] == [("search_fallback", None), ("search", 2), ("budget", None)]
     assert search_unreachable({"errors": errors}) and not search_unreachable({"errors": errors[2:]})
     # Written before errors had a kind: the target or the node said it.
     assert error_kind({"node": "search", "target": "engine_note", "message": "m"}) == ProblemKind.SEARCH_FALLBACK

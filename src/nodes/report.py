@@ -16,7 +16,15 @@ from research.modules.report.content import ReportInput, build_report
 from research.modules.report.markdown import render_markdown
 from research.state import AgentState, plan_queries_flat
 from research.state.agent_state import add_usage
-from research.state.models import Disagreements, Document, Language, ProblemKind, VerificationResult, VerificationSummary
+from research.state.models import (
+    Disagreements,
+    Document,
+    Language,
+    ProblemKind,
+    RunProblem,
+    VerificationResult,
+    VerificationSummary,
+)
 from research.state.run_problems import run_errors, run_problems, search_unreachable
 from research.nodes.dependencies import WorkflowDependencies
 
@@ -46,7 +54,7 @@ async def write_report(state: AgentState, deps: WorkflowDependencies) -> dict[st
     if not read:
         notes.append(t("terminal.search_unreachable" if search_unreachable(state) else "progress.no_evidence", lang))
     # Search failures first: they explain everything after them.
-    notes += [_search_note(p, lang) for p in run_problems(state) if p["kind"] in SEARCH_PROBLEMS]
+    notes += [_search_note(p, lang) for p in run_problems(state) if p.kind in SEARCH_PROBLEMS]
     notes += [f"[{d.label}] {d.url}: {d.error or ''}" for d in failed]
     # The whole run's use, across processes when it was resumed (``usage`` is a reducer).
     usage = add_usage(state.get("usage"), None)
@@ -113,16 +121,16 @@ def answer_notes(summary: VerificationSummary | None, lang: Language) -> list[st
     return notes
 
 
-def _search_note(problem: dict[str, Any], lang: Language) -> str:
+def _search_note(problem: RunProblem, lang: Language) -> str:
     # The search server writes its notes in English for any MCP host; the report says them in its language.
     from research.modules.clients.web_search_client import localise_note
 
-    if problem["kind"] == ProblemKind.SEARCH_TOOL:
-        return problem["message"]
-    if problem["kind"] == ProblemKind.SEARCH_FALLBACK:
-        return t("terminal.engine_note", lang, note=localise_note(problem["message"], lang))
-    return t("terminal.search_failed_note", lang, count=problem["queries"],
-             reason=localise_note(problem["message"], lang))
+    if problem.kind == ProblemKind.SEARCH_TOOL:
+        return problem.message
+    if problem.kind == ProblemKind.SEARCH_FALLBACK:
+        return t("terminal.engine_note", lang, note=localise_note(problem.message, lang))
+    return t("terminal.search_failed_note", lang, count=problem.queries,
+             reason=localise_note(problem.message, lang))
 
 
 def _budget_and_model_notes(state: AgentState, deps: WorkflowDependencies, lang: Language) -> list[str]:

@@ -23,15 +23,14 @@ import os
 import sqlite3
 import tempfile
 import threading
-from pathlib import Path
 from enum import Enum
+from pathlib import Path
 from typing import Any, Callable, get_args, get_type_hints
 
 import ormsgpack
 from langgraph.checkpoint.serde import jsonplus
 from langgraph.checkpoint.serde._msgpack import SAFE_MSGPACK_METHODS
 from pydantic import BaseModel, ValidationError
-
 from research.modules.core.errors import UsageError
 from research.state.agent_state import AgentState, state_adapter, state_from_json
 from research.state.session_folder import cache_entry, fsync_directory

@@ -269,7 +269,7 @@ async def _run_locked(run: RunContext) -> RunResult:
     history.append_event(session.session_id, "run_end")
     documents = final.get("documents", [])
     read = sum(1 for d in documents if d.status == "ok")
-    problems, exit_code = run_problems(final), outcome_exit_code(final)
+    problems, exit_code = [problem.as_json() for problem in run_problems(final)], outcome_exit_code(final)
     sandbox = run.pool.parser.sandbox_name if run.pool.parser is not None else ""
     if sandbox in WEAK_SANDBOXES:  # parsed with less isolation than bwrap or a container gives
         problems.append({"kind": ProblemKind.SANDBOX, "message": sandbox})

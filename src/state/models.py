@@ -358,6 +358,19 @@ class RunError(BaseModel):
         return self.model_dump(mode="json")
 
 
+class RunProblem(BaseModel):
+    """A failure that changed the run's result (``state/run_problems.py``): the CLI prints it,
+    --json and meta.json carry it (``as_json``)."""
+
+    kind: ProblemKind
+    message: str
+    queries: int | None = None  # a search failure: how many queries it cost
+
+    def as_json(self) -> dict[str, Any]:
+        """As meta.json and --json hold it (``queries`` only for a search failure)."""
+        return self.model_dump(exclude_none=True)
+
+
 # --- one name per verdict ---------------------------------------------------------------------
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from research.modules.core.errors import EXIT_NO_EVIDENCE, EXIT_OK, EXIT_SEARCH_FAILED
-from research.state.models import ProblemKind, RunError
+from research.state.models import ProblemKind, RunError, RunProblem
 
 # Before RunError had a kind (checkpoints written then), what its target or node said.
 _LEGACY_KINDS = {"search_tool": ProblemKind.SEARCH_TOOL, "engine_note": ProblemKind.SEARCH_FALLBACK,
@@ -44,30 +44,29 @@ def run_errors(state: Mapping[str, Any], *kinds: ProblemKind) -> list[RunError]:
     return found
 
 
-def run_problems(state: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """Failures that changed the result, each ``{"kind", "message", ...}`` (kind: a
-    ``ProblemKind``), in order: the search's (an engine or server error, with how many
+def run_problems(state: Mapping[str, Any]) -> list[RunProblem]:
+    """Failures that changed the result, in order: the search's (an engine or server error, with how many
     queries it cost; a server without the search tool; an engine that failed and another
     that answered instead), sentences left in the wrong language, evidence cut to fit, a
     budget that stopped the run.
     """
-    problems: list[dict[str, Any]] = []
+    problems: list[RunProblem] = []
     search_counts: dict[str, int] = {}
     for error in run_errors(state, ProblemKind.SEARCH, ProblemKind.SEARCH_TOOL, ProblemKind.SEARCH_FALLBACK):
         message = error.message
         if error.kind == ProblemKind.SEARCH:
             search_counts[message] = search_counts.get(message, 0) + 1
         else:
-            problems.append({"kind": error.kind, "message": message})
-    problems += [{"kind": ProblemKind.SEARCH, "message": m, "queries": n} for m, n in search_counts.items()]
+            problems.append(RunProblem(kind=error.kind, message=message))
+    problems += [RunProblem(kind=ProblemKind.SEARCH, message=m, queries=n) for m, n in search_counts.items()]
     seen: set[str] = set()
     for error in run_errors(state, ProblemKind.LANGUAGE, ProblemKind.CONTEXT):
         message = error.message
         if message not in seen:
             seen.add(message)
-            problems.append({"kind": error.kind, "message": message})
+            problems.append(RunProblem(kind=error.kind, message=message))
     if state.get("budget_exhausted"):
-        problems.append({"kind": ProblemKind.BUDGET, "message": str(state["budget_exhausted"])})
+        problems.append(RunProblem(kind=ProblemKind.BUDGET, message=str(state["budget_exhausted"])))
     return problems
 
 
