@@ -113,7 +113,7 @@ async def draft_answer(state: AgentState, deps: WorkflowDependencies) -> dict[st
             budget, node="llm", session_id=state["session_id"], lang=lang, max_tokens=ANSWER_RESERVE_TOKENS,
         )
     deps.progress(Token("\n"))
-    rewrites: list[dict[str, Any]] = []
+    rewrites: list[StyleRewrite] = []
     if sources:
         # Models cite as they like ([1], 【S1】, footnotes…): from here on only [S#] exists.
         draft, rewritten_citations = normalise_citations(draft, ledger_mappings(documents))
