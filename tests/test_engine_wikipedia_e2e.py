@@ -42,7 +42,7 @@ def test_help_config_and_doctor_list_every_engine(run_cli, research_env, web):
     # In-process (run_cli): these commands need no process boundary, only the one list of engines.
     helped = run_cli(["--help"], research_env)
     assert helped.returncode == 0
-    assert "search engine: " + ", ".join(SEARCH_ENGINES) in " ".join(helped.stdout.split())
+    assert "search engine (" + ", ".join(SEARCH_ENGINES) + ")" in " ".join(helped.stdout.split())
     config = run_cli(["config", "--json"], {**research_env, "RESEARCH_WIKIPEDIA_URL": web.wikipedia_url})
     rows = {row["name"]: row for row in json.loads(config.stdout)["settings"]}
     assert rows["wikipedia_url"]["value"] == web.wikipedia_url and rows["wikipedia_url"]["source"] == "env"
