@@ -101,6 +101,10 @@ def test_a_worker_killed_mid_run_is_taken_over_from_the_last_checkpoint(worker_e
         wait_for(lambda: rows(url, "SELECT status FROM research_runs WHERE run_id = %s", run_id)[0]["status"]
                  in ("done", "failed"), url=url)
         taken_after = time.monotonic() - killed_at
+        # The job's end is Procrastinate's to record, just after the run's row: the worker stays
+        # up until it has (stopping it sooner leaves the job "doing" for the next one to find).
+        wait_for(lambda: rows(url, "SELECT j.status FROM procrastinate_jobs j JOIN research_runs r ON j.id = r.job_id "
+                                   "WHERE r.run_id = %s", run_id)[0]["status"] != "doing", timeout=30, url=url)
     (run,) = rows(url, "SELECT * FROM research_runs WHERE run_id = %s", run_id)
     steps = node_starts(url, run_id)
     assert run["status"] == "done", run["error"]
