@@ -8,7 +8,6 @@ falls back to quick's query plan, so the run always has something to search.
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from research.state.session_folder import now_iso
 from research.state import AgentState
@@ -36,7 +35,7 @@ PLAN_NUMBERING = re.compile(r"^\s*(?:\d{1,2}[.)．）]|[（(]\d{1,2}[)）])\s*")
 TOPIC_CHARS = 100
 
 
-async def understand_question(state: AgentState, deps: WorkflowDependencies) -> dict[str, Any]:
+async def understand_question(state: AgentState, deps: WorkflowDependencies) -> AgentState:
     """Write input.md and plan: sub-questions for standard/deep, queries only for quick."""
     question, lang = state["question"], state["language"]
     depth = state.get("depth") or deps.settings.depth

@@ -56,7 +56,7 @@ ANSWER_RESERVE_TOKENS = 3072
 _LEAD = re.compile(r"\s*(?:(?:[-*]|\d+\.)\s+)?")
 
 
-async def draft_answer(state: AgentState, deps: WorkflowDependencies) -> dict[str, Any]:
+async def draft_answer(state: AgentState, deps: WorkflowDependencies) -> AgentState:
     """Write llm_draft.md. With no readable source the draft says so and the model is not asked."""
     lang = state["language"]
     documents = state.get("documents", [])

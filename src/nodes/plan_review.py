@@ -19,7 +19,7 @@ from research.nodes.input import sub_question_queries
 MAX_SUB_QUESTIONS = 10
 
 
-async def review_plan(state: AgentState, deps: WorkflowDependencies) -> dict[str, Any]:
+async def review_plan(state: AgentState, deps: WorkflowDependencies) -> AgentState:
     """Show the plan (interrupt) and take the user's version of it."""
     plan = state.get("plan", [])
     # The pause shows the plan as JSON: whoever answers it (the terminal, an MCP host, LangGraph

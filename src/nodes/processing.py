@@ -10,7 +10,6 @@ import asyncio
 import json
 import re
 from datetime import UTC, datetime
-from typing import Any
 
 from research.modules.core.i18n import t
 from research.modules.llm.guard import (MAX_PER_DOCUMENT, guard_model, is_borderline, passages_to_screen,
@@ -23,7 +22,7 @@ from research.nodes.dependencies import DocumentFailed, WorkflowDependencies
 from research.state.progress_events import Message
 
 
-async def process_documents(state: AgentState, deps: WorkflowDependencies) -> dict[str, Any]:
+async def process_documents(state: AgentState, deps: WorkflowDependencies) -> AgentState:
     """Parse hits not yet in the ledger; each gets the next stable label S#.
 
     A document that cannot be read is kept in the ledger as failed (so the report

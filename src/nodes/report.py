@@ -32,7 +32,7 @@ from research.nodes.dependencies import WorkflowDependencies
 SEARCH_PROBLEMS = (ProblemKind.SEARCH, ProblemKind.SEARCH_TOOL, ProblemKind.SEARCH_FALLBACK)
 
 
-async def write_report(state: AgentState, deps: WorkflowDependencies) -> dict[str, Any]:
+async def write_report(state: AgentState, deps: WorkflowDependencies) -> AgentState:
     """Render the verified answer; the source list comes from the ledger, never the model."""
     lang = state["language"]
     documents = state.get("documents", [])

@@ -8,7 +8,6 @@ one list deduplicated by canonical URL.
 from __future__ import annotations
 
 import asyncio
-from typing import Any
 
 from research.modules.core.i18n import t
 from research.state import AgentState, ProblemKind, RunError, SearchHit
@@ -23,7 +22,7 @@ from research.state.progress_events import Message
 SEARCH_CONCURRENCY = 6
 
 
-async def search_web(state: AgentState, deps: WorkflowDependencies) -> dict[str, Any]:
+async def search_web(state: AgentState, deps: WorkflowDependencies) -> AgentState:
     """Search the first round's planned queries, or the verifier's follow-up queries later.
 
     Results are merged with earlier rounds and deduplicated by canonical URL, so a
@@ -88,7 +87,7 @@ async def search_web(state: AgentState, deps: WorkflowDependencies) -> dict[str,
     merged = earlier + found
     deps.history.write_json(state["session_id"], "search_results.json", [hit.model_dump(mode="json") for hit in merged])
     deps.progress(Message("progress.sources_found", {"count": len(found), "queries": len(queries)}))
-    update: dict[str, Any] = {
+    update: AgentState = {
         "search_results": found,  # a reducer appends them to the earlier rounds' hits
         "search_rounds": rounds + 1,
         "engines_used": sorted(e for e in engines if e),

@@ -229,7 +229,7 @@ async def verify_claims(state: AgentState, deps: WorkflowDependencies) -> Comman
         annotated_draft=annotated,
     )
     _save(state, deps, verification, language, new_errors)
-    update: dict[str, Any] = {
+    update: AgentState = {
         "verification": verification,
         "follow_up_queries": follow_ups,  # a reducer adds them to the earlier rounds'
         "supported_shares": [share],
