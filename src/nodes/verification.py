@@ -29,7 +29,7 @@ from research.modules.text.analyser import key_words, name_terms
 from research.modules.text.evidence import Assessment, EvidenceIndex, assess_claim
 from research.modules.core.i18n import t
 from research.modules.core.settings import Settings
-from research.modules.core.language import detect_language
+from research.modules.core.language import choose_language, detect_language
 from research.modules.llm.judge import Judge, check_claims, judge_for
 from research.modules.text.language_check import WRONG_LANGUAGE_BELOW, check_sentences, is_wrong_language
 from research.modules.text.tokens import estimate_tokens, truncate_to_tokens
@@ -49,7 +49,6 @@ from research.state.models import (
     Verdict,
     VerificationResult,
     VerificationSummary,
-    as_language,
     count_states,
     ledger_mappings,
     states_json,
@@ -109,7 +108,7 @@ async def verify_claims(state: AgentState, deps: WorkflowDependencies) -> Comman
     """Check the draft claim by claim and decide whether to search again or report (the
     Command's ``goto``; the graph's node wrapper turns "search" into "report" once a budget
     ran out)."""
-    language = as_language(state.get("language") or detect_language(state.get("draft", "")))
+    language = choose_language(state.get("language"), text=state.get("draft", ""), default="en")
     documents = list(state.get("documents") or [])
     search_rounds = int(state.get("search_rounds") or 0)
     loops = max(0, search_rounds - 1)  # the follow-up rounds that ran
@@ -727,7 +726,7 @@ def _fallback_queries(targets: list[ClaimVerdict], question: str = "") -> list[Q
     for verdict in targets:
         text = _query_for(verdict.text, question, verdict.missing)
         if text:
-            queries.append(Query(text=text, language=as_language(detect_language(verdict.text))))
+            queries.append(Query(text=text, language=detect_language(verdict.text)))
     return queries
 
 

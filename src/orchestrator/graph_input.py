@@ -19,7 +19,8 @@ from typing import Any
 
 from research.modules.core.errors import UsageError
 from research.modules.core.language import detect_language
-from research.state.models import Depth, Language, as_language
+from research.modules.core.language import Language
+from research.state.models import Depth
 
 MAX_QUESTION_CHARS = 4000
 # The keys of an input, and the values each may take ("auto": detect from the question).
@@ -54,9 +55,9 @@ def clean_question(raw: str) -> str:
 
 def resolve_language(requested: str | None, question: str) -> Language:
     if requested in ("ja", "en"):
-        return as_language(requested)
+        return requested  # type: ignore[return-value]  # one of the two, as just checked
     if requested in ("auto", "", None):
-        return as_language(detect_language(question))
+        return detect_language(question)
     raise UsageError("usage.bad_lang", value=_shown(requested))
 
 

@@ -14,15 +14,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-Language = Literal["ja", "en"]
+from research.modules.core.language import Language  # the one definition; the state models use it
 Depth = Literal["quick", "standard", "deep"]
 Budget = Literal["seconds", "tokens", "sources"]  # the budgets a run can spend (AgentState.budget_exhausted)
-
-
-def as_language(value: object) -> Language:
-    """``value`` as a ``Language``: "ja" stays Japanese, anything else is English (what
-    ``detect_language`` and a model's reply give is a plain string)."""
-    return "ja" if value == "ja" else "en"
 
 
 class Verdict(StrEnum):
