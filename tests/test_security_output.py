@@ -17,6 +17,7 @@ import pytest
 from research.orchestrator.runner import RunResult
 from research.servers.research.results import render_research, research_output, session_report
 from research.servers.research.server import tool_result
+from research.state.models import Document, VerificationResult
 from research.state.progress_log import record_step
 from research.state.session_folder import HistoryManager
 
@@ -44,10 +45,9 @@ def test_progress_md_keeps_no_escape_bytes_markup_or_live_links(tmp_path):
     session = history.create(question="Fuji?", language="en", model="m")
     state = {"question": f"Fuji? {OSC52}", "language": "en", "session_id": session.session_id, "documents": []}
     record_step(session.path, "processing", state, {"documents": [
-        {"label": "S1", "title": HOSTILE_TITLE, "url": "https://example.org/fuji", "canonical_url": "a",
-         "status": "ok"},
-        {"label": "S2", "title": "x", "url": "https://example.org/bad", "canonical_url": "b", "status": "failed",
-         "error": f"refused {CLEAR}<img src=https://evil.example/x.png>"}]})
+        Document(label="S1", title=HOSTILE_TITLE, url="https://example.org/fuji", canonical_url="a", status="ok"),
+        Document(label="S2", title="x", url="https://example.org/bad", canonical_url="b", status="failed",
+                 error=f"refused {CLEAR}<img src=https://evil.example/x.png>")]})
     record_step(session.path, "llm", state, {"draft": HOSTILE_ANSWER})
     written = (session.path / "progress.md").read_text("utf-8")
     assert_inert(written)
@@ -57,7 +57,8 @@ def test_progress_md_keeps_no_escape_bytes_markup_or_live_links(tmp_path):
 def test_the_answer_on_stdout_is_as_inert_as_report_md():
     from research.orchestrator.runner import final_answer
 
-    answer = final_answer({"verification": {"annotated_draft": HOSTILE_ANSWER}, "draft": "unused"}, read=1)
+    answer = final_answer({"verification": VerificationResult(annotated_draft=HOSTILE_ANSWER), "draft": "unused"},
+                          read=1)
     assert_inert(answer)
     assert "Mount Fuji is 3,776 m high [S1]." in answer and "&lt;script>" in answer
 

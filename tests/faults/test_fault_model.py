@@ -140,7 +140,7 @@ async def test_overflow_is_retried_twice_then_kept_with_a_recorded_warning():
     text, errors = await stream_within_context(deps, messages_for, 4000, node="llm", session_id="s", lang="en")
     assert budgets == [4000, 2000, 1000]
     assert text == "answer 3"
-    assert len(errors) == 1 and errors[0]["kind"] == "context" and "RESEARCH_NUM_CTX" in errors[0]["message"]
+    assert len(errors) == 1 and errors[0].kind == "context" and "RESEARCH_NUM_CTX" in errors[0].message
     assert [e for e, _ in history.events] == ["context_overflow"] * 3
 
 
@@ -150,4 +150,4 @@ async def test_overflow_once_then_fits_keeps_the_second_answer_and_records_the_s
     text, errors = await stream_within_context(
         deps, lambda budget: [{"role": "user", "content": "y" * budget}], 3000, node="llm", session_id="s", lang="ja")
     assert text == "fits" and [len(p) for p in _prompts(model)] == [3000, 1500]
-    assert len(errors) == 1 and "1 回縮小" in errors[0]["message"]
+    assert len(errors) == 1 and "1 回縮小" in errors[0].message
