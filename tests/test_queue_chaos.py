@@ -56,7 +56,7 @@ def own_postgres():
 
 def test_workers_take_runs_again_after_the_database_restarts(research_env, fake_ollama, own_postgres):
     url = own_postgres.new_database()
-    env = {**research_env, "RESEARCH_DATABASE_URL": url}
+    env = {**research_env, "RESEARCH_DATABASE_URL": url, "RESEARCH_LOG_LEVEL": "debug"}
     fake_ollama.token_delay = 0.1
     first_runs = [asyncio.run(run_queue.submit(url, "t1", FUJI, limit=5)) for _ in range(2)]
     with ExitStack() as stack:

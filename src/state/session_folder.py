@@ -36,6 +36,7 @@ from research.state.status import SessionStatus
 SESSION_ID = re.compile(r"^\d{8}_\d{6}_[0-9a-f]{6}$")
 _ID_FRAGMENT = re.compile(r"^[0-9a-f_]{4,22}$")
 LOCK_FILE = ".lock"  # held (flock) by the process running the session
+SESSION_LOCKED = "session_folder.locked"  # the error when another process holds it
 # Statuses of a session that stopped before its report: `research --resume ID` continues it.
 RESUMABLE_STATUSES = (SessionStatus.INTERRUPTED, SessionStatus.CANCELLED, SessionStatus.FAILED)
 # The session has its report: nothing to resume.
@@ -344,7 +345,7 @@ def session_lock(folder: Path, session_id: str) -> Iterator[None]:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            raise UsageError("session_folder.locked", session_id=session_id) from None
+            raise UsageError(SESSION_LOCKED, session_id=session_id) from None
         os.ftruncate(fd, 0)
         os.write(fd, f"{os.getpid()}\n".encode())
         yield

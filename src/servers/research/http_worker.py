@@ -37,7 +37,7 @@ from research.orchestrator.run_queue import CURRENT_FENCE, ClaimedRun, Fenced, H
 from research.orchestrator.runner import ResearchRequest, result_from_meta, run_research
 from research.orchestrator.session_store import DatabaseUnreachable, ensure_schema, ping
 from research.state.progress_events import ProgressEvent, SessionStarted, Token, to_wire
-from research.state.session_folder import FINISHED_STATUSES, HistoryManager, SessionInfo, lock_held
+from research.state.session_folder import FINISHED_STATUSES, SESSION_LOCKED, HistoryManager, SessionInfo, lock_held
 
 log = logging.getLogger(__name__)
 
@@ -47,6 +47,7 @@ POLL_SECONDS = 1.0  # between job polls; a new job also wakes the worker at once
 RECONNECT_FIRST, RECONNECT_MAX = 0.5, 2.0  # backoff while the database does not answer
 STOP_SECONDS = 30.0  # a run asked to stop gets this long to hand itself back
 DRAIN_SECONDS = 10.0  # the last progress events get this long to reach the database
+LOCKED_PAUSE_SECONDS = 2.0  # before a run whose session is still held goes back to the queue
 
 
 def worker_name() -> str:
@@ -139,12 +140,16 @@ class Worker:
     async def _work(self, app: Any) -> None:
         """One connected spell: Procrastinate's worker plus the stalled-job recovery, until
         either fails (the database went away) or we are asked to stop."""
-        worker = asyncio.ensure_future(app.run_worker_async(
-            queues=[run_queue.QUEUE], name=self.name, concurrency=1, install_signal_handlers=False,
+        from procrastinate.worker import Worker as QueueWorker
+
+        app.perform_import_paths()  # what run_worker_async does first; the worker is built here to watch its id
+        queue_worker = QueueWorker(
+            app=app, queues=[run_queue.QUEUE], name=self.name, concurrency=1, install_signal_handlers=False,
             fetch_job_polling_interval=POLL_SECONDS, abort_job_polling_interval=self.heartbeat_seconds,
             update_heartbeat_interval=self.heartbeat_seconds, stalled_worker_timeout=self.lease_seconds,
-            shutdown_graceful_timeout=STOP_SECONDS))
-        recover = asyncio.ensure_future(self._recover(app))
+            shutdown_graceful_timeout=STOP_SECONDS)
+        worker = asyncio.ensure_future(queue_worker.run())
+        recover = asyncio.ensure_future(self._recover(app, queue_worker))
         stop = asyncio.ensure_future(self.stopping.wait())
         enough = asyncio.ensure_future(self._enough.wait())
         try:
@@ -163,9 +168,16 @@ class Worker:
         if recover.done() and not recover.cancelled() and recover.exception() is not None:
             raise recover.exception()  # type: ignore[misc]
 
-    async def _recover(self, app: Any) -> None:
+    async def _recover(self, app: Any, queue_worker: Any) -> None:
         while True:
             await asyncio.sleep(self.heartbeat_seconds)
+            if queue_worker.worker_id is not None:
+                # Procrastinate's own heartbeat task can end after a database outage without
+                # stopping its worker (its monitor had already returned), which goes on
+                # fetching and running jobs that every other worker then sees as stalled and
+                # takes over: after a restart that was 1 run in 3 under load, failed on the
+                # session's lock. This beat, beside it, lives exactly as long as this spell.
+                await app.job_manager.update_heartbeat(queue_worker.worker_id)
             retried = await run_queue.recover_stalled(app, self.lease_seconds)
             requeued = await run_queue.reconcile(app, self.url, self.lease_seconds)
             if retried or requeued:
@@ -302,6 +314,13 @@ class Worker:
         if lost or (failure is not None and _database_error(failure)):
             await self._hand_back(claimed)
         if run.cancelled() or not run.done() or isinstance(failure, (asyncio.CancelledError, KeyboardInterrupt)):
+            await self._hand_back(claimed)
+        elif isinstance(failure, UserFacingError) and failure.key == SESSION_LOCKED and claimed.claims > 1:
+            # The session's folder is still held by the claim before this one, fenced out but
+            # not yet stopped (it stops at its next write): not a failure of the run. It goes
+            # back to the queue after a pause, for whichever worker is free then.
+            self.say(f"run {claimed.run_id}: its session is still held by an earlier claim; handing it back")
+            await asyncio.sleep(LOCKED_PAUSE_SECONDS)
             await self._hand_back(claimed)
         elif failure is not None:
             await self._finish(claimed, RunStatus.FAILED, error=_both_languages(failure))
