@@ -11,6 +11,7 @@ import pytest
 from fixtures.typed_state import run_step
 from fixtures.memory_history import MemoryHistory
 
+from fixtures.fake_model import FakeModel
 from research.modules.core.settings import Settings
 from research.modules.text.injection import addresses_reader, screen_injection, screen_title
 from research.modules.text.passages import evidence_block, rank_passages
@@ -164,7 +165,7 @@ class PwnedParser:
 
 
 async def test_a_planted_instruction_never_reaches_the_ledger_and_marks_the_source():
-    deps = WorkflowDependencies(settings=Settings(), model=None, web_search=None, parser=PwnedParser(),
+    deps = WorkflowDependencies(settings=Settings(), model=FakeModel(strict=True), web_search=None, parser=PwnedParser(),
                                 history=MemoryHistory())
     state = {"session_id": "s", "documents": [], "search_results": [
         {"url": "https://example.org/fuji", "canonical_url": "https://example.org/fuji",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from fixtures.fake_model import FakeModel
 from fixtures.typed_state import run_step
 from research.modules.core.settings import Settings
 from research.nodes.dependencies import WorkflowDependencies
@@ -34,7 +35,7 @@ class MemoryHistory:
 
 
 async def test_an_instruction_in_a_table_cell_is_removed_and_marks_the_source() -> None:
-    deps = WorkflowDependencies(settings=Settings(), model=None, web_search=None, parser=TableParser(),
+    deps = WorkflowDependencies(settings=Settings(), model=FakeModel(strict=True), web_search=None, parser=TableParser(),
                                 history=MemoryHistory())
     state = {"session_id": "s", "documents": [], "search_results": [
         {"url": "https://example.org/fuji", "canonical_url": "https://example.org/fuji",

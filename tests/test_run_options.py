@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from fixtures.typed_state import run_step
+from fixtures.fake_model import FakeModel
 from research.modules.core.i18n import MESSAGES
 from research.modules.core.run_options import (
     FLAG_NAMES,
@@ -202,7 +203,7 @@ async def test_sources_dated_before_since_are_left_out_before_drafting(lang, sai
     from research.modules.core.i18n import t
 
     told: list[Any] = []
-    deps = WorkflowDependencies(settings=Settings(since=2020), model=None, web_search=None, parser=DatedParser(),
+    deps = WorkflowDependencies(settings=Settings(since=2020), model=FakeModel(strict=True), web_search=None, parser=DatedParser(),
                                 history=MemoryHistory(), progress=told.append)
     hits = [{"url": url, "canonical_url": url, "content": "x", "media_type": "text/markdown"}
             for url in PAGES]
@@ -220,7 +221,7 @@ async def test_sources_dated_before_since_are_left_out_before_drafting(lang, sai
 
 
 async def test_without_since_no_source_is_left_out_by_its_date():
-    deps = WorkflowDependencies(settings=Settings(), model=None, web_search=None, parser=DatedParser(),
+    deps = WorkflowDependencies(settings=Settings(), model=FakeModel(strict=True), web_search=None, parser=DatedParser(),
                                 history=MemoryHistory())
     hits = [{"url": url, "canonical_url": url, "content": "x"} for url in PAGES]
     result = await run_step(process_documents, {"session_id": "s", "documents": [], "search_results": hits}, deps)

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from fixtures.typed_state import run_step
+from fixtures.fake_model import FakeModel
 from research.modules.core.errors import DocumentFailed
 from research.modules.core.settings import Settings
 from research.modules.core.urls import canonical_url
@@ -57,7 +58,7 @@ async def _process(tmp_path: Path, hit: dict[str, Any]) -> tuple[dict[str, Any],
     history = HistoryManager(tmp_path)
     session = history.create(question="q", language="en", model="m")
     parser = RecordingParser()
-    deps = WorkflowDependencies(settings=Settings(), model=None, web_search=None, parser=parser, history=history)
+    deps = WorkflowDependencies(settings=Settings(), model=FakeModel(strict=True), web_search=None, parser=parser, history=history)
     state = {"session_id": session.session_id, "documents": [], "search_results": [
         {"url": URL, "canonical_url": canonical_url(URL), "media_type": "text/plain", **hit}]}
     [document] = (await run_step(process_documents, state, deps))["documents"]

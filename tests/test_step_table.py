@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any, get_args
 
 import pytest
+from fixtures.fake_model import FakeModel
 from research.modules.core import i18n
 from research.modules.core.i18n import MESSAGES, MissingMessage, t
 from research.orchestrator.graph import NODES
@@ -54,7 +55,7 @@ def test_the_built_graph_has_exactly_the_steps():
     from research.nodes.dependencies import WorkflowDependencies
     from research.orchestrator.graph import build_graph
 
-    deps = WorkflowDependencies(settings=Settings(), model=None, web_search=None, parser=None,
+    deps = WorkflowDependencies(settings=Settings(), model=FakeModel(strict=True), web_search=None, parser=None,
                                 history=MemoryHistory(), progress=lambda event: None)
     graph = build_graph(deps).get_graph()
     assert set(graph.nodes) - {"__start__", "__end__"} == set(STEP_BY_NAME)

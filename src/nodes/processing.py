@@ -58,7 +58,7 @@ async def process_documents(state: AgentState, deps: WorkflowDependencies) -> Ag
 
     outcomes = await asyncio.gather(*(parse(hit) for hit in pending))
     # A guard model Ollama has (granite3-guardian) looks again at what the grammar was unsure of.
-    guard = guard_model(getattr(deps.model, "installed", None))
+    guard = guard_model(deps.model.installed)
     to_guard: list[tuple[Document, list[str]]] = []
     read: list[Document] = []  # this step's entries, read or failed; the ledger's reducer appends them
     for hit, outcome in zip(pending, outcomes):

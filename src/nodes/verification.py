@@ -352,7 +352,7 @@ async def judge_uncertain(
     if to_prompt:
         # Calls at once: as many as the server serves side by side (OLLAMA_NUM_PARALLEL where
         # configured), never more than the judge's own limit; a server with one slot gets one call.
-        parallel = min(settings.judge_concurrency, int(getattr(model, "parallel", 1) or 1))
+        parallel = min(settings.judge_concurrency, int(model.parallel or 1))
         complete = await _judge_by_prompt(to_prompt, claims, assessments, methods, language, model, settings.num_ctx,
                                           errors, parallel=parallel) and complete
     return complete

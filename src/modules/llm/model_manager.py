@@ -402,9 +402,9 @@ class ModelManager:
 
 
 def capped_lines(model: Any, language: str) -> list[str]:
-    """One problem line per step whose replies ``model`` cut at their cap since it was last
-    asked (nothing for a model object without the count, such as a test's stand-in)."""
-    taken = model.take_capped() if hasattr(model, "take_capped") else []
+    """One problem line per step whose replies ``model`` (a ModelClient) cut at their cap since
+    it was last asked."""
+    taken = model.take_capped()
     steps: dict[str, list[int]] = {}
     for node, cap in taken:
         steps.setdefault(node, []).append(cap)
