@@ -97,6 +97,18 @@ def test_first_section_is_the_summary_when_there_is_no_preamble():
     assert [section.title for section in doc.findings] == ["Theme A"]
 
 
+def test_numbered_findings_are_numbered_again_when_one_was_left_out():
+    # The draft numbered its sections by sub-question; the third had nothing checked left.
+    body = "Summary [S1].\n\n## 1. Height\nIt is 3,776 m [S1].\n\n## 4. Eruptions\nLast in 1707 [S1].\n"
+    doc = build_report(make_input(body_markdown=body, language="en"))
+    assert [section.title for section in doc.findings] == ["1. Height", "2. Eruptions"]
+    assert "### 2. Eruptions" in render_markdown(doc)
+    # Titles the draft did not number all alike are left as written.
+    body = "Summary [S1].\n\n## 1. Height\nIt is 3,776 m [S1].\n\n## Eruptions in 1707\nYes [S1].\n"
+    assert [s.title for s in build_report(make_input(body_markdown=body, language="en")).findings] == [
+        "1. Height", "Eruptions in 1707"]
+
+
 def test_headings_inside_a_finding_move_under_the_theme_heading():
     body = "Summary.\n\n## Theme\nText.\n\n### Detail\nMore.\n"
     doc = build_report(make_input(body_markdown=body, language="en"))

@@ -435,6 +435,19 @@ def _split_sections(body: str) -> tuple[str, list[tuple[str, str]]]:
     return preamble, sections
 
 
+# "1. ", "2) ", "３．": the draft numbers its sections in the order of the plan's sub-questions.
+_TITLE_NUMBER = re.compile(r"^[0-9０-９]{1,2}([.)．）]\s*)")
+
+
+def _renumbered_findings(sections: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """Findings the draft numbered keep a plain 1, 2, 3 when a section between them had
+    nothing left once the unchecked sentences were taken out (the report read "1." then "4.")."""
+    if len(sections) < 2 or not all(_TITLE_NUMBER.match(title) for title, _ in sections):
+        return sections
+    return [(_TITLE_NUMBER.sub(lambda found, n=n: f"{n}{found.group(1)}", title, count=1), text)
+            for n, (title, text) in enumerate(sections, start=1)]
+
+
 def _section(title: str, markdown: str, *, shift: int) -> Section:
     shifted = _shift_headings(markdown.strip("\n"), shift)
     title_tokens = SyntaxTreeNode(_PARSER.parse(title)).children if title else []
@@ -593,7 +606,7 @@ def build_report(data: ReportInput) -> ReportDocument:
     else:
         summary_markdown = sections.pop(0)[1]
     summary = _section(labels["summary"], summary_markdown, shift=0)
-    findings = [_section(title, text, shift=1) for title, text in sections]
+    findings = [_section(title, text, shift=1) for title, text in _renumbered_findings(sections)]
     ledger = _source_entries(data.sources)
     cited = set(citation_labels(data.body_markdown))
     sources = [s for s in ledger if s.label in cited] if cited else ledger
