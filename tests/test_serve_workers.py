@@ -137,20 +137,29 @@ def test_a_worker_killed_mid_run_is_taken_over_from_the_last_checkpoint(worker_e
         {"status": "succeeded", "attempts": 2}]
 
 
+def stalled_while_drafting(env: dict[str, str], fake_ollama, stack: ExitStack) -> tuple[int, subprocess.Popen,
+                                                                                      subprocess.Popen]:
+    """A run whose worker is stopped (SIGSTOP) in its llm step, holding the session folder's
+    lock, its heartbeat going stale, and a second worker started to take it over."""
+    url = env["RESEARCH_DATABASE_URL"]
+    fake_ollama.token_delay = 0.1
+    run_id = asyncio.run(run_queue.submit(url, "t1", FUJI, limit=5))
+    first = start_worker(env)
+    stack.callback(stop, first)
+    wait_for(lambda: "llm" in [n for _, n in node_starts(url, run_id)], url=url)
+    os.killpg(first.pid, signal.SIGSTOP)  # alive, but silent
+    fake_ollama.token_delay = 0.0
+    second = start_worker(env)
+    stack.callback(stop, second)
+    return run_id, first, second
+
+
 def test_a_stalled_worker_loses_its_run_and_is_fenced_out_when_it_wakes(worker_env, fake_ollama):
     # A worker that stops beating (SIGSTOP: a stall, a partition) has its run handed to another;
     # woken, it may not write anything more for the run: not an event, not the run's row.
     url = worker_env["RESEARCH_DATABASE_URL"]
-    fake_ollama.token_delay = 0.1
-    run_id = asyncio.run(run_queue.submit(url, "t1", FUJI, limit=5))
     with ExitStack() as stack:
-        first = start_worker(worker_env)
-        stack.callback(stop, first)
-        wait_for(lambda: "llm" in [n for _, n in node_starts(url, run_id)], url=url)
-        os.killpg(first.pid, signal.SIGSTOP)  # alive, but silent: its heartbeat goes stale
-        fake_ollama.token_delay = 0.0
-        second = start_worker(worker_env)
-        stack.callback(stop, second)
+        run_id, first, second = stalled_while_drafting(worker_env, fake_ollama, stack)
         wait_for(lambda: rows(url, "SELECT claims FROM research_runs WHERE run_id = %s", run_id)[0]["claims"] == 2,
                  url=url)
         os.killpg(first.pid, signal.SIGCONT)  # wakes inside its llm step, fence 1
@@ -183,16 +192,8 @@ def test_a_takeover_that_finds_the_session_still_held_hands_the_run_back_instead
     # The stalled worker keeps the session folder's lock while it is stopped: the worker that
     # took its run over must not fail the run for that, only give it back until the folder is free.
     url = worker_env["RESEARCH_DATABASE_URL"]
-    fake_ollama.token_delay = 0.1
-    run_id = asyncio.run(run_queue.submit(url, "t1", FUJI, limit=5))
     with ExitStack() as stack:
-        first = start_worker(worker_env)
-        stack.callback(stop, first)
-        wait_for(lambda: "llm" in [n for _, n in node_starts(url, run_id)], url=url)
-        os.killpg(first.pid, signal.SIGSTOP)
-        fake_ollama.token_delay = 0.0
-        second = start_worker(worker_env)
-        stack.callback(stop, second)
+        run_id, first, second = stalled_while_drafting(worker_env, fake_ollama, stack)
         wait_for(lambda: "still held by an earlier claim" in second.log_path.read_text("utf-8"), timeout=120, url=url)
         assert rows(url, "SELECT status FROM research_runs WHERE run_id = %s", run_id)[0]["status"] != "failed"
         os.killpg(first.pid, signal.SIGKILL)  # the stall ends as a crash: the kernel drops its lock
