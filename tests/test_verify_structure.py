@@ -194,15 +194,17 @@ def test_every_reason_the_checks_give_has_words_in_both_languages():
 
     from research.modules.core.i18n import MESSAGES
     from research.modules.text import evidence, structure
+    from research.state.models import ClaimReason
 
     code = inspect.getsource(evidence) + inspect.getsource(structure)
-    reasons = set(re.findall(r'result\("(?:supported|unsupported|uncertain)", "(\w+)"', code))
+    reasons = set(re.findall(r'Finding\("(?:supported|unsupported|uncertain)", "(\w+)"', code))
     reasons |= set(re.findall(r'return "(\w+)", ', code))  # structure's (kind, detail)
     reasons |= set(re.findall(r'return "(\w+_\w+)" if', code)) | set(re.findall(r'else "(or_\w+)"', code))
     reasons |= {"field_contradicted", "field_unknown", "hedge_dropped", "hedge_added", "limiter_added"}
     assert {"role_swap", "contrast", "number_mismatch", "or_dropped"} <= reasons
     missing = sorted(r for r in reasons if f"verify.reason.{r}" not in MESSAGES)
     assert not missing, missing
+    assert reasons <= {reason.value for reason in ClaimReason}, reasons - {reason.value for reason in ClaimReason}
     for reason in reasons:
         assert set(MESSAGES[f"verify.reason.{reason}"]) >= {"en", "ja"}
 

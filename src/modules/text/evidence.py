@@ -36,7 +36,7 @@ import re
 from dataclasses import dataclass, field
 from decimal import Decimal
 from functools import lru_cache
-from typing import Any
+from typing import Any, Callable
 
 from research.modules.core.language import detect_language
 from research.modules.text.analyser import Term, terms
@@ -548,7 +548,65 @@ def assess_claim(claim: Claim, index: EvidenceIndex) -> Assessment:
 
 
 def _assess_against(claim: Claim, index: EvidenceIndex, labels: list[str], valid: list[str], invalid: list[str]) -> Assessment:
-    """The checks of ``claim`` against the passages of the sources ``labels``."""
+    """The checks of ``claim`` against the passages of the sources ``labels``: its evidence is
+    read (``_read_evidence``), then ``CHECKS`` are tried in order; the first that finds a
+    problem decides, and a claim none of them holds back is supported."""
+    read = _read_evidence(claim, index, labels)
+    for check in CHECKS:
+        finding = check(read)
+        if finding is not None:
+            return _assessment(finding, read, valid, invalid)
+    return _assessment(Finding("supported", "supported", min(0.95, 0.6 + read.coverage * 0.35)), read, valid, invalid)
+
+
+@dataclass
+class ClaimEvidence:
+    """What the checks read: one claim and the passages of the sources it cites that say most
+    of what it says (``assembled``, up to three prose passages or eight record fields)."""
+
+    claim: str  # its plain text, citations taken out
+    language: str
+    # No cited source is in the claim's language: nothing else was read (words cannot be compared).
+    cross_language: bool
+    words: frozenset[str]  # its content terms, less the words every cited source frames itself with
+    key: frozenset[str]  # those of them that are names, nouns or numbers
+    wanted: frozenset[str]  # its words and its figures ("#3776")
+    found: frozenset[str]  # what of ``wanted`` the assembled passages hold (a rounded figure counts)
+    coverage: float  # the weighted share of ``wanted`` found
+    mentions: list[NumberMention]
+    missing_numbers: list[NumberMention]  # its figures the passages that say the same thing do not give
+    # A figure the passages that say the same thing give otherwise: (figure, passage, binding).
+    figure_contradicted: tuple[NumberMention, Passage, Binding] | None
+    assembled: list[Passage]
+    best: Passage | None  # the passage sharing most with the claim (the evidence shown when none is assembled)
+    candidates: list[Passage]  # what the judge gets to read
+    bindings: list[Binding]  # its values bound to the aligned passage sentences (``value_binding``)
+    cited: list[SourceText]
+
+    @property
+    def missing_key(self) -> list[str]:
+        return sorted(self.key - self.found)
+
+
+@dataclass(frozen=True)
+class Finding:
+    """What a check found: the outcome, its reason (a ``ClaimReason`` value, which has its words
+    for a reader as ``verify.reason.<reason>``) and, where it points at one passage or sentence,
+    that passage as the evidence shown."""
+
+    outcome: str  # supported | unsupported | uncertain
+    reason: str
+    confidence: float = 0.5
+    missing: tuple[str, ...] = ()
+    binding: Binding | None = None
+    where: Passage | Sentence | None = None
+
+
+def _read_evidence(claim: Claim, index: EvidenceIndex, labels: list[str]) -> ClaimEvidence:
+    """The passages of the cited sources that say most of what the claim says, and which of
+    its words and figures they hold."""
+    claim_language = detect_language(claim.plain)
+    cross_language = all(index.sources[label].language != claim_language for label in labels)
     words, key = _claim_terms(claim.plain)
     words, key = words - index.framing, key - index.framing
     mentions = extract_numbers(claim.plain)
@@ -556,45 +614,37 @@ def _assess_against(claim: Claim, index: EvidenceIndex, labels: list[str], valid
     scored = index.ranked(labels, wanted)
     assembled = _assemble(wanted, scored[:_TOP_PASSAGES], index)
     found = frozenset().union(*(p.features for p in assembled)) if assembled else frozenset()
-    coverage = index.coverage(wanted, found)
-    best = scored[0] if scored else None
-    evidence = " ".join(p.text for p in assembled) if assembled else (best.text if best else "")
-    evidence_label = assembled[0].label if assembled else None
     candidates = list(assembled)
     for passage in scored:
         if len(candidates) >= _MAX_CANDIDATES:
             break
         if passage not in candidates and passage.features & wanted:
             candidates.append(passage)
-
-    def result(outcome: str, reason: str, confidence: float, missing: list[str] | None = None,
-               binding: Binding | None = None) -> Assessment:
-        verdict = {"supported": "supported", "unsupported": "unsupported", "uncertain": "partly_supported"}[outcome]
-        return Assessment(
-            verdict, round(confidence, 2), round(coverage, 3), evidence=evidence, evidence_label=evidence_label,
-            borderline=outcome == "uncertain", reason=reason, valid_citations=valid, invalid_citations=invalid,
-            candidates=candidates, outcome=outcome, missing=missing or [],
-            bound_value=binding.claim_value if binding else None,
-            passage_value=binding.passage_value if binding else None,
-        )
-
-    def binding_of(mention: NumberMention) -> Binding | None:
-        return next((b for b in bindings if b.reason == "number_mismatch" and b.claim_value == mention.text),
-                    None) or Binding("contradicted", "number_mismatch", mention.text, "number", None, None)
-
-    claim_language = detect_language(claim.plain)
-    if all(index.sources[label].language != claim_language for label in labels):
-        # Words cannot be compared across languages; the judge compares meanings.
-        return result("uncertain", "cross_language", 0.5)
+    read = ClaimEvidence(claim.plain, claim_language, cross_language, words, key, wanted, found,
+                         index.coverage(wanted, found), mentions, [], None, assembled, scored[0] if scored else None,
+                         candidates, [], [index.sources[label] for label in labels])
+    if cross_language:
+        return read
 
     # Each value of the claim bound to the passage sentence that says what the claim says
     # around it (``value_binding``). Records' fields are left to the field checks.
-    bindings: list[Binding] = []
     if not any(p.field for p in assembled):
         sentences = [Sentence(p.text, p.label, p.features) for p in scored[:_TOP_PASSAGES]
                      if p.features & wanted and not p.field]
         vocabulary = index.cited(labels)[2]
-        bindings = bind_values(claim.plain, claim_language, words, sentences, index.weight, vocabulary)
+        read.bindings = bind_values(claim.plain, claim_language, words, sentences, index.weight, vocabulary)
+
+    def binding_of(mention: NumberMention) -> Binding:
+        return next((b for b in read.bindings if b.reason == "number_mismatch" and b.claim_value == mention.text),
+                    None) or Binding("contradicted", "number_mismatch", mention.text, "number", None, None)
+
+    def contradicting(mention: NumberMention) -> Passage | None:
+        """A passage that says the same thing as the claim and gives another figure of its kind."""
+        for passage in assembled:
+            shared = passage.features & words
+            if passage.numbers is not None and (len(shared) >= 2 or shared & key) and passage.numbers.same_kind_other(mention):
+                return passage
+        return None
 
     # A figure counts only in a passage that says the same thing as the claim: "accepted it in
     # 2024" is not supported by "accepted it in 2023 … the next review is in 2024".
@@ -605,97 +655,187 @@ def _assess_against(claim: Claim, index: EvidenceIndex, labels: list[str], valid
         shared = passage.features & words
         if len(shared) >= 2 or shared & key or len(words) < 2:
             evidence_numbers = evidence_numbers.merged(passage.numbers)
-    missing_numbers: list[NumberMention] = []
     for mention in mentions:
         if evidence_numbers.contains(mention):
             # Found, perhaps rounded ("about 3.8 km" for 3,776 m): it counts as the claim's own figure.
-            found = found | frozenset("#" + v for v in mention.values)
+            read.found = read.found | frozenset("#" + v for v in mention.values)
             continue
-        if index.coverage(words, found) >= CONTRADICTION_CONTEXT and not mention.worded:
-            for passage in assembled:
-                shared = passage.features & words
-                if passage.numbers is not None and (len(shared) >= 2 or shared & key) and passage.numbers.same_kind_other(mention):
-                    # The passages that say the same thing give another figure: a changed number.
-                    evidence, evidence_label = passage.text, passage.label
-                    return result("unsupported", "number_mismatch", 0.9, [mention.text], binding_of(mention))
+        if index.coverage(words, read.found) >= CONTRADICTION_CONTEXT and not mention.worded:
+            other = contradicting(mention)
+            if other is not None:
+                read.figure_contradicted = (mention, other, binding_of(mention))
+                break
         if any(index.sources[label].contains(mention) for label in labels) and not mention.worded:
             # The figure is in the source, only not in the passages chosen: not a contradiction.
-            missing_numbers.append(mention)
+            read.missing_numbers.append(mention)
             continue
         if mention.worded:
-            missing_numbers.append(mention)
+            read.missing_numbers.append(mention)
             continue
-        if index.coverage(words, found) >= CONTRADICTION_CONTEXT:
-            for passage in assembled:
-                shared = passage.features & words
-                if passage.numbers is not None and (len(shared) >= 2 or shared & key) and passage.numbers.same_kind_other(mention):
-                    # The passages that say the same thing give another figure: a changed number.
-                    evidence, evidence_label = passage.text, passage.label
-                    return result("unsupported", "number_mismatch", 0.9, [mention.text], binding_of(mention))
-        missing_numbers.append(mention)
+        if index.coverage(words, read.found) >= CONTRADICTION_CONTEXT:
+            other = contradicting(mention)
+            if other is not None:
+                read.figure_contradicted = (mention, other, binding_of(mention))
+                break
+        read.missing_numbers.append(mention)
+    if read.figure_contradicted is None:  # a changed figure is scored on the words it was found by
+        read.coverage = index.coverage(wanted, read.found)
+    return read
 
-    coverage = index.coverage(wanted, found)
-    missing_key = sorted(key - found)
-    if not words and not mentions:
-        return result("uncertain", "nothing_to_compare", 0.5)
-    # Nothing of the claim in the passages cited. A Japanese paraphrase shares few words
-    # (古びた列車が停車 / 古そうな鉄道が止まって), so there nothing at all must be shared.
-    if (coverage == 0 if claim_language == "ja" else coverage < UNRELATED_BELOW) and not (key & found) and len(wanted) >= 3:
-        return result("unsupported", "unrelated", 0.8, missing_key[:5])
-    # A value the passage gives for another thing: the sentence that says what the claim says
-    # gives another year, figure or contrast word in the same slot. In English a contrast word
-    # counts only where that sentence holds every other word of the claim (no parser).
-    contradicted = next((b for b in bindings if b.outcome == "contradicted"), None)
-    if contradicted is not None and contradicted.sentence is not None:
-        if contradicted.reason == "number_mismatch" or claim_language == "ja" or contradicted.complete:
-            evidence, evidence_label = contradicted.sentence.text, contradicted.sentence.label
-            return result("unsupported", contradicted.reason, 0.85, [contradicted.claim_value], contradicted)
-        return result("uncertain", contradicted.reason, 0.5, [contradicted.claim_value], contradicted)
-    # Who does what to whom, and words that exclude each other in one slot: the passages that
-    # say the same thing with the claim's own words say something else.
-    conflict = _structural_conflict(claim.plain, claim_language, assembled, words, found, key)
-    if conflict is not None:
-        kind, detail, where = conflict
-        # In English a contrasting word may sit in another clause of the passage ("rose in May,
-        # fell in June"): without the clause structure it is for the judge.
-        # English order is read without a parser: on RAGTruth 7 of 8 such exchanges were
-        # compounds and appositions ("Thai Smile … Thai Airways"), so they go to the judge;
-        # only two terms exchanged in a sentence that is otherwise the claim word for word
-        # ("server … client" / "client … server") are a contradiction (role_swap).
-        if kind in ("role_swap", "contrast", "negation") and (claim_language == "ja" or kind == "role_swap"):
-            evidence, evidence_label = where.text, where.label
-            return result("unsupported", kind, 0.85, [detail])
-        return result("uncertain", kind, 0.5, [detail])
-    if missing_numbers:
-        return result("uncertain", "number_missing", 0.5, [m.text for m in missing_numbers])
-    if missing_key:
-        # One term that differs (a swapped name, place or thing) is not a paraphrase.
-        return result("uncertain", "missing_term", 0.5, missing_key[:5])
-    if claim_language == "ja" and words - found:
-        # In Japanese the predicate and its modifiers carry the claim: 点いて/消えて, 立って/座って
-        # differ by one verb. Every content word must be in the evidence.
-        return result("uncertain", "missing_term", 0.5, sorted(words - found)[:5])
-    if coverage < (SUPPORTED_AT if claim_language == "ja" else SUPPORTED_AT_EN):
-        return result("uncertain", "partial_overlap", 0.5)
-    claim_negated = _negated(claim.plain)
-    evidence_negated = [_negated_where_matched(p.text, wanted) for p in assembled]
+
+def _assessment(finding: Finding, read: ClaimEvidence, valid: list[str], invalid: list[str]) -> Assessment:
+    verdict = {"supported": "supported", "unsupported": "unsupported", "uncertain": "partly_supported"}[finding.outcome]
+    assembled = read.assembled
+    if finding.where is not None:
+        evidence, evidence_label = finding.where.text, finding.where.label
+    else:
+        evidence = " ".join(p.text for p in assembled) if assembled else (read.best.text if read.best else "")
+        evidence_label = assembled[0].label if assembled else None
+    binding = finding.binding
+    return Assessment(
+        verdict, round(finding.confidence, 2), round(read.coverage, 3), evidence=evidence,
+        evidence_label=evidence_label, borderline=finding.outcome == "uncertain", reason=finding.reason,
+        valid_citations=valid, invalid_citations=invalid, candidates=read.candidates, outcome=finding.outcome,
+        missing=list(finding.missing), bound_value=binding.claim_value if binding else None,
+        passage_value=binding.passage_value if binding else None,
+    )
+
+
+# --- the checks, in the order they are tried ---------------------------------------------------
+# Each reads a ClaimEvidence and returns a Finding when the claim fails it, else None. A
+# check that can call a claim unsupported comes before those that only send it to the judge.
+
+
+def languages_differ(read: ClaimEvidence) -> Finding | None:
+    """Words cannot be compared across languages; the judge compares meanings."""
+    return Finding("uncertain", "cross_language") if read.cross_language else None
+
+
+def figure_contradicted(read: ClaimEvidence) -> Finding | None:
+    """The passages that say the same thing give another figure: a changed number."""
+    if read.figure_contradicted is None:
+        return None
+    mention, passage, binding = read.figure_contradicted
+    return Finding("unsupported", "number_mismatch", 0.9, (mention.text,), binding, passage)
+
+
+def nothing_to_compare(read: ClaimEvidence) -> Finding | None:
+    if not read.words and not read.mentions:
+        return Finding("uncertain", "nothing_to_compare")
+    return None
+
+
+def unrelated(read: ClaimEvidence) -> Finding | None:
+    """Nothing of the claim in the passages cited. A Japanese paraphrase shares few words
+    (古びた列車が停車 / 古そうな鉄道が止まって), so there nothing at all must be shared."""
+    nothing = read.coverage == 0 if read.language == "ja" else read.coverage < UNRELATED_BELOW
+    if nothing and not (read.key & read.found) and len(read.wanted) >= 3:
+        return Finding("unsupported", "unrelated", 0.8, tuple(read.missing_key[:5]))
+    return None
+
+
+def value_contradicted(read: ClaimEvidence) -> Finding | None:
+    """A value the passage gives for another thing: the sentence that says what the claim says
+    gives another year, figure or contrast word in the same slot. In English a contrast word
+    counts only where that sentence holds every other word of the claim (no parser)."""
+    contradicted = next((b for b in read.bindings if b.outcome == "contradicted"), None)
+    if contradicted is None or contradicted.sentence is None:
+        return None
+    if contradicted.reason == "number_mismatch" or read.language == "ja" or contradicted.complete:
+        return Finding("unsupported", contradicted.reason, 0.85, (contradicted.claim_value,), contradicted,
+                       contradicted.sentence)
+    return Finding("uncertain", contradicted.reason, 0.5, (contradicted.claim_value,), contradicted)
+
+
+def structure_conflicts(read: ClaimEvidence) -> Finding | None:
+    """Who does what to whom, and words that exclude each other in one slot: the passages that
+    say the same thing with the claim's own words say something else."""
+    conflict = _structural_conflict(read.claim, read.language, read.assembled, read.words, read.found, read.key)
+    if conflict is None:
+        return None
+    kind, detail, where = conflict
+    # In English a contrasting word may sit in another clause of the passage ("rose in May,
+    # fell in June"): without the clause structure it is for the judge.
+    # English order is read without a parser: on RAGTruth 7 of 8 such exchanges were
+    # compounds and appositions ("Thai Smile … Thai Airways"), so they go to the judge;
+    # only two terms exchanged in a sentence that is otherwise the claim word for word
+    # ("server … client" / "client … server") are a contradiction (role_swap).
+    if kind in ("role_swap", "contrast", "negation") and (read.language == "ja" or kind == "role_swap"):
+        return Finding("unsupported", kind, 0.85, (detail,), where=where)
+    return Finding("uncertain", kind, 0.5, (detail,))
+
+
+def figure_missing(read: ClaimEvidence) -> Finding | None:
+    if read.missing_numbers:
+        return Finding("uncertain", "number_missing", 0.5, tuple(m.text for m in read.missing_numbers))
+    return None
+
+
+def term_missing(read: ClaimEvidence) -> Finding | None:
+    """One term that differs (a swapped name, place or thing) is not a paraphrase. In Japanese
+    the predicate and its modifiers carry the claim: 点いて/消えて, 立って/座って differ by one
+    verb, so every content word must be in the evidence."""
+    if read.missing_key:
+        return Finding("uncertain", "missing_term", 0.5, tuple(read.missing_key[:5]))
+    if read.language == "ja" and read.words - read.found:
+        return Finding("uncertain", "missing_term", 0.5, tuple(sorted(read.words - read.found)[:5]))
+    return None
+
+
+def partial_overlap(read: ClaimEvidence) -> Finding | None:
+    if read.coverage < (SUPPORTED_AT if read.language == "ja" else SUPPORTED_AT_EN):
+        return Finding("uncertain", "partial_overlap")
+    return None
+
+
+def negation_differs(read: ClaimEvidence) -> Finding | None:
+    claim_negated = _negated(read.claim)
+    evidence_negated = [_negated_where_matched(p.text, read.wanted) for p in read.assembled]
     if claim_negated and not any(evidence_negated) or not claim_negated and evidence_negated[0]:
-        return result("uncertain", "negation", 0.5)
-    # A hedge or an "or" counts where the passages say what the claim says, not elsewhere in them.
-    said_where = " ".join(c for p in assembled for c in _matched_clauses(p.text, wanted))
-    problem = stance_problem(claim.plain, said_where, claim_language) or _field_problem(claim.plain, assembled)
-    if problem is not None:
-        return result("uncertain", problem, 0.5)
-    if claim_language == "ja" and not any(japanese_roles_confirmed(claim.plain, p.text) for p in assembled):
-        return result("uncertain", "roles_unconfirmed", 0.5)
-    unbound = next((b for b in bindings if b.outcome == "unbound"), None)
-    if unbound is not None:
-        # The passage gives several values of this kind and the claim's is not in the sentence
-        # that says what the claim says: which thing it measures is for the judge. Said as the
-        # figure or the term the source does not give (for this), in the reasons' own words.
-        reason = "number_missing" if unbound.kind == "number" else "missing_term"
-        return result("uncertain", reason, 0.5, [unbound.claim_value], unbound)
-    return result("supported", "supported", min(0.95, 0.6 + coverage * 0.35))
+        return Finding("uncertain", "negation")
+    return None
+
+
+def stance_differs(read: ClaimEvidence) -> Finding | None:
+    """A hedge or an "or" counts where the passages say what the claim says, not elsewhere in
+    them; a record's yes/no field read the other way."""
+    said_where = " ".join(c for p in read.assembled for c in _matched_clauses(p.text, read.wanted))
+    problem = stance_problem(read.claim, said_where, read.language) or _field_problem(read.claim, read.assembled)
+    return Finding("uncertain", problem) if problem is not None else None
+
+
+def roles_unconfirmed(read: ClaimEvidence) -> Finding | None:
+    if read.language == "ja" and not any(japanese_roles_confirmed(read.claim, p.text) for p in read.assembled):
+        return Finding("uncertain", "roles_unconfirmed")
+    return None
+
+
+def value_unbound(read: ClaimEvidence) -> Finding | None:
+    """The passage gives several values of this kind and the claim's is not in the sentence
+    that says what the claim says: which thing it measures is for the judge. Said as the
+    figure or the term the source does not give (for this), in the reasons' own words."""
+    unbound = next((b for b in read.bindings if b.outcome == "unbound"), None)
+    if unbound is None:
+        return None
+    reason = "number_missing" if unbound.kind == "number" else "missing_term"
+    return Finding("uncertain", reason, 0.5, (unbound.claim_value,), unbound)
+
+
+CHECKS: tuple[Callable[[ClaimEvidence], Finding | None], ...] = (
+    languages_differ,
+    figure_contradicted,
+    nothing_to_compare,
+    unrelated,
+    value_contradicted,
+    structure_conflicts,
+    figure_missing,
+    term_missing,
+    partial_overlap,
+    negation_differs,
+    stance_differs,
+    roles_unconfirmed,
+    value_unbound,
+)
 
 
 _FIELD = re.compile(r"^(?P<key>[^:]+):\s*(?P<value>yes|no|none|false|true|null)$", re.IGNORECASE)
