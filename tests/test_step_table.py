@@ -158,3 +158,52 @@ def test_the_step_table_does_not_load_langgraph():
     code = "import sys, research.state.steps, research.state.progress_log; print('langgraph' in sys.modules)"
     shown = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert shown.strip() == "False"
+
+
+def _edges(graph) -> set[tuple[str, str]]:
+    return {(edge.source, edge.target) for edge in graph.get_graph().edges}
+
+
+def _deps():
+    from fixtures.memory_history import MemoryHistory
+    from research.modules.core.settings import Settings
+    from research.nodes.dependencies import WorkflowDependencies
+
+    return WorkflowDependencies(settings=Settings(), model=FakeModel(strict=True), web_search=None, parser=None,
+                                history=MemoryHistory(), progress=lambda event: None)
+
+
+def test_the_graph_is_wired_from_the_table_alone():
+    from research.orchestrator.graph import build_graph
+
+    assert _edges(build_graph(_deps())) == {
+        ("__start__", "input"),
+        ("input", "plan_review"), ("input", "search"), ("input", "report"),  # review asked for; budget spent
+        ("plan_review", "search"),
+        ("search", "processing"), ("search", "report"),
+        ("processing", "llm"), ("processing", "report"),
+        ("llm", "verification"),  # never straight to the report: no draft skips its checks
+        ("verification", "search"), ("verification", "report"),  # its Command
+        ("report", "__end__"),
+    }
+
+
+def test_a_step_added_to_the_table_is_run_between_its_neighbours(monkeypatch):
+    """What adding a step costs: its node and its row (plus its messages and a test)."""
+    import dataclasses
+
+    from research.orchestrator import graph as graph_module
+    from research.state import steps
+
+    async def rank_sources(state, deps):
+        return {"documents": []}
+
+    row = dataclasses.replace(STEP_BY_NAME["processing"], name="rank", node="test_step_table:rank_sources",
+                              writes=("documents",), in_follow_up_round=True)
+    table = (*STEPS[:4], row, *STEPS[4:])
+    monkeypatch.setattr(graph_module, "STEPS", table)
+    monkeypatch.setattr(steps, "STEPS", table)
+    monkeypatch.setitem(graph_module.NODES, "rank", rank_sources)
+    edges = _edges(graph_module.build_graph(_deps()))
+    assert {("processing", "rank"), ("rank", "llm"), ("rank", "report")} <= edges
+    assert ("processing", "llm") not in edges

@@ -8,8 +8,10 @@ Command to the report once one ran out; every edge after a working node does the
 one exception is llm → verification, so no draft skips its checks. A spent source budget
 only stops further searching: the sources already found are still read and used.
 
-The steps themselves (names, order, what each writes, their progress labels) are declared
-once in ``state/steps.py``; here each name is bound to its node function and wired.
+The steps themselves (names, node functions, order, what each writes, their progress labels,
+which are asked for and where a spent budget may end the run) are declared once in
+``state/steps.py``; here each node function is imported and the steps are wired in the
+table's order, so a new step is a node module and a row of that table.
 
 This module is imported in a thread while the first step runs (``runner``): it loads
 LangGraph and every node but the first, which the runner binds itself.
@@ -17,47 +19,25 @@ LangGraph and every node but the first, which the runner binds itself.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Literal, get_args, get_origin, get_type_hints
+import importlib
+from typing import Any, Callable, get_args, get_origin, get_type_hints
 
 from langgraph.graph import END, START, StateGraph
 from langgraph.types import Command
 
 from research.nodes.dependencies import WorkflowDependencies
-from research.nodes.input import understand_question
-from research.nodes.llm import draft_answer
-from research.nodes.plan_review import review_plan
-from research.nodes.processing import process_documents
-from research.nodes.report import write_report
-from research.nodes.search import search_web
-from research.nodes.verification import verify_claims
 from research.orchestrator.steps import Node, bind, budget_stops
 from research.state import AgentState
-from research.state.steps import STEPS, StepName
-
-# Each step's node function, in the table's order (tests/test_step_table.py holds them equal).
-NODES: dict[StepName, Node] = {
-    "input": understand_question,
-    "plan_review": review_plan,
-    "search": search_web,
-    "processing": process_documents,
-    "llm": draft_answer,
-    "verification": verify_claims,
-    "report": write_report,
-}
+from research.state.steps import REPORT, STEPS, Step, StepName
 
 
-def route_after_input(state: AgentState) -> Literal["plan_review", "search", "report"]:
-    if budget_stops(state, "search"):
-        return "report"
-    return "plan_review" if state.get("review_plan") else "search"
+def _node_function(step: Step) -> Node:
+    module, _, name = step.node.partition(":")
+    return getattr(importlib.import_module(module), name)
 
 
-def onward(next_node: StepName) -> Callable[[AgentState], str]:
-    def route(state: AgentState) -> str:
-        return "report" if budget_stops(state, next_node) else next_node
-
-    route.__name__ = f"to_{next_node}_or_report"
-    return route
+# Each step's node function, in the table's order.
+NODES: dict[StepName, Node] = {step.name: _node_function(step) for step in STEPS}
 
 
 def command_targets(node: Node) -> tuple[str, ...] | None:
@@ -71,19 +51,44 @@ def command_targets(node: Node) -> tuple[str, ...] | None:
     return get_args(targets)
 
 
+def next_steps(position: int) -> tuple[list[Step], StepName]:
+    """After the step at ``position`` of the table: the steps asked for by a state key that
+    may come first (plan review), and the next step of every run."""
+    asked: list[Step] = []
+    for step in STEPS[position + 1:]:
+        if step.in_plain_run:
+            return asked, step.name
+        asked.append(step)
+    raise ValueError(f"no step of every run after {STEPS[position].name}")
+
+
+def route_after(step: Step, asked: list[Step], following: StepName) -> Callable[[AgentState], str]:
+    """A spent budget goes to the report (where the step allows it), a step asked for by the
+    state comes next when asked, else the next step of every run."""
+
+    def route(state: AgentState) -> str:
+        if step.report_when_spent and budget_stops(state, following):
+            return REPORT
+        return next((other.name for other in asked if state.get(other.asked_by)), following)
+
+    route.__name__ = f"after_{step.name}"
+    return route
+
+
 def build_graph(deps: WorkflowDependencies, checkpointer: Any = None):
     graph = StateGraph(AgentState)
     for step in STEPS:
         node = NODES[step.name]
         graph.add_node(step.name, bind(step.name, node, deps), destinations=command_targets(node))
-    graph.add_edge(START, "input")
-    graph.add_conditional_edges("input", route_after_input, ["plan_review", "search", "report"])
-    graph.add_edge("plan_review", "search")
-    for source, target in (("search", "processing"), ("processing", "llm")):
-        graph.add_conditional_edges(source, onward(target), [target, "report"])
-    # A draft always goes through verification, budget or not: an unchecked draft must
-    # never reach the report as fact. A spent budget only stops the follow-up rounds.
-    graph.add_edge("llm", "verification")
-    # verification → search | report: the verifier's Command (see its return type).
-    graph.add_edge("report", END)
+    graph.add_edge(START, STEPS[0].name)
+    for position, step in enumerate(STEPS):
+        if step.name == REPORT:
+            graph.add_edge(REPORT, END)
+        elif command_targets(NODES[step.name]) is None:  # else its Command names where the run goes
+            asked, following = next_steps(position) if step.in_plain_run else ([], next_steps(position)[1])
+            targets = [other.name for other in asked] + [following] + ([REPORT] if step.report_when_spent else [])
+            if len(targets) == 1:
+                graph.add_edge(step.name, following)
+            else:
+                graph.add_conditional_edges(step.name, route_after(step, asked, following), targets)
     return graph.compile(checkpointer=checkpointer)

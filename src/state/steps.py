@@ -1,8 +1,9 @@
-"""The graph's steps, each declared once: its name, what it writes into the state, the body
-of its progress.md section, and whether it is part of every run and of a follow-up round.
+"""The graph's steps, each declared once: its name, its node function, what it writes into
+the state, the body of its progress.md section, whether it is part of every run (or asked
+for by a state key) and of a follow-up round, and whether a spent budget ends the run after it.
 
 Everything that lists the steps reads this table: the graph (``orchestrator/graph.py``
-binds each name to its node function, in this order), progress.md's sections
+imports each node function and wires the steps in this order), progress.md's sections
 (``progress_log``), the research MCP server's progress fractions, and the message
 catalogue's test (every step has its label and heading in ja and en). A step's label is
 ``progress.<name>`` (the running line: "Searching the web") and its progress.md heading
@@ -33,13 +34,28 @@ StepName = Literal["input", "plan_review", "search", "processing", "llm", "verif
 WRAPPER_WRITES = ("usage", "elapsed_seconds", "budget_exhausted")
 
 
+def no_account(before: object, update: object, lang: str) -> list[str]:
+    """A section with its heading only (and the problems and budget every section says)."""
+    return []
+
+
 @dataclass(frozen=True)
 class Step:
     name: StepName
+    node: str  # "module:function", imported by the graph (not here: this table loads no node)
     writes: tuple[str, ...]  # the state keys its node returns (AgentState declares each)
-    account: Account  # the body of its section in progress.md
-    in_plain_run: bool = True  # False: only when asked for (plan review pauses for the user)
+    account: Account = no_account  # the body of its section in progress.md
+    # A step not in every run is taken, after the step before it, when this state key is true
+    # (plan review pauses for the user, so only when asked for).
+    asked_by: str | None = None
     in_follow_up_round: bool = False  # run again when the verifier sends the run back to search
+    # Once a budget is spent, the run goes from this step to the report instead of the next.
+    # Not after drafting: an unchecked draft must never reach the report as fact.
+    report_when_spent: bool = True
+
+    @property
+    def in_plain_run(self) -> bool:
+        return self.asked_by is None
 
     @property
     def label_key(self) -> str:
@@ -53,21 +69,30 @@ class Step:
 
 
 STEPS: tuple[Step, ...] = (
-    Step("input", writes=("plan", "depth", "search_rounds"), account=plan_account),
-    Step("plan_review", writes=("plan", "plan_reviewed"), account=plan_account, in_plain_run=False),
+    Step("input", "research.nodes.input:understand_question", writes=("plan", "depth", "search_rounds"),
+         account=plan_account),
+    # Straight on to the search: the person has just seen the plan (no budget is spent waiting).
+    Step("plan_review", "research.nodes.plan_review:review_plan", writes=("plan", "plan_reviewed"),
+         account=plan_account, asked_by="review_plan", report_when_spent=False),
     # budget_exhausted: the search itself stops at the source budget
-    Step("search", writes=("search_results", "search_rounds", "engines_used", "errors", "budget_exhausted"),
+    Step("search", "research.nodes.search:search_web",
+         writes=("search_results", "search_rounds", "engines_used", "errors", "budget_exhausted"),
          account=search_account, in_follow_up_round=True),
-    Step("processing", writes=("documents", "errors"), account=sources_account, in_follow_up_round=True),
-    Step("llm", writes=("draft", "model_used", "style_rewrites", "disagreements", "redraft_targets", "errors"),
-         account=draft_account, in_follow_up_round=True),
-    # draft: the text a follow-up round revises, returned only when the verifier sends the run back
-    Step("verification", writes=("verification", "follow_up_queries", "supported_shares", "redraft_targets", "draft",
-                                 "errors"), account=verdicts_account, in_follow_up_round=True),
-    Step("report", writes=("report_md", "report_pdf"), account=report_account),
+    Step("processing", "research.nodes.processing:process_documents", writes=("documents", "errors"),
+         account=sources_account, in_follow_up_round=True),
+    Step("llm", "research.nodes.llm:draft_answer",
+         writes=("draft", "model_used", "style_rewrites", "disagreements", "redraft_targets", "errors"),
+         account=draft_account, in_follow_up_round=True, report_when_spent=False),
+    # Sends the run on itself (its Command names search or report). draft: the text a
+    # follow-up round revises, returned only when the verifier sends the run back.
+    Step("verification", "research.nodes.verification:verify_claims",
+         writes=("verification", "follow_up_queries", "supported_shares", "redraft_targets", "draft", "errors"),
+         account=verdicts_account, in_follow_up_round=True),
+    Step("report", "research.nodes.report:write_report", writes=("report_md", "report_pdf"), account=report_account),
 )
 
 STEP_BY_NAME: dict[str, Step] = {step.name: step for step in STEPS}
+REPORT: StepName = STEPS[-1].name  # where every run ends, and where a spent budget sends it
 # The steps of a run without plan review or follow-up rounds, in order; and what one round repeats.
 PLAIN_RUN: tuple[StepName, ...] = tuple(step.name for step in STEPS if step.in_plain_run)
 FOLLOW_UP_ROUND: tuple[StepName, ...] = tuple(step.name for step in STEPS if step.in_follow_up_round)
