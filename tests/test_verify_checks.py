@@ -95,3 +95,56 @@ def test_nothing_related_is_unsupported():
 def test_filler_is_not_a_claim():
     draft = "Sure! Here is the summary:\n\nMount Fuji is high. I hope this helps! The passages do not mention its age.\n"
     assert [c.plain for c in split_claims(draft)] == ["Mount Fuji is high."]
+
+
+def _assessed(claim: str, source: str):
+    index = EvidenceIndex([{"label": "S1", "status": "ok", "markdown": source}])
+    (parsed,) = split_claims(claim)
+    return assess_claim(parsed, index)
+
+
+# The words are LangGraph's own documentation ("Persistence"), a quotation a model changed in
+# one word while keeping every content word of the claim around it.
+_LANGGRAPH = ("LangGraph has a built-in persistence layer, implemented through checkpointers. When you compile a "
+              "graph with a checkpointer, the checkpointer saves a checkpoint of the graph state at every super-step.")
+
+
+def test_a_quotation_must_be_the_source_s_own_words():
+    exact = 'LangGraph says the checkpointer "saves a checkpoint of the graph state at every super-step" [S1].'
+    assert _outcome(exact, _LANGGRAPH) == "supported"
+    changed = 'LangGraph says the checkpointer "saves a copy of the graph state at every super-step" [S1].'
+    found = _assessed(changed, _LANGGRAPH)
+    assert (found.outcome, found.reason) == ("unsupported", "misquoted")
+    assert found.missing == ["saves a copy of the graph state at every super-step"]
+
+
+def test_a_quotation_may_leave_words_out_with_an_ellipsis_and_differ_in_case_and_spacing():
+    claim = 'The documentation says "When you compile a graph with a checkpointer … at every super-step" [S1].'
+    assert _assessed(claim, _LANGGRAPH).reason != "misquoted"
+    claim = 'The documentation says the checkpointer "[then] saves a checkpoint of the graph state" [S1].'
+    assert _assessed(claim, _LANGGRAPH).reason != "misquoted"
+    claim = 'The documentation says "When you compile a graph with a checkpointer … it saves a checkpoint" [S1].'
+    assert _assessed(claim, _LANGGRAPH).reason == "misquoted"  # "it" is not the source's word
+    claim = 'It says “LangGraph has a  built-in Persistence layer” [S1].'
+    assert _assessed(claim, _LANGGRAPH).reason != "misquoted"
+
+
+def test_a_quoted_name_term_question_or_example_is_not_a_quotation():
+    # Two words in quotation marks, and a name in 「」: the term checks read these. RAGTruth's
+    # clean answers quote the question and their own examples this way.
+    assert _assessed('It is called "persistence layer" in the documentation [S1].', _LANGGRAPH).reason != "misquoted"
+    assert _assessed('The documentation says what the question "how LangGraph keeps its state in memory" asks '
+                     '[S1].', _LANGGRAPH).reason != "misquoted"
+    assert _assessed('The graph "stops after each node and waits" [S1].', _LANGGRAPH).reason != "misquoted"
+    source = "1707年の宝永噴火が富士山の最後の噴火である。"
+    assert _outcome("富士山の最後の噴火は1707年の「宝永噴火」である[S1]。", source) == "supported"
+
+
+def test_a_japanese_quotation_changed_in_one_verb_is_misquoted():
+    # 気象庁「富士山」の解説の文体による自作の例文
+    source = "気象庁は、富士山について「噴火の可能性は低いが、監視を続ける必要がある」と説明している。"
+    kept = "気象庁は富士山について「噴火の可能性は低いが、監視を続ける必要がある」と説明している[S1]。"
+    assert _assessed(kept, source).reason != "misquoted"
+    changed = "気象庁は富士山について「噴火の可能性は低いので、監視をやめてもよい」と説明している[S1]。"
+    found = _assessed(changed, source)
+    assert (found.outcome, found.reason) == ("unsupported", "misquoted")

@@ -58,6 +58,7 @@ class ClaimReason(StrEnum):
     OR_DROPPED = "or_dropped"
     FIELD_CONTRADICTED = "field_contradicted"
     FIELD_UNKNOWN = "field_unknown"
+    MISQUOTED = "misquoted"  # words in quotation marks that no cited source holds as written
     JUDGE = "judge"  # a judge decided it
     UNCITED = "uncited"  # the judge found support, but the sentence cannot be traced to it
     NOT_CHECKED = "not_checked"  # a `research verify` record no judge decided

@@ -33,6 +33,7 @@ import bisect
 import json
 import math
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from decimal import Decimal
 from functools import lru_cache
@@ -246,6 +247,13 @@ class SourceText:
     numbers: NumberSet
     vocabulary: frozenset[str] = frozenset()  # every term of its prose passages (value binding)
     _sorted: dict[str, list[Decimal]] = field(default_factory=dict)  # its scaled figures by dimension, sorted
+    _squeezed: str | None = None  # its text as quotations are looked up in (``squeezed``)
+
+    def holds_words(self, pieces: list[str]) -> bool:
+        """Whether every piece (squeezed, as ``squeezed`` makes it) is in the source's text."""
+        if self._squeezed is None:
+            self._squeezed = "\n".join(squeezed(p.text) for p in self.passages)
+        return all(piece in self._squeezed for piece in pieces)
 
     def contains(self, mention: NumberMention) -> bool:
         """``numbers.contains(mention)``: the figure, or one it rounds, is in the source.
@@ -804,6 +812,57 @@ def stance_differs(read: ClaimEvidence) -> Finding | None:
     return Finding("uncertain", problem) if problem is not None else None
 
 
+# Words in quotation marks: “…” or "…" in English, 「…」 or 『…』 in Japanese. Marks also set
+# off names, titles, the question and the writer's own examples (「富士山」, "to run"): only a
+# quotation long enough to be somebody's sentence and given as what someone said or wrote
+# (a verb of saying, "according to", と述べた) counts; the term checks read the rest.
+_QUOTED = re.compile(r'“([^”\n]+)”|(?<![0-9])"([^"\n]+)"|「([^」\n]+)」|『([^』\n]+)』')
+_QUOTATION_WORDS_EN = 4
+_QUOTATION_CHARS_JA = 10  # with some kana: a phrase, not a name
+_SAYING_EN = re.compile(
+    r"\b(?:says?|said|states?|stated|writes?|wrote|written|reads?|notes?|noted|describes?|described|calls?|called|"
+    r"mentions?|mentioned|quotes?|quoted|according to|puts? it|told|tells?|explains?|explained|reports?|reported|"
+    r"claims?|claimed|adds?|added|warns?|warned|declares?|declared|announced?|announces|insists?|insisted|"
+    r"recommends?|recommended|advises?|advised)\b", re.IGNORECASE)
+_NOT_A_SOURCE_EN = re.compile(r"\b(?:question|query|sentence|phrase|example|word|term|title|called)\W*$", re.IGNORECASE)
+_SAYING_JA = re.compile(r"^\s*(?:と|との)(?:[^。]{0,12}?)(?:述べ|説明|記|書|言|話|発表|指摘|強調|報告|主張|明記|記載|警告|呼びかけ|"
+                        r"勧め|推奨|答え|語)")
+_ACCORDING_JA = re.compile(r"(?:によると|によれば|では)")
+_QUOTE_GAP = re.compile(r"\.\.\.|…|\[[^\]]*\]")  # "…" and [an insertion] mark words left out or added
+
+
+def squeezed(text: str) -> str:
+    """Text as a quotation is matched: NFKC, case folded, nothing but letters and digits."""
+    return re.sub(r"[\W_]+", "", unicodedata.normalize("NFKC", text).casefold())
+
+
+def quotations(claim: str) -> list[str]:
+    """The quotations in ``claim`` given as someone's words, as written between their marks."""
+    found = []
+    for match in _QUOTED.finditer(claim):
+        quote = next(group for group in match.groups() if group is not None)
+        before, after = claim[: match.start()], claim[match.end():]
+        if len(re.findall(r"[A-Za-z0-9]+(?:['’][A-Za-z]+)?", quote)) >= _QUOTATION_WORDS_EN:
+            said = _SAYING_EN.search(before) or _SAYING_EN.search(after[:40])
+            if said and not _NOT_A_SOURCE_EN.search(before):
+                found.append(quote)
+        elif len(squeezed(quote)) >= _QUOTATION_CHARS_JA and len(re.findall(r"[\u3041-\u30ff]", quote)) >= 3:
+            if _SAYING_JA.search(after) or _ACCORDING_JA.search(before):
+                found.append(quote)
+    return found
+
+
+def misquoted(read: ClaimEvidence) -> Finding | None:
+    """Words a claim puts in quotation marks are the source's own words: a quotation that no
+    cited source holds as written (spacing, case and punctuation aside; "…" or [brackets] mark
+    a gap) is not what the source said, however close its meaning."""
+    for quote in quotations(read.claim):
+        pieces = [piece for piece in map(squeezed, _QUOTE_GAP.split(quote)) if piece]
+        if pieces and not any(source.holds_words(pieces) for source in read.cited):
+            return Finding("unsupported", "misquoted", 0.85, (quote,))
+    return None
+
+
 def roles_unconfirmed(read: ClaimEvidence) -> Finding | None:
     if read.language == "ja" and not any(japanese_roles_confirmed(read.claim, p.text) for p in read.assembled):
         return Finding("uncertain", "roles_unconfirmed")
@@ -826,6 +885,7 @@ CHECKS: tuple[Callable[[ClaimEvidence], Finding | None], ...] = (
     figure_contradicted,
     nothing_to_compare,
     unrelated,
+    misquoted,
     value_contradicted,
     structure_conflicts,
     figure_missing,

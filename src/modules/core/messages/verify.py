@@ -69,6 +69,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     "verify.reason.uncited": {"en": "the judge found support, but the sentence cites no source",
                               "ja": "判定モデルは裏付けを認めたが、文に出典の引用がない"},
     "verify.reason.field_unknown": {"en": "the record leaves this field empty", "ja": "記録のこの項目は空欄"},
+    "verify.reason.misquoted": {"en": "the words in quotation marks are not the source's own words",
+                                "ja": "かぎかっこ内の語句が出典の文言どおりではない"},
     "verify.reason.cross_language": {"en": "the source is in another language; the judge decides",
                                      "ja": "出典が別の言語のため判定モデルが判断"},
     "verify.reason.judge": {"en": "decided by the model judge", "ja": "判定モデルによる判断"},
