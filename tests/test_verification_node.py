@@ -7,6 +7,8 @@ from typing import Any
 from research.modules.core.settings import Settings
 from research.nodes.dependencies import WorkflowDependencies
 from research.nodes.verification import verify_claims
+from research.nodes.answer import ProgramText, not_a_claim_reason
+from research.modules.text.claims import split_claims
 from research.state.agent_state import state_from_json
 import pytest
 from fixtures.fake_model import FakeModel as SharedFakeModel
@@ -514,6 +516,22 @@ async def test_a_sentence_about_the_page_itself_or_a_question_is_not_part_of_the
     deps, _ = _deps(FakeModel(), loops=0)
     answer = (await _verify(_state(draft), deps))["verification"]["annotated_draft"]
     assert answer == "## 結論\n富士山の最後の噴火は1707年の宝永噴火である[S1]。\n"
+
+
+async def test_a_sentence_that_only_says_where_to_read_is_not_part_of_the_answer():
+    # The real model (Qwen2.5-Coder-1.5B) in Japanese: 「このデータは[S3]で提供されています（未確認）。」
+    draft = ("## 結論\n富士山の最後の噴火は1707年の宝永噴火である[S1]。このデータは[S1]で提供されています。"
+             "富士山の噴火に関する情報は[S1]や[S2]で提供されています。\n")
+    deps, _ = _deps(FakeModel(), loops=0)
+    answer = (await _verify(_state(draft), deps))["verification"]["annotated_draft"]
+    assert answer == "## 結論\n富士山の最後の噴火は1707年の宝永噴火である[S1]。\n"
+    for sentence in ("More details are available in [S2].", "See [S1] for more details.",
+                     "This information is provided by [S1] and [S2]."):
+        (claim,) = split_claims(sentence)
+        assert not_a_claim_reason(claim.plain, claim.text, [], ProgramText()) == "about_the_source", sentence
+    # A sentence that says something of the world as well stays a claim.
+    (claim,) = split_claims("The eruption is described in [S2] as the largest of the Edo period.")
+    assert not_a_claim_reason(claim.plain, claim.text, [], ProgramText()) is None
 
 
 async def test_an_empty_summary_takes_a_supported_sentence_of_the_findings():

@@ -69,6 +69,18 @@ _ABOUT_THE_SOURCE = re.compile(
     r"|^(?:this|the) (?:document|page|article|source|site|paper|report|passage)s? "
     r"(?:is|are|was|describes?|summari[sz]es?|covers?|explains?|discusses?|provides?|presents?|gives?|contains?)\b",
     re.IGNORECASE)
+# A sentence that only says where something can be read, once its citations are taken out:
+# 「このデータは[S3]で提供されています。」, 「…に関する情報は[S2]や[S4]で提供されています。」 (the
+# real model, Qwen2.5-Coder-1.5B), "More details are available in [S2].", "See [S1] for more."
+_WHERE_TO_READ = re.compile(
+    r"^(?:[^。]{0,30}?(?:に関する|についての|の))?(?:この|これらの|その|詳しい|詳細な|より詳しい|さらに詳しい)?"
+    r"(?:情報|データ|詳細|内容|説明|数値|資料|詳しく)(?:について)?(?:は|も)[\sや、と・及びおよび]*"
+    r"(?:で|に|から|にて)(?:は|も)?(?:提供|掲載|記載|紹介|説明|公開|確認|参照|まとめ|示)"
+    r"|^(?:this|these|the|more|further|additional|such)?\s*(?:information|data|details?|figures?|facts?)\s+"
+    r"(?:is|are|can be|may be)\s+(?:provided|available|given|found|listed|described|shown|covered|reported)\s+"
+    r"(?:in|by|at|from|on)[\s,]*(?:(?:and|or)[\s,]*)*[.]?$"
+    r"|^see\s+(?:also\s+)?(?:for\s+(?:more|further)\s+(?:details|information))?[\s.]*$",
+    re.IGNORECASE)
 # A sentence that only announces what follows: 「…は以下の通りです」, "… are as follows".
 _LEAD_IN = re.compile(r"(以下|次)の(通り|とおり)(です|である|だ)?[。.]?$|\bas follows[.:]?$|\bthe following[.:]?$",
                       re.IGNORECASE)
@@ -316,7 +328,7 @@ def not_a_claim_reason(plain: str, text: str, titles: Iterable[str], program: Pr
         return "question"
     if is_filler(plain) and not _SAYS_MISSING.search(plain):
         return "filler"
-    if _ABOUT_THE_SOURCE.search(stripped.lstrip("*_ ")):
+    if _ABOUT_THE_SOURCE.search(stripped.lstrip("*_ ")) or _WHERE_TO_READ.search(stripped.lstrip("*_ ")):
         return "about_the_source"
     if addresses_reader(plain):  # a request, promotion or link a page planted (issue 30), cited or not
         return "addresses_reader"
