@@ -441,8 +441,9 @@ _TITLE_NUMBER = re.compile(r"^[0-9０-９]{1,2}([.)．）]\s*)")
 
 def _renumbered_findings(sections: list[tuple[str, str]]) -> list[tuple[str, str]]:
     """Findings the draft numbered keep a plain 1, 2, 3 when a section between them had
-    nothing left once the unchecked sentences were taken out (the report read "1." then "4.")."""
-    if len(sections) < 2 or not all(_TITLE_NUMBER.match(title) for title, _ in sections):
+    nothing left once the unchecked sentences were taken out (the report read "1." then "4.",
+    or a lone "2." with the real model when the other sections only repeated the summary)."""
+    if not sections or not all(_TITLE_NUMBER.match(title) for title, _ in sections):
         return sections
     return [(_TITLE_NUMBER.sub(lambda found, n=n: f"{n}{found.group(1)}", title, count=1), text)
             for n, (title, text) in enumerate(sections, start=1)]
