@@ -614,3 +614,18 @@ async def test_judge_calls_spread_over_the_servers_slots_and_share_one_prefix():
     assert prefixes[0] == prefixes[1] and prefixes[0].startswith("文章:\n[P1]")
     assert calls[0].messages[0] == calls[1].messages[0]  # the same system message
     assert all(p.split("主張:")[1].count("\n主張 ") == 1 for p in prompts)  # one claim each, not both in one
+
+
+async def test_a_page_s_title_as_a_section_or_as_a_subject_is_not_part_of_the_answer():
+    # The real model (Qwen2.5-Coder-1.5B, 富士山の最後の噴火はいつ？) sorted its answer by page, under
+    # the pages' titles, and said what a page is about: 「富士山の火山防災資料は…まとめたものです」.
+    draft = ("## 結論\n富士山の最後の噴火は1707年の宝永噴火である[S1]。\n\n## 3. 富士山の火山防災資料\n"
+             "富士山の火山防災資料は富士山の噴火についてまとめたものです[S1]。宝永噴火の火山灰は江戸まで達した[S1]。\n")
+    documents = [{**LEDGER[0], "title": "富士山の火山防災資料 | 気象庁"}, LEDGER[1]]
+    deps, _ = _deps(FakeModel(), loops=0)
+    answer = (await _verify(dict(_state(draft), documents=documents), deps))["verification"]["annotated_draft"]
+    assert "火山防災資料" not in answer
+    assert "1707年の宝永噴火" in answer
+    # A title that names a thing, not a document, is every claim's subject: never taken for the page.
+    (claim,) = split_claims("富士山は日本で最も高い山である[S1]。")
+    assert not_a_claim_reason(claim.plain, claim.text, ["富士山 - Wikipedia"], ProgramText()) is None

@@ -288,6 +288,31 @@ def keep_valid_labels(text: str, valid: set[str]) -> str:
     return re.sub(r"(?<=\S)[ \t]+(?=[.,;:!?。、！？])", "", cleaned)
 
 
+# A title that names a document, not a thing of the world: 「富士山の火山防災資料」, 「富士登山の案内」,
+# "Mount Fuji travel guide". A sentence with such a title as its subject speaks of the page.
+_DOCUMENT_TITLE = re.compile(r"(?:資料|案内|ガイド|ページ|記事|まとめ|一覧|概要|解説|パンフレット|レポート|報告書|ホームページ)$"
+                             r"|\b(?:guide|page|article|brochure|overview|handbook|leaflet|faq)$", re.IGNORECASE)
+_SUBJECT_MARK = re.compile(r"(?:は|では|には|とは|によると|によれば|\s+(?:is|are|says|describes|covers|explains)\b)")
+
+
+def _document_titles(titles: Iterable[str]) -> list[str]:
+    """The titles (and their parts before a site name) that name a document, normalised."""
+    found = []
+    for title in titles:
+        for part in {title, *re.split(r"\s[|｜\-–—]\s", title)}:
+            key = _norm(part)
+            if len(key) >= 4 and _DOCUMENT_TITLE.search(key):
+                found.append(key)
+    return found
+
+
+def _speaks_of_a_document(plain: str, titles: Iterable[str]) -> bool:
+    """「富士山の火山防災資料は…についてまとめたものです」: the subject is a page's title that names a
+    document (the real model wrote this as a finding)."""
+    key = _norm(plain)
+    return any(key.startswith(title) and _SUBJECT_MARK.match(key, len(title)) for title in _document_titles(titles))
+
+
 def _is_title(plain: str, titles: Iterable[str]) -> bool:
     """A page's title written as a sentence, whole or its part before a site name."""
     key = _norm(plain)
@@ -328,7 +353,8 @@ def not_a_claim_reason(plain: str, text: str, titles: Iterable[str], program: Pr
         return "question"
     if is_filler(plain) and not _SAYS_MISSING.search(plain):
         return "filler"
-    if _ABOUT_THE_SOURCE.search(stripped.lstrip("*_ ")) or _WHERE_TO_READ.search(stripped.lstrip("*_ ")):
+    if (_ABOUT_THE_SOURCE.search(stripped.lstrip("*_ ")) or _WHERE_TO_READ.search(stripped.lstrip("*_ "))
+            or _speaks_of_a_document(stripped.lstrip("*_ "), titles)):
         return "about_the_source"
     if addresses_reader(plain):  # a request, promotion or link a page planted (issue 30), cited or not
         return "addresses_reader"
@@ -466,7 +492,8 @@ def assemble_answer(
             if not out[line_start:line_end].strip() and line_start > 0 and out[line_start - 2:line_start - 1] != "\n":
                 out = out[:line_start] + out[line_end + 1:]
     out, not_given = _tidy_sections(out, language, [q for q in sub_questions or [] if _heading_key(q) not in answered_by_summary],
-                                    summary_empty=bool(summary) and not kept_summary)
+                                    summary_empty=bool(summary) and not kept_summary,
+                                    document_titles=_document_titles(titles))
     return Assembly(answer=out, removed=removed, not_given=not_given, lifted=lifted)
 
 
@@ -500,9 +527,11 @@ def _heading_key(title: str) -> str:
     return _norm(_NUMBERING.sub("", title))
 
 
-def _tidy_sections(text: str, language: Language, sub_questions: list[str], *, summary_empty: bool) -> tuple[str, list[str]]:
+def _tidy_sections(text: str, language: Language, sub_questions: list[str], *, summary_empty: bool,
+                   document_titles: Iterable[str] = ()) -> tuple[str, list[str]]:
     """Headings without placeholders, empty list items gone, a section left empty either
     dropped or, when it answers a sub-question, saying the sources read did not give it."""
+    document_titles = set(document_titles)
     lines = text.split("\n")
     cleaned: list[str] = []
     in_fence = False
@@ -523,6 +552,10 @@ def _tidy_sections(text: str, language: Language, sub_questions: list[str], *, s
                 continue
             if not re.search(r"[A-Za-z\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff0-9]", title):
                 continue  # a heading that was only a template's slot
+            if _norm(_NUMBERING.sub("", title)) in document_titles:
+                # A page's title as a section ("## 3. 富士山の火山防災資料", the real model): the
+                # answer is sorted by what it says, not by page; its sentences stay, checked.
+                continue
             cleaned.append(f"{heading.group(1)}{heading.group(2)} {title}")
             continue
         if _LIST_ITEM.match(line) or (line.strip() and not re.search(r"[^\s\[\]S0-9,]", line)):
