@@ -225,7 +225,8 @@ from types import SimpleNamespace  # noqa: E402
 from fixtures.fake_model import Call, FakeModel  # noqa: E402
 
 from fixtures.typed_state import typed  # noqa: E402
-from research.nodes.llm import disagreement_lines, source_disagreements  # noqa: E402
+from research.nodes.compare import source_disagreements  # noqa: E402
+from research.nodes.llm import disagreement_lines  # noqa: E402
 from research.nodes.prompts import DisagreementJudgements  # noqa: E402
 
 
@@ -409,7 +410,7 @@ from research.modules.report.content import ReportInput, build_report  # noqa: E
 from research.modules.report.markdown import render_markdown  # noqa: E402
 from research.modules.text.disagreements import contested_claims  # noqa: E402
 from research.modules.llm.roles import ModelRole  # noqa: E402
-from research.nodes.llm import run_pair_judge  # noqa: E402
+from research.nodes.compare import run_pair_judge  # noqa: E402
 
 _ISSUE_PAGES = STYLE_PLANTED[0]  # "It rises to 3,776 metres" [S1] vs "stands 3,778 metres" [S2]
 
@@ -549,3 +550,25 @@ def test_a_page_title_names_its_subject_before_the_site():
     from research.modules.text.disagreements import page_subject
 
     assert page_subject("富士山 - Wikipedia", []) == page_subject("Mount Fuji | Japan Guide", []) == {"mount", "fuji"}
+
+
+async def test_the_compare_step_names_each_disagreement_in_progress_md_before_the_draft():
+    """The compare step (its own line while it runs, its own section in progress.md) finds the
+    planted disagreement before any draft exists, and a follow-up round keeps what it found."""
+    from research.nodes.compare import compare_sources
+    from research.state.progress_log import render_section
+
+    model = _judging_model("disagree")
+    deps = SimpleNamespace(model=model, history=_History(), settings=Settings(_env_file=None), progress=lambda event: None)
+    docs = [{**doc, "canonical_url": doc["url"]} for doc in _docs(PLANTED[0])]
+    state = {"question": PLANTED[0].questions[0], "language": "en", "session_id": "s", "documents": docs, "plan": []}
+    update = await compare_sources(typed(state), deps)
+    items = update["disagreements"].items
+    assert len(items) == 1
+    section = render_section("compare", {"language": "en"}, update, "en")
+    assert section.startswith("## Where the sources disagree")
+    for position in items[0].positions:
+        assert position.value in section and all(f"[{label}]" in section for label in position.labels)
+    # A follow-up round: the draft is being revised, the first round's comparison stands.
+    assert await compare_sources(typed({**state, "draft": "x", "redraft_targets": ["y"]}), deps) == {}
+    assert model.calls == []  # the two heights differ for sure: no judge asked

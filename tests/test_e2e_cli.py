@@ -58,7 +58,7 @@ def test_one_shot_writes_a_complete_session(shared_run, lang):
 
     events = [json.loads(line) for line in (session / "events.jsonl").read_text("utf-8").splitlines()]
     ended = [e["node"] for e in events if e["event"] == "node_end"]
-    for node in ("input", "search", "processing", "llm", "verification", "report"):
+    for node in ("input", "search", "processing", "compare", "llm", "verification", "report"):
         assert node in ended
 
 

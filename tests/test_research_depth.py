@@ -290,7 +290,7 @@ async def test_the_token_budget_stops_after_the_draft_is_verified(tmp_path):
     ended = [e["node"] for e in run2.events("node_end")]
     # The draft is still checked (an unverified draft never reaches the report), but no
     # follow-up round runs.
-    assert ended == ["input", "search", "processing", "llm", "verification", "report"]
+    assert ended == ["input", "search", "processing", "compare", "llm", "verification", "report"]
     assert final["draft"] and final["budget_exhausted"] == "tokens"
     assert final["verification"].summary.claims >= 1
 

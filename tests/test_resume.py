@@ -63,7 +63,7 @@ def test_kill_after_search_then_resume_completes_without_duplicates(research_env
     assert len(urls) == len(set(urls)), "no source stored twice"
     assert {h["canonical_url"] for h in before} <= set(urls)
     resumed = [e for e in _events(session)[killed_at:] if e["event"] == "node_start"]
-    assert resumed[0]["node"] in ("processing", "llm"), resumed  # continues after the finished steps
+    assert resumed[0]["node"] in ("processing", "compare", "llm"), resumed  # continues after the finished steps
     assert "input" not in [e["node"] for e in resumed]
     meta = json.loads((session / "meta.json").read_text("utf-8"))
     assert meta["status"] == "done"

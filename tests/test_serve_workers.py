@@ -117,7 +117,7 @@ def test_a_worker_killed_mid_run_is_taken_over_from_the_last_checkpoint(worker_e
     assert run["claims"] == 2 and run["worker"] == worker_of(second), (run, steps)
     before = [n for w, n in steps if w == worker_of(first)]
     after = [n for w, n in steps if w == worker_of(second)]
-    assert before[:4] == ["input", "search", "processing", "llm"][: len(before[:4])] and "llm" in before, steps
+    assert before[:5] == ["input", "search", "processing", "compare", "llm"][: len(before[:5])] and "llm" in before, steps
     # Resumed from the last checkpoint: the steps the first worker finished are not run again.
     assert after[0] == "llm" and "search" not in after and "input" not in after, after
     assert after[-1] == "report" and [n for _, n in steps].count("report") == 1, steps

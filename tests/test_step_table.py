@@ -45,8 +45,8 @@ def test_the_graph_binds_a_function_to_every_step_in_the_tables_order():
     names = tuple(step.name for step in STEPS)
     assert names == get_args(StepName)
     assert tuple(NODES) == names
-    assert PLAIN_RUN == ("input", "search", "processing", "llm", "verification", "report")
-    assert FOLLOW_UP_ROUND == ("search", "processing", "llm", "verification")
+    assert PLAIN_RUN == ("input", "search", "processing", "compare", "llm", "verification", "report")
+    assert FOLLOW_UP_ROUND == ("search", "processing", "compare", "llm", "verification")
 
 
 def test_the_built_graph_has_exactly_the_steps():
@@ -181,7 +181,8 @@ def test_the_graph_is_wired_from_the_table_alone():
         ("input", "plan_review"), ("input", "search"), ("input", "report"),  # review asked for; budget spent
         ("plan_review", "search"),
         ("search", "processing"), ("search", "report"),
-        ("processing", "llm"), ("processing", "report"),
+        ("processing", "compare"), ("processing", "report"),
+        ("compare", "llm"), ("compare", "report"),
         ("llm", "verification"),  # never straight to the report: no draft skips its checks
         ("verification", "search"), ("verification", "report"),  # its Command
         ("report", "__end__"),
@@ -205,5 +206,5 @@ def test_a_step_added_to_the_table_is_run_between_its_neighbours(monkeypatch):
     monkeypatch.setattr(steps, "STEPS", table)
     monkeypatch.setitem(graph_module.NODES, "rank", rank_sources)
     edges = _edges(graph_module.build_graph(_deps()))
-    assert {("processing", "rank"), ("rank", "llm"), ("rank", "report")} <= edges
-    assert ("processing", "llm") not in edges
+    assert {("processing", "rank"), ("rank", "compare"), ("rank", "report")} <= edges
+    assert ("processing", "compare") not in edges

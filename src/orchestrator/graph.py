@@ -1,4 +1,4 @@
-"""The research graph: input → [plan_review] → search → processing → llm → verification → (search | report).
+"""The research graph: input → [plan_review] → search → processing → compare → llm → verification → (search | report).
 
 The verifier decides whether another search round is worth it and returns that decision as
 a ``Command`` naming the next node (its return type lists the two it may name); nothing

@@ -12,8 +12,10 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from research.modules.core.i18n import t
+from research.modules.core.messages.analysis import attribute_name
 from research.state.agent_state import queries_for_round
 from research.state.models import (
+    Disagreements,
     Document,
     FollowUpQuery,
     Language,
@@ -77,6 +79,19 @@ def sources_account(before: Mapping[str, Any], update: Mapping[str, Any], lang: 
             reason = t("progress_md.source_failed", lang, reason=one_line(doc.error or ""))
             lines.append(f"- ✗ {doc.url} — {reason}")
     return lines
+
+
+def disagreements_account(before: Mapping[str, Any], update: Mapping[str, Any], lang: Language) -> list[str]:
+    """Each point the sources disagree on, with each side and who gives it."""
+    found: Disagreements | None = update.get("disagreements")
+    if found is None:  # a follow-up round keeps the first round's
+        return []
+    if not found.items:
+        return [t("progress_md.no_disagreements", lang)]
+    versus = f" {t('analysis.versus', lang)} "
+    return [f"- {attribute_name(item.attribute, item.dimension, lang, item.qualifier)}: "
+            + versus.join(f"{p.value} " + "".join(f"[{label}]" for label in p.labels) for p in item.positions)
+            for item in found.items]
 
 
 def draft_account(before: Mapping[str, Any], update: Mapping[str, Any], lang: Language) -> list[str]:

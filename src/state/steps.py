@@ -20,6 +20,7 @@ from typing import Literal
 
 from research.state.step_accounts import (
     Account,
+    disagreements_account,
     draft_account,
     plan_account,
     report_account,
@@ -28,7 +29,7 @@ from research.state.step_accounts import (
     verdicts_account,
 )
 
-StepName = Literal["input", "plan_review", "search", "processing", "llm", "verification", "report"]
+StepName = Literal["input", "plan_review", "search", "processing", "compare", "llm", "verification", "report"]
 
 # What the node wrapper (``orchestrator/steps.bind``) adds to every step's update but the report's.
 WRAPPER_WRITES = ("usage", "elapsed_seconds", "budget_exhausted")
@@ -80,8 +81,10 @@ STEPS: tuple[Step, ...] = (
          account=search_account, in_follow_up_round=True),
     Step("processing", "research.nodes.processing:process_documents", writes=("documents", "errors"),
          account=sources_account, in_follow_up_round=True),
+    Step("compare", "research.nodes.compare:compare_sources", writes=("disagreements",),
+         account=disagreements_account, in_follow_up_round=True),
     Step("llm", "research.nodes.llm:draft_answer",
-         writes=("draft", "model_used", "style_rewrites", "disagreements", "redraft_targets", "errors"),
+         writes=("draft", "model_used", "style_rewrites", "redraft_targets", "errors"),
          account=draft_account, in_follow_up_round=True, report_when_spent=False),
     # Sends the run on itself (its Command names search or report). draft: the text a
     # follow-up round revises, returned only when the verifier sends the run back.
