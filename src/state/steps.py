@@ -72,7 +72,7 @@ class Step:
 STEPS: tuple[Step, ...] = (
     Step("input", "research.nodes.input:understand_question", writes=("plan", "depth", "search_rounds"),
          account=plan_account),
-    # Straight on to the search: the person has just seen the plan (no budget is spent waiting).
+    # Straight on to the search: the person has just approved the plan it is to search for.
     Step("plan_review", "research.nodes.plan_review:review_plan", writes=("plan", "plan_reviewed"),
          account=plan_account, asked_by="review_plan", report_when_spent=False),
     # budget_exhausted: the search itself stops at the source budget
