@@ -140,7 +140,8 @@ async def test_a_partial_plan_is_cleaned_up():
     # Duplicates and blank sub-questions dropped, a sub-question without queries searched by
     # its wording, and no more than the depth allows (standard: 4).
     plan = ResearchPlan(sub_questions=[SubQuestion(question="富士山の標高は？"), SubQuestion(question="  "),
-                                       SubQuestion(question="富士山の標高は？")]
+                                       SubQuestion(question="富士山の標高は？"),
+                                       SubQuestion(question="富士山の標高は何ですか？")]  # the real model's repeat
                         + [SubQuestion(question=f"富士山の観点{i}は？") for i in range(6)])
     update, _ = await _plan_with(plan)
     assert [s["question"] for s in update["plan"]] == ["富士山の標高は？", "富士山の観点0は？", "富士山の観点1は？", "富士山の観点2は？"]

@@ -119,9 +119,9 @@ def normalise_plan(raw: ResearchPlan, lang: Language, most: int,
     for sub in raw.sub_questions:
         text = " ".join(PLACEHOLDER.sub(" ", sub.question).split())
         text = " ".join(PLAN_NUMBERING.sub("", text).split())
-        if not text or text.lower() in seen:
+        if not text or question_key(text) in seen:
             continue
-        seen.add(text.lower())
+        seen.add(question_key(text))
         queries = sub_question_queries(text, lang, sub.queries)
         on_topic = bool(topic.telling(" ".join([text, *(q.text for q in queries)])))
         plan.append((SubQuestionPlan(question=text, queries=queries), on_topic))
@@ -131,6 +131,18 @@ def normalise_plan(raw: ResearchPlan, lang: Language, most: int,
         # topic cannot be told apart from that cheaply, and are kept.
         plan = [(sub, on_topic) for sub, on_topic in plan if on_topic]
     return [sub for sub, _ in plan][:most] or None
+
+
+# How a question ends that does not change what it asks: 「…は何ですか？」, 「…は？」, 「…とは？」.
+_ASKING_END = re.compile(r"(?:とは|は)?(?:何|なん|なに)?(?:です|でしょう)?か?$")
+
+
+def question_key(text: str) -> str:
+    """A sub-question as compared with the others: the real model planned 「…の主要なエネルギー
+    効果は何ですか？」 and 「…の主要なエネルギー効果は？」, and the report said twice that the sources
+    did not answer it. Case, spacing, punctuation and the asking ending do not count."""
+    key = re.sub(r"[\s?？。.!！、,]+", "", text.lower())
+    return _ASKING_END.sub("", key) or key
 
 
 def sub_question_queries(text: str, lang: Language,
