@@ -534,6 +534,16 @@ async def test_a_sentence_that_only_says_where_to_read_is_not_part_of_the_answer
     assert not_a_claim_reason(claim.plain, claim.text, [], ProgramText()) is None
 
 
+async def test_a_heading_written_again_is_one_section():
+    # The real model (富士山の最後の噴火はいつ？) wrote five sections all headed 「富士山の噴火の歴史」.
+    draft = ("## 結論\n富士山の最後の噴火は1707年の宝永噴火である[S1]。\n\n## 1. 富士山の噴火の歴史\n"
+             "宝永噴火では江戸にも火山灰が降った[S1]。\n\n## 2. 富士山の噴火の歴史\n富士山の標高は3,776メートルである[S1]。\n")
+    deps, _ = _deps(FakeModel(), loops=0)
+    answer = (await _verify(_state(draft), deps))["verification"]["annotated_draft"]
+    assert answer.count("富士山の噴火の歴史") == 1
+    assert "江戸にも火山灰が降った[S1]" in answer and "3,776メートル" in answer
+
+
 async def test_an_empty_summary_takes_a_supported_sentence_of_the_findings():
     # With the real model (issue 29): the Summary's sentences were all rejected while each
     # sub-question section kept one supported sentence; the answer must still open with one.

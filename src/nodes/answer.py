@@ -532,6 +532,7 @@ def _tidy_sections(text: str, language: Language, sub_questions: list[str], *, s
     """Headings without placeholders, empty list items gone, a section left empty either
     dropped or, when it answers a sub-question, saying the sources read did not give it."""
     document_titles = set(document_titles)
+    seen_headings: set[str] = set()
     lines = text.split("\n")
     cleaned: list[str] = []
     in_fence = False
@@ -556,6 +557,11 @@ def _tidy_sections(text: str, language: Language, sub_questions: list[str], *, s
                 # A page's title as a section ("## 3. 富士山の火山防災資料", the real model): the
                 # answer is sorted by what it says, not by page; its sentences stay, checked.
                 continue
+            if _heading_key(title) in seen_headings:
+                # The same heading again ("## 1. 富士山の噴火の歴史" … "## 5. 富士山の噴火の歴史", the
+                # real model): one section, its sentences together.
+                continue
+            seen_headings.add(_heading_key(title))
             cleaned.append(f"{heading.group(1)}{heading.group(2)} {title}")
             continue
         if _LIST_ITEM.match(line) or (line.strip() and not re.search(r"[^\s\[\]S0-9,]", line)):
