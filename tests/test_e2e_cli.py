@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from conftest import load_json_line, research_in_process, session_dirs
 from fixtures.fake_ollama import THINKING_MARKER
+from research.state.steps import PLAIN_RUN
 
 pytestmark = pytest.mark.e2e
 
@@ -58,7 +59,7 @@ def test_one_shot_writes_a_complete_session(shared_run, lang):
 
     events = [json.loads(line) for line in (session / "events.jsonl").read_text("utf-8").splitlines()]
     ended = [e["node"] for e in events if e["event"] == "node_end"]
-    for node in ("input", "search", "processing", "compare", "llm", "verification", "report"):
+    for node in PLAIN_RUN:
         assert node in ended
 
 

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+from research.state.steps import PLAIN_RUN
 
 pytestmark = pytest.mark.e2e
 
@@ -109,7 +110,7 @@ def test_langgraph_dev_runs_one_research_thread(research_env, tmp_path):
         # The same steps as the CLI, each recorded in the session's events.
         events = [json.loads(line) for line in (session / "events.jsonl").read_text("utf-8").splitlines()]
         started = [e["node"] for e in events if e["event"] == "node_start"]
-        assert started[:6] == ["input", "search", "processing", "compare", "llm", "verification"] and started[-1] == "report"
+        assert started[:len(PLAIN_RUN) - 1] == list(PLAIN_RUN[:-1]) and started[-1] == "report"
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         try:

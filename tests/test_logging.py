@@ -10,6 +10,7 @@ import re
 from conftest import research_in_process
 
 from research.modules.core.logs import configure
+from research.state.steps import PLAIN_RUN
 
 LOG_LINE = re.compile(r"^\d\d:\d\d:\d\d (DEBUG|INFO|WARNING|ERROR) research\.[\w.]+: ")
 
@@ -41,7 +42,7 @@ def test_verbose_run_logs_its_steps_and_model_calls_and_a_plain_run_does_not(sha
     assert result.returncode == 0, result.stderr
     lines = [line for line in result.stderr.splitlines() if LOG_LINE.match(line)]
     finished = [re.search(r"step (\w+) finished in [\d.]+ s", line) for line in lines]
-    assert [m.group(1) for m in finished if m] == ["input", "search", "processing", "compare", "llm", "verification", "report"]
+    assert [m.group(1) for m in finished if m] == list(PLAIN_RUN)
     calls = [line for line in lines if "research.modules.llm.model_manager" in line]
     assert any(" answered plan for input: " in line for line in calls), calls
     assert any(" streamed draft for llm " in line for line in calls), calls
