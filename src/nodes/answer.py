@@ -22,6 +22,7 @@ the findings (moved, never copied).
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from dataclasses import dataclass, field
 from typing import Iterable
 
@@ -295,15 +296,21 @@ _DOCUMENT_TITLE = re.compile(r"(?:資料|案内|ガイド|ページ|記事|ま�
 _SUBJECT_MARK = re.compile(r"(?:は|では|には|とは|によると|によれば|\s+(?:is|are|says|describes|covers|explains)\b)")
 
 
-def _document_titles(titles: Iterable[str]) -> list[str]:
+def _document_titles(titles: Iterable[str]) -> tuple[str, ...]:
     """The titles (and their parts before a site name) that name a document, normalised."""
+    return _document_titles_of(tuple(titles))
+
+
+@lru_cache(maxsize=16)
+def _document_titles_of(titles: tuple[str, ...]) -> tuple[str, ...]:
+    # Asked once for every sentence of a draft, with the same ledger's titles each time.
     found = []
     for title in titles:
         for part in {title, *re.split(r"\s[|｜\-–—]\s", title)}:
             key = _norm(part)
             if len(key) >= 4 and _DOCUMENT_TITLE.search(key):
                 found.append(key)
-    return found
+    return tuple(found)
 
 
 def _speaks_of_a_document(plain: str, titles: Iterable[str]) -> bool:
@@ -353,8 +360,8 @@ def not_a_claim_reason(plain: str, text: str, titles: Iterable[str], program: Pr
         return "question"
     if is_filler(plain) and not _SAYS_MISSING.search(plain):
         return "filler"
-    if (_ABOUT_THE_SOURCE.search(stripped.lstrip("*_ ")) or _WHERE_TO_READ.search(stripped.lstrip("*_ "))
-            or _speaks_of_a_document(stripped.lstrip("*_ "), titles)):
+    sentence = stripped.lstrip("*_ ")
+    if _ABOUT_THE_SOURCE.search(sentence) or _WHERE_TO_READ.search(sentence) or _speaks_of_a_document(sentence, titles):
         return "about_the_source"
     if addresses_reader(plain):  # a request, promotion or link a page planted (issue 30), cited or not
         return "addresses_reader"
@@ -553,15 +560,16 @@ def _tidy_sections(text: str, language: Language, sub_questions: list[str], *, s
                 continue
             if not re.search(r"[A-Za-z\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff0-9]", title):
                 continue  # a heading that was only a template's slot
-            if _norm(_NUMBERING.sub("", title)) in document_titles:
+            key = _heading_key(title)
+            if key in document_titles:
                 # A page's title as a section ("## 3. 富士山の火山防災資料", the real model): the
                 # answer is sorted by what it says, not by page; its sentences stay, checked.
                 continue
-            if _heading_key(title) in seen_headings:
+            if key in seen_headings:
                 # The same heading again ("## 1. 富士山の噴火の歴史" … "## 5. 富士山の噴火の歴史", the
                 # real model): one section, its sentences together.
                 continue
-            seen_headings.add(_heading_key(title))
+            seen_headings.add(key)
             cleaned.append(f"{heading.group(1)}{heading.group(2)} {title}")
             continue
         if _LIST_ITEM.match(line) or (line.strip() and not re.search(r"[^\s\[\]S0-9,]", line)):

@@ -6,8 +6,7 @@ import re
 from typing import Any
 
 from research.modules.core.errors import UserFacingError
-from research.modules.core.i18n import t
-from research.modules.core.messages.analysis import attribute_name
+from research.modules.core.messages.analysis import disagreement_line
 from research.modules.llm.model_manager import capped_lines
 from research.modules.text.analyser import key_words
 from research.modules.text.claims import normalise_citations, split_sentences, strip_citations
@@ -175,13 +174,8 @@ async def redraft_unsupported(draft: str, targets: list[str], state: AgentState,
 
 
 def disagreement_lines(items: list[Disagreement], lang: Language) -> str:
-    """One line per disagreement: what it is about, then each position with its citations."""
-    versus = f" {t('analysis.versus', lang)} "
-    lines = []
-    for item in items:
-        sides = versus.join(f"{p.value} " + "".join(f"[{label}]" for label in p.labels) for p in item.positions)
-        lines.append(f"  - {attribute_name(item.attribute, item.dimension, lang, item.qualifier)}: {sides}")
-    return "\n".join(lines)
+    """One line per disagreement for the draft prompt (``disagreement_line``)."""
+    return "\n".join(f"  - {disagreement_line(item, lang)}" for item in items)
 
 
 async def enforce_style(draft: str, lang: Language, deps: WorkflowDependencies) -> tuple[str, list[StyleRewrite]]:

@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from research.modules.core.i18n import t
-from research.modules.core.messages.analysis import attribute_name
+from research.modules.core.messages.analysis import disagreement_line
 from research.state.agent_state import queries_for_round
 from research.state.models import (
     Disagreements,
@@ -88,10 +88,7 @@ def disagreements_account(before: Mapping[str, Any], update: Mapping[str, Any], 
         return []
     if not found.items:
         return [t("progress_md.no_disagreements", lang)]
-    versus = f" {t('analysis.versus', lang)} "
-    return [f"- {attribute_name(item.attribute, item.dimension, lang, item.qualifier)}: "
-            + versus.join(f"{p.value} " + "".join(f"[{label}]" for label in p.labels) for p in item.positions)
-            for item in found.items]
+    return [f"- {disagreement_line(item, lang)}" for item in found.items]
 
 
 def draft_account(before: Mapping[str, Any], update: Mapping[str, Any], lang: Language) -> list[str]:

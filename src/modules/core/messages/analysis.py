@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 _ATTRIBUTES = {
     "height": ("height", "高さ・標高"), "distance": ("distance", "距離"), "length": ("length", "長さ"),
     "depth": ("depth", "深さ"), "width": ("width", "幅"), "area": ("area", "面積"),
@@ -48,6 +50,16 @@ MESSAGES: dict[str, dict[str, str]] = {
     "analysis.qualifier.last": {"en": "{name} (the last)", "ja": "{name}（最後）"},
     "analysis.qualifier.first": {"en": "{name} (the first)", "ja": "{name}（最初）"},
 }
+
+
+def disagreement_line(item: Any, lang: str) -> str:
+    """One disagreement (``state.models.Disagreement``) as a line: what it is about, then each
+    side with its citations ("height: 3,776 m [S1] vs 3,778 m [S2]"). The draft prompt and
+    progress.md say it this way."""
+    versus = MESSAGES["analysis.versus"]
+    sides = f" {versus.get(lang, versus['en'])} ".join(
+        f"{p.value} " + "".join(f"[{label}]" for label in p.labels) for p in item.positions)
+    return f"{attribute_name(item.attribute, item.dimension, lang, item.qualifier)}: {sides}"
 
 
 def attribute_name(attribute: str | None, dimension: str, lang: str, qualifier: str | None = None) -> str:
