@@ -7,7 +7,7 @@ verification prompts live in ``verification_prompts.py``.
 from __future__ import annotations
 
 import re
-from typing import Literal
+from typing import Generic, Literal, TypeVar
 
 from pydantic import BaseModel, Field
 
@@ -244,14 +244,22 @@ class NumberedSentence(BaseModel):
     text: str
 
 
+SentenceT = TypeVar("SentenceT", bound=NumberedSentence)
+
+
+class SentenceBatch(BaseModel, Generic[SentenceT]):
+    """The reply to a batched call: one entry per sentence given. A subclass names the schema
+    (the model is told its name) and its entries."""
+
+    sentences: list[SentenceT] = Field(default_factory=list)
+
+
 class RevisedSentence(NumberedSentence):
     text: str = Field(description="The revised sentence with its [S#] citations, or \"\" to drop it")
 
 
-class SentenceRevisions(BaseModel):
+class SentenceRevisions(SentenceBatch[RevisedSentence]):
     """Each numbered sentence revised against the evidence (one batched call)."""
-
-    sentences: list[RevisedSentence] = Field(default_factory=list)
 
 
 REDRAFT_SYSTEM = {

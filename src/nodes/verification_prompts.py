@@ -12,7 +12,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from research.nodes.prompts import NumberedSentence
+from research.nodes.prompts import NumberedSentence, SentenceBatch
 
 # --- judge -------------------------------------------------------------------------------
 
@@ -86,10 +86,8 @@ class RewrittenSentence(NumberedSentence):
     text: str = Field(description="The sentence in the requested language, citations kept")
 
 
-class SentenceRewrites(BaseModel):
+class SentenceRewrites(SentenceBatch[RewrittenSentence]):
     """Every sentence given, rewritten in the report's language (one batched call)."""
-
-    sentences: list[RewrittenSentence] = Field(default_factory=list)
 
 
 REWRITE_SYSTEM = {

@@ -49,15 +49,20 @@ class Resuming(ProgressEvent):
 
 
 @dataclass(frozen=True)
-class NodeStarted(ProgressEvent):
-    name: ClassVar[str] = "node_start"
+class StepEvent(ProgressEvent):
+    """A step of the graph began or ended; ``node`` is its name in the step table."""
+
     node: str
 
 
 @dataclass(frozen=True)
-class NodeFinished(ProgressEvent):
+class NodeStarted(StepEvent):
+    name: ClassVar[str] = "node_start"
+
+
+@dataclass(frozen=True)
+class NodeFinished(StepEvent):
     name: ClassVar[str] = "node_end"
-    node: str
     seconds: float = 0.0
 
 

@@ -144,10 +144,17 @@ class _Held:
             self._task.cancel()
 
 
+# A cold Python start with the MCP SDK and the parsers' imports takes a few seconds; on a busy
+# machine many more.
+START_TIMEOUT_S = 60.0
+# Per connection: a server that keeps crashing is not restarted for ever.
+MAX_RESTARTS = 5
+
+
 class McpConnection:
     """The current connection to one server; ``make_client`` builds a fresh ``Client``."""
 
-    def __init__(self, make_client: Callable[[], "Client"], *, name: str, start_timeout: float) -> None:
+    def __init__(self, make_client: Callable[[], "Client"], *, name: str, start_timeout: float = START_TIMEOUT_S) -> None:
         self._make_client = make_client
         self.name = name
         self.start_timeout = start_timeout
@@ -155,6 +162,11 @@ class McpConnection:
         self.restarts = 0
         self._held: _Held | None = None
         self._lock = asyncio.Lock()
+
+    @property
+    def crashed_too_often(self) -> bool:
+        """True once the server was restarted ``MAX_RESTARTS`` times: the caller gives up."""
+        return self.restarts >= MAX_RESTARTS
 
     async def client(self) -> tuple["Client", int]:
         """The live client and its generation; starts the server when none runs."""

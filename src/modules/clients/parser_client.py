@@ -21,7 +21,7 @@ from typing import Any
 from typing import TYPE_CHECKING
 
 from research.modules.clients.connection import BackgroundStart, ConnectionStartFailed, McpConnection
-from research.modules.clients.server_process import OWN_SERVER_CWD, ServerLauncher, import_sdk
+from research.modules.clients.server_process import ServerLauncher, import_sdk
 from research.modules.clients.sandbox import (
     IsolationReport,
     SandboxCommand,
@@ -42,12 +42,8 @@ if TYPE_CHECKING:  # the SDK is imported when the first connection opens, not wi
 
 logger = logging.getLogger(__name__)
 
-START_TIMEOUT_S = 60.0
-# Our server exits as soon as its stdin closes; past this it is killed, not waited for.
-EXIT_GRACE_S = 1.0
 # Time beyond the server's own per-document deadline for forking and moving the result.
 CALL_GRACE_S = 15.0
-MAX_RESTARTS = 5
 _STDERR_TAIL_CHARS = 400
 _FAILURE_WORDS = re.compile(r"error|failed|killed|denied|not found", re.I)
 
@@ -116,14 +112,14 @@ class ContainerProcessor(BackgroundStart):
                                                name=self._requested_sandbox)
         if self.command.warning_key:
             print(t(self.command.warning_key, self.lang), file=sys.stderr)
-        self._launcher = ServerLauncher(self.command.command, self.command.args, self.command.env, cwd=OWN_SERVER_CWD,
-                                        errlog=lambda: self._stderr, exit_grace=EXIT_GRACE_S, terminate_first=False)
+        self._launcher = ServerLauncher.own(self.command.command, self.command.args, self.command.env,
+                                            errlog=lambda: self._stderr)
         try:
             await self._launcher.prespawn()
         finally:
             self._spawned.set()
         await import_sdk(after)
-        self._connection = McpConnection(self._make_client, name="parser", start_timeout=START_TIMEOUT_S)
+        self._connection = McpConnection(self._make_client, name="parser")
         await self._live()
         self.isolation = await self._verify_isolation()
         if self.command.name != "none" and not self.isolation.network_isolated:
@@ -153,7 +149,7 @@ class ContainerProcessor(BackgroundStart):
         try:
             if broken is None:
                 return await self._connection.client()
-            if self._connection.restarts >= MAX_RESTARTS:
+            if self._connection.crashed_too_often:
                 self._gave_up = "the parser server crashed too often"
                 raise ParserUnavailable(self._gave_up)
             return await self._connection.restart(broken)

@@ -28,6 +28,8 @@ _POLL_S = 0.005
 # The folder our own servers start in: fixed, so that nothing where the user happens to stand
 # (a clone at ~/research, an empty notes/research/) can take the place of the installed package.
 OWN_SERVER_CWD = "/"
+# Our own servers exit as soon as their stdin closes; past this they are killed, not waited for.
+OWN_SERVER_EXIT_GRACE_S = 1.0
 
 
 def own_python_argv(module: str) -> list[str]:
@@ -85,6 +87,14 @@ class ServerLauncher:
         self._spare: asyncio.subprocess.Process | None = None
         self.spawned: list[asyncio.subprocess.Process] = []
         self._forwarders: set[asyncio.Task[None]] = set()
+
+    @classmethod
+    def own(cls, command: str, args: list[str], env: dict[str, str] | None, *, cwd: str | None = OWN_SERVER_CWD,
+            errlog: Callable[[], IO[str] | None] = lambda: None) -> "ServerLauncher":
+        """One of this program's servers: it leaves when its stdin closes, so it gets
+        ``OWN_SERVER_EXIT_GRACE_S`` and then SIGKILL, without a SIGTERM first."""
+        return cls(command, args, env, cwd=cwd, errlog=errlog, exit_grace=OWN_SERVER_EXIT_GRACE_S,
+                   terminate_first=False)
 
     async def spawn(self) -> asyncio.subprocess.Process:
         process = await asyncio.create_subprocess_exec(

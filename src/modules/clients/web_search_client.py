@@ -37,10 +37,7 @@ if TYPE_CHECKING:  # the SDK is imported when the first connection opens, not wi
     from mcp.shared.exceptions import MCPError
     from mcp_types import CallToolResult
 
-START_TIMEOUT = 60.0  # a cold Python start with lxml/pdfminer imports takes a few seconds
 CALL_TIMEOUT = 180.0  # search + up to 10 page fetches (15 s each at worst) + extraction
-EXIT_GRACE_S = 1.0  # our server exits as soon as its stdin closes; past this it is killed
-MAX_RESTARTS = 5  # per client: a server that keeps crashing is not restarted for ever
 SEARCH_TOOL = "full-web-search"
 # Passed through to the child besides RESEARCH_*: proxies and CA bundles the user relies on,
 # PYTHONPATH (the child is this same program and must import what the parent imports), and
@@ -149,10 +146,10 @@ class WebSearchClient(BackgroundStart):
                      else own_server_spec(settings, self.cache_dir, self.cache_root))
         self._errlog_given = errlog
         self._errlog: TextIO | None = None
-        self._launcher = ServerLauncher(self.spec.command, self.spec.args, self.spec.env or None, cwd=self.spec.cwd,
-                                        errlog=lambda: self._errlog, exit_grace=EXIT_GRACE_S if self.spec.ours else 2.0,
-                                        terminate_first=not self.spec.ours)
-        self._connection = McpConnection(self._make_client, name=self.spec.name, start_timeout=START_TIMEOUT)
+        make_launcher = ServerLauncher.own if self.spec.ours else ServerLauncher
+        self._launcher = make_launcher(self.spec.command, self.spec.args, self.spec.env or None, cwd=self.spec.cwd,
+                                       errlog=lambda: self._errlog)
+        self._connection = McpConnection(self._make_client, name=self.spec.name)
         self._init_background_start()
 
     @property
@@ -265,7 +262,7 @@ class WebSearchClient(BackgroundStart):
         except Exception as exc:  # noqa: BLE001 - the pipe may break under us in several ways
             if not _looks_like_closed_pipe(exc):
                 raise
-        if self._connection.restarts >= MAX_RESTARTS:
+        if self._connection.crashed_too_often:
             raise WebSearchServerError("servers.websearch_crashed", command=self.spec.describe(),
                                        reason="it crashed too often in this run")
         client, generation = await self._start(self._connection.restart, generation)

@@ -152,16 +152,6 @@ class Notes:
         return pdf.section(doc.labels[self.title_key], [pdf.list_flowable(_bullets([[Span(n)] for n in doc.notes]))])
 
 
-class Verification:
-    title_key = "verification"
-
-    def markdown(self, doc: ReportDocument, md: MarkdownWriter) -> list[str]:
-        return _heading(doc, self.title_key) + md.verification(doc) + [""]
-
-    def flowables(self, doc: ReportDocument, pdf: Typesetter) -> list[Flowable]:
-        return pdf.section(doc.labels[self.title_key], pdf.verification())
-
-
 class Evidence:
     """The passage behind each supported claim, so a reader can see why it counts as
     supported without opening the source. Claims listed elsewhere (contested, removed,
@@ -231,18 +221,24 @@ class AlsoRead:
         return pdf.section(doc.labels[self.title_key], pdf.sources(doc.also_read), level=3)
 
 
-class Method:
-    title_key = "method"
+class WrittenByRenderer:
+    """A section each renderer writes whole under its heading: the verification table and the
+    method are tables and lists the writers lay out in their own way, so each renderer has a
+    method of the section's ``title_key`` (``md.method(doc)``, ``pdf.method()``)."""
+
+    def __init__(self, title_key: str) -> None:
+        self.title_key = title_key
 
     def markdown(self, doc: ReportDocument, md: MarkdownWriter) -> list[str]:
-        return _heading(doc, self.title_key) + md.method(doc) + [""]
+        return _heading(doc, self.title_key) + getattr(md, self.title_key)(doc) + [""]
 
     def flowables(self, doc: ReportDocument, pdf: Typesetter) -> list[Flowable]:
-        return pdf.section(doc.labels[self.title_key], pdf.method())
+        return pdf.section(doc.labels[self.title_key], getattr(pdf, self.title_key)())
 
 
 # Reading order: the answer first, then what may be wrong with it, how it was checked,
 # what it rests on, and how it was made last.
 SECTIONS: tuple[ReportSection, ...] = (
-    Summary(), Findings(), Disagreements(), Notes(), Verification(), Evidence(), Sources(), AlsoRead(), Method(),
+    Summary(), Findings(), Disagreements(), Notes(), WrittenByRenderer("verification"), Evidence(), Sources(), AlsoRead(),
+    WrittenByRenderer("method"),
 )

@@ -231,11 +231,11 @@ def source_passages(label: str, document: dict[str, Any]) -> list[Passage]:
     for table in document.get("tables") or []:
         texts.extend((line, True) for line in _table_lines(table))
     passages, seen = [], set()
-    for text, field in texts:
+    for text, from_table in texts:
         text = text.strip()
         if text and text not in seen:
             seen.add(text)
-            passages.append(Passage(label, text, features(text), field=field))
+            passages.append(Passage(label, text, features(text), field=from_table))
     return passages
 
 

@@ -34,7 +34,7 @@ class DdgsEngine:
             return DDGS(timeout=self.timeout).text(
                 query, region=self._REGIONS.get(language, "wt-wt"), max_results=limit, backend=self.backend
             )
-        except RatelimitException as exc:
+        except RatelimitException:
             raise EngineUnavailable(note("servers.reason.rate_limited_plain", engine=self.name)) from None
         except TimeoutException as exc:
             raise EngineUnavailable(note("servers.reason.timed_out", engine=self.name, detail=plain_reason(exc))) from None
