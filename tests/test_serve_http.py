@@ -16,7 +16,7 @@ from pathlib import Path
 import anyio
 import httpx
 import pytest
-from conftest import RESEARCH
+from conftest import RESEARCH, CliResult, research_in_process
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
@@ -192,7 +192,7 @@ def test_token_commands_say_what_is_wrong_in_one_line(research_env, tmp_path):
 
 
 
-def test_research_with_research_server_looks_like_a_local_run(serve_env, tmp_path):
+def test_research_with_research_server_looks_like_a_local_run(serve_env, tmp_path, shared_run):
     """stdout, --json, progress marks, the closing line and -o are a local run's; the report files
     come back over the API into a local folder the closing line names (no shared folder)."""
     token = token_add(serve_env, "erin")
@@ -205,10 +205,7 @@ def test_research_with_research_server_looks_like_a_local_run(serve_env, tmp_pat
                                 capture_output=True, text=True, timeout=180, stdin=subprocess.DEVNULL)
         assert result.returncode == 0, result.stderr
         summary = json.loads(result.stdout.strip().splitlines()[-1])
-        local = subprocess.run([RESEARCH, QUESTION, "--json"], env=serve_env, capture_output=True, text=True,
-                               timeout=180, stdin=subprocess.DEVNULL)
-        assert local.returncode == 0, local.stderr
-        assert set(summary) == set(json.loads(local.stdout)), "--json has a local run's keys"
+        assert set(summary) == set(shared_run("en").summary), "--json has a local run's keys"
         assert summary["problems"] == [] and summary["exit_code"] == 0 and summary["source_list"]
         # The files are here, in a folder of the client's; the server's folder is never named.
         folder = Path(summary["session_dir"])
@@ -229,10 +226,10 @@ def test_research_with_research_server_looks_like_a_local_run(serve_env, tmp_pat
         assert plain.returncode == 0, plain.stderr
         assert plain.stdout.startswith("## ") and "Mount Fuji" in plain.stdout and "[S1]" in plain.stdout
 
-        # `research sessions` reads the server's sessions, shown as local ones are.
-        def sessions(*args: str, env: dict[str, str] = client_env) -> subprocess.CompletedProcess:
-            return subprocess.run([RESEARCH, "sessions", *args], env=env, capture_output=True, text=True, timeout=60,
-                                  stdin=subprocess.DEVNULL)
+        # `research sessions` reads the server's sessions, shown as local ones are (in-process:
+        # the commands' own process is not what this checks).
+        def sessions(*args: str, env: dict[str, str] = client_env) -> CliResult:
+            return research_in_process(["sessions", *args], env, timeout=60)
 
         listed = sessions("list", "--json")
         assert listed.returncode == 0, listed.stderr
