@@ -245,11 +245,14 @@ def load_json_line(stdout: str) -> dict:
 
 @pytest.fixture(autouse=True)
 def _ctrl_c_deliverable():
-    """Every test starts with SIGINT handled as Python's default and not blocked in this worker.
-    A disposition of SIG_IGN and a blocked mask pass on to every process a later test starts:
-    twice in `.ci/run` the two Ctrl-C tests that ran last on one worker saw their `research`
-    ignore Ctrl-C (exit 0, or following for 60 s), and they pass on a fresh worker. Which earlier
-    test leaves it so is not yet found; this keeps the tests independent of it."""
+    """Every test starts with SIGINT handled as Python's default and not blocked in this worker,
+    as in a terminal where a person presses Ctrl-C. A command started in the background of a
+    non-interactive shell (``pytest … &`` in a script, as a CI runner may start it) begins with
+    SIGINT ignored (POSIX); Python then leaves it ignored, and every `research` a test starts
+    inherits that and rightly ignores Ctrl-C: the Ctrl-C tests saw exit 0 instead of 130. Only a
+    worker where an earlier in-process test had added and removed an asyncio SIGINT handler (which
+    restores Python's default) passed them, so the failures came and went with the test order.
+    Reproduced with ``bash -c 'pytest -k ctrl_c … & wait'`` without this fixture."""
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGINT, signal.default_int_handler)
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM, signal.SIGHUP})
