@@ -12,9 +12,10 @@ from collections.abc import Iterable, Mapping
 from enum import StrEnum
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from research.modules.core.language import Language  # the one definition; the state models use it
+from research.modules.core.parsed_document import ParsedDocument
 Depth = Literal["quick", "standard", "deep"]
 Budget = Literal["seconds", "tokens", "sources"]  # the budgets a run can spend (AgentState.budget_exhausted)
 
@@ -94,16 +95,9 @@ class SearchHit(BaseModel):
     retrieved_at: str | None = None
 
 
-class ParsedDocument(BaseModel):
-    """What the parser returns for one document, whatever its format."""
-
-    markdown: str = ""
-    title: str = ""
-    language: str = ""
-    snippets: list[str] = Field(default_factory=list)
-    key_facts: list[str] = Field(default_factory=list)
-    tables: list[list[list[str]]] = Field(default_factory=list)
-    stats: dict[str, float | int | str] = Field(default_factory=dict)
+# The parser's result: one declaration for both sides of the sandbox (a plain dataclass, see
+# modules/core/parsed_document.py), validated here with pydantic wherever it crosses a process.
+PARSED_DOCUMENT: TypeAdapter[ParsedDocument] = TypeAdapter(ParsedDocument)
 
 
 class Document(BaseModel):

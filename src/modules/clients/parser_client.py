@@ -34,7 +34,7 @@ from research.modules.core.errors import DocumentFailed, UserFacingError
 from research.modules.core.i18n import t
 from research.modules.core.language import choose_language
 from research.modules.core.settings import Settings
-from research.state.models import ParsedDocument
+from research.state.models import PARSED_DOCUMENT, ParsedDocument
 
 if TYPE_CHECKING:  # the SDK is imported when the first connection opens, not with this module
     from mcp import Client
@@ -238,7 +238,7 @@ class ContainerProcessor(BackgroundStart):
         if result.is_error:
             raise DocumentFailed(_result_text(result) or "the document could not be parsed")
         try:
-            return ParsedDocument.model_validate(result.structured_content or {})
+            return PARSED_DOCUMENT.validate_python(result.structured_content or {})
         except ValueError as exc:
             raise DocumentFailed(f"the parser returned malformed output: {exc}") from None
 

@@ -4,20 +4,19 @@ and size. Works the same for Japanese and English text.
 
 It runs inside the parser sandbox on text that ``modules.extraction`` produced, so it only
 uses the standard library and lxml (for HTML tables) and never touches the network. The
-result is a plain dataclass, not the pydantic ``state.models.ParsedDocument`` of the same
-shape: this module is preloaded by the parser's fork server, which should not carry
-pydantic for one class; the parser server validates the dict into the model.
+result is ``modules.core.parsed_document.ParsedDocument``, a plain dataclass: this module is preloaded by the
+parser's fork server, which should not carry pydantic.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable
+from typing import Callable, Iterable
 
 from research.modules.text.claims import plain_text, split_sentences
 from research.modules.core.grammar import URL_TOKEN, ends_sentence
 from research.modules.core.language import detect_language, japanese_chars
+from research.modules.core.parsed_document import ParsedDocument
 
 MAX_SNIPPETS = 5
 MAX_KEY_FACTS = 12
@@ -265,23 +264,6 @@ def _nearest_table(element):  # type: ignore[no-untyped-def]
 # --- the whole analysis -----------------------------------------------------------------
 
 
-@dataclass
-class DocumentAnalysis:
-    """One parsed document; the fields of ``state.models.ParsedDocument``."""
-
-    markdown: str = ""
-    title: str = ""
-    language: str = ""
-    snippets: list[str] = field(default_factory=list)
-    key_facts: list[str] = field(default_factory=list)
-    tables: list[list[list[str]]] = field(default_factory=list)
-    stats: dict[str, float | int | str] = field(default_factory=dict)
-
-    def as_dict(self) -> dict[str, Any]:
-        """Plain JSON-ready data (every field is already a str, list, dict or number)."""
-        return dict(vars(self))
-
-
 # Latin words and numbers ("3,776" is one word); Japanese is measured in characters instead.
 _STATS_WORD = re.compile(r"[A-Za-z0-9]+(?:[',.’-][A-Za-z0-9]+)*")
 _FIRST_HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$", re.M)
@@ -316,14 +298,14 @@ def analyze_document(
     html: str | bytes | None = None,
     parse_ms: float = 0.0,
     input_bytes: int = 0,
-) -> DocumentAnalysis:
-    """Build the full ``DocumentAnalysis`` for extracted Markdown. ``html`` (the original page,
+) -> ParsedDocument:
+    """Build the full ``ParsedDocument`` for extracted Markdown. ``html`` (the original page,
     when there was one) is read for tables that the Markdown conversion flattened."""
     sentences = markdown_sentences(markdown)
     tables = tables_from_markdown(markdown)
     if not tables and html:
         tables = tables_from_html(html)
-    return DocumentAnalysis(
+    return ParsedDocument(
         markdown=markdown,
         title=title.strip() or guess_title(markdown),
         language=detect_language(markdown[:20_000]) if markdown.strip() else "",

@@ -48,7 +48,7 @@ from research.servers.mcp_support import ResearchMCPServer, exit_now
 from research.servers.parser.fork_server import ForkServer, ForkServerGone
 from research.servers.parser.limits import MB, ChildLimits, env_number
 from research.servers.parser.worker import EXIT_STATUS, FRAME_HEADER, REQUEST, RESULT, ParseRequest, frame
-from research.state.models import ParsedDocument
+from research.state.models import PARSED_DOCUMENT, ParsedDocument
 
 DEFAULT_TIMEOUT_S = 30.0
 MAX_TIMEOUT_S = 600.0
@@ -279,12 +279,12 @@ def build_server(config: ParserConfig, forks: ForkServer) -> ResearchMCPServer:
         if not outcome.get("ok"):
             raise ToolError(str(outcome.get("reason") or "the document could not be parsed"))
         try:
-            parsed = ParsedDocument.model_validate(outcome.get("document"))
+            parsed = PARSED_DOCUMENT.validate_python(outcome.get("document"))
         except ValidationError:
             raise ToolError("the parser process sent a malformed result") from None
         return CallToolResult(
             content=[TextContent(type="text", text=_readable_text(parsed))],
-            structured_content=parsed.model_dump(mode="json"),
+            structured_content=PARSED_DOCUMENT.dump_python(parsed, mode="json"),
         )
 
     server.extend_input_schema("parse-document", oneOf=_ONE_OF)
