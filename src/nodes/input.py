@@ -119,9 +119,10 @@ def normalise_plan(raw: ResearchPlan, lang: Language, most: int,
     for sub in raw.sub_questions:
         text = " ".join(PLACEHOLDER.sub(" ", sub.question).split())
         text = " ".join(PLAN_NUMBERING.sub("", text).split())
-        if not text or question_key(text) in seen:
+        key = question_key(text)
+        if not text or key in seen:
             continue
-        seen.add(question_key(text))
+        seen.add(key)
         queries = sub_question_queries(text, lang, sub.queries)
         on_topic = bool(topic.telling(" ".join([text, *(q.text for q in queries)])))
         plan.append((SubQuestionPlan(question=text, queries=queries), on_topic))

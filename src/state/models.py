@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from research.modules.core.language import Language  # the one definition; the state models use it
 from research.modules.core.parsed_document import ParsedDocument
+
 Depth = Literal["quick", "standard", "deep"]
 Budget = Literal["seconds", "tokens", "sources"]  # the budgets a run can spend (AgentState.budget_exhausted)
 
