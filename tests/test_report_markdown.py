@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime, timezone
 
 import pytest
+from pdfminer.high_level import extract_text
 
 from research.state.models import FollowUpQuery
 from research.modules.report.content import (
@@ -19,6 +20,7 @@ from research.modules.report.content import (
     parse_blocks,
 )
 from research.modules.report.markdown import render_markdown
+from research.modules.report.pdf import render_pdf
 
 BODY_JA = """富士山が最後に噴火したのは1707年の宝永噴火です [S1]。
 
@@ -111,6 +113,22 @@ def test_numbered_findings_are_numbered_again_when_one_was_left_out():
     body = "Summary [S1].\n\n## 1. Height\nIt is 3,776 m [S1].\n\n## Eruptions in 1707\nYes [S1].\n"
     assert [s.title for s in build_report(make_input(body_markdown=body, language="en")).findings] == [
         "1. Height", "Eruptions in 1707"]
+
+
+def test_findings_headed_by_bare_numbers_are_one_untitled_part(tmp_path):
+    # The real model (Qwen2.5-Coder-1.5B) in Japanese headed each finding "## 1", "## 2", … with no theme:
+    # report.md (and so stdout) said "### 1", "### 2". The sentences stay, in order, without them.
+    body = ("## 結論\n富士山の最後の噴火は1707年の宝永噴火です[S1]。\n\n## 1\n宝永噴火では江戸にも火山灰が降りました[S1]。\n\n"
+            "## 2\n富士山は過去に何度も噴火してきました[S1]。\n\n## 3. 宝永噴火の影響\n農地が被害を受けました[S1]。\n")
+    doc = build_report(make_input(body_markdown=body, language="ja"))
+    assert [section.title for section in doc.findings] == ["", "3. 宝永噴火の影響"]
+    markdown = render_markdown(doc)
+    assert "### 1" not in markdown and "### 2" not in markdown and "### 3. 宝永噴火の影響" in markdown
+    findings = markdown.split("## 調査結果\n", 1)[1]
+    assert findings.index("江戸にも火山灰") < findings.index("何度も噴火") < findings.index("農地が被害")
+    render_pdf(doc, tmp_path / "report.pdf")
+    text = "".join(extract_text(str(tmp_path / "report.pdf")).split())
+    assert text.index("江戸にも火山灰") < text.index("何度も噴火") < text.index("3.宝永噴火の影響") < text.index("農地が被害")
 
 
 def test_headings_inside_a_finding_move_under_the_theme_heading():

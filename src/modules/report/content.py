@@ -439,6 +439,24 @@ def _split_sections(body: str) -> tuple[str, list[tuple[str, str]]]:
 _TITLE_NUMBER = re.compile(r"^[0-9０-９]{1,2}([.)．）]\s*)")
 
 
+# A heading that is a number and nothing else: "## 1", "## 2." (the real model, with no theme).
+_NUMBER_ONLY = re.compile(r"[0-9０-９]{1,2}[.)．）]?")
+
+
+def _number_only_sections_merged(sections: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """Sections the draft headed with a bare number ("## 1" … "## 7", Qwen2.5-Coder-1.5B) name no
+    theme: each run of them is one untitled part of the findings, its sentences kept in order."""
+    merged: list[tuple[str, str]] = []
+    for title, text in sections:
+        if _NUMBER_ONLY.fullmatch(title.strip()):
+            if merged and merged[-1][0] == "":
+                merged[-1] = ("", "\n\n".join(part for part in (merged[-1][1], text) if part.strip()))
+                continue
+            title = ""
+        merged.append((title, text))
+    return merged
+
+
 def _renumbered_findings(sections: list[tuple[str, str]]) -> list[tuple[str, str]]:
     """Findings the draft numbered keep a plain 1, 2, 3 when a section between them had
     nothing left once the unchecked sentences were taken out (the report read "1." then "4.",
@@ -607,7 +625,8 @@ def build_report(data: ReportInput) -> ReportDocument:
     else:
         summary_markdown = sections.pop(0)[1]
     summary = _section(labels["summary"], summary_markdown, shift=0)
-    findings = [_section(title, text, shift=1) for title, text in _renumbered_findings(sections)]
+    findings = [_section(title, text, shift=1)
+                for title, text in _renumbered_findings(_number_only_sections_merged(sections))]
     ledger = _source_entries(data.sources)
     cited = set(citation_labels(data.body_markdown))
     sources = [s for s in ledger if s.label in cited] if cited else ledger

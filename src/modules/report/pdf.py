@@ -332,8 +332,11 @@ class Typesetter:
         is returned bare so the section heading above can keep it company."""
         flowables: list[Flowable] = []
         for number, part in enumerate(self.doc.findings):
-            heading = self.heading(self.markup(part.title_spans), 3, part.title)
             body = self.blocks(part.blocks)
+            if not part.title:  # an untitled part (the draft's headings were bare numbers)
+                flowables += body
+                continue
+            heading = self.heading(self.markup(part.title_spans), 3, part.title)
             flowables += [heading, *body] if number == 0 else _keep_with_next([heading], body)
         return flowables
 

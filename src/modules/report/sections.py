@@ -97,7 +97,8 @@ class Findings:
             return []
         out = _heading(doc, self.title_key)
         for section in doc.findings:
-            out += [f"### {safe_markdown(one_line(section.title))}", ""]
+            if section.title:  # an untitled part (the draft's headings were bare numbers) has none
+                out += [f"### {safe_markdown(one_line(section.title))}", ""]
             if section.markdown.strip():
                 out += [safe_markdown(section.markdown), ""]
         return out
