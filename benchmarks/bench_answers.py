@@ -18,7 +18,8 @@ of report.md only (not the verification table, notes or the sources):
 - key facts present: the facts the sources give for each question, found in the body (goal ≥ 95%);
 - first-draft facts kept: sentences of the first draft the fake did not plant and that its own
   judge (accuracy 1.0) finds supported by the draft's sources, whose figures (or most key words)
-  are still in the final body (goal ≥ 95%);
+  are still in the final body (goal ≥ 95%); a fact that says nothing of what the question asks
+  (``Question.beside_the_point``, labelled by hand) is counted apart, with how many of them stay;
 - label agreement: the inline marks, the verification table, the --json counts and the closing
   stderr line name each verdict state the same way, their counts agree and the percentage is the
   counts' (goal 100%).
@@ -65,19 +66,27 @@ class Question:
     lang: str
     key_facts: tuple[tuple[str, ...], ...]  # each fact: its accepted spellings
     off_topic: tuple[str, ...] = ()  # words of pages about something else
+    # Words of true sentences on the question's subject that say nothing of what it asks (labelled
+    # by hand from the fixture's pages: the height asked, the World Heritage listing given). A
+    # first-draft fact with one of them is not expected in the answer; how many stay is counted.
+    beside_the_point: tuple[str, ...] = ()
 
 
 QUESTIONS = [
-    Question("What is the height of Mount Fuji?", "en", (("3,776", "3776"),), ("tortoise", "python", "LangGraph")),
-    Question("富士山の最後の噴火はいつ？", "ja", (("1707",), ("宝永",)), ("LangGraph", "ビットコイン")),
+    Question("What is the height of Mount Fuji?", "en", (("3,776", "3776"),), ("tortoise", "python", "LangGraph"),
+             ("erupt", "UNESCO", "Heritage")),
+    Question("富士山の最後の噴火はいつ？", "ja", (("1707",), ("宝永",)), ("LangGraph", "ビットコイン"),
+             ("世界文化遺産", "静岡県", "日本一高い", "登山", "標高")),
     Question("What is PEP 703 and when did Python get free-threading?", "en", (("2023",), ("3.13",)),
              ("snake", "reticulated", "constriction", "venomous")),
     Question("日本の再生可能エネルギーの内訳は？", "ja", (("21.7",), ("9.2",), ("7.6",)), ("ビットコイン", "LangGraph")),
     Question("量子ビットとは？", "ja", (("重ね合わせ",),), ("ビットコイン", "暗号資産", "ブロックチェーン", "LangGraph", "スーパーステップ")),
-    Question("Which port does Ollama listen on locally?", "en", (("11434",),), ("Yokohama", "1859", "container")),
+    Question("Which port does Ollama listen on locally?", "en", (("11434",),), ("Yokohama", "1859", "container"),
+             ("command-line client",)),
     Question("Mount Fuji (富士山): how high is it and when did it last erupt?", "en", (("3,776", "3776"), ("1707",)),
-             ("tortoise", "LangGraph")),
-    Question("富士山の標高は？", "ja", (("3,776", "3776"),), ("LangGraph", "ビットコイン")),
+             ("tortoise", "LangGraph"), ("UNESCO", "Heritage")),
+    Question("富士山の標高は？", "ja", (("3,776", "3776"),), ("LangGraph", "ビットコイン"),
+             ("世界文化遺産", "静岡県", "日本一高い", "登山シーズン", "噴火")),
 ]
 
 BODY_SECTIONS = {"summary", "findings", "結論", "調査結果"}
@@ -185,6 +194,8 @@ class RunMeasure:
     first_draft_facts: int = 0
     first_draft_kept: int = 0
     dropped_facts: list[str] = field(default_factory=list)
+    beside_the_point: int = 0  # first-draft facts that say nothing of what is asked (Question.beside_the_point)
+    beside_the_point_kept: int = 0
     first_draft: str = ""  # the fake's first draft, as it wrote it
     label_checks: int = 0
     label_checks_passed: int = 0
@@ -278,12 +289,16 @@ def first_draft_facts(fake: FakeOllama, q: Question) -> list[str]:
     return kept
 
 
-def measure_kept(m: RunMeasure, facts: list[str], body: str) -> None:
+def measure_kept(m: RunMeasure, facts: list[str], body: str, q: Question) -> None:
     comma_free = body.replace(",", "")
     words_in_body = key_words(body)
     lowered = body.lower()
     for sentence in facts:
-        m.first_draft_facts += 1
+        beside = any(word.lower() in sentence.lower() for word in q.beside_the_point)
+        if beside:
+            m.beside_the_point += 1
+        else:
+            m.first_draft_facts += 1
         numbers = figures(sentence)
         if numbers:
             ok = all(n in comma_free for n in numbers)
@@ -291,7 +306,9 @@ def measure_kept(m: RunMeasure, facts: list[str], body: str) -> None:
             words = key_words(sentence)
             present = [w for w in words if w in words_in_body or w.lower() in lowered]
             ok = not words or len(present) >= 2 / 3 * len(words)
-        if ok:
+        if beside:
+            m.beside_the_point_kept += ok
+        elif ok:
             m.first_draft_kept += 1
         else:
             m.dropped_facts.append(sentence)
@@ -473,7 +490,7 @@ def run_question(q: Question, web: WebFixture, folder: Path, names: dict[str, di
         m.error = m.error or f"no report.md (exit {code}): " + stderr.strip()[-300:]
     body = answer_body(report)
     measure_body(m, q, body, m.planted)
-    measure_kept(m, facts, body)
+    measure_kept(m, facts, body, q)
     measure_labels(m, report, body, summary, stderr, q.lang, names)
     if real is not None:
         session = report_path.parent
@@ -534,6 +551,8 @@ def main(argv: list[str] | None = None) -> int:
         "key_facts_present_pct": share(sum(m.key_facts_present for m in measures), sum(m.key_facts for m in measures)),
         "first_draft_kept_pct": share(sum(m.first_draft_kept for m in measures), sum(m.first_draft_facts for m in measures)),
         "label_agreement_pct": share(sum(m.label_checks_passed for m in measures), sum(m.label_checks for m in measures)),
+        "beside_the_point_facts": sum(m.beside_the_point for m in measures),
+        "beside_the_point_kept": sum(m.beside_the_point_kept for m in measures),
         # The same detectors on the fake's first drafts: what there was to remove.
         "first_draft_false_sentences": 0, "first_draft_non_claims": 0, "first_draft_off_topic": 0,
         "runs": len(measures),
@@ -567,6 +586,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{key:24} {str(total[key]):>8}   (goal {goal})")
     print(f"in the first drafts: {total['first_draft_false_sentences']} false, {total['first_draft_non_claims']} "
           f"non-claims, {total['first_draft_off_topic']} off-topic")
+    print(f"first-draft facts beside the question's point: {total['beside_the_point_facts']}, "
+          f"{total['beside_the_point_kept']} of them still in the answers")
     print(f"runs: {total['runs']}, failed: {total['runs_failed']}, {time.perf_counter() - started:.0f} s in all")
     opts.out.mkdir(parents=True, exist_ok=True)
     stamp = time.strftime("%Y%m%d-%H%M%S")

@@ -518,6 +518,46 @@ async def test_a_sentence_about_the_page_itself_or_a_question_is_not_part_of_the
     assert answer == "## 結論\n富士山の最後の噴火は1707年の宝永噴火である[S1]。\n"
 
 
+async def test_a_finding_on_the_subject_but_not_on_what_is_asked_is_left_out():
+    # The real model (Qwen2.5-Coder-1.5B) for 「富士山の最後の噴火はいつ？」 wrote, under bare-numbered
+    # headings, true and cited sentences about Fuji that say nothing of its eruptions.
+    draft = ("## 結論\n富士山の最後の噴火は1707年の宝永噴火である[S1]。\n\n"
+             "## 1\n富士山は日本最高峰の山である[S1]。\n\n"
+             "## 2\n宝永噴火では江戸にも火山灰が降った[S1]。\n\n"
+             "## 3\n富士山の標高は3,776メートルである[S1]。\n")
+    deps, _ = _deps(FakeModel(), loops=0)
+    verification = (await _verify(_state(draft), deps))["verification"]
+    answer = verification["annotated_draft"]
+    assert "1707年の宝永噴火" in answer and "江戸にも火山灰" in answer  # the answer, and a finding on it
+    assert "日本最高峰" not in answer and "3,776" not in answer
+    assert verification["summary"]["left_out"]["off_topic"] == 2
+    # A question that asks nothing beyond its subject lets every finding on it stand.
+    state = dict(_state(draft), question="富士山について", plan=[{"question": "富士山について", "queries": []}])
+    answer = (await _verify(state, _deps(FakeModel(), loops=0)[0]))["verification"]["annotated_draft"]
+    assert "日本最高峰" in answer and "3,776" in answer
+
+
+@pytest.mark.parametrize("questions, finding, kept", [
+    # What the question asks about its subject: the finding shares "erupt" with it.
+    (["When did Mount Fuji last erupt?"], "Its last eruption began on 16 December 1707 [S2].", True),
+    (["When did Mount Fuji last erupt?"], "Mount Fuji was listed as a World Heritage site in 2013 [S2].", False),
+    # "What is X": whatever is said of X answers it, whatever else is asked beside it.
+    (["What is PEP 703 and when did Python get free-threading?"],
+     "PEP 703 proposes making the global interpreter lock optional in CPython [S1].", True),
+    (["Tell me about Mount Fuji"], "Mount Fuji was listed as a World Heritage site in 2013 [S2].", True),
+    # Inside Japanese prose every Latin word reads as a name; the plan's English query says which are.
+    (["Mount Fuji (富士山): how high is it and when did it last erupt?",
+      "Mount Fuji how high is it and when did it last erupt"],
+     "The last eruption of Mount Fuji was the Hōei eruption in 1707 [S2].", True),
+    (["富士山の最後の噴火はいつ？"], "富士山は日本最高峰の山である[S1]。", False),
+])
+def test_a_finding_must_say_something_of_what_is_asked(questions, finding, kept):
+    from research.nodes.answer import Topic
+
+    (claim,) = split_claims(finding)
+    assert Topic.of(questions, []).on_the_point(claim, []) is kept
+
+
 async def test_a_sentence_that_only_says_where_to_read_is_not_part_of_the_answer():
     # The real model (Qwen2.5-Coder-1.5B) in Japanese: 「このデータは[S3]で提供されています（未確認）。」
     draft = ("## 結論\n富士山の最後の噴火は1707年の宝永噴火である[S1]。このデータは[S1]で提供されています。"
@@ -537,11 +577,11 @@ async def test_a_sentence_that_only_says_where_to_read_is_not_part_of_the_answer
 async def test_a_heading_written_again_is_one_section():
     # The real model (富士山の最後の噴火はいつ？) wrote five sections all headed 「富士山の噴火の歴史」.
     draft = ("## 結論\n富士山の最後の噴火は1707年の宝永噴火である[S1]。\n\n## 1. 富士山の噴火の歴史\n"
-             "宝永噴火では江戸にも火山灰が降った[S1]。\n\n## 2. 富士山の噴火の歴史\n富士山の標高は3,776メートルである[S1]。\n")
+             "宝永噴火では江戸にも火山灰が降った[S1]。\n\n## 2. 富士山の噴火の歴史\n宝永噴火は宝永4年の噴火である[S1]。\n")
     deps, _ = _deps(FakeModel(), loops=0)
     answer = (await _verify(_state(draft), deps))["verification"]["annotated_draft"]
     assert answer.count("富士山の噴火の歴史") == 1
-    assert "江戸にも火山灰が降った[S1]" in answer and "3,776メートル" in answer
+    assert "江戸にも火山灰が降った[S1]" in answer and "宝永4年" in answer
 
 
 async def test_an_empty_summary_takes_a_supported_sentence_of_the_findings():
@@ -562,10 +602,10 @@ async def test_an_empty_summary_takes_a_supported_sentence_of_the_findings():
 async def test_a_source_header_copied_as_a_heading_is_not_part_of_the_answer():
     # With the real model (issue 29): "## 4. Mount Fuji — http://127.0.0.1:32785/en/mount-fuji.html".
     draft = ("## 結論\n富士山の最後の噴火は1707年の宝永噴火である[S1]。\n\n"
-             "## 4. Mount Fuji — https://example.org/fuji\n富士山の標高は3,776メートルである[S1]。\n")
+             "## 4. Mount Fuji — https://example.org/fuji\n宝永噴火は宝永4年の噴火である[S1]。\n")
     deps, _ = _deps(FakeModel(), loops=0)
     answer = (await _verify(_state(draft), deps))["verification"]["annotated_draft"]
-    assert "example.org" not in answer and "3,776メートル" in answer
+    assert "example.org" not in answer and "宝永4年" in answer
 
 
 async def test_a_sub_question_answered_in_another_section_is_not_said_to_be_missing():

@@ -28,7 +28,7 @@ from typing import Iterable
 
 from research.modules.core.grammar import URL_IN_PROSE
 from research.modules.core.i18n import t
-from research.modules.text.analyser import name_terms, term_set
+from research.modules.text.analyser import name_suffix_terms, name_terms, term_set
 from research.modules.text.injection import addresses_reader
 from research.state.models import CONTRADICTING_REASONS, ClaimVerdict, Document, Language, Verdict
 from research.modules.text.claims import (
@@ -139,6 +139,11 @@ class Topic:
     terms: frozenset[str]
     names: frozenset[str]
     source_texts: dict[str, str]
+    # What names the subject itself: the question's names with their suffixes (富士山 → フジ, 山)
+    # and the terms every source's title has. The question's other terms are what it asks about the subject.
+    subject: frozenset[str] = frozenset()
+    # "What is PEP 703 …?", 「LangGraphとは？」: whatever is said of the subject answers it.
+    asks_what_it_is: bool = False
     # A text's content terms and names, read once: a source's text is asked about by every
     # claim that cites it, and MeCab on 20,000 characters is not free.
     _read: dict[str, tuple[frozenset[str], frozenset[str]]] = field(default_factory=dict, repr=False)
@@ -153,11 +158,17 @@ class Topic:
         texts = [text for text in texts if text]
         wanted: set[str] = set()
         names: set[str] = set()
+        name_words: set[str] = set()
         for text in texts:
             wanted |= _content_terms(text)
             names |= name_terms(text)
+            name_words |= name_suffix_terms(text)
         read = {d.label: f"{d.title}\n{d.markdown[:_SOURCE_CHARS]}" for d in documents if d.status == "ok"}
-        return cls(frozenset(wanted - _GENERIC_TERMS), frozenset(names - _GENERIC_TERMS), read)
+        titles = [_content_terms(d.title) for d in documents if d.status == "ok" and d.title]
+        in_every_title = set.intersection(*titles) if len(titles) >= 2 else set()
+        subject = frozenset(_names_in_every_text(texts) | name_words | in_every_title)
+        return cls(frozenset(wanted - _GENERIC_TERMS), frozenset(names - _GENERIC_TERMS), read, subject=subject,
+                   asks_what_it_is=any(_asks_what(text, subject) for text in texts))
 
     def telling(self, text: str) -> set[str]:
         return set(self._words(text)[0] & self.terms)
@@ -170,6 +181,23 @@ class Topic:
             return None
         content, names = self._words(text)
         return bool((content | names) & self.names)
+
+    def on_the_point(self, claim: Claim, summary_said: Iterable[set[str]]) -> bool:
+        """Whether a finding that names the question's subject also says something of what the
+        question asks about it: a term it shares with the question's other terms (its
+        sub-questions and queries included), or a term or figure with the kept Summary.
+        「富士山は日本で最も高い山です」 and the climbing season, for 「富士山の最後の噴火はいつ？」
+        (the real model), do not. A question that names nothing, asks nothing beyond its
+        subject ("Tell me about Ollama") or asks what it is ("What is PEP 703 and …?") lets every
+        finding on its subject stand."""
+        asked = self.terms - self.subject - _asking_terms()
+        if not self.names or not asked or self.asks_what_it_is:
+            return True
+        point = asked.union(*summary_said) - self.subject - _GENERIC_TERMS
+        scripts = _scripts(claim.plain)
+        if not any(_script(term) in scripts or term[0].isdigit() for term in point):
+            return True  # nothing in the finding's script to compare with: never guess
+        return bool((self._words(claim.plain)[0] | _figures(claim.plain)) & point)
 
     def is_on_topic(self, claim: Claim, attributed: list[str] | None = None) -> bool:
         """``attributed``: the source the checks found for an uncited claim, read as its citation."""
@@ -208,6 +236,47 @@ def _scripts(text: str) -> set[str]:
     if re.search(r"[A-Za-z]{2,}", text):
         found.add("latin")
     return found
+
+
+def _names_in_every_text(texts: list[str]) -> set[str]:
+    """The names every text that names something in a script names: the subject. (Inside
+    Japanese prose every Latin word counts as a name, so "Mount Fuji (富士山): how high is it…"
+    alone would make "high" part of the subject; the plan's English query does not.)"""
+    found: set[str] = set()
+    for script in ("ja", "latin"):
+        named = [{n for n in name_terms(text) if _script(n) == script} for text in texts]
+        named = [names for names in named if names]
+        if named:
+            found |= set.intersection(*named)
+    return found
+
+
+# "what is X" (up to "and" or the end of the clause), 「Xとは」, 「Xは何ですか」, 「Xって何」.
+_WHAT_IS = re.compile(r"\bwhat\s+(?:is|are|was|were)\s+(.+?)(?:\s+and\b|[?,;]|$)"
+                      r"|([^、。？?\s]+?)(?:とは|って(?:何|なに)|は(?:何|なん|なに)(?:です|でしょう)?か?[？?]?$)",
+                      re.IGNORECASE)
+
+
+def _asks_what(text: str, subject: frozenset[str]) -> bool:
+    """Whether ``text`` asks what its subject is: a "what is" clause that holds nothing but the
+    subject's words (a number beside a name is part of it: PEP 703, Python 3.13)."""
+    for found in _WHAT_IS.finditer(text):
+        words = {term for term in _content_terms(found.group(1) or found.group(2) or "") if not term[0].isdigit()}
+        if words and words <= subject | _asking_terms():
+            return True
+    return False
+
+
+@lru_cache(maxsize=1)
+def _asking_terms() -> frozenset[str]:
+    """How a question asks, not what about: "Tell me about Ollama", 「富士山について教えて」."""
+    words = ("tell", "explain", "describe", "give", "overview", "summary", "summarize", "about",
+             "について", "教えて", "説明", "概要", "まとめ", "知りたい")
+    return frozenset().union(*(_content_terms(word) for word in words))
+
+
+def _figures(text: str) -> set[str]:
+    return set(re.findall(r"\d[\d,.]*\d|\d", text))
 
 
 def _content_terms(text: str) -> set[str]:
@@ -428,7 +497,7 @@ def assemble_answer(
                 drop(start, REMOVED_NOT_A_CLAIM)
             continue
         key = _norm(plain)
-        content = _content_terms(plain) | set(re.findall(r"\d[\d,.]*\d|\d", plain))
+        content = _content_terms(plain) | _figures(plain)
         if key in seen or any(content <= earlier for earlier in said.get(_section, [])):
             # Said already, and kept: word for word anywhere, or in other words within its
             # section (whatever this copy's verdict: a judge may have skipped a repeat). The
@@ -437,6 +506,9 @@ def assemble_answer(
             answered_elsewhere.add(_heading_key(_section))
             continue
         decision = _decide(claim, verdict, topic, wrong_language)
+        if decision is None and topic is not None and _section != summary_section \
+                and not topic.on_the_point(claim, said.get(summary_section, [])):
+            decision = REMOVED_OFF_TOPIC  # of the question's subject, but not of what it asks
         if decision is not None:
             drop(start, decision, verdict)
             continue

@@ -290,3 +290,22 @@ def name_terms(text: str) -> frozenset[str]:
             if part and part not in _STOP_WORDS:
                 out.add(stem(part))
     return frozenset(out)
+
+
+def name_suffix_terms(text: str) -> frozenset[str]:
+    """The one-character nouns a Japanese proper noun carries as part of its name (富士山 → 山,
+    利根川 → 川, 東京駅 → 駅), as ``terms`` writes them: words of the name, not of what is
+    said about it."""
+    tagger = _tagger()
+    if tagger is None:
+        return frozenset()
+    out: set[str] = set()
+    for run in JAPANESE_RUN.findall(unicodedata.normalize("NFKC", text)):
+        after_name = False
+        for word in tagger(run):
+            feature = word.feature
+            noun = (getattr(feature, "pos1", "") or "") == "名詞"
+            if after_name and noun and len(word.surface) == 1:
+                out.add((getattr(feature, "lemma", None) or word.surface).split("-")[0])
+            after_name = noun and (getattr(feature, "pos2", "") or "") == "固有名詞"
+    return frozenset(out)
