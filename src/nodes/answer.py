@@ -432,7 +432,7 @@ def not_a_claim_reason(plain: str, text: str, titles: Iterable[str], program: Pr
     sentence = stripped.lstrip("*_ ")
     if _ABOUT_THE_SOURCE.search(sentence) or _WHERE_TO_READ.search(sentence) or _speaks_of_a_document(sentence, titles):
         return "about_the_source"
-    if addresses_reader(plain):  # a request, promotion or link a page planted (issue 30), cited or not
+    if addresses_reader(plain):  # a request, promotion or link a page planted is the page speaking, cited or not
         return "addresses_reader"
     if stripped.endswith((":", "：")) and not citation_labels(text) or _LEAD_IN.search(stripped):
         return "lead_in"

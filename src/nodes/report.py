@@ -134,7 +134,8 @@ def _search_note(problem: RunProblem, lang: Language) -> str:
 
 
 def _budget_and_model_notes(state: AgentState, deps: WorkflowDependencies, lang: Language) -> list[str]:
-    """Say which budget stopped the run early, and when the fallback model took over (issue 9)."""
+    """Say which budget stopped the run early, and when the fallback model took over: both
+    change what the answer could hold, so the reader is told, not only the log."""
     notes = []
     spent = state.get("budget_exhausted")
     limits = {"seconds": deps.settings.max_seconds, "tokens": deps.settings.max_llm_tokens,
@@ -148,7 +149,8 @@ def _budget_and_model_notes(state: AgentState, deps: WorkflowDependencies, lang:
 
 
 def _judge_note(state: AgentState, lang: Language) -> list[str]:
-    """Which judge decided the claims the cheap checks left open (issue 21); none when none did."""
+    """Which judge decided the claims the cheap checks left open (a judge's error rate is part of
+    what a verdict means); none when none did."""
     verification = state.get("verification")
     if verification is None or verification.summary is None:
         return []

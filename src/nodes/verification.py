@@ -3,7 +3,7 @@
 Steps, in order:
 1. language fidelity: every sentence not in the requested language is rewritten (one batched call);
 2. the draft is split into claims (sentences, with their section and cited labels);
-3. cheap checks per claim (``modules.evidence``): labels exist, lexical overlap, numbers;
+3. cheap checks per claim (``modules/text/evidence.py``): labels exist, lexical overlap, numbers;
 4. the model judges the borderline claims only, all in one structured call;
 5. the answer, assembled from the verdicts (nodes/answer.py): values corrected from their
    passage, only what the checks support kept, the rest listed by the report;
@@ -125,7 +125,8 @@ async def verify_claims(state: AgentState, deps: WorkflowDependencies) -> Comman
         claim.index = number
     assessments = [assess_claim(claim, index) for claim in claims]
     # A value its own passage gives differently, where the slot is clear, is corrected from the
-    # passage and checked again: "port 11444" becomes the passage's "11434" (issue 29, item 2).
+    # passage and checked again: "port 11444" becomes the passage's "11434" (a small model changes values
+    # it copies; the source's value is the one to keep).
     draft, corrected = _correct_values(draft, claims, assessments, index)
     if corrected:
         claims = [claim for claim in split_claims(draft)
@@ -149,12 +150,12 @@ async def verify_claims(state: AgentState, deps: WorkflowDependencies) -> Comman
             if sources and len(sources) <= _ATTRIBUTION_SOURCES and assessment.score >= _ATTRIBUTION_COVERAGE:
                 # The judge read passages of these sources only, and found support there: the
                 # answer cites them, so the reader can trace the sentence (small models cite
-                # nothing at all; issue 29).
+                # nothing at all).
                 attributed[claim.index] = sources
                 continue
             # The judge found support, but the sentence cites nothing and the cheap checks found
             # few of its words in what the judge read: the reader cannot trace it, so it does
-            # not count as supported (issue 23, item 4).
+            # not count as supported.
             assessment.verdict, assessment.outcome, assessment.reason = "partly_supported", "uncertain", "uncited"
     verdicts = [_verdict(claim, a, m) for claim, a, m in zip(claims, assessments, methods)]
     for verdict in verdicts:

@@ -2,10 +2,10 @@
 sentences, the sentences that state facts (numbers, dates, quantities), tables, language
 and size. Works the same for Japanese and English text.
 
-It runs inside the parser sandbox on text that ``modules.extraction`` produced, so it only
-uses the standard library and lxml (for HTML tables) and never touches the network. The
-result is ``modules.core.parsed_document.ParsedDocument``, a plain dataclass: this module is preloaded by the
-parser's fork server, which should not carry pydantic.
+It runs inside the parser sandbox on text that ``extraction.py`` beside it produced, so it
+only uses the standard library and lxml (for HTML tables) and never touches the network.
+The result is ``modules/core/parsed_document.py``'s ``ParsedDocument``, a plain dataclass:
+this module is preloaded by the parser's fork server, which should not carry pydantic.
 """
 
 from __future__ import annotations

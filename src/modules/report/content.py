@@ -527,7 +527,7 @@ def _weak_line(claim: ClaimVerdict) -> ClaimLine | None:
         return ClaimLine(index=index, text=text, verdict=label, citations=[])
     if claim.verdict == Verdict.SUPPORTED and claim.contested_by:
         # Supported by the source it cites while another read source gives another value:
-        # shown with that value, never as simply supported (issue 21).
+        # shown with that value, never as simply supported, so the reader sees the sources differ.
         return ClaimLine(index=index, text=" ".join(f"{text} ≠ {claim.contested_by}".split()), verdict="contested",
                          citations=_strings(claim.citations))
     if claim.verdict != Verdict.SUPPORTED:
