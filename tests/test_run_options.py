@@ -27,7 +27,7 @@ from research.modules.core.run_options import (
 from research.modules.core.settings import Settings, load_settings
 from research.nodes.dependencies import WorkflowDependencies
 from research.nodes.processing import process_documents, source_year
-from research.state.models import ParsedDocument
+from research.state.models import Document, ParsedDocument
 from research.state.progress_events import Message
 
 README = Path(__file__).resolve().parents[1] / "README.md"
@@ -210,7 +210,7 @@ async def test_sources_dated_before_since_are_left_out_before_drafting(lang, sai
     result = await run_step(process_documents, {"session_id": "s", "documents": [], "search_results": hits,
                                       "language": lang}, deps)
     by_url = {doc["url"]: doc for doc in result["documents"]}
-    assert [by_url[url]["status"] for url in PAGES] == ["failed", "failed", "ok", "ok"]
+    assert [by_url[url]["status"] for url in PAGES] == ["left_out", "left_out", "ok", "ok"]
     left_out = by_url["https://example.org/old"]
     assert left_out["markdown"] == "" and "2014" in left_out["error"] and "2020" in left_out["error"]
     assert by_url["https://example.org/undated"]["markdown"]  # no known date: kept
@@ -218,6 +218,27 @@ async def test_sources_dated_before_since_are_left_out_before_drafting(lang, sai
     assert any(said in message for message in messages), messages
     # Not "could not be read": they were read, and are older than asked.
     assert not [error for error in result["errors"] if "2014" in error["message"]]
+    assert t("progress.documents_read", lang, ok=2, failed=0) in messages
+
+
+async def test_a_follow_up_round_does_not_count_earlier_sources_left_out_as_unreadable():
+    from research.modules.core.i18n import t
+
+    told: list[Any] = []
+    deps = WorkflowDependencies(settings=Settings(since=2020), model=FakeModel(strict=True), web_search=None,
+                                parser=DatedParser(), history=MemoryHistory(), progress=told.append)
+    old, new = ({"url": url, "canonical_url": url, "content": "x", "media_type": "text/markdown"}
+                for url in ("https://example.org/old", "https://example.org/new"))
+    state = {"session_id": "s", "documents": [], "search_results": [old], "language": "en"}
+    round_one = await run_step(process_documents, state, deps)
+    assert [doc["status"] for doc in round_one["documents"]] == ["left_out"]
+    told.clear()
+    documents = [Document.model_validate(doc) for doc in round_one["documents"]]
+    round_two = await run_step(process_documents, {**state, "documents": documents,
+                                                   "search_results": [old, new]}, deps)
+    assert [doc["status"] for doc in round_two["documents"]] == ["ok"]
+    messages = [t(event.key, "en", **event.params) for event in told if isinstance(event, Message)]
+    assert "1 source read, 0 could not be read" in messages, messages
 
 
 async def test_without_since_no_source_is_left_out_by_its_date():
@@ -242,9 +263,16 @@ def test_a_run_with_since_leaves_out_the_older_document_and_says_so(research_env
     assert result.returncode == 0, result.stderr
     payload = load_json_line(result.stdout)
     assert [Path(source["url"]).name for source in payload["source_list"]] == ["fuji-new.md"]
-    assert payload["sources_failed"] == 1
+    assert payload["sources_failed"] == 0 and payload["sources_left_out"] == 1
     assert "1 of 2 sources dated before 2020 left out (--since 2020)" in result.stderr
     assert "1 source read, 0 could not be read" in result.stderr  # it was read: it is older than asked
     # The report names the source left out and why, as it names one that could not be read.
     report = Path(payload["report_md"]).read_text("utf-8")
     assert "fuji-old.md" in report and "dated 2014, before --since 2020" in report
+    # Listed as left out, not as unreadable, wherever it is named.
+    old_lines = [line for line in report.splitlines() if "fuji-old.md" in line]
+    assert any("⊘ left out: dated 2014" in line for line in old_lines), old_lines
+    assert not any("could not be read" in line for line in old_lines), old_lines
+    progress_md = (Path(payload["session_dir"]) / "progress.md").read_text("utf-8")
+    assert "fuji-old.md — left out: dated 2014, before --since 2020" in progress_md
+    assert "**Sources that could not be read**: 0 · **Sources left out (--since)**: 1" in report

@@ -255,7 +255,8 @@ def _sources(repl: "Repl", arg: str) -> bool:
         ok = doc.get("status") == "ok"
         # Titles, URLs and errors come from the pages: one clean line each, no escape sequences.
         status = (t("repl.source_ok", repl.lang) if ok
-                  else t("repl.source_failed", repl.lang, error=one_line(str(doc.get("error") or ""), 80)))
+                  else t("repl.source_left_out" if doc.get("status") == "left_out" else "repl.source_failed",
+                         repl.lang, error=one_line(str(doc.get("error") or ""), 80)))
         label, title = one_line(str(doc.get("label", "")), 12), one_line(str(doc.get("title") or ""), 300)
         repl.console.print(f"[cyan]{escape(label)}[/cyan] {escape(title)} "
                            f"[{'dim' if ok else 'red'}]({escape(status)})[/]", soft_wrap=True)

@@ -97,13 +97,15 @@ async def process_documents(state: AgentState, deps: WorkflowDependencies) -> Ag
 
     documents = earlier + read
     ok = sum(1 for d in documents if d.status == "ok")
+    failed = sum(1 for d in documents if d.status == "failed")
     deps.history.write_text(
         state["session_id"],
         "processed.jsonl",
         "".join(json.dumps(d.model_dump(mode="json"), ensure_ascii=False) + "\n" for d in documents),
     )
-    # This step's sources left out by --since are said on their own line, not as unreadable.
-    deps.progress(Message("progress.documents_read", {"ok": ok, "failed": len(documents) - ok - left_out}))
+    # Sources left out by --since (this step's or an earlier round's) are not unreadable: this
+    # step's are said on their own line.
+    deps.progress(Message("progress.documents_read", {"ok": ok, "failed": failed}))
     if left_out:  # said apart from the unreadable ones: these were read, and are older than asked
         deps.progress(Message("progress.dated_before", {"count": left_out, "total": len(documents), "year": since}))
     # Why, as it happens (one line per distinct reason), not only in report.md.
@@ -187,7 +189,7 @@ def _left_out_before(doc: Document, since: int, lang: str) -> bool:
     year = source_year(doc.url, doc.markdown)
     if year is None or year >= since:
         return False
-    doc.status = "failed"
+    doc.status = "left_out"
     doc.error = t("run_option.dated_before", lang, dated=year, year=since)
     doc.markdown, doc.snippets, doc.key_facts, doc.tables = "", [], [], []
     return True

@@ -49,13 +49,14 @@ async def write_report(state: AgentState, deps: WorkflowDependencies) -> AgentSt
         verification = verification.model_copy(update={"claims": [
             c.model_copy(update={"contested_by": contested[c.index]}) if c.index in contested else c
             for c in verification.claims]})
-    failed = [d for d in documents if d.status != "ok"]
+    failed = [d for d in documents if d.status == "failed"]
+    left_out = [d for d in documents if d.status == "left_out"]
     notes = []
     if not read:
         notes.append(t("terminal.search_unreachable" if search_unreachable(state) else "progress.no_evidence", lang))
     # Search failures first: they explain everything after them.
     notes += [_search_note(p, lang) for p in run_problems(state) if p.kind in SEARCH_PROBLEMS]
-    notes += [f"[{d.label}] {d.url}: {d.error or ''}" for d in failed]
+    notes += [f"[{d.label}] {d.url}: {d.error or ''}" for d in failed + left_out]
     # The whole run's use, across processes when it was resumed (``usage`` is a reducer).
     usage = add_usage(state.get("usage"), None)
     notes += degradation_notes(state, usage, lang)
@@ -77,6 +78,7 @@ async def write_report(state: AgentState, deps: WorkflowDependencies) -> AgentSt
                 + [q.text for q in verification.follow_up_queries],
                 "sources_read": len(read),
                 "sources_failed": len(failed),
+                "sources_left_out": len(left_out),
                 "loops": verification.summary.loops if verification.summary else 0,
                 "sandbox": deps.parser.sandbox_name,
             },
@@ -97,6 +99,7 @@ async def write_report(state: AgentState, deps: WorkflowDependencies) -> AgentSt
         finished_at=now_iso(),
         sources=len(read),
         sources_failed=len(failed),
+        sources_left_out=len(left_out),
         model_used=state.get("model_used") or state["model"],
         verification=verification.summary.model_dump(mode="json", exclude_none=True) if verification.summary else {},
         usage=usage,

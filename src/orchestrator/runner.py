@@ -70,7 +70,8 @@ class RunResult:
     report_md: str = ""
     report_pdf: str = ""
     sources: int = 0
-    sources_failed: int = 0
+    sources_failed: int = 0  # could not be read
+    sources_left_out: int = 0  # read, and not used: dated before --since
     verification: dict[str, Any] = field(default_factory=dict)
     exit_code: int = EXIT_OK
     resumed: bool = False
@@ -86,6 +87,7 @@ class RunResult:
             "report_pdf": self.report_pdf,
             "sources": self.sources,
             "sources_failed": self.sources_failed,
+            "sources_left_out": self.sources_left_out,
             "language": self.language,
             "verification": self.verification,
             "exit_code": self.exit_code,
@@ -284,7 +286,8 @@ async def _run_locked(run: RunContext) -> RunResult:
         report_md=final.get("report_md", ""),
         report_pdf=final.get("report_pdf", ""),
         sources=read,
-        sources_failed=len(documents) - read,
+        sources_failed=sum(1 for d in documents if d.status == "failed"),
+        sources_left_out=sum(1 for d in documents if d.status == "left_out"),
         verification=summary,
         exit_code=exit_code,
         resumed=bool(request.resume),
@@ -314,6 +317,7 @@ def result_from_meta(session: SessionInfo, lang: str, meta: dict[str, Any], resu
         report_pdf=str(session.path / "report.pdf"),
         sources=read,
         sources_failed=int(meta.get("sources_failed") or 0),
+        sources_left_out=int(meta.get("sources_left_out") or 0),
         verification=meta.get("verification") or {},
         exit_code=EXIT_OK if read else int(meta.get("exit_code") or EXIT_NO_EVIDENCE),
         resumed=resumed,

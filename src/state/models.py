@@ -112,7 +112,9 @@ class Document(BaseModel):
     engine: str = ""
     media_type: str | None = None
     retrieved_at: str | None = None
-    status: Literal["ok", "failed"] = "ok"
+    # "left_out": read, and not used because of what the user asked (dated before --since);
+    # "failed": could not be read. ``error`` says why for both.
+    status: Literal["ok", "failed", "left_out"] = "ok"
     error: str | None = None
     suspicious: bool = False  # prompt-injection text was found and removed
     # official | academic | reference | news | company | unknown | blog | forum, from the

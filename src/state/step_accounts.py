@@ -76,7 +76,7 @@ def sources_account(before: Mapping[str, Any], update: Mapping[str, Any], lang: 
         if doc.status == "ok":
             lines.append(f"- [{doc.label}] {name} — {doc.url}")
         else:
-            reason = t("progress_md.source_failed", lang, reason=one_line(doc.error or ""))
+            reason = t(f"progress_md.source_{doc.status}", lang, reason=one_line(doc.error or ""))
             lines.append(f"- ✗ {doc.url} — {reason}")
     return lines
 

@@ -201,6 +201,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "repl.sources_empty": {"en": "Session {session_id} has no sources.", "ja": "セッション {session_id} には出典がありません。"},
     "repl.source_ok": {"en": "read", "ja": "読込済"},
     "repl.source_failed": {"en": "failed: {error}", "ja": "失敗: {error}"},
+    "repl.source_left_out": {"en": "left out: {error}", "ja": "除外: {error}"},
     "repl.verbose_on": {"en": "Verbose progress: on", "ja": "詳細表示: オン"},
     "repl.verbose_off": {"en": "Verbose progress: off", "ja": "詳細表示: オフ"},
     "repl.cancelled": {

@@ -152,6 +152,19 @@ class MethodView:
     sources_failed: int
     loops: int
     sandbox: str
+    sources_left_out: int = 0  # read, not used: dated before --since
+
+    def facts(self, labels: dict[str, str]) -> list[tuple[str, str]]:
+        """The method's facts as (label, value), in the order every format shows them."""
+        facts = [(labels["engines"], ", ".join(self.engines) or labels["none"]),
+                 (labels["sources_read"], str(self.sources_read)),
+                 (labels["sources_failed"], str(self.sources_failed))]
+        if self.sources_left_out:
+            facts.append((labels["sources_left_out"], str(self.sources_left_out)))
+        facts.append((labels["loops"], str(self.loops)))
+        if self.sandbox:
+            facts.append((labels["sandbox"], self.sandbox))
+        return facts
 
 
 @dataclass(frozen=True)
@@ -165,7 +178,8 @@ class SourceEntry:
     failed: bool
     error: str
     suspicious: bool
-    kind: str = ""  # official, academic, ... (modules/text/source_kind.py); "" when not graded
+    kind: str = ""
+    left_out: bool = False  # read, and not used (dated before --since); ``error`` says why  # official, academic, ... (modules/text/source_kind.py); "" when not graded
 
     def details(self, labels: dict[str, str]) -> list[tuple[str, str]]:
         """What is known of the source, as (label, value), in the order every format shows it."""
@@ -183,6 +197,8 @@ class SourceEntry:
         warnings = []
         if self.failed:
             warnings.append((labels["failed"], self.error))
+        if self.left_out:
+            warnings.append((labels["left_out"], self.error))
         if self.suspicious:
             warnings.append((labels["suspicious"], ""))
         return warnings
@@ -572,11 +588,13 @@ def _verification_view(data: VerificationResult) -> VerificationView:
 
 def _method_view(data: dict[str, Any], sources: list[SourceEntry]) -> MethodView:
     failed = sum(1 for source in sources if source.failed)
+    left_out = sum(1 for source in sources if source.left_out)
     return MethodView(
         engines=_strings(data.get("engines")),
         queries=_strings(data.get("queries")),
-        sources_read=_int(data.get("sources_read"), len(sources) - failed),
+        sources_read=_int(data.get("sources_read"), len(sources) - failed - left_out),
         sources_failed=_int(data.get("sources_failed"), failed),
+        sources_left_out=_int(data.get("sources_left_out"), left_out),
         loops=_int(data.get("loops")),
         sandbox=str(data.get("sandbox") or ""),
     )
@@ -594,6 +612,7 @@ def _source_entries(ledger: list[dict[str, Any]]) -> list[SourceEntry]:
                 language=str(source.get("language") or ""),
                 retrieved_at=str(source.get("retrieved_at") or ""),
                 failed=source.get("status") == "failed",
+                left_out=source.get("status") == "left_out",
                 error=" ".join(str(source.get("error") or "").split()),
                 suspicious=bool(source.get("suspicious")),
                 # "unknown" on every line says nothing a reader can use: only known kinds are shown.

@@ -61,15 +61,7 @@ def _verification(doc: ReportDocument) -> list[str]:
 def _method(doc: ReportDocument) -> list[str]:
     """Compact: one line of facts, one line of queries (the reader rarely needs more)."""
     labels, method = doc.labels, doc.method
-    facts = [
-        f"**{labels['engines']}**: {escape_markdown(', '.join(method.engines)) or labels['none']}",
-        f"**{labels['sources_read']}**: {method.sources_read}",
-        f"**{labels['sources_failed']}**: {method.sources_failed}",
-        f"**{labels['loops']}**: {method.loops}",
-    ]
-    if method.sandbox:
-        facts.append(f"**{labels['sandbox']}**: {escape_markdown(method.sandbox)}")
-    lines = [" · ".join(facts)]
+    lines = [" · ".join(f"**{label}**: {escape_markdown(value)}" for label, value in method.facts(labels))]
     if method.queries:
         lines += ["", f"**{labels['queries']}**: " + " · ".join(escape_markdown(q) for q in method.queries)]
     return lines

@@ -372,14 +372,7 @@ class Typesetter:
     def method(self) -> list[Flowable]:
         """Compact: one small paragraph of facts, one of queries."""
         method, labels = self.doc.method, self.doc.labels
-        facts = [
-            (labels["engines"], ", ".join(method.engines) or labels["none"]),
-            (labels["sources_read"], str(method.sources_read)),
-            (labels["sources_failed"], str(method.sources_failed)),
-            (labels["loops"], str(method.loops)),
-        ]
-        if method.sandbox:
-            facts.append((labels["sandbox"], method.sandbox))
+        facts = method.facts(labels)
         flowables = [self.paragraph(" · ".join(f"<b>{self.plain(k)}</b>: {self.plain(v)}" for k, v in facts), "small")]
         if method.queries:
             flowables.append(self.paragraph(f"<b>{self.plain(labels['queries'])}</b>: "

@@ -20,7 +20,7 @@ class SourceEntry(BaseModel):
     label: str  # "S1": what the answer's [S1] citations point at
     title: str = ""
     url: str = ""
-    status: str = "ok"  # "ok" | "failed"
+    status: str = "ok"  # "ok" | "failed" (could not be read) | "left_out" (dated before --since)
     error: str | None = None
     suspicious: bool = False  # text addressed to a model was screened out of it (modules/text/injection.py)
 
@@ -122,7 +122,8 @@ def render_research(output: ResearchOutput) -> str:
         if source.status == "ok":
             lines.append(f"- [{source.label}] {source.title or source.url} — {source.url}")
         else:
-            lines.append(f"- ✗ {source.url} — " + t("progress_md.source_failed", lang, reason=source.error or ""))
+            key = "progress_md.source_left_out" if source.status == "left_out" else "progress_md.source_failed"
+            lines.append(f"- ✗ {source.url} — " + t(key, lang, reason=source.error or ""))
     lines.append("")
     paths = [p for p in (output.report_md, output.report_pdf) if p]
     lines.append(t("progress_md.report_files", lang, paths=", ".join(paths)))

@@ -16,6 +16,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "progress_md.no_new_sources": {"en": "No new source was read in this step.", "ja": "このステップで新たに読んだ出典はありません。"},
     "progress_md.source_failed": {"en": "could not be read: {reason}", "ja": "読めませんでした: {reason}"},
+    "progress_md.source_left_out": {"en": "left out: {reason}", "ja": "除外: {reason}"},
     "progress_md.follow_ups": {"en": "Searching again for: {queries}", "ja": "追加で検索します: {queries}"},
     "progress_md.report_files": {"en": "Written: {paths}", "ja": "作成したファイル: {paths}"},
     "progress_md.problem": {"en": "Problem", "ja": "問題"},
