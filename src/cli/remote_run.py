@@ -572,15 +572,17 @@ def _reason(exc: BaseException) -> str:
     return text.splitlines()[0] if text else type(exc).__name__
 
 
-def _http_client(token: str, transport: Any) -> Any:
-    """The MCP SDK's HTTP client (its timeouts) over ``transport``."""
-    from mcp.shared._httpx_utils import (
-        MCP_DEFAULT_SSE_READ_TIMEOUT,
-        MCP_DEFAULT_TIMEOUT,
-    )
+# The MCP SDK's own client timeouts, restated here because the SDK keeps them in a private
+# module that an upgrade may move: 30 s to connect and send, 5 min between two reads of a
+# stream (a run's progress arrives far more often than that).
+_HTTP_TIMEOUT_S = 30.0
+_STREAM_READ_TIMEOUT_S = 300.0
 
+
+def _http_client(token: str, transport: Any) -> Any:
+    """An HTTP client for the MCP SDK's Streamable HTTP transport, over ``transport``."""
     return httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}"}, transport=transport,
-                              timeout=httpx2.Timeout(MCP_DEFAULT_TIMEOUT, read=MCP_DEFAULT_SSE_READ_TIMEOUT))
+                              timeout=httpx2.Timeout(_HTTP_TIMEOUT_S, read=_STREAM_READ_TIMEOUT_S))
 
 
 class _BoundedTransport(httpx2.AsyncBaseTransport):
