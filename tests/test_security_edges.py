@@ -134,6 +134,13 @@ def test_the_web_search_server_keeps_its_cache_where_xdg_cache_home_says(monkeyp
     assert settings_environment(Settings())["XDG_CACHE_HOME"] == str(tmp_path / "cache")
 
 
+def test_the_web_search_server_writes_no_bytecode_when_the_user_said_so(monkeypatch):
+    monkeypatch.setenv("PYTHONDONTWRITEBYTECODE", "1")
+    assert settings_environment(Settings())["PYTHONDONTWRITEBYTECODE"] == "1"
+    monkeypatch.delenv("PYTHONDONTWRITEBYTECODE")
+    assert "PYTHONDONTWRITEBYTECODE" not in settings_environment(Settings())
+
+
 @pytest.mark.e2e
 def test_sigterm_to_the_mcp_server_marks_its_run_interrupted(research_env, fake_ollama):
     fake_ollama.token_delay = 0.3  # a slow draft, so the signal lands mid-run

@@ -40,9 +40,10 @@ if TYPE_CHECKING:  # the SDK is imported when the first connection opens, not wi
 CALL_TIMEOUT = 180.0  # search + up to 10 page fetches (15 s each at worst) + extraction
 SEARCH_TOOL = "full-web-search"
 # Passed through to the child besides RESEARCH_*: proxies and CA bundles the user relies on,
-# PYTHONPATH (the child is this same program and must import what the parent imports), and
-# XDG_CACHE_HOME (a page cache outside a session goes where the user keeps caches).
-_PASSTHROUGH_ENV = ("PYTHONPATH", "XDG_CACHE_HOME", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "NO_PROXY", "http_proxy", "https_proxy",
+# PYTHONPATH (the child is this same program and must import what the parent imports),
+# PYTHONDONTWRITEBYTECODE (a user who asked for no .pyc files gets none from the child either)
+# and XDG_CACHE_HOME (a page cache outside a session goes where the user keeps caches).
+_PASSTHROUGH_ENV = ("PYTHONPATH", "PYTHONDONTWRITEBYTECODE", "XDG_CACHE_HOME", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "NO_PROXY", "http_proxy", "https_proxy",
                     "all_proxy", "no_proxy", "SSL_CERT_FILE", "SSL_CERT_DIR", "REQUESTS_CA_BUNDLE", "DDGS_PROXY")
 
 
