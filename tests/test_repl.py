@@ -436,3 +436,12 @@ def test_attach_follows_a_run_of_the_team_server_and_needs_one(env, monkeypatch,
     monkeypatch.setattr(remote_run, "attach", fake_attach)
     assert drive("/attach 12\r/attach\r/quit\r") == 0
     assert followed == [("12", False, None), (None, False, None)]
+
+
+def test_cancel_needs_the_team_server_and_the_repl_goes_on(env, capsys):
+    """/cancel [RUN] is `research cancel` inside the REPL (tests/test_team_client.py cancels runs)."""
+    assert drive("/cancel 7\r/lang ja\r/cancel x\r/quit\r") == 0
+    out = capsys.readouterr()
+    said = out.out + out.err
+    assert "research cancel needs RESEARCH_SERVER" in said
+    assert "research cancel には RESEARCH_SERVER" in said  # after /lang ja: in Japanese

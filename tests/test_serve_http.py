@@ -97,7 +97,7 @@ async def test_tokens_are_required_and_each_sees_only_its_own_sessions(serve_env
 
         async with client(url, alice) as host:
             tools = {tool.name for tool in (await host.list_tools()).tools}
-            assert tools == {"research", "run", "sessions", "session-report"}
+            assert tools == {"research", "run", "cancel", "sessions", "session-report"}
             result = await host.call_tool("research", {"question": QUESTION, "lang": "en"},
                                           progress_callback=on_progress)
             assert not result.is_error, result.content[0].text

@@ -240,7 +240,12 @@ def test_attach_without_a_server_or_with_a_bad_number_is_one_line_exit_2(researc
     assert len(bad.stderr.strip().splitlines()) == 1
 
 
-def test_ctrl_c_stops_following_not_the_run_and_says_how_to_follow_again(serve_env):
+def _cli(env: dict[str, str], *args: str, timeout: float = 60) -> subprocess.CompletedProcess:
+    return subprocess.run([RESEARCH, *args], env=env, capture_output=True, text=True, timeout=timeout,
+                          stdin=subprocess.DEVNULL)
+
+
+def test_ctrl_c_stops_following_not_the_run_and_research_cancel_stops_the_run(serve_env):
     token = token_add(serve_env, "ivy")
     with front(serve_env, free_port()) as (_, url):
         cli = client_process(serve_env, url, token, QUESTION)
@@ -248,10 +253,60 @@ def test_ctrl_c_stops_following_not_the_run_and_says_how_to_follow_again(serve_e
         cli.send_signal(signal.SIGINT)
         _, err = cli.communicate(timeout=60)
         assert cli.returncode == 130, err
-        assert err.strip().endswith(f"research attach {run_id}") and "Traceback" not in err
+        assert f"Follow it again: research attach {run_id}" in err and "Traceback" not in err
+        assert err.strip().endswith(f"(or stop it: research cancel {run_id})")
         status = httpx.get(url.removesuffix("/mcp") + f"/api/runs/{run_id}",
                            headers={"Authorization": f"Bearer {token}"}, timeout=30)
         assert status.json()["status"] == "queued"  # still there for a worker
+
+        env = client_env_of(serve_env, url, token)
+        # Another token's run reads as no run at all.
+        other = _cli(client_env_of(serve_env, url, token_add(serve_env, "jay")), "cancel", str(run_id))
+        assert other.returncode == 2 and other.stderr.strip() == f"research: No run {run_id} among this token's runs."
+        # No number: the last run submitted from here.
+        cancelled = _cli(env, "cancel")
+        assert cancelled.returncode == 0, cancelled.stderr
+        assert cancelled.stderr.strip() == f"Run {run_id} cancelled; it had not started."
+        again = _cli(env, "cancel", str(run_id), "--lang", "ja", "--json")
+        assert again.returncode == 1
+        assert again.stderr.strip() == f"research: 実行番号 {run_id} はすでに終わっています（cancelled）。取り消すものはありません。"
+        assert json.loads(again.stdout) == {"run_id": run_id, "cancelled": False, "status": "cancelled", "session_id": ""}
+        followed = _cli(env, "attach", str(run_id))
+        assert followed.returncode == 1 and f"Run {run_id} was cancelled." in followed.stderr
+    # Without a server or with a bad number: one line, exit 2, as for attach.
+    alone = _cli({k: v for k, v in env.items() if k != "RESEARCH_SERVER"}, "cancel")
+    assert alone.returncode == 2 and alone.stderr.strip().splitlines() == [
+        "research: research cancel needs RESEARCH_SERVER (the address of the team's research serve)."]
+    bad = _cli(env, "cancel", "twelve", "--lang", "ja")
+    assert bad.returncode == 2 and "research cancel 12" in bad.stderr and len(bad.stderr.strip().splitlines()) == 1
+
+
+async def test_a_running_run_cancelled_by_a_host_keeps_its_session_and_resume_finishes_it(serve_env, fake_ollama):
+    token = token_add(serve_env, "kai")
+    fake_ollama.token_delay = 0.2  # a slow draft: the run is still at work when it is cancelled
+    with front(serve_env, free_port()) as (_, url), worker(serve_env):
+        api = url.removesuffix("/mcp") + "/api/runs/"
+        async with client(url, token) as host:
+            queued = await host.call_tool("research", {"question": QUESTION, "lang": "en", "detach": True})
+            run_id = queued.structured_content["run_id"]
+            deadline = time.monotonic() + 90
+            while True:  # until its worker has started its session
+                row = httpx.get(f"{api}{run_id}", headers={"Authorization": f"Bearer {token}"}, timeout=30).json()
+                if row["status"] == "running" and row["session_id"]:
+                    break
+                assert time.monotonic() < deadline and row["status"] in ("queued", "running"), row
+                await anyio.sleep(0.2)
+            result = await host.call_tool("cancel", {"run_id": run_id})
+        assert not result.is_error, result.content[0].text
+        session_id = row["session_id"]
+        assert result.structured_content == {"run_id": run_id, "cancelled": True, "status": "cancelled",
+                                             "session_id": session_id}
+        assert result.content[0].text.endswith(f"Continue it: research --resume {session_id}")
+        fake_ollama.token_delay = 0.0
+        resumed = _cli(client_env_of(serve_env, url, token), "--resume", session_id, "--json", timeout=240)
+    assert resumed.returncode == 0, resumed.stderr
+    summary = json.loads(resumed.stdout)
+    assert summary["session_id"] == session_id and "Mount Fuji" in summary["answer"]
 
 
 def test_a_front_without_the_session_folder_answers_from_the_run_itself(tmp_path):

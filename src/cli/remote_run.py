@@ -221,29 +221,64 @@ def last_run(settings: Settings) -> int | None:
     return None
 
 
-async def attach(run_ref: str | None, settings: Settings, lang: str, *, as_json: bool, output: str | None) -> int:
-    """`research attach [RUN]`: follow a run of this token's again, to its answer."""
+def _run_named(command: str, run_ref: str | None, settings: Settings, lang: str) -> int | None:
+    """The run `research COMMAND [RUN]` means (default: the last one submitted from here), or
+    None once it has said why there is none."""
     if not settings.server:
-        _say("research: " + t("remote.needs_server", lang, command="attach"))
-        return EXIT_USAGE
+        _say("research: " + t("remote.needs_server", lang, command=command))
+        return None
     if run_ref is None:
         run_id = last_run(settings)
         if run_id is None:
-            _say("research: " + t("remote.no_last_run", lang))
-            return EXIT_USAGE
-    else:
-        try:
-            run_id = int(run_ref.strip().lstrip("#"))
-        except ValueError:
-            run_id = 0
-        if run_id < 1:
-            _say("research: " + t("remote.bad_run_id", lang))
-            return EXIT_USAGE
-    token = server_token(lang)
-    if token is None:
+            _say("research: " + t("remote.no_last_run", lang, command=command))
+        return run_id
+    try:
+        run_id = int(run_ref.strip().lstrip("#"))
+    except ValueError:
+        run_id = 0
+    if run_id < 1:
+        _say("research: " + t("remote.bad_run_id", lang, command=command))
+        return None
+    return run_id
+
+
+async def attach(run_ref: str | None, settings: Settings, lang: str, *, as_json: bool, output: str | None) -> int:
+    """`research attach [RUN]`: follow a run of this token's again, to its answer."""
+    run_id = _run_named("attach", run_ref, settings, lang)
+    token = server_token(lang) if run_id is not None else None
+    if run_id is None or token is None:
         return EXIT_USAGE
     _say(t("remote.following", lang, run_id=run_id))
     return (await follow_run(run_id, settings, lang, token, as_json=as_json, output=output)).exit_code
+
+
+async def cancel(run_ref: str | None, settings: Settings, lang: str, *, as_json: bool) -> int:
+    """`research cancel [RUN]`: cancel a run of this token's. Exit 0 when it was cancelled, 1
+    when it had already ended, 2 when there is no such run of this token's."""
+    from research.servers.research.results import CancelOutput
+
+    run_id = _run_named("cancel", run_ref, settings, lang)
+    token = server_token(lang) if run_id is not None else None
+    if run_id is None or token is None:
+        return EXIT_USAGE
+    api = ServerApi(settings, token, lang)
+    try:
+        outcome = CancelOutput.model_validate(await api.json(f"/api/runs/{run_id}/cancel", method="POST"))
+    except _Refused:
+        _say("research: " + t("serve.client_refused", lang, url=api.base + "/mcp"))
+        return EXIT_USAGE
+    except _Unknown:
+        _say("research: " + t("remote.unknown_run", lang, run_id=run_id))
+        return EXIT_USAGE
+    except (_Lost, _TooLarge, ValueError) as lost:  # ValueError: pydantic's, an answer of another shape
+        _say("research: " + t("serve.client_unreachable", lang, url=api.base, reason=one_line(str(lost), 200)))
+        return EXIT_FAILURE
+    finally:
+        await api.aclose()
+    if as_json:
+        print(json.dumps(outcome.model_dump(mode="json"), ensure_ascii=False))
+    _say(("" if outcome.cancelled else "research: ") + one_line(outcome.text(lang), MAX_LINE_CHARS))
+    return EXIT_OK if outcome.cancelled else EXIT_FAILURE
 
 
 class ServerApi:
@@ -262,10 +297,14 @@ class ServerApi:
     async def get(self, path: str, **params: Any) -> Any:
         """The response to GET ``path`` (200), trying again through a blip; raises ``_Refused``,
         ``_Unknown``, ``_TooLarge``, or ``_Lost`` once ``RETRY_SECONDS`` have passed."""
+        return await self.request("GET", path, params)
+
+    async def request(self, method: str, path: str, params: dict[str, Any] | None = None) -> Any:
+        """As ``get``, for any method whose request may be sent twice (the API has no other)."""
         pause, started, told = RETRY_FIRST_PAUSE, time.monotonic(), False
         while True:
             try:
-                response = await self.http.get(self.base + path, params=params or None)
+                response = await self.http.request(method, self.base + path, params=params or None)
                 await response.aread()
             except httpx2.StreamError:
                 if self.bounded.exceeded:
@@ -294,8 +333,8 @@ class ServerApi:
             await asyncio.sleep(pause)
             pause = min(pause * 2, RETRY_MAX_PAUSE)
 
-    async def json(self, path: str, **params: Any) -> dict[str, Any]:
-        response = await self.get(path, **params)
+    async def json(self, path: str, method: str = "GET", **params: Any) -> dict[str, Any]:
+        response = await self.request(method, path, params)
         try:
             data = response.json()
         except ValueError as exc:
@@ -383,7 +422,8 @@ async def _follow_events(api: ServerApi, run_id: int, progress: Any) -> dict[str
 
 def _failed(row: dict[str, Any], lang: str) -> RemoteRun:
     error = row.get("error") if isinstance(row.get("error"), dict) else {}
-    message = t("remote.run_failed", lang, run_id=row.get("run_id"), reason=one_line(str(error.get(lang) or ""), 500))
+    message = (t("serve.run_cancelled", lang, run_id=row.get("run_id")) if row.get("status") == "cancelled"
+               else t("remote.run_failed", lang, run_id=row.get("run_id"), reason=one_line(str(error.get(lang) or ""), 500)))
     if row.get("session_id"):
         message = t("mcp_research.resume_hint", lang, message=message, session_id=one_line(str(row["session_id"]), 80))
     _say("research: " + message)

@@ -236,6 +236,21 @@ def _attach(repl: "Repl", arg: str) -> bool:
     return True
 
 
+def _cancel(repl: "Repl", arg: str) -> bool:
+    """/cancel [RUN]: cancel a run on the team's server (RESEARCH_SERVER), as `research cancel`."""
+    import asyncio
+
+    from research.cli.remote_run import cancel
+
+    try:
+        asyncio.run(cancel(arg.strip() or None, repl.settings, repl.lang, as_json=False))
+    except KeyboardInterrupt:
+        pass
+    except UserFacingError as exc:
+        repl.console.print(f"[red]{escape(exc.message(repl.lang))}[/red]")
+    return True
+
+
 def _sources(repl: "Repl", arg: str) -> bool:
     session = _target_session(repl, arg)
     if session is None:
@@ -329,6 +344,7 @@ COMMANDS: dict[str, Command] = {c.name: c for c in (
     Command("show", _show, "[ID]", _session_choices),
     Command("resume", _resume, "ID", _session_choices),
     Command("attach", _attach, "[RUN]"),
+    Command("cancel", _cancel, "[RUN]"),
     Command("sources", _sources, "[ID]", _session_choices),
     Command("depth", _depth, "quick|standard|deep", _depth_choices),
     Command("plan", _plan, "on|off", _plan_choices),

@@ -17,7 +17,7 @@ from research.modules.text.sanitize import clean_data, strip_controls
 
 LANG_HELP = "language of the messages (default: your locale)"
 # `research help TOPIC`: what it can explain.
-HELP_TOPICS = ("sessions", "doctor", "config", "verify", "mcp", "serve", "attach")
+HELP_TOPICS = ("sessions", "doctor", "config", "verify", "mcp", "serve", "attach", "cancel")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -56,6 +56,13 @@ def _parser() -> argparse.ArgumentParser:
     attach.add_argument("-o", "--output", metavar="PATH",
                         help="also copy the report there: a .md, .pdf or .json file, or a folder for all of them")
     attach.add_argument("--lang", choices=["ja", "en"], help=LANG_HELP)
+
+    stop = commands.add_parser("cancel", help="cancel a run on the team's server (RESEARCH_SERVER): a waiting "
+                                              "run never starts, a running one stops and keeps its session")
+    stop.add_argument("run", nargs="?", help="the run's number (\"Queued as run N\"); default: the last one "
+                                             "submitted from here")
+    stop.add_argument("--json", action="store_true", help="print one JSON object on stdout")
+    stop.add_argument("--lang", choices=["ja", "en"], help=LANG_HELP)
 
     helping = commands.add_parser("help", help="show help (for a subcommand: research help sessions)")
     helping.add_argument("topic", nargs="?")
@@ -160,6 +167,12 @@ def _dispatch(argv: list[str]) -> int:
             return show_config(settings, as_json=args.json, lang=lang)
         if args.command == "attach":
             return _attach(args, settings, lang)
+        if args.command == "cancel":
+            import asyncio
+
+            from research.cli.remote_run import cancel
+
+            return asyncio.run(cancel(args.run, settings, lang, as_json=args.json))
         if settings.server:  # the team's sessions, read from its research serve
             return _server_sessions(args, settings, lang)
         return _sessions(args, settings, lang)
@@ -203,7 +216,7 @@ def _locale_language() -> str:
 
 def _help(topic: str | None) -> int:
     """`research help [subcommand]`: the same text as --help, on stdout, exit 0."""
-    if topic in ("sessions", "doctor", "config", "attach"):
+    if topic in ("sessions", "doctor", "config", "attach", "cancel"):
         _parser().parse_args([topic, "--help"])  # argparse prints and exits 0
     elif topic in ("verify", "mcp", "serve"):
         return dispatch([topic, "--help"])

@@ -158,6 +158,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     "repl.help.resume": {"en": "resume an interrupted session", "ja": "中断したセッションを再開"},
     "repl.help.attach": {"en": "follow a run on the team's server again (RESEARCH_SERVER), to its answer",
                          "ja": "チームのサーバー（RESEARCH_SERVER）の実行の続きを答えまで表示"},
+    "repl.help.cancel": {"en": "cancel a run on the team's server (RESEARCH_SERVER); a running one keeps its session",
+                         "ja": "チームのサーバー（RESEARCH_SERVER）の実行を取り消す（実行中ならセッションは残ります）"},
     "repl.help.sources": {"en": "sources of this session", "ja": "現在のセッションの出典"},
     "repl.help.verbose": {"en": "more or less detail during a run", "ja": "実行中の詳細表示の切り替え"},
     "repl.help.quit": {"en": "leave (also Ctrl-D)", "ja": "終了（Ctrl-D でも可）"},

@@ -31,7 +31,7 @@ from mcp.server.auth.provider import AccessToken
 from mcp.server.auth.settings import AuthSettings
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.transport_security import TransportSecuritySettings
-from mcp_types import CallToolResult
+from mcp_types import CallToolResult, ToolAnnotations
 from pydantic import Field
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
@@ -48,6 +48,7 @@ from research.orchestrator.session_store import DatabaseUnreachable, get_session
 from research.servers.mcp_support import ResearchMCPServer
 from research.servers.research.http_tokens import TokenStore
 from research.servers.research.results import (
+    CancelOutput,
     ResearchOutput,
     SessionList,
     SessionReport,
@@ -94,6 +95,8 @@ REPORT_FILES = ("report.md", "report.pdf", "progress.md")
 API_EVENTS_WAIT = 15.0  # the longest one events request waits for something new
 # Exact here (the stdio server also takes a unique part): a token looks up only its own sessions.
 SessionId = Annotated[str, Field(min_length=1, description="Session id")]
+# Cancelling only ever stops the caller's own run, and twice is the same as once.
+CANCELS_RUN = ToolAnnotations(read_only_hint=False, destructive_hint=True, idempotent_hint=True, open_world_hint=False)
 RunId = Annotated[int, Field(ge=1, description="The run's number, from the research tool's first progress message "
                                              "(\"Queued as run N\")")]
 
@@ -232,6 +235,15 @@ class HttpService:
         """The run's row, if it is this owner's (another token's run reads as no run at all)."""
         row = await self.queue(run_queue.get_run, run_id)
         return row if row is not None and row["owner"] == owner else None
+
+    async def cancel(self, owner: str, run_id: int) -> CancelOutput | None:
+        """Cancel one of ``owner``'s runs: None when it has no such run; else what became of it."""
+        if await self.run_of(owner, run_id) is None:
+            return None
+        cancelled = await self.queue(run_queue.cancel, run_id, owner)
+        row = await self.run_of(owner, run_id)  # after: a run may have started (and named its session) meanwhile
+        return CancelOutput(run_id=run_id, cancelled=cancelled, status=str(row["status"]) if row else "",
+                            session_id=str(row["session_id"] or "") if row else "")
 
     async def submit(self, owner: str, request: QueuedRequest, resume: str | None) -> int:
         return await self.queue(run_queue.submit, owner, request, self.settings.queue_limit, resume)
@@ -486,6 +498,24 @@ def build_http_server(settings: Settings, store: TokenStore, url: str) -> tuple[
         return await service.follow(_owner(), run_id, message_lang, ctx, seen=after)
 
     @server.tool(
+        name="cancel",
+        description="Cancel one of your runs (its number from research's first progress message): a run still "
+                    "waiting never starts; a running one stops at its worker's next heartbeat, its session kept "
+                    "as far as it got (research's resume parameter continues it). A run that has ended is left "
+                    "as it is.",
+        annotations=CANCELS_RUN,
+    )
+    async def cancel_tool(run_id: RunId, lang: MessageLang = "auto") -> Annotated[CallToolResult, CancelOutput]:
+        message_lang = service.language(lang)
+        try:
+            outcome = await service.cancel(_owner(), run_id)
+        except DatabaseLost:
+            return error_result(t("serve.database_unreachable", message_lang, reason=f"{DB_PATIENCE_SECONDS:.0f} s"))
+        if outcome is None:
+            return error_result(t("remote.unknown_run", message_lang, run_id=run_id))
+        return tool_result(outcome.text(message_lang), outcome)
+
+    @server.tool(
         name="sessions",
         description="Your research sessions (this token's), newest first: id, question, status, the report's API "
                     "path; and your runs that are queued or running.",
@@ -600,6 +630,16 @@ def build_api(service: HttpService, store: TokenStore) -> list[Any]:
                       "events": [{"id": e["id"], "event": e["event"], "payload": e["payload"], "worker": e["worker"]}
                                  for e in events]})
 
+    async def run_cancel(request: Any, owner: str) -> Any:
+        try:
+            run_id = int(request.path_params["run_id"])
+        except (KeyError, ValueError):
+            run_id = 0
+        outcome = await service.cancel(owner, run_id) if run_id > 0 else None
+        if outcome is None:
+            return _json({"error": "no such run"}, 404)
+        return _json(outcome.model_dump(mode="json"))
+
     async def send_file(files: dict[str, bytes], name: str) -> Any:
         if name not in files:
             return _json({"error": "no such file"}, 404)
@@ -633,6 +673,7 @@ def build_api(service: HttpService, store: TokenStore) -> list[Any]:
         Route("/api/runs/{run_id:int}", guarded(run_status), methods=["GET"]),
         Route("/api/runs/{run_id:int}/events", guarded(run_events), methods=["GET"]),
         Route("/api/runs/{run_id:int}/files/{name}", guarded(run_file), methods=["GET"]),
+        Route("/api/runs/{run_id:int}/cancel", guarded(run_cancel), methods=["POST"]),
         Route("/api/sessions", guarded(session_list), methods=["GET"]),
         Route("/api/sessions/{session_id}", guarded(session_one), methods=["GET"]),
         Route("/api/sessions/{session_id}/files/{name}", guarded(session_file), methods=["GET"]),

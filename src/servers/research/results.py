@@ -57,6 +57,23 @@ class SessionList(BaseModel):
     running: list[dict[str, str]] = Field(default_factory=list)
 
 
+class CancelOutput(BaseModel):
+    """What the team service's cancel tool (and ``POST /api/runs/N/cancel``) says of a run."""
+
+    run_id: int
+    cancelled: bool = Field(description="false: the run had already ended")
+    status: str = Field(description="the run's status now: cancelled, or how it had ended (done, failed)")
+    session_id: str = Field(default="", description="the session a running run had started, kept to be "
+                                                    "resumed; empty for a run that had not started")
+
+    def text(self, lang: str) -> str:
+        if not self.cancelled:
+            return t("remote.cancel_too_late", lang, run_id=self.run_id, status=self.status)
+        if self.session_id:
+            return t("remote.cancelled_running", lang, run_id=self.run_id, session_id=self.session_id)
+        return t("remote.cancelled_waiting", lang, run_id=self.run_id)
+
+
 class SessionReport(BaseModel):
     session_id: str
     status: str

@@ -49,20 +49,37 @@ MESSAGES: dict[str, dict[str, str]] = {
               "サーバーで続いています: research attach {run_id}",
     },
     "remote.detached": {
-        "en": "Stopped following run {run_id}; it goes on on the server. Follow it again: research attach {run_id}",
-        "ja": "実行番号 {run_id} の表示をやめました。サーバーでは続いています。続きを見るには: research attach {run_id}",
+        "en": "Stopped following run {run_id}; it goes on on the server. Follow it again: research attach {run_id} "
+              "(or stop it: research cancel {run_id})",
+        "ja": "実行番号 {run_id} の表示をやめました。サーバーでは続いています。続きを見るには: research attach {run_id}"
+              "（止めるには: research cancel {run_id}）",
     },
     "remote.needs_server": {
         "en": "research {command} needs RESEARCH_SERVER (the address of the team's research serve).",
         "ja": "research {command} には RESEARCH_SERVER（チームの research serve のアドレス）が必要です。",
     },
     "remote.bad_run_id": {
-        "en": "A run id is a number, as in \"Queued as run 12\": research attach 12",
-        "ja": "実行番号は数字です（「実行番号 12 として受け付けました」なら research attach 12）。",
+        "en": "A run id is a number, as in \"Queued as run 12\": research {command} 12",
+        "ja": "実行番号は数字です（「実行番号 12 として受け付けました」なら research {command} 12）。",
     },
     "remote.no_last_run": {
-        "en": "No run was submitted from here yet: give its number, research attach 12",
-        "ja": "ここから送った実行はまだありません。番号を指定してください: research attach 12",
+        "en": "No run was submitted from here yet: give its number, research {command} 12",
+        "ja": "ここから送った実行はまだありません。番号を指定してください: research {command} 12",
+    },
+    # --- research cancel [N] and the cancel tool ---------------------------------
+    "remote.cancelled_waiting": {
+        "en": "Run {run_id} cancelled; it had not started.",
+        "ja": "実行番号 {run_id} を取り消しました（まだ始まっていませんでした）。",
+    },
+    "remote.cancelled_running": {
+        "en": "Run {run_id} cancelled; its session {session_id} is kept as far as it got. Continue it: "
+              "research --resume {session_id}",
+        "ja": "実行番号 {run_id} を取り消しました。セッション {session_id} は途中まで残っています。"
+              "続けるには: research --resume {session_id}",
+    },
+    "remote.cancel_too_late": {
+        "en": "Run {run_id} has already ended ({status}): nothing to cancel.",
+        "ja": "実行番号 {run_id} はすでに終わっています（{status}）。取り消すものはありません。",
     },
     "remote.bad_answer": {
         "en": "The research server at {url} sent an answer this client cannot read ({reason}).",
