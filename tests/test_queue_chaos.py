@@ -212,3 +212,16 @@ def test_stopping_or_killing_research_serve_stops_its_workers(worker_env, how):
         if serve.poll() is None:
             serve.kill()
             serve.wait()
+
+
+def test_a_submission_key_queues_one_run_per_owner_and_is_answered_even_at_the_limit(database_url):
+    """The key a client sends with its request: asked again after a lost answer, the same run."""
+    def submit(owner: str, key: str | None) -> int:
+        return asyncio.run(run_queue.submit(database_url, owner, FUJI, limit=1, submission=key))
+
+    first = submit("t1", "0f1e2d3c4b5a")
+    assert submit("t1", "0f1e2d3c4b5a") == first  # at its limit of 1 all the same: nothing new is queued
+    with pytest.raises(run_queue.QueueFull):
+        submit("t1", "another-key-9")
+    assert submit("t2", "0f1e2d3c4b5a") != first  # another token's key is its own
+    assert rows(database_url, "SELECT count(*) AS n FROM research_runs")[0]["n"] == 2

@@ -309,6 +309,81 @@ async def test_a_running_run_cancelled_by_a_host_keeps_its_session_and_resume_fi
     assert summary["session_id"] == session_id and "Mount Fuji" in summary["answer"]
 
 
+@contextmanager
+def losing_the_first_answer(port: int):
+    """A TCP relay to the front on ``port`` that cuts the connection carrying the first
+    ``research`` call as soon as its answer (the run's number) comes back, before the client
+    reads it: a run queued whose answer never arrived. Yields the relay's base URL and a list
+    holding the one cut answer's bytes."""
+    import asyncio
+
+    cut: list[bytes] = []
+    ready = threading.Event()
+    loop = asyncio.new_event_loop()
+
+    async def relay(client_reader, client_writer) -> None:
+        upstream_reader, upstream_writer = await asyncio.open_connection("127.0.0.1", port)
+        doomed = asyncio.Event()
+
+        async def up() -> None:
+            while data := await client_reader.read(65536):
+                if not cut and b'"tools/call"' in data and b'"research"' in data:
+                    doomed.set()
+                upstream_writer.write(data)
+                await upstream_writer.drain()
+            upstream_writer.close()
+
+        async def down() -> None:
+            while data := await upstream_reader.read(65536):
+                if doomed.is_set() and not cut and b"run_id" in data:
+                    cut.append(data)
+                    client_writer.transport.abort()  # the answer is lost with the connection
+                    return
+                client_writer.write(data)
+                await client_writer.drain()
+            client_writer.close()
+
+        await asyncio.gather(up(), down(), return_exceptions=True)
+        upstream_writer.close()
+
+    async def serve() -> None:
+        server = await asyncio.start_server(relay, "127.0.0.1", 0)
+        holder.append((server.sockets[0].getsockname()[1], asyncio.Event()))
+        ready.set()
+        async with server:
+            await holder[0][1].wait()
+
+    holder: list[tuple[int, asyncio.Event]] = []
+    thread = threading.Thread(target=lambda: loop.run_until_complete(serve()), daemon=True)
+    thread.start()
+    ready.wait(10)
+    try:
+        yield f"http://127.0.0.1:{holder[0][0]}", cut
+    finally:
+        loop.call_soon_threadsafe(holder[0][1].set)
+        thread.join(10)
+
+
+def test_an_answer_lost_after_queuing_is_asked_again_and_the_run_is_queued_once(serve_env):
+    import psycopg
+
+    token = token_add(serve_env, "lena")
+    port = free_port()
+    with front(serve_env, port) as (_, url), losing_the_first_answer(port) as (relay, cut), worker(serve_env):
+        env = {**client_env_of(serve_env, url, token), "RESEARCH_SERVER": relay}
+        result = _cli(env, QUESTION, "--json", timeout=240)
+    assert cut, "the relay never cut an answer: the test did not exercise the retry"
+    assert result.returncode == 0, result.stderr
+    assert "asking again in" in result.stderr and "Traceback" not in result.stderr
+    summary = json.loads(result.stdout)
+    assert "Mount Fuji" in summary["answer"]
+    with psycopg.connect(serve_env["RESEARCH_DATABASE_URL"]) as connection:
+        runs = connection.execute("SELECT run_id, status FROM research_runs WHERE owner = "
+                                  "(SELECT owner FROM research_runs WHERE session_id = %s)",
+                                  (summary["session_id"],)).fetchall()
+    assert len(runs) == 1 and runs[0][1] == "done", runs  # asked twice, queued and run once
+
+
 def test_a_front_without_the_session_folder_answers_from_the_run_itself(tmp_path):
     """A front on another host than the workers (no shared folder) still answers a finished run."""
     from research.modules.core.settings import Settings

@@ -31,6 +31,7 @@ import logging
 import os
 import sys
 import time
+import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -119,7 +120,10 @@ async def run_remote(question: str, settings: Settings, lang: str, *, as_json: b
             legacy_lines.append(line)
             _say(line)
 
-    arguments: dict[str, Any] = {"question": question, "lang": settings.language, "detach": True}
+    # The request's own key: asked again after an answer that never came, the server answers
+    # with the run it queued the first time instead of queuing a second one.
+    arguments: dict[str, Any] = {"question": question, "lang": settings.language, "detach": True,
+                                 "submission": uuid.uuid4().hex}
     if resume:
         arguments["resume"] = resume
     elif parent:
@@ -127,7 +131,7 @@ async def run_remote(question: str, settings: Settings, lang: str, *, as_json: b
     arguments |= remote_arguments(settings)  # the run options the team's tool takes, as set here
     # The SDK logs the response it gave up on with a traceback; the user gets one line (below).
     logging.getLogger("mcp").addHandler(logging.NullHandler())
-    pause, started = RETRY_FIRST_PAUSE, time.monotonic()
+    pause, started, told = RETRY_FIRST_PAUSE, time.monotonic(), False
     while True:
         bounded = _BoundedTransport(MAX_RESPONSE_BYTES)
         http = _http_client(token, bounded)
@@ -147,11 +151,16 @@ async def run_remote(question: str, settings: Settings, lang: str, *, as_json: b
             if 401 in statuses:
                 _say("research: " + t("serve.client_refused", lang, url=url))
                 return RemoteRun(EXIT_USAGE)
-            # Nothing answered at all (the front restarting): the question was not queued, so
-            # asking again cannot queue it twice. Anything else may have been queued: one line.
-            if statuses or legacy_lines or not _unreachable(exc) or time.monotonic() - started > RETRY_SECONDS:
+            # Lost on the way (the front restarting, a proxy's 502/503, a connection cut before
+            # the answer): asked again with the same key, so nothing is queued twice. Anything
+            # else (a 4xx, a server too old to follow) is one line.
+            lost = _transport_failed(exc) or bool(statuses and statuses[-1] >= 500)
+            if not lost or legacy_lines or time.monotonic() - started > RETRY_SECONDS:
                 _say("research: " + t("serve.client_unreachable", lang, url=url, reason=one_line(_reason(exc), 200)))
                 return RemoteRun(EXIT_FAILURE)
+            if not told:
+                told = True
+                _say(t("remote.submit_retrying", lang, reason=one_line(_reason(exc), 200), seconds=f"{pause:g}"))
             await asyncio.sleep(pause)
             pause = min(pause * 2, RETRY_MAX_PAUSE)
     text = result.content[0].text if result.content and isinstance(getattr(result.content[0], "text", None), str) else ""
@@ -189,11 +198,18 @@ def _print_legacy(output: dict[str, Any], text: str, lang: str, as_json: bool) -
     return RemoteRun(EXIT_NO_EVIDENCE if output.get("no_evidence") else EXIT_OK, output)
 
 
-def _unreachable(exc: BaseException) -> bool:
-    """True when the error is that no connection could be made (nothing was sent)."""
-    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
-        exc = exc.exceptions[0]
-    return isinstance(exc, (httpx2.ConnectError, ConnectionRefusedError))
+def _transport_failed(exc: BaseException | None) -> bool:
+    """True when no HTTP answer came: no connection, or one cut before the answer (the MCP
+    client wraps these in exception groups and its own errors)."""
+    for _ in range(10):
+        while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
+            exc = exc.exceptions[0]
+        if exc is None:
+            return False
+        if isinstance(exc, (httpx2.TransportError, ConnectionError)):
+            return True
+        exc = exc.__cause__ or exc.__context__
+    return False
 
 
 def _state_file() -> Path:

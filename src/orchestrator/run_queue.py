@@ -56,6 +56,9 @@ CREATE TABLE IF NOT EXISTS research_runs (
     error         text
 );
 ALTER TABLE research_runs ADD COLUMN IF NOT EXISTS job_id bigint;
+ALTER TABLE research_runs ADD COLUMN IF NOT EXISTS submission text;
+CREATE UNIQUE INDEX IF NOT EXISTS research_runs_submission ON research_runs (owner, submission)
+    WHERE submission IS NOT NULL;
 CREATE INDEX IF NOT EXISTS research_runs_waiting ON research_runs (status, submitted_at);
 CREATE TABLE IF NOT EXISTS research_run_events (
     id       bigserial PRIMARY KEY,
@@ -185,9 +188,12 @@ async def _defer(connection: Any, run_id: int) -> int:
     return int((await cursor.fetchone())["id"])
 
 
-async def submit(db: Any, owner: str, request: QueuedRequest, limit: int, session_id: str | None = None) -> int:
+async def submit(db: Any, owner: str, request: QueuedRequest, limit: int, session_id: str | None = None,
+                 submission: str | None = None) -> int:
     """Queue a run for ``owner``: its id. Raises ``QueueFull`` at the owner's limit.
-    ``session_id``: an unfinished session of the owner's to resume.
+    ``session_id``: an unfinished session of the owner's to resume. ``submission``: the
+    client's own key for this request; one the owner sent before gets that run's id back and
+    queues nothing (a client whose answer was lost asks again without running it twice).
 
     The count and the insert happen under a per-owner transaction lock, so simultaneous
     submissions cannot all slip under the limit; the run and its job commit together."""
@@ -196,14 +202,20 @@ async def submit(db: Any, owner: str, request: QueuedRequest, limit: int, sessio
     async with _connection(db) as connection:
         async with connection.transaction():
             await connection.execute("SELECT pg_advisory_xact_lock(%s, hashtext(%s))", (LOCK_NAMESPACE + 1, owner))
+            if submission:
+                cursor = await connection.execute(
+                    "SELECT run_id FROM research_runs WHERE owner = %s AND submission = %s", (owner, submission))
+                known = await cursor.fetchone()
+                if known is not None:
+                    return int(known["run_id"])
             cursor = await connection.execute(
                 "SELECT count(*) AS n FROM research_runs WHERE owner = %s AND status = ANY(%s)", (owner, list(WAITING)))
             waiting = (await cursor.fetchone())["n"]
             if waiting >= limit:
                 raise QueueFull(waiting, limit)
             cursor = await connection.execute(
-                "INSERT INTO research_runs (owner, request, session_id) VALUES (%s, %s, %s) RETURNING run_id",
-                (owner, json.dumps(request.to_json()), session_id))
+                "INSERT INTO research_runs (owner, request, session_id, submission) VALUES (%s, %s, %s, %s) "
+                "RETURNING run_id", (owner, json.dumps(request.to_json()), session_id, submission or None))
             run_id = int((await cursor.fetchone())["run_id"])
             job_id = await _defer(connection, run_id)
             await connection.execute("UPDATE research_runs SET job_id = %s WHERE run_id = %s", (job_id, run_id))

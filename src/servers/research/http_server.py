@@ -245,16 +245,16 @@ class HttpService:
         return CancelOutput(run_id=run_id, cancelled=cancelled, status=str(row["status"]) if row else "",
                             session_id=str(row["session_id"] or "") if row else "")
 
-    async def submit(self, owner: str, request: QueuedRequest, resume: str | None) -> int:
-        return await self.queue(run_queue.submit, owner, request, self.settings.queue_limit, resume)
+    async def submit(self, owner: str, request: QueuedRequest, resume: str | None, submission: str | None = None) -> int:
+        return await self.queue(run_queue.submit, owner, request, self.settings.queue_limit, resume, submission)
 
     async def research(self, owner: str, request: QueuedRequest, resume: str | None, ctx: Context,
-                       detach: bool = False) -> CallToolResult:
+                       detach: bool = False, submission: str | None = None) -> CallToolResult:
         lang = self.language(request.lang, request.question)
         try:
             if resume and not await self.owns(owner, resume):
                 return error_result(t("serve.unknown_session", lang, session_id=resume[:80]))
-            run_id = await self.submit(owner, request, resume)
+            run_id = await self.submit(owner, request, resume, submission)
         except run_queue.QueueFull as full:
             return error_result(t("serve.queue_full", lang, waiting=full.waiting, limit=full.limit))
         except DatabaseLost:
@@ -449,6 +449,10 @@ def build_http_server(settings: Settings, store: TokenStore, url: str) -> tuple[
                                                         "(a conversation: its topic and answer carry over)")] = None,
         detach: Annotated[bool, Field(description="Queue the run and return its number at once "
                                                   "(follow it with the run tool)")] = False,
+        submission: Annotated[str | None, Field(min_length=8, max_length=100,
+                                                description="A key of your own for this request (a UUID): asked "
+                                                            "again with the same key (an answer that was lost), "
+                                                            "the same run is answered, none is queued twice")] = None,
         **options: Any,
     ) -> Annotated[CallToolResult, TeamResearchOutput]:
         from research.orchestrator.runner import clean_question
@@ -471,7 +475,7 @@ def build_http_server(settings: Settings, store: TokenStore, url: str) -> tuple[
             if not owned:
                 return error_result(t("serve.unknown_session", message_lang, session_id=parent[:80]))
         request = QueuedRequest(cleaned, lang, overrides, parent=parent if parent and not resume else None)
-        return await service.research(_owner(), request, resume or None, ctx, detach=detach)
+        return await service.research(_owner(), request, resume or None, ctx, detach=detach, submission=submission)
 
     @server.tool(
         name="run",

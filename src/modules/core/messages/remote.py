@@ -41,6 +41,12 @@ MESSAGES: dict[str, dict[str, str]] = {
         "ja": "調査サーバーとの接続が切れました（{reason}）。{seconds} 秒後に再試行します"
               "（実行番号 {run_id} はサーバーで続いています）…",
     },
+    "remote.submit_retrying": {
+        "en": "The research server did not answer ({reason}); asking again in {seconds} s (the question is "
+              "queued once, however often it is asked)…",
+        "ja": "調査サーバーが応答しませんでした（{reason}）。{seconds} 秒後にもう一度送ります"
+              "（何度送っても受け付けられるのは一度だけです）…",
+    },
     "remote.reason_database": {"en": "its database is not answering", "ja": "サーバーのデータベースが応答しません"},
     "remote.server_lost": {
         "en": "The research server at {url} did not answer for {seconds} s ({reason}). Run {run_id} goes on there: "
