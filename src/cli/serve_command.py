@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import signal
 import socket
 import subprocess
@@ -64,7 +63,9 @@ def main(argv: list[str]) -> int:
         args = worker_parser.parse_args(argv[1:])
     else:
         args = serve_parser.parse_args(argv)
-    lang = args.lang or ("ja" if os.environ.get("LANG", "").startswith("ja") else "en")
+    from research.modules.core.language import choose_language
+
+    lang = choose_language(args.lang)  # --lang, else the locale: the front's lines and its workers'
     try:
         from research.modules.core.settings import load_settings
 
@@ -81,7 +82,7 @@ def main(argv: list[str]) -> int:
         if argv[:1] == ["worker"]:
             from research.servers.research.http_worker import run_worker
 
-            run_worker(settings, args.lease_seconds, args.heartbeat_seconds)
+            run_worker(settings, args.lease_seconds, args.heartbeat_seconds, lang=lang)
             return EXIT_OK
         return _serve(args, settings, lang)
     except UserFacingError as exc:
@@ -245,7 +246,8 @@ class _Supervisor:
         self.lock = threading.Lock()
 
     def _spawn(self) -> subprocess.Popen:
-        return subprocess.Popen([sys.executable, "-I", "-m", "research", "serve", "worker"], stdin=subprocess.DEVNULL,
+        return subprocess.Popen([sys.executable, "-I", "-m", "research", "serve", "worker", "--lang", self.lang],
+                                stdin=subprocess.DEVNULL,
                                 preexec_fn=_die_with_parent if sys.platform == "linux" else None)
 
     def start(self) -> None:

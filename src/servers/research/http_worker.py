@@ -30,6 +30,7 @@ from typing import Any
 import psycopg
 
 from research.modules.core.errors import UserFacingError
+from research.modules.core.i18n import t
 from research.modules.core.language import choose_language
 from research.modules.core.settings import Settings
 from research.orchestrator import run_queue
@@ -91,22 +92,24 @@ class ClaimUnconfirmed(Exception):
 
 
 class Worker:
-    def __init__(self, settings: Settings, *, name: str | None = None,
+    def __init__(self, settings: Settings, *, name: str | None = None, lang: str | None = None,
                  lease_seconds: float = DEFAULT_LEASE_SECONDS, heartbeat_seconds: float = DEFAULT_HEARTBEAT_SECONDS):
         self.settings = settings
         self.url = settings.database_url
         self.name = name or worker_name()
         self.lease_seconds = lease_seconds
         self.heartbeat_seconds = heartbeat_seconds
+        self.lang = choose_language(lang)  # the operator's: `--lang`, else the locale
         self.lease: Any = None  # the run in hand's fenced writes (run_queue.Lease)
         self.stopping = asyncio.Event()
         self.runs_done = 0
         self.max_runs: int | None = None
         self._enough = asyncio.Event()  # max_runs reached
 
-    def say(self, text: str, level: int = logging.WARNING) -> None:
-        """One line for the operator (the standard log: stderr, RESEARCH_LOG_LEVEL)."""
-        log.log(level, "worker %s: %s", self.name, " ".join(text.split())[:300])
+    def say(self, key: str, level: int = logging.WARNING, **params: Any) -> None:
+        """One line for the operator in the worker's language (the standard log: stderr,
+        RESEARCH_LOG_LEVEL)."""
+        log.log(level, "worker %s: %s", self.name, " ".join(t(key, self.lang, **params).split())[:300])
 
     async def serve(self, max_runs: int | None = None) -> None:
         """Run jobs until stopped (or ``max_runs`` runs are done), reconnecting whenever the
@@ -126,7 +129,8 @@ class Worker:
                 async with app.open_async():
                     await self._work(app)
             except Exception as exc:  # noqa: BLE001 - any failure here is a reason to reconnect, said in one line
-                self.say(exc.message("en") if isinstance(exc, UserFacingError) else f"{type(exc).__name__}: {exc}")
+                self.say("worker.reconnecting", reason=exc.message(self.lang) if isinstance(exc, UserFacingError)
+                         else f"{type(exc).__name__}: {exc}")
             if self.stopping.is_set() or self._enough.is_set():
                 break
             if time.monotonic() - began > 30:
@@ -181,14 +185,14 @@ class Worker:
             retried = await run_queue.recover_stalled(app, self.lease_seconds)
             requeued = await run_queue.reconcile(app, self.url, self.lease_seconds)
             if retried or requeued:
-                self.say(f"handed back runs of silent workers: jobs {retried}, runs {requeued}")
+                self.say("worker.handed_back_silent", jobs=retried, runs=requeued)
 
     async def run_job(self, run_id: int, context: Any = None) -> None:
         """Procrastinate's task: claim the run (fence + 1) and run it."""
         claimed = await run_queue.claim(self.url, run_id, self.name)
         if claimed is None:
             return  # finished or cancelled meanwhile: nothing to do
-        self.say(f"claimed run {run_id} (claim {claimed.claims})", logging.INFO)
+        self.say("worker.claimed", logging.INFO, run_id=run_id, claims=claimed.claims)
         began = time.monotonic()
         self.lease = await Lease(self.url, self.name).open(claimed)
         try:
@@ -199,7 +203,7 @@ class Worker:
             finally:
                 self.lease = None
                 self.runs_done += 1
-                self.say(f"left run {run_id} after {time.monotonic() - began:.1f} s", logging.INFO)
+                self.say("worker.left_run", logging.INFO, run_id=run_id, seconds=f"{time.monotonic() - began:.1f}")
                 if self.max_runs is not None and self.runs_done >= self.max_runs:
                     self._enough.set()
 
@@ -299,8 +303,7 @@ class Worker:
                 run.cancel()
                 await asyncio.wait({run}, timeout=STOP_SECONDS)
                 if not run.done():
-                    self.say(f"run {claimed.run_id} did not stop within {STOP_SECONDS:.0f} s; left behind "
-                              "(its writes are fenced)")
+                    self.say("worker.left_behind", run_id=claimed.run_id, seconds=f"{STOP_SECONDS:.0f}")
             try:
                 await asyncio.wait_for(events.join(), DRAIN_SECONDS)
             except asyncio.TimeoutError:
@@ -319,7 +322,7 @@ class Worker:
             # The session's folder is still held by the claim before this one, fenced out but
             # not yet stopped (it stops at its next write): not a failure of the run. It goes
             # back to the queue after a pause, for whichever worker is free then.
-            self.say(f"run {claimed.run_id}: its session is still held by an earlier claim; handing it back")
+            self.say("worker.session_held", run_id=claimed.run_id)
             await asyncio.sleep(LOCKED_PAUSE_SECONDS)
             await self._hand_back(claimed)
         elif failure is not None:
@@ -348,8 +351,8 @@ class Worker:
             try:
                 await run_queue.forget_session(self.url, session_id, run_id)
             except Exception as exc:  # noqa: BLE001 - the folder is gone; a row left says so in the log
-                self.say(f"could not remove the index row of {session_id}: {type(exc).__name__}")
-            self.say(f"removed session {session_id}, an unrecorded earlier attempt of run {run_id}")
+                self.say("worker.index_row_kept", session_id=session_id, reason=type(exc).__name__)
+            self.say("worker.removed_unrecorded", session_id=session_id, run_id=run_id)
 
     async def _finish(self, claimed: ClaimedRun, status: RunStatus, result: dict[str, Any] | None = None,
                       error: str | None = None) -> None:
@@ -371,12 +374,12 @@ class Worker:
         except Fenced:
             return
         except Exception as exc:  # noqa: BLE001 - the database is gone: recovery hands it back later
-            self.say(f"could not hand run {claimed.run_id} back: {type(exc).__name__}: {exc}")
+            self.say("worker.hand_back_failed", run_id=claimed.run_id, reason=f"{type(exc).__name__}: {exc}")
         raise HandBack(f"run {claimed.run_id} handed back")
 
 
-async def _main(settings: Settings, lease_seconds: float, heartbeat_seconds: float) -> None:
-    worker = Worker(settings, lease_seconds=lease_seconds, heartbeat_seconds=heartbeat_seconds)
+async def _main(settings: Settings, lease_seconds: float, heartbeat_seconds: float, lang: str | None) -> None:
+    worker = Worker(settings, lang=lang, lease_seconds=lease_seconds, heartbeat_seconds=heartbeat_seconds)
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, worker.stopping.set)
@@ -388,18 +391,15 @@ async def _main(settings: Settings, lease_seconds: float, heartbeat_seconds: flo
         # A job whose status Procrastinate could not write (the database went away): one
         # line; reconcile() hands the run back once the lease has passed.
         error = context.get("exception")
-        worker.say(f"{context.get('message', 'error')}: {type(error).__name__ if error else ''} "
-                    f"{str(error)[:200] if error else ''}")
+        worker.say("worker.unhandled", message=context.get("message", "error"),
+                   reason=f"{type(error).__name__}: {str(error)[:200]}" if error else "")
 
     loop.set_exception_handler(unretrieved)
-    from research.modules.core.i18n import t
-
-    lang = choose_language(settings.language, default="en")
-    sys.stderr.write(t("serve.worker_started", lang, worker=worker.name) + "\n")
+    sys.stderr.write(t("serve.worker_started", worker.lang, worker=worker.name) + "\n")
     sys.stderr.flush()
     await worker.serve()
 
 
 def run_worker(settings: Settings, lease_seconds: float = DEFAULT_LEASE_SECONDS,
-               heartbeat_seconds: float = DEFAULT_HEARTBEAT_SECONDS) -> None:
-    asyncio.run(_main(settings, lease_seconds, heartbeat_seconds))
+               heartbeat_seconds: float = DEFAULT_HEARTBEAT_SECONDS, lang: str | None = None) -> None:
+    asyncio.run(_main(settings, lease_seconds, heartbeat_seconds, lang))

@@ -31,6 +31,27 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "serve.port_in_use": {"en": "Cannot listen on {host}:{port}: {reason}", "ja": "{host}:{port} で待ち受けできません: {reason}"},
     "serve.worker_started": {"en": "Worker {worker} is waiting for runs.", "ja": "ワーカー {worker} が実行待ちです。"},
+    # --- a worker's lines for the operator (stderr, through the log: RESEARCH_LOG_LEVEL) ---
+    "worker.reconnecting": {"en": "the queue's database failed ({reason}); connecting again",
+                            "ja": "キューのデータベースでエラーが起きました（{reason}）。接続し直します"},
+    "worker.handed_back_silent": {"en": "handed back runs of silent workers: jobs {jobs}, runs {runs}",
+                                  "ja": "応答のないワーカーの実行をキューに戻しました: ジョブ {jobs}、実行 {runs}"},
+    "worker.claimed": {"en": "claimed run {run_id} (claim {claims})",
+                       "ja": "実行番号 {run_id} を引き受けました（{claims} 回目）"},
+    "worker.left_run": {"en": "left run {run_id} after {seconds} s", "ja": "実行番号 {run_id} を {seconds} 秒で離れました"},
+    "worker.left_behind": {"en": "run {run_id} did not stop within {seconds} s; left behind (its writes are fenced)",
+                           "ja": "実行番号 {run_id} が {seconds} 秒以内に止まりませんでした。そのまま離れます"
+                                 "（その書き込みは遮断されています）"},
+    "worker.session_held": {"en": "run {run_id}: its session is still held by an earlier claim; handing it back",
+                            "ja": "実行番号 {run_id}: セッションがまだ以前の引き受けに使われています。キューに戻します"},
+    "worker.index_row_kept": {"en": "could not remove the index row of {session_id}: {reason}",
+                              "ja": "{session_id} の索引の行を削除できませんでした: {reason}"},
+    "worker.removed_unrecorded": {"en": "removed session {session_id}, an unrecorded earlier attempt of run {run_id}",
+                                  "ja": "実行番号 {run_id} の記録されなかった以前の試行のセッション {session_id} を削除しました"},
+    "worker.hand_back_failed": {"en": "could not hand run {run_id} back: {reason}",
+                                "ja": "実行番号 {run_id} をキューに戻せませんでした: {reason}"},
+    "worker.unhandled": {"en": "an error no task handled: {message}: {reason}",
+                         "ja": "どのタスクも処理しなかったエラー: {message}: {reason}"},
     "serve.sessions_folder_unlocked": {
         "en": "The sessions folder {path} is on {fstype} ({option}): its locks do not hold across hosts, so two "
               "workers could write one session. Mount it with server-side locks (NFS: without nolock or "
