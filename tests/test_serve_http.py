@@ -276,7 +276,8 @@ def test_the_repl_with_research_server_asks_there_and_follow_ups_keep_the_conver
         for key, value in client_env.items():
             monkeypatch.setenv(key, value)
         with create_pipe_input() as pipe:
-            pipe.send_text(f"{QUESTION}\rWhen did it last erupt?\r/quit\r")
+            # /sessions and /show read the server's sessions, as the conversation's are there.
+            pipe.send_text(f"{QUESTION}\rWhen did it last erupt?\r/sessions\r/show\r/quit\r")
             assert run_repl(load_settings(), input=pipe, output=DummyOutput()) == 0
     out, err = capsys.readouterr()
     assert "Traceback" not in out + err
@@ -285,6 +286,8 @@ def test_the_repl_with_research_server_asks_there_and_follow_ups_keep_the_conver
     assert len(served) == 2
     first, follow_up = (json.loads((folder / "meta.json").read_text("utf-8")) for folder in served)
     assert follow_up["parent_session"] == first["session_id"]  # the conversation went on, on the server
+    assert first["session_id"] in out and follow_up["session_id"] in out  # /sessions: the server's list
+    assert "| Claims |" in out  # /show: the follow-up's report.md, the REPL's current session
     # Nothing ran here: only the report files came back.
     assert not list(Path(client_env["RESEARCH_SESSIONS_DIR"]).glob("session_*"))
 

@@ -156,16 +156,17 @@ class Repl:
             return
         self.run(ResearchRequest(question=question, parent_session=self.session_id, reviewer=self.plan_reviewer()))
 
-    def ask_server(self, question: str) -> None:
+    def ask_server(self, question: str, resume: str | None = None) -> None:
         """RESEARCH_SERVER: the team's `research serve` runs the question, as a follow-up of this
-        conversation's last session there; progress and the answer print as for a local run."""
+        conversation's last session there (or continues session ``resume``); progress and the
+        answer print as for a local run."""
         import asyncio
 
         from research.cli.remote_run import run_remote
 
         try:
-            remote = asyncio.run(run_remote(question, self.settings, self.lang, as_json=False, resume=None,
-                                            parent=self.session_id))
+            remote = asyncio.run(run_remote(question, self.settings, self.lang, as_json=False, resume=resume,
+                                            parent=None if resume else self.session_id))
         except KeyboardInterrupt:
             self.say("repl.cancelled_early", "yellow")
             return

@@ -150,8 +150,28 @@ def _models(repl: "Repl", arg: str) -> bool:
 
 
 # --- sessions: /sessions /open /show /resume /sources ----------------------------------------
+def _on_server(repl: "Repl", action: str, ref: str | None) -> bool:
+    """With RESEARCH_SERVER, /sessions, /show and /open read the team's server, as
+    `research sessions list|show|open` do there (a conversation's sessions are on the server)."""
+    import asyncio
+
+    from research.cli.remote_run import server_sessions
+
+    if action != "list" and not ref:
+        repl.say("repl.no_session", "yellow")
+        return True
+    try:
+        asyncio.run(server_sessions(action, ref, repl.settings, repl.lang, as_json=False))
+    except KeyboardInterrupt:
+        pass
+    return True
+
+
 def _sessions(repl: "Repl", arg: str) -> bool:
     from research.cli.subcommands import print_sessions_table
+
+    if repl.settings.server:
+        return _on_server(repl, "list", None)
 
     sessions = repl.history.list_sessions()
     if not sessions:
@@ -171,6 +191,8 @@ def _target_session(repl: "Repl", arg: str):
 
 
 def _open(repl: "Repl", arg: str) -> bool:
+    if repl.settings.server:
+        return _on_server(repl, "open", arg.strip() or repl.session_id)
     session = _target_session(repl, arg)
     if session is None:
         return True
@@ -186,6 +208,8 @@ def _open(repl: "Repl", arg: str) -> bool:
 
 
 def _show(repl: "Repl", arg: str) -> bool:
+    if repl.settings.server:
+        return _on_server(repl, "show", arg.strip() or repl.session_id)
     session = _target_session(repl, arg)
     if session is None:
         return True
@@ -214,6 +238,9 @@ def _session_text(path) -> str | None:
 def _resume(repl: "Repl", arg: str) -> bool:
     if not arg.strip():
         repl.say("repl.usage", "yellow", usage="/resume ID  (/sessions)")
+        return True
+    if repl.settings.server:  # the session is on the server: it runs it again there
+        repl.ask_server("", resume=arg.strip())
         return True
     from research.orchestrator.runner import ResearchRequest
 
