@@ -679,3 +679,17 @@ async def test_a_page_s_title_as_a_section_or_as_a_subject_is_not_part_of_the_an
     # A title that names a thing, not a document, is every claim's subject: never taken for the page.
     (claim,) = split_claims("富士山は日本で最も高い山である[S1]。")
     assert not_a_claim_reason(claim.plain, claim.text, ["富士山 - Wikipedia"], ProgramText()) is None
+
+
+@pytest.mark.parametrize("cited, kept", [
+    # Qwen2.5-Coder-1.5B (../shared/realmodel), 2026-11-27, with one source read: "[S2]" points at none.
+    ("This information is provided in the sources [S1] and [S2], which state that Mount Fuji is 3,776 meters tall.",
+     "This information is provided in the sources [S1], which state that Mount Fuji is 3,776 meters tall."),
+    ("富士山の標高は[S1]と[S2]によると3,776メートルです。", "富士山の標高は[S1]によると3,776メートルです。"),
+    ("Both [S2] and [S3] give 3,776 m.", "Both give 3,776 m."),
+    ("Both [S1] and [S4] give 3,776 m.", "Both [S1] and [S4] give 3,776 m."),  # both read: as written
+])
+def test_a_label_that_points_at_no_source_goes_with_the_word_joining_it(cited, kept):
+    from research.nodes.answer import keep_valid_labels
+
+    assert keep_valid_labels(cited, {"S1", "S4"}) == kept

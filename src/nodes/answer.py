@@ -341,9 +341,18 @@ def _citations_inside(text: str) -> str:
     return f"{body}{cited}{stop}" if stop in "。．！？" else f"{body} {cited}{stop}"
 
 
+# Citation groups joined by a word ("[S1] and [S2]", 「[S1]と[S2]」): when a label goes, its
+# joining word must go with it, or "[S1] and, which state" is left (Qwen2.5-Coder-1.5B cited a
+# source that was never read that way).
+_JOINED_GROUPS = re.compile(
+    rf"(?:{CITATION_GROUP.pattern})(?:\s*(?:,\s*)?(?:(?i:and|or)\b|&|,|、|と|および|及び|や|または)\s*"
+    rf"(?:{CITATION_GROUP.pattern}))+")
+
+
 def keep_valid_labels(text: str, valid: set[str]) -> str:
     """``text`` with labels that point at no source removed, and each label once per group of
-    adjacent citations ("[S2] [S2]" → "[S2]")."""
+    adjacent citations ("[S2] [S2]" → "[S2]"); groups joined by a word lose the word with a
+    label ("[S1] and [S9]" → "[S1]")."""
     def rewrite(match: re.Match[str]) -> str:
         labels = citation_labels(match.group(0))
         kept = [label for label in labels if label in valid]
@@ -351,7 +360,13 @@ def keep_valid_labels(text: str, valid: set[str]) -> str:
             return match.group(0)
         return "".join(f"[{label}]" for label in kept)
 
-    cleaned = _one_label_once(CITATION_GROUP.sub(rewrite, text))
+    def unjoin(match: re.Match[str]) -> str:
+        groups = [group.group(0) for group in CITATION_GROUP.finditer(match.group(0))]
+        if all(label in valid for group in groups for label in citation_labels(group)):
+            return match.group(0)
+        return "".join(groups)  # adjacent now: ``rewrite`` keeps the valid labels, once each
+
+    cleaned = _one_label_once(CITATION_GROUP.sub(rewrite, _JOINED_GROUPS.sub(unjoin, text)))
     if cleaned == text:
         return text
     cleaned = re.sub(r"(?<=\S)[ \t]{2,}", " ", cleaned)
