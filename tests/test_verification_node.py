@@ -693,3 +693,23 @@ def test_a_label_that_points_at_no_source_goes_with_the_word_joining_it(cited, k
     from research.nodes.answer import keep_valid_labels
 
     assert keep_valid_labels(cited, {"S1", "S4"}) == kept
+
+
+async def test_findings_that_only_restate_the_summary_under_each_sub_question_are_left_out():
+    # The real model (Qwen2.5-Coder-1.5B, ../shared/realmodel, 2026-11-27 23:14) for "What is the
+    # height of Mount Fuji?" gave the height once in the Summary and again under each sub-question.
+    draft = ("## Summary\nMount Fuji is the highest mountain in Japan at 3,776 m [S2].\n\n"
+             "### 1. What is the height of Mount Fuji?\nThe height of Mount Fuji is 3,776 m [S2].\n"
+             "Mount Fuji stands 3,776 m above sea level, the highest summit in Japan [S2].\n\n"
+             "### 2. What is the elevation of Mount Fuji?\nThe elevation of Mount Fuji is 3,776 m [S2].\n")
+    state = dict(_state(draft, language="en"), question="What is the height of Mount Fuji?",
+                 plan=[{"question": "What is the height of Mount Fuji?", "queries": []},
+                       {"question": "What is the elevation of Mount Fuji?", "queries": []}])
+    deps, _ = _deps(FakeModel(), loops=0)
+    verification = (await _verify(state, deps))["verification"]
+    answer = verification["annotated_draft"]
+    assert "The height of Mount Fuji is" not in answer and "The elevation of Mount Fuji is" not in answer
+    assert verification["summary"]["left_out"]["duplicate"] == 2
+    # The Summary, and a finding with words of its own beside the same figure.
+    assert "highest mountain in Japan at 3,776 m" in answer and "above sea level" in answer
+    assert "elevation" not in answer  # the heading left with nothing under it goes too

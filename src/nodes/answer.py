@@ -182,6 +182,17 @@ class Topic:
         content, names = self._words(text)
         return bool((content | names) & self.names)
 
+    def restated(self, plain: str, content: set[str], said: dict[str, list[set[str]]]) -> bool:
+        """Whether a finding gives figures a kept sentence already gave, and adds to that
+        sentence only words of the question: "The elevation of Mount Fuji is 3,776 m" after
+        the Summary's "Mount Fuji is 3,776 m tall", under a heading "What is the elevation of
+        Mount Fuji?" (Qwen2.5-Coder-1.5B wrote the fact three times, once per sub-question). A
+        finding with one word of its own ("it erupted for 16 days in 1707") stays."""
+        figures = _figures(plain)
+        asked = self.terms | self.subject | self.names
+        return bool(figures) and any(figures <= earlier and content - earlier <= asked
+                                     for kept in said.values() for earlier in kept)
+
     def on_the_point(self, claim: Claim, summary_said: Iterable[set[str]]) -> bool:
         """Whether a finding that names the question's subject also says something of what the
         question asks about it: a term it shares with the question's other terms (its
@@ -513,10 +524,12 @@ def assemble_answer(
             continue
         key = _norm(plain)
         content = _content_terms(plain) | _figures(plain)
-        if key in seen or any(content <= earlier for earlier in said.get(_section, [])):
+        if key in seen or any(content <= earlier for earlier in said.get(_section, [])) \
+                or (topic is not None and _section != summary_section and topic.restated(plain, content, said)):
             # Said already, and kept: word for word anywhere, or in other words within its
-            # section (whatever this copy's verdict: a judge may have skipped a repeat). The
-            # section's question is then answered elsewhere: never "not given".
+            # section (whatever this copy's verdict: a judge may have skipped a repeat), or its
+            # figures again in a finding that adds only words of the question. The section's
+            # question is then answered elsewhere: never "not given".
             drop(start, REMOVED_DUPLICATE, verdict)
             answered_elsewhere.add(_heading_key(_section))
             continue
