@@ -713,3 +713,23 @@ async def test_findings_that_only_restate_the_summary_under_each_sub_question_ar
     # The Summary, and a finding with words of its own beside the same figure.
     assert "highest mountain in Japan at 3,776 m" in answer and "above sea level" in answer
     assert "elevation" not in answer  # the heading left with nothing under it goes too
+
+
+async def test_a_sub_question_the_summary_answers_is_never_said_to_be_unanswered():
+    # The real model (Qwen2.5-Coder-1.5B, 2026-11-27 23:17) answered in its Summary and wrote only
+    # a made-up source id under each sub-question; the report then said "The sources read do not
+    # answer this: What is the height of Mount Fuji?" right below the height.
+    draft = ("## Summary\nMount Fuji is 3,776 m tall [S2].\n\n"
+             "## 1. What is the height of Mount Fuji?\n[Source 11f373d9][S2]\n\n"
+             "## 2. How tall is Mount Fuji?\n[Source 11f373d9][S2]\n\n"
+             "## 3. When did it last erupt?\n[Source 11f373d9][S2]\n")
+    plan = [{"question": q, "queries": []} for q in
+            ("What is the height of Mount Fuji?", "How tall is Mount Fuji?", "When did it last erupt?")]
+    state = dict(_state(draft, language="en"), question="What is the height of Mount Fuji?", plan=plan)
+    deps, _ = _deps(FakeModel(judge=JudgeBatch(verdicts=[JudgeVerdict(id=1, verdict="supported", confidence=0.9)])),
+                    loops=0)
+    verification = (await _verify(state, deps))["verification"]
+    answer = verification["annotated_draft"]
+    assert "3,776 m tall [S2]" in answer and "11f373d9" not in answer
+    assert answer.count("The sources read do not answer this") == 1
+    assert "do not answer this: When did it last erupt?" in answer  # asks what neither says

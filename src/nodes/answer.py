@@ -476,6 +476,7 @@ def assemble_answer(
     program: ProgramText,
     topic: Topic | None = None,
     sub_questions: list[str] | None = None,
+    question: str = "",
     wrong_language: frozenset[str] = frozenset(),
 ) -> Assembly:
     """The answer a person reads: ``draft`` with only what the verdicts let stand (see the
@@ -598,6 +599,19 @@ def assemble_answer(
             line_end = len(out) if line_end < 0 else line_end
             if not out[line_start:line_end].strip() and line_start > 0 and out[line_start - 2:line_start - 1] != "\n":
                 out = out[:line_start] + out[line_end + 1:]
+    # A sub-question that is the question again, or asks only what the checked Summary says
+    # ("How tall is Mount Fuji?" and the Summary "Mount Fuji is 3,776 m tall"), is answered
+    # there, whatever its own section kept: "the sources do not answer this" under it would say
+    # otherwise (Qwen2.5-Coder-1.5B wrote only a made-up source id under such sub-questions). A
+    # part of a question that asks two things is not the question again.
+    summary_terms = set().union(*(_content_terms(plain_text(replacement[s])) for s in kept_summary
+                                  if status.get(s) == "supported"))
+    if summary_terms:
+        asked = _content_terms(question) - _GENERIC_TERMS
+        for sub in sub_questions or []:
+            terms = _content_terms(sub) - _GENERIC_TERMS
+            if terms == asked or terms <= summary_terms:
+                answered_by_summary.add(_heading_key(sub))
     out, not_given = _tidy_sections(out, language, [q for q in sub_questions or [] if _heading_key(q) not in answered_by_summary],
                                     summary_empty=bool(summary) and not kept_summary,
                                     document_titles=_document_titles(titles))

@@ -212,7 +212,7 @@ async def verify_claims(state: AgentState, deps: WorkflowDependencies) -> Comman
     assembly = assemble_answer(
         draft, claims, verdicts, valid=set(index.sources), language=language,
         titles=titles, program=PROGRAM_TEXT, topic=topic,
-        sub_questions=sub_questions if len(sub_questions) > 1 else [],
+        sub_questions=sub_questions if len(sub_questions) > 1 else [], question=question,
         wrong_language=frozenset(t.strip() for t in language_check.not_rewritten),
     )
     annotated = assembly.answer
