@@ -9,6 +9,7 @@ from __future__ import annotations
 import difflib
 import json
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable
 
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion
@@ -190,38 +191,45 @@ def _target_session(repl: "Repl", arg: str):
     return repl.history.resolve(ref)
 
 
-def _open(repl: "Repl", arg: str) -> bool:
+def _report_of(repl: "Repl", arg: str, action: str, name: str) -> Path | str | None:
+    """For /open and /show: the report file NAME of the session ``arg`` names (else the
+    conversation's): report.pdf's path, report.md's text; None once it is dealt with (read
+    from the team's server) or said to be missing."""
     if repl.settings.server:
-        return _on_server(repl, "open", arg.strip() or repl.session_id)
+        _on_server(repl, action, arg.strip() or repl.session_id)
+        return None
     session = _target_session(repl, arg)
     if session is None:
-        return True
-    pdf = session.path / "report.pdf"
-    if not pdf.exists():
+        return None
+    if name == "report.pdf":
+        found = session.path / name if (session.path / name).exists() else None
+    else:  # never through a link, a FIFO or /dev/zero, at most 64 MiB (session_folder.read_session_bytes)
+        found = _session_text(session.path / name)
+    if found is None:
         repl.say("sessions.no_report", "yellow", session_id=session.session_id)
+        return None
+    return found
+
+
+def _open(repl: "Repl", arg: str) -> bool:
+    report = _report_of(repl, arg, "open", "report.pdf")
+    if report is None:
         return True
     from research.cli.viewer import open_in_viewer  # imported late: it may probe for desktop tools
 
-    if not open_in_viewer(pdf):
-        repl.say("viewer.unavailable", path=str(pdf))
+    if not open_in_viewer(report):
+        repl.say("viewer.unavailable", path=str(report))
     return True
 
 
 def _show(repl: "Repl", arg: str) -> bool:
-    if repl.settings.server:
-        return _on_server(repl, "show", arg.strip() or repl.session_id)
-    session = _target_session(repl, arg)
-    if session is None:
-        return True
-    # Never through a link, a FIFO or /dev/zero, at most 64 MiB (session_folder.read_session_bytes).
-    text = _session_text(session.path / "report.md")
-    if text is None:
-        repl.say("sessions.no_report", "yellow", session_id=session.session_id)
+    report = _report_of(repl, arg, "show", "report.md")
+    if report is None:
         return True
     from rich.markdown import Markdown
 
     # A shared folder's report.md may hold escape sequences written by an older version.
-    repl.console.print(Markdown(strip_controls(text)))
+    repl.console.print(Markdown(strip_controls(str(report))))
     return True
 
 

@@ -48,21 +48,18 @@ def _parser() -> argparse.ArgumentParser:
     config.add_argument("--json", action="store_true", help="one JSON object on stdout")
     config.add_argument("--lang", choices=["ja", "en"], help=LANG_HELP)
 
-    attach = commands.add_parser("attach", help="follow a run on the team's server (RESEARCH_SERVER) again, "
-                                                "to its answer")
-    attach.add_argument("run", nargs="?", help="the run's number (\"Queued as run N\"); default: the last one "
-                                               "submitted from here")
-    attach.add_argument("--json", action="store_true", help="print one JSON object on stdout at the end")
-    attach.add_argument("-o", "--output", metavar="PATH",
-                        help="also copy the report there: a .md, .pdf or .json file, or a folder for all of them")
-    attach.add_argument("--lang", choices=["ja", "en"], help=LANG_HELP)
-
-    stop = commands.add_parser("cancel", help="cancel a run on the team's server (RESEARCH_SERVER): a waiting "
-                                              "run never starts, a running one stops and keeps its session")
-    stop.add_argument("run", nargs="?", help="the run's number (\"Queued as run N\"); default: the last one "
-                                             "submitted from here")
-    stop.add_argument("--json", action="store_true", help="print one JSON object on stdout")
-    stop.add_argument("--lang", choices=["ja", "en"], help=LANG_HELP)
+    # The two commands on one run of the team's server take the run the same way.
+    for name, helptext in (("attach", "follow a run on the team's server (RESEARCH_SERVER) again, to its answer"),
+                           ("cancel", "cancel a run on the team's server (RESEARCH_SERVER): a waiting run never "
+                                      "starts, a running one stops and keeps its session")):
+        on_run = commands.add_parser(name, help=helptext)
+        on_run.add_argument("run", nargs="?", help="the run's number (\"Queued as run N\"); default: the last "
+                                                   "one submitted from here")
+        on_run.add_argument("--json", action="store_true", help="print one JSON object on stdout at the end")
+        if name == "attach":
+            on_run.add_argument("-o", "--output", metavar="PATH", help="also copy the report there: a .md, .pdf "
+                                                                      "or .json file, or a folder for all of them")
+        on_run.add_argument("--lang", choices=["ja", "en"], help=LANG_HELP)
 
     helping = commands.add_parser("help", help="show help (for a subcommand: research help sessions)")
     helping.add_argument("topic", nargs="?")
