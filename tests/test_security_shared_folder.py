@@ -424,7 +424,10 @@ def test_the_repl_show_and_sources_read_nothing_through_links(tmp_path, secret):
         said: list[str] = []
 
         def __init__(self) -> None:
+            from research.modules.core.settings import Settings
+
             self.history, self.session_id = history, session.session_id
+            self.settings = Settings(server="")  # the local folder's sessions, not a team server's
 
         def say(self, key: str, *args, **params) -> None:
             self.said.append(key)
