@@ -731,5 +731,8 @@ async def test_a_sub_question_the_summary_answers_is_never_said_to_be_unanswered
     verification = (await _verify(state, deps))["verification"]
     answer = verification["annotated_draft"]
     assert "3,776 m tall [S2]" in answer and "11f373d9" not in answer
+    # Made-up ids are not a claim on another topic: nothing to check, left out as references only.
+    assert [c["text"] for c in verification["claims"]] == ["Mount Fuji is 3,776 m tall."]
+    assert "off_topic" not in verification["summary"]["left_out"]
     assert answer.count("The sources read do not answer this") == 1
     assert "do not answer this: When did it last erupt?" in answer  # asks what neither says

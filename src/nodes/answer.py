@@ -435,8 +435,10 @@ def _is_title(plain: str, titles: Iterable[str]) -> bool:
 # sentence about the page).
 _NEVER_IN_THE_ANSWER = frozenset({"title", "prompt_text", "placeholder", "question", "about_the_source", "lead_in",
                                   "addresses_reader"})
-# What the verifier does not even check: it came from us or names a page.
-NOT_CHECKED_AS_CLAIMS = frozenset({"title", "prompt_text", "placeholder"})
+# What the verifier does not even check: it came from us, names a page, or is only references
+# ("[Source 11f373d9][S1]": Qwen2.5-Coder-1.5B wrote made-up source ids as a whole sentence).
+NOT_CHECKED_AS_CLAIMS = frozenset({"title", "prompt_text", "placeholder", "citation_only"})
+_ONLY_REFERENCES = re.compile(r"\s*(?:[\[［【][^\[\]［］【】\n]{1,60}[\]］】][\s.,;。、]*)+")
 
 
 def not_a_claim_reason(plain: str, text: str, titles: Iterable[str], program: ProgramText) -> str | None:
@@ -447,6 +449,8 @@ def not_a_claim_reason(plain: str, text: str, titles: Iterable[str], program: Pr
         return "prompt_text"
     if PLACEHOLDER.search(plain):
         return "placeholder"
+    if _ONLY_REFERENCES.fullmatch(plain):
+        return "citation_only"
     letters = re.findall(r"[A-Za-z\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]", plain)
     if len(letters) < 3:
         return "citation_only" if citation_labels(text) else "fragment"
