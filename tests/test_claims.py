@@ -166,3 +166,13 @@ def test_splitting_is_linear_in_the_answers_length():
     block = "Mount Fuji is 3,776 m high. It last erupted in 1707 [S1]. 「噴火は続いた。」と記録にある。（注"
     claims = split_claims(block * (1_000_000 // len(block)))
     assert len(claims) > 30_000
+
+
+@pytest.mark.parametrize("cited, plain", [
+    # Qwen2.5-Coder-1.5B (../shared/realmodel), 2026-11-27: the verdict list read "the sources and, which state".
+    ("This is provided in the sources [S1] and [S2], which state that it is 3,776 m.",
+     "This is provided in the sources, which state that it is 3,776 m."),
+    ("Fuji [S1] and Aso [S2] are volcanoes.", "Fuji and Aso are volcanoes."),  # "and" joins the names here
+])
+def test_a_claims_text_loses_the_word_joining_its_citations(cited, plain):
+    assert strip_citations(cited) == plain

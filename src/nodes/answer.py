@@ -26,7 +26,7 @@ from functools import lru_cache
 from dataclasses import dataclass, field
 from typing import Iterable
 
-from research.modules.core.grammar import URL_IN_PROSE
+from research.modules.core.grammar import JOINED_CITATIONS, URL_IN_PROSE
 from research.modules.core.i18n import t
 from research.modules.text.analyser import name_suffix_terms, name_terms, term_set
 from research.modules.text.injection import addresses_reader
@@ -352,14 +352,6 @@ def _citations_inside(text: str) -> str:
     return f"{body}{cited}{stop}" if stop in "。．！？" else f"{body} {cited}{stop}"
 
 
-# Citation groups joined by a word ("[S1] and [S2]", 「[S1]と[S2]」): when a label goes, its
-# joining word must go with it, or "[S1] and, which state" is left (Qwen2.5-Coder-1.5B cited a
-# source that was never read that way).
-_JOINED_GROUPS = re.compile(
-    rf"(?:{CITATION_GROUP.pattern})(?:\s*(?:,\s*)?(?:(?i:and|or)\b|&|,|、|と|および|及び|や|または)\s*"
-    rf"(?:{CITATION_GROUP.pattern}))+")
-
-
 def keep_valid_labels(text: str, valid: set[str]) -> str:
     """``text`` with labels that point at no source removed, and each label once per group of
     adjacent citations ("[S2] [S2]" → "[S2]"); groups joined by a word lose the word with a
@@ -377,7 +369,8 @@ def keep_valid_labels(text: str, valid: set[str]) -> str:
             return match.group(0)
         return "".join(groups)  # adjacent now: ``rewrite`` keeps the valid labels, once each
 
-    cleaned = _one_label_once(CITATION_GROUP.sub(rewrite, _JOINED_GROUPS.sub(unjoin, text)))
+    # (Qwen2.5-Coder-1.5B, with one source read, cited "[S1] and [S2]": "[S1] and, which state".)
+    cleaned = _one_label_once(CITATION_GROUP.sub(rewrite, JOINED_CITATIONS.sub(unjoin, text)))
     if cleaned == text:
         return text
     cleaned = re.sub(r"(?<=\S)[ \t]{2,}", " ", cleaned)

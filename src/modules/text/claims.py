@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 # The one citation grammar and URL pattern live in core (the language measure below text
 # needs them too); re-exported here, where the rest of text has always found them.
-from research.modules.core.grammar import CITATION_GROUP, INLINE_CODE, URL_IN_PROSE
+from research.modules.core.grammar import CITATION_GROUP, INLINE_CODE, JOINED_CITATIONS, URL_IN_PROSE
 
 # "[^1]: Smith, https://…" or "[1]: https://…": a footnote list written by the model.
 _FOOTNOTE_DEFINITION = re.compile(r"^\s{0,3}[\[［]\^?([0-9０-９]{1,3})[\]］]\s*[:：]\s*(.*)$", re.MULTILINE)
@@ -195,8 +195,8 @@ def normalise_citations(draft: str, sources: list[dict]) -> tuple[str, list[dict
 
 
 def strip_citations(text: str) -> str:
-    """The text without citation groups, whitespace tidied."""
-    return _tidy(CITATION_GROUP.sub(" ", text))
+    """The text without citation groups (and the words joining them), whitespace tidied."""
+    return _tidy(CITATION_GROUP.sub(" ", JOINED_CITATIONS.sub(" ", text)))
 
 
 def plain_text(text: str, *, keep_citations: bool = False, cell: bool = False) -> str:
@@ -209,7 +209,7 @@ def plain_text(text: str, *, keep_citations: bool = False, cell: bool = False) -
     text = _MD_IMAGE.sub("", text)
     text = _MD_LINK.sub(r"\1", text)
     if not keep_citations:
-        text = CITATION_GROUP.sub(" ", text)
+        text = CITATION_GROUP.sub(" ", JOINED_CITATIONS.sub(" ", text))
     text = INLINE_CODE.sub(lambda m: m.group(0).strip("`"), text)
     for _ in range(2):  # nested **_x_**
         text = _EMPHASIS.sub(r"\2", text)
