@@ -35,20 +35,16 @@ class Said:
     def text(self, lang: str) -> str:
         from research.modules.core.i18n import t
 
-        def written(value: Any) -> Any:
-            if isinstance(value, Said):
-                return value.text(lang)
-            return "".join(part.text(lang) for part in value) if isinstance(value, tuple) else value
-
-        return t(self.key, lang, **{name: written(value) for name, value in self.params.items()})
+        return t(self.key, lang, **{name: "".join(part.text(lang) for part in value) if isinstance(value, tuple)
+                                    else value for name, value in self.params.items()})
 
     def __str__(self) -> str:
         return self.text("en")
 
 
 def said(key: str, **params: Any) -> Said:
-    """``log.info(said("log.step_started", step=…))``: a ``Said`` as a value is written in the
-    same language, a tuple of them part after part."""
+    """``log.info(said("log.step_started", step=…))``: a tuple of ``Said`` as a value is written
+    part after part."""
     return Said(key, params)
 
 
