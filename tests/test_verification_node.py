@@ -19,9 +19,8 @@ from research.nodes.verification_prompts import (
     FollowUpQuery,
     JudgeBatch,
     JudgeVerdict,
-    RewrittenSentence,
-    SentenceRewrites,
 )
+from research.nodes.prompts import RewrittenSentence, SentenceRewrites
 
 LEDGER = [
     {

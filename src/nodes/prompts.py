@@ -262,6 +262,14 @@ class SentenceRevisions(SentenceBatch[RevisedSentence]):
     """Each numbered sentence revised against the evidence (one batched call)."""
 
 
+class RewrittenSentence(NumberedSentence):
+    text: str = Field(description="The sentence in the requested language, citations kept")
+
+
+class SentenceRewrites(SentenceBatch[RewrittenSentence]):
+    """Every sentence given, rewritten in the report's language (one batched call; nodes/verification.py)."""
+
+
 REDRAFT_SYSTEM = {
     "en": (
         "The sources below did not support the numbered sentences of an answer. Revise each sentence so that "

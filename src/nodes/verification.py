@@ -56,7 +56,7 @@ from research.state.models import (
 from research.nodes.dependencies import ModelRole, WorkflowDependencies
 from research.nodes import prompts, verification_prompts
 from research.nodes.answer import NOT_CHECKED_AS_CLAIMS, ProgramText, Topic, assemble_answer, not_a_claim_reason
-from research.nodes.prompts import SENTENCE_ITEM
+from research.nodes.prompts import SENTENCE_ITEM, SentenceRewrites
 from research.modules.llm.model_manager import REPAIR_PROMPT, capped_lines
 from research.nodes.verification_prompts import (
     FOLLOW_UP_SYSTEM,
@@ -71,7 +71,6 @@ from research.nodes.verification_prompts import (
     REWRITE_SYSTEM,
     FollowUpPlan,
     JudgeBatch,
-    SentenceRewrites,
 )
 from research.state.progress_events import Message
 

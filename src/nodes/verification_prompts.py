@@ -12,7 +12,6 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from research.nodes.prompts import NumberedSentence, SentenceBatch
 
 # --- judge -------------------------------------------------------------------------------
 
@@ -79,16 +78,7 @@ JUDGE_CLAIM = {
     "ja": "主張 {id} ({passages}): {claim}",
 }
 
-# --- rewrite of the sentences in the wrong language ----------------------------------------------
-
-
-class RewrittenSentence(NumberedSentence):
-    text: str = Field(description="The sentence in the requested language, citations kept")
-
-
-class SentenceRewrites(SentenceBatch[RewrittenSentence]):
-    """Every sentence given, rewritten in the report's language (one batched call)."""
-
+# --- rewrite of the sentences in the wrong language (its schema, SentenceRewrites, is in prompts.py) ---
 
 REWRITE_SYSTEM = {
     "en": (

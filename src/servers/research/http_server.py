@@ -64,10 +64,13 @@ from research.servers.research.server import (
     PROGRESS_TOTAL,
     RUNS_RESEARCH,
     SERVER_NAME,
+    SESSION_REPORT_TOOL,
+    SESSIONS_TOOL,
     AnswerLang,
     MessageLang,
     ProgressBar,
     Question,
+    SessionId,
     SessionsLimit,
     error_result,
     progress_message,
@@ -94,7 +97,6 @@ HEADER_READ_SECONDS = 10.0
 REPORT_FILES = ("report.md", "report.pdf", "progress.md")
 API_EVENTS_WAIT = 15.0  # the longest one events request waits for something new
 # Exact here (the stdio server also takes a unique part): a token looks up only its own sessions.
-SessionId = Annotated[str, Field(min_length=1, description="Session id")]
 # Cancelling only ever stops the caller's own run, and twice is the same as once.
 CANCELS_RUN = ToolAnnotations(read_only_hint=False, destructive_hint=True, idempotent_hint=True, open_world_hint=False)
 RunId = Annotated[int, Field(ge=1, description="The run's number, from the research tool's first progress message "
@@ -111,6 +113,11 @@ def _db_errors() -> tuple[type[BaseException], ...]:
 
 class DatabaseLost(Exception):
     """The database did not answer for ``DB_PATIENCE_SECONDS``."""
+
+
+def database_lost(lang: str) -> CallToolResult:
+    """What a tool answers when the database stayed away for the whole of this request's patience."""
+    return error_result(t("serve.database_unreachable", lang, reason=f"{_patience.get():.0f} s"))
 
 
 class TokenFileVerifier:
@@ -258,7 +265,7 @@ class HttpService:
         except run_queue.QueueFull as full:
             return error_result(t("serve.queue_full", lang, waiting=full.waiting, limit=full.limit))
         except DatabaseLost:
-            return error_result(t("serve.database_unreachable", lang, reason=f"{DB_PATIENCE_SECONDS:.0f} s"))
+            return database_lost(lang)
         if detach:
             accepted = TeamResearchOutput(run_id=run_id, status=RunStatus.QUEUED)
             return tool_result(t("remote.queued", lang, run_id=run_id), accepted)
@@ -470,8 +477,7 @@ def build_http_server(settings: Settings, store: TokenStore, url: str) -> tuple[
             try:
                 owned = await service.owns(_owner(), parent)
             except DatabaseLost:
-                return error_result(t("serve.database_unreachable", message_lang,
-                                      reason=f"{DB_PATIENCE_SECONDS:.0f} s"))
+                return database_lost(message_lang)
             if not owned:
                 return error_result(t("serve.unknown_session", message_lang, session_id=parent[:80]))
         request = QueuedRequest(cleaned, lang, overrides, parent=parent if parent and not resume else None)
@@ -514,37 +520,27 @@ def build_http_server(settings: Settings, store: TokenStore, url: str) -> tuple[
         try:
             outcome = await service.cancel(_owner(), run_id)
         except DatabaseLost:
-            return error_result(t("serve.database_unreachable", message_lang, reason=f"{DB_PATIENCE_SECONDS:.0f} s"))
+            return database_lost(message_lang)
         if outcome is None:
             return error_result(t("remote.unknown_run", message_lang, run_id=run_id))
         return tool_result(outcome.text(message_lang), outcome)
 
-    @server.tool(
-        name="sessions",
-        description="Your research sessions (this token's), newest first: id, question, status, the report's API "
-                    "path; and your runs that are queued or running.",
-        annotations=READS_SESSIONS,
-    )
+    @server.tool(**SESSIONS_TOOL)
     async def sessions_tool(limit: SessionsLimit = 20, lang: MessageLang = "auto") -> Annotated[CallToolResult, SessionList]:
         try:
             listing = await service.sessions(_owner(), limit)
         except DatabaseLost:
-            return error_result(t("serve.database_unreachable", service.language(lang),
-                                  reason=f"{DB_PATIENCE_SECONDS:.0f} s"))
+            return database_lost(service.language(lang))
         return tool_result(render_session_list(listing, service.history, service.language(lang)), listing)
 
-    @server.tool(
-        name="session-report",
-        description="One of your sessions' report as Markdown; for an unfinished session, its progress.md.",
-        annotations=READS_SESSIONS,
-    )
+    @server.tool(**SESSION_REPORT_TOOL)
     async def session_report_tool(session_id: SessionId, lang: MessageLang = "auto") -> Annotated[CallToolResult, SessionReport]:
         message_lang = service.language(lang)
         # Another token's session reads exactly like one that does not exist.
         try:
             meta, files = await service.session_files(_owner(), session_id)
         except DatabaseLost:
-            return error_result(t("serve.database_unreachable", message_lang, reason=f"{DB_PATIENCE_SECONDS:.0f} s"))
+            return database_lost(message_lang)
         if meta is None:
             return error_result(t("serve.unknown_session", message_lang, session_id=session_id[:80]))
         for kind, name in (("report", "report.md"), ("progress", "progress.md")):

@@ -70,6 +70,21 @@ SessionsLimit = Annotated[int, Field(ge=1, le=MAX_SESSIONS_LISTED, description="
 # What a tool does to the world, for hosts that ask before calling one: the same on both servers.
 RUNS_RESEARCH = ToolAnnotations(read_only_hint=False, open_world_hint=True)  # reads the web, writes a session
 READS_SESSIONS = ToolAnnotations(read_only_hint=True, open_world_hint=False)
+# The two reading tools, declared once for both servers: "your" sessions are this folder's on the
+# stdio server and the token's own on the team service.
+SESSIONS_TOOL: dict[str, Any] = {
+    "name": "sessions",
+    "description": "Your research sessions, newest first: id, question, status, where the report is; and your "
+                   "runs that are queued or running now.",
+    "annotations": READS_SESSIONS,
+}
+SESSION_REPORT_TOOL: dict[str, Any] = {
+    "name": "session-report",
+    "description": "One of your sessions' report as Markdown; for an unfinished session, its progress.md (what "
+                   "was done so far).",
+    "annotations": READS_SESSIONS,
+}
+SessionId = Annotated[str, Field(min_length=1, description="Session id, as the sessions tool lists it")]
 
 
 class ResearchService:
@@ -281,26 +296,13 @@ def build_server(service: ResearchService) -> MCPServer:
             return error_result(t("mcp_research.no_readable_source", message_lang) + f" ({reasons})")
         return tool_result(render_verdicts(output, message_lang), output)
 
-    @server.tool(
-        name="sessions",
-        description="List research sessions, newest first: id, question, status, report path; also the runs "
-                    "this server is working on now.",
-        annotations=READS_SESSIONS,
-    )
+    @server.tool(**SESSIONS_TOOL)
     async def sessions_tool(limit: SessionsLimit = 20, lang: MessageLang = "auto") -> Annotated[CallToolResult, SessionList]:
         listing = session_list(service.history, service.runs.describe(), limit)
         return tool_result(render_session_list(listing, service.history, service.message_language(lang)), listing)
 
-    @server.tool(
-        name="session-report",
-        description="A session's report as Markdown; for an unfinished session, its progress.md (what was done "
-                    "so far).",
-        annotations=READS_SESSIONS,
-    )
-    async def session_report_tool(
-        session_id: Annotated[str, Field(min_length=1, description="Session id (or a unique part of it)")],
-        lang: MessageLang = "auto",
-    ) -> Annotated[CallToolResult, SessionReport]:
+    @server.tool(**SESSION_REPORT_TOOL)
+    async def session_report_tool(session_id: SessionId, lang: MessageLang = "auto") -> Annotated[CallToolResult, SessionReport]:
         message_lang = service.message_language(lang)
         try:
             report = session_report(service.history, session_id)
