@@ -735,3 +735,25 @@ async def test_a_sub_question_the_summary_answers_is_never_said_to_be_unanswered
     assert "off_topic" not in verification["summary"]["left_out"]
     assert answer.count("The sources read do not answer this") == 1
     assert "do not answer this: When did it last erupt?" in answer  # asks what neither says
+
+
+@pytest.mark.parametrize("language, question, summary, sub, unasked", [
+    # Qwen2.5-Coder-1.5B planned "height" and "elevation" for one question (2026-11-27): the
+    # Summary's "tall" answers both.
+    ("en", "What is the height of Mount Fuji?", "Mount Fuji is the highest mountain in Japan at 3,776 m [S2].",
+     "What is the elevation of Mount Fuji?", "How many people climb Mount Fuji?"),
+    ("ja", "富士山の標高は？", "富士山は日本最高峰の山で、標高は3,776メートルである[S1]。",
+     "富士山の高さはどれくらい？", "富士山の登山者数は？"),
+])
+async def test_a_sub_question_asking_the_same_attribute_in_other_words_is_answered_by_the_summary(
+        language, question, summary, sub, unasked):
+    draft = f"## Summary\n{summary}\n\n## 1. {sub}\n[S2]\n\n## 2. {unasked}\n[S2]\n"
+    plan = [{"question": q, "queries": []} for q in (sub, unasked)]
+    state = dict(_state(draft, language=language), question=question, plan=plan)
+    deps, _ = _deps(FakeModel(), loops=0)
+    verification = (await _verify(state, deps))["verification"]
+    answer = verification["annotated_draft"]
+    assert "3,776" in answer
+    # Another attribute (how many climb) is still said to be unanswered: the lexicon widens an
+    # attribute's words, not what counts as an answer.
+    assert verification["summary"]["not_given"] == [unasked]

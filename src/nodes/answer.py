@@ -29,6 +29,7 @@ from typing import Iterable
 from research.modules.core.grammar import JOINED_CITATIONS, URL_IN_PROSE
 from research.modules.core.i18n import t
 from research.modules.text.analyser import name_suffix_terms, name_terms, term_set
+from research.modules.text.disagreements import attribute_words, attributes_named
 from research.modules.text.injection import addresses_reader
 from research.state.models import CONTRADICTING_REASONS, ClaimVerdict, Document, Language, Verdict
 from research.modules.text.claims import (
@@ -292,6 +293,17 @@ def _figures(text: str) -> set[str]:
 
 def _content_terms(text: str) -> set[str]:
     return {term for term in term_set(strip_citations(text)) if len(term) > 1 or re.match(r"[\u4e00-\u9fff]", term)}
+
+
+def _attribute_terms(text: str) -> set[str]:
+    """The terms of every word for each attribute ``text`` names: with "tall" in it, those of
+    "height", "elevation", "altitude", 「標高」 …"""
+    return set().union(*(_words_for(name) for name in attributes_named(text)))
+
+
+@lru_cache(maxsize=64)
+def _words_for(name: str) -> frozenset[str]:
+    return frozenset().union(*(_content_terms(word) for word in attribute_words(name)))
 
 
 @dataclass
@@ -601,9 +613,12 @@ def assemble_answer(
     # there, whatever its own section kept: "the sources do not answer this" under it would say
     # otherwise (Qwen2.5-Coder-1.5B wrote only a made-up source id under such sub-questions). A
     # part of a question that asks two things is not the question again.
-    summary_terms = set().union(*(_content_terms(plain_text(replacement[s])) for s in kept_summary
-                                  if status.get(s) == "supported"))
+    summary_said = [plain_text(replacement[s]) for s in kept_summary if status.get(s) == "supported"]
+    summary_terms = set().union(*(_content_terms(text) for text in summary_said))
     if summary_terms:
+        # An attribute asked in other words is answered too: "What is the elevation of Mount
+        # Fuji?" by "Mount Fuji is 3,776 m tall" (Qwen2.5-Coder-1.5B's plan asked both).
+        summary_terms |= _attribute_terms(" ".join(summary_said))
         asked = _content_terms(question) - _GENERIC_TERMS
         for sub in sub_questions or []:
             terms = _content_terms(sub) - _GENERIC_TERMS

@@ -93,6 +93,18 @@ def _lexicon(table: dict[str, tuple[str, str]]) -> list[tuple[str, re.Pattern[st
 
 _ATTRIBUTE_PATTERNS = _lexicon(_ATTRIBUTES)
 _QUALIFIER_PATTERNS = _lexicon(_QUALIFIERS)
+
+
+def attributes_named(text: str) -> frozenset[str]:
+    """The attributes a text speaks of: "3,776 m tall" and 「標高3,776 m」 both name height."""
+    lowered = text.lower()
+    return frozenset(name for name, pattern in _ATTRIBUTE_PATTERNS if pattern.search(lowered))
+
+
+def attribute_words(name: str) -> tuple[str, ...]:
+    """Every way the lexicon says an attribute, English and Japanese ("elevation", "altitude", 「高さ」 …)."""
+    en, ja = _ATTRIBUTES[name]
+    return tuple(word for word in en.replace("-?", "").split("|") + ja.split("|") if word)
 _ATTRIBUTE_REACH = 60  # characters: a keyword further from the value names something else
 
 
