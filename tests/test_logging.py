@@ -56,3 +56,25 @@ def test_the_log_level_setting_alone_turns_it_on(research_env):
     assert any(LOG_LINE.match(line) and "step report finished" in line for line in result.stderr.splitlines())
     bad = research_in_process(["q"], {**research_env, "RESEARCH_LOG_LEVEL": "loud"})
     assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1, bad.stderr
+
+
+def test_the_log_is_in_the_runs_language_and_english_to_any_other_reader(research_env, caplog):
+    from research.modules.core.logs import said
+
+    stream = io.StringIO()
+    configure("info", stream, lang="ja")
+    try:
+        with caplog.at_level(logging.INFO, logger="research.test"):
+            logging.getLogger("research.test").info(said("log.step_finished", step="search", seconds="1.5", calls=(
+                said("log.step_calls", node="input", calls=1, prompt=120, completion=30),)))
+    finally:
+        configure("warning", io.StringIO())
+    (line,) = stream.getvalue().splitlines()
+    assert LOG_LINE.match(line) and line.endswith("ステップ search が 1.5 秒で終わりました、input: モデル呼び出し 1 回、120+30 トークン")
+    assert caplog.messages == ["step search finished in 1.5 s, input: 1 model calls, 120+30 tokens"]
+    # A Japanese question's run logs in Japanese.
+    result = research_in_process(["富士山の標高は？", "--verbose"], research_env)
+    assert result.returncode == 0, result.stderr
+    lines = [line for line in result.stderr.splitlines() if LOG_LINE.match(line)]
+    assert any(re.search(r"ステップ report が [\d.]+ 秒で終わりました", line) for line in lines), lines
+    assert any("サーバーが" in line and "秒で起動しました" in line for line in lines), lines

@@ -231,18 +231,26 @@ def test_a_worker_stopped_with_sigterm_puts_its_run_back_for_another(worker_env,
 
 
 @pytest.mark.parametrize("lang, locale, said", [
-    ("ja", "C.UTF-8", "worker w-test: 実行番号 7 を引き受けました（2 回目）"),  # research serve --lang ja
-    (None, "ja_JP.UTF-8", "worker w-test: 実行番号 7 を引き受けました（2 回目）"),
+    ("ja", "C.UTF-8", "ワーカー w-test: 実行番号 7 を引き受けました（2 回目）"),  # research serve --lang ja
+    (None, "ja_JP.UTF-8", "ワーカー w-test: 実行番号 7 を引き受けました（2 回目）"),
     (None, "C.UTF-8", "worker w-test: claimed run 7 (claim 2)"),
 ])
-def test_a_workers_lines_for_the_operator_are_in_its_language(lang, locale, said, monkeypatch, caplog):
+def test_a_workers_lines_for_the_operator_are_in_its_language(lang, locale, said, monkeypatch):
+    """research serve configures the log in its --lang (else the locale's), and its workers' lines follow."""
+    import io
+
+    from research.modules.core.logs import configure
     from research.modules.core.settings import Settings
     from research.servers.research.http_worker import Worker
 
     monkeypatch.setenv("LANG", locale)
     for name in ("LC_ALL", "LC_MESSAGES"):
         monkeypatch.delenv(name, raising=False)
-    worker = Worker(Settings(), name="w-test", lang=lang)
-    with caplog.at_level(logging.INFO, logger="research.servers.research.http_worker"):
-        worker.say("worker.claimed", logging.INFO, run_id=7, claims=2)
-    assert [record.getMessage() for record in caplog.records] == [said]
+    stream = io.StringIO()
+    configure("info", stream, lang=lang)
+    try:
+        Worker(Settings(), name="w-test", lang=lang).say("worker.claimed", logging.INFO, run_id=7, claims=2)
+    finally:
+        configure("warning", io.StringIO())
+    (line,) = stream.getvalue().splitlines()
+    assert line.endswith("research.servers.research.http_worker: " + said), line

@@ -104,7 +104,7 @@ def _research(args: argparse.Namespace) -> int:
         settings = load_settings(flag_names=FLAG_NAMES, **from_flags(vars(args)))
         from research.modules.core.logs import configure
 
-        configure(settings.log_level, verbose=args.verbose)
+        configure(settings.log_level, verbose=args.verbose, lang=lang)
         if settings.server and (args.question or args.resume):
             # A team's `research serve` runs it (RESEARCH_SERVER, docs/scale.md): nothing runs here.
             import asyncio

@@ -69,7 +69,7 @@ def _verbose(repl: "Repl", arg: str) -> bool:
     from research.modules.core.logs import configure
 
     repl.verbose = not repl.verbose
-    configure(repl.settings.log_level, verbose=repl.verbose)  # the log of what a run did, too
+    configure(repl.settings.log_level, verbose=repl.verbose, lang=repl.lang)  # the log of what a run did, too
     repl.say("repl.verbose_on" if repl.verbose else "repl.verbose_off")
     return True
 

@@ -72,7 +72,7 @@ def main(argv: list[str]) -> int:
         from research.modules.core.logs import configure
 
         settings = load_settings()
-        configure(settings.log_level)  # the front and its workers log alike (RESEARCH_LOG_LEVEL)
+        configure(settings.log_level, lang=lang)  # the front and its workers log alike (RESEARCH_LOG_LEVEL)
         if argv[:1] == ["token"]:
             return _tokens(args, settings, lang)
         _check_sessions_folder(settings.sessions_dir)

@@ -16,6 +16,7 @@ import sys
 import time
 from typing import Any, Awaitable, Callable
 
+from research.modules.core.logs import said
 from research.nodes.dependencies import WorkflowDependencies
 from research.state import AgentState
 from research.state.agent_state import usage_since
@@ -85,7 +86,7 @@ def bind(name: str, node: Node, deps: WorkflowDependencies) -> Callable[[AgentSt
         session_id = state["session_id"]
         deps.history.append_event(session_id, "node_start", node=name)
         deps.progress(NodeStarted(name))
-        log.info("step %s started (session %s)", name, session_id)
+        log.info(said("log.step_started", step=name, session_id=session_id))
         started = time.perf_counter()
         usage_before = copy.deepcopy(deps.model.usage)
         try:
@@ -93,11 +94,11 @@ def bind(name: str, node: Node, deps: WorkflowDependencies) -> Callable[[AgentSt
         except BaseException as exc:
             if _is_graph_pause(exc):  # an interrupt (plan review): a pause, not a failure
                 deps.history.append_event(session_id, "node_paused", node=name)
-                log.info("step %s paused for the user", name)
+                log.info(said("log.step_paused", step=name))
                 raise
             deps.history.append_event(session_id, "node_error", node=name, error=type(exc).__name__, detail=str(exc)[:500])
-            log.info("step %s stopped after %.1f s: %s: %s", name, time.perf_counter() - started,
-                     type(exc).__name__, str(exc)[:200])
+            log.info(said("log.step_stopped", step=name, seconds=f"{time.perf_counter() - started:.1f}",
+                          error=f"{type(exc).__name__}: {str(exc)[:200]}"))
             raise
         command = _as_command(result)
         update: dict[str, Any] = dict(command.update or {}) if command is not None else result
@@ -108,9 +109,9 @@ def bind(name: str, node: Node, deps: WorkflowDependencies) -> Callable[[AgentSt
         if name != "report":
             update = {**update, **budget_update(state, update, deps, seconds, _tokens(used))}
         deps.history.append_event(session_id, "node_end", node=name, seconds=seconds)
-        log.info("step %s finished in %.1f s%s", name, seconds,
-                 "".join(f", {node}: {entry.get('calls', 0)} model calls, {entry.get('prompt_tokens', 0)}+"
-                         f"{entry.get('completion_tokens', 0)} tokens" for node, entry in used.items()))
+        log.info(said("log.step_finished", step=name, seconds=f"{seconds:.1f}", calls=tuple(
+            said("log.step_calls", node=node, calls=entry.get("calls", 0), prompt=entry.get("prompt_tokens", 0),
+                 completion=entry.get("completion_tokens", 0)) for node, entry in used.items())))
         record_step(deps.history.path(session_id), name, state, update)  # progress.md, for people
         deps.progress(NodeFinished(name, seconds))
         if command is None:

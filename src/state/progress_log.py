@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from research.modules.core.i18n import t
+from research.modules.core.logs import said
 from research.modules.text.sanitize import safe_markdown
 from research.modules.core.files import atomic_write
 from research.state.models import Language, RunError
@@ -60,7 +61,7 @@ def record_step(session_dir: str | Path, node: str, before: Mapping[str, Any], u
         section = safe_markdown(render_section(node, before, update, lang))
         atomic_write(path, (existing.rstrip("\n") + "\n\n" + section.rstrip("\n") + "\n").encode("utf-8"))
     except OSError as exc:
-        logger.warning("could not write %s: %s", path, exc)
+        logger.warning(said("log.write_failed", path=path, reason=exc))
         return False
     return True
 

@@ -16,6 +16,8 @@ import logging
 import time
 from typing import TYPE_CHECKING, Any, Callable, Self
 
+from research.modules.core.logs import said
+
 log = logging.getLogger(__name__)
 
 if TYPE_CHECKING:  # imported by whoever builds clients, when the first connection opens
@@ -183,7 +185,7 @@ class McpConnection:
             if self.generation != generation and held is not None and held.client is not None:
                 return held.client, self.generation
             self.restarts += 1
-            log.info("the %s server stopped answering; starting it again (restart %d)", self.name, self.restarts)
+            log.info(said("log.server_restarting", name=self.name, count=self.restarts))
             return await self._start_locked()
 
     async def _start_locked(self) -> tuple["Client", int]:
@@ -195,7 +197,7 @@ class McpConnection:
         began = time.perf_counter()
         client = await held.started(self.start_timeout)
         self.generation += 1
-        log.info("the %s server is up after %.2f s", self.name, time.perf_counter() - began)
+        log.info(said("log.server_up", name=self.name, seconds=f"{time.perf_counter() - began:.2f}"))
         return client, self.generation
 
     async def close(self) -> None:

@@ -33,6 +33,7 @@ from research.modules.clients.sandbox import (
 from research.modules.core.errors import DocumentFailed, UserFacingError
 from research.modules.core.i18n import t
 from research.modules.core.language import choose_language
+from research.modules.core.logs import said
 from research.modules.core.settings import Settings
 from research.state.models import PARSED_DOCUMENT, ParsedDocument
 
@@ -123,7 +124,7 @@ class ContainerProcessor(BackgroundStart):
         await self._live()
         self.isolation = await self._verify_isolation()
         if self.command.name != "none" and not self.isolation.network_isolated:
-            logger.warning("parser sandbox %s did not prove network isolation: %s", self.command.name, self.isolation)
+            logger.warning(said("log.sandbox_unproven", sandbox=self.command.name, report=self.isolation))
 
     def _make_client(self) -> "Client":
         from mcp import Client

@@ -27,6 +27,7 @@ from research.modules.core.settings import Settings
 from research.modules.llm.hygiene import StreamedAnswer, drop_cut_off_sentence, strip_control_text
 from research.modules.llm.roles import ROLE_HEADER, ModelRole
 from research.modules.text.tokens import estimate_tokens
+from research.modules.core.logs import said
 
 T = TypeVar("T", bound=BaseModel)
 
@@ -199,8 +200,8 @@ class ModelManager:
             raise OllamaError("ollama.stream_lost", host=self.host)
         if rest := shown.finish():
             on_token(rest)
-        log.info("model %s streamed %s for %s in %.2f s (%s prompt tokens, stop: %s)", self.model, role, node,
-                 time.perf_counter() - started, prompt_tokens, done_reason)
+        log.info(said("log.model_streamed", model=self.model, role=role, node=node,
+                      seconds=f"{time.perf_counter() - started:.2f}", tokens=prompt_tokens, stop=done_reason))
         answer = strip_control_text("".join(parts))
         if done_reason == "length":
             # Already shown to the user, so no retry here: the cut-off sentence never reaches the draft.
@@ -257,7 +258,7 @@ class ModelManager:
                     # Written to the cap without closing its JSON: asked again it would run away again.
                     return self._fall_back(node, fallback)
                 self._entry(node)["repairs"] += 1  # a reply that did not fit; usage shows how often
-                log.info("model reply for %s did not fit %s; asked once more", node, schema.__name__)
+                log.info(said("log.reply_did_not_fit", node=node, schema=schema.__name__))
                 conversation = [
                     *messages,
                     {"role": "assistant", "content": content[:2000]},
@@ -304,7 +305,7 @@ class ModelManager:
     # --- internals -------------------------------------------------------------------
     def _fall_back(self, node: str, fallback: T) -> T:
         """Counted in usage (meta.json) so a report can say which steps ran degraded."""
-        log.info("no usable model reply for %s: the step goes on without it", node)
+        log.info(said("log.no_usable_reply", node=node))
         self._entry(node)["fallbacks"] += 1
         return fallback
 
@@ -349,11 +350,11 @@ class ModelManager:
             if exc.status_code == 404:
                 raise OllamaError("ollama.model_missing", model=self.model) from None
             if self._record_failure():
-                log.info("model calls failed %d times in a row; %s takes over from %s", FAILURES_BEFORE_FALLBACK,
-                         self.model, self.switched_from)
+                log.info(said("log.model_fallback", count=FAILURES_BEFORE_FALLBACK, fallback=self.model,
+                              model=self.switched_from))
                 return await self._call(messages, node=node, stream=stream, format=format, extra_room=extra_room,
                                         max_tokens=max_tokens)
-            log.info("model %s failed for %s: %s", self.model, node, str(exc.error)[:200])
+            log.info(said("log.model_failed", model=self.model, node=node, reason=str(exc.error)[:200]))
             raise OllamaCallFailed(exc.error) from None
         except (ConnectionError, httpx.TransportError):
             raise OllamaError("ollama.unreachable", host=self.host) from None
@@ -365,9 +366,9 @@ class ModelManager:
             return response
         self.consecutive_failures = 0
         self._count(node, response.prompt_eval_count, response.eval_count, calls=1)
-        log.info("model %s answered %s for %s: %s+%s tokens in %.2f s (stop: %s)", self.model, _DECLARED_ROLE.get(),
-                 node, response.prompt_eval_count, response.eval_count, time.perf_counter() - started,
-                 getattr(response, "done_reason", None))
+        log.info(said("log.model_answered", model=self.model, role=_DECLARED_ROLE.get(), node=node,
+                      prompt=response.prompt_eval_count, completion=response.eval_count,
+                      seconds=f"{time.perf_counter() - started:.2f}", stop=getattr(response, "done_reason", None)))
         self._check_context(messages, response.prompt_eval_count)
         return response
 

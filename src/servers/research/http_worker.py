@@ -32,6 +32,7 @@ import psycopg
 from research.modules.core.errors import UserFacingError
 from research.modules.core.i18n import t
 from research.modules.core.language import choose_language
+from research.modules.core.logs import said
 from research.modules.core.settings import Settings
 from research.orchestrator import run_queue
 from research.orchestrator.run_queue import CURRENT_FENCE, ClaimedRun, Fenced, HandBack, Lease, RunStatus
@@ -99,7 +100,7 @@ class Worker:
         self.name = name or worker_name()
         self.lease_seconds = lease_seconds
         self.heartbeat_seconds = heartbeat_seconds
-        self.lang = choose_language(lang)  # the operator's: `--lang`, else the locale
+        self.lang = choose_language(lang)  # the operator's: `--lang`, else the locale (its start line)
         self.lease: Any = None  # the run in hand's fenced writes (run_queue.Lease)
         self.stopping = asyncio.Event()
         self.runs_done = 0
@@ -107,9 +108,9 @@ class Worker:
         self._enough = asyncio.Event()  # max_runs reached
 
     def say(self, key: str, level: int = logging.WARNING, **params: Any) -> None:
-        """One line for the operator in the worker's language (the standard log: stderr,
-        RESEARCH_LOG_LEVEL)."""
-        log.log(level, "worker %s: %s", self.name, " ".join(t(key, self.lang, **params).split())[:300])
+        """One line for the operator (the standard log: stderr, RESEARCH_LOG_LEVEL), in the
+        language the log was configured with (research serve's --lang, else the locale)."""
+        log.log(level, said("worker.line", worker=self.name, line=said(key, **params)))
 
     async def serve(self, max_runs: int | None = None) -> None:
         """Run jobs until stopped (or ``max_runs`` runs are done), reconnecting whenever the

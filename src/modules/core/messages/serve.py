@@ -32,6 +32,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "serve.port_in_use": {"en": "Cannot listen on {host}:{port}: {reason}", "ja": "{host}:{port} で待ち受けできません: {reason}"},
     "serve.worker_started": {"en": "Worker {worker} is waiting for runs.", "ja": "ワーカー {worker} が実行待ちです。"},
     # --- a worker's lines for the operator (stderr, through the log: RESEARCH_LOG_LEVEL) ---
+    "worker.line": {"en": "worker {worker}: {line}", "ja": "ワーカー {worker}: {line}"},
     "worker.reconnecting": {"en": "the queue's database failed ({reason}); connecting again",
                             "ja": "キューのデータベースでエラーが起きました（{reason}）。接続し直します"},
     "worker.handed_back_silent": {"en": "handed back runs of silent workers: jobs {jobs}, runs {runs}",
