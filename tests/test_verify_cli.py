@@ -240,3 +240,30 @@ def test_verify_batch_refuses_a_line_over_the_caps(run_cli, tmp_path, env):
     assert "Line 2" in result.stderr and "Too large to check: the answer has 250000 characters" in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
     assert [json.loads(line)["id"] for line in result.stdout.splitlines()] == ["ok"]
+
+
+def test_a_sessions_sources_are_read_safely_when_its_folder_was_edited(run_cli, tmp_path, env):
+    # `verify --session` reads the session's processed.jsonl, which a shared folder lets others edit:
+    # a line that is not a source is skipped (it used to end in a traceback), and a ledger that
+    # is a link to a private file is not read through (it used to be).
+    from research.state.session_folder import HistoryManager
+
+    history = HistoryManager(tmp_path / "sessions")
+    session = history.create(question="Fuji?", language="en", model="m")
+    source = {"label": "S1", "url": "https://example.org/fuji", "title": "Fuji", "status": "ok",
+              "language": "en", "markdown": SOURCE_EN}
+    ledger = session.path / "processed.jsonl"
+    ledger.write_text("not json\n[1, 2]\n" + json.dumps(source) + "\n", "utf-8")
+    answer = tmp_path / "answer.md"
+    answer.write_text("Mount Fuji is the highest mountain in Japan [S1].\n", "utf-8")
+    result = run_cli(["verify", str(answer), "--session", session.session_id, "--no-judge", "--json"], env)
+    assert result.returncode == 0, result.stderr
+    assert [c["verdict"] for c in json.loads(result.stdout)["claims"]] == ["supported"]
+
+    secret = tmp_path / "secret.jsonl"
+    secret.write_text(json.dumps({**source, "markdown": "Mount Fuji is the highest mountain in Japan."}) + "\n", "utf-8")
+    ledger.unlink()
+    ledger.symlink_to(secret)
+    refused = run_cli(["verify", str(answer), "--session", session.session_id, "--no-judge", "--json"], env)
+    assert refused.returncode != 0 and "Traceback" not in refused.stderr
+    assert "highest mountain" not in refused.stdout

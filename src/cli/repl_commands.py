@@ -7,7 +7,6 @@ COMMANDS is the single table that /help, completion and "did you mean" read.
 from __future__ import annotations
 
 import difflib
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable
@@ -290,12 +289,9 @@ def _sources(repl: "Repl", arg: str) -> bool:
     session = _target_session(repl, arg)
     if session is None:
         return True
-    documents = []
-    for line in (_session_text(session.path / "processed.jsonl") or "").splitlines():
-        try:
-            documents.append(json.loads(line))
-        except json.JSONDecodeError:
-            continue
+    from research.state.session_folder import read_ledger
+
+    documents = read_ledger(session.path)
     if not documents:
         repl.say("repl.sources_empty", session_id=session.session_id)
         return True

@@ -214,14 +214,10 @@ async def _read_sources(paths: list[str], lang: str, first_label: int) -> list[d
 
 def _session_documents(ref: str) -> list[dict[str, Any]]:
     from research.modules.core.settings import load_settings  # noqa: PLC0415
-    from research.state.session_folder import HistoryManager  # noqa: PLC0415
+    from research.state.session_folder import HistoryManager, read_ledger  # noqa: PLC0415
 
     history = HistoryManager(load_settings().sessions_dir)
-    session = history.resolve(ref)
-    path = session.path / "processed.jsonl"
-    if not path.exists():
-        return []
-    return [json.loads(line) for line in path.read_text("utf-8").splitlines() if line.strip()]
+    return read_ledger(history.resolve(ref).path)
 
 
 def _read_answer(path: str, lang: str) -> str:

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from research.modules.core.errors import EXIT_FAILURE, EXIT_NO_EVIDENCE, EXIT_OK, UsageError, UserFacingError
 from research.state.models import ProblemKind, summary_with_states
 from research.state.run_problems import outcome_exit_code, run_problems
-from research.state.session_folder import FINISHED_STATUSES, HistoryManager, SessionInfo, SessionStatus, now_iso
+from research.state.session_folder import FINISHED_STATUSES, HistoryManager, SessionInfo, SessionStatus, now_iso, read_ledger
 from research.modules.core.settings import Settings
 from research.modules.text.sanitize import clean_data, safe_markdown
 from research.nodes.dependencies import ProgressCallback, WorkflowDependencies
@@ -443,20 +443,13 @@ def _seed_from_parent(history: HistoryManager, parent: str | None) -> dict[str, 
     """A follow-up question starts from its parent's sources and knows what was asked before."""
     if not parent:
         return {}
-    import json
-
     from research.modules.text.injection import screen_injection
     from research.orchestrator.checkpoints import check_state_values
 
     session = history.resolve(parent)
     history.check_folder(session)  # its files are read: none may be a link or a FIFO
     meta = history.read_json(session.session_id, "meta.json", {})
-    documents = []
-    for line in (history.read_text(session.session_id, "processed.jsonl") or "").splitlines():
-        try:
-            documents.append(json.loads(line))
-        except json.JSONDecodeError:
-            continue
+    documents = read_ledger(session.path)
     # The parent's folder may be someone else's: its draft goes into the prompt, so it is screened like a page.
     answer = screen_injection((history.read_text(session.session_id, "llm_draft.md") or "")[:1500])[0]
     earlier = meta.get("conversation") if isinstance(meta.get("conversation"), list) else []

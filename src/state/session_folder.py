@@ -278,6 +278,25 @@ def read_session_bytes(path: Path, limit: int = SESSION_READ_LIMIT) -> bytes:
         os.close(fd)
 
 
+def read_ledger(folder: Path) -> list[dict[str, Any]]:
+    """processed.jsonl's entries, one per source, read by ``read_session_bytes``'s rules (never
+    through a link, never a FIFO); a line that is not a JSON object is skipped, since the
+    folder may be shared and its files edited. Empty when there is no readable ledger."""
+    try:
+        text = read_session_bytes(folder / "processed.jsonl").decode("utf-8", errors="replace")
+    except OSError:
+        return []
+    entries = []
+    for line in text.splitlines():
+        try:
+            entry = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        if isinstance(entry, dict):
+            entries.append(entry)
+    return entries
+
+
 def _open_regular(path: Path, flags: int) -> int:
     """``os.open`` that refuses a link (O_NOFOLLOW) and anything but a regular file.
 

@@ -3,7 +3,6 @@ and the plain text an MCP host shows when it reads text only."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from pydantic import BaseModel, Field
@@ -13,7 +12,7 @@ from research.orchestrator.runner import RunResult
 from research.modules.text.sanitize import one_line, safe_markdown
 from research.state.models import states_json, summary_states, summary_with_states, supported_percent
 from research.state.progress_log import PROGRESS_FILE, verdict_counts
-from research.state.session_folder import HistoryManager, SessionInfo, read_session_bytes
+from research.state.session_folder import HistoryManager, SessionInfo, read_ledger, read_session_bytes
 
 
 class SourceEntry(BaseModel):
@@ -114,13 +113,7 @@ def with_verdicts(summary: dict[str, Any], verification: dict[str, Any]) -> dict
 
 def ledger(session: SessionInfo) -> list[SourceEntry]:
     entries = []
-    for line in _read(session, "processed.jsonl").splitlines():
-        try:
-            doc = json.loads(line)
-        except json.JSONDecodeError:
-            continue
-        if not isinstance(doc, dict):
-            continue
+    for doc in read_ledger(session.path):
         entries.append(SourceEntry(label=one_line(str(doc.get("label", ""))), title=one_line(str(doc.get("title") or "")),
                                    url=one_line(str(doc.get("url") or "")), status=str(doc.get("status", "ok")),
                                    error=one_line(str(doc["error"])) if doc.get("error") else None,
