@@ -276,8 +276,8 @@ def test_the_repl_with_research_server_asks_there_and_follow_ups_keep_the_conver
         for key, value in client_env.items():
             monkeypatch.setenv(key, value)
         with create_pipe_input() as pipe:
-            # /sessions and /show read the server's sessions, as the conversation's are there.
-            pipe.send_text(f"{QUESTION}\rWhen did it last erupt?\r/sessions\r/show\r/quit\r")
+            # /sessions, /show and /sources read the server's sessions, as the conversation's are there.
+            pipe.send_text(f"{QUESTION}\rWhen did it last erupt?\r/sessions\r/show\r/sources\r/quit\r")
             assert run_repl(load_settings(), input=pipe, output=DummyOutput()) == 0
     out, err = capsys.readouterr()
     assert "Traceback" not in out + err
@@ -288,6 +288,9 @@ def test_the_repl_with_research_server_asks_there_and_follow_ups_keep_the_conver
     assert follow_up["parent_session"] == first["session_id"]  # the conversation went on, on the server
     assert first["session_id"] in out and follow_up["session_id"] in out  # /sessions: the server's list
     assert "| Claims |" in out  # /show: the follow-up's report.md, the REPL's current session
+    # /sources: what the follow-up's run read, from the server (this client has no copy of its ledger).
+    listing = out[out.index(f"Sources of session {follow_up['session_id']}"):]
+    assert re.search(r"^S1 .+ \(read\)$", listing, re.M) and re.search(r"^    http://127\.0\.0\.1:\d+/", listing, re.M)
     # Nothing ran here: only the report files came back.
     assert not list(Path(client_env["RESEARCH_SESSIONS_DIR"]).glob("session_*"))
 

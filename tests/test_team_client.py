@@ -392,9 +392,19 @@ def test_a_front_without_the_session_folder_answers_from_the_run_itself(tmp_path
     service = HttpService(Settings(sessions_dir=tmp_path / "none"))
     row = {"result": {"session_id": "20260101_000000_abcdef", "session_dir": "/elsewhere/session_20260101_000000_abcdef",
                       "language": "en", "report_md": "/elsewhere/report.md", "report_pdf": "/elsewhere/report.pdf",
-                      "answer": "Mount Fuji is 3,776 m high [S1].", "exit_code": 0, "sources": 1}}
+                      "answer": "Mount Fuji is 3,776 m high [S1].", "exit_code": 0, "sources": 1,
+                      "source_list": [
+                          {"label": "S1", "title": "Mount Fuji", "url": "https://example.org/fuji", "status": "ok",
+                           "error": None, "suspicious": False},
+                          {"label": "S2", "title": "", "url": "https://example.org/gone", "status": "failed",
+                           "error": "HTTP 404", "suspicious": False}]}}
     output = service.team_output(7, row)
     assert output.answer == "Mount Fuji is 3,776 m high [S1]." and output.run_id == 7
+    # The sources the worker read come with the run: a host can resolve [S1] without the folder.
+    assert [(s.label, s.url, s.status) for s in output.sources] == [
+        ("S1", "https://example.org/fuji", "ok"), ("S2", "https://example.org/gone", "failed")]
+    assert output.result["source_list"] == [{"label": "S1", "title": "Mount Fuji", "url": "https://example.org/fuji",
+                                             "cited": True, "suspicious": False}]
     assert output.report_pdf == "/api/runs/7/files/report.pdf" and output.session_dir == ""
     assert output.result["answer"] == output.answer and output.result["report_md"] == "/api/runs/7/files/report.md"
     assert "/elsewhere" not in output.model_dump_json()

@@ -519,7 +519,8 @@ def _finish(result_json: dict[str, Any], folder: Path, local: dict[str, Path], p
 async def server_sessions(action: str, ref: str | None, settings: Settings, lang: str, *, as_json: bool) -> int:
     """`research sessions list|show|open` with RESEARCH_SERVER: this token's sessions there, shown as
     local ones are (the same table, the same --json keys, the report itself; open: report.pdf
-    fetched into the local folder a run's files go to, then the viewer)."""
+    fetched into the local folder a run's files go to, then the viewer). ``sources``: the
+    REPL's /sources, the list its last run read (the server's session row carries it)."""
     from research.cli.subcommands import _with_verdicts, print_sessions_table
 
     token = server_token(lang)
@@ -543,6 +544,15 @@ async def server_sessions(action: str, ref: str | None, settings: Settings, lang
         except _Unknown:
             _say("research: " + t("remote.unknown_session", lang, session_id=one_line(session_id, 80), url=base))
             return EXIT_USAGE
+        if action == "sources":  # the REPL's /sources: what the session's last run read
+            from rich.console import Console
+
+            from research.cli.subcommands import print_source_list
+            from research.state.session_folder import source_list
+
+            listed = meta.get("source_list") if isinstance(meta.get("source_list"), list) else []
+            print_source_list(Console(), session_id, source_list(s for s in listed if isinstance(s, dict)), lang)
+            return EXIT_OK
         folder = local_folder(settings, session_id)
         prefix = f"/api/sessions/{_quoted(session_id)}/files"
         if action == "open":

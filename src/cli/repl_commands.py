@@ -15,7 +15,7 @@ from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
 from rich.markup import escape
 
-from research.modules.text.sanitize import one_line, strip_controls
+from research.modules.text.sanitize import strip_controls
 from research.modules.core.errors import UserFacingError
 from research.modules.core.i18n import t
 
@@ -151,7 +151,7 @@ def _models(repl: "Repl", arg: str) -> bool:
 
 # --- sessions: /sessions /open /show /resume /sources ----------------------------------------
 def _on_server(repl: "Repl", action: str, ref: str | None) -> bool:
-    """With RESEARCH_SERVER, /sessions, /show and /open read the team's server, as
+    """With RESEARCH_SERVER, /sessions, /show, /open and /sources read the team's server, as
     `research sessions list|show|open` do there (a conversation's sessions are on the server)."""
     import asyncio
 
@@ -286,27 +286,19 @@ def _cancel(repl: "Repl", arg: str) -> bool:
 
 
 def _sources(repl: "Repl", arg: str) -> bool:
+    if repl.settings.server:  # the session and its ledger are on the team's server
+        return _on_server(repl, "sources", arg.strip() or repl.session_id)
     session = _target_session(repl, arg)
     if session is None:
         return True
-    from research.state.session_folder import read_ledger
+    from research.cli.subcommands import print_source_list
+    from research.state.session_folder import read_ledger, source_list
 
-    documents = read_ledger(session.path)
-    if not documents:
+    sources = source_list(read_ledger(session.path))
+    if not sources:
         repl.say("repl.sources_empty", session_id=session.session_id)
         return True
-    # A list, not a table: URLs must stay whole on one line so they can be copied or clicked.
-    repl.console.print(f"[bold]{escape(t('repl.sources_title', repl.lang, session_id=session.session_id))}[/bold]")
-    for doc in documents:
-        ok = doc.get("status") == "ok"
-        # Titles, URLs and errors come from the pages: one clean line each, no escape sequences.
-        status = (t("repl.source_ok", repl.lang) if ok
-                  else t("repl.source_left_out" if doc.get("status") == "left_out" else "repl.source_failed",
-                         repl.lang, error=one_line(str(doc.get("error") or ""), 80)))
-        label, title = one_line(str(doc.get("label", "")), 12), one_line(str(doc.get("title") or ""), 300)
-        repl.console.print(f"[cyan]{escape(label)}[/cyan] {escape(title)} "
-                           f"[{'dim' if ok else 'red'}]({escape(status)})[/]", soft_wrap=True)
-        repl.console.print(f"    {escape(one_line(str(doc.get('url', ''))))}", soft_wrap=True)
+    print_source_list(repl.console, session.session_id, sources, repl.lang)
     return True
 
 

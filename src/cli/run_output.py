@@ -87,17 +87,17 @@ def json_result(result: Any) -> dict[str, Any]:
     and every source read with its label and URL (``cited``: the answer cites it;
     ``suspicious``: text addressed to a model was screened out of it)."""
     from research.modules.text.claims import citation_labels
-    from research.servers.research.results import ledger
-    from research.state.session_folder import HistoryManager
+    from research.state.session_folder import HistoryManager, read_ledger, source_list
 
     answer = report_answer(result)
     cited = set(citation_labels(answer))  # the one citation grammar
-    sources: list[dict[str, Any]] = []
-    if result.session_dir:
+    read = result.source_list
+    if not read and result.session_dir:  # a result kept before it carried its sources
         session = HistoryManager(Path(result.session_dir).parent).resolve(result.session_id)
-        sources = [{"label": s.label, "title": s.title, "url": s.url, "cited": s.label in cited,
-                    "suspicious": s.suspicious}
-                   for s in ledger(session) if s.status == "ok"]
+        read = source_list(read_ledger(session.path))
+    sources = [{"label": s.get("label", ""), "title": s.get("title", ""), "url": s.get("url", ""),
+                "cited": s.get("label") in cited, "suspicious": s.get("suspicious") is True}
+               for s in read if s.get("status", "ok") == "ok"]
     return result.to_json() | {"answer": answer, "source_list": sources}
 
 

@@ -8,11 +8,12 @@ import json
 import os
 import shutil
 import sys
+from typing import Any
 
 from research.modules.core.errors import EXIT_FAILURE, EXIT_OK, EXIT_SEARCH_FAILED, EXIT_USAGE, UserFacingError
 from research.modules.core.i18n import t
 from research.cli.arguments import ArgumentParser
-from research.modules.text.sanitize import clean_data, strip_controls
+from research.modules.text.sanitize import clean_data, shorten, strip_controls
 
 
 LANG_HELP = "language of the messages (default: your locale)"
@@ -344,6 +345,27 @@ def _confirm_removal(history, session, lang: str) -> bool:
         return True
     sys.stderr.write(t("terminal.rm_kept", lang, session_id=session.session_id) + "\n")
     return False
+
+
+def print_source_list(console: Any, session_id: str, sources: list[dict[str, Any]], lang: str) -> None:
+    """The REPL's /sources: each source's label, title and status on one line, its URL whole on
+    the next so it can be copied or clicked (a list, not a table). ``sources``: session_folder's
+    source_list, whose fields are already one clean line each."""
+    from rich.markup import escape
+
+    if not sources:
+        console.print(escape(t("repl.sources_empty", lang, session_id=session_id)))
+        return
+    console.print(f"[bold]{escape(t('repl.sources_title', lang, session_id=session_id))}[/bold]")
+    for source in sources:
+        ok = source.get("status") == "ok"
+        status = (t("repl.source_ok", lang) if ok
+                  else t("repl.source_left_out" if source.get("status") == "left_out" else "repl.source_failed",
+                         lang, error=shorten(str(source.get("error") or ""), 80)))
+        label, title = shorten(str(source.get("label", "")), 12), shorten(str(source.get("title") or ""), 300)
+        console.print(f"[cyan]{escape(label)}[/cyan] {escape(title)} [{'dim' if ok else 'red'}]({escape(status)})[/]",
+                      soft_wrap=True)
+        console.print(f"    {escape(str(source.get('url', '')))}", soft_wrap=True)
 
 
 def print_sessions_table(sessions: list[dict], lang: str) -> None:

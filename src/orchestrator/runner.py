@@ -19,9 +19,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
 
 from research.modules.core.errors import EXIT_FAILURE, EXIT_NO_EVIDENCE, EXIT_OK, UsageError, UserFacingError
-from research.state.models import ProblemKind, summary_with_states
+from research.state.models import ProblemKind, ledger_mappings, summary_with_states
 from research.state.run_problems import outcome_exit_code, run_problems
-from research.state.session_folder import FINISHED_STATUSES, HistoryManager, SessionInfo, SessionStatus, now_iso, read_ledger
+from research.state.session_folder import FINISHED_STATUSES, HistoryManager, SessionInfo, SessionStatus, now_iso, read_ledger, source_list
 from research.modules.core.settings import Settings
 from research.modules.text.sanitize import clean_data, safe_markdown
 from research.nodes.dependencies import ProgressCallback, WorkflowDependencies
@@ -77,6 +77,9 @@ class RunResult:
     resumed: bool = False
     answer: str = ""  # the final, checked answer (what report.md says), for stdout
     problems: list[dict[str, Any]] = field(default_factory=list)  # failures that changed the result
+    # Every source of the run (session_folder.source_list): kept with the result, so a team's
+    # service shows them to a host or a client that has no copy of the session's folder.
+    source_list: list[dict[str, Any]] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         # Problems quote pages and servers: the one JSON object on stdout carries no escapes.
@@ -293,6 +296,7 @@ async def _run_locked(run: RunContext) -> RunResult:
         resumed=bool(request.resume),
         answer=final_answer(final, read),
         problems=problems,
+        source_list=source_list(ledger_mappings(documents)),
     )
 
 
@@ -322,6 +326,7 @@ def result_from_meta(session: SessionInfo, lang: str, meta: dict[str, Any], resu
         exit_code=EXIT_OK if read else int(meta.get("exit_code") or EXIT_NO_EVIDENCE),
         resumed=resumed,
         problems=list(meta.get("problems") or []),
+        source_list=source_list(read_ledger(session.path)),
     )
 
 

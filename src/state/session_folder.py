@@ -25,12 +25,12 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterable, Iterator, Mapping
 
 from research.modules.core.errors import UsageError, UserFacingError
 from research.modules.core.files import atomic_write, fsync_directory  # noqa: F401 - the session's writes, and re-exported
 from research.modules.core.urls import canonical_url
-from research.modules.text.sanitize import shorten
+from research.modules.text.sanitize import one_line, shorten
 from research.state.status import SessionStatus
 
 SESSION_ID = re.compile(r"^\d{8}_\d{6}_[0-9a-f]{6}$")
@@ -295,6 +295,17 @@ def read_ledger(folder: Path) -> list[dict[str, Any]]:
         if isinstance(entry, dict):
             entries.append(entry)
     return entries
+
+
+def source_list(ledger: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """The sources of a ledger as a person or a host is shown them, without the pages' text:
+    label, title, URL, status (ok, failed, left_out), the error and whether text addressed to
+    a model was screened out. Each field is one clean line: a page or a shared folder wrote it."""
+    return [{"label": one_line(str(entry.get("label", ""))), "title": one_line(str(entry.get("title") or "")),
+             "url": one_line(str(entry.get("url") or "")), "status": one_line(str(entry.get("status") or "ok")),
+             "error": one_line(str(entry["error"])) if entry.get("error") else None,
+             "suspicious": entry.get("suspicious") is True}
+            for entry in ledger]
 
 
 def _open_regular(path: Path, flags: int) -> int:

@@ -53,6 +53,7 @@ from research.servers.research.results import (
     SessionList,
     SessionReport,
     SessionSummary,
+    SourceEntry,
     render_research,
     render_session_list,
     research_output,
@@ -335,6 +336,7 @@ class HttpService:
             output = ResearchOutput(session_id=result.session_id, session_dir="", language=result.language,
                                     answer=safe_markdown(result.answer.strip()),
                                     verification=with_verdicts(result.verification, {}),
+                                    sources=[SourceEntry(**entry) for entry in result.source_list],
                                     report_md=result.report_md, report_pdf=result.report_pdf,
                                     no_evidence=result.exit_code != 0)
         files = {name: run_files_path(run_id, name) for name in REPORT_FILES}
@@ -386,6 +388,8 @@ class HttpService:
         run = runs[-1] if runs else {"session_id": session_id}
         listed = [r for r in await self.session_rows(owner, MAX_SESSIONS_LISTED) if r["session_id"] == session_id]
         meta = listed[0] if listed else {"session_id": session_id, "status": row["status"]}
+        # The sources its last finished run read (the REPL's /sources on a team's server).
+        meta = {**meta, "source_list": (run.get("result") or {}).get("source_list") or []}
         return meta, await self.files(run.get("run_id"), run)
 
     async def sessions(self, owner: str, limit: int) -> SessionList:

@@ -12,7 +12,7 @@ from research.orchestrator.runner import RunResult
 from research.modules.text.sanitize import one_line, safe_markdown
 from research.state.models import states_json, summary_states, summary_with_states, supported_percent
 from research.state.progress_log import PROGRESS_FILE, verdict_counts
-from research.state.session_folder import HistoryManager, SessionInfo, read_ledger, read_session_bytes
+from research.state.session_folder import HistoryManager, SessionInfo, read_ledger, read_session_bytes, source_list
 
 
 class SourceEntry(BaseModel):
@@ -112,13 +112,7 @@ def with_verdicts(summary: dict[str, Any], verification: dict[str, Any]) -> dict
 
 
 def ledger(session: SessionInfo) -> list[SourceEntry]:
-    entries = []
-    for doc in read_ledger(session.path):
-        entries.append(SourceEntry(label=one_line(str(doc.get("label", ""))), title=one_line(str(doc.get("title") or "")),
-                                   url=one_line(str(doc.get("url") or "")), status=str(doc.get("status", "ok")),
-                                   error=one_line(str(doc["error"])) if doc.get("error") else None,
-                                   suspicious=doc.get("suspicious") is True))
-    return entries
+    return [SourceEntry(**entry) for entry in source_list(read_ledger(session.path))]
 
 
 def render_research(output: ResearchOutput) -> str:
