@@ -565,7 +565,11 @@ async def test_a_sentence_that_only_says_where_to_read_is_not_part_of_the_answer
     answer = (await _verify(_state(draft), deps))["verification"]["annotated_draft"]
     assert answer == "## 結論\n富士山の最後の噴火は1707年の宝永噴火である[S1]。\n"
     for sentence in ("More details are available in [S2].", "See [S1] for more details.",
-                     "This information is provided by [S1] and [S2]."):
+                     "This information is provided by [S1] and [S2].",
+                     # The real model (Qwen2.5-Coder-1.5B, 2026-11-28), after the height with its citation:
+                     "This information is provided in the source [S1].",
+                     "The data is available in the sources [S1] and [S2] listed below.",
+                     "この情報は出典[S1]に記載されています。", "詳細は各資料[S1]や[S2]で確認できます。"):
         (claim,) = split_claims(sentence)
         assert not_a_claim_reason(claim.plain, claim.text, [], ProgramText()) == "about_the_source", sentence
     # A sentence that says something of the world as well stays a claim.

@@ -77,10 +77,14 @@ _ABOUT_THE_SOURCE = re.compile(
 _WHERE_TO_READ = re.compile(
     r"^(?:[^。]{0,30}?(?:に関する|についての|の))?(?:この|これらの|その|詳しい|詳細な|より詳しい|さらに詳しい)?"
     r"(?:情報|データ|詳細|内容|説明|数値|資料|詳しく)(?:について)?(?:は|も)[\sや、と・及びおよび]*"
+    r"(?:(?:この|その|各|上記の|以下の)?(?:出典|資料|情報源|ソース|参考文献|記事|ページ|サイト|文献)(?:[\sや、と・]*)?)*"
     r"(?:で|に|から|にて)(?:は|も)?(?:提供|掲載|記載|紹介|説明|公開|確認|参照|まとめ|示)"
     r"|^(?:this|these|the|more|further|additional|such)?\s*(?:information|data|details?|figures?|facts?)\s+"
     r"(?:is|are|can be|may be)\s+(?:provided|available|given|found|listed|described|shown|covered|reported)\s+"
-    r"(?:in|by|at|from|on)[\s,]*(?:(?:and|or)[\s,]*)*[.]?$"
+    # "… in [S1]", and with the citation's noun left in: "… in the source [S1]" (the real model)
+    r"(?:in|by|at|from|on)[\s,]*(?:(?:the|this|these|those|its|our|each)\s+)?(?:(?:cited|listed|given|above)\s+)?"
+    r"(?:(?:sources?|documents?|references?|pages?|articles?|websites?|sites?|links?)\b)?"
+    r"(?:\s+(?:listed|cited|given|shown))?(?:\s+(?:above|below|here))?[\s,]*(?:(?:and|or)[\s,]*)*[.]?$"
     r"|^see\s+(?:also\s+)?(?:for\s+(?:more|further)\s+(?:details|information))?[\s.]*$",
     re.IGNORECASE)
 # A sentence that only announces what follows: 「…は以下の通りです」, "… are as follows".
