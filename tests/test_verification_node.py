@@ -577,6 +577,28 @@ async def test_a_sentence_that_only_says_where_to_read_is_not_part_of_the_answer
     assert not_a_claim_reason(claim.plain, claim.text, [], ProgramText()) is None
 
 
+@pytest.mark.parametrize("sentence", [
+    # The real model (Qwen2.5-Coder-1.5B, 2026-11-28) rewrote the source's 「この資料は富士山の火山防災に
+    # ついてまとめたものです。」 twice, each time with another subject, and both were kept as "supported".
+    "この遺産は富士山の噴火の歴史や火山の防災についてまとめたものです[S2]。",
+    "この火山は富士山の噴火の歴史や火山の防災についてまとめたものです[S2]。",
+    "This heritage is a summary of the eruption history of Mount Fuji [S2].",
+])
+def test_a_pages_account_of_itself_is_not_a_claim_whatever_subject_the_model_gave_it(sentence):
+    (claim,) = split_claims(sentence)
+    assert not_a_claim_reason(claim.plain, claim.text, [], ProgramText()) == "about_the_source"
+
+
+@pytest.mark.parametrize("sentence", [
+    "この噴火は江戸に火山灰を降らせたことで知られています[S1]。",
+    "この山は日本最高峰の山です[S1]。",
+    "The eruption is a summary event in the Edo period records [S1].",
+])
+def test_a_sentence_about_the_world_with_a_demonstrative_subject_stays_a_claim(sentence):
+    (claim,) = split_claims(sentence)
+    assert not_a_claim_reason(claim.plain, claim.text, [], ProgramText()) is None
+
+
 async def test_a_heading_written_again_is_one_section():
     # The real model (富士山の最後の噴火はいつ？) wrote five sections all headed 「富士山の噴火の歴史」.
     draft = ("## 結論\n富士山の最後の噴火は1707年の宝永噴火である[S1]。\n\n## 1. 富士山の噴火の歴史\n"
@@ -761,3 +783,27 @@ async def test_a_sub_question_asking_the_same_attribute_in_other_words_is_answer
     # Another attribute (how many climb) is still said to be unanswered: the lexicon widens an
     # attribute's words, not what counts as an answer.
     assert verification["summary"]["not_given"] == [unasked]
+
+
+async def test_a_finding_that_names_the_same_things_again_under_another_sub_question_is_a_repeat():
+    # The real model (Qwen2.5-Coder-1.5B, 日本の再生可能エネルギーの内訳は？, 2026-11-28) answered two
+    # sub-questions that ask the same with the same list; a finding with something of its own stays.
+    source = {**LEDGER[0], "label": "S1", "language": "ja",
+              "markdown": "日本の再生可能エネルギーは太陽光発電、水力発電、風力発電が中心である。"
+                          "風力発電は近年増えている。地熱発電は東北と九州に多い。"}
+    draft = ("## 結論\n日本の再生可能エネルギーは太陽光発電、水力発電、風力発電が中心である[S1]。\n\n"
+             "## 1. 日本の再生可能エネルギーの主要な種類は何ですか？\n"
+             "日本の再生可能エネルギーの主要な種類は太陽光発電、水力発電、風力発電です[S1]。\n\n"
+             "## 2. 日本の再生可能エネルギーの主要なエネルギー源は？\n"
+             "日本の再生可能エネルギーの主要なエネルギー源は太陽光発電、水力発電、風力発電です[S1]。"
+             "地熱発電は東北と九州に多い[S1]。\n")
+    plan = [{"question": q, "queries": []} for q in
+            ("日本の再生可能エネルギーの主要な種類は何ですか？", "日本の再生可能エネルギーの主要なエネルギー源は？")]
+    state = dict(_state(draft), documents=[source], question="日本の再生可能エネルギーの内訳は？", plan=plan)
+    deps, _ = _deps(FakeModel(judge=JudgeBatch(verdicts=[])), loops=0)
+    verification = (await _verify(state, deps))["verification"]
+    answer = verification["annotated_draft"]
+    assert answer.count("太陽光発電、水力発電、風力発電") == 1  # the Summary's, once
+    assert "地熱発電は東北と九州に多い[S1]" in answer  # something of its own: kept
+    assert verification["summary"]["left_out"]["duplicate"] == 2
+    assert verification["summary"]["not_given"] == []  # both sub-questions are answered above

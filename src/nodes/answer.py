@@ -69,7 +69,12 @@ _SAYS_MISSING = re.compile(
 _ABOUT_THE_SOURCE = re.compile(
     r"^(?:この|本|当)(?:資料|文書|ページ|記事|サイト|論文|報告書|レポート)(?:は|では|には)"
     r"|^(?:this|the) (?:document|page|article|source|site|paper|report|passage)s? "
-    r"(?:is|are|was|describes?|summari[sz]es?|covers?|explains?|discusses?|provides?|presents?|gives?|contains?)\b",
+    r"(?:is|are|was|describes?|summari[sz]es?|covers?|explains?|discusses?|provides?|presents?|gives?|contains?)\b"
+    # A page's account of itself with another subject put in: the source's 「この資料は富士山の火山防災に
+    # ついてまとめたものです」 written as 「この遺産は…についてまとめたものです」 (Qwen2.5-Coder-1.5B).
+    r"|^(?:この|本|当)[^、。]{1,10}?(?:は|では)[^。]{0,80}?(?:について|を)(?:まとめ|紹介し|解説し|説明し|整理し)た"
+    r"(?:もの|ページ|記事|資料|サイト|文書)(?:です|である|だ|となっています)"
+    r"|^(?:this|the) \w+ (?:is|provides) (?:a|an) (?:summary|overview|compilation|introduction) (?:of|to)\b",
     re.IGNORECASE)
 # A sentence that only says where something can be read, once its citations are taken out:
 # 「このデータは[S3]で提供されています。」, 「…に関する情報は[S2]や[S4]で提供されています。」 (the
@@ -192,11 +197,16 @@ class Topic:
         sentence only words of the question: "The elevation of Mount Fuji is 3,776 m" after
         the Summary's "Mount Fuji is 3,776 m tall", under a heading "What is the elevation of
         Mount Fuji?" (Qwen2.5-Coder-1.5B wrote the fact three times, once per sub-question). A
-        finding with one word of its own ("it erupted for 16 days in 1707") stays."""
+        finding with one word of its own ("it erupted for 16 days in 1707") stays. Without a
+        figure, the things it names must be several and all named already: 「主要な種類は太陽光発電、
+        水力発電、風力発電です」 and then 「主要なエネルギー源は太陽光発電、水力発電、風力発電です」
+        (the real model again, under two sub-questions that ask the same)."""
         figures = _figures(plain)
         asked = self.terms | self.subject | self.names
-        return bool(figures) and any(figures <= earlier and content - earlier <= asked
-                                     for kept in said.values() for earlier in kept)
+        if figures:
+            return any(figures <= earlier and content - earlier <= asked for kept in said.values() for earlier in kept)
+        return any(content - earlier <= asked and len((content & earlier) - asked) >= _NAMED_AGAIN
+                   for kept in said.values() for earlier in kept)
 
     def on_the_point(self, claim: Claim, summary_said: Iterable[set[str]]) -> bool:
         """Whether a finding that names the question's subject also says something of what the
@@ -289,6 +299,9 @@ def _asking_terms() -> frozenset[str]:
     words = ("tell", "explain", "describe", "give", "overview", "summary", "summarize", "about",
              "について", "教えて", "説明", "概要", "まとめ", "知りたい")
     return frozenset().union(*(_content_terms(word) for word in words))
+
+
+_NAMED_AGAIN = 3  # terms of its own a figure-less finding must share with a kept sentence to be a repeat
 
 
 def _figures(text: str) -> set[str]:
