@@ -807,3 +807,18 @@ async def test_a_finding_that_names_the_same_things_again_under_another_sub_ques
     assert "地熱発電は東北と九州に多い[S1]" in answer  # something of its own: kept
     assert verification["summary"]["left_out"]["duplicate"] == 2
     assert verification["summary"]["not_given"] == []  # both sub-questions are answered above
+
+
+@pytest.mark.parametrize("language, question, summary, sub", [
+    ("en", "What is the height of Mount Fuji?", "Mount Fuji is the highest mountain in Japan at 3,776 m [S2].",
+     "Why is Mount Fuji so tall?"),
+    ("ja", "富士山の標高は？", "富士山は日本最高峰の山で、標高は3,776メートルである[S1]。", "富士山の標高はなぜ高い？"),
+])
+async def test_a_sub_question_asking_why_is_not_answered_by_a_summary_that_only_names_its_words(
+        language, question, summary, sub):
+    draft = f"## Summary\n{summary}\n\n## 1. {question}\n[S2]\n\n## 2. {sub}\n[S2]\n"
+    plan = [{"question": q, "queries": []} for q in (question, sub)]
+    state = dict(_state(draft, language=language), question=question, plan=plan)
+    deps, _ = _deps(FakeModel(), loops=0)
+    verification = (await _verify(state, deps))["verification"]
+    assert verification["summary"]["not_given"] == [sub]

@@ -102,6 +102,12 @@ _GENERIC_TERMS = frozenset({
 })
 
 
+# A question that asks for a reason or a way ("how tall" asks a measure, "how did it form" a way).
+_ASKS_WHY_OR_HOW = re.compile(
+    r"\bwhy\b|\bhow (?:does|do|did|is|are|was|were|can|could|will|would|has|have)\b|\bwhat (?:causes?|caused)\b"
+    r"|なぜ|どうして|どのように|どうやって|理由|仕組み|原因", re.IGNORECASE)
+
+
 def _norm(text: str) -> str:
     return " ".join(text.lower().replace("：", ":").split()).rstrip(" .。")
 
@@ -639,7 +645,9 @@ def assemble_answer(
         asked = _content_terms(question) - _GENERIC_TERMS
         for sub in sub_questions or []:
             terms = _content_terms(sub) - _GENERIC_TERMS
-            if terms == asked or terms <= summary_terms:
+            # "Why is Mount Fuji 3,776 m tall?" names only what the Summary names, and asks
+            # what it does not say: a reason or a way is answered by words, not by the terms.
+            if terms == asked or terms <= summary_terms and not _ASKS_WHY_OR_HOW.search(sub):
                 answered_by_summary.add(_heading_key(sub))
     out, not_given = _tidy_sections(out, language, [q for q in sub_questions or [] if _heading_key(q) not in answered_by_summary],
                                     summary_empty=bool(summary) and not kept_summary,
