@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from research.modules.core.settings import Settings
@@ -822,3 +823,25 @@ async def test_a_sub_question_asking_why_is_not_answered_by_a_summary_that_only_
     deps, _ = _deps(FakeModel(), loops=0)
     verification = (await _verify(state, deps))["verification"]
     assert verification["summary"]["not_given"] == [sub]
+
+
+async def test_a_numbered_list_is_counted_again_after_an_item_is_taken_out():
+    # The real model (量子ビットとは？, 2026-11-28): item 1 repeated the Summary and went, and the answer
+    # showed a list that began at "2.".
+    draft = ("## 結論\n富士山の最後の噴火は1707年の宝永噴火である[S1]。\n\n## 噴火の特徴\n\n"
+             "1. 富士山の最後の噴火は1707年の宝永噴火である[S1]。\n2. 宝永噴火では江戸にも火山灰が降った[S1]。\n"
+             "3. 富士山は日本最高峰の山である[S1]。\n")
+    deps, _ = _deps(FakeModel(), loops=0)
+    answer = (await _verify(_state(draft), deps))["verification"]["annotated_draft"]
+    items = [line for line in answer.splitlines() if re.match(r"\d+\. ", line)]
+    assert [item.split(".")[0] for item in items] == [str(n) for n in range(1, len(items) + 1)], answer
+    assert items and items[0].startswith("1. 宝永噴火では江戸にも火山灰が降った")
+
+
+def test_list_numbers_count_by_depth_and_start_again_after_a_heading_or_a_paragraph():
+    from research.nodes.answer import _tidy_sections
+
+    tidy, _ = _tidy_sections("## A\n\n2. x\n   2. y\n   3. z\n3. w\n\npara\n\n5. v\n\n## B\n\n4. c\n", "en", [],
+                             summary_empty=False)
+    assert [line for line in tidy.splitlines() if re.match(r"\s*\d", line)] == [
+        "1. x", "   1. y", "   2. z", "2. w", "1. v", "1. c"]

@@ -58,6 +58,7 @@ PLACEHOLDER = re.compile(r"[<＜〈《][^<>＜＞〈〉《》\n]{1,24}[>＞〉�
 _NUMBERING = re.compile(r"^\s*(?:\d{1,2}[.)．）]|[（(]\d{1,2}[)）])\s*")
 _HEADING_LINE = re.compile(r"^(\s{0,3})(#{1,6})\s+(.*?)\s*#*\s*$")
 _LIST_ITEM = re.compile(r"^\s*(?:[-*+•・]|\d{1,3}[.)）])\s*$")
+_NUMBERED_ITEM = re.compile(r"^(\s*)(\d{1,3})([.)）]\s)")
 _SENTENCE_END = "。．.！？!?"
 # Sentences that say the sources lack something: a plain statement the answer owes the reader.
 _SAYS_MISSING = re.compile(
@@ -693,6 +694,7 @@ def _tidy_sections(text: str, language: Language, sub_questions: list[str], *, s
     seen_headings: set[str] = set()
     lines = text.split("\n")
     cleaned: list[str] = []
+    counts: dict[int, int] = {}  # the numbered list's items so far, by indentation
     in_fence = False
     for line in lines:
         if line.lstrip().startswith(("```", "~~~")):
@@ -702,6 +704,7 @@ def _tidy_sections(text: str, language: Language, sub_questions: list[str], *, s
             continue
         heading = _HEADING_LINE.match(line)
         if heading:
+            counts = {}
             title = PLACEHOLDER.sub("", heading.group(3)).strip()
             if title != heading.group(3).strip():
                 title = _NUMBERING.sub("", title).strip()
@@ -725,6 +728,16 @@ def _tidy_sections(text: str, language: Language, sub_questions: list[str], *, s
             continue
         if _LIST_ITEM.match(line) or (line.strip() and not re.search(r"[^\s\[\]S0-9,]", line)):
             continue  # a list item or a line left with nothing (or only citations) in it
+        numbered = _NUMBERED_ITEM.match(line)
+        if numbered:
+            # Counted again after what was taken out: an item 1 gone leaves "1." not "2." (the real
+            # model's list, its first item a repeat of the Summary). Each depth counts on its own.
+            depth = len(numbered.group(1))
+            counts = {d: n for d, n in counts.items() if d <= depth}
+            counts[depth] = counts.get(depth, 0) + 1
+            line = f"{numbered.group(1)}{counts[depth]}{numbered.group(3)}{line[numbered.end():]}"
+        elif line.strip() and not line.startswith((" ", "\t")):
+            counts = {}  # a paragraph between two lists: the next one starts at 1
         cleaned.append(line.rstrip())
     # Sections: drop the empty ones, or say what the sources did not give.
     wanted = {_heading_key(q): q for q in sub_questions if q.strip()}
