@@ -15,11 +15,11 @@ from pathlib import Path
 
 import anyio
 import httpx
+import httpx2
 import pytest
 from conftest import RESEARCH, CliResult, research_in_process
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
-from mcp.shared._httpx_utils import create_mcp_http_client
 
 from fixtures.postgres import database_url, postgres_server  # noqa: F401 - pytest fixtures
 
@@ -63,7 +63,8 @@ def serving(env: dict[str, str], workers: int = 2):
 
 
 def client(url: str, token: str) -> Client:
-    http = create_mcp_http_client(headers={"Authorization": f"Bearer {token}"})
+    # A plain client with the bearer token, as an MCP host would build one (not the SDK's private helper).
+    http = httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}"}, timeout=httpx2.Timeout(30.0, read=300.0))
     return Client(streamable_http_client(url, http_client=http))
 
 
