@@ -19,9 +19,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
 
 from research.modules.core.errors import EXIT_FAILURE, EXIT_NO_EVIDENCE, EXIT_OK, UsageError, UserFacingError
-from research.state.models import ProblemKind, ledger_mappings, summary_with_states
+from research.state.models import ProblemKind, summary_with_states
 from research.state.run_problems import outcome_exit_code, run_problems
-from research.state.session_folder import FINISHED_STATUSES, HistoryManager, SessionInfo, SessionStatus, now_iso, read_ledger, source_list
+from research.state.session_folder import FINISHED_STATUSES, HistoryManager, SessionInfo, SessionStatus, now_iso, read_ledger, source_list, SOURCE_FIELDS
 from research.modules.core.settings import Settings
 from research.modules.text.sanitize import clean_data, safe_markdown
 from research.nodes.dependencies import ProgressCallback, WorkflowDependencies
@@ -296,7 +296,8 @@ async def _run_locked(run: RunContext) -> RunResult:
         resumed=bool(request.resume),
         answer=final_answer(final, read),
         problems=problems,
-        source_list=source_list(ledger_mappings(documents)),
+        # Only the fields it keeps: a document's page text can be megabytes.
+        source_list=source_list(d.model_dump(include=set(SOURCE_FIELDS)) for d in documents),
     )
 
 

@@ -297,6 +297,9 @@ def read_ledger(folder: Path) -> list[dict[str, Any]]:
     return entries
 
 
+SOURCE_FIELDS = ("label", "title", "url", "status", "error", "suspicious")  # what source_list keeps of an entry
+
+
 def source_list(ledger: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """The sources of a ledger as a person or a host is shown them, without the pages' text:
     label, title, URL, status (ok, failed, left_out), the error and whether text addressed to
