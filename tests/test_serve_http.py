@@ -68,6 +68,16 @@ def client(url: str, token: str) -> Client:
     return Client(streamable_http_client(url, http_client=http))
 
 
+def servers_started(database_url: str) -> list[tuple[int, int]]:
+    """(run id, how many times its worker said the servers were starting) of each run, in order."""
+    import psycopg
+
+    with psycopg.connect(database_url) as connection:
+        return connection.execute(
+            "SELECT r.run_id, count(e.id) FILTER (WHERE e.event = 'servers_starting') FROM research_runs r "
+            "LEFT JOIN research_run_events e ON e.run_id = r.run_id GROUP BY r.run_id ORDER BY r.run_id").fetchall()
+
+
 @pytest.fixture
 def serve_env(research_env, database_url, tmp_path):
     return {**research_env, "RESEARCH_DATABASE_URL": database_url,
@@ -226,6 +236,9 @@ def test_research_with_research_server_looks_like_a_local_run(serve_env, tmp_pat
                                stdin=subprocess.DEVNULL)
         assert plain.returncode == 0, plain.stderr
         assert plain.stdout.startswith("## ") and "Mount Fuji" in plain.stdout and "[S1]" in plain.stdout
+        # The one worker ran both, and started its servers for the first only: it keeps them.
+        started = servers_started(serve_env["RESEARCH_DATABASE_URL"])
+        assert len(started) == 2 and started[0][1] == 1 and started[1][1] == 0, started
 
         # `research sessions` reads the server's sessions, shown as local ones are (in-process:
         # the commands' own process is not what this checks).

@@ -11,6 +11,10 @@ The database going away never leaves a worker idle: the Procrastinate worker fai
 run in hand stops (its fenced heartbeat fails), and the worker connects again with
 backoff until the database answers. SIGTERM/SIGINT: the current run is stopped where it
 is, its session kept, and handed back to the queue for another worker.
+
+A worker keeps its web-search and parser servers from one run to the next, as the REPL does
+(a ``ServerPool``, started by its first run and stopped when the worker ends): each run after
+the first starts no process and does not wait for the servers to boot.
 """
 
 from __future__ import annotations
@@ -37,6 +41,7 @@ from research.modules.core.settings import Settings
 from research.orchestrator import run_queue
 from research.orchestrator.run_queue import CURRENT_FENCE, ClaimedRun, Fenced, HandBack, Lease, RunStatus
 from research.orchestrator.runner import ResearchRequest, result_from_meta, run_research
+from research.orchestrator.server_pool import ServerPool
 from research.orchestrator.session_store import DatabaseUnreachable, ensure_schema, ping
 from research.state.progress_events import ProgressEvent, SessionStarted, Token, to_wire
 from research.state.session_folder import FINISHED_STATUSES, SESSION_LOCKED, HistoryManager, SessionInfo, lock_held
@@ -106,6 +111,9 @@ class Worker:
         self.runs_done = 0
         self.max_runs: int | None = None
         self._enough = asyncio.Event()  # max_runs reached
+        # Kept between runs; the servers are replaced only when a run needs other server
+        # settings (server_pool.server_key), which a team's caller cannot change.
+        self.servers = ServerPool()
 
     def say(self, key: str, level: int = logging.WARNING, **params: Any) -> None:
         """One line for the operator (the standard log: stderr, RESEARCH_LOG_LEVEL), in the
@@ -116,6 +124,12 @@ class Worker:
         """Run jobs until stopped (or ``max_runs`` runs are done), reconnecting whenever the
         database goes away: back off, try again, never sit idle with no connection."""
         self.max_runs = max_runs
+        try:
+            await self._serve_until_stopped()
+        finally:
+            await self.servers.aclose()
+
+    async def _serve_until_stopped(self) -> None:
         delay = RECONNECT_FIRST
         while not self.stopping.is_set() and not self._enough.is_set():
             began = time.monotonic()
@@ -249,7 +263,7 @@ class Worker:
         research_request = ResearchRequest(
             question=request.question, resume=session_id or None, owner=claimed.owner,
             parent_session=request.parent,  # a follow-up in a remote REPL conversation
-            queue_run=claimed.run_id, guard=may_write)
+            queue_run=claimed.run_id, guard=may_write, servers=self.servers)
 
         def progress(event: ProgressEvent) -> None:
             if not isinstance(event, Token):  # the streamed answer is far too chatty for the table
