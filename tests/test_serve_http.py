@@ -68,11 +68,11 @@ def client(url: str, token: str) -> Client:
     return Client(streamable_http_client(url, http_client=http))
 
 
-def servers_started(database_url: str) -> list[tuple[int, int]]:
+def servers_started(url: str) -> list[tuple[int, int]]:
     """(run id, how many times its worker said the servers were starting) of each run, in order."""
     import psycopg
 
-    with psycopg.connect(database_url) as connection:
+    with psycopg.connect(url) as connection:
         return connection.execute(
             "SELECT r.run_id, count(e.id) FILTER (WHERE e.event = 'servers_starting') FROM research_runs r "
             "LEFT JOIN research_run_events e ON e.run_id = r.run_id GROUP BY r.run_id ORDER BY r.run_id").fetchall()

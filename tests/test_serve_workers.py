@@ -230,6 +230,52 @@ def test_a_worker_stopped_with_sigterm_puts_its_run_back_for_another(worker_env,
     assert after[0] == "llm" and "search" not in after, after
 
 
+def _web_search_servers_of(worker: subprocess.Popen) -> list[int]:
+    """The pids of the web-search servers the worker started (its children)."""
+    pids = []
+    for proc in Path("/proc").iterdir():
+        try:
+            cmdline = (proc / "cmdline").read_bytes()
+            parent = int((proc / "stat").read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+        if parent == worker.pid and b"research.servers.web.server" in cmdline:
+            pids.append(int(proc.name))
+    return pids
+
+
+def test_a_worker_keeps_its_servers_and_a_crashed_one_costs_no_run(worker_env, fake_ollama):
+    # A worker keeps its two servers from one run to the next. One that died while the worker
+    # was idle is started again inside the next run, which completes; the run after that gets
+    # a fresh pair (a connection gives up after a few restarts: the budget is a run's, as before).
+    url = worker_env["RESEARCH_DATABASE_URL"]
+
+    def run_to_the_end() -> int:
+        run_id = asyncio.run(run_queue.submit(url, "t1", FUJI, limit=5))
+        wait_for(lambda: rows(url, "SELECT status FROM research_runs WHERE run_id = %s", run_id)[0]["status"]
+                 in ("done", "failed"), url=url)
+        return run_id
+
+    with ExitStack() as stack:
+        worker = start_worker(worker_env)
+        stack.callback(stop, worker)
+        first = run_to_the_end()
+        (server,) = _web_search_servers_of(worker)  # kept: still running between runs
+        os.kill(server, signal.SIGKILL)
+        after_crash = run_to_the_end()
+        fresh = run_to_the_end()
+        (replaced,) = _web_search_servers_of(worker)
+        worker.send_signal(signal.SIGTERM)
+        assert worker.wait(60) == 0
+        assert _web_search_servers_of(worker) == [] and not Path(f"/proc/{replaced}/cmdline").exists()
+    runs = rows(url, "SELECT run_id, status, error FROM research_runs ORDER BY run_id")
+    assert [r["status"] for r in runs] == ["done"] * 3, runs
+    starting = {r["run_id"]: r["n"] for r in rows(
+        url, "SELECT run_id, count(*) AS n FROM research_run_events WHERE event = 'servers_starting' GROUP BY run_id")}
+    assert (starting.get(first), starting.get(after_crash), starting.get(fresh)) == (1, None, 1), starting
+    assert replaced != server
+
+
 @pytest.mark.parametrize("lang, locale, said", [
     ("ja", "C.UTF-8", "ワーカー w-test: 実行番号 7 を引き受けました（2 回目）"),  # research serve --lang ja
     (None, "ja_JP.UTF-8", "ワーカー w-test: 実行番号 7 を引き受けました（2 回目）"),

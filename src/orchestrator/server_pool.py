@@ -87,6 +87,11 @@ class ServerPool:
         else:
             await asyncio.sleep(0)  # let both begin spawning before the caller's next import
 
+    @property
+    def restarted(self) -> bool:
+        """Whether either server crashed and was started again since the pool started them."""
+        return any(client is not None and client.restarts > 0 for client in (self.web_search, self.parser))
+
     def for_session(self, session_path: Path) -> tuple[SessionWebSearch, ContainerProcessor]:
         """The (web search, parser) pair a run of this session uses."""
         if self.web_search is None or self.parser is None:

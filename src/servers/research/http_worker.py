@@ -327,6 +327,11 @@ class Worker:
             for task in (writer, beating, stop):
                 task.cancel()
         failure = None if run.cancelled() or not run.done() else run.exception()
+        if run.cancelled() or not run.done() or lost or self.servers.restarted:
+            # A run stopped midway may have left a call in flight, and a server that crashed
+            # has spent part of its restart budget (a connection gives up after a few): the
+            # next run starts a fresh pair, as every run did before the servers were kept.
+            await self.servers.aclose()
         if isinstance(failure, Fenced) or any(isinstance(exc, Fenced) for exc in lost):
             return  # the run is another worker's (or cancelled): nothing of ours may be written
         if lost or (failure is not None and _database_error(failure)):
