@@ -83,6 +83,47 @@ def test_pooled_loop_keeps_the_servers_between_runs(web: WebFixture, tmp_path: P
     assert host.loop is None
 
 
+async def test_a_team_worker_gives_its_servers_back_when_no_run_comes(web: WebFixture, tmp_path: Path,
+                                                                       monkeypatch) -> None:
+    # A worker keeps its servers between runs; left idle, it stops them (about 160 MB) and a
+    # run that comes in time keeps them. SERVERS_IDLE_SECONDS is 300 s; 0.5 s here.
+    from research.servers.research import http_worker
+
+    monkeypatch.setattr(http_worker, "SERVERS_IDLE_SECONDS", 0.5)
+    settings = pool_settings(web, tmp_path / "sessions")
+    worker = http_worker.Worker(settings)
+    sessions = str((tmp_path / "sessions").resolve())
+
+    def web_search_servers() -> list[str]:  # the pool's web-search server runs with --cache-root <sessions>
+        found = []
+        for proc in Path("/proc").iterdir():
+            try:
+                cmdline = (proc / "cmdline").read_bytes().decode(errors="replace")
+            except OSError:
+                continue
+            if "research.servers.web.server" in cmdline and sessions in cmdline:
+                found.append(proc.name)
+        return found
+
+    try:
+        await worker.servers.start(settings, wait_spawned=True)
+        kept = worker.servers.parser
+        (server,) = web_search_servers()
+        worker.servers_idle()  # a run ended
+        await worker.servers_busy()  # the next one came in time
+        await asyncio.sleep(1.0)
+        assert worker.servers.parser is kept and web_search_servers() == [server]
+        worker.servers_idle()  # none comes
+        await asyncio.sleep(1.0)
+        assert not worker.servers.started and web_search_servers() == []
+        await worker.servers_busy()  # a later run waits for the stop, then starts a fresh pair
+        await worker.servers.start(settings, wait_spawned=True)
+        assert worker.servers.parser is not kept and len(web_search_servers()) == 1
+    finally:
+        await worker.servers_busy()
+        await worker.servers.aclose()
+
+
 @pytest.mark.parametrize("module", ["research.servers.web.server", "research.servers.parser.server"])
 async def test_our_servers_leave_by_themselves_when_stdin_closes(web: WebFixture, tmp_path: Path, module: str) -> None:
     from mcp import Client
