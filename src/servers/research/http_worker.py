@@ -340,6 +340,7 @@ class Worker:
                 # Procrastinate cancels a job past its shutdown grace, or one its owner aborted.
                 run.cancel()
                 await asyncio.wait({run}, timeout=STOP_SECONDS)
+                await self.servers.aclose()  # the run may have left a call in flight (see below)
                 raise
             if not run.done():  # stopped or lost: the session is kept and the run goes back in the queue
                 run.cancel()
