@@ -20,6 +20,7 @@ from mcp import Client, StdioServerParameters
 
 import research
 from research.modules.core.settings import SEARCH_ENGINES
+from fixtures.processes import web_search_servers
 from fixtures.web_fixture import FUJI_EN
 
 pytestmark = pytest.mark.e2e
@@ -269,20 +270,6 @@ async def test_verify_takes_the_sources_research_verify_batch_takes_and_strings_
         assert empty.is_error and "needs text" in empty.content[0].text
 
 
-def _web_servers_under(root: Path) -> set[int]:
-    """Web-search server processes started for this sessions folder (the kept pool's)."""
-    found = set()
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                argv = (entry / "cmdline").read_bytes().split(b"\0")
-            except OSError:
-                continue
-            if b"research.servers.web.server" in argv and str(root).encode() in argv:
-                found.add(int(entry.name))
-    return found
-
-
 async def test_verify_reads_url_sources_and_says_when_none_can_be_read(research_env, web):
     sessions = Path(research_env["RESEARCH_SESSIONS_DIR"]).resolve()
     async with Client(host_params(research_env)) as host:
@@ -294,19 +281,19 @@ async def test_verify_reads_url_sources_and_says_when_none_can_be_read(research_
         assert output["sources"][1]["url"] == web.url(FUJI_EN.path) and output["sources"][1]["characters"] > 100
         second = output["verdicts"][1]
         assert second["verdict"] == "supported" and second["source"] == "S2" and "1707" in second["evidence"]
-        servers = _web_servers_under(sessions)
+        servers = set(web_search_servers(sessions))
         assert len(servers) == 1  # kept for the next check
 
         broken = await host.call_tool("verify", {"answer": ANSWER, "sources": [web.url("/no/such/page.html")]})
         assert broken.is_error and "None of the sources could be read" in broken.content[0].text
-        assert _web_servers_under(sessions) == servers  # the second check did not start another
+        assert set(web_search_servers(sessions)) == servers  # the second check did not start another
         # A check is not a research run: it leaves nothing in the sessions folder.
         assert list(sessions.iterdir()) == []
     for _ in range(100):  # the host closed the research server: its servers go with it
-        if not _web_servers_under(sessions):
+        if not set(web_search_servers(sessions)):
             break
         await anyio.sleep(0.05)
-    assert not _web_servers_under(sessions)
+    assert not set(web_search_servers(sessions))
 
 
 def test_stdout_carries_only_the_protocol_and_progress_follows_the_question_language(research_env):

@@ -19,6 +19,7 @@ import pytest
 from conftest import RESEARCH
 
 from fixtures.postgres import database_url, postgres_server  # noqa: F401 - pytest fixtures
+from fixtures.processes import web_search_servers
 
 from research.orchestrator import run_queue
 from research.state.steps import PLAIN_RUN
@@ -230,20 +231,6 @@ def test_a_worker_stopped_with_sigterm_puts_its_run_back_for_another(worker_env,
     assert after[0] == "llm" and "search" not in after, after
 
 
-def _web_search_servers_of(worker: subprocess.Popen) -> list[int]:
-    """The pids of the web-search servers the worker started (its children)."""
-    pids = []
-    for proc in Path("/proc").iterdir():
-        try:
-            cmdline = (proc / "cmdline").read_bytes()
-            parent = int((proc / "stat").read_text().rsplit(")", 1)[1].split()[1])
-        except (OSError, ValueError, IndexError):
-            continue
-        if parent == worker.pid and b"research.servers.web.server" in cmdline:
-            pids.append(int(proc.name))
-    return pids
-
-
 def test_a_worker_keeps_its_servers_and_a_crashed_one_costs_no_run(worker_env, fake_ollama):
     # A worker keeps its two servers from one run to the next. One that died while the worker
     # was idle is started again inside the next run, which completes; the run after that gets
@@ -260,14 +247,14 @@ def test_a_worker_keeps_its_servers_and_a_crashed_one_costs_no_run(worker_env, f
         worker = start_worker(worker_env)
         stack.callback(stop, worker)
         first = run_to_the_end()
-        (server,) = _web_search_servers_of(worker)  # kept: still running between runs
+        (server,) = web_search_servers(worker_env["RESEARCH_SESSIONS_DIR"], parent=worker.pid)  # kept: still running between runs
         os.kill(server, signal.SIGKILL)
         after_crash = run_to_the_end()
         fresh = run_to_the_end()
-        (replaced,) = _web_search_servers_of(worker)
+        (replaced,) = web_search_servers(worker_env["RESEARCH_SESSIONS_DIR"], parent=worker.pid)
         worker.send_signal(signal.SIGTERM)
         assert worker.wait(60) == 0
-        assert _web_search_servers_of(worker) == [] and not Path(f"/proc/{replaced}/cmdline").exists()
+        assert web_search_servers(worker_env["RESEARCH_SESSIONS_DIR"], parent=worker.pid) == [] and not Path(f"/proc/{replaced}/cmdline").exists()
     runs = rows(url, "SELECT run_id, status, error FROM research_runs ORDER BY run_id")
     assert [r["status"] for r in runs] == ["done"] * 3, runs
     starting = {r["run_id"]: r["n"] for r in rows(

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from fixtures.processes import web_search_servers
 from fixtures.web_fixture import WebFixture
 
 from research.modules.clients.server_process import ServerLauncher
@@ -92,36 +93,23 @@ async def test_a_team_worker_gives_its_servers_back_when_no_run_comes(web: WebFi
     monkeypatch.setattr(http_worker, "SERVERS_IDLE_SECONDS", 0.5)
     settings = pool_settings(web, tmp_path / "sessions")
     worker = http_worker.Worker(settings)
-    sessions = str((tmp_path / "sessions").resolve())
-
-    def web_search_servers() -> list[str]:  # the pool's web-search server runs with --cache-root <sessions>
-        found = []
-        for proc in Path("/proc").iterdir():
-            try:
-                cmdline = (proc / "cmdline").read_bytes().decode(errors="replace")
-            except OSError:
-                continue
-            if "research.servers.web.server" in cmdline and sessions in cmdline:
-                found.append(proc.name)
-        return found
-
     try:
         await worker.servers.start(settings, wait_spawned=True)
         kept = worker.servers.parser
-        (server,) = web_search_servers()
+        (server,) = web_search_servers(tmp_path / "sessions")
         worker.servers_idle()  # a run ended
         await worker.servers_busy()  # the next one came in time
         await asyncio.sleep(1.0)
-        assert worker.servers.parser is kept and web_search_servers() == [server]
+        assert worker.servers.parser is kept and web_search_servers(tmp_path / "sessions") == [server]
         worker.servers_idle()  # none comes
         for _ in range(300):  # stopping them takes a moment on a busy machine
             await asyncio.sleep(0.1)
-            if not worker.servers.started and web_search_servers() == []:
+            if not worker.servers.started and web_search_servers(tmp_path / "sessions") == []:
                 break
-        assert not worker.servers.started and web_search_servers() == []
+        assert not worker.servers.started and web_search_servers(tmp_path / "sessions") == []
         await worker.servers_busy()  # a later run waits for the stop, then starts a fresh pair
         await worker.servers.start(settings, wait_spawned=True)
-        assert worker.servers.parser is not kept and len(web_search_servers()) == 1
+        assert worker.servers.parser is not kept and len(web_search_servers(tmp_path / "sessions")) == 1
     finally:
         await worker.servers_busy()
         await worker.servers.aclose()

@@ -14,6 +14,7 @@ import pytest
 import pytest_asyncio
 from mcp import Client, StdioServerParameters
 
+from fixtures.processes import web_search_servers
 from fixtures.web_fixture import BOILERPLATE_MARKERS, FUJI_EN, FUJI_PDF_JA, FUJI_SJIS, LANGGRAPH_EN, WebFixture
 from research.modules.core.errors import UsageError
 from research.modules.clients.web_search_client import WebSearchClient, WebSearchServerError, settings_environment
@@ -161,28 +162,12 @@ async def test_no_engine_answering_raises_search_unavailable(tmp_path: Path) -> 
             await ws.search("anything", language="en", limit=3)
 
 
-def _children_running(marker: str) -> list[int]:
-    """Our own child processes whose command line contains ``marker``."""
-    pids = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-            cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
-        except OSError:
-            continue
-        if int(stat.rsplit(")", 1)[1].split()[1]) == os.getpid() and marker in cmdline:
-            pids.append(int(entry.name))
-    return pids
-
-
 async def test_crashed_server_is_restarted_and_the_call_retried(web: WebFixture, tmp_path: Path) -> None:
     cache = tmp_path / "crash-sources"
     async with WebSearchClient(fixture_settings(web), cache) as ws:
         assert await ws.search("Mount Fuji", language="en", limit=1)
         for crash in (1, 2):  # every crash costs a restart, never the search
-            (pid,) = _children_running(str(cache))
+            (pid,) = web_search_servers(cache, parent=os.getpid())
             os.kill(pid, signal.SIGKILL)
             hits = await ws.search("Mount Fuji", language="en", limit=1)
             assert hits and ws.restarts == crash

@@ -14,20 +14,9 @@ import pytest
 from conftest import RESEARCH, load_json_line, research_in_process, session_dirs
 from fault_helpers import assert_whole_files, last_line, start_research, wait_for
 
+from fixtures.processes import web_search_servers
+
 pytestmark = [pytest.mark.faults, pytest.mark.e2e]
-
-
-def _web_search_server_pids(session: Path) -> list[int]:
-    pids = []
-    for proc in Path("/proc").iterdir():
-        try:
-            cmdline = (proc / "cmdline").read_bytes().decode(errors="replace")
-        except (OSError, ValueError):
-            continue
-        # One server serves the whole sessions folder (--cache-root), not one session.
-        if "research.servers.web.server" in cmdline and str(session.parent) in cmdline:
-            pids.append(int(proc.name))
-    return pids
 
 
 def test_web_search_server_crash_mid_run_is_survived(research_env, web):
@@ -36,10 +25,10 @@ def test_web_search_server_crash_mid_run_is_survived(research_env, web):
         process = start_research(["What is the height of Mount Fuji?", "--json"], research_env)
         wait_for(lambda: len(session_dirs(research_env)) == 1, process=process)
         session = session_dirs(research_env)[0]
-        wait_for(lambda: _web_search_server_pids(session), process=process)
+        wait_for(lambda: web_search_servers(session.parent), process=process)
         searches = len(web.requests_for("/search"))
         wait_for(lambda: len(web.requests_for("/search")) > searches, process=process)
-        for pid in _web_search_server_pids(session):
+        for pid in web_search_servers(session.parent):
             os.kill(pid, signal.SIGKILL)
         web.clear_latency()
         stdout, stderr = process.communicate(timeout=120)
