@@ -489,6 +489,34 @@ async def test_a_sentence_about_another_topic_is_left_out_even_when_its_source_s
     assert off["removed_reason"] == "off_topic" and off["verdict"] == "supported"
 
 
+async def test_a_verb_of_the_models_own_queries_does_not_make_another_topic_on_topic():
+    # Qwen2.5-Coder-1.5B, 「量子ビットとは？」 (2026-11-28): its queries asked 「…どのような特徴を持つ？」,
+    # and the Summary's LangGraph sentence 「…3つのノードを持つグラフを…」 stayed in the answer, on
+    # topic by the verb 持つ alone.
+    quantum = "量子ビットは0と1の重ね合わせの状態をとることができる。量子もつれは2つの量子ビットの状態を結びつける。"
+    langgraph = ("LangGraphはチェックポインターを使ってグラフの状態を保存します。3つのノードを持つグラフを最後まで"
+                 "実行すると、入力時に1つ、3回のスーパーステップの後にそれぞれ1つ、合計4つのチェックポイントが書き込まれます。")
+    ledger = [{**LEDGER[0], "label": "S1", "language": "ja", "title": "量子コンピュータの基礎（解説資料）",
+               "markdown": quantum},
+              {**LEDGER[0], "label": "S3", "url": "https://example.org/langgraph", "language": "ja",
+               "canonical_url": "https://example.org/langgraph", "title": "LangGraphのチェックポイント",
+               "markdown": langgraph}]
+    draft = ("## 結論\n量子ビットは0と1の重ね合わせの状態をとることができる[S1]。"
+             "また、LangGraphのチェックポイントでは3つのノードを持つグラフを最後まで実行すると、入力時に1つ、"
+             "3回のスーパーステップの後にそれぞれ1つ、合計4つのチェックポイントが書き込まれます[S3]。\n\n"
+             "## 量子ビットの特徴\n量子もつれは2つの量子ビットの状態を結びつける[S1]。\n")
+    plan = [{"question": q, "queries": [{"text": q, "language": "ja"}]} for q in
+            ("量子ビットはどのような特徴を持つ？", "量子ビットはどのような技術を用いる？")]
+    state = dict(_state(draft), question="量子ビットとは？", documents=ledger, plan=plan)
+    deps, _ = _deps(FakeModel(), loops=0)
+    verification = (await _verify(state, deps))["verification"]
+    answer = verification["annotated_draft"]
+    assert "LangGraph" not in answer and "チェックポイント" not in answer
+    assert "重ね合わせ" in answer and "量子もつれ" in answer  # the sentences on the question stay
+    (off,) = [c for c in verification["claims"] if c.get("removed")]
+    assert off["removed_reason"] == "off_topic"
+
+
 async def test_a_not_checked_sentence_never_opens_the_summary_and_its_mark_stays_inside_it():
     draft = "## 結論\n富士山は毎年30万人が登る人気の山である[S1]。富士山の標高は3,776メートルである[S1]。\n"
     deps, _ = _deps(FakeModel(), loops=0)  # the judge gives no verdict: the first sentence is not checked

@@ -28,7 +28,7 @@ from typing import Iterable
 
 from research.modules.core.grammar import JOINED_CITATIONS, URL_IN_PROSE
 from research.modules.core.i18n import t
-from research.modules.text.analyser import name_suffix_terms, name_terms, term_set
+from research.modules.text.analyser import name_suffix_terms, name_terms, term_set, terms
 from research.modules.text.disagreements import attribute_words, attributes_named
 from research.modules.text.injection import addresses_reader
 from research.state.models import CONTRADICTING_REASONS, ClaimVerdict, Document, Language, Verdict
@@ -177,7 +177,7 @@ class Topic:
         names: set[str] = set()
         name_words: set[str] = set()
         for text in texts:
-            wanted |= _content_terms(text)
+            wanted |= _asked_terms(text)
             names |= name_terms(text)
             name_words |= name_suffix_terms(text)
         read = {d.label: f"{d.title}\n{d.markdown[:_SOURCE_CHARS]}" for d in documents if d.status == "ok"}
@@ -317,6 +317,16 @@ def _figures(text: str) -> set[str]:
 
 def _content_terms(text: str) -> set[str]:
     return {term for term in term_set(strip_citations(text)) if len(term) > 1 or re.match(r"[\u4e00-\u9fff]", term)}
+
+
+def _asked_terms(text: str) -> set[str]:
+    """What a question (or a sub-question, or a query) asks about: its content terms less
+    its Japanese verbs. The model's own query 「量子ビットはどのような特徴を持つ？」 made 持つ a
+    term of the topic, and 「LangGraphのチェックポイントでは3つのノードを持つグラフを…」 in the
+    answer to 「量子ビットとは？」 on topic by it (Qwen2.5-Coder-1.5B). English keeps its verbs
+    (there is no tagger to tell them): "listen" in "Which port does Ollama listen on?" tells."""
+    return {term.text for term in terms(strip_citations(text))
+            if (len(term.text) > 1 or re.match(r"[\u4e00-\u9fff]", term.text)) and not term.predicate}
 
 
 def _attribute_terms(text: str) -> set[str]:

@@ -53,6 +53,9 @@ _FRAMING_JA = frozenset("理由 場合 方法 特徴 以下 以上 一方 様々
 class Term:
     text: str
     key: bool  # a noun, name or number: a claim with one of these missing is never "supported"
+    # A Japanese verb or grammatical stem (持つ, 用いる, 「どのような」's よう): how a sentence is
+    # put, not what it is about. (English has no tagger here: its verbs are not marked.)
+    predicate: bool = False
 
 
 # MeCab reads its dictionary (unidic-lite: sys.dic 180 MB, matrix.bin 70 MB) through mmap, and
@@ -195,7 +198,7 @@ def _japanese_terms(run: str) -> list[Term]:
         pos3 = getattr(feature, "pos3", "") or ""
         if pos2 == "数詞" or pos3.startswith("助数詞") or word.surface in _NUMBER_WORDS:
             continue  # numbers and their units are compared by the number check, in any script
-        terms.append(Term(lemma, pos1 in ("名詞", "接頭辞")))
+        terms.append(Term(lemma, pos1 in ("名詞", "接頭辞"), predicate=pos1 == "動詞" or pos2 == "助動詞語幹"))
     return terms
 
 
