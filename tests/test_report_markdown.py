@@ -170,6 +170,24 @@ def test_verification_section_reports_counts_loops_and_weak_claims():
     assert "富士山が最後に噴火したのは1707年" not in section  # supported claims are not listed
 
 
+def test_a_doubtful_sentence_written_twice_is_listed_once_with_its_count(tmp_path):
+    # Qwen2.5-Coder-1.5B (量子ビットとは？, 2026-11-28) wrote one paragraph under two headings:
+    # the list gave each of its partly supported sentences twice, in both report.md and the PDF.
+    repeated = {"text": "量子ビットは量子通信に応用されています", "verdict": "partly_supported", "confidence": 0.5,
+                "citations": ["S1"], "invalid_citations": [], "evidence": "", "evidence_label": None}
+    claims = [dict(repeated, index=0), dict(VERIFICATION["claims"][1], index=1), dict(repeated, index=2)]
+    verification = {"claims": claims, "summary": dict(VERIFICATION["summary"], claims=3, partly_supported=2,
+                                                      citation_invalid=0, invalid_citations=[])}
+    report = build_report(make_input(verification=verification))
+    section = render_markdown(report).split("## 検証")[1].split("## 方法")[0]
+    listed = [line for line in section.splitlines() if line.startswith("- ")]
+    assert listed == ["- 一部のみ裏付け: 量子ビットは量子通信に応用されています (×2) (S1)",
+                      "- 裏付けなし: 宝永噴火は16日間続いた (S2)"]
+    render_pdf(report, tmp_path / "report.pdf")
+    pdf_text = " ".join(extract_text(tmp_path / "report.pdf").split())
+    assert pdf_text.count("量子通信に応用されています") == 1 and "×2" in pdf_text
+
+
 def test_missing_verification_says_it_did_not_run():
     markdown = render_markdown(build_report(make_input(verification={})))
     section = markdown.split("## 検証")[1].split("## 方法")[0]

@@ -12,7 +12,7 @@ off so ``<b>`` written by a model stays literal text).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any, Union
 
@@ -554,11 +554,26 @@ def _weak_line(claim: ClaimVerdict) -> ClaimLine | None:
     return None
 
 
+def _once_each(lines: list[ClaimLine]) -> list[ClaimLine]:
+    """A sentence the draft wrote twice with one verdict is listed once, with how many times
+    (the table counts each): the real model repeated a paragraph under two headings, and the
+    list said each of its doubtful sentences twice."""
+    counts: dict[tuple[str, str], int] = {}
+    for line in lines:
+        counts[(line.verdict, line.text)] = counts.get((line.verdict, line.text), 0) + 1
+    listed = []
+    for line in lines:
+        times = counts.pop((line.verdict, line.text), 0)
+        if times:
+            listed.append(line if times == 1 else replace(line, text=f"{line.text} (×{times})"))
+    return listed
+
+
 def _verification_view(data: VerificationResult) -> VerificationView:
     summary, claims = data.summary, data.claims
     if summary is None and not claims:
         return VerificationView(ran=False)
-    weak = [line for claim in claims if (line := _weak_line(claim)) is not None]
+    weak = _once_each([line for claim in claims if (line := _weak_line(claim)) is not None])
     counted = {name: sum(1 for c in claims if c.verdict == name) for name in Verdict}
     not_checked = sum(1 for c in claims if not c.checked and c.verdict == Verdict.PARTLY_SUPPORTED)
     if summary is None:  # claims without their counts: counted here
