@@ -164,6 +164,15 @@ async def test_research_sends_progress_and_returns_the_answer_and_report(researc
         assert report.content[0].text == Path(output["report_md"]).read_text("utf-8")
         assert _meta(output["session_dir"])["status"] == "done"
 
+        # The run's servers stay for the next call, which starts none.
+        kept = sorted(_helper_servers(research_env["RESEARCH_SESSIONS_DIR"]))
+        assert kept, "the servers wait for the next call"
+        fake_ollama.token_delay = 0.0
+        second = await host.call_tool("research", {"question": "How tall is Mount Fuji?", "lang": "en"})
+        assert not second.is_error, second.content[0].text
+        assert second.structured_content["session_id"] != output["session_id"]
+        assert sorted(_helper_servers(research_env["RESEARCH_SESSIONS_DIR"])) == kept
+
 
 async def test_cancelling_keeps_a_resumable_session(research_env, fake_ollama):
     fake_ollama.token_delay = 0.3  # slow drafting, so the cancel lands mid-run

@@ -84,35 +84,44 @@ def test_pooled_loop_keeps_the_servers_between_runs(web: WebFixture, tmp_path: P
     assert host.loop is None
 
 
-async def test_a_team_worker_gives_its_servers_back_when_no_run_comes(web: WebFixture, tmp_path: Path,
-                                                                       monkeypatch) -> None:
-    # A worker keeps its servers between runs; left idle, it stops them (about 160 MB) and a
-    # run that comes in time keeps them. SERVERS_IDLE_SECONDS is 300 s; 0.5 s here.
-    from research.servers.research import http_worker
+async def test_kept_servers_are_handed_on_replaced_when_unfit_and_given_back_when_idle(
+        web: WebFixture, tmp_path: Path, monkeypatch) -> None:
+    # What a team worker and the research MCP server keep between runs (KeptServers), with
+    # real servers. SERVERS_IDLE_SECONDS is 300 s; 0.5 s here.
+    from research.orchestrator import server_pool
 
-    monkeypatch.setattr(http_worker, "SERVERS_IDLE_SECONDS", 0.5)
-    settings = pool_settings(web, tmp_path / "sessions")
-    worker = http_worker.Worker(settings)
+    monkeypatch.setattr(server_pool, "SERVERS_IDLE_SECONDS", 0.5)
+    sessions, elsewhere = tmp_path / "sessions", tmp_path / "elsewhere"
+    settings, other = pool_settings(web, sessions), pool_settings(web, elsewhere)
+    kept = server_pool.KeptServers()
     try:
-        await worker.servers.start(settings, wait_spawned=True)
-        kept = worker.servers.parser
-        (server,) = web_search_servers(tmp_path / "sessions")
-        worker.servers_idle()  # a run ended
-        await worker.servers_busy()  # the next one came in time
-        await asyncio.sleep(1.0)
-        assert worker.servers.parser is kept and web_search_servers(tmp_path / "sessions") == [server]
-        worker.servers_idle()  # none comes
-        for _ in range(300):  # stopping them takes a moment on a busy machine
+        async with kept.lease(settings) as first:
+            await first.pool.start(settings, wait_spawned=True)  # as run_research starts it
+            parser = first.pool.parser
+            (server,) = web_search_servers(sessions)
+        async with kept.lease(settings) as second:  # the next run comes in time: the same pair
+            await second.pool.start(settings, wait_spawned=True)
+            await asyncio.sleep(1.0)  # longer than the idle delay: a held pair is not stopped
+            assert second.pool.parser is parser and web_search_servers(sessions) == [server]
+            # A run at once that needs other server settings gets a pair of its own, stopped
+            # when it ends; starting the kept pair with them would replace it under this run.
+            async with kept.lease(other) as beside:
+                await beside.pool.start(other, wait_spawned=True)
+                assert beside.pool is not second.pool and len(web_search_servers(elsewhere)) == 1
+            assert web_search_servers(elsewhere) == [] and web_search_servers(sessions) == [server]
+            second.spoil()  # the run was stopped midway: its pair goes with it
+        assert not kept.pool.started and web_search_servers(sessions) == []
+
+        async with kept.lease(settings) as third:  # a fresh pair
+            await third.pool.start(settings, wait_spawned=True)
+            assert third.pool.parser is not parser and len(web_search_servers(sessions)) == 1
+        for _ in range(300):  # no run comes: stopping them takes a moment on a busy machine
             await asyncio.sleep(0.1)
-            if not worker.servers.started and web_search_servers(tmp_path / "sessions") == []:
+            if not kept.pool.started and web_search_servers(sessions) == []:
                 break
-        assert not worker.servers.started and web_search_servers(tmp_path / "sessions") == []
-        await worker.servers_busy()  # a later run waits for the stop, then starts a fresh pair
-        await worker.servers.start(settings, wait_spawned=True)
-        assert worker.servers.parser is not kept and len(web_search_servers(tmp_path / "sessions")) == 1
+        assert not kept.pool.started and web_search_servers(sessions) == []
     finally:
-        await worker.servers_busy()
-        await worker.servers.aclose()
+        await kept.aclose()
 
 
 @pytest.mark.parametrize("module", ["research.servers.web.server", "research.servers.parser.server"])

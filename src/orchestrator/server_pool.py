@@ -11,13 +11,19 @@ One pair of servers serves many sessions:
   under it (the server checks the real path), so each session's sources/ is visible to it.
 
 A pool belongs to one event loop (its connections live in tasks of that loop).
+
+A long-lived process that runs one question after another without a person at a prompt (a
+team worker, the research MCP server) keeps its pool through ``KeptServers``: the pair is
+handed from run to run, replaced when a run may have left it unfit, and stopped when no run
+has come for a while.
 """
 
 from __future__ import annotations
 
 import asyncio
+from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Awaitable, Callable
+from typing import TYPE_CHECKING, Any, AsyncIterator, Awaitable, Callable
 
 from research.modules.core.language import choose_language
 from research.modules.core.settings import SEARCH_ENGINES, Settings
@@ -106,6 +112,106 @@ class ServerPool:
         closing = [c for c in (web_search and web_search.aclose(), parser and parser.aclose()) if c is not None]
         if closing:
             await asyncio.gather(*closing, return_exceptions=True)
+
+
+# A burst of runs shares one pair of servers; a process left without a run gives them back
+# (after one run they hold about 160 MB PSS: docs/scale.md).
+SERVERS_IDLE_SECONDS = 300.0
+
+
+class KeptServers:
+    """One ``ServerPool`` kept from one run to the next: ``async with kept.lease(settings) as
+    pool`` around each run (which starts the pool itself, ``run_research`` does).
+
+    - The kept pair is replaced after a run that may have left it unfit: one that did not
+      end on its own (stopped, lost, cancelled: it may have left a call in flight; the
+      lease's ``spoil()``, or a cancellation out of the ``async with``), or during which a
+      server crashed and was restarted (a connection gives up after a few restarts, so each
+      run gets the whole budget again). A run that failed on its own (no source, a model
+      error) leaves the pair as it found it.
+    - Runs at once share the kept pair when they need the same server settings; a run that
+      needs others while the pair is in use, or comes while it is unfit, gets a pair of its
+      own, stopped when it ends (starting it would replace the servers under the other run).
+    - No lease for ``SERVERS_IDLE_SECONDS``: the pair is stopped; a run that comes while
+      they stop waits for that, then starts a fresh pair.
+    """
+
+    def __init__(self) -> None:
+        self.pool = ServerPool()
+        self._key: tuple[Any, ...] | None = None  # the server settings of the runs holding the pool
+        self._holders = 0
+        self._fit = True
+        self._idle_timer: asyncio.TimerHandle | None = None
+        self._stopping: asyncio.Future[None] | None = None
+
+    @asynccontextmanager
+    async def lease(self, settings: Settings) -> AsyncIterator["ServerLease"]:
+        lease = await self._take(server_key(settings))
+        try:
+            yield lease
+        except (asyncio.CancelledError, KeyboardInterrupt):
+            lease.spoil()
+            raise
+        finally:
+            await self._give_back(lease)
+
+    async def _take(self, key: tuple[Any, ...]) -> "ServerLease":
+        self._cancel_idle_stop()
+        if self._stopping is not None:
+            await self._stopping
+            self._stopping = None
+        if self._holders and (key != self._key or not self._fit):
+            return ServerLease(ServerPool(), own=True)
+        self._holders += 1
+        self._key = key
+        return ServerLease(self.pool, own=False)
+
+    async def _give_back(self, lease: "ServerLease") -> None:
+        # The stops are shielded: a run cancelled by an MCP host ends inside an anyio cancel
+        # scope that cancels every await again, and its servers must stop all the same.
+        if lease.own:
+            await asyncio.shield(lease.pool.aclose())
+            return
+        self._holders -= 1
+        self._fit = self._fit and lease.fit and not self.pool.restarted
+        if self._holders:
+            return
+        if not self._fit:
+            self._fit = True
+            self._stopping = asyncio.ensure_future(self.pool.aclose())  # the next run starts a fresh pair
+            await asyncio.shield(self._stopping)
+        elif self.pool.started:
+            self._idle_timer = asyncio.get_running_loop().call_later(SERVERS_IDLE_SECONDS, self._stop_idle)
+
+    def _stop_idle(self) -> None:
+        self._idle_timer = None
+        self._stopping = asyncio.ensure_future(self.pool.aclose())
+
+    def _cancel_idle_stop(self) -> None:
+        if self._idle_timer is not None:
+            self._idle_timer.cancel()
+            self._idle_timer = None
+
+    async def aclose(self) -> None:
+        """Stop the kept pair now (the process ends)."""
+        self._cancel_idle_stop()
+        if self._stopping is not None:
+            await self._stopping
+            self._stopping = None
+        await self.pool.aclose()
+
+
+class ServerLease:
+    """A run's hold on servers from ``KeptServers``: ``pool`` goes in its ``ResearchRequest``."""
+
+    def __init__(self, pool: ServerPool, own: bool) -> None:
+        self.pool = pool
+        self.own = own  # a pair of this run's own, stopped when it ends
+        self.fit = True
+
+    def spoil(self) -> None:
+        """The run did not end on its own: its pair is not given to another run."""
+        self.fit = False
 
 
 class PooledLoop:

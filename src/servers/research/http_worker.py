@@ -12,10 +12,10 @@ run in hand stops (its fenced heartbeat fails), and the worker connects again wi
 backoff until the database answers. SIGTERM/SIGINT: the current run is stopped where it
 is, its session kept, and handed back to the queue for another worker.
 
-A worker keeps its web-search and parser servers from one run to the next, as the REPL does
-(a ``ServerPool``, started by its first run): each run after the first starts no process and
-does not wait for the servers to boot. A worker left without a run for ``SERVERS_IDLE_SECONDS``
-stops them (about 160 MB held for nothing), and so does a worker that ends.
+A worker keeps its web-search and parser servers from one run to the next (``KeptServers``,
+started by its first run): each run after the first starts no process and does not wait for
+the servers to boot. A worker left without a run for ``SERVERS_IDLE_SECONDS`` stops them
+(about 160 MB held for nothing), and so does a worker that ends.
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ from research.modules.core.settings import Settings
 from research.orchestrator import run_queue
 from research.orchestrator.run_queue import CURRENT_FENCE, ClaimedRun, Fenced, HandBack, Lease, RunStatus
 from research.orchestrator.runner import ResearchRequest, result_from_meta, run_research
-from research.orchestrator.server_pool import ServerPool
+from research.orchestrator.server_pool import KeptServers, ServerLease
 from research.orchestrator.session_store import DatabaseUnreachable, ensure_schema, ping
 from research.state.progress_events import ProgressEvent, SessionStarted, Token, to_wire
 from research.state.session_folder import FINISHED_STATUSES, SESSION_LOCKED, HistoryManager, SessionInfo, lock_held
@@ -56,7 +56,6 @@ RECONNECT_FIRST, RECONNECT_MAX = 0.5, 2.0  # backoff while the database does not
 STOP_SECONDS = 30.0  # a run asked to stop gets this long to hand itself back
 DRAIN_SECONDS = 10.0  # the last progress events get this long to reach the database
 LOCKED_PAUSE_SECONDS = 2.0  # before a run whose session is still held goes back to the queue
-SERVERS_IDLE_SECONDS = 300.0  # a burst of queued runs shares one pair of servers; an idle worker gives them back
 
 
 def worker_name() -> str:
@@ -113,11 +112,9 @@ class Worker:
         self.runs_done = 0
         self.max_runs: int | None = None
         self._enough = asyncio.Event()  # max_runs reached
-        # Kept between runs; the servers are replaced only when a run needs other server
-        # settings (server_pool.server_key), which a team's caller cannot change.
-        self.servers = ServerPool()
-        self._idle_timer: asyncio.TimerHandle | None = None
-        self._closing_idle: asyncio.Future[None] | None = None
+        # Kept between runs (a team's caller cannot change the server settings, so runs
+        # share them unless one left them unfit).
+        self.servers = KeptServers()
 
     def say(self, key: str, level: int = logging.WARNING, **params: Any) -> None:
         """One line for the operator (the standard log: stderr, RESEARCH_LOG_LEVEL), in the
@@ -131,7 +128,6 @@ class Worker:
         try:
             await self._serve_until_stopped()
         finally:
-            await self.servers_busy()  # no idle stop left pending
             await self.servers.aclose()
 
     async def _serve_until_stopped(self) -> None:
@@ -228,38 +224,17 @@ class Worker:
                     self._enough.set()
 
     async def run_one(self, claimed: ClaimedRun) -> None:
-        await self.servers_busy()
         fence = CURRENT_FENCE.set(getattr(self.lease, "fence", None))
         try:
-            await self._run_one(claimed)
+            # The queued run's language is one of its settings, like its depth and budgets.
+            settings = self.settings.model_copy(update={**claimed.request.overrides, "language": claimed.request.lang})
+            async with self.servers.lease(settings) as servers:
+                await self._run_one(claimed, settings, servers)
         finally:
             CURRENT_FENCE.reset(fence)
-            self.servers_idle()
 
-    async def servers_busy(self) -> None:
-        """A run begins: the kept servers are not to be stopped for idleness (one being
-        stopped already is waited for: the run then starts a fresh pair)."""
-        if self._idle_timer is not None:
-            self._idle_timer.cancel()
-            self._idle_timer = None
-        if self._closing_idle is not None:
-            await self._closing_idle
-            self._closing_idle = None
-
-    def servers_idle(self) -> None:
-        """A run ended: the kept servers are stopped unless another run comes within SERVERS_IDLE_SECONDS."""
-        def stop_them() -> None:
-            self._idle_timer = None
-            self._closing_idle = asyncio.ensure_future(self.servers.aclose())
-
-        if self._idle_timer is not None:
-            self._idle_timer.cancel()
-        self._idle_timer = asyncio.get_running_loop().call_later(SERVERS_IDLE_SECONDS, stop_them)
-
-    async def _run_one(self, claimed: ClaimedRun) -> None:
+    async def _run_one(self, claimed: ClaimedRun, settings: Settings, servers: ServerLease) -> None:
         request = claimed.request
-        # The queued run's language is one of its settings, like its depth and budgets.
-        settings = self.settings.model_copy(update={**request.overrides, "language": request.lang})
         history = HistoryManager(settings.sessions_dir)
         session_id = claimed.session_id
         if not session_id and claimed.claims > 1:
@@ -290,7 +265,7 @@ class Worker:
         research_request = ResearchRequest(
             question=request.question, resume=session_id or None, owner=claimed.owner,
             parent_session=request.parent,  # a follow-up in a remote REPL conversation
-            queue_run=claimed.run_id, guard=may_write, servers=self.servers)
+            queue_run=claimed.run_id, guard=may_write, servers=servers.pool)
 
         def progress(event: ProgressEvent) -> None:
             if not isinstance(event, Token):  # the streamed answer is far too chatty for the table
@@ -340,8 +315,7 @@ class Worker:
                 # Procrastinate cancels a job past its shutdown grace, or one its owner aborted.
                 run.cancel()
                 await asyncio.wait({run}, timeout=STOP_SECONDS)
-                await self.servers.aclose()  # the run may have left a call in flight (see below)
-                raise
+                raise  # the servers are replaced: the run may have left a call in flight (see below)
             if not run.done():  # stopped or lost: the session is kept and the run goes back in the queue
                 run.cancel()
                 await asyncio.wait({run}, timeout=STOP_SECONDS)
@@ -355,11 +329,8 @@ class Worker:
             for task in (writer, beating, stop):
                 task.cancel()
         failure = None if run.cancelled() or not run.done() else run.exception()
-        if run.cancelled() or not run.done() or lost or self.servers.restarted:
-            # A run stopped midway may have left a call in flight, and a server that crashed
-            # has spent part of its restart budget (a connection gives up after a few): the
-            # next run starts a fresh pair, as every run did before the servers were kept.
-            await self.servers.aclose()
+        if run.cancelled() or not run.done() or lost:
+            servers.spoil()  # a run stopped midway may have left a call in flight: the next gets a fresh pair
         if isinstance(failure, Fenced) or any(isinstance(exc, Fenced) for exc in lost):
             return  # the run is another worker's (or cancelled): nothing of ours may be written
         if lost or (failure is not None and _database_error(failure)):

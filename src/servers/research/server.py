@@ -13,6 +13,7 @@ Run: ``research mcp research``.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 import sys
@@ -91,14 +92,18 @@ class ResearchService:
     """What the tools share: settings from the environment, the sessions, the runs."""
 
     def __init__(self, settings: Settings, runs: RunManager | None = None) -> None:
-        from research.orchestrator.server_pool import ServerPool
+        from research.orchestrator.server_pool import KeptServers, ServerPool
 
         self.settings = settings
         self.runs = runs or RunManager()
         # The web-search and parser servers that `verify` reads URLs with, started at the
         # first such call and kept until this server exits: a check no longer pays for
-        # starting both (research runs keep servers of their own: their settings may differ).
+        # starting both.
         self.servers = ServerPool()
+        # Research runs keep a pair of their own from one call to the next (a call's options
+        # may ask for other server settings than the verify tool's): the second call starts
+        # no process; an idle server gives them back (server_pool.KeptServers).
+        self.run_servers = KeptServers()
         # `verify`'s sentence checks run in a child process: off the event loop, and killed
         # when the client gives up on the call.
         self.checks = CheckProcess()
@@ -131,7 +136,9 @@ class ResearchService:
                 await ctx.report_progress(value, total, strip_controls(message, keep_newlines=False))
 
         try:
-            result = await self.runs.run(request, settings, notify)
+            async with self.run_servers.lease(settings) as servers:
+                request.servers = servers.pool
+                result = await self.runs.run(request, settings, notify)
         except RunsBusy as busy:
             return error_result(t("mcp_research.busy", lang, session_id=busy.session_id, running=busy.running,
                                   limit=busy.limit))
@@ -352,7 +359,7 @@ async def _serve(settings: Settings) -> None:
             tasks.cancel_scope.cancel()  # the host closed stdin: nothing left to wait for
     finally:
         service.checks.close()
-        await service.servers.aclose()
+        await asyncio.gather(service.servers.aclose(), service.run_servers.aclose())
 
 
 async def _stop_on_signals(service: ResearchService) -> None:
@@ -372,7 +379,7 @@ async def _stop_on_signals(service: ResearchService) -> None:
             with anyio.CancelScope(shield=True):
                 await service.runs.stop_all(name)
                 service.checks.close()
-                await service.servers.aclose()
+                await asyncio.gather(service.servers.aclose(), service.run_servers.aclose())
             logging.shutdown()
             sys.stderr.flush()
             os._exit(SIGNAL_EXIT_CODES[name])
