@@ -516,16 +516,25 @@ def each_run(opts: argparse.Namespace, questions: list[Question], names: dict[st
         web = WebFixture(slow_delay=0.5)
         web.articles.extend(TOPIC_PAGES)
         with web:
-            for number, q in enumerate(questions):
+            for q in questions:
+                number = QUESTIONS.index(q)  # its folder and seed whichever questions run
                 folder = Path(tmp) / f"q{number}"
                 folder.mkdir()
                 yield run_question(q, web, folder, names, 29 + number, opts.subprocess, opts.timeout, real=real,
                                    judge_accuracy=opts.judge_accuracy)
 
 
+def chosen_questions(opts: argparse.Namespace) -> list[Question]:
+    if opts.only:
+        return [QUESTIONS[n] for n in opts.only if 0 <= n < len(QUESTIONS)]
+    return QUESTIONS[: max(1, opts.questions)]
+
+
 def main(argv: list[str] | None = None) -> int:
     cli = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     cli.add_argument("--questions", type=int, default=len(QUESTIONS), help="run only the first N questions")
+    cli.add_argument("--only", type=lambda text: [int(n) for n in text.split(",")], default=None, metavar="N[,N]",
+                     help="run only these questions (numbered from 0, as the folders under --keep are)")
     cli.add_argument("--verbose", action="store_true", help="print what was found in each answer")
     cli.add_argument("--subprocess", action="store_true", help="run the research console script, not in-process")
     cli.add_argument("--timeout", type=float, default=180.0, help="seconds one run may take (--subprocess)")
@@ -541,7 +550,7 @@ def main(argv: list[str] | None = None) -> int:
     if opts.ollama:
         return main_real(opts)
     names = canonical_names()
-    questions = QUESTIONS[: max(1, opts.questions)]
+    questions = chosen_questions(opts)
     started = time.perf_counter()
     measures = list(each_run(opts, questions, names))
     total = {
@@ -607,7 +616,7 @@ def main_real(opts: argparse.Namespace) -> int:
     """The questions through the whole pipeline with a real model that drafts and judges."""
     names = canonical_names()
     real = RealModel(opts.ollama, opts.model, opts.num_ctx)
-    questions = QUESTIONS[: max(1, opts.questions)]
+    questions = chosen_questions(opts)
     measures: list[RunMeasure] = []
     load = os.getloadavg()[0]
     for m in each_run(opts, questions, names, real=real):

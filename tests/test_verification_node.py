@@ -517,6 +517,24 @@ async def test_a_verb_of_the_models_own_queries_does_not_make_another_topic_on_t
     assert off["removed_reason"] == "off_topic"
 
 
+async def test_sections_left_after_repeats_are_numbered_from_one_in_the_answer():
+    # Qwen2.5-Coder-1.5B, 「量子ビットとは？」 (2026-11-28): sections 1 and 2 only repeated the
+    # Summary; the answer on stdout then went "## 結論", "## 3. …", "## 4. …" (report.md said 1, 2).
+    source = {**LEDGER[0], "label": "S1", "language": "ja", "title": "量子コンピュータの基礎（解説資料）",
+              "markdown": "量子ビットは0と1の重ね合わせの状態をとることができる。量子もつれは2つの量子ビットの状態を結びつける。"
+                          "IBMは2021年に127量子ビットのEagleを発表した。"}
+    draft = ("## 結論\n\n量子ビットは、0と1の重ね合わせの状態をとることができる[S1]。\n\n"
+             "## 1. 量子ビットとは？\n\n量子ビットは、0と1の重ね合わせの状態をとることができる[S1]。\n\n"
+             "## 2. 量子ビットはどのような特徴を持つ？\n\n量子ビットは、0と1の重ね合わせの状態をとることができる[S1]。\n\n"
+             "## 3. 量子ビットの量子もつれ\n\n量子もつれは2つの量子ビットの状態を結びつける[S1]。\n\n"
+             "## 4. 量子ビットの開発\n\nIBMは2021年に127量子ビットのEagleを発表した[S1]。\n")
+    state = dict(_state(draft), question="量子ビットとは？", documents=[source], plan=[])
+    deps, _ = _deps(FakeModel(), loops=0)
+    answer = (await _verify(state, deps))["verification"]["annotated_draft"]
+    headings = [line for line in answer.splitlines() if line.startswith("#")]
+    assert headings == ["## 結論", "## 1. 量子ビットの量子もつれ", "## 2. 量子ビットの開発"], answer
+
+
 async def test_a_not_checked_sentence_never_opens_the_summary_and_its_mark_stays_inside_it():
     draft = "## 結論\n富士山は毎年30万人が登る人気の山である[S1]。富士山の標高は3,776メートルである[S1]。\n"
     deps, _ = _deps(FakeModel(), loops=0)  # the judge gives no verdict: the first sentence is not checked
@@ -648,8 +666,8 @@ async def test_an_empty_summary_takes_a_supported_sentence_of_the_findings():
     deps, _ = _deps(FakeModel(judge=judge), loops=0)
     verification = (await _verify(dict(_state(draft), plan=plan, question="富士山の標高と最後の噴火は？"), deps))["verification"]
     assert verification["annotated_draft"] == (
-        "## 結論\n富士山の標高は3,776メートルである[S1]。\n\n"
-        "### 2. 富士山の最後の噴火は？\n富士山の最後の噴火は1707年の宝永噴火である[S1]。\n")
+        "## 結論\n富士山の標高は3,776メートルである[S1]。\n\n"  # section 1 went into the Summary: 2 is now 1
+        "### 1. 富士山の最後の噴火は？\n富士山の最後の噴火は1707年の宝永噴火である[S1]。\n")
     assert verification["summary"]["not_given"] == []
 
 

@@ -26,7 +26,7 @@ from functools import lru_cache
 from dataclasses import dataclass, field
 from typing import Iterable
 
-from research.modules.core.grammar import JOINED_CITATIONS, URL_IN_PROSE
+from research.modules.core.grammar import JOINED_CITATIONS, TITLE_NUMBER, URL_IN_PROSE, renumbered_titles
 from research.modules.core.i18n import t
 from research.modules.text.analyser import name_suffix_terms, name_terms, term_set, terms
 from research.modules.text.disagreements import attribute_words, attributes_named
@@ -782,6 +782,32 @@ def _tidy_sections(text: str, language: Language, sub_questions: list[str], *, s
             # The Summary heading with nothing under it: say so rather than leave it bare.
             out += [line, "", t("answer.no_direct_answer", language), ""]
         position = following
-    tidy = "\n".join(out)
+    tidy = "\n".join(_renumbered_headings(out))
     tidy = re.sub(r"\n{3,}", "\n\n", tidy).strip("\n")
     return tidy + "\n" if tidy else tidy, not_given
+
+
+def _renumbered_headings(lines: list[str]) -> list[str]:
+    """Numbered sections counted 1, 2, 3 again among their siblings, once the ones that only
+    repeated the Summary are gone: the real model's answer read "## 結論", "## 3. …", "## 4. …"
+    on stdout while report.md said 1 and 2. The numbered run after an unnumbered first
+    heading (the Summary) counts; a run with an unnumbered heading after it stays as written."""
+    lines = list(lines)
+    siblings: dict[tuple[int, int], list[int]] = {}  # (parent heading's line, level) -> heading lines
+    open_headings: list[tuple[int, int]] = []  # (level, line) of the headings above
+    for number, line in enumerate(lines):
+        heading = _HEADING_LINE.match(line)
+        if not heading:
+            continue
+        level = len(heading.group(2))
+        while open_headings and open_headings[-1][0] >= level:
+            open_headings.pop()
+        siblings.setdefault((open_headings[-1][1] if open_headings else -1, level), []).append(number)
+        open_headings.append((level, number))
+    for numbers in siblings.values():
+        headings = [_HEADING_LINE.match(lines[number]) for number in numbers]
+        titles = [heading.group(3) for heading in headings]
+        first = next((k for k, title in enumerate(titles) if TITLE_NUMBER.match(title)), len(titles))
+        for number, heading, title in zip(numbers[first:], headings[first:], renumbered_titles(titles[first:])):
+            lines[number] = f"{heading.group(1)}{heading.group(2)} {title}"
+    return lines

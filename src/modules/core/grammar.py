@@ -113,3 +113,18 @@ def strip_controls(text: str, *, keep_newlines: bool = True) -> str:
     if not keep_newlines:
         text = " ".join(text.split())
     return text
+
+
+# --- numbered headings ----------------------------------------------------------------------
+
+# "1. ", "2) ", "３．": a model numbers its sections in the order of the plan's sub-questions.
+TITLE_NUMBER = re.compile(r"^[0-9０-９]{1,2}([.)．）]\s*)")
+
+
+def renumbered_titles(titles: list[str]) -> list[str]:
+    """Titles that are all numbered, counted 1, 2, 3 again: what is left once sections were
+    taken out ("3." and "4." when 1 and 2 only repeated the Summary). Otherwise as they are."""
+    if not titles or not all(TITLE_NUMBER.match(title) for title in titles):
+        return titles
+    return [TITLE_NUMBER.sub(lambda found, n=n: f"{n}{found.group(1)}", title, count=1)
+            for n, title in enumerate(titles, start=1)]

@@ -20,7 +20,7 @@ from markdown_it import MarkdownIt
 from markdown_it.tree import SyntaxTreeNode
 from pydantic import BaseModel, Field
 
-from research.modules.core.grammar import URL_IN_PROSE
+from research.modules.core.grammar import URL_IN_PROSE, renumbered_titles
 from research.modules.report.templates import report_labels
 from research.modules.text.claims import citation_labels, has_sentence_end
 from research.state.models import ClaimVerdict, Language, Verdict, VerificationResult
@@ -451,8 +451,6 @@ def _split_sections(body: str) -> tuple[str, list[tuple[str, str]]]:
     return preamble, sections
 
 
-# "1. ", "2) ", "３．": the draft numbers its sections in the order of the plan's sub-questions.
-_TITLE_NUMBER = re.compile(r"^[0-9０-９]{1,2}([.)．）]\s*)")
 
 
 # A heading that is a number and nothing else: "## 1", "## 2." (the real model, with no theme).
@@ -477,10 +475,8 @@ def _renumbered_findings(sections: list[tuple[str, str]]) -> list[tuple[str, str
     """Findings the draft numbered keep a plain 1, 2, 3 when a section between them had
     nothing left once the unchecked sentences were taken out (the report read "1." then "4.",
     or a lone "2." with the real model when the other sections only repeated the summary)."""
-    if not sections or not all(_TITLE_NUMBER.match(title) for title, _ in sections):
-        return sections
-    return [(_TITLE_NUMBER.sub(lambda found, n=n: f"{n}{found.group(1)}", title, count=1), text)
-            for n, (title, text) in enumerate(sections, start=1)]
+    titles = renumbered_titles([title for title, _ in sections])
+    return [(title, text) for title, (_, text) in zip(titles, sections)]
 
 
 def _section(title: str, markdown: str, *, shift: int) -> Section:
