@@ -227,6 +227,31 @@ async def test_a_runaway_free_text_reply_stops_at_the_cap_without_a_second_try(f
     assert capped_lines(manager, "ja")[0].startswith("style の段階で")
 
 
+@pytest.mark.parametrize("written, kept", [
+    # The real model's loop, stopped in the middle of a copy: one citation kept, ending whole.
+    ("The height of Mount Fuji is 3,776 m tall. " + "[S1]" * 20 + "[S", "The height of Mount Fuji is 3,776 m tall. [S1]"),
+    ("Fuji is in Japan. " + "It is 3,776 m tall. " * 6, "Fuji is in Japan. It is 3,776 m tall."),
+    ("富士山の標高は3,776メートルです" + "[S1]。" * 16, "富士山の標高は3,776メートルです[S1]。"),
+])
+def test_a_stream_that_repeats_one_piece_is_cut_after_its_first_copy(written, kept):
+    from research.modules.llm.hygiene import repeating_tail
+
+    assert written[:repeating_tail(written)].rstrip() == kept
+
+
+@pytest.mark.parametrize("written", [
+    "| a | b | c |\n|---|---|---|" + "---|" * 40,  # a wide table's separator row: no word in it
+    "Step 1. Step 2. Step 3. Step 4. Step 5. Step 6. Step 7.",  # a count, not a loop
+    "[S1]" * 12,  # a long citation run is not yet a loop
+    "It is tall. " * 5,  # five times: a model's emphasis, not yet a loop
+    "=" * 300,
+])
+def test_repeated_text_that_is_not_a_loop_is_left_alone(written):
+    from research.modules.llm.hygiene import repeating_tail
+
+    assert repeating_tail(written) is None
+
+
 async def test_a_structured_reply_cut_at_its_cap_is_not_asked_again(fake_ollama):
     # Written to the cap without closing its JSON: a repair call would run away the same way.
     manager = _manager(fake_ollama, **NOT_THINKING)  # gpt-oss's reasoning has an allowance on top

@@ -111,6 +111,29 @@ def test_context_overflow_shrinks_the_evidence_and_says_so(research_env, fake_ol
     assert usage["context_overflow"]["calls"] == 3
 
 
+@pytest.mark.e2e
+def test_a_draft_caught_in_a_loop_is_stopped_and_the_report_says_so(research_env, fake_ollama):
+    # Qwen2.5-Coder-1.5B (2026-11-28) wrote "… tall. [S1][S1][S1]…" to its 3,072-token cap: five
+    # and a half minutes of one citation. Here the fake loops the same way, slowly enough that
+    # reading it to the cap would take over 7 s.
+    fake_ollama.behaviours = {"loop"}
+    fake_ollama.token_delay = 0.01
+    result = research_in_process(["What is the height of Mount Fuji?", "--json"], research_env)
+    assert result.returncode == 0, result.stderr
+    summary = load_json_line(result.stdout)
+    # The stream was closed soon after the loop began, not read to the cap (9,216 characters).
+    (sent,) = fake_ollama.streams_abandoned
+    assert sent < 600, sent
+    answer = summary["answer"].split("## Notes")[0]
+    (first,) = fake_ollama.planted["loop"]
+    assert answer.count("[S") == 1 and "[S1][S1]" not in summary["answer"]
+    assert first.split("\n")[-1].split("[S")[0].strip() in answer  # the sentence before the loop is kept
+    report = (Path(summary["session_dir"]) / "report.md").read_text("utf-8")
+    assert "the same thing over and over in the llm step" in " ".join(report.split())
+    usage = json.loads((Path(summary["session_dir"]) / "meta.json").read_text("utf-8"))["usage"]
+    assert usage["repetition_cut"]["calls"] == 1
+
+
 def _overflowing(fits_after: int | None = None) -> FakeModel:
     """A model whose context is full (what a far too small num_ctx looks like): every draft
     overflows, or only those before the ``fits_after``-th, which fits."""

@@ -114,3 +114,40 @@ def drop_cut_off_sentence(text: str) -> str:
         return stripped[:last_line_start].rstrip()
     start = spans[-1][0]
     return (stripped[:last_line_start] + line[:start]).rstrip()
+
+
+# A small model can fall into a loop and write one short piece again and again until its cap:
+# "… tall. [S1][S1][S1]…" for five and a half minutes (Qwen2.5-Coder-1.5B on 2 cores, 3,072
+# tokens, 2026-11-28). A stream that ends in one piece (with a letter, digit or kana/kanji in it)
+# said this many times over has stopped saying anything: it is cut there.
+LOOP_WINDOW = 2000  # characters of a stream's end looked at, enough for every unit and count below
+_LOOP_MAX_UNIT = 100
+_LOOP_MIN_REPEATS = 6  # a sentence said six times in a row
+_LOOP_MIN_CHARS = 60  # a short piece ("[S1]") fifteen times
+_SAYS_SOMETHING = re.compile(r"[0-9A-Za-z\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]")
+
+
+def repeating_tail(text: str) -> int | None:
+    """Where ``text`` should end when its end is such a loop: just after the loop's first copy
+    (``text[:index]`` says the piece once); None when it is not. A separator row or a line of
+    dashes (no letter, digit or kana/kanji in the piece) is never a loop."""
+    length = len(text)
+    for size in range(1, min(_LOOP_MAX_UNIT, length // _LOOP_MIN_REPEATS) + 1):
+        unit = text[length - size:]
+        if not _SAYS_SOMETHING.search(unit):
+            continue
+        copies = 1
+        while (start := length - (copies + 1) * size) >= 0 and text[start:start + size] == unit:
+            copies += 1
+        if copies < max(_LOOP_MIN_REPEATS, _LOOP_MIN_CHARS // size):
+            continue
+        begin = length - copies * size
+        while begin > 0 and text[begin - 1] == text[begin - 1 + size]:
+            begin -= 1  # where the repeating begins, whatever piece of it the stream stopped in
+        # One copy kept, ending where a piece naturally ends: "[S1]", not "[S1][S"; "B is 2.", not "B is 2".
+        ends = [end for end in range(begin + size, begin + 2 * size) if text[end - 1] in _PIECE_ENDS]
+        return ends[0] if ends else begin + size
+    return None
+
+
+_PIECE_ENDS = frozenset(".。!?！？]】)）」\n ")

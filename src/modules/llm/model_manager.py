@@ -24,12 +24,15 @@ from pydantic import BaseModel, ValidationError
 from research.modules.core.errors import OllamaCallFailed, OllamaError
 from research.modules.core.i18n import t
 from research.modules.core.settings import Settings
-from research.modules.llm.hygiene import StreamedAnswer, drop_cut_off_sentence, strip_control_text
+from research.modules.llm.hygiene import LOOP_WINDOW, StreamedAnswer, drop_cut_off_sentence, repeating_tail, strip_control_text
 from research.modules.llm.roles import ROLE_HEADER, ModelRole
 from research.modules.text.tokens import estimate_tokens
 from research.modules.core.logs import said
 
 T = TypeVar("T", bound=BaseModel)
+
+# In ``capped``: a reply stopped in a loop, not at a number of tokens.
+REPEATING = 0
 
 log = logging.getLogger(__name__)
 
@@ -94,7 +97,8 @@ class ModelManager:
         self.switched_from: str | None = None  # the main model, once the fallback took over
         self._installed: set[str] | None = None  # known after ensure_ready()
         # Replies a cap cut short: (node, cap), taken by the node that made the call and said as
-        # a problem line of the run (take_capped), never a silent long step.
+        # a problem line of the run (take_capped), never a silent long step. A cap of REPEATING:
+        # a stream stopped because it said one piece over and over (hygiene.repeating_tail).
         self.capped: list[tuple[str, int]] = []
 
     @property
@@ -173,6 +177,7 @@ class ModelManager:
         prompt_tokens = None
         finished = False
         done_reason = None
+        tail, written, loop_end = "", 0, None  # the visible text's end, for a model caught in a loop
         try:
             async for chunk in iterator:
                 text = visible.feed(chunk.message.content or "")
@@ -180,6 +185,11 @@ class ModelManager:
                     parts.append(text)
                     if more := shown.feed(text):
                         on_token(more)
+                    tail, written = (tail + text)[-LOOP_WINDOW:], written + len(text)
+                    if (end := repeating_tail(tail)) is not None:
+                        # Stopped here rather than read to the cap: closing the stream stops Ollama too.
+                        loop_end, finished, done_reason = written - len(tail) + end, True, "repeating"
+                        break
                 if chunk.done:
                     finished = True
                     done_reason = getattr(chunk, "done_reason", None)
@@ -195,6 +205,8 @@ class ModelManager:
             raise OllamaCallFailed(exc.error) from None
         finally:
             self._add_time(node, time.perf_counter() - started)
+            if loop_end is not None and hasattr(iterator, "aclose"):
+                await iterator.aclose()
         self.consecutive_failures = 0
         if not finished:
             raise OllamaError("ollama.stream_lost", host=self.host)
@@ -202,7 +214,11 @@ class ModelManager:
             on_token(rest)
         log.info(said("log.model_streamed", model=self.model, role=role, node=node,
                       seconds=f"{time.perf_counter() - started:.2f}", tokens=prompt_tokens, stop=done_reason))
-        answer = strip_control_text("".join(parts))
+        answer = strip_control_text("".join(parts)[:loop_end])
+        if done_reason == "repeating":
+            self._entry("repetition_cut")["calls"] += 1
+            self.capped.append((node, REPEATING))
+            answer = drop_cut_off_sentence(answer)
         if done_reason == "length":
             # Already shown to the user, so no retry here: the cut-off sentence never reaches the draft.
             self._entry("length_cut")["calls"] += 1
@@ -403,13 +419,15 @@ class ModelManager:
 
 
 def capped_lines(model: Any, language: str) -> list[str]:
-    """One problem line per step whose replies ``model`` (a ModelClient) cut at their cap since
-    it was last asked."""
+    """One problem line per step whose replies ``model`` (a ModelClient) cut at their cap, or
+    stopped in a loop (``REPEATING``), since it was last asked."""
     taken = model.take_capped()
-    steps: dict[str, list[int]] = {}
+    steps: dict[tuple[str, bool], list[int]] = {}
     for node, cap in taken:
-        steps.setdefault(node, []).append(cap)
-    return [t("model.capped", language, node=node, tokens=max(caps), count=len(caps)) for node, caps in steps.items()]
+        steps.setdefault((node, cap == REPEATING), []).append(cap)
+    return [t("model.repeating", language, node=node, count=len(caps)) if looped else
+            t("model.capped", language, node=node, tokens=max(caps), count=len(caps))
+            for (node, looped), caps in steps.items()]
 
 
 def installed_name(model: str, installed: Collection[str]) -> str | None:

@@ -45,6 +45,12 @@ MESSAGES: dict[str, dict[str, str]] = {
         "ja": "{node} の段階でモデルが上限の {tokens} トークンまで書いても終わりませんでした（{count} 回）。"
               "そこで打ち切り、書き終えた部分だけを使いました。",
     },
+    "model.repeating": {
+        "en": "The model began writing the same thing over and over in the {node} step ({count} time(s)); "
+              "the reply was stopped there instead of running on to its cap, and only what came before was used.",
+        "ja": "{node} の段階でモデルが同じ内容を繰り返し書き始めました（{count} 回）。上限まで待たずにそこで止め、"
+              "それより前の部分だけを使いました。",
+    },
     "verifier.loop_nothing_to_settle": {
         "en": "No further search round: every claim left out was settled by the sources read (shown false, or "
               "judged against passages holding all it says), or no query could aim at it",
