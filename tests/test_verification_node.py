@@ -535,6 +535,22 @@ async def test_sections_left_after_repeats_are_numbered_from_one_in_the_answer()
     assert headings == ["## 結論", "## 1. 量子ビットの量子もつれ", "## 2. 量子ビットの開発"], answer
 
 
+async def test_a_finding_that_says_nothing_the_summary_did_not_is_a_repeat():
+    # Qwen2.5-Coder-1.5B, 「富士山の最後の噴火はいつ？」 (2026-11-28): under the Summary's sentence, a
+    # finding that says it again in other words. A finding with a word of its own stays.
+    source = {**LEDGER[0], "label": "S1", "language": "ja",
+              "markdown": "富士山の最後の噴火は1707年の宝永噴火である。宝永噴火は16日間続いた。"}
+    draft = ("## 結論\n富士山の最後の噴火は1707年の宝永噴火です[S1]。\n\n"
+             "## 1. 富士山の噴火の歴史\n宝永噴火は富士山の噴火の最後です[S1]。宝永噴火は16日間続いた[S1]。\n")
+    state = dict(_state(draft), documents=[source], question="富士山の最後の噴火はいつ？", plan=[])
+    deps, _ = _deps(FakeModel(), loops=0)
+    verification = (await _verify(state, deps))["verification"]
+    answer = verification["annotated_draft"]
+    assert "宝永噴火は富士山の噴火の最後です" not in answer
+    assert "富士山の最後の噴火は1707年の宝永噴火です[S1]" in answer and "宝永噴火は16日間続いた[S1]" in answer
+    assert verification["summary"]["left_out"]["duplicate"] == 1
+
+
 async def test_a_not_checked_sentence_never_opens_the_summary_and_its_mark_stays_inside_it():
     draft = "## 結論\n富士山は毎年30万人が登る人気の山である[S1]。富士山の標高は3,776メートルである[S1]。\n"
     deps, _ = _deps(FakeModel(), loops=0)  # the judge gives no verdict: the first sentence is not checked

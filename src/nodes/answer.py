@@ -569,11 +569,15 @@ def assemble_answer(
         key = _norm(plain)
         content = _content_terms(plain) | _figures(plain)
         if key in seen or any(content <= earlier for earlier in said.get(_section, [])) \
+                or (_section != summary_section and content and any(content <= earlier for kept in said.values()
+                                                                    for earlier in kept)) \
                 or (topic is not None and _section != summary_section and topic.restated(plain, content, said)):
             # Said already, and kept: word for word anywhere, or in other words within its
-            # section (whatever this copy's verdict: a judge may have skipped a repeat), or its
-            # figures again in a finding that adds only words of the question. The section's
-            # question is then answered elsewhere: never "not given".
+            # section (whatever this copy's verdict: a judge may have skipped a repeat), or a
+            # finding with no word or figure a kept sentence did not say (「宝永噴火は富士山の噴火の
+            # 最後です」 under the Summary's 「富士山の最後の噴火は1707年の宝永噴火です」, the real
+            # model), or its figures again in a finding that adds only words of the question. The
+            # section's question is then answered elsewhere: never "not given".
             drop(start, REMOVED_DUPLICATE, verdict)
             answered_elsewhere.add(_heading_key(_section))
             continue
