@@ -631,6 +631,7 @@ async def test_a_sentence_that_only_says_where_to_read_is_not_part_of_the_answer
                      "This information is provided by [S1] and [S2].",
                      # The real model (Qwen2.5-Coder-1.5B, 2026-11-28), after the height with its citation:
                      "This information is provided in the source [S1].",
+                     "This information is provided in the source [S1] on Mount Fuji's elevation.",
                      "The data is available in the sources [S1] and [S2] listed below.",
                      "この情報は出典[S1]に記載されています。", "詳細は各資料[S1]や[S2]で確認できます。"):
         (claim,) = split_claims(sentence)

@@ -90,7 +90,9 @@ _WHERE_TO_READ = re.compile(
     # "… in [S1]", and with the citation's noun left in: "… in the source [S1]" (the real model)
     r"(?:in|by|at|from|on)[\s,]*(?:(?:the|this|these|those|its|our|each)\s+)?(?:(?:cited|listed|given|above)\s+)?"
     r"(?:(?:sources?|documents?|references?|pages?|articles?|websites?|sites?|links?)\b)?"
-    r"(?:\s+(?:listed|cited|given|shown))?(?:\s+(?:above|below|here))?[\s,]*(?:(?:and|or)[\s,]*)*[.]?$"
+    r"(?:\s+(?:listed|cited|given|shown))?(?:\s+(?:above|below|here))?[\s,]*(?:(?:and|or)[\s,]*)*"
+    # … and what the source is on: "… in the source [S1] on Mount Fuji's elevation." (the real model)
+    r"(?:(?:on|about|regarding|concerning)\s+[^.;:]{1,80})?[.]?$"
     r"|^see\s+(?:also\s+)?(?:for\s+(?:more|further)\s+(?:details|information))?[\s.]*$",
     re.IGNORECASE)
 # A sentence that only announces what follows: 「…は以下の通りです」, "… are as follows".
