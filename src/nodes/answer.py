@@ -317,8 +317,13 @@ def _figures(text: str) -> set[str]:
     return set(re.findall(r"\d[\d,.]*\d|\d", text))
 
 
+def _distinctive(term: str) -> bool:
+    """Long enough to tell one topic from another: two characters, or one kanji (山, 川)."""
+    return len(term) > 1 or re.match(r"[\u4e00-\u9fff]", term) is not None
+
+
 def _content_terms(text: str) -> set[str]:
-    return {term for term in term_set(strip_citations(text)) if len(term) > 1 or re.match(r"[\u4e00-\u9fff]", term)}
+    return {term for term in term_set(strip_citations(text)) if _distinctive(term)}
 
 
 def _asked_terms(text: str) -> set[str]:
@@ -327,8 +332,7 @@ def _asked_terms(text: str) -> set[str]:
     term of the topic, and 「LangGraphのチェックポイントでは3つのノードを持つグラフを…」 in the
     answer to 「量子ビットとは？」 on topic by it (Qwen2.5-Coder-1.5B). English keeps its verbs
     (there is no tagger to tell them): "listen" in "Which port does Ollama listen on?" tells."""
-    return {term.text for term in terms(strip_citations(text))
-            if (len(term.text) > 1 or re.match(r"[\u4e00-\u9fff]", term.text)) and not term.predicate}
+    return {term.text for term in terms(strip_citations(text)) if _distinctive(term.text) and not term.predicate}
 
 
 def _attribute_terms(text: str) -> set[str]:

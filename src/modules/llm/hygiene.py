@@ -125,6 +125,7 @@ _LOOP_MAX_UNIT = 100
 _LOOP_MIN_REPEATS = 6  # a sentence said six times in a row
 _LOOP_MIN_CHARS = 60  # a short piece ("[S1]") fifteen times
 _SAYS_SOMETHING = re.compile(r"[0-9A-Za-z\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]")
+_PIECE_ENDS = frozenset(".。!?！？]】)）」\n ")  # where one copy of a loop's piece ends whole
 
 
 def repeating_tail(text: str) -> int | None:
@@ -148,6 +149,3 @@ def repeating_tail(text: str) -> int | None:
         ends = [end for end in range(begin + size, begin + 2 * size) if text[end - 1] in _PIECE_ENDS]
         return ends[0] if ends else begin + size
     return None
-
-
-_PIECE_ENDS = frozenset(".。!?！？]】)）」\n ")
