@@ -73,3 +73,39 @@ def test_kill_after_search_then_resume_completes_without_duplicates(research_env
     # Resuming a finished session is a usage error, not a second run.
     again = research_in_process(["--resume", session_id], research_env)
     assert again.returncode == 2 and "already finished" in again.stderr
+
+
+def test_resume_after_kill_runs_with_the_engine_and_documents_it_started_with(research_env, tmp_path):
+    """Issue 48: `--engine local --docs DIR`, kill -9 once planning is done, then a plain
+    `--resume ID`: the resumed run searched DuckDuckGo (here the environment's SearXNG) and
+    said nothing. It must search the documents again, and say the command's own differ."""
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "fuji.md").write_text("# Mount Fuji\n\nMount Fuji is 3,776 m high. It last erupted in 1707.\n", "utf-8")
+    process = subprocess.Popen([RESEARCH, "How high is Mount Fuji?", "--engine", "local", "--docs", str(docs),
+                                "--depth", "quick"], env=research_env, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, start_new_session=True)
+    try:
+        _wait_for(lambda: len(session_dirs(research_env)) == 1)
+        session = session_dirs(research_env)[0]
+        # Planning's checkpoint is written before the search step starts, which waits for the
+        # web-search server to boot (over a second): killed there, the search is yet to run.
+        _wait_for(lambda: any(e["event"] == "node_start" and e["node"] == "search" for e in _events(session)))
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait(10)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+    assert not (session / "search_results.json").exists() or json.loads(
+        (session / "search_results.json").read_text("utf-8")) == []
+
+    session_id = session.name.removeprefix("session_")
+    # The environment still says RESEARCH_SEARCH_ENGINE=searxng and no documents folder.
+    result = research_in_process(["--resume", session_id, "--json"], research_env)
+    assert result.returncode == 0, result.stderr
+    hits = json.loads((session / "search_results.json").read_text("utf-8"))
+    assert hits and {hit["url"] for hit in hits} == {(docs / "fuji.md").as_uri()}, hits
+    assert ("Resumed with the options the session started with, not this command's: "
+            f"--engine local (searxng), --docs {docs} (–)") in result.stderr
+    meta = json.loads((session / "meta.json").read_text("utf-8"))
+    assert meta["run_options"]["search_engine"] == "local" and meta["run_options"]["depth"] == "quick"

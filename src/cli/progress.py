@@ -72,6 +72,7 @@ class ConsoleProgress:
                 case SessionStarted():
                     self._on_session(event)
                 case ServersStarting():
+                    self.lang = event.language or self.lang
                     self.console.print(f"[dim]{t('terminal.servers_starting', self.lang)}[/dim]")
                 case Resuming():
                     steps = [step_label(node, self.lang) for node in event.next]

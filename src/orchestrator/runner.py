@@ -22,6 +22,7 @@ from research.modules.core.errors import EXIT_FAILURE, EXIT_NO_EVIDENCE, EXIT_OK
 from research.state.models import ProblemKind, summary_with_states
 from research.state.run_problems import outcome_exit_code, run_problems
 from research.state.session_folder import FINISHED_STATUSES, HistoryManager, SessionInfo, SessionStatus, now_iso, read_ledger, source_list, SOURCE_FIELDS
+from research.modules.core.run_options import recorded, restored
 from research.modules.core.settings import Settings
 from research.modules.text.sanitize import clean_data, safe_markdown
 from research.nodes.dependencies import ProgressCallback, WorkflowDependencies
@@ -127,9 +128,16 @@ async def run_research(
 ) -> RunResult:
     progress = _guarded(progress)
     history = HistoryManager(settings.sessions_dir, guard=request.guard)
+    kept_changes: list[str] = []
     if request.resume:
         session, meta = _resumable(history, request.resume)
         question, lang = meta["question"], meta["language"]
+        # The options it started with (engine, documents, model, budgets …), not this command's.
+        settings, kept_changes = restored(settings, meta.get("run_options"))
+        if kept_changes:
+            from research.modules.core.settings import check_run_settings
+
+            check_run_settings(settings)  # a documents folder gone since is said now, exit 2
     else:
         # The one check of what a caller may set (graph_input): the CLI, the REPL and the tools come here.
         given = read_caller_input({"question": request.question, "language": settings.language,
@@ -137,6 +145,7 @@ async def run_research(
         question, lang = given.question, given.language
         session, meta = None, {}
     depth = meta.get("depth") or settings.depth  # a resumed run keeps the depth it started with
+    options = recorded(settings)
     settings = settings_for_depth(settings, depth)
 
     # Ollama is asked first (one local HTTP call): a missing model or a stopped Ollama is
@@ -163,13 +172,13 @@ async def run_research(
         if session is None:
             session = history.create(question=question, language=lang, model=model_name,
                                      parent=request.parent_session)
-            history.update_meta(session.session_id, depth=depth,
+            history.update_meta(session.session_id, depth=depth, run_options=options,
                                 **({"queue_run": request.queue_run} if request.queue_run else {}))
         # One writer per session folder: a second `--resume` of a live run is refused. The
         # kernel drops the lock when its process dies, so a kill -9 never leaves it stale.
         if announce_servers:  # said once Ollama answered and the folder exists: their errors stay one line
             try:
-                progress(ServersStarting())  # they boot in the background; the first steps go on
+                progress(ServersStarting(lang))  # they boot in the background; the first steps go on
             except ProgressStreamFailed as failed:
                 failed.params["session_id"] = session.session_id
                 history.update_meta(session.session_id, status=SessionStatus.INTERRUPTED, finished_at=now_iso())
@@ -179,7 +188,7 @@ async def run_research(
                 history.remove_stale_temp_files(session.session_id)  # left by a process killed mid-write
             try:
                 return await _run_locked(RunContext(request, settings, progress, history, session, model, model_name,
-                                                    question, lang, depth, pool, heavy))
+                                                    question, lang, depth, pool, heavy, tuple(kept_changes)))
             finally:
                 # The sessions index (PostgreSQL only) gets the outcome meta.json now holds.
                 from research.orchestrator.session_store import record_session
@@ -227,6 +236,8 @@ class RunContext:
     depth: str
     pool: ServerPool
     heavy: asyncio.Future[Any]  # the graph's modules, imported in a thread meanwhile
+    # A resumed run: its options as it started, where this command's differ ("--engine local (searxng)").
+    kept_options: tuple[str, ...] = ()
 
     @property
     def review_plan(self) -> bool:
@@ -247,6 +258,9 @@ async def _run_locked(run: RunContext) -> RunResult:
     try:
         # Inside the try: a progress stream that fails here already leaves the session "interrupted".
         progress(SessionStarted(session.session_id, str(session.path), lang))
+        if run.kept_options:
+            history.append_event(session.session_id, "options_kept", options=list(run.kept_options))
+            progress(Message("terminal.resume_options_kept", {"options": ", ".join(run.kept_options)}))
         final = await graph_run.execute()
     except BaseException as exc:
         cancelled = isinstance(exc, (KeyboardInterrupt, asyncio.CancelledError))

@@ -37,6 +37,9 @@ class ServersStarting(ProgressEvent):
     """The MCP servers boot in the background while the first steps go on."""
 
     name: ClassVar[str] = "servers_starting"
+    # The run's language: this is said before SessionStarted, and a resumed run's language is
+    # its session's, which the command line did not say.
+    language: str = ""
 
 
 @dataclass(frozen=True)

@@ -234,6 +234,52 @@ def from_flags(values: dict[str, Any]) -> dict[str, Any]:
             for option in RUN_OPTIONS}
 
 
+# --- a resumed run ---------------------------------------------------------------------------
+
+
+def recorded(settings: Any) -> dict[str, Any]:
+    """Every option's value in ``settings`` as a session's meta.json keeps it (a path as its
+    text): ``--resume`` runs with them again (``restored``), whatever its own command says."""
+    values = {option.name: getattr(settings, option.name, None) for option in RUN_OPTIONS}
+    return {name: str(value) if isinstance(value, Path) else value for name, value in values.items()}
+
+
+def restored(settings: Any, kept: Any) -> tuple[Any, list[str]]:
+    """``settings`` with the options the session started with (``recorded``) put back, and each
+    one this command would have run with otherwise, as ``--engine local (searxng)``: the run
+    says so. A session from before options were kept (or a value that is not one an option
+    takes: meta.json is data like any file in the folder) leaves the setting as it is."""
+    if not isinstance(kept, dict):
+        return settings, []
+    from typing import Annotated
+
+    from pydantic import Field, TypeAdapter, ValidationError
+
+    update: dict[str, Any] = {}
+    changed: list[str] = []
+    for option in RUN_OPTIONS:
+        if option.name not in kept:
+            continue
+        kind = option.value_type()
+        try:
+            value = TypeAdapter(Annotated[kind | None, Field(**option.bounds())]).validate_python(kept[option.name])
+        except ValidationError:
+            continue
+        now = getattr(settings, option.name, None)
+        if value != now:
+            update[option.name] = value
+            changed.append(f"{option.flag} {_shown(value)} ({_shown(now)})")
+    return (settings.model_copy(update=update) if update else settings), changed
+
+
+def _shown(value: Any) -> str:
+    if value is None:
+        return "–"
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return str(value)
+
+
 # --- the research tools --------------------------------------------------------------------
 
 

@@ -90,6 +90,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "The checked answer (as in report.md):",
         "ja": "検証済みの回答（report.md と同じ）:",
     },
+    "terminal.resume_options_kept": {
+        "en": "Resumed with the options the session started with, not this command's: {options}",
+        "ja": "このコマンドの設定ではなく、セッション開始時の設定で再開します: {options}",
+    },
     "terminal.resuming_at": {
         "en": "Resuming session {session_id} at step \"{step}\"",
         "ja": "セッション {session_id} を「{step}」の手順から再開します",
