@@ -335,3 +335,31 @@ async def test_an_engine_url_the_guard_refuses_is_named() -> None:
             await SearxngEngine("http://127.0.0.1:9", http, guard).search("富士山", language="ja", limit=3)
         with pytest.raises(EngineUnavailable, match="^wikipedia URL refused: "):
             await WikipediaEngine("http://127.0.0.1:9/{lang}/api.php", http, guard).search("Fuji", language="en", limit=3)
+
+
+@pytest.mark.parametrize("question, searching", [
+    ("How high is Mount Fuji?", "→ Searching your documents…"),
+    ("富士山の高さは？", "→ 資料を検索中…"),
+])
+def test_documents_without_an_engine_are_what_is_searched(research_env, tmp_path, question, searching):
+    """Issue 48: `--docs DIR` alone asked DuckDuckGo first ("duckduckgo unavailable", then
+    "local used instead") and the progress said "Searching the web" while it read local files."""
+    import json
+
+    from conftest import load_json_line, research_in_process
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "fuji.md").write_text("# Mount Fuji / 富士山\n\nMount Fuji is 3,776 m high. 富士山の高さは3776メートルです。\n",
+                                  "utf-8")
+    env = {k: v for k, v in research_env.items() if k not in ("RESEARCH_SEARCH_ENGINE", "RESEARCH_SEARXNG_URL")}
+    result = research_in_process([question, "--docs", str(docs), "--json"], env)
+    assert result.returncode == 0, result.stderr
+    assert searching in result.stderr
+    assert "Searching the web" not in result.stderr and "ウェブを検索中" not in result.stderr
+    assert "duckduckgo" not in result.stderr.lower()
+    session = Path(load_json_line(result.stdout)["session_dir"])
+    hits = json.loads((session / "search_results.json").read_text("utf-8"))
+    assert {hit["url"] for hit in hits} == {(docs / "fuji.md").as_uri()}
+    report = (session / "report.md").read_text("utf-8")
+    assert "duckduckgo" not in report.lower()

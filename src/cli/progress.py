@@ -61,6 +61,7 @@ class ConsoleProgress:
         self._step: str | None = None
         self._step_started = 0.0
         self._step_mark = MARK_OK
+        self._variant = ""  # what its label says for this run (step_variant)
         self._no_sources = False  # nothing was read: writing and checking have nothing to work on
         self._live: Any = None  # a transient "⠋ 14 s" line under a running step, on a terminal only
         self._account_seen = 0  # how much of progress.md --verbose has shown
@@ -95,7 +96,7 @@ class ConsoleProgress:
         if self._step is None:
             return None
         seconds = int(time.monotonic() - self._step_started)
-        return f"→ {t('progress.' + self._step, self.lang)}… {seconds} s"
+        return f"→ {step_label(self._step, self.lang, self._variant)}… {seconds} s"
 
     def __rich__(self) -> Any:
         from rich.text import Text
@@ -163,8 +164,9 @@ class ConsoleProgress:
             # The draft on the screen is about to be replaced: say so where it stands.
             self._end_stream_line()
             self.console.print(f"[yellow]{t('terminal.draft_superseded', self.lang)}[/yellow]")
-        self.console.print(f"[cyan]→[/cyan] {t('progress.' + event.node, self.lang)}…")
+        self.console.print(f"[cyan]→[/cyan] {step_label(event.node, self.lang, event.variant)}…")
         self._step, self._step_started, self._step_mark = event.node, time.monotonic(), MARK_OK
+        self._variant = event.variant
 
     def _on_node_end(self, event: NodeFinished) -> None:
         if self._streaming:
@@ -172,7 +174,7 @@ class ConsoleProgress:
             self._end_stream_line()
         node = event.node
         self.finished_steps.append(node)
-        label = step_label(node, self.lang)
+        label = step_label(node, self.lang, event.variant)
         mark, note = self._step_mark, ""
         if self._no_sources and node in ("llm", "verification"):
             mark, note = MARK_SKIPPED, " — " + t("terminal.step_skipped", self.lang)

@@ -22,6 +22,7 @@ from research.state import AgentState
 from research.state.agent_state import usage_since
 from research.state.progress_log import record_step
 from research.state.progress_events import Message, NodeFinished, NodeStarted
+from research.state.steps import step_variant
 
 log = logging.getLogger(__name__)
 
@@ -85,7 +86,8 @@ def bind(name: str, node: Node, deps: WorkflowDependencies) -> Callable[[AgentSt
     async def run(state: AgentState) -> Any:
         session_id = state["session_id"]
         deps.history.append_event(session_id, "node_start", node=name)
-        deps.progress(NodeStarted(name))
+        variant = step_variant(name, deps.settings)
+        deps.progress(NodeStarted(name, variant))
         log.info(said("log.step_started", step=name, session_id=session_id))
         started = time.perf_counter()
         usage_before = copy.deepcopy(deps.model.usage)
@@ -113,7 +115,7 @@ def bind(name: str, node: Node, deps: WorkflowDependencies) -> Callable[[AgentSt
             said("log.step_calls", node=node, calls=entry.get("calls", 0), prompt=entry.get("prompt_tokens", 0),
                  completion=entry.get("completion_tokens", 0)) for node, entry in used.items())))
         record_step(deps.history.path(session_id), name, state, update)  # progress.md, for people
-        deps.progress(NodeFinished(name, seconds))
+        deps.progress(NodeFinished(name, seconds, variant=variant))
         if command is None:
             return update
         goto = command.goto

@@ -53,7 +53,8 @@ class Resuming(ProgressEvent):
 
 @dataclass(frozen=True)
 class StepEvent(ProgressEvent):
-    """A step of the graph began or ended; ``node`` is its name in the step table."""
+    """A step of the graph began or ended; ``node`` is its name in the step table, ``variant``
+    what its label says for this run (``steps.step_variant``: "local", a search of documents)."""
 
     node: str
 
@@ -61,12 +62,14 @@ class StepEvent(ProgressEvent):
 @dataclass(frozen=True)
 class NodeStarted(StepEvent):
     name: ClassVar[str] = "node_start"
+    variant: str = ""
 
 
 @dataclass(frozen=True)
 class NodeFinished(StepEvent):
     name: ClassVar[str] = "node_end"
     seconds: float = 0.0
+    variant: str = ""
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ No LangGraph here: this module is imported before the graph, while the first ste
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from research.state.step_accounts import (
     Account,
@@ -101,8 +101,21 @@ PLAIN_RUN: tuple[StepName, ...] = tuple(step.name for step in STEPS if step.in_p
 FOLLOW_UP_ROUND: tuple[StepName, ...] = tuple(step.name for step in STEPS if step.in_follow_up_round)
 
 
-def step_label(name: str, lang: str) -> str:
-    """The line a person reads for a step ("Searching the web"), in ``lang``."""
+def step_label(name: str, lang: str, variant: str = "") -> str:
+    """The line a person reads for a step ("Searching the web"), in ``lang``; a ``variant``
+    (``step_variant``) has its own ("Searching your documents": ``progress.search_local``)."""
     from research.modules.core.i18n import t
 
-    return t(STEP_BY_NAME[name].label_key, lang)
+    key = STEP_BY_NAME[name].label_key
+    # A variant from elsewhere (the run queue's stored events) that no step has is no label.
+    return t(f"{key}_{variant}" if (name, variant) in STEP_VARIANTS else key, lang)
+
+
+# The steps whose label differs with the run (step_variant), each with its own message.
+STEP_VARIANTS = {("search", "local")}
+
+
+def step_variant(name: str, settings: Any) -> str:
+    """How this run's step is told apart where its label would mislead: "local" for a search
+    of the user's own documents alone (the local engine never falls back to the web)."""
+    return "local" if name == "search" and getattr(settings, "search_engine", "") == "local" else ""

@@ -12,7 +12,7 @@ import tomllib
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import AliasChoices, Field, ValidationError, create_model, field_validator
+from pydantic import AliasChoices, Field, ValidationError, create_model, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, PydanticBaseSettingsSource, SettingsConfigDict
 
 from research.modules.core.errors import UsageError
@@ -228,6 +228,14 @@ class Settings(_RunOptionSettings):  # type: ignore[valid-type, misc]
         if "://" not in value:
             value = "http://" + value
         return value
+
+    @model_validator(mode="after")
+    def _documents_mean_local(self) -> "Settings":
+        """A documents folder given with no engine named anywhere (flag, environment, config
+        file) means: search those documents. The web is asked only when an engine says so."""
+        if self.docs_dir is not None and "search_engine" not in self.model_fields_set:
+            self.search_engine = "local"
+        return self
 
     @classmethod
     def settings_customise_sources(

@@ -217,9 +217,9 @@ def progress_message(event: ProgressEvent, lang: str) -> str | None:
             steps = ", ".join(step_label(node, lang) for node in event.next)
             return t("terminal.resuming_at", lang, session_id=event.session_id, step=steps)
         case NodeStarted():
-            return step_label(event.node, lang) + "…"
+            return step_label(event.node, lang, event.variant) + "…"
         case NodeFinished():
-            return f"{t('progress.' + event.node, lang)}: {t('progress.done', lang)} ({event.seconds:.1f}s)"
+            return f"{step_label(event.node, lang, event.variant)}: {t('progress.done', lang)} ({event.seconds:.1f}s)"
         case Message():
             return t(event.key, lang, **event.params)
     return None

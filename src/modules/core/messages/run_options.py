@@ -9,8 +9,10 @@ MESSAGES: dict[str, dict[str, str]] = {
                             "ja": "回答の言語（既定: 質問から判定）"},
     "run_option.model": {"en": "Ollama model", "ja": "Ollama のモデル"},
     "run_option.search_engine": {"en": "search engine", "ja": "検索エンジン"},
-    "run_option.docs_dir": {"en": "folder of your own documents for the local engine (.md, .txt, .html, .pdf)",
-                            "ja": "local エンジンで検索する自分の文書のフォルダー（.md、.txt、.html、.pdf）"},
+    "run_option.docs_dir": {"en": "folder of your own documents (.md, .txt, .html, .pdf): searched instead of the web "
+                                  "unless --engine names an engine",
+                            "ja": "自分の文書のフォルダー（.md、.txt、.html、.pdf）。--engine でエンジンを指定しない限り、"
+                                  "ウェブの代わりにこれを検索する"},
     "run_option.max_verification_loops": {"en": "follow-up search rounds for unsupported claims",
                                           "ja": "裏付けのない主張のための追加検索の回数"},
     "run_option.depth": {"en": "quick: one search round; standard: planned sub-questions; deep: one more "

@@ -10,6 +10,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "progress.plan_review": {"en": "Reviewing the plan", "ja": "調査計画を確認中"},
     "progress_md.plan_review": {"en": "Plan after review", "ja": "確認後の調査計画"},
     "progress.search": {"en": "Searching the web", "ja": "ウェブを検索中"},
+    "progress.search_local": {"en": "Searching your documents", "ja": "資料を検索中"},
     "progress_md.search": {"en": "Search, round {round}", "ja": "検索（{round}回目）"},
     "progress.processing": {"en": "Reading sources", "ja": "ソースを読み込み中"},
     "progress_md.processing": {"en": "Sources read", "ja": "読んだ出典"},
