@@ -18,7 +18,7 @@ from research.modules.core.i18n import t
 from research.cli.arguments import build_parser, error_line, message_language, stdout_failed
 from research.modules.core.run_options import FLAG_NAMES, from_flags
 
-SUBCOMMANDS = ("sessions", "doctor", "mcp", "verify", "config", "help", "serve", "attach", "cancel")
+SUBCOMMANDS = ("sessions", "doctor", "mcp", "verify", "config", "help", "serve", "attach", "cancel", "bench")
 # Failures of the session folder's storage: reported as one line, exit code 1.
 _STORAGE_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EACCES, errno.EPERM, errno.ENOTDIR, errno.EFBIG}
 

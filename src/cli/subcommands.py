@@ -147,6 +147,11 @@ def _dispatch(argv: list[str]) -> int:
         from research.cli.serve_command import main as serve_main
 
         return serve_main(argv[1:])
+    if argv[:1] == ["bench"]:
+        # Research runs over a fixed question set, graded (cli/bench.py, orchestrator/bench/).
+        from research.cli.bench import main as bench_main
+
+        return bench_main(argv[1:])
     args = _parser().parse_args(argv)
     if args.command == "help":
         return _help(args.topic)

@@ -1,0 +1,154 @@
+"""Grading an answer against a set's gold answer, the same way for the final answer and the
+first draft.
+
+- **jsquad**: correct when the answer, normalised (NFKC, so full-width letters and digits
+  are half-width; case folded; every space removed, since Japanese has none and a model
+  may put some; citation marks and Markdown marks taken out), contains one of the gold
+  spans normalised the same way. The answer's length is kept beside it: a long answer
+  holds a span more easily.
+- **pubmedqa**: the answer's yes / no / maybe is read from its conclusion, conservatively:
+  an explicit verdict ("Yes, …", "The answer is no", 「はい、…」) wins; else the first
+  sentences of the conclusion are read for a hedge (unclear, inconclusive → maybe), a
+  negation of the finding (does not, no significant, not associated → no) or a finding
+  stated without either (improves, is associated with, reduces → yes), and count only when
+  they agree. A sentence about the sources themselves ("The sources do not say…") is no
+  verdict; an answer with no verdict is read as none, which is never correct. The wording
+  is a weaker reading than an explicit verdict (see read_verdict), so each grade says which.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+# [S1], [S1, S3], the verifier's marks; the Markdown that a model's answer is written in.
+_CITATIONS = re.compile(r"\[S\d+(?:\s*[,、]\s*S?\d+)*\]|\((?:not checked)\)|（未確認）", re.IGNORECASE)
+_MARKDOWN = re.compile(r"[*_`#>|]+")
+_SPACE = re.compile(r"\s+")
+
+
+@dataclass(frozen=True)
+class Grade:
+    correct: bool
+    predicted: str | None  # pubmedqa: the decision read; jsquad: the gold span found
+    answer_chars: int  # the answer's length, without citations and Markdown
+
+
+def plain(answer: str) -> str:
+    """The answer's text without citation marks and Markdown marks, spaces collapsed."""
+    text = _CITATIONS.sub(" ", answer or "")
+    text = re.sub(r"^\s*(?:[-*+]|\d+\.)\s+", "", text, flags=re.MULTILINE)  # list markers
+    return _SPACE.sub(" ", _MARKDOWN.sub(" ", text)).strip()
+
+
+def normalise_span(text: str) -> str:
+    """NFKC (width), case folded, every space removed."""
+    return _SPACE.sub("", unicodedata.normalize("NFKC", text).casefold())
+
+
+def grade_jsquad(answer: str, spans: tuple[str, ...] | list[str]) -> Grade:
+    body = plain(answer)
+    haystack = normalise_span(body)
+    found = next((span for span in spans if normalise_span(span) and normalise_span(span) in haystack), None)
+    return Grade(found is not None, found, len(body))
+
+
+# --- PubMedQA: yes / no / maybe ---------------------------------------------------------------
+
+_EXPLICIT = re.compile(
+    r"^(?:(?:the\s+)?(?:short\s+)?answer(?:\s+is)?\s*[:：]?\s*)?\**\s*(yes|no|maybe)\b(?!\s+(?:significant|difference|"
+    r"evidence|clear|effect|association|relationship|change|longer|more|one|study|data))",
+    re.IGNORECASE)
+_EXPLICIT_JA = re.compile(r"^(?:答えは\s*)?(はい|いいえ|どちらとも言えません|どちらともいえません)")
+_ANSWER_IS = re.compile(r"\b(?:the\s+)?answer\s+(?:to\s+(?:the|this)\s+question\s+)?is\s+[\"'“]?(yes|no|maybe)\b",
+                        re.IGNORECASE)
+_MAYBE = re.compile(
+    r"\b(?:unclear|uncertain|inconclusive|controversial|equivocal|conflicting|mixed\s+(?:results|evidence|findings)|"
+    r"not\s+(?:yet\s+)?(?:clear|known|established|conclusive|certain|definitive|fully\s+understood)|"
+    r"remains?\s+(?:to\s+be\s+(?:determined|established|seen|clarified)|unknown|unclear|debated)|"
+    r"insufficient\s+(?:evidence|data)|(?:more|further)\s+(?:research|studies|study|investigation|trials?)\s+"
+    r"(?:is|are)\s+(?:needed|required|warranted|necessary)|may\s+or\s+may\s+not|it\s+depends)\b",
+    re.IGNORECASE)
+_MAYBE_JA = re.compile(r"不明|明らかでない|明らかではない|はっきりしない|結論は出ていない|一概に|議論がある|不確か")
+# A negation of the finding. "not only … but also" affirms; "no longer" and "nonetheless" are no negation.
+_NEGATION = re.compile(
+    r"\b(?:not(?!\s+only)|no(?!\s+longer)|never|neither|nor|cannot|can't|doesn't|don't|didn't|isn't|aren't|wasn't|"
+    r"weren't|won't|without|fail(?:s|ed)?\s+to|unrelated|unaffected|lack(?:s|ed)?|absence\s+of|none)\b",
+    re.IGNORECASE)
+_NEGATION_JA = re.compile(r"(?:ない|ません|なかった|ず[、。]|ではない|認められなかった)")
+_FINDING = re.compile(
+    r"\b(?:significant(?:ly)?|effective|efficacious|associated|correlat\w*|improv\w*|increas\w*|reduc\w*|"
+    r"decreas\w*|predict\w*|higher|lower|better|worse|benefit\w*|superior|inferior|safe|feasible|useful|"
+    r"valuable|accurate|reliable|influenc\w*|affect\w*|lead\w*\s+to|result\w*\s+in|caus\w*|protect\w*|"
+    r"prevent\w*|linked|related|differ\w*|help\w*|enhanc\w*|contribut\w*|impact\w*|ha(?:s|ve)\s+an?\s+effect|"
+    r"can\s+be|should\s+be|is\s+a|are\s+a|yes)\b",
+    re.IGNORECASE)
+# Sentences about the sources, not about the question's finding: no verdict in them.
+_ABOUT_SOURCES = re.compile(
+    r"\b(?:the\s+)?(?:sources?|passages?|documents?|provided\s+(?:text|information)|information\s+(?:provided|"
+    r"available))\b.*\b(?:do(?:es)?\s+not|don't|doesn't|did\s+not)\s+(?:contain|provide|give|say|mention|address|"
+    r"include|answer)|\bno\s+(?:evidence|sources?|information|answer|checked\s+sentence)\s+(?:was|were|is|could\s+be)\s+"
+    r"(?:found|given|read)|出典.*(?:ない|ません|なかった)|回答は記載していません|(?:証拠|根拠)は?見つかりませんでした",
+    re.IGNORECASE)
+_SENTENCE = re.compile(r"(?<=[.!?。！？])\s*")
+_HEADING = re.compile(r"^\s*#{1,6}\s", re.MULTILINE)
+SENTENCES_READ = 3  # of the conclusion, for a verdict in the wording
+
+
+def conclusion(answer: str) -> str:
+    """The answer's first section's text (its Summary / 結論), else its first paragraph."""
+    sections = [part for part in _HEADING.split(answer or "") if part.strip()]
+    first = sections[0] if sections else ""
+    if _HEADING.match(answer or "") and "\n" in first:
+        first = first.split("\n", 1)[1]  # the heading line itself is no verdict
+    return plain(first)
+
+
+def read_decision(answer: str) -> str | None:
+    """yes / no / maybe as the answer gives it, or None when it gives none."""
+    return read_verdict(answer)[0]
+
+
+def read_verdict(answer: str) -> tuple[str | None, str]:
+    """The decision and how it was read: "explicit", "wording" or "none"."""
+    sentences = [s.strip() for s in _SENTENCE.split(conclusion(answer)) if s.strip()]
+    explicit = set()
+    for sentence in sentences:
+        match = _EXPLICIT.match(sentence) or _ANSWER_IS.search(sentence)
+        if match:
+            explicit.add(match.group(1).lower())
+            continue
+        japanese = _EXPLICIT_JA.match(sentence)
+        if japanese:
+            explicit.add({"はい": "yes", "いいえ": "no"}.get(japanese.group(1), "maybe"))
+    if explicit:  # "Yes … No …": no verdict
+        return (explicit.pop(), "explicit") if len(explicit) == 1 else (None, "none")
+    # In the wording, only when the conclusion's first sentences agree: read over PubMedQA's
+    # 500 dev conclusions (LONG_ANSWER), reading the first sentence alone was right 289 times
+    # and wrong 90; requiring agreement, right 272, wrong 82, unread 146.
+    readings = {reading for reading in map(_wording, sentences[:SENTENCES_READ]) if reading}
+    return (readings.pop(), "wording") if len(readings) == 1 else (None, "none")
+
+
+def _wording(sentence: str) -> str | None:
+    if _ABOUT_SOURCES.search(sentence):
+        return None
+    if _MAYBE.search(sentence) or _MAYBE_JA.search(sentence):
+        return "maybe"
+    if _NEGATION.search(sentence) or _NEGATION_JA.search(sentence):
+        return "no"
+    if _FINDING.search(sentence):
+        return "yes"
+    return None
+
+
+def grade_pubmedqa(answer: str, decision: str) -> Grade:
+    read = read_decision(answer)
+    return Grade(read == decision, read, len(plain(answer)))
+
+
+def grade(set_name: str, answer: str, gold: tuple[str, ...] | list[str]) -> Grade:
+    if set_name == "pubmedqa":
+        return grade_pubmedqa(answer, gold[0])
+    return grade_jsquad(answer, gold)
