@@ -297,7 +297,9 @@ def test_an_empty_wikipedia_url_turns_the_engine_off() -> None:
 
 
 def _answering(status: int, body: bytes = b"{}") -> httpx.AsyncClient:
-    return httpx.AsyncClient(transport=httpx.MockTransport(lambda request: httpx.Response(status, content=body)))
+    # stream=: a body still to be read, as from the network (get_json reads it with a bound)
+    return httpx.AsyncClient(transport=httpx.MockTransport(
+        lambda request: httpx.Response(status, stream=httpx.ByteStream(body))))
 
 
 def _unreachable(request: httpx.Request) -> httpx.Response:

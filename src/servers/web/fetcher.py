@@ -4,8 +4,9 @@
   never a flood on one.
 * Every page has a total deadline besides httpx's connect/read timeouts, because a
   server that drips one byte a second never trips a read timeout.
-* Bodies are streamed and cut at a size cap; redirects are followed by hand so each
-  hop passes the SSRF guard again and loops are named as loops.
+* Bodies are streamed and cut at a size cap on their decoded size (a compressed page is
+  expanded step by step, never past the cap: bounded_body.py); redirects are followed by
+  hand so each hop passes the SSRF guard again and loops are named as loops.
 * Raw bytes are stored with the one atomic write (``state.session_folder.atomic_write``)
   under a hash of the canonical URL, with a JSON sidecar. The URL guard runs before the
   cache is read, so a page cached by a permissive process is never served to a strict
@@ -30,6 +31,7 @@ from urllib.parse import unquote, urljoin, urlsplit
 import httpx
 
 from research.modules.core.settings import LOCAL_SUFFIXES, FetchSettings
+from research.servers.web.bounded_body import ACCEPT_ENCODING, BadEncoding, BodyTooLarge, read_body
 from research.servers.web.url_safety import URLGuard, UnsafeURL, canonical_url
 from research.modules.core.files import atomic_write
 from research.state.session_folder import cache_suffix, is_cache_entry_name, read_session_bytes, source_key
@@ -312,18 +314,16 @@ class PageFetcher:
         raise FetchFailed(f"more than {self.limits.max_redirects} redirects")
 
     async def _read_capped(self, response: httpx.Response) -> bytes:
+        """The page's bytes, decoded, refused past the cap: the cap bounds the EXPANDED size
+        (bounded_body.py), so a 32 KiB zstd page that unpacks to 1 GiB costs the cap, not 1 GiB."""
         cap = self.limits.max_bytes
-        declared = response.headers.get("content-length")
-        if declared and declared.isdigit() and int(declared) > cap:
-            raise FetchFailed(f"the page is larger than the {cap // 1024} KiB limit ({int(declared) // 1024} KiB)")
-        chunks: list[bytes] = []
-        size = 0
-        async for chunk in response.aiter_bytes():
-            size += len(chunk)
-            if size > cap:
-                raise FetchFailed(f"the page is larger than the {cap // 1024} KiB limit")
-            chunks.append(chunk)
-        return b"".join(chunks)
+        try:
+            return await read_body(response, cap)
+        except BodyTooLarge as exc:
+            declared = f" ({exc.declared // 1024} KiB)" if exc.declared else ""
+            raise FetchFailed(f"the page is larger than the {cap // 1024} KiB limit{declared}") from None
+        except BadEncoding as exc:
+            raise FetchFailed(str(exc)) from None
 
 
 def make_http_client(limits: FetchSettings) -> httpx.AsyncClient:
@@ -331,7 +331,8 @@ def make_http_client(limits: FetchSettings) -> httpx.AsyncClient:
     timeout = httpx.Timeout(limits.timeout, connect=limits.connect_timeout)
     return httpx.AsyncClient(
         timeout=timeout,
-        headers={"User-Agent": USER_AGENT, "Accept-Language": "ja,en;q=0.8"},
+        # Only the codings bounded_body.py decodes with a bound (httpx would offer br too).
+        headers={"User-Agent": USER_AGENT, "Accept-Language": "ja,en;q=0.8", "Accept-Encoding": ACCEPT_ENCODING},
         limits=httpx.Limits(max_connections=limits.concurrency * 2, max_keepalive_connections=limits.concurrency),
         trust_env=True,
     )

@@ -48,6 +48,10 @@ MESSAGES: dict[str, dict[str, str]] = {
     "servers.reason.http_status": {"en": "{engine} answered HTTP {status}", "ja": "{engine} が HTTP {status} を返しました"},
     "servers.reason.not_json": {"en": "{engine} answered with something that is not JSON",
                                 "ja": "{engine} の応答が JSON ではありません"},
+    "servers.reason.too_large": {"en": "{engine} answered more than {limit} KiB (once decompressed); not read",
+                                 "ja": "{engine} の応答が {limit} KiB を超えました（展開後）。読み込みませんでした"},
+    "servers.reason.bad_encoding": {"en": "{engine} answered in an encoding not read here: {detail}",
+                                    "ja": "{engine} の応答は読み込めない符号化です: {detail}"},
     "servers.reason.json_refused": {
         "en": "{engine} refused the JSON format (enable `json` under search.formats)",
         "ja": "{engine} が JSON 形式を拒否しました（settings.yml の search.formats に json を加えてください）",

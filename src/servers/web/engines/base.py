@@ -7,6 +7,7 @@ up in the search result's notes.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Awaitable, Callable, Protocol
@@ -15,6 +16,7 @@ import httpx
 
 from research.modules.core.i18n import t
 from research.modules.core.settings import Settings
+from research.servers.web.bounded_body import BadEncoding, BodyTooLarge, read_body
 from research.servers.web.url_safety import UnsafeURL, URLGuard
 
 
@@ -59,6 +61,10 @@ class EngineContext:
     read_document: ReadDocument
 
 
+# A search API's answer is a page of titles and snippets: far below this, even decoded.
+_JSON_LIMIT = 4 * 1024 * 1024
+
+
 def _no_endpoints(settings: Settings) -> list[str]:
     return []
 
@@ -85,17 +91,22 @@ async def get_json(name: str, client: httpx.AsyncClient, guard: URLGuard, url: s
     except UnsafeURL as exc:
         raise EngineUnavailable(note("servers.reason.url_refused", engine=name, detail=exc)) from None
     try:
-        response = await client.get(endpoint, params=params, timeout=timeout)
+        async with client.stream("GET", endpoint, params=params, timeout=timeout) as response:
+            if response.status_code == 429:
+                raise EngineUnavailable(note("servers.reason.rate_limited", engine=name))
+            if refusals and response.status_code in refusals:
+                raise EngineUnavailable(note(refusals[response.status_code], engine=name))
+            if response.status_code != 200:
+                raise EngineUnavailable(note("servers.reason.http_status", engine=name, status=response.status_code))
+            body = await read_body(response, _JSON_LIMIT)  # bounded when decoded, like a page
     except httpx.HTTPError as exc:
         raise EngineUnavailable(note("servers.reason.unreachable", engine=name, where=where or endpoint,
                                      error=type(exc).__name__)) from None
-    if response.status_code == 429:
-        raise EngineUnavailable(note("servers.reason.rate_limited", engine=name))
-    if refusals and response.status_code in refusals:
-        raise EngineUnavailable(note(refusals[response.status_code], engine=name))
-    if response.status_code != 200:
-        raise EngineUnavailable(note("servers.reason.http_status", engine=name, status=response.status_code))
+    except BodyTooLarge:
+        raise EngineUnavailable(note("servers.reason.too_large", engine=name, limit=_JSON_LIMIT // 1024)) from None
+    except BadEncoding as exc:
+        raise EngineUnavailable(note("servers.reason.bad_encoding", engine=name, detail=exc)) from None
     try:
-        return response.json()
+        return json.loads(body)
     except ValueError:
         raise EngineUnavailable(note("servers.reason.not_json", engine=name)) from None
