@@ -196,10 +196,14 @@ def test_one_answer_to_is_this_model_installed():
 
 
 async def test_a_streamed_answer_asks_for_at_most_the_room_left_for_it(fake_ollama):
-    # With the real 1.5B model a draft repeated itself for eleven minutes: the stream is capped.
-    await _manager(fake_ollama).stream([{"role": "user", "content": "q"}], node="llm", role=ModelRole.DRAFT, on_token=lambda _: None,
-                                      max_tokens=3072)
-    assert fake_ollama.chat_requests()[-1]["options"]["num_predict"] == 3072
+    # With the real 1.5B model a draft repeated itself for eleven minutes: the stream is capped,
+    # and a thinking model's reasoning has its allowance on top (it counts against num_predict).
+    await _manager(fake_ollama, **NOT_THINKING).stream([{"role": "user", "content": "q"}], node="llm",
+                                                       role=ModelRole.DRAFT, on_token=lambda _: None, max_tokens=1000)
+    assert fake_ollama.chat_requests()[-1]["options"]["num_predict"] == 1000
+    await _manager(fake_ollama).stream([{"role": "user", "content": "q"}], node="llm", role=ModelRole.DRAFT,
+                                       on_token=lambda _: None, max_tokens=1000)
+    assert fake_ollama.chat_requests()[-1]["options"]["num_predict"] == 1000 + THINKING_ALLOWANCE["low"]
 
 
 async def test_a_judge_reply_cut_at_its_cap_keeps_the_verdicts_it_finished_and_is_said(fake_ollama):
@@ -227,11 +231,22 @@ async def test_a_runaway_free_text_reply_stops_at_the_cap_without_a_second_try(f
     assert capped_lines(manager, "ja")[0].startswith("style の段階で")
 
 
+_LONG_SENTENCE = ("The risk of cardiovascular events is higher in the tamoxifen arm compared to the AI arm, "
+                  "and the risk is not significantly different between the two arms. ")
+
+
 @pytest.mark.parametrize("written, kept", [
     # The real model's loop, stopped in the middle of a copy: one citation kept, ending whole.
     ("The height of Mount Fuji is 3,776 m tall. " + "[S1]" * 20 + "[S", "The height of Mount Fuji is 3,776 m tall. [S1]"),
     ("Fuji is in Japan. " + "It is 3,776 m tall. " * 6, "Fuji is in Japan. It is 3,776 m tall."),
     ("富士山の標高は3,776メートルです" + "[S1]。" * 16, "富士山の標高は3,776メートルです[S1]。"),
+    # Issue 48: the sentence the real model wrote over and over (PubMed abstracts), said a third time.
+    ("Both were compared [S1]. " + _LONG_SENTENCE * 3, "Both were compared [S1]. " + _LONG_SENTENCE.strip()),
+    ("Both were compared [S1].\n\n" + (_LONG_SENTENCE + "\n") * 3 + _LONG_SENTENCE[:50],
+     "Both were compared [S1].\n\n" + _LONG_SENTENCE.strip()),
+    # A REPL follow-up: "## 1節 … ## 56節" with nothing under any heading; the headings go.
+    ("## 結論\n\n富士山は日本一高い山です[S1]。\n\n" + "".join(f"## {n}節 詳細\n\n" for n in range(1, 7)) + "## 7",
+     "## 結論\n\n富士山は日本一高い山です[S1]。"),
 ])
 def test_a_stream_that_repeats_one_piece_is_cut_after_its_first_copy(written, kept):
     from research.modules.llm.hygiene import repeating_tail
@@ -244,6 +259,8 @@ def test_a_stream_that_repeats_one_piece_is_cut_after_its_first_copy(written, ke
     "Step 1. Step 2. Step 3. Step 4. Step 5. Step 6. Step 7.",  # a count, not a loop
     "[S1]" * 12,  # a long citation run is not yet a loop
     "It is tall. " * 5,  # five times: a model's emphasis, not yet a loop
+    _LONG_SENTENCE * 2,  # a paragraph written under two headings: a repeat, not a loop
+    "## Summary\n\nA [S1].\n\n## 1. A\n### 1.1 B\n### 1.2 C\n## 2. D\n",  # four headings in a row
     "=" * 300,
 ])
 def test_repeated_text_that_is_not_a_loop_is_left_alone(written):

@@ -445,3 +445,22 @@ def test_cancel_needs_the_team_server_and_the_repl_goes_on(env, capsys):
     said = out.out + out.err
     assert "research cancel needs RESEARCH_SERVER" in said
     assert "research cancel には RESEARCH_SERVER" in said  # after /lang ja: in Japanese
+
+
+def test_a_follow_up_caught_in_a_run_of_empty_headings_is_stopped(env, fake_ollama, capsys):
+    # Issue 48: in a REPL follow-up the real model streamed "## 1節 … ## 56節 …" for over four
+    # minutes and only Ctrl-C ended it. Here both answers fall into it, through the real client,
+    # slowly enough that reading one to its cap would take over 10 s.
+    fake_ollama.behaviours = {"loop_headings"}
+    fake_ollama.token_delay = 0.01
+    started = time.monotonic()
+    assert drive("富士山の標高は？\r最後の噴火はいつ？\r/quit\r") == 0
+    assert time.monotonic() - started < 60
+    out, err = capsys.readouterr()
+    assert len(fake_ollama.streams_abandoned) == 2, fake_ollama.streams_abandoned
+    assert all(sent < 1000 for sent in fake_ollama.streams_abandoned), fake_ollama.streams_abandoned
+    first, follow_up = session_dirs(env)
+    for folder in (first, follow_up):
+        draft = (folder / "llm_draft.md").read_text("utf-8")
+        assert "節 詳細" not in draft, draft
+        assert "節 詳細" not in (folder / "report.md").read_text("utf-8")

@@ -46,6 +46,18 @@ from research.state.progress_events import Message, Token
 
 # Room kept for the answer itself inside num_ctx.
 ANSWER_RESERVE_TOKENS = 3072
+# What a draft may write (num_predict): its Summary and a few paragraphs for each sub-question.
+# A cap of the whole reserve let the real 1.5B model write one sentence over and over for
+# 350–400 s before anything stopped it; the loop stop (hygiene.repeating_tail) is the first
+# guard, this cap the last. A Japanese character counts as a token (modules/text/tokens.py).
+DRAFT_TOKENS_BASE = 600
+DRAFT_TOKENS_PER_SECTION = 400
+
+
+def draft_cap(sub_questions: int) -> int:
+    """The most tokens a draft answering ``sub_questions`` sections may take."""
+    return min(ANSWER_RESERVE_TOKENS, DRAFT_TOKENS_BASE + DRAFT_TOKENS_PER_SECTION * max(1, sub_questions))
+
 _LEAD = re.compile(r"\s*(?:(?:[-*]|\d+\.)\s+)?")
 
 
@@ -100,7 +112,7 @@ async def draft_answer(state: AgentState, deps: WorkflowDependencies) -> AgentSt
                 {"role": "user", "content": DRAFT_USER[lang].format(
                     question=question, evidence=evidence_block(sources, ranked, share))},
             ],
-            budget, node="llm", session_id=state["session_id"], lang=lang, max_tokens=ANSWER_RESERVE_TOKENS,
+            budget, node="llm", session_id=state["session_id"], lang=lang, max_tokens=draft_cap(len(sub_questions)),
         )
     deps.progress(Token("\n"))
     rewrites: list[StyleRewrite] = []

@@ -134,6 +134,27 @@ def test_a_draft_caught_in_a_loop_is_stopped_and_the_report_says_so(research_env
     assert usage["repetition_cut"]["calls"] == 1
 
 
+@pytest.mark.e2e
+def test_a_long_sentence_said_over_and_over_is_stopped_at_its_third_time(research_env, fake_ollama):
+    # Issue 48: the real 1.5B model wrote one long sentence (longer than the 100 characters the
+    # stop looked for) over and over, for 350–400 s of the draft step. Streamed through the real
+    # client, slowly enough that reading it to the cap would take over 10 s.
+    fake_ollama.behaviours = {"loop_sentence"}
+    fake_ollama.token_delay = 0.01
+    result = research_in_process(["What is the height of Mount Fuji?", "--json"], research_env)
+    assert result.returncode == 0, result.stderr
+    summary = load_json_line(result.stdout)
+    (sent,) = fake_ollama.streams_abandoned
+    assert sent < 1200, sent  # three copies and the line before them, not 30,000 characters
+    draft = (Path(summary["session_dir"]) / "llm_draft.md").read_text("utf-8")
+    assert draft.count("tamoxifen arm") == 1, draft
+    # The draft's cap fits its job: a one-section answer does not get the whole 3,072-token reserve.
+    caps = [body["options"]["num_predict"] for body in fake_ollama.chat_requests() if body.get("stream")]
+    assert caps and max(caps) < 3072, caps
+    usage = json.loads((Path(summary["session_dir"]) / "meta.json").read_text("utf-8"))["usage"]
+    assert usage["repetition_cut"]["calls"] == 1
+
+
 def _overflowing(fits_after: int | None = None) -> FakeModel:
     """A model whose context is full (what a far too small num_ctx looks like): every draft
     overflows, or only those before the ``fits_after``-th, which fits."""

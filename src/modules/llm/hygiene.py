@@ -116,31 +116,37 @@ def drop_cut_off_sentence(text: str) -> str:
     return (stripped[:last_line_start] + line[:start]).rstrip()
 
 
-# A small model can fall into a loop and write one short piece again and again until its cap:
+# A small model can fall into a loop and write one piece again and again until its cap:
 # "… tall. [S1][S1][S1]…" for five and a half minutes (Qwen2.5-Coder-1.5B on 2 cores, 3,072
-# tokens, 2026-11-28). A stream that ends in one piece (with a letter, digit or kana/kanji in it)
-# said this many times over has stopped saying anything: it is cut there.
-LOOP_WINDOW = 2000  # characters of a stream's end looked at, enough for every unit and count below
-_LOOP_MAX_UNIT = 100
-_LOOP_MIN_REPEATS = 6  # a sentence said six times in a row
+# tokens, 2026-11-28); one 131-character sentence over and over for 350–400 s of a draft; and
+# "## 1節 … ## 56節" in a REPL follow-up, a heading after a heading with nothing under any. A
+# stream whose end is such a loop has stopped saying anything: it is cut there.
+LOOP_WINDOW = 2000  # characters of a stream's end looked at: three copies of a 666-character piece
+_LOOP_MIN_REPEATS = 6  # a short sentence said six times in a row ("It is tall." five times is emphasis)
 _LOOP_MIN_CHARS = 60  # a short piece ("[S1]") fifteen times
+_LOOP_LONG_PIECE = 40  # a piece this long (a sentence) said a third time is a loop, however long it is
+_LOOP_LONG_REPEATS = 3
+_LOOP_EMPTY_HEADINGS = 5  # headings in a row with nothing between: an outline that never gets written
 _SAYS_SOMETHING = re.compile(r"[0-9A-Za-z\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]")
 _PIECE_ENDS = frozenset(".。!?！？]】)）」\n ")  # where one copy of a loop's piece ends whole
+_HEADING = re.compile(r"[ \t]{0,3}#{1,6}(?:[ \t]|$)")
 
 
 def repeating_tail(text: str) -> int | None:
     """Where ``text`` should end when its end is such a loop: just after the loop's first copy
-    (``text[:index]`` says the piece once); None when it is not. A separator row or a line of
-    dashes (no letter, digit or kana/kanji in the piece) is never a loop."""
+    (``text[:index]`` says the piece once), or before a run of empty headings; None when it is
+    not. A separator row or a line of dashes (no letter, digit or kana/kanji in the piece) is
+    never a loop."""
     length = len(text)
-    for size in range(1, min(_LOOP_MAX_UNIT, length // _LOOP_MIN_REPEATS) + 1):
+    for size in range(1, length // _LOOP_LONG_REPEATS + 1):
         unit = text[length - size:]
-        if not _SAYS_SOMETHING.search(unit):
+        if text[length - 2 * size:length - size] != unit or not _SAYS_SOMETHING.search(unit):
             continue
-        copies = 1
+        copies = 2
         while (start := length - (copies + 1) * size) >= 0 and text[start:start + size] == unit:
             copies += 1
-        if copies < max(_LOOP_MIN_REPEATS, _LOOP_MIN_CHARS // size):
+        needed = _LOOP_LONG_REPEATS if size >= _LOOP_LONG_PIECE else max(_LOOP_MIN_REPEATS, _LOOP_MIN_CHARS // size)
+        if copies < needed:
             continue
         begin = length - copies * size
         while begin > 0 and text[begin - 1] == text[begin - 1 + size]:
@@ -148,4 +154,21 @@ def repeating_tail(text: str) -> int | None:
         # One copy kept, ending where a piece naturally ends: "[S1]", not "[S1][S"; "B is 2.", not "B is 2".
         ends = [end for end in range(begin + size, begin + 2 * size) if text[end - 1] in _PIECE_ENDS]
         return ends[0] if ends else begin + size
-    return None
+    return _empty_headings(text)
+
+
+def _empty_headings(text: str) -> int | None:
+    """Where a run of headings with nothing between them begins (blank lines aside), when the
+    text ends in one of at least ``_LOOP_EMPTY_HEADINGS``; None otherwise."""
+    starts, position = [], 0
+    for line in text.split("\n"):
+        starts.append((position, line))
+        position += len(line) + 1
+    headings, begin = 0, None
+    for position, line in reversed(starts):
+        if not line.strip():
+            continue  # blank lines, and the line the stream has not begun yet
+        if not _HEADING.match(line):
+            break
+        headings, begin = headings + 1, position
+    return begin if headings >= _LOOP_EMPTY_HEADINGS else None

@@ -344,8 +344,8 @@ class ModelManager:
             # Ollama counts a thinking model's reasoning against num_predict: a cap sized for the
             # reply alone (a verdict is ~18 tokens) would end gpt-oss in its reasoning, before a
             # word of the reply. The cap stays a guard against a runaway reply, not a starvation.
-            # (The streamed draft's cap is the room its prompt left, thousands of tokens already.)
-            thinking = THINKING_ALLOWANCE.get(think, 0) if think and not stream else 0
+            # The streamed draft's cap is sized for its answer too (nodes/llm.draft_cap), so it gets the same.
+            thinking = THINKING_ALLOWANCE.get(think, 0) if think else 0
             options["num_predict"] = max_tokens + thinking
         started = time.perf_counter()
         try:
