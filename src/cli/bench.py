@@ -74,7 +74,7 @@ def main(argv: list[str]) -> int:
         if args.set not in SETS:  # before the file: the set decides what the file must be
             raise UsageError("bench.unknown_set", name=args.set[:60], sets=", ".join(SETS))
         if not args.data:
-            raise UsageError("bench.no_file", path="--data")
+            raise UsageError("bench.no_data")
         sample = _whole_number("--sample", args.sample, 1)
         seed = _whole_number("--seed", args.seed, 0)
         timeout = _whole_number("--question-timeout", args.question_timeout, 1)

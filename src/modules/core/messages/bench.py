@@ -12,6 +12,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "No set file at {path} (give the set's file with --data)",
         "ja": "{path} にセットのファイルがありません（--data でセットのファイルを指定してください）",
     },
+    "bench.no_data": {
+        "en": "Give the set's file with --data FILE (offline, the set is read from there)",
+        "ja": "--data FILE でセットのファイルを指定してください（オフラインではそのファイルから読みます）",
+    },
     "bench.malformed": {
         "en": "{path} is not a file of this set: {reason}",
         "ja": "{path} はこのセットの形式のファイルではありません: {reason}",
