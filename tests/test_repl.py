@@ -464,3 +464,16 @@ def test_a_follow_up_caught_in_a_run_of_empty_headings_is_stopped(env, fake_olla
         draft = (folder / "llm_draft.md").read_text("utf-8")
         assert "節 詳細" not in draft, draft
         assert "節 詳細" not in (folder / "report.md").read_text("utf-8")
+
+
+def test_the_answer_is_read_once_after_a_preview_of_the_draft(env, capsys):
+    # Issue 48: the streamed draft scrolled by and the checked answer was printed in full after
+    # it. The draft now shows as progress under the running step; the checked answer once.
+    assert drive("What is the height of Mount Fuji?\r/quit\r") == 0
+    out, err = capsys.readouterr()
+    (session,) = session_dirs(env)
+    draft = (session / "llm_draft.md").read_text("utf-8")
+    first_line = next(line for line in draft.splitlines() if line.strip() and not line.startswith("#"))
+    assert out.count("## Summary") == 1, out
+    assert out.count(first_line.strip()[:40]) <= 1, out
+    assert "The checked answer" in out + err

@@ -146,3 +146,24 @@ def test_an_output_that_cannot_be_written_is_refused_before_the_run(run_cli, res
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and where in lines[0] and "--output" in lines[0], lines
     assert session_dirs(research_env) == []
+
+
+def test_a_draft_being_written_shows_as_progress_not_as_the_answer(capsys):
+    # Issue 48: the draft is previewed under the running step (and goes with it), never printed.
+    import io
+
+    from rich.console import Console
+
+    from research.cli.progress import ConsoleProgress
+    from research.state.progress_events import NodeFinished, NodeStarted, Token
+
+    progress = ConsoleProgress("ja", stream_answer=True)
+    progress.console = Console(file=io.StringIO(), force_terminal=True, width=80)
+    progress(NodeStarted("llm"))
+    for piece in ("## 結論\n\n富士山の", "標高は3,776メートルです[S1]。"):
+        progress(Token(piece))
+    assert "下書き: 30 文字" in (progress.running_line() or "")
+    assert progress.draft_preview(60) == "富士山の標高は3,776メートルです[S1]。"
+    assert progress.draft_preview(12).startswith("…") and len(progress.draft_preview(12)) <= 12
+    progress(NodeFinished("llm", 2.0))
+    assert progress.draft_preview(60) == "" and capsys.readouterr().out == ""

@@ -144,7 +144,7 @@ async def _one_shot(args: argparse.Namespace, settings, lang: str) -> int:
 
     # Drafts stream only to a terminal; a redirected stdout gets the checked answer alone.
     live = not args.json and _is_terminal(sys.stdout)
-    progress = ConsoleProgress(lang, answer_stream=sys.stdout, verbose=args.verbose, stream_answer=live)
+    progress = ConsoleProgress(lang, verbose=args.verbose, stream_answer=live)
     request = ResearchRequest(question=args.question or "", resume=args.resume)
     _stop_on_signals(request)
     # Plan review needs someone to answer: on a terminal, ask; else say it was skipped.
@@ -191,9 +191,6 @@ async def _one_shot(args: argparse.Namespace, settings, lang: str) -> int:
     # On a terminal the PDF's path is the last line of stdout: the summary names report.md only.
     for line in closing_lines(result, progress, ("report_md",) if live else ("report_md", "report_pdf")):
         progress.console.print(line, soft_wrap=True)
-    if progress.output_error is not None:  # the streamed answer already met a closed pipe
-        stdout_failed(progress.output_error, progress.lang)
-        return EXIT_FAILURE
     if args.output and copy_outputs(result, args.output, progress) != 0:
         return EXIT_FAILURE
     text = json.dumps(json_result(result), ensure_ascii=False) if args.json else final_stdout(result, progress, live)

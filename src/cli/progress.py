@@ -1,18 +1,18 @@
 """Live progress on stderr (rich) and the streamed answer.
 
 Progress never goes to stdout, so `research "…" --json | jq` and pipes stay clean.
-Drafts are streamed only where a person watches (``answer_stream`` given, i.e. stdout is
-a terminal); a draft the verifier sends back is labelled as superseded on stderr, and the
-CLI prints the final checked answer at the end, so a redirected stdout holds that alone.
+A draft is not the answer: where a person watches (``stream_answer``), its progress shows
+under the running step (how long, how many characters, its latest line) and collapses when
+the step ends; the CLI and the REPL then print the checked answer, once. A redirected stdout
+holds that answer alone.
 """
 
 from __future__ import annotations
 
 import logging
-import sys
 import time
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any
 
 from rich.console import Console
 from rich.markup import escape
@@ -41,21 +41,18 @@ _SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 
 
 class ConsoleProgress:
-    def __init__(self, lang: str, *, answer_stream: TextIO | None = None, verbose: bool = False,
-                 stream_answer: bool = True) -> None:
+    def __init__(self, lang: str, *, verbose: bool = False, stream_answer: bool = True) -> None:
         self.lang = lang
         self.console = Console(stderr=True, highlight=False)
-        self.answer = answer_stream if answer_stream is not None else sys.stdout
         self.stream_answer = stream_answer
         self.verbose = verbose
         self._streaming = False
         self.started = time.monotonic()
-        self.drafts: list[str] = []  # each streamed draft's text; the last one may be the answer
+        self.drafts: list[str] = []  # each streamed draft's text (shown as a preview, never printed)
         self.finished_steps: list[str] = []  # node names, for "what was kept" after Ctrl-C
         # Known once the session folder exists; an error after that can say how to resume.
         self.session_id: str | None = None
         self.session_dir: str | None = None
-        self.output_error: OSError | None = None  # the answer stream failed (closed pipe, full disk)
         self._server_log: logging.Handler | None = None
         # The running step: its name, when it began, and how it is going so far (its mark).
         self._step: str | None = None
@@ -88,7 +85,7 @@ class ConsoleProgress:
                 case Token():
                     self._on_token(event)
         finally:
-            if self._step is not None and not self._streaming:
+            if self._step is not None:
                 self._resume_live()
 
     def running_line(self) -> str | None:
@@ -96,14 +93,34 @@ class ConsoleProgress:
         if self._step is None:
             return None
         seconds = int(time.monotonic() - self._step_started)
-        return f"→ {step_label(self._step, self.lang, self._variant)}… {seconds} s"
+        line = f"→ {step_label(self._step, self.lang, self._variant)}… {seconds} s"
+        if self._streaming and self.drafts:
+            line += " · " + t("terminal.draft_progress", self.lang, chars=len(self.drafts[-1]))
+        return line
+
+    def draft_preview(self, width: int) -> str:
+        """The streamed draft's latest line, cut to ``width`` cells: shown under the running
+        step while it is written, gone with the step (the checked answer follows)."""
+        if not (self._streaming and self.drafts and self.stream_answer):
+            return ""
+        from rich.cells import cell_len, set_cell_size
+
+        lines = [line for line in strip_controls(self.drafts[-1]).splitlines() if line.strip()]
+        latest = " ".join(lines[-1].split()) if lines else ""
+        if cell_len(latest) > width:
+            latest = "…" + set_cell_size(latest[-width:], width - 1).lstrip()
+        return latest
 
     def __rich__(self) -> Any:
         from rich.text import Text
 
         line = self.running_line() or ""
         frame = _SPINNER[int(time.monotonic() * 8) % len(_SPINNER)]
-        return Text(f"{frame} {line.removeprefix('→ ')}", style="dim")
+        shown = Text(f"{frame} {line.removeprefix('→ ')}", style="dim")
+        preview = self.draft_preview(max(20, self.console.width - 4))
+        if preview:
+            shown.append("\n  " + preview, style="dim italic")
+        return shown
 
     def _resume_live(self) -> None:
         if self._live is not None or not self.console.is_terminal or self.console.is_dumb_terminal:
@@ -160,18 +177,12 @@ class ConsoleProgress:
             self._server_log = None
 
     def _on_node_start(self, event: NodeStarted) -> None:
-        if event.node == "llm" and self.drafts and self.stream_answer:
-            # The draft on the screen is about to be replaced: say so where it stands.
-            self._end_stream_line()
-            self.console.print(f"[yellow]{t('terminal.draft_superseded', self.lang)}[/yellow]")
         self.console.print(f"[cyan]→[/cyan] {step_label(event.node, self.lang, event.variant)}…")
         self._step, self._step_started, self._step_mark = event.node, time.monotonic(), MARK_OK
         self._variant = event.variant
 
     def _on_node_end(self, event: NodeFinished) -> None:
-        if self._streaming:
-            self._streaming = False
-            self._end_stream_line()
+        self._streaming = False
         node = event.node
         self.finished_steps.append(node)
         label = step_label(node, self.lang, event.variant)
@@ -214,14 +225,6 @@ class ConsoleProgress:
         if MARK_ORDER.index(worse) > MARK_ORDER.index(self._step_mark):
             self._step_mark = worse
 
-    def _end_stream_line(self) -> None:
-        if self.stream_answer and self.output_error is None and self.drafts and not self.drafts[-1].endswith("\n"):
-            try:
-                self.answer.write("\n")
-                self.answer.flush()
-            except OSError as exc:
-                self.output_error = exc
-
     def _on_message(self, event: Message) -> None:
         self._judge_step(event.key, event.params)
         # Parameters may quote pages (titles, URLs, errors): no escape sequences, no rich markup.
@@ -234,16 +237,9 @@ class ConsoleProgress:
         if not self._streaming:
             self.drafts.append("")
         self._streaming = True
+        # Kept, not printed: the draft's progress shows under the running step (draft_preview),
+        # and the checked answer is printed once at the end.
         self.drafts[-1] += event.text
-        if self.output_error is not None or not self.stream_answer:
-            return
-        # The model repeats what pages said; a sequence split across tokens is harmless
-        # once every ESC is gone, so token by token is enough.
-        try:
-            self.answer.write(strip_controls(event.text))
-            self.answer.flush()
-        except OSError as exc:  # `| head -c 20` or `> /dev/full`: the run goes on, the CLI says so at the end
-            self.output_error = exc
 
 
 # Messages that quote what the web-search server said (English, as every MCP host reads it):

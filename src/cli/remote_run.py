@@ -370,7 +370,7 @@ async def follow_run(run_id: int, settings: Settings, lang: str, token: str, *, 
     from research.cli.progress import ConsoleProgress
 
     live = not as_json and _is_terminal(sys.stdout)
-    progress = ConsoleProgress(lang, answer_stream=sys.stdout, stream_answer=live)
+    progress = ConsoleProgress(lang, stream_answer=live)
     api = ServerApi(settings, token, lang, run_id)
     base = api.base
     try:

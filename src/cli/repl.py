@@ -210,7 +210,6 @@ class Repl:
             return
         finally:
             progress.close()
-            self.console.print()  # the streamed answer does not end with a newline
         if result is None and request.stopped_by:
             from research.modules.core.errors import SIGNAL_EXIT_CODES
 
@@ -234,9 +233,9 @@ class Repl:
         self.session_id = result.session_id
         if self.lang_setting == "auto":
             self.lang = result.language  # messages follow the conversation's language
-        from research.cli.run_output import checked_answer_if_new, closing_lines, sources_section
+        from research.cli.run_output import checked_answer, closing_lines, sources_section
 
-        answer = checked_answer_if_new(result, progress)
+        answer = checked_answer(result, progress)
         if answer:
             self.console.print(escape(answer), soft_wrap=True)
         # As a one-shot run on a terminal: the sources the answer's [S#] point at follow it.

@@ -103,21 +103,19 @@ def json_result(result: Any) -> dict[str, Any]:
 
 def final_stdout(result: Any, progress: Any, live: bool) -> str:
     """What stdout gets last. Redirected: the answer as report.md says it, sources
-    included. On a terminal the drafts were streamed already: the checked answer again
-    only when it differs from the last draft shown (labelled on stderr), the sources
-    list its citations point at, then the PDF's path."""
+    included. On a terminal (the draft was only previewed on stderr): the checked answer
+    (labelled on stderr), the sources list its citations point at, then the PDF's path."""
     if not live:
         return report_answer(result)
-    answer = checked_answer_if_new(result, progress)
+    answer = checked_answer(result, progress)
     sources = sources_section(result)
     return "\n".join(([answer, ""] if answer else []) + ([sources, ""] if sources else []) + [result.report_pdf])
 
 
-def checked_answer_if_new(result: Any, progress: Any) -> str | None:
-    """The checked answer, when the terminal has not shown exactly it (its label goes to stderr)."""
+def checked_answer(result: Any, progress: Any) -> str | None:
+    """The checked answer, printed once after the run (its label goes to stderr); None when empty."""
     answer = strip_controls(result.answer or "").strip()
-    shown = strip_controls(progress.drafts[-1]).strip() if progress.drafts else ""
-    if not answer or answer == shown:
+    if not answer:
         return None
     progress.console.print(f"[bold]{escape(t('terminal.checked_answer', progress.lang))}[/bold]")
     return answer

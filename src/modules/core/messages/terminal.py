@@ -82,10 +82,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "The {budget} budget ran out; the report uses what was found until then.",
         "ja": "{budget} の予算を使い切りました。レポートはそれまでに得た内容で作成しています。",
     },
-    "terminal.draft_superseded": {
-        "en": "↑ that draft did not pass verification; a revised draft follows",
-        "ja": "↑ この下書きは検証を通りませんでした。修正した下書きが続きます",
-    },
+    "terminal.draft_progress": {"en": "draft: {chars} characters", "ja": "下書き: {chars} 文字"},
     "terminal.checked_answer": {
         "en": "The checked answer (as in report.md):",
         "ja": "検証済みの回答（report.md と同じ）:",
