@@ -53,6 +53,10 @@ def figure_rows(summary: Summary, lang: str) -> list[tuple[str, str]]:
         (t("bench.row_own_page", lang), f"{s.own_page_read}/{s.completed}"),
         (t("bench.row_answer_chars", lang), _number(s.answer_chars_median, 0)),
     ]
+    if s.settings.get("pages"):
+        indexed = s.settings.get("index_seconds")
+        rows.append((t("bench.row_corpus", lang), t("bench.corpus_value", lang, pages=s.settings["pages"],
+                                                     seconds=_number(indexed))))
     if s.read_how:
         rows.append((t("bench.row_read_how", lang), ", ".join(f"{k} {v}" for k, v in sorted(s.read_how.items()))))
     return rows

@@ -95,6 +95,11 @@ MESSAGES: dict[str, dict[str, str]] = {
     "bench.row_own_page": {
         "en": "Runs that read the page that answers the question", "ja": "答えのあるページを読んだ実行"},
     "bench.row_answer_chars": {"en": "Answer length, characters (median)", "ja": "回答の長さ（文字数の中央値）"},
+    "bench.row_corpus": {"en": "Corpus searched", "ja": "検索したコーパス"},
+    "bench.corpus_value": {
+        "en": "{pages} pages (indexed in {seconds} s before the first question)",
+        "ja": "{pages} ページ（最初の問題の前に {seconds} 秒で索引付け）",
+    },
     "bench.row_read_how": {
         "en": "How the yes/no/maybe was read", "ja": "yes/no/maybe の読み取り方"},
     "bench.chart_final": {"en": "final answer", "ja": "最終回答"},
