@@ -323,9 +323,10 @@ def inline_spans(node: SyntaxTreeNode) -> list[Span]:
             elif kind == "link":
                 walk(child, _with(style, href=str(child.attrs.get("href", "")) or None))
             elif kind == "image":
-                # Reports never fetch images; show the alt text linked to the image URL.
-                alt = "".join(grand.content for grand in child.children) or str(child.attrs.get("src", ""))
-                raw.append(_with(style, text=alt, href=str(child.attrs.get("src", "")) or None))
+                # Reports never fetch images, nor point at them: the alt text, as text.
+                alt = "".join(grand.content for grand in child.children)
+                if alt:
+                    raw.append(_with(style, text=alt))
             elif child.children:
                 walk(child, style)
             elif child.content:
