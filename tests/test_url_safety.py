@@ -101,3 +101,33 @@ def test_ipv6_forms_carrying_ipv4_are_judged_by_the_ipv4_inside(address: str, fo
 async def test_guard_refuses_each_non_public_embedded_form_in_a_url(address: str) -> None:
     with pytest.raises(UnsafeURL, match="non-public"):
         await URLGuard(allow_private_network=False).check(f"http://[{address}]/")
+
+
+# One address inside each not-globally-reachable block of IANA's special-purpose registries
+# (iana-ipv4-special-registry, iana-ipv6-special-registry), and public neighbours just
+# outside some of them. Python 3.11's ipaddress calls 192.0.0.8, 192.0.0.255, 192.88.99.1,
+# 3fff::1, 5f00::1 and 100:0:0:1::1 global: the guard must not take its word alone.
+@pytest.mark.parametrize(("address", "public"), [
+    ("0.1.2.3", False), ("10.0.0.1", False), ("100.64.0.1", False), ("100.127.255.254", False), ("127.1.2.3", False),
+    ("169.254.169.254", False), ("172.31.255.255", False), ("192.0.0.1", False), ("192.0.0.8", False),
+    ("192.0.0.9", False), ("192.0.0.10", False), ("192.0.0.170", False), ("192.0.0.171", False),
+    ("192.0.0.255", False), ("192.0.2.1", False), ("192.88.99.1", False), ("192.168.1.1", False),
+    ("198.18.0.1", False), ("198.19.255.255", False), ("198.51.100.7", False), ("203.0.113.9", False),
+    ("240.0.0.1", False), ("255.255.255.255", False), ("224.0.0.251", False), ("239.255.255.250", False),
+    ("::", False), ("::1", False), ("64:ff9b:1::a00:1", False), ("100::1", False), ("100:0:0:1::1", False),
+    ("2001:1::1", False), ("2001:1::3", False), ("2001:2::1", False), ("2001:3::1", False), ("2001:10::1", False),
+    ("2001:20::1", False), ("2001:db8::1", False), ("2002:c000:0204::1", False), ("3fff::1", False),
+    ("3fff:fff::1", False), ("5f00::1", False), ("fc00::1", False), ("fd12:3456::1", False), ("fe80::1", False),
+    ("fec0::1", False), ("ff02::1", False),
+    # just outside: public
+    ("192.0.1.1", True), ("192.0.3.1", True), ("198.17.255.255", True), ("198.20.0.1", True),
+    ("100.128.0.1", True), ("8.8.8.8", True), ("1.1.1.1", True), ("2606:4700:4700::1111", True),
+    ("2001:4860:4860::8888", True), ("2a00:1450:4001::1", True), ("::ffff:8.8.8.8", True),
+])
+def test_every_iana_special_purpose_block_is_refused(address: str, public: bool) -> None:
+    assert address_is_public(address) is public, address
+
+
+async def test_the_guard_refuses_192_0_0_8_in_a_url() -> None:
+    with pytest.raises(UnsafeURL, match=r"non-public address 192\.0\.0\.8"):
+        await URLGuard(allow_private_network=False).check("http://192.0.0.8/page")

@@ -51,9 +51,41 @@ _TRANSLATED = ipaddress.ip_network("::ffff:0:0:0/96")
 _COMPATIBLE = ipaddress.ip_network("::/96")
 _NAT64 = ipaddress.ip_network("64:ff9b::/96")
 _TEREDO = ipaddress.ip_network("2001::/32")
-_NEVER_PUBLIC_V6 = (ipaddress.ip_network("2002::/16"), ipaddress.ip_network("64:ff9b:1::/48"),
-                    ipaddress.ip_network("fec0::/10"))
 _ISATAP_IDS = (0x00005EFE, 0x02005EFE)  # bits 32-63 of the interface id (u/l bit either way)
+
+
+# IANA's special-purpose address registries (iana-ipv4-special-registry and
+# iana-ipv6-special-registry, as of 2025): every block whose "Globally Reachable" is False
+# or N/A. Python's ``is_global`` is checked too, but its own copy of these tables depends
+# on the Python release (3.11 calls 192.0.0.8, 3fff::/20 and 5f00::/16 global). A block
+# marked not reachable is refused whole, its reachable exceptions included: 192.0.0.9 (PCP
+# anycast), 192.0.0.10 (TURN anycast) and 2001:1::1-3 are answered by the nearest such
+# service, often the user's own router, and the others (AMT, AS112, ORCHIDv2, drone ids
+# under 2001::/23) serve no web page. IPv4-mapped ::ffff:0:0/96 is judged by the IPv4
+# address it carries (embedded_ipv4); site-local fec0::/10 (RFC 3879, deprecated, not in
+# the registry) is a private network Python still calls global.
+NOT_GLOBALLY_REACHABLE = {
+    ipaddress.ip_network(block): name for block, name in (
+        ("0.0.0.0/8", "this network"), ("10.0.0.0/8", "private use"), ("100.64.0.0/10", "shared address space"),
+        ("127.0.0.0/8", "loopback"), ("169.254.0.0/16", "link local"), ("172.16.0.0/12", "private use"),
+        ("192.0.0.0/24", "IETF protocol assignments"), ("192.0.2.0/24", "documentation (TEST-NET-1)"),
+        ("192.88.99.0/24", "6to4 relay anycast (deprecated)"), ("192.168.0.0/16", "private use"),
+        ("198.18.0.0/15", "benchmarking"), ("198.51.100.0/24", "documentation (TEST-NET-2)"),
+        ("203.0.113.0/24", "documentation (TEST-NET-3)"), ("240.0.0.0/4", "reserved"),
+        ("255.255.255.255/32", "limited broadcast"),
+        ("::/128", "unspecified"), ("::1/128", "loopback"), ("64:ff9b:1::/48", "local-use IPv4/IPv6 translation"),
+        ("100::/64", "discard-only"), ("100:0:0:1::/64", "dummy IPv6 prefix"),
+        ("2001::/23", "IETF protocol assignments"), ("2001:2::/48", "benchmarking"),
+        ("2001:10::/28", "ORCHID (deprecated)"), ("2001:db8::/32", "documentation"), ("2002::/16", "6to4"),
+        ("3fff::/20", "documentation"), ("5f00::/16", "segment routing SIDs"), ("fc00::/7", "unique local"),
+        ("fe80::/10", "link-local unicast"), ("fec0::/10", "site-local (deprecated)"),
+    )
+}
+
+
+def special_purpose(ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> str | None:
+    """The name of the not-globally-reachable IANA block holding ``ip``, if any."""
+    return next((name for network, name in NOT_GLOBALLY_REACHABLE.items() if ip in network), None)
 
 
 def embedded_ipv4(ip: ipaddress.IPv6Address) -> tuple[list[ipaddress.IPv4Address], bool]:
@@ -74,16 +106,17 @@ def embedded_ipv4(ip: ipaddress.IPv6Address) -> tuple[list[ipaddress.IPv4Address
 
 def address_is_public(address: str) -> bool:
     ip = ipaddress.ip_address(address.split("%", 1)[0])  # drop an IPv6 zone id
+    if special_purpose(ip) is not None:
+        return False
     if isinstance(ip, ipaddress.IPv6Address):
-        if any(ip in network for network in _NEVER_PUBLIC_V6):
-            return False
         inside, only = embedded_ipv4(ip)
         if not all(address_is_public(str(v4)) for v4 in inside):
             return False
         if only:
             return True
     # is_global is False for loopback, RFC 1918, link-local (incl. 169.254.169.254 metadata),
-    # 100.64/10 shared space, documentation and reserved ranges.
+    # 100.64/10 shared space, documentation and reserved ranges; the table above is the
+    # registry's own word where this Python's copy is older.
     return ip.is_global and not ip.is_multicast
 
 
