@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 from pathlib import Path
+import time
 from typing import Any
 
 import pytest
@@ -26,13 +27,13 @@ from research.state.models import SubQuestionPlan
 from research.state.session_folder import HistoryManager
 from research.state.progress_events import Message
 from research.orchestrator.steps import tokens_used
-from research.modules.llm.model_manager import ModelManager
+from research.modules.llm.model_manager import THINKING_ALLOWANCE, ModelManager
 from research.modules.llm.roles import ModelRole
 from research.modules.core.settings import Settings
 from research.nodes.dependencies import WorkflowDependencies
 from research.nodes.input import understand_question
 from research.nodes.llm import enforce_style
-from research.nodes.prompts import PlannedQuery, ResearchPlan, SubQuestion
+from research.nodes.prompts import PlannedQuery, QueryPlan, ResearchPlan, SubQuestion
 from research.nodes.search import search_web
 from research.orchestrator.graph import build_graph
 from research.state.models import ParsedDocument, SearchHit
@@ -413,7 +414,8 @@ async def test_a_streamed_answer_the_fallback_model_takes_over_keeps_its_cap(tmp
                                     on_token=lambda _: None, max_tokens=321)
     assert answer and model.model == "qwen3:8b"
     last = [r["body"] for r in fake.requests if r["path"] == "/api/chat"][-1]
-    assert last["model"] == "qwen3:8b" and last["options"]["num_predict"] == 321
+    # qwen3 thinks: its reasoning's allowance comes on top of the answer's cap, as for any call.
+    assert last["model"] == "qwen3:8b" and last["options"]["num_predict"] == 321 + THINKING_ALLOWANCE["low"]
 
 
 async def test_the_report_names_the_fallback_model(tmp_path):
@@ -522,3 +524,73 @@ async def test_deep_says_why_when_the_model_still_gives_too_few():
     text = t(note["key"], "en", **{k: v for k, v in note.items() if k != "key"})
     assert text.startswith("The model planned 2 sub-questions") and "4–7" in text
     assert "4〜7" in t(note["key"], "ja", **{k: v for k, v in note.items() if k != "key"})
+
+
+# --- issue 48: planning that is bounded, says what it does, merges repeats, asks in both languages ---
+
+
+async def test_sub_questions_that_ask_the_same_in_other_words_become_one_section():
+    # The real model's plan for 「富士山の宝永大噴火で江戸に灰は降りましたか？」 had near-duplicate
+    # sub-questions; the report then said twice that the sources did not answer them.
+    plan = ResearchPlan(sub_questions=[
+        SubQuestion(question="宝永大噴火で江戸に灰は降りましたか？", queries=[PlannedQuery(text="宝永大噴火 江戸 灰", language="ja")]),
+        SubQuestion(question="宝永噴火で江戸に灰は降ったのでしょうか？", queries=[PlannedQuery(text="宝永噴火 江戸 降灰", language="ja")]),
+        SubQuestion(question="宝永大噴火の時、江戸に灰は降りましたか？", queries=[PlannedQuery(text="Hoei eruption Edo ash", language="en")]),
+        SubQuestion(question="宝永大噴火の規模は？", queries=[PlannedQuery(text="宝永大噴火 規模", language="ja")]),
+        SubQuestion(question="宝永大噴火で江戸に降った灰の量は？", queries=[PlannedQuery(text="宝永 江戸 降灰量", language="ja")]),
+    ])
+    update, _ = await _plan_with(plan)
+    assert [s["question"] for s in update["plan"]] == ["宝永大噴火で江戸に灰は降りましたか？", "宝永大噴火の規模は？",
+                                                       "宝永大噴火で江戸に降った灰の量は？"]
+    # The repeats' queries are searched under the one section that stays.
+    assert [q["text"] for q in update["plan"][0]["queries"]] == ["宝永大噴火 江戸 灰", "宝永噴火 江戸 降灰",
+                                                                 "Hoei eruption Edo ash"]
+
+
+async def test_a_plan_in_one_language_gets_a_query_in_the_other():
+    # The real model planned Japanese queries only, and the English PDF among the documents was never found.
+    plan = ResearchPlan(sub_questions=[
+        SubQuestion(question="富士山の標高は？", queries=[PlannedQuery(text="富士山 標高", language="ja")]),
+        SubQuestion(question="富士山の測量の歴史は？", queries=[PlannedQuery(text="富士山 測量 歴史", language="ja")]),
+    ])
+    queries = QueryPlan(queries=[PlannedQuery(text="富士山 高さ", language="ja"),
+                                 PlannedQuery(text="Mount Fuji height", language="en")])
+    model = FakeModel(plan=lambda call: plan if call.schema is ResearchPlan else queries)
+    messages: list[dict[str, Any]] = []
+    deps = WorkflowDependencies(settings=Settings(), model=model, web_search=None, parser=None, history=MemoryHistory(),
+                                progress=lambda e: messages.append(e.payload()) if isinstance(e, Message) else None)
+    state = {"question": "富士山の高さは？", "language": "ja", "model": "m", "session_id": "x", "depth": "standard"}
+    update = await run_step(understand_question, state, deps)
+    assert {q["language"] for q in _flat(update["plan"])} == {"ja", "en"}
+    assert "Mount Fuji height" in [q["text"] for q in _flat(update["plan"])]
+    # What planning did is said as it goes: asked for a plan, then what it came to.
+    keys = [m["key"] for m in messages]
+    assert keys[0] == "plan.asking" and "plan.planned" in keys
+    planned = next(m for m in messages if m["key"] == "plan.planned")
+    assert planned["count"] == 2 and planned["languages"] == "en, ja"
+
+
+async def test_planning_past_its_time_searches_the_question_and_says_so(monkeypatch):
+    # "✓ 質問を解析中 (299.7s)" with a spinner only: a plan the model does not finish in time is given up.
+    import asyncio
+
+    from research.nodes import input as input_node
+
+    monkeypatch.setattr(input_node, "PLAN_SECONDS", 0.3)
+
+    class SlowModel(FakeModel):
+        async def structured(self, *args: Any, **kwargs: Any) -> Any:
+            await asyncio.sleep(30)
+            return await super().structured(*args, **kwargs)
+
+    messages: list[dict[str, Any]] = []
+    deps = WorkflowDependencies(settings=Settings(), model=SlowModel(), web_search=None, parser=None,
+                                history=MemoryHistory(),
+                                progress=lambda e: messages.append(e.payload()) if isinstance(e, Message) else None)
+    state = {"question": "富士山の高さは？", "language": "ja", "model": "m", "session_id": "x", "depth": "deep"}
+    started = time.monotonic()
+    update = await run_step(understand_question, state, deps)
+    assert time.monotonic() - started < 5
+    assert [s["question"] for s in update["plan"]] == ["富士山の高さは？"]
+    assert [q["text"] for q in _flat(update["plan"])] == ["富士山の高さは？"]
+    assert any(m["key"] == "plan.timed_out" for m in messages)

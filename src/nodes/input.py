@@ -7,12 +7,14 @@ falls back to quick's query plan, so the run always has something to search.
 
 from __future__ import annotations
 
+import asyncio
 import re
+import time
 
 from research.state.session_folder import now_iso
 from research.state import AgentState
 from research.state.models import Language, Query, SubQuestionPlan, Turn
-from research.modules.text.analyser import term_set
+from research.modules.text.analyser import term_set, terms
 from research.nodes.answer import PLACEHOLDER, Topic
 from research.nodes.dependencies import ModelRole, WorkflowDependencies
 from research.nodes.prompts import (
@@ -30,6 +32,13 @@ from research.nodes.prompts import (
 from research.state.progress_events import Message
 
 MAX_QUERIES_PER_SUB_QUESTION = 3
+# Planning is bounded: the real 1.5B model on two busy cores spent 299.7 s on a plan (issue 48).
+# Past PLAN_SECONDS the plan call is given up and the question itself is searched; a second
+# call (more sub-questions, the other language's query) is made only while half of it is left.
+PLAN_SECONDS = 120.0
+# What a plan's JSON takes: a sub-question and its queries in two languages, about 100 tokens.
+PLAN_TOKENS_PER_SUB_QUESTION = 150
+PLAN_TOKENS_FRAME = 64
 PLAN_NUMBERING = re.compile(r"^\s*(?:\d{1,2}[.)．）]|[（(]\d{1,2}[)）])\s*")
 # How much of the conversation's first question a follow-up's query gets: enough to name the topic.
 TOPIC_CHARS = 100
@@ -45,19 +54,63 @@ async def understand_question(state: AgentState, deps: WorkflowDependencies) -> 
         f"# {question}\n\n- language: {lang}\n- depth: {depth}\n- model: {state['model']}\n- asked: {now_iso()}\n"
         + (f"- parent session: {state['parent_session']}\n" if state.get("parent_session") else ""),
     )
-    plan = await plan_sub_questions(question, lang, depth, state.get("conversation", []), deps) if depth in PLAN_SIZE else None
+    conversation = state.get("conversation", [])
+    clock = PlanClock(deps.settings)
+    plan = None
+    if depth in PLAN_SIZE:
+        deps.progress(Message("plan.asking", {"low": PLAN_SIZE[depth][0], "high": PLAN_SIZE[depth][1]}))
+        plan = await clock.bounded(plan_sub_questions(question, lang, depth, conversation, deps, clock), None)
     if plan is None:
-        plan = [SubQuestionPlan(question=question,
-                                queries=await plan_queries(question, lang, state.get("conversation", []), deps))]
-    plan = carry_topic(plan, question, state.get("conversation", []))
+        own = [Query(text=question[:300], language=lang)]
+        queries = await clock.bounded(plan_queries(question, lang, conversation, deps), own) if clock.left() else own
+        plan = [SubQuestionPlan(question=question, queries=queries)]
+    elif clock.half_left() and not any(q.language != lang for sub in plan for q in sub.queries):
+        # Documents or pages in the other language are found only by a query in it: the real
+        # model planned Japanese queries alone and an English PDF was never found.
+        found = await clock.bounded(plan_queries(question, lang, conversation, deps), [])
+        other = [q for q in found if q.language != lang][:1]
+        if other:
+            plan[0] = plan[0].model_copy(update={"queries": [*plan[0].queries, *other]})
+    if clock.timed_out:
+        deps.progress(Message("plan.timed_out", {"seconds": round(clock.limit)}))
+    plan = carry_topic(plan, question, conversation)
+    deps.progress(Message("plan.planned", {"count": len(plan), "queries": sum(len(sub.queries) for sub in plan),
+                                           "languages": ", ".join(sorted({q.language for sub in plan
+                                                                          for q in sub.queries}))}))
     if len(plan) > 1:
         deps.history.write_text(state["session_id"], "input.md", _plan_markdown(question, lang, depth, state, plan))
     # search_results/documents may be seeded from a parent session: a follow-up reuses its sources.
     return {"plan": plan, "depth": depth, "search_rounds": 0}
 
 
+class PlanClock:
+    """The time planning may take: PLAN_SECONDS, or a quarter of --max-seconds when that is less."""
+
+    def __init__(self, settings: object) -> None:
+        budget = getattr(settings, "max_seconds", None)
+        self.limit = min(PLAN_SECONDS, budget / 4) if budget else PLAN_SECONDS
+        self.started = time.monotonic()
+        self.timed_out = False
+
+    def left(self) -> float:
+        return max(0.0, self.limit - (time.monotonic() - self.started))
+
+    def half_left(self) -> bool:
+        return self.left() > self.limit / 2
+
+    async def bounded(self, call, fallback):  # type: ignore[no-untyped-def]
+        """``call``'s result, or ``fallback`` once the time is up (the request is closed, and
+        Ollama stops writing the reply)."""
+        try:
+            return await asyncio.wait_for(call, timeout=max(0.01, self.left()))
+        except asyncio.TimeoutError:
+            self.timed_out = True
+            return fallback
+
+
 async def plan_sub_questions(
-    question: str, lang: Language, depth: str, conversation: list[Turn], deps: WorkflowDependencies
+    question: str, lang: Language, depth: str, conversation: list[Turn], deps: WorkflowDependencies,
+    clock: PlanClock | None = None,
 ) -> list[SubQuestionPlan] | None:
     """The model's plan, cleaned up; None when it gave nothing usable."""
     low, high = PLAN_SIZE[depth]
@@ -69,18 +122,21 @@ async def plan_sub_questions(
             follow_up=FOLLOW_UP_PLANNING[lang] if conversation else "")},
         {"role": "user", "content": _with_context(question, conversation)},
     ]
+    cap = PLAN_TOKENS_FRAME + PLAN_TOKENS_PER_SUB_QUESTION * high
     raw = await deps.model.structured(
         messages,
         ResearchPlan,
         node="input",
         role=ModelRole.PLAN,
         fallback=fallback,
+        max_tokens=cap,
     )
     if raw is fallback:
         return None
     about = [question, *(turn.question for turn in conversation)]
     plan = normalise_plan(raw, lang, high, about=about)
-    if plan is not None and len(plan) < low:
+    if plan is not None and len(plan) < low and (clock is None or clock.half_left()):
+        deps.progress(Message("plan.asking_again", {"count": len(plan), "low": low}))
         # Models often stop at two or three: asked once more, saying how many are wanted.
         again = await deps.model.structured(
             [
@@ -92,6 +148,7 @@ async def plan_sub_questions(
             node="input",
             role=ModelRole.PLAN,
             fallback=fallback,
+            max_tokens=cap,
         )
         more = normalise_plan(again, lang, high, about=about) if again is not fallback else None
         if more is not None and len(more) > len(plan):
@@ -114,6 +171,7 @@ def normalise_plan(raw: ResearchPlan, lang: Language, most: int,
     it shares no telling term with them, in its wording or its queries (a plan that read
     "transport" in 「MCPのトランスポート」 as vehicles)."""
     topic = Topic.of(about or [], [])
+    asked = _content_terms(" ".join(about or []))
     plan: list[tuple[SubQuestionPlan, bool]] = []  # each with whether it names the question's topic
     seen: set[str] = set()
     for sub in raw.sub_questions:
@@ -124,6 +182,15 @@ def normalise_plan(raw: ResearchPlan, lang: Language, most: int,
             continue
         seen.add(key)
         queries = sub_question_queries(text, lang, sub.queries)
+        same = next((n for n, (kept, _) in enumerate(plan) if asks_the_same(kept.question, text, asked)), None)
+        if same is not None:
+            # Asked already in other words: its queries join the first one's, one section for both.
+            kept, on_topic = plan[same]
+            known = {q.text.lower() for q in kept.queries}
+            extra = [q for q in queries if q.text.lower() not in known]
+            merged = [*kept.queries, *extra][:MAX_QUERIES_PER_SUB_QUESTION + 1]
+            plan[same] = (kept.model_copy(update={"queries": merged}), on_topic)
+            continue
         on_topic = bool(topic.telling(" ".join([text, *(q.text for q in queries)])))
         plan.append((SubQuestionPlan(question=text, queries=queries), on_topic))
     if any(on_topic for _, on_topic in plan):
@@ -132,6 +199,30 @@ def normalise_plan(raw: ResearchPlan, lang: Language, most: int,
         # topic cannot be told apart from that cheaply, and are kept.
         plan = [(sub, on_topic) for sub, on_topic in plan if on_topic]
     return [sub for sub, _ in plan][:most] or None
+
+
+def asks_the_same(first: str, second: str, asked: set[str] | frozenset[str] = frozenset()) -> bool:
+    """Whether two sub-questions ask one thing in other words: they share two content terms
+    or more, half of all they name, and neither names one that the other and the question
+    (``asked``) do not, beyond a word that only frames it (時, 際: ``_FRAMING``). Their
+    difference is wording: 「…降りましたか？」, 「…降ったのでしょうか？」, "the Python GIL" and "the GIL
+    in Python". An aspect of the topic ("…の歴史は？", "…の量は？") names its own and stays apart."""
+    if re.findall(r"\d+", first) != re.findall(r"\d+", second):
+        return False  # "phase 1" and "phase 2": the terms leave figures out
+    a, b = _content_terms(first), _content_terms(second)
+    shared = a & b
+    if len(shared) < 2 or len(shared) * 2 < len(a | b):
+        return False
+    return not (a - b - asked - _FRAMING) and not (b - a - asked - _FRAMING)
+
+
+# Words that place a question rather than say what it asks about (「…の時」, 「…の際」, "when").
+_FRAMING = frozenset("時 際 頃 場合 とき 間 中 後 前 件".split())
+
+
+def _content_terms(text: str) -> frozenset[str]:
+    """What a sub-question asks about: its terms less Japanese verbs (降る and 下りる are one ask)."""
+    return frozenset(term.text for term in terms(text) if not term.predicate)
 
 
 # How a question ends that does not change what it asks: 「…は何ですか？」, 「…は？」, 「…とは？」.

@@ -37,6 +37,15 @@ MESSAGES: dict[str, dict[str, str]] = {
         "何も検索していません。{tool} を持つサーバーを使うか、RESEARCH_MCP_CONFIG を外してください。",
     },
     "terminal.no_tools": {"en": "none", "ja": "なし"},
+    # --- planning, as it goes (nodes/input.py) ---
+    "plan.asking": {"en": "Asking the model for a plan of {low}–{high} sub-questions…",
+                    "ja": "モデルに {low}〜{high} 個のサブ質問の計画を求めています…"},
+    "plan.asking_again": {"en": "The plan has {count} {count:sub-question|sub-questions}; asking once more for at least {low}…",
+                          "ja": "計画のサブ質問は {count} 個でした。{low} 個以上になるよう、もう一度求めています…"},
+    "plan.timed_out": {"en": "Planning stopped after {seconds} s; the question itself is searched as it stands.",
+                       "ja": "計画を {seconds} 秒で打ち切りました。質問そのものをそのまま検索します。"},
+    "plan.planned": {"en": "Planned {count} {count:sub-question|sub-questions}, {queries} {queries:search|searches} ({languages})",
+                     "ja": "サブ質問 {count} 個、検索 {queries} 件を計画しました（{languages}）"},
     "plan.fewer_sub_questions": {
         "en": "The model planned {count} {count:sub-question|sub-questions}, also when asked again ({depth} asks for "
         "{low}–{high}); the research goes on with {count}.",
