@@ -148,3 +148,12 @@ def test_report_md_and_pdf_show_images_as_text(tmp_path: Path) -> None:
     render_pdf(doc, target)
     pdf = target.read_bytes()
     assert b"evil.example" not in pdf and b"javascript" not in pdf and b"/Subtype /Image" not in pdf
+
+
+@pytest.mark.parametrize("language", ["ja", "en"])
+def test_a_written_report_passes_through_unchanged(language: str) -> None:
+    # The MCP session-report tool sends safe_markdown(report.md); the API sends the file:
+    # both must read the same (a source URL with brackets included).
+    report = render_markdown(build_report(make_input(language=language)))
+    assert "fuji%20[1]" in report
+    assert safe_markdown(report) == report

@@ -90,18 +90,20 @@ _MAX_PASSES = 6
 _STRICT_ESCAPES = str.maketrans({"[": "\\[", "]": "\\]", "<": "&lt;"})
 
 
-_ASCII = "".join(map(chr, range(128)))
+# What markdown-it percent-encodes and may be shown again as written: letters beyond ASCII
+# and a few ASCII marks; never a space, control, ``<``, ``>``, backslash, backtick or ``|``.
+_KEEP_ENCODED = "".join(char for char in map(chr, range(128)) if char not in '[]^{}"')
 
 
 def _web_link(href: str) -> str | None:
     """``href`` (as markdown-it normalised it: percent-encoded) when it is an http(s) URL
-    with a host, the only links Markdown keeps; else None. Non-ASCII letters are shown
-    decoded (``/wiki/富士山``), never an ASCII character, space or control: the URL
-    stays one inert ``<…>`` destination."""
+    with a host, the only links Markdown keeps; else None. It is shown as written where
+    that is safe (``/wiki/富士山``, ``fuji%20[1]``): the URL stays one inert ``<…>``
+    destination."""
     url = safe_url(href)
     if url is None or urlsplit(url).scheme.lower() not in ("http", "https"):
         return None
-    shown = mdurl.decode(url, _ASCII)
+    shown = mdurl.decode(url, _KEEP_ENCODED)
     return shown if strip_controls(shown, keep_newlines=False) == shown and not re.search(r"\s", shown) else url
 
 
