@@ -141,6 +141,14 @@ def _fill(doc: Document, parsed: ParsedDocument) -> list[str]:
     # With the page's text beside it, a title that asks for something the page is not about goes too.
     title, dropped = screen_title(parsed.title or doc.title, context=doc.markdown)
     removed.extend(dropped)
+    # What was removed from one part is removed from every part: a search snippet or a key fact that
+    # repeats a sentence the text's screen took (an order, or the sentence an instruction dictated)
+    # has no instruction beside it to be caught by, and must not be evidence either.
+    for passage in dict.fromkeys(p for p in removed if len(re.sub(r"\W", "", p)) >= 4):
+        doc.markdown = remove_passage(doc.markdown, passage)
+        doc.snippets = [s for s in (remove_passage(s, passage) for s in doc.snippets) if s.strip()]
+        doc.key_facts = [s for s in (remove_passage(s, passage) for s in doc.key_facts) if s.strip()]
+        doc.tables = [[[remove_passage(cell, passage) for cell in row] for row in table] for table in doc.tables]
     doc.suspicious = doc.suspicious or bool(removed)
     doc.title = title or doc.url
     doc.language = parsed.language or doc.language
