@@ -146,3 +146,86 @@ def test_sessions_open_without_a_viewer_prints_the_path_and_says_no_viewer_could
     assert opened.returncode == 0, opened.stderr
     assert opened.stdout.strip() == str(pdf)
     assert words in opened.stderr and len(opened.stderr.strip().splitlines()) == 1
+
+
+def _on_a_terminal(args: list[str], env: dict[str, str], columns: int) -> tuple[str, str]:
+    """The console script's stdout and stderr, its stdout a terminal ``columns`` wide."""
+    import pty
+    import select
+    import subprocess
+
+    from conftest import RESEARCH
+
+    main, follower = pty.openpty()
+    process = subprocess.Popen([RESEARCH, *args], env={**env, "COLUMNS": str(columns), "LINES": "40"},
+                               stdout=follower, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
+    os.close(follower)
+    shown = b""
+    while True:
+        ready, _, _ = select.select([main], [], [], 30)
+        if not ready:
+            break
+        try:
+            chunk = os.read(main, 4096)
+        except OSError:  # the terminal's other end closed: the process is done writing
+            break
+        if not chunk:
+            break
+        shown += chunk
+    stderr = process.communicate(timeout=30)[1]
+    os.close(main)
+    import re
+
+    text = re.sub(r"\x1b\[[0-9;]*m", "", shown.decode("utf-8", "replace"))  # bold, italic: not text
+    return text.replace("\r\n", "\n"), stderr.decode("utf-8", "replace")
+
+
+@pytest.mark.e2e
+def test_sessions_list_at_80_columns_keeps_japanese_questions_readable(cli_env):
+    # Issue 48: at 80 columns the table cut 「日本の首都は…」 to "日本の …" and 「富士山…」 to "富士山 …".
+    from rich.cells import cell_len
+
+    questions = ["日本の首都はどこですか？その人口と歴史も教えてください。", "富士山の宝永大噴火で江戸に灰は降りましたか？",
+                 "What was the last eruption of Mount Fuji and how much ash fell on Edo?"]
+    ids = []
+    for question in questions:
+        ids.append(make_session(cli_env, question, report="# x\n"))
+        time.sleep(1.05)
+    out, err = _on_a_terminal(["sessions", "list"], cli_env, 80)
+    lines = out.splitlines()
+    assert lines and all(cell_len(line.rstrip()) <= 80 for line in lines), out
+    for session_id, question in zip(ids, questions):
+        (row,) = [n for n, line in enumerate(lines) if session_id in line]  # the id whole, on one line
+        # At least eight characters of the question on its row (sixteen cells of Japanese),
+        # and the next ones on the line under it: cut by the cells it has, not "日本の …".
+        # The question's column starts after the id and the date, which are ASCII: where the
+        # header's "Question" starts. Its cell runs to the next column's gap, on two lines.
+        start = next(line for line in lines if "Question" in line).index("Question")
+        cell = " ".join(lines[n][start:].split("   ")[0].strip() for n in (row, row + 1))
+        assert question[:20].startswith(cell.rstrip("…").replace("  ", "")[:20]) or \
+            "".join(question.split())[:16] == "".join(cell.split())[:16], (cell, out)
+        assert len(cell.rstrip("…").strip()) >= 16, (cell, out)
+        assert question[:3] + " …" not in out
+
+
+@pytest.mark.e2e
+def test_sessions_show_of_a_run_still_going_says_it_runs_and_suggests_no_resume(cli_env):
+    # Issue 48: `sessions show` on a live run said "Continue with `research --resume …`", and
+    # the resume was then refused ("is in use by another research process").
+    import subprocess
+
+    from conftest import RESEARCH
+
+    session_id = make_session(cli_env, "富士山の高さは？", report=None, status="running")
+    history = HistoryManager(Path(cli_env["RESEARCH_SESSIONS_DIR"]))
+    history.write_text(session_id, "progress.md", "# 富士山の高さは？\n\n## Plan\n\n1. 富士山の高さは？\n")
+    with history.lock(session_id):  # as the run holding it does (this process, not the one asked)
+        shown = subprocess.run([RESEARCH, "sessions", "show", session_id], env=cli_env, capture_output=True,
+                               text=True, timeout=60, stdin=subprocess.DEVNULL)
+    assert shown.returncode == 0, shown.stderr
+    assert "still running" in shown.stderr and "--resume" not in shown.stderr
+    assert "Plan" in shown.stdout
+    # Once no process holds it, it is interrupted, and resuming is what to do.
+    after = subprocess.run([RESEARCH, "sessions", "show", session_id], env=cli_env, capture_output=True, text=True,
+                           timeout=60, stdin=subprocess.DEVNULL)
+    assert f"--resume {session_id}" in after.stderr

@@ -286,7 +286,11 @@ def _sessions(args: argparse.Namespace, settings, lang: str) -> int:
         from research.state.status import SessionStatus  # noqa: PLC0415 - the state package loads pydantic
 
         shown = t("terminal.status_interrupted", lang) if status == SessionStatus.INTERRUPTED else status
-        sys.stderr.write(t("terminal.progress_so_far", lang, session_id=session.session_id, status=shown) + "\n")
+        if status == SessionStatus.RUNNING:  # effective_status: its lock is held, a process runs it now
+            said = t("terminal.progress_running", lang, session_id=session.session_id, report=str(report))
+        else:
+            said = t("terminal.progress_so_far", lang, session_id=session.session_id, status=shown)
+        sys.stderr.write(said + "\n")
         if not sys.stdout.isatty():
             sys.stdout.write(strip_controls(progress))
             return EXIT_OK
@@ -389,29 +393,55 @@ def print_sessions_table(sessions: list[dict], lang: str) -> None:
             print("\t".join(one_line(str(value)).replace("\t", " ") for value in fields))
         return
 
-    def cell(value: object, limit: int | None = None) -> str:
-        # meta.json may come from someone else's folder: plain text, one line, no markup.
-        return escape(one_line(str(value), limit))
+    from rich import box
+    from rich.cells import cell_len
 
-    table = Table(title=t("sessions.title", lang))
-    for column in ("sessions.col_id", "sessions.col_date", "sessions.col_question", "sessions.col_status",
-                   "sessions.col_sources", "sessions.col_verified"):
+    console = Console()
+    narrow = console.width < 120
+    # meta.json may come from someone else's folder: plain text, one line, no markup.
+    # Under 120 columns the date loses its year and the sources count and the share supported
+    # share a column ("5 · 29%"), so that the question keeps room.
+    rows = [[one_line(str(value), limit) for value, limit in (
+        (meta.get("session_id", ""), 40),
+        ((meta.get("created_at") or "")[5 if narrow else 0:16].replace("T", " "), None),
+        (meta.get("question") or "", None),
+        (_status_shown(meta, lang), 20),
+        (meta.get("sources", ""), 10),
+        (_supported_cell(meta, lang, short=narrow), None),
+    )] for meta in sessions]
+    keys = ["sessions.col_id", "sessions.col_date", "sessions.col_question", "sessions.col_status",
+            "sessions.col_sources", "sessions.col_verified"]
+    if narrow:
+        keys.pop()
+        rows = [row[:4] + [" · ".join(value for value in row[4:] if value)] for row in rows]
+    headers = [t(key, lang) for key in keys]
+    # The question gets what the other columns leave, counted in cells (a Japanese character
+    # takes two), and is cut to two lines of it with "…". Counted in characters, an 80-column
+    # terminal showed 「日本の …」.
+    others = sum(max([cell_len(headers[n])] + [cell_len(row[n]) for row in rows])
+                 for n in range(len(headers)) if n != 2)
+    room = max(12, console.width - others - 3 * (len(headers) - 1))  # a column's gap: " │ " less its rule
+    table = Table(title=t("sessions.title", lang), box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
+    for number, header in enumerate(headers):
         # The id is what users copy into /open, /resume, `sessions show`: never cut it.
-        is_id = column == "sessions.col_id"
-        table.add_column(t(column, lang), no_wrap=is_id, min_width=22 if is_id else None)
-    for meta in sessions:
-        table.add_row(
-            cell(meta.get("session_id", ""), 40),
-            cell((meta.get("created_at") or "")[:16].replace("T", " ")),
-            cell(meta.get("question") or "", 60),
-            cell(_status_shown(meta, lang), 20),
-            cell(meta.get("sources", ""), 10),
-            cell(_supported_cell(meta, lang)),
-        )
-    Console().print(table)
+        table.add_column(header, no_wrap=number != 2, overflow="fold" if number == 2 else "ellipsis",
+                         min_width=22 if number == 0 else None, max_width=room if number == 2 else None)
+    for row in rows:
+        row[2] = cut_to_cells(row[2], 2 * room)
+        table.add_row(*(escape(value) for value in row))
+    console.print(table)
 
 
-def _supported_cell(meta: dict, lang: str) -> str:
+def cut_to_cells(text: str, cells: int) -> str:
+    """``text`` in at most ``cells`` terminal cells (East Asian wide characters count two), "…" at a cut."""
+    from rich.cells import cell_len, set_cell_size
+
+    if cell_len(text) <= cells:
+        return text
+    return set_cell_size(text, cells - 1).rstrip() + "…"
+
+
+def _supported_cell(meta: dict, lang: str, short: bool = False) -> str:
     """"29% (2 of 7 supported)": the share computed from the counts it stands beside (the
     five verdict counts of meta.json; sessions written before them, from their summary)."""
     from research.state.models import VerdictState, summary_states, supported_percent  # noqa: PLC0415
@@ -421,6 +451,8 @@ def _supported_cell(meta: dict, lang: str) -> str:
     claims = sum(states.values())
     if not claims:
         return ""
+    if short:
+        return f"{supported_percent(states)}%"
     return t("sessions.supported_cell", lang, percent=supported_percent(states), claims=claims,
              supported=states[VerdictState.SUPPORTED])
 

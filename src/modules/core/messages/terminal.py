@@ -142,6 +142,13 @@ MESSAGES: dict[str, dict[str, str]] = {
         "ja": "セッション {session_id} は{status}です（レポートはまだありません）。ここまでの経過を示します。"
         "`research --resume {session_id}` で再開できます",
     },
+    # A run still going (its lock is held): resuming it would be refused, so none is suggested.
+    "terminal.progress_running": {
+        "en": "Session {session_id} is still running (no report yet); its progress so far. "
+        "Its report will be at {report}",
+        "ja": "セッション {session_id} は実行中です（レポートはまだありません）。ここまでの経過を示します。"
+        "レポートは {report} に作成されます",
+    },
     # --- --output ---------------------------------------------------------------------
     "terminal.output_written": {"en": "Copied to {path}", "ja": "{path} にコピーしました"},
     "terminal.output_failed": {
