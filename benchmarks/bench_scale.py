@@ -40,6 +40,7 @@ import signal
 import socket
 import statistics
 import subprocess
+import threading
 import sys
 import tempfile
 import time
@@ -92,6 +93,8 @@ def start_server(env: dict[str, str]) -> tuple[subprocess.Popen, str]:
     for line in server.stderr:
         found = re.search(r"(http://127\.0\.0\.1:\d+/mcp)", line)
         if found:
+            # Its access log (a line per request) is read on, so the server never blocks on a full pipe.
+            threading.Thread(target=lambda: [None for _ in server.stderr], daemon=True).start()
             return server, found.group(1)
     raise RuntimeError("research serve did not start")
 

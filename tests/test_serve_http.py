@@ -9,6 +9,7 @@ import os
 import re
 import signal
 import subprocess
+import threading
 import time
 from contextlib import contextmanager
 from pathlib import Path
@@ -36,11 +37,20 @@ def token_add(env: dict[str, str], name: str) -> str:
 
 
 @contextmanager
-def serving(env: dict[str, str], workers: int = 2):
-    """`research serve --port 0`: yields the /mcp URL it prints; stopped (SIGTERM) at the end."""
-    process = subprocess.Popen([RESEARCH, "serve", "--port", "0", "--workers", str(workers)], env=env,
+def serving(env: dict[str, str], workers: int = 2, *, log: list[str] | None = None, args: tuple[str, ...] = ()):
+    """`research serve --port 0`: yields the /mcp URL it prints; stopped (SIGTERM) at the end.
+    What it writes to stderr afterwards (its access log) is read all along, so the pipe
+    never fills, and kept in ``log`` when one is given."""
+    process = subprocess.Popen([RESEARCH, "serve", "--port", "0", "--workers", str(workers), *args], env=env,
                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
                                stdin=subprocess.DEVNULL, start_new_session=True)
+    kept = log if log is not None else []
+
+    def read_on() -> None:
+        for line in process.stderr:
+            kept.append(line)
+
+    drain = threading.Thread(target=read_on, daemon=True)
     try:
         lines = []
         for line in process.stderr:
@@ -50,6 +60,7 @@ def serving(env: dict[str, str], workers: int = 2):
                 break
         else:
             raise AssertionError("research serve did not start: " + "".join(lines))
+        drain.start()
         yield found.group(1)
     finally:
         process.send_signal(signal.SIGTERM)
@@ -59,6 +70,8 @@ def serving(env: dict[str, str], workers: int = 2):
             os.killpg(process.pid, signal.SIGKILL)
             raise
         finally:
+            if drain.is_alive():
+                drain.join(5)
             process.stderr.close()
 
 

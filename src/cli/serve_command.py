@@ -1,8 +1,9 @@
 """`research serve`: the research service for a team (docs/scale.md).
 
-* ``research serve [--host H] [--port P] [--workers N]``: the MCP server over Streamable
-  HTTP at ``http://H:P/mcp`` plus N worker processes, all sharing the PostgreSQL of
-  ``RESEARCH_DATABASE_URL``. Bound to 127.0.0.1 unless ``--host`` says otherwise.
+* ``research serve [--host H] [--port P] [--workers N] [--log-format text|json]``: the MCP
+  server over Streamable HTTP at ``http://H:P/mcp`` plus N worker processes, all sharing
+  the PostgreSQL of ``RESEARCH_DATABASE_URL``. Bound to 127.0.0.1 unless ``--host`` says
+  otherwise. Each request and each refusal is one line on stderr (access_log.py).
 * ``research serve worker``: one more worker (on this or another machine with the same
   database, sessions folder and Ollama).
 * ``research serve token add NAME | list | revoke ID``: the bearer tokens (kept hashed).
@@ -38,6 +39,8 @@ def _parsers() -> tuple[argparse.ArgumentParser, argparse.ArgumentParser, argpar
     serve.add_argument("--workers", type=int, default=DEFAULT_WORKERS,
                        help=f"worker processes to start here (default {DEFAULT_WORKERS}; 0: only the HTTP server)")
     serve.add_argument("--lang", choices=["ja", "en"])
+    serve.add_argument("--log-format", choices=["text", "json"], default="text",
+                       help="the access log on stderr: text (default) or json, one object a line for collectors")
     worker = ArgumentParser(prog="research serve worker", description="Run queued research runs, one at a time.")
     worker.add_argument("--lease-seconds", type=float, default=15.0,
                         help="a run whose worker was silent this long is taken over (default 15)")
@@ -173,6 +176,7 @@ def _tokens(args: argparse.Namespace, settings, lang: str) -> int:
 def _serve(args: argparse.Namespace, settings, lang: str) -> int:
     import uvicorn
 
+    from research.servers.research.access_log import AccessLog
     from research.servers.research.http_server import build_app, uvicorn_config
     from research.servers.research.http_tokens import TokenStore, tokens_path
 
@@ -196,7 +200,8 @@ def _serve(args: argparse.Namespace, settings, lang: str) -> int:
         listener.close()
         raise UserFacingError("serve.port_in_use", host=args.host, port=args.port, reason=exc.strerror or str(exc))
     port = listener.getsockname()[1]
-    app = build_app(settings, store, args.host, port)
+    access_log = AccessLog(args.log_format)  # one line per request and per refusal, in English
+    app = build_app(settings, store, args.host, port, access_log=access_log)
     supervisor = _Supervisor(args.workers, lang)
     host = f"[{args.host}]" if ":" in args.host else args.host
     sys.stderr.write(t("serve.listening", lang, url=f"http://{host}:{port}/mcp", workers=args.workers) + "\n")
@@ -209,7 +214,7 @@ def _serve(args: argparse.Namespace, settings, lang: str) -> int:
     try:
         supervisor.start()
         # Its protocol closes a connection that has not sent a whole request head in 10 s.
-        server = uvicorn.Server(uvicorn_config(app))
+        server = uvicorn.Server(uvicorn_config(app, access_log=access_log))
         server.run(sockets=[listener])
     except KeyboardInterrupt:
         pass

@@ -14,7 +14,8 @@ path (files are ``/api/…`` paths).
 ``/api`` (``build_api``) is what `research "…"` with RESEARCH_SERVER reads: a run's status,
 its stored events and its report files, and the token's sessions. Limits that keep one
 client from locking out the rest: per-token open MCP sessions (``SessionsPerToken``), idle
-sessions closed after minutes, a header-read timeout (``uvicorn_config``).
+sessions closed after minutes, a header-read timeout (``uvicorn_config``). Every request and
+every refusal is logged for the operator (access_log.py).
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ from research.orchestrator.runner import RunResult
 from research.modules.text.sanitize import clean_data, safe_markdown
 from research.orchestrator.session_store import DatabaseUnreachable, get_session, list_sessions
 from research.servers.mcp_support import ResearchMCPServer
+from research.servers.research.access_log import REFUSAL_KEY, AccessLog, AccessLogMiddleware, connection_refused
 from research.servers.research.http_tokens import TokenStore
 from research.servers.research.results import (
     CancelOutput,
@@ -92,8 +94,10 @@ DB_FIRST_PAUSE, DB_MAX_PAUSE = 0.25, 5.0
 # locked out by one that opens thousands), and a session nobody used this long is closed.
 SESSIONS_PER_TOKEN = 32
 SESSION_IDLE_SECONDS = 300.0
-# A connection must finish sending a request's headers this soon after it starts one.
+# A connection must finish sending a request's headers this soon after it starts one, and
+# in at most this many bytes (h11 refuses a bigger head only when it arrives in pieces).
 HEADER_READ_SECONDS = 10.0
+HEADER_MAX_BYTES = 16 * 1024
 # The files of a run a client may fetch over the API (the client writes them into a folder of its own).
 REPORT_FILES = ("report.md", "report.pdf", "progress.md")
 API_EVENTS_WAIT = 15.0  # the longest one events request waits for something new
@@ -752,6 +756,7 @@ class SessionsPerToken:
         from starlette.responses import JSONResponse
 
         if len(held) + self.opening.get(owner, 0) >= self.per_token:
+            scope[REFUSAL_KEY] = f"over the cap of {self.per_token} open sessions for this token"
             refusal = JSONResponse({"jsonrpc": "2.0", "id": None,
                                     "error": {"code": -32603, "message": "Too many open sessions for this token"}},
                                    status_code=503, headers={"Retry-After": str(int(self.idle_seconds))})
@@ -774,10 +779,10 @@ class SessionsPerToken:
 
 def build_app(settings: Settings, store: TokenStore, host: str, port: int, *,
               sessions_per_token: int = SESSIONS_PER_TOKEN,
-              session_idle_seconds: float = SESSION_IDLE_SECONDS) -> Any:
+              session_idle_seconds: float = SESSION_IDLE_SECONDS, access_log: AccessLog | None = None) -> Any:
     """The ASGI app: ``/mcp`` (Streamable HTTP, at most ``sessions_per_token`` open sessions per
     token, each closed after ``session_idle_seconds`` unused) and ``/api`` (``build_api``), every
-    request authenticated."""
+    request authenticated, and each one logged to ``access_log`` (access_log.py) when given."""
     url = f"http://{host}:{port}"
     server, service = build_http_server(settings, store, url)
     security = None
@@ -788,16 +793,19 @@ def build_app(settings: Settings, store: TokenStore, host: str, port: int, *,
     app = server.streamable_http_app(host=host, transport_security=security,
                                      session_idle_timeout=session_idle_seconds)
     app.router.routes[:0] = build_api(service, store)
-    return SessionsPerToken(app, store, sessions_per_token, session_idle_seconds)
+    capped = SessionsPerToken(app, store, sessions_per_token, session_idle_seconds)
+    return AccessLogMiddleware(capped, access_log, store) if access_log is not None else capped
 
 
 class HeaderTimeoutProtocol(H11Protocol):
-    """uvicorn's HTTP/1.1 protocol with a header-read timeout: a connection that has not sent
-    a whole request head ``header_seconds`` after it opened (or after it began its next
-    request) is closed. uvicorn itself only times out idle keep-alive connections, so
+    """uvicorn's HTTP/1.1 protocol with a header-read timeout and a head size cap: a connection
+    that has not sent a whole request head ``header_seconds`` after it opened (or after it
+    began its next request), or whose head passes ``header_max_bytes``, is closed. uvicorn itself only times out idle keep-alive connections, so
     without this a client that trickles headers, or sends none, holds a socket for good."""
 
     header_seconds = HEADER_READ_SECONDS
+    header_max_bytes = HEADER_MAX_BYTES
+    refusal_log: AccessLog | None = None  # where a refused connection is logged (access_log is uvicorn's flag)
 
     def connection_made(self, transport: Any) -> None:  # type: ignore[override]
         super().connection_made(transport)
@@ -821,6 +829,9 @@ class HeaderTimeoutProtocol(H11Protocol):
     def data_received(self, data: bytes) -> None:
         if self._waiting_for_headers():
             self._arm_header_timer()
+            if self._head_size(data) > self.header_max_bytes:
+                self._refuse_big_head()
+                return
         super().data_received(data)
         if not self._waiting_for_headers():
             self._disarm_header_timer()
@@ -834,15 +845,41 @@ class HeaderTimeoutProtocol(H11Protocol):
         self._disarm_header_timer()
         super().connection_lost(exc)
 
+    def _head_size(self, data: bytes) -> int:
+        """The bytes of the request head so far: what h11 holds unparsed plus ``data``, up to
+        the blank line that ends the head (a body sent with it does not count)."""
+        pending = self.conn.trailing_data[0] + data
+        end = pending.find(b"\r\n\r\n")
+        return end + 4 if end >= 0 else len(pending)
+
+    def _refuse_big_head(self) -> None:
+        self._disarm_header_timer()
+        connection_refused(self.refusal_log, self.client,
+                           f"request head over {self.header_max_bytes // 1024} KiB; connection closed", 431)
+        if not self.transport.is_closing():
+            self.transport.write(b"HTTP/1.1 431 Request Header Fields Too Large\r\ncontent-length: 0\r\n"
+                                 b"connection: close\r\n\r\n")
+            self.transport.close()
+
     def _headers_late(self) -> None:
         self._header_timer = None
         if self._waiting_for_headers() and not self.transport.is_closing():
+            connection_refused(self.refusal_log, self.client,
+                               f"request head not sent within {self.header_seconds:g} s; connection closed")
             self.transport.close()
 
+    def send_400_response(self, msg: str) -> None:
+        # h11 refused the head: not HTTP/1.1 as it reads it.
+        connection_refused(self.refusal_log, self.client, "malformed request head", 400)
+        super().send_400_response(msg)
 
-def uvicorn_config(app: Any, *, header_seconds: float = HEADER_READ_SECONDS, **options: Any) -> Any:
-    """The uvicorn configuration `research serve` runs the app with: HTTP/1.1 with the header-read timeout."""
+
+def uvicorn_config(app: Any, *, header_seconds: float = HEADER_READ_SECONDS, access_log: AccessLog | None = None,
+                   **options: Any) -> Any:
+    """The uvicorn configuration `research serve` runs the app with: HTTP/1.1 with the header-read
+    timeout, refused connections logged to ``access_log`` (uvicorn's own access log stays off)."""
     import uvicorn
 
-    protocol = type("HeaderTimeout", (HeaderTimeoutProtocol,), {"header_seconds": header_seconds})
+    protocol = type("HeaderTimeout", (HeaderTimeoutProtocol,),
+                    {"header_seconds": header_seconds, "refusal_log": access_log})
     return uvicorn.Config(app, http=protocol, **{"log_level": "warning", "lifespan": "on", **options})
