@@ -96,3 +96,31 @@ def test_doctor_says_in_japanese_that_a_private_searxng_had_no_fallback(fake_oll
     assert search["status"] == "fail"
     assert "に接続できません" in search["detail"] and "RESEARCH_SEARCH_FALLBACK がオフ" in search["detail"]
     assert "duckduckgo" not in search["detail"]
+
+
+def test_a_failed_test_search_says_how_to_research_offline(fake_ollama, tmp_path: Path,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    # Issue 48: offline, doctor's failed test search did not say that your own documents need no network.
+    settings = Settings(ollama_host=fake_ollama.url, sessions_dir=tmp_path / "s", sandbox="none",
+                        search_engine="searxng", searxng_url=f"http://127.0.0.1:{_closed_port()}")
+    run_doctor(settings, as_json=True, lang="ja")
+    search = next(c for c in json.loads(capsys.readouterr().out)["checks"] if c["name"] == "search")
+    assert search["status"] == "fail" and "research --engine local --docs フォルダー" in search["detail"]
+
+
+def test_why_duckduckgo_could_not_be_reached_is_said_in_japanese() -> None:
+    # Issue 48: `doctor --lang ja` read "cannot look up html.duckduckgo.com (no network or no DNS)".
+    from research.modules.clients.web_search_client import localise_note
+    from research.servers.web.engines.base import note
+    from research.servers.web.engines.duckduckgo import plain_reason
+
+    dns = Exception('DNSError(error sending request: dns error: Query { name: Name("html.duckduckgo.com.") })')
+    failed = note("servers.engine.unavailable", engine="duckduckgo",
+                  reason=note("servers.reason.failed", engine="duckduckgo", detail=plain_reason(dns)))
+    assert "cannot look up html.duckduckgo.com (no network or no DNS)" in failed  # the server speaks English
+    said = localise_note(failed, "ja")
+    assert said == ("duckduckgo を使えません: duckduckgo が失敗しました: "
+                    "html.duckduckgo.com の名前を引けません（ネットワークか DNS がありません）"), said
+    assert localise_note(note("servers.reason.timed_out", engine="duckduckgo",
+                              detail=plain_reason(TimeoutError("operation timed out for https://html.duckduckgo.com/x"))),
+                         "ja") == "duckduckgo がタイムアウトしました（html.duckduckgo.com が時間内に応答しませんでした）"

@@ -53,8 +53,11 @@ def test_kill_after_search_then_resume_completes_without_duplicates(research_env
     fake_ollama.token_delay = 0.0
 
     session_id = session.name.removeprefix("session_")
-    result = research_in_process(["--resume", session_id, "--json"], research_env)
+    result = research_in_process(["--resume", session_id, "--json"], {**research_env, "LANG": "en_US.UTF-8"})
     assert result.returncode == 0, result.stderr
+    # A Japanese session resumed from an English locale speaks Japanese from its first line (issue 48).
+    assert result.stderr.startswith("検索サーバーとパーサーサーバーを起動中"), result.stderr[:200]
+    assert "Starting the search" not in result.stderr
     summary = load_json_line(result.stdout)
     assert summary["session_id"] == session_id
     assert Path(summary["report_pdf"]).is_file()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 
 from research import __version__
@@ -18,11 +19,49 @@ from research.modules.core.run_options import add_flags
 
 
 class ArgumentParser(argparse.ArgumentParser):
-    """argparse, but a usage mistake is one line and exit code 2 (no usage dump)."""
+    """argparse, but a usage mistake is one line in the user's language and exit code 2 (no usage dump)."""
+
+    _argv: list[str] = []
+
+    def parse_known_args(self, args=None, namespace=None):  # type: ignore[no-untyped-def, override]
+        self._argv = list(sys.argv[1:] if args is None else args)  # for error()'s language
+        return super().parse_known_args(args, namespace)
 
     def error(self, message: str) -> None:  # type: ignore[override]
-        sys.stderr.write(f"research: {message}\n")
+        lang = message_language(_lang_flag(self._argv), None)
+        sys.stderr.write(f"research: {usage_message(message, lang)}\n")
         raise SystemExit(EXIT_USAGE)
+
+
+# argparse's own mistakes, read back from its English text, each said in the user's language.
+_ARGPARSE_ERRORS = (
+    (re.compile(r"unrecognized arguments: (?P<args>.*)", re.S), "usage.unrecognized"),
+    (re.compile(r"the following arguments are required: (?P<args>.*)", re.S), "usage.required"),
+    (re.compile(r"argument (?P<flag>\S+?): expected (?:one argument|at least one argument)"), "usage.expected_value"),
+    (re.compile(r"argument (?P<flag>\S+?): invalid choice: (?P<value>.*?) \(choose from (?P<choices>.*)\)", re.S),
+     "usage.invalid_choice"),
+    (re.compile(r"argument (?P<flag>\S+?): ignored explicit argument (?P<value>.*)", re.S), "usage.no_value"),
+    (re.compile(r"ambiguous option: (?P<flag>\S+) could match (?P<choices>.*)", re.S), "usage.ambiguous"),
+)
+
+
+def usage_message(message: str, lang: str) -> str:
+    """argparse's ``message`` in ``lang``; one argparse has no form here for is kept, labelled."""
+    for pattern, key in _ARGPARSE_ERRORS:
+        found = pattern.fullmatch(message.strip())
+        if found:
+            return t(key, lang, **found.groupdict())
+    return t("usage.argument_error", lang, message=message)
+
+
+def _lang_flag(argv: list[str]) -> str | None:
+    """The value of ``--lang`` in ``argv`` (``--lang ja``, ``--lang=ja``), before argparse has read it."""
+    for number, arg in enumerate(argv):
+        if arg == "--lang" and number + 1 < len(argv):
+            return argv[number + 1]
+        if arg.startswith("--lang="):
+            return arg.split("=", 1)[1]
+    return None
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -188,7 +188,7 @@ async def check_web_search(settings: Settings, lang: str, *, offline: bool = Fal
                     if offline:
                         return checks + [Check("search", search_label, "skip", t("terminal.doctor_search_skipped", lang),
                                                essential=False)]
-                    return checks + [await _test_search(client, search_label, lang)]
+                    return checks + [await _test_search(client, search_label, lang, settings.search_engine)]
         except UserFacingError as exc:
             return [Check("web_search", label, "fail", t("doctor.web_search_failed", lang, reason=exc.message(lang)))]
         except Exception as exc:  # noqa: BLE001 - any start failure is this check's finding
@@ -196,18 +196,26 @@ async def check_web_search(settings: Settings, lang: str, *, offline: bool = Fal
             return [Check("web_search", label, "fail", t("doctor.web_search_failed", lang, reason=reason))]
 
 
-async def _test_search(client: WebSearchClient, label: str, lang: str) -> Check:
+def _search_failed(label: str, lang: str, reason: str, chosen: str) -> Check:
+    """The failed test search, and, when it asked the web, the way to research offline."""
+    detail = t("terminal.doctor_search_failed", lang, reason=reason)
+    if chosen != "local":
+        detail += " " + t("doctor.search_offline_hint", lang)
+    return Check("search", label, "fail", detail)
+
+
+async def _test_search(client: WebSearchClient, label: str, lang: str, chosen: str = "") -> Check:
     arguments = {"query": TEST_QUERY, "limit": 1, "includeContent": False}
     try:
         result = await client.call(SEARCH_CONTRACT[0], arguments)
     except Exception as exc:  # noqa: BLE001 - the finding is the reason
         reason = exc.message(lang) if isinstance(exc, UserFacingError) else (str(exc) or type(exc).__name__)
-        return Check("search", label, "fail", t("terminal.doctor_search_failed", lang, reason=reason))
+        return _search_failed(label, lang, reason, chosen)
     structured = result.structured_content if isinstance(result.structured_content, dict) else None
     text = " ".join(block.text for block in result.content if getattr(block, "type", "") == "text").strip()
     if structured is None:
         if result.is_error:
-            return Check("search", label, "fail", t("terminal.doctor_search_failed", lang, reason=text[:300]))
+            return _search_failed(label, lang, text[:300], chosen)
         detail = t("terminal.doctor_search_ok", lang, query=TEST_QUERY, count="?", engine=client.spec.name)
         return Check("search", label, "ok", detail, value=client.spec.name)
     from research.modules.clients.web_search_client import localise_note
@@ -215,7 +223,7 @@ async def _test_search(client: WebSearchClient, label: str, lang: str) -> Check:
     engine = str(structured.get("engine") or "")
     notes = localise_note("; ".join(str(n) for n in structured.get("notes") or []), lang)
     if not engine:
-        return Check("search", label, "fail", t("terminal.doctor_search_failed", lang, reason=notes or text[:300]))
+        return _search_failed(label, lang, notes or text[:300], chosen)
     detail = t("terminal.doctor_search_ok", lang, query=TEST_QUERY, count=len(structured.get("results") or []),
                engine=engine)
     if notes:  # e.g. SearXNG failed and DuckDuckGo answered: say so, and warn

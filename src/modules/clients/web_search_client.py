@@ -497,7 +497,8 @@ def localise_note(note: str, lang: str) -> str:
         found = pattern.match(note)
         if found:
             params = found.groupdict()
-            if "reason" in params:
-                params["reason"] = localise_note(params["reason"], lang)
+            for inner in ("reason", "detail"):  # a reason inside a note: "duckduckgo failed: cannot look up …"
+                if inner in params:
+                    params[inner] = localise_note(params[inner], lang)
             return t(key, lang, **params)
     return note

@@ -40,6 +40,17 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "Unknown language '{value}': use ja, en or auto.",
         "ja": "不明な言語 '{value}' です。ja、en、auto のいずれかを指定してください。",
     },
+    # argparse's mistakes (cli/arguments.usage_message), in the user's language
+    "usage.unrecognized": {"en": "unrecognized arguments: {args} (see research --help)",
+                           "ja": "不明な引数です: {args}（research --help を参照してください）"},
+    "usage.required": {"en": "missing: {args} (see research --help)", "ja": "次の引数が必要です: {args}（research --help を参照してください）"},
+    "usage.expected_value": {"en": "{flag} needs a value (see research --help)",
+                             "ja": "{flag} には値が必要です（research --help を参照してください）"},
+    "usage.invalid_choice": {"en": "{flag}: {value} is not one of {choices}",
+                             "ja": "{flag}: {value} は使えません。{choices} のいずれかを指定してください"},
+    "usage.no_value": {"en": "{flag} takes no value (given {value})", "ja": "{flag} は値を取りません（{value} が指定されました）"},
+    "usage.ambiguous": {"en": "{flag} could be any of {choices}; write it out", "ja": "{flag} は {choices} のどれか分かりません。省略せずに書いてください"},
+    "usage.argument_error": {"en": "{message} (see research --help)", "ja": "引数が正しくありません: {message}（research --help を参照してください）"},
     "usage.bad_setting": {
         "en": "Invalid setting {name}: {reason}",
         "ja": "設定 {name} が不正です: {reason}",

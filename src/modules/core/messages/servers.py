@@ -66,4 +66,9 @@ MESSAGES: dict[str, dict[str, str]] = {
                                       "ja": "{engine} が選ばれていますが {setting} が設定されていません"},
     "servers.reason.docs_missing": {"en": "the documents folder {path} does not exist",
                                     "ja": "文書フォルダ {path} が存在しません"},
+    # Why a search site could not be reached, in plain words (engines/duckduckgo.plain_reason).
+    "servers.reason.no_dns": {"en": "cannot look up {where} (no network or no DNS)",
+                              "ja": "{where} の名前を引けません（ネットワークか DNS がありません）"},
+    "servers.reason.no_connection": {"en": "cannot connect to {where}", "ja": "{where} に接続できません"},
+    "servers.reason.too_slow": {"en": "{where} did not answer in time", "ja": "{where} が時間内に応答しませんでした"},
 }

@@ -181,6 +181,10 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "terminal.doctor_search_notes": {"en": "{detail} (notes: {notes})", "ja": "{detail}（注記: {notes}）"},
     "terminal.doctor_search_failed": {"en": "the test search failed: {reason}", "ja": "テスト検索に失敗しました: {reason}"},
+    "doctor.search_offline_hint": {
+        "en": "No network? Research your own documents: research --engine local --docs DIR \"…\"",
+        "ja": "ネットワークがない場合は自分の文書で調べられます: research --engine local --docs フォルダー \"…\"",
+    },
     "terminal.doctor_search_skipped": {"en": "no test query was sent (--offline)",
                                        "ja": "テスト検索はしていません（--offline）"},
     "terminal.doctor_judge_licence": {

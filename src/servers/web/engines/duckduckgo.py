@@ -51,12 +51,13 @@ def plain_reason(exc: BaseException) -> str:
     host = re.search(r'Name\("([^"]+?)\.?"\)', text) or re.search(r"https?://([^/\s)'\"]+)", text)
     where = host.group(1) if host else "the search site"
     lowered = text.lower()
+    # In the catalogue's words, so the client says them in the user's language (localise_note).
     if "dns" in lowered or "resolv" in lowered:
-        return f"cannot look up {where} (no network or no DNS)"
+        return note("servers.reason.no_dns", where=where)
     if "connect" in lowered or "refused" in lowered or "unreachable" in lowered:
-        return f"cannot connect to {where}"
+        return note("servers.reason.no_connection", where=where)
     if "timed out" in lowered or "timeout" in lowered:
-        return f"{where} did not answer in time"
+        return note("servers.reason.too_slow", where=where)
     first = re.split(r"\s>\s|\(|\n", text, maxsplit=1)[0]
     return f"{type(exc).__name__}: {first[:160]}"
 
