@@ -59,6 +59,13 @@ def test_conservative_reading_gives_no_verdict_rather_than_a_guess():
     assert read_verdict(unsure) == (None, "none")
     # The first sentences disagree: a negation, then a finding stated plainly.
     assert read_verdict("Screening did not reduce mortality [S1]. It improved detection rates [S2].") == (None, "none")
+    # A sentence about the study's limitations is no verdict (the real 1.5B model's Summary, run
+    # 20261128_143634 on PubMedQA 20674150, gold "yes", was read "no" from its "lack of").
+    assert read_verdict("## Summary\nThe 2009 TNM version of kidney cancer staging was validated in a large "
+                        "multi-institutional cohort of patients treated for renal cell carcinoma [S2] [S1]. The study "
+                        "found that pT2b and pT3a tumors had similar CSS, as did pT3c and pT4 tumors [S2]. However, "
+                        "the study had limitations, including retrospective design, lack of central pathologic "
+                        "review, and the small number of patients included in some substages [S2].") == (None, "none")
     # The program's own messages about the sources are no "no".
     for message in ("## Summary\n\nNo evidence was found for this question: the search returned no source that "
                     "could be read, so no answer is given.",

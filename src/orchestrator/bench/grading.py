@@ -84,12 +84,15 @@ _FINDING = re.compile(
     r"prevent\w*|linked|related|differ\w*|help\w*|enhanc\w*|contribut\w*|impact\w*|ha(?:s|ve)\s+an?\s+effect|"
     r"can\s+be|should\s+be|is\s+a|are\s+a|yes)\b",
     re.IGNORECASE)
-# Sentences about the sources, not about the question's finding: no verdict in them.
+# Sentences about the sources or the study's limitations, not about the question's finding: no
+# verdict in them (the real 1.5B model's "However, the study had limitations, including … lack of
+# central pathologic review" was read as "no").
 _ABOUT_SOURCES = re.compile(
     r"\b(?:the\s+)?(?:sources?|passages?|documents?|provided\s+(?:text|information)|information\s+(?:provided|"
     r"available))\b.*\b(?:do(?:es)?\s+not|don't|doesn't|did\s+not)\s+(?:contain|provide|give|say|mention|address|"
     r"include|answer)|\bno\s+(?:evidence|sources?|information|answer|checked\s+sentence)\s+(?:was|were|is|could\s+be)\s+"
-    r"(?:found|given|read)|出典.*(?:ない|ません|なかった)|回答は記載していません|(?:証拠|根拠)は?見つかりませんでした",
+    r"(?:found|given|read)|出典.*(?:ない|ません|なかった)|回答は記載していません|(?:証拠|根拠)は?見つかりませんでした"
+    r"|\b(?:the\s+)?(?:study|studies|trial|analysis)\s+(?:had|has|have)\s+(?:several\s+|some\s+)?limitations?\b",
     re.IGNORECASE)
 _SENTENCE = re.compile(r"(?<=[.!?。！？])\s*")
 _HEADING = re.compile(r"^\s*#{1,6}\s", re.MULTILINE)
@@ -126,7 +129,8 @@ def read_verdict(answer: str) -> tuple[str | None, str]:
         return (explicit.pop(), "explicit") if len(explicit) == 1 else (None, "none")
     # In the wording, only when the conclusion's first sentences agree: read over PubMedQA's
     # 500 dev conclusions (LONG_ANSWER), reading the first sentence alone was right 289 times
-    # and wrong 90; requiring agreement, right 272, wrong 82, unread 146.
+    # and wrong 90; requiring agreement, right 272, wrong 83, unread 145. Reading only sentences
+    # that share two words with the question was no more precise (256 right, 72 wrong).
     readings = {reading for reading in map(_wording, sentences[:SENTENCES_READ]) if reading}
     return (readings.pop(), "wording") if len(readings) == 1 else (None, "none")
 
