@@ -53,6 +53,7 @@ def test_langgraph_dev_runs_one_research_thread(research_env, tmp_path):
     config = json.loads((ROOT / "langgraph.json").read_text("utf-8"))
     graph = config["graphs"]["research"]
     graph["path"] = str(ROOT / graph["path"].removeprefix("./"))
+    config["http"]["app"] = str(ROOT / config["http"]["app"].removeprefix("./"))
     config["dependencies"] = [str(ROOT)]
     (work / "langgraph.json").write_text(json.dumps(config), "utf-8")
     log = (tmp_path / "server.log").open("w")
@@ -84,18 +85,45 @@ def test_langgraph_dev_runs_one_research_thread(research_env, tmp_path):
             values = final.json()
             assert "__error__" not in values, values
             state = api.get(f"/threads/{thread}/state").json()
-            # A client edits the thread's state to name another session and goes on from there:
-            # the run stops before anything is written into that session's folder.
+            # Every door that writes a thread's state from outside (issue 49 item 4) takes what an
+            # input takes, each value checked, or nothing: another session's folder, a cached
+            # file to parse, a jump past the session step are all refused before LangGraph sees them.
             victim = Path(research_env["RESEARCH_SESSIONS_DIR"]) / "session_20250101_000000_abcdef"
             (victim / "sources").mkdir(parents=True)
             (victim / "report.md").write_text("the victim's own report\n", "utf-8")
-            edited = api.post(f"/threads/{thread}/state", json={
-                "values": {"session_id": "20250101_000000_abcdef", "session_dir": str(victim)}, "as_node": "session"})
-            assert edited.status_code == 200, edited.text
-            refused = api.post(f"/threads/{thread}/runs/wait", json={"assistant_id": "research", "input": None})
-            assert "not the one this run opened" in refused.text
+            hostile = {"session_id": "20250101_000000_abcdef", "session_dir": str(victim)}
+            doors = [
+                (f"/threads/{thread}/state", {"values": hostile, "as_node": "session"}, "session_dir, session_id"),
+                (f"/threads/{thread}/state", {"values": {"search_results": [{"url": "https://x.example/",
+                                                                            "cache_path": "/etc/passwd"}]}},
+                 "search_results"),
+                (f"/threads/{thread}/state", {"values": {"depth": "bottomless"}}, "'depth' cannot be bottomless"),
+                (f"/threads/{thread}/state", {"values": [["session_id", "x"]]}, "must be an object"),
+                ("/threads", {"supersteps": [{"updates": [{"values": hostile, "as_node": "session"}]}]},
+                 "session_dir, session_id"),
+                (f"/threads/{thread}/runs/wait", {"assistant_id": "research", "command": {"update": hostile}},
+                 "session_dir, session_id"),
+                (f"/threads/{thread}/runs/wait", {"assistant_id": "research",
+                                                  "command": {"update": [["session_dir", str(victim)]]}},
+                 "session_dir"),
+                (f"/threads/{thread}/runs", {"assistant_id": "research", "command": {"goto": "research"}}, "goto"),
+                ("/runs/batch", [{"assistant_id": "research", "command": {"update": hostile}}], "session_id"),
+            ]
+            threads_before = api.post("/threads/count", json={}).json()
+            for path, body, named in doors:
+                refused = api.post(path, json=body)
+                assert refused.status_code == 422 and named in refused.json()["detail"], (path, refused.text)
+            assert api.post("/threads/count", json={}).json() == threads_before
+            assert api.get(f"/threads/{thread}/state").json()["values"] == state["values"]
             assert sorted(p.name for p in victim.iterdir()) == ["report.md", "sources"]
             assert (victim / "report.md").read_text("utf-8") == "the victim's own report\n"
+            # What a caller may set goes through, checked and cleaned as an input is.
+            edited = api.post(f"/threads/{thread}/state", json={
+                "values": {"question": "  How tall\x1b[2J is Mount Fuji?  ", "depth": "quick"}, "as_node": "research"})
+            assert edited.status_code == 200, edited.text
+            now = api.get(f"/threads/{thread}/state").json()["values"]
+            assert now["question"] == "How tall [2J is Mount Fuji?" and now["depth"] == "quick"
+            assert now["session_id"] == state["values"]["session_id"]
             described = api.post("/assistants/search", json={"graph_id": "research"}).json()[0]
         assert state["values"]["session_id"] == values["session_id"] and not state["next"]
         assert "question" in (described.get("description") or ""), described

@@ -13,8 +13,9 @@ schema is a plain mapping, so no key is dropped or passed on unseen) and refuses
 key with one line (``graph_input``). The final state holds ``report_md``, ``report_pdf``,
 ``verification`` and the session's id and folder. The parser is given only this session's
 own cache entries, and the nodes write only into the session that step opened, whatever
-the state says (a ``Command`` update or an edited thread state goes around the ``session``
-step).
+the state says. What a client writes into a thread's state around the ``session`` step
+(``POST /threads/{id}/state``, a new thread's supersteps, a run's ``Command``) is held to
+the same keys and checks by langgraph.json's ``http.app`` (langgraph_http.py).
 """
 
 from __future__ import annotations
@@ -151,7 +152,8 @@ async def make_graph(config: dict[str, Any] | None = None) -> AsyncIterator[Any]
     check_run_settings(settings)
     servers = SessionServers(settings)
     deps = WorkflowDependencies(settings=settings, model=ModelManager(settings), web_search=servers,
-                                parser=servers, history=RunSessionHistory(settings.sessions_dir), progress=_log_progress)
+                                parser=servers, history=RunSessionHistory(settings.sessions_dir), progress=_log_progress,
+                                measure_judge=True)
     # The input schema is a plain mapping: the run's input reaches the session step whole
     # (a TypedDict would drop unknown keys unseen and pass on any key of AgentState).
     graph = StateGraph(AgentState, input_schema=dict, output_schema=AgentState)

@@ -67,21 +67,56 @@ def read_caller_input(raw: Any, *, default_depth: str = "standard") -> CallerInp
     Raises ``InputRefused``/``UsageError`` (one line, exit 2) for a key outside
     ``CALLER_KEYS``, a value of the wrong type or outside its choices, or a question a
     new run would not accept."""
+    _only_caller_keys(raw)
+    question, language, depth = raw.get("question"), raw.get("language"), raw.get("depth")
+    if not isinstance(question, str):
+        raise InputRefused("graph_input.bad_value", name="question", value=_shown(question))
+    _check_choices(language, depth)
+    cleaned = clean_question(question)
+    return CallerInput(cleaned, resolve_language(language, cleaned), depth or default_depth)  # type: ignore[arg-type]
+
+
+def read_state_update(raw: Any) -> dict[str, Any]:
+    """A thread-state update from outside the graph (LangGraph Server's ``POST
+    /threads/{id}/state``, a new thread's ``supersteps``, a run's ``Command`` update),
+    checked as an input is: only ``CALLER_KEYS``, each value as ``read_caller_input`` takes
+    it, the question cleaned. Any key present is checked, none is required; ``None`` (an
+    update with no values) is the empty update. Returns the cleaned values."""
+    if raw is None:
+        return {}
+    _only_caller_keys(raw)
+    update: dict[str, Any] = {}
+    if "question" in raw:
+        if not isinstance(raw["question"], str):
+            raise InputRefused("graph_input.bad_value", name="question", value=_shown(raw["question"]))
+        update["question"] = clean_question(raw["question"])
+    language, depth = raw.get("language"), raw.get("depth")
+    _check_choices(language, depth)
+    if "language" in raw:  # "auto" is resolved from the question: without one there is nothing to detect from
+        if language in (None, "auto") and "question" not in update:
+            raise InputRefused("graph_input.bad_value", name="language", value=_shown(language))
+        update["language"] = resolve_language(language, update.get("question", ""))
+    if "depth" in raw:
+        if depth is None:
+            raise InputRefused("graph_input.bad_value", name="depth", value="None")
+        update["depth"] = depth
+    return update
+
+
+def _only_caller_keys(raw: Any) -> None:
     if not isinstance(raw, Mapping):
         raise InputRefused("graph_input.not_an_object", kind=type(raw).__name__)
     extra = sorted(_shown(key) for key in raw if key not in CALLER_KEYS)
     if extra:
         raise InputRefused("graph_input.unknown_keys", keys=", ".join(extra[:5]) + (" …" if len(extra) > 5 else ""),
                            allowed=", ".join(CALLER_KEYS))
-    question, language, depth = raw.get("question"), raw.get("language"), raw.get("depth")
-    if not isinstance(question, str):
-        raise InputRefused("graph_input.bad_value", name="question", value=_shown(question))
+
+
+def _check_choices(language: Any, depth: Any) -> None:
     if language is not None and language not in LANGUAGES:
         raise InputRefused("graph_input.bad_value", name="language", value=_shown(language))
     if depth is not None and depth not in DEPTHS:
         raise InputRefused("graph_input.bad_value", name="depth", value=_shown(depth))
-    cleaned = clean_question(question)
-    return CallerInput(cleaned, resolve_language(language, cleaned), depth or default_depth)  # type: ignore[arg-type]
 
 
 def _shown(value: Any, limit: int = 40) -> str:
