@@ -114,6 +114,9 @@ def test_langgraph_dev_runs_one_research_thread(research_env, tmp_path):
                 refused = api.post(path, json=body)
                 assert refused.status_code == 422 and named in refused.json()["detail"], (path, refused.text)
             assert api.post("/threads/count", json={}).json() == threads_before
+            # A2A messages carry a command of their own: that door is shut (the graph takes no messages).
+            assert api.post("/a2a/research", json={"jsonrpc": "2.0", "id": 1, "method": "message/send",
+                                                   "params": {}}).status_code == 404
             assert api.get(f"/threads/{thread}/state").json()["values"] == state["values"]
             assert sorted(p.name for p in victim.iterdir()) == ["report.md", "sources"]
             assert (victim / "report.md").read_text("utf-8") == "the victim's own report\n"
