@@ -356,13 +356,13 @@ _ASKED_OF_A_WRITER_JA = [
 # (and can carry what the page wants leaked in its query), a script or data link, a raw <img>.
 _ACTIVE_MARKUP = re.compile(
     r"!\[[^\]\n]*\]\s*\(\s*<?\s*(?:https?:|//|data:|javascript:|vbscript:|file:)"  # ![x](https://…)
-    r"|!\[[^\]\n]*\]\s*\[[^\]\n]*\]"  # ![x][r]: a reference image (its definition is found below)
+    r"|!\[[^\]\n]*\]"  # ![x][r], ![r]: a reference image (its definition is found below); no page needs one as text
     r"|\]\s*\(\s*<?\s*(?:javascript|vbscript|data|file)\s*:"  # [a](javascript:…)
     r"|^\s{0,3}\[[^\]\n]+\]:\s*<?\s*(?:javascript|vbscript|data|file)\s*:"  # [r]: javascript:…
     r"|<\s*(?:img|image|iframe|object|embed|svg|script|link|meta)\b[^>]*\b(?:src|href|data|srcset|content)\s*=",
     re.IGNORECASE | re.MULTILINE,
 )
-_IMAGE_REFERENCE = re.compile(r"!\[([^\]\n]*)\](?:\s*\[([^\]\n]*)\])?")
+_IMAGE_REFERENCE = re.compile(r"!\[([^\]\n]*)\](?:[ \t]*\[([^\]\n]*)\])?")
 _DEFINITION = re.compile(r"^\s{0,3}\[([^\]\n]+)\]:\s*<?\s*\S", re.MULTILINE)
 
 
@@ -508,11 +508,12 @@ _JA_REQUEST = re.compile(
     r"(てください|て下さい|でください|で下さい|てくれ(ませんか|ますか|る|ない)?|てほしい|て欲しい|てもらえ(ますか|ませんか|る)|"
     r"ていただけ(ますか|ませんか)|てちょうだい|なさい|せよ|しろ|ましょう|ませんか|ますか|ですか|でしょうか|だろうか|教えて|"
     r"[?？])[」』\"”）)]?[。.!！?？]*\s*$"  # a question, in whatever words ("…する方法は？")
-    r"|(てください|て下さい|でください|なさい|せよ|しろ|教えて)[:：]"  # the request, then what it is about: 「…判定してください：「…」」
+    r"|(てください|て下さい|でください|なさい|せよ|しろ|教えて|して|て)[:：]"  # the request, then what it is about: 「…判定してください：「…」」
 )
 _KANA = re.compile(r"[\u3040-\u30ff]")
 _WORD = re.compile(r"[^\W\d_]{3,}")
-_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\u30a0-\u30ff]{2,}")
+_KANJI = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]{2,}")
+_KATAKANA = re.compile(r"[\u30a0-\u30ff]{2,}")
 _CJK_STEM = re.compile(r"'?[\u3040-\u9fff\uac00-\ud7af]")
 # A short quoted term ("What is '==' in JavaScript?", 'Bibliothek'): what the request is about.
 _QUOTED_TERM = re.compile(r"['\"“‘「『]([^'\"”’」』?!.。\n]{1,30})['\"”’」』]")
@@ -531,8 +532,9 @@ _STOP = frozenset(
 
 def _stems(text: str) -> list[str]:
     words = [w[:5] for w in _WORD.findall(text.lower()) if w not in _STOP]
-    for run in _CJK.findall(text):
+    for run in _KANJI.findall(text):  # kanji compounds by their pairs of characters
         words += [run[i : i + 2] for i in range(len(run) - 1)]
+    words += _KATAKANA.findall(text)  # a loanword whole: メール and メートル share no word
     words += ["'" + term.strip().lower() for term in _QUOTED_TERM.findall(text) if term.strip()]
     return words
 
@@ -625,6 +627,8 @@ _ANNOUNCES = re.compile(
     r"|(次|以下|下記|後述|左記)の?(一文|文|文章|内容|とおり|通り|一行|言葉|文言|記述|事項|フレーズ|メッセージ)|以下の?(とおり|通り)",
     re.IGNORECASE,
 )
+# "Classify the following review: 'It lasts all day.'": what it announces is in its own quotes.
+_INLINE_QUOTE = re.compile(r"['\"“‘「『][^'\"”’」』]{3,}['\"”’」』]\W*$")
 _DISCARDS = [
     re.compile(rf"\b(?:{_DISCARD})\b.{{0,60}}\b(?:{_INSTRUCTIONS}|everything|above|before)\b", re.IGNORECASE),
     re.compile(rf"\b(?:{_INSTRUCTIONS})\b.{{0,40}}(?:{_VOID})", re.IGNORECASE),
@@ -727,7 +731,7 @@ class Dictation:
 
     def after_instruction(self, sentence: str) -> None:
         self.next = False  # an instruction came next: it is the order the voiding sentence made room for
-        if _ANNOUNCES.search(normalise(sentence).strip()):
+        if _ANNOUNCES.search(normalise(sentence).strip()) and not _INLINE_QUOTE.search(sentence):
             self.rest, self.taken = True, False
         elif _voids_only(sentence):
             self.next = True
