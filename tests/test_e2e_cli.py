@@ -102,7 +102,10 @@ def test_redirected_stdout_is_what_report_md_says_sources_included(shared_run):
 def test_json_carries_the_answer_and_the_sources_it_cites(shared_run):
     summary = shared_run("en").summary
     report_md = Path(summary["report_md"]).read_text("utf-8")
-    assert summary["answer"] and summary["answer"] in report_md
+    from research.modules.report.markdown import unescape_markdown
+
+    # report.md's words, as plain text (its Markdown escapes taken out: issue 48).
+    assert summary["answer"] and summary["answer"] in unescape_markdown(report_md)
     urls = {s["label"]: s["url"] for s in summary["source_list"]}
     cited = set(re.findall(r"\[(S\d+)\]", summary["answer"]))
     assert cited and cited <= set(urls)
@@ -192,3 +195,19 @@ def test_the_revision_scaffolding_never_reaches_the_answer(research_env, fake_ol
     for text in (result.stdout, (session / "report.md").read_text("utf-8")):
         for scaffolding in ("Sentences to revise", "書き直す文", "Sentence 1:", "文 1:", "Sentence 2:", "文 2:"):
             assert scaffolding not in text, scaffolding
+
+
+def test_the_json_answer_is_plain_text_without_markdown_escapes(research_env, tmp_path):
+    # Issue 48: --json's answer kept report.md's escapes ("\`research doctor\`", "\[draft\]").
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "fuji_notes.md").write_text("# Mount Fuji [draft] notes_v2\n\nMount Fuji is 3,776 m high. "
+                                         "It last erupted in 1707.\n", "utf-8")
+    result = research_in_process(["How high is Mount Fuji?", "--engine", "local", "--docs", str(docs), "--json"],
+                                 research_env)
+    assert result.returncode == 0, result.stderr
+    summary = load_json_line(result.stdout)
+    report = Path(summary["report_md"]).read_text("utf-8")
+    assert "Mount Fuji \\[draft\\] notes\\_v2" in report  # report.md keeps a title literal, as Markdown must
+    assert "Mount Fuji [draft] notes_v2" in summary["answer"]
+    assert "\\[" not in summary["answer"] and "\\_" not in summary["answer"] and "\\`" not in summary["answer"]

@@ -229,3 +229,37 @@ def test_sessions_show_of_a_run_still_going_says_it_runs_and_suggests_no_resume(
     after = subprocess.run([RESEARCH, "sessions", "show", session_id], env=cli_env, capture_output=True, text=True,
                            timeout=60, stdin=subprocess.DEVNULL)
     assert f"--resume {session_id}" in after.stderr
+
+
+def test_config_init_writes_a_commented_file_and_keeps_one_that_exists(run_cli, cli_env, tmp_path):
+    # Issue 48: there was no `research config init`; the TOML was written by hand.
+    import re
+    import tomllib
+
+    path = Path(cli_env["XDG_CONFIG_HOME"]) / "research" / "config.toml"
+    made = run_cli(["config", "init", "--lang", "ja"], cli_env)
+    assert made.returncode == 0, made.stderr
+    assert str(path) in made.stderr and "作成しました" in made.stderr
+    text = path.read_text("utf-8")
+    assert tomllib.loads(text) == {}  # every setting commented out: the file changes nothing yet
+    assert "# model = \"gpt-oss:20b\"" in text and "ウェブの代わりにこれを検索する" in text
+    # Each line a person uncomments is a setting the program takes.
+    uncommented = tmp_path / "all.toml"
+    uncommented.write_text(re.sub(r"^# (\w+ = )", r"\1", text, flags=re.M), "utf-8")
+    values = tomllib.loads(uncommented.read_text("utf-8"))
+    assert {"model", "search_engine", "docs_dir", "depth", "max_seconds", "ollama_host"} <= set(values)
+    docs = tmp_path / "papers"
+    docs.mkdir()
+    (docs / "a.md").write_text("# a\n", "utf-8")
+    uncommented.write_text(uncommented.read_text("utf-8").replace("~/Documents/papers", str(docs)), "utf-8")
+    shown = run_cli(["config", "--json"], {**cli_env, "RESEARCH_CONFIG": str(uncommented)})
+    assert shown.returncode == 0, shown.stderr
+    settings = {row["name"]: row for row in json.loads(shown.stdout)["settings"]}
+    assert settings["model"]["source"] == "file" and settings["max_seconds"]["value"] == 600.0
+
+    path.write_text('model = "qwen2.5-coder:1.5b"\n', "utf-8")
+    refused = run_cli(["config", "init"], cli_env)
+    assert refused.returncode == 2 and refused.stderr.count("\n") == 1 and "--force" in refused.stderr
+    assert path.read_text("utf-8") == 'model = "qwen2.5-coder:1.5b"\n'
+    forced = run_cli(["config", "init", "--force"], cli_env)
+    assert forced.returncode == 0 and "# model = " in path.read_text("utf-8")

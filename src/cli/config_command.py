@@ -129,3 +129,62 @@ def show_config(settings: Settings, *, as_json: bool, lang: str) -> int:
         table.add_row(*(escape(field) for field in record))
     console.print(table)
     return EXIT_OK
+
+
+# --- research config init ----------------------------------------------------------------------
+
+# Settings besides the run options that a first config file is most often written for.
+_MACHINE_SETTINGS = ("ollama_host", "num_ctx", "sessions_dir", "request_timeout", "sandbox")
+
+
+def config_template(lang: str) -> str:
+    """A config file that changes nothing until edited: every run option and the machine
+    settings above, each commented out at its default with what it does (in ``lang``)."""
+    from research.modules.core.run_options import RUN_OPTIONS
+
+    lines = [f"# {line}" for line in t("config.template_head", lang).splitlines()]
+    for option in RUN_OPTIONS:
+        lines += ["", f"# {t(option.help_key, lang)} ({option.flag}, {option.variable})"]
+        value = _EXAMPLES.get(option.name) if option.default is None else option.default
+        lines.append(f"# {option.name} = {_toml_value(value)}")
+    lines += ["", f"# --- {t('config.template_machine', lang)} ---"]
+    for name in _MACHINE_SETTINGS:
+        field = Settings.model_fields[name]
+        default = field.default_factory() if field.default_factory is not None else field.default  # type: ignore[call-arg]
+        lines += ["", f"# RESEARCH_{name.upper()}", f"# {name} = {_toml_value(_plain(default))}"]
+    return "\n".join(lines) + "\n"
+
+
+# What an option that is not set by default looks like set (no limit, no folder, no year).
+_EXAMPLES: dict[str, Any] = {"docs_dir": "~/Documents/papers", "max_sources": 20, "max_llm_tokens": 200000,
+                             "max_seconds": 600.0, "since": 2020}
+
+
+def _toml_value(value: Any) -> str:
+    """A value as TOML writes it."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return str(value)
+    return json.dumps(str(value), ensure_ascii=False)  # a TOML basic string is a JSON string
+
+
+def init_config(*, force: bool, lang: str) -> int:
+    """Write the commented config file; one that exists is kept unless ``force`` (exit 2)."""
+    from research.modules.core.errors import EXIT_USAGE, UsageError
+    from research.modules.core.files import atomic_write
+
+    path = config_file_path()
+    if path.exists() and not force:
+        raise UsageError("config.exists", path=str(path))
+    if path.is_symlink() or (path.exists() and not path.is_file()):
+        raise UsageError("config.not_a_file", path=str(path))
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write(path, config_template(lang).encode("utf-8"), mode=0o600)
+    except OSError as exc:
+        sys.stderr.write("research: " + t("config.not_written", lang, path=str(path),
+                                          reason=exc.strerror or str(exc)) + "\n")
+        return EXIT_USAGE
+    sys.stderr.write(t("config.written", lang, path=str(path)) + "\n")
+    return EXIT_OK

@@ -86,11 +86,12 @@ def json_result(result: Any) -> dict[str, Any]:
     """``--json`` (and ``-o x.json``): the run's summary, the answer as report.md says it,
     and every source read with its label and URL (``cited``: the answer cites it;
     ``suspicious``: text addressed to a model was screened out of it)."""
+    from research.modules.report.markdown import unescape_markdown
     from research.modules.text.claims import citation_labels
     from research.state.session_folder import HistoryManager, read_ledger, source_list
 
     answer = report_answer(result)
-    cited = set(citation_labels(answer))  # the one citation grammar
+    cited = set(citation_labels(answer))  # the one citation grammar (a title's escaped "\[S1\]" cites nothing)
     read = result.source_list
     if not read and result.session_dir:  # a result kept before it carried its sources
         session = HistoryManager(Path(result.session_dir).parent).resolve(result.session_id)
@@ -98,7 +99,8 @@ def json_result(result: Any) -> dict[str, Any]:
     sources = [{"label": s.get("label", ""), "title": s.get("title", ""), "url": s.get("url", ""),
                 "cited": s.get("label") in cited, "suspicious": s.get("suspicious") is True}
                for s in read if s.get("status", "ok") == "ok"]
-    return result.to_json() | {"answer": answer, "source_list": sources}
+    # Plain text, not Markdown to render: "`research doctor`", not "\`research doctor\`" (issue 48).
+    return result.to_json() | {"answer": unescape_markdown(answer), "source_list": sources}
 
 
 def final_stdout(result: Any, progress: Any, live: bool) -> str:

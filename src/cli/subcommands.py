@@ -45,7 +45,11 @@ def _parser() -> argparse.ArgumentParser:
     doctor.add_argument("--offline", action="store_true", help="skip the test search (no network needed)")
     doctor.add_argument("--verbose", action="store_true", help="each check's full detail, never shortened")
 
-    config = commands.add_parser("config", help="show the effective settings and where each came from")
+    config = commands.add_parser("config", help="show the effective settings and where each came from; "
+                                                "`config init` writes a commented config file to start from")
+    config.add_argument("action", nargs="?", choices=["init"], help="init: write the config file, every setting "
+                                                                    "commented out at its default")
+    config.add_argument("--force", action="store_true", help="with init: replace a config file that exists")
     config.add_argument("--json", action="store_true", help="one JSON object on stdout")
     config.add_argument("--lang", choices=["ja", "en"], help=LANG_HELP)
 
@@ -159,6 +163,11 @@ def _dispatch(argv: list[str]) -> int:
     try:
         from research.modules.core.settings import load_settings
 
+        if args.command == "config" and args.action == "init":
+            # Before the settings are read: a broken file is what one may be starting over from.
+            from research.cli.config_command import init_config
+
+            return init_config(force=args.force, lang=lang)
         settings = load_settings()
         if args.command == "doctor":
             from research.cli.doctor import run_doctor

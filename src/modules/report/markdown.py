@@ -17,6 +17,15 @@ def escape_markdown(text: str) -> str:
     return _MARKDOWN_SPECIALS.sub(r"\\\1", one_line(text))
 
 
+def unescape_markdown(text: str) -> str:
+    """``text`` with ``escape_markdown``'s backslashes taken out again: the report's words as
+    plain text, for a reader that does not render Markdown (``--json``'s answer)."""
+    return _ESCAPED_SPECIAL.sub(r"\1", text)
+
+
+_ESCAPED_SPECIAL = re.compile(r"\\" + _MARKDOWN_SPECIALS.pattern)
+
+
 def _link(text: str, url: str) -> str:
     """A link only for http(s)/mailto; any other URL (javascript:, file:, data:) is
     shown as text after the title, never as something to click."""

@@ -181,6 +181,23 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "terminal.doctor_search_notes": {"en": "{detail} (notes: {notes})", "ja": "{detail}（注記: {notes}）"},
     "terminal.doctor_search_failed": {"en": "the test search failed: {reason}", "ja": "テスト検索に失敗しました: {reason}"},
+    # --- research config init (cli/config_command.py) ---
+    "config.template_head": {
+        "en": "research's config file, written by `research config init`.\nEvery setting is commented out at its "
+              "default: remove the # in front of one to set it.\nA flag beats an environment variable "
+              "(RESEARCH_<NAME>), which beats this file. `research config` shows what is in effect.",
+        "ja": "research の設定ファイル（`research config init` で作成）。\nどの設定も既定値のままコメントにしてあります。"
+              "使う設定の行頭の # を外してください。\n優先順位はフラグ、環境変数（RESEARCH_<NAME>）、このファイルの順です。"
+              "`research config` で有効な値を確認できます。",
+    },
+    "config.template_machine": {"en": "this machine", "ja": "このマシンの設定"},
+    "config.written": {"en": "Wrote {path}: every setting in it is commented out at its default; edit it to set one.",
+                       "ja": "{path} を作成しました。どの設定も既定値のままコメントにしてあります。使う設定を編集してください。"},
+    "config.exists": {"en": "{path} exists already; it is kept. Replace it with `research config init --force`.",
+                      "ja": "{path} はすでにあるため、そのままにしました。置き換えるには `research config init --force` を使ってください。"},
+    "config.not_a_file": {"en": "{path} is not a plain file; nothing was written.",
+                          "ja": "{path} は通常のファイルではないため、書き込みませんでした。"},
+    "config.not_written": {"en": "Cannot write {path}: {reason}", "ja": "{path} を書き込めません: {reason}"},
     "doctor.search_offline_hint": {
         "en": "No network? Research your own documents: research --engine local --docs DIR \"…\"",
         "ja": "ネットワークがない場合は自分の文書で調べられます: research --engine local --docs フォルダー \"…\"",
