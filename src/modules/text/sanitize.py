@@ -86,7 +86,7 @@ def escape_html(text: str) -> str:
 _MARKDOWN = MarkdownIt("commonmark", {"html": False}).enable(["table", "strikethrough"]).disable("text_join")
 _MARKDOWN.validateLink = lambda url: True  # every link and image is seen, and judged by _web_link
 _LIVE_INLINE = frozenset({"link_open", "image", "html_inline"})
-_MAX_PASSES = 6
+_MAX_PASSES = 3  # what needs more (links nested in links) is written strict
 _STRICT_ESCAPES = str.maketrans({"[": "\\[", "]": "\\]", "<": "&lt;"})
 
 
