@@ -97,7 +97,7 @@ def test_pubmedqa_bench_runs_grades_reports_and_resumes(research_env, tmp_path):
     results.write_text("".join(line + "\n" for line in results.read_text("utf-8").splitlines()[:2]), "utf-8")
     resumed = research_in_process(args, research_env, timeout=400)
     assert resumed.returncode == 0, resumed.stderr
-    assert "2 questions already done" in resumed.stderr
+    assert "already done by an earlier run of this bench: 2;" in resumed.stderr
     assert len(session_dirs(research_env)) == sessions + 1 and len(_lines(folder)) == 3
 
 
@@ -143,3 +143,42 @@ def test_bad_input_is_one_line_and_exit_2(research_env, tmp_path):
         assert result.stderr.count("\n") == 1 and said in result.stderr and "Traceback" not in result.stderr, args
         assert result.stdout == ""
     assert not (Path(research_env["RESEARCH_SESSIONS_DIR"]) / "bench").exists()
+
+
+def test_an_interrupted_bench_goes_on_where_it_stopped(research_env, fake_ollama, tmp_path):
+    import signal
+    import subprocess
+    import time
+
+    from conftest import RESEARCH
+
+    data = _write(tmp_path, "valid-v1.3.json", JSQUAD_SET)
+    args = [RESEARCH, "bench", "jsquad", "--data", str(data)]
+    for signal_number, code in ((signal.SIGTERM, 143), (signal.SIGINT, 130)):
+        fake_ollama.token_delay = 0.02  # slow enough that the second question is still running
+        process = subprocess.Popen(args, env=research_env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                   stderr=subprocess.PIPE, text=True)
+        seen = ""
+        deadline = time.monotonic() + 300
+        while "[1/2]" not in seen and "[2/2]" not in seen and time.monotonic() < deadline:
+            seen += process.stderr.readline()
+        process.send_signal(signal_number)
+        _out, rest = process.communicate(timeout=120)
+        if "[2/2]" in seen + rest:
+            continue  # both ended before the signal came: nothing to resume from
+        assert process.returncode == code, seen + rest
+        assert "run the same command to go on" in rest and "Traceback" not in rest
+        (folder,) = (Path(research_env["RESEARCH_SESSIONS_DIR"]) / "bench").glob("jsquad-*")
+        assert len(_lines(folder)) == 1
+        break
+    else:
+        raise AssertionError("no run was interrupted mid-bench")
+    # The stopped question's session is closed, not left "running".
+    statuses = [json.loads((s / "meta.json").read_text("utf-8"))["status"] for s in session_dirs(research_env)]
+    assert "running" not in statuses, statuses
+    fake_ollama.token_delay = 0.0
+    before = len(session_dirs(research_env))
+    resumed = research_in_process(["bench", "jsquad", "--data", str(data)], research_env, timeout=400)
+    assert resumed.returncode == 0, resumed.stderr
+    assert "already done by an earlier run of this bench: 1;" in resumed.stderr and "[2/2]" in resumed.stderr
+    assert len(session_dirs(research_env)) == before + 1 and len(_lines(folder)) == 2

@@ -14,6 +14,7 @@ import argparse
 import asyncio
 import json
 import shlex
+import signal
 import sys
 
 from research.cli.arguments import ArgumentParser, message_language
@@ -117,12 +118,16 @@ def _run(request, lang: str, command: str, *, as_json: bool) -> int:
     if already:
         sys.stderr.write(t("bench.resuming", lang, done=len(already)) + "\n")
         seen["done"] = len(already)
+    stopped: dict[str, str] = {}
     try:
-        outcome = asyncio.run(run_bench(request, progress))
-    except KeyboardInterrupt:
-        sys.stderr.write("research: " + t("bench.interrupted", lang, signal="Ctrl-C", done=seen["done"],
-                                          planned=seen["planned"]) + "\n")
-        return SIGNAL_EXIT_CODES["SIGINT"]
+        outcome = asyncio.run(_until_stopped(run_bench(request, progress), stopped))
+    except (KeyboardInterrupt, asyncio.CancelledError):
+        # The question running is left as a cancelled session; its line was never written, so
+        # the same command asks it again. Every line written is whole (results.jsonl, fsynced).
+        name = stopped.get("by", "SIGINT")
+        sys.stderr.write("research: " + t("bench.interrupted", lang, signal="Ctrl-C" if name == "SIGINT" else name,
+                                          done=seen["done"], planned=seen["planned"]) + "\n")
+        return SIGNAL_EXIT_CODES[name]
     from research.orchestrator.bench.report import write_report
 
     written = write_report(outcome.folder, outcome.summary, lang, command, request.settings)
@@ -135,6 +140,27 @@ def _run(request, lang: str, command: str, *, as_json: bool) -> int:
         for path in (outcome.folder / RESULTS_FILE, written["report_md"], written["report_pdf"]):
             print(t("bench.written", lang, path=path))
     return EXIT_OK if outcome.summary.completed else EXIT_FAILURE
+
+
+async def _until_stopped(work, stopped: dict[str, str]):
+    """WORK, cancelled by SIGTERM or SIGHUP as Ctrl-C cancels it (the running question's session
+    is closed and the kept servers stopped, instead of the process dying mid-write)."""
+    loop = asyncio.get_running_loop()
+    task = asyncio.current_task()
+
+    def stop(name: str) -> None:
+        if not stopped and task is not None:
+            stopped["by"] = name
+            task.cancel()
+
+    for name in ("SIGTERM", "SIGHUP"):
+        number = getattr(signal, name, None)
+        if number is not None:
+            try:
+                loop.add_signal_handler(number, stop, name)
+            except (ValueError, RuntimeError, NotImplementedError):  # not the main thread
+                pass
+    return await work
 
 
 def _table(summary, lang: str) -> None:

@@ -56,7 +56,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "ja": "ベンチ {set}: {questions} 問、コーパス {pages} ページ、モデル {model}。フォルダ {folder}",
     },
     "bench.resuming": {
-        "en": "{done} questions already done by an earlier run of this bench: going on from there",
+        "en": "Questions already done by an earlier run of this bench: {done}; going on from there",
         "ja": "このベンチの以前の実行で {done} 問が済んでいます。続きから実行します",
     },
     "bench.progress": {
