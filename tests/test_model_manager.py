@@ -210,14 +210,15 @@ async def test_a_judge_reply_cut_at_its_cap_keeps_the_verdicts_it_finished_and_i
     # Three claims, a cap that leaves room for about one verdict: the whole verdicts before the
     # cut count, no repair call writes them all again, and the run gets a problem line.
     manager = _manager(fake_ollama, **NOT_THINKING)  # gpt-oss's reasoning has an allowance on top
-    user = ("Passages:\n[P1] (S1) Mount Fuji is 3,776 m tall.\n\nClaims:\n"
+    user = ("Passages:\n[P1.1] (S1) Mount Fuji is 3,776 m tall.\n\nClaims:\n"
             + "\n".join(f"Claim {n} (P1): Mount Fuji is 3,776 m tall." for n in (1, 2, 3)))
     batch = await manager.structured([{"role": "user", "content": user}], JudgeBatch, node="verification", role=ModelRole.JUDGE,
-                                     fallback=None, max_tokens=20)
+                                     fallback=None, max_tokens=40)
     assert [v.id for v in batch.verdicts] == [1] and batch.verdicts[0].verdict == "supported"
+    assert batch.verdicts[0].sentences == ["P1.1"]  # the sentence it named survives the cut with it
     assert len(fake_ollama.chat_requests()) == 1  # no repair round
     (line,) = capped_lines(manager, "en")
-    assert "20 tokens" in line and "verification" in line
+    assert "40 tokens" in line and "verification" in line
     assert capped_lines(manager, "en") == []  # said once
 
 
@@ -367,7 +368,7 @@ async def test_the_fake_answers_by_the_declared_role_not_the_prompt_wording(fake
                                     node="llm", role=ModelRole.DRAFT, on_token=lambda _: None)
     assert japanese.startswith("## 結論")
     # The same schema asked for another purpose gets only what its schema demands.
-    user = "Passages:\n[P1] (S1) Mount Fuji is 3,776 m tall.\n\nClaims:\nClaim 1 (P1): Mount Fuji is 3,776 m tall."
+    user = "Passages:\n[P1.1] (S1) Mount Fuji is 3,776 m tall.\n\nClaims:\nClaim 1 (P1): Mount Fuji is 3,776 m tall."
     judged = await manager.structured([{"role": "user", "content": user}], JudgeBatch, node="verification",
                                       role=ModelRole.JUDGE, fallback=None)
     unjudged = await manager.structured([{"role": "user", "content": user}], JudgeBatch, node="verification",

@@ -185,7 +185,7 @@ async def test_borderline_claims_go_to_the_judge_in_one_batch():
     assert "1707年12月16日" in prompt and "宝永噴火である" not in prompt  # only the borderline one
     # The passages first (a prefix every judge call of the run shares), the claims last, each
     # naming its passages; the reply is capped to a verdict a claim.
-    assert prompt.startswith("文章:\n[P1] (S") and prompt.index("主張 1 (P") > prompt.index("[P1]")
+    assert prompt.startswith("文章:\n[P1.1] (S") and prompt.index("主張 1 (P") > prompt.index("[P1.1]")
     assert model.calls[0].max_tokens <= 64
     first, second = result["verification"]["claims"]
     # The evidence shown is the source's own words from the program's copy, not a model's quote.
@@ -405,7 +405,9 @@ async def test_an_uncited_sentence_whose_words_the_sources_mostly_lack_is_not_co
     deps, _ = _deps(model, loops=0)
     verification = (await _verify(dict(_state(draft), documents=ledger), deps))["verification"]
     (claim,) = verification["claims"]
-    assert (claim["verdict"], claim["reason"]) == ("partly_supported", "uncited")
+    # The judge's "supported" is not even confirmed now: the sentences it named lack 30万人
+    # (issue 44, the judge protocol); either way the sentence is not counted as supported.
+    assert (claim["verdict"], claim["reason"]) == ("partly_supported", "number_missing")
     assert verification["summary"]["supported"] == 0
     assert "30万人" not in verification["annotated_draft"]
     assert claim["removed_reason"] == "uncited"
@@ -750,7 +752,7 @@ async def test_judge_calls_spread_over_the_servers_slots_and_share_one_prefix():
     assert len(calls) == 2
     prompts = [call.messages[-1]["content"] for call in calls]
     prefixes = [p.split("主張:")[0] for p in prompts]
-    assert prefixes[0] == prefixes[1] and prefixes[0].startswith("文章:\n[P1]")
+    assert prefixes[0] == prefixes[1] and prefixes[0].startswith("文章:\n[P1.1]")
     assert calls[0].messages[0] == calls[1].messages[0]  # the same system message
     assert all(p.split("主張:")[1].count("\n主張 ") == 1 for p in prompts)  # one claim each, not both in one
 

@@ -160,10 +160,12 @@ def _judge_note(state: AgentState, lang: Language) -> list[str]:
     judge = verification.summary.judge
     if not judge.checker and not judge.prompt:
         return []
+    measured = ([t("judge.note_measured", lang, items=judge.quality.items,
+                   accuracy=f"{judge.quality.balanced_accuracy:.0%}")] if judge.quality is not None else [])
     if judge.protocol in ("minicheck", "guardian"):
         key = "judge.note_checker_all" if judge.japanese else "judge.note_checker"
-        return [t(key, lang, model=judge.model, japanese=judge.japanese_judge)]
-    return [t("judge.note_prompt", lang, model=judge.model)]
+        return [t(key, lang, model=judge.model, japanese=judge.japanese_judge), *measured]
+    return [t("judge.note_prompt", lang, model=judge.model), *measured]
 
 
 def degradation_notes(state: AgentState, usage: dict[str, dict[str, int]], lang: Language) -> list[str]:

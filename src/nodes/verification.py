@@ -26,7 +26,11 @@ from langgraph.types import Command
 from research.modules.text.claims import Claim, citation_labels, split_claims, strip_citations
 from research.modules.core.errors import UserFacingError
 from research.modules.text.analyser import key_words, name_terms
+from research.modules.text.analyser import terms
+from research.modules.text.claims import sentence_spans
 from research.modules.text.evidence import Assessment, EvidenceIndex, assess_claim
+from research.modules.text.numbers import NumberSet, extract_numbers
+from research.modules.text.polarity import clause_conflict
 from research.modules.core.i18n import t
 from research.modules.core.settings import Settings
 from research.modules.core.language import choose_language, detect_language
@@ -39,6 +43,7 @@ from research.state.models import (
     ClaimVerdict,
     Document,
     FollowUpQuery,
+    JudgeQuality,
     JudgeRecord,
     Language,
     LanguageCheck,
@@ -54,6 +59,7 @@ from research.state.models import (
     states_json,
 )
 from research.nodes.dependencies import ModelRole, WorkflowDependencies
+from research.nodes.judge_quality import quality_for
 from research.nodes import prompts, verification_prompts
 from research.nodes.answer import NOT_CHECKED_AS_CLAIMS, ProgramText, Topic, assemble_answer, not_a_claim_reason
 from research.nodes.prompts import SENTENCE_ITEM, SentenceRewrites
@@ -140,8 +146,12 @@ async def verify_claims(state: AgentState, deps: WorkflowDependencies) -> Comman
     _carry_over(claims, assessments, methods, earlier.claims if earlier is not None else [])
     # An uncertain claim was never decided by the cheap checks: "lexical" would claim it was.
     judge, judged_by = judge_for(deps.settings, deps.model), {}  # type: ignore[var-annotated]
-    judged = await judge_uncertain(claims, assessments, methods, language, deps.model, deps.settings, new_errors,
-                                   judge=judge, record=judged_by)
+    quality = await _judge_measured(judge, assessments, language, deps, new_errors)
+    if quality is None or quality.trusted:
+        judged = await judge_uncertain(claims, assessments, methods, language, deps.model, deps.settings, new_errors,
+                                       judge=judge, record=judged_by)
+    else:
+        judged = False  # a judge that measured no better than a guess decides nothing: "not checked"
     attributed: dict[int, list[str]] = {}  # uncited claim -> the sources the judge read for it
     for claim, assessment, method in zip(claims, assessments, methods):
         if method == "model" and assessment.outcome == "supported" and not claim.citations:
@@ -167,7 +177,7 @@ async def verify_claims(state: AgentState, deps: WorkflowDependencies) -> Comman
     summary = _summary(verdicts, loops, language_check, documents)
     summary.judge_complete = judged
     summary.corrected = corrected
-    summary.judge = JudgeRecord(**judge.describe(), **judged_by)  # which judge decided what
+    summary.judge = JudgeRecord(**judge.describe(), **judged_by, quality=quality)  # which judge decided what
     summary.not_checked = sum(1 for v in verdicts if not v.checked)
     # The ledger only grows: a follow-up round's redraft reads what came after this many.
     summary.documents_seen = len(documents)
@@ -312,6 +322,22 @@ def _accept_rewrite(original: str, reply: str, language: Language) -> str | None
 # --- 4. the model as judge for borderline claims ---------------------------------------------------
 
 
+async def _judge_measured(judge: Judge, assessments: list[Assessment], language: Language,
+                          deps: WorkflowDependencies, errors: list[RunError]) -> JudgeQuality | None:
+    """The judge's measured quality when a run measures its judge (``deps.measure_judge``) and
+    something is left to judge; an untrusted judge is said as it happens and in the report."""
+    if not deps.measure_judge or judge.protocol != "prompt" \
+            or not any(a.outcome == "uncertain" and a.candidates for a in assessments):
+        return None  # a fact-checking model is measured by its authors (README); doctor measures it too
+    quality = await quality_for(judge, deps.model, deps.settings)
+    if not quality.trusted:
+        fields = {"model": judge.model, "accuracy": f"{quality.balanced_accuracy:.0%}",
+                  "threshold": f"{quality.threshold:.0%}", "items": quality.items}
+        errors.append(RunError(node=NODE, kind=ProblemKind.JUDGE, message=t("judge.untrusted", language, **fields)))
+        deps.progress(Message("judge.untrusted", fields))
+    return quality
+
+
 async def judge_uncertain(
     claims: list[Claim],
     assessments: list[Assessment],
@@ -322,6 +348,7 @@ async def judge_uncertain(
     errors: list[RunError],
     judge: Judge | None = None,
     record: dict[str, Any] | None = None,
+    confirm: bool = True,
 ) -> bool:
     """The judge decides every uncertain claim; updates ``assessments`` in place.
 
@@ -330,7 +357,9 @@ async def judge_uncertain(
     drafting model with the judge prompt. A reply the judge cannot give in its own words
     (no Yes/No, the wrong JSON twice) leaves the claim uncertain and "not checked", never
     silently supported. ``record`` (optional) receives how many claims each judge took.
-    Returns False when some uncertain claim could not be judged.
+    ``confirm``: the prompt judge's "supported" counts only where the passage sentences it names
+    hold the claim's names and figures and do not deny it (off only to measure the model's own
+    replies, nodes/judge_quality.py). Returns False when some uncertain claim could not be judged.
     """
     judge = judge or judge_for(settings, model)
     if judge.missing:
@@ -354,7 +383,7 @@ async def judge_uncertain(
         # configured), never more than the judge's own limit; a server with one slot gets one call.
         parallel = min(settings.judge_concurrency, int(model.parallel or 1))
         complete = await _judge_by_prompt(to_prompt, claims, assessments, methods, language, model, settings.num_ctx,
-                                          errors, parallel=parallel) and complete
+                                          errors, parallel=parallel, confirm=confirm) and complete
     return complete
 
 
@@ -393,7 +422,7 @@ async def _judge_by_checker(positions: list[int], claims: list[Claim], assessmen
 
 async def _judge_by_prompt(positions: list[int], claims: list[Claim], assessments: list[Assessment],
                            methods: list[str], language: Language, model: Any, num_ctx: int,
-                           errors: list[RunError], *, parallel: int = 1) -> bool:
+                           errors: list[RunError], *, parallel: int = 1, confirm: bool = True) -> bool:
     """The drafting model with the judge prompt, in as few calls as fit num_ctx.
 
     Every passage these claims are checked against is shown once, numbered in one order for
@@ -437,8 +466,8 @@ async def _judge_by_prompt(positions: list[int], claims: list[Claim], assessment
     gate = asyncio.Semaphore(max(1, parallel))
 
     async def ask(passages: list[int], group: list[int]) -> Any:
-        block = "\n".join(JUDGE_PASSAGE[language].format(number=n, label=shown[n - 1][0], text=_shown_text(shown[n - 1][1]))
-                          for n in passages)
+        block = "\n".join(JUDGE_PASSAGE[language].format(number=n, sentence=k, label=shown[n - 1][0], text=sentence)
+                          for n in passages for k, sentence in enumerate(_shown_sentences(shown[n - 1][1]), 1))
         lines = "\n".join(JUDGE_CLAIM[language].format(
             id=number, passages=", ".join(f"P{n}" for n in cited[position]), claim=by_index[position].plain)
             for number, position in enumerate(group, 1))
@@ -476,8 +505,15 @@ async def _judge_by_prompt(positions: list[int], claims: list[Claim], assessment
                 continue  # an id we did not ask about, or a second answer for one we did
             seen.add(position)
             assessment = assessments[position]
-            assessment.verdict = judged.verdict
-            assessment.outcome = {"supported": "supported", "unsupported": "unsupported"}.get(judged.verdict, "uncertain")
+            verdict = judged.verdict
+            if confirm and verdict == "supported":
+                named = _named_sentences(judged.sentences, cited[position], shown)
+                context = " ".join(_shown_text(shown[n - 1][1]) for n in cited[position])
+                verdict = confirmed_verdict(by_index[position].plain, named, context, language)
+                if verdict is None:
+                    continue  # no sentence it named says the claim's names and figures: not checked
+            assessment.verdict = verdict
+            assessment.outcome = {"supported": "supported", "unsupported": "unsupported"}.get(verdict, "uncertain")
             assessment.borderline = False
             assessment.confidence = _PROMPT_JUDGE_CONFIDENCE
             assessment.reason = "judge"
@@ -501,6 +537,52 @@ def _numbered_passages(positions: list[int], assessments: list[Assessment]) -> l
 
 def _shown_text(text: str) -> str:
     return " ".join(truncate_to_tokens(text, _PASSAGE_TOKENS).split())
+
+
+def _shown_sentences(text: str) -> list[str]:
+    """A passage as the judge sees it, one numbered line per sentence."""
+    shown = _shown_text(text)
+    return [shown[start:end].strip() for start, end in sentence_spans(shown) if shown[start:end].strip()] or [shown]
+
+
+_SENTENCE_ID = re.compile(r"P(\d+)\.(\d+)")
+
+
+def _named_sentences(ids: list[str], passages: list[int], shown: list[tuple[str, str]]) -> list[str]:
+    """The sentences a verdict names that exist among the passages its claim was shown."""
+    out = []
+    for raw in ids:
+        match = _SENTENCE_ID.fullmatch(raw.strip().strip("[]"))
+        if match is None or int(match.group(1)) not in passages:
+            continue
+        sentences = _shown_sentences(shown[int(match.group(1)) - 1][1])
+        number = int(match.group(2))
+        if 1 <= number <= len(sentences) and sentences[number - 1] not in out:
+            out.append(sentences[number - 1])
+    return out
+
+
+def confirmed_verdict(claim: str, named: list[str], context: str, language: Language) -> str | None:
+    """What a judge's "supported" is worth once the claim is compared with the sentences it named:
+    "unsupported" where they deny the claim or give it another status (``polarity``); "supported"
+    where they give every figure of the claim and the passages shown hold every name of it (a
+    subject may be named a sentence earlier); else None: not checked (a small model's "supported"
+    for a sentence that says something else, or for no sentence at all)."""
+    if not named:
+        return None
+    said = " ".join(named)
+    if detect_language(claim) == detect_language(said):
+        # Words compare within one language only; across languages the judge compared meanings
+        # and the figures below are what the program can still hold it to.
+        if clause_conflict(claim, said, language) is not None:
+            return "unsupported"
+        wanted = {term.text for term in terms(claim) if term.key}
+        if wanted - {term.text for term in terms(f"{said} {context}")}:
+            return None
+    figures = NumberSet.of(said)
+    if any(not figures.contains(mention) for mention in extract_numbers(claim)):
+        return None
+    return "supported"
 
 
 def _label_number(label: str) -> int:

@@ -370,7 +370,7 @@ class _GraphRun:
         web_search, parser = run.pool.for_session(session.path)
         deps = WorkflowDependencies(
             settings=run.settings, model=run.model, web_search=web_search, parser=parser, history=run.history,
-            progress=progress,
+            progress=progress, measure_judge=True,
         )
         initial: dict[str, Any] = {}
         planned: dict[str, Any] | None = None

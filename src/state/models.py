@@ -53,6 +53,7 @@ class ClaimReason(StrEnum):
     ROLE_UNCLEAR = "role_unclear"
     ROLES_UNCONFIRMED = "roles_unconfirmed"
     NEGATION = "negation"
+    STATUS = "status"  # the source gives the same thing another status (experimental / default / removed…)
     HEDGE_ADDED = "hedge_added"
     HEDGE_DROPPED = "hedge_dropped"
     LIMITER_ADDED = "limiter_added"
@@ -186,6 +187,26 @@ class LanguageCheck(StateModel):
     rewritten_sections: list[str] = Field(default_factory=list)
 
 
+class JudgeQuality(StateModel):
+    """The judge measured on the project's labelled check set (nodes/judge_quality.py): how well
+    it tells supported from unsupported claims, and whether its verdicts count."""
+
+    model: str = ""
+    protocol: str = ""
+    balanced_accuracy: float = 0.0
+    supported_recall: float = 0.0
+    unsupported_recall: float = 0.0
+    items: int = 0
+    answered: int = 0  # items the judge gave a readable verdict for
+    trusted: bool = False
+    threshold: float = 0.0
+    seconds: float = 0.0
+    missed: list[str] = Field(default_factory=list)  # "kind:language" of each item it got wrong
+    measured_at: str = ""
+    check_set: str = ""
+    failed: str = ""  # why some calls gave no verdict (then the figure is not kept)
+
+
 class JudgeRecord(StateModel):
     """Which judge decided what (``modules/llm/judge.Judge.describe`` and the claims each took)."""
 
@@ -197,6 +218,9 @@ class JudgeRecord(StateModel):
     japanese_judge: str = ""
     checker: int = 0  # claims the grounded checker took
     prompt: int = 0  # claims the drafting model judged with the judge prompt
+    # Its measured quality (None: not measured, e.g. nothing was left to judge); an untrusted
+    # judge decided nothing and its claims stay "not checked".
+    quality: JudgeQuality | None = None
 
 
 class VerificationSummary(StateModel):

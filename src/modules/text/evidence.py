@@ -48,6 +48,7 @@ from research.modules.text.numbers import (  # noqa: F401
     extract_numbers,
     numbers_match,
 )
+from research.modules.text.polarity import clause_conflict
 from research.modules.text.structure import (
     english_contrast,
     english_exchange,
@@ -773,6 +774,21 @@ def structure_conflicts(read: ClaimEvidence) -> Finding | None:
     return Finding("uncertain", kind, 0.5, (detail,))
 
 
+def polarity_conflicts(read: ClaimEvidence) -> Finding | None:
+    """A passage sentence that says the same thing of the same subject and denies it, or gives it
+    another status of one exclusive set ("is now the default" / "is still not the default";
+    "a stable build" / "an experimental build"): decided against, with that sentence shown
+    (``polarity``). A small judge cannot be trusted to see the one word that differs."""
+    for passage in read.assembled:
+        if passage.field:
+            continue
+        conflict = clause_conflict(read.claim, passage.text, read.language)
+        if conflict is not None:
+            quoted = Passage(passage.label, conflict.quote, passage.features)
+            return Finding("unsupported", conflict.kind, 0.85, (conflict.detail,), where=quoted)
+    return None
+
+
 def figure_missing(read: ClaimEvidence) -> Finding | None:
     if read.missing_numbers:
         return Finding("uncertain", "number_missing", 0.5, tuple(m.text for m in read.missing_numbers))
@@ -888,6 +904,7 @@ CHECKS: tuple[Callable[[ClaimEvidence], Finding | None], ...] = (
     misquoted,
     value_contradicted,
     structure_conflicts,
+    polarity_conflicts,
     figure_missing,
     term_missing,
     partial_overlap,

@@ -23,6 +23,20 @@ MESSAGES: dict[str, dict[str, str]] = {
         "ja": "判定: 簡易チェックで決まらなかった主張は、回答を書いたモデル {model} が判定用プロンプトで判定しました。"
               "専用の照合モデルは ollama pull bespoke-minicheck で導入できます。",
     },
+    "judge.untrusted": {
+        "en": "The judge {model} told supported from unsupported claims in only {accuracy} of the {items} checks "
+              "it was measured on (balanced accuracy; {threshold} needed), so it decided nothing: sentences the "
+              "quick checks could not decide are marked \"not checked\". A model made for this: "
+              "ollama pull bespoke-minicheck",
+        "ja": "判定モデル {model} は測定用の {items} 件で裏付けの有無を {accuracy} しか見分けられませんでした"
+              "（バランス精度、必要なのは {threshold}）。そのため判定には使わず、簡易チェックで決まらなかった文は"
+              "「未確認」としました。専用の照合モデルは ollama pull bespoke-minicheck で導入できます。",
+    },
+    "judge.note_measured": {
+        "en": "Measured before use on the project's {items} labelled checks (English and Japanese): balanced "
+              "accuracy {accuracy}.",
+        "ja": "使用前に本プロジェクトのラベル付き確認用データ {items} 件（英語・日本語）で測定: バランス精度 {accuracy}。",
+    },
     "judge.missing": {
         "en": "The judge model {model} (RESEARCH_JUDGE_MODEL) is not installed in Ollama (ollama pull {model}); "
               "the drafting model {drafting} judged instead.",

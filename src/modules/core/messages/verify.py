@@ -46,6 +46,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     "verify.reason.number_missing": {"en": "the source does not give this number", "ja": "出典にこの数値がない"},
     "verify.reason.missing_term": {"en": "a key term is not in the source", "ja": "重要な語が出典にない"},
     "verify.reason.negation": {"en": "the source says the opposite", "ja": "出典は逆のことを述べている"},
+    "verify.reason.status": {"en": "the source gives it another status (experimental, default, deprecated…)",
+                             "ja": "出典は別の位置づけ（実験的・既定・非推奨など）を述べている"},
     "verify.reason.nothing_to_compare": {"en": "nothing in the source to compare with", "ja": "出典に比べられる記述がない"},
     "verify.reason.partial_overlap": {"en": "the source says only part of it", "ja": "出典は一部しか述べていない"},
     "verify.reason.roles_unconfirmed": {"en": "who did what is not confirmed by the source",

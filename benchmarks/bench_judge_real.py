@@ -1,0 +1,142 @@
+"""The verifier with a real model judging, on a fixed sample of RAGTruth train (QA and Summary).
+
+What a local-first user has when no fact-checking model is installed: the quick checks, then
+the drafting model judging what they leave open. Every answer goes through
+``research verify --batch`` with the judge on (a subprocess, as a user would run it), against
+an Ollama-compatible server (``../shared/realmodel``: Qwen2.5-Coder-1.5B). A claim counts as
+hallucinated when it overlaps a human-labelled span.
+
+Printed: hallucinated claims that end supported (target <= 10%), clean claims flagged
+unsupported (<= 15%) and left "not checked", response-level precision / recall / F1 of "any
+claim unsupported" (>= 0.75), and seconds per claim sent to the judge.
+
+    ../shared/realmodel/start.sh 11500
+    .venv/bin/python benchmarks/bench_judge_real.py ../shared/ragtruth/train.jsonl.gz \\
+        --ollama http://127.0.0.1:11500 --model qwen2.5-coder:1.5b --per-class 30 [--save FILE]
+
+The sample: ``--per-class`` hallucinated and as many clean answers of each of QA and Summary,
+drawn with ``--seed`` from answers of at most ``--max-chars`` source characters (a small model
+reads about 90 tokens a second on two cores).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_ragtruth import load  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+RESEARCH = ROOT / ".venv" / "bin" / "research"
+
+
+def sample(rows: list[dict[str, Any]], per_class: int, seed: int, max_chars: int) -> list[dict[str, Any]]:
+    rng = random.Random(seed)
+    chosen: list[dict[str, Any]] = []
+    for task in ("QA", "Summary"):
+        for hallucinated in (True, False):
+            pool = [r for r in rows if r["task"] == task and bool(r["spans"]) == hallucinated
+                    and len(r["source"]) <= max_chars]
+            pool.sort(key=lambda r: r["id"])
+            chosen += rng.sample(pool, min(per_class // 2 if per_class > 1 else 1, len(pool)))
+    return chosen
+
+
+def run(rows: list[dict[str, Any]], ollama: str, model: str, num_ctx: int, judge: bool) -> tuple[dict[str, Any], float]:
+    with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False, encoding="utf-8") as handle:
+        for row in rows:
+            handle.write(json.dumps({"id": row["id"], "draft": row["draft"], "lang": "en",
+                                     "sources": [{"label": "S1", "text": row["source"]}]}, ensure_ascii=False) + "\n")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("RESEARCH_")}
+    env.update(RESEARCH_OLLAMA_HOST=ollama, RESEARCH_MODEL=model, RESEARCH_NUM_CTX=str(num_ctx),
+               RESEARCH_SESSIONS_DIR=tempfile.mkdtemp(prefix="judge-bench-"))
+    started = time.perf_counter()
+    command = [str(RESEARCH), "verify", "--batch", handle.name] + ([] if judge else ["--no-judge"])
+    done = subprocess.run(command, capture_output=True, text=True, env=env)
+    seconds = time.perf_counter() - started
+    Path(handle.name).unlink()
+    if done.returncode not in (0, 1):
+        sys.exit(f"research verify failed ({done.returncode}): {done.stderr.strip()[-400:]}")
+    out = {}
+    for line in done.stdout.splitlines():
+        item = json.loads(line)
+        out[item["id"]] = item
+    return out, seconds
+
+
+def score(rows: list[dict[str, Any]], results: dict[str, Any]) -> dict[str, Any]:
+    t = {k: 0 for k in ("h_claims", "h_supported", "h_unsupported", "h_unchecked", "c_claims", "c_supported",
+                        "c_unsupported", "c_unchecked", "tp", "fp", "fn", "tn", "tp_u", "fp_u", "fn_u")}
+    for row in rows:
+        claims = results.get(row["id"], {}).get("claims", [])
+        any_flag = any_flag_or_open = False
+        for claim in claims:
+            bad = any(claim["start"] < end and start < claim["end"] for start, end in row["spans"])
+            prefix = "h" if bad else "c"
+            t[f"{prefix}_claims"] += 1
+            verdict = claim["verdict"]
+            key = {"supported": "supported", "unsupported": "unsupported"}.get(verdict, "unchecked")
+            t[f"{prefix}_{key}"] += 1
+            any_flag |= verdict == "unsupported"
+            any_flag_or_open |= verdict != "supported"
+        truth = bool(row["spans"])
+        t["tp" if truth and any_flag else "fn" if truth else "fp" if any_flag else "tn"] += 1
+        if truth and any_flag_or_open:
+            t["tp_u"] += 1
+        elif truth:
+            t["fn_u"] += 1
+        elif any_flag_or_open:
+            t["fp_u"] += 1
+    return t
+
+
+def f1(tp: int, fp: int, fn: int) -> tuple[float, float, float]:
+    precision = tp / (tp + fp) if tp + fp else 0.0
+    recall = tp / (tp + fn) if tp + fn else 0.0
+    return precision, recall, (2 * precision * recall / (precision + recall) if precision + recall else 0.0)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("data", type=Path)
+    parser.add_argument("--ollama", default="http://127.0.0.1:11500")
+    parser.add_argument("--model", default="qwen2.5-coder:1.5b")
+    parser.add_argument("--num-ctx", type=int, default=8192)
+    parser.add_argument("--per-class", type=int, default=30, help="hallucinated answers, and clean ones, in the sample")
+    parser.add_argument("--seed", type=int, default=44)
+    parser.add_argument("--max-chars", type=int, default=3000)
+    parser.add_argument("--no-judge", action="store_true", help="the quick checks alone, for comparison")
+    parser.add_argument("--save", type=Path, help="write the verdicts and the tallies here (JSON)")
+    args = parser.parse_args()
+    rows = sample(load(args.data, "train"), args.per_class, args.seed, args.max_chars)
+    results, seconds = run(rows, args.ollama, args.model, args.num_ctx, judge=not args.no_judge)
+    t = score(rows, results)
+    judged = sum(1 for item in results.values() for c in item.get("claims", []) if c.get("reason") == "judge")
+    p, r, f = f1(t["tp"], t["fp"], t["fn"])
+    pu, ru, fu = f1(t["tp_u"], t["fp_u"], t["fn_u"])
+    print(f"sample: {len(rows)} answers (seed {args.seed}; {sum(bool(r['spans']) for r in rows)} hallucinated), "
+          f"judge {'off' if args.no_judge else args.model}, {seconds:.0f} s in all")
+    print(f"hallucinated claims {t['h_claims']}: supported {t['h_supported'] / max(1, t['h_claims']):.1%}, "
+          f"unsupported {t['h_unsupported'] / max(1, t['h_claims']):.1%}, not checked {t['h_unchecked'] / max(1, t['h_claims']):.1%}")
+    print(f"clean claims {t['c_claims']}: supported {t['c_supported'] / max(1, t['c_claims']):.1%}, "
+          f"flagged unsupported {t['c_unsupported'] / max(1, t['c_claims']):.1%}, not checked {t['c_unchecked'] / max(1, t['c_claims']):.1%}")
+    print(f"response level, any claim unsupported: P {p:.2f} R {r:.2f} F1 {f:.2f}")
+    print(f"response level, any claim not supported (unsupported or not checked): P {pu:.2f} R {ru:.2f} F1 {fu:.2f}")
+    print(f"claims the judge decided: {judged}; seconds per judged claim {seconds / max(1, judged):.1f}")
+    if args.save:
+        args.save.write_text(json.dumps({"tallies": t, "seconds": seconds, "results": results,
+                                         "rows": [{"id": r["id"], "spans": r["spans"]} for r in rows]},
+                                        ensure_ascii=False, indent=1), "utf-8")
+
+
+if __name__ == "__main__":
+    main()

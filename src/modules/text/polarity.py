@@ -1,0 +1,231 @@
+"""A statement and its negation, a status and its opposite: read clause by clause.
+
+"The free-threaded build is now the default build" and "…though it is still not the default
+build" share every word but "not": overlap cannot tell them apart, and a small judge reading
+both says "supported". Here the claim's clauses are lined up with the passage's clauses that
+say the same thing about the same subject, and three differences decide against the claim:
+
+- **polarity**: the aligned clauses hold the same status word or say the same thing, and one
+  of them is negated (not, never, no longer, still not, isn't; 〜ない, 〜ではない, 〜していない);
+- **status**: the aligned clause gives the same subject another status of one exclusive set
+  (experimental / stable / default; deprecated / recommended; optional / required; removed);
+- the opposites of ``structure`` (increase/decrease, before/after) are read there already.
+
+Only what the alignment makes sure of is decided: the passage sentence must hold most of the
+claim's key terms, and the clause with the status word must share one of the claim clause's
+own words (or open with a pronoun that refers to the sentence's subject). Everything else is
+left to the other checks and the judge. Measured on RAGTruth train and ja-nli dev
+(docs/benchmarks.md).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from research.modules.text.analyser import terms
+from research.modules.text.claims import sentence_spans
+
+# --- status words: (name, pattern) in each language; a name is one status ---------------------------
+
+_STATUS_EN: tuple[tuple[str, re.Pattern[str]], ...] = tuple((name, re.compile(pattern, re.IGNORECASE)) for name, pattern in (
+    ("default", r"\b(?:the|a|by|as)\s+default\b|\bdefault\s+(?:build|setting|option|mode|behaviou?r|value|version|engine|backend|choice)\b"),
+    ("optional", r"\boptional(?:ly)?\b"),
+    ("experimental", r"\b(?:experimental(?:ly)?|provisional|in preview|a preview|beta|alpha)\b"),
+    ("stable", r"\b(?:stable|officially supported|fully supported|production[- ]ready|generally available)\b"),
+    ("deprecated", r"\bdeprecat(?:ed|es|ion)\b"),
+    ("recommended", r"\brecommended\b"),
+    ("removed", r"\b(?:removed|gone|eliminated|abolished|discontinued)\b"),
+    ("required", r"\b(?:required|mandatory|compulsory|obligatory)\b"),
+))
+_STATUS_JA: tuple[tuple[str, re.Pattern[str]], ...] = tuple((name, re.compile(pattern)) for name, pattern in (
+    ("default", r"既定|デフォルト|標準(?:の|で|ビルド|設定)"),
+    ("optional", r"任意|オプション"),
+    ("experimental", r"実験的|試験的|試験運用|プレビュー|ベータ"),
+    ("stable", r"正式(?:に|な|サポート|対応|版)|安定版"),
+    ("deprecated", r"非推奨"),
+    ("recommended", r"(?<!非)推奨"),
+    ("removed", r"廃止|削除|撤廃"),
+    ("required", r"必須|義務"),
+))
+# Statuses one thing cannot have at once (in one version, one release).
+_EXCLUSIVE = {
+    frozenset({"experimental", "stable"}), frozenset({"experimental", "default"}),
+    frozenset({"deprecated", "recommended"}), frozenset({"deprecated", "stable"}),
+    frozenset({"optional", "required"}), frozenset({"removed", "default"}), frozenset({"removed", "required"}),
+    frozenset({"removed", "stable"}),
+}
+
+# --- negation, by clause ------------------------------------------------------------------------
+
+# "not only", "no more than" and their kind do not deny what follows them.
+_NOT_A_DENIAL_EN = re.compile(
+    r"\b(?:not only|not just|not merely|not simply|no less than|no more than|no fewer than|not least|nothing but|"
+    r"no doubt|not until|whether or not|if not|not to mention|no matter)\b", re.IGNORECASE)
+_NEGATION_EN = re.compile(
+    r"\b(?:not|never|no longer|neither|nor|cannot|none)\b|n['’]t\b|\bno\s+(?!\d)", re.IGNORECASE)
+# 〜ない / 〜ません / 〜ず / 〜ではない; 未〜 before a status or a verb noun (未対応, 未実装).
+_NEGATION_JA = re.compile(r"(?<!少)(?<!危)ない|なかっ|ません|(?<!かかわら)(?<!関わら)ず[、。にも]|ではな|じゃな|未(?:対応|実装|定|導入|採用|サポート)")
+_NOT_A_DENIAL_JA = re.compile(r"だけでなく|のみならず|に限らず|かもしれない|に違いない|ではないか|しかない|ほかない|少ない|危ない")
+
+_CLAUSE_BREAK_EN = re.compile(r"\s*;\s*|,?\s+(?=(?:but|though|although|whereas|while|yet|however|even though)\b)",
+                              re.IGNORECASE)
+# Without a status word the negation must sit in the very clause that says the claim: a
+# sentence is cut at every comma and conjunction too ("…, and qualified distributions are not
+# taxed" says nothing of the assets), and only a plain "not" / "never" / "no longer" counts (a
+# "no" is mostly a quantifier: "no prior warning").
+_PHRASE_BREAK_EN = re.compile(r"\s*[,;:()]\s*|\s+(?=(?:and|but|though|although|whereas|while|yet|if|when|unless|because|so|until|before|after|which|who)\b)",
+                              re.IGNORECASE)
+_PLAIN_NEGATION_EN = re.compile(r"\b(?:not|never|no longer|cannot)\b|n['’]t\b", re.IGNORECASE)
+_CLAUSE_BREAK_JA = re.compile(r"(?<=が)、|(?<=けれど)、?|(?<=けれども)、?|(?<=ものの)、?|(?<=一方)、?|(?<=しかし)、?|(?<=[。；])")
+_PRONOUN_START_EN = re.compile(r"^\W*(?:but|though|although|whereas|while|yet|however|even though)?\s*"
+                               r"(?:it|they|this|these|that|those|which|he|she)\b", re.IGNORECASE)
+
+# The passage sentence must hold this share of the claim's key terms: it speaks of the same thing.
+_SENTENCE_ALIGNED = 0.6
+# Without a status word, a clause must hold this share of the claim clause's words (and at least
+# ``_MIN_SHARED`` of them) for its negation to decide.
+_CLAUSE_ALIGNED = 0.85
+_MIN_SHARED = 3
+
+
+@dataclass(frozen=True)
+class Conflict:
+    kind: str  # "negation" | "status"
+    detail: str  # the status words or the negated words, for the reason shown
+    quote: str  # the passage sentence that decides it
+
+
+def _statuses(text: str, language: str) -> set[str]:
+    table = _STATUS_JA if language == "ja" else _STATUS_EN
+    return {name for name, pattern in table if pattern.search(text)}
+
+
+def negated(clause: str, language: str) -> bool:
+    """Whether ``clause`` denies what it says (idioms such as "not only" and 「だけでなく」 aside)."""
+    if language == "ja":
+        return bool(_NEGATION_JA.search(_NOT_A_DENIAL_JA.sub(" ", clause)))
+    return bool(_NEGATION_EN.search(_NOT_A_DENIAL_EN.sub(" ", clause)))
+
+
+def _clauses(sentence: str, language: str) -> list[str]:
+    pattern = _CLAUSE_BREAK_JA if language == "ja" else _CLAUSE_BREAK_EN
+    return [c for c in (part.strip() for part in pattern.split(sentence)) if c]
+
+
+# Years, versions and counts as written: a sentence about Python 3.13 says nothing of 3.14.
+_FIGURE = re.compile(r"\d+(?:[.,]\d+)*")
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(t.text for t in terms(text))
+
+
+def _key(text: str) -> frozenset[str]:
+    return frozenset(t.text for t in terms(text) if t.key)
+
+
+_STATUS_TERMS = frozenset({"default", "option", "experiment", "provision", "preview", "beta", "alpha", "stabl", "stable",
+                           "offici", "support", "deprec", "recommend", "remov", "gone", "elimin", "abolish", "discontinu",
+                           "requir", "mandatori", "still", "now", "longer", "never", "full", "fulli", "product", "readi",
+                           "既定", "デフォルト", "標準", "任意", "オプション", "実験", "試験", "正式", "安定", "推奨", "非",
+                           "廃止", "削除", "撤廃", "必須", "無い", "未だ", "まだ", "今", "現在"})
+
+
+def _content(text: str) -> frozenset[str]:
+    """The words of ``text`` that say what it is about: not its status or polarity words."""
+    return frozenset(w for w in _words(text) if w not in _STATUS_TERMS)
+
+
+def clause_conflict(claim: str, passage: str, language: str) -> Conflict | None:
+    """The passage sentence that denies the claim, or gives its subject another status, clause by
+    clause; None when none does (or the alignment is not sure)."""
+    claim_key = _key(claim) - _STATUS_TERMS or _content(claim)
+    if not claim_key:
+        return None
+    claim_clauses = _clauses(claim, language)
+    figures = set(_FIGURE.findall(claim))
+    for start, end in sentence_spans(passage):
+        sentence = passage[start:end]
+        sentence_words = _words(sentence)
+        if len(claim_key & sentence_words) < max(1, _SENTENCE_ALIGNED * len(claim_key)):
+            continue
+        if not figures <= set(_FIGURE.findall(sentence)):
+            continue  # another year or version: another thing's status
+        passage_clauses = _clauses(sentence, language)
+        for said in claim_clauses:
+            conflict = _clause_against(said, passage_clauses, sentence, language)
+            if conflict is not None:
+                return conflict
+    return None
+
+
+def _refers_back(clause: str, language: str) -> bool:
+    """An English clause that opens with a pronoun ("though it is still not…") speaks of its
+    sentence's subject; a Japanese clause after が、 usually has its subject left out."""
+    return language == "ja" or bool(_PRONOUN_START_EN.match(clause))
+
+
+def _clause_against(said: str, clauses: list[str], sentence: str, language: str) -> Conflict | None:
+    said_statuses = _statuses(said, language)
+    said_content = _content(said)
+    said_negated = negated(said, language)
+    for clause in clauses:
+        shared = said_content & _content(clause)
+        theirs = _statuses(clause, language)
+        if said_statuses:
+            if not (shared or _refers_back(clause, language)):
+                continue
+            common = said_statuses & theirs
+            if common and negated(clause, language) != said_negated:
+                # The same status said and denied: "is now the default" / "is still not the default".
+                if _denied_elsewhere(said, clauses, common, said_negated, language):
+                    return Conflict("negation", "/".join(sorted(common)), sentence.strip())
+            if not said_negated and not negated(clause, language) and not (said_statuses & _statuses(sentence, language)):
+                for mine in sorted(said_statuses):
+                    other = next((s for s in sorted(theirs) if frozenset({mine, s}) in _EXCLUSIVE), None)
+                    if other is not None and shared:
+                        return Conflict("status", f"{mine}/{other}", sentence.strip())
+            continue
+    if said_statuses:
+        return None
+    # No status word: the claim's clause said again, word for word but for its polarity.
+    for phrase in _phrases(sentence, language):
+        theirs = _content(phrase)
+        shared = said_content & theirs
+        if len(shared) < _MIN_SHARED or len(shared) < _CLAUSE_ALIGNED * len(said_content) \
+                or len(theirs) > len(said_content) + 2:
+            continue
+        if _plainly_negated(phrase, language) != _plainly_negated(said, language) \
+                and not _same_polarity_elsewhere(said, _phrases(sentence, language), _plainly_negated(said, language), language):
+            return Conflict("negation", "not", sentence.strip())
+    return None
+
+
+def _phrases(sentence: str, language: str) -> list[str]:
+    if language == "ja":
+        return _clauses(sentence, language)
+    return [p for p in (part.strip() for part in _PHRASE_BREAK_EN.split(sentence)) if p]
+
+
+def _plainly_negated(text: str, language: str) -> bool:
+    if language == "ja":
+        return negated(text, language)
+    return bool(_PLAIN_NEGATION_EN.search(_NOT_A_DENIAL_EN.sub(" ", text)))
+
+
+def _denied_elsewhere(said: str, clauses: list[str], statuses: set[str], said_negated: bool, language: str) -> bool:
+    """True unless another clause of the sentence gives the same status with the claim's polarity
+    ("X is the default, Y is not the default": the claim about X is not denied)."""
+    said_content = _content(said)
+    for clause in clauses:
+        if statuses & _statuses(clause, language) and negated(clause, language) == said_negated \
+                and said_content & _content(clause):
+            return False
+    return True
+
+
+def _same_polarity_elsewhere(said: str, phrases: list[str], said_negated: bool, language: str) -> bool:
+    said_content = _content(said)
+    return any(_plainly_negated(p, language) == said_negated
+               and len(said_content & _content(p)) >= _CLAUSE_ALIGNED * len(said_content) for p in phrases)

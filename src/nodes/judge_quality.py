@@ -1,0 +1,199 @@
+"""Know the judge before trusting it: the judge a run is about to use, measured on a labelled set.
+
+On a laptop the judge is usually the small drafting model checking itself, and a model that
+says "supported" to everything turns every claim the quick checks left open into a checked
+fact (Qwen2.5-Coder-1.5B: 97% of RAGTruth's hallucinated claims). So before its verdicts count,
+the judge is asked about ``CHECK_SET``: claims with known answers against short passages,
+written for this project in both languages (paraphrases that hold, and claims whose passage
+denies them, exchanges a term, changes a value or a status, or says nothing of what they
+add). Its balanced accuracy (the mean of its recall on supported and on unsupported claims,
+so a judge that always says one thing scores 50%) decides:
+
+- at or above ``TRUSTED_AT`` its verdicts count, and the report says how it measured;
+- below, it decides nothing: the claims it would have judged stay "not checked", the answer
+  says so in one line, and doctor names the judge that would do better.
+
+Measured once per (Ollama host, judge model, protocol, this set) and kept in the user's cache
+(``$XDG_CACHE_HOME/research/judge_quality.json``); `research doctor` measures again. The
+measurement is the judge's own reply, without the program's confirmation of quoted sentences
+(nodes/verification.py), so it says what the model can tell apart.
+
+Why 75%: a judge is sent the claims the quick checks could not decide, which in RAGTruth are
+about as often false as true. At 75% balanced accuracy one decision in four is wrong; below
+it, a "supported" from the judge is closer to a coin than to a check. Bespoke-MiniCheck-7B
+measures 84% on RAGTruth by its authors' leaderboard.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from research.modules.core.files import atomic_write
+from research.modules.core.settings import Settings
+from research.modules.llm.judge import Judge
+from research.modules.text.claims import Claim
+from research.modules.text.evidence import Assessment, Passage, features
+from research.state.models import JudgeQuality, Language, RunError
+
+log = logging.getLogger(__name__)
+
+TRUSTED_AT = 0.75
+# Bumped whenever the judge prompt or the way a reply is read changes: a figure measured with
+# another protocol says nothing of this one.
+PROTOCOL_VERSION = 2
+
+
+@dataclass(frozen=True)
+class CheckItem:
+    language: Language
+    passage: str
+    claim: str
+    supported: bool
+    kind: str  # paraphrase | value | negation | exchanged_term | status | unstated
+
+
+def _items() -> tuple[CheckItem, ...]:
+    en, ja = "en", "ja"
+    fuji_en = "The Hoei eruption of Mount Fuji began on 16 December 1707 and ended on 1 January 1708."
+    sqlite_en = "SQLite stores the whole database in one ordinary file on disk and needs no separate server process."
+    python_en = "In Python 3.14 the free-threaded build is officially supported, but it is still not the default build."
+    curie_en = "Marie Curie won the Nobel Prize in Physics in 1903 together with Pierre Curie and Henri Becquerel."
+    library_en = "The city library opens at 9 a.m. on weekdays and closes at 8 p.m.; it is closed on Sundays."
+    bridge_en = "The Vale bridge was designed by the engineer Anna Berg and opened to traffic in 1998 after four years of work."
+    fuji_ja = "富士山の宝永噴火は1707年12月16日に始まり、1708年1月1日に終わった。"
+    library_ja = "市立図書館は平日の午前9時から午後8時まで開いており、日曜日は休館である。"
+    python_ja = "Python 3.14ではフリースレッド版が正式にサポートされたが、まだ既定のビルドではない。"
+    curie_ja = "キュリー夫人は1903年にピエール・キュリーらとともにノーベル物理学賞を受賞した。"
+    sqlite_ja = "SQLiteはデータベース全体を一つのファイルに保存し、別のサーバープロセスを必要としない。"
+    bridge_ja = "その橋は技術者の佐藤花子が設計し、4年間の工事を経て1998年に開通した。"
+    return (
+        CheckItem(en, fuji_en, "Mount Fuji's Hoei eruption started in December 1707.", True, "paraphrase"),
+        CheckItem(en, fuji_en, "Mount Fuji's Hoei eruption started in December 1708.", False, "value"),
+        CheckItem(en, sqlite_en, "SQLite keeps a database in a single file and runs without a server process.", True,
+                  "paraphrase"),
+        CheckItem(en, sqlite_en, "SQLite needs a separate server process to store its database.", False, "negation"),
+        CheckItem(en, python_en, "Python 3.14 officially supports the free-threaded build.", True, "paraphrase"),
+        CheckItem(en, python_en, "In Python 3.14 the free-threaded build is the default build.", False, "status"),
+        CheckItem(en, curie_en, "Marie Curie shared the 1903 Nobel Prize in Physics.", True, "paraphrase"),
+        CheckItem(en, curie_en, "Marie Curie won the 1903 Nobel Prize in Chemistry.", False, "exchanged_term"),
+        CheckItem(en, library_en, "The city library does not open on Sundays.", True, "paraphrase"),
+        CheckItem(en, library_en, "The city library lends laptops to members for two weeks.", False, "unstated"),
+        CheckItem(en, bridge_en, "Building the Vale bridge took four years.", True, "paraphrase"),
+        CheckItem(en, bridge_en, "Anna Berg also designed the harbour tunnel, finished in 1998.", False, "unstated"),
+        CheckItem(ja, fuji_ja, "宝永噴火は1707年に始まった。", True, "paraphrase"),
+        CheckItem(ja, fuji_ja, "宝永噴火は1709年に終わった。", False, "value"),
+        CheckItem(ja, library_ja, "市立図書館は日曜日に休館する。", True, "paraphrase"),
+        CheckItem(ja, library_ja, "市立図書館は日曜日も開館している。", False, "negation"),
+        CheckItem(ja, python_ja, "Python 3.14ではフリースレッド版が正式にサポートされている。", True, "paraphrase"),
+        CheckItem(ja, python_ja, "Python 3.14ではフリースレッド版が既定のビルドになった。", False, "status"),
+        CheckItem(ja, curie_ja, "キュリー夫人は1903年にノーベル物理学賞を受けた。", True, "paraphrase"),
+        CheckItem(ja, curie_ja, "キュリー夫人は1903年にノーベル化学賞を受賞した。", False, "exchanged_term"),
+        CheckItem(ja, sqlite_ja, "SQLiteは別のサーバープロセスなしで動作する。", True, "paraphrase"),
+        CheckItem(ja, sqlite_ja, "SQLiteは複数の利用者の同時書き込みを高速に処理できる。", False, "unstated"),
+        CheckItem(ja, bridge_ja, "その橋は1998年に開通した。", True, "paraphrase"),
+        CheckItem(ja, bridge_ja, "佐藤花子はその橋の完成後に港のトンネルも設計した。", False, "unstated"),
+    )
+
+
+CHECK_SET: tuple[CheckItem, ...] = _items()
+
+
+def set_digest() -> str:
+    """Which check set a kept figure was measured on."""
+    raw = json.dumps([[i.language, i.passage, i.claim, i.supported] for i in CHECK_SET], ensure_ascii=False)
+    return hashlib.sha256(raw.encode("utf-8")).hexdigest()[:12]
+
+
+def _cache_file() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "research" / "judge_quality.json"
+
+
+def _key(judge: Judge, settings: Settings) -> str:
+    host = str(getattr(settings, "ollama_host", "") or "")
+    return "|".join([host, judge.model, judge.protocol, judge.drafting_model, str(judge.japanese),
+                     str(PROTOCOL_VERSION), set_digest()])
+
+
+def kept_quality(judge: Judge, settings: Settings) -> JudgeQuality | None:
+    """The figure measured earlier for this judge on this server, if any."""
+    try:
+        kept = json.loads(_cache_file().read_text("utf-8"))
+        return JudgeQuality.model_validate(kept[_key(judge, settings)])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def _keep(judge: Judge, settings: Settings, quality: JudgeQuality) -> None:
+    path = _cache_file()
+    try:
+        kept = json.loads(path.read_text("utf-8")) if path.exists() else {}
+        if not isinstance(kept, dict):
+            kept = {}
+    except (OSError, ValueError):
+        kept = {}
+    kept[_key(judge, settings)] = quality.model_dump(mode="json")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write(path, json.dumps(kept, ensure_ascii=False, indent=1).encode("utf-8"))
+    except OSError as exc:  # a read-only cache costs the next run a measurement, nothing else
+        log.warning("could not keep the judge's measured accuracy in %s: %s", path, exc)
+
+
+def _claims_and_assessments() -> tuple[list[Claim], list[Assessment]]:
+    claims, assessments = [], []
+    for number, item in enumerate(CHECK_SET):
+        claims.append(Claim(index=number, text=item.claim, plain=item.claim, section="", citations=["S1"],
+                            start=0, end=len(item.claim)))
+        passage = Passage("S1", item.passage, features(item.passage))
+        assessments.append(Assessment("partly_supported", 0.5, 0.5, borderline=True, valid_citations=["S1"],
+                                      candidates=[passage], outcome="uncertain"))
+    return claims, assessments
+
+
+async def measure(judge: Judge, model: Any, settings: Settings) -> JudgeQuality:
+    """Ask ``judge`` about every item of ``CHECK_SET`` through the run's own judge calls."""
+    from research.nodes.verification import judge_uncertain  # noqa: PLC0415 - the node imports this module
+
+    claims, assessments = _claims_and_assessments()
+    errors: list[RunError] = []
+    started = time.perf_counter()
+    await judge_uncertain(claims, assessments, ["lexical"] * len(claims), "en", model, settings, errors,
+                          judge=judge, confirm=False)
+    seconds = time.perf_counter() - started
+    said_supported = [a.outcome == "supported" for a in assessments]
+    answered = sum(1 for a in assessments if a.reason == "judge")
+    truth = [item.supported for item in CHECK_SET]
+    positives = [said for said, true in zip(said_supported, truth) if true]
+    negatives = [not said for said, true in zip(said_supported, truth) if not true]
+    recall_supported = sum(positives) / len(positives)
+    recall_unsupported = sum(negatives) / len(negatives)
+    balanced = (recall_supported + recall_unsupported) / 2
+    wrong = [f"{item.kind}:{item.language}" for item, said in zip(CHECK_SET, said_supported) if said != item.supported]
+    return JudgeQuality(
+        model=judge.model, protocol=judge.protocol, balanced_accuracy=round(balanced, 3),
+        supported_recall=round(recall_supported, 3), unsupported_recall=round(recall_unsupported, 3),
+        items=len(CHECK_SET), answered=answered, trusted=balanced >= TRUSTED_AT, threshold=TRUSTED_AT,
+        seconds=round(seconds, 1), missed=wrong, measured_at=time.strftime("%Y-%m-%dT%H:%M:%S"),
+        check_set=set_digest(), failed="; ".join(e.message for e in errors)[:300],
+    )
+
+
+async def quality_for(judge: Judge, model: Any, settings: Settings, *, again: bool = False) -> JudgeQuality:
+    """The judge's measured quality: kept from an earlier measurement unless ``again``, else
+    measured now and kept. A measurement whose calls failed is not kept (the next run asks again)."""
+    if not again:
+        kept = kept_quality(judge, settings)
+        if kept is not None:
+            return kept
+    quality = await measure(judge, model, settings)
+    if not quality.failed:
+        _keep(judge, settings, quality)
+    return quality
