@@ -374,3 +374,16 @@ async def test_the_fake_answers_by_the_declared_role_not_the_prompt_wording(fake
     unjudged = await manager.structured([{"role": "user", "content": user}], JudgeBatch, node="verification",
                                         role=ModelRole.PLAN, fallback=None)
     assert [v.verdict for v in judged.verdicts] == ["supported"] and unjudged.verdicts == []
+
+
+async def test_a_stream_to_a_model_without_thinking_drops_the_parameter_and_answers(fake_ollama):
+    # Issue 48's walk: a session resumed at the draft step, whose first call is the stream, failed
+    # with 'Ollama returned an error: "qwen2.5-coder:1.5b" does not support thinking'.
+    fake_ollama.models = ("qwen2.5-coder:1.5b",)
+    fake_ollama.no_thinking_models = {"qwen2.5-coder:1.5b"}
+    manager = _manager(fake_ollama, model="qwen2.5-coder:1.5b", think="low")
+    answer = await manager.stream([{"role": "user", "content": "What is the height of Mount Fuji?"}], node="llm",
+                                  role=ModelRole.DRAFT, on_token=lambda _: None, max_tokens=500)
+    assert answer
+    sent = [body.get("think") for body in fake_ollama.chat_requests()]
+    assert sent[0] and not sent[-1]  # asked once with it, then without it for good

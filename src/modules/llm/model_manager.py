@@ -96,6 +96,7 @@ class ModelManager:
         self.consecutive_failures = 0
         self.switched_from: str | None = None  # the main model, once the fallback took over
         self._installed: set[str] | None = None  # known after ensure_ready()
+        self.digests: dict[str, str] = {}
         # Replies a cap cut short: (node, cap), taken by the node that made the call and said as
         # a problem line of the run (take_capped), never a silent long step. A cap of REPEATING:
         # a stream stopped because it said one piece over and over (hygiene.repeating_tail).
@@ -131,6 +132,8 @@ class ModelManager:
             raise OllamaCallFailed(exc.error) from None
         installed = {m.model for m in listing.models if m.model}
         self._installed = installed
+        # The weights' digests: what a judge's measured accuracy is kept for (nodes/judge_quality.py).
+        self.digests = {m.model: m.digest or "" for m in listing.models if m.model}
         for candidate in (self.settings.model, self.settings.fallback_model):
             if candidate and model_is_installed(candidate, installed):
                 self.model = candidate
@@ -199,6 +202,11 @@ class ModelManager:
             # Ollama went away mid-answer (killed, out of memory): a partial answer is not kept.
             raise OllamaError("ollama.stream_lost", host=self.host) from None
         except ollama.ResponseError as exc:
+            if self._think and "think" in (exc.error or "").lower() and not parts:
+                # As in _call: a stream's request is sent when it is first read, so a model without
+                # thinking support says so here. A resumed run's first call can be the draft.
+                self._think = None
+                return await self.stream(messages, node=node, role=role, on_token=on_token, max_tokens=max_tokens)
             # Retried with the fallback only if nothing was shown yet: a half answer stays failed.
             if self._record_failure() and not parts:
                 return await self.stream(messages, node=node, role=role, on_token=on_token, max_tokens=max_tokens)
