@@ -26,6 +26,9 @@ sys.path.insert(0, str(Path(__file__).parent))
 # this once, at import: before any test imports research).
 STRICT_MESSAGES = {"RESEARCH_STRICT_MESSAGES": "1"}
 os.environ.update(STRICT_MESSAGES)
+# What the program keeps in the user's cache (fonts converted once, the judge's measured accuracy)
+# goes to a folder of this test session, never the developer's own ~/.cache.
+os.environ["XDG_CACHE_HOME"] = __import__("tempfile").mkdtemp(prefix="research-tests-cache-")
 
 from fixtures.fake_ollama import FakeOllama  # noqa: E402
 from fixtures.web_fixture import WebFixture  # noqa: E402

@@ -13,7 +13,7 @@ so a judge that always says one thing scores 50%) decides:
 - below, it decides nothing: the claims it would have judged stay "not checked", the answer
   says so in one line, and doctor names the judge that would do better.
 
-Measured once per (Ollama host, judge model, protocol, this set) and kept in the user's cache
+Measured once per (Ollama host, judge model and its digest, protocol, this set) and kept in the user's cache
 (``$XDG_CACHE_HOME/research/judge_quality.json``); `research doctor` measures again. The
 measurement is the judge's own reply, without the program's confirmation of quoted sentences
 (nodes/verification.py), so it says what the model can tell apart.
@@ -116,22 +116,26 @@ def _cache_file() -> Path:
     return Path(base) / "research" / "judge_quality.json"
 
 
-def _key(judge: Judge, settings: Settings) -> str:
+def _key(judge: Judge, settings: Settings, model: Any) -> str:
+    """A kept figure holds for this server, these weights (a model pulled anew has another
+    digest), this protocol and this check set."""
     host = str(getattr(settings, "ollama_host", "") or "")
-    return "|".join([host, judge.model, judge.protocol, judge.drafting_model, str(judge.japanese),
+    digests = getattr(model, "digests", {}) or {}
+    digest = digests.get(judge.model) or next((d for name, d in digests.items() if name.split(":")[0] == judge.model), "")
+    return "|".join([host, judge.model, digest, judge.protocol, judge.drafting_model, str(judge.japanese),
                      str(PROTOCOL_VERSION), set_digest()])
 
 
-def kept_quality(judge: Judge, settings: Settings) -> JudgeQuality | None:
+def kept_quality(judge: Judge, settings: Settings, model: Any) -> JudgeQuality | None:
     """The figure measured earlier for this judge on this server, if any."""
     try:
         kept = json.loads(_cache_file().read_text("utf-8"))
-        return JudgeQuality.model_validate(kept[_key(judge, settings)])
+        return JudgeQuality.model_validate(kept[_key(judge, settings, model)])
     except (OSError, ValueError, KeyError, TypeError):
         return None
 
 
-def _keep(judge: Judge, settings: Settings, quality: JudgeQuality) -> None:
+def _keep(judge: Judge, settings: Settings, model: Any, quality: JudgeQuality) -> None:
     path = _cache_file()
     try:
         kept = json.loads(path.read_text("utf-8")) if path.exists() else {}
@@ -139,7 +143,7 @@ def _keep(judge: Judge, settings: Settings, quality: JudgeQuality) -> None:
             kept = {}
     except (OSError, ValueError):
         kept = {}
-    kept[_key(judge, settings)] = quality.model_dump(mode="json")
+    kept[_key(judge, settings, model)] = quality.model_dump(mode="json")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         atomic_write(path, json.dumps(kept, ensure_ascii=False, indent=1).encode("utf-8"))
@@ -190,10 +194,10 @@ async def quality_for(judge: Judge, model: Any, settings: Settings, *, again: bo
     """The judge's measured quality: kept from an earlier measurement unless ``again``, else
     measured now and kept. A measurement whose calls failed is not kept (the next run asks again)."""
     if not again:
-        kept = kept_quality(judge, settings)
+        kept = kept_quality(judge, settings, model)
         if kept is not None:
             return kept
     quality = await measure(judge, model, settings)
     if not quality.failed:
-        _keep(judge, settings, quality)
+        _keep(judge, settings, model, quality)
     return quality

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping
 from enum import StrEnum
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, computed_field
 
 from research.modules.core.language import Language  # the one definition; the state models use it
 from research.modules.core.parsed_document import ParsedDocument
@@ -159,9 +159,11 @@ class ClaimVerdict(StateModel):
     removed_reason: str | None = None  # ... and why (answer.REMOVED_*)
     contested_by: str | None = None  # another read source gives another value (the report's note)
 
+    @computed_field  # type: ignore[prop-decorator]
     @property
     def state(self) -> VerdictState:
-        """What a reader is told about it (see ``verdict_state``)."""
+        """What a reader is told about it (see ``verdict_state``): written into verification.json
+        beside the verifier's own label, so the file, --json, MCP and the report name it alike."""
         return verdict_state(self)
 
 
@@ -408,7 +410,7 @@ class VerdictState(StrEnum):
 
 # What the cited passage itself contradicts: a changed figure, exchanged roles, a word that
 # excludes the passage's, a negation. Such a claim is "contradicted", not merely "not supported".
-CONTRADICTING_REASONS = frozenset({"number_mismatch", "role_swap", "contrast", "negation"})
+CONTRADICTING_REASONS = frozenset({"number_mismatch", "role_swap", "contrast", "negation", "status"})
 
 
 def verdict_state(claim: Mapping[str, Any] | ClaimVerdict) -> VerdictState:

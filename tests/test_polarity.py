@@ -1,0 +1,93 @@
+"""A statement against its denial or another status, decided by the quick checks (issue 44, item 1).
+
+The passage is the one a user's own document gave when Qwen2.5-Coder-1.5B answered "Is the GIL
+gone in Python 3.14?" with "the free-threaded build is now the default build", every sentence
+"supported" by the same model judging (issue 44); the Japanese passages are written for this test."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from research.modules.text.claims import split_claims
+from research.modules.text.evidence import EvidenceIndex, assess_claim
+from research.modules.text.polarity import clause_conflict
+
+GIL = ("Python 3.13 introduced an experimental free-threaded build of CPython. In Python 3.14 the free-threaded "
+       "build became officially supported, though it is still not the default build. The GIL remains enabled "
+       "by default.")
+GIL_JA = "Python 3.14ではフリースレッド版が正式にサポートされたが、まだ既定のビルドではない。GILは既定で有効なままである。"
+
+
+def _assess(claim: str, passage: str, language: str = "en"):
+    index = EvidenceIndex([{"label": "S1", "markdown": passage, "status": "ok", "language": language,
+                            "title": "", "url": ""}])
+    (parsed,) = split_claims(claim)
+    return assess_claim(parsed, index)
+
+
+@pytest.mark.parametrize("claim", [
+    "The free-threaded build is now the default build in Python 3.14 [S1].",
+    "In Python 3.14 the free-threaded build is the default build [S1].",
+    "The GIL is not enabled by default [S1].",
+])
+def test_a_claim_the_passage_denies_is_unsupported_with_the_passage_shown(claim):
+    assessment = _assess(claim, GIL)
+    assert (assessment.outcome, assessment.reason) == ("unsupported", "negation")
+    # The reader sees the passage's own words that decide it.
+    assert "not the default build" in assessment.evidence or "remains enabled by default" in assessment.evidence
+
+
+def test_its_negation_is_not_held_against_it():
+    # The claim that says what the passage says is never decided against by this check.
+    assessment = _assess("The free-threaded build is not the default build in Python 3.14 [S1].", GIL)
+    assert assessment.outcome == "supported"
+    assert _assess("In Python 3.14 the free-threaded build is officially supported [S1].", GIL).outcome != "unsupported"
+
+
+def test_another_status_of_one_exclusive_set_is_unsupported():
+    assessment = _assess("Python 3.13 introduced a stable free-threaded build of CPython [S1].", GIL)
+    assert (assessment.outcome, assessment.reason, assessment.missing) == ("unsupported", "status", ["stable/experimental"])
+    # A status is compared only with what the passage says of the same version: nothing of 3.12.
+    assert clause_conflict("Python 3.12 shipped a stable free-threaded build.", GIL, "en") is None
+    assert clause_conflict("Python 3.13 introduced an experimental free-threaded build.", GIL, "en") is None
+    # 3.14's build is officially supported: "experimental" there is another status.
+    assert clause_conflict("Python 3.14 has an experimental free-threaded build.", GIL, "en").kind == "status"
+
+
+def test_japanese_denial_and_status():
+    denied = _assess("Python 3.14ではフリースレッド版が既定のビルドになった[S1]。", GIL_JA, "ja")
+    assert denied.outcome == "unsupported" and "既定のビルドではない" in denied.evidence
+    assert _assess("Python 3.14ではフリースレッド版は既定のビルドではない[S1]。", GIL_JA, "ja").outcome != "unsupported"
+
+
+@pytest.mark.parametrize("claim, passage", [
+    # "not only" affirms; another subject's denial says nothing of this one.
+    ("SQLite is the default engine.", "SQLite is not only the default engine but also the smallest one."),
+    ("PostgreSQL is the default backend.", "PostgreSQL is the default backend, while MySQL is not the default."),
+    # A "no" that quantifies something else in the sentence (RAGTruth train, QA: a clean answer).
+    ("Duhri Rupa was executed on Tuesday.", "Duhri Rupa was executed on Tuesday, with officials receiving no prior warning."),
+    # A denial in another clause about another thing (RAGTruth train, QA: a clean answer's passage).
+    ("Assets in the account grow tax-free.",
+     "Roth IRA contributions are taxed but the assets in the account grow tax-free and qualified distributions are not taxed."),
+])
+def test_what_only_looks_like_a_denial_is_left_alone(claim, passage):
+    assert clause_conflict(claim, passage, "en") is None
+
+
+def test_research_verify_without_a_judge_tells_the_statement_from_its_negation(run_cli, tmp_path):
+    # The issue's repro: the statement was "uncertain" and its negation "supported" — one step
+    # apart, left to whoever judges. Now the checks decide both.
+    source = tmp_path / "gil.txt"
+    source.write_text(GIL, "utf-8")
+    answer = tmp_path / "answer.md"
+    answer.write_text("The free-threaded build is now the default build in Python 3.14 [S1].\n\n"
+                      "The free-threaded build is not the default build in Python 3.14 [S1].\n", "utf-8")
+    home = tmp_path / "home"
+    home.mkdir()
+    env = {"HOME": str(home), "RESEARCH_SESSIONS_DIR": str(tmp_path / "sessions"), "NO_COLOR": "1",
+           "LANG": "en_US.UTF-8", "PATH": "/usr/bin:/bin"}
+    result = run_cli(["verify", str(answer), "--source", str(source), "--no-judge", "--json"], env)
+    claims = json.loads(result.stdout)["claims"]
+    assert [(c["verdict"], c["state"]) for c in claims] == [("unsupported", "contradicted"), ("supported", "supported")]
