@@ -43,8 +43,11 @@ def test_doctor_json_with_a_running_ollama(fake_ollama, web, tmp_path: Path, cap
     code = run_doctor(settings, as_json=True, lang="en")
     report = json.loads(capsys.readouterr().out)
     checks = {check["name"]: check for check in report["checks"]}
-    assert set(checks) == {"ollama", "model", "sandbox", "isolation", "web_search", "search_tools", "search",
+    assert set(checks) == {"ollama", "model", "judge", "sandbox", "isolation", "web_search", "search_tools", "search",
                            "font", "sessions"}
+    # The judge measured on the labelled checks, its figure said (the fake's judge reads well enough).
+    assert checks["judge"]["status"] == "ok" and "balanced accuracy" in checks["judge"]["detail"]
+    assert float(checks["judge"]["value"]) >= 0.75
     assert "full-web-search" in checks["search_tools"]["detail"] and checks["search_tools"]["status"] == "ok"
     # One real search, and doctor says which engine answered.
     assert checks["search"]["status"] == "ok" and report["search_engine"] == "searxng"

@@ -115,3 +115,15 @@ async def test_in_a_run_an_untrusted_judge_leaves_its_claims_not_checked_and_say
     assert "decided nothing" in error.message
     saved = json.loads((tmp_path / "research" / "judge_quality.json").read_text("utf-8"))
     assert [entry["trusted"] for entry in saved.values()] == [False]
+
+
+async def test_doctor_measures_the_judge_and_names_a_better_one(fake_ollama, tmp_path):
+    from research.cli.doctor import check_judge
+
+    settings = load_settings(ollama_host=fake_ollama.url, sessions_dir=str(tmp_path / "sessions"))
+    good = await check_judge(settings, "en")
+    assert good.status == "ok" and "its verdicts count" in good.detail
+    fake_ollama.judge_accuracy = 0.0
+    bad = await check_judge(settings, "ja")
+    assert bad.status == "warn" and "50%" in bad.detail and "ollama pull bespoke-minicheck" in bad.detail
+    assert "未確認" in bad.detail

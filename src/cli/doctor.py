@@ -262,12 +262,40 @@ def check_sessions_dir(settings: Settings, lang: str) -> Check:
 # --------------------------------------------------------------------------- the command
 
 
+async def check_judge(settings: Settings, lang: str) -> Check:
+    """The judge measured now on the project's labelled check set (nodes/judge_quality.py): ok
+    when its verdicts count, a warning when they do not, with the judge that would do better."""
+    from research.modules.llm.judge import CHECKER, judge_for
+    from research.modules.llm.model_manager import ModelManager
+    from research.nodes.judge_quality import quality_for
+
+    label = t("doctor.check.judge_quality", lang)
+    manager = ModelManager(settings)
+    try:
+        await manager.ensure_ready()
+        judge = judge_for(settings, manager)
+        quality = await quality_for(judge, manager, settings, again=True)
+    except UserFacingError as exc:
+        return Check("judge", label, "fail", exc.message(lang), essential=False)
+    fields = {"model": judge.model, "accuracy": f"{quality.balanced_accuracy:.0%}", "items": quality.items,
+              "threshold": f"{quality.threshold:.0%}", "seconds": f"{quality.seconds:.0f}"}
+    if quality.trusted:
+        return Check("judge", label, "ok", t("doctor.judge_trusted", lang, **fields), essential=False,
+                     value=str(quality.balanced_accuracy))
+    better = t("doctor.judge_better", lang, checker=CHECKER) if judge.protocol == "prompt" else ""
+    return Check("judge", label, "warn", t("doctor.judge_untrusted", lang, **fields) + better, essential=False,
+                 value=str(quality.balanced_accuracy))
+
+
 async def gather_checks(settings: Settings, lang: str, *, offline: bool = False) -> list[Check]:
     ollama, model = await asyncio.to_thread(check_ollama, settings, lang)
     (sandbox, isolation), web_search = await asyncio.gather(
         check_parser_sandbox(settings, lang), check_web_search(settings, lang, offline=offline)
     )
-    return [ollama, model, sandbox, isolation, *web_search, check_font(settings, lang), check_sessions_dir(settings, lang)]
+    # The judge is measured only where there is a model to ask (a model call, not the network).
+    judge = [await check_judge(settings, lang)] if model.status == "ok" else []
+    return [ollama, model, *judge, sandbox, isolation, *web_search, check_font(settings, lang),
+            check_sessions_dir(settings, lang)]
 
 
 def exit_code_for(checks: list[Check]) -> int:

@@ -72,6 +72,24 @@ MESSAGES: dict[str, dict[str, str]] = {
               "すべて含む文章で判定済み）、それを狙う検索語を作れませんでした",
     },
     "doctor.check.judge": {"en": "Judge", "ja": "判定モデル"},
+    "doctor.check.judge_quality": {"en": "Judge measured", "ja": "判定モデルの測定"},
+    "doctor.judge_trusted": {
+        "en": "{model}: balanced accuracy {accuracy} on the {items} labelled checks (English and Japanese; "
+              "{threshold} needed), {seconds} s: its verdicts count",
+        "ja": "{model}: ラベル付き確認用データ {items} 件（英語・日本語）でバランス精度 {accuracy}（必要なのは {threshold}）、"
+              "{seconds} 秒。判定に使います",
+    },
+    "doctor.judge_untrusted": {
+        "en": "{model}: balanced accuracy {accuracy} on the {items} labelled checks (English and Japanese; "
+              "{threshold} needed): it decides nothing, and sentences the quick checks leave open are marked "
+              "\"not checked\"",
+        "ja": "{model}: ラベル付き確認用データ {items} 件（英語・日本語）でバランス精度 {accuracy}（必要なのは {threshold}）。"
+              "判定には使わず、簡易チェックで決まらない文は「未確認」になります",
+    },
+    "doctor.judge_better": {
+        "en": ". A model made for judging does better: ollama pull {checker}",
+        "ja": "。判定専用のモデルの方が適しています: ollama pull {checker}",
+    },
     "doctor.judge_checker": {
         "en": "{model}: a grounded fact-checking model judges English sentences; Japanese: {japanese}",
         "ja": "{model}: 根拠照合専用モデルが英語の文を判定します。日本語の文: {japanese}",
