@@ -62,6 +62,11 @@ def _types_in(hint: Any, kind: type, found: set[type], *, fields: bool = False) 
     if fields and isinstance(hint, type) and issubclass(hint, BaseModel):
         for field in hint.model_fields.values():
             _types_in(field.annotation, kind, found, fields=True)
+        # A computed field is dumped with the model too (ClaimVerdict.state, a VerdictState).
+        for computed in hint.model_computed_fields.values():
+            getter = getattr(computed.wrapped_property, "fget", None)
+            if getter is not None:  # its return type, as written (the model builds on first use)
+                _types_in(get_type_hints(getter).get("return"), kind, found, fields=True)
     for argument in get_args(hint):
         _types_in(argument, kind, found, fields=fields)
     return found
