@@ -42,7 +42,8 @@ def _verify(run_cli, tmp_path: Path, research_env: dict[str, str], fake: FakeOll
 
 
 def _judge_batches(fake: FakeOllama) -> list[dict]:
-    return [r for r in fake.chat_requests() if (r.get("format") or {}).get("title") == "JudgeBatch"]
+    """The prompt judge's calls about the answer (not the one measuring it on the check set)."""
+    return fake.judge_requests()
 
 
 def test_verify_with_the_checker(run_cli, tmp_path, research_env, checker):

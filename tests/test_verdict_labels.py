@@ -104,7 +104,7 @@ def _no_old_names(text: str) -> None:
 def test_each_claim_has_its_state_and_the_share_is_supported_over_claims():
     states = [verdict_state(claim) for claim in VERIFICATION["claims"]]
     assert states == list(VerdictState) and len(VerdictState) == 5
-    assert CONTRADICTING_REASONS == {"number_mismatch", "role_swap", "contrast", "negation"}
+    assert CONTRADICTING_REASONS == {"number_mismatch", "role_swap", "contrast", "negation", "status"}
     counts = count_states(VERIFICATION["claims"])
     assert all(count == 1 for count in counts.values()) and supported_percent(counts) == 20
     assert verdict_state({"verdict": "citation_invalid", "checked": True}) == VerdictState.NOT_SUPPORTED

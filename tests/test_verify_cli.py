@@ -79,9 +79,11 @@ def test_judge_decides_uncertain_claims_with_the_fake_model(run_cli, tmp_path, e
         env.update(RESEARCH_OLLAMA_HOST=fake.url)
         result = run_cli(["verify", str(answer), "--source", str(source), "--json"], env)
         asked = [r for r in fake.chat_requests() if r.get("format")]
+        measured = fake.judge_requests(measuring=True)
     assert result.returncode == 0, result.stderr
     (claim,) = json.loads(result.stdout)["claims"]
-    assert len(asked) == 1 and claim["reason"] in ("judge", "not_checked")
+    # The judge was measured on the check set first (one call), then asked once about the answer.
+    assert len(measured) == 1 and len(asked) == 2 and claim["reason"] in ("judge", "not_checked")
 
 
 @pytest.mark.parametrize(
