@@ -910,3 +910,22 @@ def test_list_numbers_count_by_depth_and_start_again_after_a_heading_or_a_paragr
                              summary_empty=False)
     assert [line for line in tidy.splitlines() if re.match(r"\s*\d", line)] == [
         "1. x", "   1. y", "   2. z", "2. w", "1. v", "1. c"]
+
+
+async def test_a_sentence_with_one_term_exchanged_gets_the_passage_term_and_is_checked_again():
+    # issue 44, item 4: the careless fake wrote "process_id" where the passage says thread_id
+    # (score 0.86, missing_term); it stayed in the Findings marked only "(not checked)".
+    source = "Each run passes a thread_id in its configuration. The checkpointer stores every step."
+    ledger = [dict(LEDGER[0], label="S1", language="en", suspicious=False, markdown=source)]
+    draft = "## Findings\nEach run passes a process_id in its configuration [S1].\n"
+    deps, _ = _deps(FakeModel(), loops=0)
+    verification = (await _verify(dict(_state(draft, language="en"), documents=ledger), deps))["verification"]
+    (claim,) = verification["claims"]
+    assert claim["verdict"] == "supported" and "thread_id" in claim["text"]
+    assert "process_id" not in verification["annotated_draft"] and "thread_id" in verification["annotated_draft"]
+    (correction,) = verification["summary"]["corrected"]
+    assert (correction["value"], correction["source_value"]) == ("process_id", "thread_id")
+    # A paraphrase is never "repaired" into the passage's words: only one term in the same place.
+    draft = "## Findings\nEvery run hands over a process_id through its settings [S1].\n"
+    verification = (await _verify(dict(_state(draft, language="en"), documents=ledger), _deps(FakeModel(), loops=0)[0]))["verification"]
+    assert "thread_id" not in verification["annotated_draft"] and not verification["summary"].get("corrected")

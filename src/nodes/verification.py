@@ -17,6 +17,7 @@ shows beside the counts. A partly supported claim does not count: it leaves the 
 from __future__ import annotations
 
 import asyncio
+import difflib
 import hashlib
 import re
 from typing import Any, Iterable, Literal
@@ -26,7 +27,7 @@ from langgraph.types import Command
 from research.modules.text.claims import Claim, citation_labels, split_claims, strip_citations
 from research.modules.core.errors import UserFacingError
 from research.modules.text.analyser import key_words, name_terms
-from research.modules.text.analyser import terms
+from research.modules.text.analyser import stem, terms
 from research.modules.text.claims import sentence_spans
 from research.modules.text.evidence import Assessment, EvidenceIndex, assess_claim
 from research.modules.text.numbers import NumberSet, extract_numbers
@@ -643,7 +644,13 @@ def _correct_values(draft: str, claims: list[Claim], assessments: list[Assessmen
     edits: list[tuple[Claim, str, ValueCorrection]] = []
     for claim, assessment in zip(claims, assessments):
         wrong, right = assessment.bound_value, assessment.passage_value
-        if assessment.outcome != "unsupported" or not wrong or not right or wrong == right:
+        if assessment.outcome == "uncertain" and assessment.reason == "missing_term":
+            # One name or identifier exchanged in a sentence that is otherwise the passage's
+            # ("passes a process_id" / "passes a thread_id"): the passage's term, checked again.
+            wrong, right = exchanged_term(claim.plain, assessment.missing, [p.text for p in assessment.candidates])
+        elif assessment.outcome != "unsupported":
+            continue
+        if not wrong or not right or wrong == right:
             continue
         if claim.text.count(wrong) != 1:
             continue  # the slot is not clear in the sentence itself
@@ -658,6 +665,34 @@ def _correct_values(draft: str, claims: list[Claim], assessments: list[Assessmen
     for claim, fixed, _ in sorted(edits, key=lambda edit: edit[0].start, reverse=True):
         draft = draft[:claim.start] + fixed + draft[claim.end:]
     return draft, [record for _, _, record in edits]
+
+
+_TOKEN = re.compile(r"[\w.\-]+", re.UNICODE)
+_EXCHANGE_ALIGNED = 0.8  # share of the claim's words the passage sentence says in the same order
+
+
+def exchanged_term(claim: str, missing: list[str], passages: list[str]) -> tuple[str | None, str | None]:
+    """(the claim's word, the passage's word) where a passage sentence says the claim word for
+    word but for one word in the same place, and that word is the one term the passage lacks;
+    (None, None) otherwise. Words are compared as written, so only a name, code or number
+    exchanged whole is repaired, never a paraphrase."""
+    if len(missing) != 1:
+        return None, None
+    said = _TOKEN.findall(claim)
+    for passage in passages:
+        for start, end in sentence_spans(passage):
+            theirs = _TOKEN.findall(passage[start:end])
+            matcher = difflib.SequenceMatcher(a=[w.lower() for w in said], b=[w.lower() for w in theirs], autojunk=False)
+            changes = [op for op in matcher.get_opcodes() if op[0] != "equal"]
+            if len(changes) != 1 or changes[0][0] != "replace":
+                continue
+            _, a1, a2, b1, b2 = changes[0]
+            if a2 - a1 != 1 or b2 - b1 != 1 or matcher.ratio() < _EXCHANGE_ALIGNED:
+                continue
+            wrong, right = said[a1], theirs[b1]
+            if missing[0].lower() in (wrong.lower(), stem(wrong.lower())) and claim.count(wrong) == 1:
+                return wrong, right
+    return None, None
 
 
 # --- 5. verdicts kept across rounds ----------------------------------------------------------------
