@@ -387,3 +387,37 @@ async def test_a_stream_to_a_model_without_thinking_drops_the_parameter_and_answ
     assert answer
     sent = [body.get("think") for body in fake_ollama.chat_requests()]
     assert sent[0] and not sent[-1]  # asked once with it, then without it for good
+
+
+# The real model's follow-up draft in issue 48's walk (qwen2.5-coder:1.5b, the REPL, 2026-11-28):
+# one sentence of the source under heading after heading, until its cap.
+_WALK_DRAFT = ("## 結論\n宝永大噴火は1707年12月16日に始まった富士山の噴火である。江戸（現在の東京）にも火山灰が降り、"
+               "数センチメートル積もったと記録されている。\n\n## 1. 宝永大噴火の概要\n噴火は約2週間続いた。"
+               "江戸（現在の東京）にも火山灰が降り、数センチメートル積もったと記録されている。\n\n## 3. 江戸の灰の影響\n"
+               "江戸（現在の東京）にも火山灰が降り、数センチメートル積もったと記録されている。")
+
+
+def test_a_sentence_said_a_third_time_anywhere_ends_the_stream_before_it():
+    from research.modules.llm.hygiene import said_a_third_time
+
+    end = said_a_third_time(_WALK_DRAFT)
+    assert end is not None and _WALK_DRAFT[:end].endswith("## 3. 江戸の灰の影響\n")
+    assert _WALK_DRAFT[:end].count("数センチメートル積もったと記録されている。") == 2
+    twice = _WALK_DRAFT[:end].rstrip()
+    assert said_a_third_time(twice) is None  # the Summary's sentence said again in a section: not a loop
+    assert said_a_third_time("It is tall. " * 3) is None  # a short sentence: emphasis, not a loop
+
+
+async def test_a_stream_that_says_a_sentence_a_third_time_is_closed_there(fake_ollama, monkeypatch):
+    # Streamed through the real client: the walk's draft, its sentence said again and again to the cap.
+    repeated = _WALK_DRAFT + "".join(f"\n\n## {n}. 噴火の影響\n江戸（現在の東京）にも火山灰が降り、数センチメートル"
+                                     "積もったと記録されている。" for n in range(4, 60))
+    monkeypatch.setattr(fake_ollama, "reply", lambda body, role="": (repeated, ""))
+    fake_ollama.token_delay = 0.005
+    manager = _manager(fake_ollama, **NOT_THINKING)
+    answer = await manager.stream([{"role": "user", "content": "q"}], node="llm", role=ModelRole.DRAFT,
+                                  on_token=lambda _: None, max_tokens=3000)
+    assert answer.count("数センチメートル積もったと記録されている。") == 2, answer
+    (sent,) = fake_ollama.streams_abandoned
+    assert sent < len(_WALK_DRAFT) + 100, sent  # closed at the third copy, not read to the end
+    assert manager.usage["repetition_cut"]["calls"] == 1

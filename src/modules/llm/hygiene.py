@@ -157,6 +157,31 @@ def repeating_tail(text: str) -> int | None:
     return _empty_headings(text)
 
 
+# A sentence, as the third-time rule reads one: up to its full stop, at least this long.
+_SENTENCE = re.compile(r"[^\n。．.!?！？]+[。．.!?！？]")
+_SENTENCE_MIN_CHARS = 20
+
+
+def said_a_third_time(text: str) -> int | None:
+    """Where ``text`` should end when the sentence it has just finished is one it said twice
+    already, anywhere: before that third copy. The real model wrote 「江戸（現在の東京）にも火山灰が
+    降り、数センチメートル積もったと記録されている。」 under heading after heading until its cap; a
+    Summary's sentence said again in a section is twice, not a loop. None otherwise."""
+    end = len(text.rstrip(" "))
+    last = None
+    for last in _SENTENCE.finditer(text, max(0, end - 400)):
+        pass
+    if last is None or last.end() != end:
+        return None
+    sentence = last.group(0).strip()
+    if len(sentence) < _SENTENCE_MIN_CHARS or not _SAYS_SOMETHING.search(sentence):
+        return None
+    first = text.find(sentence)
+    second = text.find(sentence, first + len(sentence))
+    third = text.find(sentence, second + len(sentence)) if second != -1 else -1
+    return third if third != -1 else None
+
+
 def _empty_headings(text: str) -> int | None:
     """Where a run of headings with nothing between them begins (blank lines aside), when the
     text ends in one of at least ``_LOOP_EMPTY_HEADINGS``; None otherwise."""

@@ -24,7 +24,8 @@ from pydantic import BaseModel, ValidationError
 from research.modules.core.errors import OllamaCallFailed, OllamaError
 from research.modules.core.i18n import t
 from research.modules.core.settings import Settings
-from research.modules.llm.hygiene import LOOP_WINDOW, StreamedAnswer, drop_cut_off_sentence, repeating_tail, strip_control_text
+from research.modules.llm.hygiene import (LOOP_WINDOW, StreamedAnswer, drop_cut_off_sentence, repeating_tail,
+                                          said_a_third_time, strip_control_text)
 from research.modules.llm.roles import ROLE_HEADER, ModelRole
 from research.modules.text.tokens import estimate_tokens
 from research.modules.core.logs import said
@@ -192,6 +193,9 @@ class ModelManager:
                     if (end := repeating_tail(tail)) is not None:
                         # Stopped here rather than read to the cap: closing the stream stops Ollama too.
                         loop_end, finished, done_reason = written - len(tail) + end, True, "repeating"
+                        break
+                    if (end := said_a_third_time("".join(parts))) is not None:
+                        loop_end, finished, done_reason = end, True, "repeating"
                         break
                 if chunk.done:
                     finished = True
