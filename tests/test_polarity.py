@@ -91,3 +91,19 @@ def test_research_verify_without_a_judge_tells_the_statement_from_its_negation(r
     result = run_cli(["verify", str(answer), "--source", str(source), "--no-judge", "--json"], env)
     claims = json.loads(result.stdout)["claims"]
     assert [(c["verdict"], c["state"]) for c in claims] == [("unsupported", "contradicted"), ("supported", "supported")]
+
+
+def test_the_quote_shown_for_a_source_comes_from_that_source_only():
+    # issue 48, item 3: under "What the sources say" a quote labelled [S1] (python_gil.md) read
+    # «…fell to about 5 to 10 percent. The Hoei erup…», its second sentence from fuji_en.txt.
+    index = EvidenceIndex([
+        {"label": "S1", "markdown": "In the free-threaded build the overhead fell to about 5 to 10 percent.",
+         "status": "ok", "language": "en", "title": "", "url": ""},
+        {"label": "S2", "markdown": "The Hoei eruption of Mount Fuji began in 1707.", "status": "ok", "language": "en",
+         "title": "", "url": ""},
+    ])
+    (claim,) = split_claims("The overhead fell to about 5 to 10 percent, and the Hoei eruption of Mount Fuji began in 1707.")
+    assessment = assess_claim(claim, index)
+    own = {"S1": "overhead fell", "S2": "Hoei eruption"}
+    other = next(words for label, words in own.items() if label != assessment.evidence_label)
+    assert own[assessment.evidence_label] in assessment.evidence and other not in assessment.evidence

@@ -698,8 +698,11 @@ def _assessment(finding: Finding, read: ClaimEvidence, valid: list[str], invalid
     if finding.where is not None:
         evidence, evidence_label = finding.where.text, finding.where.label
     else:
-        evidence = " ".join(p.text for p in assembled) if assembled else (read.best.text if read.best else "")
+        # The quote shown under one source's label comes from that source only: a claim that
+        # merges facts of two files is assembled from both, but «…» [S1] never quotes S2.
         evidence_label = assembled[0].label if assembled else None
+        evidence = " ".join(p.text for p in assembled if p.label == evidence_label) if assembled \
+            else (read.best.text if read.best else "")
     binding = finding.binding
     return Assessment(
         verdict, round(finding.confidence, 2), round(read.coverage, 3), evidence=evidence,
