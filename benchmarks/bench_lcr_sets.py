@@ -211,7 +211,16 @@ def main(argv: list[str] | None = None) -> int:
             lines.append(line)
             print(f"[{len(lines)}/{len(items)}] {'✓' if line['correct'] else '✗'} {item.item_id} "
                   f"{line['seconds']:.0f} s ({line['status']}) load {load:.1f}", flush=True)
-    asked = [line["item_id"] for line in lines]
+    # Both sides graded now, by the grader as it is, from the answers kept: a line written by an
+    # older grader is not compared with one written by a newer.
+    by_id = {item.item_id: item for item in items}
+    for line in lines:
+        if line["item_id"] in by_id and line["status"] == "done":
+            line["correct"] = grade(bench.name, line["answer"], by_id[line["item_id"]].gold).correct
+    for result in ours.values():
+        if result.item_id in by_id and result.status == "done":
+            result.correct = grade(bench.name, result.answer, by_id[result.item_id].gold).correct
+    asked = [line["item_id"] for line in lines if line["item_id"] in by_id]
     both = [item_id for item_id in asked if item_id in ours]
     mine = [{"status": ours[i].status, "correct": ours[i].correct, "seconds": ours[i].seconds, "tokens": ours[i].tokens,
              "own_page_read": ours[i].own_page_read} for i in both]

@@ -66,6 +66,11 @@ def test_conservative_reading_gives_no_verdict_rather_than_a_guess():
                         "found that pT2b and pT3a tumors had similar CSS, as did pT3c and pT4 tumors [S2]. However, "
                         "the study had limitations, including retrospective design, lack of central pathologic "
                         "review, and the small number of patients included in some substages [S2].") == (None, "none")
+    # The question repeated states nothing: local-deep-researcher's summary for PubMedQA 20674150
+    # (gold "yes") began with it, and "improvements" in it was read as "yes".
+    assert read_verdict("## Summary\nValidation of the 2009 TNM version in a large multi-institutional cohort of "
+                        "patients treated for renal cell carcinoma: are further improvements needed? \n\nThe study "
+                        "aimed to validate the recently released edition of the TNM staging system.") == (None, "none")
     # The program's own messages about the sources are no "no".
     for message in ("## Summary\n\nNo evidence was found for this question: the search returned no source that "
                     "could be read, so no answer is given.",
