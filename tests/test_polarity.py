@@ -107,3 +107,25 @@ def test_the_quote_shown_for_a_source_comes_from_that_source_only():
     own = {"S1": "overhead fell", "S2": "Hoei eruption"}
     other = next(words for label, words in own.items() if label != assessment.evidence_label)
     assert own[assessment.evidence_label] in assessment.evidence and other not in assessment.evidence
+
+
+# The real model's answer to "Is the GIL gone in Python 3.14?" against a document written for this
+# test (Qwen2.5-Coder-1.5B, 2026-11-28, the run read in docs/benchmarks.md).
+GIL_DOC = ("The global interpreter lock (GIL) lets only one thread run Python bytecode at a time. "
+           "Python 3.13 introduced an experimental free-threaded build in which the GIL is disabled. "
+           "In Python 3.14 the free-threaded build became officially supported, though it is still not the default build. "
+           "The standard build of Python 3.14 still has the GIL enabled by default.")
+
+
+@pytest.mark.parametrize("claim, kind", [
+    ("Yes, the GIL is gone in Python 3.14.", "status"),  # the headline it wrote: gone, against enabled by default
+    ("The GIL is removed in Python 3.14.", "status"),
+    # What the passage says of the other build is no denial of this one: the real model wrote
+    # this sentence, true word for word, and it was called contradicted before the guard.
+    ("The standard build of Python 3.14 still has the GIL enabled by default, but the free-threaded build became "
+     "officially supported in Python 3.14, though it is still not the default build.", None),
+    ("In the free-threaded build the GIL is disabled.", None),
+])
+def test_the_real_models_gil_answer(claim, kind):
+    conflict = clause_conflict(claim, GIL_DOC, "en")
+    assert (conflict.kind if conflict else None) == kind

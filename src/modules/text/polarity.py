@@ -37,6 +37,8 @@ _STATUS_EN: tuple[tuple[str, re.Pattern[str]], ...] = tuple((name, re.compile(pa
     ("recommended", r"\brecommended\b"),
     ("removed", r"\b(?:removed|gone|eliminated|abolished|discontinued)\b"),
     ("required", r"\b(?:required|mandatory|compulsory|obligatory)\b"),
+    ("enabled", r"\b(?:enabled|turned on|switched on)\b"),
+    ("disabled", r"\b(?:disabled|turned off|switched off)\b"),
 ))
 _STATUS_JA: tuple[tuple[str, re.Pattern[str]], ...] = tuple((name, re.compile(pattern)) for name, pattern in (
     ("default", r"既定|デフォルト|標準(?:の|で|ビルド|設定)"),
@@ -47,13 +49,15 @@ _STATUS_JA: tuple[tuple[str, re.Pattern[str]], ...] = tuple((name, re.compile(pa
     ("recommended", r"(?<!非)推奨"),
     ("removed", r"廃止|削除|撤廃"),
     ("required", r"必須|義務"),
+    ("enabled", r"有効"),
+    ("disabled", r"無効"),
 ))
 # Statuses one thing cannot have at once (in one version, one release).
 _EXCLUSIVE = {
     frozenset({"experimental", "stable"}), frozenset({"experimental", "default"}),
     frozenset({"deprecated", "recommended"}), frozenset({"deprecated", "stable"}),
     frozenset({"optional", "required"}), frozenset({"removed", "default"}), frozenset({"removed", "required"}),
-    frozenset({"removed", "stable"}),
+    frozenset({"removed", "stable"}), frozenset({"enabled", "disabled"}), frozenset({"removed", "enabled"}),
 }
 
 # --- negation, by clause ------------------------------------------------------------------------
@@ -129,7 +133,8 @@ _STATUS_TERMS = frozenset({"default", "option", "experiment", "provision", "prev
                            "offici", "support", "deprec", "recommend", "remov", "gone", "elimin", "abolish", "discontinu",
                            "requir", "mandatori", "still", "now", "longer", "never", "full", "fulli", "product", "readi",
                            "既定", "デフォルト", "標準", "任意", "オプション", "実験", "試験", "正式", "安定", "推奨", "非",
-                           "廃止", "削除", "撤廃", "必須", "無い", "未だ", "まだ", "今", "現在"})
+                           "廃止", "削除", "撤廃", "必須", "無い", "未だ", "まだ", "今", "現在", "enabl", "disabl", "turn", "switch",
+                           "有効", "無効"})
 
 
 def _content(text: str) -> frozenset[str]:
@@ -155,9 +160,31 @@ def clause_conflict(claim: str, passage: str, language: str) -> Conflict | None:
         passage_clauses = _clauses(sentence, language)
         for said in claim_clauses:
             conflict = _clause_against(said, passage_clauses, sentence, language)
-            if conflict is not None:
+            if conflict is not None and not _affirmed_elsewhere(said, passage, sentence, language):
                 return conflict
     return None
+
+
+def _affirmed_elsewhere(said: str, passage: str, denying: str, language: str) -> bool:
+    """Another clause of the passage says what the claim's clause says, with its status and its
+    polarity, about at least as much of the same thing: "The standard build still has the GIL
+    enabled by default" is not denied by "…though it [the free-threaded build] is still not the
+    default build" when the passage also says the first word for word."""
+    statuses, said_negated, said_content = _statuses(said, language), negated(said, language), _content(said)
+    against = max((len(said_content & _content(c)) for c in _clauses(denying, language)), default=0)
+    figures = set(_FIGURE.findall(said))
+    for start, end in sentence_spans(passage):
+        if not figures <= set(_FIGURE.findall(passage[start:end])):
+            continue  # what it says of Python 3.13 affirms nothing of 3.14
+        for clause in _clauses(passage[start:end], language):
+            if negated(clause, language) != said_negated:
+                continue
+            if statuses and not statuses <= _statuses(clause, language):
+                continue
+            if len(said_content & _content(clause)) >= max(1, against) and len(said_content & _content(clause)) \
+                    >= _CLAUSE_ALIGNED * len(said_content):
+                return True
+    return False
 
 
 def _refers_back(clause: str, language: str) -> bool:
