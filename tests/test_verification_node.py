@@ -929,3 +929,18 @@ async def test_a_sentence_with_one_term_exchanged_gets_the_passage_term_and_is_c
     draft = "## Findings\nEvery run hands over a process_id through its settings [S1].\n"
     verification = (await _verify(dict(_state(draft, language="en"), documents=ledger), _deps(FakeModel(), loops=0)[0]))["verification"]
     assert "thread_id" not in verification["annotated_draft"] and not verification["summary"].get("corrected")
+
+
+async def test_a_sentence_left_opening_its_section_loses_the_connective_that_answered_a_removed_one():
+    # The real model's GIL answer (docs/benchmarks.md, issue 44): its "now the default" sentence
+    # was contradicted and taken out, and the Summary opened "However, the free-threaded build…".
+    source = ("In Python 3.14 the free-threaded build became officially supported, though it is still not the "
+              "default build.")
+    ledger = [dict(LEDGER[0], label="S1", language="en", suspicious=False, markdown=source)]
+    draft = ("## Summary\nThe free-threaded build is now the default build in Python 3.14 [S1]. However, the "
+             "free-threaded build is not the default build in Python 3.14 [S1].\n")
+    deps, _ = _deps(FakeModel(), loops=0)
+    verification = (await _verify(dict(_state(draft, language="en"), documents=ledger), deps))["verification"]
+    answer = verification["annotated_draft"]
+    assert "now the default" not in answer
+    assert "The free-threaded build is not the default build in Python 3.14 [S1]." in answer and "However" not in answer

@@ -637,6 +637,18 @@ def assemble_answer(
         for s, new in zip(kept_summary, texts):
             replacement[s] = new
 
+    # A sentence that now opens its section after the ones before it were taken out does not
+    # answer them: "However, the free-threaded build is not the default…" (the real model, its
+    # "gone" sentence removed) reads "The free-threaded build is not the default…".
+    opened: set[str] = set()
+    for start, _, section in sentences:
+        if section in opened or start not in replacement:
+            continue
+        if replacement[start]:
+            opened.add(section)
+            if any(s < start and replacement.get(s) == "" for s, _, other in sentences if other == section):
+                replacement[start] = without_leading_connective(replacement[start])
+
     out = draft
     for start in sorted(replacement, reverse=True):
         end = spans[start]
@@ -699,6 +711,21 @@ def _decide(claim: Claim, verdict: ClaimVerdict, topic: Topic | None, wrong_lang
     if topic is not None and not topic.is_on_topic(claim, [] if claim.citations else attributed):
         return REMOVED_OFF_TOPIC
     return None
+
+
+_LEADING_CONNECTIVE = re.compile(
+    r"^(?P<lead>\s*(?:[-*]\s+)?)(?:(?:However|But|Yet|Also|Additionally|Moreover|Furthermore|In addition|Therefore|"
+    r"Thus|Hence|So|Instead|Nevertheless|Still|That said|On the other hand)\s*,?\s+(?=[A-Za-z0-9\"“(])"
+    r"|(?:しかし|しかしながら|ただし|また|さらに|そのため|したがって|一方で?|でも|なお|ところが)[、,]\s*)")
+
+
+def without_leading_connective(text: str) -> str:
+    """``text`` without an opening "However," / 「しかし、」: said of a sentence the answer no longer holds."""
+    match = _LEADING_CONNECTIVE.match(text)
+    if match is None:
+        return text
+    rest = text[match.end():]
+    return match.group("lead") + (rest[:1].upper() + rest[1:] if rest[:1].isascii() else rest)
 
 
 def _heading_key(title: str) -> str:
