@@ -235,8 +235,8 @@ async def test_verify_agrees_with_research_verify(research_env, tmp_path, fake_o
                             "--source", str(tmp_path / "s2.txt"), "--json"], research_env)
     assert command.returncode == 0, command.stderr
     expected = json.loads(command.stdout)
-    judged_by_command = len(fake_ollama.chat_requests())
-    assert judged_by_command >= 1
+    judged_by_command = len(fake_ollama.judge_requests())
+    assert judged_by_command >= 1 and len(fake_ollama.judge_requests(measuring=True)) == 1
 
     async with Client(host_params(research_env)) as host:
         result = await host.call_tool("verify", {"answer": ANSWER, "sources": [FACTS, FUJI_EN.text()]})
@@ -244,7 +244,9 @@ async def test_verify_agrees_with_research_verify(research_env, tmp_path, fake_o
     output = result.structured_content
     assert _verdict_rows(output["verdicts"]) == _verdict_rows(expected["claims"])
     assert output["summary"] == expected["summary"] and output["judged"]
-    assert len(fake_ollama.chat_requests()) == 2 * judged_by_command
+    # The same judge calls; the judge measured by the command is not measured again (its kept figure).
+    assert len(fake_ollama.judge_requests()) == 2 * judged_by_command
+    assert len(fake_ollama.judge_requests(measuring=True)) == 1
     verdicts = {v["text"].split(" [")[0]: v for v in output["verdicts"]}
     assert verdicts["Mount Fuji is 3,776 m tall"]["verdict"] == "supported"
     assert verdicts["The last eruption of Mount Fuji began in 1707"]["source"] == "S2"

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
+import time
+
 import pytest
 from fixtures.fake_ollama import THINKING_MARKER, FakeOllama
 
@@ -418,6 +421,10 @@ async def test_a_stream_that_says_a_sentence_a_third_time_is_closed_there(fake_o
     answer = await manager.stream([{"role": "user", "content": "q"}], node="llm", role=ModelRole.DRAFT,
                                   on_token=lambda _: None, max_tokens=3000)
     assert answer.count("数センチメートル積もったと記録されている。") == 2, answer
+    # The server learns the client went away at its next write or the one after (a token later).
+    deadline = time.monotonic() + 5
+    while not fake_ollama.streams_abandoned and time.monotonic() < deadline:
+        await asyncio.sleep(0.01)
     (sent,) = fake_ollama.streams_abandoned
     assert sent < len(_WALK_DRAFT) + 100, sent  # closed at the third copy, not read to the end
     assert manager.usage["repetition_cut"]["calls"] == 1
