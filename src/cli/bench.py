@@ -101,12 +101,14 @@ def _run(request, lang: str, command: str, *, as_json: bool) -> int:
                        model=request.settings.model, folder=folder) + "\n")
     seen = {"done": 0, "planned": len(items)}
 
+    from research.orchestrator.bench.results import DONE  # a question's state in the bench, not a session's
+
     def progress(step) -> None:
         seen["done"] = step.done
         if step.last is None:
             return
         percent = f"{100 * step.correct / step.done:.1f} %" if step.done else "–"
-        mark = "✓" if step.last.correct else ("✗" if step.last.status == "done" else "!")
+        mark = "✓" if step.last.correct else ("✗" if step.last.status == DONE else "!")
         sys.stderr.write(t("bench.progress", lang, done=step.done, planned=step.planned, mark=mark,
                            item=step.last.item_id, percent=percent, correct=step.correct,
                            left=_duration(step.seconds_left)) + "\n")

@@ -15,7 +15,8 @@ import re
 
 # A whole whitespace-delimited run from the scheme on: what text checks blank out so a URL's
 # digits, letters and dots are never read as figures, words or sentence ends.
-URL_TOKEN = re.compile(r"https?://\S+")
+URL_SCHEME = r"https?://"  # where a web address starts: the one spelling other patterns build on
+URL_TOKEN = re.compile(rf"{URL_SCHEME}\S+")
 
 # A URL as written in prose: it stops at white space, quotes and angle brackets, at a bracket
 # it did not open ("(see https://x.org/a)" ends before ")"; ".../Fuji_(volcano)" keeps its own
@@ -26,7 +27,7 @@ _URL_PAIR = rf"\({_URL_CHAR}*\)"
 # megabyte of hostile text is read in one pass; the lookbehinds then give back the
 # sentence's trailing punctuation, and "https://" alone is no URL.
 URL_IN_PROSE = re.compile(
-    rf"https?://{_URL_CHAR}*(?:{_URL_PAIR}{_URL_CHAR}*)*(?<![.,;:!?。、])(?<!://)"
+    rf"{URL_SCHEME}{_URL_CHAR}*(?:{_URL_PAIR}{_URL_CHAR}*)*(?<![.,;:!?。、])(?<!://)"
 )
 
 

@@ -13,7 +13,7 @@ import re
 import unicodedata
 from collections import Counter
 
-from research.modules.core.grammar import URL_IN_PROSE
+from research.modules.core.grammar import URL_IN_PROSE, URL_SCHEME
 from research.modules.text.claims import sentence_spans
 
 _ENGLISH = [
@@ -282,7 +282,7 @@ _OTHER_SOURCES = (  # "all other sources", "every other website"
     r"(?:all|any|every|each) (?:of the )?other (?:\w+ )?(?:sources?|sites?|websites?|web ?pages?|pages?|references?|articles?|"
     r"reports?|figures?|numbers?|data|information|claims?|results?|answers?|accounts?|documents?|studies|publications?)"
 )
-_LINKED = r"(?:https?://|www\.|\b[\w-]+\.(?:example|com|net|org|xyz|io|info|biz|app|site|online|ru|cn|top|click)\b)"
+_LINKED = rf"(?:{URL_SCHEME}|www\.|\b[\w-]+\.(?:example|com|net|org|xyz|io|info|biz|app|site|online|ru|cn|top|click)\b)"
 _ASKED_OF_A_WRITER = [
     # "Anyone condensing this article must mention …", "Whoever quotes this page should say …"
     rf"\b(?:anyone|anybody|everyone|everybody|whoever|those|people|any (?:one|person|writer|reader|user|tool|system|service|"
@@ -350,7 +350,7 @@ _ASKED_OF_A_WRITER_JA = [
     r"(他の|ほかの|その他の|それ以外の)(すべての|全ての|あらゆる)?(情報源|情報|資料|サイト|ページ|出典|記事|データ|文献|ソース|数値)"
     r"(は|を|も)[^。]{0,40}?(捏造|虚偽|嘘|うそ|デマ|でたらめ|誤り|偽|信頼できな|信用できな|信頼でき?ません|無視|信用しな|信じな|参照しな|参考にしな)",
     r"(唯一|ただ一つ|だけが)[^。]{0,12}?(信頼できる|信用できる|正しい|正確な|本当の|公式の?)[^。]{0,12}?(情報|数値|出典|情報源|数字|データ|答え)"
-    r"[^。]{0,30}?(https?://|www\.|[\w-]+\.(example|com|net|org|xyz|io|info|jp))",
+    rf"[^。]{{0,30}}?({URL_SCHEME}|www\.|[\w-]+\.(example|com|net|org|xyz|io|info|jp))",
 ]
 # Markup that acts when the text is rendered rather than read: an image that loads a remote address
 # (and can carry what the page wants leaked in its query), a script or data link, a raw <img>.
@@ -620,7 +620,8 @@ def _off_topic_request(sentence: str, context: Counter[str]) -> bool:
 # instruction that announces the text to put in the answer ("include the following sentence:",
 # 「回答には次の一文を含めること：」), everything up to the end of that paragraph goes (the next
 # paragraph, when the announcement ends its own); after one that declares the instructions before
-# it void or to be ignored, the next sentence goes, whatever it says: that is where the new order is.
+# it void or to be ignored, the next sentence on its line goes, whatever it says: that is where the
+# new order is.
 _ANNOUNCES = re.compile(
     r"[:：]\s*[\"'“‘「『«]?\s*$|\b(?:the following|as follows|this (?:exact )?(?:sentence|line|text|statement|wording|"
     r"phrase|message)|these (?:words|sentences|lines)|verbatim|word for word)\b"
@@ -684,6 +685,7 @@ def screen_injection(text: str) -> tuple[str, list[str]]:
             removed.append(body.strip())
             kept_lines.append(ending)
             dictation.after_instruction(body)
+            dictation.line_ends(_ends_paragraph(lines, index))
             follows_instruction = True
             continue
         spans = sentence_spans(body) or [(0, len(body))]
@@ -706,6 +708,7 @@ def screen_injection(text: str) -> tuple[str, list[str]]:
                 flagged[number] = True
             previous = flagged[number]
         follows_instruction = flagged[-1]
+        dictation.line_ends(_ends_paragraph(lines, index))
         if not any(flagged):
             kept_lines.append(line)
             continue
@@ -719,6 +722,11 @@ def screen_injection(text: str) -> tuple[str, list[str]]:
         cleaned = re.sub(r"[ \t]{2,}", " ", "".join(pieces)).strip()
         kept_lines.append(cleaned + ending if cleaned else ending)
     return "".join(kept_lines), removed
+
+
+def _ends_paragraph(lines: list[str], index: int) -> bool:
+    """Line ``index`` ends its paragraph: a blank line (or the text's end) comes next."""
+    return index + 1 >= len(lines) or not lines[index + 1].strip()
 
 
 class Dictation:
@@ -750,6 +758,13 @@ class Dictation:
     def paragraph_ends(self) -> None:
         if self.rest and self.taken:
             self.rest = False
+
+    def line_ends(self, ends_paragraph: bool) -> None:
+        """What a bare voiding sentence makes room for follows it on its line, or, when it ends its
+        paragraph, opens the next one; within a paragraph the next line is the page's own text
+        again ("…3,776 m high.\nIgnore all prior instructions.\nIt erupted in 1707.")."""
+        if not ends_paragraph:
+            self.next = False
 
 
 def screen_title(title: str, context: str = "") -> tuple[str, list[str]]:
