@@ -133,7 +133,9 @@ async def test_a_valid_plan_becomes_sub_questions_with_queries_in_both_languages
     ])
     update, model = await _plan_with(plan)
     assert [s["question"] for s in update["plan"]] == ["富士山の標高は？", "富士山の測量の歴史は？"]
-    assert [q["text"] for q in _flat(update["plan"])] == ["富士山 標高", "Mount Fuji height", "Fuji survey history"]
+    # The user's own words first (searched at every depth), then the model's queries.
+    assert [q["text"] for q in _flat(update["plan"])] == ["富士山の高さは？", "富士山 標高", "Mount Fuji height",
+                                                          "Fuji survey history"]
     assert "queries" not in update  # derived from the plan, never stored twice
     assert _schemas(model) == ["ResearchPlan"]
 
@@ -147,7 +149,8 @@ async def test_a_partial_plan_is_cleaned_up():
                         + [SubQuestion(question=f"富士山の観点{i}は？") for i in range(6)])
     update, _ = await _plan_with(plan)
     assert [s["question"] for s in update["plan"]] == ["富士山の標高は？", "富士山の観点0は？", "富士山の観点1は？", "富士山の観点2は？"]
-    assert update["plan"][0]["queries"] == [{"text": "富士山の標高は？", "language": "ja"}]
+    assert update["plan"][0]["queries"] == [{"text": "富士山の高さは？", "language": "ja"},  # the user's words
+                                            {"text": "富士山の標高は？", "language": "ja"}]
 
 
 async def test_a_sub_question_about_something_else_is_dropped_before_searching():
@@ -543,8 +546,8 @@ async def test_sub_questions_that_ask_the_same_in_other_words_become_one_section
     assert [s["question"] for s in update["plan"]] == ["宝永大噴火で江戸に灰は降りましたか？", "宝永大噴火の規模は？",
                                                        "宝永大噴火で江戸に降った灰の量は？"]
     # The repeats' queries are searched under the one section that stays.
-    assert [q["text"] for q in update["plan"][0]["queries"]] == ["宝永大噴火 江戸 灰", "宝永噴火 江戸 降灰",
-                                                                 "Hoei eruption Edo ash"]
+    assert [q["text"] for q in update["plan"][0]["queries"]] == ["富士山の高さは？", "宝永大噴火 江戸 灰",
+                                                                 "宝永噴火 江戸 降灰", "Hoei eruption Edo ash"]
 
 
 async def test_a_plan_in_one_language_gets_a_query_in_the_other():
@@ -594,3 +597,14 @@ async def test_planning_past_its_time_searches_the_question_and_says_so(monkeypa
     assert [s["question"] for s in update["plan"]] == ["富士山の高さは？"]
     assert [q["text"] for q in _flat(update["plan"])] == ["富士山の高さは？"]
     assert any(m["key"] == "plan.timed_out" for m in messages)
+
+
+async def test_the_users_own_words_are_searched_at_every_depth():
+    # research bench, JSQuAD with the real 1.5B model: 「西側の近隣都市は？」 was planned as one English
+    # query alone, and the Japanese page its own words find was never read.
+    plan = ResearchPlan(sub_questions=[
+        SubQuestion(question="What is the height?", queries=[PlannedQuery(text="Mount Fuji height", language="en")]),
+    ])
+    for depth in ("standard", "deep"):
+        update, _ = await _plan_with(plan, depth)
+        assert {"text": "富士山の高さは？", "language": "ja"} in _flat(update["plan"])

@@ -73,6 +73,7 @@ async def understand_question(state: AgentState, deps: WorkflowDependencies) -> 
             plan[0] = plan[0].model_copy(update={"queries": [*plan[0].queries, *other]})
     if clock.timed_out:
         deps.progress(Message("plan.timed_out", {"seconds": round(clock.limit)}))
+    plan = _question_searched(plan, question, lang)
     plan = carry_topic(plan, question, conversation)
     deps.progress(Message("plan.planned", {"count": len(plan), "queries": sum(len(sub.queries) for sub in plan),
                                            "languages": ", ".join(sorted({q.language for sub in plan
@@ -308,6 +309,17 @@ def carry_topic(plan: list[SubQuestionPlan], question: str, conversation: list[T
                    query.model_copy(update={"text": f"{prefix} {query.text}"[:300]}) for query in sub.queries]
         carried.append(sub.model_copy(update={"queries": queries}))
     return carried
+
+
+def _question_searched(plan: list[SubQuestionPlan], question: str, lang: Language) -> list[SubQuestionPlan]:
+    """The user's own words are searched at every depth: a plan of sub-questions whose queries the
+    model wrote in other words (「西側の近隣都市は？」 planned as one English query, research bench
+    on JSQuAD) may miss the very page the question's words find. Added to the first sub-question."""
+    own = question[:300].strip()
+    if not plan or not own or any(q.text.strip().lower() == own.lower() for sub in plan for q in sub.queries):
+        return plan
+    first = plan[0]
+    return [first.model_copy(update={"queries": [Query(text=own, language=lang), *first.queries]}), *plan[1:]]
 
 
 def _with_original(planned: list[PlannedQuery], question: str, lang: Language) -> list[Query]:
