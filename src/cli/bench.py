@@ -14,7 +14,6 @@ import argparse
 import asyncio
 import json
 import shlex
-import signal
 import sys
 
 from research.cli.arguments import ArgumentParser, message_language
@@ -147,21 +146,15 @@ def _run(request, lang: str, command: str, *, as_json: bool) -> int:
 async def _until_stopped(work, stopped: dict[str, str]):
     """WORK, cancelled by SIGTERM or SIGHUP as Ctrl-C cancels it (the running question's session
     is closed and the kept servers stopped, instead of the process dying mid-write)."""
-    loop = asyncio.get_running_loop()
-    task = asyncio.current_task()
+    from research.cli.signals import cancel_on_signals
 
-    def stop(name: str) -> None:
-        if not stopped and task is not None:
-            stopped["by"] = name
-            task.cancel()
+    def first_stop(name: str) -> bool:
+        if stopped:
+            return False
+        stopped["by"] = name
+        return True
 
-    for name in ("SIGTERM", "SIGHUP"):
-        number = getattr(signal, name, None)
-        if number is not None:
-            try:
-                loop.add_signal_handler(number, stop, name)
-            except (ValueError, RuntimeError, NotImplementedError):  # not the main thread
-                pass
+    cancel_on_signals(first_stop)
     return await work
 
 

@@ -10,7 +10,6 @@ import argparse
 import errno
 import json
 import os
-import signal
 import sys
 
 from research.modules.core.errors import EXIT_FAILURE, EXIT_USAGE, SIGNAL_EXIT_CODES, UserFacingError
@@ -205,26 +204,18 @@ def _is_terminal(stream) -> bool:
 
 
 def _stop_on_signals(request) -> None:
-    """SIGTERM and SIGHUP end a run the way Ctrl-C does: the task is cancelled, so the
-    runner records the session as "interrupted" and closes its servers, and the user
-    gets one line with the resume command (exit 143 / 129)."""
-    import asyncio
+    """SIGTERM and SIGHUP end a run the way Ctrl-C does (cli/signals.py): the runner records the
+    session as "interrupted" and closes its servers, and the user gets one line with the resume
+    command (exit 143 / 129)."""
+    from research.cli.signals import cancel_on_signals
 
-    loop = asyncio.get_running_loop()
-    task = asyncio.current_task()
+    def first_stop(name: str) -> bool:
+        if request.stopped_by is not None:
+            return False
+        request.stopped_by = name
+        return True
 
-    def stop(name: str) -> None:
-        if request.stopped_by is None and task is not None:
-            request.stopped_by = name
-            task.cancel()
-
-    for name in ("SIGTERM", "SIGHUP"):
-        number = getattr(signal, name, None)
-        if number is not None:
-            try:
-                loop.add_signal_handler(number, stop, name)
-            except (ValueError, RuntimeError, NotImplementedError):  # not the main thread
-                pass
+    cancel_on_signals(first_stop)
 
 
 def _check_before_a_session(settings, lang: str) -> None:
