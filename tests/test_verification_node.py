@@ -931,6 +931,38 @@ async def test_a_sentence_with_one_term_exchanged_gets_the_passage_term_and_is_c
     assert "thread_id" not in verification["annotated_draft"] and not verification["summary"].get("corrected")
 
 
+async def test_a_japanese_sentence_with_one_name_exchanged_gets_the_passage_name():
+    # bench_answers.py with the careless fake (issue 44, item 4): 「…1707年の天明噴火で…」 where the
+    # passage says 宝永噴火 stayed in the Findings "(未確認)": the words were compared as runs of
+    # kanji and kana, so the one exchanged name was never found.
+    source = "富士山の最後の噴火は1707年の宝永噴火で、噴火は約16日間続きました。富士山の標高は3,776メートルです。"
+    ledger = [dict(LEDGER[0], label="S1", language="ja", suspicious=False, markdown=source)]
+    draft = "## 詳細\n富士山の最後の噴火は1707年の天明噴火で、噴火は約16日間続きました[S1]。\n"
+    deps, _ = _deps(FakeModel(), loops=0)
+    verification = (await _verify(dict(_state(draft, language="ja"), documents=ledger), deps))["verification"]
+    assert "天明" not in verification["annotated_draft"] and "宝永噴火" in verification["annotated_draft"]
+    (correction,) = verification["summary"]["corrected"]
+    assert (correction["value"], correction["source_value"]) == ("天明", "宝永")
+    # Another wording with the wrong name is left to the other checks, never rewritten.
+    draft = "## 詳細\n1707年に起きた天明噴火が、富士山で最後の噴火となった[S1]。\n"
+    verification = (await _verify(dict(_state(draft, language="ja"), documents=ledger), _deps(FakeModel(), loops=0)[0]))["verification"]
+    assert "宝永" not in verification["annotated_draft"] and not verification["summary"].get("corrected")
+
+
+def test_a_heading_whose_sub_sections_all_emptied_goes_too():
+    # The careless fake's Japanese run: "### 詳細" stayed in the Findings over nothing once its
+    # only sub-heading, whose sentences had all been removed, was dropped.
+    from research.nodes.answer import _tidy_sections
+
+    tidy, _ = _tidy_sections("## 結論\n\n富士山の標高は3,776メートル[S1]。\n\n## 調査結果\n\n### 詳細\n\n#### 富士山の標高は？\n\n",
+                             "ja", [], summary_empty=False)
+    assert tidy == "## 結論\n\n富士山の標高は3,776メートル[S1]。\n"
+    # A sub-question of the plan left empty still says the sources did not give it, under its parents.
+    tidy, not_given = _tidy_sections("## 結論\n\nx[S1]。\n\n## 調査結果\n\n### 富士山の標高は？\n\n", "ja", ["富士山の標高は？"],
+                                     summary_empty=False)
+    assert not_given == ["富士山の標高は？"] and "## 調査結果" in tidy and "### 富士山の標高は？" in tidy
+
+
 async def test_a_sentence_left_opening_its_section_loses_the_connective_that_answered_a_removed_one():
     # The real model's GIL answer (docs/benchmarks.md, issue 44): its "now the default" sentence
     # was contradicted and taken out, and the Summary opened "However, the free-threaded build…".

@@ -786,13 +786,30 @@ def _tidy_sections(text: str, language: Language, sub_questions: list[str], *, s
         elif line.strip() and not line.startswith((" ", "\t")):
             counts = {}  # a paragraph between two lists: the next one starts at 1
         cleaned.append(line.rstrip())
-    # Sections: drop the empty ones, or say what the sources did not give.
+    # Sections: drop the empty ones, or say what the sources did not give. Again until nothing
+    # changes: a heading whose only content was an empty sub-heading ("### 詳細" over a
+    # "#### …" whose sentences all went) is empty once that one is gone.
     wanted = {_heading_key(q): q for q in sub_questions if q.strip()}
-    out: list[str] = []
     not_given: list[str] = []
+    out = cleaned
+    while True:
+        before = out
+        out = _without_empty_sections(before, wanted, not_given, language, summary_empty=summary_empty)
+        if out == before:
+            break
+    tidy = "\n".join(_renumbered_headings(out))
+    tidy = re.sub(r"\n{3,}", "\n\n", tidy).strip("\n")
+    return tidy + "\n" if tidy else tidy, not_given
+
+
+def _without_empty_sections(lines: list[str], wanted: dict[str, str], not_given: list[str], language: Language,
+                            *, summary_empty: bool) -> list[str]:
+    """One pass over ``lines``: a heading with nothing under it goes, or, when it is one of the
+    plan's sub-questions, says the sources did not give it (added to ``not_given``)."""
+    out: list[str] = []
     position = 0
-    while position < len(cleaned):
-        line = cleaned[position]
+    while position < len(lines):
+        line = lines[position]
         heading = _HEADING_LINE.match(line)
         if not heading:
             out.append(line)
@@ -800,12 +817,12 @@ def _tidy_sections(text: str, language: Language, sub_questions: list[str], *, s
             continue
         level = len(heading.group(2))
         following = position + 1
-        while following < len(cleaned):
-            other = _HEADING_LINE.match(cleaned[following])
+        while following < len(lines):
+            other = _HEADING_LINE.match(lines[following])
             if other and len(other.group(2)) <= level:
                 break
             following += 1
-        body = cleaned[position + 1:following]
+        body = lines[position + 1:following]
         if any(part.strip() for part in body):
             out.append(line)
             position += 1
@@ -814,14 +831,13 @@ def _tidy_sections(text: str, language: Language, sub_questions: list[str], *, s
         question = wanted.get(_heading_key(title))
         if question is not None:
             out += [line, "", t("answer.not_given", language, question=question), ""]
-            not_given.append(question)
+            if question not in not_given:
+                not_given.append(question)
         elif not out and summary_empty:
             # The Summary heading with nothing under it: say so rather than leave it bare.
             out += [line, "", t("answer.no_direct_answer", language), ""]
         position = following
-    tidy = "\n".join(_renumbered_headings(out))
-    tidy = re.sub(r"\n{3,}", "\n\n", tidy).strip("\n")
-    return tidy + "\n" if tidy else tidy, not_given
+    return out
 
 
 def _renumbered_headings(lines: list[str]) -> list[str]:

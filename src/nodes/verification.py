@@ -27,7 +27,7 @@ from langgraph.types import Command
 from research.modules.text.claims import Claim, citation_labels, split_claims, strip_citations
 from research.modules.core.errors import UserFacingError
 from research.modules.text.analyser import key_words, name_terms
-from research.modules.text.analyser import stem, terms
+from research.modules.text.analyser import stem, terms, written_words
 from research.modules.text.claims import sentence_spans
 from research.modules.text.evidence import Assessment, EvidenceIndex, assess_claim
 from research.modules.text.numbers import NumberSet, extract_numbers
@@ -667,21 +667,28 @@ def _correct_values(draft: str, claims: list[Claim], assessments: list[Assessmen
     return draft, [record for _, _, record in edits]
 
 
-_TOKEN = re.compile(r"[\w.\-]+", re.UNICODE)
 _EXCHANGE_ALIGNED = 0.8  # share of the claim's words the passage sentence says in the same order
+_KANA_ONLY = re.compile(r"^[\u3040-\u309fー]+$")
+
+
+def _aligned_words(text: str) -> list[str]:
+    """The words two near-verbatim sentences are lined up by: as written, less the Japanese
+    particles and endings (の, は, で, です / である), which a paraphrase changes freely."""
+    return [word for word in written_words(text) if not _KANA_ONLY.match(word)]
 
 
 def exchanged_term(claim: str, missing: list[str], passages: list[str]) -> tuple[str | None, str | None]:
     """(the claim's word, the passage's word) where a passage sentence says the claim word for
     word but for one word in the same place, and that word is the one term the passage lacks;
-    (None, None) otherwise. Words are compared as written, so only a name, code or number
-    exchanged whole is repaired, never a paraphrase."""
+    (None, None) otherwise. Words are compared as written (Japanese cut into morphemes: 天明噴火
+    where the passage says 宝永噴火), so only a name, code or number exchanged whole is
+    repaired, never a paraphrase."""
     if len(missing) != 1:
         return None, None
-    said = _TOKEN.findall(claim)
+    said = _aligned_words(claim)
     for passage in passages:
         for start, end in sentence_spans(passage):
-            theirs = _TOKEN.findall(passage[start:end])
+            theirs = _aligned_words(passage[start:end])
             matcher = difflib.SequenceMatcher(a=[w.lower() for w in said], b=[w.lower() for w in theirs], autojunk=False)
             changes = [op for op in matcher.get_opcodes() if op[0] != "equal"]
             if len(changes) != 1 or changes[0][0] != "replace":
