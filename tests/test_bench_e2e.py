@@ -182,3 +182,19 @@ def test_an_interrupted_bench_goes_on_where_it_stopped(research_env, fake_ollama
     assert resumed.returncode == 0, resumed.stderr
     assert "already done by an earlier run of this bench: 1;" in resumed.stderr and "[2/2]" in resumed.stderr
     assert len(session_dirs(research_env)) == before + 1 and len(_lines(folder)) == 2
+
+
+def test_help_lists_bench_and_explains_it(tmp_path):
+    import os
+
+    from conftest import STRICT_MESSAGES
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("RESEARCH_", "OLLAMA_"))}
+    env.update(HOME=str(tmp_path), NO_COLOR="1", LANG="C.UTF-8", **STRICT_MESSAGES)
+    main_help = research_in_process(["--help"], env, timeout=60)
+    assert main_help.returncode == 0 and "cancel, bench, help" in main_help.stdout
+    topic = research_in_process(["help", "bench"], env, timeout=60)
+    assert topic.returncode == 0, topic.stderr
+    assert "usage: research bench" in topic.stdout and "--fetch" in topic.stdout and "--sample N" in topic.stdout
+    unknown = research_in_process(["help", "nosuch"], env, timeout=60)
+    assert unknown.returncode == 2 and "bench" in unknown.stderr.split("Topics:")[1]

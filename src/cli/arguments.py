@@ -68,7 +68,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = ArgumentParser(
         prog="research",
         description="Local-first bilingual research assistant / ローカルで動く日英リサーチアシスタント. "
-        "Subcommands: sessions, doctor, config, verify, mcp, serve, attach, cancel, help (run `research <subcommand> --help`).",
+        "Subcommands: sessions, doctor, config, verify, mcp, serve, attach, cancel, bench, help (run `research <subcommand> --help`).",
     )
     parser.add_argument("question", nargs="?", help="the question (no question: start the REPL)")
     # The options of a run (--lang, --model, --engine, --depth, the budgets, …): one

@@ -18,7 +18,7 @@ from research.modules.text.sanitize import clean_data, shorten, strip_controls
 
 LANG_HELP = "language of the messages (default: your locale)"
 # `research help TOPIC`: what it can explain.
-HELP_TOPICS = ("sessions", "doctor", "config", "verify", "mcp", "serve", "attach", "cancel")
+HELP_TOPICS = ("sessions", "doctor", "config", "verify", "mcp", "serve", "attach", "cancel", "bench")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -230,7 +230,7 @@ def _help(topic: str | None) -> int:
     """`research help [subcommand]`: the same text as --help, on stdout, exit 0."""
     if topic in ("sessions", "doctor", "config", "attach", "cancel"):
         _parser().parse_args([topic, "--help"])  # argparse prints and exits 0
-    elif topic in ("verify", "mcp", "serve"):
+    elif topic in ("verify", "mcp", "serve", "bench"):
         return dispatch([topic, "--help"])
     elif topic is not None:  # like `git help nosuch`: one line and a usage exit code, not the main help
         sys.stderr.write("research: " + t("terminal.help_unknown", _locale_language(), topic=topic,
