@@ -447,11 +447,11 @@ def measure_real_body(m: RunMeasure, session: Path, body: str, meta: dict[str, A
 
 def run_question(q: Question, web: WebFixture, folder: Path, names: dict[str, dict[str, str]], seed: int,
                  use_subprocess: bool, timeout: float, real: RealModel | None = None,
-                 judge_accuracy: float = JUDGE_ACCURACY) -> RunMeasure:
+                 judge_accuracy: float = JUDGE_ACCURACY, behaviours: frozenset[str] = CARELESS) -> RunMeasure:
     m = RunMeasure(q.text, q.lang)
     with (real or FakeOllama()) as fake:
         if real is None:
-            fake.behaviours = set(CARELESS)
+            fake.behaviours = set(behaviours)
             fake.judge_accuracy = judge_accuracy
             fake.judge_rng.seed(seed)
         env = research_environment(folder, fake, web)
@@ -521,7 +521,11 @@ def each_run(opts: argparse.Namespace, questions: list[Question], names: dict[st
                 folder = Path(tmp) / f"q{number}"
                 folder.mkdir()
                 yield run_question(q, web, folder, names, 29 + number, opts.subprocess, opts.timeout, real=real,
-                                   judge_accuracy=opts.judge_accuracy)
+                                   judge_accuracy=opts.judge_accuracy, behaviours=_behaviours(opts))
+
+
+def _behaviours(opts: argparse.Namespace) -> frozenset[str]:
+    return CARELESS | {"rewrite_fail"} if getattr(opts, "rewrite_fail", False) else CARELESS
 
 
 def chosen_questions(opts: argparse.Namespace) -> list[Question]:
@@ -540,6 +544,9 @@ def main(argv: list[str] | None = None) -> int:
     cli.add_argument("--timeout", type=float, default=180.0, help="seconds one run may take (--subprocess)")
     cli.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results")
     cli.add_argument("--keep", type=Path, default=None, help="keep the runs' folders (sessions) under this folder")
+    cli.add_argument("--rewrite-fail", action="store_true",
+                     help="the fake's rewrites fail too: a fact said only in the other language, every rewrite "
+                          "given back unchanged (issue 44, item 4)")
     cli.add_argument("--judge-accuracy", type=float, default=JUDGE_ACCURACY,
                      help="the fake judge's accuracy; its errors are lenient (default %(default)s)")
     cli.add_argument("--ollama", default=None, metavar="URL",
@@ -602,8 +609,8 @@ def main(argv: list[str] | None = None) -> int:
     stamp = time.strftime("%Y%m%d-%H%M%S")
     path = opts.out / f"answers-{stamp}.json"
     payload = {
-        "benchmark": "bench_answers", "date": stamp, "fake": "tests/fixtures/fake_ollama.py CARELESS",
-        "behaviours": sorted(CARELESS), "judge_accuracy": opts.judge_accuracy,
+        "benchmark": "bench_answers", "date": stamp, "fake": "tests/fixtures/fake_ollama.py CARELESS" + (" + rewrite_fail" if opts.rewrite_fail else ""),
+        "behaviours": sorted(_behaviours(opts)), "judge_accuracy": opts.judge_accuracy,
         "mode": "subprocess" if opts.subprocess else "in-process", "goals": goals, "total": total,
         "runs": [m.__dict__ for m in measures],
     }

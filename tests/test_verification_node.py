@@ -257,6 +257,32 @@ async def test_a_sentence_that_cannot_be_rewritten_leaves_the_final_answer_and_t
     assert error["message"].startswith("このレポートの1文は日本語ではなく、書き直せませんでした")
 
 
+async def test_a_fact_said_only_in_the_other_language_reaches_the_answer_in_the_source_s_words():
+    # issue 44, item 4: the rewrite failed (the model gave the sentence back), and the fact was in
+    # no other sentence: it was dropped. Its cited source says it in Japanese; that sentence stands in.
+    draft = ("## 結論\n富士山は日本最高峰の山である[S1]。\n\n"
+             "Mount Fuji last erupted in 1707, when ash fell on Edo [S1].\n")
+    rewrites = SentenceRewrites(sentences=[RewrittenSentence(id=1, text="Mount Fuji last erupted in 1707, when ash fell on Edo [S1].")])
+    deps, _ = _deps(FakeModel(rewrites=rewrites))
+    result = await _verify(_state(draft), deps)
+    annotated = result["verification"]["annotated_draft"]
+    assert "Mount Fuji" not in annotated
+    assert "最後の噴火は1707年（宝永4年）の宝永噴火で、江戸にも火山灰が降った[S1]。" in annotated
+    (claim,) = [c for c in result["verification"]["claims"] if "1707" in c["text"]]
+    assert claim["verdict"] == "supported" and not claim.get("removed")
+    check = result["verification"]["summary"]["language_check"]
+    assert check["from_sources"] == ["Mount Fuji last erupted in 1707, when ash fell on Edo [S1]."]
+    assert check["not_rewritten"] == []
+    (note,) = [e for e in result["errors"] if e["kind"] == "language"]
+    assert note["message"].startswith("モデルが別の言語で書き、書き直せなかった1文は")
+    # A figure the cited source does not give in the asked language: nothing stands in, it is left out and said.
+    draft = "## 結論\n富士山は日本最高峰の山である[S1]。\n\nMount Fuji last erupted in 1708 [S1].\n"
+    result = await _verify(_state(draft), _deps(FakeModel(rewrites=rewrites))[0])
+    check = result["verification"]["summary"]["language_check"]
+    assert check["from_sources"] == [] and check["not_rewritten"] == ["Mount Fuji last erupted in 1708 [S1]."]
+    assert "1708" not in result["verification"]["annotated_draft"]
+
+
 async def test_english_flags_and_uncited_claim_gets_its_source():
     draft = (
         "## Summary\nThe highest mountain in Japan is Mount Fuji.\n"

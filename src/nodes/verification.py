@@ -120,7 +120,7 @@ async def verify_claims(state: AgentState, deps: WorkflowDependencies) -> Comman
     loops = max(0, search_rounds - 1)  # the follow-up rounds that ran
     new_errors: list[RunError] = []
 
-    draft, language_check = await _fix_language(state.get("draft") or "", language, deps, new_errors)
+    draft, language_check = await _fix_language(state.get("draft") or "", language, deps, new_errors, documents)
     index = EvidenceIndex(ledger_mappings(documents), question=str(state.get("question") or ""))
     # A page's title, the program's own prompt text or a template's slot written as a sentence
     # is not a claim: it is neither checked nor counted, and the answer leaves it out.
@@ -256,12 +256,15 @@ async def verify_claims(state: AgentState, deps: WorkflowDependencies) -> Comman
 
 
 async def _fix_language(
-    draft: str, language: Language, deps: WorkflowDependencies, errors: list[RunError]
+    draft: str, language: Language, deps: WorkflowDependencies, errors: list[RunError],
+    documents: list[Document] | None = None,
 ) -> tuple[str, LanguageCheck]:
     """Rewrite every sentence not in ``language``, all in one structured call.
 
     A rewrite is used only when it is in the right language and keeps every citation
-    label; a sentence that cannot be rewritten stays as written and the report says so.
+    label. Where the model gives none, the cited source's own sentence in ``language`` that
+    holds the same figures takes its place; a sentence with neither stays as written, and the
+    report says so.
     """
     sentences = check_sentences(draft, language)
     wrong = [s for s in sentences if s.wrong_language]
@@ -288,6 +291,12 @@ async def _fix_language(
         original = sentence.text(draft)
         rewritten = _accept_rewrite(original, replies.get(number, ""), language)
         if rewritten is None:
+            # The model could not say it in the asked language: the sentence its cited source
+            # says it with, in that language, where there is one (checked like any other claim).
+            rewritten = _restated_from_source(original, language, documents)
+            if rewritten is not None:
+                check.from_sources.insert(0, original.strip())
+        if rewritten is None:
             left.append(original)
             continue
         draft = draft[: sentence.start] + rewritten + draft[sentence.end :]
@@ -296,6 +305,11 @@ async def _fix_language(
             check.rewritten_sections.insert(0, sentence.section)
     left.reverse()
     check.not_rewritten = left
+    if check.from_sources:
+        fields = {"count": len(check.from_sources)}
+        errors.append(RunError(node=NODE, kind=ProblemKind.LANGUAGE,
+                               message=t("verifier.language_from_sources", language, **fields)))
+        deps.progress(Message("verifier.language_from_sources", fields))
     if left:
         examples = " / ".join(f"\"{text[:80]}\"" for text in left[:3])
         errors.append(RunError(node=NODE, kind=ProblemKind.LANGUAGE, message=t(
@@ -304,6 +318,42 @@ async def _fix_language(
         deps.progress(Message("verifier.language_not_rewritten", {"count": len(left), "reason": reason,
                                                                   "examples": examples}))
     return draft, check
+
+
+def _restated_from_source(original: str, language: Language, documents: list[Document] | None) -> str | None:
+    """The sentence of a source ``original`` cites that says, in ``language``, what it says:
+    one that holds every figure of ``original`` (and at least one), with ``original``'s
+    citations; None where no cited source has such a sentence. Figures are what two languages
+    share as written; a sentence without any is never matched across languages."""
+    labels = citation_labels(original)
+    figures = [mention.values for mention in extract_numbers(strip_citations(original)) if not mention.worded]
+    if not labels or not figures:
+        return None
+    names = name_terms(strip_citations(original))
+    best: tuple[int, int, str] | None = None
+    for document in documents or []:
+        if document.label not in labels or document.status != "ok":
+            continue
+        sentences = (line[start:end] for line in document.markdown.splitlines()  # a heading is no sentence
+                     if not line.lstrip().startswith(("#", "|")) for start, end in sentence_spans(line))
+        for sentence in sentences:
+            candidate = " ".join(sentence.split()).lstrip(">-*+ ").strip()
+            if not candidate or len(candidate) > 400 or is_wrong_language(candidate, language)[0]:
+                continue
+            given = frozenset().union(*(mention.values for mention in extract_numbers(candidate)))
+            if not all(values & given for values in figures):
+                continue
+            shared = len(names & name_terms(candidate))
+            key = (-shared, len(candidate), candidate)
+            if best is None or key < best:
+                best = key
+    if best is None:
+        return None
+    sentence = best[2]
+    cited = "".join(f"[{label}]" for label in labels)
+    stop = sentence[-1] if sentence[-1] in ".。!?！？" else ("。" if language == "ja" else ".")
+    body = sentence[:-1] if sentence[-1] in ".。!?！？" else sentence
+    return f"{body}{cited}{stop}" if language == "ja" else f"{body} {cited}{stop}"
 
 
 def _accept_rewrite(original: str, reply: str, language: Language) -> str | None:

@@ -187,6 +187,9 @@ class LanguageCheck(StateModel):
     rewritten: int = 0
     not_rewritten: list[str] = Field(default_factory=list)
     rewritten_sections: list[str] = Field(default_factory=list)
+    # Sentences the model could not rewrite, replaced by the cited source's own sentence in the
+    # asked language that gives the same figures (nodes/verification.py).
+    from_sources: list[str] = Field(default_factory=list)
 
 
 class JudgeQuality(StateModel):

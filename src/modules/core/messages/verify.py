@@ -37,6 +37,11 @@ MESSAGES: dict[str, dict[str, str]] = {
               "the final answer leaves them out: {examples}",
         "ja": "このレポートの{count}文は日本語ではなく、書き直せませんでした（{reason}）。最終的な回答からは除きます: {examples}",
     },
+    "verifier.language_from_sources": {
+        "en": "{count} sentence(s) the model wrote in another language and could not rewrite were replaced by "
+              "the sentence their cited source says it with in English (checked like the others).",
+        "ja": "モデルが別の言語で書き、書き直せなかった{count}文は、引用した出典が日本語で同じことを述べている文に置き換えました（他の文と同じく検証済み）。",
+    },
     "verifier.rewrite_no_reply": {"en": "the model gave no usable rewrite", "ja": "モデルから使える書き直しが返りませんでした"},
     # Why a sentence got its verdict, for people (research verify's reason column, the MCP text).
     "verify.why": {"en": "why: {reason}", "ja": "理由: {reason}"},
