@@ -1,9 +1,13 @@
-"""`research bench SET --data FILE [--sample N --seed S] [--question-timeout S] [--json] [run options]`
+"""`research bench SET [--data FILE] [--sample N --seed S] [--question-timeout S] [--json] [run options]`,
+`research bench SET --fetch`
 
 Whole research runs over a question set whose pages are fixed (orchestrator/bench/): a
 line on stderr per question (done, accuracy so far, time left), then the figures as a
 table (or one JSON object with --json) and the paths of report.md, report.pdf and
 results.jsonl. Running the same command again goes on where an interrupted bench stopped.
+``--fetch`` puts the set's files in the user's cache (orchestrator/bench/fetch.py: pinned
+address and sha256), shows their licence and attribution and stops; without --data a bench
+reads the fetched file. A file that is not the pinned one is refused in one line, exit 1.
 Bad input (an unknown set, no file, a file not of the set's format, a bad number) is one
 line in the user's language and exit 2; a stopped Ollama or a missing model exit 3.
 """
@@ -33,6 +37,7 @@ def _parser(lang: str) -> argparse.ArgumentParser:
     parser.add_argument("--question-timeout", metavar="S", dest="question_timeout",
                         help=t("bench.help_timeout", lang, default=DEFAULT_QUESTION_TIMEOUT))
     parser.add_argument("--json", action="store_true", help=t("bench.help_json", lang))
+    parser.add_argument("--fetch", action="store_true", help=t("bench.help_fetch", lang))
     # Every option of a run (--model, --depth, --lang, the budgets…), as `research "…"` takes them.
     add_flags(parser, lang)
     return parser
@@ -73,8 +78,13 @@ def main(argv: list[str]) -> int:
 
         if args.set not in SETS:  # before the file: the set decides what the file must be
             raise UsageError("bench.unknown_set", name=args.set[:60], sets=", ".join(SETS))
-        if not args.data:
-            raise UsageError("bench.no_data")
+        if args.fetch:
+            if args.data:
+                raise UsageError("bench.fetch_with_data")
+            return _fetch(args.set, lang)
+        data = args.data or _fetched(args.set)
+        if not data:
+            raise UsageError("bench.no_data", set=args.set)
         sample = _whole_number("--sample", args.sample, 1)
         seed = _whole_number("--seed", args.seed, 0)
         timeout = _whole_number("--question-timeout", args.question_timeout, 1)
@@ -82,13 +92,30 @@ def main(argv: list[str]) -> int:
         from research.modules.core.logs import configure
 
         configure(settings.log_level, verbose=False, lang=lang)
-        request = BenchRequest(args.set, Path(args.data).expanduser(), sample, seed or 0, settings,
+        request = BenchRequest(args.set, Path(data).expanduser(), sample, seed or 0, settings,
                                float(timeout) if timeout else DEFAULT_QUESTION_TIMEOUT)
         command = "research bench " + " ".join(shlex.quote(arg) for arg in argv)
         return _run(request, lang, command, as_json=args.json)
     except UserFacingError as exc:
         sys.stderr.write(f"research: {exc.message(lang)}\n")
         return exc.exit_code
+
+
+def _fetched(set_name: str) -> str | None:
+    from research.orchestrator.bench.fetch import cached_data
+
+    path = cached_data(set_name)
+    return str(path) if path else None
+
+
+def _fetch(set_name: str, lang: str) -> int:
+    from research.orchestrator.bench.fetch import SOURCES, fetch_set
+
+    path, downloaded = fetch_set(set_name)
+    source = SOURCES[set_name]
+    print(t("bench.fetched", lang, set=set_name, path=path, downloaded=downloaded, licence=source.licence,
+            attribution=source.attribution))
+    return EXIT_OK
 
 
 def _run(request, lang: str, command: str, *, as_json: bool) -> int:

@@ -196,6 +196,9 @@ async def _one_question(item: BenchItem, set_name: str, settings: Settings, kept
 
 
 def _graded(item: BenchItem, set_name: str, run: Any, watch: _RunWatch, settings: Settings) -> ItemResult:
+    # The run's sources and verification counts as plain JSON (RunOutcome holds them as models).
+    sources = [_plain(source) for source in run.source_list]
+    verification = _plain(run.verification)
     # No source read: the answer is the program's own no-evidence message, never graded as an answer.
     final = grade(set_name, run.answer if run.sources else "", item.gold)
     result = ItemResult(item.item_id, item.question, list(item.gold), DONE, session_id=run.session_id,
@@ -206,19 +209,25 @@ def _graded(item: BenchItem, set_name: str, run: Any, watch: _RunWatch, settings
     if watch.first_draft is not None:
         draft = grade(set_name, watch.first_draft, item.gold)
         result.draft_predicted, result.draft_correct = draft.predicted, draft.correct
-        read = {str(source.get("label")) for source in run.source_list if source.get("status") == "ok"}
+        read = {str(source.get("label")) for source in sources if source.get("status") == "ok"}
         labels = _LABEL.findall(watch.first_draft)
         result.citations = len(labels)
         result.citations_resolved = sum(1 for n in labels if f"S{n}" in read)
-    verification = run.verification or {}
     result.claims = int(verification.get("claims") or 0)
     result.supported = int(verification.get("supported") or 0)
     result.verification_changed = bool(verification.get("removed") or verification.get("corrected"))
     result.sources_read = run.sources
     result.own_page_read = any(source.get("status") == "ok" and str(source.get("url", "")).endswith(
-        f"/{item.page_id}.md") for source in run.source_list)
+        f"/{item.page_id}.md") for source in sources)
     result.tokens = _tokens(Path(run.session_dir))
     return result
+
+
+def _plain(value: Any) -> dict[str, Any]:
+    """A model of the run's outcome (a Source, the verification counts) as its JSON; {} for None."""
+    if hasattr(value, "model_dump"):
+        return value.model_dump(mode="json")
+    return dict(value) if isinstance(value, dict) else {}
 
 
 def _tokens(session_dir: Path) -> int | None:

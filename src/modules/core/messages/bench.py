@@ -13,8 +13,33 @@ MESSAGES: dict[str, dict[str, str]] = {
         "ja": "{path} にセットのファイルがありません（--data でセットのファイルを指定してください）",
     },
     "bench.no_data": {
-        "en": "Give the set's file with --data FILE (offline, the set is read from there)",
-        "ja": "--data FILE でセットのファイルを指定してください（オフラインではそのファイルから読みます）",
+        "en": "Give the set's file with --data FILE, or fetch it once with: research bench {set} --fetch",
+        "ja": "--data FILE でセットのファイルを指定するか、先に research bench {set} --fetch で取得してください",
+    },
+    # --- --fetch: exit 1 when it cannot be done ---
+    "bench.fetch_failed": {
+        "en": "Could not fetch {url}: {reason} (offline, give the set's file with --data)",
+        "ja": "{url} を取得できませんでした: {reason}（オフラインでは --data でセットのファイルを指定してください）",
+    },
+    "bench.fetch_wrong_hash": {
+        "en": "Refused {url}: its sha256 is {got}…, not the pinned {expected}…; the file was not kept",
+        "ja": "{url} を拒否しました: sha256 が固定値 {expected}… ではなく {got}… です。このファイルは保存していません",
+    },
+    "bench.fetch_with_data": {
+        "en": "--fetch fetches the set into your cache; it does not take --data",
+        "ja": "--fetch はセットをキャッシュに取得するオプションです。--data とは一緒に使えません",
+    },
+    "bench.fetched": {
+        "en": "Set {set}: {path} ({downloaded} files downloaded, sha256 checked)\n"
+              "Licence: {licence}\nAttribution: {attribution}\nRun it with: research bench {set} --sample 30",
+        "ja": "セット {set}: {path}（{downloaded} ファイルを取得、sha256 を確認済み）\n"
+              "ライセンス: {licence}\n出典: {attribution}\n実行: research bench {set} --sample 30",
+    },
+    "bench.help_fetch": {
+        "en": "fetch the set's files (pinned address and sha256) into your cache, show their licence, and stop; "
+              "later runs without --data read them from there",
+        "ja": "セットのファイル（固定したアドレスと sha256）をキャッシュに取得し、ライセンスを表示して終了します。"
+              "以降は --data なしでそこから読みます",
     },
     "bench.malformed": {
         "en": "{path} is not a file of this set: {reason}",
@@ -34,8 +59,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "ja": "問題セット: pubmedqa（英語、yes/no/maybe）または jsquad（日本語、回答スパン）",
     },
     "bench.help_data": {
-        "en": "the set's file in its original format (PubMedQA ori_pqal.json, JSQuAD SQuAD JSON)",
-        "ja": "元の形式のセットのファイル（PubMedQA の ori_pqal.json、JSQuAD の SQuAD 形式 JSON）",
+        "en": "the set's file in its original format (PubMedQA ori_pqal.json, JSQuAD SQuAD JSON); "
+              "default: the one --fetch put in your cache",
+        "ja": "元の形式のセットのファイル（PubMedQA の ori_pqal.json、JSQuAD の SQuAD 形式 JSON）。"
+              "既定: --fetch でキャッシュに取得したもの",
     },
     "bench.help_sample": {
         "en": "ask N questions drawn with --seed (default: all)",
