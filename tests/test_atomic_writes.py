@@ -64,12 +64,12 @@ def test_an_output_copy_is_written_whole_fsynced_and_as_readable_as_the_users_fi
     from rich.console import Console
 
     from research.cli.run_output import copy_outputs
-    from research.orchestrator.runner import RunResult
+    from research.state.run_record import RunOutcome
 
     report = tmp_path / "session" / "report.md"
     report.parent.mkdir()
     report.write_text("# Mount Fuji\n\n3,776 m [S1].\n", "utf-8")
-    result = RunResult(session_id="20250301_100000_ab12cd", session_dir="", language="en", report_md=str(report))
+    result = RunOutcome(session_id="20250301_100000_ab12cd", session_dir="", language="en", report_md=str(report))
 
     class Progress:
         console = Console(file=io.StringIO())

@@ -111,15 +111,19 @@ def test_the_repls_lang_command_sets_the_language_every_run_reads(tmp_path: Path
 
 
 # --- one reading of a finished session's outcome --------------------------------------------------
+from research.state.run_record import RunOutcome  # noqa: E402
+
+
 class RecordingLease:
     """The run queue's side of a worker, kept in memory: what the worker reported."""
 
     def __init__(self) -> None:
         self.finished: list[tuple[int, str, dict[str, Any] | None]] = []
 
-    async def finish(self, run_id: int, status: str, result: dict[str, Any] | None = None,
+    async def finish(self, run_id: int, status: str, result: RunOutcome | None = None,
                      error: str | None = None) -> None:
-        self.finished.append((run_id, status, result))
+        # As the queue stores it (research_runs.result).
+        self.finished.append((run_id, status, result.stored() if result is not None else None))
 
 
 async def test_a_worker_reports_a_run_finished_before_it_could_say_so_as_the_cli_would(tmp_path: Path) -> None:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from research.orchestrator.runner import RunResult
+from research.state.run_record import RunOutcome
 from research.servers.research.results import render_research, research_output, session_report
 from research.servers.research.server import tool_result
 from research.state.models import Document, VerificationResult
@@ -64,8 +64,8 @@ def test_the_answer_on_stdout_is_as_inert_as_report_md():
 
 
 def test_json_output_carries_no_escape_or_bidi_bytes():
-    result = RunResult(session_id="s", session_dir="/tmp/s", language="en",
-                       problems=[{"kind": "source", "message": HOSTILE_TITLE}])
+    result = RunOutcome(session_id="s", session_dir="/tmp/s", language="en",
+                       problems=[{"kind": "read", "message": HOSTILE_TITLE}])
     text = json.dumps(result.to_json(), ensure_ascii=False)
     assert_inert(text)
     assert "gnp.exe" in text
@@ -84,7 +84,7 @@ def _finished_session(tmp_path) -> tuple[HistoryManager, str]:
 
 def test_mcp_research_and_session_report_results_are_inert(tmp_path):
     history, session_id = _finished_session(tmp_path)
-    output = research_output(history, RunResult(session_id=session_id, session_dir="", language="en"))
+    output = research_output(history, RunOutcome(session_id=session_id, session_dir="", language="en"))
     result = tool_result(render_research(output), output)
     assert_inert(result.content[0].text)
     assert_inert(json.dumps(result.structured_content, ensure_ascii=False))

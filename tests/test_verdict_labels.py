@@ -21,7 +21,7 @@ from research.cli.run_output import closing_lines
 from research.modules.core.i18n import t
 from research.modules.report.content import ReportInput, build_report
 from research.modules.report.markdown import render_markdown
-from research.orchestrator.runner import RunResult
+from research.state.run_record import RunOutcome
 from research.servers.research.results import ResearchOutput, render_research
 from research.state.models import (
     CONTRADICTING_REASONS,
@@ -158,8 +158,8 @@ def _counts_line(lang: str) -> str:
 @pytest.mark.parametrize("lang", ["en", "ja"])
 def test_the_closing_line_and_the_mcp_text_say_the_same_counts(lang):
     summary = summary_with_states(VERIFICATION)
-    result = SimpleNamespace(problems=[], exit_code=0, language=lang, sources=1, verification=summary,
-                             report_md="/tmp/report.md", report_pdf="/tmp/report.pdf")
+    result = RunOutcome(session_id="s", session_dir="/tmp/s", problems=[], exit_code=0, language=lang, sources=1,
+                        verification=summary, report_md="/tmp/report.md", report_pdf="/tmp/report.pdf")
     (line,) = closing_lines(result, SimpleNamespace(lang=lang, seconds=12.0))
     assert _counts_line(lang) in line, line
     _no_old_names(line)
@@ -171,7 +171,7 @@ def test_the_closing_line_and_the_mcp_text_say_the_same_counts(lang):
 
 
 def test_json_carries_the_five_counts_and_keeps_the_old_keys():
-    result = RunResult(session_id="s", session_dir="/tmp/s", language="en",
+    result = RunOutcome(session_id="s", session_dir="/tmp/s", language="en",
                        verification=summary_with_states(VERIFICATION))
     verification = json.loads(json.dumps(result.to_json()))["verification"]
     assert verification["verdicts"] == {"supported": 1, "partly_supported": 1, "not_supported": 1,

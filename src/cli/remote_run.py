@@ -486,14 +486,13 @@ def _finish(result_json: dict[str, Any], folder: Path, local: dict[str, Path], p
     object the run's own machine would print (json_result there), with this machine's paths."""
     from research.cli.arguments import stdout_failed
     from research.cli.run_output import closing_lines, copy_outputs, final_stdout
-    from research.orchestrator.runner import RunResult
+    from research.state.run_record import RunOutcome
 
     shown = {**result_json, "session_dir": str(folder),
              "report_md": str(local["report.md"]) if "report.md" in local else "",
              "report_pdf": str(local["report.pdf"]) if "report.pdf" in local else ""}
-    fields = {name: shown[name] for name in RunResult.__dataclass_fields__ if name in shown}
     try:
-        result = RunResult(**fields)
+        result = RunOutcome.read(shown)
     except (TypeError, ValueError) as exc:
         _say("research: " + t("remote.bad_answer", progress.lang, url="", reason=one_line(str(exc), 200)))
         return RemoteRun(EXIT_FAILURE, shown)
@@ -513,7 +512,7 @@ def _finish(result_json: dict[str, Any], folder: Path, local: dict[str, Path], p
     except OSError as exc:
         stdout_failed(exc, progress.lang)
         return RemoteRun(EXIT_FAILURE, shown)
-    return RemoteRun(result.exit_code if isinstance(result.exit_code, int) else EXIT_FAILURE, shown)
+    return RemoteRun(result.exit_code, shown)
 
 
 async def server_sessions(action: str, ref: str | None, settings: Settings, lang: str, *, as_json: bool) -> int:
@@ -548,10 +547,10 @@ async def server_sessions(action: str, ref: str | None, settings: Settings, lang
             from rich.console import Console
 
             from research.cli.subcommands import print_source_list
-            from research.state.session_folder import source_list
+            from research.state.run_record import sources_of
 
             listed = meta.get("source_list") if isinstance(meta.get("source_list"), list) else []
-            print_source_list(Console(), session_id, source_list(s for s in listed if isinstance(s, dict)), lang)
+            print_source_list(Console(), session_id, sources_of(listed), lang)
             return EXIT_OK
         folder = local_folder(settings, session_id)
         prefix = f"/api/sessions/{_quoted(session_id)}/files"

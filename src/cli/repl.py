@@ -31,7 +31,8 @@ from research.modules.core.settings import Settings
 from research.modules.text.sanitize import strip_controls
 
 if TYPE_CHECKING:  # the orchestrator is imported with the first question (see above)
-    from research.orchestrator.runner import ResearchRequest, RunResult
+    from research.orchestrator.runner import ResearchRequest
+    from research.state.run_record import RunOutcome
     from research.orchestrator.server_pool import ServerPool
 
 PROMPT = "research> "
@@ -229,7 +230,7 @@ class Repl:
             return
         self._finished(result, progress)
 
-    def _finished(self, result: RunResult, progress: Any) -> None:
+    def _finished(self, result: RunOutcome, progress: Any) -> None:
         self.session_id = result.session_id
         if self.lang_setting == "auto":
             self.lang = result.language  # messages follow the conversation's language
@@ -261,7 +262,7 @@ class Repl:
 
 
 async def _cancellable(request: ResearchRequest, settings: Settings, progress: Any,
-                       servers: ServerPool | None = None) -> RunResult | None:
+                       servers: ServerPool | None = None) -> RunOutcome | None:
     """Run the research as a task that SIGINT cancels; returns None when cancelled.
 
     Cancelling the task (rather than letting KeyboardInterrupt fly through the loop)

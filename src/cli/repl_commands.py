@@ -292,9 +292,10 @@ def _sources(repl: "Repl", arg: str) -> bool:
     if session is None:
         return True
     from research.cli.subcommands import print_source_list
-    from research.state.session_folder import read_ledger, source_list
+    from research.state.run_record import sources_of
+    from research.state.session_folder import read_ledger
 
-    sources = source_list(read_ledger(session.path))
+    sources = sources_of(read_ledger(session.path))
     if not sources:
         repl.say("repl.sources_empty", session_id=session.session_id)
         return True

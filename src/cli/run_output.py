@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.markup import escape
 
@@ -22,31 +22,33 @@ from research.state.models import ProblemKind, summary_states
 from research.state.progress_log import verdict_counts
 from research.modules.core.files import atomic_write
 
+if TYPE_CHECKING:
+    from research.state.run_record import RunJson, RunOutcome
+
 LANGUAGE_NAMES = {"ja": {"ja": "日本語", "en": "Japanese"}, "en": {"ja": "英語", "en": "English"}}
 
 
-def closing_lines(result: Any, progress: Any, paths: tuple[str, ...] = ("report_md", "report_pdf")) -> list[str]:
+def closing_lines(result: RunOutcome, progress: Any, paths: tuple[str, ...] = ("report_md", "report_pdf")) -> list[str]:
     """Rich-markup lines for stderr: late problems, the exit-4/5 line, then the summary,
     ending with the report files in ``paths`` (each path is printed once: the REPL names
     them on lines of their own, and a terminal gets the PDF's path on stdout)."""
     lang = progress.lang
     lines: list[str] = []
     for problem in result.problems:
-        kind = problem.get("kind")
-        if kind == ProblemKind.LANGUAGE:
+        if problem.kind == ProblemKind.LANGUAGE:
             language = LANGUAGE_NAMES.get(result.language, {}).get(lang, result.language)
             lines.append(f"[yellow]{escape(t('terminal.language_left', lang, language=language))}[/yellow]")
-        elif kind == ProblemKind.BUDGET:
-            lines.append(f"[yellow]{escape(t('terminal.budget_stopped', lang, budget=problem['message']))}[/yellow]")
+        elif problem.kind == ProblemKind.BUDGET:
+            lines.append(f"[yellow]{escape(t('terminal.budget_stopped', lang, budget=problem.message))}[/yellow]")
     if result.exit_code == EXIT_SEARCH_FAILED:
         lines.append(f"[red]{escape(t('terminal.search_unreachable', lang))}[/red]")
     elif result.exit_code != EXIT_OK:
         lines.append(f"[yellow]{escape(t('progress.no_evidence', lang))}[/yellow]")
-    verification = result.verification or {}
+    verification = result.verification_json()
     states = summary_states(verification)  # the five counts, and the share supported computed from them
     if any(states.values()):
         text = t("terminal.summary", lang, sources=result.sources, seconds=progress.seconds,
-                 loops=int(verification.get("loops") or 0), counts=verdict_counts(states, lang))
+                 loops=result.verification.loops if result.verification else 0, counts=verdict_counts(states, lang))
     else:
         text = t("terminal.summary_unverified", lang, sources=result.sources, seconds=progress.seconds)
     text = " · ".join([text, *(getattr(result, name) or "-" for name in paths)])
@@ -54,7 +56,7 @@ def closing_lines(result: Any, progress: Any, paths: tuple[str, ...] = ("report_
     return lines
 
 
-def report_answer(result: Any) -> str:
+def report_answer(result: RunOutcome) -> str:
     """The answer as report.md says it: its sections from the summary through the sources
     list (findings, disagreements, notes, the verification table), without the header and
     the method. So `research "…" > answer.md` resolves every [S#] it cites, in report.md's
@@ -72,7 +74,7 @@ def report_answer(result: Any) -> str:
     return "\n".join(lines[starts[0]:end]).strip()
 
 
-def sources_section(result: Any) -> str:
+def sources_section(result: RunOutcome) -> str:
     """The report's sources list (with "Also read"): what a streamed answer's [S#] point at."""
     answer = report_answer(result)
     heading = f"## {report_labels(result.language)['sources']}"
@@ -82,28 +84,34 @@ def sources_section(result: Any) -> str:
     return "\n".join(lines[lines.index(heading):]).strip()
 
 
-def json_result(result: Any) -> dict[str, Any]:
+def json_view(result: RunOutcome) -> RunJson:
     """``--json`` (and ``-o x.json``): the run's summary, the answer as report.md says it,
     and every source read with its label and URL (``cited``: the answer cites it;
     ``suspicious``: text addressed to a model was screened out of it)."""
     from research.modules.report.markdown import unescape_markdown
     from research.modules.text.claims import citation_labels
-    from research.state.session_folder import HistoryManager, read_ledger, source_list
+    from research.state.run_record import RunJson, sources_of
+    from research.state.session_folder import HistoryManager, read_ledger
 
     answer = report_answer(result)
     cited = set(citation_labels(answer))  # the one citation grammar (a title's escaped "\[S1\]" cites nothing)
     read = result.source_list
     if not read and result.session_dir:  # a result kept before it carried its sources
         session = HistoryManager(Path(result.session_dir).parent).resolve(result.session_id)
-        read = source_list(read_ledger(session.path))
-    sources = [{"label": s.get("label", ""), "title": s.get("title", ""), "url": s.get("url", ""),
-                "cited": s.get("label") in cited, "suspicious": s.get("suspicious") is True}
-               for s in read if s.get("status", "ok") == "ok"]
+        read = sources_of(read_ledger(session.path))
+    sources = [source.cited_view(source.label in cited) for source in read if source.read]
     # Plain text, not Markdown to render: "`research doctor`", not "\`research doctor\`" (issue 48).
-    return result.to_json() | {"answer": unescape_markdown(answer), "source_list": sources}
+    return RunJson.model_validate({**result.to_json(), "answer": unescape_markdown(answer), "source_list": sources})
 
 
-def final_stdout(result: Any, progress: Any, live: bool) -> str:
+def json_result(result: RunOutcome) -> dict[str, Any]:
+    """``--json``'s object as printed (``json_view``): the verification summary with the keys
+    it was read with, a problem's ``queries`` only where it has them."""
+    shown = json_view(result)
+    return shown.model_dump(mode="json") | {"problems": [problem.as_json() for problem in shown.problems]}
+
+
+def final_stdout(result: RunOutcome, progress: Any, live: bool) -> str:
     """What stdout gets last. Redirected: the answer as report.md says it, sources
     included. On a terminal (the draft was only previewed on stderr): the checked answer
     (labelled on stderr), the sources list its citations point at, then the PDF's path."""
@@ -114,7 +122,7 @@ def final_stdout(result: Any, progress: Any, live: bool) -> str:
     return "\n".join(([answer, ""] if answer else []) + ([sources, ""] if sources else []) + [result.report_pdf])
 
 
-def checked_answer(result: Any, progress: Any) -> str | None:
+def checked_answer(result: RunOutcome, progress: Any) -> str | None:
     """The checked answer, printed once after the run (its label goes to stderr); None when empty."""
     answer = strip_controls(result.answer or "").strip()
     if not answer:
@@ -161,7 +169,7 @@ def output_files(result: Any, target: str) -> list[tuple[str, Path]]:
 
 
 def _field(result: Any, name: str) -> Any:
-    """A run's field, from a local ``RunResult`` or a team run's JSON object alike."""
+    """A run's field, from a local ``RunOutcome`` or a team run's JSON object alike."""
     return result.get(name) if isinstance(result, dict) else getattr(result, name, None)
 
 

@@ -8,12 +8,15 @@ import json
 import os
 import shutil
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from research.modules.core.errors import EXIT_FAILURE, EXIT_OK, EXIT_SEARCH_FAILED, EXIT_USAGE, UserFacingError
 from research.modules.core.i18n import t
 from research.cli.arguments import ArgumentParser
 from research.modules.text.sanitize import clean_data, shorten, strip_controls
+
+if TYPE_CHECKING:  # the CLI starts without pydantic's models
+    from research.state.run_record import Source
 
 
 LANG_HELP = "language of the messages (default: your locale)"
@@ -365,10 +368,10 @@ def _confirm_removal(history, session, lang: str) -> bool:
     return False
 
 
-def print_source_list(console: Any, session_id: str, sources: list[dict[str, Any]], lang: str) -> None:
+def print_source_list(console: Any, session_id: str, sources: list[Source], lang: str) -> None:
     """The REPL's /sources: each source's label, title and status on one line, its URL whole on
-    the next so it can be copied or clicked (a list, not a table). ``sources``: session_folder's
-    source_list, whose fields are already one clean line each."""
+    the next so it can be copied or clicked (a list, not a table). Each source's fields are
+    already one clean line (``run_record.Source``)."""
     from rich.markup import escape
 
     if not sources:
@@ -376,14 +379,14 @@ def print_source_list(console: Any, session_id: str, sources: list[dict[str, Any
         return
     console.print(f"[bold]{escape(t('repl.sources_title', lang, session_id=session_id))}[/bold]")
     for source in sources:
-        ok = source.get("status") == "ok"
+        ok = source.read
         status = (t("repl.source_ok", lang) if ok
-                  else t("repl.source_left_out" if source.get("status") == "left_out" else "repl.source_failed",
-                         lang, error=shorten(str(source.get("error") or ""), 80)))
-        label, title = shorten(str(source.get("label", "")), 12), shorten(str(source.get("title") or ""), 300)
+                  else t("repl.source_left_out" if source.status == "left_out" else "repl.source_failed",
+                         lang, error=shorten(source.error or "", 80)))
+        label, title = shorten(source.label, 12), shorten(source.title, 300)
         console.print(f"[cyan]{escape(label)}[/cyan] {escape(title)} [{'dim' if ok else 'red'}]({escape(status)})[/]",
                       soft_wrap=True)
-        console.print(f"    {escape(str(source.get('url', '')))}", soft_wrap=True)
+        console.print(f"    {escape(source.url)}", soft_wrap=True)
 
 
 def print_sessions_table(sessions: list[dict], lang: str) -> None:

@@ -18,7 +18,6 @@ from research.state import AgentState, plan_queries_flat
 from research.state.agent_state import add_usage
 from research.state.models import (
     Disagreements,
-    Document,
     Language,
     ProblemKind,
     RunProblem,
@@ -26,6 +25,7 @@ from research.state.models import (
     VerificationSummary,
 )
 from research.state.run_problems import run_errors, run_problems, search_unreachable
+from research.state.run_record import sources_of
 from research.nodes.dependencies import WorkflowDependencies
 
 # The problems the report's notes open with: they explain everything after them.
@@ -70,7 +70,7 @@ async def write_report(state: AgentState, deps: WorkflowDependencies) -> AgentSt
             generated_at=datetime.now(timezone.utc),
             session_id=state["session_id"],
             body_markdown=body,
-            sources=[_ledger_entry(d) for d in documents],
+            sources=sources_of(documents),
             verification=verification,
             method={
                 "engines": state.get("engines_used", []),
@@ -211,8 +211,3 @@ def _stated_note(item: dict[str, Any], stated: list[bool], lang: Language) -> st
         return t("analysis.stated_none", lang)
     given = ", ".join(label for position, yes in zip(item["positions"], stated) if yes for label in position["labels"])
     return t("analysis.stated_some", lang, given=given)
-
-
-def _ledger_entry(doc: Document) -> dict[str, Any]:
-    return doc.model_dump(mode="json", include={"label", "url", "title", "language", "retrieved_at", "status", "error",
-                                                "suspicious", "kind"})

@@ -32,6 +32,7 @@ from enum import StrEnum
 from typing import Any, AsyncIterator
 
 from research.orchestrator.session_store import conninfo, connect, ensure_schema
+from research.state.run_record import RunOutcome
 
 # Per-owner transaction locks at submission: (namespace, hashtext(owner)).
 LOCK_NAMESPACE = 24
@@ -440,7 +441,7 @@ class Lease:
                 "INSERT INTO research_run_events (run_id, worker, event, payload) VALUES (%s, %s, %s, %s)",
                 (run_id, self.worker, event, json.dumps(payload, default=str)))
 
-    async def finish(self, run_id: int, status: RunStatus, result: dict[str, Any] | None = None,
+    async def finish(self, run_id: int, status: RunStatus, result: RunOutcome | None = None,
                      error: str | None = None) -> None:
         """Record the outcome. DONE: in one fenced transaction with the run's report files
         and its sessions-index row, read from its folder, so a run is finished in all three
@@ -451,19 +452,19 @@ class Lease:
 
         files: dict[str, bytes] = {}
         session_row = None
-        if status == RunStatus.DONE and result and result.get("session_dir"):
-            folder = Path(result["session_dir"])
+        if status == RunStatus.DONE and result is not None and result.session_dir:
+            folder = Path(result.session_dir)
             for name in REPORT_FILES[:2]:
                 if (folder / name).is_file():
                     files[name] = (folder / name).read_bytes()
-            files["result.json"] = json.dumps(result_json(result), ensure_ascii=False).encode("utf-8")
+            files["result.json"] = json.dumps(result.to_json(), ensure_ascii=False).encode("utf-8")
             session_row = session_row_from_folder(folder, self.owner)
         async with self._fenced() as connection:
             if status == RunStatus.QUEUED:
                 await connection.execute("UPDATE research_runs SET status = %s, worker = NULL WHERE run_id = %s",
                                          (status, run_id))
                 return
-            session_id = (result or {}).get("session_id")
+            session_id = result.session_id if result is not None else None
             for name, content in files.items():
                 await connection.execute(
                     """INSERT INTO research_reports (session_id, name, content, run_id, fence)
@@ -476,12 +477,4 @@ class Lease:
             await connection.execute(
                 """UPDATE research_runs SET status = %s, result = %s, error = %s, finished_at = clock_timestamp(),
                        heartbeat_at = clock_timestamp(), session_id = COALESCE(%s, session_id) WHERE run_id = %s""",
-                (status, json.dumps(result, default=str) if result is not None else None, error, session_id, run_id))
-
-
-def result_json(result: dict[str, Any]) -> dict[str, Any]:
-    """What `research --json` prints for this outcome (RunResult.to_json)."""
-    from research.orchestrator.runner import RunResult
-
-    known = set(RunResult.__dataclass_fields__)
-    return RunResult(**{key: value for key, value in result.items() if key in known}).to_json()
+                (status, json.dumps(result.stored()) if result is not None else None, error, session_id, run_id))

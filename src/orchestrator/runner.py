@@ -15,16 +15,17 @@ import importlib
 import os
 import traceback
 from contextlib import AsyncExitStack
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from research.modules.core.errors import EXIT_FAILURE, EXIT_NO_EVIDENCE, EXIT_OK, UsageError, UserFacingError
-from research.state.models import ProblemKind, summary_with_states
+from research.state.models import ProblemKind, RunProblem, summary_with_states
 from research.state.run_problems import outcome_exit_code, run_problems
-from research.state.session_folder import FINISHED_STATUSES, HistoryManager, SessionInfo, SessionStatus, now_iso, read_ledger, source_list, SOURCE_FIELDS
+from research.state.run_record import RunOutcome, RunVerification, SessionRecord, sources_of
+from research.state.session_folder import FINISHED_STATUSES, HistoryManager, SessionInfo, SessionStatus, now_iso, read_ledger
 from research.modules.core.run_options import recorded, restored
 from research.modules.core.settings import Settings
-from research.modules.text.sanitize import clean_data, safe_markdown
+from research.modules.text.sanitize import safe_markdown
 from research.nodes.dependencies import ProgressCallback, WorkflowDependencies
 from research.state.progress_events import Message, ProgressEvent, Resuming, ServersStarting, SessionStarted
 from research.orchestrator.graph_input import MAX_QUESTION_CHARS, clean_question, read_caller_input, resolve_language
@@ -63,42 +64,6 @@ class ResearchRequest:
     guard: Callable[[], None] | None = None
 
 
-@dataclass
-class RunResult:
-    session_id: str
-    session_dir: str
-    language: str
-    report_md: str = ""
-    report_pdf: str = ""
-    sources: int = 0
-    sources_failed: int = 0  # could not be read
-    sources_left_out: int = 0  # read, and not used: dated before --since
-    verification: dict[str, Any] = field(default_factory=dict)
-    exit_code: int = EXIT_OK
-    resumed: bool = False
-    answer: str = ""  # the final, checked answer (what report.md says), for stdout
-    problems: list[dict[str, Any]] = field(default_factory=list)  # failures that changed the result
-    # Every source of the run (session_folder.source_list): kept with the result, so a team's
-    # service shows them to a host or a client that has no copy of the session's folder.
-    source_list: list[dict[str, Any]] = field(default_factory=list)
-
-    def to_json(self) -> dict[str, Any]:
-        # Problems quote pages and servers: the one JSON object on stdout carries no escapes.
-        return clean_data({
-            "session_id": self.session_id,
-            "session_dir": self.session_dir,
-            "report_md": self.report_md,
-            "report_pdf": self.report_pdf,
-            "sources": self.sources,
-            "sources_failed": self.sources_failed,
-            "sources_left_out": self.sources_left_out,
-            "language": self.language,
-            "verification": self.verification,
-            "exit_code": self.exit_code,
-            "problems": self.problems,
-        })
-
-
 class ProgressStreamFailed(UserFacingError):
     """The progress stream could not be written (`2>/dev/full`, `2>&1 | head -c1`): the run
     stops there and its session is kept as "interrupted", resumable, exit 1."""
@@ -125,7 +90,7 @@ def _guarded(progress: ProgressCallback) -> ProgressCallback:
 
 async def run_research(
     request: ResearchRequest, settings: Settings, progress: ProgressCallback
-) -> RunResult:
+) -> RunOutcome:
     progress = _guarded(progress)
     history = HistoryManager(settings.sessions_dir, guard=request.guard)
     kept_changes: list[str] = []
@@ -246,7 +211,7 @@ class RunContext:
         return self.settings.review_plan and self.request.reviewer is not None
 
 
-async def _run_locked(run: RunContext) -> RunResult:
+async def _run_locked(run: RunContext) -> RunOutcome:
     request, progress, history, session, lang = run.request, run.progress, run.history, run.session, run.lang
     history.update_meta(session.session_id, status=SessionStatus.RUNNING)
     history.append_event(session.session_id, "run_start", resume=bool(request.resume))
@@ -288,15 +253,16 @@ async def _run_locked(run: RunContext) -> RunResult:
     history.append_event(session.session_id, "run_end")
     documents = final.get("documents", [])
     read = sum(1 for d in documents if d.status == "ok")
-    problems, exit_code = [problem.as_json() for problem in run_problems(final)], outcome_exit_code(final)
+    problems, exit_code = run_problems(final), outcome_exit_code(final)
     sandbox = run.pool.parser.sandbox_name if run.pool.parser is not None else ""
     if sandbox in WEAK_SANDBOXES:  # parsed with less isolation than bwrap or a container gives
-        problems.append({"kind": ProblemKind.SANDBOX, "message": sandbox})
+        problems.append(RunProblem(kind=ProblemKind.SANDBOX, message=sandbox))
     # The five verdict counts, from the claims: meta.json (sessions list/show) and --json.
     summary = summary_with_states(final.get("verification") or {}) if read else {}
+    verification = RunVerification.model_validate(summary) if summary else None
     history.update_meta(session.session_id, problems=problems, exit_code=exit_code,
-                        **({"verification": summary} if summary else {}))
-    return RunResult(
+                        **({"verification": verification} if verification is not None else {}))
+    return RunOutcome(
         session_id=session.session_id,
         session_dir=str(session.path),
         language=lang,
@@ -305,13 +271,12 @@ async def _run_locked(run: RunContext) -> RunResult:
         sources=read,
         sources_failed=sum(1 for d in documents if d.status == "failed"),
         sources_left_out=sum(1 for d in documents if d.status == "left_out"),
-        verification=summary,
+        verification=verification,
         exit_code=exit_code,
         resumed=bool(request.resume),
         answer=final_answer(final, read),
         problems=problems,
-        # Only the fields it keeps: a document's page text can be megabytes.
-        source_list=source_list(d.model_dump(include=set(SOURCE_FIELDS)) for d in documents),
+        source_list=sources_of(documents),
     )
 
 
@@ -324,24 +289,25 @@ def final_answer(final: dict[str, Any], read: int) -> str:
     return safe_markdown(checked or final.get("draft", ""))
 
 
-def result_from_meta(session: SessionInfo, lang: str, meta: dict[str, Any], resumed: bool) -> RunResult:
+def result_from_meta(session: SessionInfo, lang: str, meta: Mapping[str, Any], resumed: bool) -> RunOutcome:
     """The result of a run whose report step finished but whose graph did not return (here,
     or in a `research serve` worker that died before recording it)."""
-    read = int(meta.get("sources") or 0)
-    return RunResult(
+    record = SessionRecord.read(meta, session.session_id)
+    read = (record.sources if record else None) or 0
+    return RunOutcome(
         session_id=session.session_id,
         session_dir=str(session.path),
         language=lang,
         report_md=str(session.path / "report.md"),
         report_pdf=str(session.path / "report.pdf"),
         sources=read,
-        sources_failed=int(meta.get("sources_failed") or 0),
-        sources_left_out=int(meta.get("sources_left_out") or 0),
-        verification=meta.get("verification") or {},
-        exit_code=EXIT_OK if read else int(meta.get("exit_code") or EXIT_NO_EVIDENCE),
+        sources_failed=(record.sources_failed if record else None) or 0,
+        sources_left_out=(record.sources_left_out if record else None) or 0,
+        verification=record.verification if record else None,
+        exit_code=EXIT_OK if read else ((record.exit_code if record else None) or EXIT_NO_EVIDENCE),
         resumed=resumed,
-        problems=list(meta.get("problems") or []),
-        source_list=source_list(read_ledger(session.path)),
+        problems=(record.problems if record else None) or [],
+        source_list=sources_of(read_ledger(session.path)),
     )
 
 

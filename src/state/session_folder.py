@@ -31,6 +31,7 @@ from research.modules.core.errors import UsageError, UserFacingError
 from research.modules.core.files import atomic_write, fsync_directory  # noqa: F401 - the session's writes, and re-exported
 from research.modules.core.urls import canonical_url
 from research.modules.text.sanitize import one_line, shorten
+from research.state.run_record import SessionRecord
 from research.state.status import SessionStatus
 
 SESSION_ID = re.compile(r"^\d{8}_\d{6}_[0-9a-f]{6}$")
@@ -91,16 +92,9 @@ class HistoryManager:
             (path / "sources").mkdir()
         except OSError as exc:
             raise UserFacingError("session.not_writable", path=str(self.root), reason=exc.strerror or str(exc)) from None
-        meta = {
-            "session_id": session_id,
-            "question": question,
-            "language": language,
-            "model": model,
-            "parent_session": parent,
-            "created_at": now_iso(),
-            "status": SessionStatus.RUNNING,
-        }
-        self.write_json(session_id, "meta.json", meta)
+        record = SessionRecord(session_id=session_id, question=question, language=language, model=model,
+                               parent_session=parent, created_at=now_iso(), status=SessionStatus.RUNNING)
+        self.write_json(session_id, "meta.json", record.model_dump(mode="json"))
         return SessionInfo(session_id, path)
 
     def resolve(self, ref: str) -> SessionInfo:
@@ -180,8 +174,9 @@ class HistoryManager:
             return None
 
     def update_meta(self, session_id: str, **fields: Any) -> None:
+        """Set these fields of meta.json (``SessionRecord``'s, checked; the file's other keys kept)."""
         meta = self.read_json(session_id, "meta.json", {})
-        meta.update(fields)
+        meta.update(SessionRecord.fields(**fields))
         self.write_json(session_id, "meta.json", meta)
 
     def append_event(self, session_id: str, event: str, **fields: Any) -> None:
@@ -295,20 +290,6 @@ def read_ledger(folder: Path) -> list[dict[str, Any]]:
         if isinstance(entry, dict):
             entries.append(entry)
     return entries
-
-
-SOURCE_FIELDS = ("label", "title", "url", "status", "error", "suspicious")  # what source_list keeps of an entry
-
-
-def source_list(ledger: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """The sources of a ledger as a person or a host is shown them, without the pages' text:
-    label, title, URL, status (ok, failed, left_out), the error and whether text addressed to
-    a model was screened out. Each field is one clean line: a page or a shared folder wrote it."""
-    return [{"label": one_line(str(entry.get("label", ""))), "title": one_line(str(entry.get("title") or "")),
-             "url": one_line(str(entry.get("url") or "")), "status": one_line(str(entry.get("status") or "ok")),
-             "error": one_line(str(entry["error"])) if entry.get("error") else None,
-             "suspicious": entry.get("suspicious") is True}
-            for entry in ledger]
 
 
 def _open_regular(path: Path, flags: int) -> int:

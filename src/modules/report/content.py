@@ -18,12 +18,13 @@ from typing import Any, Union
 
 from markdown_it import MarkdownIt
 from markdown_it.tree import SyntaxTreeNode
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
 
 from research.modules.core.grammar import URL_IN_PROSE, renumbered_titles
 from research.modules.report.templates import report_labels
 from research.modules.text.claims import citation_labels, has_sentence_end
 from research.state.models import ClaimVerdict, Language, Verdict, VerificationResult
+from research.state.run_record import Source, sources_of
 
 # ---------------------------------------------------------------------------
 # Input
@@ -38,13 +39,19 @@ class ReportInput(BaseModel):
     generated_at: datetime
     session_id: str
     body_markdown: str = ""
-    sources: list[dict[str, Any]] = Field(default_factory=list)
+    sources: list[Source] = Field(default_factory=list)  # the ledger's, in order (a mapping is read as one)
     verification: VerificationResult = Field(default_factory=VerificationResult)
     method: dict[str, Any] = Field(default_factory=dict)
     notes: list[str] = Field(default_factory=list)
     parent_session: str | None = None
     # Where the sources disagree, ready to show: [{"topic", "positions": [{"value", "labels"}], "note"}]
     disagreements: list[dict[str, Any]] = Field(default_factory=list)
+
+    @field_validator("sources", mode="before")
+    @classmethod
+    def _ledger_entries(cls, value: Any) -> Any:
+        """Ledger entries as processed.jsonl holds them become sources by the one reading."""
+        return sources_of(value) if isinstance(value, list) else value
 
 
 # ---------------------------------------------------------------------------
@@ -169,17 +176,53 @@ class MethodView:
 
 @dataclass(frozen=True)
 class SourceEntry:
+    """The report's view of one ``Source``: its number in the list it is shown in, its title and
+    error on one line, and its kind only where it says something ("unknown" on every line would not)."""
+
     number: int
-    label: str
-    title: str
-    url: str
-    language: str
-    retrieved_at: str
-    failed: bool
-    error: str
-    suspicious: bool
-    kind: str = ""
-    left_out: bool = False  # read, and not used (dated before --since); ``error`` says why  # official, academic, ... (modules/text/source_kind.py); "" when not graded
+    source: Source
+
+    @property
+    def label(self) -> str:
+        return self.source.label
+
+    @property
+    def title(self) -> str:
+        return " ".join(self.source.title.split())
+
+    @property
+    def url(self) -> str:
+        return self.source.url
+
+    @property
+    def language(self) -> str:
+        return self.source.language
+
+    @property
+    def retrieved_at(self) -> str:
+        return self.source.retrieved_at
+
+    @property
+    def failed(self) -> bool:
+        return self.source.status == "failed"
+
+    @property
+    def left_out(self) -> bool:
+        """Read, and not used (dated before --since); ``error`` says why."""
+        return self.source.status == "left_out"
+
+    @property
+    def error(self) -> str:
+        return " ".join((self.source.error or "").split())
+
+    @property
+    def suspicious(self) -> bool:
+        return self.source.suspicious
+
+    @property
+    def kind(self) -> str:
+        """official, academic, ... (modules/text/source_kind.py); "" when not graded or unknown."""
+        return "" if self.source.kind in ("", "unknown") else self.source.kind
 
     def details(self, labels: dict[str, str]) -> list[tuple[str, str]]:
         """What is known of the source, as (label, value), in the order every format shows it."""
@@ -612,30 +655,14 @@ def _method_view(data: dict[str, Any], sources: list[SourceEntry]) -> MethodView
     )
 
 
-def _source_entries(ledger: list[dict[str, Any]]) -> list[SourceEntry]:
-    entries = []
-    for number, source in enumerate((s for s in ledger if isinstance(s, dict)), start=1):
-        entries.append(
-            SourceEntry(
-                number=number,
-                label=str(source.get("label") or f"S{number}"),
-                title=" ".join(str(source.get("title") or "").split()),
-                url=str(source.get("url") or ""),
-                language=str(source.get("language") or ""),
-                retrieved_at=str(source.get("retrieved_at") or ""),
-                failed=source.get("status") == "failed",
-                left_out=source.get("status") == "left_out",
-                error=" ".join(str(source.get("error") or "").split()),
-                suspicious=bool(source.get("suspicious")),
-                # "unknown" on every line says nothing a reader can use: only known kinds are shown.
-                kind="" if source.get("kind") in (None, "", "unknown") else str(source["kind"]),
-            )
-        )
-    return entries
+def _source_entries(ledger: list[Source]) -> list[SourceEntry]:
+    """The ledger's sources numbered in its order; one without a label is named by its place."""
+    return [SourceEntry(number=number, source=source if source.label else source.model_copy(update={"label": f"S{number}"}))
+            for number, source in enumerate(ledger, start=1)]
 
 
 def _renumbered(entries: list[SourceEntry]) -> list[SourceEntry]:
-    return [SourceEntry(**{**entry.__dict__, "number": n}) for n, entry in enumerate(entries, start=1)]
+    return [SourceEntry(number=n, source=entry.source) for n, entry in enumerate(entries, start=1)]
 
 
 def _format_date(moment: datetime) -> str:

@@ -43,7 +43,7 @@ from research.modules.core.run_options import from_tool, tool_parameters, within
 from research.modules.core.settings import Settings
 from research.orchestrator import run_queue
 from research.orchestrator.run_queue import QueuedRequest, RunStatus
-from research.orchestrator.runner import RunResult
+from research.state.run_record import RunOutcome
 from research.modules.text.sanitize import clean_data, safe_markdown
 from research.orchestrator.session_store import DatabaseUnreachable, get_session, list_sessions
 from research.servers.mcp_support import ResearchMCPServer
@@ -55,7 +55,6 @@ from research.servers.research.results import (
     SessionList,
     SessionReport,
     SessionSummary,
-    SourceEntry,
     render_research,
     render_session_list,
     research_output,
@@ -333,14 +332,14 @@ class HttpService:
         return progress_message(said, lang), said
 
     def team_output(self, run_id: int, row: dict[str, Any]) -> TeamResearchOutput:
-        result = RunResult(**row["result"])
+        result = RunOutcome.read(row["result"])
         try:
             output = research_output(self.history, result)
         except (OSError, UserFacingError):  # no session folder on this host: what the run itself said
             output = ResearchOutput(session_id=result.session_id, session_dir="", language=result.language,
                                     answer=safe_markdown(result.answer.strip()),
-                                    verification=with_verdicts(result.verification, {}),
-                                    sources=[SourceEntry(**entry) for entry in result.source_list],
+                                    verification=with_verdicts(result.verification_json(), {}),
+                                    sources=result.source_list,
                                     report_md=result.report_md, report_pdf=result.report_pdf,
                                     no_evidence=result.exit_code != 0)
         files = {name: run_files_path(run_id, name) for name in REPORT_FILES}
@@ -350,7 +349,7 @@ class HttpService:
                                      "progress_md": files["progress.md"] if output.progress_md else ""},
                                   run_id=run_id, result=self.local_json(run_id, result))
 
-    def local_json(self, run_id: int, result: RunResult) -> dict[str, Any]:
+    def local_json(self, run_id: int, result: RunOutcome) -> dict[str, Any]:
         """What `research "…" --json` prints for this run on the machine that ran it, its paths
         the API's (a client puts its own copies' paths there)."""
         from research.cli.run_output import json_result
@@ -615,7 +614,7 @@ def build_api(service: HttpService, store: TokenStore) -> list[Any]:
         if row["status"] in run_queue.FINAL and row["status"] != RunStatus.DONE:
             body["error"] = {lang: _error_text(row["error"], lang) or str(row["status"]) for lang in ("en", "ja")}
         if row["status"] == RunStatus.DONE and row["result"]:
-            body["result"] = service.local_json(row["run_id"], RunResult(**row["result"]))
+            body["result"] = service.local_json(row["run_id"], RunOutcome.read(row["result"]))
         return _json(body)
 
     async def run_events(request: Any, owner: str) -> Any:

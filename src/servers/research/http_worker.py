@@ -29,7 +29,6 @@ import signal
 import socket
 import sys
 import time
-from dataclasses import asdict
 from typing import Any
 
 import psycopg
@@ -44,6 +43,7 @@ from research.orchestrator.run_queue import CURRENT_FENCE, ClaimedRun, Fenced, H
 from research.orchestrator.runner import ResearchRequest, result_from_meta, run_research
 from research.orchestrator.server_pool import KeptServers, ServerLease
 from research.orchestrator.session_store import DatabaseUnreachable, ensure_schema, ping
+from research.state.run_record import RunOutcome
 from research.state.progress_events import ProgressEvent, SessionStarted, Token, to_wire
 from research.state.session_folder import FINISHED_STATUSES, SESSION_LOCKED, HistoryManager, SessionInfo, lock_held
 
@@ -248,7 +248,7 @@ class Worker:
                 # The report was written but the worker died before saying so: nothing to run again.
                 info = SessionInfo(session_id, history.path(session_id))
                 await self.lease.finish(claimed.run_id, RunStatus.DONE,
-                                        asdict(result_from_meta(info, meta.get("language", ""), meta, resumed=True)))
+                                        result_from_meta(info, meta.get("language", ""), meta, resumed=True))
                 return
         events: asyncio.Queue[ProgressEvent] = asyncio.Queue()
         lost: list[BaseException] = []  # why this worker may no longer write for the run
@@ -348,7 +348,7 @@ class Worker:
             await self._finish(claimed, RunStatus.FAILED, error=_both_languages(failure))
         else:
             result = run.result()
-            await self._finish(claimed, RunStatus.DONE, asdict(result))
+            await self._finish(claimed, RunStatus.DONE, result)
             await self._remove_orphans(history, claimed.run_id, result.session_id)
 
     async def _remove_orphans(self, history: HistoryManager, run_id: int, kept: str) -> None:
@@ -373,7 +373,7 @@ class Worker:
                 self.say("worker.index_row_kept", session_id=session_id, reason=type(exc).__name__)
             self.say("worker.removed_unrecorded", session_id=session_id, run_id=run_id)
 
-    async def _finish(self, claimed: ClaimedRun, status: RunStatus, result: dict[str, Any] | None = None,
+    async def _finish(self, claimed: ClaimedRun, status: RunStatus, result: RunOutcome | None = None,
                       error: str | None = None) -> None:
         try:
             await self.lease.finish(claimed.run_id, status, result, error)

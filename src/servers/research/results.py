@@ -8,20 +8,11 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from research.modules.core.i18n import t
-from research.orchestrator.runner import RunResult
 from research.modules.text.sanitize import one_line, safe_markdown
 from research.state.models import states_json, summary_states, summary_with_states, supported_percent
 from research.state.progress_log import PROGRESS_FILE, verdict_counts
-from research.state.session_folder import HistoryManager, SessionInfo, read_ledger, read_session_bytes, source_list
-
-
-class SourceEntry(BaseModel):
-    label: str  # "S1": what the answer's [S1] citations point at
-    title: str = ""
-    url: str = ""
-    status: str = "ok"  # "ok" | "failed" (could not be read) | "left_out" (dated before --since)
-    error: str | None = None
-    suspicious: bool = False  # text addressed to a model was screened out of it (modules/text/injection.py)
+from research.state.run_record import RunOutcome, RunVerification, Source, sources_of
+from research.state.session_folder import HistoryManager, SessionInfo, read_ledger, read_session_bytes
 
 
 class ResearchOutput(BaseModel):
@@ -29,11 +20,11 @@ class ResearchOutput(BaseModel):
     session_dir: str
     language: str
     answer: str = Field(description="the verified answer (Markdown with [S#] citations)")
-    verification: dict[str, Any] = Field(
-        default_factory=dict,
+    verification: RunVerification = Field(
+        default_factory=RunVerification,
         description="claim counts; 'verdicts': how many claims are supported, partly_supported, not_supported, "
                     "contradicted, not_checked, and 'supported_percent': supported / all claims, in whole percent")
-    sources: list[SourceEntry] = Field(default_factory=list)
+    sources: list[Source] = Field(default_factory=list)
     report_md: str = ""
     report_pdf: str = ""
     progress_md: str = ""
@@ -81,7 +72,7 @@ class SessionReport(BaseModel):
     markdown: str
 
 
-def research_output(history: HistoryManager, result: RunResult) -> ResearchOutput:
+def research_output(history: HistoryManager, result: RunOutcome) -> ResearchOutput:
     session = history.resolve(result.session_id)
     verification = history.read_json(session.session_id, "verification.json", {}) or {}
     answer = verification.get("annotated_draft") or _read(session, "llm_draft.md")
@@ -91,7 +82,7 @@ def research_output(history: HistoryManager, result: RunResult) -> ResearchOutpu
         session_dir=result.session_dir,
         language=result.language,
         answer=safe_markdown(answer.strip()),
-        verification=with_verdicts(result.verification, verification),
+        verification=with_verdicts(result.verification_json(), verification),
         sources=ledger(session),
         report_md=result.report_md,
         report_pdf=result.report_pdf,
@@ -100,24 +91,25 @@ def research_output(history: HistoryManager, result: RunResult) -> ResearchOutpu
     )
 
 
-def with_verdicts(summary: dict[str, Any], verification: dict[str, Any]) -> dict[str, Any]:
+def with_verdicts(summary: dict[str, Any], verification: dict[str, Any]) -> RunVerification:
     """The summary with the five counts (``verdicts``) and the share shown from them, taken
     from verification.json's claims where it has them."""
     if not summary:
-        return summary
+        return RunVerification()
     if verification.get("summary"):
-        return summary_with_states(verification)
+        return RunVerification.model_validate(summary_with_states(verification))
     counts = summary_states(summary)
-    return {**summary, "verdicts": states_json(counts), "supported_percent": supported_percent(counts)}
+    return RunVerification.model_validate(
+        {**summary, "verdicts": states_json(counts), "supported_percent": supported_percent(counts)})
 
 
-def ledger(session: SessionInfo) -> list[SourceEntry]:
-    return [SourceEntry(**entry) for entry in source_list(read_ledger(session.path))]
+def ledger(session: SessionInfo) -> list[Source]:
+    return sources_of(read_ledger(session.path))
 
 
 def render_research(output: ResearchOutput) -> str:
     lang = output.language
-    summary = output.verification
+    summary = output.verification.as_json()
     lines = [output.answer or t("progress.no_evidence", lang), ""]
     if summary:
         lines += [verdict_counts(summary_states(summary), lang), ""]

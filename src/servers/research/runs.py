@@ -17,7 +17,8 @@ from typing import Any, Awaitable, Callable
 import anyio
 
 from research.modules.core.settings import Settings
-from research.orchestrator.runner import ResearchRequest, RunResult, run_research
+from research.orchestrator.runner import ResearchRequest, run_research
+from research.state.run_record import RunOutcome
 from research.state.progress_events import NodeStarted, ProgressEvent, SessionStarted, Token
 
 # One local model serves every run: a second run at once would halve the speed of both.
@@ -41,7 +42,7 @@ class RunsBusy(Exception):
 class ActiveRun:
     label: str  # the question, or the id being resumed, until the session is known
     request: ResearchRequest | None = None
-    task: "asyncio.Task[RunResult] | None" = None
+    task: "asyncio.Task[RunOutcome] | None" = None
     session_id: str = ""
     language: str = ""
     node: str = ""
@@ -53,7 +54,7 @@ class RunManager:
         self.limit = limit
         self.active: list[ActiveRun] = []
 
-    async def run(self, request: ResearchRequest, settings: Settings, on_event: EventSink) -> RunResult:
+    async def run(self, request: ResearchRequest, settings: Settings, on_event: EventSink) -> RunOutcome:
         """Run one research request, passing its progress events (tokens left out) to ``on_event``.
 
         Raises ``RunsBusy`` at the limit, and whatever ``run_research`` raises.
@@ -87,7 +88,7 @@ class RunManager:
             if task.done() and not task.cancelled():
                 task.exception()  # retrieved: asyncio must not log it as never seen
 
-    async def _follow(self, run: ActiveRun, task: asyncio.Task[RunResult], on_event: EventSink) -> None:
+    async def _follow(self, run: ActiveRun, task: asyncio.Task[RunOutcome], on_event: EventSink) -> None:
         while True:
             getter = asyncio.ensure_future(run.events.get())
             try:
