@@ -151,7 +151,9 @@ def run_one(item: Any, set_name: str, python: str, checkout: Path, meter: Ollama
     return line
 
 
-def figures(lines: list[dict[str, Any]]) -> dict[str, Any]:
+def figures(lines: list[dict[str, Any]], checked: bool = False) -> dict[str, Any]:
+    """The table's figures over LINES; CHECKED: the program checks its claims and keeps its first
+    draft apart (ours), so those columns have figures (LCR's show –)."""
     done = [line for line in lines if line["status"] == "done"]
     correct = sum(bool(line["correct"]) for line in lines)
     low, high = wilson(correct, len(lines))
@@ -161,21 +163,33 @@ def figures(lines: list[dict[str, Any]]) -> dict[str, Any]:
             "seconds_median": percentile([line["seconds"] for line in done], 50),
             "seconds_p90": percentile([line["seconds"] for line in done], 90),
             "tokens_median": percentile([float(t) for t in tokens], 50) if tokens else None,
-            "own_page_read": sum(bool(line.get("own_page_read")) for line in done)}
+            "own_page_read": sum(bool(line.get("own_page_read")) for line in done),
+            "claims": sum(line.get("claims") or 0 for line in done) if checked else None,
+            "supported": sum(line.get("supported") or 0 for line in done),
+            "changed": sum(bool(line.get("verification_changed")) for line in done),
+            "helped": sum(1 for line in done if line.get("draft_correct") is False and line["correct"]),
+            "hurt": sum(1 for line in done if line.get("draft_correct") and not line["correct"]),
+            "draft_correct": sum(bool(line.get("draft_correct")) for line in done)}
 
 
 def table(rows: list[tuple[str, dict[str, Any]]]) -> str:
     def cell(value: float | None, digits: int = 1) -> str:
         return "–" if value is None else f"{value:,.{digits}f}"
 
-    out = ["| program | accuracy (95 % CI) | completed | s/question median / p90 | tokens/question median | read the answering page |",
-           "|---|---|---|---|---|---|"]
+    out = ["| program | accuracy (95 % Wilson) | completed | s/question median / p90 | tokens/question median | "
+           "read the answering page | claims supported | verification changed the answer: runs (made right / wrong) "
+           "| first draft right |", "|---|---|---|---|---|---|---|---|---|"]
     for name, f in rows:
         accuracy = "–" if f["accuracy"] is None else (
             f"{100 * f['accuracy']:.0f} % ({f['correct']}/{f['questions']}; {100 * f['interval'][0]:.0f}–"
             f"{100 * f['interval'][1]:.0f} %)")
         out.append(f"| {name} | {accuracy} | {f['completed']}/{f['questions']} | {cell(f['seconds_median'])} / "
-                   f"{cell(f['seconds_p90'])} | {cell(f['tokens_median'], 0)} | {f['own_page_read']}/{f['completed']} |")
+                   f"{cell(f['seconds_p90'])} | {cell(f['tokens_median'], 0)} | {f['own_page_read']}/{f['completed']} | "
+                   + ("– | – | – |" if f["claims"] is None else
+                      (f"{100 * f['supported'] / f['claims']:.0f} % " if f["claims"] else "– ")
+                      + f"({f['supported']}/{f['claims']}) | "
+                      f"{f['changed']}/{f['completed']} ({f['helped']} / {f['hurt']}) | "
+                      f"{f['draft_correct']}/{f['completed']} |"))
     return "\n".join(out)
 
 
@@ -189,6 +203,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--timeout", type=float, default=1800.0, help="seconds per question")
     parser.add_argument("--loops", type=int, default=3, help="LCR's max_web_research_loops (its default: 3)")
     parser.add_argument("--limit", type=int, help="only the first N questions of the bench's sample")
+    parser.add_argument("--no-run", action="store_true", help="ask nothing: the table from the lines written")
     args = parser.parse_args(argv)
     config = json.loads((args.bench / "bench.json").read_text("utf-8"))
     bench = load_set(config["set"], Path(config["data"]))
@@ -200,7 +215,7 @@ def main(argv: list[str] | None = None) -> int:
     with OllamaMeter(args.ollama) as meter, CorpusSearch(args.bench / "corpus") as corpus, \
             tempfile.TemporaryDirectory(prefix="bench-lcr-") as tmp:
         for item in items:
-            if item.item_id in done:
+            if item.item_id in done or args.no_run:
                 continue
             load = os.getloadavg()[0]
             line = run_one(item, bench.name, args.python, args.lcr, meter, corpus, args.model, Path(tmp),
@@ -223,9 +238,11 @@ def main(argv: list[str] | None = None) -> int:
     asked = [line["item_id"] for line in lines if line["item_id"] in by_id]
     both = [item_id for item_id in asked if item_id in ours]
     mine = [{"status": ours[i].status, "correct": ours[i].correct, "seconds": ours[i].seconds, "tokens": ours[i].tokens,
-             "own_page_read": ours[i].own_page_read} for i in both]
+             "own_page_read": ours[i].own_page_read, "claims": ours[i].claims, "supported": ours[i].supported,
+             "verification_changed": ours[i].verification_changed, "draft_correct": ours[i].draft_correct}
+            for i in both]
     theirs = [line for line in lines if line["item_id"] in both]
-    summary = {"set": bench.name, "model": args.model, "questions": both, "ours": figures(mine),
+    summary = {"set": bench.name, "model": args.model, "questions": both, "ours": figures(mine, checked=True),
                "lcr": figures(theirs), "lcr_loops": args.loops}
     (args.bench / "lcr-summary.json").write_text(json.dumps(summary, indent=2) + "\n", "utf-8")
     print(table([("research (this program)", summary["ours"]), ("local-deep-researcher", summary["lcr"])]))
