@@ -989,6 +989,65 @@ def test_a_heading_whose_sub_sections_all_emptied_goes_too():
     assert not_given == ["富士山の標高は？"] and "## 調査結果" in tidy and "### 富士山の標高は？" in tidy
 
 
+_GIL_SOURCE = ("In Python 3.14 the free-threaded build became officially supported, though it is still not the "
+               "default build. The default build still has the GIL.")
+
+
+async def _gil_answer(draft: str, question: str, language: str = "en", source: str = _GIL_SOURCE) -> dict:
+    ledger = [dict(LEDGER[0], label="S1", language=language, suspicious=False, markdown=source)]
+    state = dict(_state(draft, language=language), documents=ledger, question=question)
+    return (await _verify(state, _deps(FakeModel(), loops=0)[0]))["verification"]
+
+
+async def test_the_headline_of_a_yes_no_question_the_sources_contradict_is_said_with_their_words():
+    # issue 44, item 5: "Is the GIL gone in 3.14?" answered "Yes, … now the default build" against a
+    # source that says the opposite. The contradicted headline leaves, and the answer says so first.
+    verification = await _gil_answer(
+        "## Summary\nYes, the free-threaded build is now the default build in Python 3.14 [S1].\n",
+        "Is the GIL gone in Python 3.14?")
+    answer = verification["annotated_draft"]
+    assert "now the default build in Python 3.14 [S1]." not in answer.replace("do not say that the", "")
+    assert answer.startswith("## Summary\nThe sources read do not say that the free-threaded build is now the default "
+                             "build in Python 3.14; they say otherwise: «In Python 3.14 the free-threaded build became "
+                             "officially supported, though it is still not the default build.» [S1].")
+    assert "Yes" not in answer
+    # Not for a question that asks for something: the Summary says what is checked, nothing more.
+    verification = await _gil_answer(
+        "## Summary\nThe free-threaded build is now the default build in Python 3.14 [S1].\n",
+        "What changed for free-threading in Python 3.14?")
+    assert "say otherwise" not in verification["annotated_draft"]
+
+
+async def test_a_yes_or_no_stands_only_on_a_supported_sentence_and_an_undecided_one_never_leads():
+    # The words of a yes/no question are the claim: "gone" is found in no source, so "The GIL is
+    # gone in Python 3.14" is no longer waved through as supported (it was: the question's own
+    # words counted as a frame). It stays "not checked", loses its "Yes", and a supported finding leads.
+    verification = await _gil_answer(
+        "## Summary\nYes, the GIL is gone in Python 3.14 [S1].\n\n"
+        "## Details\nThe free-threaded build became officially supported in Python 3.14 [S1].\n",
+        "Is the GIL gone in Python 3.14?")
+    (gone,) = [c for c in verification["claims"] if "gone" in c["text"]]
+    assert gone["state"] == "not_checked"
+    (supported,) = [c for c in verification["claims"] if "officially" in c["text"]]
+    assert supported["state"] == "supported"  # "…, though it is still not the default" denies only its own clause
+    answer = verification["annotated_draft"]
+    summary = answer.split("## Summary\n")[1].split("##")[0].strip()
+    assert summary.startswith("The free-threaded build became officially supported in Python 3.14 [S1].")
+    assert "Yes" not in summary and "The GIL is gone in Python 3.14 [S1] (not checked)." in summary
+    # A "No" on a supported sentence is the answer, and stays: the sentence is checked without it.
+    verification = await _gil_answer("## Summary\nNo. The default build still has the GIL [S1].\n",
+                                     "Is the GIL gone in Python 3.14?")
+    (claim,) = verification["claims"]
+    assert claim["state"] == "supported"
+    assert verification["annotated_draft"].startswith("## Summary\nNo. The default build still has the GIL [S1].")
+    # In Japanese too.
+    source = "Python 3.14でフリースレッド版は正式にサポートされたが、既定のビルドではない。既定のビルドにはGILが残っている。"
+    verification = await _gil_answer("## 結論\nはい、Python 3.14ではフリースレッド版が既定のビルドになった[S1]。\n",
+                                     "Python 3.14でGILはなくなりましたか？", "ja", source)
+    answer = verification["annotated_draft"]
+    assert "はい" not in answer and "異なる内容を述べています: «Python 3.14でフリースレッド版は正式にサポートされたが、" in answer
+
+
 async def test_a_sentence_left_opening_its_section_loses_the_connective_that_answered_a_removed_one():
     # The real model's GIL answer (docs/benchmarks.md, issue 44): its "now the default" sentence
     # was contradicted and taken out, and the Summary opened "However, the free-threaded build…".

@@ -30,6 +30,7 @@ from research.modules.core.grammar import JOINED_CITATIONS, TITLE_NUMBER, URL_IN
 from research.modules.core.i18n import t
 from research.modules.text.analyser import name_suffix_terms, name_terms, term_set, terms
 from research.modules.text.disagreements import attribute_words, attributes_named
+from research.modules.text.questions import answer_word, is_yes_no
 from research.modules.text.injection import addresses_reader
 from research.state.models import CONTRADICTING_REASONS, ClaimVerdict, Document, Language, Verdict
 from research.modules.text.claims import (
@@ -612,6 +613,12 @@ def assemble_answer(
     summary = [s for s, _, section in sentences if section == summary_section]
     kept_summary = [s for s in summary if replacement.get(s)]
     lifted = False
+    yes_no = is_yes_no(question, language)
+    if yes_no:
+        # The yes or no of a sentence no check decided goes: the answer rests on checked words.
+        for s in kept_summary:
+            if status.get(s) != "supported" and answer_word(plain_text(replacement[s])):
+                replacement[s] = _without_answer_word(replacement[s])
     answered_by_summary: set[str] = answered_elsewhere
     if summary and not kept_summary:
         # An empty Summary takes the first supported sentence of a finding that keeps another.
@@ -631,11 +638,42 @@ def assemble_answer(
             status[summary[0]] = "supported"
             kept_summary, lifted = [summary[0]], True
     elif kept_summary and status.get(kept_summary[0]) == "not_checked":
-        # "Not checked" never leads: supported sentences of the Summary come first.
+        # "Not checked" never leads: supported sentences of the Summary come first, and where the
+        # Summary has none, the first supported sentence of the findings is moved up to lead it.
         ordered = sorted(kept_summary, key=lambda s: status.get(s) != "supported")
         texts = [replacement[s] for s in ordered]
         for s, new in zip(kept_summary, texts):
             replacement[s] = new
+        donor = next((s for s, _, section in sentences if section != summary_section
+                      and status.get(s) == "supported" and by_start.get(s) and replacement.get(s)), None)
+        if status.get(ordered[0]) != "supported" and donor is not None:
+            donor_section = next(section for s, _, section in sentences if s == donor)
+            if sum(1 for s, _, section in sentences if section == donor_section and status.get(s) == "supported"
+                   and replacement.get(s)) == 1:
+                answered_by_summary.add(_heading_key(donor_section))
+            joiner = " " if language == "en" else ""
+            replacement[kept_summary[0]] = replacement[donor] + joiner + replacement[kept_summary[0]]
+            replacement[donor] = ""
+            status[kept_summary[0]] = "supported"
+            lifted = True
+
+    # The headline of a yes/no question is checked hardest (issue 44): a yes or a no stands
+    # only on a supported sentence, and a headline the sources contradict is said, with them.
+    if yes_no:
+        against = _contradicted_headline(sentences, by_start, summary_section, question)
+        if against is not None and summary:
+            line = t("answer.sources_say_otherwise", language, claim=_quoted_claim(against.text),
+                     evidence=_short_quote(against.evidence), label=against.evidence_label or "")
+            first = summary[0]
+            rest = replacement.get(first, "")
+            # A "Yes" kept after the sources said otherwise would answer against them.
+            said_yes = answer_word(plain_text(rest)) if rest else None
+            if said_yes and not said_yes[1] and not against_answer_agrees(against):
+                rest = _without_answer_word(rest)
+            replacement[first] = line + ((" " if language == "en" else "") + rest if rest else "")
+            status[first] = status.get(first) or "supported"
+            if not kept_summary:
+                kept_summary = [first]
 
     # A sentence that now opens its section after the ones before it were taken out does not
     # answer them: "However, the free-threaded build is not the default…" (the real model, its
@@ -686,6 +724,52 @@ def assemble_answer(
                                     summary_empty=bool(summary) and not kept_summary,
                                     document_titles=_document_titles(titles))
     return Assembly(answer=out, removed=removed, not_given=not_given, lifted=lifted)
+
+
+def _contradicted_headline(sentences: list[tuple[int, int, str]], by_start: dict[int, tuple[Claim, ClaimVerdict]],
+                           summary_section: str, question: str) -> ClaimVerdict | None:
+    """The claim of the Summary the sources contradict that carries the answer (of those, the
+    one that says most of what the question asks); None when there is none."""
+    asked = _content_terms(question) - _GENERIC_TERMS
+    contradicted = [by_start[s] for s, _, section in sentences if section == summary_section and s in by_start
+                    and by_start[s][1].state == "contradicted" and by_start[s][1].evidence and by_start[s][1].evidence_label]
+    # The one that says most of what the question asks; the first of them on a tie.
+    best = max(contradicted, key=lambda pair: len(asked & _content_terms(pair[0].plain)), default=None)
+    return best[1] if best else None
+
+
+def against_answer_agrees(verdict: ClaimVerdict) -> bool:
+    """Whether the contradicted headline said no itself (then the sources deny a denial: a
+    "Yes" after it is theirs, not the draft's)."""
+    opened = answer_word(verdict.text)
+    return bool(opened and opened[1])
+
+
+def _without_answer_word(text: str) -> str:
+    """``text`` without the yes or no it opens with, its first letter raised again."""
+    opened = answer_word(text)
+    if opened is None:
+        return text
+    rest = opened[2]
+    return rest[:1].upper() + rest[1:] if rest[:1].isascii() else rest
+
+
+def _quoted_claim(text: str) -> str:
+    opened = answer_word(text)
+    said = plain_text(opened[2] if opened else text).rstrip(".。 ")
+    return said[:1].lower() + said[1:] if said[:2].isalpha() and said[1:2].islower() else said
+
+
+_QUOTE_CHARS = 240
+
+
+def _short_quote(evidence: str) -> str:
+    """The passage's words, whole sentences up to about ``_QUOTE_CHARS`` characters."""
+    text = " ".join(evidence.split())
+    if len(text) <= _QUOTE_CHARS:
+        return text
+    cut = max(text.rfind(". ", 0, _QUOTE_CHARS), text.rfind("。", 0, _QUOTE_CHARS))
+    return text[:cut + 1] if cut > 40 else text[:_QUOTE_CHARS].rstrip() + "…"
 
 
 def _decide(claim: Claim, verdict: ClaimVerdict, topic: Topic | None, wrong_language: frozenset[str]) -> str | None:

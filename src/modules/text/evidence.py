@@ -48,7 +48,8 @@ from research.modules.text.numbers import (  # noqa: F401
     extract_numbers,
     numbers_match,
 )
-from research.modules.text.polarity import clause_conflict
+from research.modules.text.polarity import STATUS_TERMS, clause_conflict
+from research.modules.text.questions import answer_word, is_yes_no
 from research.modules.text.structure import (
     english_contrast,
     english_exchange,
@@ -336,8 +337,12 @@ class EvidenceIndex:
         # a source; it states nothing to check, and must not count as a supported claim.
         self.titles = frozenset(_title_key(str(d.get("title") or "")) for d in documents if d.get("title")) - {""}
         # The question's own words that no source uses ("What are the main reasons…"): an answer
-        # repeats them to frame itself; they are not facts to find in a source.
-        self.framing = frozenset(t.text for t in terms(question)) - frozenset(self._document_frequency)
+        # repeats them to frame itself; they are not facts to find in a source. Not so for a
+        # yes/no question: "Is the GIL gone in 3.14?" puts a claim, and "The GIL is gone in 3.14"
+        # in the answer must find "gone" in a source like any other word (it was waved through).
+        # A status or polarity word (gone, default, 廃止) is what a claim says, never a frame.
+        asked = "" if is_yes_no(question, detect_language(question) if question.strip() else "en") else question
+        self.framing = frozenset(t.text for t in terms(asked)) - frozenset(self._document_frequency) - STATUS_TERMS
         # Built on first use for large sources (``ranked``), once per index: the passages of
         # each cited set of sources, where each source's passages start in the whole ledger,
         # and for each unit the (ledger-wide) positions of the passages holding it.
@@ -482,12 +487,14 @@ def _negated(text: str) -> bool:
     return bool(_NEGATION_EN.search(text) or _NEGATION_JA.search(text))
 
 
-_CLAUSE_END = re.compile(r"(?<=[.;!?。；！？])\s*")
+# Sentence ends, and the contrast that opens a clause of its own: "…became officially supported,
+# though it is still not the default build" affirms the first clause and denies only the second.
+_CLAUSE_END = re.compile(r"(?<=[.;!?。；！？])\s*|,\s+(?=(?:but|though|although|whereas|even though)\b)|(?<=が)、|(?<=ものの)、?")
 
 
 def _matched_clauses(text: str, wanted: frozenset[str]) -> list[str]:
     """The clauses of ``text`` that say what the claim says (at least half the best overlap)."""
-    clauses = [c for c in _CLAUSE_END.split(text) if c.strip()]
+    clauses = [c for c in _CLAUSE_END.split(text) if c and c.strip()]
     if len(clauses) <= 1:
         return [text]
     overlaps = [len(features(c) & wanted) for c in clauses]
@@ -613,12 +620,16 @@ class Finding:
 
 def _read_evidence(claim: Claim, index: EvidenceIndex, labels: list[str]) -> ClaimEvidence:
     """The passages of the cited sources that say most of what the claim says, and which of
-    its words and figures they hold."""
-    claim_language = detect_language(claim.plain)
+    its words and figures they hold. A yes or a no the sentence opens with ("No. The default
+    build still has the GIL") is the answer it gives, not a denial of what follows: it is read
+    without it, and stands or falls with the rest (nodes/answer.py)."""
+    opened = answer_word(claim.plain)
+    said = opened[2] if opened else claim.plain
+    claim_language = detect_language(said)
     cross_language = all(index.sources[label].language != claim_language for label in labels)
-    words, key = _claim_terms(claim.plain)
+    words, key = _claim_terms(said)
     words, key = words - index.framing, key - index.framing
-    mentions = extract_numbers(claim.plain)
+    mentions = extract_numbers(said)
     wanted = words | frozenset("#" + v for m in mentions for v in m.values)
     scored = index.ranked(labels, wanted)
     assembled = _assemble(wanted, scored[:_TOP_PASSAGES], index)
@@ -629,7 +640,7 @@ def _read_evidence(claim: Claim, index: EvidenceIndex, labels: list[str]) -> Cla
             break
         if passage not in candidates and passage.features & wanted:
             candidates.append(passage)
-    read = ClaimEvidence(claim.plain, claim_language, cross_language, words, key, wanted, found,
+    read = ClaimEvidence(said, claim_language, cross_language, words, key, wanted, found,
                          index.coverage(wanted, found), mentions, [], None, assembled, scored[0] if scored else None,
                          candidates, [], [index.sources[label] for label in labels])
     if cross_language:
@@ -641,7 +652,7 @@ def _read_evidence(claim: Claim, index: EvidenceIndex, labels: list[str]) -> Cla
         sentences = [Sentence(p.text, p.label, p.features) for p in scored[:_TOP_PASSAGES]
                      if p.features & wanted and not p.field]
         vocabulary = index.cited(labels)[2]
-        read.bindings = bind_values(claim.plain, claim_language, words, sentences, index.weight, vocabulary)
+        read.bindings = bind_values(said, claim_language, words, sentences, index.weight, vocabulary)
 
     def binding_of(mention: NumberMention) -> Binding:
         return next((b for b in read.bindings if b.reason == "number_mismatch" and b.claim_value == mention.text),

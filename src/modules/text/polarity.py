@@ -129,7 +129,7 @@ def _key(text: str) -> frozenset[str]:
     return frozenset(t.text for t in terms(text) if t.key)
 
 
-_STATUS_TERMS = frozenset({"default", "option", "experiment", "provision", "preview", "beta", "alpha", "stabl", "stable",
+STATUS_TERMS = frozenset({"default", "option", "experiment", "provision", "preview", "beta", "alpha", "stabl", "stable",
                            "offici", "support", "deprec", "recommend", "remov", "gone", "elimin", "abolish", "discontinu",
                            "requir", "mandatori", "still", "now", "longer", "never", "full", "fulli", "product", "readi",
                            "既定", "デフォルト", "標準", "任意", "オプション", "実験", "試験", "正式", "安定", "推奨", "非",
@@ -139,13 +139,13 @@ _STATUS_TERMS = frozenset({"default", "option", "experiment", "provision", "prev
 
 def _content(text: str) -> frozenset[str]:
     """The words of ``text`` that say what it is about: not its status or polarity words."""
-    return frozenset(w for w in _words(text) if w not in _STATUS_TERMS)
+    return frozenset(w for w in _words(text) if w not in STATUS_TERMS)
 
 
 def clause_conflict(claim: str, passage: str, language: str) -> Conflict | None:
     """The passage sentence that denies the claim, or gives its subject another status, clause by
     clause; None when none does (or the alignment is not sure)."""
-    claim_key = _key(claim) - _STATUS_TERMS or _content(claim)
+    claim_key = _key(claim) - STATUS_TERMS or _content(claim)
     if not claim_key:
         return None
     claim_clauses = _clauses(claim, language)

@@ -9,6 +9,11 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "The sources read do not answer this: {question}",
         "ja": "読み込んだ出典には、この点についての記述がありませんでした: {question}",
     },
+    # A yes/no question whose headline the sources contradict: said first, with their words.
+    "answer.sources_say_otherwise": {
+        "en": "The sources read do not say that {claim}; they say otherwise: «{evidence}» [{label}].",
+        "ja": "読み込んだ出典は「{claim}」とは述べておらず、異なる内容を述べています: «{evidence}»[{label}]。",
+    },
     "answer.no_direct_answer": {
         "en": "The sources read do not answer the question directly; no checked sentence could be given here.",
         "ja": "読み込んだ出典は質問に直接答えていないため、ここに示せる確認済みの文はありません。",

@@ -1,0 +1,53 @@
+"""What kind of question was asked, and the answer word a sentence opens with.
+
+A yes/no question ("Is the GIL gone in Python 3.14?", 「3.14でGILはなくなりましたか？」) is a
+statement put to the sources: its words are the claim to check, not a frame an answer repeats,
+and the yes or no an answer opens with is only as good as the sentence after it.
+"""
+
+from __future__ import annotations
+
+import re
+
+_AUXILIARY_EN = re.compile(
+    r"^\W*(?:is|are|was|were|am|do|does|did|can|could|will|would|has|have|had|should|shall|may|might|must)"
+    r"(?:n['’]t)?\b\s+(?P<rest>.+)$", re.IGNORECASE | re.DOTALL)
+# Any of these makes a Japanese question ask for something other than yes or no.
+_ASKING_FOR_JA = re.compile(r"何|なに|なん[でのとにだ]|いつ|どこ|どちら|誰|だれ|なぜ|何故|どうして|どう|どの|どれ|どんな|いくつ|いくら|幾|とは[？?]?$|って[？?]$")
+_ENDS_AS_QUESTION_JA = re.compile(r"[？?]\s*$|か[。]?\s*$")
+# "…の内訳は？", "…について？": a topic put as a question asks for what there is to say of it.
+_TOPIC_ONLY_JA = re.compile(r"(?:は|って|とは|について|では|には|の方)[？?]\s*$")
+_ANSWER_WORD = re.compile(
+    r"^\s*(?P<word>yes|no|はい|いいえ|いや)[,、.。!！:：]\s*(?P<rest>\S.*)$", re.IGNORECASE | re.DOTALL)
+_NEGATIVE_WORDS = frozenset({"no", "いいえ", "いや"})
+
+
+def is_yes_no(question: str, language: str) -> bool:
+    """Whether ``question`` asks for a yes or a no (one clause put to the sources)."""
+    text = " ".join(question.split())
+    if not text:
+        return False
+    if language == "ja":
+        return bool(_ENDS_AS_QUESTION_JA.search(text)) and not _ASKING_FOR_JA.search(text) \
+            and not _TOPIC_ONLY_JA.search(text)
+    return bool(_AUXILIARY_EN.match(text)) and not re.search(r"\bor\b", text, re.IGNORECASE)
+
+
+def as_statement(question: str, language: str) -> str:
+    """The proposition a yes/no question puts ("Is the GIL gone in Python 3.14?" → "the GIL
+    gone in Python 3.14"): the words to align with a source, not a sentence to show."""
+    text = " ".join(question.split()).rstrip("?？ ")
+    if language == "ja":
+        return re.sub(r"(?:でしょうか|ですか|ますか|のか|かな|か|の)$", "", text)
+    match = _AUXILIARY_EN.match(text)
+    return match.group("rest") if match else text
+
+
+def answer_word(sentence: str) -> tuple[str, bool, str] | None:
+    """(the word, whether it says no, the rest) where ``sentence`` opens with a yes or a no
+    ("No. The default build still has the GIL", 「はい、…」); None otherwise."""
+    match = _ANSWER_WORD.match(sentence)
+    if match is None:
+        return None
+    word = match.group("word")
+    return word, word.lower() in _NEGATIVE_WORDS, match.group("rest")

@@ -1,0 +1,44 @@
+"""Yes/no questions and the yes or no an answer opens with (modules/text/questions.py).
+
+The questions are the project's own and those its users asked in earlier sessions (the GIL
+question of issue 44, the bench_answers.py set); each kind is checked in both languages."""
+
+import pytest
+
+from research.modules.text.questions import answer_word, as_statement, is_yes_no
+
+
+@pytest.mark.parametrize("question, language, expected", [
+    ("Is the GIL gone in Python 3.14?", "en", True),
+    ("Does Ollama listen on port 11434 by default?", "en", True),
+    ("Can LangGraph resume a run from a checkpoint?", "en", True),
+    ("What is PEP 703 and when did Python get free-threading?", "en", False),
+    ("Which port does Ollama listen on locally?", "en", False),
+    ("Is the default port 11434 or 8080?", "en", False),  # a choice, not a yes or a no
+    ("Python 3.14でGILはなくなりましたか？", "ja", True),
+    ("GILはなくなった？", "ja", True),
+    ("富士山は活火山ですか", "ja", True),
+    ("富士山の最後の噴火はいつ？", "ja", False),
+    ("量子ビットとは？", "ja", False),
+    ("日本の再生可能エネルギーの内訳は？", "ja", False),
+    ("なぜ富士山は噴火するのですか？", "ja", False),
+])
+def test_a_yes_no_question_is_told_from_one_that_asks_for_something(question, language, expected):
+    assert is_yes_no(question, language) is expected
+
+
+def test_the_statement_a_yes_no_question_puts():
+    assert as_statement("Is the GIL gone in Python 3.14?", "en") == "the GIL gone in Python 3.14"
+    assert as_statement("Python 3.14でGILはなくなりましたか？", "ja") == "Python 3.14でGILはなくなりました"
+
+
+@pytest.mark.parametrize("sentence, expected", [
+    ("No. The default build still has the GIL [S1].", ("No", True, "The default build still has the GIL [S1].")),
+    ("Yes, the free-threaded build is supported.", ("Yes", False, "the free-threaded build is supported.")),
+    ("はい、富士山は活火山です。", ("はい", False, "富士山は活火山です。")),
+    ("いいえ。GILは既定のビルドに残っています。", ("いいえ", True, "GILは既定のビルドに残っています。")),
+    ("No data on the 1707 eruption survives.", None),  # "No" as a word of the sentence
+    ("Nobody measured it.", None),
+])
+def test_the_answer_word_a_sentence_opens_with(sentence, expected):
+    assert answer_word(sentence) == expected
