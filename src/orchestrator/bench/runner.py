@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from research.modules.core.errors import OllamaError
+from research.modules.core.errors import OllamaError, SearchUnavailable
 from research.modules.core.run_options import recorded
 from research.modules.core.settings import Settings
 from research.orchestrator.bench.grading import grade, read_verdict
@@ -36,6 +36,8 @@ from research.state.progress_events import NodeFinished, ProgressEvent, SessionS
 BENCH_FOLDER = "bench"  # under the sessions folder
 CONFIG_FILE = "bench.json"
 DEFAULT_QUESTION_TIMEOUT = 1800.0
+# Searches the corpus's indexing may take, each up to the client's call timeout (180 s).
+INDEX_ATTEMPTS = 10
 _LABEL = re.compile(r"\[S(\d+)\]")
 
 
@@ -132,15 +134,23 @@ async def run_bench(request: BenchRequest, on_progress: Callable[[BenchProgress]
 
 async def _index_corpus(kept: Any, settings: Settings, folder: Path, item: BenchItem, language: str) -> float | None:
     """One search before the first question, so the local engine indexes the corpus (every
-    page parsed in the sandbox: 80 s for JSQuAD's 1,145 pages on two busy cores) before any
-    question's clock starts. Its seconds go into the summary; a failure here is left to the
-    first question's run to meet and record."""
+    page parsed in the sandbox: 80 s for JSQuAD's 1,145 pages on two busy cores, over 180 s
+    at a load of 15) before any question's clock starts. A search that runs past the
+    client's call timeout is asked again on the same servers: the build goes on in the
+    server (engines/local.py) and the next search waits for it. Its seconds go into the
+    summary; any other failure is left to the first question's run to meet and record."""
     started = time.monotonic()
     async with kept.lease(settings) as lease:
         try:
             await lease.pool.start(settings)
             web_search, _parser = lease.pool.for_session(folder / "index")
-            await web_search.search(item.question, language=language, limit=1)
+            for attempt in range(INDEX_ATTEMPTS):
+                try:
+                    await web_search.search(item.question, language=language, limit=1)
+                    break
+                except SearchUnavailable:
+                    if attempt == INDEX_ATTEMPTS - 1:
+                        raise
         except Exception:  # noqa: BLE001 - said by the first run, with its session
             lease.spoil()
             return None

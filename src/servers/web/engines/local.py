@@ -4,6 +4,11 @@ Indexed on the first search, not at start-up: reading a PDF or HTML file is pars
 untrusted bytes, which happens only in the sandboxed parser (``context.read_document``),
 and a server that only fetches never needs to start it. Every file is resolved first and
 skipped when it leaves the folder (a symlink, ``..``): no byte of it is read.
+
+The index is built by one task of its own, which a search only waits for: a search given up
+(the client's 180 s call timeout cancels it, on a large folder and a busy machine) leaves
+the build going, and the next search waits for the same build instead of starting it over
+(which never finished: `research bench` on two busy cores lost every question to it).
 """
 
 from __future__ import annotations
@@ -50,18 +55,22 @@ class LocalEngine:
         self._read_document = read_document
         self._index = TextIndex()
         self._documents: dict[str, tuple[str, str]] = {}  # url -> (title, markdown)
-        self._indexed = False
-        self._lock = asyncio.Lock()
+        self._building: asyncio.Task[None] | None = None
         self.skipped: list[str] = []
 
     async def ensure_indexed(self) -> None:
-        async with self._lock:
-            if self._indexed:
-                return
-            paths, self.skipped = files_inside(self.docs_dir)
-            for path in paths:
-                await self._add(path)
-            self._indexed = True
+        failed = self._building is not None and self._building.done() and (
+            self._building.cancelled() or self._building.exception() is not None)
+        if self._building is None or failed:  # a build that failed is tried again by the next search
+            self._building = asyncio.get_running_loop().create_task(self._build())
+        # Shielded: a cancelled search stops waiting, the build goes on for the next one.
+        await asyncio.shield(self._building)
+
+    async def _build(self) -> None:
+        self._index, self._documents = TextIndex(), {}  # a build tried again starts clean
+        paths, self.skipped = files_inside(self.docs_dir)
+        for path in paths:
+            await self._add(path)
 
     async def _add(self, path: Path) -> None:
         try:
