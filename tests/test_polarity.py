@@ -129,3 +129,41 @@ GIL_DOC = ("The global interpreter lock (GIL) lets only one thread run Python by
 def test_the_real_models_gil_answer(claim, kind):
     conflict = clause_conflict(claim, GIL_DOC, "en")
     assert (conflict.kind if conflict else None) == kind
+
+
+# Opposites word for word (issue 44, item 1: increase/decrease, before/after, 増加/減少). The
+# passages are written for this test, in the shape of RAGTruth's news summaries.
+REPORT = ("Sales increased by 12 percent in 2023 compared with 2022. The company opened its first store before "
+          "the merger. The new policy raised wages for part-time staff.")
+REPORT_JA = "2023年の売上は前年比12%増加した。新しい制度で非正規社員の賃金が上昇した。"
+
+
+@pytest.mark.parametrize("claim, language, passage, opposite", [
+    ("Sales decreased by 12 percent in 2023 compared with 2022 [S1].", "en", REPORT, "decreased/increased"),
+    ("The company opened its first store after the merger [S1].", "en", REPORT, "after/before"),
+    ("The new policy lowered wages for part-time staff [S1].", "en", REPORT, "lowered/raised"),
+    ("2023年の売上は前年比12%減少した[S1]。", "ja", REPORT_JA, None),  # decided by structure's Japanese reading
+])
+def test_a_word_replaced_by_its_opposite_is_contradicted_with_the_passage_shown(claim, language, passage, opposite):
+    assessment = _assess(claim, passage, language)
+    assert (assessment.outcome, assessment.reason) == ("unsupported", "contrast")
+    if opposite:
+        assert assessment.missing == [opposite]
+        # The one sentence of the passage that says it the other way round is shown.
+        sentences = [s if s.endswith(".") else s + "." for s in passage.split(". ")]
+        assert assessment.evidence in sentences and opposite.split("/")[1] in assessment.evidence
+
+
+@pytest.mark.parametrize("claim, language, passage", [
+    ("Sales increased by 12 percent in 2023 compared with 2022 [S1].", "en", REPORT),
+    ("The company opened its first store before the merger [S1].", "en", REPORT),
+    ("2023年の売上は前年比12%増加した[S1]。", "ja", REPORT_JA),
+])
+def test_the_same_sentence_with_everything_equal_is_supported(claim, language, passage):
+    assert _assess(claim, passage, language).outcome == "supported"
+
+
+def test_an_opposite_in_another_clause_is_not_held_against_the_claim():
+    # "rose in May, fell in June": the claim about May is not the June clause's opposite.
+    passage = "Prices rose in May, and prices fell in June."
+    assert _assess("Prices rose in May [S1].", passage).outcome != "unsupported"

@@ -48,7 +48,7 @@ from research.modules.text.numbers import (  # noqa: F401
     extract_numbers,
     numbers_match,
 )
-from research.modules.text.polarity import STATUS_TERMS, clause_conflict
+from research.modules.text.polarity import STATUS_TERMS, clause_conflict, opposite_conflict
 from research.modules.text.questions import answer_word, is_yes_no
 from research.modules.text.structure import (
     english_contrast,
@@ -796,7 +796,8 @@ def polarity_conflicts(read: ClaimEvidence) -> Finding | None:
     for passage in read.assembled:
         if passage.field:
             continue
-        conflict = clause_conflict(read.claim, passage.text, read.language)
+        conflict = clause_conflict(read.claim, passage.text, read.language) \
+            or opposite_conflict(read.claim, passage.text, read.language)
         if conflict is not None:
             quoted = Passage(passage.label, conflict.quote, passage.features)
             return Finding("unsupported", conflict.kind, 0.85, (conflict.detail,), where=quoted)
@@ -917,8 +918,8 @@ CHECKS: tuple[Callable[[ClaimEvidence], Finding | None], ...] = (
     unrelated,
     misquoted,
     value_contradicted,
+    polarity_conflicts,  # before structure: a sure opposite word for word is decided, not left to the judge
     structure_conflicts,
-    polarity_conflicts,
     figure_missing,
     term_missing,
     partial_overlap,

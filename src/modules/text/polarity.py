@@ -9,7 +9,10 @@ say the same thing about the same subject, and three differences decide against 
   of them is negated (not, never, no longer, still not, isn't; 〜ない, 〜ではない, 〜していない);
 - **status**: the aligned clause gives the same subject another status of one exclusive set
   (experimental / stable / default; deprecated / recommended; optional / required; removed);
-- the opposites of ``structure`` (increase/decrease, before/after) are read there already.
+- **opposite**: the passage sentence is the claim word for word but for one word, which is its
+  opposite (increased / decreased, before / after, raised / lowered; 増加 / 減少): an opposite in
+  another clause of a longer sentence is left to ``structure`` and the judge ("rose in May, fell
+  in June").
 
 Only what the alignment makes sure of is decided: the passage sentence must hold most of the
 claim's key terms, and the clause with the status word must share one of the claim clause's
@@ -23,8 +26,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from research.modules.text.analyser import terms
+import difflib
+
+from research.modules.text.analyser import stem, terms, written_words
 from research.modules.text.claims import sentence_spans
+from research.modules.text.structure import contrasting
 
 # --- status words: (name, pattern) in each language; a name is one status ---------------------------
 
@@ -256,3 +262,40 @@ def _same_polarity_elsewhere(said: str, phrases: list[str], said_negated: bool, 
     said_content = _content(said)
     return any(_plainly_negated(p, language) == said_negated
                and len(said_content & _content(p)) >= _CLAUSE_ALIGNED * len(said_content) for p in phrases)
+
+
+# --- opposites, word for word -------------------------------------------------------------------
+
+_EN_TOKEN = re.compile(r"[a-z0-9]+(?:['’\-.][a-z0-9]+)*")
+_KANA_ONLY = re.compile(r"^[\u3040-\u309fー]+$")
+_OPPOSITE_ALIGNED = 0.8  # share of the two sentences' words in the same order
+
+
+def _tokens(text: str, language: str) -> list[str]:
+    if language == "ja":
+        return [w for w in written_words(text) if not _KANA_ONLY.match(w)]
+    return _EN_TOKEN.findall(text.lower())
+
+
+def _opposites(mine: str, theirs: str) -> bool:
+    return contrasting(mine, theirs) or contrasting(stem(mine), stem(theirs))
+
+
+def opposite_conflict(claim: str, passage: str, language: str) -> Conflict | None:
+    """The passage sentence that says the claim word for word but for one word, its opposite
+    ("Sales decreased by 12 percent in 2023" / "Sales increased by 12 percent in 2023"; "after
+    the merger" / "before the merger"); None when there is none."""
+    said = _tokens(claim, language)
+    if len(said) < 3:
+        return None
+    for start, end in sentence_spans(passage):
+        sentence = passage[start:end]
+        theirs = _tokens(sentence, language)
+        matcher = difflib.SequenceMatcher(a=said, b=theirs, autojunk=False)
+        changes = [op for op in matcher.get_opcodes() if op[0] != "equal"]
+        if len(changes) != 1 or changes[0][0] != "replace" or matcher.ratio() < _OPPOSITE_ALIGNED:
+            continue
+        _, a1, a2, b1, b2 = changes[0]
+        if a2 - a1 == 1 and b2 - b1 == 1 and _opposites(said[a1], theirs[b1]):
+            return Conflict("contrast", f"{said[a1]}/{theirs[b1]}", sentence.strip())
+    return None

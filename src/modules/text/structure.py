@@ -50,7 +50,7 @@ _CONTRAST_GROUPS_JA = (
 _CONTRAST_GROUPS_EN = (
     "increase decrease decline drop fall rise grow shrink reduce",
     "increased decreased declined dropped fell rose grew shrank",
-    "open close closed shut", "win lose won lost", "before after", "more less fewer", "higher lower",
+    "raise raised lower lowered", "open close closed shut", "win lose won lost", "before after", "more less fewer", "higher lower",
     "largest smallest", "biggest smallest", "most least", "first last", "maximum minimum", "male female",
     "men women", "man woman", "boy girl", "north south", "east west", "left right", "up down", "inside outside",
     "indoor outdoor", "buy sell bought sold", "import export", "accept reject accepted rejected",
