@@ -17,6 +17,7 @@ SRC = Path(__file__).resolve().parent.parent / "src"
 LAYERS = {
     "__main__": 6,  # `python -m research`: the entry point
     "cli": 5,
+    "team": 5,  # a team's processes (queue, index, front, worker, client): beside the CLI that starts them
     "servers.research": 5,  # the assistant as an MCP server: at the CLI's level, drives the orchestrator
     "orchestrator": 4,
     "nodes": 3,
@@ -76,7 +77,7 @@ def test_the_tree_is_what_the_map_says() -> None:
     folders = {str(p.parent.relative_to(SRC)).replace("/", ".") for p in SOURCES if p.parent != SRC}
     assert folders >= {"cli", "orchestrator", "nodes", "state", "modules.core", "modules.llm", "modules.text",
                        "modules.report", "modules.clients", "modules.parsing", "servers.web", "servers.parser",
-                       "servers.research"}
+                       "servers.research", "team"}
     # No flat capability modules left beside the packages.
     assert not [p.name for p in (SRC / "modules").glob("*.py") if p.name != "__init__.py"]
 

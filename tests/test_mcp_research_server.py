@@ -20,6 +20,7 @@ from mcp import Client, StdioServerParameters
 
 import research
 from research.modules.core.settings import SEARCH_ENGINES
+from research.servers.research.results import ResearchOutput, SessionList, SessionReport
 from fixtures.processes import web_search_servers
 from fixtures.web_fixture import FUJI_EN
 
@@ -128,6 +129,7 @@ async def test_research_sends_progress_and_returns_the_answer_and_report(researc
             busy = await host.call_tool("research", {"question": "What is LangGraph?"})
             assert busy.is_error and "already going" in busy.content[0].text
             assert running[0]["session_id"] in busy.content[0].text
+            SessionList.model_validate(listing.structured_content)
             unfinished = await host.call_tool("session-report", {"session_id": running[0]["session_id"]})
             assert unfinished.structured_content["kind"] == "progress"
             assert "## Sources read" in unfinished.content[0].text
@@ -135,6 +137,7 @@ async def test_research_sends_progress_and_returns_the_answer_and_report(researc
         result = outcome["result"]
         assert not result.is_error, result.content[0].text
         output = result.structured_content
+        ResearchOutput.model_validate(output)  # the tool's published schema (docs/schemas/mcp-research.schema.json)
         assert output["language"] == "en"
         # The answer is the verified draft the report is built from, with its citations.
         verified = json.loads((Path(output["session_dir"]) / "verification.json").read_text("utf-8"))
@@ -160,6 +163,7 @@ async def test_research_sends_progress_and_returns_the_answer_and_report(researc
             assert any(m.startswith(step) for m in messages), step
 
         report = await host.call_tool("session-report", {"session_id": output["session_id"]})
+        SessionReport.model_validate(report.structured_content)
         assert report.structured_content["kind"] == "report"
         assert report.content[0].text == Path(output["report_md"]).read_text("utf-8")
         assert _meta(output["session_dir"])["status"] == "done"

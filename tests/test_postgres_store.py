@@ -116,7 +116,7 @@ def test_every_connection_has_a_connect_timeout_keepalives_and_a_statement_timeo
 
     from psycopg.conninfo import conninfo_to_dict
 
-    from research.orchestrator.session_store import conninfo, connect
+    from research.team.database import conninfo, connect
 
     given = conninfo_to_dict(conninfo(database_url))
     assert given["connect_timeout"] == "10" and given["keepalives"] == "1" and given["keepalives_idle"] == "10"

@@ -21,8 +21,9 @@ from test_serve_workers import FUJI, rows, start_worker, stop, wait_for, worker_
 
 from fixtures.postgres import SKIP_REASON, PostgresServer, database_url, postgres_server, server_bin_dir  # noqa: F401
 
-from research.orchestrator import run_queue
-from research.orchestrator.session_store import ensure_schema, session_row_from_folder, upsert_session_row
+from research.team import queue as run_queue
+from research.team.database import ensure_schema
+from research.team.index import session_row_from_folder, upsert_session_row
 from research.state.session_folder import HistoryManager
 
 pytestmark = pytest.mark.e2e

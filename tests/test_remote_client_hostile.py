@@ -132,7 +132,7 @@ def test_a_closed_pipe_on_stdout_is_one_line_and_exit_1(tmp_path, hostile):
 
 def test_the_repl_gets_the_servers_result_cleaned(tmp_path, hostile, monkeypatch, capsys):
     """The REPL keeps the server's session id for follow-ups: it is cleaned like the rest."""
-    from research.cli.remote_run import run_remote
+    from research.team.client import run_remote
     from research.modules.core.settings import load_settings
 
     for key, value in client_env(tmp_path, hostile).items():

@@ -421,7 +421,7 @@ def test_after_an_answer_the_sources_list_is_shown(env, capsys):
 def test_attach_follows_a_run_of_the_team_server_and_needs_one(env, monkeypatch, capsys):
     """/attach [RUN] is `research attach` inside the REPL: without RESEARCH_SERVER it says what it
     needs (and the REPL goes on); with one, it follows the run it is given."""
-    import research.cli.remote_run as remote_run
+    import research.team.client as remote_run
 
     assert drive("/attach 7\r/lang ja\r/quit\r") == 0
     out = capsys.readouterr()

@@ -130,8 +130,8 @@ async def test_a_worker_reports_a_run_finished_before_it_could_say_so_as_the_cli
     # The report was written with no source read, then the worker died before recording the
     # exit code. The next worker once answered exit 0 (its own copy of the runner's reading);
     # `research` says 4, no evidence, for the same folder.
-    from research.orchestrator.run_queue import ClaimedRun, QueuedRequest
-    from research.servers.research.http_worker import Worker
+    from research.team.queue import ClaimedRun, QueuedRequest
+    from research.team.worker import Worker
 
     settings = Settings(sessions_dir=tmp_path, database_url="postgresql://localhost/research")
     history = HistoryManager(tmp_path)
@@ -148,7 +148,7 @@ async def test_a_worker_reports_a_run_finished_before_it_could_say_so_as_the_cli
 
 
 # --- the team queue's contracts ------------------------------------------------------------------
-QUEUE_MODULES = ("orchestrator/run_queue.py", "servers/research/http_server.py", "servers/research/http_worker.py")
+QUEUE_MODULES = ("team/queue.py", "team/front.py", "team/worker.py")
 
 
 def test_no_queue_module_spells_a_run_status_out() -> None:
@@ -156,7 +156,7 @@ def test_no_queue_module_spells_a_run_status_out() -> None:
     # only, so a misspelt status is an AttributeError rather than a run nobody ever picks up.
     import re
 
-    from research.orchestrator.run_queue import RunStatus
+    from research.team.database import RunStatus
 
     spelled = re.compile(r"""["'](%s)["']""" % "|".join(status.value for status in RunStatus))
     member = re.compile(r"""^\s+[A-Z]+ = ["']""")  # the enum's own definitions
@@ -167,7 +167,7 @@ def test_no_queue_module_spells_a_run_status_out() -> None:
 
 
 def test_a_queued_request_reads_rows_written_before_a_key_existed_and_round_trips() -> None:
-    from research.orchestrator.run_queue import QueuedRequest
+    from research.team.queue import QueuedRequest
 
     assert QueuedRequest.from_json({"question": "富士山の高さは？"}) == QueuedRequest("富士山の高さは？", "auto", {}, None)
     request = QueuedRequest("When did it last erupt?", "en", {"depth": "quick"}, parent="20250101_120000_abcdef")

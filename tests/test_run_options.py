@@ -62,8 +62,8 @@ def _schemas(server: Any) -> dict[str, Any]:
 
 def test_both_research_tools_describe_each_shared_option_alike(tmp_path, monkeypatch):
     monkeypatch.setenv("RESEARCH_SESSIONS_DIR", str(tmp_path / "sessions"))
-    from research.servers.research.http_server import build_http_server
-    from research.servers.research.http_tokens import TokenStore
+    from research.team.front import build_http_server
+    from research.team.tokens import TokenStore
     from research.servers.research.server import ResearchService, build_server
 
     settings = Settings()

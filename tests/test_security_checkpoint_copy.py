@@ -17,7 +17,7 @@ from langgraph.checkpoint.sqlite import SqliteSaver
 from research.modules.core.settings import Settings
 from research.orchestrator.checkpoints import (AllowListSerializer, ForeignSchema, ForeignState,
                                                adopt_checkpoint_file, check_state_values, verify_checkpoint_file)
-from research.orchestrator.session_store import open_checkpointer
+from research.orchestrator.checkpointer import open_checkpointer
 from research.state.session_folder import HistoryManager, source_key
 
 URL = "https://example.org/fuji"

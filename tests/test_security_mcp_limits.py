@@ -120,8 +120,8 @@ def http_front(tmp_path):
 
     import uvicorn
 
-    from research.servers.research.http_server import build_app, uvicorn_config
-    from research.servers.research.http_tokens import TokenStore
+    from research.team.front import build_app, uvicorn_config
+    from research.team.tokens import TokenStore
 
     store = TokenStore(tmp_path / "tokens.json")
     tokens = [store.add(name)[1] for name in ("ann", "ben")]

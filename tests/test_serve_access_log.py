@@ -1,4 +1,4 @@
-"""`research serve`'s access log (servers/research/access_log.py; issue 49 item 6), read
+"""`research serve`'s access log (team/access_log.py; issue 49 item 6), read
 from the stderr of the real console script on a real PostgreSQL: a line per request and
 one per refusal, in English under --lang ja, as JSON with --log-format json, and never
 the token or the question."""

@@ -23,6 +23,8 @@ from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
 from fixtures.postgres import database_url, postgres_server  # noqa: F401 - pytest fixtures
+from research.state.run_record import RunJson
+from research.team.api import RunEvents, RunStatusBody, SessionMeta, SessionRows
 
 pytestmark = pytest.mark.e2e
 
@@ -238,6 +240,18 @@ def test_research_with_research_server_looks_like_a_local_run(serve_env, tmp_pat
         assert "Mount Fuji" in summary["answer"] and serve_env["RESEARCH_SESSIONS_DIR"] not in result.stdout
         lines = result.stderr.splitlines()
         assert lines[0].startswith("Queued as run") and "research attach" in lines[0]
+        # --json and every /api body the client read are their published models (docs/schemas/).
+        RunJson.model_validate(summary)
+        run_id, api = int(re.search(r"run (\d+)", lines[0]).group(1)), {"Authorization": f"Bearer {token}"}
+        status = RunStatusBody.model_validate(httpx.get(f"{base}/api/runs/{run_id}", headers=api, timeout=30).json())
+        assert status.status == "done" and status.result is not None
+        assert status.result.session_id == summary["session_id"] and status.result.source_list
+        events = RunEvents.model_validate(httpx.get(f"{base}/api/runs/{run_id}/events", headers=api, timeout=30).json())
+        assert events.events and events.status == "done"
+        SessionRows.model_validate(httpx.get(f"{base}/api/sessions", headers=api, timeout=30).json())
+        one = SessionMeta.model_validate(
+            httpx.get(f"{base}/api/sessions/{summary['session_id']}", headers=api, timeout=30).json())
+        assert one.status == "done" and [s.label for s in one.source_list if s.read]
         assert any(line.startswith("✓ Writing the report") for line in lines), result.stderr
         assert summary["report_md"] in lines[-1] or any(summary["report_md"] in line for line in lines[-4:])
         stem = summary["session_id"]
@@ -323,7 +337,7 @@ def test_the_repl_with_research_server_asks_there_and_follow_ups_keep_the_conver
 
 
 def _add_tokens(path: str, prefix: str, count: int, start) -> None:
-    from research.servers.research.http_tokens import TokenStore
+    from research.team.tokens import TokenStore
 
     start.wait()
     store = TokenStore(Path(path))
@@ -332,7 +346,7 @@ def _add_tokens(path: str, prefix: str, count: int, start) -> None:
 
 
 def _revoke_or_add(path: str, action: str, start) -> None:
-    from research.servers.research.http_tokens import TokenStore
+    from research.team.tokens import TokenStore
 
     start.wait()
     store = TokenStore(Path(path))
@@ -343,7 +357,7 @@ def test_token_changes_made_at_once_all_hold(tmp_path):
     """Three processes adding 15 tokens each keep all 45; a revoke beside an add stays revoked."""
     import multiprocessing
 
-    from research.servers.research.http_tokens import TokenStore
+    from research.team.tokens import TokenStore
 
     context = multiprocessing.get_context("fork")
     path = tmp_path / "tokens.json"

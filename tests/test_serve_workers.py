@@ -21,7 +21,7 @@ from conftest import RESEARCH
 from fixtures.postgres import database_url, postgres_server  # noqa: F401 - pytest fixtures
 from fixtures.processes import web_search_servers
 
-from research.orchestrator import run_queue
+from research.team import queue as run_queue
 from research.state.steps import PLAIN_RUN
 
 pytestmark = pytest.mark.e2e
@@ -274,7 +274,7 @@ def test_a_workers_lines_for_the_operator_are_in_its_language(lang, locale, said
 
     from research.modules.core.logs import configure
     from research.modules.core.settings import Settings
-    from research.servers.research.http_worker import Worker
+    from research.team.worker import Worker
 
     monkeypatch.setenv("LANG", locale)
     for name in ("LC_ALL", "LC_MESSAGES"):
@@ -286,4 +286,4 @@ def test_a_workers_lines_for_the_operator_are_in_its_language(lang, locale, said
     finally:
         configure("warning", io.StringIO())
     (line,) = stream.getvalue().splitlines()
-    assert line.endswith("research.servers.research.http_worker: " + said), line
+    assert line.endswith("research.team.worker: " + said), line

@@ -387,7 +387,7 @@ def test_an_answer_lost_after_queuing_is_asked_again_and_the_run_is_queued_once(
 def test_a_front_without_the_session_folder_answers_from_the_run_itself(tmp_path):
     """A front on another host than the workers (no shared folder) still answers a finished run."""
     from research.modules.core.settings import Settings
-    from research.servers.research.http_server import HttpService
+    from research.team.front import HttpService
 
     service = HttpService(Settings(sessions_dir=tmp_path / "none"))
     row = {"result": {"session_id": "20260101_000000_abcdef", "session_dir": "/elsewhere/session_20260101_000000_abcdef",

@@ -108,7 +108,7 @@ def _research(args: argparse.Namespace) -> int:
             # A team's `research serve` runs it (RESEARCH_SERVER, docs/scale.md): nothing runs here.
             import asyncio
 
-            from research.cli.remote_run import run_remote
+            from research.team.client import run_remote
 
             if args.output:  # as for a local run: a destination that cannot be written is said first
                 from research.cli.run_output import check_output_destination

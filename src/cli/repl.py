@@ -163,7 +163,7 @@ class Repl:
         answer print as for a local run."""
         import asyncio
 
-        from research.cli.remote_run import run_remote
+        from research.team.client import run_remote
 
         try:
             remote = asyncio.run(run_remote(question, self.settings, self.lang, as_json=False, resume=resume,

@@ -155,7 +155,7 @@ def _on_server(repl: "Repl", action: str, ref: str | None) -> bool:
     `research sessions list|show|open` do there (a conversation's sessions are on the server)."""
     import asyncio
 
-    from research.cli.remote_run import server_sessions
+    from research.team.client import server_sessions
 
     if action != "list" and not ref:
         repl.say("repl.no_session", "yellow")
@@ -168,7 +168,7 @@ def _on_server(repl: "Repl", action: str, ref: str | None) -> bool:
 
 
 def _sessions(repl: "Repl", arg: str) -> bool:
-    from research.cli.subcommands import print_sessions_table
+    from research.cli.listing import print_sessions_table
 
     if repl.settings.server:
         return _on_server(repl, "list", None)
@@ -259,7 +259,7 @@ def _attach(repl: "Repl", arg: str) -> bool:
     """/attach [RUN]: follow a run on the team's server again (RESEARCH_SERVER), as `research attach`."""
     import asyncio
 
-    from research.cli.remote_run import attach
+    from research.team.client import attach
 
     try:
         asyncio.run(attach(arg.strip() or None, repl.settings, repl.lang, as_json=False, output=None))
@@ -274,7 +274,7 @@ def _cancel(repl: "Repl", arg: str) -> bool:
     """/cancel [RUN]: cancel a run on the team's server (RESEARCH_SERVER), as `research cancel`."""
     import asyncio
 
-    from research.cli.remote_run import cancel
+    from research.team.client import cancel
 
     try:
         asyncio.run(cancel(arg.strip() or None, repl.settings, repl.lang, as_json=False))
@@ -291,7 +291,7 @@ def _sources(repl: "Repl", arg: str) -> bool:
     session = _target_session(repl, arg)
     if session is None:
         return True
-    from research.cli.subcommands import print_source_list
+    from research.cli.listing import print_source_list
     from research.state.run_record import sources_of
     from research.state.session_folder import read_ledger
 

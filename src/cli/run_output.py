@@ -16,14 +16,15 @@ from rich.markup import escape
 
 from research.modules.core.errors import EXIT_OK, EXIT_SEARCH_FAILED
 from research.modules.core.i18n import t
-from research.modules.report.templates import report_labels
 from research.modules.text.sanitize import strip_controls
 from research.state.models import ProblemKind, summary_states
 from research.state.progress_log import verdict_counts
 from research.modules.core.files import atomic_write
 
+from research.orchestrator.run_answer import json_result, json_view, report_answer, sources_section  # noqa: F401 - the CLI's
+
 if TYPE_CHECKING:
-    from research.state.run_record import RunJson, RunOutcome
+    from research.state.run_record import RunOutcome
 
 LANGUAGE_NAMES = {"ja": {"ja": "日本語", "en": "Japanese"}, "en": {"ja": "英語", "en": "English"}}
 
@@ -54,61 +55,6 @@ def closing_lines(result: RunOutcome, progress: Any, paths: tuple[str, ...] = ("
     text = " · ".join([text, *(getattr(result, name) or "-" for name in paths)])
     lines.append(f"[bold]{escape(text)}[/bold]")
     return lines
-
-
-def report_answer(result: RunOutcome) -> str:
-    """The answer as report.md says it: its sections from the summary through the sources
-    list (findings, disagreements, notes, the verification table), without the header and
-    the method. So `research "…" > answer.md` resolves every [S#] it cites, in report.md's
-    words. Without a report (a run that ended before it), the checked answer."""
-    try:
-        text = Path(result.report_md).read_text("utf-8") if result.report_md else ""
-    except OSError:
-        text = ""
-    lines = text.splitlines()
-    starts = [i for i, line in enumerate(lines) if line.startswith("## ")]
-    if not starts:
-        return strip_controls(result.answer or "").strip()
-    method = f"## {report_labels(result.language)['method']}"
-    end = max((i for i in starts if lines[i] == method), default=len(lines))
-    return "\n".join(lines[starts[0]:end]).strip()
-
-
-def sources_section(result: RunOutcome) -> str:
-    """The report's sources list (with "Also read"): what a streamed answer's [S#] point at."""
-    answer = report_answer(result)
-    heading = f"## {report_labels(result.language)['sources']}"
-    lines = answer.splitlines()
-    if heading not in lines:
-        return ""
-    return "\n".join(lines[lines.index(heading):]).strip()
-
-
-def json_view(result: RunOutcome) -> RunJson:
-    """``--json`` (and ``-o x.json``): the run's summary, the answer as report.md says it,
-    and every source read with its label and URL (``cited``: the answer cites it;
-    ``suspicious``: text addressed to a model was screened out of it)."""
-    from research.modules.report.markdown import unescape_markdown
-    from research.modules.text.claims import citation_labels
-    from research.state.run_record import RunJson, sources_of
-    from research.state.session_folder import HistoryManager, read_ledger
-
-    answer = report_answer(result)
-    cited = set(citation_labels(answer))  # the one citation grammar (a title's escaped "\[S1\]" cites nothing)
-    read = result.source_list
-    if not read and result.session_dir:  # a result kept before it carried its sources
-        session = HistoryManager(Path(result.session_dir).parent).resolve(result.session_id)
-        read = sources_of(read_ledger(session.path))
-    sources = [source.cited_view(source.label in cited) for source in read if source.read]
-    # Plain text, not Markdown to render: "`research doctor`", not "\`research doctor\`" (issue 48).
-    return RunJson.model_validate({**result.to_json(), "answer": unescape_markdown(answer), "source_list": sources})
-
-
-def json_result(result: RunOutcome) -> dict[str, Any]:
-    """``--json``'s object as printed (``json_view``): the verification summary with the keys
-    it was read with, a problem's ``queries`` only where it has them."""
-    shown = json_view(result)
-    return shown.model_dump(mode="json") | {"problems": [problem.as_json() for problem in shown.problems]}
 
 
 def final_stdout(result: RunOutcome, progress: Any, live: bool) -> str:
@@ -180,7 +126,7 @@ def _file_stem(session_id: str) -> str:
 
 
 def copy_outputs(result: Any, target: str, progress: Any, *, contents: dict[str, bytes] | None = None) -> int:
-    """``-o PATH`` for a local run and a team's (remote_run.py) alike: writes the files
+    """``-o PATH`` for a local run and a team's (team/client.py) alike: writes the files
     ``output_files`` names and says each one on stderr. ``contents``: each file's bytes by
     kind ("md", "pdf", "json") where they are not on this machine (a run on a `research
     serve`); a kind missing there is skipped. Returns 0, or 1 with one line on stderr."""

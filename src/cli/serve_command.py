@@ -83,7 +83,7 @@ def main(argv: list[str]) -> int:
             raise UsageError("serve.needs_database")
         _check_database(settings.database_url)
         if argv[:1] == ["worker"]:
-            from research.servers.research.http_worker import run_worker
+            from research.team.worker import run_worker
 
             run_worker(settings, args.lease_seconds, args.heartbeat_seconds, lang=lang)
             return EXIT_OK
@@ -97,7 +97,7 @@ def _check_database(url: str) -> None:
     """Reachable, and its tables made (once, under a lock) before any worker starts."""
     import asyncio
 
-    from research.orchestrator.session_store import ensure_schema
+    from research.team.database import ensure_schema
 
     asyncio.run(ensure_schema(url))  # DatabaseUnreachable: one line with PostgreSQL's reason
 
@@ -151,7 +151,7 @@ def _check_sessions_folder(folder) -> None:
 
 
 def _tokens(args: argparse.Namespace, settings, lang: str) -> int:
-    from research.servers.research.http_tokens import TokenStore, tokens_path
+    from research.team.tokens import TokenStore, tokens_path
 
     store = TokenStore(tokens_path(settings))
     if args.action == "add":
@@ -176,9 +176,9 @@ def _tokens(args: argparse.Namespace, settings, lang: str) -> int:
 def _serve(args: argparse.Namespace, settings, lang: str) -> int:
     import uvicorn
 
-    from research.servers.research.access_log import AccessLog
-    from research.servers.research.http_server import build_app, uvicorn_config
-    from research.servers.research.http_tokens import TokenStore, tokens_path
+    from research.team.access_log import AccessLog
+    from research.team.front import build_app, uvicorn_config
+    from research.team.tokens import TokenStore, tokens_path
 
     if not 0 <= args.port <= 65535:
         raise UsageError("usage.bad_setting", name="--port", reason="must be 0-65535")

@@ -29,6 +29,7 @@ from research.modules.text.sanitize import safe_markdown
 from research.nodes.dependencies import ProgressCallback, WorkflowDependencies
 from research.state.progress_events import Message, ProgressEvent, Resuming, ServersStarting, SessionStarted
 from research.orchestrator.graph_input import MAX_QUESTION_CHARS, clean_question, read_caller_input, resolve_language
+from research.orchestrator.checkpointer import ensure_index, open_checkpointer, record_session
 from research.orchestrator.server_pool import ServerPool
 
 if TYPE_CHECKING:  # imported once the question is accepted: a bad one is said without the client's imports
@@ -125,10 +126,7 @@ async def run_research(
     try:
         from research.modules.llm.model_manager import ModelManager
 
-        if settings.database_url:  # a database that does not answer is said before any session folder exists
-            from research.orchestrator.session_store import ensure_schema
-
-            await ensure_schema(settings.database_url)
+        await ensure_index(settings)  # a team's database that does not answer: said before any session folder
         model = ModelManager(settings)
         model_name = await model.ensure_ready()  # exit 3 before any session folder is made
         await pool.start(settings, after=graph_ready)
@@ -156,8 +154,6 @@ async def run_research(
                                                     question, lang, depth, pool, heavy, tuple(kept_changes)))
             finally:
                 # The sessions index (PostgreSQL only) gets the outcome meta.json now holds.
-                from research.orchestrator.session_store import record_session
-
                 await asyncio.shield(record_session(settings, history, session.session_id, request.owner))
     finally:
         if request.servers is None:
@@ -215,8 +211,6 @@ async def _run_locked(run: RunContext) -> RunOutcome:
     request, progress, history, session, lang = run.request, run.progress, run.history, run.session, run.lang
     history.update_meta(session.session_id, status=SessionStatus.RUNNING)
     history.append_event(session.session_id, "run_start", resume=bool(request.resume))
-    from research.orchestrator.session_store import record_session
-
     await record_session(run.settings, history, session.session_id, request.owner)
 
     graph_run = _GraphRun(run)
@@ -348,8 +342,6 @@ class _GraphRun:
             # kill before that write leaves no checkpoint, and --resume starts afresh.
             planned = await bind("input", understand_question, deps)(initial)
         graph_module = await run.heavy
-        from research.orchestrator.session_store import open_checkpointer
-
         async with AsyncExitStack() as stack:
             # SQLite in the session folder, or PostgreSQL (RESEARCH_DATABASE_URL); both read
             # checkpoints with an allow-list of the types our graph writes.

@@ -14,8 +14,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, computed_field
 
-from research.modules.core.language import Language  # the one definition; the state models use it
-from research.modules.core.parsed_document import ParsedDocument
+from research.modules.core.language import Language as Language  # the one definition; re-exported for the state's users
+from research.modules.core.parsed_document import ParsedDocument as ParsedDocument
 
 Depth = Literal["quick", "standard", "deep"]
 Budget = Literal["seconds", "tokens", "sources"]  # the budgets a run can spend (AgentState.budget_exhausted)
@@ -451,7 +451,7 @@ def count_states(claims: Iterable[Mapping[str, Any] | ClaimVerdict]) -> dict[Ver
     return counts
 
 
-def supported_percent(counts: Mapping[str, int]) -> int:
+def supported_percent(counts: Mapping[str, int] | Mapping[VerdictState, int]) -> int:
     """The share of claims shown as supported, in whole percent: supported / all claims in
     ``counts`` (the counts shown beside it, so the two always agree; partly supported counts
     for nothing here)."""

@@ -50,7 +50,7 @@ def record_step(session_dir: str | Path, node: str, before: Mapping[str, Any], u
     courtesy to the reader, and a failure to write it must not stop the research.
     """
     state = {**before, **update}
-    lang = state.get("language") or "en"
+    lang: Language = "ja" if state.get("language") == "ja" else "en"
     path = Path(session_dir) / PROGRESS_FILE
     try:
         existing = progress_markdown(session_dir)

@@ -173,7 +173,7 @@ class RunOutcome(BaseModel):
         # Problems quote pages and servers: the one JSON object on stdout carries no escapes.
         from research.modules.text.sanitize import clean_data
 
-        return clean_data({
+        shown: JsonObject = clean_data({
             "session_id": self.session_id,
             "session_dir": self.session_dir,
             "report_md": self.report_md,
@@ -186,6 +186,7 @@ class RunOutcome(BaseModel):
             "exit_code": self.exit_code,
             "problems": [problem.as_json() for problem in self.problems],
         })
+        return shown
 
 
 class RunJson(BaseModel):
@@ -250,7 +251,7 @@ class SessionRecord(BaseModel):
                 raise KeyError(f"meta.json has no field {name!r}")
             adapter = _FIELD_ADAPTERS.get(name)
             if adapter is None:
-                adapter = _FIELD_ADAPTERS[name] = TypeAdapter(cls.model_fields[name].annotation)
+                adapter = _FIELD_ADAPTERS[name] = TypeAdapter(_annotation(cls.model_fields[name].annotation))
             typed = adapter.validate_python(value)
             checked[name] = adapter.dump_python(typed, mode="json", exclude_none=isinstance(typed, list))
         return checked
@@ -280,3 +281,10 @@ class SessionRecord(BaseModel):
 
 
 _FIELD_ADAPTERS: dict[str, TypeAdapter[Any]] = {}
+
+
+def _annotation(annotation: Any) -> Any:
+    """A field's type, as pydantic resolved it (every field of the record has one)."""
+    if annotation is None:
+        raise TypeError("a field without a type")
+    return annotation

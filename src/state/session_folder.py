@@ -21,7 +21,7 @@ import os
 import re
 import secrets
 import stat
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -192,7 +192,7 @@ class HistoryManager:
         finally:
             os.close(fd)
 
-    def lock(self, session_id: str):
+    def lock(self, session_id: str) -> AbstractContextManager[None]:
         """Context manager: this process is the session's only writer (see ``session_lock``)."""
         return session_lock(self.path(session_id), session_id)
 
@@ -311,7 +311,7 @@ def _open_regular(path: Path, flags: int) -> int:
     return fd
 
 
-def _is_real_dir(entry: os.DirEntry) -> bool:
+def _is_real_dir(entry: os.DirEntry[str]) -> bool:
     try:
         return entry.is_dir(follow_symlinks=False)
     except OSError:
@@ -388,10 +388,10 @@ def lock_held(folder: Path) -> bool:
 
 def effective_status(folder: Path, status: Any) -> str:
     """meta.json's status, except that a "running" session nobody runs is "interrupted"."""
-    status = str(status or "")
-    if status == SessionStatus.RUNNING and not lock_held(folder):
-        return SessionStatus.INTERRUPTED
-    return status
+    given = str(status or "")
+    if given == SessionStatus.RUNNING and not lock_held(folder):
+        return str(SessionStatus.INTERRUPTED)
+    return given
 
 
 def _read_json(path: Path, limit: int = SESSION_READ_LIMIT) -> Any:
@@ -467,7 +467,7 @@ def cache_file(path: Any, sources: Path | None, url: Any) -> Path | None:
     ``sources`` (a fetcher's own, e.g. a check's temporary one); None otherwise."""
     real = _resolved_path(path) if sources is not None else None
     try:
-        if real is None or real.parent != Path(sources).resolve():
+        if real is None or sources is None or real.parent != Path(sources).resolve():
             return None
     except (OSError, RuntimeError):
         return None

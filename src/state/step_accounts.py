@@ -9,11 +9,11 @@ together (heading, problems, budget) and sanitises it before writing.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, cast
 
 from research.modules.core.i18n import t
 from research.modules.core.messages.analysis import disagreement_line
-from research.state.agent_state import queries_for_round
+from research.state.agent_state import AgentState, queries_for_round
 from research.state.models import (
     Disagreements,
     Document,
@@ -34,7 +34,7 @@ _DRAFT_LIMIT = 6000  # characters of the draft kept here; the whole draft is in 
 _CLAIM_TEXT_LIMIT = 240
 
 
-def verdict_counts(counts: Mapping[str, int], lang: Language) -> str:
+def verdict_counts(counts: Mapping[str, int] | Mapping[VerdictState, int], lang: Language) -> str:
     """One line: how many claims, how many are in each of the five states (by their one
     name, ``verdict.*``), and the supported share computed from those very counts. The
     terminal, `research verify`, the MCP server and progress.md all say it this way."""
@@ -53,7 +53,7 @@ def plan_account(before: Mapping[str, Any], update: Mapping[str, Any], lang: Lan
 
 def search_account(before: Mapping[str, Any], update: Mapping[str, Any], lang: Language) -> list[str]:
     # The queries this round searched, as the search node chose them.
-    queries = queries_for_round({**before, "plan": before.get("plan") or update.get("plan") or []},
+    queries = queries_for_round(cast(AgentState, {**before, "plan": before.get("plan") or update.get("plan") or []}),
                                 int(before.get("search_rounds") or 0) + 1)
     new = len(update.get("search_results") or [])  # the round's own hits (the state's reducer adds them)
     total = len(before.get("search_results") or []) + new

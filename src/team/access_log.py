@@ -21,7 +21,7 @@ from datetime import datetime, timezone
 from typing import Any, TextIO
 
 from research.modules.core.grammar import strip_controls
-from research.servers.research.http_tokens import TokenStore
+from research.team.tokens import TokenStore
 
 LOGGER = "research.serve.access"
 LOG_FORMATS = ("text", "json")

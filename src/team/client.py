@@ -46,8 +46,9 @@ from research.modules.core.errors import (
 from research.modules.core.i18n import t
 from research.modules.core.run_options import remote_arguments
 from research.modules.core.settings import Settings
-from research.orchestrator.run_queue import FINAL
-from research.modules.text.sanitize import clean_data, one_line, safe_markdown, strip_controls
+from research.team.queue import FINAL
+from research.modules.core.grammar import strip_controls
+from research.modules.text.sanitize import clean_data, one_line, safe_markdown
 from rich.markup import escape
 
 # The most one HTTP response from the server may carry: the result and the run's progress
@@ -114,7 +115,7 @@ async def run_remote(question: str, settings: Settings, lang: str, *, as_json: b
     url = base + "/mcp"
     legacy_lines: list[str] = []
 
-    async def on_progress(value: float, total: float | None, message: str | None) -> None:
+    async def on_progress(progress: float, total: float | None, message: str | None) -> None:
         line = one_line(message or "", MAX_LINE_CHARS)
         if line:
             legacy_lines.append(line)
@@ -163,7 +164,10 @@ async def run_remote(question: str, settings: Settings, lang: str, *, as_json: b
                 _say(t("remote.submit_retrying", lang, reason=one_line(_reason(exc), 200), seconds=f"{pause:g}"))
             await asyncio.sleep(pause)
             pause = min(pause * 2, RETRY_MAX_PAUSE)
-    text = result.content[0].text if result.content and isinstance(getattr(result.content[0], "text", None), str) else ""
+    from mcp_types import TextContent
+
+    first = result.content[0] if result.content else None
+    text = first.text if isinstance(first, TextContent) else ""
     if result.is_error:
         _say("research: " + one_line(text, MAX_LINE_CHARS))
         return RemoteRun(EXIT_FAILURE)
@@ -233,7 +237,8 @@ def last_run(settings: Settings) -> int | None:
     except (OSError, ValueError):
         return None
     if isinstance(data, dict) and data.get("server") == server_base(settings) and isinstance(data.get("run_id"), int):
-        return data["run_id"]
+        run_id: int = data["run_id"]
+        return run_id
     return None
 
 
@@ -357,7 +362,8 @@ class ServerApi:
             raise _Lost(f"not JSON: {exc}") from None
         if not isinstance(data, dict):
             raise _Lost("not a JSON object")
-        return clean_data(data)  # the server's text is untrusted: no controls reach the terminal
+        cleaned: dict[str, Any] = clean_data(data)  # the server's text is untrusted: no controls reach the terminal
+        return cleaned
 
 
 class _Lost(Exception):
@@ -416,7 +422,8 @@ async def _follow_events(api: ServerApi, run_id: int, progress: Any) -> dict[str
     after = 0
     while True:
         page = await api.json(f"/api/runs/{run_id}/events", after=after, wait=EVENTS_WAIT_SECONDS)
-        events = page.get("events") if isinstance(page.get("events"), list) else []
+        listed = page.get("events")
+        events: list[Any] = listed if isinstance(listed, list) else []
         for event in events:
             if not isinstance(event, dict) or not isinstance(event.get("id"), int):
                 continue
@@ -437,7 +444,8 @@ async def _follow_events(api: ServerApi, run_id: int, progress: Any) -> dict[str
 
 
 def _failed(row: dict[str, Any], lang: str) -> RemoteRun:
-    error = row.get("error") if isinstance(row.get("error"), dict) else {}
+    given = row.get("error")
+    error: dict[str, Any] = given if isinstance(given, dict) else {}
     message = (t("serve.run_cancelled", lang, run_id=row.get("run_id")) if row.get("status") == "cancelled"
                else t("remote.run_failed", lang, run_id=row.get("run_id"), reason=one_line(str(error.get(lang) or ""), 500)))
     if row.get("session_id"):
@@ -520,7 +528,7 @@ async def server_sessions(action: str, ref: str | None, settings: Settings, lang
     local ones are (the same table, the same --json keys, the report itself; open: report.pdf
     fetched into the local folder a run's files go to, then the viewer). ``sources``: the
     REPL's /sources, the list its last run read (the server's session row carries it)."""
-    from research.cli.subcommands import _with_verdicts, print_sessions_table
+    from research.cli.listing import print_sessions_table, with_verdicts
 
     token = server_token(lang)
     if token is None:
@@ -532,7 +540,7 @@ async def server_sessions(action: str, ref: str | None, settings: Settings, lang
             listing = await api.json("/api/sessions", limit=200)
             rows = [row for row in listing.get("sessions") or [] if isinstance(row, dict)]
             if as_json:
-                print(json.dumps([_with_verdicts(row) for row in rows], ensure_ascii=False))
+                print(json.dumps([with_verdicts(row) for row in rows], ensure_ascii=False))
                 return EXIT_OK
             _say(t("remote.sessions_where", lang, url=base))
             print_sessions_table(rows, lang)
@@ -546,11 +554,11 @@ async def server_sessions(action: str, ref: str | None, settings: Settings, lang
         if action == "sources":  # the REPL's /sources: what the session's last run read
             from rich.console import Console
 
-            from research.cli.subcommands import print_source_list
+            from research.cli.listing import print_source_list
             from research.state.run_record import sources_of
 
-            listed = meta.get("source_list") if isinstance(meta.get("source_list"), list) else []
-            print_source_list(Console(), session_id, sources_of(listed), lang)
+            given = meta.get("source_list")
+            print_source_list(Console(), session_id, sources_of(given if isinstance(given, list) else []), lang)
             return EXIT_OK
         folder = local_folder(settings, session_id)
         prefix = f"/api/sessions/{_quoted(session_id)}/files"
@@ -574,7 +582,7 @@ async def server_sessions(action: str, ref: str | None, settings: Settings, lang
             meta = {**meta, "session_dir": str(folder),
                     "report_md": str(local["report.md"]) if "report.md" in local else None,
                     "progress_md": str(local["progress.md"]) if "progress.md" in local else None}
-            print(json.dumps(_with_verdicts(meta), ensure_ascii=False))
+            print(json.dumps(with_verdicts(meta), ensure_ascii=False))
             return EXIT_OK
         name = "report.md" if "report.md" in local else "progress.md" if "progress.md" in local else None
         if name is None:
@@ -615,7 +623,7 @@ def _quoted(part: str) -> str:
 
 def _is_terminal(stream: Any) -> bool:
     try:
-        return stream.isatty()
+        return stream.isatty() is True
     except (AttributeError, ValueError, OSError):
         return False
 

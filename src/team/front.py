@@ -2,9 +2,9 @@
 
 The tools of ``research mcp research`` (research, sessions, session-report) plus ``run``,
 spoken through the ``mcp`` SDK's Streamable HTTP transport with its bearer-token auth: a
-request without a valid token (``http_tokens``) gets 401 before any tool runs. A
-``research`` call does not run here: it is queued in PostgreSQL (``run_queue``) and run by a
-worker (``http_worker``). Its first progress message names the run ("Queued as run N"); this
+request without a valid token (``tokens``) gets 401 before any tool runs. A
+``research`` call does not run here: it is queued in PostgreSQL (``queue``) and run by a
+worker (``worker``). Its first progress message names the run ("Queued as run N"); this
 process then follows the run's events and sends them as progress notifications, and returns
 the result. A host that loses the call follows the run again with ``run``; a database blip
 is waited out (``DB_PATIENCE_SECONDS``), not reported as a failed run. Each token is an owner:
@@ -33,7 +33,7 @@ from mcp.server.auth.settings import AuthSettings
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.transport_security import TransportSecuritySettings
 from mcp_types import CallToolResult, ToolAnnotations
-from pydantic import Field
+from pydantic import BaseModel, Field
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 import research
@@ -41,14 +41,26 @@ from research.modules.core.errors import UserFacingError
 from research.modules.core.i18n import t
 from research.modules.core.run_options import from_tool, tool_parameters, within_admin_limits
 from research.modules.core.settings import Settings
-from research.orchestrator import run_queue
-from research.orchestrator.run_queue import QueuedRequest, RunStatus
-from research.state.run_record import RunOutcome
+from research.team import queue as run_queue
+from research.team.database import DatabaseUnreachable, RunStatus
+from research.team.queue import QueuedRequest
+from research.orchestrator.run_answer import json_result
+from research.state.run_record import RunJson, RunOutcome, RunVerification
+from research.team.api import (
+    ApiBody,
+    ApiError,
+    RunEvent,
+    RunEvents,
+    RunStatusBody,
+    SessionMeta,
+    SessionRow,
+    SessionRows,
+)
 from research.modules.text.sanitize import clean_data, safe_markdown
-from research.orchestrator.session_store import DatabaseUnreachable, get_session, list_sessions
+from research.team.index import get_session, list_sessions
 from research.servers.mcp_support import ResearchMCPServer
-from research.servers.research.access_log import REFUSAL_KEY, AccessLog, AccessLogMiddleware, connection_refused
-from research.servers.research.http_tokens import TokenStore
+from research.team.access_log import REFUSAL_KEY, AccessLog, AccessLogMiddleware, connection_refused
+from research.team.tokens import TokenStore
 from research.servers.research.results import (
     CancelOutput,
     ResearchOutput,
@@ -145,7 +157,8 @@ class HttpResearchServer(ResearchMCPServer):
                            log_level="WARNING", token_verifier=verifier,
                            # Static tokens: no OAuth server or protected-resource metadata to
                            # advertise, so no resource URL; the issuer is this service itself.
-                           auth=AuthSettings(issuer_url=url, resource_server_url=None,
+                           # (issuer_url: a string, which pydantic validates into its URL type)
+                           auth=AuthSettings(issuer_url=url, resource_server_url=None,  # type: ignore[arg-type]
                                              required_scopes=["research"]))
         self._schema_extras = {}
 
@@ -224,7 +237,7 @@ class HttpService:
                 pause = min(pause * 2, DB_MAX_PAUSE)
 
     async def queue(self, call: Any, *args: Any, on_retry: Any = None) -> Any:
-        """A run_queue function called with the pool, patiently."""
+        """A queue function called with the pool, patiently."""
         async def once() -> Any:
             return await call(await self.db(), *args)
 
@@ -257,7 +270,8 @@ class HttpService:
                             session_id=str(row["session_id"] or "") if row else "")
 
     async def submit(self, owner: str, request: QueuedRequest, resume: str | None, submission: str | None = None) -> int:
-        return await self.queue(run_queue.submit, owner, request, self.settings.queue_limit, resume, submission)
+        run_id: int = await self.queue(run_queue.submit, owner, request, self.settings.queue_limit, resume, submission)
+        return run_id
 
     async def research(self, owner: str, request: QueuedRequest, resume: str | None, ctx: Context,
                        detach: bool = False, submission: str | None = None) -> CallToolResult:
@@ -352,8 +366,6 @@ class HttpService:
     def local_json(self, run_id: int, result: RunOutcome) -> dict[str, Any]:
         """What `research "…" --json` prints for this run on the machine that ran it, its paths
         the API's (a client puts its own copies' paths there)."""
-        from research.cli.run_output import json_result
-
         try:
             shown = json_result(result)
         except (OSError, UserFacingError):  # no session folder here: what the run itself said
@@ -381,7 +393,7 @@ class HttpService:
                     continue
         return found
 
-    async def session_files(self, owner: str, session_id: str) -> tuple[dict[str, Any] | None, dict[str, bytes]]:
+    async def session_files(self, owner: str, session_id: str) -> tuple[SessionMeta | None, dict[str, bytes]]:
         """One of the owner's sessions (its row of session_rows) and the files of its last run;
         (None, {}) for a session that is not the owner's or does not exist."""
         row = await self.patiently(get_session, self.settings, session_id)
@@ -389,11 +401,13 @@ class HttpService:
             return None, {}
         runs = [r for r in await self.queue(run_queue.runs_of, owner, tuple(RunStatus)) if r["session_id"] == session_id]
         run = runs[-1] if runs else {"session_id": session_id}
-        listed = [r for r in await self.session_rows(owner, MAX_SESSIONS_LISTED) if r["session_id"] == session_id]
-        meta = listed[0] if listed else {"session_id": session_id, "status": row["status"]}
+        listed = [r for r in await self.session_rows(owner, MAX_SESSIONS_LISTED) if r.session_id == session_id]
+        shown = listed[0].body() if listed else {"session_id": session_id, "status": row["status"]}
         # The sources its last finished run read (the REPL's /sources on a team's server).
-        meta = {**meta, "source_list": (run.get("result") or {}).get("source_list") or []}
-        return meta, await self.files(run.get("run_id"), run)
+        sources = RunOutcome.read(run["result"]).source_list if run.get("result") else []
+        meta = SessionMeta.model_validate({**shown, "source_list": sources})
+        run_id = run.get("run_id")
+        return meta, await self.files(run_id if isinstance(run_id, int) else None, run)
 
     async def sessions(self, owner: str, limit: int) -> SessionList:
         rows = await self.patiently(list_sessions, self.settings, owner, limit)
@@ -409,7 +423,7 @@ class HttpService:
                   "step": r["status"], "run_id": str(r["run_id"])} for r in waiting]
         return SessionList(sessions=sessions, running=queue)
 
-    async def session_rows(self, owner: str, limit: int) -> list[dict[str, Any]]:
+    async def session_rows(self, owner: str, limit: int) -> list[SessionRow]:
         """The owner's sessions as `research sessions list --json` shows local ones: meta.json's
         keys (the counts from the session's last finished run), without server paths."""
         rows = await self.patiently(list_sessions, self.settings, owner, limit)
@@ -421,15 +435,16 @@ class HttpService:
         listed = []
         for row in rows:
             run = last.get(row["session_id"]) or {}
-            result = run.get("result") or {}
-            listed.append({
-                "session_id": row["session_id"], "question": row["question"], "language": row["language"],
-                "status": row["status"], "exit_code": row["exit_code"],
-                "created_at": row["created_at"].isoformat(timespec="seconds") if row["created_at"] else "",
-                "finished_at": row["finished_at"].isoformat(timespec="seconds") if row["finished_at"] else "",
-                "sources": result.get("sources", ""), "verification": result.get("verification") or {},
-                "run_id": run.get("run_id"), "has_report": bool(row["report_md"]), "has_pdf": bool(row["report_pdf"]),
-            })
+            result = RunOutcome.read(run["result"]) if run.get("result") else None
+            listed.append(SessionRow(
+                session_id=row["session_id"], question=row["question"], language=row["language"],
+                status=row["status"], exit_code=row["exit_code"],
+                created_at=row["created_at"].isoformat(timespec="seconds") if row["created_at"] else "",
+                finished_at=row["finished_at"].isoformat(timespec="seconds") if row["finished_at"] else "",
+                sources=result.sources if result is not None else "",
+                verification=RunVerification.model_validate(result.verification_json() if result is not None else {}),
+                run_id=run.get("run_id"), has_report=bool(row["report_md"]), has_pdf=bool(row["report_pdf"]),
+            ))
         return listed
 
 
@@ -469,7 +484,7 @@ def build_http_server(settings: Settings, store: TokenStore, url: str) -> tuple[
                                                             "the same run is answered, none is queued twice")] = None,
         **options: Any,
     ) -> Annotated[CallToolResult, TeamResearchOutput]:
-        from research.orchestrator.runner import clean_question
+        from research.orchestrator.graph_input import clean_question
 
         message_lang = service.language(lang, question)
         try:
@@ -553,12 +568,11 @@ def build_http_server(settings: Settings, store: TokenStore, url: str) -> tuple[
         for kind, name in (("report", "report.md"), ("progress", "progress.md")):
             if files.get(name):
                 # Files from a worker (or a shared folder) are made inert like our own answers.
-                report = SessionReport(session_id=session_id, status=str(meta.get("status") or ""), kind=kind,
+                report = SessionReport(session_id=session_id, status=meta.status, kind=kind,
                                        path=f"/api/sessions/{session_id}/files/{name}",
                                        markdown=safe_markdown(files[name].decode("utf-8", errors="replace")))
                 return tool_result(report.markdown, report)
-        return error_result(t("mcp_research.no_report", message_lang, session_id=session_id,
-                              status=str(meta.get("status") or "")))
+        return error_result(t("mcp_research.no_report", message_lang, session_id=session_id, status=meta.status))
 
     return server, service
 
@@ -566,10 +580,16 @@ def build_http_server(settings: Settings, store: TokenStore, url: str) -> tuple[
 # --- the API a client reads a run and its files through ------------------------------------
 
 
-def _json(data: Any, status: int = 200) -> Any:
+def _json(data: BaseModel, status: int = 200) -> Any:
+    """One answer of the API, from its model (team/api.py; a cancel's is the tool's ``CancelOutput``)."""
     from starlette.responses import JSONResponse
 
-    return JSONResponse(clean_data(data), status_code=status)
+    body = data.body() if isinstance(data, ApiBody) else data.model_dump(mode="json")
+    return JSONResponse(clean_data(body), status_code=status)
+
+
+def _error(message: str, status: int) -> Any:
+    return _json(ApiError(error=message), status)
 
 
 def build_api(service: HttpService, store: TokenStore) -> list[Any]:
@@ -592,8 +612,8 @@ def build_api(service: HttpService, store: TokenStore) -> list[Any]:
             _patience.set(API_DB_PATIENCE_SECONDS)
             try:
                 return await handler(request, owner)
-            except (DatabaseLost, *_db_errors()):
-                response = _json({"error": "database unreachable"}, 503)
+            except (DatabaseLost, *_db_errors()):  # type: ignore[misc]  # a tuple built at call time
+                response = _error("database unreachable", 503)
                 response.headers["Retry-After"] = "1"
                 return response
         return endpoint
@@ -608,24 +628,24 @@ def build_api(service: HttpService, store: TokenStore) -> list[Any]:
     async def run_status(request: Any, owner: str) -> Any:
         row = await owned_run(request, owner)
         if row is None:
-            return _json({"error": "no such run"}, 404)
-        body: dict[str, Any] = {"run_id": row["run_id"], "status": row["status"], "session_id": row["session_id"],
-                                "question": str(row["request"].get("question", "")), "lang": row["request"].get("lang")}
+            return _error("no such run", 404)
+        body = RunStatusBody(run_id=row["run_id"], status=row["status"], session_id=row["session_id"],
+                             question=str(row["request"].get("question", "")), lang=row["request"].get("lang"))
         if row["status"] in run_queue.FINAL and row["status"] != RunStatus.DONE:
-            body["error"] = {lang: _error_text(row["error"], lang) or str(row["status"]) for lang in ("en", "ja")}
+            body.error = {lang: _error_text(row["error"], lang) or str(row["status"]) for lang in ("en", "ja")}
         if row["status"] == RunStatus.DONE and row["result"]:
-            body["result"] = service.local_json(row["run_id"], RunOutcome.read(row["result"]))
+            body.result = RunJson.model_validate(service.local_json(row["run_id"], RunOutcome.read(row["result"])))
         return _json(body)
 
     async def run_events(request: Any, owner: str) -> Any:
         row = await owned_run(request, owner)
         if row is None:
-            return _json({"error": "no such run"}, 404)
+            return _error("no such run", 404)
         try:
             after = max(0, int(request.query_params.get("after", "0")))
             wait = min(max(0.0, float(request.query_params.get("wait", "0"))), API_EVENTS_WAIT)
         except ValueError:
-            return _json({"error": "after and wait are numbers"}, 400)
+            return _error("after and wait are numbers", 400)
         deadline = time.monotonic() + wait
         while True:
             events = await service.queue(run_queue.events_after, row["run_id"], after)
@@ -633,9 +653,8 @@ def build_api(service: HttpService, store: TokenStore) -> list[Any]:
                 break
             await asyncio.sleep(FOLLOW_SECONDS)
             row = await service.queue(run_queue.get_run, row["run_id"])
-        return _json({"status": row["status"],
-                      "events": [{"id": e["id"], "event": e["event"], "payload": e["payload"], "worker": e["worker"]}
-                                 for e in events]})
+        return _json(RunEvents(status=row["status"], events=[
+            RunEvent(id=e["id"], event=e["event"], payload=e["payload"], worker=e["worker"]) for e in events]))
 
     async def run_cancel(request: Any, owner: str) -> Any:
         try:
@@ -644,36 +663,36 @@ def build_api(service: HttpService, store: TokenStore) -> list[Any]:
             run_id = 0
         outcome = await service.cancel(owner, run_id) if run_id > 0 else None
         if outcome is None:
-            return _json({"error": "no such run"}, 404)
-        return _json(outcome.model_dump(mode="json"))
+            return _error("no such run", 404)
+        return _json(outcome)
 
     async def send_file(files: dict[str, bytes], name: str) -> Any:
         if name not in files:
-            return _json({"error": "no such file"}, 404)
+            return _error("no such file", 404)
         media = {"report.pdf": "application/pdf"}.get(name, "text/markdown; charset=utf-8")
         return Response(files[name], media_type=media)
 
     async def run_file(request: Any, owner: str) -> Any:
         row = await owned_run(request, owner)
         if row is None:
-            return _json({"error": "no such run"}, 404)
+            return _error("no such run", 404)
         return await send_file(await service.files(row["run_id"], row), request.path_params["name"])
 
     async def session_list(request: Any, owner: str) -> Any:
         try:
             limit = min(max(1, int(request.query_params.get("limit", "50"))), MAX_SESSIONS_LISTED)
         except ValueError:
-            return _json({"error": "limit is a number"}, 400)
-        return _json({"sessions": await service.session_rows(owner, limit)})
+            return _error("limit is a number", 400)
+        return _json(SessionRows(sessions=await service.session_rows(owner, limit)))
 
     async def session_one(request: Any, owner: str) -> Any:
         meta, _ = await service.session_files(owner, request.path_params["session_id"])
-        return _json(meta) if meta is not None else _json({"error": "no such session"}, 404)
+        return _json(meta) if meta is not None else _error("no such session", 404)
 
     async def session_file(request: Any, owner: str) -> Any:
         meta, files = await service.session_files(owner, request.path_params["session_id"])
         if meta is None:
-            return _json({"error": "no such session"}, 404)
+            return _error("no such session", 404)
         return await send_file(files, request.path_params["name"])
 
     return [
@@ -806,7 +825,7 @@ class HeaderTimeoutProtocol(H11Protocol):
     header_max_bytes = HEADER_MAX_BYTES
     refusal_log: AccessLog | None = None  # where a refused connection is logged (access_log is uvicorn's flag)
 
-    def connection_made(self, transport: Any) -> None:  # type: ignore[override]
+    def connection_made(self, transport: Any) -> None:
         super().connection_made(transport)
         self._header_timer: asyncio.TimerHandle | None = None
         self._arm_header_timer()

@@ -1,197 +1,44 @@
-"""Where a run's checkpoints and its line in the sessions index live.
+"""A team's sessions index and checkpoints (``RESEARCH_DATABASE_URL=postgresql://…``).
 
-One person, one machine (the default): checkpoints in ``checkpoints.sqlite`` inside the
-session folder, and the folders themselves are the index. A team
-(``RESEARCH_DATABASE_URL=postgresql://…``): checkpoints through the official
-``langgraph-checkpoint-postgres`` saver, ``thread_id`` = session id as before, and one row
-per session in ``research_sessions`` (status, question, timings, report paths, owner), so
-several worker processes and the HTTP service see the same sessions. Both savers read
-checkpoints with the same allow-list (``checkpoints.AllowListSerializer``).
+Checkpoints go through the official ``langgraph-checkpoint-postgres`` saver, ``thread_id`` =
+session id as in a session folder's SQLite, and one row per session in ``research_sessions``
+(status, question, timings, report paths, owner), so several worker processes and the HTTP
+service see the same sessions. One person's runs keep theirs in the session folder
+(``orchestrator/checkpointer.py``, which names this module only when a database URL is set).
+Both savers read checkpoints with the same allow-list (``checkpoints.AllowListSerializer``).
 """
 
 from __future__ import annotations
 
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any, AsyncIterator
+from typing import TYPE_CHECKING, Any, AsyncIterator
 
-from research.modules.core.errors import UserFacingError
 from research.modules.core.settings import Settings
 from research.state.session_folder import HistoryManager
+from research.team.database import CURRENT_FENCE, Fence, connect, ensure_schema
 
-# Taken around the saver's schema set-up, so workers starting together do not race on
-# its migrations table (the key is arbitrary, fixed for this project).
-SETUP_LOCK_KEY = 0x7265_7365_6172  # "resear"
-
-SESSIONS_TABLE = """
-CREATE TABLE IF NOT EXISTS research_sessions (
-    session_id   text PRIMARY KEY,
-    owner        text NOT NULL DEFAULT '',
-    question     text NOT NULL DEFAULT '',
-    language     text NOT NULL DEFAULT '',
-    status       text NOT NULL DEFAULT 'created',
-    session_dir  text NOT NULL DEFAULT '',
-    created_at   timestamptz,
-    started_at   timestamptz,
-    finished_at  timestamptz,
-    updated_at   timestamptz NOT NULL DEFAULT now(),
-    report_md    text NOT NULL DEFAULT '',
-    report_pdf   text NOT NULL DEFAULT '',
-    exit_code    integer
-);
-CREATE INDEX IF NOT EXISTS research_sessions_owner ON research_sessions (owner, created_at DESC);
-"""
-
-_ready: set[str] = set()  # database URLs whose tables this process has made sure of
-
-
-def uses_postgres(settings: Settings) -> bool:
-    return bool(settings.database_url)
-
-
-class DatabaseUnreachable(UserFacingError):
-    """RESEARCH_DATABASE_URL names a database that does not answer: one line, not a traceback."""
-
-    def __init__(self, reason: str) -> None:
-        super().__init__("serve.database_unreachable", reason=" ".join(reason.split())[:300])
-
-
-# Every connection, the queue's pool included: a database that does not answer within
-# CONNECT_TIMEOUT is an error, not a hang; a peer that vanished (a partition, a host gone)
-# is noticed by TCP keepalives and the user timeout within about KEEPALIVE_IDLE +
-# KEEPALIVE_INTERVAL * KEEPALIVE_COUNT seconds; no statement runs past STATEMENT_TIMEOUT_MS.
-# A session left idle inside a transaction for IDLE_IN_TRANSACTION_MS is ended by the server:
-# a worker stalled mid-write (SIGSTOP, a frozen VM) answers TCP keepalives from its kernel,
-# so without this its row locks would hold the run's takeover, and the queue's
-# SKIP LOCKED scans would pass the run by, for as long as the stall lasts. Our transactions
-# are a few statements long; one idle this long is a worker that stopped.
-# A URL that sets any of these keeps its own value.
-CONNECT_TIMEOUT = 10
-KEEPALIVE_IDLE, KEEPALIVE_INTERVAL, KEEPALIVE_COUNT = 10, 5, 3
-TCP_USER_TIMEOUT_MS = 30_000
-STATEMENT_TIMEOUT_MS = 60_000
-IDLE_IN_TRANSACTION_MS = 10_000
-
-
-def conninfo(url: str) -> str:
-    """``url`` with the timeouts and keepalives above, where it does not set them itself."""
-    from psycopg.conninfo import conninfo_to_dict, make_conninfo
-
-    given = conninfo_to_dict(url)
-    extra: dict[str, Any] = {key: value for key, value in {
-        "connect_timeout": CONNECT_TIMEOUT, "keepalives": 1, "keepalives_idle": KEEPALIVE_IDLE,
-        "keepalives_interval": KEEPALIVE_INTERVAL, "keepalives_count": KEEPALIVE_COUNT,
-        "tcp_user_timeout": TCP_USER_TIMEOUT_MS}.items() if key not in given}
-    options = str(given.get("options") or "")
-    # The server's side of the same socket: PostgreSQL notices a dead worker (and drops what
-    # its session held) as soon as the worker notices a dead server.
-    wanted = {"statement_timeout": STATEMENT_TIMEOUT_MS, "idle_in_transaction_session_timeout": IDLE_IN_TRANSACTION_MS,
-              "tcp_keepalives_idle": KEEPALIVE_IDLE,
-              "tcp_keepalives_interval": KEEPALIVE_INTERVAL, "tcp_keepalives_count": KEEPALIVE_COUNT}
-    added = " ".join(f"-c {name}={value}" for name, value in wanted.items() if name not in options)
-    if added:
-        extra["options"] = f"{options} {added}".strip()
-    return make_conninfo(url, **extra)
-
-
-async def connect(url: str) -> Any:
-    """An autocommit connection with dict rows (what the saver expects too)."""
-    import psycopg
-    from psycopg.rows import dict_row
-
-    try:
-        return await psycopg.AsyncConnection.connect(conninfo(url), autocommit=True, prepare_threshold=0,
-                                                     row_factory=dict_row)
-    except psycopg.OperationalError as exc:
-        raise DatabaseUnreachable(str(exc) or type(exc).__name__) from None
-
-
-async def ping(url: str) -> None:
-    """The database answers a query now (else DatabaseUnreachable, one line)."""
-    import psycopg
-
-    try:
-        async with await connect(url) as connection:
-            await connection.execute("SELECT 1")
-    except psycopg.OperationalError as exc:
-        raise DatabaseUnreachable(str(exc) or type(exc).__name__) from None
-
-
-async def ensure_schema(url: str) -> None:
-    """The saver's tables, the sessions index and the run queue, made once per process.
-
-    An advisory lock serialises the set-up across processes: the saver's migrations are
-    not safe to run twice at the same moment."""
-    if url in _ready:
-        return
-    from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
-
-    from research.orchestrator.run_queue import QUEUE_TABLES
-
-    async with await connect(url) as connection:
-        await connection.execute("SELECT pg_advisory_lock(%s)", (SETUP_LOCK_KEY,))
-        try:
-            await AsyncPostgresSaver(connection).setup()
-            for statement in (SESSIONS_TABLE + QUEUE_TABLES).split(";"):
-                if statement.strip():  # one at a time: prepared statements hold one command each
-                    await connection.execute(statement)
-            cursor = await connection.execute("SELECT to_regclass('procrastinate_jobs') IS NOT NULL AS made")
-            if not (await cursor.fetchone())["made"]:
-                from procrastinate.schema import SchemaManager
-
-                # The queue library's own schema (functions with ; in their bodies: sent whole).
-                await connection.execute(SchemaManager.get_schema(), prepare=False)
-        finally:
-            await connection.execute("SELECT pg_advisory_unlock(%s)", (SETUP_LOCK_KEY,))
-    _ready.add(url)
-
+if TYPE_CHECKING:
+    from psycopg import AsyncConnection
 
 @asynccontextmanager
-async def open_checkpointer(settings: Settings, session_path: Path) -> AsyncIterator[Any]:
-    """The run's checkpointer, reading with the allow-list; closed when the block ends."""
+async def open_checkpointer(settings: Settings) -> AsyncIterator[Any]:
+    """The run's PostgreSQL checkpointer (``thread_id`` = session id), reading with the
+    allow-list, its writes fenced inside a queued run; closed when the block ends."""
+    from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
+
     from research.orchestrator.checkpoints import AllowListSerializer
 
-    if uses_postgres(settings):
-        from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
-
-        await ensure_schema(settings.database_url)
-        async with await connect(settings.database_url) as connection:
-            fence = _current_fence()
-            if fence is None:
-                yield AsyncPostgresSaver(connection, serde=AllowListSerializer())
-            else:
-                yield _fenced_saver(connection, fence)
-        return
-    import aiosqlite
-    from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
-
-    from research.orchestrator.checkpoints import adopt_checkpoint_file, check_state_values
-    from research.orchestrator.graph_input import MAX_QUESTION_CHARS
-
-    path = session_path / "checkpoints.sqlite"
-    session_id = session_path.name.removeprefix("session_")
-    known: set[Any] = set()
-
-    def check_values(values: dict[str, Any], whole: bool) -> None:
-        check_state_values(values, session_path, session_id, question_limit=MAX_QUESTION_CHARS, whole=whole,
-                           known=known)
-
-    # A shared session's file was checked when it was chosen; what the saver writes is a
-    # copy our own code made and checked again, here under the session's lock.
-    adopt_checkpoint_file(path, check_values=check_values)
-    async with aiosqlite.connect(str(path)) as connection:
-        # A session folder may have been shared or edited: checkpoints are read with an
-        # allow-list of the types our graph writes, never by importing what they name.
-        yield AsyncSqliteSaver(connection, serde=AllowListSerializer())
+    await ensure_schema(settings.database_url)
+    async with await connect(settings.database_url) as connection:
+        fence = CURRENT_FENCE.get()
+        if fence is None:
+            yield AsyncPostgresSaver(connection, serde=AllowListSerializer())
+        else:
+            yield _fenced_saver(connection, fence)
 
 
-def _current_fence() -> Any:
-    from research.orchestrator.run_queue import CURRENT_FENCE
-
-    return CURRENT_FENCE.get()
-
-
-def _fenced_saver(connection: Any, fence: Any) -> Any:
+def _fenced_saver(connection: AsyncConnection[dict[str, Any]], fence: Fence) -> Any:
     """The PostgreSQL saver, each of whose writes commits only while ``fence`` is the run's."""
     import asyncio
 
@@ -204,18 +51,18 @@ def _fenced_saver(connection: Any, fence: Any) -> Any:
         _fence_lock = asyncio.Lock()
 
         async def aput(self, *args: Any, **kwargs: Any) -> Any:
-            async with self._fence_lock, self.conn.transaction():
-                await fence.check(self.conn)
+            async with self._fence_lock, connection.transaction():
+                await fence.check(connection)
                 return await super().aput(*args, **kwargs)
 
         async def aput_writes(self, *args: Any, **kwargs: Any) -> Any:
-            async with self._fence_lock, self.conn.transaction():
-                await fence.check(self.conn)
+            async with self._fence_lock, connection.transaction():
+                await fence.check(connection)
                 return await super().aput_writes(*args, **kwargs)
 
         async def adelete_thread(self, *args: Any, **kwargs: Any) -> Any:
-            async with self._fence_lock, self.conn.transaction():
-                await fence.check(self.conn)
+            async with self._fence_lock, connection.transaction():
+                await fence.check(connection)
                 return await super().adelete_thread(*args, **kwargs)
 
     return FencedSaver(connection, serde=AllowListSerializer())
@@ -268,9 +115,9 @@ async def record_session(settings: Settings, history: HistoryManager, session_id
     meta.json stays the session's own record (it travels with the folder); the row is
     what a service lists and filters by owner. An owner, once set, is never changed.
     Inside a queued run the write is fenced: a worker that lost its run changes nothing."""
-    if not uses_postgres(settings):
+    if not settings.database_url:
         return
-    fence = _current_fence()
+    fence = CURRENT_FENCE.get()
     if fence is not None and (history.read_json(session_id, "meta.json", {}) or {}).get("queue_run") != fence.run_id:
         # Written in the folder before the database hears of it: if the database is gone now,
         # the run's next claim finds this folder by its run and resumes it, not a new one.
@@ -303,4 +150,5 @@ async def get_session(settings: Settings, session_id: str) -> dict[str, Any] | N
     await ensure_schema(settings.database_url)
     async with await connect(settings.database_url) as connection:
         cursor = await connection.execute("SELECT * FROM research_sessions WHERE session_id = %s", (session_id,))
-        return await cursor.fetchone()
+        row: dict[str, Any] | None = await cursor.fetchone()
+        return row

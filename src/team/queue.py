@@ -26,12 +26,10 @@ from __future__ import annotations
 import asyncio
 import json
 from contextlib import asynccontextmanager
-from contextvars import ContextVar
 from dataclasses import dataclass, field
-from enum import StrEnum
 from typing import Any, AsyncIterator
 
-from research.orchestrator.session_store import conninfo, connect, ensure_schema
+from research.team.database import Fence, Fenced, RunStatus, connect, conninfo, ensure_schema
 from research.state.run_record import RunOutcome
 
 # Per-owner transaction locks at submission: (namespace, hashtext(owner)).
@@ -39,58 +37,6 @@ LOCK_NAMESPACE = 24
 QUEUE = "research"  # the Procrastinate queue of research runs
 TASK = "research.run"  # the Procrastinate task name
 REPORT_FILES = ("report.md", "report.pdf", "result.json")
-
-QUEUE_TABLES = """
-CREATE TABLE IF NOT EXISTS research_runs (
-    run_id        bigserial PRIMARY KEY,
-    owner         text NOT NULL,
-    request       jsonb NOT NULL,
-    status        text NOT NULL DEFAULT 'queued',
-    session_id    text,
-    worker        text,
-    heartbeat_at  timestamptz,
-    claims        integer NOT NULL DEFAULT 0,
-    submitted_at  timestamptz NOT NULL DEFAULT clock_timestamp(),
-    started_at    timestamptz,
-    finished_at   timestamptz,
-    result        jsonb,
-    error         text
-);
-ALTER TABLE research_runs ADD COLUMN IF NOT EXISTS job_id bigint;
-ALTER TABLE research_runs ADD COLUMN IF NOT EXISTS submission text;
-CREATE UNIQUE INDEX IF NOT EXISTS research_runs_submission ON research_runs (owner, submission)
-    WHERE submission IS NOT NULL;
-CREATE INDEX IF NOT EXISTS research_runs_waiting ON research_runs (status, submitted_at);
-CREATE TABLE IF NOT EXISTS research_run_events (
-    id       bigserial PRIMARY KEY,
-    run_id   bigint NOT NULL,
-    worker   text NOT NULL,
-    event    text NOT NULL,
-    payload  jsonb NOT NULL,
-    at       timestamptz NOT NULL DEFAULT clock_timestamp()
-);
-CREATE INDEX IF NOT EXISTS research_run_events_run ON research_run_events (run_id, id);
-CREATE TABLE IF NOT EXISTS research_reports (
-    session_id  text NOT NULL,
-    name        text NOT NULL,
-    content     bytea NOT NULL,
-    run_id      bigint,
-    fence       integer,
-    written_at  timestamptz NOT NULL DEFAULT clock_timestamp(),
-    PRIMARY KEY (session_id, name)
-);
-"""
-
-
-class RunStatus(StrEnum):
-    """A queued run's status in ``research_runs`` (a str: the column keeps the plain text)."""
-
-    QUEUED = "queued"  # waiting, or handed back by a worker that was stopped
-    RUNNING = "running"  # a worker holds it (Procrastinate's heartbeat says it is alive)
-    DONE = "done"
-    FAILED = "failed"
-    CANCELLED = "cancelled"  # its owner cancelled it
-
 
 WAITING = (RunStatus.QUEUED, RunStatus.RUNNING)  # counted against a token's queue limit
 FINAL = (RunStatus.DONE, RunStatus.FAILED, RunStatus.CANCELLED)
@@ -125,15 +71,6 @@ class QueueFull(Exception):
         self.waiting, self.limit = waiting, limit
 
 
-class Fenced(Exception):
-    """This worker's claim on the run is gone (another worker took it, or it was cancelled):
-    the write was refused and the run must stop here."""
-
-    def __init__(self, run_id: int, fence: int) -> None:
-        super().__init__(f"run {run_id}: fence {fence} is no longer the run's")
-        self.run_id, self.fence = run_id, fence
-
-
 class HandBack(Exception):
     """Raised out of a job so that Procrastinate puts it back in the queue at once."""
 
@@ -145,29 +82,6 @@ class ClaimedRun:
     request: QueuedRequest
     session_id: str | None
     claims: int  # the fence: 1 for the first worker, one more for each claim after
-
-
-@dataclass(frozen=True)
-class Fence:
-    """A worker's hold on one run; ``check`` inside a transaction refuses a lost one."""
-
-    url: str
-    run_id: int
-    number: int
-
-    async def check(self, connection: Any) -> None:
-        # FOR SHARE: a claim (an UPDATE of this row) waits until our transaction ends, so the
-        # number cannot change between this check and the write that follows it.
-        cursor = await connection.execute(
-            "SELECT claims, status FROM research_runs WHERE run_id = %s FOR SHARE", (self.run_id,))
-        row = await cursor.fetchone()
-        if row is None or row["claims"] != self.number or row["status"] != RunStatus.RUNNING:
-            raise Fenced(self.run_id, self.number)
-
-
-# The fence of the run this task works for; the checkpointer and the sessions index read it
-# (session_store), so a run's own writes are fenced without passing it through the graph.
-CURRENT_FENCE: ContextVar[Fence | None] = ContextVar("research_run_fence", default=None)
 
 
 @asynccontextmanager
@@ -226,7 +140,8 @@ async def submit(db: Any, owner: str, request: QueuedRequest, limit: int, sessio
 async def get_run(db: Any, run_id: int) -> dict[str, Any] | None:
     async with _connection(db) as connection:
         cursor = await connection.execute("SELECT * FROM research_runs WHERE run_id = %s", (run_id,))
-        return await cursor.fetchone()
+        row: dict[str, Any] | None = await cursor.fetchone()
+        return row
 
 
 async def events_after(db: Any, run_id: int, after: int) -> list[dict[str, Any]]:
@@ -293,8 +208,10 @@ def make_app(url: str, run_job: Any) -> Any:
     app = procrastinate.App(connector=procrastinate.PsycopgConnector(
         conninfo=conninfo(url), min_size=1, max_size=4, timeout=10))
 
-    @app.task(name=TASK, queue=QUEUE, pass_context=True,
-              retry=procrastinate.RetryStrategy(retry_exceptions={HandBack, asyncio.CancelledError}))
+    # procrastinate's overloads take no BaseException in retry_exceptions; its runtime does (a
+    # worker's shutdown cancels the job, and the run goes back to the queue).
+    @app.task(name=TASK, queue=QUEUE, pass_context=True,  # type: ignore[call-overload, untyped-decorator]
+              retry=procrastinate.RetryStrategy(retry_exceptions={HandBack, asyncio.CancelledError}))  # type: ignore[arg-type]
     async def research_run(context: Any, run_id: int) -> None:
         await run_job(int(run_id), context)
 
@@ -448,7 +365,7 @@ class Lease:
         places or in none. QUEUED: handed back for another worker (nothing else written)."""
         from pathlib import Path
 
-        from research.orchestrator.session_store import session_row_from_folder, upsert_session_row
+        from research.team.index import session_row_from_folder, upsert_session_row
 
         files: dict[str, bytes] = {}
         session_row = None

@@ -4,7 +4,7 @@ Each run is an ordinary ``run_research`` with the PostgreSQL checkpointer, so a 
 dead worker left behind is resumed (``--resume`` semantics) by whichever worker gets its
 job next: finished steps are not run again. Procrastinate claims jobs, beats the
 worker's heartbeat and, through ``recover_stalled`` here, hands the jobs of a silent
-worker to the others. Every write of a run is fenced (run_queue): a worker that lost its
+worker to the others. Every write of a run is fenced (team/queue.py): a worker that lost its
 run stops at its next write.
 
 The database going away never leaves a worker idle: the Procrastinate worker fails, the
@@ -38,11 +38,11 @@ from research.modules.core.i18n import t
 from research.modules.core.language import choose_language
 from research.modules.core.logs import said
 from research.modules.core.settings import Settings
-from research.orchestrator import run_queue
-from research.orchestrator.run_queue import CURRENT_FENCE, ClaimedRun, Fenced, HandBack, Lease, RunStatus
+from research.team import queue as run_queue
+from research.team.database import CURRENT_FENCE, DatabaseUnreachable, Fenced, RunStatus, ensure_schema, ping
+from research.team.queue import ClaimedRun, HandBack, Lease
 from research.orchestrator.runner import ResearchRequest, result_from_meta, run_research
 from research.orchestrator.server_pool import KeptServers, ServerLease
-from research.orchestrator.session_store import DatabaseUnreachable, ensure_schema, ping
 from research.state.run_record import RunOutcome
 from research.state.progress_events import ProgressEvent, SessionStarted, Token, to_wire
 from research.state.session_folder import FINISHED_STATUSES, SESSION_LOCKED, HistoryManager, SessionInfo, lock_held
@@ -168,7 +168,7 @@ class Worker:
             fetch_job_polling_interval=POLL_SECONDS, abort_job_polling_interval=self.heartbeat_seconds,
             update_heartbeat_interval=self.heartbeat_seconds, stalled_worker_timeout=self.lease_seconds,
             shutdown_graceful_timeout=STOP_SECONDS)
-        worker = asyncio.ensure_future(queue_worker.run())
+        worker = asyncio.ensure_future(queue_worker.run())  # type: ignore[no-untyped-call]  # procrastinate's, unannotated
         recover = asyncio.ensure_future(self._recover(app, queue_worker))
         stop = asyncio.ensure_future(self.stopping.wait())
         enough = asyncio.ensure_future(self._enough.wait())

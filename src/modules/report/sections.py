@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Protocol
 
-from research.modules.report.content import ClaimLine, ListBlock, ReportDocument, Span, shorten_passage
+from research.modules.report.content import Block, ClaimLine, ListBlock, ReportDocument, SourceEntry, Span, shorten_passage
 from research.modules.report.content import Paragraph as ParagraphBlock
 from research.modules.text.sanitize import one_line, safe_markdown
 from research.state.models import Verdict, VerdictState, count_states, supported_percent
@@ -21,8 +21,35 @@ from research.state.models import Verdict, VerdictState, count_states, supported
 if TYPE_CHECKING:
     from reportlab.platypus import Flowable
 
-    from research.modules.report.markdown import MarkdownWriter
-    from research.modules.report.pdf import Typesetter
+
+class MarkdownWriter(Protocol):
+    """What a section writes report.md with (markdown.py's ``MarkdownWriter`` is one)."""
+
+    def escape(self, text: str) -> str: ...
+
+    def source_line(self, source: SourceEntry, labels: dict[str, str]) -> str: ...
+
+    def verification(self, doc: ReportDocument) -> list[str]: ...
+
+    def method(self, doc: ReportDocument) -> list[str]: ...
+
+
+class Typesetter(Protocol):
+    """What a section lays report.pdf out with (pdf.py's ``Typesetter`` is one)."""
+
+    def section(self, title: str, body: list[Flowable], level: int = 2) -> list[Flowable]: ...
+
+    def blocks(self, blocks: list[Block]) -> list[Flowable]: ...
+
+    def list_flowable(self, block: ListBlock) -> Flowable: ...
+
+    def findings(self) -> list[Flowable]: ...
+
+    def sources(self, entries: list[SourceEntry] | None = None) -> list[Flowable]: ...
+
+    def verification(self) -> list[Flowable]: ...
+
+    def method(self) -> list[Flowable]: ...
 
 
 class ReportSection(Protocol):

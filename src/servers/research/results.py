@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from research.modules.core.i18n import t
 from research.modules.text.sanitize import one_line, safe_markdown
@@ -16,6 +16,8 @@ from research.state.session_folder import HistoryManager, SessionInfo, read_ledg
 
 
 class ResearchOutput(BaseModel):
+    model_config = ConfigDict(extra="forbid")  # what a host is sent is exactly what the schema says
+
     session_id: str
     session_dir: str
     language: str
@@ -32,6 +34,8 @@ class ResearchOutput(BaseModel):
 
 
 class SessionSummary(BaseModel):
+    model_config = ConfigDict(extra="forbid")  # what a host is sent is exactly what the schema says
+
     session_id: str
     question: str = ""
     language: str = ""
@@ -43,6 +47,8 @@ class SessionSummary(BaseModel):
 
 
 class SessionList(BaseModel):
+    model_config = ConfigDict(extra="forbid")  # what a host is sent is exactly what the schema says
+
     sessions: list[SessionSummary]
     running: list[dict[str, str]] = Field(default_factory=list)
 
@@ -65,6 +71,8 @@ class CancelOutput(BaseModel):
 
 
 class SessionReport(BaseModel):
+    model_config = ConfigDict(extra="forbid")  # what a host is sent is exactly what the schema says
+
     session_id: str
     status: str
     kind: str  # "report" | "progress": progress.md stands in while there is no report

@@ -63,7 +63,7 @@ logger = logging.getLogger(__name__)
 
 Lang = Literal["auto", "ja", "en"]
 # Tool parameters both research servers take (this one on stdio, the team service in
-# http_server.py): one type each, so a description or a bound is written once.
+# team/front.py): one type each, so a description or a bound is written once.
 Question = Annotated[str, Field(description="The question, in Japanese or English. Ignored when resume is given.")]
 AnswerLang = Annotated[Lang, Field(description="Answer language: ja, en, or auto (from the question)")]
 MessageLang = Annotated[Lang, Field(description="Language of messages: ja, en or auto")]
