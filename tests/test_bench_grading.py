@@ -108,6 +108,11 @@ def test_wilson_interval_and_percentiles():
     low, high = wilson(8, 10)
     assert (round(low, 3), round(high, 3)) == (0.490, 0.943)  # the textbook 95 % Wilson interval of 8/10
     assert wilson(0, 2)[0] == 0.0 and round(wilson(0, 2)[1], 3) == 0.658
+    # Every count of 1..40 questions: the interval holds the accuracy (30/30 once had high < 1.0).
+    for total in range(1, 41):
+        for correct in range(total + 1):
+            low, high = wilson(correct, total)
+            assert 0.0 <= low <= correct / total <= high <= 1.0, (correct, total)
     assert percentile([1, 2, 3, 4, 10], 50) == 3 and percentile([1, 2, 3, 4, 10], 90) == pytest.approx(7.6)
     assert percentile([], 50) is None
 

@@ -16,7 +16,9 @@ def wilson(correct: int, total: int, z: float = Z95) -> tuple[float, float]:
     denominator = 1 + z * z / total
     centre = (p + z * z / (2 * total)) / denominator
     half = z * math.sqrt(p * (1 - p) / total + z * z / (4 * total * total)) / denominator
-    return max(0.0, centre - half), min(1.0, centre + half)
+    # The interval holds p; rounding must not put p outside it (30/30 gave high = p - 1e-16,
+    # a negative error bar that the report's chart refused).
+    return max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half))
 
 
 def percentile(values: list[float], q: float) -> float | None:
