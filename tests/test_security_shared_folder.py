@@ -97,7 +97,7 @@ def test_a_state_our_graph_writes_resumes(cli_env):
                                                                    "canonical_url": "https://example.org/fuji",
                                                                    "markdown": "3776 m"}])])
     found, meta = _resumable(history, session.session_id)
-    assert found.session_id == session.session_id and meta["question"].startswith("What is")
+    assert found.session_id == session.session_id and meta.question.startswith("What is")
 
 
 @pytest.mark.parametrize("where", ["state", "pending write"])

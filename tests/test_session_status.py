@@ -9,6 +9,8 @@ from research.state.session_folder import FINISHED_STATUSES, RESUMABLE_STATUSES
 from research.state.status import SessionStatus
 
 SRC = Path(__file__).resolve().parent.parent / "src"
+# The team's modules that read and write run rows (research_runs.status: queued, running, done …).
+TEAM_RUN_ROWS = ("queue.py", "database.py", "front.py", "worker.py", "tokens.py")
 SPELLED = re.compile(r"""(status\s*(==|!=|=)\s*|status["']\)\s*in\s*\()["'](%s)["']"""
                      % "|".join(s.value for s in SessionStatus))
 
@@ -25,6 +27,6 @@ def test_no_module_spells_a_session_status_out():
                for path in SRC.rglob("*.py") if "messages" not in path.parts
                for number, line in enumerate(path.read_text("utf-8").splitlines(), 1)
                # A document's status ("ok"/"failed") and the team queue's run rows are other things.
-               if SPELLED.search(line) and "doc" not in line and "run_queue" not in path.name
-               and "http_" not in path.name]
+               if SPELLED.search(line) and "doc" not in line
+               and not (path.parent.name == "team" and path.name in TEAM_RUN_ROWS)]
     assert not spelled, spelled

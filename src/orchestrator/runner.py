@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from research.modules.core.errors import EXIT_FAILURE, EXIT_NO_EVIDENCE, EXIT_OK, UsageError, UserFacingError
+from research.modules.core.language import Language
+from research.state.agent_state import AgentState
 from research.state.models import ProblemKind, RunProblem, summary_with_states
 from research.state.run_problems import outcome_exit_code, run_problems
 from research.state.run_record import RunOutcome, RunVerification, SessionRecord, sources_of
@@ -33,6 +35,8 @@ from research.orchestrator.checkpointer import ensure_index, open_checkpointer, 
 from research.orchestrator.server_pool import ServerPool
 
 if TYPE_CHECKING:  # imported once the question is accepted: a bad one is said without the client's imports
+    from langchain_core.runnables import RunnableConfig
+
     from research.modules.llm.model_manager import ModelManager
 
 
@@ -95,11 +99,14 @@ async def run_research(
     progress = _guarded(progress)
     history = HistoryManager(settings.sessions_dir, guard=request.guard)
     kept_changes: list[str] = []
+    session: SessionInfo | None
+    record: SessionRecord | None
     if request.resume:
-        session, meta = _resumable(history, request.resume)
-        question, lang = meta["question"], meta["language"]
+        session, record = _resumable(history, request.resume)
+        question = record.question
+        lang: Language = "ja" if record.language == "ja" else "en"  # _resumable made it one of the two
         # The options it started with (engine, documents, model, budgets …), not this command's.
-        settings, kept_changes = restored(settings, meta.get("run_options"))
+        settings, kept_changes = restored(settings, record.run_options)
         if kept_changes:
             from research.modules.core.settings import check_run_settings
 
@@ -109,8 +116,9 @@ async def run_research(
         given = read_caller_input({"question": request.question, "language": settings.language,
                                    "depth": settings.depth}, default_depth=settings.depth)
         question, lang = given.question, given.language
-        session, meta = None, {}
-    depth = meta.get("depth") or settings.depth  # a resumed run keeps the depth it started with
+        session, record = None, None
+    # a resumed run keeps the depth it started with
+    depth = record.depth if record is not None and record.depth else settings.depth
     options = recorded(settings)
     settings = settings_for_depth(settings, depth)
 
@@ -193,7 +201,7 @@ class RunContext:
     model: ModelManager
     model_name: str  # what Ollama confirmed it has
     question: str  # cleaned; a resumed session's own
-    lang: str  # "ja" | "en"
+    lang: Language
     depth: str
     pool: ServerPool
     heavy: asyncio.Future[Any]  # the graph's modules, imported in a thread meanwhile
@@ -274,7 +282,7 @@ async def _run_locked(run: RunContext) -> RunOutcome:
     )
 
 
-def final_answer(final: dict[str, Any], read: int) -> str:
+def final_answer(final: AgentState, read: int) -> str:
     """The checked answer for stdout (`> answer.md`) and MCP hosts, as inert as report.md:
     no escape bytes, no live HTML, remote images or javascript:/file:/data: links. A
     no-evidence draft is the tool's own message: shown as written, never as "checked"."""
@@ -320,9 +328,9 @@ class _GraphRun:
 
     def __init__(self, run: RunContext) -> None:
         self.run = run
-        self.final: dict[str, Any] | None = None
+        self.final: AgentState | None = None
 
-    async def execute(self) -> dict[str, Any]:
+    async def execute(self) -> AgentState:
         from research.nodes.input import understand_question
         from research.orchestrator.steps import bind
 
@@ -332,8 +340,8 @@ class _GraphRun:
             settings=run.settings, model=run.model, web_search=web_search, parser=parser, history=run.history,
             progress=progress, measure_judge=True,
         )
-        initial: dict[str, Any] = {}
-        planned: dict[str, Any] | None = None
+        initial: AgentState = {}
+        planned: AgentState | None = None
         if not run.request.resume:
             initial = _initial_state(run)
             # A new run plans while LangGraph is still being imported: the input step needs
@@ -347,7 +355,7 @@ class _GraphRun:
             # checkpoints with an allow-list of the types our graph writes.
             saver = await stack.enter_async_context(open_checkpointer(run.settings, session.path))
             graph = graph_module.build_graph(deps, saver)
-            config = {
+            config: RunnableConfig = {
                 "configurable": {"thread_id": session.session_id},
                 # Each verification loop revisits four nodes; leave room for all of them.
                 "recursion_limit": 14 + 5 * (run.settings.max_verification_loops + 1),
@@ -355,7 +363,7 @@ class _GraphRun:
             if planned is not None:
                 # Written as the input node's output (its reducers applied, its edges taken).
                 await graph.aupdate_state(config, {**initial, **planned}, as_node="input")
-                start: dict[str, Any] | None = None
+                start: AgentState | None = None
             else:
                 snapshot = await graph.aget_state(config)
                 if snapshot.values and snapshot.next:
@@ -370,7 +378,7 @@ class _GraphRun:
             self.final = await self._answer_reviews(graph, config, final)
             return self.final
 
-    async def _answer_reviews(self, graph: Any, config: dict[str, Any], final: dict[str, Any]) -> dict[str, Any]:
+    async def _answer_reviews(self, graph: Any, config: RunnableConfig, final: AgentState) -> AgentState:
         """While the graph is paused for a plan review, ask the reviewer and resume it.
 
         The pause lives in the checkpoint: a process that stops here leaves a session that
@@ -398,13 +406,13 @@ class _GraphRun:
             final = await graph.ainvoke(Command(resume=answer), config, durability="sync")
 
 
-def _initial_state(run: RunContext) -> dict[str, Any]:
+def _initial_state(run: RunContext) -> AgentState:
     session = run.session
     seed = _seed_from_parent(run.history, run.request.parent_session)
     if seed:
         run.history.update_meta(session.session_id, conversation=[turn.model_dump() for turn in seed["conversation"]])
     return {
-        **seed,
+        **seed,  # type: ignore[typeddict-item]  # checked by check_state_values: the state's own models
         "question": run.question,
         "language": run.lang,
         "model": run.model_name,
@@ -443,7 +451,7 @@ def _seed_from_parent(history: HistoryManager, parent: str | None) -> dict[str, 
                                    whole=False))
 
 
-def _resumable(history: HistoryManager, ref: str) -> tuple[SessionInfo, dict[str, Any]]:
+def _resumable(history: HistoryManager, ref: str) -> tuple[SessionInfo, SessionRecord]:
     """The session to resume and its meta.json, once its folder has been judged as data
     from someone else: no linked or special files, a question a new run would accept, a
     checkpoint of our graph's shape whose paths stay inside the sessions (usage error else)."""
@@ -451,17 +459,17 @@ def _resumable(history: HistoryManager, ref: str) -> tuple[SessionInfo, dict[str
 
     session = history.resolve(ref)
     history.check_folder(session)
-    meta = history.read_json(session.session_id, "meta.json", {})
-    if not isinstance(meta.get("question"), str) or not meta["question"].strip():
+    record = SessionRecord.read(history.read_json(session.session_id, "meta.json", {}), session.session_id)
+    if record is None or not record.question.strip():
         raise UsageError("usage.unknown_session", session_id=ref, sessions_dir=str(history.root))
-    if meta.get("status") in FINISHED_STATUSES:
+    if record.status in FINISHED_STATUSES:
         raise UsageError(
             "usage.session_finished", session_id=session.session_id, report=str(session.path / "report.pdf")
         )
     # The same limits as a new question: a 6 MB question in meta.json never reaches the model.
-    meta["question"] = clean_question(meta["question"])
-    if meta.get("language") not in ("ja", "en"):
-        meta["language"] = resolve_language("auto", meta["question"])
+    question = clean_question(record.question)
+    language = record.language if record.language in ("ja", "en") else resolve_language("auto", question)
+    record = record.model_copy(update={"question": question, "language": language})
 
     known: set[str] = set()
 
@@ -471,7 +479,7 @@ def _resumable(history: HistoryManager, ref: str) -> tuple[SessionInfo, dict[str
 
     # Before Ollama, the servers or anything else: a tampered checkpoint stops here.
     verify_checkpoint_file(session.path / "checkpoints.sqlite", check_values=check_values)
-    return session, meta
+    return session, record
 
 
 def _check_identity(values: dict[str, Any], session: SessionInfo) -> None:

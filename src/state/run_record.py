@@ -73,6 +73,16 @@ class Source(BaseModel):
     def read(self) -> bool:
         return self.status == "ok"
 
+    @property
+    def failed(self) -> bool:
+        """Could not be read."""
+        return self.status == "failed"  # a document's status, not a session's
+
+    @property
+    def left_out(self) -> bool:
+        """Read, and not used: dated before --since."""
+        return self.status == "left_out"
+
     def listed(self) -> JsonObject:
         """The source in a listing (meta of a team's session, the REPL's /sources): six fields."""
         return self.model_dump(include=set(LISTED_FIELDS))

@@ -204,12 +204,12 @@ class SourceEntry:
 
     @property
     def failed(self) -> bool:
-        return self.source.status == "failed"
+        return self.source.failed
 
     @property
     def left_out(self) -> bool:
         """Read, and not used (dated before --since); ``error`` says why."""
-        return self.source.status == "left_out"
+        return self.source.left_out
 
     @property
     def error(self) -> str:
