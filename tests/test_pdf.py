@@ -436,7 +436,7 @@ def test_every_character_is_drawn_in_a_font_that_has_it(tmp_path):
     from fontTools.ttLib import TTFont
 
     doc = build_report(report_input(body_markdown=TYPOGRAPHY_BODY, question="Fuji 3\u202f776\u202fm 😀 ☃?",
-                                    sources=[{**report_input().sources[0], "title": "Ελληνικά ☃ ภาษาไทย 😀"}]))
+                                    sources=[{**report_input().sources[0].model_dump(), "title": "Ελληνικά ☃ ภาษาไทย 😀"}]))
     pdf = tmp_path / "report.pdf"
     render_pdf(doc, pdf)
     text = " ".join(extract_text(str(pdf)).split())

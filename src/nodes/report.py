@@ -12,7 +12,7 @@ from research.modules.core.messages.analysis import attribute_name
 from research.modules.text.disagreements import contested_claims, stated_in
 from research.modules.report.fonts import find_japanese_font
 from research.modules.report.pdf import render_pdf
-from research.modules.report.content import ReportInput, build_report
+from research.modules.report.content import MethodFacts, ReportInput, ShownDisagreement, build_report
 from research.modules.report.markdown import render_markdown
 from research.state import AgentState, plan_queries_flat
 from research.state.agent_state import add_usage
@@ -72,16 +72,16 @@ async def write_report(state: AgentState, deps: WorkflowDependencies) -> AgentSt
             body_markdown=body,
             sources=sources_of(documents),
             verification=verification,
-            method={
-                "engines": state.get("engines_used", []),
-                "queries": [q.text for q in plan_queries_flat(state.get("plan", []))]
+            method=MethodFacts(
+                engines=state.get("engines_used", []),
+                queries=[q.text for q in plan_queries_flat(state.get("plan", []))]
                 + [q.text for q in verification.follow_up_queries],
-                "sources_read": len(read),
-                "sources_failed": len(failed),
-                "sources_left_out": len(left_out),
-                "loops": verification.summary.loops if verification.summary else 0,
-                "sandbox": deps.parser.sandbox_name,
-            },
+                sources_read=len(read),
+                sources_failed=len(failed),
+                sources_left_out=len(left_out),
+                loops=verification.summary.loops if verification.summary else 0,
+                sandbox=deps.parser.sandbox_name,
+            ),
             notes=notes,
             parent_session=state.get("parent_session"),
             disagreements=disagreements,
@@ -181,7 +181,7 @@ def degradation_notes(state: AgentState, usage: dict[str, dict[str, int]], lang:
 
 
 def _disagreements(state: AgentState, answer: str, verification: VerificationResult, lang: Language,
-                   deps: WorkflowDependencies) -> tuple[list[dict[str, Any]], dict[int, str]]:
+                   deps: WorkflowDependencies) -> tuple[list[ShownDisagreement], dict[int, str]]:
     """The disagreements found before drafting, each with whether the final answer gives
     every side, and the supported claims that give one side only (claim index → the other
     sides); disagreements.json records both."""
@@ -195,8 +195,9 @@ def _disagreements(state: AgentState, answer: str, verification: VerificationRes
         found["contested_claims"] = [{"index": index, "other_sides": sides} for index, sides in contested.items()]
     for item in found["items"]:
         stated = item["stated_in_answer"]
-        shown.append({"topic": attribute_name(item.get("attribute"), item["dimension"], lang, item.get("qualifier")),
-                      "positions": item["positions"], "note": _stated_note(item, stated, lang)})
+        shown.append(ShownDisagreement.model_validate({
+            "topic": attribute_name(item.get("attribute"), item["dimension"], lang, item.get("qualifier")),
+            "positions": item["positions"], "note": _stated_note(item, stated, lang)}))
     if found.get("items"):
         deps.history.write_text(state["session_id"], "disagreements.json",
                                 json.dumps({"language": lang, **found}, ensure_ascii=False, indent=2) + "\n")

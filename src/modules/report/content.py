@@ -30,6 +30,35 @@ from research.state.run_record import Source, sources_of
 # Input
 
 
+class MethodFacts(BaseModel):
+    """How the run searched and read, for the report's method section. A count left out is
+    counted from the sources."""
+
+    engines: list[str] = Field(default_factory=list)
+    queries: list[str] = Field(default_factory=list)
+    sources_read: int | None = None
+    sources_failed: int | None = None
+    sources_left_out: int | None = None
+    loops: int = 0
+    sandbox: str = ""
+
+
+class ShownPosition(BaseModel):
+    """One value of a disputed figure as a source wrote it, and the sources that give it."""
+
+    value: str = ""
+    labels: list[str] = Field(default_factory=list)
+
+
+class ShownDisagreement(BaseModel):
+    """Where the sources disagree, ready to show: the topic in the report's language, each
+    value with its sources, and whether the answer gives them all (``note``)."""
+
+    topic: str = ""
+    positions: list[ShownPosition] = Field(default_factory=list)
+    note: str = ""
+
+
 class ReportInput(BaseModel):
     """Everything a report is made of; the report node fills it from the run state."""
 
@@ -41,11 +70,10 @@ class ReportInput(BaseModel):
     body_markdown: str = ""
     sources: list[Source] = Field(default_factory=list)  # the ledger's, in order (a mapping is read as one)
     verification: VerificationResult = Field(default_factory=VerificationResult)
-    method: dict[str, Any] = Field(default_factory=dict)
+    method: MethodFacts = Field(default_factory=MethodFacts)
     notes: list[str] = Field(default_factory=list)
     parent_session: str | None = None
-    # Where the sources disagree, ready to show: [{"topic", "positions": [{"value", "labels"}], "note"}]
-    disagreements: list[dict[str, Any]] = Field(default_factory=list)
+    disagreements: list[ShownDisagreement] = Field(default_factory=list)
 
     @field_validator("sources", mode="before")
     @classmethod
@@ -534,13 +562,6 @@ def _section(title: str, markdown: str, *, shift: int) -> Section:
 # Run data → views
 
 
-def _int(value: Any, default: int = 0) -> int:
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        return default
-
-
 def _strings(value: Any) -> list[str]:
     if not isinstance(value, (list, tuple)):
         return []
@@ -641,17 +662,17 @@ def _verification_view(data: VerificationResult) -> VerificationView:
     )
 
 
-def _method_view(data: dict[str, Any], sources: list[SourceEntry]) -> MethodView:
+def _method_view(data: MethodFacts, sources: list[SourceEntry]) -> MethodView:
     failed = sum(1 for source in sources if source.failed)
     left_out = sum(1 for source in sources if source.left_out)
     return MethodView(
-        engines=_strings(data.get("engines")),
-        queries=_strings(data.get("queries")),
-        sources_read=_int(data.get("sources_read"), len(sources) - failed - left_out),
-        sources_failed=_int(data.get("sources_failed"), failed),
-        sources_left_out=_int(data.get("sources_left_out"), left_out),
-        loops=_int(data.get("loops")),
-        sandbox=str(data.get("sandbox") or ""),
+        engines=_strings(data.engines),
+        queries=_strings(data.queries),
+        sources_read=data.sources_read if data.sources_read is not None else len(sources) - failed - left_out,
+        sources_failed=data.sources_failed if data.sources_failed is not None else failed,
+        sources_left_out=data.sources_left_out if data.sources_left_out is not None else left_out,
+        loops=data.loops,
+        sandbox=data.sandbox,
     )
 
 
@@ -710,12 +731,11 @@ def build_report(data: ReportInput) -> ReportDocument:
     )
 
 
-def _disagreement_lines(items: list[dict[str, Any]]) -> list[DisagreementLine]:
+def _disagreement_lines(items: list[ShownDisagreement]) -> list[DisagreementLine]:
     lines = []
     for item in items:
-        positions = [(" ".join(str(p.get("value") or "").split()), _strings(p.get("labels")))
-                     for p in item.get("positions") or [] if isinstance(p, dict)]
+        positions = [(" ".join(p.value.split()), _strings(p.labels)) for p in item.positions]
         if len(positions) >= 2:
-            lines.append(DisagreementLine(topic=" ".join(str(item.get("topic") or "").split()), positions=positions,
-                                          note=" ".join(str(item.get("note") or "").split())))
+            lines.append(DisagreementLine(topic=" ".join(item.topic.split()), positions=positions,
+                                          note=" ".join(item.note.split())))
     return lines
