@@ -1,11 +1,20 @@
-"""Start-up speed: `research --help` wall time and the REPL's time to prompt.
+"""Start-up speed: `research --help` wall time and CPU, the REPL's time to prompt, and the CPU
+each MCP server spends until it answers ``initialize`` (ready) and until it is idle (settled).
+
+A server is started as a run starts it (the web-search server as ``python -P -m …``, the
+parser server inside bubblewrap with its fork server, the research server as ``research mcp
+research``); the clock and the CPU count stop when its answer to ``initialize`` arrives. CPU is
+user + system of the server's whole process tree (bwrap, the server, the parser's fork server)
+read from /proc at that moment; "settled" is the same sum once the tree has used no CPU for
+half a second (what the web server builds in the background, the fork server's parser
+imports): what each start costs the machine.
 
 The REPL is started under a pseudo-terminal (it only starts on a terminal), like a user
 would: the clock stops when the prompt text appears, then /quit is typed. Medians with
 min–max over 9 runs (3 with --quick) after one uncounted warm-up run each. Cursor-position
 requests are answered as a terminal would, so prompt-toolkit does not wait on them.
 
-    .venv/bin/python benchmarks/bench_startup.py [--quick]
+    .venv/bin/python benchmarks/bench_startup.py [--quick] [--servers-only]
 """
 
 from __future__ import annotations
@@ -21,7 +30,11 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from treemem import spread  # noqa: E402
+from treemem import descendants, spread  # noqa: E402
+
+TICKS = os.sysconf("SC_CLK_TCK")
+INITIALIZE = (b'{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18",'
+              b'"capabilities":{},"clientInfo":{"name":"bench_startup","version":"0"}}}\n')
 
 RESEARCH = str(Path(sys.executable).with_name("research"))
 # The trailing space of "research> " is drawn as a cursor move, so match without it.
@@ -36,10 +49,90 @@ def _env(home: Path) -> dict[str, str]:
     return env
 
 
-def time_help(env: dict[str, str]) -> float:
+def time_help(env: dict[str, str]) -> tuple[float, float]:
+    """(wall, CPU) seconds of one `research --help`."""
+    import resource
+
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     subprocess.run([RESEARCH, "--help"], env=env, check=True, capture_output=True)
-    return time.perf_counter() - start
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def tree_cpu(root: int) -> float:
+    total = 0.0
+    for pid in descendants(root):
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        total += (int(fields[11]) + int(fields[12])) / TICKS
+    return total
+
+
+def server_commands(home: Path, env: dict[str, str]) -> dict[str, tuple[list[str], dict[str, str]]]:
+    """How a run starts each server: argv and environment."""
+    from research.modules.clients.sandbox import build_sandbox_command
+    from research.modules.clients.server_process import child_environment, own_python_argv
+    from research.modules.core.settings import load_settings
+
+    cache = home / "sources"
+    cache.mkdir(parents=True, exist_ok=True)
+    saved = dict(os.environ)
+    os.environ.update(env)
+    try:
+        sandbox = build_sandbox_command(load_settings(), cache)
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+    web_env = {**env, "RESEARCH_SEARCH_ENGINE": "searxng", "RESEARCH_SEARXNG_URL": "http://127.0.0.1:9/"}
+    return {
+        "web-search": (own_python_argv("research.servers.web.server") + ["--cache-dir", str(cache)], web_env),
+        "parser": ([sandbox.command, *sandbox.args], child_environment(sandbox.env)),
+        "research": ([RESEARCH, "mcp", "research"], env),
+    }
+
+
+def server_start(argv: list[str], env: dict[str, str], timeout: float = 60.0) -> dict[str, float]:
+    """Wall and CPU to the answer to ``initialize``; CPU once the tree is idle (settled)."""
+    start = time.perf_counter()
+    process = subprocess.Popen(argv, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                               stderr=subprocess.DEVNULL, cwd="/", start_new_session=True)
+    try:
+        assert process.stdin is not None and process.stdout is not None
+        process.stdin.write(INITIALIZE)
+        process.stdin.flush()
+        line = process.stdout.readline()
+        ready_wall = time.perf_counter() - start
+        ready_cpu = tree_cpu(process.pid)
+        if b'"id":1' not in line.replace(b" ", b""):
+            raise RuntimeError(f"no answer to initialize from {argv[:4]}: {line[:300]!r}")
+        settled, last, quiet_since = ready_cpu, ready_cpu, time.perf_counter()
+        while time.perf_counter() - start < timeout and time.perf_counter() - quiet_since < 0.5:
+            time.sleep(0.05)
+            settled = tree_cpu(process.pid)
+            if settled > last + 0.005:
+                last, quiet_since = settled, time.perf_counter()
+        return {"ready_wall_s": ready_wall, "ready_cpu_s": ready_cpu, "settled_cpu_s": settled}
+    finally:
+        if process.stdin is not None:
+            process.stdin.close()
+        try:
+            process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, 9)
+            process.wait()
+
+
+def servers(repeats: int, home: Path, env: dict[str, str]) -> dict:
+    results: dict[str, dict] = {}
+    for name, (argv, server_env) in server_commands(home, env).items():
+        server_start(argv, server_env)  # warm the file cache
+        runs = [server_start(argv, server_env) for _ in range(repeats)]
+        results[name] = {key: spread([run[key] for run in runs]) for key in runs[0]}
+    return results
 
 
 def time_to_prompt(env: dict[str, str], timeout: float = 30.0) -> float:
@@ -78,21 +171,22 @@ def time_to_prompt(env: dict[str, str], timeout: float = 30.0) -> float:
     return elapsed
 
 
-def run(quick: bool) -> dict:
+def run(quick: bool, servers_only: bool = False) -> dict:
     repeats = 3 if quick else 9
+    result: dict = {"benchmark": "startup", "runs": repeats, "load_before": os.getloadavg()}
     with tempfile.TemporaryDirectory() as tmp:
         env = _env(Path(tmp))
-        time_help(env)  # warm the OS file cache and .pyc files; the first run is not typical
-        help_times = [time_help(env) for _ in range(repeats)]
-        time_to_prompt(env)
-        prompt_times = [time_to_prompt(env) for _ in range(repeats)]
-    return {
-        "benchmark": "startup",
-        "runs": repeats,
-        "help_wall_s": spread(help_times),
-        "repl_time_to_prompt_s": spread(prompt_times),
-    }
+        if not servers_only:
+            time_help(env)  # warm the OS file cache and .pyc files; the first run is not typical
+            helps = [time_help(env) for _ in range(repeats)]
+            result["help_wall_s"] = spread([wall for wall, _ in helps])
+            result["help_cpu_s"] = spread([cpu for _, cpu in helps])
+            time_to_prompt(env)
+            result["repl_time_to_prompt_s"] = spread([time_to_prompt(env) for _ in range(repeats)])
+        result["servers"] = servers(repeats, Path(tmp), env)
+    result["load_after"] = os.getloadavg()
+    return result
 
 
 if __name__ == "__main__":
-    print(json.dumps(run(quick="--quick" in sys.argv), indent=2))
+    print(json.dumps(run(quick="--quick" in sys.argv, servers_only="--servers-only" in sys.argv), indent=2))

@@ -6,6 +6,8 @@ files), as simonw/llm tests its CLI: the same arguments and environment, no inte
 
 from __future__ import annotations
 
+import asyncio
+import contextvars
 import io
 import json
 import logging
@@ -15,7 +17,7 @@ import subprocess
 import sys
 import threading
 import time
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -87,6 +89,7 @@ class SharedRunKind:
     args: tuple[str, ...]
     env: tuple[tuple[str, str], ...] = ()
     mode: str = "normal"  # the fake Ollama's mode for the whole run
+    own_servers: bool = False  # its output must show the servers starting (a kept pair is already up)
 
 
 SHARED_RUN_KINDS = {
@@ -94,7 +97,8 @@ SHARED_RUN_KINDS = {
     "en": SharedRunKind((SHARED_QUESTIONS["en"], "--json")),
     # Without --json, as `research "…" > answer.md` runs: stdout is the answer, stderr ends
     # with the summary line. RESEARCH_NUM_CTX is set so the model calls show it arriving.
-    "en-text": SharedRunKind(("What is the height of Mount Fuji?",), env=(("RESEARCH_NUM_CTX", "8192"),)),
+    "en-text": SharedRunKind(("What is the height of Mount Fuji?",), env=(("RESEARCH_NUM_CTX", "8192"),),
+                             own_servers=True),
     # Every structured reply is invalid JSON, retried once, then replaced by the fallback.
     "malformed": SharedRunKind(("What is the height of Mount Fuji?", "--json"), mode="malformed"),
 }
@@ -119,7 +123,7 @@ def shared_run(tmp_path_factory, web):
             kind = SHARED_RUN_KINDS[kind_name]
             with FakeOllama(mode=kind.mode) as ollama:
                 env = research_environment(tmp_path_factory.mktemp(f"shared-run-{kind_name}"), ollama, web)
-                result = research_in_process(list(kind.args), {**env, **dict(kind.env)})
+                result = research_in_process(list(kind.args), {**env, **dict(kind.env)}, own_servers=kind.own_servers)
                 chats = ollama.chat_requests()
             assert result.returncode == 0, result.stderr
             (session,) = session_dirs(env)
@@ -145,15 +149,19 @@ class CliResult:
     args: tuple[str, ...] = ()
 
 
-def research_in_process(args: list[str], env: dict[str, str], timeout: float | None = 180) -> CliResult:
+def research_in_process(args: list[str], env: dict[str, str], timeout: float | None = 180, *,
+                        own_servers: bool = False) -> CliResult:
     """``research ARGS`` run by ``main`` in this process, as ``run_research`` runs it in a new
     one: exactly ENV as the environment, stdin empty and not a terminal, stdout and stderr
     captured as text, the exit code from the SystemExit ``main`` raises. Its MCP servers are
     real processes all the same. About 1.7 s of CPU less than a subprocess for a whole run
     (no interpreter, no LangGraph or MCP SDK import), so tests about what a run writes and
     says use this; tests about the process itself (signals, kill -9, inherited streams, the
-    import path, the console script's exit) start the console script with ``run_research``."""
-    with _process_state(env), _time_limit(timeout, args):
+    import path, the console script's exit) start the console script with ``run_research``.
+    A run uses the worker's kept pair of servers (``SharedServers``); ``own_servers``: it
+    starts its own, as the console script does (a test about the servers themselves)."""
+    servers = None if own_servers else _shared_servers
+    with _process_state(env), _time_limit(timeout, args), (servers.lent() if servers else nullcontext()):
         from research.cli.main import main
 
         stdout, stderr = io.StringIO(), io.StringIO()
@@ -166,6 +174,174 @@ def research_in_process(args: list[str], env: dict[str, str], timeout: float | N
             if isinstance(exc.code, str):  # printed and exit 1, as the interpreter does
                 stderr.write(exc.code + "\n")
     return CliResult(code, stdout.getvalue(), stderr.getvalue(), tuple(args))
+
+
+# Set while the kept pool starts its servers: every task created then (and every task those
+# create: a task copies its creator's context) belongs to the pool, not to the run.
+_POOL_TASK = contextvars.ContextVar("pool_task", default=False)
+# What the servers read from the environment themselves, besides the settings ServerPool
+# compares (server_pool.server_key): a run that sets one gets servers started with it.
+_SERVER_ENV_PREFIXES = ("RESEARCH_FETCH_", "RESEARCH_PARSER_")
+
+
+class SharedServers:
+    """Real MCP servers (the web-search server and the sandboxed parser: processes speaking
+    MCP over stdio) per test worker, kept from one in-process run to the next, as a team
+    worker keeps its pair (``KeptServers``): a test about what a run writes or says does not
+    pay two server starts (about 2.5 s of CPU). Tests about starting, crashing, signals or
+    the sandbox boundary start their own (the console script, or ``own_servers=True``).
+
+    A pair serves every sessions folder under the worker's temporary root (the web-search
+    server's ``--cache-root``, the parser's read-only view), so each test keeps its own
+    sessions folder. One pair is kept per server settings (those ``ServerPool`` compares, and
+    the RESEARCH_FETCH_*/RESEARCH_PARSER_* the servers read themselves), the
+    ``KEPT_PAIRS`` last used: tests with a web of their own alternate with the others. The
+    pairs live in one event loop of this worker; a run that uses one runs in that loop
+    (``asyncio.run`` is, for that run, an ``asyncio.Runner`` on it: the same Ctrl-C handling,
+    a fresh context). A pair is stopped, and the next run starts a fresh one, when a server
+    crashed and was restarted during a run, when a run did not end on its own (a time
+    limit, Ctrl-C) and under a sandbox weaker than bubblewrap (whose warning each run says
+    as its servers start). What a run leaves running is cancelled after it, as
+    ``asyncio.run`` does."""
+
+    KEPT_PAIRS = 2
+
+    def __init__(self, root: Path) -> None:
+        self.root = root.resolve()
+        self.pools: dict[tuple, object] = {}  # server settings -> ServerPool, the last used last
+        self.starts = 0  # pairs started, for the curious: `shared_servers.starts`
+        self.runner = asyncio.Runner(loop_factory=self._new_loop)
+        self._pool_tasks: set[asyncio.Task] = set()
+        self._current = None  # the pool of the run under way
+
+    def _new_loop(self) -> asyncio.AbstractEventLoop:
+        loop = asyncio.new_event_loop()
+        loop.set_task_factory(self._new_task)
+        return loop
+
+    def _new_task(self, loop, coro, context=None):  # noqa: ANN001 - asyncio's task factory
+        task = asyncio.Task(coro, loop=loop, context=context)
+        if (context.get(_POOL_TASK) if context is not None else _POOL_TASK.get()):
+            self._pool_tasks.add(task)
+            task.add_done_callback(self._pool_tasks.discard)
+        return task
+
+    def _rooted(self, settings):  # noqa: ANN001, ANN202
+        """The settings a kept pair starts with: the worker's root as the sessions folder."""
+        sessions = Path(settings.sessions_dir).expanduser().resolve()
+        if sessions == self.root or self.root in sessions.parents:
+            return settings.model_copy(update={"sessions_dir": self.root})
+        return settings
+
+    async def _pool_for(self, settings):  # noqa: ANN001, ANN202
+        from research.orchestrator.server_pool import ServerPool, server_key
+
+        shared = self
+
+        class KeptPool(ServerPool):
+            async def start(self, settings, after=None, *, wait_spawned=False):  # noqa: ANN001 - ServerPool's
+                settings = shared._rooted(settings)
+                if not self.started or self._key != server_key(settings):
+                    shared.starts += 1
+                token = _POOL_TASK.set(True)
+                try:
+                    await super().start(settings, after, wait_spawned=wait_spawned)
+                finally:
+                    _POOL_TASK.reset(token)
+
+        key = (server_key(self._rooted(settings)),
+               tuple(sorted((name, value) for name, value in os.environ.items() if name.startswith(_SERVER_ENV_PREFIXES))))
+        pool = self.pools.pop(key, None)
+        if pool is None or settings.sandbox in ("unshare", "none"):
+            if pool is not None:
+                await pool.aclose()
+            pool = KeptPool()
+        self.pools[key] = pool
+        while len(self.pools) > self.KEPT_PAIRS:
+            await self.pools.pop(next(iter(self.pools))).aclose()
+        return pool
+
+    @contextmanager
+    def lent(self):
+        """For one in-process run: ``asyncio.run`` runs in the kept loop, and the runner is
+        given the kept pair for its settings."""
+        import research.orchestrator.runner as runner
+
+        real_run, real_research = asyncio.run, runner.run_research
+
+        def run(main, *, debug=None):  # noqa: ANN001 - asyncio.run's signature
+            if threading.current_thread() is not threading.main_thread():
+                return real_run(main, debug=debug)
+            return self._run(main)
+
+        async def run_research(request, settings, progress):  # noqa: ANN001 - the runner's signature
+            if request.servers is None:
+                request.servers = self._current = await self._pool_for(settings)
+            return await real_research(request, settings, progress)
+
+        asyncio.run, runner.run_research = run, run_research
+        try:
+            yield
+        finally:
+            asyncio.run, runner.run_research = real_run, real_research
+
+    def _run(self, main):  # noqa: ANN001
+        ended = False  # on its own: a result, or an error of its own (a model error, no source)
+        self._current = None
+        try:
+            result = self.runner.run(main, context=contextvars.copy_context())
+            ended = True
+            return result
+        except Exception:
+            ended = True
+            raise
+        finally:
+            self._tidy(ended)
+
+    def _tidy(self, ended: bool) -> None:
+        """What ``asyncio.run`` does at the end of a run, but the kept pairs' tasks (and their
+        connections, async generators) stay; the run's pair is stopped if it is unfit."""
+        loop = self.runner.get_loop()
+        for signum in (signal.SIGTERM, signal.SIGHUP):  # the run's own (cli/signals.py)
+            loop.remove_signal_handler(signum)
+        pool, self._current = self._current, None
+        if pool is not None and (not ended or pool.restarted):
+            self.pools = {key: kept for key, kept in self.pools.items() if kept is not pool}
+            try:
+                loop.run_until_complete(pool.aclose())
+            except Exception:  # noqa: BLE001 - a pair that will not close cleanly is still gone
+                pass
+        leftovers = [task for task in asyncio.all_tasks(loop) if task not in self._pool_tasks]
+        for task in leftovers:
+            task.cancel()
+        if leftovers:
+            loop.run_until_complete(asyncio.gather(*leftovers, return_exceptions=True))
+
+    def close(self) -> None:
+        loop = self.runner.get_loop()
+        try:
+            for pool in self.pools.values():
+                loop.run_until_complete(pool.aclose())
+        finally:
+            self.pools = {}
+            self.runner.close()  # cancels what is left, closes async generators and the loop
+
+
+_shared_servers: SharedServers | None = None
+
+
+@pytest.fixture(scope="session", autouse=True)
+def shared_servers(tmp_path_factory):
+    """The worker's kept pair (started by the first in-process run that needs it).
+    ``RESEARCH_TESTS_OWN_SERVERS=1 pytest …``: none; each in-process run starts its own."""
+    global _shared_servers
+    if os.environ.get("RESEARCH_TESTS_OWN_SERVERS"):  # every run starts its own pair, as before
+        yield None
+        return
+    _shared_servers = SharedServers(tmp_path_factory.getbasetemp())
+    yield _shared_servers
+    servers, _shared_servers = _shared_servers, None
+    servers.close()
 
 
 @contextmanager
@@ -244,6 +420,54 @@ def session_dirs(env: dict[str, str]) -> list[Path]:
 
 def load_json_line(stdout: str) -> dict:
     return json.loads(stdout.strip().splitlines()[-1])
+
+
+# Tests that start our processes (a whole run, an MCP server, the sandbox, the console
+# script, `research serve`) or measure speed, in files that do not mark themselves
+# (`pytestmark = pytest.mark.e2e`): marked here, so `pytest -m 'not e2e'` (the quick loop,
+# README) leaves them out. A path marks a whole file; a path::name marks that test (every
+# parameter of it).
+E2E_TESTS = (
+    "tests/faults/test_fault_model.py",
+    "tests/test_bench_e2e.py",
+    "tests/test_benchmarks_smoke.py",
+    "tests/test_compressed_pages.py",
+    "tests/test_doctor.py",
+    "tests/test_judge_checker.py",
+    "tests/test_judge_doctor.py",
+    "tests/test_memory_imports.py",
+    "tests/test_parser_hostile.py",
+    "tests/test_parser_sandbox.py",
+    "tests/test_piped_tables.py",
+    "tests/test_progress_log.py",
+    "tests/test_remote_client_hostile.py",
+    "tests/test_repl.py",
+    "tests/test_security_mcp_limits.py",
+    "tests/test_server_process.py",
+    "tests/test_servers_hosts.py",
+    "tests/test_serve_sessions_folder.py",
+    "tests/test_speed_pool.py",
+    "tests/test_verify_speed.py",
+    "tests/test_web_fixture.py",
+    "tests/test_web_search_server.py",
+    "tests/faults/test_fault_input.py::test_bad_input_is_one_line_and_exit_2",
+    "tests/test_claims.py::test_splitting_is_linear_in_the_answers_length",
+    "tests/test_logging.py::test_verbose_run_logs_its_steps_and_model_calls_and_a_plain_run_does_not",
+    "tests/test_logging.py::test_the_log_level_setting_alone_turns_it_on",
+    "tests/test_logging.py::test_the_log_is_in_the_runs_language_and_english_to_any_other_reader",
+    "tests/test_cli_conventions.py::test_verbose_on_a_run_shows_each_steps_account",
+    "tests/test_cli_conventions.py::test_doctor_accepts_verbose",
+    "tests/test_run_options.py::test_a_run_with_since_leaves_out_the_older_document_and_says_so",
+    "tests/test_verify_cli.py::test_sources_can_be_urls_fetched_by_the_web_search_server_and_parsed_in_the_sandbox",
+)
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        path = item.nodeid.split("::", 1)[0]
+        name = item.nodeid.split("[", 1)[0]
+        if path in E2E_TESTS or name in E2E_TESTS:
+            item.add_marker(pytest.mark.e2e)
 
 
 @pytest.fixture(autouse=True)

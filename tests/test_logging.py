@@ -38,7 +38,8 @@ def test_verbose_shows_at_least_what_a_run_did_and_a_quieter_setting_gives_way()
 def test_verbose_run_logs_its_steps_and_model_calls_and_a_plain_run_does_not(shared_run, research_env):
     plain = shared_run("en-text").result
     assert not [line for line in plain.stderr.splitlines() if LOG_LINE.match(line)], plain.stderr
-    result = research_in_process(["What is the height of Mount Fuji?", "--verbose"], research_env)
+    # Its own servers: the log says when each came up.
+    result = research_in_process(["What is the height of Mount Fuji?", "--verbose"], research_env, own_servers=True)
     assert result.returncode == 0, result.stderr
     lines = [line for line in result.stderr.splitlines() if LOG_LINE.match(line)]
     finished = [re.search(r"step (\w+) finished in [\d.]+ s", line) for line in lines]
@@ -73,7 +74,7 @@ def test_the_log_is_in_the_runs_language_and_english_to_any_other_reader(researc
     assert LOG_LINE.match(line) and line.endswith("ステップ search が 1.5 秒で終わりました、input: モデル呼び出し 1 回、120+30 トークン")
     assert caplog.messages == ["step search finished in 1.5 s, input: 1 model calls, 120+30 tokens"]
     # A Japanese question's run logs in Japanese.
-    result = research_in_process(["富士山の標高は？", "--verbose"], research_env)
+    result = research_in_process(["富士山の標高は？", "--verbose"], research_env, own_servers=True)
     assert result.returncode == 0, result.stderr
     lines = [line for line in result.stderr.splitlines() if LOG_LINE.match(line)]
     assert any(re.search(r"ステップ report が [\d.]+ 秒で終わりました", line) for line in lines), lines

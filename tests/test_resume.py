@@ -53,7 +53,9 @@ def test_kill_after_search_then_resume_completes_without_duplicates(research_env
     fake_ollama.token_delay = 0.0
 
     session_id = session.name.removeprefix("session_")
-    result = research_in_process(["--resume", session_id, "--json"], {**research_env, "LANG": "en_US.UTF-8"})
+    # Its own servers: the first line it says is that they start.
+    result = research_in_process(["--resume", session_id, "--json"], {**research_env, "LANG": "en_US.UTF-8"},
+                                 own_servers=True)
     assert result.returncode == 0, result.stderr
     # A Japanese session resumed from an English locale speaks Japanese from its first line (issue 48).
     assert result.stderr.startswith("検索サーバーとパーサーサーバーを起動中"), result.stderr[:200]

@@ -1,7 +1,10 @@
-"""Issue 14 end to end: the console script as a user meets it. Each test is one "Why"
+"""Issue 14 end to end: the CLI as a user meets it. Each test is one "Why"
 bullet: search failures visible, external servers' noise kept off the terminal, stdout
 holding only the checked answer with a closing summary, sessions that say how they
-stopped, and the CLI conventions (config, help, -o, sessions folder, rm, flag errors)."""
+stopped, and the CLI conventions (config, help, -o, sessions folder, rm, flag errors).
+A run about what it says and writes runs in-process (``research_in_process``, with the
+worker's kept servers where its server settings allow); a run that is killed or
+interrupted is the console script."""
 
 from __future__ import annotations
 
@@ -15,7 +18,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import RESEARCH, load_json_line, run_research, session_dirs
+from conftest import RESEARCH, load_json_line, research_in_process, run_research, session_dirs
 
 pytestmark = pytest.mark.e2e
 
@@ -46,7 +49,7 @@ def _closed_port() -> int:
 
 def test_an_unreachable_engine_is_visible_everywhere_and_exits_5(research_env):
     research_env["RESEARCH_SEARXNG_URL"] = f"http://127.0.0.1:{_closed_port()}"
-    result = run_research(["What is the height of Mount Fuji?", "--json"], research_env)
+    result = research_in_process(["What is the height of Mount Fuji?", "--json"], research_env)
     assert result.returncode == 5, result.stderr
     assert "Traceback" not in result.stderr
     failed = [line for line in result.stderr.splitlines() if "Search failed for" in line]
@@ -71,7 +74,7 @@ def test_an_external_server_without_the_search_tool_is_named_and_its_noise_kept_
     config = tmp_path / "mcp.json"
     config.write_text(json.dumps({"mcpServers": {"fetch": {"command": sys.executable, "args": [str(script)]}}}))
     research_env["RESEARCH_MCP_CONFIG"] = str(config)
-    result = run_research(["What is the height of Mount Fuji?"], research_env)
+    result = research_in_process(["What is the height of Mount Fuji?"], research_env)
     assert result.returncode == 5, result.stderr
     assert "has no tool 'full-web-search' (its tools: fetch)" in result.stderr
     assert "Traceback" not in result.stderr and "debug line" not in result.stderr
@@ -155,7 +158,7 @@ def test_ctrl_c_in_a_one_shot_run_says_what_it_kept(research_env, fake_ollama):
 
 def test_config_help_output_and_flag_errors(run_cli, research_env, tmp_path):
     research_env["RESEARCH_DEPTH"] = "quick"
-    # config, help and a flag error in-process (run_cli); the runs with -o as the console script.
+    # config, help, a flag error and the runs with -o, all in-process.
     config = run_cli(["config", "--json"], research_env)
     assert config.returncode == 0, config.stderr
     payload = json.loads(config.stdout)
@@ -172,7 +175,7 @@ def test_config_help_output_and_flag_errors(run_cli, research_env, tmp_path):
     assert bad.returncode == 2 and "--depth" in bad.stderr and "RESEARCH_DEPTH" not in bad.stderr
 
     out = tmp_path / "out"
-    result = run_research(["What is the height of Mount Fuji?", "-o", str(out)], research_env)
+    result = research_in_process(["What is the height of Mount Fuji?", "-o", str(out)], research_env)
     assert result.returncode == 0, result.stderr
     first = sorted(p.name for p in out.iterdir())
     session = first[0].rsplit(".", 1)[0]
@@ -183,11 +186,11 @@ def test_config_help_output_and_flag_errors(run_cli, research_env, tmp_path):
     # A second run into the same folder adds its own files: the first run's stay as they were.
     # Before, both wrote report.md, report.pdf and result.json, the second over the first.
     kept = (out / f"{session}.md").read_bytes()
-    again = run_research(["What is the height of Mount Fuji?", "-o", str(out)], research_env)
+    again = research_in_process(["What is the height of Mount Fuji?", "-o", str(out)], research_env)
     assert again.returncode == 0, again.stderr
     assert len(list(out.iterdir())) == 6 and (out / f"{session}.md").read_bytes() == kept
     single = tmp_path / "answer.md"
-    run_research(["What is the height of Mount Fuji?", "--output", str(single)], research_env)
+    research_in_process(["What is the height of Mount Fuji?", "--output", str(single)], research_env)
     assert single.read_text("utf-8").startswith("# ")
 
 
@@ -196,8 +199,8 @@ def test_per_user_sessions_folder_and_rm_asks(run_cli, research_env, tmp_path, m
     research_env["XDG_DATA_HOME"] = str(tmp_path / "data")
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
-    result = subprocess.run([RESEARCH, "What is the height of Mount Fuji?", "--json"], env=research_env, cwd=tmp_path,
-                            capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=180)
+    monkeypatch.chdir(tmp_path)
+    result = research_in_process(["What is the height of Mount Fuji?", "--json"], research_env)
     assert result.returncode == 0, result.stderr
     session_id = load_json_line(result.stdout)["session_id"]
     assert str(tmp_path / "data" / "research" / "sessions") in load_json_line(result.stdout)["session_dir"]
@@ -223,7 +226,7 @@ def test_an_engine_fallback_is_said_as_it_happens_and_kept_in_the_report(researc
     research_env["RESEARCH_SEARCH_FALLBACK"] = "true"  # the fixture's SearXNG is on a private address
     web.set_search_status(503)
     try:
-        result = run_research(["What is the height of Mount Fuji?", "--json"], research_env)
+        result = research_in_process(["What is the height of Mount Fuji?", "--json"], research_env)
     finally:
         web.set_search_status(200)
     assert result.returncode == 0, result.stderr
@@ -239,7 +242,7 @@ def test_a_private_searxng_that_fails_asks_no_other_engine_and_says_so_in_japane
     # Before, the question went on to DuckDuckGo, and the lines about it stayed English.
     web.set_search_status(503)
     try:
-        result = run_research(["富士山の高さは？", "--lang", "ja"], research_env)
+        result = research_in_process(["富士山の高さは？", "--lang", "ja"], research_env)
     finally:
         web.set_search_status(200)
     assert result.returncode == 5, result.stderr
@@ -253,7 +256,7 @@ def test_a_weaker_sandbox_is_said_at_once_and_kept_in_the_result(research_env):
     # The user chose no sandbox: the loud warning as the parser starts, and the run's
     # problems (meta.json, --json) name it, so a shared session shows how it was parsed.
     research_env["RESEARCH_SANDBOX"] = "none"
-    result = run_research(["What is the height of Mount Fuji?", "--json"], research_env)
+    result = research_in_process(["What is the height of Mount Fuji?", "--json"], research_env)
     assert result.returncode == 0, result.stderr
     assert "WARNING: no sandbox is available" in " ".join(result.stderr.split())
     summary = json.loads(result.stdout.strip().splitlines()[-1])

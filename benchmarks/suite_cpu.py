@@ -1,0 +1,148 @@
+"""CPU seconds per kind of process over one whole command (the README's test-suite accounting).
+
+Runs the command as a child subreaper (orphans such as the parser's fork server are re-parented
+here, so they stay in the tree) and reads every descendant's user + system CPU from
+/proc/<pid>/stat every ``--interval`` seconds, keeping each process's last reading. A process
+is put in a kind by its command line (the parser server inside bubblewrap, the web-search
+server, `research` as the console script, `research serve` and its workers, the pytest
+workers, …); a process seen first as a fork and then exec'd is counted in its final kind.
+
+What a process used after its last reading (at most one interval) is missed, so the sum of
+the kinds is a little below the tree's total, which is printed beside it (RUSAGE_CHILDREN:
+every process this one or its descendants waited for).
+
+    .venv/bin/python benchmarks/suite_cpu.py [--interval 0.1] [--json FILE] -- .venv/bin/python -m pytest -q -n 3
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import threading
+import time
+from collections import defaultdict
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from treemem import become_subreaper, descendants  # noqa: E402
+
+TICKS = os.sysconf("SC_CLK_TCK")
+
+# (kind, what its command line holds), the first match wins; order matters (serve's workers
+# run `research …` too).
+KINDS = (
+    ("parser server (bwrap, server, fork server, documents)", ("research.servers.parser.server", "bwrap")),
+    ("web-search server", ("research.servers.web.server", "mcp web-search")),
+    ("research MCP server", ("mcp research",)),
+    ("research serve and its workers", (" serve", "http_worker", "research.servers.research")),
+    ("postgres", ("postgres", "initdb", "pg_ctl")),
+    ("pytest workers (in-process runs included)", ("pytest", "execnet", "xdist", "import sys;exec(eval")),
+    ("research (console script)", ("bin/research",)),
+)
+
+
+def kind_of(cmdline: str) -> str:
+    for kind, needles in KINDS:
+        if any(needle in cmdline for needle in needles):
+            return kind
+    return "other: " + (cmdline.split(" ", 1)[0].rsplit("/", 1)[-1] or "?")
+
+
+def _stat(pid: int) -> tuple[str, float] | None:
+    """(start time, CPU seconds) of one process, None once it is gone."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+    return fields[19], (int(fields[11]) + int(fields[12])) / TICKS
+
+
+def _cmdline(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode("utf-8", "replace").strip()
+    except OSError:
+        return ""
+
+
+class CpuByKind:
+    def __init__(self, root: int, interval: float) -> None:
+        self.root, self.interval = root, interval
+        self.seen: dict[tuple[int, str], list] = {}  # (pid, start) -> [cmdline, cpu]
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._loop, daemon=True)
+
+    def _loop(self) -> None:
+        me = os.getpid()
+        while not self._stop.wait(self.interval):
+            for pid in descendants(me):
+                if pid == me:
+                    continue
+                stat = _stat(pid)
+                if stat is None:
+                    continue
+                entry = self.seen.get((pid, stat[0]))
+                if entry is None:
+                    entry = self.seen[(pid, stat[0])] = ["", 0.0]
+                entry[0] = _cmdline(pid) or entry[0]  # again each time: a fork may exec later (bwrap -> python)
+                entry[1] = stat[1]
+
+    def start(self) -> "CpuByKind":
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join()
+
+    def table(self) -> dict[str, dict[str, float]]:
+        kinds: dict[str, dict[str, float]] = defaultdict(lambda: {"cpu_s": 0.0, "processes": 0})
+        for cmdline, cpu in self.seen.values():
+            row = kinds[kind_of(cmdline)]
+            row["cpu_s"] += cpu
+            row["processes"] += 1
+        return dict(sorted(kinds.items(), key=lambda item: -item[1]["cpu_s"]))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--interval", type=float, default=0.1)
+    parser.add_argument("--json", help="also write the table here")
+    parser.add_argument("command", nargs=argparse.REMAINDER)
+    args = parser.parse_args()
+    command = args.command[1:] if args.command[:1] == ["--"] else args.command
+    become_subreaper()
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    started = time.perf_counter()
+    load_before = os.getloadavg()
+    process = subprocess.Popen(command)
+    sampler = CpuByKind(process.pid, args.interval).start()
+    code = process.wait()
+    wall = time.perf_counter() - started
+    time.sleep(2 * args.interval)
+    sampler.stop()
+    while True:  # orphans re-parented here
+        try:
+            if os.waitpid(-1, 0)[0] == 0:
+                break
+        except ChildProcessError:
+            break
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    total = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    table = sampler.table()
+    result = {"command": command, "exit_code": code, "wall_s": round(wall, 1), "cpu_total_s": round(total, 1),
+              "cpu_counted_s": round(sum(row["cpu_s"] for row in table.values()), 1),
+              "load_before": load_before, "load_after": os.getloadavg(),
+              "kinds": {kind: {"cpu_s": round(row["cpu_s"], 1), "processes": row["processes"]} for kind, row in table.items()}}
+    text = json.dumps(result, indent=2)
+    print(text, file=sys.stderr)
+    if args.json:
+        Path(args.json).write_text(text + "\n")
+    return code
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
