@@ -145,3 +145,19 @@ def test_the_team_package_holds_the_team_code() -> None:
     for gone in ("orchestrator/run_queue.py", "orchestrator/session_store.py", "servers/research/http_server.py",
                  "servers/research/http_worker.py", "cli/remote_run.py"):
         assert not (SRC / gone).exists(), gone
+
+
+def test_loading_the_single_user_program_loads_nothing_of_the_team():
+    """The CLI, the REPL, the runner, the graph and both stdio servers' modules, loaded in a
+    fresh interpreter: no ``research.team`` module comes with them."""
+    import subprocess
+    import sys
+
+    modules = ["research.cli.main", "research.cli.subcommands", "research.cli.repl", "research.cli.repl_commands",
+               "research.cli.run_output", "research.orchestrator.runner", "research.orchestrator.graph",
+               "research.orchestrator.checkpointer", "research.servers.research.server"]
+    code = ("import importlib, sys\n"
+            f"for name in {modules!r}: importlib.import_module(name)\n"
+            "print(sorted(m for m in sys.modules if m.startswith('research.team')))")
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
+    assert loaded.stdout.strip() == "[]", loaded.stdout

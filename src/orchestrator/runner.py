@@ -139,7 +139,12 @@ async def run_research(
         model_name = await model.ensure_ready()  # exit 3 before any session folder is made
         await pool.start(settings, after=graph_ready)
         heavy = asyncio.ensure_future(asyncio.to_thread(_import_graph_modules))
-        heavy.add_done_callback(lambda done: graph_ready.done() or graph_ready.set_result(None))
+
+        def graph_imported(done: asyncio.Future[Any]) -> None:
+            if not graph_ready.done():
+                graph_ready.set_result(None)
+
+        heavy.add_done_callback(graph_imported)
         if session is None:
             session = history.create(question=question, language=lang, model=model_name,
                                      parent=request.parent_session)
@@ -396,6 +401,7 @@ class _GraphRun:
             payload = pending[0].value
             history.append_event(session_id, "plan_review_shown", sub_questions=len(payload.get("plan", [])))
             planned = [sub["question"] for sub in payload.get("plan", [])]
+            answer: list[str] | None
             if request.reviewer is None:
                 progress(Message("plan.review_skipped_resume"))
                 answer = planned

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from contextvars import ContextVar
 from dataclasses import dataclass
+from datetime import datetime
 from enum import StrEnum
-from typing import Any
+from typing import Any, TypedDict
 
 from research.modules.core.errors import UserFacingError
 
@@ -187,6 +188,53 @@ class RunStatus(StrEnum):
     DONE = "done"
     FAILED = "failed"
     CANCELLED = "cancelled"  # its owner cancelled it
+
+
+class RunRow(TypedDict):
+    """A row of ``research_runs`` as the connections' dict rows give it."""
+
+    run_id: int
+    owner: str
+    request: dict[str, Any]  # QueuedRequest.to_json(): read back with QueuedRequest.from_json
+    status: str  # a RunStatus
+    session_id: str | None
+    worker: str | None
+    heartbeat_at: datetime | None
+    claims: int
+    submitted_at: datetime
+    started_at: datetime | None
+    finished_at: datetime | None
+    result: dict[str, Any] | None  # RunOutcome.stored(): read back with RunOutcome.read
+    error: str | None
+    job_id: int | None
+    submission: str | None
+
+
+class EventRow(TypedDict):
+    """A row of ``research_run_events`` as the API and the front read it."""
+
+    id: int
+    event: str
+    payload: dict[str, Any]  # the event's own fields (progress_events.to_wire), or the queue's
+    worker: str
+
+
+class SessionIndexRow(TypedDict):
+    """A row of ``research_sessions``: a session as the index lists it."""
+
+    session_id: str
+    owner: str
+    question: str
+    language: str
+    status: str
+    session_dir: str
+    created_at: datetime | None
+    started_at: datetime | None
+    finished_at: datetime | None
+    updated_at: datetime
+    report_md: str
+    report_pdf: str
+    exit_code: int | None
 
 
 class Fenced(Exception):

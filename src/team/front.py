@@ -25,7 +25,8 @@ import json
 import time
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import Annotated, Any
+from collections.abc import Awaitable, Callable
+from typing import Annotated, Any, TypeVar
 
 from mcp.server.auth.middleware.auth_context import get_access_token
 from mcp.server.auth.provider import AccessToken
@@ -39,10 +40,11 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 import research
 from research.modules.core.errors import UserFacingError
 from research.modules.core.i18n import t
+from research.modules.core.language import Language, choose_language
 from research.modules.core.run_options import from_tool, tool_parameters, within_admin_limits
 from research.modules.core.settings import Settings
 from research.team import queue as run_queue
-from research.team.database import DatabaseUnreachable, RunStatus
+from research.team.database import DatabaseUnreachable, EventRow, RunRow, RunStatus
 from research.team.queue import QueuedRequest
 from research.orchestrator.run_answer import json_result
 from research.state.run_record import RunJson, RunOutcome, RunVerification
@@ -93,6 +95,7 @@ from research.servers.research.server import (
 from research.state.progress_events import SessionStarted, from_wire
 from research.state.session_folder import HistoryManager, read_session_bytes
 
+T = TypeVar("T")
 FOLLOW_SECONDS = 0.3  # how often a waiting call reads its run's new events
 # A database blip (a restart, a failover) is waited out with growing pauses, this long in
 # all, before a call says it lost contact; the run itself is kept either way.
@@ -219,7 +222,8 @@ class HttpService:
                 self._pool = pool
         return self._pool
 
-    async def patiently(self, call: Any, *args: Any, on_retry: Any = None) -> Any:
+    async def patiently(self, call: Callable[..., Awaitable[T]], *args: Any,
+                        on_retry: Callable[[], Awaitable[None]] | None = None) -> T:
         """``await call(*args)``, waiting out a database blip with growing pauses; ``DatabaseLost``
         after ``DB_PATIENCE_SECONDS``. ``on_retry``: awaited once when the first attempt fails."""
         errors = _db_errors()
@@ -236,26 +240,24 @@ class HttpService:
                 await asyncio.sleep(pause)
                 pause = min(pause * 2, DB_MAX_PAUSE)
 
-    async def queue(self, call: Any, *args: Any, on_retry: Any = None) -> Any:
+    async def queue(self, call: Callable[..., Awaitable[T]], *args: Any,
+                    on_retry: Callable[[], Awaitable[None]] | None = None) -> T:
         """A queue function called with the pool, patiently."""
-        async def once() -> Any:
+        async def once() -> T:
             return await call(await self.db(), *args)
 
         return await self.patiently(once, on_retry=on_retry)
 
-    def language(self, requested: str | None, text: str = "") -> str:
-        from research.modules.core.language import detect_language
-
-        for candidate in (requested, self.settings.language):
-            if candidate in ("ja", "en"):
-                return candidate
-        return detect_language(text) if text else "en"
+    def language(self, requested: str | None, text: str = "") -> Language:
+        """The caller's language, else the service's setting, else the question's, else English
+        (the server's own locale is not its callers')."""
+        return choose_language(requested, self.settings.language, text=text, default="en")
 
     async def owns(self, owner: str, session_id: str) -> bool:
         row = await self.patiently(get_session, self.settings, session_id)
         return row is not None and row["owner"] == owner
 
-    async def run_of(self, owner: str, run_id: int) -> dict[str, Any] | None:
+    async def run_of(self, owner: str, run_id: int) -> RunRow | None:
         """The run's row, if it is this owner's (another token's run reads as no run at all)."""
         row = await self.queue(run_queue.get_run, run_id)
         return row if row is not None and row["owner"] == owner else None
@@ -332,7 +334,7 @@ class HttpService:
         output = self.team_output(run_id, row)
         return tool_result(render_research(output), output)
 
-    def event_message(self, event: dict[str, Any], lang: str) -> tuple[str | None, Any]:
+    def event_message(self, event: EventRow, lang: str) -> tuple[str | None, Any]:
         """The line a host is shown for one stored event, and the event itself (None: a queue event)."""
         payload = event["payload"]
         if event["event"] == "claimed":
@@ -345,7 +347,7 @@ class HttpService:
             lang = said.language or lang
         return progress_message(said, lang), said
 
-    def team_output(self, run_id: int, row: dict[str, Any]) -> TeamResearchOutput:
+    def team_output(self, run_id: int, row: RunRow) -> TeamResearchOutput:
         result = RunOutcome.read(row["result"])
         try:
             output = research_output(self.history, result)
@@ -374,16 +376,16 @@ class HttpService:
                         "report_md": run_files_path(run_id, "report.md") if result.report_md else "",
                         "report_pdf": run_files_path(run_id, "report.pdf") if result.report_pdf else ""}
 
-    async def files(self, run_id: int | None, row: dict[str, Any]) -> dict[str, bytes]:
+    async def files(self, run_id: int | None, session_id: str | None) -> dict[str, bytes]:
         """The run's report files: from the database where the queue keeps them, else its session folder."""
         found = {}
         if run_id is not None:
             found = {name: data for name, data in (await self.queue(run_queue.report_files, run_id)).items()
                      if name in REPORT_FILES}
         missing = [name for name in REPORT_FILES if name not in found]
-        if missing and row.get("session_id"):  # e.g. an unfinished run's progress.md, on a shared folder
+        if missing and session_id:  # e.g. an unfinished run's progress.md, on a shared folder
             try:
-                session = self.history.resolve(row["session_id"])
+                session = self.history.resolve(session_id)
             except UserFacingError:
                 return found
             for name in missing:
@@ -400,14 +402,13 @@ class HttpService:
         if row is None or row["owner"] != owner:
             return None, {}
         runs = [r for r in await self.queue(run_queue.runs_of, owner, tuple(RunStatus)) if r["session_id"] == session_id]
-        run = runs[-1] if runs else {"session_id": session_id}
+        run = runs[-1] if runs else None
         listed = [r for r in await self.session_rows(owner, MAX_SESSIONS_LISTED) if r.session_id == session_id]
         shown = listed[0].body() if listed else {"session_id": session_id, "status": row["status"]}
         # The sources its last finished run read (the REPL's /sources on a team's server).
-        sources = RunOutcome.read(run["result"]).source_list if run.get("result") else []
+        sources = RunOutcome.read(run["result"]).source_list if run is not None and run["result"] else []
         meta = SessionMeta.model_validate({**shown, "source_list": sources})
-        run_id = run.get("run_id")
-        return meta, await self.files(run_id if isinstance(run_id, int) else None, run)
+        return meta, await self.files(run["run_id"] if run is not None else None, session_id)
 
     async def sessions(self, owner: str, limit: int) -> SessionList:
         rows = await self.patiently(list_sessions, self.settings, owner, limit)
@@ -428,14 +429,14 @@ class HttpService:
         keys (the counts from the session's last finished run), without server paths."""
         rows = await self.patiently(list_sessions, self.settings, owner, limit)
         finished = await self.queue(run_queue.runs_of, owner, tuple(RunStatus))
-        last: dict[str, dict[str, Any]] = {}
+        last: dict[str, RunRow] = {}
         for run in finished:
             if run["session_id"]:
                 last[run["session_id"]] = run
         listed = []
         for row in rows:
-            run = last.get(row["session_id"]) or {}
-            result = RunOutcome.read(run["result"]) if run.get("result") else None
+            latest = last.get(row["session_id"])
+            result = RunOutcome.read(latest["result"]) if latest is not None and latest["result"] else None
             listed.append(SessionRow(
                 session_id=row["session_id"], question=row["question"], language=row["language"],
                 status=row["status"], exit_code=row["exit_code"],
@@ -443,7 +444,8 @@ class HttpService:
                 finished_at=row["finished_at"].isoformat(timespec="seconds") if row["finished_at"] else "",
                 sources=result.sources if result is not None else "",
                 verification=RunVerification.model_validate(result.verification_json() if result is not None else {}),
-                run_id=run.get("run_id"), has_report=bool(row["report_md"]), has_pdf=bool(row["report_pdf"]),
+                run_id=latest["run_id"] if latest is not None else None, has_report=bool(row["report_md"]),
+                has_pdf=bool(row["report_pdf"]),
             ))
         return listed
 
@@ -618,7 +620,7 @@ def build_api(service: HttpService, store: TokenStore) -> list[Any]:
                 return response
         return endpoint
 
-    async def owned_run(request: Any, owner: str) -> dict[str, Any] | None:
+    async def owned_run(request: Any, owner: str) -> RunRow | None:
         try:
             run_id = int(request.path_params["run_id"])
         except (KeyError, ValueError):
@@ -629,7 +631,7 @@ def build_api(service: HttpService, store: TokenStore) -> list[Any]:
         row = await owned_run(request, owner)
         if row is None:
             return _error("no such run", 404)
-        body = RunStatusBody(run_id=row["run_id"], status=row["status"], session_id=row["session_id"],
+        body = RunStatusBody(run_id=row["run_id"], status=RunStatus(row["status"]), session_id=row["session_id"],
                              question=str(row["request"].get("question", "")), lang=row["request"].get("lang"))
         if row["status"] in run_queue.FINAL and row["status"] != RunStatus.DONE:
             body.error = {lang: _error_text(row["error"], lang) or str(row["status"]) for lang in ("en", "ja")}
@@ -652,8 +654,8 @@ def build_api(service: HttpService, store: TokenStore) -> list[Any]:
             if events or row["status"] in run_queue.FINAL or time.monotonic() >= deadline:
                 break
             await asyncio.sleep(FOLLOW_SECONDS)
-            row = await service.queue(run_queue.get_run, row["run_id"])
-        return _json(RunEvents(status=row["status"], events=[
+            row = await service.queue(run_queue.get_run, row["run_id"]) or row  # a run's row is never deleted
+        return _json(RunEvents(status=RunStatus(row["status"]), events=[
             RunEvent(id=e["id"], event=e["event"], payload=e["payload"], worker=e["worker"]) for e in events]))
 
     async def run_cancel(request: Any, owner: str) -> Any:
@@ -676,7 +678,7 @@ def build_api(service: HttpService, store: TokenStore) -> list[Any]:
         row = await owned_run(request, owner)
         if row is None:
             return _error("no such run", 404)
-        return await send_file(await service.files(row["run_id"], row), request.path_params["name"])
+        return await send_file(await service.files(row["run_id"], row["session_id"]), request.path_params["name"])
 
     async def session_list(request: Any, owner: str) -> Any:
         try:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, AsyncIterator
 
 from research.modules.core.settings import Settings
 from research.state.session_folder import HistoryManager
-from research.team.database import CURRENT_FENCE, Fence, connect, ensure_schema
+from research.team.database import CURRENT_FENCE, Fence, SessionIndexRow, connect, ensure_schema
 
 if TYPE_CHECKING:
     from psycopg import AsyncConnection
@@ -131,7 +131,7 @@ async def record_session(settings: Settings, history: HistoryManager, session_id
             await upsert_session_row(connection, row)
 
 
-async def list_sessions(settings: Settings, owner: str | None, limit: int = 20) -> list[dict[str, Any]]:
+async def list_sessions(settings: Settings, owner: str | None, limit: int = 20) -> list[SessionIndexRow]:
     """The index's rows, newest first; ``owner`` None: everyone's."""
     await ensure_schema(settings.database_url)
     async with await connect(settings.database_url) as connection:
@@ -146,9 +146,9 @@ async def list_sessions(settings: Settings, owner: str | None, limit: int = 20) 
 
 
 
-async def get_session(settings: Settings, session_id: str) -> dict[str, Any] | None:
+async def get_session(settings: Settings, session_id: str) -> SessionIndexRow | None:
     await ensure_schema(settings.database_url)
     async with await connect(settings.database_url) as connection:
         cursor = await connection.execute("SELECT * FROM research_sessions WHERE session_id = %s", (session_id,))
-        row: dict[str, Any] | None = await cursor.fetchone()
+        row: SessionIndexRow | None = await cursor.fetchone()
         return row

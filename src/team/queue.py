@@ -29,7 +29,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any, AsyncIterator
 
-from research.team.database import Fence, Fenced, RunStatus, connect, conninfo, ensure_schema
+from research.team.database import EventRow, Fence, Fenced, RunRow, RunStatus, connect, conninfo, ensure_schema
 from research.state.run_record import RunOutcome
 
 # Per-owner transaction locks at submission: (namespace, hashtext(owner)).
@@ -137,14 +137,14 @@ async def submit(db: Any, owner: str, request: QueuedRequest, limit: int, sessio
             return run_id
 
 
-async def get_run(db: Any, run_id: int) -> dict[str, Any] | None:
+async def get_run(db: Any, run_id: int) -> RunRow | None:
     async with _connection(db) as connection:
         cursor = await connection.execute("SELECT * FROM research_runs WHERE run_id = %s", (run_id,))
-        row: dict[str, Any] | None = await cursor.fetchone()
+        row: RunRow | None = await cursor.fetchone()
         return row
 
 
-async def events_after(db: Any, run_id: int, after: int) -> list[dict[str, Any]]:
+async def events_after(db: Any, run_id: int, after: int) -> list[EventRow]:
     async with _connection(db) as connection:
         cursor = await connection.execute(
             "SELECT id, event, payload, worker FROM research_run_events WHERE run_id = %s AND id > %s ORDER BY id",
@@ -152,7 +152,7 @@ async def events_after(db: Any, run_id: int, after: int) -> list[dict[str, Any]]
         return list(await cursor.fetchall())
 
 
-async def runs_of(db: Any, owner: str, statuses: tuple[str, ...] = WAITING) -> list[dict[str, Any]]:
+async def runs_of(db: Any, owner: str, statuses: tuple[str, ...] = WAITING) -> list[RunRow]:
     async with _connection(db) as connection:
         cursor = await connection.execute(
             "SELECT * FROM research_runs WHERE owner = %s AND status = ANY(%s) ORDER BY run_id",

@@ -357,7 +357,7 @@ class Typesetter:
             ))
         if view.weak_claims:
             flowables.append(self.paragraph(f"<b>{self.plain(labels['unsupported_claims'])}</b>"))
-            items = [
+            items: list[list[Block]] = [
                 [ParagraphBlock([Span(weak_claim_label(self.doc, claim) + ": ", bold=True),
                                  Span(claim.text + (f" ({', '.join(claim.citations)})" if claim.citations else ""))])]
                 for claim in view.weak_claims
@@ -365,7 +365,7 @@ class Typesetter:
             flowables.append(self.list_flowable(ListBlock(ordered=False, start=1, items=items)))
         if view.follow_up_queries:
             flowables.append(self.paragraph(f"<b>{self.plain(labels['follow_up_queries'])}</b>"))
-            items = [[ParagraphBlock([Span(query)])] for query in view.follow_up_queries]
+            items = [[ParagraphBlock([Span(query)])] for query in view.follow_up_queries]  # a list[list[Block]]
             flowables.append(self.list_flowable(ListBlock(ordered=False, start=1, items=items)))
         return flowables
 
@@ -467,15 +467,16 @@ class CodeFlowable(Flowable):
                 self.lines = self._wrap_lines(available_width)
                 self.wrapped_for = available_width
         self.width = available_width
-        self.height = len(self.lines) * self.style.leading + 2 * self.padding
+        self.height = len(self.lines or []) * self.style.leading + 2 * self.padding
         return self.width, self.height
 
     def split(self, available_width: float, available_height: float) -> list[Flowable]:
         self.wrap(available_width, available_height)
         fits = int((available_height - 2 * self.padding) // self.style.leading)
-        if fits < 2 or fits >= len(self.lines):
+        lines = self.lines or []  # wrap() has just set them
+        if fits < 2 or fits >= len(lines):
             return []
-        head, tail = self.lines[:fits], self.lines[fits:]
+        head, tail = lines[:fits], lines[fits:]
         return [CodeFlowable("\n".join(head), self.style, head), CodeFlowable("\n".join(tail), self.style, tail)]
 
     def draw(self) -> None:

@@ -8,6 +8,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from research.modules.core.i18n import t
+from research.modules.core.language import Language
 from research.modules.text.sanitize import one_line, safe_markdown
 from research.state.models import states_json, summary_states, summary_with_states, supported_percent
 from research.state.progress_log import PROGRESS_FILE, verdict_counts
@@ -116,7 +117,7 @@ def ledger(session: SessionInfo) -> list[Source]:
 
 
 def render_research(output: ResearchOutput) -> str:
-    lang = output.language
+    lang: Language = "ja" if output.language == "ja" else "en"
     summary = output.verification.as_json()
     lines = [output.answer or t("progress.no_evidence", lang), ""]
     if summary:

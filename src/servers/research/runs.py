@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, field
-from typing import Any, Awaitable, Callable
+from typing import Awaitable, Callable
 
 import anyio
 
@@ -26,7 +26,6 @@ DEFAULT_RUN_LIMIT = 1
 # How long a cancelled run may take to close its servers and mark its session.
 CANCEL_GRACE_SECONDS = 30.0
 
-Event = tuple[str, dict[str, Any]]
 EventSink = Callable[[ProgressEvent], Awaitable[None]]
 
 
@@ -46,7 +45,7 @@ class ActiveRun:
     session_id: str = ""
     language: str = ""
     node: str = ""
-    events: asyncio.Queue[Event] = field(default_factory=asyncio.Queue)
+    events: asyncio.Queue[ProgressEvent] = field(default_factory=asyncio.Queue)
 
 
 class RunManager:

@@ -25,7 +25,7 @@ from pydantic import BaseModel, Field
 
 from research.modules.core.errors import EXIT_USAGE, UserFacingError
 from research.modules.core.i18n import reason_label, t
-from research.modules.core.language import detect_language
+from research.modules.core.language import Language, choose_language
 from research.modules.core.run_options import from_tool, tool_parameters, within_admin_limits
 from research.modules.core.settings import Settings, load_settings
 from research.modules.text.sanitize import clean_data, strip_controls
@@ -112,13 +112,9 @@ class ResearchService:
     def history(self) -> HistoryManager:
         return HistoryManager(self.settings.sessions_dir)
 
-    def message_language(self, requested: str | None = None, text: str = "") -> str:
-        for candidate in (requested, self.settings.language):
-            if candidate in ("ja", "en"):
-                return candidate
-        if text:
-            return detect_language(text)
-        return "ja" if os.environ.get("LANG", "").startswith("ja") else "en"
+    def message_language(self, requested: str | None = None, text: str = "") -> Language:
+        """The caller's language, else the server's setting, else the question's, else the locale's."""
+        return choose_language(requested, self.settings.language, text=text)
 
     async def research(self, request: ResearchRequest, overrides: dict[str, Any], ctx: Context) -> CallToolResult:
         settings = load_settings(**overrides)
@@ -325,7 +321,7 @@ def build_server(service: ResearchService) -> MCPServer:
     return server
 
 
-def render_verdicts(output: VerifyOutput, lang: str) -> str:
+def render_verdicts(output: VerifyOutput, lang: Language) -> str:
     lines = []
     for number, verdict in enumerate(output.verdicts, 1):
         name = verdict.state or verdict_state({"verdict": verdict.verdict, "reason": verdict.reason})

@@ -19,6 +19,7 @@ from pydantic import BaseModel, Field, model_validator
 
 from research.modules.core.errors import UsageError
 from research.modules.core.grammar import is_url
+from research.modules.core.language import Language
 from research.modules.core.settings import Settings
 from research.orchestrator.answer_check import OUTCOMES, SourceSpec, check_draft, claim_record, judge_uncertain_claims, read_sources
 from research.state.models import VerdictState, states_json, supported_percent
@@ -155,7 +156,7 @@ def _spec(source: Source) -> SourceSpec:
     return SourceSpec("url" if is_url(source.strip()) else "text", source.strip())
 
 
-async def verify_answer(answer: str, sources: list[Source], settings: Settings, *, judge: bool, lang: str,
+async def verify_answer(answer: str, sources: list[Source], settings: Settings, *, judge: bool, lang: Language,
                         servers: Any = None, checks: CheckProcess | None = None) -> VerifyOutput:
     """``sources``: strings (text or a URL) or ``SourceObject``s, in any mix. ``servers``: the
     research server's ``ServerPool``, kept between calls (None: this call's own). ``checks``:
