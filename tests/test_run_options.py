@@ -46,6 +46,25 @@ def test_each_option_has_a_field_a_flag_and_a_help_text_in_both_languages():
         assert set(MESSAGES[option.help_key]) == {"en", "ja"} and all(MESSAGES[option.help_key].values())
 
 
+def test_the_type_checker_sees_each_option_as_the_settings_build_it():
+    """settings.py declares the options' fields for the type checker (create_model builds the real
+    ones at run time): the same names, the same types."""
+    import ast
+    import typing
+    from pathlib import Path as _Path
+
+    import research.modules.core.settings as settings_module
+
+    tree = ast.parse(_Path(settings_module.__file__).read_text("utf-8"))
+    declared = next(node for node in ast.walk(tree) if isinstance(node, ast.ClassDef)
+                    and node.name == "_RunOptionSettings")
+    seen = {item.target.id: eval(ast.unparse(item.annotation), {"Literal": typing.Literal, "Path": _Path})
+            for item in declared.body if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name)}
+    assert list(seen) == [option.name for option in RUN_OPTIONS]
+    for name, kind in seen.items():
+        assert kind == Settings.model_fields[name].annotation, name
+
+
 def test_the_readme_table_is_the_one_the_declarations_give():
     block = README.read_text("utf-8").split(README_START, 1)[1].split(README_END, 1)[0]
     assert block.strip() == readme_table(), "run `python -m research.modules.core.run_options README.md`"

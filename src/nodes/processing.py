@@ -32,7 +32,7 @@ async def process_documents(state: AgentState, deps: WorkflowDependencies) -> Ag
     known = {doc.canonical_url for doc in earlier}
     pending = [hit for hit in state.get("search_results", []) if hit.canonical_url not in known]
     errors: list[RunError] = []  # this step's only: `errors` is a reducer
-    since = getattr(deps.settings, "since", None)  # --since YEAR: older sources are left out
+    since = deps.settings.since  # --since YEAR: older sources are left out
     lang = state.get("language") if state.get("language") in ("ja", "en") else "en"
     left_out = 0
     async def parse(hit: SearchHit) -> ParsedDocument | str:

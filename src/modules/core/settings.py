@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import tomllib
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import AliasChoices, Field, ValidationError, create_model, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, PydanticBaseSettingsSource, SettingsConfigDict
@@ -129,10 +129,27 @@ def _empty_or_scheme(value: str, schemes: tuple[str, ...], problem: str) -> str:
 
 # The options of a run (model, language, engine, depth, budgets, …) are declared in
 # run_options.RUN_OPTIONS, which gives each its field here: a new option is not written twice.
-_RunOptionSettings = create_model("_RunOptionSettings", __base__=BaseSettings, **settings_fields())
+if TYPE_CHECKING:
+    class _RunOptionSettings(BaseSettings):
+        """The run options' fields as the type checker sees them (``create_model`` builds the real
+        ones from RUN_OPTIONS; tests/test_run_options.py holds the two alike)."""
+
+        language: Literal["auto", "ja", "en"]
+        model: str
+        search_engine: Literal["searxng", "local", "wikipedia", "duckduckgo"]
+        docs_dir: Path | None
+        max_verification_loops: int
+        depth: Literal["quick", "standard", "deep"]
+        review_plan: bool
+        max_sources: int | None
+        max_llm_tokens: int | None
+        max_seconds: float | None
+        since: int | None
+else:
+    _RunOptionSettings = create_model("_RunOptionSettings", __base__=BaseSettings, **settings_fields())
 
 
-class Settings(_RunOptionSettings):  # type: ignore[valid-type, misc]
+class Settings(_RunOptionSettings):
     """Every setting: the run options' fields (inherited) and the machine's own below."""
 
     model_config = SettingsConfigDict(env_prefix="RESEARCH_", extra="ignore", validate_default=True)
