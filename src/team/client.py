@@ -44,6 +44,7 @@ from research.modules.core.errors import (
     EXIT_USAGE,
 )
 from research.modules.core.i18n import t
+from research.modules.core.language import Language, choose_language
 from research.modules.core.run_options import remote_arguments
 from research.modules.core.settings import Settings
 from research.team.queue import FINAL
@@ -93,7 +94,7 @@ def server_base(settings: Settings) -> str:
     return settings.server.rstrip("/").removesuffix("/mcp")
 
 
-def server_token(lang: str) -> str | None:
+def server_token(lang: Language) -> str | None:
     token = os.environ.get("RESEARCH_SERVER_TOKEN", "").strip()
     if not token:
         _say("research: " + t("serve.client_no_token", lang))
@@ -101,7 +102,7 @@ def server_token(lang: str) -> str | None:
     return token
 
 
-async def run_remote(question: str, settings: Settings, lang: str, *, as_json: bool, resume: str | None,
+async def run_remote(question: str, settings: Settings, lang: Language, *, as_json: bool, resume: str | None,
                      parent: str | None = None, output: str | None = None) -> RemoteRun:
     """Submit one question (or a resume) and follow it; ``parent``: the session this question
     follows up (the REPL's conversation); ``output``: ``-o``, as for a local run."""
@@ -188,7 +189,7 @@ def _status_recorder(statuses: list[int]) -> Any:
     return remember
 
 
-def _print_legacy(output: dict[str, Any], text: str, lang: str, as_json: bool) -> RemoteRun:
+def _print_legacy(output: dict[str, Any], text: str, lang: Language, as_json: bool) -> RemoteRun:
     """A server that answered the whole run in the call: its result as it sent it, cleaned."""
     shown = json.dumps(output, ensure_ascii=False) if as_json else safe_markdown(text).rstrip("\n")
     try:
@@ -242,7 +243,7 @@ def last_run(settings: Settings) -> int | None:
     return None
 
 
-def _run_named(command: str, run_ref: str | None, settings: Settings, lang: str) -> int | None:
+def _run_named(command: str, run_ref: str | None, settings: Settings, lang: Language) -> int | None:
     """The run `research COMMAND [RUN]` means (default: the last one submitted from here), or
     None once it has said why there is none."""
     if not settings.server:
@@ -263,7 +264,7 @@ def _run_named(command: str, run_ref: str | None, settings: Settings, lang: str)
     return run_id
 
 
-async def attach(run_ref: str | None, settings: Settings, lang: str, *, as_json: bool, output: str | None) -> int:
+async def attach(run_ref: str | None, settings: Settings, lang: Language, *, as_json: bool, output: str | None) -> int:
     """`research attach [RUN]`: follow a run of this token's again, to its answer."""
     run_id = _run_named("attach", run_ref, settings, lang)
     token = server_token(lang) if run_id is not None else None
@@ -273,7 +274,7 @@ async def attach(run_ref: str | None, settings: Settings, lang: str, *, as_json:
     return (await follow_run(run_id, settings, lang, token, as_json=as_json, output=output)).exit_code
 
 
-async def cancel(run_ref: str | None, settings: Settings, lang: str, *, as_json: bool) -> int:
+async def cancel(run_ref: str | None, settings: Settings, lang: Language, *, as_json: bool) -> int:
     """`research cancel [RUN]`: cancel a run of this token's. Exit 0 when it was cancelled, 1
     when it had already ended, 2 when there is no such run of this token's."""
     from research.servers.research.results import CancelOutput
@@ -305,7 +306,7 @@ async def cancel(run_ref: str | None, settings: Settings, lang: str, *, as_json:
 class ServerApi:
     """The service's ``/api``: JSON and files, each request bounded in size, a blip retried."""
 
-    def __init__(self, settings: Settings, token: str, lang: str, run_id: int | None = None) -> None:
+    def __init__(self, settings: Settings, token: str, lang: Language, run_id: int | None = None) -> None:
         self.base = server_base(settings)
         self.lang = lang
         self.run_id = run_id
@@ -370,7 +371,7 @@ class _Lost(Exception):
     """The server did not answer usefully for RETRY_SECONDS (or answered something unreadable)."""
 
 
-async def follow_run(run_id: int, settings: Settings, lang: str, token: str, *, as_json: bool,
+async def follow_run(run_id: int, settings: Settings, lang: Language, token: str, *, as_json: bool,
                      output: str | None) -> RemoteRun:
     """Follow run ``run_id`` to its end through the API and print it as a local run would."""
     from research.cli.progress import ConsoleProgress
@@ -383,12 +384,12 @@ async def follow_run(run_id: int, settings: Settings, lang: str, token: str, *, 
         try:
             row = await _follow_events(api, run_id, progress)
             if row["status"] != "done":
-                return _failed(row, progress.lang)
+                return _failed(row, choose_language(progress.lang, lang))
             result_json = row.get("result")
             if not isinstance(result_json, dict):
                 raise _Lost("no result")
             folder = local_folder(settings, str(result_json.get("session_id") or f"run-{run_id}"))
-            local = await _fetch_files(api, f"/api/runs/{run_id}/files", folder, progress.lang)
+            local = await _fetch_files(api, f"/api/runs/{run_id}/files", folder, choose_language(progress.lang, lang))
             if local is None:
                 return RemoteRun(EXIT_FAILURE)
         except _Refused:
@@ -443,7 +444,7 @@ async def _follow_events(api: ServerApi, run_id: int, progress: Any) -> dict[str
             return await api.json(f"/api/runs/{run_id}")
 
 
-def _failed(row: dict[str, Any], lang: str) -> RemoteRun:
+def _failed(row: dict[str, Any], lang: Language) -> RemoteRun:
     given = row.get("error")
     error: dict[str, Any] = given if isinstance(given, dict) else {}
     message = (t("serve.run_cancelled", lang, run_id=row.get("run_id")) if row.get("status") == "cancelled"
@@ -460,7 +461,7 @@ def local_folder(settings: Settings, session_id: str) -> Path:
     return Path(settings.sessions_dir).expanduser() / FROM_SERVER / f"session_{safe}"
 
 
-async def _fetch_files(api: ServerApi, prefix: str, folder: Path, lang: str,
+async def _fetch_files(api: ServerApi, prefix: str, folder: Path, lang: Language,
                        names: tuple[str, ...] = REPORT_FILES) -> dict[str, Path] | None:
     """The report files written into ``folder``: their local paths; None (one line said) when the folder
     cannot be written."""
@@ -523,7 +524,7 @@ def _finish(result_json: dict[str, Any], folder: Path, local: dict[str, Path], p
     return RemoteRun(result.exit_code, shown)
 
 
-async def server_sessions(action: str, ref: str | None, settings: Settings, lang: str, *, as_json: bool) -> int:
+async def server_sessions(action: str, ref: str | None, settings: Settings, lang: Language, *, as_json: bool) -> int:
     """`research sessions list|show|open` with RESEARCH_SERVER: this token's sessions there, shown as
     local ones are (the same table, the same --json keys, the report itself; open: report.pdf
     fetched into the local folder a run's files go to, then the viewer). ``sources``: the

@@ -134,7 +134,7 @@ class DatabaseLost(Exception):
     """The database did not answer for ``DB_PATIENCE_SECONDS``."""
 
 
-def database_lost(lang: str) -> CallToolResult:
+def database_lost(lang: Language) -> CallToolResult:
     """What a tool answers when the database stayed away for the whole of this request's patience."""
     return error_result(t("serve.database_unreachable", lang, reason=f"{_patience.get():.0f} s"))
 
@@ -187,7 +187,7 @@ def _owner() -> str:
     return token.client_id
 
 
-def _error_text(stored: str | None, lang: str) -> str:
+def _error_text(stored: str | None, lang: Language) -> str:
     try:
         return json.loads(stored or "{}").get(lang) or ""
     except ValueError:
@@ -293,7 +293,7 @@ class HttpService:
         await ctx.report_progress(0, PROGRESS_TOTAL, t("remote.queued", lang, run_id=run_id))
         return await self.follow(owner, run_id, lang, ctx, seen=0)
 
-    async def follow(self, owner: str, run_id: int, lang: str, ctx: Context, seen: int) -> CallToolResult:
+    async def follow(self, owner: str, run_id: int, lang: Language, ctx: Context, seen: int) -> CallToolResult:
         """Send the run's progress (all but the first ``seen`` messages) until it ends, then its result.
         A database blip is waited out; one that lasts is an error that names the run, which goes on."""
         bar, shown, after = ProgressBar(), 0, 0
@@ -311,7 +311,7 @@ class HttpService:
                     after = event["id"]
                     message, said = self.event_message(event, lang)
                     if said is not None and isinstance(said, SessionStarted):
-                        lang = said.language or lang
+                        lang = choose_language(said.language, lang)
                     if message:
                         value, total = bar.advance(said) if said is not None else bar.nudge()
                         shown += 1
@@ -334,7 +334,7 @@ class HttpService:
         output = self.team_output(run_id, row)
         return tool_result(render_research(output), output)
 
-    def event_message(self, event: EventRow, lang: str) -> tuple[str | None, Any]:
+    def event_message(self, event: EventRow, lang: Language) -> tuple[str | None, Any]:
         """The line a host is shown for one stored event, and the event itself (None: a queue event)."""
         payload = event["payload"]
         if event["event"] == "claimed":
@@ -344,7 +344,7 @@ class HttpService:
         if said is None:
             return None, None
         if isinstance(said, SessionStarted):
-            lang = said.language or lang
+            lang = choose_language(said.language, lang)
         return progress_message(said, lang), said
 
     def team_output(self, run_id: int, row: RunRow) -> TeamResearchOutput:
