@@ -95,6 +95,13 @@ def _start_time(pid: int) -> str | None:
         return None
 
 
+def _command_line(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode("utf-8", "replace").strip()[:120]
+    except OSError:
+        return "?"
+
+
 class TreeSampler:
     """Samples the memory of ``root`` and its descendants in a thread until ``stop()``."""
 
@@ -103,6 +110,7 @@ class TreeSampler:
         self.root, self.interval, self.adopter = root, interval, adopter
         self.peak_pss_kib = self.peak_rss_kib = 0
         self.peak_processes = 0
+        self.peak_breakdown: list[tuple[str, int]] = []  # (command line, PSS KiB) of each process at the peak
         self.samples = 0
         self.used_pss = True
         self._known: dict[int, str | None] = {}  # pid → start time, so a reused pid is not mistaken
@@ -135,12 +143,16 @@ class TreeSampler:
         for pid in live - self._known.keys():
             self._known[pid] = _start_time(pid)
         pss = rss = count = 0
+        each = []
         for pid in live:
             memory = memory_kib(pid)
             if memory is None:
                 continue
             pss, rss, count = pss + memory[0], rss + memory[1], count + 1
+            each.append((pid, memory[0]))
         self.samples += 1
+        if pss > self.peak_pss_kib:
+            self.peak_breakdown = [(_command_line(pid), kib) for pid, kib in sorted(each, key=lambda e: -e[1])]
         self.peak_pss_kib = max(self.peak_pss_kib, pss)
         self.peak_rss_kib = max(self.peak_rss_kib, rss)
         self.peak_processes = max(self.peak_processes, count)
@@ -162,6 +174,7 @@ class TreeRun:
     stdout: str
     stderr_lines: list[tuple[float, str]] = field(default_factory=list)  # (seconds since spawn, line)
     stdout_lines: list[tuple[float, str]] = field(default_factory=list)
+    peak_breakdown: list[tuple[str, int]] = field(default_factory=list)  # (command line, PSS KiB) at the peak
 
 
 def _reader(stream, sink: list[tuple[float, str]], start: float) -> None:
@@ -223,7 +236,7 @@ def run_tree(args: list[str], env: dict[str, str] | None = None, cwd: str | Path
                    processes_seen=sampler.processes_seen, peak_processes=sampler.peak_processes,
                    samples=sampler.samples, stragglers=stragglers, started_at=started_at, exited_at=exited_at,
                    stdout="\n".join(line for _, line in stdout_lines), stderr_lines=stderr_lines,
-                   stdout_lines=stdout_lines)
+                   stdout_lines=stdout_lines, peak_breakdown=sampler.peak_breakdown)
 
 
 def spread(values: list[float], digits: int = 3) -> dict[str, float] | None:
