@@ -125,6 +125,10 @@ GIL_DOC = ("The global interpreter lock (GIL) lets only one thread run Python by
     ("The standard build of Python 3.14 still has the GIL enabled by default, but the free-threaded build became "
      "officially supported in Python 3.14, though it is still not the default build.", None),
     ("In the free-threaded build the GIL is disabled.", None),
+    # Its rerun (this session): a clause about the free-threaded build, held against the sentence
+    # about the standard build, was "the opposite". Another subject: not decided here.
+    ("The free-threaded build, introduced in Python 3.14, is not the default build and does not have the GIL "
+     "enabled by default.", None),
 ])
 def test_the_real_models_gil_answer(claim, kind):
     conflict = clause_conflict(claim, GIL_DOC, "en")

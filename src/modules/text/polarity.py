@@ -165,6 +165,11 @@ def clause_conflict(claim: str, passage: str, language: str) -> Conflict | None:
             continue  # another year or version: another thing's status
         passage_clauses = _clauses(sentence, language)
         for said in claim_clauses:
+            if language != "ja" and not (_key(said) - STATUS_TERMS) <= sentence_words:
+                # A name of the claim's clause the sentence lacks: another subject ("the
+                # free-threaded build … does not have the GIL enabled" against "the standard
+                # build … still has the GIL enabled"), whatever the words they share.
+                continue
             conflict = _clause_against(said, passage_clauses, sentence, language)
             if conflict is not None and not _affirmed_elsewhere(said, passage, sentence, language):
                 return conflict
