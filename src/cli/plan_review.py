@@ -7,14 +7,17 @@ runner's ``reviewer``. Everything goes to stderr, so ``--json`` keeps stdout cle
 from __future__ import annotations
 
 import sys
-from typing import Any, Callable, TextIO
+from typing import TYPE_CHECKING, Any, Callable, TextIO
 
 from research.modules.core.i18n import t
 
+if TYPE_CHECKING:  # the CLI starts without pydantic's models
+    from research.state.models import PlanReviewRequest
+
 
 def terminal_reviewer(lang: str, *, stdin: TextIO | None = None, stderr: TextIO | None = None
-                      ) -> Callable[[dict[str, Any]], list[str]]:
-    def review(payload: dict[str, Any]) -> list[str]:
+                      ) -> Callable[[PlanReviewRequest], list[str]]:
+    def review(payload: PlanReviewRequest) -> list[str]:
         reader = stdin or sys.stdin
         writer = stderr or sys.stderr
 
@@ -30,7 +33,7 @@ def terminal_reviewer(lang: str, *, stdin: TextIO | None = None, stderr: TextIO 
     return review
 
 
-def review_plan(payload: dict[str, Any], lang: str, *, read: Callable[[str], str | None],
+def review_plan(payload: PlanReviewRequest, lang: str, *, read: Callable[[str], str | None],
                 write: Callable[[str], Any]) -> list[str]:
     """Loop until the user accepts (Enter, or end of input); returns the sub-questions."""
     plan = [sub["question"] for sub in payload.get("plan", [])]

@@ -7,12 +7,12 @@ checkpoint, so the review can be answered by this process or, after a restart, b
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from langgraph.types import interrupt
 
 from research.state import AgentState
-from research.state.models import Language, SubQuestionPlan
+from research.state.models import Language, PlannedSubQuestion, PlanReviewRequest, SubQuestionPlan
 from research.nodes.dependencies import WorkflowDependencies
 from research.nodes.input import sub_question_queries
 
@@ -24,8 +24,10 @@ async def review_plan(state: AgentState, deps: WorkflowDependencies) -> AgentSta
     plan = state.get("plan", [])
     # The pause shows the plan as JSON: whoever answers it (the terminal, an MCP host, LangGraph
     # Server's client) reads plain data.
-    answer = interrupt({"kind": "plan_review", "question": state["question"], "language": state["language"],
-                        "plan": [sub.model_dump(mode="json") for sub in plan]})
+    request: PlanReviewRequest = {"kind": "plan_review", "question": state["question"],
+                                  "language": state["language"],
+                                  "plan": [cast(PlannedSubQuestion, sub.model_dump(mode="json")) for sub in plan]}
+    answer = interrupt(request)
     reviewed = apply_review(answer, plan, state["question"], state["language"])
     if reviewed != plan:
         deps.history.append_event(state["session_id"], "plan_reviewed",

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping
 from research.modules.core.errors import EXIT_FAILURE, EXIT_NO_EVIDENCE, EXIT_OK, UsageError, UserFacingError
 from research.modules.core.language import Language
 from research.state.agent_state import AgentState
-from research.state.models import ProblemKind, RunProblem, summary_with_states
+from research.state.models import PlanReviewRequest, ProblemKind, RunProblem, summary_with_states
 from research.state.run_problems import outcome_exit_code, run_problems
 from research.state.run_record import RunOutcome, RunVerification, SessionRecord, sources_of
 from research.state.session_folder import FINISHED_STATUSES, HistoryManager, SessionInfo, SessionStatus, now_iso, read_ledger
@@ -53,7 +53,7 @@ class ResearchRequest:
     # Answers a plan review: called with {"question", "language", "plan"}, returns the
     # reviewed sub-questions (texts). A plan is reviewed when settings.review_plan is on and
     # there is a reviewer; None: a pending review is accepted as planned.
-    reviewer: Callable[[dict[str, Any]], list[str] | None] | None = None
+    reviewer: Callable[[PlanReviewRequest], list[str] | None] | None = None
     # Set by the CLI to "SIGTERM"/"SIGHUP" just before it cancels the run for that signal:
     # the session is then marked "interrupted" rather than "cancelled" (Ctrl-C).
     stopped_by: str | None = None
@@ -398,7 +398,7 @@ class _GraphRun:
             pending = [i for task in snapshot.tasks for i in task.interrupts]
             if not pending:
                 return final
-            payload = pending[0].value
+            payload: PlanReviewRequest = pending[0].value
             history.append_event(session_id, "plan_review_shown", sub_questions=len(payload.get("plan", [])))
             planned = [sub["question"] for sub in payload.get("plan", [])]
             answer: list[str] | None

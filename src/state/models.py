@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from enum import StrEnum
-from typing import Any, Literal
+from typing import Any, Literal, TypedDict
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, computed_field
 
@@ -330,6 +330,23 @@ class SubQuestionPlan(StateModel):
 
     question: str
     queries: list[Query] = Field(default_factory=list)
+
+
+class PlannedSubQuestion(TypedDict):
+    """One sub-question of a plan as the plan review's pause shows it (``SubQuestionPlan``'s JSON)."""
+
+    question: str
+    queries: list[dict[str, str]]  # each Query's JSON: text, language
+
+
+class PlanReviewRequest(TypedDict):
+    """What the plan review's pause shows (nodes/plan_review.py's interrupt), as plain JSON: the
+    terminal, an MCP host or LangGraph Server's client answers it with the sub-questions to keep."""
+
+    kind: Literal["plan_review"]
+    question: str
+    language: Language
+    plan: list[PlannedSubQuestion]
 
 
 class VerificationResult(StateModel):
