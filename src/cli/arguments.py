@@ -14,7 +14,7 @@ import sys
 from research import __version__
 from research.modules.core.errors import EXIT_USAGE
 from research.modules.core.i18n import t
-from research.modules.core.language import choose_language
+from research.modules.core.language import Language, choose_language
 from research.modules.core.run_options import add_flags
 
 
@@ -89,7 +89,7 @@ def error_line(message: str) -> None:
     sys.stderr.write(f"research: {message}\n")
 
 
-def message_language(flag: str | None, question: str | None) -> str:
+def message_language(flag: str | None, question: str | None) -> Language:
     """The language for messages before settings are read: the flag, RESEARCH_LANGUAGE, the
     question's, the locale's."""
     return choose_language(flag, os.environ.get("RESEARCH_LANGUAGE"), text=question or "")

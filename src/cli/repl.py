@@ -26,7 +26,7 @@ from rich.markup import escape
 
 from research.modules.core.errors import EXIT_NO_EVIDENCE, EXIT_OK, UserFacingError
 from research.modules.core.i18n import t
-from research.modules.core.language import choose_language
+from research.modules.core.language import Language, choose_language
 from research.modules.core.settings import Settings
 from research.modules.text.sanitize import strip_controls
 
@@ -52,7 +52,7 @@ class Repl:
 
         self.settings = settings  # /lang, /model, /depth and /plan change it for the next question
         # Messages and help: the configured language; with "auto", the locale's until a question is asked.
-        self.lang: str = choose_language(settings.language)
+        self.lang: Language = choose_language(settings.language)
         self.session_id: str | None = None  # the conversation's latest session; parent of the next question
         self.verbose = False
         self.history = HistoryManager(settings.sessions_dir)
@@ -175,7 +175,7 @@ class Repl:
         if remote.exit_code in (EXIT_OK, EXIT_NO_EVIDENCE) and result.get("session_id"):
             self.session_id = str(result["session_id"])
             if self.lang_setting == "auto" and result.get("language") in ("ja", "en"):
-                self.lang = str(result["language"])
+                self.lang = choose_language(result["language"], self.lang)
             self.say("repl.follow_up_hint", "dim")
 
     def plan_reviewer(self) -> Any:
@@ -233,7 +233,7 @@ class Repl:
     def _finished(self, result: RunOutcome, progress: Any) -> None:
         self.session_id = result.session_id
         if self.lang_setting == "auto":
-            self.lang = result.language  # messages follow the conversation's language
+            self.lang = choose_language(result.language, self.lang)  # messages follow the conversation's language
         from research.cli.run_output import checked_answer, closing_lines, sources_section
 
         answer = checked_answer(result, progress)

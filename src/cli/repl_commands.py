@@ -59,7 +59,7 @@ def _lang(repl: "Repl", arg: str) -> bool:
     if choice == "auto":
         repl.say("repl.lang_set_auto")
     else:
-        repl.lang = choice
+        repl.lang = "ja" if choice == "ja" else "en"  # LANG_CHOICES: one of the two here
         repl.say("repl.lang_set", language=choice)
     return True
 

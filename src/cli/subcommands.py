@@ -11,6 +11,7 @@ import sys
 
 from research.modules.core.errors import EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UserFacingError
 from research.modules.core.i18n import t
+from research.modules.core.language import Language, choose_language
 from research.cli.arguments import ArgumentParser
 from research.modules.text.sanitize import clean_data, strip_controls
 
@@ -158,7 +159,7 @@ def _dispatch(argv: list[str]) -> int:
     args = _parser().parse_args(argv)
     if args.command == "help":
         return _help(args.topic)
-    lang = getattr(args, "lang", None) or _locale_language()
+    lang = choose_language(getattr(args, "lang", None) or _locale_language())
     try:
         from research.modules.core.settings import load_settings
 
@@ -192,7 +193,7 @@ def _dispatch(argv: list[str]) -> int:
         return exc.exit_code
 
 
-def _attach(args: argparse.Namespace, settings, lang: str) -> int:
+def _attach(args: argparse.Namespace, settings, lang: Language) -> int:
     """`research attach [RUN]`: a run on the server followed again, printed as a local run."""
     import asyncio
 
@@ -205,7 +206,7 @@ def _attach(args: argparse.Namespace, settings, lang: str) -> int:
     return asyncio.run(attach(args.run, settings, lang, as_json=args.json, output=args.output))
 
 
-def _server_sessions(args: argparse.Namespace, settings, lang: str) -> int:
+def _server_sessions(args: argparse.Namespace, settings, lang: Language) -> int:
     """`research sessions list|show|open` with RESEARCH_SERVER: this token's sessions on the
     server, printed as local ones are; `rm` stays local (the server keeps its sessions)."""
     import asyncio

@@ -125,7 +125,7 @@ class ResearchService:
         async def notify(event: ProgressEvent) -> None:
             nonlocal lang, session_id
             if isinstance(event, SessionStarted):
-                lang, session_id = event.language or lang, event.session_id
+                lang, session_id = choose_language(event.language, lang), event.session_id
             message = progress_message(event, lang)
             if message:
                 value, total = bar.advance(event)
