@@ -1,8 +1,9 @@
 """The import graph of src/ (read with ``ast``, nothing imported): no cycles, the library
 (modules/) below the program, and the team's package apart from the single-user program.
 
-Every import counts, those inside functions too (a lazy import is still a dependency); only
-imports under ``if TYPE_CHECKING:`` do not, since they name a type and run nothing.
+Every import counts: those inside functions (a lazy import is still a dependency) and those
+under ``if TYPE_CHECKING:`` (a type named there ties the two modules as much: the REPL's slash
+commands name the REPL by a Protocol of their own, the report's sections their writers).
 """
 
 from __future__ import annotations
@@ -46,23 +47,11 @@ def _ours(name: str) -> str | None:
     return name or None
 
 
-def _type_checking_lines(tree: ast.AST) -> set[int]:
-    lines: set[int] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
-            for inner in node.body:
-                lines.update(range(inner.lineno, (inner.end_lineno or inner.lineno) + 1))
-    return lines
-
-
 def imports_of(module: str) -> set[str]:
-    """The modules of ours ``module`` imports (at any depth of its code, TYPE_CHECKING aside)."""
+    """The modules of ours ``module`` imports, at any depth of its code."""
     tree = ast.parse(MODULES[module].read_text("utf-8"))
-    skipped = _type_checking_lines(tree)
     found: set[str | None] = set()
     for node in ast.walk(tree):
-        if getattr(node, "lineno", 0) in skipped:
-            continue
         if isinstance(node, ast.Import):
             found.update(_ours(alias.name) for alias in node.names if alias.name.startswith("research"))
         elif isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("research"):

@@ -9,7 +9,7 @@ from __future__ import annotations
 import difflib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Iterable
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Protocol
 
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
@@ -20,7 +20,36 @@ from research.modules.core.errors import UserFacingError
 from research.modules.core.i18n import t
 
 if TYPE_CHECKING:
-    from research.cli.repl import Repl
+    from prompt_toolkit import PromptSession
+    from rich.console import Console
+
+    from research.modules.core.language import Language
+    from research.modules.core.settings import Settings
+    from research.orchestrator.runner import ResearchRequest
+    from research.state.session_folder import HistoryManager
+
+
+class Repl(Protocol):
+    """What a slash command reads and changes of the REPL (cli/repl.py's ``Repl`` is one): named
+    here, so this module imports nothing of the REPL that imports it."""
+
+    settings: Settings
+    lang: Language
+    session_id: str | None
+    verbose: bool
+    history: HistoryManager
+    console: Console
+    installed_models_cache: list[str] | None
+
+    def say(self, key: str, style: str = "", **params: Any) -> None: ...
+
+    def prompt_session(self) -> PromptSession[str]: ...
+
+    def ask_server(self, question: str, resume: str | None = None) -> None: ...
+
+    def plan_reviewer(self) -> Any: ...
+
+    def run(self, request: ResearchRequest) -> None: ...
 
 LANG_CHOICES = ("ja", "en", "auto")
 DEPTH_CHOICES = ("quick", "standard", "deep")
@@ -216,7 +245,7 @@ def _open(repl: "Repl", arg: str) -> bool:
         return True
     from research.cli.viewer import open_in_viewer  # imported late: it may probe for desktop tools
 
-    if not open_in_viewer(report):
+    if not open_in_viewer(Path(report)):  # report.pdf's path (its text is only read for /show)
         repl.say("viewer.unavailable", path=str(report))
     return True
 
@@ -433,9 +462,9 @@ class SlashCompleter(Completer):
                     yield Completion("/" + command.name, start_position=-len(text),
                                      display_meta=t(command.help_key, self.repl.lang))
             return
-        command = COMMANDS.get(ALIASES.get(name.lower(), name.lower()))
-        if command is None or command.arguments is None or " " in arg:
+        chosen = COMMANDS.get(ALIASES.get(name.lower(), name.lower()))
+        if chosen is None or chosen.arguments is None or " " in arg:
             return
-        for value, description in command.arguments(self.repl):
+        for value, description in chosen.arguments(self.repl):
             if value.startswith(arg) or (arg and arg in value):
                 yield Completion(value, start_position=-len(arg), display_meta=description)
