@@ -115,6 +115,15 @@ async def test_in_a_run_an_untrusted_judge_leaves_its_claims_not_checked_and_say
     assert "decided nothing" in error.message
     saved = json.loads((tmp_path / "research" / "judge_quality.json").read_text("utf-8"))
     assert [entry["trusted"] for entry in saved.values()] == [False]
+    # The measuring is said as it starts (minutes with a small model), and only while nothing is kept.
+    told: list = []
+    deps.progress = told.append
+    await verify_claims(state_from_json(state), deps)
+    assert not [m for m in told if getattr(m, "key", "") == "judge.measuring"]
+    (tmp_path / "research" / "judge_quality.json").unlink()
+    await verify_claims(state_from_json(state), deps)
+    (measuring,) = [m for m in told if getattr(m, "key", "") == "judge.measuring"]
+    assert measuring.params["items"] == 24 and measuring.params["model"]
 
 
 async def test_doctor_measures_the_judge_and_names_a_better_one(fake_ollama, tmp_path):

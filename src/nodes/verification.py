@@ -60,7 +60,7 @@ from research.state.models import (
     states_json,
 )
 from research.nodes.dependencies import ModelRole, WorkflowDependencies
-from research.nodes.judge_quality import quality_for
+from research.nodes.judge_quality import CHECK_SET, kept_quality, quality_for
 from research.nodes import prompts, verification_prompts
 from research.nodes.answer import NOT_CHECKED_AS_CLAIMS, ProgramText, Topic, assemble_answer, not_a_claim_reason
 from research.nodes.prompts import SENTENCE_ITEM, SentenceRewrites
@@ -380,6 +380,10 @@ async def _judge_measured(judge: Judge, assessments: list[Assessment], language:
     if not deps.measure_judge or judge.protocol != "prompt" \
             or not any(a.outcome == "uncertain" and a.candidates for a in assessments):
         return None  # a fact-checking model is measured by its authors (README); doctor measures it too
+    if kept_quality(judge, deps.settings, deps.model) is None:
+        # Once per model and host: with a small model on a busy laptop this takes minutes, and
+        # "Checking every claim…" alone would look like a hang.
+        deps.progress(Message("judge.measuring", {"model": judge.model, "items": len(CHECK_SET)}))
     quality = await quality_for(judge, deps.model, deps.settings)
     if not quality.trusted:
         fields = {"model": judge.model, "accuracy": f"{quality.balanced_accuracy:.0%}",

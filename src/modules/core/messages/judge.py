@@ -32,6 +32,10 @@ MESSAGES: dict[str, dict[str, str]] = {
               "（バランス精度、必要なのは {threshold}）。そのため判定には使わず、簡易チェックで決まらなかった文は"
               "「未確認」としました。専用の照合モデルは ollama pull bespoke-minicheck で導入できます。",
     },
+    "judge.measuring": {
+        "en": "Measuring the judge {model} on {items} labelled checks before its verdicts count (once per model)…",
+        "ja": "判定モデル {model} を、判定に使う前にラベル付きの確認用データ {items} 件で測定しています（モデルごとに一度だけ）…",
+    },
     "judge.note_measured": {
         "en": "Measured before use on the project's {items} labelled checks (English and Japanese): balanced "
               "accuracy {accuracy}.",
