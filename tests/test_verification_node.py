@@ -1006,16 +1006,17 @@ async def test_the_headline_of_a_yes_no_question_the_sources_contradict_is_said_
         "## Summary\nYes, the free-threaded build is now the default build in Python 3.14 [S1].\n",
         "Is the GIL gone in Python 3.14?")
     answer = verification["annotated_draft"]
-    assert "now the default build in Python 3.14 [S1]." not in answer.replace("do not say that the", "")
-    assert answer.startswith("## Summary\nThe sources read do not say that the free-threaded build is now the default "
-                             "build in Python 3.14; they say otherwise: «In Python 3.14 the free-threaded build became "
-                             "officially supported, though it is still not the default build.» [S1].")
+    assert "now the default build in Python 3.14 [S1]." not in answer
+    assert answer.startswith("## Summary\nAccording to the sources read, «In Python 3.14 the free-threaded build became "
+                             "officially supported, though it is still not the default build.» [S1]; the draft said "
+                             "otherwise (“the free-threaded build is now the default build in Python 3.14”), and that "
+                             "was taken out.")
     assert "Yes" not in answer
     # Not for a question that asks for something: the Summary says what is checked, nothing more.
     verification = await _gil_answer(
         "## Summary\nThe free-threaded build is now the default build in Python 3.14 [S1].\n",
         "What changed for free-threading in Python 3.14?")
-    assert "say otherwise" not in verification["annotated_draft"]
+    assert "According to the sources read" not in verification["annotated_draft"]
 
 
 async def test_a_yes_or_no_stands_only_on_a_supported_sentence_and_an_undecided_one_never_leads():
@@ -1045,7 +1046,8 @@ async def test_a_yes_or_no_stands_only_on_a_supported_sentence_and_an_undecided_
     verification = await _gil_answer("## 結論\nはい、Python 3.14ではフリースレッド版が既定のビルドになった[S1]。\n",
                                      "Python 3.14でGILはなくなりましたか？", "ja", source)
     answer = verification["annotated_draft"]
-    assert "はい" not in answer and "異なる内容を述べています: «Python 3.14でフリースレッド版は正式にサポートされたが、" in answer
+    assert "はい" not in answer and "読み込んだ出典によれば «Python 3.14でフリースレッド版は正式にサポートされたが、" in answer
+    assert "下書きの「Python 3.14ではフリースレッド版が既定のビルドになった」は出典と食い違うため除きました。" in answer
 
 
 async def test_a_sentence_left_opening_its_section_loses_the_connective_that_answered_a_removed_one():

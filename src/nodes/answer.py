@@ -757,7 +757,12 @@ def _without_answer_word(text: str) -> str:
 def _quoted_claim(text: str) -> str:
     opened = answer_word(text)
     said = plain_text(opened[2] if opened else text).rstrip(".。 ")
-    return said[:1].lower() + said[1:] if said[:2].isalpha() and said[1:2].islower() else said
+    first = said.split(" ", 1)[0]
+    # Inside a sentence "The build…" reads "the build…"; a name ("Python 3.14…") keeps its capital.
+    return said[:1].lower() + said[1:] if first in _LOWERED_OPENERS else said
+
+
+_LOWERED_OPENERS = frozenset("The A An It Its This That These Those There They Each Every All Some".split())
 
 
 _QUOTE_CHARS = 240

@@ -11,8 +11,9 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     # A yes/no question whose headline the sources contradict: said first, with their words.
     "answer.sources_say_otherwise": {
-        "en": "The sources read do not say that {claim}; they say otherwise: «{evidence}» [{label}].",
-        "ja": "読み込んだ出典は「{claim}」とは述べておらず、異なる内容を述べています: «{evidence}»[{label}]。",
+        "en": "According to the sources read, «{evidence}» [{label}]; the draft said otherwise (“{claim}”), and that "
+              "was taken out.",
+        "ja": "読み込んだ出典によれば «{evidence}»[{label}]。下書きの「{claim}」は出典と食い違うため除きました。",
     },
     "answer.no_direct_answer": {
         "en": "The sources read do not answer the question directly; no checked sentence could be given here.",
