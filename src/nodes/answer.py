@@ -659,21 +659,12 @@ def assemble_answer(
 
     # The headline of a yes/no question is checked hardest (issue 44): a yes or a no stands
     # only on a supported sentence, and a headline the sources contradict is said, with them.
-    if yes_no:
-        against = _contradicted_headline(sentences, by_start, summary_section, question)
-        if against is not None and summary:
-            line = t("answer.sources_say_otherwise", language, claim=_quoted_claim(against.text),
-                     evidence=_short_quote(against.evidence), label=against.evidence_label or "")
-            first = summary[0]
-            rest = replacement.get(first, "")
-            # A "Yes" kept after the sources said otherwise would answer against them.
-            said_yes = answer_word(plain_text(rest)) if rest else None
-            if said_yes and not said_yes[1] and not against_answer_agrees(against):
-                rest = _without_answer_word(rest)
-            replacement[first] = line + ((" " if language == "en" else "") + rest if rest else "")
-            status[first] = status.get(first) or "supported"
-            if not kept_summary:
-                kept_summary = [first]
+    against = _contradicted_headline(sentences, by_start, summary_section, question) if yes_no and summary else None
+    if against is not None:
+        first = summary[0]
+        replacement[first] = _said_with_the_sources(against, replacement.get(first, ""), language)
+        status[first] = status.get(first) or "supported"
+        kept_summary = kept_summary or [first]
 
     # A sentence that now opens its section after the ones before it were taken out does not
     # answer them: "However, the free-threaded build is not the default…" (the real model, its
@@ -738,11 +729,17 @@ def _contradicted_headline(sentences: list[tuple[int, int, str]], by_start: dict
     return best[1] if best else None
 
 
-def against_answer_agrees(verdict: ClaimVerdict) -> bool:
-    """Whether the contradicted headline said no itself (then the sources deny a denial: a
-    "Yes" after it is theirs, not the draft's)."""
-    opened = answer_word(verdict.text)
-    return bool(opened and opened[1])
+def _said_with_the_sources(against: ClaimVerdict, first: str, language: Language) -> str:
+    """The Summary's first sentence ``first`` (may be empty), opened by what the sources say
+    against the contradicted headline ``against``; a "Yes" of ``first`` goes unless the
+    contradicted headline was itself a "No" (then the sources deny a denial)."""
+    line = t("answer.sources_say_otherwise", language, claim=_quoted_claim(against.text),
+             evidence=_short_quote(against.evidence), label=against.evidence_label or "")
+    said = answer_word(plain_text(first)) if first else None
+    denied_a_no = bool((opened := answer_word(against.text)) and opened[1])
+    if said and not said[1] and not denied_a_no:
+        first = _without_answer_word(first)
+    return line + ((" " if language == "en" else "") + first if first else "")
 
 
 def _without_answer_word(text: str) -> str:
