@@ -722,15 +722,6 @@ def _correct_values(draft: str, claims: list[Claim], assessments: list[Assessmen
 
 
 _EXCHANGE_ALIGNED = 0.8  # share of the claim's words the passage sentence says in the same order
-_KANA_ONLY = re.compile(r"^[\u3040-\u309fー]+$")
-
-
-def _aligned_words(text: str) -> list[str]:
-    """The words two near-verbatim sentences are lined up by: as written, less the Japanese
-    particles and endings (の, は, で, です / である), which a paraphrase changes freely."""
-    return [word for word in written_words(text) if not _KANA_ONLY.match(word)]
-
-
 def exchanged_term(claim: str, missing: list[str], passages: list[str]) -> tuple[str | None, str | None]:
     """(the claim's word, the passage's word) where a passage sentence says the claim word for
     word but for one word in the same place, and that word is the one term the passage lacks;
@@ -739,10 +730,10 @@ def exchanged_term(claim: str, missing: list[str], passages: list[str]) -> tuple
     repaired, never a paraphrase."""
     if len(missing) != 1:
         return None, None
-    said = _aligned_words(claim)
+    said = written_words(claim, particles=False)
     for passage in passages:
         for start, end in sentence_spans(passage):
-            theirs = _aligned_words(passage[start:end])
+            theirs = written_words(passage[start:end], particles=False)
             matcher = difflib.SequenceMatcher(a=[w.lower() for w in said], b=[w.lower() for w in theirs], autojunk=False)
             changes = [op for op in matcher.get_opcodes() if op[0] != "equal"]
             if len(changes) != 1 or changes[0][0] != "replace":

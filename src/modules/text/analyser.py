@@ -260,11 +260,15 @@ def key_words(text: str) -> list[str]:
 _WRITTEN = re.compile(JAPANESE_RUN.pattern + r"|[^\W\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+(?:[.\-][^\W\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+)*")
 
 
-def written_words(text: str) -> list[str]:
+def written_words(text: str, *, particles: bool = True) -> list[str]:
     """The words of ``text`` as written, in order, punctuation left out: Japanese cut into
     morphemes (天明噴火 → 天明, 噴火; character by character without the dictionary), other
     scripts at spaces and punctuation, with codes and versions kept whole (thread_id, 3.14).
-    What lines two near-verbatim sentences up word by word, to find the one word exchanged."""
+    What lines two near-verbatim sentences up word by word, to find the one word exchanged.
+    ``particles=False`` leaves out words in kana alone (の, は, で, です / である): a paraphrase
+    changes them freely."""
+    if not particles:
+        return [word for word in written_words(text) if not _HIRAGANA_ONLY.match(word)]
     out: list[str] = []
     for match in _WRITTEN.finditer(text):
         piece = match.group(0)

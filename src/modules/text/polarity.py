@@ -272,13 +272,12 @@ def _same_polarity_elsewhere(said: str, phrases: list[str], said_negated: bool, 
 # --- opposites, word for word -------------------------------------------------------------------
 
 _EN_TOKEN = re.compile(r"[a-z0-9]+(?:['’\-.][a-z0-9]+)*")
-_KANA_ONLY = re.compile(r"^[\u3040-\u309fー]+$")
 _OPPOSITE_ALIGNED = 0.8  # share of the two sentences' words in the same order
 
 
 def _tokens(text: str, language: str) -> list[str]:
     if language == "ja":
-        return [w for w in written_words(text) if not _KANA_ONLY.match(w)]
+        return written_words(text, particles=False)
     return _EN_TOKEN.findall(text.lower())
 
 
