@@ -109,7 +109,9 @@ def test_a_run_judged_by_the_checker(research_env, web):
 
 
 def test_a_run_without_the_checker_says_the_drafting_model_judged(research_env, fake_ollama):
-    fake_ollama.behaviours = {"swap_terms"}  # a swapped term: left to the judge by the cheap checks
+    # A sentence of general knowledge that no source gives: left to the judge by the cheap checks
+    # (a swapped term no longer is: it is repaired from its passage, 天明噴火 → 宝永噴火, first).
+    fake_ollama.behaviours = {"uncited"}
     research_env["RESEARCH_MAX_VERIFICATION_LOOPS"] = "0"
     result = research_in_process(["富士山の高さは？", "--lang", "ja", "--json"], research_env)
     assert result.returncode == 0, result.stderr
