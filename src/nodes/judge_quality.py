@@ -151,9 +151,10 @@ def _keep(judge: Judge, settings: Settings, model: Any, quality: JudgeQuality) -
         log.warning("could not keep the judge's measured accuracy in %s: %s", path, exc)
 
 
-def _claims_and_assessments() -> tuple[list[Claim], list[Assessment]]:
+def _claims_and_assessments(positions: list[int]) -> tuple[list[Claim], list[Assessment]]:
+    """The items at ``positions`` as claims to judge (numbered from 0, as a run's are)."""
     claims, assessments = [], []
-    for number, item in enumerate(CHECK_SET):
+    for number, item in enumerate(CHECK_SET[n] for n in positions):
         claims.append(Claim(index=number, text=item.claim, plain=item.claim, section="", citations=["S1"],
                             start=0, end=len(item.claim)))
         passage = Passage("S1", item.passage, features(item.passage))
@@ -162,30 +163,66 @@ def _claims_and_assessments() -> tuple[list[Claim], list[Assessment]]:
     return claims, assessments
 
 
+# The items are asked in stages of this many (half of them true), English and Japanese in turn:
+# a judge that cannot reach ``TRUSTED_AT`` even if it got every item still to come right is not
+# asked the rest. With a small model on a busy laptop each stage takes minutes.
+_STAGE = 8
+
+
+def _asking_order() -> list[int]:
+    """The items' positions, a labelled pair (a true claim and a false one on one passage) of
+    English, then one of Japanese, and so on."""
+    pairs = [(n, n + 1) for n in range(0, len(CHECK_SET), 2)]
+    english = [pair for pair in pairs if CHECK_SET[pair[0]].language == "en"]
+    japanese = [pair for pair in pairs if CHECK_SET[pair[0]].language != "en"]
+    order: list[int] = []
+    for index in range(max(len(english), len(japanese))):
+        for group in (english, japanese):
+            if index < len(group):
+                order.extend(group[index])
+    return order
+
+
+def _best_reachable(said: dict[int, bool]) -> float:
+    """The balanced accuracy the judge would reach if every item not yet asked came out right."""
+    true = [n for n, item in enumerate(CHECK_SET) if item.supported]
+    false = [n for n, item in enumerate(CHECK_SET) if not item.supported]
+    wrong_true = sum(1 for n in true if n in said and not said[n])
+    wrong_false = sum(1 for n in false if n in said and said[n])
+    return ((len(true) - wrong_true) / len(true) + (len(false) - wrong_false) / len(false)) / 2
+
+
 async def measure(judge: Judge, model: Any, settings: Settings) -> JudgeQuality:
-    """Ask ``judge`` about every item of ``CHECK_SET`` through the run's own judge calls."""
+    """Ask ``judge`` about the items of ``CHECK_SET`` through the run's own judge calls, in
+    stages, stopping once it can no longer reach ``TRUSTED_AT``."""
     from research.nodes.verification import judge_uncertain  # noqa: PLC0415 - the node imports this module
 
-    claims, assessments = _claims_and_assessments()
     errors: list[RunError] = []
     started = time.perf_counter()
-    await judge_uncertain(claims, assessments, ["lexical"] * len(claims), "en", model, settings, errors,
-                          judge=judge, confirm=False)
+    said: dict[int, bool] = {}  # position -> called supported
+    answered = 0
+    order = _asking_order()
+    for stage in range(0, len(order), _STAGE):
+        asked = order[stage:stage + _STAGE]
+        claims, assessments = _claims_and_assessments(asked)
+        await judge_uncertain(claims, assessments, ["lexical"] * len(asked), "en", model, settings, errors,
+                              judge=judge, confirm=False)
+        said.update((n, assessment.outcome == "supported") for n, assessment in zip(asked, assessments))
+        answered += sum(1 for assessment in assessments if assessment.reason == "judge")
+        if _best_reachable(said) < TRUSTED_AT:
+            break
     seconds = time.perf_counter() - started
-    said_supported = [a.outcome == "supported" for a in assessments]
-    answered = sum(1 for a in assessments if a.reason == "judge")
-    truth = [item.supported for item in CHECK_SET]
-    positives = [said for said, true in zip(said_supported, truth) if true]
-    negatives = [not said for said, true in zip(said_supported, truth) if not true]
-    recall_supported = sum(positives) / len(positives)
-    recall_unsupported = sum(negatives) / len(negatives)
+    positives = [said[n] for n in said if CHECK_SET[n].supported]
+    negatives = [not said[n] for n in said if not CHECK_SET[n].supported]
+    recall_supported = sum(positives) / len(positives) if positives else 0.0
+    recall_unsupported = sum(negatives) / len(negatives) if negatives else 0.0
     balanced = (recall_supported + recall_unsupported) / 2
-    wrong = [f"{item.kind}:{item.language}" for item, said in zip(CHECK_SET, said_supported) if said != item.supported]
+    wrong = [f"{CHECK_SET[n].kind}:{CHECK_SET[n].language}" for n in sorted(said) if said[n] != CHECK_SET[n].supported]
     return JudgeQuality(
         model=judge.model, protocol=judge.protocol, balanced_accuracy=round(balanced, 3),
         supported_recall=round(recall_supported, 3), unsupported_recall=round(recall_unsupported, 3),
-        items=len(CHECK_SET), answered=answered, trusted=balanced >= TRUSTED_AT, threshold=TRUSTED_AT,
-        seconds=round(seconds, 1), missed=wrong, measured_at=time.strftime("%Y-%m-%dT%H:%M:%S"),
+        items=len(said), answered=answered, trusted=balanced >= TRUSTED_AT and len(said) == len(CHECK_SET),
+        threshold=TRUSTED_AT, seconds=round(seconds, 1), missed=wrong, measured_at=time.strftime("%Y-%m-%dT%H:%M:%S"),
         check_set=set_digest(), failed="; ".join(e.message for e in errors)[:300],
     )
 

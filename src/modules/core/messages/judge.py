@@ -33,8 +33,8 @@ MESSAGES: dict[str, dict[str, str]] = {
               "「未確認」としました。専用の照合モデルは ollama pull bespoke-minicheck で導入できます。",
     },
     "judge.measuring": {
-        "en": "Measuring the judge {model} on {items} labelled checks before its verdicts count (once per model)…",
-        "ja": "判定モデル {model} を、判定に使う前にラベル付きの確認用データ {items} 件で測定しています（モデルごとに一度だけ）…",
+        "en": "Measuring the judge {model} on up to {items} labelled checks before its verdicts count (once per model)…",
+        "ja": "判定モデル {model} を、判定に使う前にラベル付きの確認用データ（最大 {items} 件）で測定しています（モデルごとに一度だけ）…",
     },
     "judge.note_measured": {
         "en": "Measured before use on the project's {items} labelled checks (English and Japanese): balanced "
