@@ -16,7 +16,8 @@ from research.modules.core.settings import Settings, load_settings
 from research.modules.llm.judge import Judge
 from research.modules.llm.model_manager import ModelManager
 from research.nodes.dependencies import WorkflowDependencies
-from research.nodes.judge_quality import CHECK_SET, TRUSTED_AT, quality_for
+from research.nodes.judge_quality import CHECK_SET, TRUSTED_AT
+from research.nodes.verification import measured_quality
 from research.nodes.verification import verify_claims
 from research.nodes.verification_prompts import JudgeBatch, JudgeVerdict
 from research.orchestrator.answer_check import check_draft, judge_uncertain_claims
@@ -85,7 +86,7 @@ async def test_the_figure_is_kept_per_model_weights_and_measured_again_for_new_o
 async def test_the_measurement_says_what_it_missed(fake_ollama):
     manager = ModelManager(load_settings(ollama_host=fake_ollama.url))
     await manager.ensure_ready()
-    quality = await quality_for(Judge("gpt-oss:20b", "prompt", "gpt-oss:20b"), manager, manager.settings, again=True)
+    quality = await measured_quality(Judge("gpt-oss:20b", "prompt", "gpt-oss:20b"), manager, manager.settings, again=True)
     assert quality.items == len(CHECK_SET) == quality.answered
     assert quality.trusted and quality.balanced_accuracy >= TRUSTED_AT
     wrong = round((1 - quality.supported_recall) * 12 + (1 - quality.unsupported_recall) * 12)

@@ -267,14 +267,14 @@ async def check_judge(settings: Settings, lang: str) -> Check:
     when its verdicts count, a warning when they do not, with the judge that would do better."""
     from research.modules.llm.judge import CHECKER, judge_for
     from research.modules.llm.model_manager import ModelManager
-    from research.nodes.judge_quality import quality_for
+    from research.nodes.verification import measured_quality
 
     label = t("doctor.check.judge_quality", lang)
     manager = ModelManager(settings)
     try:
         await manager.ensure_ready()
         judge = judge_for(settings, manager)
-        quality = await quality_for(judge, manager, settings, again=True)
+        quality = await measured_quality(judge, manager, settings, again=True)
     except UserFacingError as exc:
         return Check("judge", label, "fail", exc.message(lang), essential=False)
     fields = {"model": judge.model, "accuracy": f"{quality.balanced_accuracy:.0%}", "items": quality.items,

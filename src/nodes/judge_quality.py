@@ -33,6 +33,7 @@ import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from research.modules.core.files import atomic_write
@@ -163,6 +164,10 @@ def _claims_and_assessments(positions: list[int]) -> tuple[list[Claim], list[Ass
     return claims, assessments
 
 
+# The verifier's judging step (nodes/verification.judge_uncertain): claims, their assessments
+# (decided in place), methods, language, model, settings, errors; judge= and confirm= by name.
+JudgeClaims = Callable[..., Awaitable[Any]]
+
 # The items are asked in stages of this many (half of them true), English and Japanese in turn:
 # a judge that cannot reach ``TRUSTED_AT`` even if it got every item still to come right is not
 # asked the rest. With a small model on a busy laptop each stage takes minutes.
@@ -192,10 +197,11 @@ def _best_reachable(said: dict[int, bool]) -> float:
     return ((len(true) - wrong_true) / len(true) + (len(false) - wrong_false) / len(false)) / 2
 
 
-async def measure(judge: Judge, model: Any, settings: Settings) -> JudgeQuality:
-    """Ask ``judge`` about the items of ``CHECK_SET`` through the run's own judge calls, in
-    stages, stopping once it can no longer reach ``TRUSTED_AT``."""
-    from research.nodes.verification import judge_uncertain  # noqa: PLC0415 - the node imports this module
+async def measure(judge: Judge, model: Any, settings: Settings, judge_claims: JudgeClaims) -> JudgeQuality:
+    """Ask ``judge`` about the items of ``CHECK_SET`` through the run's own judge calls
+    (``judge_claims``: the verifier's ``judge_uncertain``, handed in so that this module needs
+    nothing of the step that uses it), in stages, stopping once it can no longer reach
+    ``TRUSTED_AT``."""
 
     errors: list[RunError] = []
     started = time.perf_counter()
@@ -205,8 +211,8 @@ async def measure(judge: Judge, model: Any, settings: Settings) -> JudgeQuality:
     for stage in range(0, len(order), _STAGE):
         asked = order[stage:stage + _STAGE]
         claims, assessments = _claims_and_assessments(asked)
-        await judge_uncertain(claims, assessments, ["lexical"] * len(asked), "en", model, settings, errors,
-                              judge=judge, confirm=False)
+        await judge_claims(claims, assessments, ["lexical"] * len(asked), "en", model, settings, errors,
+                           judge=judge, confirm=False)
         said.update((n, assessment.outcome == "supported") for n, assessment in zip(asked, assessments))
         answered += sum(1 for assessment in assessments if assessment.reason == "judge")
         if _best_reachable(said) < TRUSTED_AT:
@@ -227,14 +233,15 @@ async def measure(judge: Judge, model: Any, settings: Settings) -> JudgeQuality:
     )
 
 
-async def quality_for(judge: Judge, model: Any, settings: Settings, *, again: bool = False) -> JudgeQuality:
+async def quality_for(judge: Judge, model: Any, settings: Settings, judge_claims: JudgeClaims, *,
+                      again: bool = False) -> JudgeQuality:
     """The judge's measured quality: kept from an earlier measurement unless ``again``, else
     measured now and kept. A measurement whose calls failed is not kept (the next run asks again)."""
     if not again:
         kept = kept_quality(judge, settings, model)
         if kept is not None:
             return kept
-    quality = await measure(judge, model, settings)
+    quality = await measure(judge, model, settings, judge_claims)
     if not quality.failed:
         _keep(judge, settings, model, quality)
     return quality

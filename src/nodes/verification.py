@@ -373,6 +373,13 @@ def _accept_rewrite(original: str, reply: str, language: Language) -> str | None
 # --- 4. the model as judge for borderline claims ---------------------------------------------------
 
 
+async def measured_quality(judge: Judge, model: Any, settings: Settings, *, again: bool = False) -> JudgeQuality:
+    """The judge's measured quality (nodes/judge_quality.py), measured through this step's own
+    judging (``judge_uncertain``) when no figure is kept, or ``again``: what a run, `research
+    verify` and `research doctor` ask."""
+    return await quality_for(judge, model, settings, judge_uncertain, again=again)
+
+
 async def _judge_measured(judge: Judge, assessments: list[Assessment], language: Language,
                           deps: WorkflowDependencies, errors: list[RunError]) -> JudgeQuality | None:
     """The judge's measured quality when a run measures its judge (``deps.measure_judge``) and
@@ -384,7 +391,7 @@ async def _judge_measured(judge: Judge, assessments: list[Assessment], language:
         # Once per model and host: with a small model on a busy laptop this takes minutes, and
         # "Checking every claim…" alone would look like a hang.
         deps.progress(Message("judge.measuring", {"model": judge.model, "items": len(CHECK_SET)}))
-    quality = await quality_for(judge, deps.model, deps.settings)
+    quality = await measured_quality(judge, deps.model, deps.settings)
     if not quality.trusted:
         fields = {"model": judge.model, "accuracy": f"{quality.balanced_accuracy:.0%}",
                   "threshold": f"{quality.threshold:.0%}", "items": quality.items}
