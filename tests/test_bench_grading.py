@@ -177,3 +177,21 @@ def test_a_bad_set_file_is_a_usage_error(tmp_path, name, content, key):
     with pytest.raises(UsageError) as missing:
         load_set("pubmedqa", tmp_path / "absent.json")
     assert missing.value.key == "bench.no_file"
+
+
+def test_tokens_are_unknown_when_a_call_left_no_counts(tmp_path):
+    """Real 1.5B run, JSQuAD a111367p16q4: the plan ran past its time and a draft was cut for
+    repeating; meta.json had model time for them and no token counts, and the bench said 0."""
+    import json
+
+    from research.orchestrator.bench.runner import _tokens
+
+    meta = tmp_path / "meta.json"
+    meta.write_text(json.dumps({"usage": {"input": {"model_ms": 120103}, "llm": {"calls": 2, "model_ms": 514529},
+                                          "repetition_cut": {"calls": 1}}}), "utf-8")
+    assert _tokens(tmp_path) is None
+    meta.write_text(json.dumps({"usage": {"input": {"calls": 1, "prompt_tokens": 97, "completion_tokens": 75,
+                                                    "model_ms": 206382},
+                                          "llm": {"calls": 1, "prompt_tokens": 2887, "completion_tokens": 403,
+                                                  "model_ms": 774930}}}), "utf-8")
+    assert _tokens(tmp_path) == 97 + 75 + 2887 + 403

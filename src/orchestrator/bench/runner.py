@@ -248,5 +248,9 @@ def _tokens(session_dir: Path) -> int | None:
         return None
     if not isinstance(usage, dict):
         return None
-    return sum(int(entry.get("prompt_tokens") or 0) + int(entry.get("completion_tokens") or 0)
-               for name, entry in usage.items() if name != "context_overflow" and isinstance(entry, dict))
+    entries = [entry for name, entry in usage.items() if name != "context_overflow" and isinstance(entry, dict)]
+    # A call Ollama never finished (a reply cut for repeating, a plan past its time) has no
+    # counts: the run's total is not known, and 0 or a part of it would read as a figure.
+    if any("model_ms" in entry and "prompt_tokens" not in entry for entry in entries):
+        return None
+    return sum(int(entry.get("prompt_tokens") or 0) + int(entry.get("completion_tokens") or 0) for entry in entries)
