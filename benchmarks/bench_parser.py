@@ -29,7 +29,7 @@ from treemem import spread  # noqa: E402
 
 from research.modules.clients.parser_client import ContainerProcessor  # noqa: E402
 from research.modules.core.settings import Settings  # noqa: E402
-from research.nodes.dependencies import DocumentFailed  # noqa: E402
+from research.workflow.dependencies import DocumentFailed  # noqa: E402
 
 EN_PARAGRAPH = (
     "In {year} the survey measured {n} km of new trails and counted {m} visitors, about {p}% more than before. "

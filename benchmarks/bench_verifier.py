@@ -29,7 +29,7 @@ sys.path.insert(0, str(ROOT))  # for tests.fixtures
 from research.modules.text.claims import split_claims  # noqa: E402
 from research.modules.text.evidence import EvidenceIndex, assess_claim  # noqa: E402
 from research.modules.core.settings import Settings  # noqa: E402
-from research.nodes.dependencies import WorkflowDependencies  # noqa: E402
+from research.workflow.dependencies import WorkflowDependencies  # noqa: E402
 from research.nodes.verification import verify_claims  # noqa: E402
 from research.nodes.verification_prompts import FollowUpPlan, JudgeBatch, JudgeVerdict  # noqa: E402
 from tests.fixtures import web_fixture as fixture  # noqa: E402

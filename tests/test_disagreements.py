@@ -227,7 +227,7 @@ from fixtures.fake_model import Call, FakeModel  # noqa: E402
 from fixtures.typed_state import typed  # noqa: E402
 from research.nodes.compare import source_disagreements  # noqa: E402
 from research.nodes.llm import disagreement_lines  # noqa: E402
-from research.nodes.prompts import DisagreementJudgements  # noqa: E402
+from research.workflow.prompts import DisagreementJudgements  # noqa: E402
 
 
 def _judging_model(verdict: str | None) -> FakeModel:

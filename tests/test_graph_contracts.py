@@ -16,7 +16,7 @@ from fixtures.fake_model import FakeModel
 from fixtures.memory_history import MemoryHistory
 from research.state.models import Document, FollowUpQuery, Query, SubQuestionPlan
 from research.modules.core.settings import Settings
-from research.nodes.dependencies import WorkflowDependencies
+from research.workflow.dependencies import WorkflowDependencies
 from research.orchestrator.graph import NODES, build_graph, command_targets
 from research.orchestrator.steps import bind, tokens_used
 from research.state.session_folder import HistoryManager

@@ -16,7 +16,7 @@ from research.modules.core.settings import Settings
 from research.modules.llm.guard import guard_model, is_borderline, passages_to_screen, remove_passage
 from research.modules.llm.model_manager import ModelManager
 from research.modules.text.injection import screen_injection
-from research.nodes.dependencies import WorkflowDependencies
+from research.workflow.dependencies import WorkflowDependencies
 from research.nodes.processing import process_documents
 from research.state.models import ParsedDocument
 

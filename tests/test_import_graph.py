@@ -16,13 +16,13 @@ SRC = Path(__file__).resolve().parent.parent / "src"
 # Known cycles not yet broken, each with who owns it. Nothing may be added here: a new cycle fails.
 KNOWN_CYCLES: set[frozenset[str]] = set()
 # What a module of the library may not import: the graph's steps, the program, a server, the team.
-ABOVE_THE_LIBRARY = ("research.nodes", "research.orchestrator", "research.cli", "research.servers", "research.team")
+ABOVE_THE_LIBRARY = ("research.nodes", "research.workflow", "research.orchestrator", "research.cli", "research.servers", "research.team")
 # The single-user program: none of it imports the team's package (the runner names the team's
 # index by its module path when a database URL is set: orchestrator/checkpointer.py). Only the
 # CLI's dispatchers reach it, for a team's commands: cli/main.py and the REPL with
 # RESEARCH_SERVER (team/client.py), `research serve` (cli/serve_command.py), attach/cancel
 # (cli/subcommands.py).
-SINGLE_USER = ("research.state", "research.modules", "research.nodes", "research.orchestrator",
+SINGLE_USER = ("research.state", "research.modules", "research.nodes", "research.workflow", "research.orchestrator",
                "research.servers", "research.cli.arguments", "research.cli.run_output", "research.cli.progress",
                "research.cli.listing", "research.cli.verify", "research.cli.viewer", "research.cli.plan_review",
                "research.cli.doctor", "research.cli.config_command", "research.cli.mcp_command")

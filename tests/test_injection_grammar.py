@@ -15,8 +15,8 @@ from fixtures.fake_model import FakeModel
 from research.modules.core.settings import Settings
 from research.modules.text.injection import addresses_reader, screen_injection, screen_title
 from research.modules.text.passages import evidence_block, rank_passages
-from research.nodes.answer import ProgramText, not_a_claim_reason
-from research.nodes.dependencies import WorkflowDependencies
+from research.workflow.answer import ProgramText, not_a_claim_reason
+from research.workflow.dependencies import WorkflowDependencies
 from research.nodes.processing import process_documents
 from research.state.models import ParsedDocument
 

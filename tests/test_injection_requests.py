@@ -13,7 +13,7 @@ from fixtures.typed_state import run_step
 from fixtures.fake_model import FakeModel
 from research.modules.core.settings import Settings
 from research.modules.text.injection import screen_injection, screen_title
-from research.nodes.dependencies import WorkflowDependencies
+from research.workflow.dependencies import WorkflowDependencies
 from research.nodes.processing import process_documents
 from research.state.models import ParsedDocument
 

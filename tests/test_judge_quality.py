@@ -15,7 +15,7 @@ from fixtures.fake_ollama import FakeOllama
 from research.modules.core.settings import Settings, load_settings
 from research.modules.llm.judge import Judge
 from research.modules.llm.model_manager import ModelManager
-from research.nodes.dependencies import WorkflowDependencies
+from research.workflow.dependencies import WorkflowDependencies
 from research.nodes.judge_quality import CHECK_SET, TRUSTED_AT
 from research.nodes.verification import measured_quality
 from research.nodes.verification import verify_claims

@@ -14,7 +14,7 @@ from research.modules.llm.model_manager import (STRUCTURED_DEFAULT_TOKENS, THINK
 from research.modules.core.settings import load_settings
 from research.modules.llm.roles import ModelRole
 from research.modules.text.tokens import estimate_tokens, truncate_to_tokens
-from research.nodes.prompts import PlannedQuery, QueryPlan
+from research.workflow.prompts import PlannedQuery, QueryPlan
 from research.nodes.verification_prompts import JudgeBatch
 
 FALLBACK = QueryPlan(queries=[PlannedQuery(text="fallback", language="en")])
@@ -306,7 +306,7 @@ def test_the_model_manager_and_the_tests_fake_are_model_clients(fake_ollama, sha
 
     from fixtures.fake_model import FakeModel
 
-    from research.nodes.dependencies import ModelClient
+    from research.workflow.dependencies import ModelClient
 
     client = FakeModel() if shared_fake else _manager(fake_ollama)
     assert isinstance(client, ModelClient)

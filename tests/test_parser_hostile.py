@@ -14,7 +14,7 @@ import pytest_asyncio
 
 from research.modules.clients.parser_client import CALL_GRACE_S, ContainerProcessor
 from research.modules.core.settings import Settings
-from research.nodes.dependencies import DocumentFailed
+from research.workflow.dependencies import DocumentFailed
 
 sys.path.insert(0, str(Path(__file__).parent))
 from parser_documents import (  # noqa: E402

@@ -28,7 +28,7 @@ from research.modules.clients.sandbox import (
     unshare_usable,
 )
 from research.modules.core.settings import Settings
-from research.nodes.dependencies import DocumentFailed
+from research.workflow.dependencies import DocumentFailed
 
 sys.path.insert(0, str(Path(__file__).parent))
 from parser_documents import (  # noqa: E402

@@ -7,7 +7,7 @@ from typing import Any
 from fixtures.fake_model import FakeModel
 from fixtures.typed_state import run_step
 from research.modules.core.settings import Settings
-from research.nodes.dependencies import WorkflowDependencies
+from research.workflow.dependencies import WorkflowDependencies
 from research.nodes.processing import process_documents
 from research.state.models import ParsedDocument
 

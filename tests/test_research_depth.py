@@ -30,10 +30,10 @@ from research.orchestrator.steps import tokens_used
 from research.modules.llm.model_manager import THINKING_ALLOWANCE, ModelManager
 from research.modules.llm.roles import ModelRole
 from research.modules.core.settings import Settings
-from research.nodes.dependencies import WorkflowDependencies
+from research.workflow.dependencies import WorkflowDependencies
 from research.nodes.input import understand_question
 from research.nodes.llm import enforce_style
-from research.nodes.prompts import PlannedQuery, QueryPlan, ResearchPlan, SubQuestion
+from research.workflow.prompts import PlannedQuery, QueryPlan, ResearchPlan, SubQuestion
 from research.nodes.search import search_web
 from research.orchestrator.graph import build_graph
 from research.state.models import ParsedDocument, SearchHit

@@ -25,7 +25,7 @@ from research.modules.core.run_options import (
     within_admin_limits,
 )
 from research.modules.core.settings import Settings, load_settings
-from research.nodes.dependencies import WorkflowDependencies
+from research.workflow.dependencies import WorkflowDependencies
 from research.nodes.processing import process_documents, source_year
 from research.state.models import Document, ParsedDocument
 from research.state.progress_events import Message

@@ -15,7 +15,7 @@ from fixtures.fake_model import FakeModel
 from research.modules.core.errors import DocumentFailed
 from research.modules.core.settings import Settings
 from research.modules.core.urls import canonical_url
-from research.nodes.dependencies import WorkflowDependencies
+from research.workflow.dependencies import WorkflowDependencies
 from research.nodes.processing import process_documents
 from research.orchestrator.answer_check import _fetch_and_parse
 from research.orchestrator.checkpoints import is_cached_source

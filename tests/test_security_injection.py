@@ -15,7 +15,7 @@ from fixtures.memory_history import MemoryHistory
 from fixtures.fake_model import FakeModel
 from research.modules.core.settings import Settings
 from research.modules.text.injection import screen_injection
-from research.nodes.dependencies import WorkflowDependencies
+from research.workflow.dependencies import WorkflowDependencies
 from research.nodes.processing import process_documents
 from research.state.models import ParsedDocument
 

@@ -52,7 +52,7 @@ def test_the_graph_binds_a_function_to_every_step_in_the_tables_order():
 def test_the_built_graph_has_exactly_the_steps():
     from fixtures.memory_history import MemoryHistory
     from research.modules.core.settings import Settings
-    from research.nodes.dependencies import WorkflowDependencies
+    from research.workflow.dependencies import WorkflowDependencies
     from research.orchestrator.graph import build_graph
 
     deps = WorkflowDependencies(settings=Settings(), model=FakeModel(strict=True), web_search=None, parser=None,
@@ -167,7 +167,7 @@ def _edges(graph) -> set[tuple[str, str]]:
 def _deps():
     from fixtures.memory_history import MemoryHistory
     from research.modules.core.settings import Settings
-    from research.nodes.dependencies import WorkflowDependencies
+    from research.workflow.dependencies import WorkflowDependencies
 
     return WorkflowDependencies(settings=Settings(), model=FakeModel(strict=True), web_search=None, parser=None,
                                 history=MemoryHistory(), progress=lambda event: None)

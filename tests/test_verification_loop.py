@@ -11,7 +11,7 @@ from fixtures.fake_model import FakeModel as SharedFakeModel
 from test_verification_node import BAD, LEDGER, FakeModel, _deps, _state, _verify
 
 from research.nodes.llm import redraft_unsupported
-from research.nodes.prompts import RevisedSentence, SentenceRevisions
+from research.workflow.prompts import RevisedSentence, SentenceRevisions
 from research.nodes.verification_prompts import FollowUpPlan, FollowUpQuery, JudgeBatch, JudgeVerdict
 from research.state.models import VerificationResult, VerificationSummary
 

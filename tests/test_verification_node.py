@@ -6,9 +6,9 @@ import re
 from typing import Any
 
 from research.modules.core.settings import Settings
-from research.nodes.dependencies import WorkflowDependencies
+from research.workflow.dependencies import WorkflowDependencies
 from research.nodes.verification import verify_claims
-from research.nodes.answer import ProgramText, not_a_claim_reason
+from research.workflow.answer import ProgramText, not_a_claim_reason
 from research.modules.text.claims import split_claims
 from research.state.agent_state import state_from_json
 import pytest
@@ -21,7 +21,7 @@ from research.nodes.verification_prompts import (
     JudgeBatch,
     JudgeVerdict,
 )
-from research.nodes.prompts import RewrittenSentence, SentenceRewrites
+from research.workflow.prompts import RewrittenSentence, SentenceRewrites
 
 LEDGER = [
     {
@@ -642,7 +642,7 @@ async def test_a_finding_on_the_subject_but_not_on_what_is_asked_is_left_out():
     (["富士山の最後の噴火はいつ？"], "富士山は日本最高峰の山である[S1]。", False),
 ])
 def test_a_finding_must_say_something_of_what_is_asked(questions, finding, kept):
-    from research.nodes.answer import Topic
+    from research.workflow.answer import Topic
 
     (claim,) = split_claims(finding)
     assert Topic.of(questions, []).on_the_point(claim, []) is kept
@@ -807,7 +807,7 @@ async def test_a_page_s_title_as_a_section_or_as_a_subject_is_not_part_of_the_an
     ("Both [S1] and [S4] give 3,776 m.", "Both [S1] and [S4] give 3,776 m."),  # both read: as written
 ])
 def test_a_label_that_points_at_no_source_goes_with_the_word_joining_it(cited, kept):
-    from research.nodes.answer import keep_valid_labels
+    from research.workflow.answer import keep_valid_labels
 
     assert keep_valid_labels(cited, {"S1", "S4"}) == kept
 
@@ -930,7 +930,7 @@ async def test_a_numbered_list_is_counted_again_after_an_item_is_taken_out():
 
 
 def test_list_numbers_count_by_depth_and_start_again_after_a_heading_or_a_paragraph():
-    from research.nodes.answer import _tidy_sections
+    from research.workflow.answer import _tidy_sections
 
     tidy, _ = _tidy_sections("## A\n\n2. x\n   2. y\n   3. z\n3. w\n\npara\n\n5. v\n\n## B\n\n4. c\n", "en", [],
                              summary_empty=False)
@@ -978,7 +978,7 @@ async def test_a_japanese_sentence_with_one_name_exchanged_gets_the_passage_name
 def test_a_heading_whose_sub_sections_all_emptied_goes_too():
     # The careless fake's Japanese run: "### 詳細" stayed in the Findings over nothing once its
     # only sub-heading, whose sentences had all been removed, was dropped.
-    from research.nodes.answer import _tidy_sections
+    from research.workflow.answer import _tidy_sections
 
     tidy, _ = _tidy_sections("## 結論\n\n富士山の標高は3,776メートル[S1]。\n\n## 調査結果\n\n### 詳細\n\n#### 富士山の標高は？\n\n",
                              "ja", [], summary_empty=False)

@@ -12,7 +12,7 @@ from fixtures.memory_history import MemoryHistory
 from research.modules.core.settings import Settings
 from research.modules.llm.model_manager import ModelManager
 from research.modules.text.passages import evidence_block, rank_passages
-from research.nodes.dependencies import WorkflowDependencies
+from research.workflow.dependencies import WorkflowDependencies
 from research.nodes.llm import draft_answer
 
 SOURCES = [

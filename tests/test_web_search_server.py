@@ -19,7 +19,7 @@ from fixtures.web_fixture import BOILERPLATE_MARKERS, FUJI_EN, FUJI_PDF_JA, FUJI
 from research.modules.core.errors import UsageError
 from research.modules.clients.web_search_client import WebSearchClient, WebSearchServerError, settings_environment
 from research.modules.core.settings import Settings
-from research.nodes.dependencies import SearchUnavailable
+from research.workflow.dependencies import SearchUnavailable
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 

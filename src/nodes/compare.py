@@ -18,8 +18,8 @@ from research.modules.core.errors import UserFacingError
 from research.modules.llm.judge import check_claims, judge_for
 from research.modules.text.disagreements import Pair, PairJudge, find_disagreements, resolve_borderline, summarise
 from research.modules.text.tokens import truncate_to_tokens
-from research.nodes.dependencies import ModelRole, WorkflowDependencies
-from research.nodes.prompts import DISAGREEMENT_JUDGE_SYSTEM, DISAGREEMENT_PAIR, DisagreementJudgements
+from research.workflow.dependencies import ModelRole, WorkflowDependencies
+from research.workflow.prompts import DISAGREEMENT_JUDGE_SYSTEM, DISAGREEMENT_PAIR, DisagreementJudgements
 from research.state import AgentState, plan_queries_flat
 from research.state.models import Disagreements, Language, ledger_mappings
 from research.state.progress_events import Message

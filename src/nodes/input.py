@@ -15,9 +15,9 @@ from research.state.session_folder import now_iso
 from research.state import AgentState
 from research.state.models import Language, Query, SubQuestionPlan, Turn
 from research.modules.text.analyser import term_set, terms
-from research.nodes.answer import PLACEHOLDER, Topic
-from research.nodes.dependencies import ModelRole, WorkflowDependencies
-from research.nodes.prompts import (
+from research.workflow.answer import PLACEHOLDER, Topic
+from research.workflow.dependencies import ModelRole, WorkflowDependencies
+from research.workflow.prompts import (
     FOLLOW_UP_PLANNING,
     LANGUAGE_NAMES,
     PLAN_SIZE,

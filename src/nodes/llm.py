@@ -23,9 +23,9 @@ from research.state.models import (
     StyleRewrite,
     ledger_mappings,
 )
-from research.nodes.context_fit import stream_within_context
-from research.nodes.dependencies import ModelRole, WorkflowDependencies
-from research.nodes.prompts import (
+from research.workflow.context_fit import stream_within_context
+from research.workflow.dependencies import ModelRole, WorkflowDependencies
+from research.workflow.prompts import (
     DRAFT_DISAGREEMENTS_RULE,
     DRAFT_SECTIONS_RULE,
     DRAFT_SYSTEM,

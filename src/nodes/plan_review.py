@@ -13,7 +13,7 @@ from langgraph.types import interrupt
 
 from research.state import AgentState
 from research.state.models import Language, PlannedSubQuestion, PlanReviewRequest, SubQuestionPlan
-from research.nodes.dependencies import WorkflowDependencies
+from research.workflow.dependencies import WorkflowDependencies
 from research.nodes.input import sub_question_queries
 
 MAX_SUB_QUESTIONS = 10

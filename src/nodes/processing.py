@@ -18,7 +18,7 @@ from research.modules.text.injection import screen_injection, screen_title
 from research.modules.text.source_kind import source_kind
 from research.state import AgentState, Document, ParsedDocument, ProblemKind, RunError, SearchHit
 from research.state.session_folder import cache_entry
-from research.nodes.dependencies import DocumentFailed, WorkflowDependencies
+from research.workflow.dependencies import DocumentFailed, WorkflowDependencies
 from research.state.progress_events import Message
 
 

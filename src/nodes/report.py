@@ -26,7 +26,7 @@ from research.state.models import (
 )
 from research.state.run_problems import run_errors, run_problems, search_unreachable
 from research.state.run_record import sources_of
-from research.nodes.dependencies import WorkflowDependencies
+from research.workflow.dependencies import WorkflowDependencies
 
 # The problems the report's notes open with: they explain everything after them.
 SEARCH_PROBLEMS = (ProblemKind.SEARCH, ProblemKind.SEARCH_TOOL, ProblemKind.SEARCH_FALLBACK)
@@ -108,7 +108,7 @@ async def write_report(state: AgentState, deps: WorkflowDependencies) -> AgentSt
 
 
 def answer_notes(summary: VerificationSummary | None, lang: Language) -> list[str]:
-    """What the answer's assembly changed (nodes/answer.py): values corrected from their
+    """What the answer's assembly changed (workflow/answer.py): values corrected from their
     passage, and what it left out of the body, counted by why."""
     if summary is None:
         return []

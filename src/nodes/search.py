@@ -14,7 +14,7 @@ from research.state import AgentState, ProblemKind, RunError, SearchHit
 from research.state.models import Language, Query
 from research.state.agent_state import queries_for_round
 from research.modules.clients.web_search_client import SEARCH_TOOL
-from research.nodes.dependencies import SearchUnavailable, WorkflowDependencies
+from research.workflow.dependencies import SearchUnavailable, WorkflowDependencies
 from research.state.progress_events import Message
 
 # The web-search server fetches each hit's page too; more requests in flight than this

@@ -59,11 +59,12 @@ from research.state.models import (
     ledger_mappings,
     states_json,
 )
-from research.nodes.dependencies import ModelRole, WorkflowDependencies
+from research.workflow.dependencies import ModelRole, WorkflowDependencies
 from research.nodes.judge_quality import CHECK_SET, kept_quality, quality_for
-from research.nodes import prompts, verification_prompts
-from research.nodes.answer import NOT_CHECKED_AS_CLAIMS, ProgramText, Topic, assemble_answer, not_a_claim_reason
-from research.nodes.prompts import SENTENCE_ITEM, SentenceRewrites
+from research.nodes import verification_prompts
+from research.workflow import prompts
+from research.workflow.answer import NOT_CHECKED_AS_CLAIMS, ProgramText, Topic, assemble_answer, not_a_claim_reason
+from research.workflow.prompts import SENTENCE_ITEM, SentenceRewrites
 from research.modules.llm.model_manager import REPAIR_PROMPT, capped_lines
 from research.nodes.verification_prompts import (
     FOLLOW_UP_SYSTEM,

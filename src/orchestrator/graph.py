@@ -25,7 +25,7 @@ from typing import Any, Callable, get_args, get_origin, get_type_hints
 from langgraph.graph import END, START, StateGraph
 from langgraph.types import Command
 
-from research.nodes.dependencies import WorkflowDependencies
+from research.workflow.dependencies import WorkflowDependencies
 from research.orchestrator.steps import Node, bind, budget_stops
 from research.state import AgentState
 from research.state.steps import REPORT, STEPS, Step, StepName

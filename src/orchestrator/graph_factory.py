@@ -29,7 +29,7 @@ from langgraph.graph import END, START, StateGraph
 
 from research.modules.core.errors import DocumentFailed, UsageError
 from research.modules.core.settings import Settings, check_run_settings, load_settings
-from research.nodes.dependencies import WorkflowDependencies
+from research.workflow.dependencies import WorkflowDependencies
 from research.orchestrator.checkpoints import is_cached_source
 from research.orchestrator.graph import build_graph
 from research.orchestrator.graph_input import read_caller_input

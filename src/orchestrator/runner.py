@@ -28,7 +28,7 @@ from research.state.session_folder import FINISHED_STATUSES, HistoryManager, Ses
 from research.modules.core.run_options import recorded, restored
 from research.modules.core.settings import Settings
 from research.modules.text.sanitize import safe_markdown
-from research.nodes.dependencies import ProgressCallback, WorkflowDependencies
+from research.workflow.dependencies import ProgressCallback, WorkflowDependencies
 from research.state.progress_events import Message, ProgressEvent, Resuming, ServersStarting, SessionStarted
 from research.orchestrator.graph_input import MAX_QUESTION_CHARS, clean_question, read_caller_input, resolve_language
 from research.orchestrator.checkpointer import ensure_index, open_checkpointer, record_session

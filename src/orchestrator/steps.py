@@ -17,7 +17,7 @@ import time
 from typing import Any, Awaitable, Callable
 
 from research.modules.core.logs import said
-from research.nodes.dependencies import WorkflowDependencies
+from research.workflow.dependencies import WorkflowDependencies
 from research.state import AgentState
 from research.state.agent_state import usage_since
 from research.state.progress_log import record_step

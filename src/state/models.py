@@ -155,7 +155,7 @@ class ClaimVerdict(StateModel):
     missing: list[str] = Field(default_factory=list)  # key terms or figures the evidence lacks
     read: str = ""  # digest of the passages it was checked against (a later round need not ask again)
     cited_by_check: list[str] = Field(default_factory=list)  # labels the program gave an uncited sentence
-    removed: bool = False  # left out of the answer (nodes/answer.py) ...
+    removed: bool = False  # left out of the answer (workflow/answer.py) ...
     removed_reason: str | None = None  # ... and why (answer.REMOVED_*)
     contested_by: str | None = None  # another read source gives another value (the report's note)
 
@@ -356,7 +356,7 @@ class VerificationResult(StateModel):
     summary: VerificationSummary | None = None  # None: no verification ran
     # Every follow-up query asked so far, not only this round's.
     follow_up_queries: list[FollowUpQuery] = Field(default_factory=list)
-    annotated_draft: str = ""  # the answer a person reads (nodes/answer.py)
+    annotated_draft: str = ""  # the answer a person reads (workflow/answer.py)
 
     def as_json(self) -> dict[str, Any]:
         """verification.json's shape: plain values, unset ones left out."""

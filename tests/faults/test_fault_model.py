@@ -15,8 +15,8 @@ from fixtures.memory_history import MemoryHistory
 from research.modules.llm.model_manager import ContextOverflow, ModelManager
 from research.modules.core.settings import Settings
 from research.modules.llm.roles import ModelRole
-from research.nodes.context_fit import MAX_SHRINKS, stream_within_context
-from research.nodes.dependencies import WorkflowDependencies
+from research.workflow.context_fit import MAX_SHRINKS, stream_within_context
+from research.workflow.dependencies import WorkflowDependencies
 
 pytestmark = pytest.mark.faults
 

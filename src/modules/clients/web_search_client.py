@@ -129,7 +129,7 @@ def config_server_spec(path: Path) -> ServerSpec:
 
 
 class WebSearchClient(BackgroundStart):
-    """Implements the ``WebSearch`` protocol (src/nodes/dependencies.py) over MCP.
+    """Implements the ``WebSearch`` protocol (src/workflow/dependencies.py) over MCP.
 
     ``cache_dir``: the session's sources/, where the server writes what it fetches. A
     server shared by several sessions (``ServerPool``) is started with ``cache_root``

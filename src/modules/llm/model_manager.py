@@ -40,7 +40,7 @@ log = logging.getLogger(__name__)
 # Consecutive failed calls (Ollama errors, 5xx) after which the fallback model takes over.
 FAILURES_BEFORE_FALLBACK = 3
 # Sent back when a structured reply does not fit its schema. The answer's assembly treats any
-# sentence that repeats it as the program's own text, never a claim (nodes/answer.py).
+# sentence that repeats it as the program's own text, never a claim (workflow/answer.py).
 REPAIR_PROMPT = "Your reply was not valid JSON for the required schema ({error}). Reply again with JSON only."
 
 # A structured reply whose caller gives no cap: larger than any schema of this program needs

@@ -577,7 +577,7 @@ def shorten_passage(text: str) -> str:
     return text if len(text) <= _PASSAGE_CHARS else text[: _PASSAGE_CHARS - 1] + "…"
 
 
-# Why a claim left the answer (nodes/answer.py's removed_reason) -> the label it is listed under.
+# Why a claim left the answer (workflow/answer.py's removed_reason) -> the label it is listed under.
 # Claims that were true but out of place (another topic, said twice, not a claim) are not
 # listed as doubtful: the report's notes count them.
 _REMOVED_LABELS = {

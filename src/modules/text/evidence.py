@@ -622,7 +622,7 @@ def _read_evidence(claim: Claim, index: EvidenceIndex, labels: list[str]) -> Cla
     """The passages of the cited sources that say most of what the claim says, and which of
     its words and figures they hold. A yes or a no the sentence opens with ("No. The default
     build still has the GIL") is the answer it gives, not a denial of what follows: it is read
-    without it, and stands or falls with the rest (nodes/answer.py)."""
+    without it, and stands or falls with the rest (workflow/answer.py)."""
     opened = answer_word(claim.plain)
     said = opened[2] if opened else claim.plain
     claim_language = detect_language(said)

@@ -1,6 +1,6 @@
 """Messages of the answer a person reads (``answer.*``): what the program writes into the
 answer itself where the sources gave nothing, and the report's note on what it left out
-(nodes/answer.py)."""
+(workflow/answer.py)."""
 
 from __future__ import annotations
 

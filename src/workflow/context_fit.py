@@ -16,7 +16,7 @@ from research.modules.core.i18n import t
 from research.modules.llm.model_manager import ContextOverflow
 from research.state import ProblemKind, RunError
 from research.state.models import Language
-from research.nodes.dependencies import ModelRole, WorkflowDependencies
+from research.workflow.dependencies import ModelRole, WorkflowDependencies
 from research.state.progress_events import Message, Token
 
 MAX_SHRINKS = 2

@@ -1,7 +1,8 @@
-"""Prompts for the input, llm and report steps, in Japanese and English.
+"""Prompts for the input, compare, llm and verification steps, in Japanese and English,
+with the structured replies they ask for.
 
-Kept apart from node logic so they can be read and tuned in one place. The
-verification prompts live in ``verification_prompts.py``.
+Kept apart from the steps' logic so they can be read and tuned in one place. The verifier's
+own prompts (the judge's, the follow-up queries') live in ``nodes/verification_prompts.py``.
 """
 
 from __future__ import annotations
