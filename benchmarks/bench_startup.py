@@ -14,7 +14,7 @@ would: the clock stops when the prompt text appears, then /quit is typed. Median
 min–max over 9 runs (3 with --quick) after one uncounted warm-up run each. Cursor-position
 requests are answered as a terminal would, so prompt-toolkit does not wait on them.
 
-    .venv/bin/python benchmarks/bench_startup.py [--quick] [--servers-only]
+    .venv/bin/python benchmarks/bench_startup.py [--quick | --repeats N] [--servers-only]
 """
 
 from __future__ import annotations
@@ -171,8 +171,8 @@ def time_to_prompt(env: dict[str, str], timeout: float = 30.0) -> float:
     return elapsed
 
 
-def run(quick: bool, servers_only: bool = False) -> dict:
-    repeats = 3 if quick else 9
+def run(quick: bool, servers_only: bool = False, repeats: int | None = None) -> dict:
+    repeats = repeats or (3 if quick else 9)
     result: dict = {"benchmark": "startup", "runs": repeats, "load_before": os.getloadavg()}
     with tempfile.TemporaryDirectory() as tmp:
         env = _env(Path(tmp))
@@ -189,4 +189,6 @@ def run(quick: bool, servers_only: bool = False) -> dict:
 
 
 if __name__ == "__main__":
-    print(json.dumps(run(quick="--quick" in sys.argv, servers_only="--servers-only" in sys.argv), indent=2))
+    count = int(sys.argv[sys.argv.index("--repeats") + 1]) if "--repeats" in sys.argv else None
+    print(json.dumps(run(quick="--quick" in sys.argv, servers_only="--servers-only" in sys.argv, repeats=count),
+                     indent=2))
