@@ -515,6 +515,36 @@ def not_a_claim_reason(plain: str, text: str, titles: Iterable[str], program: Pr
     return None
 
 
+@dataclass
+class _Edits:
+    """What assembling does to the draft's body, sentence by sentence (each by its start)."""
+
+    draft: str
+    sentences: list[tuple[int, int, str]]  # (start, end, section) of each sentence of the body
+    by_start: dict[int, tuple[Claim, ClaimVerdict]]  # the claim a sentence is, and its verdict
+    replacement: dict[int, str] = field(default_factory=dict)  # its new text ("" removes it)
+    status: dict[int, str] = field(default_factory=dict)  # supported | not_checked (kept sentences only)
+    removed: dict[str, int] = field(default_factory=dict)  # reason -> count
+    answered: set[str] = field(default_factory=set)  # sections (heading keys) whose question is answered elsewhere
+
+    @property
+    def summary_section(self) -> str:
+        return self.sentences[0][2] if self.sentences else ""
+
+    def summary(self) -> list[int]:
+        return [s for s, _, section in self.sentences if section == self.summary_section]
+
+    def section_of(self, start: int) -> str:
+        return next(section for s, _, section in self.sentences if s == start)
+
+    def drop(self, start: int, reason: str, verdict: ClaimVerdict | None = None) -> None:
+        self.replacement[start] = ""
+        self.removed[reason] = self.removed.get(reason, 0) + 1
+        if verdict is not None:
+            verdict.removed = True
+            verdict.removed_reason = reason
+
+
 def assemble_answer(
     draft: str,
     claims: list[Claim],
@@ -533,45 +563,68 @@ def assemble_answer(
     module docstring). Sets ``removed``/``removed_reason`` on the verdicts it takes out."""
     titles = list(titles)
     by_start = {claim.start: (claim, verdict) for claim, verdict in zip(claims, verdicts)}
-    removed: dict[str, int] = {}
-    sentences = body_sentences(draft)
-    summary_section = sentences[0][2] if sentences else ""
-    replacement: dict[int, str] = {}  # sentence start -> new text ("" removes it)
-    spans: dict[int, int] = {start: end for start, end, _ in sentences}
-    status: dict[int, str] = {}  # start -> supported | not_checked (kept sentences only)
+    edits = _Edits(draft, body_sentences(draft), by_start)
+    _keep_what_the_verdicts_let_stand(edits, valid=valid, language=language, titles=titles, program=program,
+                                      topic=topic, wrong_language=wrong_language)
+    summary = edits.summary()
+    kept_summary = [s for s in summary if edits.replacement.get(s)]
+    lifted = False
+    yes_no = is_yes_no(question, language)
+    if yes_no:
+        _drop_unchecked_answer_words(edits, kept_summary)
+    if summary and not kept_summary:
+        kept_summary, lifted = _fill_the_empty_summary(edits)
+    elif kept_summary and edits.status.get(kept_summary[0]) == "not_checked":
+        lifted = _lead_with_a_supported_sentence(edits, kept_summary, language)
+
+    # The headline of a yes/no question is checked hardest (issue 44): a yes or a no stands
+    # only on a supported sentence, and a headline the sources contradict is said, with them.
+    against = _contradicted_headline(edits.sentences, edits.by_start, edits.summary_section, question) \
+        if yes_no and summary else None
+    if against is not None:
+        first = summary[0]
+        edits.replacement[first] = _said_with_the_sources(against, edits.replacement.get(first, ""), language)
+        edits.status[first] = edits.status.get(first) or "supported"
+        kept_summary = kept_summary or [first]
+
+    _drop_connectives_left_opening(edits)
+    out = _applied(edits)
+    _note_sub_questions_the_summary_answers(edits, kept_summary, question, sub_questions or [])
+    unanswered = [q for q in sub_questions or [] if _heading_key(q) not in edits.answered]
+    out, not_given = _tidy_sections(out, language, unanswered, summary_empty=bool(summary) and not kept_summary,
+                                    document_titles=_document_titles(titles))
+    return Assembly(answer=out, removed=edits.removed, not_given=not_given, lifted=lifted)
+
+
+def _keep_what_the_verdicts_let_stand(edits: _Edits, *, valid: set[str], language: Language, titles: list[str],
+                                      program: ProgramText, topic: Topic | None,
+                                      wrong_language: frozenset[str]) -> None:
+    """Each sentence of the body kept (with its citations and marks) or dropped with its reason."""
+    draft, summary_section = edits.draft, edits.summary_section
     seen: set[str] = set()
     said: dict[str, list[set[str]]] = {}  # section -> the terms and figures of each sentence kept there
-    answered_elsewhere: set[str] = set()  # sections whose sentence was said already in another
-
-    def drop(start: int, reason: str, verdict: ClaimVerdict | None = None) -> None:
-        replacement[start] = ""
-        removed[reason] = removed.get(reason, 0) + 1
-        if verdict is not None:
-            verdict.removed = True
-            verdict.removed_reason = reason
-
-    for start, end, _section in sentences:
+    for start, end, _section in edits.sentences:
         text = draft[start:end]
-        pair = by_start.get(start)
+        pair = edits.by_start.get(start)
         claim, verdict = pair if pair else (None, None)
         plain = claim.plain if claim else plain_text(text)
         reason = not_a_claim_reason(plain, text, titles, program)
         if reason is not None and (claim is None or reason in _NEVER_IN_THE_ANSWER):
             # (A lead-in the verifier took as a claim goes too: it announces, it does not say.)
-            drop(start, REMOVED_NOT_A_CLAIM, verdict)
+            edits.drop(start, REMOVED_NOT_A_CLAIM, verdict)
             continue
         if claim is None or verdict is None:
             # Not a claim, and not noise either: a plain "the sources do not say…" is kept.
             if _SAYS_MISSING.search(plain):
                 key = _norm(plain)
                 if key in seen:
-                    drop(start, REMOVED_DUPLICATE)
+                    edits.drop(start, REMOVED_DUPLICATE)
                     continue
                 seen.add(key)
-                replacement[start] = keep_valid_labels(text, valid)
-                status[start] = "supported"
+                edits.replacement[start] = keep_valid_labels(text, valid)
+                edits.status[start] = "supported"
             else:
-                drop(start, REMOVED_NOT_A_CLAIM)
+                edits.drop(start, REMOVED_NOT_A_CLAIM)
             continue
         key = _norm(plain)
         content = _content_terms(plain) | _figures(plain)
@@ -585,103 +638,111 @@ def assemble_answer(
             # 最後です」 under the Summary's 「富士山の最後の噴火は1707年の宝永噴火です」, the real
             # model), or its figures again in a finding that adds only words of the question. The
             # section's question is then answered elsewhere: never "not given".
-            drop(start, REMOVED_DUPLICATE, verdict)
-            answered_elsewhere.add(_heading_key(_section))
+            edits.drop(start, REMOVED_DUPLICATE, verdict)
+            edits.answered.add(_heading_key(_section))
             continue
         decision = _decide(claim, verdict, topic, wrong_language)
         if decision is None and topic is not None and _section != summary_section \
                 and not topic.on_the_point(claim, said.get(summary_section, [])):
             decision = REMOVED_OFF_TOPIC  # of the question's subject, but not of what it asks
         if decision is not None:
-            drop(start, decision, verdict)
+            edits.drop(start, decision, verdict)
             continue
         seen.add(key)
         said.setdefault(_section, []).append(content)
-        new = _citations_inside(keep_valid_labels(text, valid))
-        if not verdict.checked:
-            new = _mark_inside(new, t("verifier.flag_not_checked", language))
-            status[start] = "not_checked"
-        else:
-            if not claim.citations and verdict.cited_by_check:
-                for label in verdict.cited_by_check:
-                    new = _mark_inside(new, f"[{label}]")
-            elif not claim.citations and verdict.evidence_label:
-                new = _mark_inside(new, f"[{verdict.evidence_label}]")
-            status[start] = "supported"
-        replacement[start] = new
+        edits.replacement[start], edits.status[start] = _kept_claim(text, claim, verdict, valid, language)
 
-    summary = [s for s, _, section in sentences if section == summary_section]
-    kept_summary = [s for s in summary if replacement.get(s)]
-    lifted = False
-    yes_no = is_yes_no(question, language)
-    if yes_no:
-        # The yes or no of a sentence no check decided goes: the answer rests on checked words.
-        for s in kept_summary:
-            if status.get(s) != "supported" and answer_word(plain_text(replacement[s])):
-                replacement[s] = _without_answer_word(replacement[s])
-    answered_by_summary: set[str] = answered_elsewhere
-    if summary and not kept_summary:
-        # An empty Summary takes the first supported sentence of a finding that keeps another.
-        by_section: dict[str, list[int]] = {}
-        for s, _, section in sentences:
-            if section != summary_section and status.get(s) == "supported" and by_start.get(s):
-                by_section.setdefault(section, []).append(s)
-        # Else the first supported sentence of any finding: its section, left empty, then goes
-        # without a "not given" line, since the Summary now says it.
-        donor = next((starts[0] for starts in by_section.values() if len(starts) >= 2), None) \
-            or next((starts[0] for starts in by_section.values()), None)
-        if donor is not None:
-            donor_section = next(section for s, _, section in sentences if s == donor)
-            if len(by_section[donor_section]) == 1:
-                answered_by_summary.add(_heading_key(donor_section))
-            replacement[summary[0]], replacement[donor] = replacement[donor], ""
-            status[summary[0]] = "supported"
-            kept_summary, lifted = [summary[0]], True
-    elif kept_summary and status.get(kept_summary[0]) == "not_checked":
-        # "Not checked" never leads: supported sentences of the Summary come first, and where the
-        # Summary has none, the first supported sentence of the findings is moved up to lead it.
-        ordered = sorted(kept_summary, key=lambda s: status.get(s) != "supported")
-        texts = [replacement[s] for s in ordered]
-        for s, new in zip(kept_summary, texts):
-            replacement[s] = new
-        donor = next((s for s, _, section in sentences if section != summary_section
-                      and status.get(s) == "supported" and by_start.get(s) and replacement.get(s)), None)
-        if status.get(ordered[0]) != "supported" and donor is not None:
-            donor_section = next(section for s, _, section in sentences if s == donor)
-            if sum(1 for s, _, section in sentences if section == donor_section and status.get(s) == "supported"
-                   and replacement.get(s)) == 1:
-                answered_by_summary.add(_heading_key(donor_section))
-            joiner = " " if language == "en" else ""
-            replacement[kept_summary[0]] = replacement[donor] + joiner + replacement[kept_summary[0]]
-            replacement[donor] = ""
-            status[kept_summary[0]] = "supported"
-            lifted = True
 
-    # The headline of a yes/no question is checked hardest (issue 44): a yes or a no stands
-    # only on a supported sentence, and a headline the sources contradict is said, with them.
-    against = _contradicted_headline(sentences, by_start, summary_section, question) if yes_no and summary else None
-    if against is not None:
-        first = summary[0]
-        replacement[first] = _said_with_the_sources(against, replacement.get(first, ""), language)
-        status[first] = status.get(first) or "supported"
-        kept_summary = kept_summary or [first]
+def _kept_claim(text: str, claim: Claim, verdict: ClaimVerdict, valid: set[str], language: Language) -> tuple[str, str]:
+    """A kept claim's sentence, its citations inside it, and its status: a claim no judge
+    decided carries the "not checked" mark; an uncited one the checks are sure of, that source's label."""
+    new = _citations_inside(keep_valid_labels(text, valid))
+    if not verdict.checked:
+        return _mark_inside(new, t("verifier.flag_not_checked", language)), "not_checked"
+    if not claim.citations and verdict.cited_by_check:
+        for label in verdict.cited_by_check:
+            new = _mark_inside(new, f"[{label}]")
+    elif not claim.citations and verdict.evidence_label:
+        new = _mark_inside(new, f"[{verdict.evidence_label}]")
+    return new, "supported"
 
-    # A sentence that now opens its section after the ones before it were taken out does not
-    # answer them: "However, the free-threaded build is not the default…" (the real model, its
-    # "gone" sentence removed) reads "The free-threaded build is not the default…".
+
+def _drop_unchecked_answer_words(edits: _Edits, kept_summary: list[int]) -> None:
+    """The yes or no of a sentence no check decided goes: the answer rests on checked words."""
+    for s in kept_summary:
+        if edits.status.get(s) != "supported" and answer_word(plain_text(edits.replacement[s])):
+            edits.replacement[s] = _without_answer_word(edits.replacement[s])
+
+
+def _fill_the_empty_summary(edits: _Edits) -> tuple[list[int], bool]:
+    """An empty Summary takes the first supported sentence of a finding that keeps another:
+    the Summary's kept sentences then, and whether one was lifted."""
+    summary_section = edits.summary_section
+    by_section: dict[str, list[int]] = {}
+    for s, _, section in edits.sentences:
+        if section != summary_section and edits.status.get(s) == "supported" and edits.by_start.get(s):
+            by_section.setdefault(section, []).append(s)
+    # Else the first supported sentence of any finding: its section, left empty, then goes
+    # without a "not given" line, since the Summary now says it.
+    donor = next((starts[0] for starts in by_section.values() if len(starts) >= 2), None) \
+        or next((starts[0] for starts in by_section.values()), None)
+    if donor is None:
+        return [], False
+    donor_section = edits.section_of(donor)
+    if len(by_section[donor_section]) == 1:
+        edits.answered.add(_heading_key(donor_section))
+    first = edits.summary()[0]
+    edits.replacement[first], edits.replacement[donor] = edits.replacement[donor], ""
+    edits.status[first] = "supported"
+    return [first], True
+
+
+def _lead_with_a_supported_sentence(edits: _Edits, kept_summary: list[int], language: Language) -> bool:
+    """"Not checked" never leads: supported sentences of the Summary come first, and where the
+    Summary has none, the first supported sentence of the findings is moved up to lead it
+    (True when one was)."""
+    replacement, status = edits.replacement, edits.status
+    ordered = sorted(kept_summary, key=lambda s: status.get(s) != "supported")
+    texts = [replacement[s] for s in ordered]
+    for s, new in zip(kept_summary, texts):
+        replacement[s] = new
+    donor = next((s for s, _, section in edits.sentences if section != edits.summary_section
+                  and status.get(s) == "supported" and edits.by_start.get(s) and replacement.get(s)), None)
+    if status.get(ordered[0]) == "supported" or donor is None:
+        return False
+    donor_section = edits.section_of(donor)
+    if sum(1 for s, _, section in edits.sentences if section == donor_section and status.get(s) == "supported"
+           and replacement.get(s)) == 1:
+        edits.answered.add(_heading_key(donor_section))
+    joiner = " " if language == "en" else ""
+    replacement[kept_summary[0]] = replacement[donor] + joiner + replacement[kept_summary[0]]
+    replacement[donor] = ""
+    status[kept_summary[0]] = "supported"
+    return True
+
+
+def _drop_connectives_left_opening(edits: _Edits) -> None:
+    """A sentence that now opens its section after the ones before it were taken out does not
+    answer them: "However, the free-threaded build is not the default…" (the real model, its
+    "gone" sentence removed) reads "The free-threaded build is not the default…"."""
+    replacement = edits.replacement
     opened: set[str] = set()
-    for start, _, section in sentences:
+    for start, _, section in edits.sentences:
         if section in opened or start not in replacement:
             continue
         if replacement[start]:
             opened.add(section)
-            if any(s < start and replacement.get(s) == "" for s, _, other in sentences if other == section):
+            if any(s < start and replacement.get(s) == "" for s, _, other in edits.sentences if other == section):
                 replacement[start] = without_leading_connective(replacement[start])
 
-    out = draft
-    for start in sorted(replacement, reverse=True):
+
+def _applied(edits: _Edits) -> str:
+    """The draft with each sentence's replacement written in, and a line a removal left empty gone."""
+    spans = {start: end for start, end, _ in edits.sentences}
+    out = edits.draft
+    for start in sorted(edits.replacement, reverse=True):
         end = spans[start]
-        new = replacement[start]
+        new = edits.replacement[start]
         if not new:
             while end < len(out) and out[end] in " \t\u3000":
                 end += 1
@@ -693,28 +754,30 @@ def assemble_answer(
             line_end = len(out) if line_end < 0 else line_end
             if not out[line_start:line_end].strip() and line_start > 0 and out[line_start - 2:line_start - 1] != "\n":
                 out = out[:line_start] + out[line_end + 1:]
-    # A sub-question that is the question again, or asks only what the checked Summary says
-    # ("How tall is Mount Fuji?" and the Summary "Mount Fuji is 3,776 m tall"), is answered
-    # there, whatever its own section kept: "the sources do not answer this" under it would say
-    # otherwise (Qwen2.5-Coder-1.5B wrote only a made-up source id under such sub-questions). A
-    # part of a question that asks two things is not the question again.
-    summary_said = [plain_text(replacement[s]) for s in kept_summary if status.get(s) == "supported"]
+    return out
+
+
+def _note_sub_questions_the_summary_answers(edits: _Edits, kept_summary: list[int], question: str,
+                                            sub_questions: list[str]) -> None:
+    """A sub-question that is the question again, or asks only what the checked Summary says
+    ("How tall is Mount Fuji?" and the Summary "Mount Fuji is 3,776 m tall"), is answered
+    there, whatever its own section kept: "the sources do not answer this" under it would say
+    otherwise (Qwen2.5-Coder-1.5B wrote only a made-up source id under such sub-questions). A
+    part of a question that asks two things is not the question again."""
+    summary_said = [plain_text(edits.replacement[s]) for s in kept_summary if edits.status.get(s) == "supported"]
     summary_terms = set().union(*(_content_terms(text) for text in summary_said))
-    if summary_terms:
-        # An attribute asked in other words is answered too: "What is the elevation of Mount
-        # Fuji?" by "Mount Fuji is 3,776 m tall" (Qwen2.5-Coder-1.5B's plan asked both).
-        summary_terms |= _attribute_terms(" ".join(summary_said))
-        asked = _content_terms(question) - _GENERIC_TERMS
-        for sub in sub_questions or []:
-            terms = _content_terms(sub) - _GENERIC_TERMS
-            # "Why is Mount Fuji 3,776 m tall?" names only what the Summary names, and asks
-            # what it does not say: a reason or a way is answered by words, not by the terms.
-            if terms == asked or terms <= summary_terms and not _ASKS_WHY_OR_HOW.search(sub):
-                answered_by_summary.add(_heading_key(sub))
-    out, not_given = _tidy_sections(out, language, [q for q in sub_questions or [] if _heading_key(q) not in answered_by_summary],
-                                    summary_empty=bool(summary) and not kept_summary,
-                                    document_titles=_document_titles(titles))
-    return Assembly(answer=out, removed=removed, not_given=not_given, lifted=lifted)
+    if not summary_terms:
+        return
+    # An attribute asked in other words is answered too: "What is the elevation of Mount
+    # Fuji?" by "Mount Fuji is 3,776 m tall" (Qwen2.5-Coder-1.5B's plan asked both).
+    summary_terms |= _attribute_terms(" ".join(summary_said))
+    asked = _content_terms(question) - _GENERIC_TERMS
+    for sub in sub_questions:
+        terms = _content_terms(sub) - _GENERIC_TERMS
+        # "Why is Mount Fuji 3,776 m tall?" names only what the Summary names, and asks
+        # what it does not say: a reason or a way is answered by words, not by the terms.
+        if terms == asked or terms <= summary_terms and not _ASKS_WHY_OR_HOW.search(sub):
+            edits.answered.add(_heading_key(sub))
 
 
 def _contradicted_headline(sentences: list[tuple[int, int, str]], by_start: dict[int, tuple[Claim, ClaimVerdict]],
