@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from difflib import SequenceMatcher
 from functools import lru_cache
 
+from research.modules.core.language import Language
 from research.modules.text.analyser import STOP_WORDS, _tagger, stem
 from research.modules.text.numbers import (
     NumberMention,
@@ -237,7 +238,7 @@ def _plain_words_en(text: str) -> frozenset[str]:
     return frozenset(out)
 
 
-def _surface(term: str, text: str, language: str) -> str:
+def _surface(term: str, text: str, language: Language) -> str:
     """The word of ``text`` whose stem is ``term`` (English), else the term itself."""
     if language == "ja":
         return term
@@ -262,7 +263,7 @@ _EN_TOKEN = re.compile(r"[A-Za-z0-9]+(?:['’\-][A-Za-z0-9]+)*")
 
 
 @lru_cache(maxsize=4096)
-def _name_tokens(text: str, language: str) -> tuple[_Token, ...]:
+def _name_tokens(text: str, language: Language) -> tuple[_Token, ...]:
     """``text`` as the tokens a name's slot is read from (punctuation left out in English)."""
     if language == "ja":
         tagger = _tagger()
@@ -323,8 +324,37 @@ def _same_name(mine: list[str], theirs: list[str]) -> bool:
     return not short.isascii() and all(ch in it for ch in short)
 
 
+@dataclass(frozen=True)
+class _Aligner:
+    """The passage ``sentences`` scored against a claim's context (its units but the value in
+    question), each unit weighed by how much finding it tells (``weight``)."""
+
+    sentences: Sequence[Sentence]
+    weight: Callable[[str], float]
+
+    def align(self, context: frozenset[str]) -> tuple[list[float], int, float]:
+        """Each sentence's score, the best sentence (the aligned one) and what the whole context weighs."""
+        scores = [sum(self.weight(u) for u in context & s.features) for s in self.sentences]
+        top = max(range(len(self.sentences)), key=lambda i: scores[i])
+        return scores, top, sum(self.weight(u) for u in context)
+
+    def shared(self, i: int, context: frozenset[str]) -> int:
+        return len(context & self.sentences[i].features)
+
+    def bound_in(self, i: int, scores: list[float], top: int, context: frozenset[str]) -> bool:
+        return scores[i] >= BOUND_SHARE * scores[top] and self.shared(i, context) >= min(2, len(context))
+
+    def strong(self, top: int, scores: list[float], total: float, context: frozenset[str], holders: list[int]) -> bool:
+        """The aligned sentence says most of the claim, and no sentence that holds the claim's
+        value says a good part of it too (then which sentence the claim follows is unclear)."""
+        if total <= 0 or self.shared(top, context) < min(2, len(context)) or scores[top] < STRONG_SHARE * total:
+            return False
+        return not any(self.shared(i, context) >= 2 and scores[i] >= RIVAL_SHARE * scores[top]
+                       for i in holders if i != top)
+
+
 def bind_values(
-    claim: str, language: str, words: frozenset[str], sentences: Sequence[Sentence],
+    claim: str, language: Language, words: frozenset[str], sentences: Sequence[Sentence],
     weight: Callable[[str], float], vocabulary: frozenset[str] = frozenset(),
 ) -> list[Binding]:
     """The claim's values that the passage ``sentences`` (of the cited sources) do not bind.
@@ -346,37 +376,37 @@ def bind_values(
     # The claim's other figures help find the sentence only when they name their slot: a bare
     # "1" also numbers the passage's lists.
     claim_units = words | frozenset("#" + v for m, kind in typed if kind != "bare" for v in m.values)
+    aligner = _Aligner(sentences, weight)
+    problems = _unbound_numbers(typed, claim_units, aligner)
+    problems += _unbound_names(said_tokens, words, claim_units, language, aligner)
+    if extra:
+        # Members of a contrast set the analyser left out as counters (月 in 「地球と月」, the moon)
+        # are words of the claim and of the passage here.
+        words = words | extra
+        sentences = [Sentence(s.text, s.label, s.features | _counter_nouns(s.text)) for s in sentences]
+        claim_units = claim_units | extra
+    problems += _unbound_contrast_words(claim, language, words, claim_units, index, vocabulary,
+                                        _Aligner(sentences, weight))
+    return problems
+
+
+def _unbound_numbers(typed: tuple[tuple[NumberMention, str], ...], claim_units: frozenset[str],
+                     aligner: _Aligner) -> list[Binding]:
+    """Each figure of the claim (with its kind) that the aligned sentence gives otherwise, or
+    that several sentences give for values of its kind."""
+    if not typed:
+        return []
     problems: list[Binding] = []
-
-    def align(context: frozenset[str]) -> tuple[list[float], int, float]:
-        scores = [sum(weight(u) for u in context & s.features) for s in sentences]
-        top = max(range(len(sentences)), key=lambda i: scores[i])
-        return scores, top, sum(weight(u) for u in context)
-
-    def shared(i: int, context: frozenset[str]) -> int:
-        return len(context & sentences[i].features)
-
-    def bound_in(i: int, scores: list[float], top: int, context: frozenset[str]) -> bool:
-        return scores[i] >= BOUND_SHARE * scores[top] and shared(i, context) >= min(2, len(context))
-
-    def strong(top: int, scores: list[float], total: float, context: frozenset[str], holders: list[int]) -> bool:
-        """The aligned sentence says most of the claim, and no sentence that holds the claim's
-        value says a good part of it too (then which sentence the claim follows is unclear)."""
-        if total <= 0 or shared(top, context) < min(2, len(context)) or scores[top] < STRONG_SHARE * total:
-            return False
-        return not any(shared(i, context) >= 2 and scores[i] >= RIVAL_SHARE * scores[top] for i in holders if i != top)
-
-    # --- numbers ---
-    if typed:
-        sets = [_number_set(s.text) for s in sentences]
-        sentence_typed = [_typed(s.text) for s in sentences]
+    sentences = aligner.sentences
+    sets = [_number_set(s.text) for s in sentences]
+    sentence_typed = [_typed(s.text) for s in sentences]
     claim_values = {v for m, _ in typed for v in m.values}
     counts = Counter((kind, min(m.values)) for m, kind in typed)
     for mention, kind in typed:
         context = claim_units - {"#" + v for v in mention.values}
         if not context:
             continue
-        scores, top, total = align(context)
+        scores, top, total = aligner.align(context)
         if scores[top] <= 0:
             continue
         holders = [i for i, numbers in enumerate(sets) if numbers.contains(mention)]
@@ -393,7 +423,7 @@ def bind_values(
         def candidate(others: list[NumberMention]) -> str | None:
             return others[0].text if len({min(m.values) for m in others}) == 1 else None
 
-        if any(bound_in(i, scores, top, context) for i in holders):
+        if any(aligner.bound_in(i, scores, top, context) for i in holders):
             # "1と1" against 「0と1」: the claim repeats a value the aligned sentence gives once,
             # beside another of the same kind.
             repeated = counts[(kind, min(mention.values))]
@@ -403,7 +433,7 @@ def bind_values(
                 others = others_in(top)
                 # Only where the sentence has as many values of the kind as the claim: one slot each.
                 if given < repeated and others and slots == sum(1 for _, k in typed if k == kind) \
-                        and strong(top, scores, total, context, []):
+                        and aligner.strong(top, scores, total, context, []):
                     problems.append(Binding("contradicted", NUMBER_MISMATCH, mention.text, "number",
                                             candidate(others), aligned, complete))
             continue
@@ -411,7 +441,7 @@ def bind_values(
         # One other value of the kind in the sentence: the slot is clear. Two ("between 1978 and
         # 1991") may be other slots: for the judge.
         if others and candidate(others) is not None and top not in holders \
-                and strong(top, scores, total, context, holders) and (kind not in ("bare", "label:$") or complete):
+                and aligner.strong(top, scores, total, context, holders) and (kind not in ("bare", "label:$") or complete):
             problems.append(Binding("contradicted", NUMBER_MISMATCH, mention.text, "number",
                                     candidate(others), aligned, complete))
             continue
@@ -419,11 +449,16 @@ def bind_values(
             of_kind = {min(m.values) for typed_here in sentence_typed for m, k in typed_here if k == kind}
             if len(of_kind | {min(mention.values)}) >= 2:
                 problems.append(Binding("unbound", UNBOUND, mention.text, "number", None, aligned, complete))
+    return problems
 
-    # --- names ---
-    # 「長野県と山梨県」 against 「静岡県と山梨県」: a name of the claim that the aligned sentence
-    # lacks, where that sentence has another name of the same kind between the same words.
-    # 「山梨県と静岡県」 against 「静岡県と山梨県」 names no other: both are in the sentence.
+
+def _unbound_names(said_tokens: tuple[_Token, ...], words: frozenset[str], claim_units: frozenset[str],
+                   language: Language, aligner: _Aligner) -> list[Binding]:
+    """「長野県と山梨県」 against 「静岡県と山梨県」: a name of the claim that the aligned sentence
+    lacks, where that sentence has another name of the same kind between the same words.
+    「山梨県と静岡県」 against 「静岡県と山梨県」 names no other: both are in the sentence."""
+    problems: list[Binding] = []
+    sentences = aligner.sentences
     done: set[tuple[int, int]] = set()
     for at, token in enumerate(said_tokens):
         if not token.name or token.term not in words:
@@ -431,7 +466,7 @@ def bind_values(
         context = claim_units - {token.term}
         if not context:
             continue
-        scores, top, total = align(context)
+        scores, top, total = aligner.align(context)
         if scores[top] <= 0:
             continue
         aligned = sentences[top]
@@ -466,17 +501,21 @@ def bind_values(
         complete = context - {t.term for t in mine} <= aligned.features
         # English names are read without a parser: contradicted only where the rest of the
         # sentence is the claim word for word.
-        if strong(top, scores, total, context - {t.term for t in mine}, holders) and (language == "ja" or only):
+        if aligner.strong(top, scores, total, context - {t.term for t in mine}, holders) and (language == "ja" or only):
             problems.append(Binding("contradicted", CONTRAST, claim_value, "name", passage_value, aligned,
                                     complete or only))
         else:
             problems.append(Binding("unbound", UNBOUND, claim_value, "name", None, aligned, complete))
+    return problems
 
-    # --- contrast words ---
-    if extra:
-        words = words | extra
-        sentences = [Sentence(s.text, s.label, s.features | _counter_nouns(s.text)) for s in sentences]
-        claim_units = claim_units | extra
+
+def _unbound_contrast_words(claim: str, language: Language, words: frozenset[str], claim_units: frozenset[str],
+                            index: dict[str, frozenset[str]], vocabulary: frozenset[str],
+                            aligner: _Aligner) -> list[Binding]:
+    """Each word of a contrast set in the claim (sun/moon, 水力/風力) where the aligned sentence
+    names another member of its set, or several sentences hold it without one saying the claim."""
+    problems: list[Binding] = []
+    sentences = aligner.sentences
     plain = _plain_words_en(claim) if language != "ja" else None
     for word in sorted(words):
         group = index.get(word)
@@ -490,21 +529,22 @@ def bind_values(
         context = claim_units - {word}
         if not context:
             continue
-        scores, top, total = align(context)
+        scores, top, total = aligner.align(context)
         if scores[top] <= 0:
             continue
         holders = [i for i, s in enumerate(sentences) if word in s.features]
-        if any(bound_in(i, scores, top, context) for i in holders):
+        if any(aligner.bound_in(i, scores, top, context) for i in holders):
             continue
         aligned = sentences[top]
         theirs = sorted((group & aligned.features) - words)
         if plain is not None:
             theirs = [w for w in theirs if w in _plain_words_en(aligned.text)]
         complete = context <= aligned.features
-        if theirs and word not in aligned.features and strong(top, scores, total, context, holders):
+        if theirs and word not in aligned.features and aligner.strong(top, scores, total, context, holders):
             problems.append(Binding("contradicted", CONTRAST, _surface(word, claim, language), "contrast",
                                     _surface(theirs[0], aligned.text, language) if len(theirs) == 1 else None,
                                     aligned, complete))
         elif holders:
-            problems.append(Binding("unbound", UNBOUND, _surface(word, claim, language), "contrast", None, aligned, complete))
+            problems.append(Binding("unbound", UNBOUND, _surface(word, claim, language), "contrast", None, aligned,
+                                    complete))
     return problems
