@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Any
 
 # The analyser's one MeCab tagger: a second would map the dictionary (and its 1 MiB page-cache
 # folios) a second time. Without the dictionary nothing here is parsed.
@@ -207,118 +208,135 @@ def read_japanese(text: str) -> Reading | None:
     tagger = _tagger()
     if tagger is None:
         return None
-    words = list(tagger(text))
-    reading = Reading()
-    pending: list[tuple[str, str]] = []  # (role, noun) waiting for their predicate
-    topics: list[str] = []
-    sentence: list[Clause] = []
-    noun: list[str] = []  # the compound being read
-    coordinated: list[str] = []  # nouns before と/や that take the next particle's role
+    reader = _JapaneseReader(list(tagger(text)))
+    reader.read()
+    return reader.reading
+
+
+@dataclass
+class _JapaneseReader:
+    """One text's morphemes read left to right into a ``Reading`` (``read_japanese``)."""
+
+    words: list[Any]
+    reading: Reading = field(default_factory=Reading)
+    pending: list[tuple[str, str]] = field(default_factory=list)  # (role, noun) waiting for their predicate
+    topics: list[str] = field(default_factory=list)
+    sentence: list[Clause] = field(default_factory=list)
+    noun: list[str] = field(default_factory=list)  # the compound being read
+    coordinated: list[str] = field(default_factory=list)  # nouns before と/や that take the next particle's role
     modifier: str | None = None  # an adjective or a clause's predicate right before a noun
     gap: Clause | None = None  # a relative clause waiting for the noun it modifies
 
-    def flush_sentence() -> None:
-        # 「男性が歌いながらギターを弾いている」: clauses joined by て/ながら share the subject
-        # the first one took.
+    def read(self) -> None:
+        words = self.words
+        i = 0
+        while i < len(words):
+            word = words[i]
+            pos1, pos2 = word.feature.pos1 or "", word.feature.pos2 or ""
+            lemma = _lemma(word)
+            if pos1 in ("名詞", "接頭辞", "接尾辞") and pos2 not in ("数詞",) and not (pos1 == "名詞" and pos2 == "助動詞語幹"):
+                i = self._noun_at(i, pos2, lemma)
+                continue
+            if self.noun and self._compound_ends(i, pos1, pos2, lemma):
+                i += 1  # the particle that gave the compound its role
+                continue
+            after = words[i + 1] if i + 1 < len(words) else None
+            if pos1 == "形容詞" and after is not None and (after.feature.pos1 or "") in ("名詞", "接頭辞"):
+                self.modifier = lemma  # 赤い車: an attribute of the noun, not a clause taking the arguments before it
+                i += 1
+                continue
+            before = words[i - 1] if i else None
+            helper = pos2 == "非自立可能" and before is not None and (
+                before.surface in ("て", "で") or (before.feature.pos1 or "") == "動詞"
+            )  # 泣いている, 蹴り損なう: an auxiliary of the verb before, not a predicate of its own
+            if pos1 in ("動詞", "形容詞", "形状詞") and not helper:
+                i = _predicate(words, i, lemma, i + 1, self.pending, self.sentence, self.reading, self.topics)
+                # A predicate right before a noun modifies it: 赤い車, 泣いている大人.
+                self.modifier = lemma if _attributive(words, i) else None
+                self.gap = self.sentence[-1] if self.modifier else None
+                continue
+            if pos1 == "補助記号" and pos2 == "句点":
+                self._close_sentence()
+            i += 1
+        if self.noun:
+            self.reading.nouns.add("".join(self.noun))
+        self._close_sentence()
+
+    def _noun_at(self, i: int, pos2: str, lemma: str) -> int:
+        """A noun at ``words[i]`` joins the compound being read, unless it is a サ変 noun + する,
+        which is a predicate ("パンクした", "駐車している"); returns the next index."""
+        words = self.words
+        after = words[i + 1] if i + 1 < len(words) else None
+        if pos2 == "普通名詞" and (words[i].feature.pos3 or "").startswith("サ変") and after is not None \
+                and _lemma(after) == "為る" and not self.noun:
+            i = _predicate(words, i, lemma, i + 2, self.pending, self.sentence, self.reading, self.topics)
+            self.modifier = lemma if i < len(words) and (words[i].feature.pos1 or "") == "名詞" else None
+            return i
+        self.noun.append(lemma)
+        return i + 1
+
+    def _compound_ends(self, i: int, pos1: str, pos2: str, lemma: str) -> bool:
+        """The compound being read ends at ``words[i]``: it is a noun of the text, takes the
+        modifier and relative clause before it, and the role of the particle ``words[i]`` if it
+        is one that gives a role (True: that particle is read)."""
+        words, word = self.words, self.words[i]
+        compound = "".join(self.noun)
+        self.reading.nouns.add(compound)
+        if self.modifier:
+            self.reading.attributes.add((self.modifier, compound))
+            self.modifier = None
+        if self.gap is not None:
+            self.gap.add("gap", compound)  # 走っている男性: 男性 is who runs
+            self.gap = None
+        self.noun.clear()
+        if pos1 == "助詞" and lemma in _CASE_ROLES and pos2 == "格助詞":
+            role = _CASE_ROLES[lemma]
+            self.pending.extend((role, n) for n in (*self.coordinated, compound))
+            self.coordinated.clear()
+            return True
+        if pos1 == "助詞" and word.surface in ("と", "や") and i + 1 < len(words) \
+                and (words[i + 1].feature.pos1 or "") in ("名詞", "接頭辞") and _lemma(words[i + 1]) != "一緒" \
+                and not (words[i + 1].feature.pos3 or "").startswith("サ変"):
+            # 「学生と大人を」: both take the next particle's role. Not 「男性と握手を」 (with whom).
+            self.coordinated.append(compound)
+            return True
+        if pos1 == "助詞" and word.surface == "か" and pos2 == "副助詞" and i + 1 < len(words) \
+                and (words[i + 1].feature.pos1 or "") in ("名詞", "接頭辞"):
+            self.coordinated.append(compound)
+            return True
+        if pos1 == "助詞" and word.surface in _TOPIC:
+            self.topics.extend((*self.coordinated, compound))
+            self.coordinated.clear()
+            return True
+        if pos1 == "助詞" and word.surface == "の":
+            self.coordinated.clear()
+            return True
+        if pos1 == "助詞" and word.surface == "によって":
+            self.pending.append(("agent", compound))
+            return True
+        self.coordinated.clear()
+        return False
+
+    def _close_sentence(self) -> None:
+        """The sentence's clauses join the reading. 「男性が歌いながらギターを弾いている」: clauses
+        joined by て/ながら share the subject the first one took; a topic goes to the last clause."""
         subject: set[str] = set()
-        for clause in sentence:
+        for clause in self.sentence:
             if clause.args.get("subj") and not clause.args.get("gap"):
                 subject = set(clause.args["subj"])
             elif subject and not clause.args.get("gap") and not clause.args.get("maybe") \
                     and not clause.args.get("causer") and not clause.passive:
-                for noun in subject:
-                    clause.add("shared", noun)
-        if sentence and topics:
-            last = sentence[-1]
-            for topic in topics:
+                for name in subject:
+                    clause.add("shared", name)
+        if self.sentence and self.topics:
+            last = self.sentence[-1]
+            for topic in self.topics:
                 # A topic is the subject unless the clause names one: 「学生は男性が助けた」.
                 last.add("topic" if last.args.get("subj") else ("subj" if not last.passive else "obj"), topic)
-        reading.clauses.extend(sentence)
-        sentence.clear()
-        topics.clear()
-        pending.clear()
-
-    i = 0
-    while i < len(words):
-        word = words[i]
-        pos1, pos2 = word.feature.pos1 or "", word.feature.pos2 or ""
-        lemma = _lemma(word)
-        if pos1 in ("名詞", "接頭辞", "接尾辞") and pos2 not in ("数詞",) and not (pos1 == "名詞" and pos2 == "助動詞語幹"):
-            # サ変 noun + する is a predicate ("パンクした", "駐車している").
-            after = words[i + 1] if i + 1 < len(words) else None
-            if pos2 == "普通名詞" and (word.feature.pos3 or "").startswith("サ変") and after is not None \
-                    and _lemma(after) == "為る" and not noun:
-                i = _predicate(words, i, lemma, i + 2, pending, sentence, reading, topics)
-                modifier = lemma if i < len(words) and (words[i].feature.pos1 or "") == "名詞" else None
-                continue
-            noun.append(lemma)
-            i += 1
-            continue
-        if noun:
-            compound = "".join(noun)
-            reading.nouns.add(compound)
-            if modifier:
-                reading.attributes.add((modifier, compound))
-                modifier = None
-            if gap is not None:
-                gap.add("gap", compound)  # 走っている男性: 男性 is who runs
-                gap = None
-            noun.clear()
-            if pos1 == "助詞" and lemma in _CASE_ROLES and pos2 == "格助詞":
-                role = _CASE_ROLES[lemma]
-                pending.extend((role, n) for n in (*coordinated, compound))
-                coordinated.clear()
-                i += 1
-                continue
-            if pos1 == "助詞" and word.surface in ("と", "や") and i + 1 < len(words) \
-                    and (words[i + 1].feature.pos1 or "") in ("名詞", "接頭辞") and _lemma(words[i + 1]) != "一緒" \
-                    and not (words[i + 1].feature.pos3 or "").startswith("サ変"):
-                # 「学生と大人を」: both take the next particle's role. Not 「男性と握手を」 (with whom).
-                coordinated.append(compound)
-                i += 1
-                continue
-            if pos1 == "助詞" and word.surface == "か" and pos2 == "副助詞" and i + 1 < len(words) \
-                    and (words[i + 1].feature.pos1 or "") in ("名詞", "接頭辞"):
-                coordinated.append(compound)
-                i += 1
-                continue
-            if pos1 == "助詞" and word.surface in _TOPIC:
-                topics.extend((*coordinated, compound))
-                coordinated.clear()
-                i += 1
-                continue
-            if pos1 == "助詞" and word.surface == "の":
-                coordinated.clear()
-                i += 1
-                continue
-            if pos1 == "助詞" and word.surface == "によって":
-                pending.append(("agent", compound))
-                i += 1
-                continue
-            coordinated.clear()
-        after = words[i + 1] if i + 1 < len(words) else None
-        if pos1 == "形容詞" and after is not None and (after.feature.pos1 or "") in ("名詞", "接頭辞"):
-            modifier = lemma  # 赤い車: an attribute of the noun, not a clause taking the arguments before it
-            i += 1
-            continue
-        before = words[i - 1] if i else None
-        helper = pos2 == "非自立可能" and before is not None and (
-            before.surface in ("て", "で") or (before.feature.pos1 or "") == "動詞"
-        )  # 泣いている, 蹴り損なう: an auxiliary of the verb before, not a predicate of its own
-        if pos1 in ("動詞", "形容詞", "形状詞") and not helper:
-            start_next = i + 1
-            i = _predicate(words, i, lemma, start_next, pending, sentence, reading, topics)
-            # A predicate right before a noun modifies it: 赤い車, 泣いている大人.
-            modifier = lemma if _attributive(words, i) else None
-            gap = sentence[-1] if modifier else None
-            continue
-        if pos1 == "補助記号" and pos2 == "句点":
-            flush_sentence()
-        i += 1
-    if noun:
-        reading.nouns.add("".join(noun))
-    flush_sentence()
-    return reading
+        self.reading.clauses.extend(self.sentence)
+        self.sentence.clear()
+        self.topics.clear()
+        self.pending.clear()
 
 
 _NOMINALISERS = {"事", "物", "の", "所", "為", "様", "筈", "訳", "積もり", "せい", "お陰", "後", "前", "間", "時", "場合"}
