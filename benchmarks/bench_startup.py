@@ -14,7 +14,9 @@ would: the clock stops when the prompt text appears, then /quit is typed. Median
 min–max over 9 runs (3 with --quick) after one uncounted warm-up run each. Cursor-position
 requests are answered as a terminal would, so prompt-toolkit does not wait on them.
 
-    .venv/bin/python benchmarks/bench_startup.py [--quick | --repeats N] [--servers-only]
+    .venv/bin/python benchmarks/bench_startup.py [--quick | --repeats N] [--servers-only] [--server NAME]
+
+``--server`` (web-search, parser or research; repeatable) measures only those servers.
 """
 
 from __future__ import annotations
@@ -126,9 +128,11 @@ def server_start(argv: list[str], env: dict[str, str], timeout: float = 60.0) ->
             process.wait()
 
 
-def servers(repeats: int, home: Path, env: dict[str, str]) -> dict:
+def servers(repeats: int, home: Path, env: dict[str, str], only: list[str] | None = None) -> dict:
     results: dict[str, dict] = {}
     for name, (argv, server_env) in server_commands(home, env).items():
+        if only and name not in only:
+            continue
         server_start(argv, server_env)  # warm the file cache
         runs = [server_start(argv, server_env) for _ in range(repeats)]
         results[name] = {key: spread([run[key] for run in runs]) for key in runs[0]}
@@ -171,7 +175,7 @@ def time_to_prompt(env: dict[str, str], timeout: float = 30.0) -> float:
     return elapsed
 
 
-def run(quick: bool, servers_only: bool = False, repeats: int | None = None) -> dict:
+def run(quick: bool, servers_only: bool = False, repeats: int | None = None, only: list[str] | None = None) -> dict:
     repeats = repeats or (3 if quick else 9)
     result: dict = {"benchmark": "startup", "runs": repeats, "load_before": os.getloadavg()}
     with tempfile.TemporaryDirectory() as tmp:
@@ -183,12 +187,13 @@ def run(quick: bool, servers_only: bool = False, repeats: int | None = None) -> 
             result["help_cpu_s"] = spread([cpu for _, cpu in helps])
             time_to_prompt(env)
             result["repl_time_to_prompt_s"] = spread([time_to_prompt(env) for _ in range(repeats)])
-        result["servers"] = servers(repeats, Path(tmp), env)
+        result["servers"] = servers(repeats, Path(tmp), env, only)
     result["load_after"] = os.getloadavg()
     return result
 
 
 if __name__ == "__main__":
     count = int(sys.argv[sys.argv.index("--repeats") + 1]) if "--repeats" in sys.argv else None
-    print(json.dumps(run(quick="--quick" in sys.argv, servers_only="--servers-only" in sys.argv, repeats=count),
-                     indent=2))
+    named = [sys.argv[i + 1] for i, arg in enumerate(sys.argv[:-1]) if arg == "--server"]
+    print(json.dumps(run(quick="--quick" in sys.argv, servers_only="--servers-only" in sys.argv or bool(named),
+                         repeats=count, only=named or None), indent=2))

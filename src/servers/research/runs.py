@@ -12,14 +12,16 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, field
-from typing import Awaitable, Callable
+from typing import TYPE_CHECKING, Awaitable, Callable
 
 import anyio
 
 from research.modules.core.settings import Settings
-from research.orchestrator.runner import ResearchRequest, run_research
 from research.state.run_record import RunOutcome
 from research.state.progress_events import NodeStarted, ProgressEvent, SessionStarted, Token
+
+if TYPE_CHECKING:  # the runner is imported by the first run, not by the server's start
+    from research.orchestrator.runner import ResearchRequest
 
 # One local model serves every run: a second run at once would halve the speed of both.
 DEFAULT_RUN_LIMIT = 1
@@ -72,6 +74,8 @@ class RunManager:
                 run.events.put_nowait(event)
 
         self.active.append(run)
+        from research.orchestrator.runner import run_research
+
         task = run.task = asyncio.create_task(run_research(request, settings, progress))
         try:
             await self._follow(run, task, on_event)

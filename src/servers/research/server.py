@@ -17,7 +17,7 @@ import asyncio
 import logging
 import os
 import sys
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
@@ -29,7 +29,6 @@ from research.modules.core.language import Language, choose_language
 from research.modules.core.run_options import from_tool, tool_parameters, within_admin_limits
 from research.modules.core.settings import Settings, load_settings
 from research.modules.text.sanitize import clean_data, strip_controls
-from research.orchestrator.runner import ResearchRequest
 from research.servers.research.results import (
     ResearchOutput,
     SessionList,
@@ -55,6 +54,9 @@ from research.state.models import summary_states, verdict_state
 from research.state.progress_log import verdict_counts
 from research.state.session_folder import HistoryManager
 from research.state.steps import FOLLOW_UP_ROUND, PLAIN_RUN, step_label
+
+if TYPE_CHECKING:  # imported by the first run (runs.py), not by the server's start
+    from research.orchestrator.runner import ResearchRequest
 
 SERVER_NAME = "research"
 MAX_SESSIONS_LISTED = 200
@@ -258,6 +260,8 @@ def build_server(service: ResearchService) -> MCPServer:
                                                         "continue instead of a new question")] = None,
         **options: Any,
     ) -> Annotated[CallToolResult, ResearchOutput]:
+        from research.orchestrator.runner import ResearchRequest
+
         request = ResearchRequest(question=question, resume=resume or None)
         # lang is a parameter of its own: it also chooses the language of the tool's messages.
         overrides = {"language": lang, **from_tool(options, team=False)}

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 from concurrent.futures import ProcessPoolExecutor
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, Field, model_validator
 
@@ -21,8 +21,10 @@ from research.modules.core.errors import UsageError
 from research.modules.core.grammar import is_url
 from research.modules.core.language import Language
 from research.modules.core.settings import Settings
-from research.orchestrator.answer_check import OUTCOMES, SourceSpec, check_draft, claim_record, judge_uncertain_claims, read_sources
 from research.state.models import VerdictState, states_json, supported_percent
+
+if TYPE_CHECKING:  # imported at the first check: the checks' text modules are a third of this server's start
+    from research.orchestrator.answer_check import SourceSpec
 
 # What one call may ask for (a long report is some 30,000 characters; a book chapter some
 # 100,000). Larger inputs are refused with one line saying which and the limit, instead of
@@ -100,6 +102,8 @@ class CheckProcess:
         return self._pool
 
     async def check(self, answer: str, documents: list[dict[str, Any]]) -> tuple[list[Any], list[Any]]:
+        from research.orchestrator.answer_check import check_draft
+
         return await self.run(check_draft, answer, documents)
 
     async def run(self, function: Any, *args: Any) -> Any:
@@ -150,6 +154,8 @@ class VerifyOutput(BaseModel):
 
 
 def _spec(source: Source) -> SourceSpec:
+    from research.orchestrator.answer_check import SourceSpec
+
     if isinstance(source, SourceObject):
         text = (source.text or "").strip()
         return SourceSpec("text", text) if text else SourceSpec("url", source.url.strip())
@@ -162,6 +168,8 @@ async def verify_answer(answer: str, sources: list[Source], settings: Settings, 
     research server's ``ServerPool``, kept between calls (None: this call's own). ``checks``:
     where the sentence checks run (None: here, in this thread). ``TooLarge`` when an input is
     over the limits; ``DuplicateLabel`` when two sources would have one label."""
+    from research.orchestrator.answer_check import OUTCOMES, check_draft, claim_record, judge_uncertain_claims, read_sources
+
     check_sizes(answer, [source_text(source) for source in sources])
     documents = await read_sources([_spec(source) for source in sources], settings, servers=servers)
     for document, source in zip(documents, sources):
