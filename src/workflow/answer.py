@@ -995,7 +995,8 @@ def _renumbered_headings(lines: list[str]) -> list[str]:
     on stdout while report.md said 1 and 2. The numbered run after an unnumbered first
     heading (the Summary) counts; a run with an unnumbered heading after it stays as written."""
     lines = list(lines)
-    siblings: dict[tuple[int, int], list[int]] = {}  # (parent heading's line, level) -> heading lines
+    # (parent heading's line, level) -> the heading lines, each with its match
+    siblings: dict[tuple[int, int], list[tuple[int, re.Match[str]]]] = {}
     open_headings: list[tuple[int, int]] = []  # (level, line) of the headings above
     for number, line in enumerate(lines):
         heading = _HEADING_LINE.match(line)
@@ -1004,10 +1005,11 @@ def _renumbered_headings(lines: list[str]) -> list[str]:
         level = len(heading.group(2))
         while open_headings and open_headings[-1][0] >= level:
             open_headings.pop()
-        siblings.setdefault((open_headings[-1][1] if open_headings else -1, level), []).append(number)
+        siblings.setdefault((open_headings[-1][1] if open_headings else -1, level), []).append((number, heading))
         open_headings.append((level, number))
-    for numbers in siblings.values():
-        headings = [_HEADING_LINE.match(lines[number]) for number in numbers]
+    for group in siblings.values():
+        numbers = [number for number, _ in group]
+        headings = [heading for _, heading in group]
         titles = [heading.group(3) for heading in headings]
         first = next((k for k, title in enumerate(titles) if TITLE_NUMBER.match(title)), len(titles))
         for number, heading, title in zip(numbers[first:], headings[first:], renumbered_titles(titles[first:])):

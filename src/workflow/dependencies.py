@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, Callable, Protocol, TypeVar, runtime_chec
 from pydantic import BaseModel
 
 from research.modules.core.errors import DocumentFailed, SearchUnavailable
+from research.modules.core.language import Language
 from research.modules.llm.roles import ModelRole
 from research.state.models import ParsedDocument, SearchHit
 from research.state.progress_events import ProgressCallback
@@ -30,7 +31,7 @@ T = TypeVar("T", bound=BaseModel)
 class WebSearch(Protocol):
     """Searches and fetches. Implemented by ``modules.clients.web_search_client.WebSearchClient``."""
 
-    async def search(self, query: str, *, language: str, limit: int,
+    async def search(self, query: str, *, language: Language, limit: int,
                      on_note: Callable[[str], None] | None = None) -> list[SearchHit]:
         """Search one query and return hits; where the server fetched the page, the raw
         bytes are in the session's sources/ (``cache_path``) with their ``media_type``.

@@ -543,7 +543,7 @@ def _is_claim(plain: str, text: str) -> bool:
 
 def body_sentences(draft: str) -> list[tuple[int, int, str]]:
     """Every sentence of the body's prose, claim or not, as ``(start, end, section)``."""
-    out = []
+    out: list[tuple[int, int, str]] = []
     for block in _prose_blocks(draft):
         body = draft[block.start : block.end]
         out.extend((block.start + s, block.start + e, block.section) for s, e in sentence_spans(body))

@@ -41,6 +41,7 @@ from functools import lru_cache
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from research.modules.core.language import Language
 from research.modules.text.analyser import JAPANESE_RUN, terms
 from research.modules.text.claims import sentence_spans, strip_citations
 from research.modules.text.numbers import NumberMention, extract_numbers, prepare
@@ -160,7 +161,7 @@ class Value:
 class Fact:
     label: str
     sentence: str
-    language: str
+    language: Language
     dimension: str
     attribute: str | None
     entity: frozenset[str]  # whose measure it is, as canonical name tokens; empty when unknown
@@ -602,7 +603,7 @@ def _prepared_cased(text: str) -> str:
     return "".join(out)
 
 
-def _language(text: str) -> str:
+def _language(text: str) -> Language:
     """Japanese when it has kana or more kanji than Latin letters: "Mount Fuji (富士山,
     Fujisan) is ..." is English with a Japanese name in it."""
     if re.search(r"[\u3040-\u30ff]", text):
@@ -896,7 +897,7 @@ def summarise(pairs: list[Pair]) -> list[dict[str, Any]]:
         for fact in (pair.first, pair.second):
             if fact not in members:
                 members.append(fact)
-    out = []
+    out: list[dict[str, Any]] = []
     for (dimension, attribute), members in topics.items():
         positions: list[list[Fact]] = []
         for fact in members:

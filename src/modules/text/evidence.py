@@ -39,7 +39,7 @@ from decimal import Decimal
 from functools import lru_cache
 from typing import Any, Callable
 
-from research.modules.core.language import detect_language
+from research.modules.core.language import Language, detect_language
 from research.modules.text.analyser import Term, terms
 from research.modules.text.claims import Claim, plain_text, sentence_spans
 from research.modules.text.numbers import (  # noqa: F401
@@ -168,7 +168,7 @@ def _json_lines(value: Any, prefix: str = "") -> list[tuple[str, bool]]:
 
 def _prose_lines(text: str) -> list[tuple[str, bool]]:
     """Prose as its sentences, line by line (Markdown quote and heading marks dropped)."""
-    out = []
+    out: list[tuple[str, bool]] = []
     for line in text.splitlines():
         line = plain_text(line.lstrip("#> ").strip())
         out.extend((line[s:e], False) for s, e in sentence_spans(line))
@@ -244,7 +244,7 @@ def source_passages(label: str, document: dict[str, Any]) -> list[Passage]:
 @dataclass
 class SourceText:
     label: str
-    language: str
+    language: Language
     passages: list[Passage]
     numbers: NumberSet
     vocabulary: frozenset[str] = frozenset()  # every term of its prose passages (value binding)
@@ -291,7 +291,8 @@ def _rounding_window(mention: NumberMention) -> tuple[Decimal, Decimal] | None:
         raw = Decimal(min(mention.values, key=len))
         if not raw or not claim or not claim.is_finite() or not raw.is_finite():
             return None
-        exponent = raw.as_tuple().exponent if isinstance(raw.as_tuple().exponent, int) else 0
+        written = raw.as_tuple().exponent  # 'n', 'N' or 'F' for a NaN or an infinity
+        exponent = written if isinstance(written, int) else 0
         reach = Decimal(10) ** exponent
         digits = str(int(raw)) if exponent >= 0 else ""
         zeros = len(digits) - len(digits.rstrip("0")) if digits else 0
@@ -581,7 +582,7 @@ class ClaimEvidence:
     of what it says (``assembled``, up to three prose passages or eight record fields)."""
 
     claim: str  # its plain text, citations taken out
-    language: str
+    language: Language
     # No cited source is in the claim's language: nothing else was read (words cannot be compared).
     cross_language: bool
     words: frozenset[str]  # its content terms, less the words every cited source frames itself with
@@ -706,6 +707,7 @@ def _read_evidence(claim: Claim, index: EvidenceIndex, labels: list[str]) -> Cla
 def _assessment(finding: Finding, read: ClaimEvidence, valid: list[str], invalid: list[str]) -> Assessment:
     verdict = {"supported": "supported", "unsupported": "unsupported", "uncertain": "partly_supported"}[finding.outcome]
     assembled = read.assembled
+    evidence_label: str | None
     if finding.where is not None:
         evidence, evidence_label = finding.where.text, finding.where.label
     else:
@@ -958,7 +960,7 @@ def _field_problem(claim: str, assembled: list[Passage]) -> str | None:
 
 
 def _structural_conflict(
-    claim: str, language: str, assembled: list[Passage], words: frozenset[str], found: frozenset[str],
+    claim: str, language: Language, assembled: list[Passage], words: frozenset[str], found: frozenset[str],
     key: frozenset[str] = frozenset(),
 ) -> tuple[str, str, Passage] | None:
     """(kind, detail, passage) when the passages that share the claim's words contradict its

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from research.modules.core.language import KANA, LATIN, japanese_chars, target_script_share
+from research.modules.core.language import KANA, LATIN, Language, japanese_chars, target_script_share
 from research.modules.core.grammar import CITATION_GROUP, INLINE_CODE, URL_TOKEN
 from research.modules.text.claims import body_sentences
 
@@ -42,14 +42,14 @@ class SentenceLanguage:
         return draft[self.start : self.end]
 
 
-def measurable(text: str, target: str) -> str:
+def measurable(text: str, target: Language) -> str:
     """The part of a sentence whose language is judged."""
     text = INLINE_CODE.sub(" ", _LINK_TARGET.sub("]", URL_TOKEN.sub(" ", text)))
     text = CITATION_GROUP.sub(" ", text)
     return _QUOTED.get(target, _QUOTED["en"]).sub(" ", text)
 
 
-def is_wrong_language(text: str, target: str, threshold: float = WRONG_LANGUAGE_BELOW) -> tuple[bool, float]:
+def is_wrong_language(text: str, target: Language, threshold: float = WRONG_LANGUAGE_BELOW) -> tuple[bool, float]:
     """(wrong, share of the target script) for one sentence."""
     judged = measurable(text, target)
     if target == "ja" and KANA.search(judged):
@@ -59,7 +59,7 @@ def is_wrong_language(text: str, target: str, threshold: float = WRONG_LANGUAGE_
     return share < threshold and other_letters >= _MIN_LETTERS, share
 
 
-def check_sentences(draft: str, target: str, threshold: float = WRONG_LANGUAGE_BELOW) -> list[SentenceLanguage]:
+def check_sentences(draft: str, target: Language, threshold: float = WRONG_LANGUAGE_BELOW) -> list[SentenceLanguage]:
     """Every sentence of the body with its share of ``target``'s script and whether it is wrong."""
     out = []
     for start, end, section in body_sentences(draft):
@@ -107,7 +107,7 @@ def _measurable(text: str) -> str:
     return CITATION_GROUP.sub(" ", URL_TOKEN.sub(" ", text))
 
 
-def check_sections(draft: str, target: str, threshold: float = WRONG_LANGUAGE_BELOW) -> list[Section]:
+def check_sections(draft: str, target: Language, threshold: float = WRONG_LANGUAGE_BELOW) -> list[Section]:
     """Every section with its share of ``target``'s script and whether it is wrong."""
     sections = split_sections(draft)
     for section in sections:

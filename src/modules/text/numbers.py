@@ -192,9 +192,9 @@ def extract_numbers(text: str) -> list[NumberMention]:
                                       scaled=value * factor if dimension else None, dimension=dimension,
                                       start=match.start()))
     for match in _KANJI_NUMBER.finditer(text):
-        value = _kanji_value(match.group(1))
-        if value is not None:
-            mentions.append(NumberMention(frozenset({str(value)}), None, match.group(0), worded=True))
+        kanji = _kanji_value(match.group(1))
+        if kanji is not None:
+            mentions.append(NumberMention(frozenset({str(kanji)}), None, match.group(0), worded=True))
     for match in _EN_WORD.finditer(text):
         word = match.group(1)
         if word == "one" and not re.match(r"\s+(?!of\b|another\b|day\b|hand\b|way\b|or\b)[a-z]", text[match.end():]):
@@ -286,7 +286,8 @@ class NumberSet:
             return False
         claim = mention.scaled
         raw = Decimal(min(mention.values, key=len))
-        exponent = raw.as_tuple().exponent if isinstance(raw.as_tuple().exponent, int) else 0
+        written = raw.as_tuple().exponent  # 'n', 'N' or 'F' for a NaN or an infinity
+        exponent = written if isinstance(written, int) else 0
         unit_factor = claim / raw if raw else Decimal(1)
         for candidate in self.scaled.get(mention.dimension, []):
             if candidate == 0:

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 
 import difflib
 
+from research.modules.core.language import Language
 from research.modules.text.analyser import stem, terms, written_words
 from research.modules.text.claims import sentence_spans
 from research.modules.text.structure import contrasting
@@ -106,19 +107,19 @@ class Conflict:
     quote: str  # the passage sentence that decides it
 
 
-def _statuses(text: str, language: str) -> set[str]:
+def _statuses(text: str, language: Language) -> set[str]:
     table = _STATUS_JA if language == "ja" else _STATUS_EN
     return {name for name, pattern in table if pattern.search(text)}
 
 
-def negated(clause: str, language: str) -> bool:
+def negated(clause: str, language: Language) -> bool:
     """Whether ``clause`` denies what it says (idioms such as "not only" and 「だけでなく」 aside)."""
     if language == "ja":
         return bool(_NEGATION_JA.search(_NOT_A_DENIAL_JA.sub(" ", clause)))
     return bool(_NEGATION_EN.search(_NOT_A_DENIAL_EN.sub(" ", clause)))
 
 
-def _clauses(sentence: str, language: str) -> list[str]:
+def _clauses(sentence: str, language: Language) -> list[str]:
     pattern = _CLAUSE_BREAK_JA if language == "ja" else _CLAUSE_BREAK_EN
     return [c for c in (part.strip() for part in pattern.split(sentence)) if c]
 
@@ -148,7 +149,7 @@ def _content(text: str) -> frozenset[str]:
     return frozenset(w for w in _words(text) if w not in STATUS_TERMS)
 
 
-def clause_conflict(claim: str, passage: str, language: str) -> Conflict | None:
+def clause_conflict(claim: str, passage: str, language: Language) -> Conflict | None:
     """The passage sentence that denies the claim, or gives its subject another status, clause by
     clause; None when none does (or the alignment is not sure)."""
     claim_key = _key(claim) - STATUS_TERMS or _content(claim)
@@ -176,7 +177,7 @@ def clause_conflict(claim: str, passage: str, language: str) -> Conflict | None:
     return None
 
 
-def _affirmed_elsewhere(said: str, passage: str, denying: str, language: str) -> bool:
+def _affirmed_elsewhere(said: str, passage: str, denying: str, language: Language) -> bool:
     """Another clause of the passage says what the claim's clause says, with its status and its
     polarity, about at least as much of the same thing: "The standard build still has the GIL
     enabled by default" is not denied by "…though it [the free-threaded build] is still not the
@@ -198,13 +199,13 @@ def _affirmed_elsewhere(said: str, passage: str, denying: str, language: str) ->
     return False
 
 
-def _refers_back(clause: str, language: str) -> bool:
+def _refers_back(clause: str, language: Language) -> bool:
     """An English clause that opens with a pronoun ("though it is still not…") speaks of its
     sentence's subject; a Japanese clause after が、 usually has its subject left out."""
     return language == "ja" or bool(_PRONOUN_START_EN.match(clause))
 
 
-def _clause_against(said: str, clauses: list[str], sentence: str, language: str) -> Conflict | None:
+def _clause_against(said: str, clauses: list[str], sentence: str, language: Language) -> Conflict | None:
     said_statuses = _statuses(said, language)
     said_content = _content(said)
     said_negated = negated(said, language)
@@ -229,10 +230,10 @@ def _clause_against(said: str, clauses: list[str], sentence: str, language: str)
         return None
     # No status word: the claim's clause said again, word for word but for its polarity.
     for phrase in _phrases(sentence, language):
-        theirs = _content(phrase)
-        shared = said_content & theirs
+        their_content = _content(phrase)
+        shared = said_content & their_content
         if len(shared) < _MIN_SHARED or len(shared) < _CLAUSE_ALIGNED * len(said_content) \
-                or len(theirs) > len(said_content) + 2:
+                or len(their_content) > len(said_content) + 2:
             continue
         if _plainly_negated(phrase, language) != _plainly_negated(said, language) \
                 and not _same_polarity_elsewhere(said, _phrases(sentence, language), _plainly_negated(said, language), language):
@@ -240,19 +241,19 @@ def _clause_against(said: str, clauses: list[str], sentence: str, language: str)
     return None
 
 
-def _phrases(sentence: str, language: str) -> list[str]:
+def _phrases(sentence: str, language: Language) -> list[str]:
     if language == "ja":
         return _clauses(sentence, language)
     return [p for p in (part.strip() for part in _PHRASE_BREAK_EN.split(sentence)) if p]
 
 
-def _plainly_negated(text: str, language: str) -> bool:
+def _plainly_negated(text: str, language: Language) -> bool:
     if language == "ja":
         return negated(text, language)
     return bool(_PLAIN_NEGATION_EN.search(_NOT_A_DENIAL_EN.sub(" ", text)))
 
 
-def _denied_elsewhere(said: str, clauses: list[str], statuses: set[str], said_negated: bool, language: str) -> bool:
+def _denied_elsewhere(said: str, clauses: list[str], statuses: set[str], said_negated: bool, language: Language) -> bool:
     """True unless another clause of the sentence gives the same status with the claim's polarity
     ("X is the default, Y is not the default": the claim about X is not denied)."""
     said_content = _content(said)
@@ -263,7 +264,7 @@ def _denied_elsewhere(said: str, clauses: list[str], statuses: set[str], said_ne
     return True
 
 
-def _same_polarity_elsewhere(said: str, phrases: list[str], said_negated: bool, language: str) -> bool:
+def _same_polarity_elsewhere(said: str, phrases: list[str], said_negated: bool, language: Language) -> bool:
     said_content = _content(said)
     return any(_plainly_negated(p, language) == said_negated
                and len(said_content & _content(p)) >= _CLAUSE_ALIGNED * len(said_content) for p in phrases)
@@ -275,7 +276,7 @@ _EN_TOKEN = re.compile(r"[a-z0-9]+(?:['’\-.][a-z0-9]+)*")
 _OPPOSITE_ALIGNED = 0.8  # share of the two sentences' words in the same order
 
 
-def _tokens(text: str, language: str) -> list[str]:
+def _tokens(text: str, language: Language) -> list[str]:
     if language == "ja":
         return written_words(text, particles=False)
     return _EN_TOKEN.findall(text.lower())
@@ -285,7 +286,7 @@ def _opposites(mine: str, theirs: str) -> bool:
     return contrasting(mine, theirs) or contrasting(stem(mine), stem(theirs))
 
 
-def opposite_conflict(claim: str, passage: str, language: str) -> Conflict | None:
+def opposite_conflict(claim: str, passage: str, language: Language) -> Conflict | None:
     """The passage sentence that says the claim word for word but for one word, its opposite
     ("Sales decreased by 12 percent in 2023" / "Sales increased by 12 percent in 2023"; "after
     the merger" / "before the merger"); None when there is none."""

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 
+from research.modules.core.language import Language
+
 _AUXILIARY_EN = re.compile(
     r"^\W*(?:is|are|was|were|am|do|does|did|can|could|will|would|has|have|had|should|shall|may|might|must)"
     r"(?:n['’]t)?\b\s+(?P<rest>.+)$", re.IGNORECASE | re.DOTALL)
@@ -22,7 +24,7 @@ _ANSWER_WORD = re.compile(
 _NEGATIVE_WORDS = frozenset({"no", "いいえ", "いや"})
 
 
-def is_yes_no(question: str, language: str) -> bool:
+def is_yes_no(question: str, language: Language) -> bool:
     """Whether ``question`` asks for a yes or a no (one clause put to the sources)."""
     text = " ".join(question.split())
     if not text:
@@ -33,7 +35,7 @@ def is_yes_no(question: str, language: str) -> bool:
     return bool(_AUXILIARY_EN.match(text)) and not re.search(r"\bor\b", text, re.IGNORECASE)
 
 
-def as_statement(question: str, language: str) -> str:
+def as_statement(question: str, language: Language) -> str:
     """The proposition a yes/no question puts ("Is the GIL gone in Python 3.14?" → "the GIL
     gone in Python 3.14"): the words to align with a source, not a sentence to show."""
     text = " ".join(question.split()).rstrip("?？ ")

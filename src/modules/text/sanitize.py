@@ -84,7 +84,7 @@ def escape_html(text: str) -> str:
 # token here (markdown-it would leave it as text that another renderer may still link)
 # and is judged below like any other.
 _MARKDOWN = MarkdownIt("commonmark", {"html": False}).enable(["table", "strikethrough"]).disable("text_join")
-_MARKDOWN.validateLink = lambda url: True  # every link and image is seen, and judged by _web_link
+_MARKDOWN.validateLink = lambda url: True  # type: ignore[method-assign]  # every link and image is seen, and judged by _web_link
 _LIVE_INLINE = frozenset({"link_open", "image", "html_inline"})
 _MAX_PASSES = 3  # what needs more (links nested in links) is written strict
 _STRICT_ESCAPES = str.maketrans({"[": "\\[", "]": "\\]", "<": "&lt;"})

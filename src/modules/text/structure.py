@@ -27,6 +27,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from research.modules.core.language import Language
+
 # The analyser's one MeCab tagger: a second would map the dictionary (and its 1 MiB page-cache
 # folios) a second time. Without the dictionary nothing here is parsed.
 from research.modules.text.analyser import STOP_WORDS, _tagger, stem
@@ -122,14 +124,14 @@ class Stance:
     disjunctive: bool
 
 
-def stance(text: str, language: str) -> Stance:
+def stance(text: str, language: Language) -> Stance:
     if language == "ja":
         return Stance(bool(_HEDGE_JA.search(text)), bool(_LIMITER_JA.search(text)),
                       bool(_CLAUSE_OR_JA.search(text)) or _japanese_or(text))
     return Stance(bool(_HEDGE_EN.search(text)), bool(_LIMITER_EN.search(text)), bool(_OR_EN.search(text)))
 
 
-def stance_problem(claim: str, evidence: str, language: str) -> str | None:
+def stance_problem(claim: str, evidence: str, language: Language) -> str | None:
     """Why the claim does not state its evidence's fact the way the evidence does, or None.
 
     A hedge the evidence has and the claim drops ("と言われている" -> a fact), a hedge the claim

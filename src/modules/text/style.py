@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from research.modules.core.language import Language
+
 # One sentence splitter and one citation pattern for the whole project: a rewrite that
 # drops "[S1, S2]" or "［Ｓ１］" must be seen as dropping citations.
 from research.modules.text.claims import CITATION_GROUP, citation_labels
@@ -44,7 +46,7 @@ def _pattern(word: str) -> re.Pattern[str]:
     return re.compile(escaped)
 
 
-def check_sentence(sentence: str, banned_words: tuple[str, ...] | list[str], language: str) -> StyleIssue:
+def check_sentence(sentence: str, banned_words: tuple[str, ...] | list[str], language: Language) -> StyleIssue:
     text = CITATION_GROUP.sub("", sentence)
     banned = [w for w in banned_words if _pattern(w).search(text)]
     # Every hedge language is checked: a Japanese report may quote an English source.
