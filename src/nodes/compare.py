@@ -21,7 +21,7 @@ from research.modules.text.tokens import truncate_to_tokens
 from research.workflow.dependencies import ModelRole, WorkflowDependencies
 from research.workflow.prompts import DISAGREEMENT_JUDGE_SYSTEM, DISAGREEMENT_PAIR, DisagreementJudgements
 from research.state import AgentState, plan_queries_flat
-from research.state.models import Disagreements, Language, ledger_mappings
+from research.state.models import Disagreement, Disagreements, Language, ledger_mappings
 from research.state.progress_events import Message
 
 
@@ -57,7 +57,7 @@ async def source_disagreements(state: AgentState, sources: list[dict[str, Any]],
     questions = [state["question"], *sub_questions, *(q.text for q in plan_queries_flat(state.get("plan", [])))]
     findings = find_disagreements(sources, questions)
     pairs, unresolved = await resolve_borderline(findings, judge or run_pair_judge(sources, lang, deps))
-    result = Disagreements(items=summarise(pairs), facts=findings.facts, certain_pairs=len(findings.certain),
+    result = Disagreements(items=[Disagreement.model_validate(item) for item in summarise(pairs)], facts=findings.facts, certain_pairs=len(findings.certain),
                            borderline_pairs=len(findings.borderline), unresolved=unresolved)
     deps.history.write_text(state["session_id"], "disagreements.json",
                             json.dumps({"language": lang, **result.model_dump(mode="json")}, ensure_ascii=False,
@@ -108,7 +108,8 @@ def _with_value_of(first: Any, second: Any) -> str | None:
 
 def _figure_in(fact: Any) -> re.Match[str] | None:
     """Where the sentence writes the fact's one figure ("3,776" for 3776 m), when it does once."""
-    digits = re.sub(r"\D", "", re.match(r"[\d.,]*", fact.values[0].text).group(0))
+    leading = re.match(r"[\d.,]*", fact.values[0].text)  # always matches, perhaps nothing
+    digits = re.sub(r"\D", "", leading.group(0) if leading else "")
     spots = [m for m in re.finditer(r"\d[\d,]*(?:\.\d+)?", fact.sentence) if digits and re.sub(r"\D", "", m.group(0)) == digits]
     return spots[0] if len(spots) == 1 else None
 
@@ -120,11 +121,11 @@ async def _checker_verdicts(pairs: list[Pair], swapped: dict[int, str], checker:
     and B with A's value ("stands 3,776 m"). A supports B: they agree; A supports only the
     changed B: same measure, other value, a disagreement; neither: different things."""
     items = []
-    for number, changed in swapped.items():
+    for number, with_value in swapped.items():
         document = [statement(pairs[number - 1].first)]
-        items += [(pairs[number - 1].second.sentence, document), (changed, document)]
+        items += [(pairs[number - 1].second.sentence, document), (with_value, document)]
     results = await check_claims(deps.model, checker, items, node="disagreements", limit=deps.settings.judge_concurrency)
-    verdicts = {}
+    verdicts: dict[int, str] = {}
     for (number, _), as_written, changed in zip(swapped.items(), results[::2], results[1::2]):
         if "uncertain" in (as_written.verdict, changed.verdict):
             continue  # unresolved: not reported

@@ -10,10 +10,12 @@ from __future__ import annotations
 import asyncio
 import re
 import time
+from collections.abc import Sequence
 
 from research.state.session_folder import now_iso
 from research.state import AgentState
 from research.state.models import Language, Query, SubQuestionPlan, Turn
+from research.modules.core.language import LANGUAGES
 from research.modules.text.analyser import term_set, terms
 from research.workflow.answer import PLACEHOLDER, Topic
 from research.workflow.dependencies import ModelRole, WorkflowDependencies
@@ -239,14 +241,15 @@ def question_key(text: str) -> str:
 
 
 def sub_question_queries(text: str, lang: Language,
-                         planned: list[PlannedQuery] | list[dict[str, str]] = ()) -> list[Query]:
+                         planned: Sequence[PlannedQuery] | Sequence[dict[str, str]] = ()) -> list[Query]:
     """A sub-question's queries (what the model planned, each once), or its own wording."""
     queries: list[Query] = []
     for q in planned:
         q = q if isinstance(q, dict) else q.model_dump()
         query = " ".join(str(q.get("text", "")).split())[:300]
-        if query and q.get("language") in ("ja", "en") and query.lower() not in {x.text.lower() for x in queries}:
-            queries.append(Query(text=query, language=q["language"]))
+        language = next((known for known in LANGUAGES if known == q.get("language")), None)
+        if query and language is not None and query.lower() not in {x.text.lower() for x in queries}:
+            queries.append(Query(text=query, language=language))
     return queries[:MAX_QUERIES_PER_SUB_QUESTION] or [Query(text=text[:300], language=lang)]
 
 

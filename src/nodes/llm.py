@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, Literal
 
 from research.modules.core.errors import UserFacingError
 from research.modules.core.messages.analysis import disagreement_line
@@ -206,7 +206,7 @@ async def enforce_style(draft: str, lang: Language, deps: WorkflowDependencies) 
             if not issue:
                 continue
             # Leading space and a list marker stay; the model sees the sentence alone.
-            lead = _LEAD.match(sentence).group(0)
+            lead = match.group(0) if (match := _LEAD.match(sentence)) else ""  # always matches
             hedging = STYLE_HEDGING_NOTE[lang].format(hedges=", ".join(issue.hedges)) if issue.hedges else ""
             reply = await deps.model.chat(
                 [
@@ -217,7 +217,7 @@ async def enforce_style(draft: str, lang: Language, deps: WorkflowDependencies) 
                 node="style", role=ModelRole.REWRITE,
             )
             rewritten = lead + " ".join(reply.split())
-            method = "model"
+            method: Literal["model", "removed"] = "model"
             if (not reply.strip() or check_sentence(rewritten, banned, lang)
                     or citations(rewritten) != citations(sentence)):
                 rewritten, method = remove_violations(sentence, issue), "removed"

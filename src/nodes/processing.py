@@ -12,6 +12,7 @@ import re
 from datetime import UTC, datetime
 
 from research.modules.core.i18n import t
+from research.modules.core.language import Language, choose_language
 from research.modules.llm.guard import (MAX_PER_DOCUMENT, guard_model, is_borderline, passages_to_screen,
                                         remove_passage, screen_passages)
 from research.modules.text.injection import screen_injection, screen_title
@@ -33,7 +34,7 @@ async def process_documents(state: AgentState, deps: WorkflowDependencies) -> Ag
     pending = [hit for hit in state.get("search_results", []) if hit.canonical_url not in known]
     errors: list[RunError] = []  # this step's only: `errors` is a reducer
     since = deps.settings.since  # --since YEAR: older sources are left out
-    lang = state.get("language") if state.get("language") in ("ja", "en") else "en"
+    lang = choose_language(state.get("language"), default="en")
     left_out = 0
     async def parse(hit: SearchHit) -> ParsedDocument | str:
         # A page's bytes are found from its URL's hash under the sessions folder, or not at
@@ -88,8 +89,7 @@ async def process_documents(state: AgentState, deps: WorkflowDependencies) -> Ag
                 to_guard.append((doc, unsure))
         read.append(doc)
     if guard and to_guard:
-        language = state.get("language") if state.get("language") in ("ja", "en") else "en"
-        errors += await _guard_screen(guard, to_guard, deps, language)
+        errors += await _guard_screen(guard, to_guard, deps, lang)
     for hit, doc in zip(pending, read):
         # Graded from the address the page was really read from (after redirects) and
         # the page's own title when it had one.
@@ -191,7 +191,7 @@ def source_year(url: str, markdown: str) -> int | None:
     return max(known) if known else None
 
 
-def _left_out_before(doc: Document, since: int, lang: str) -> bool:
+def _left_out_before(doc: Document, since: int, lang: Language) -> bool:
     """Mark a source dated before ``since`` as not used (kept in the ledger, so the report says
     which and why); one with no known date stays."""
     year = source_year(doc.url, doc.markdown)
@@ -204,7 +204,7 @@ def _left_out_before(doc: Document, since: int, lang: str) -> bool:
 
 
 async def _guard_screen(guard: str, to_guard: list[tuple[Document, list[str]]], deps: WorkflowDependencies,
-                        language: str) -> list[RunError]:
+                        language: Language) -> list[RunError]:
     """Ask the guard about each document's unsure passages: a Yes removes the passage wherever
     it is evidence and marks the source suspicious. A failed or unreadable reply changes
     nothing (the grammar's decision stands) and is noted once."""
