@@ -102,7 +102,9 @@ def _yes_to_everything(call):
 
 async def test_in_a_run_an_untrusted_judge_leaves_its_claims_not_checked_and_says_so(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    model = FakeModel(judge=_yes_to_everything)
+    # Asked for verdicts it says "supported" to everything; asked to choose, it always picks the
+    # first statement: measured by both protocols, trusted by neither.
+    model = FakeModel(judge=_yes_to_everything, choose="A")
     settings = Settings(max_verification_loops=0, num_ctx=8192)
     model.settings = settings
     deps = WorkflowDependencies(settings=settings, model=model, web_search=None, parser=None, history=MemoryHistory(),
@@ -119,7 +121,8 @@ async def test_in_a_run_an_untrusted_judge_leaves_its_claims_not_checked_and_say
     (error,) = [e for e in command.update["errors"] if e.kind == "judge"]
     assert "decided nothing" in error.message
     saved = json.loads((tmp_path / "research" / "judge_quality.json").read_text("utf-8"))
-    assert [entry["trusted"] for entry in saved.values()] == [False]
+    assert sorted((entry["protocol"], entry["trusted"]) for entry in saved.values()) == [("choice", False),
+                                                                                       ("prompt", False)]
     # The measuring is said as it starts (minutes with a small model), and only while nothing is kept.
     told: list = []
     deps.progress = told.append
@@ -127,8 +130,9 @@ async def test_in_a_run_an_untrusted_judge_leaves_its_claims_not_checked_and_say
     assert not [m for m in told if getattr(m, "key", "") == "judge.measuring"]
     (tmp_path / "research" / "judge_quality.json").unlink()
     await verify_claims(state_from_json(state), deps)
-    (measuring,) = [m for m in told if getattr(m, "key", "") == "judge.measuring"]
-    assert measuring.params["items"] == 24 and measuring.params["model"]
+    # Said once per protocol measured: the verdict prompt, then the choice.
+    measuring = [m for m in told if getattr(m, "key", "") == "judge.measuring"]
+    assert len(measuring) == 2 and all(m.params["items"] == 24 and m.params["model"] for m in measuring)
 
 
 async def test_doctor_measures_the_judge_and_names_a_better_one(fake_ollama, tmp_path):

@@ -267,22 +267,23 @@ async def check_judge(settings: Settings, lang: str) -> Check:
     when its verdicts count, a warning when they do not, with the judge that would do better."""
     from research.modules.llm.judge import CHECKER, judge_for
     from research.modules.llm.model_manager import ModelManager
-    from research.nodes.verification import measured_quality
+    from research.nodes.verification import usable_judge
 
     label = t("doctor.check.judge_quality", lang)
     manager = ModelManager(settings)
     try:
         await manager.ensure_ready()
         judge = judge_for(settings, manager)
-        quality = await measured_quality(judge, manager, settings, again=True)
+        judge, quality = await usable_judge(judge, manager, settings, again=True)
     except UserFacingError as exc:
         return Check("judge", label, "fail", exc.message(lang), essential=False)
     fields = {"model": judge.model, "accuracy": f"{quality.balanced_accuracy:.0%}", "items": quality.items,
               "threshold": f"{quality.threshold:.0%}", "seconds": f"{quality.seconds:.0f}"}
+    how = t("doctor.judge_by_choice", lang) if judge.protocol == "choice" else ""
     if quality.trusted:
-        return Check("judge", label, "ok", t("doctor.judge_trusted", lang, **fields), essential=False,
+        return Check("judge", label, "ok", t("doctor.judge_trusted", lang, **fields) + how, essential=False,
                      value=str(quality.balanced_accuracy))
-    better = t("doctor.judge_better", lang, checker=CHECKER) if judge.protocol == "prompt" else ""
+    better = t("doctor.judge_better", lang, checker=CHECKER) if judge.protocol in ("prompt", "choice") else ""
     return Check("judge", label, "warn", t("doctor.judge_untrusted", lang, **fields) + better, essential=False,
                  value=str(quality.balanced_accuracy))
 

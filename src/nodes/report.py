@@ -165,7 +165,8 @@ def _judge_note(state: AgentState, lang: Language) -> list[str]:
     if judge.protocol in ("minicheck", "guardian"):
         key = "judge.note_checker_all" if judge.japanese else "judge.note_checker"
         return [t(key, lang, model=judge.model, japanese=judge.japanese_judge), *measured]
-    return [t("judge.note_prompt", lang, model=judge.model), *measured]
+    key = "judge.note_choice" if judge.protocol == "choice" else "judge.note_prompt"
+    return [t(key, lang, model=judge.model), *measured]
 
 
 def degradation_notes(state: AgentState, usage: dict[str, dict[str, int]], lang: Language) -> list[str]:

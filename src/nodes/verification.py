@@ -17,9 +17,11 @@ shows beside the counts. A partly supported claim does not count: it leaves the 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import difflib
 import hashlib
 import re
+from collections.abc import Callable
 from typing import Any, Iterable, Literal
 
 from langgraph.types import Command
@@ -35,7 +37,7 @@ from research.modules.text.polarity import clause_conflict
 from research.modules.core.i18n import t
 from research.modules.core.settings import Settings
 from research.modules.core.language import choose_language, detect_language
-from research.modules.llm.judge import Judge, check_claims, judge_for
+from research.modules.llm.judge import CHECKER_NUM_CTX, Judge, check_claims, choose_claims, judge_for
 from research.modules.text.language_check import WRONG_LANGUAGE_BELOW, check_sentences, is_wrong_language
 from research.modules.text.tokens import estimate_tokens, truncate_to_tokens
 from research.state.agent_state import AgentState, plan_queries_flat
@@ -147,8 +149,9 @@ async def verify_claims(state: AgentState, deps: WorkflowDependencies) -> Comman
     earlier = state.get("verification")
     _carry_over(claims, assessments, methods, earlier.claims if earlier is not None else [])
     # An uncertain claim was never decided by the cheap checks: "lexical" would claim it was.
-    judge, judged_by = judge_for(deps.settings, deps.model), {}  # type: ignore[var-annotated]
-    quality = await _judge_measured(judge, assessments, language, deps, new_errors)
+    judged_by: dict[str, int] = {}
+    judge, quality = await _judge_measured(judge_for(deps.settings, deps.model), assessments, language, deps,
+                                           new_errors)
     if quality is None or quality.trusted:
         judged = await judge_uncertain(claims, assessments, methods, language, deps.model, deps.settings, new_errors,
                                        judge=judge, record=judged_by)
@@ -376,29 +379,54 @@ def _accept_rewrite(original: str, reply: str, language: Language) -> str | None
 
 async def measured_quality(judge: Judge, model: Any, settings: Settings, *, again: bool = False) -> JudgeQuality:
     """The judge's measured quality (nodes/judge_quality.py), measured through this step's own
-    judging (``judge_uncertain``) when no figure is kept, or ``again``: what a run, `research
-    verify` and `research doctor` ask."""
+    judging (``judge_uncertain``) when no figure is kept, or ``again``."""
     return await quality_for(judge, model, settings, judge_uncertain, again=again)
 
 
+async def usable_judge(judge: Judge, model: Any, settings: Settings, *, again: bool = False,
+                       measuring: Callable[[Judge], None] | None = None) -> tuple[Judge, JudgeQuality]:
+    """The judge as it will be asked, with its measured quality: what a run, `research verify`
+    and `research doctor` ask. The drafting model is measured with the batched verdict prompt
+    first (one call for many claims); when that is not trusted, with the choice protocol
+    (modules/llm/judge.py: two calls a claim, a task a small model can do), and the one that
+    measured trusted is used; when neither is, the better of the two is returned, untrusted.
+    ``measuring(judge)`` is called before a measurement that no kept figure spares."""
+    async def measured(asked: Judge) -> JudgeQuality:
+        if measuring is not None and (again or kept_quality(asked, settings, model) is None):
+            measuring(asked)
+        return await measured_quality(asked, model, settings, again=again)
+
+    quality = await measured(judge)
+    if quality.trusted or judge.protocol != "prompt":
+        return judge, quality
+    chooser = dataclasses.replace(judge, protocol="choice")
+    chosen = await measured(chooser)
+    if chosen.trusted or chosen.balanced_accuracy > quality.balanced_accuracy:
+        return chooser, chosen
+    return judge, quality
+
+
 async def _judge_measured(judge: Judge, assessments: list[Assessment], language: Language,
-                          deps: WorkflowDependencies, errors: list[RunError]) -> JudgeQuality | None:
-    """The judge's measured quality when a run measures its judge (``deps.measure_judge``) and
-    something is left to judge; an untrusted judge is said as it happens and in the report."""
+                          deps: WorkflowDependencies, errors: list[RunError]) -> tuple[Judge, JudgeQuality | None]:
+    """The judge a run uses and its measured quality when a run measures its judge
+    (``deps.measure_judge``) and something is left to judge; an untrusted judge is said as it
+    happens and in the report."""
     if not deps.measure_judge or judge.protocol != "prompt" \
             or not any(a.outcome == "uncertain" and a.candidates for a in assessments):
-        return None  # a fact-checking model is measured by its authors (README); doctor measures it too
-    if kept_quality(judge, deps.settings, deps.model) is None:
-        # Once per model and host: with a small model on a busy laptop this takes minutes, and
-        # "Checking every claim…" alone would look like a hang.
-        deps.progress(Message("judge.measuring", {"model": judge.model, "items": len(CHECK_SET)}))
-    quality = await measured_quality(judge, deps.model, deps.settings)
+        return judge, None  # a fact-checking model is measured by its authors (README); doctor measures it too
+
+    def measuring(asked: Judge) -> None:
+        # Once per model, protocol and host: with a small model on a busy laptop this takes
+        # minutes, and "Checking every claim…" alone would look like a hang.
+        deps.progress(Message("judge.measuring", {"model": asked.model, "items": len(CHECK_SET)}))
+
+    judge, quality = await usable_judge(judge, deps.model, deps.settings, measuring=measuring)
     if not quality.trusted:
         fields = {"model": judge.model, "accuracy": f"{quality.balanced_accuracy:.0%}",
                   "threshold": f"{quality.threshold:.0%}", "items": quality.items}
         errors.append(RunError(node=NODE, kind=ProblemKind.JUDGE, message=t("judge.untrusted", language, **fields)))
         deps.progress(Message("judge.untrusted", fields))
-    return quality
+    return judge, quality
 
 
 async def judge_uncertain(
@@ -430,14 +458,20 @@ async def judge_uncertain(
             "judge.missing", language, model=judge.missing, drafting=judge.model)))
     to_checker: list[int] = []
     to_prompt: list[int] = []
+    to_choice: list[int] = []
     for claim, assessment in zip(claims, assessments):
         if assessment.outcome != "uncertain" or not assessment.candidates:
             continue
         passages = [p.text for p in assessment.candidates]
-        (to_prompt if judge.protocol_for(claim.plain, passages) == "prompt" else to_checker).append(claim.index)
+        protocol = judge.protocol_for(claim.plain, passages)
+        (to_prompt if protocol == "prompt" else to_choice if protocol == "choice" else to_checker).append(claim.index)
     if record is not None:
-        record.update(checker=len(to_checker), prompt=len(to_prompt))
+        # The choice protocol is the drafting model judging too: counted with the prompt judge's claims.
+        record.update(checker=len(to_checker), prompt=len(to_prompt) + len(to_choice))
     complete = True
+    if to_choice:
+        complete = await _judge_by_choice(to_choice, claims, assessments, methods, language, model, judge, settings,
+                                          errors, confirm=confirm)
     if to_checker:
         complete = await _judge_by_checker(to_checker, claims, assessments, methods, language, model, judge, errors,
                                            limit=settings.judge_concurrency)
@@ -481,6 +515,60 @@ async def _judge_by_checker(positions: list[int], claims: list[Claim], assessmen
         errors.append(RunError(node=NODE, kind=ProblemKind.JUDGE, message=t(
             "judge.call_failed", language, model=judge.model, count=len(failed), reason=failed[0])))
     return not unreadable and not failed
+
+
+async def _judge_by_choice(positions: list[int], claims: list[Claim], assessments: list[Assessment],
+                           methods: list[str], language: Language, model: Any, judge: Judge, settings: Settings,
+                           errors: list[RunError], *, confirm: bool = True) -> bool:
+    """The drafting model choosing between each claim and its negation (modules/llm/judge.py,
+    the choice protocol), one claim at a time against its passages. Two different choices
+    leave the claim uncertain: that is the protocol saying the model does not know, not a
+    failure. ``confirm``: a "supported" counts only where the passages give every figure of
+    the claim and do not deny it (off only to measure the model's own choices)."""
+    by_index = {claim.index: claim for claim in claims}
+    items = [(by_index[p].plain, [_shown_text(c.text) for c in assessments[p].candidates]) for p in positions]
+    parallel = min(settings.judge_concurrency, int(model.parallel or 1))
+    results = await choose_claims(model, judge, items, language=language, node="judge", limit=parallel,
+                                  num_ctx=min(settings.num_ctx, CHECKER_NUM_CTX))
+    unreadable: list[str] = []
+    failed: list[str] = []
+    for position, result in zip(positions, results):
+        if result.error:
+            failed.append(result.error)
+            continue
+        if result.verdict == "uncertain":
+            if "?" in result.reply:
+                unreadable.append(result.reply)
+            continue
+        verdict = result.verdict
+        if confirm and verdict == "supported":
+            context = " ".join(text for text in items[positions.index(position)][1])
+            verdict = _choice_confirmed(by_index[position].plain, context)
+            if verdict is None:
+                continue  # chosen, but a figure of the claim is not in its passages: not checked
+        assessment = assessments[position]
+        assessment.verdict = assessment.outcome = verdict
+        assessment.borderline = False
+        assessment.confidence = _PROMPT_JUDGE_CONFIDENCE
+        assessment.reason = "judge"
+        methods[position] = "model"
+    if unreadable:
+        errors.append(RunError(node=NODE, kind=ProblemKind.JUDGE, message=t(
+            "judge.unreadable_choice", language, model=judge.model, count=len(unreadable), reply=unreadable[0][:40])))
+    if failed:
+        errors.append(RunError(node=NODE, kind=ProblemKind.JUDGE, message=t(
+            "judge.call_failed", language, model=judge.model, count=len(failed), reason=failed[0])))
+    return not unreadable and not failed
+
+
+def _choice_confirmed(claim: str, context: str) -> str | None:
+    """A choice of the claim, held to what the program can see: None where a figure of the claim
+    is not in its passages (a small model does not compare numbers). Denials and other statuses
+    were looked for before any judge (modules/text/polarity.py)."""
+    figures = NumberSet.of(context)
+    if any(not figures.contains(mention) for mention in extract_numbers(claim)):
+        return None
+    return "supported"
 
 
 async def _judge_by_prompt(positions: list[int], claims: list[Claim], assessments: list[Assessment],

@@ -88,12 +88,15 @@ async def judge_uncertain_claims(
     except UserFacingError as exc:
         return False, exc.message(lang)
     from research.modules.llm.judge import judge_for  # noqa: PLC0415
-    from research.nodes.verification import measured_quality  # noqa: PLC0415
+    from research.nodes.verification import usable_judge  # noqa: PLC0415
     from research.modules.core.i18n import t  # noqa: PLC0415
 
     judge = judge_for(settings, model)
-    # The judge is measured before its verdicts count, as in a run (nodes/judge_quality.py).
-    quality = await measured_quality(judge, model, settings) if judge.protocol == "prompt" else None
+    # The judge is measured before its verdicts count, as in a run (nodes/judge_quality.py), and
+    # asked by the protocol it measured trusted with.
+    quality = None
+    if judge.protocol == "prompt":
+        judge, quality = await usable_judge(judge, model, settings)
     if quality is not None and not quality.trusted:
         return False, t("judge.untrusted", lang, model=judge.model, accuracy=f"{quality.balanced_accuracy:.0%}",
                         threshold=f"{quality.threshold:.0%}", items=quality.items)

@@ -1,13 +1,20 @@
 """The judge for claims the cheap checks leave uncertain: which model, and how it is asked.
 
-Two kinds of judge (docs/architecture.md, "The judge"):
+Three kinds of judge (docs/architecture.md, "The judge"):
 - a grounded fact-checking model: ``bespoke-minicheck`` (Bespoke-MiniCheck-7B) is asked one
   sentence per call, ``Document: <passages>\\nClaim: <sentence>``, and answers ``Yes`` or
   ``No`` (the prompt its Ollama model card gives; no system prompt). IBM's
   ``granite3-guardian`` is asked its groundedness risk instead (system ``groundedness``, the
   passages as a ``context`` message, the sentence as the ``assistant`` message) and answers
   ``Yes`` when the sentence is NOT grounded;
-- the drafting model with the judge prompt (nodes/verification_prompts.py), batched.
+- the drafting model with the judge prompt (nodes/verification_prompts.py), batched;
+- the drafting model choosing (``choice``), for a model that cannot give verdicts: one claim
+  at a time, the passages, then two statements, the claim and its negation, and "neither";
+  asked twice with the two statements swapped. Only the same choice in both orders decides.
+  A small model asked for a verdict says "supported" to nearly everything (Qwen2.5-Coder-1.5B:
+  24 of 24 on the check set, nodes/judge_quality.py); asked to choose, it picks the claim in
+  both orders when the passage says it, and falls back on a position (the second option)
+  when it does not, so its two answers disagree and the claim stays "not checked".
 
 The default is the checker when Ollama has it installed, else the drafting model. The
 checker is trained on English: a sentence with Japanese on either side goes to the drafting
@@ -41,7 +48,7 @@ CHECKER_NUM_CTX = 8192
 DOCUMENT_TOKENS = CHECKER_NUM_CTX - 512  # room for the claim, the template and the answer
 ANSWER_TOKENS = 16  # "Yes" is one token; a chatty reply is cut, its first word still counts
 
-Protocol = Literal["minicheck", "guardian", "prompt"]
+Protocol = Literal["minicheck", "guardian", "prompt", "choice"]
 Verdict = Literal["supported", "unsupported", "uncertain"]
 _ANSWER = re.compile(r"\s*(yes|no)\b", re.IGNORECASE)
 
@@ -59,8 +66,8 @@ class Judge:
     def protocol_for(self, claim: str, passages: list[str]) -> Protocol:
         """The checker for English; Japanese on either side (the claim or a passage written
         in Japanese) goes to the prompt judge unless configured."""
-        if self.protocol == "prompt":
-            return "prompt"
+        if self.protocol in ("prompt", "choice"):
+            return self.protocol
         if not self.japanese and any(_mostly_japanese(text) for text in (claim, *passages)):
             return "prompt"
         return self.protocol
@@ -189,5 +196,80 @@ async def check_claims(manager: Any, judge: Judge, items: list[tuple[str, list[s
         if unreadable:
             result.verdict = "uncertain"
         return result
+
+    return list(await asyncio.gather(*(one(claim, passages) for claim, passages in items)))
+
+
+# --- the choice protocol -------------------------------------------------------------------------
+
+CHOICE_QUESTION = {
+    "en": "Passage:\n{passage}\n\nWhich statement does the passage support?\nA: {first}\nB: {second}\n"
+          "C: neither (the passage does not say)\n\nAnswer with one letter.",
+    "ja": "文章:\n{passage}\n\n文章が裏付けているのはどれですか。\nA: {first}\nB: {second}\n"
+          "C: どちらでもない（文章には書かれていない）\n\n記号を一文字で答えてください。",
+}
+# A letter is one token; a chatty model's "The answer is B." still has its letter in the first few.
+CHOICE_TOKENS = 8
+_LETTER = re.compile(r"(?<![A-Za-z])([ABC])(?![A-Za-z])|([ＡＢＣ])")
+# Lower-cased after "It is not true that": a leading function word, never a name ("Marie Curie").
+_LEADING_WORDS = frozenset("the a an in on at this that these those it its there some many most each every "
+                           "all both one two several".split())
+
+
+def negation_of(claim: str, language: str) -> str:
+    """The claim denied as a whole, in its own language: no word of it is changed, so the two
+    statements differ only by the denial."""
+    core = claim.strip().rstrip("。.!！?？")
+    if language == "ja":
+        return f"「{core}」というのは誤りである。"
+    first, _, rest = core.partition(" ")
+    if first.lower() in _LEADING_WORDS:
+        core = f"{first.lower()} {rest}".strip()
+    return f"It is not true that {core}."
+
+
+def read_choice(content: str) -> str | None:
+    """The letter a reply chose (A, B or C; the first one written), or None."""
+    match = _LETTER.search(content or "")
+    if match is None:
+        return None
+    return match.group(1) or "ABC"["ＡＢＣ".index(match.group(2))]
+
+
+async def choose_claims(manager: Any, judge: Judge, items: list[tuple[str, list[str]]], *, language: str, node: str,
+                        limit: int, num_ctx: int) -> list[CheckResult]:
+    """Each ``(sentence, passages)`` decided by the choice protocol, at most ``limit`` calls at once:
+    supported when both orders chose the claim, unsupported when both chose its negation or both
+    chose "neither", uncertain otherwise (two different letters: a guess by position; or a reply
+    with no letter)."""
+    gate = asyncio.Semaphore(max(1, limit))
+    budget = max(256, num_ctx - 512)
+
+    async def once(passage: str, first: str, second: str) -> str | None:
+        prompt = CHOICE_QUESTION[language].format(passage=passage, first=first, second=second)
+        async with gate:
+            content = await manager.ask(judge.model, [{"role": "user", "content": prompt}], node=node,
+                                        role=ModelRole.CHOOSE, num_ctx=num_ctx, num_predict=CHOICE_TOKENS)
+        return read_choice(content)
+
+    async def one(claim: str, passages: list[str]) -> CheckResult:
+        negation = negation_of(claim, "ja" if _mostly_japanese(claim) else "en")
+        passage = "\n\n".join(p.strip() for p in passages if p.strip())
+        passage = passage[:fitting_prefix(passage, budget - estimate_tokens(claim) * 2, at_least=1)]
+        try:
+            straight, swapped = await asyncio.gather(once(passage, claim, negation), once(passage, negation, claim))
+        except OllamaCallFailed as exc:
+            return CheckResult("uncertain", calls=2, error=str(exc)[:200])
+        # Read as what was chosen: the claim, its negation, or neither.
+        said = ({"A": "claim", "B": "negation", "C": "neither"}.get(straight or ""),
+                {"A": "negation", "B": "claim", "C": "neither"}.get(swapped or ""))
+        reply = f"{straight or '?'}/{swapped or '?'}"
+        if None in said:
+            return CheckResult("uncertain", reply=reply, calls=2)
+        if said == ("claim", "claim"):
+            return CheckResult("supported", reply=reply, calls=2)
+        if said in (("negation", "negation"), ("neither", "neither")):
+            return CheckResult("unsupported", reply=reply, calls=2)
+        return CheckResult("uncertain", reply=reply, calls=2, error="")
 
     return list(await asyncio.gather(*(one(claim, passages) for claim, passages in items)))

@@ -26,4 +26,5 @@ class ModelRole(StrEnum):
     COMPARE = "compare"  # two sources' values: a real disagreement or not
     FOLLOW_UP = "follow_up"  # search queries for claims the sources did not settle
     CHECK = "check"  # a grounded checker: one claim against one document
+    CHOOSE = "choose"  # the drafting model choosing which of a claim and its negation a passage supports
     GUARD = "guard"  # the guard model: one passage's jailbreak risk

@@ -53,6 +53,21 @@ MESSAGES: dict[str, dict[str, str]] = {
         "ja": "判定モデル {model} が {count} 文について読み取れる Yes/No を返しませんでした（例: \"{reply}\"）。"
               "それらは「未確認」としました。",
     },
+    "judge.unreadable_choice": {
+        "en": "The judge {model} named no statement (A, B or C) for {count} sentence(s) (e.g. \"{reply}\"); they are "
+              "marked \"not checked\".",
+        "ja": "判定モデル {model} が {count} 文について選択肢（A・B・C）を答えませんでした（例: \"{reply}\"）。"
+              "それらは「未確認」としました。",
+    },
+    "judge.note_choice": {
+        "en": "Judge: the drafting model {model} decided the claims the cheap checks left open by choosing, for each, "
+              "between the claim and its negation as the passage reads, twice with the two swapped; only the same "
+              "choice both times counts (it measured too low when asked for verdicts). A model made for this is one "
+              "command away: ollama pull bespoke-minicheck",
+        "ja": "判定: 簡易チェックで決まらなかった主張は、回答を書いたモデル {model} が、主張とその否定のどちらを文章が"
+              "裏付けるかを順序を入れ替えて2回選び、2回とも同じ選択のときだけ判定としました（判定を直接答えさせる方式では"
+              "測定結果が低かったため）。専用の照合モデルは ollama pull bespoke-minicheck で導入できます。",
+    },
     "judge.call_failed": {
         "en": "The judge {model} failed for {count} sentence(s) ({reason}); they are marked \"not checked\".",
         "ja": "判定モデル {model} の呼び出しが {count} 文で失敗しました（{reason}）。それらは「未確認」としました。",
@@ -89,6 +104,12 @@ MESSAGES: dict[str, dict[str, str]] = {
               "\"not checked\"",
         "ja": "{model}: ラベル付き確認用データ {items} 件（英語・日本語）でバランス精度 {accuracy}（必要なのは {threshold}）。"
               "判定には使わず、簡易チェックで決まらない文は「未確認」になります",
+    },
+    "doctor.judge_by_choice": {
+        "en": " (asked to choose between each claim and its negation, twice with the two swapped: asked for verdicts "
+              "it measured lower)",
+        "ja": "（各主張とその否定のどちらかを、順序を入れ替えて2回選ばせる方式。判定を直接答えさせる方式では測定結果が"
+              "低かったため）",
     },
     "doctor.judge_better": {
         "en": ". A model made for judging does better: ollama pull {checker}",

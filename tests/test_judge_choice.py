@@ -1,0 +1,83 @@
+"""A judge protocol a small model can follow (issue 44, item 2): the drafting model chooses which
+of a claim and its negation the passage supports, twice with the two swapped, and only the same
+choice both times decides (modules/llm/judge.py). Measured like any judge before it counts
+(nodes/judge_quality.py), and used only when the batched verdict prompt measured untrusted.
+
+The replies quoted below are Qwen2.5-Coder-1.5B's (../shared/realmodel) to this prompt on the
+project's check set: it picked the claim in both orders for all 12 true claims, and for most
+false ones picked "B" in both orders, that is, a different statement each time."""
+
+from __future__ import annotations
+
+import pytest
+
+from research.cli.doctor import check_judge
+from research.modules.core.settings import load_settings
+from research.modules.llm.judge import negation_of, read_choice
+from research.orchestrator.answer_check import check_draft, judge_uncertain_claims
+
+SOURCE = ("Mount Fuji is the highest mountain in Japan at 3,776 m. Its last eruption began on "
+          "16 December 1707 and ended on 1 January 1708. The mountain is located on Honshu, about 100 km "
+          "southwest of Tokyo.")
+DOCS = [{"label": "S1", "markdown": SOURCE, "status": "ok", "title": "Mount Fuji", "url": ""}]
+TRUE = "Japan's tallest peak is Mount Fuji [S1]."  # a paraphrase the quick checks leave open
+FALSE = "Mount Fuji lies on the island of Kyushu [S1]."  # Honshu: a name the passage does not give
+
+
+def test_the_negation_changes_no_word_of_the_claim():
+    assert negation_of("The free-threaded build is the default build in Python 3.14.", "en") == \
+        "It is not true that the free-threaded build is the default build in Python 3.14."
+    # A name keeps its capital.
+    assert negation_of("Marie Curie won the 1903 Nobel Prize in Chemistry.", "en") == \
+        "It is not true that Marie Curie won the 1903 Nobel Prize in Chemistry."
+    assert negation_of("宝永噴火は1709年に終わった。", "ja") == "「宝永噴火は1709年に終わった」というのは誤りである。"
+
+
+@pytest.mark.parametrize("reply,letter", [
+    ("A", "A"), ("B\n", "B"), ("The answer is C.", "C"), ("Answer: B", "B"), ("Ｂ", "B"), ("**A**", "A"),
+    ("", None), ("I cannot tell from the passage.", None), ("Both", None),
+])
+def test_the_letter_is_read_from_what_a_model_writes(reply, letter):
+    assert read_choice(reply) == letter
+
+
+async def test_a_judge_that_says_supported_to_everything_is_asked_to_choose_instead(fake_ollama):
+    # Asked for verdicts it says "supported" to everything (Qwen2.5-Coder-1.5B: 24 of 24); asked
+    # to choose, it reads the passage.
+    fake_ollama.judge_accuracy, fake_ollama.choice_accuracy = 0.0, 1.0
+    claims, assessments = check_draft(f"{TRUE} {FALSE}", DOCS)
+    assert [a.outcome for a in assessments] == ["uncertain", "uncertain"]
+    complete, note = await judge_uncertain_claims(claims, assessments, "en", load_settings(ollama_host=fake_ollama.url))
+    # The true paraphrase is supported; the false sentence is not: its two choices differed (a
+    # guess by position), so it stays "not checked" rather than becoming anyone's verdict.
+    assert [a.outcome for a in assessments] == ["supported", "uncertain"]
+    assert complete and note == ""
+    asked = fake_ollama.chat_requests("choose")
+    about_the_answer = [r for r in asked if "Kyushu" in r["messages"][-1]["content"]]
+    assert len(about_the_answer) == 2  # once in each order
+    straight, swapped = (r["messages"][-1]["content"] for r in about_the_answer)
+    assert "A: Mount Fuji lies on the island of Kyushu" in straight and "B: It is not true that" in straight
+    assert "A: It is not true that" in swapped and "B: Mount Fuji lies on the island of Kyushu" in swapped
+
+
+async def test_a_chosen_claim_whose_figure_the_passage_lacks_is_not_checked(fake_ollama):
+    # The judge chooses the claim both times (lenient), but 42 craters are nowhere in the passage:
+    # the program does not take a small model's word on a number.
+    fake_ollama.judge_accuracy, fake_ollama.choice_accuracy = 0.0, 1.0
+    settings = load_settings(ollama_host=fake_ollama.url)
+    await judge_uncertain_claims(*check_draft(TRUE, DOCS), "en", settings)  # measured and kept
+    fake_ollama.choice_accuracy = 0.0
+    claims, assessments = check_draft("Japan's tallest peak, Mount Fuji, has 42 craters [S1].", DOCS)
+    assert assessments[0].outcome == "uncertain"
+    await judge_uncertain_claims(claims, assessments, "en", settings)
+    chosen = [r for r in fake_ollama.chat_requests("choose") if "42 craters" in r["messages"][-1]["content"]]
+    assert len(chosen) == 2 and assessments[0].outcome == "uncertain"
+
+
+async def test_doctor_says_the_judge_is_asked_to_choose(fake_ollama, tmp_path):
+    fake_ollama.judge_accuracy, fake_ollama.choice_accuracy = 0.0, 1.0
+    settings = load_settings(ollama_host=fake_ollama.url, sessions_dir=str(tmp_path / "sessions"))
+    english = await check_judge(settings, "en")
+    assert english.status == "ok" and "its negation" in english.detail
+    japanese = await check_judge(settings, "ja")
+    assert japanese.status == "ok" and "否定" in japanese.detail
