@@ -16,7 +16,9 @@ requests are answered as a terminal would, so prompt-toolkit does not wait on th
 
     .venv/bin/python benchmarks/bench_startup.py [--quick | --repeats N] [--servers-only] [--server NAME]
 
-``--server`` (web-search, parser or research; repeatable) measures only those servers.
+``--server`` (web-search, web-search-forked, parser or research; repeatable) measures only
+those. ``web-search-forked`` is the web-search server as a host's second and later starts
+get it, forked by the zygote; its "ready" and "settled" are the forked process's own CPU.
 """
 
 from __future__ import annotations
@@ -128,6 +130,51 @@ def server_start(argv: list[str], env: dict[str, str], timeout: float = 60.0) ->
             process.wait()
 
 
+def forked_starts(repeats: int, home: Path, env: dict[str, str]) -> dict:
+    """The web-search server as a host's second and later starts get it: forked by the zygote
+    (modules/clients/zygote.py). "ready" and "settled" are the forked server's own CPU; the
+    zygote's CPU (its one import, paid once per host) is reported beside them."""
+    import asyncio
+
+    from research.modules.clients.server_process import child_environment
+    from research.modules.clients.zygote import Zygote
+
+    argv, server_env = server_commands(home, env)["web-search"]
+    server_env = child_environment(server_env)
+
+    async def one(zygote: Zygote) -> dict[str, float]:
+        start = time.perf_counter()
+        process = await zygote.start(argv[3], argv[4:], server_env, "/", 1 << 24)
+        assert process.stdin is not None and process.stdout is not None
+        process.stdin.write(INITIALIZE)
+        line = await process.stdout.readline()
+        ready_wall, ready_cpu = time.perf_counter() - start, tree_cpu(process.pid)
+        if b'"id":1' not in line.replace(b" ", b""):
+            raise RuntimeError(f"no answer to initialize from the forked server: {line[:300]!r}")
+        settled, last, quiet_since = ready_cpu, ready_cpu, time.perf_counter()
+        while time.perf_counter() - quiet_since < 0.5:
+            await asyncio.sleep(0.05)
+            settled = tree_cpu(process.pid)
+            if settled > last + 0.005:
+                last, quiet_since = settled, time.perf_counter()
+        process.stdin.close()
+        while process.returncode is None:
+            await asyncio.sleep(0.01)
+        process.close()
+        return {"ready_wall_s": ready_wall, "ready_cpu_s": ready_cpu, "settled_cpu_s": settled}
+
+    async def measure() -> dict:
+        zygote = Zygote(server_env)
+        await one(zygote)  # the zygote's import, and the file cache
+        zygote_cpu = tree_cpu(zygote.process.pid)
+        runs = [await one(zygote) for _ in range(repeats)]
+        zygote.close()
+        zygote.process.wait(timeout=10)
+        return {**{key: spread([run[key] for run in runs]) for key in runs[0]}, "zygote_cpu_s": zygote_cpu}
+
+    return asyncio.run(measure())
+
+
 def servers(repeats: int, home: Path, env: dict[str, str], only: list[str] | None = None) -> dict:
     results: dict[str, dict] = {}
     for name, (argv, server_env) in server_commands(home, env).items():
@@ -136,6 +183,8 @@ def servers(repeats: int, home: Path, env: dict[str, str], only: list[str] | Non
         server_start(argv, server_env)  # warm the file cache
         runs = [server_start(argv, server_env) for _ in range(repeats)]
         results[name] = {key: spread([run[key] for run in runs]) for key in runs[0]}
+    if not only or "web-search-forked" in only:
+        results["web-search-forked"] = forked_starts(repeats, home, env)
     return results
 
 

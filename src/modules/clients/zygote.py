@@ -1,0 +1,272 @@
+"""Our web-search server forked by a warm parent (``servers/zygote.py``) instead of a fresh
+interpreter: about 0.06 s of CPU to answer ``initialize`` instead of about 1 s.
+
+Opt-in, by the host: ``RESEARCH_FORK_SERVERS=1`` in the environment of the process that
+starts servers. Then its *second* web-search server and every later one are forks of a
+zygote it starts at that second start, which imports the server (and what the server
+builds next) once. Meant for a process that keeps starting them (``research serve``, the
+research MCP server, a test worker); a one-shot run starts one server and never a zygote
+(it would only add a process). Not the default, because a forked server shows its zygote's
+command line and start-up environment in ``/proc`` and ``ps`` (the kernel keeps those of
+the exec), and has the zygote as its parent: whatever finds our servers that way (the
+process tests, an administrator's ``pgrep``) would not see it as a spawned one.
+
+Only a start the zygote can make exactly as a spawn would is forked: this interpreter,
+``-P -m`` one of ``FORKED_MODULES``, and the variables that shape an interpreter at its
+start (``PYTHON*``, the locale) equal to the zygote's own (a zygote per such set). If the
+zygote cannot be started or goes away, starts are spawned again.
+
+``ZygoteProcess`` stands where ``asyncio.subprocess.Process`` stands for a spawned server:
+the same pipes as streams, ``pid`` and ``returncode``. The zygote is its parent, so the exit
+status comes from the zygote once it has reaped the server, and signals go through a pidfd
+of the server, which can never name another process after the server is gone.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import select
+import signal
+import socket
+import subprocess
+import sys
+import threading
+from concurrent.futures import Future, InvalidStateError
+from contextlib import suppress
+from typing import Any
+
+FORK_SERVERS = "RESEARCH_FORK_SERVERS"
+FORKED_MODULES = ("research.servers.web.server",)
+# Imported by the zygote too: what a web server builds right after it answers (its engines,
+# the fetcher and its HTTP client), so that no forked server imports them again.
+PRELOADED = ("research.servers.web.engines", "research.servers.web.fetcher", "research.servers.web.url_safety")
+# The status of a server that ended after its zygote was gone: the zygote alone could read it.
+STATUS_UNKNOWN = 255
+_MESSAGE_BYTES = 4096
+_STARTED_TIMEOUT_S = 30.0
+
+_lock = threading.Lock()
+_starts: dict[str, int] = {}  # module -> servers started by this process so far, spawned or forked
+_zygotes: dict[tuple[tuple[str, str], ...], "Zygote"] = {}
+
+
+def interpreter_environment(env: dict[str, str]) -> tuple[tuple[str, str], ...]:
+    """What of ``env`` a fresh interpreter reads before running anything (sys.path, hashing,
+    warnings, the stdio encoding): a forked server keeps its zygote's, so it must match."""
+    return tuple(sorted((k, v) for k, v in env.items()
+                        if k.startswith("PYTHON") or k in ("LANG", "LANGUAGE") or k.startswith("LC_")))
+
+
+def forkable_module(command: str, args: list[str]) -> str | None:
+    """The module a start runs when it is one the zygote can fork (``own_python_argv``'s form)."""
+    if command == sys.executable and len(args) >= 3 and args[:2] == ["-P", "-m"] and args[2] in FORKED_MODULES:
+        return args[2]
+    return None
+
+
+async def start_forked(command: str, args: list[str], env: dict[str, str], cwd: str | None,
+                       line_limit: int) -> "ZygoteProcess | None":
+    """The server forked by this process's zygote, or None: spawn it as before (not one the
+    zygote makes, the host did not opt in, the first start of its kind here, or no zygote
+    could be had)."""
+    module = forkable_module(command, args)
+    if module is None or os.environ.get(FORK_SERVERS) != "1" or not hasattr(os, "pidfd_open"):
+        return None
+    key = interpreter_environment(env)
+    with _lock:
+        count = _starts.get(module, 0)
+        _starts[module] = count + 1
+        if count == 0:
+            return None
+        zygote = _zygotes.get(key)
+        if zygote is None or not zygote.alive:
+            try:
+                zygote = _zygotes[key] = Zygote(env)
+            except OSError:
+                return None
+    try:
+        return await zygote.start(module, args[3:], env, cwd or os.getcwd(), line_limit)
+    except (OSError, ZygoteGone):
+        return None
+
+
+class ZygoteGone(Exception):
+    """The zygote did not start this server (gone, or it said why)."""
+
+
+class ZygoteProcess:
+    """A server forked by the zygote, used as an asyncio subprocess is (see the module's doc)."""
+
+    def __init__(self, pid: int, pidfd: int) -> None:
+        self.pid = pid
+        self._pidfd = pidfd
+        self._returncode: int | None = None
+        self.zygote_gone = False
+        self.stdin: asyncio.StreamWriter | None = None
+        self.stdout: asyncio.StreamReader | None = None
+        self.stderr: asyncio.StreamReader | None = None
+        self._transports: list[asyncio.BaseTransport] = []
+
+    @property
+    def returncode(self) -> int | None:
+        if self._returncode is None and self.zygote_gone and self._pidfd >= 0:
+            ended, _, _ = select.select([self._pidfd], [], [], 0)  # a pidfd reads ready once it has exited
+            if ended:
+                self._returncode = STATUS_UNKNOWN
+        return self._returncode
+
+    def exited(self, returncode: int) -> None:
+        self._returncode = returncode
+
+    def send_signal(self, sig: int) -> None:
+        if self._pidfd >= 0 and self._returncode is None:
+            with suppress(ProcessLookupError, OSError):
+                signal.pidfd_send_signal(self._pidfd, sig)
+
+    def close(self) -> None:
+        """The pipes' transports and the pidfd (``stop_process``, once the server is done)."""
+        for transport in self._transports:
+            with suppress(Exception):
+                transport.close()
+        if self._pidfd >= 0:
+            with suppress(OSError):
+                os.close(self._pidfd)
+            self._pidfd = -1
+
+
+class Zygote:
+    """This process's handle on one zygote: the control socket and the thread reading it."""
+
+    def __init__(self, env: dict[str, str], modules: tuple[str, ...] = FORKED_MODULES + PRELOADED) -> None:
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        try:
+            self.process = subprocess.Popen(
+                [sys.executable, "-P", "-m", "research.servers.zygote", *modules],
+                stdin=theirs, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, cwd="/",
+                start_new_session=True)  # Ctrl-C in the terminal is not its to see
+        finally:
+            theirs.close()
+        self.control = ours
+        self.alive = True
+        self._tokens = iter(range(1, sys.maxsize))
+        self._pending: dict[int, Future[ZygoteProcess]] = {}
+        self._running: dict[int, ZygoteProcess] = {}
+        self._reader = threading.Thread(target=self._read, name="research-zygote", daemon=True)
+        self._reader.start()
+
+    async def start(self, module: str, args: list[str], env: dict[str, str], cwd: str,
+                    line_limit: int) -> ZygoteProcess:
+        loop = asyncio.get_running_loop()
+        pipes = [os.pipe() for _ in range(3)]
+        theirs = [pipes[0][0], pipes[1][1], pipes[2][1]]
+        ours = [pipes[0][1], pipes[1][0], pipes[2][0]]
+        started: Future[ZygoteProcess] = Future()
+        with _lock:
+            token = next(self._tokens)
+            self._pending[token] = started
+        try:
+            message = {"start": token, "module": module, "args": args, "env": env, "cwd": cwd}
+            try:
+                socket.send_fds(self.control, [json.dumps(message).encode("utf-8")], theirs)
+            except OSError as exc:
+                self._gone()
+                raise ZygoteGone(str(exc)) from None
+            finally:
+                for fd in theirs:
+                    os.close(fd)
+            # Cancelled or timed out: the server (if it comes) finds its pipes closed and leaves.
+            process = await asyncio.wait_for(asyncio.wrap_future(started), _STARTED_TIMEOUT_S)
+        except BaseException:
+            with _lock:
+                self._pending.pop(token, None)
+            for fd in ours:
+                os.close(fd)
+            raise
+        try:  # from here the pipes are the streams' (closed with them)
+            process.stdin, process.stdout, process.stderr = await _streams(loop, ours, line_limit, process)
+        except BaseException:
+            process.close()
+            raise
+        return process
+
+    def _read(self) -> None:
+        while True:
+            try:
+                data, fds, _flags, _address = socket.recv_fds(self.control, _MESSAGE_BYTES, 1)
+            except OSError:
+                data, fds = b"", []
+            if not data:
+                self._gone()
+                return
+            try:
+                message = json.loads(data)
+            except ValueError:
+                message = {}
+            with _lock:
+                if "started" in message and fds:
+                    # Known from here on, so the "exited" that follows on this socket finds it.
+                    process = self._running[message["started"]] = ZygoteProcess(int(message["pid"]), fds[0])
+                    started = self._pending.pop(message["started"], None)
+                    try:
+                        if started is None:
+                            raise InvalidStateError
+                        started.set_result(process)
+                    except InvalidStateError:  # its start was cancelled meanwhile
+                        process.close()
+                elif "failed" in message:
+                    failed = self._pending.pop(message["failed"], None)
+                    with suppress(InvalidStateError, AttributeError):
+                        failed.set_exception(ZygoteGone(str(message.get("reason"))))  # type: ignore[union-attr]
+                elif "exited" in message:
+                    ended = self._running.pop(message["exited"], None)
+                    if ended is not None:
+                        ended.exited(int(message["returncode"]))
+                else:
+                    for fd in fds:
+                        os.close(fd)
+
+    def close(self) -> None:
+        """Let the zygote go (it leaves when its end of the socket closes); the servers it
+        forked stay until their own stdin closes. Shut down first: a plain close would not
+        end the reading thread's ``recv``, and the socket would stay open under it."""
+        with suppress(OSError):
+            self.control.shutdown(socket.SHUT_RDWR)
+        self._reader.join(timeout=5)
+
+    def _gone(self) -> None:
+        with _lock:
+            self.alive = False
+            for future in self._pending.values():
+                with suppress(InvalidStateError):
+                    future.set_exception(ZygoteGone("the zygote is gone"))
+            self._pending.clear()
+            for process in self._running.values():
+                process.zygote_gone = True
+        with suppress(OSError):
+            self.control.close()
+        with suppress(Exception):
+            self.process.poll()
+
+
+async def _streams(loop: asyncio.AbstractEventLoop, fds: list[int], line_limit: int,
+                   process: ZygoteProcess) -> tuple[asyncio.StreamWriter, asyncio.StreamReader, asyncio.StreamReader]:
+    """The host's ends of the server's pipes as the streams a spawned server has."""
+    files = [os.fdopen(fds[0], "wb", buffering=0), os.fdopen(fds[1], "rb", buffering=0),
+             os.fdopen(fds[2], "rb", buffering=0)]
+    try:
+        readers = []
+        for file in files[1:]:
+            reader = asyncio.StreamReader(limit=line_limit, loop=loop)
+            transport, _ = await loop.connect_read_pipe(lambda r=reader: asyncio.StreamReaderProtocol(r), file)
+            process._transports.append(transport)
+            readers.append(reader)
+        protocol = asyncio.StreamReaderProtocol(asyncio.StreamReader(loop=loop))  # drain() needs its flow control
+        transport, _ = await loop.connect_write_pipe(lambda: protocol, files[0])
+        process._transports.append(transport)
+    except BaseException:
+        for file in files:
+            file.close()  # a file its transport closed already is not closed again
+        raise
+    return asyncio.StreamWriter(transport, protocol, None, loop), readers[0], readers[1]
