@@ -172,3 +172,16 @@ async def test_a_zygote_forks_only_starts_with_its_own_interpreter_environment(f
     assert zygote_module.forkable_module(sys.executable, ["-m", "research.servers.web.server"]) is None
     assert zygote_module.forkable_module("/usr/bin/python3", argv[1:]) is None
     assert zygote_module.forkable_module(sys.executable, own_python_argv("research.servers.parser.server")[1:]) is None
+
+
+@pytest.mark.e2e
+async def test_a_zygote_that_cannot_start_leaves_the_host_spawning_and_is_not_tried_again(fresh_host, monkeypatch):
+    monkeypatch.setenv(zygote_module.FORK_SERVERS, "1")
+    monkeypatch.setattr(zygote_module, "PRELOADED", ("research.no_such_module_for_the_zygote",))
+    argv = own_python_argv("research.servers.web.server")
+    assert await zygote_module.start_forked(argv[0], argv[1:], {}, "/", LINE_LIMIT) is None  # the first
+    assert await zygote_module.start_forked(argv[0], argv[1:], {}, "/", LINE_LIMIT) is None  # its import failed
+    (broken,) = zygote_module._zygotes.values()
+    assert broken.process.wait(timeout=30) != 0 and not broken.alive and broken.served == 0
+    assert await zygote_module.start_forked(argv[0], argv[1:], {}, "/", LINE_LIMIT) is None
+    assert list(zygote_module._zygotes.values()) == [broken]  # no second zygote for the same start

@@ -45,7 +45,7 @@ PRELOADED = ("research.servers.web.engines", "research.servers.web.fetcher", "re
 # The status of a server that ended after its zygote was gone: the zygote alone could read it.
 STATUS_UNKNOWN = 255
 _MESSAGE_BYTES = 4096
-_STARTED_TIMEOUT_S = 30.0
+_STARTED_TIMEOUT_S = 60.0  # the first start waits for the zygote's imports
 
 _lock = threading.Lock()
 _starts: dict[str, int] = {}  # module -> servers started by this process so far, spawned or forked
@@ -81,6 +81,8 @@ async def start_forked(command: str, args: list[str], env: dict[str, str], cwd: 
         if count == 0:
             return None
         zygote = _zygotes.get(key)
+        if zygote is not None and not zygote.alive and not zygote.served:
+            return None  # one that died before forking anything (an import failed): not tried again
         if zygote is None or not zygote.alive:
             try:
                 zygote = _zygotes[key] = Zygote(env)
@@ -88,8 +90,8 @@ async def start_forked(command: str, args: list[str], env: dict[str, str], cwd: 
                 return None
     try:
         return await zygote.start(module, args[3:], env, cwd or os.getcwd(), line_limit)
-    except (OSError, ZygoteGone):
-        return None
+    except (OSError, ZygoteGone, asyncio.TimeoutError):
+        return None  # spawned instead; a server forked after all finds its pipes closed and leaves
 
 
 class ZygoteGone(Exception):
@@ -139,17 +141,18 @@ class ZygoteProcess:
 class Zygote:
     """This process's handle on one zygote: the control socket and the thread reading it."""
 
-    def __init__(self, env: dict[str, str], modules: tuple[str, ...] = FORKED_MODULES + PRELOADED) -> None:
+    def __init__(self, env: dict[str, str], modules: tuple[str, ...] | None = None) -> None:
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         try:
             self.process = subprocess.Popen(
-                [sys.executable, "-P", "-m", "research.servers.zygote", *modules],
+                [sys.executable, "-P", "-m", "research.servers.zygote", *(modules or FORKED_MODULES + PRELOADED)],
                 stdin=theirs, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, cwd="/",
                 start_new_session=True)  # Ctrl-C in the terminal is not its to see
         finally:
             theirs.close()
         self.control = ours
         self.alive = True
+        self.served = 0  # servers it has forked
         self._tokens = iter(range(1, sys.maxsize))
         self._pending: dict[int, Future[ZygoteProcess]] = {}
         self._running: dict[int, ZygoteProcess] = {}
@@ -208,6 +211,7 @@ class Zygote:
                 if "started" in message and fds:
                     # Known from here on, so the "exited" that follows on this socket finds it.
                     process = self._running[message["started"]] = ZygoteProcess(int(message["pid"]), fds[0])
+                    self.served += 1
                     started = self._pending.pop(message["started"], None)
                     try:
                         if started is None:
