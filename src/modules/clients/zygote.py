@@ -35,6 +35,7 @@ import sys
 import threading
 from concurrent.futures import Future, InvalidStateError
 from contextlib import suppress
+from functools import partial
 from typing import Any
 
 FORK_SERVERS = "RESEARCH_FORK_SERVERS"
@@ -146,7 +147,7 @@ class Zygote:
         try:
             self.process = subprocess.Popen(
                 [sys.executable, "-P", "-m", "research.servers.zygote", *(modules or FORKED_MODULES + PRELOADED)],
-                stdin=theirs, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, cwd="/",
+                stdin=theirs.fileno(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, cwd="/",
                 start_new_session=True)  # Ctrl-C in the terminal is not its to see
         finally:
             theirs.close()
@@ -263,14 +264,14 @@ async def _streams(loop: asyncio.AbstractEventLoop, fds: list[int], line_limit: 
         readers = []
         for file in files[1:]:
             reader = asyncio.StreamReader(limit=line_limit, loop=loop)
-            transport, _ = await loop.connect_read_pipe(lambda r=reader: asyncio.StreamReaderProtocol(r), file)
-            process._transports.append(transport)
+            read_end, _ = await loop.connect_read_pipe(partial(asyncio.StreamReaderProtocol, reader), file)
+            process._transports.append(read_end)
             readers.append(reader)
         protocol = asyncio.StreamReaderProtocol(asyncio.StreamReader(loop=loop))  # drain() needs its flow control
-        transport, _ = await loop.connect_write_pipe(lambda: protocol, files[0])
-        process._transports.append(transport)
+        write_end, _ = await loop.connect_write_pipe(lambda: protocol, files[0])
+        process._transports.append(write_end)
     except BaseException:
         for file in files:
             file.close()  # a file its transport closed already is not closed again
         raise
-    return asyncio.StreamWriter(transport, protocol, None, loop), readers[0], readers[1]
+    return asyncio.StreamWriter(write_end, protocol, None, loop), readers[0], readers[1]
