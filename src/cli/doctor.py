@@ -211,8 +211,10 @@ async def _test_search(client: WebSearchClient, label: str, lang: str, chosen: s
     except Exception as exc:  # noqa: BLE001 - the finding is the reason
         reason = exc.message(lang) if isinstance(exc, UserFacingError) else (str(exc) or type(exc).__name__)
         return _search_failed(label, lang, reason, chosen)
+    from mcp_types import TextContent
+
     structured = result.structured_content if isinstance(result.structured_content, dict) else None
-    text = " ".join(block.text for block in result.content if getattr(block, "type", "") == "text").strip()
+    text = " ".join(block.text for block in result.content if isinstance(block, TextContent)).strip()
     if structured is None:
         if result.is_error:
             return _search_failed(label, lang, text[:300], chosen)

@@ -39,9 +39,9 @@ def main(argv: list[str]) -> int:
 
         return serve(args.cache_dir)
     if args.server == "research":
-        from research.servers.research.server import serve
+        from research.servers.research.server import serve as serve_research
 
-        serve()
+        serve_research()
         return EXIT_OK
     return _parser_server(args.cache_dir, args.no_sandbox)
 

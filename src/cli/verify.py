@@ -28,7 +28,7 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from research.modules.core.errors import (
     EXIT_CLAIMS_NOT_SUPPORTED,
@@ -39,6 +39,7 @@ from research.modules.core.errors import (
     UserFacingError,
 )
 from research.modules.core.i18n import t
+from research.modules.core.language import Language
 from research.modules.text.sanitize import clean_data, for_terminal, strip_controls
 from research.state.models import VerdictState, states_json, supported_percent, verdict_state
 from research.state.progress_log import verdict_counts
@@ -70,7 +71,7 @@ class _Usage(Exception):
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # one line and exit 2, never a usage dump on stdout
+    def error(self, message: str) -> NoReturn:  # one line and exit 2, never a usage dump on stdout
         raise _Usage(message)
 
 
@@ -96,7 +97,7 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _default_lang() -> str:
+def _default_lang() -> Language:
     return "ja" if os.environ.get("LANG", "").startswith("ja") else "en"
 
 
@@ -123,7 +124,7 @@ def main(argv: list[str]) -> int:
         return EXIT_OK
 
 
-async def _judge(claims: list[Any], assessments: list[Any], lang: str) -> tuple[bool, str]:
+async def _judge(claims: list[Any], assessments: list[Any], lang: Language) -> tuple[bool, str]:
     from research.modules.core.settings import load_settings  # noqa: PLC0415 - only when a judge runs
 
     return await judge_uncertain_claims(claims, assessments, lang, load_settings())
@@ -141,7 +142,7 @@ def _documents_from(sources: list[dict[str, Any]]) -> list[dict[str, Any]]:
     ]
 
 
-def _run_batch(path: Path, *, judge: bool, lang: str, strict: bool = False) -> int:
+def _run_batch(path: Path, *, judge: bool, lang: Language, strict: bool = False) -> int:
     try:
         handle = sys.stdin if str(path) == "-" else path.open(encoding="utf-8")
     except OSError as exc:
@@ -171,7 +172,9 @@ def _run_batch(path: Path, *, judge: bool, lang: str, strict: bool = False) -> i
             claims, assessments = check_draft(item["draft"], documents)
             checked = True
             if judge:
-                checked, _ = asyncio.run(_judge(claims, assessments, item.get("lang") or lang))
+                # A line's own "lang" (any other value than "ja" reads as English), else the command's.
+                line_lang: Language = ("ja" if item["lang"] == "ja" else "en") if item.get("lang") else lang
+                checked, _ = asyncio.run(_judge(claims, assessments, line_lang))
             records = [claim_record(c, a, checked=checked) for c, a in zip(claims, assessments)]
             all_supported = all_supported and all(r["state"] == VerdictState.SUPPORTED for r in records)
             for record in records:
@@ -184,7 +187,7 @@ def _run_batch(path: Path, *, judge: bool, lang: str, strict: bool = False) -> i
 # --- one answer, files as sources ------------------------------------------------------------------
 
 
-async def _read_sources(paths: list[str], lang: str, first_label: int) -> list[dict[str, Any]]:
+async def _read_sources(paths: list[str], lang: Language, first_label: int) -> list[dict[str, Any]]:
     from research.modules.core.settings import load_settings  # noqa: PLC0415
 
     if len(paths) > MAX_SOURCES:
@@ -220,7 +223,7 @@ def _session_documents(ref: str) -> list[dict[str, Any]]:
     return read_ledger(history.resolve(ref).path)
 
 
-def _read_answer(path: str, lang: str) -> str:
+def _read_answer(path: str, lang: Language) -> str:
     """The answer file, read no further than the cap (a 5 MB answer or ``/dev/zero`` is
     refused after 200,001 characters, not read whole)."""
     try:
@@ -233,7 +236,7 @@ def _read_answer(path: str, lang: str) -> str:
     return draft
 
 
-async def _run_single(args: argparse.Namespace, lang: str) -> int:
+async def _run_single(args: argparse.Namespace, lang: Language) -> int:
     draft = _read_answer(args.answer, lang)
     documents = _session_documents(args.session) if args.session else []
     if not args.source and not documents:
@@ -276,7 +279,7 @@ _STYLES = {VerdictState.SUPPORTED: "green", VerdictState.PARTLY_SUPPORTED: "yell
            VerdictState.CONTRADICTED: "red", VerdictState.NOT_CHECKED: "yellow"}
 
 
-def print_verdicts(records: list[dict[str, Any]], shown: list[VerdictState], lang: str, *, table: bool) -> None:
+def print_verdicts(records: list[dict[str, Any]], shown: list[VerdictState], lang: Language, *, table: bool) -> None:
     """On a terminal a table that wraps (never cuts) claims and evidence, with a reason
     column; piped, one numbered block per claim, whole, for grep and diff."""
     from research.modules.core.i18n import reason_label  # noqa: PLC0415

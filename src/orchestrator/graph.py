@@ -69,7 +69,8 @@ def route_after(step: Step, asked: list[Step], following: StepName) -> Callable[
     def route(state: AgentState) -> str:
         if step.report_when_spent and budget_stops(state, following):
             return REPORT
-        return next((other.name for other in asked if state.get(other.asked_by)), following)
+        return next((other.name for other in asked if other.asked_by is not None and state.get(other.asked_by)),
+                    following)
 
     route.__name__ = f"after_{step.name}"
     return route
@@ -86,7 +87,8 @@ def build_graph(deps: WorkflowDependencies, checkpointer: Any = None):
             graph.add_edge(REPORT, END)
         elif command_targets(NODES[step.name]) is None:  # else its Command names where the run goes
             asked, following = next_steps(position) if step.in_plain_run else ([], next_steps(position)[1])
-            targets = [other.name for other in asked] + [following] + ([REPORT] if step.report_when_spent else [])
+            targets: list[str] = [other.name for other in asked]
+            targets += [following] + ([REPORT] if step.report_when_spent else [])
             if len(targets) == 1:
                 graph.add_edge(step.name, following)
             else:

@@ -156,8 +156,9 @@ async def make_graph(config: dict[str, Any] | None = None) -> AsyncIterator[Any]
                                 measure_judge=True)
     # The input schema is a plain mapping: the run's input reaches the session step whole
     # (a TypedDict would drop unknown keys unseen and pass on any key of AgentState).
-    graph = StateGraph(AgentState, input_schema=dict, output_schema=AgentState)
-    graph.add_node("session", open_session_step(deps, servers), input_schema=dict)
+    # LangGraph's types admit only those schemas; its code takes a dict as this one.
+    graph = StateGraph(AgentState, input_schema=dict, output_schema=AgentState)  # type: ignore[type-var]
+    graph.add_node("session", open_session_step(deps, servers), input_schema=dict)  # type: ignore[call-overload]
     graph.add_node("research", build_graph(deps))
     graph.add_edge(START, "session")
     graph.add_edge("session", "research")

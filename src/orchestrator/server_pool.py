@@ -109,7 +109,11 @@ class ServerPool:
         web_search, parser = self.web_search, self.parser
         self.web_search = self.parser = None
         self._key = None
-        closing = [c for c in (web_search and web_search.aclose(), parser and parser.aclose()) if c is not None]
+        closing: list[Awaitable[None]] = []
+        if web_search is not None:
+            closing.append(web_search.aclose())
+        if parser is not None:
+            closing.append(parser.aclose())
         if closing:
             await asyncio.gather(*closing, return_exceptions=True)
 

@@ -14,7 +14,7 @@ import copy
 import logging
 import sys
 import time
-from typing import Any, Awaitable, Callable
+from typing import Any, Awaitable, Callable, Protocol, cast
 
 from research.modules.core.logs import said
 from research.workflow.dependencies import WorkflowDependencies
@@ -80,7 +80,13 @@ def _as_command(result: Any) -> Any:
     return result if types is not None and isinstance(result, types.Command) else None
 
 
-def bind(name: str, node: Node, deps: WorkflowDependencies) -> Callable[[AgentState], Awaitable[Any]]:
+class BoundStep(Protocol):
+    """A step as the graph calls it: LangGraph may pass the state by its name, ``state``."""
+
+    def __call__(self, state: AgentState) -> Awaitable[Any]: ...
+
+
+def bind(name: str, node: Node, deps: WorkflowDependencies) -> BoundStep:
     """Give a node its dependencies and record start/end (with timing) in events.jsonl."""
 
     async def run(state: AgentState) -> Any:
@@ -119,7 +125,7 @@ def bind(name: str, node: Node, deps: WorkflowDependencies) -> Callable[[AgentSt
         if command is None:
             return update
         goto = command.goto
-        if isinstance(goto, str) and budget_stops({**state, **update}, goto):
+        if isinstance(goto, str) and budget_stops(cast(AgentState, {**state, **update}), goto):
             goto = "report"  # a budget ran out: the node's choice gives way to the report
         return type(command)(goto=goto, update=update)
 

@@ -74,7 +74,8 @@ class BackgroundStart(abc.ABC):
         if self._starting is None:
             raise RuntimeError("start_soon() first")
         waiter = asyncio.ensure_future(self._spawned.wait())
-        await asyncio.wait([waiter, self._starting], return_when=asyncio.FIRST_COMPLETED)
+        either: list[asyncio.Future[Any]] = [waiter, self._starting]
+        await asyncio.wait(either, return_when=asyncio.FIRST_COMPLETED)
         waiter.cancel()
 
     async def _started(self) -> None:

@@ -116,7 +116,7 @@ def _runs_ok(argv: list[str], timeout: float = _PROBE_TIMEOUT_S) -> bool:
 def bwrap_usable() -> bool:
     """bubblewrap is installed AND can create namespaces here (containers often forbid it)."""
     exe = shutil.which("bwrap")
-    return bool(exe) and _runs_ok(
+    return exe is not None and _runs_ok(
         [exe, "--unshare-all", "--die-with-parent", "--ro-bind", "/", "/", "--proc", "/proc", "--dev", "/dev", "true"]
     )
 
@@ -124,14 +124,14 @@ def bwrap_usable() -> bool:
 @lru_cache(maxsize=None)
 def unshare_usable() -> bool:
     exe = shutil.which("unshare")
-    return bool(exe) and sys.platform.startswith("linux") and _runs_ok([exe, "--user", "--map-root-user", "--net", "true"])
+    return exe is not None and sys.platform.startswith("linux") and _runs_ok([exe, "--user", "--map-root-user", "--net", "true"])
 
 
 @lru_cache(maxsize=None)
 def engine_usable(engine: str) -> bool:
     """The container engine is installed and its daemon/runtime answers."""
     exe = shutil.which(engine)
-    return bool(exe) and _runs_ok([exe, "info", "--format", "{{.ID}}"], timeout=15)
+    return exe is not None and _runs_ok([exe, "info", "--format", "{{.ID}}"], timeout=15)
 
 
 def choose_sandbox(settings: Settings) -> str:

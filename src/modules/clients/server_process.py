@@ -220,7 +220,9 @@ async def stop_process(process: ServerProcess, grace: float, terminate_first: bo
         with suppress(OSError, RuntimeError):
             process.stdin.close()
     if not await _exited(process, grace):
-        if not (terminate_first and (_signal_group(process, signal.SIGTERM) or await _exited(process, 2.0))):
+        if terminate_first:
+            _signal_group(process, signal.SIGTERM)
+        if not (terminate_first and await _exited(process, 2.0)):
             _signal_group(process, signal.SIGKILL)
             await _exited(process, 2.0)
     # Closed now, in this loop: left to the garbage collector, the pipes' transport would

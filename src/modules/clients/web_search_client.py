@@ -294,8 +294,10 @@ class WebSearchClient(BackgroundStart):
                 Path(cache_dir).mkdir(parents=True, exist_ok=True)
                 arguments["cacheDir"] = str(Path(cache_dir).resolve())
         result = await self.call(SEARCH_TOOL, arguments)
+        from mcp_types import TextContent
+
         structured = result.structured_content if isinstance(result.structured_content, dict) else None
-        text = "\n".join(block.text for block in result.content if getattr(block, "type", "") == "text")
+        text = "\n".join(block.text for block in result.content if isinstance(block, TextContent))
         if structured is not None and isinstance(structured.get("results"), list):
             if not structured.get("engine") and (result.is_error or not structured["results"]):
                 notes = "; ".join(structured.get("notes") or []) or "no engine answered"
@@ -431,10 +433,12 @@ def _parse_block(title: str, block: str, query: str, language: str, engine: str)
     )
 
 
-def _reason(exc: BaseException) -> str:
+def _reason(exc: BaseException | str) -> str:
     from mcp.shared.exceptions import MCPError
     from mcp_types import CONNECTION_CLOSED
 
+    if isinstance(exc, str):  # the connection's own words ("no answer within 30 s")
+        return exc
     if isinstance(exc, MCPError):
         if exc.code == CONNECTION_CLOSED:
             return "the server exited before answering (see web-search-server.log)"

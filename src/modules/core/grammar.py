@@ -127,5 +127,5 @@ def renumbered_titles(titles: list[str]) -> list[str]:
     taken out ("3." and "4." when 1 and 2 only repeated the Summary). Otherwise as they are."""
     if not titles or not all(TITLE_NUMBER.match(title) for title in titles):
         return titles
-    return [TITLE_NUMBER.sub(lambda found, n=n: f"{n}{found.group(1)}", title, count=1)
+    return [TITLE_NUMBER.sub(lambda found: f"{n}{found.group(1)}", title, count=1)
             for n, title in enumerate(titles, start=1)]

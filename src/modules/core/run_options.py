@@ -262,7 +262,8 @@ def restored(settings: Any, kept: Any) -> tuple[Any, list[str]]:
             continue
         kind = option.value_type()
         try:
-            value = TypeAdapter(Annotated[kind | None, Field(**option.bounds())]).validate_python(kept[option.name])
+            bounded: Any = Annotated[kind | None, Field(**option.bounds())]  # a type built at run time
+            value = TypeAdapter(bounded).validate_python(kept[option.name])
         except ValidationError:
             continue
         now = getattr(settings, option.name, None)
@@ -305,7 +306,8 @@ def tool_parameters(team: bool) -> Callable[[Callable[..., Any]], Callable[..., 
             description = t(option.help_key, "en")
             if option.reach is Reach.CAPPED:
                 description += " " + t("run_option.tool_capped", "en")
-            annotation = Annotated[option.value_type() | None, Field(description=description, **option.bounds(tool=True))]
+            annotation: Any = Annotated[option.value_type() | None,
+                                        Field(description=description, **option.bounds(tool=True))]
             added.append(inspect.Parameter(option.parameter, inspect.Parameter.KEYWORD_ONLY, default=None,
                                            annotation=annotation))
         fn.__signature__ = signature.replace(parameters=own + added)  # type: ignore[attr-defined]

@@ -361,7 +361,8 @@ class ModelManager:
             options["num_predict"] = max_tokens + thinking
         started = time.perf_counter()
         try:
-            response = await self._client.chat(
+            # stream is chosen at run time; the SDK's overloads know it only as a literal.
+            response = await self._client.chat(  # type: ignore[call-overload]
                 model=self.model,
                 messages=messages,
                 stream=stream,

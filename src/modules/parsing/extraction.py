@@ -143,9 +143,10 @@ def _codec(name: str | None) -> str | None:
 
 def decode_text(data: bytes, header_charset: str | None = None, is_html: bool = True) -> tuple[str, str]:
     """Decode with BOM > HTTP header > ``<meta>`` > strict UTF-8 > statistical guess."""
-    for bom, codec in ((codecs.BOM_UTF8, "utf-8"), (codecs.BOM_UTF16_LE, "utf-16-le"), (codecs.BOM_UTF16_BE, "utf-16-be")):
+    for bom, bom_codec in ((codecs.BOM_UTF8, "utf-8"), (codecs.BOM_UTF16_LE, "utf-16-le"),
+                           (codecs.BOM_UTF16_BE, "utf-16-be")):
         if data.startswith(bom):
-            return data[len(bom) :].decode(codec, errors="replace"), codec
+            return data[len(bom) :].decode(bom_codec, errors="replace"), bom_codec
     candidates = [_codec(header_charset)]
     if is_html:
         match = _META_CHARSET.search(data[:4096])
@@ -297,7 +298,7 @@ def _share_justext_stoplist() -> None:
         return stoplist if stoplist is words else lowered(stoplist)
 
     justext.core.define_stoplist = define_stoplist
-    external.JT_STOPLIST = words
+    external.JT_STOPLIST = words  # type: ignore[assignment]  # declared None: trafilatura fills it on first use
 
 
 def _trafilatura_markdown(text: str, url: str) -> str:

@@ -121,10 +121,10 @@ async def run_bench(request: BenchRequest, on_progress: Callable[[BenchProgress]
             append_result(results_path, result)
             results.append(result)
             timings.append(result.seconds)
-            left = len(items) - len(results)
+            remaining = len(items) - len(results)
             median = sorted(timings)[len(timings) // 2]
             on_progress(BenchProgress(len(results), len(items), sum(r.correct for r in results),
-                                      median * left if left else 0.0, result))
+                                      median * remaining if remaining else 0.0, result))
     finally:
         await asyncio.shield(kept.aclose())
     summary = summarise(bench.name, settings.model, len(items), results, config)

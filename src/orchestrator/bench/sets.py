@@ -110,18 +110,20 @@ def _pubmedqa(data: object, path: Path) -> BenchSet:
             raise _fault(path, f"{where}: CONTEXTS is not a list of texts")
         if decision not in DECISIONS:
             raise _fault(path, f"{where}: final_decision is not yes, no or maybe")
-        labels = item.get("LABELS") if isinstance(item.get("LABELS"), list) else []
+        given_labels, given_meshes, given_answer = item.get("LABELS"), item.get("MESHES"), item.get("LONG_ANSWER")
+        labels: list[object] = given_labels if isinstance(given_labels, list) else []
         parts = []
         for n, context in enumerate(contexts):
-            label = labels[n] if n < len(labels) and isinstance(labels[n], str) else ""
+            label = labels[n] if n < len(labels) else ""
+            label = label if isinstance(label, str) else ""
             parts.append(f"## {label.strip().title()}\n\n{context.strip()}" if label.strip() else context.strip())
-        meshes = item.get("MESHES") if isinstance(item.get("MESHES"), list) else []
+        meshes: list[object] = given_meshes if isinstance(given_meshes, list) else []
         terms = [term.strip() for term in meshes if isinstance(term, str) and term.strip()]
         if terms:  # as the paper's PubMed page lists them
             parts.append("## MeSH terms\n\n" + "; ".join(terms))
         page_id = "pubmedqa-" + _SAFE_ID.sub("_", str(pmid))[:40]
         bench.pages.append(Page(page_id, f"PubMed {str(pmid)[:40]}", "\n\n".join(parts)))
-        long_answer = item.get("LONG_ANSWER") if isinstance(item.get("LONG_ANSWER"), str) else ""
+        long_answer = given_answer if isinstance(given_answer, str) else ""
         bench.items.append(BenchItem(str(pmid), question.strip(), (decision,), page_id, long_answer))
     return bench
 

@@ -16,7 +16,7 @@ ship, or a coding nobody asked for) is refused: its bytes would be unreadable an
 from __future__ import annotations
 
 import zlib
-from typing import Callable
+from typing import IO, Callable, cast
 
 import httpx
 
@@ -98,7 +98,8 @@ class _Zstd:
                 return len(piece)
 
         decoder = zstandard.ZstdDecompressor(max_window_size=_ZSTD_WINDOW)
-        self.writer = decoder.stream_writer(_Sink(), write_size=_STEP)
+        # zstandard only ever calls write() on what it is given: a file is more than it needs.
+        self.writer = decoder.stream_writer(cast(IO[bytes], _Sink()), write_size=_STEP)
 
     def feed(self, data: bytes) -> None:
         try:

@@ -382,10 +382,9 @@ def serve(cache_dir: str | None, cache_root: str | None = None) -> int:
     except UserFacingError as exc:
         print(f"research mcp web-search: {exc.message('en')}", file=sys.stderr)
         return exc.exit_code
-    folders = []
+    folders: list[Path] = []  # the cache folder, then the shared root when one is given
     for raw in (cache_dir or str(default_cache_dir()), cache_root):
         if raw is None:
-            folders.append(None)
             continue
         try:
             folders.append(usable_cache_dir(raw))
@@ -397,7 +396,7 @@ def serve(cache_dir: str | None, cache_root: str | None = None) -> int:
                   file=sys.stderr)
             return EXIT_USAGE
     try:
-        anyio.run(_serve, settings, folders[0], folders[1])
+        anyio.run(_serve, settings, folders[0], folders[1] if len(folders) > 1 else None)
     except KeyboardInterrupt:
         pass
     return 0

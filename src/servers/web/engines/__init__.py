@@ -86,7 +86,7 @@ def build_engines(settings: Settings, context: EngineContext) -> EngineChain:
     every other configured one that serves as a fallback."""
     chosen = settings.search_engine
     fallback = search_fallback_allowed(settings) and not ENGINES[chosen].offline
-    order = [chosen]
+    order: list[str] = [chosen]
     if fallback:
         order += [name for name, entry in ENGINES.items() if name != chosen and entry.fallback]
     engines: list[SearchEngine] = []
