@@ -25,6 +25,7 @@ import json
 import time
 from contextvars import ContextVar
 from dataclasses import dataclass, field
+from functools import partial
 from collections.abc import Awaitable, Callable
 from typing import Annotated, Any, TypeVar
 
@@ -459,6 +460,13 @@ def build_http_server(settings: Settings, store: TokenStore, url: str) -> tuple[
                      "read, and writes a report. Runs are queued and run by workers; each token sees its own "
                      "sessions only. A research call's first progress message names its run: if the call is "
                      "lost, the run goes on and the run tool follows it again.")
+    _add_run_tools(server, service, settings)
+    _add_session_tools(server, service)
+    return server, service
+
+
+def _add_run_tools(server: MCPServer, service: HttpService, settings: Settings) -> None:
+    """research (queue a run and follow it) and run (follow one again)."""
 
     @server.tool(
         name="research",
@@ -531,6 +539,10 @@ def build_http_server(settings: Settings, store: TokenStore, url: str) -> tuple[
             message_lang = service.language(row["request"].get("lang"), str(row["request"].get("question", "")))
         return await service.follow(_owner(), run_id, message_lang, ctx, seen=after)
 
+
+def _add_session_tools(server: MCPServer, service: HttpService) -> None:
+    """cancel, sessions and session-report: what a token may do with its own runs and sessions."""
+
     @server.tool(
         name="cancel",
         description="Cancel one of your runs (its number from research's first progress message): a run still "
@@ -576,8 +588,6 @@ def build_http_server(settings: Settings, store: TokenStore, url: str) -> tuple[
                 return tool_result(report.markdown, report)
         return error_result(t("mcp_research.no_report", message_lang, session_id=session_id, status=meta.status))
 
-    return server, service
-
 
 # --- the API a client reads a run and its files through ------------------------------------
 
@@ -620,92 +630,107 @@ def build_api(service: HttpService, store: TokenStore) -> list[Any]:
                 return response
         return endpoint
 
-    async def owned_run(request: Any, owner: str) -> RunRow | None:
-        try:
-            run_id = int(request.path_params["run_id"])
-        except (KeyError, ValueError):
-            return None
-        return await service.run_of(owner, run_id)
+    return [Route(path, guarded(partial(handler, service)), methods=[method]) for path, handler, method in _API_ROUTES]
 
-    async def run_status(request: Any, owner: str) -> Any:
-        row = await owned_run(request, owner)
-        if row is None:
-            return _error("no such run", 404)
-        body = RunStatusBody(run_id=row["run_id"], status=RunStatus(row["status"]), session_id=row["session_id"],
-                             question=str(row["request"].get("question", "")), lang=row["request"].get("lang"))
-        if row["status"] in run_queue.FINAL and row["status"] != RunStatus.DONE:
-            body.error = {lang: _error_text(row["error"], lang) or str(row["status"]) for lang in ("en", "ja")}
-        if row["status"] == RunStatus.DONE and row["result"]:
-            body.result = RunJson.model_validate(service.local_json(row["run_id"], RunOutcome.read(row["result"])))
-        return _json(body)
 
-    async def run_events(request: Any, owner: str) -> Any:
-        row = await owned_run(request, owner)
-        if row is None:
-            return _error("no such run", 404)
-        try:
-            after = max(0, int(request.query_params.get("after", "0")))
-            wait = min(max(0.0, float(request.query_params.get("wait", "0"))), API_EVENTS_WAIT)
-        except ValueError:
-            return _error("after and wait are numbers", 400)
-        deadline = time.monotonic() + wait
-        while True:
-            events = await service.queue(run_queue.events_after, row["run_id"], after)
-            if events or row["status"] in run_queue.FINAL or time.monotonic() >= deadline:
-                break
-            await asyncio.sleep(FOLLOW_SECONDS)
-            row = await service.queue(run_queue.get_run, row["run_id"]) or row  # a run's row is never deleted
-        return _json(RunEvents(status=RunStatus(row["status"]), events=[
-            RunEvent(id=e["id"], event=e["event"], payload=e["payload"], worker=e["worker"]) for e in events]))
+async def _owned_run(service: HttpService, request: Any, owner: str) -> RunRow | None:
+    try:
+        run_id = int(request.path_params["run_id"])
+    except (KeyError, ValueError):
+        return None
+    return await service.run_of(owner, run_id)
 
-    async def run_cancel(request: Any, owner: str) -> Any:
-        try:
-            run_id = int(request.path_params["run_id"])
-        except (KeyError, ValueError):
-            run_id = 0
-        outcome = await service.cancel(owner, run_id) if run_id > 0 else None
-        if outcome is None:
-            return _error("no such run", 404)
-        return _json(outcome)
 
-    async def send_file(files: dict[str, bytes], name: str) -> Any:
-        if name not in files:
-            return _error("no such file", 404)
-        media = {"report.pdf": "application/pdf"}.get(name, "text/markdown; charset=utf-8")
-        return Response(files[name], media_type=media)
+async def _run_status(service: HttpService, request: Any, owner: str) -> Any:
+    row = await _owned_run(service, request, owner)
+    if row is None:
+        return _error("no such run", 404)
+    body = RunStatusBody(run_id=row["run_id"], status=RunStatus(row["status"]), session_id=row["session_id"],
+                         question=str(row["request"].get("question", "")), lang=row["request"].get("lang"))
+    if row["status"] in run_queue.FINAL and row["status"] != RunStatus.DONE:
+        body.error = {lang: _error_text(row["error"], lang) or str(row["status"]) for lang in ("en", "ja")}
+    if row["status"] == RunStatus.DONE and row["result"]:
+        body.result = RunJson.model_validate(service.local_json(row["run_id"], RunOutcome.read(row["result"])))
+    return _json(body)
 
-    async def run_file(request: Any, owner: str) -> Any:
-        row = await owned_run(request, owner)
-        if row is None:
-            return _error("no such run", 404)
-        return await send_file(await service.files(row["run_id"], row["session_id"]), request.path_params["name"])
 
-    async def session_list(request: Any, owner: str) -> Any:
-        try:
-            limit = min(max(1, int(request.query_params.get("limit", "50"))), MAX_SESSIONS_LISTED)
-        except ValueError:
-            return _error("limit is a number", 400)
-        return _json(SessionRows(sessions=await service.session_rows(owner, limit)))
+async def _run_events(service: HttpService, request: Any, owner: str) -> Any:
+    row = await _owned_run(service, request, owner)
+    if row is None:
+        return _error("no such run", 404)
+    try:
+        after = max(0, int(request.query_params.get("after", "0")))
+        wait = min(max(0.0, float(request.query_params.get("wait", "0"))), API_EVENTS_WAIT)
+    except ValueError:
+        return _error("after and wait are numbers", 400)
+    deadline = time.monotonic() + wait
+    while True:
+        events = await service.queue(run_queue.events_after, row["run_id"], after)
+        if events or row["status"] in run_queue.FINAL or time.monotonic() >= deadline:
+            break
+        await asyncio.sleep(FOLLOW_SECONDS)
+        row = await service.queue(run_queue.get_run, row["run_id"]) or row  # a run's row is never deleted
+    return _json(RunEvents(status=RunStatus(row["status"]), events=[
+        RunEvent(id=e["id"], event=e["event"], payload=e["payload"], worker=e["worker"]) for e in events]))
 
-    async def session_one(request: Any, owner: str) -> Any:
-        meta, _ = await service.session_files(owner, request.path_params["session_id"])
-        return _json(meta) if meta is not None else _error("no such session", 404)
 
-    async def session_file(request: Any, owner: str) -> Any:
-        meta, files = await service.session_files(owner, request.path_params["session_id"])
-        if meta is None:
-            return _error("no such session", 404)
-        return await send_file(files, request.path_params["name"])
+async def _run_cancel(service: HttpService, request: Any, owner: str) -> Any:
+    try:
+        run_id = int(request.path_params["run_id"])
+    except (KeyError, ValueError):
+        run_id = 0
+    outcome = await service.cancel(owner, run_id) if run_id > 0 else None
+    if outcome is None:
+        return _error("no such run", 404)
+    return _json(outcome)
 
-    return [
-        Route("/api/runs/{run_id:int}", guarded(run_status), methods=["GET"]),
-        Route("/api/runs/{run_id:int}/events", guarded(run_events), methods=["GET"]),
-        Route("/api/runs/{run_id:int}/files/{name}", guarded(run_file), methods=["GET"]),
-        Route("/api/runs/{run_id:int}/cancel", guarded(run_cancel), methods=["POST"]),
-        Route("/api/sessions", guarded(session_list), methods=["GET"]),
-        Route("/api/sessions/{session_id}", guarded(session_one), methods=["GET"]),
-        Route("/api/sessions/{session_id}/files/{name}", guarded(session_file), methods=["GET"]),
-    ]
+
+async def _send_file(files: dict[str, bytes], name: str) -> Any:
+    from starlette.responses import Response
+
+    if name not in files:
+        return _error("no such file", 404)
+    media = {"report.pdf": "application/pdf"}.get(name, "text/markdown; charset=utf-8")
+    return Response(files[name], media_type=media)
+
+
+async def _run_file(service: HttpService, request: Any, owner: str) -> Any:
+    row = await _owned_run(service, request, owner)
+    if row is None:
+        return _error("no such run", 404)
+    return await _send_file(await service.files(row["run_id"], row["session_id"]), request.path_params["name"])
+
+
+async def _session_list(service: HttpService, request: Any, owner: str) -> Any:
+    try:
+        limit = min(max(1, int(request.query_params.get("limit", "50"))), MAX_SESSIONS_LISTED)
+    except ValueError:
+        return _error("limit is a number", 400)
+    return _json(SessionRows(sessions=await service.session_rows(owner, limit)))
+
+
+async def _session_one(service: HttpService, request: Any, owner: str) -> Any:
+    meta, _ = await service.session_files(owner, request.path_params["session_id"])
+    return _json(meta) if meta is not None else _error("no such session", 404)
+
+
+async def _session_file(service: HttpService, request: Any, owner: str) -> Any:
+    meta, files = await service.session_files(owner, request.path_params["session_id"])
+    if meta is None:
+        return _error("no such session", 404)
+    return await _send_file(files, request.path_params["name"])
+
+
+# The API's routes: a handler gets the service, the request and the token's owner id.
+_API_ROUTES: tuple[tuple[str, Callable[[HttpService, Any, str], Awaitable[Any]], str], ...] = (
+    ("/api/runs/{run_id:int}", _run_status, "GET"),
+    ("/api/runs/{run_id:int}/events", _run_events, "GET"),
+    ("/api/runs/{run_id:int}/files/{name}", _run_file, "GET"),
+    ("/api/runs/{run_id:int}/cancel", _run_cancel, "POST"),
+    ("/api/sessions", _session_list, "GET"),
+    ("/api/sessions/{session_id}", _session_one, "GET"),
+    ("/api/sessions/{session_id}/files/{name}", _session_file, "GET"),
+)
 
 
 @dataclass

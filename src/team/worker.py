@@ -98,6 +98,64 @@ class ClaimUnconfirmed(Exception):
     writes nothing more into its session folder, and the worker hands it back."""
 
 
+class _RunWatch:
+    """One claimed run while it runs: its progress events on their way to the database, and
+    why this worker may no longer write for it (``lost``), once the database refused its claim
+    (another worker took the run) or could not confirm it."""
+
+    def __init__(self, worker: "Worker", claimed: ClaimedRun) -> None:
+        self.worker = worker
+        self.claimed = claimed
+        self.events: asyncio.Queue[ProgressEvent] = asyncio.Queue()
+        self.lost: list[BaseException] = []
+        self.run: asyncio.Future[Any] | None = None
+
+    def may_write(self) -> None:
+        """The session folder's fence, checked before each file write: once the database has
+        refused this worker's claim or could not confirm it, nothing more is written into the
+        folder. (A clock-kept lease here made runs flap between workers after a database
+        restart; the database's verdict comes within a heartbeat.)"""
+        if self.lost:
+            raise self.lost[0] if isinstance(self.lost[0], Fenced) else ClaimUnconfirmed(str(self.lost[0]))
+
+    def progress(self, event: ProgressEvent) -> None:
+        if not isinstance(event, Token):  # the streamed answer is far too chatty for the table
+            self.events.put_nowait(event)
+
+    def lose(self, exc: BaseException) -> None:
+        if not self.lost:
+            self.lost.append(exc)
+        if self.run is not None:
+            self.run.cancel()
+
+    async def write_events(self) -> None:
+        """Never dies on a failed write: every event is marked done, so the drain ends."""
+        run_id = self.claimed.run_id
+        while True:
+            event = await self.events.get()
+            try:
+                if not self.lost:
+                    if isinstance(event, SessionStarted):
+                        await self.worker.lease.set_session(run_id, event.session_id)
+                    await self.worker.lease.add_event(run_id, *to_wire(event))
+            except Exception as exc:  # noqa: BLE001 - the database or the fence: the run stops
+                self.lose(exc)
+            finally:
+                self.events.task_done()
+
+    async def beat(self) -> None:
+        while True:
+            await asyncio.sleep(self.worker.heartbeat_seconds)
+            try:
+                ours = await self.worker.lease.heartbeat(self.claimed.run_id)
+            except Exception as exc:  # noqa: BLE001 - the database is gone for us
+                self.lose(exc)
+                return
+            if not ours:
+                self.lose(Fenced(self.claimed.run_id, self.claimed.claims))
+                return
+
+
 class Worker:
     def __init__(self, settings: Settings, *, name: str | None = None, lang: str | None = None,
                  lease_seconds: float = DEFAULT_LEASE_SECONDS, heartbeat_seconds: float = DEFAULT_HEARTBEAT_SECONDS):
@@ -234,8 +292,21 @@ class Worker:
             CURRENT_FENCE.reset(fence)
 
     async def _run_one(self, claimed: ClaimedRun, settings: Settings, servers: ServerLease) -> None:
-        request = claimed.request
         history = HistoryManager(settings.sessions_dir)
+        session_id, finished = await self._session_of(claimed, history)
+        if finished:
+            return  # by an earlier claim
+        watch = _RunWatch(self, claimed)
+        research_request = ResearchRequest(
+            question=claimed.request.question, resume=session_id or None, owner=claimed.owner,
+            parent_session=claimed.request.parent,  # a follow-up in a remote REPL conversation
+            queue_run=claimed.run_id, guard=watch.may_write, servers=servers.pool)
+        run = watch.run = asyncio.ensure_future(run_research(research_request, settings, watch.progress))
+        await self._watch(run, watch)
+        await self._settle(claimed, run, watch.lost, history, servers)
+
+    async def _session_of(self, claimed: ClaimedRun, history: HistoryManager) -> tuple[str, bool]:
+        """The run's session ("" when it has none yet), and whether an earlier claim finished it."""
         session_id = claimed.session_id
         if not session_id and claimed.claims > 1:
             # An earlier claim may have made the session and lost the database before saying so.
@@ -249,62 +320,14 @@ class Worker:
                 info = SessionInfo(session_id, history.path(session_id))
                 await self.lease.finish(claimed.run_id, RunStatus.DONE,
                                         result_from_meta(info, meta.get("language", ""), meta, resumed=True))
-                return
-        events: asyncio.Queue[ProgressEvent] = asyncio.Queue()
-        lost: list[BaseException] = []  # why this worker may no longer write for the run
-        run: asyncio.Future[Any]
+                return session_id, True
+        return session_id or "", False
 
-        def may_write() -> None:
-            # The session folder's fence, checked before each file write: once the database has
-            # refused this worker's claim (another took the run) or could not confirm it, nothing
-            # more is written into the folder. (A clock-kept lease here made runs flap between
-            # workers after a database restart; the database's verdict comes within a heartbeat.)
-            if lost:
-                raise lost[0] if isinstance(lost[0], Fenced) else ClaimUnconfirmed(str(lost[0]))
-
-        research_request = ResearchRequest(
-            question=request.question, resume=session_id or None, owner=claimed.owner,
-            parent_session=request.parent,  # a follow-up in a remote REPL conversation
-            queue_run=claimed.run_id, guard=may_write, servers=servers.pool)
-
-        def progress(event: ProgressEvent) -> None:
-            if not isinstance(event, Token):  # the streamed answer is far too chatty for the table
-                events.put_nowait(event)
-
-        def lose(exc: BaseException) -> None:
-            if not lost:
-                lost.append(exc)
-            run.cancel()
-
-        async def write_events() -> None:
-            # Never dies on a failed write: every event is marked done, so the drain below ends.
-            while True:
-                event = await events.get()
-                try:
-                    if not lost:
-                        if isinstance(event, SessionStarted):
-                            await self.lease.set_session(claimed.run_id, event.session_id)
-                        await self.lease.add_event(claimed.run_id, *to_wire(event))
-                except Exception as exc:  # noqa: BLE001 - the database or the fence: the run stops
-                    lose(exc)
-                finally:
-                    events.task_done()
-
-        async def beat() -> None:
-            while True:
-                await asyncio.sleep(self.heartbeat_seconds)
-                try:
-                    ours = await self.lease.heartbeat(claimed.run_id)
-                except Exception as exc:  # noqa: BLE001 - the database is gone for us
-                    lose(exc)
-                    return
-                if not ours:
-                    lose(Fenced(claimed.run_id, claimed.claims))
-                    return
-
-        run = asyncio.ensure_future(run_research(research_request, settings, progress))
-        writer = asyncio.ensure_future(write_events())
-        beating = asyncio.ensure_future(beat())
+    async def _watch(self, run: asyncio.Future[Any], watch: "_RunWatch") -> None:
+        """Until the run ends, this worker is asked to stop or it loses the run; then its last
+        progress events are written."""
+        writer = asyncio.ensure_future(watch.write_events())
+        beating = asyncio.ensure_future(watch.beat())
         stop = asyncio.ensure_future(self.stopping.wait())
         try:
             try:
@@ -315,19 +338,23 @@ class Worker:
                 # Procrastinate cancels a job past its shutdown grace, or one its owner aborted.
                 run.cancel()
                 await asyncio.wait({run}, timeout=STOP_SECONDS)
-                raise  # the servers are replaced: the run may have left a call in flight (see below)
+                raise  # the servers are replaced: the run may have left a call in flight (see _settle)
             if not run.done():  # stopped or lost: the session is kept and the run goes back in the queue
                 run.cancel()
                 await asyncio.wait({run}, timeout=STOP_SECONDS)
                 if not run.done():
-                    self.say("worker.left_behind", run_id=claimed.run_id, seconds=f"{STOP_SECONDS:.0f}")
+                    self.say("worker.left_behind", run_id=watch.claimed.run_id, seconds=f"{STOP_SECONDS:.0f}")
             try:
-                await asyncio.wait_for(events.join(), DRAIN_SECONDS)
+                await asyncio.wait_for(watch.events.join(), DRAIN_SECONDS)
             except asyncio.TimeoutError:
-                lose(TimeoutError("progress events could not be written"))
+                watch.lose(TimeoutError("progress events could not be written"))
         finally:
             for task in (writer, beating, stop):
                 task.cancel()
+
+    async def _settle(self, claimed: ClaimedRun, run: asyncio.Future[Any], lost: list[BaseException],
+                      history: HistoryManager, servers: ServerLease) -> None:
+        """What the queue is told of a run that ended, stopped or was lost."""
         failure = None if run.cancelled() or not run.done() else run.exception()
         if run.cancelled() or not run.done() or lost:
             servers.spoil()  # a run stopped midway may have left a call in flight: the next gets a fresh pair

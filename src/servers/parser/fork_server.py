@@ -43,12 +43,22 @@ import signal
 import socket
 import sys
 from dataclasses import dataclass
-from typing import Any, Callable, NoReturn
+from typing import Callable, NoReturn, TypedDict
 
 from research.servers.parser.limits import ChildLimits
 from research.servers.parser.worker import EXIT_STATUS, frame, run_child
 
 _CONTROL_MESSAGE_BYTES = 4096
+
+
+class ControlMessage(TypedDict, total=False):
+    """One message of the control socket (the protocol above); each holds the keys of one kind."""
+
+    preload: bool
+    parse: int
+    memory_mb: int
+    cpu_seconds: float
+    kill: int
 
 
 class ForkServerGone(Exception):
@@ -92,7 +102,7 @@ class ForkServer:
     def next_token(self) -> int:
         return next(self._tokens)
 
-    async def send(self, message: dict[str, Any], descriptor: int | None = None) -> None:
+    async def send(self, message: ControlMessage, descriptor: int | None = None) -> None:
         """One control message (and a descriptor to hand over), without blocking the loop."""
         import anyio  # the server's event loop; the fork server never imports it
 
@@ -141,13 +151,48 @@ def _serve(control: socket.socket, preload: Callable[[], None]) -> NoReturn:
     # child's collections do not write into (and so copy) the pages it shares with us.
     gc.freeze()
 
-    selector = selectors.DefaultSelector()
-    selector.register(control, selectors.EVENT_READ, "control")
-    selector.register(wake_read, selectors.EVENT_READ, "children")
-    running: dict[int, _Child] = {}  # by token
-    by_pid: dict[int, _Child] = {}
+    _Forker(control, wake_read, wake_write).serve()
 
-    def fork_child(limits: ChildLimits, channel: socket.socket) -> int:
+
+class _Forker:
+    """The fork server after its preload: a child forked per document, reaped when it exits,
+    every child killed when the server goes."""
+
+    def __init__(self, control: socket.socket, wake_read: int, wake_write: int) -> None:
+        self.control, self.wake_read, self.wake_write = control, wake_read, wake_write
+        self.selector = selectors.DefaultSelector()
+        self.selector.register(control, selectors.EVENT_READ, "control")
+        self.selector.register(wake_read, selectors.EVENT_READ, "children")
+        self.running: dict[int, _Child] = {}  # by token
+        self.by_pid: dict[int, _Child] = {}
+
+    def serve(self) -> NoReturn:
+        while True:
+            for key, _ in self.selector.select():
+                if key.data == "children":
+                    try:
+                        while os.read(self.wake_read, 512):
+                            pass
+                    except BlockingIOError:
+                        pass
+                    self.reap()
+                    continue
+                try:
+                    data, descriptors, _flags, _address = socket.recv_fds(self.control, _CONTROL_MESSAGE_BYTES, 4)
+                except InterruptedError:
+                    continue
+                if not data:  # the server is gone: so is everything it started
+                    for child in self.running.values():
+                        _kill_group(child.pid)
+                    os._exit(0)
+                try:
+                    message = json.loads(data)
+                    self.on_request(message, descriptors)
+                except (ValueError, KeyError, TypeError):  # not from our server: dropped
+                    for descriptor in descriptors:
+                        os.close(descriptor)
+
+    def fork_child(self, limits: ChildLimits, channel: socket.socket) -> int:
         pid = os.fork()
         if pid != 0:
             return pid
@@ -156,23 +201,23 @@ def _serve(control: socket.socket, preload: Callable[[], None]) -> NoReturn:
             os.setpgid(0, 0)
             signal.set_wakeup_fd(-1)
             signal.signal(signal.SIGCHLD, signal.SIG_DFL)
-            selector.close()
-            control.close()
-            os.close(wake_read)
-            os.close(wake_write)
-            for other in running.values():
+            self.selector.close()
+            self.control.close()
+            os.close(self.wake_read)
+            os.close(self.wake_write)
+            for other in self.running.values():
                 other.channel.close()
             run_child(channel, limits)  # ends the process itself
         finally:
             os._exit(code)
 
-    def on_request(message: dict[str, Any], descriptors: list[int]) -> None:
+    def on_request(self, message: ControlMessage, descriptors: list[int]) -> None:
         if "parse" in message and len(descriptors) == 1:
             token = int(message["parse"])
             limits = ChildLimits(memory_mb=int(message["memory_mb"]), cpu_seconds=float(message["cpu_seconds"]))
             channel = socket.socket(fileno=descriptors[0])
             try:
-                pid = fork_child(limits, channel)
+                pid = self.fork_child(limits, channel)
             except OSError:  # no process to be had: the server reads the end of the stream
                 channel.close()
                 return
@@ -180,15 +225,15 @@ def _serve(control: socket.socket, preload: Callable[[], None]) -> NoReturn:
                 os.setpgid(pid, pid)  # also here: a kill may come before the child ran its own
             except OSError:
                 pass  # it already has
-            running[token] = by_pid[pid] = _Child(token, pid, channel)
+            self.running[token] = self.by_pid[pid] = _Child(token, pid, channel)
             return
         for descriptor in descriptors:  # nothing else carries one
             os.close(descriptor)
-        child = running.get(message.get("kill"))  # type: ignore[arg-type]
+        child = self.running.get(message.get("kill"))  # type: ignore[arg-type]
         if child is not None:  # not reaped yet, so its pid (and group) cannot have been reused
             _kill_group(child.pid)
 
-    def reap() -> None:
+    def reap(self) -> None:
         while True:
             try:
                 # WNOWAIT: the exited child stays a zombie, holding its pid and so its process
@@ -200,41 +245,16 @@ def _serve(control: socket.socket, preload: Callable[[], None]) -> NoReturn:
                 return
             _kill_group(exited.si_pid)
             pid, status = os.waitpid(exited.si_pid, 0)
-            child = by_pid.pop(pid, None)
+            child = self.by_pid.pop(pid, None)
             if child is None:
                 continue
-            running.pop(child.token, None)
+            self.running.pop(child.token, None)
             try:
                 child.channel.setblocking(False)
                 child.channel.send(frame(EXIT_STATUS, str(status).encode("ascii")))
             except OSError:
                 pass  # the server stopped listening (done, or the child stuffed the buffer)
             child.channel.close()
-
-    while True:
-        for key, _ in selector.select():
-            if key.data == "children":
-                try:
-                    while os.read(wake_read, 512):
-                        pass
-                except BlockingIOError:
-                    pass
-                reap()
-                continue
-            try:
-                data, descriptors, _flags, _address = socket.recv_fds(control, _CONTROL_MESSAGE_BYTES, 4)
-            except InterruptedError:
-                continue
-            if not data:  # the server is gone: so is everything it started
-                for child in running.values():
-                    _kill_group(child.pid)
-                os._exit(0)
-            try:
-                message = json.loads(data)
-                on_request(message, descriptors)
-            except (ValueError, KeyError, TypeError):  # not from our server: dropped
-                for descriptor in descriptors:
-                    os.close(descriptor)
 
 
 def _wait_for_preload(control: socket.socket) -> None:

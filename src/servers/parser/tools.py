@@ -28,7 +28,7 @@ import socket
 import sys
 import tempfile
 from dataclasses import asdict, dataclass
-from typing import Annotated, Any
+from typing import Annotated, cast
 
 import anyio
 from mcp.server.mcpserver.exceptions import ToolError
@@ -45,9 +45,17 @@ from research.modules.clients.sandbox import (
     probe_from_inside,
 )
 from research.servers.mcp_support import ResearchMCPServer, exit_now
-from research.servers.parser.fork_server import ForkServer, ForkServerGone
+from research.servers.parser.fork_server import ControlMessage, ForkServer, ForkServerGone
 from research.servers.parser.limits import MB, ChildLimits, env_number
-from research.servers.parser.worker import EXIT_STATUS, FRAME_HEADER, REQUEST, RESULT, ParseRequest, frame
+from research.servers.parser.worker import (
+    EXIT_STATUS,
+    FRAME_HEADER,
+    REQUEST,
+    RESULT,
+    ParseOutcome,
+    ParseRequest,
+    frame,
+)
 from research.state.models import PARSED_DOCUMENT, ParsedDocument
 
 DEFAULT_TIMEOUT_S = 30.0
@@ -94,7 +102,7 @@ class DocumentRunner:
         # The one parse-concurrency limit (sandbox.parse_concurrency), shared with the client.
         self._slots = anyio.Semaphore(parse_concurrency())
 
-    async def parse(self, request: ParseRequest, timeout_s: float) -> dict[str, Any]:
+    async def parse(self, request: ParseRequest, timeout_s: float) -> ParseOutcome:
         """Parse in a fresh child. Waiting is async, so a cancelled call (the client sent
         ``notifications/cancelled`` or went away) kills its child and frees its slot at once."""
         async with self._slots:
@@ -103,7 +111,8 @@ class DocumentRunner:
             ours, theirs = socket.socketpair()
             try:
                 with theirs:
-                    await self._ask_fork_server({"parse": token, **asdict(limits)}, theirs.fileno())
+                    await self._ask_fork_server({"parse": token, "memory_mb": limits.memory_mb,
+                                                 "cpu_seconds": limits.cpu_seconds}, theirs.fileno())
                 ours.setblocking(False)
                 with anyio.move_on_after(timeout_s) as waited:
                     tag, payload = await _exchange(ours, request)
@@ -121,7 +130,7 @@ class DocumentRunner:
                 with anyio.CancelScope(shield=True):
                     await self._ask_fork_server({"kill": token})
 
-    async def _ask_fork_server(self, message: dict[str, Any], descriptor: int | None = None) -> None:
+    async def _ask_fork_server(self, message: ControlMessage, descriptor: int | None = None) -> None:
         try:
             await self.forks.send(message, descriptor)
         except ForkServerGone as exc:
@@ -177,7 +186,7 @@ async def _recv_exactly(channel: socket.socket, size: int) -> bytearray | None:
     return buffer
 
 
-def _outcome(payload: bytes) -> dict[str, Any]:
+def _outcome(payload: bytes) -> ParseOutcome:
     """The child's ``{"ok": ..., ...}``, read as data only (JSON, never pickle)."""
     try:
         outcome = json.loads(payload)
@@ -185,7 +194,7 @@ def _outcome(payload: bytes) -> dict[str, Any]:
         outcome = None
     if not isinstance(outcome, dict) or "ok" not in outcome:
         return {"ok": False, "reason": "the parser process sent a malformed result"}
-    return outcome
+    return cast(ParseOutcome, outcome)  # its document is validated where the tool reads it
 
 
 def _status_reason(payload: bytes, limits: ChildLimits) -> str:

@@ -18,7 +18,7 @@ import socket
 import struct
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Required, TypedDict
 
 from research.servers.parser.limits import MB, ChildLimits, apply_child_limits
 
@@ -114,6 +114,15 @@ def parse_document(request: ParseRequest) -> dict[str, Any]:
     return parsed.as_dict()
 
 
+class ParseOutcome(TypedDict, total=False):
+    """What a child answers, as JSON: ``ok`` with the document's fields (``ParsedDocument``,
+    validated by the server when it reads them), or not ``ok`` and why."""
+
+    ok: Required[bool]
+    document: dict[str, Any]
+    reason: str
+
+
 class EmptyDocument(Exception):
     """The document decoded fine but has no text to read."""
 
@@ -142,11 +151,11 @@ def run_child(channel: socket.socket, limits: ChildLimits) -> None:
     os._exit(0)
 
 
-def _memory_failure(limits: ChildLimits, doing: str) -> dict[str, Any]:
+def _memory_failure(limits: ChildLimits, doing: str) -> ParseOutcome:
     return {"ok": False, "reason": f"memory limit exceeded ({limits.memory_mb} MB) {doing}"}
 
 
-def _outcome(request: ParseRequest, limits: ChildLimits) -> dict[str, Any]:
+def _outcome(request: ParseRequest, limits: ChildLimits) -> ParseOutcome:
     try:
         return {"ok": True, "document": parse_document(request)}
     except MemoryError:
