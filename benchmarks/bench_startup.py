@@ -17,8 +17,10 @@ requests are answered as a terminal would, so prompt-toolkit does not wait on th
     .venv/bin/python benchmarks/bench_startup.py [--quick | --repeats N] [--servers-only] [--server NAME]
 
 ``--server`` (web-search, web-search-forked, parser or research; repeatable) measures only
-those. ``web-search-forked`` is the web-search server as a host's second and later starts
-get it, forked by the zygote; its "ready" and "settled" are the forked process's own CPU.
+those. ``web-search-forked`` is the web-search server as a host that asked for forks
+gets it, forked by the zygote; its "ready" and "settled" are the forked process's own CPU.
+With it, ``web-search-held``: the summed PSS of 1 and 3 servers held at once, spawned against
+forked (the zygote included).
 """
 
 from __future__ import annotations
@@ -131,7 +133,7 @@ def server_start(argv: list[str], env: dict[str, str], timeout: float = 60.0) ->
 
 
 def forked_starts(repeats: int, home: Path, env: dict[str, str]) -> dict:
-    """The web-search server as a host's second and later starts get it: forked by the zygote
+    """The web-search server as a host that asked for forks gets it: forked by the zygote
     (modules/clients/zygote.py). "ready" and "settled" are the forked server's own CPU; the
     zygote's CPU (its one import, paid once per host) is reported beside them."""
     import asyncio
@@ -175,6 +177,60 @@ def forked_starts(repeats: int, home: Path, env: dict[str, str]) -> dict:
     return asyncio.run(measure())
 
 
+def held_memory(count: int, home: Path, env: dict[str, str]) -> dict:
+    """Summed PSS (MiB) of ``count`` web-search servers held at once, each answered
+    ``initialize`` and settled: spawned, against forked by one zygote (the zygote included).
+    What a host that keeps several (other settings, other sessions) holds."""
+    import asyncio
+
+    from research.modules.clients.server_process import child_environment
+    from research.modules.clients.zygote import Zygote
+    from treemem import memory_kib
+
+    argv, server_env = server_commands(home, env)["web-search"]
+    server_env = child_environment(server_env)
+
+    def pss_mib(pids: list[int]) -> float:
+        return round(sum((memory_kib(pid) or (0, 0))[0] for pid in pids) / 1024, 1)
+
+    spawned = [subprocess.Popen(argv, env=server_env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                stderr=subprocess.DEVNULL, cwd="/", start_new_session=True) for _ in range(count)]
+    for process in spawned:
+        assert process.stdin is not None and process.stdout is not None
+        process.stdin.write(INITIALIZE)
+        process.stdin.flush()
+        process.stdout.readline()
+    time.sleep(2.0)  # the engines and HTTP client built in the background
+    spawned_mib = pss_mib([process.pid for process in spawned])
+    for process in spawned:
+        assert process.stdin is not None
+        process.stdin.close()
+        process.wait(timeout=10)
+
+    async def forked() -> float:
+        zygote = Zygote(server_env)
+        processes = []
+        for _ in range(count):
+            process = await zygote.start(argv[3], argv[4:], server_env, "/", 1 << 24)
+            assert process.stdin is not None and process.stdout is not None
+            process.stdin.write(INITIALIZE)
+            await process.stdout.readline()
+            processes.append(process)
+        await asyncio.sleep(2.0)
+        total = pss_mib([zygote.process.pid] + [process.pid for process in processes])
+        for process in processes:
+            assert process.stdin is not None
+            process.stdin.close()
+            while process.returncode is None:
+                await asyncio.sleep(0.01)
+            process.close()
+        zygote.close()
+        zygote.process.wait(timeout=10)
+        return total
+
+    return {"servers": count, "spawned_pss_mib": spawned_mib, "forked_pss_mib": asyncio.run(forked())}
+
+
 def servers(repeats: int, home: Path, env: dict[str, str], only: list[str] | None = None) -> dict:
     results: dict[str, dict] = {}
     for name, (argv, server_env) in server_commands(home, env).items():
@@ -185,6 +241,7 @@ def servers(repeats: int, home: Path, env: dict[str, str], only: list[str] | Non
         results[name] = {key: spread([run[key] for run in runs]) for key in runs[0]}
     if not only or "web-search-forked" in only:
         results["web-search-forked"] = forked_starts(repeats, home, env)
+        results["web-search-held"] = [held_memory(count, home, env) for count in (1, 3)]
     return results
 
 

@@ -2,8 +2,7 @@
 
 A forked server must be what a spawned one is to its host: its own environment, folder,
 arguments, session and signals, the pipes and nothing else of the zygote's, and an exit
-status; a signal reaches it and only it. A host that did not ask for forks, or whose first
-start it is, spawns as before.
+status; a signal reaches it and only it. A host that did not ask for forks spawns as before.
 """
 
 from __future__ import annotations
@@ -110,8 +109,7 @@ async def test_the_zygote_leaves_when_its_host_lets_it_go_and_its_servers_stay_u
 
 @pytest.fixture
 def fresh_host(monkeypatch):
-    """This process as a host that has started no web-search server yet, and no zygote."""
-    monkeypatch.setattr(zygote_module, "_starts", {})
+    """This process as a host that has no zygote yet."""
     monkeypatch.setattr(zygote_module, "_zygotes", {})
     yield
     for zygote in zygote_module._zygotes.values():
@@ -133,21 +131,18 @@ async def _tools_of_a_started_web_server(tmp_path: Path) -> tuple[object, list[s
 
 
 @pytest.mark.e2e
-async def test_a_host_that_asks_for_forks_gets_its_second_web_search_server_forked(fresh_host, monkeypatch, tmp_path):
+async def test_only_a_host_that_asks_for_forks_gets_its_web_search_servers_forked(fresh_host, monkeypatch, tmp_path):
     monkeypatch.delenv(zygote_module.FORK_SERVERS, raising=False)
     spawned, tools = await _tools_of_a_started_web_server(tmp_path)
     again, _ = await _tools_of_a_started_web_server(tmp_path)
     assert not isinstance(spawned, ZygoteProcess) and not isinstance(again, ZygoteProcess)
-    assert zygote_module._zygotes == {}  # not asked: no zygote
+    assert zygote_module._zygotes == {}  # not asked (a one-shot run): no zygote
 
     monkeypatch.setenv(zygote_module.FORK_SERVERS, "1")
-    monkeypatch.setattr(zygote_module, "_starts", {})
-    first, _ = await _tools_of_a_started_web_server(tmp_path)
-    second, second_tools = await _tools_of_a_started_web_server(tmp_path)
-    third, _ = await _tools_of_a_started_web_server(tmp_path)
-    assert not isinstance(first, ZygoteProcess)  # a one-shot run's only server is never forked
-    assert isinstance(second, ZygoteProcess) and isinstance(third, ZygoteProcess)
-    assert second_tools == tools  # the same server, speaking MCP through the SDK
+    first, first_tools = await _tools_of_a_started_web_server(tmp_path)
+    second, _ = await _tools_of_a_started_web_server(tmp_path)
+    assert isinstance(first, ZygoteProcess) and isinstance(second, ZygoteProcess)
+    assert first_tools == tools  # the same server, speaking MCP through the SDK
     assert len(zygote_module._zygotes) == 1
 
 
@@ -158,7 +153,6 @@ async def test_a_zygote_forks_only_starts_with_its_own_interpreter_environment(f
     monkeypatch.setenv(zygote_module.FORK_SERVERS, "1")
     argv = own_python_argv("research.servers.web.server") + ["--cache-dir", str(tmp_path)]
     plain, hashed = {"HOME": str(tmp_path)}, {"HOME": str(tmp_path), "PYTHONHASHSEED": "1"}
-    assert await zygote_module.start_forked(argv[0], argv[1:], plain, "/", LINE_LIMIT) is None  # the first
     forked = [await zygote_module.start_forked(argv[0], argv[1:], env, "/", LINE_LIMIT) for env in (plain, hashed)]
     # PYTHONHASHSEED is read when an interpreter starts: that start needs a zygote started with it.
     assert all(isinstance(process, ZygoteProcess) for process in forked)
@@ -179,7 +173,6 @@ async def test_a_zygote_that_cannot_start_leaves_the_host_spawning_and_is_not_tr
     monkeypatch.setenv(zygote_module.FORK_SERVERS, "1")
     monkeypatch.setattr(zygote_module, "PRELOADED", ("research.no_such_module_for_the_zygote",))
     argv = own_python_argv("research.servers.web.server")
-    assert await zygote_module.start_forked(argv[0], argv[1:], {}, "/", LINE_LIMIT) is None  # the first
     assert await zygote_module.start_forked(argv[0], argv[1:], {}, "/", LINE_LIMIT) is None  # its import failed
     (broken,) = zygote_module._zygotes.values()
     assert broken.process.wait(timeout=30) != 0 and not broken.alive and broken.served == 0

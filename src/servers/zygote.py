@@ -4,9 +4,9 @@ once, and forks a server process for each start a host asks for.
 Why: a server's start is about a second of CPU, 90 % of it the MCP SDK's import (pydantic
 models of two protocol eras, the HTTP transports), and no lighter import path of the SDK
 gets under 0.7 s (docs/benchmarks.md, "Light processes"). A process forked from a parent
-that has imported it is ready in about 0.1 s. A host that starts more than one web-search
-server (the REPL, ``research serve``, the research MCP server, a test worker) asks this
-process from its second start on (``modules/clients/zygote.py``); a one-shot run starts
+that has imported it is ready in about 0.06 s. A host that keeps starting web-search
+servers (``research serve``, the research MCP server, a test worker) asks this process for
+each of them when it has opted in (``modules/clients/zygote.py``); a one-shot run starts
 its one server as before. The parser server is never forked from here: it runs inside its
 sandbox, which bubblewrap makes when it executes the server.
 

@@ -103,8 +103,8 @@ class ServerLauncher:
 
     async def spawn(self) -> ServerProcess:
         env = child_environment(self.env)
-        # The web-search server, from this process's second start of it on: a fork of a warm
-        # parent (about 0.1 s of CPU instead of 1 s; zygote.py). None: spawned as below.
+        # The web-search server, where this process asked for forks: a fork of a warm parent
+        # (about 0.06 s of CPU instead of 1 s; zygote.py). None: spawned as below.
         process: ServerProcess | None = await start_forked(self.command, self.args, env, self.cwd, _LINE_LIMIT)
         if process is None:
             process = await asyncio.create_subprocess_exec(

@@ -2,11 +2,15 @@
 interpreter: about 0.06 s of CPU to answer ``initialize`` instead of about 1 s.
 
 Opt-in, by the host: ``RESEARCH_FORK_SERVERS=1`` in the environment of the process that
-starts servers. Then its *second* web-search server and every later one are forks of a
-zygote it starts at that second start, which imports the server (and what the server
-builds next) once. Meant for a process that keeps starting them (``research serve``, the
-research MCP server, a test worker); a one-shot run starts one server and never a zygote
-(it would only add a process). Not the default, because a forked server shows its zygote's
+starts servers. Then every web-search server it starts is a fork of a zygote it starts at
+its first start, which imports the server (and what the server builds next) once. Meant for
+a process that keeps starting them (``research serve``, the research MCP server, a test
+worker). The first start costs what a spawn costs (the zygote's import instead of the
+server's); from the second on each costs a fork. Memory: the zygote stays while the host
+lives (about 57 MiB of PSS on its own, less as forked servers share its pages); one forked
+server adds about 20 MiB where a spawned one holds 60 (docs/benchmarks.md), so a host that
+only ever starts one server is better off without it: a one-shot run never asks for it.
+Not the default, because a forked server shows its zygote's
 command line and start-up environment in ``/proc`` and ``ps`` (the kernel keeps those of
 the exec), and has the zygote as its parent: whatever finds our servers that way (the
 process tests, an administrator's ``pgrep``) would not see it as a spawned one.
@@ -49,7 +53,6 @@ _MESSAGE_BYTES = 4096
 _STARTED_TIMEOUT_S = 60.0  # the first start waits for the zygote's imports
 
 _lock = threading.Lock()
-_starts: dict[str, int] = {}  # module -> servers started by this process so far, spawned or forked
 _zygotes: dict[tuple[tuple[str, str], ...], "Zygote"] = {}
 
 
@@ -70,17 +73,12 @@ def forkable_module(command: str, args: list[str]) -> str | None:
 async def start_forked(command: str, args: list[str], env: dict[str, str], cwd: str | None,
                        line_limit: int) -> "ZygoteProcess | None":
     """The server forked by this process's zygote, or None: spawn it as before (not one the
-    zygote makes, the host did not opt in, the first start of its kind here, or no zygote
-    could be had)."""
+    zygote makes, the host did not opt in, or no zygote could be had)."""
     module = forkable_module(command, args)
     if module is None or os.environ.get(FORK_SERVERS) != "1" or not hasattr(os, "pidfd_open"):
         return None
     key = interpreter_environment(env)
     with _lock:
-        count = _starts.get(module, 0)
-        _starts[module] = count + 1
-        if count == 0:
-            return None
         zygote = _zygotes.get(key)
         if zygote is not None and not zygote.alive and not zygote.served:
             return None  # one that died before forking anything (an import failed): not tried again
