@@ -279,7 +279,7 @@ def first_draft_facts(fake: FakeOllama, q: Question) -> list[str]:
             continue
         if re.match(r"(?:この|本)(?:資料|文書|ページ)は|(?:This|The) (?:document|page|article) ", sentence):
             continue  # says what a page is, not a fact of the question's world
-        # The judge prompt's shape (nodes/verification_prompts.py): numbered passages, then the claim.
+        # The judge prompt's shape (workflow/verification_prompts.py): numbered passages, then the claim.
         numbered = [f"[P{n}] (S1) {line[2:]}" for n, line in enumerate(evidence, 1)]  # the label is not read
         block = ("Passages:\n" + "\n".join(numbered) + "\n\nClaims:\nClaim 1 ("
                  + ", ".join(f"P{n}" for n in range(1, len(numbered) + 1)) + f"): {sentence}\n")

@@ -31,7 +31,7 @@ from research.modules.text.evidence import EvidenceIndex, assess_claim  # noqa: 
 from research.modules.core.settings import Settings  # noqa: E402
 from research.workflow.dependencies import WorkflowDependencies  # noqa: E402
 from research.nodes.verification import verify_claims  # noqa: E402
-from research.nodes.verification_prompts import FollowUpPlan, JudgeBatch, JudgeVerdict  # noqa: E402
+from research.workflow.verification_prompts import FollowUpPlan, JudgeBatch, JudgeVerdict  # noqa: E402
 from tests.fixtures import web_fixture as fixture  # noqa: E402
 
 ARTICLES = [fixture.FUJI_EN, fixture.FUJI_JA, fixture.LANGGRAPH_EN, fixture.LANGGRAPH_JA,

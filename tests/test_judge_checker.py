@@ -12,7 +12,7 @@ import random
 
 import pytest
 from fixtures.fake_ollama import FakeOllama
-from research.nodes.judge_quality import CHECK_SET
+from research.workflow.judge_quality import CHECK_SET
 
 from research.modules.core.settings import load_settings
 from research.modules.llm.judge import (
@@ -54,7 +54,7 @@ def _checker_calls(fake: FakeOllama) -> list[dict]:
 
 def _prompt_judge_calls(fake: FakeOllama) -> list[dict]:
     """The prompt judge's calls about the answer's own claims: not the one that measures the
-    judge on the check set first (nodes/judge_quality.py, asserted where that is the point)."""
+    judge on the check set first (workflow/judge_quality.py, asserted where that is the point)."""
     return [r for r in fake.chat_requests() if (r.get("format") or {}).get("title") == "JudgeBatch"
             and not _measuring(r)]
 

@@ -1,7 +1,7 @@
 """A judge protocol a small model can follow (issue 44, item 2): the drafting model chooses which
 of a claim and its negation the passage supports, twice with the two swapped, and only the same
 choice both times decides (modules/llm/judge.py). Measured like any judge before it counts
-(nodes/judge_quality.py), and used only when the batched verdict prompt measured untrusted.
+(workflow/judge_quality.py), and used only when the batched verdict prompt measured untrusted.
 
 The replies quoted below are Qwen2.5-Coder-1.5B's (../shared/realmodel) to this prompt on the
 project's check set: it picked the claim in both orders for all 12 true claims, and for most

@@ -16,10 +16,10 @@ from research.modules.core.settings import Settings, load_settings
 from research.modules.llm.judge import Judge
 from research.modules.llm.model_manager import ModelManager
 from research.workflow.dependencies import WorkflowDependencies
-from research.nodes.judge_quality import CHECK_SET, TRUSTED_AT
+from research.workflow.judge_quality import CHECK_SET, TRUSTED_AT
 from research.nodes.verification import measured_quality
 from research.nodes.verification import verify_claims
-from research.nodes.verification_prompts import JudgeBatch, JudgeVerdict
+from research.workflow.verification_prompts import JudgeBatch, JudgeVerdict
 from research.orchestrator.answer_check import check_draft, judge_uncertain_claims
 from research.state.agent_state import state_from_json
 from fixtures.memory_history import MemoryHistory

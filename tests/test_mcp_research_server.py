@@ -240,7 +240,7 @@ async def test_verify_agrees_with_research_verify(research_env, tmp_path, fake_o
     assert command.returncode == 0, command.stderr
     expected = json.loads(command.stdout)
     judged_by_command = len(fake_ollama.judge_requests())
-    measuring_calls = 3  # the judge measured on the check set in three stages of 8 (nodes/judge_quality.py)
+    measuring_calls = 3  # the judge measured on the check set in three stages of 8 (workflow/judge_quality.py)
     assert judged_by_command >= 1 and len(fake_ollama.judge_requests(measuring=True)) == measuring_calls
 
     async with Client(host_params(research_env)) as host:

@@ -15,7 +15,7 @@ from research.modules.core.settings import load_settings
 from research.modules.llm.roles import ModelRole
 from research.modules.text.tokens import estimate_tokens, truncate_to_tokens
 from research.workflow.prompts import PlannedQuery, QueryPlan
-from research.nodes.verification_prompts import JudgeBatch
+from research.workflow.verification_prompts import JudgeBatch
 
 FALLBACK = QueryPlan(queries=[PlannedQuery(text="fallback", language="en")])
 
@@ -286,7 +286,7 @@ async def test_a_thinking_model_gets_its_verdict_out_under_the_judge_s_cap(fake_
     """The judge's reply is capped at a few tokens; gpt-oss reasons first (the fake too, and
     like Ollama it counts that against num_predict). The reply still arrives whole, not cut in
     the reasoning; a model that does not think gets the bare cap."""
-    from research.nodes.verification_prompts import JUDGE_TOKENS_FRAME, JUDGE_TOKENS_PER_CLAIM
+    from research.workflow.verification_prompts import JUDGE_TOKENS_FRAME, JUDGE_TOKENS_PER_CLAIM
 
     cap = JUDGE_TOKENS_PER_CLAIM + JUDGE_TOKENS_FRAME
     manager = _manager(fake_ollama)

@@ -12,7 +12,7 @@ from test_verification_node import BAD, LEDGER, FakeModel, _deps, _state, _verif
 
 from research.nodes.llm import redraft_unsupported
 from research.workflow.prompts import RevisedSentence, SentenceRevisions
-from research.nodes.verification_prompts import FollowUpPlan, FollowUpQuery, JudgeBatch, JudgeVerdict
+from research.workflow.verification_prompts import FollowUpPlan, FollowUpQuery, JudgeBatch, JudgeVerdict
 from research.state.models import VerificationResult, VerificationSummary
 
 JUDGE_NO = JudgeBatch(verdicts=[JudgeVerdict(id=1, verdict="unsupported", confidence=0.8)])

@@ -15,7 +15,7 @@ import pytest
 from fixtures.fake_model import FakeModel as SharedFakeModel
 from fixtures.memory_history import MemoryHistory
 
-from research.nodes.verification_prompts import (
+from research.workflow.verification_prompts import (
     FollowUpPlan,
     FollowUpQuery,
     JudgeBatch,

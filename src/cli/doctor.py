@@ -265,7 +265,7 @@ def check_sessions_dir(settings: Settings, lang: str) -> Check:
 
 
 async def check_judge(settings: Settings, lang: str) -> Check:
-    """The judge measured now on the project's labelled check set (nodes/judge_quality.py): ok
+    """The judge measured now on the project's labelled check set (workflow/judge_quality.py): ok
     when its verdicts count, a warning when they do not, with the judge that would do better."""
     from research.modules.llm.judge import CHECKER, judge_for
     from research.modules.llm.model_manager import ModelManager

@@ -4,14 +4,14 @@ Steps, in order:
 1. language fidelity: every sentence not in the requested language is rewritten (one batched call);
 2. the draft is split into claims (sentences, with their section and cited labels);
 3. cheap checks per claim (``modules/text/evidence.py``): labels exist, lexical overlap, numbers;
-4. the model judges the borderline claims only, all in one structured call;
-5. the answer, assembled from the verdicts (nodes/answer.py): values corrected from their
+4. the model judges the borderline claims only: all in one structured call, or (a small model) by choosing;
+5. the answer, assembled from the verdicts (workflow/answer.py): values corrected from their
    passage, only what the checks support kept, the rest listed by the report;
 6. routing: too few supported claims and loops left -> follow-up queries and back to search.
 
 ``supported_ratio`` is the share of claims found supported, the same figure every surface
 shows beside the counts. A partly supported claim does not count: it leaves the answer
-(nodes/answer.py), so the answer holds no more than that share says.
+(workflow/answer.py), so the answer holds no more than that share says.
 """
 
 from __future__ import annotations
@@ -62,13 +62,13 @@ from research.state.models import (
     states_json,
 )
 from research.workflow.dependencies import ModelRole, WorkflowDependencies
-from research.nodes.judge_quality import CHECK_SET, kept_quality, quality_for
-from research.nodes import verification_prompts
+from research.workflow.judge_quality import CHECK_SET, kept_quality, quality_for
+from research.workflow import verification_prompts
 from research.workflow import prompts
 from research.workflow.answer import NOT_CHECKED_AS_CLAIMS, ProgramText, Topic, assemble_answer, not_a_claim_reason
 from research.workflow.prompts import SENTENCE_ITEM, SentenceRewrites
 from research.modules.llm.model_manager import REPAIR_PROMPT, capped_lines
-from research.nodes.verification_prompts import (
+from research.workflow.verification_prompts import (
     FOLLOW_UP_SYSTEM,
     FOLLOW_UP_USER,
     JUDGE_CLAIM,
@@ -217,7 +217,7 @@ async def verify_claims(state: AgentState, deps: WorkflowDependencies) -> Comman
                 wanted = {v.index for v in open_claims}
                 targets = [draft[c.start:c.end].strip() for c, v in zip(claims, verdicts) if v.index in wanted]
     summary.loops = loops + 1 if route == "search" else loops  # a round asked for counts
-    # The answer a person reads, built from the verdicts (nodes/answer.py). Built every round:
+    # The answer a person reads, built from the verdicts (workflow/answer.py). Built every round:
     # a budget may turn a "search" into the report, and nothing unchecked may reach it.
     question = str(state.get("question") or "")
     sub_questions = [sub.question for sub in state.get("plan") or []]
@@ -378,7 +378,7 @@ def _accept_rewrite(original: str, reply: str, language: Language) -> str | None
 
 
 async def measured_quality(judge: Judge, model: Any, settings: Settings, *, again: bool = False) -> JudgeQuality:
-    """The judge's measured quality (nodes/judge_quality.py), measured through this step's own
+    """The judge's measured quality (workflow/judge_quality.py), measured through this step's own
     judging (``judge_uncertain``) when no figure is kept, or ``again``."""
     return await quality_for(judge, model, settings, judge_uncertain, again=again)
 
@@ -450,7 +450,7 @@ async def judge_uncertain(
     silently supported. ``record`` (optional) receives how many claims each judge took.
     ``confirm``: the prompt judge's "supported" counts only where the passage sentences it names
     hold the claim's names and figures and do not deny it (off only to measure the model's own
-    replies, nodes/judge_quality.py). Returns False when some uncertain claim could not be judged.
+    replies, workflow/judge_quality.py). Returns False when some uncertain claim could not be judged.
     """
     judge = judge or judge_for(settings, model)
     if judge.missing:

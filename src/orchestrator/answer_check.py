@@ -92,7 +92,7 @@ async def judge_uncertain_claims(
     from research.modules.core.i18n import t  # noqa: PLC0415
 
     judge = judge_for(settings, model)
-    # The judge is measured before its verdicts count, as in a run (nodes/judge_quality.py), and
+    # The judge is measured before its verdicts count, as in a run (workflow/judge_quality.py), and
     # asked by the protocol it measured trusted with.
     quality = None
     if judge.protocol == "prompt":

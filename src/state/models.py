@@ -193,7 +193,7 @@ class LanguageCheck(StateModel):
 
 
 class JudgeQuality(StateModel):
-    """The judge measured on the project's labelled check set (nodes/judge_quality.py): how well
+    """The judge measured on the project's labelled check set (workflow/judge_quality.py): how well
     it tells supported from unsupported claims, and whether its verdicts count."""
 
     model: str = ""

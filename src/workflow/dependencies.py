@@ -129,6 +129,6 @@ class WorkflowDependencies:
     history: "HistoryManager"
     # Told each step's start and end, the streamed draft and lines for the user (state/progress_events.py).
     progress: ProgressCallback = field(default=lambda event: None)
-    # Measure the judge on the check set before its verdicts count (nodes/judge_quality.py). The
+    # Measure the judge on the check set before its verdicts count (workflow/judge_quality.py). The
     # orchestrator always does; a unit test of other behaviour may leave it off.
     measure_judge: bool = False

@@ -2,7 +2,7 @@
 with the structured replies they ask for.
 
 Kept apart from the steps' logic so they can be read and tuned in one place. The verifier's
-own prompts (the judge's, the follow-up queries') live in ``nodes/verification_prompts.py``.
+own prompts (the judge's, the follow-up queries') live in ``workflow/verification_prompts.py``.
 """
 
 from __future__ import annotations

@@ -7,12 +7,12 @@ Three kinds of judge (docs/architecture.md, "The judge"):
   ``granite3-guardian`` is asked its groundedness risk instead (system ``groundedness``, the
   passages as a ``context`` message, the sentence as the ``assistant`` message) and answers
   ``Yes`` when the sentence is NOT grounded;
-- the drafting model with the judge prompt (nodes/verification_prompts.py), batched;
+- the drafting model with the judge prompt (workflow/verification_prompts.py), batched;
 - the drafting model choosing (``choice``), for a model that cannot give verdicts: one claim
   at a time, the passages, then two statements, the claim and its negation, and "neither";
   asked twice with the two statements swapped. Only the same choice in both orders decides.
   A small model asked for a verdict says "supported" to nearly everything (Qwen2.5-Coder-1.5B:
-  24 of 24 on the check set, nodes/judge_quality.py); asked to choose, it picks the claim in
+  24 of 24 on the check set, workflow/judge_quality.py); asked to choose, it picks the claim in
   both orders when the passage says it, and falls back on a position (the second option)
   when it does not, so its two answers disagree and the claim stays "not checked".
 

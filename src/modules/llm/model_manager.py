@@ -133,7 +133,7 @@ class ModelManager:
             raise OllamaCallFailed(exc.error) from None
         installed = {m.model for m in listing.models if m.model}
         self._installed = installed
-        # The weights' digests: what a judge's measured accuracy is kept for (nodes/judge_quality.py).
+        # The weights' digests: what a judge's measured accuracy is kept for (workflow/judge_quality.py).
         self.digests = {m.model: m.digest or "" for m in listing.models if m.model}
         for candidate in (self.settings.model, self.settings.fallback_model):
             if candidate and model_is_installed(candidate, installed):
