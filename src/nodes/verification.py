@@ -157,20 +157,7 @@ async def verify_claims(state: AgentState, deps: WorkflowDependencies) -> Comman
                                        judge=judge, record=judged_by)
     else:
         judged = False  # a judge that measured no better than a guess decides nothing: "not checked"
-    attributed: dict[int, list[str]] = {}  # uncited claim -> the sources the judge read for it
-    for claim, assessment, method in zip(claims, assessments, methods):
-        if method == "model" and assessment.outcome == "supported" and not claim.citations:
-            sources = list(dict.fromkeys(passage.label for passage in assessment.candidates))
-            if sources and len(sources) <= _ATTRIBUTION_SOURCES and assessment.score >= _ATTRIBUTION_COVERAGE:
-                # The judge read passages of these sources only, and found support there: the
-                # answer cites them, so the reader can trace the sentence (small models cite
-                # nothing at all).
-                attributed[claim.index] = sources
-                continue
-            # The judge found support, but the sentence cites nothing and the cheap checks found
-            # few of its words in what the judge read: the reader cannot trace it, so it does
-            # not count as supported.
-            assessment.verdict, assessment.outcome, assessment.reason = "partly_supported", "uncertain", "uncited"
+    attributed = _attribute_uncited(claims, assessments, methods)
     verdicts = [_verdict(claim, a, m) for claim, a, m in zip(claims, assessments, methods)]
     for verdict in verdicts:
         if verdict.index in attributed:
@@ -182,40 +169,12 @@ async def verify_claims(state: AgentState, deps: WorkflowDependencies) -> Comman
     summary = _summary(verdicts, loops, language_check, documents)
     summary.judge_complete = judged
     summary.corrected = corrected
-    summary.judge = JudgeRecord(**judge.describe(), **judged_by, quality=quality)  # which judge decided what
+    summary.judge = JudgeRecord.model_validate({**judge.describe(), **judged_by, "quality": quality})  # who decided what
     summary.not_checked = sum(1 for v in verdicts if not v.checked)
     # The ledger only grows: a follow-up round's redraft reads what came after this many.
     summary.documents_seen = len(documents)
-    route: Literal["search", "report"] = "report"
-    follow_ups: list[FollowUpQuery] = []
-    targets: list[str] = []
-    share = summary.supported_ratio
-    earlier_shares = list(state.get("supported_shares") or [])
-    wants_more = share < deps.settings.verification_pass_ratio
-    # With no readable source there is nothing a claim could be checked against here; the
-    # search node already reported it, and the report says plainly that evidence is missing.
-    if wants_more and loops < deps.settings.max_verification_loops and index.sources:
-        if earlier_shares and share < earlier_shares[-1] + MIN_LOOP_GAIN:
-            # The last round found nothing that helped: another one would only cost calls.
-            summary.loop_stopped = "no_gain"
-            deps.history.append_event(state["session_id"], "loop_stopped", share=share, previous=earlier_shares[-1])
-            deps.progress(Message("verifier.loop_no_gain"))
-        else:
-            # Decided before any model writes: a round of search, redraft and judging only for the
-            # claims this round could not settle, and only when a query can be aimed at them.
-            question = str(state.get("question") or "")
-            open_claims = [v for v in verdicts if _unsettled(v) and _can_settle(v, question)]
-            if not open_claims:
-                summary.loop_stopped = "nothing_to_settle"
-                deps.history.append_event(state["session_id"], "loop_stopped", share=share, reason="nothing_to_settle")
-                deps.progress(Message("verifier.loop_nothing_to_settle"))
-            else:
-                follow_ups = [FollowUpQuery(text=query.text, language=query.language, round=search_rounds + 1)
-                              for query in await _follow_up_queries(state, open_claims, language, deps, new_errors)]
-            if follow_ups:
-                route = "search"
-                wanted = {v.index for v in open_claims}
-                targets = [draft[c.start:c.end].strip() for c, v in zip(claims, verdicts) if v.index in wanted]
+    route, follow_ups, targets = await _next_round(state, deps, summary, claims, verdicts, draft, language,
+                                                   has_sources=bool(index.sources), new_errors=new_errors)
     summary.loops = loops + 1 if route == "search" else loops  # a round asked for counts
     # The answer a person reads, built from the verdicts (workflow/answer.py). Built every round:
     # a budget may turn a "search" into the report, and nothing unchecked may reach it.
@@ -246,7 +205,7 @@ async def verify_claims(state: AgentState, deps: WorkflowDependencies) -> Comman
     update: AgentState = {
         "verification": verification,
         "follow_up_queries": follow_ups,  # a reducer adds them to the earlier rounds'
-        "supported_shares": [share],
+        "supported_shares": [summary.supported_ratio],
         "redraft_targets": targets,
     }
     if route == "search":
@@ -254,6 +213,69 @@ async def verify_claims(state: AgentState, deps: WorkflowDependencies) -> Comman
     if new_errors:
         update["errors"] = new_errors  # a reducer adds them
     return Command(goto=route, update=update)
+
+
+async def _next_round(state: AgentState, deps: WorkflowDependencies, summary: VerificationSummary,
+                      claims: list[Claim], verdicts: list[ClaimVerdict], draft: str, language: Language, *,
+                      has_sources: bool, new_errors: list[RunError]) -> tuple[Literal["search", "report"],
+                                                                            list[FollowUpQuery], list[str]]:
+    """Whether to search again: (route, the follow-up queries, the sentences the redraft aims at).
+    Another round only while too few claims are supported, loops are left, the last round
+    helped, and a query can be aimed at a claim still open (``summary`` says why not)."""
+    search_rounds = int(state.get("search_rounds") or 0)
+    loops = max(0, search_rounds - 1)
+    route: Literal["search", "report"] = "report"
+    follow_ups: list[FollowUpQuery] = []
+    targets: list[str] = []
+    share = summary.supported_ratio
+    earlier_shares = list(state.get("supported_shares") or [])
+    wants_more = share < deps.settings.verification_pass_ratio
+    # With no readable source there is nothing a claim could be checked against here; the
+    # search node already reported it, and the report says plainly that evidence is missing.
+    if wants_more and loops < deps.settings.max_verification_loops and has_sources:
+        if earlier_shares and share < earlier_shares[-1] + MIN_LOOP_GAIN:
+            # The last round found nothing that helped: another one would only cost calls.
+            summary.loop_stopped = "no_gain"
+            deps.history.append_event(state["session_id"], "loop_stopped", share=share, previous=earlier_shares[-1])
+            deps.progress(Message("verifier.loop_no_gain"))
+        else:
+            # Decided before any model writes: a round of search, redraft and judging only for the
+            # claims this round could not settle, and only when a query can be aimed at them.
+            question = str(state.get("question") or "")
+            open_claims = [v for v in verdicts if _unsettled(v) and _can_settle(v, question)]
+            if not open_claims:
+                summary.loop_stopped = "nothing_to_settle"
+                deps.history.append_event(state["session_id"], "loop_stopped", share=share, reason="nothing_to_settle")
+                deps.progress(Message("verifier.loop_nothing_to_settle"))
+            else:
+                follow_ups = [FollowUpQuery(text=query.text, language=query.language, round=search_rounds + 1)
+                              for query in await _follow_up_queries(state, open_claims, language, deps, new_errors)]
+            if follow_ups:
+                route = "search"
+                wanted = {v.index for v in open_claims}
+                targets = [draft[c.start:c.end].strip() for c, v in zip(claims, verdicts) if v.index in wanted]
+    return route, follow_ups, targets
+
+
+def _attribute_uncited(claims: list[Claim], assessments: list[Assessment], methods: list[str]) -> dict[int, list[str]]:
+    """Uncited claims the judge found supported -> the sources it read for them, where those
+    are few and hold most of the sentence's words; any other uncited "supported" from the judge
+    goes back to uncertain (``assessments`` updated in place)."""
+    attributed: dict[int, list[str]] = {}
+    for claim, assessment, method in zip(claims, assessments, methods):
+        if method == "model" and assessment.outcome == "supported" and not claim.citations:
+            sources = list(dict.fromkeys(passage.label for passage in assessment.candidates))
+            if sources and len(sources) <= _ATTRIBUTION_SOURCES and assessment.score >= _ATTRIBUTION_COVERAGE:
+                # The judge read passages of these sources only, and found support there: the
+                # answer cites them, so the reader can trace the sentence (small models cite
+                # nothing at all).
+                attributed[claim.index] = sources
+                continue
+            # The judge found support, but the sentence cites nothing and the cheap checks found
+            # few of its words in what the judge read: the reader cannot trace it, so it does
+            # not count as supported.
+            assessment.verdict, assessment.outcome, assessment.reason = "partly_supported", "uncertain", "uncited"
+    return attributed
 
 
 # --- 1. language fidelity ---------------------------------------------------------------------
@@ -282,10 +304,9 @@ async def _fix_language(
     try:
         batch = await deps.model.structured(
             [{"role": "system", "content": REWRITE_SYSTEM[language]}, {"role": "user", "content": items}],
-            SentenceRewrites, node=NODE, role=ModelRole.TRANSLATE, fallback=None,
+            SentenceRewrites, node=NODE, role=ModelRole.TRANSLATE, fallback=SentenceRewrites(),
         )
-        if isinstance(batch, SentenceRewrites):
-            replies = {item.id: item.text for item in batch.sentences}
+        replies = {item.id: item.text for item in batch.sentences}  # none from a reply of the wrong shape
     except UserFacingError:
         raise  # Ollama is gone: the run cannot go on, the CLI says why
     except Exception as exc:  # noqa: BLE001 - a transport hiccup costs the rewrite, not the run
@@ -540,12 +561,13 @@ async def _judge_by_choice(positions: list[int], claims: list[Claim], assessment
             if "?" in result.reply:
                 unreadable.append(result.reply)
             continue
-        verdict = result.verdict
+        verdict: str = result.verdict
         if confirm and verdict == "supported":
             context = " ".join(text for text in items[positions.index(position)][1])
-            verdict = _choice_confirmed(by_index[position].plain, context)
-            if verdict is None:
+            confirmed = _choice_confirmed(by_index[position].plain, context)
+            if confirmed is None:
                 continue  # chosen, but a figure of the claim is not in its passages: not checked
+            verdict = confirmed
         assessment = assessments[position]
         assessment.verdict = assessment.outcome = verdict
         assessment.borderline = False
@@ -596,24 +618,7 @@ async def _judge_by_prompt(positions: list[int], claims: list[Claim], assessment
     passage_cost = {number: estimate_tokens(text) + 8 for number, (_, text) in enumerate(shown, 1)}
     claim_cost = {position: estimate_tokens(by_index[position].plain) + 8 + JUDGE_TOKENS_PER_CLAIM
                   for position in positions}
-    every = list(range(1, len(shown) + 1))
-    if sum(passage_cost.values()) + sum(claim_cost.values()) <= budget:
-        batches = [(every, group) for group in _spread(positions, parallel)]  # the draft's order
-    else:
-        # Claims that read the same passages stand together, so a batch cut for size shows fewer.
-        order = sorted(positions, key=lambda position: (cited[position][:1], position))
-        batches, group, needed, used = [], [], set(), 0
-        for position in order:
-            extra = sum(passage_cost[n] for n in cited[position] if n not in needed)
-            if group and used + extra + claim_cost[position] > budget:
-                batches.append((sorted(needed), group))
-                group, needed, used = [], set(), 0
-                extra = sum(passage_cost[n] for n in cited[position])
-            group.append(position)
-            needed |= set(cited[position])
-            used += extra + claim_cost[position]
-        if group:
-            batches.append((sorted(needed), group))
+    batches = _judge_batches(positions, cited, passage_cost, claim_cost, budget, parallel)
     gate = asyncio.Semaphore(max(1, parallel))
 
     async def ask(passages: list[int], group: list[int]) -> Any:
@@ -656,13 +661,14 @@ async def _judge_by_prompt(positions: list[int], claims: list[Claim], assessment
                 continue  # an id we did not ask about, or a second answer for one we did
             seen.add(position)
             assessment = assessments[position]
-            verdict = judged.verdict
+            verdict: str = judged.verdict
             if confirm and verdict == "supported":
                 named = _named_sentences(judged.sentences, cited[position], shown)
                 context = " ".join(_shown_text(shown[n - 1][1]) for n in cited[position])
-                verdict = confirmed_verdict(by_index[position].plain, named, context, language)
-                if verdict is None:
+                confirmed = confirmed_verdict(by_index[position].plain, named, context, language)
+                if confirmed is None:
                     continue  # no sentence it named says the claim's names and figures: not checked
+                verdict = confirmed
             assessment.verdict = verdict
             assessment.outcome = {"supported": "supported", "unsupported": "unsupported"}.get(verdict, "uncertain")
             assessment.borderline = False
@@ -676,9 +682,40 @@ async def _judge_by_prompt(positions: list[int], claims: list[Claim], assessment
     return complete
 
 
+def _judge_batches(positions: list[int], cited: dict[int, list[int]], passage_cost: dict[int, int],
+                   claim_cost: dict[int, int], budget: int, parallel: int) -> list[tuple[list[int], list[int]]]:
+    """The judge's calls: (the passages shown, the claims asked) each, within ``budget`` tokens.
+    All passages and the claims spread over ``parallel`` calls when everything fits; else the
+    claims that read the same passages together, a call cut when the next would overflow."""
+    every = list(range(1, len(passage_cost) + 1))
+    batches: list[tuple[list[int], list[int]]] = []
+    if sum(passage_cost.values()) + sum(claim_cost.values()) <= budget:
+        batches = [(every, group) for group in _spread(positions, parallel)]  # the draft's order
+    else:
+        # Claims that read the same passages stand together, so a batch cut for size shows fewer.
+        order = sorted(positions, key=lambda position: (cited[position][:1], position))
+        group: list[int] = []
+        needed: set[int] = set()
+        used = 0
+        for position in order:
+            extra = sum(passage_cost[n] for n in cited[position] if n not in needed)
+            if group and used + extra + claim_cost[position] > budget:
+                batches.append((sorted(needed), group))
+                group, needed, used = [], set(), 0
+                extra = sum(passage_cost[n] for n in cited[position])
+            group.append(position)
+            needed |= set(cited[position])
+            used += extra + claim_cost[position]
+        if group:
+            batches.append((sorted(needed), group))
+    return batches
+
+
 # The prompt judge states no confidence of its own: below the checker's published accuracy,
 # since a drafting model judging its own sentences errs more.
 _PROMPT_JUDGE_CONFIDENCE = 0.7
+
+
 def _numbered_passages(positions: list[int], assessments: list[Assessment]) -> list[tuple[str, str]]:
     """Each passage the claims are checked against, once, in one order: by source label,
     then text, so every call and every round of a run shows the same passages alike."""
@@ -889,16 +926,16 @@ def _summary(verdicts: list[ClaimVerdict], loops: int, language_check: LanguageC
     invalid: list[str] = []
     for v in verdicts:
         invalid.extend(label for label in v.invalid_citations if label not in invalid)
-    return VerificationSummary(
-        claims=total,
+    return VerificationSummary.model_validate({
+        "claims": total,
         **counts,
-        supported_ratio=round(ratio, 3),
-        verdicts=states_json(count_states(verdicts)),
-        invalid_citations=invalid,
-        loops=loops,
-        language_check=language_check,
-        suspicious_sources=[d.label for d in documents if d.suspicious],
-    )
+        "supported_ratio": round(ratio, 3),
+        "verdicts": states_json(count_states(verdicts)),
+        "invalid_citations": invalid,
+        "loops": loops,
+        "language_check": language_check,
+        "suspicious_sources": [d.label for d in documents if d.suspicious],
+    })
 
 
 _MAX_QUERY_TERMS = 7

@@ -61,7 +61,8 @@ class CheckItem:
 
 
 def _items() -> tuple[CheckItem, ...]:
-    en, ja = "en", "ja"
+    en: Language = "en"
+    ja: Language = "ja"
     fuji_en = "The Hoei eruption of Mount Fuji began on 16 December 1707 and ended on 1 January 1708."
     sqlite_en = "SQLite stores the whole database in one ordinary file on disk and needs no separate server process."
     python_en = "In Python 3.14 the free-threaded build is officially supported, but it is still not the default build."

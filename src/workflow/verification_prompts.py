@@ -38,8 +38,8 @@ class JudgeBatch(BaseModel):
     def salvage(cls, content: str) -> "JudgeBatch | None":
         """The whole verdicts of a reply cut short by its cap (or wrapped in text): each is a
         decision the model finished writing; the claims after the cut stay uncertain."""
-        found = [JudgeVerdict(id=int(m.group(1)), sentences=re.findall(r"P\d+\.\d+", m.group(2) or ""),
-                              verdict=m.group(3))
+        found = [JudgeVerdict.model_validate({"id": int(m.group(1)), "verdict": m.group(3),
+                                              "sentences": re.findall(r"P\d+\.\d+", m.group(2) or "")})
                  for m in _VERDICT_ITEM.finditer(content or "")]
         return cls(verdicts=found) if found else None
 

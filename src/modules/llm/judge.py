@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import typing
 from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
@@ -100,7 +101,17 @@ def choose_judge(settings: Settings, drafting_model: str, installed: set[str] | 
     return Judge(drafting_model, "prompt", drafting_model)
 
 
-def judge_for(settings: Settings, manager: ModelManager) -> Judge:
+class KnowsInstalled(typing.Protocol):
+    """What choosing a judge reads of a model client: its drafting model and Ollama's models."""
+
+    @property
+    def model(self) -> str: ...
+
+    @property
+    def installed(self) -> set[str] | None: ...
+
+
+def judge_for(settings: Settings, manager: KnowsInstalled) -> Judge:
     """The judge of a run with these settings, once ``manager.ensure_ready()`` has said what
     Ollama has installed (before it, only an explicit RESEARCH_JUDGE_MODEL is used)."""
     return choose_judge(settings, manager.model, manager.installed)
