@@ -31,8 +31,11 @@ from research.modules.text.evidence import EvidenceIndex, assess_claim  # noqa: 
 from research.modules.core.settings import Settings  # noqa: E402
 from research.workflow.dependencies import WorkflowDependencies  # noqa: E402
 from research.nodes.verification import verify_claims  # noqa: E402
+from research.state.agent_state import state_from_json  # noqa: E402
 from research.workflow.verification_prompts import FollowUpPlan, JudgeBatch, JudgeVerdict  # noqa: E402
 from tests.fixtures import web_fixture as fixture  # noqa: E402
+from tests.fixtures.fake_model import Call, FakeModel  # noqa: E402
+from tests.fixtures.memory_history import MemoryHistory  # noqa: E402
 
 ARTICLES = [fixture.FUJI_EN, fixture.FUJI_JA, fixture.LANGGRAPH_EN, fixture.LANGGRAPH_JA,
             fixture.FUJI_PDF_JA, fixture.FUJI_SJIS, fixture.FUJI_EUCJP, fixture.LANGGRAPH_PDF_EN]
@@ -170,22 +173,14 @@ def score(verdicts: list[str], truth: list[str]) -> dict[str, Any]:
     }
 
 
-class StrictJudge:
+def strict_judge() -> FakeModel:
     """A fake model: every borderline claim it is shown is "unsupported"."""
 
-    async def structured(self, messages, schema, *, node, fallback):
-        if schema is JudgeBatch:
-            ids = re.findall(r"^(?:Claim|主張) (\d+):", messages[-1]["content"], flags=re.MULTILINE)
-            return JudgeBatch(verdicts=[JudgeVerdict(id=int(i), verdict="unsupported", confidence=0.6) for i in ids])
-        return fallback if schema is not FollowUpPlan else FollowUpPlan(queries=[])
+    def unsupported(call: Call) -> JudgeBatch:
+        ids = re.findall(r"^(?:Claim|主張) (\d+) ", call.prompt, flags=re.MULTILINE)
+        return JudgeBatch(verdicts=[JudgeVerdict(id=int(i), verdict="unsupported") for i in ids])
 
-    async def chat(self, messages, *, node):
-        return ""
-
-
-class _NoHistory:
-    def write_json(self, session_id, name, obj):
-        pass
+    return FakeModel(judge=unsupported, follow_up=FollowUpPlan(queries=[]))
 
 
 def run(quick: bool) -> dict[str, Any]:
@@ -195,8 +190,8 @@ def run(quick: bool) -> dict[str, Any]:
     documents = ledger()
     index = EvidenceIndex(documents)
     deps = WorkflowDependencies(
-        settings=Settings(max_verification_loops=0), model=StrictJudge(), web_search=None, parser=None, history=_NoHistory()
-    )
+        settings=Settings(max_verification_loops=0), model=strict_judge(), web_search=None, parser=None,
+        history=MemoryHistory())
     fake_label = [90]
     truth: list[str] = []
     lexical: list[str] = []
@@ -212,12 +207,14 @@ def run(quick: bool) -> dict[str, Any]:
         lexical_seconds += time.perf_counter() - start
         assert len(claims) == len(draft_truth), draft  # one claim per generated sentence
         start = time.perf_counter()
-        result = asyncio.run(verify_claims({"draft": draft, "documents": documents, "language": language}, deps))
+        state = state_from_json({"draft": draft, "documents": documents, "language": language,
+                                 "session_id": "20250101_000000_bench0", "search_rounds": 1})
+        verdicts = asyncio.run(verify_claims(state, deps)).update["verification"].claims
         node_seconds += time.perf_counter() - start
         truth += draft_truth
         lexical += [a.verdict for a in assessments]
-        node += [c["verdict"] for c in result["verification"]["claims"]]
-        judged += sum(c["method"] == "model" for c in result["verification"]["claims"])
+        node += [v.verdict for v in verdicts]
+        judged += sum(v.method == "model" for v in verdicts)
     return {
         "drafts": drafts,
         "claims": len(truth),
