@@ -44,13 +44,13 @@ class AccessLog:
         handler.setFormatter(logging.Formatter("%(message)s"))
         self.logger.addHandler(handler)
 
-    def request(self, **fields: Any) -> None:
+    def request(self, **fields: object) -> None:
         self._write("request", fields)
 
-    def refused(self, **fields: Any) -> None:
+    def refused(self, **fields: object) -> None:
         self._write("refused", fields)
 
-    def _write(self, event: str, fields: dict[str, Any]) -> None:
+    def _write(self, event: str, fields: dict[str, object]) -> None:
         stamp = datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
         clean = {name: strip_controls(value, keep_newlines=False) if isinstance(value, str) else value
                  for name, value in fields.items()}

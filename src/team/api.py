@@ -7,11 +7,11 @@ publish (docs/schemas/api-*.schema.json).
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from research.state.run_record import RunJson, RunVerification, Source
+from research.state.run_record import JsonObject, RunJson, RunVerification, Source
 from research.team.database import RunStatus
 
 
@@ -20,8 +20,8 @@ class ApiBody(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    def body(self) -> dict[str, Any]:
-        sent: dict[str, Any] = self.model_dump(mode="json", exclude_unset=True)
+    def body(self) -> JsonObject:
+        sent: JsonObject = self.model_dump(mode="json", exclude_unset=True)
         return sent
 
 
@@ -50,7 +50,7 @@ class RunEvent(ApiBody):
 
     id: int
     event: str
-    payload: dict[str, Any]  # the event's own fields: read by progress_events.from_wire
+    payload: JsonObject  # the event's own fields: read by progress_events.from_wire
     worker: str
 
 

@@ -34,7 +34,7 @@ import time
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import httpx2
 from research.modules.core.errors import (
@@ -47,10 +47,19 @@ from research.modules.core.i18n import t
 from research.modules.core.language import Language, choose_language
 from research.modules.core.run_options import remote_arguments
 from research.modules.core.settings import Settings
+from research.team.database import RunStatus
 from research.team.queue import FINAL
 from research.modules.core.grammar import strip_controls
 from research.modules.text.sanitize import clean_data, one_line, safe_markdown
 from rich.markup import escape
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
+
+    from research.state.run_record import JsonObject, RunJson
+    from research.team.api import RunStatusBody
+
+Body = TypeVar("Body", bound="BaseModel")
 
 # The most one HTTP response from the server may carry: the result and the run's progress
 # notifications (a deep run's result is some 100 KB). A larger one is refused as it arrives,
@@ -75,7 +84,7 @@ class RemoteRun:
     """What a run on the server came to, returned to the caller (the REPL follows its session)."""
 
     exit_code: int  # as a local run's
-    output: dict[str, Any] = field(default_factory=dict)  # the research tool's result object, when it gave one
+    output: JsonObject = field(default_factory=dict)  # the research tool's result object, when it gave one
 
 
 class _Refused(Exception):
@@ -124,8 +133,8 @@ async def run_remote(question: str, settings: Settings, lang: Language, *, as_js
 
     # The request's own key: asked again after an answer that never came, the server answers
     # with the run it queued the first time instead of queuing a second one.
-    arguments: dict[str, Any] = {"question": question, "lang": settings.language, "detach": True,
-                                 "submission": uuid.uuid4().hex}
+    arguments: JsonObject = {"question": question, "lang": settings.language, "detach": True,
+                             "submission": uuid.uuid4().hex}
     if resume:
         arguments["resume"] = resume
     elif parent:
@@ -189,7 +198,7 @@ def _status_recorder(statuses: list[int]) -> Any:
     return remember
 
 
-def _print_legacy(output: dict[str, Any], text: str, lang: Language, as_json: bool) -> RemoteRun:
+def _print_legacy(output: JsonObject, text: str, lang: Language, as_json: bool) -> RemoteRun:
     """A server that answered the whole run in the call: its result as it sent it, cleaned."""
     shown = json.dumps(output, ensure_ascii=False) if as_json else safe_markdown(text).rstrip("\n")
     try:
@@ -285,7 +294,7 @@ async def cancel(run_ref: str | None, settings: Settings, lang: Language, *, as_
         return EXIT_USAGE
     api = ServerApi(settings, token, lang)
     try:
-        outcome = CancelOutput.model_validate(await api.json(f"/api/runs/{run_id}/cancel", method="POST"))
+        outcome = await api.json(f"/api/runs/{run_id}/cancel", CancelOutput, method="POST")
     except _Refused:
         _say("research: " + t("serve.client_refused", lang, url=api.base + "/mcp"))
         return EXIT_USAGE
@@ -316,12 +325,12 @@ class ServerApi:
     async def aclose(self) -> None:
         await self.http.aclose()
 
-    async def get(self, path: str, **params: Any) -> Any:
+    async def get(self, path: str, **params: int) -> Any:
         """The response to GET ``path`` (200), trying again through a blip; raises ``_Refused``,
         ``_Unknown``, ``_TooLarge``, or ``_Lost`` once ``RETRY_SECONDS`` have passed."""
         return await self.request("GET", path, params)
 
-    async def request(self, method: str, path: str, params: dict[str, Any] | None = None) -> Any:
+    async def request(self, method: str, path: str, params: dict[str, int] | None = None) -> Any:
         """As ``get``, for any method whose request may be sent twice (the API has no other)."""
         pause, started, told = RETRY_FIRST_PAUSE, time.monotonic(), False
         while True:
@@ -355,7 +364,11 @@ class ServerApi:
             await asyncio.sleep(pause)
             pause = min(pause * 2, RETRY_MAX_PAUSE)
 
-    async def json(self, path: str, method: str = "GET", **params: Any) -> dict[str, Any]:
+    async def json(self, path: str, body: type[Body], method: str = "GET", **params: int) -> Body:
+        """The answer to ``path``, read as the API's model of it (team/api.py); an answer of
+        another shape is ``_Lost`` like one that is not JSON."""
+        from pydantic import ValidationError
+
         response = await self.request(method, path, params)
         try:
             data = response.json()
@@ -363,8 +376,11 @@ class ServerApi:
             raise _Lost(f"not JSON: {exc}") from None
         if not isinstance(data, dict):
             raise _Lost("not a JSON object")
-        cleaned: dict[str, Any] = clean_data(data)  # the server's text is untrusted: no controls reach the terminal
-        return cleaned
+        try:
+            # The server's text is untrusted: no controls reach the terminal.
+            return body.model_validate(clean_data(data))
+        except ValidationError as exc:
+            raise _Lost(f"not the API's answer: {one_line(str(exc), 200)}") from None
 
 
 class _Lost(Exception):
@@ -383,12 +399,12 @@ async def follow_run(run_id: int, settings: Settings, lang: Language, token: str
     try:
         try:
             row = await _follow_events(api, run_id, progress)
-            if row["status"] != "done":
+            if row.status != RunStatus.DONE:
                 return _failed(row, choose_language(progress.lang, lang))
-            result_json = row.get("result")
-            if not isinstance(result_json, dict):
+            result_json = row.result
+            if result_json is None:
                 raise _Lost("no result")
-            folder = local_folder(settings, str(result_json.get("session_id") or f"run-{run_id}"))
+            folder = local_folder(settings, result_json.session_id or f"run-{run_id}")
             local = await _fetch_files(api, f"/api/runs/{run_id}/files", folder, choose_language(progress.lang, lang))
             if local is None:
                 return RemoteRun(EXIT_FAILURE)
@@ -416,41 +432,36 @@ async def follow_run(run_id: int, settings: Settings, lang: Language, token: str
     return _finish(result_json, folder, local, progress, as_json=as_json, output=output, live=live)
 
 
-async def _follow_events(api: ServerApi, run_id: int, progress: Any) -> dict[str, Any]:
+async def _follow_events(api: ServerApi, run_id: int, progress: Any) -> RunStatusBody:
     """Show each stored event as it comes, until the run is done or failed: its status row."""
     from research.state.progress_events import SessionStarted, from_wire
+    from research.team.api import RunEvents, RunStatusBody
 
     after = 0
     while True:
-        page = await api.json(f"/api/runs/{run_id}/events", after=after, wait=EVENTS_WAIT_SECONDS)
-        listed = page.get("events")
-        events: list[Any] = listed if isinstance(listed, list) else []
-        for event in events:
-            if not isinstance(event, dict) or not isinstance(event.get("id"), int):
+        page = await api.json(f"/api/runs/{run_id}/events", RunEvents, after=after, wait=EVENTS_WAIT_SECONDS)
+        for event in page.events:
+            after = max(after, event.id)
+            if event.event == "claimed":
+                key = "serve.taken_over" if int(event.payload.get("claims") or 1) > 1 else "serve.started"
+                progress.console.print(f"[dim]{escape(t(key, progress.lang, worker=one_line(event.worker, 200)))}[/dim]")
                 continue
-            after = max(after, event["id"])
-            name, payload = str(event.get("event", "")), event.get("payload")
-            if name == "claimed" and isinstance(payload, dict):
-                key = "serve.taken_over" if int(payload.get("claims") or 1) > 1 else "serve.started"
-                progress.console.print(f"[dim]{escape(t(key, progress.lang, worker=one_line(str(event.get('worker', '')), 200)))}[/dim]")
-                continue
-            said = from_wire(name, payload) if isinstance(payload, dict) else None
+            said = from_wire(event.event, event.payload)
             if isinstance(said, SessionStarted):
                 # The server's folder means nothing here (and must not be written to).
                 said = SessionStarted(session_id=said.session_id, session_dir="", language=said.language)
             if said is not None:
                 progress(said)
-        if page.get("status") in FINAL and not events:  # a cancelled run ends the following too
-            return await api.json(f"/api/runs/{run_id}")
+        if page.status in FINAL and not page.events:  # a cancelled run ends the following too
+            return await api.json(f"/api/runs/{run_id}", RunStatusBody)
 
 
-def _failed(row: dict[str, Any], lang: Language) -> RemoteRun:
-    given = row.get("error")
-    error: dict[str, Any] = given if isinstance(given, dict) else {}
-    message = (t("serve.run_cancelled", lang, run_id=row.get("run_id")) if row.get("status") == "cancelled"
-               else t("remote.run_failed", lang, run_id=row.get("run_id"), reason=one_line(str(error.get(lang) or ""), 500)))
-    if row.get("session_id"):
-        message = t("mcp_research.resume_hint", lang, message=message, session_id=one_line(str(row["session_id"]), 80))
+def _failed(row: RunStatusBody, lang: Language) -> RemoteRun:
+    reason = (row.error or {}).get(lang) or ""
+    message = (t("serve.run_cancelled", lang, run_id=row.run_id) if row.status == RunStatus.CANCELLED
+               else t("remote.run_failed", lang, run_id=row.run_id, reason=one_line(reason, 500)))
+    if row.session_id:
+        message = t("mcp_research.resume_hint", lang, message=message, session_id=one_line(row.session_id, 80))
     _say("research: " + message)
     return RemoteRun(EXIT_FAILURE)
 
@@ -488,7 +499,7 @@ def _umask() -> int:
     return current
 
 
-def _finish(result_json: dict[str, Any], folder: Path, local: dict[str, Path], progress: Any, *, as_json: bool,
+def _finish(result_json: RunJson, folder: Path, local: dict[str, Path], progress: Any, *, as_json: bool,
             output: str | None, live: bool) -> RemoteRun:
     """The end of a local run, from the server's result and the local copies of its files: the
     same run_output functions print the closing line and stdout and write -o; --json is the
@@ -497,7 +508,8 @@ def _finish(result_json: dict[str, Any], folder: Path, local: dict[str, Path], p
     from research.cli.run_output import closing_lines, copy_outputs, final_stdout
     from research.state.run_record import RunOutcome
 
-    shown = {**result_json, "session_dir": str(folder),
+    # The keys as the server sent them (every key of RunJson), with this machine's paths.
+    shown = {**result_json.model_dump(mode="json", exclude_unset=True), "session_dir": str(folder),
              "report_md": str(local["report.md"]) if "report.md" in local else "",
              "report_pdf": str(local["report.pdf"]) if "report.pdf" in local else ""}
     try:
@@ -530,6 +542,7 @@ async def server_sessions(action: str, ref: str | None, settings: Settings, lang
     fetched into the local folder a run's files go to, then the viewer). ``sources``: the
     REPL's /sources, the list its last run read (the server's session row carries it)."""
     from research.cli.listing import print_sessions_table, with_verdicts
+    from research.team.api import SessionMeta, SessionRows
 
     token = server_token(lang)
     if token is None:
@@ -538,8 +551,9 @@ async def server_sessions(action: str, ref: str | None, settings: Settings, lang
     base = api.base
     try:
         if action == "list":
-            listing = await api.json("/api/sessions", limit=200)
-            rows = [row for row in listing.get("sessions") or [] if isinstance(row, dict)]
+            listing = await api.json("/api/sessions", SessionRows, limit=200)
+            # As a local session's row: the keys the server sent.
+            rows = [row.model_dump(mode="json", exclude_unset=True) for row in listing.sessions]
             if as_json:
                 print(json.dumps([with_verdicts(row) for row in rows], ensure_ascii=False))
                 return EXIT_OK
@@ -548,7 +562,7 @@ async def server_sessions(action: str, ref: str | None, settings: Settings, lang
             return EXIT_OK
         session_id = (ref or "").strip().removeprefix("session_")
         try:
-            meta = await api.json(f"/api/sessions/{_quoted(session_id)}")
+            meta = await api.json(f"/api/sessions/{_quoted(session_id)}", SessionMeta)
         except _Unknown:
             _say("research: " + t("remote.unknown_session", lang, session_id=one_line(session_id, 80), url=base))
             return EXIT_USAGE
@@ -558,8 +572,7 @@ async def server_sessions(action: str, ref: str | None, settings: Settings, lang
             from research.cli.listing import print_source_list
             from research.state.run_record import sources_of
 
-            given = meta.get("source_list")
-            print_source_list(Console(), session_id, sources_of(given if isinstance(given, list) else []), lang)
+            print_source_list(Console(), session_id, sources_of(meta.source_list), lang)
             return EXIT_OK
         folder = local_folder(settings, session_id)
         prefix = f"/api/sessions/{_quoted(session_id)}/files"
@@ -580,17 +593,17 @@ async def server_sessions(action: str, ref: str | None, settings: Settings, lang
         if local is None:
             return EXIT_FAILURE
         if as_json:
-            meta = {**meta, "session_dir": str(folder),
-                    "report_md": str(local["report.md"]) if "report.md" in local else None,
-                    "progress_md": str(local["progress.md"]) if "progress.md" in local else None}
-            print(json.dumps(with_verdicts(meta), ensure_ascii=False))
+            shown = {**meta.model_dump(mode="json", exclude_unset=True), "session_dir": str(folder),
+                     "report_md": str(local["report.md"]) if "report.md" in local else None,
+                     "progress_md": str(local["progress.md"]) if "progress.md" in local else None}
+            print(json.dumps(with_verdicts(shown), ensure_ascii=False))
             return EXIT_OK
         name = "report.md" if "report.md" in local else "progress.md" if "progress.md" in local else None
         if name is None:
             _say("research: " + t("sessions.no_report", lang, session_id=session_id))
             return EXIT_USAGE
         if name == "progress.md":
-            _say(t("terminal.progress_so_far", lang, session_id=session_id, status=one_line(str(meta.get("status")), 40)))
+            _say(t("terminal.progress_so_far", lang, session_id=session_id, status=one_line(meta.status, 40)))
         text = strip_controls(local[name].read_text("utf-8", errors="replace"))
         if not _is_terminal(sys.stdout):  # `sessions show ID > f`: the Markdown itself
             sys.stdout.write(text)

@@ -13,9 +13,13 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
-from typing import Any, TypedDict
+from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
 
 from research.modules.core.errors import UserFacingError
+
+if TYPE_CHECKING:
+    from research.modules.core.run_options import OptionValues
+    from research.state.run_record import JsonObject
 
 # Taken around the saver's schema set-up, so workers starting together do not race on
 # its migrations table (the key is arbitrary, fixed for this project).
@@ -72,7 +76,7 @@ def conninfo(url: str) -> str:
     from psycopg.conninfo import conninfo_to_dict, make_conninfo
 
     given = conninfo_to_dict(url)
-    extra: dict[str, Any] = {key: value for key, value in {
+    extra: dict[str, int | str] = {key: value for key, value in {
         "connect_timeout": CONNECT_TIMEOUT, "keepalives": 1, "keepalives_idle": KEEPALIVE_IDLE,
         "keepalives_interval": KEEPALIVE_INTERVAL, "keepalives_count": KEEPALIVE_COUNT,
         "tcp_user_timeout": TCP_USER_TIMEOUT_MS}.items() if key not in given}
@@ -190,12 +194,21 @@ class RunStatus(StrEnum):
     CANCELLED = "cancelled"  # its owner cancelled it
 
 
+class StoredRequest(TypedDict):
+    """A run's ``request`` column (JSON): what the client asked for (team/queue.QueuedRequest)."""
+
+    question: str
+    lang: str  # the answer language, "auto" | "ja" | "en"
+    overrides: OptionValues  # depth and budgets, by setting name
+    parent: NotRequired[str]  # the session this question follows up
+
+
 class RunRow(TypedDict):
     """A row of ``research_runs`` as the connections' dict rows give it."""
 
     run_id: int
     owner: str
-    request: dict[str, Any]  # QueuedRequest.to_json(): read back with QueuedRequest.from_json
+    request: StoredRequest  # QueuedRequest.to_json(): read back with QueuedRequest.from_json
     status: str  # a RunStatus
     session_id: str | None
     worker: str | None
@@ -204,7 +217,7 @@ class RunRow(TypedDict):
     submitted_at: datetime
     started_at: datetime | None
     finished_at: datetime | None
-    result: dict[str, Any] | None  # RunOutcome.stored(): read back with RunOutcome.read
+    result: JsonObject | None  # RunOutcome.stored(): read back (validated) with RunOutcome.read
     error: str | None
     job_id: int | None
     submission: str | None
@@ -215,7 +228,7 @@ class EventRow(TypedDict):
 
     id: int
     event: str
-    payload: dict[str, Any]  # the event's own fields (progress_events.to_wire), or the queue's
+    payload: JsonObject  # the event's own fields (progress_events.to_wire, read back by from_wire), or the queue's
     worker: str
 
 

@@ -48,7 +48,7 @@ from research.team import queue as run_queue
 from research.team.database import DatabaseUnreachable, EventRow, RunRow, RunStatus
 from research.team.queue import QueuedRequest
 from research.orchestrator.run_answer import json_result
-from research.state.run_record import RunJson, RunOutcome, RunVerification
+from research.state.run_record import JsonObject, RunJson, RunOutcome, RunVerification
 from research.team.api import (
     ApiBody,
     ApiError,
@@ -178,7 +178,7 @@ class TeamResearchOutput(ResearchOutput):
     answer: str = Field(default="", description="the verified answer (Markdown with [S#] citations)")
     run_id: int = 0
     status: str = Field(default=RunStatus.DONE, description="done, or queued (detach)")
-    result: dict[str, Any] = Field(default_factory=dict)
+    result: JsonObject = Field(default_factory=dict)  # a RunJson's keys; none when detached
 
 
 def _owner() -> str:
@@ -366,7 +366,7 @@ class HttpService:
                                      "progress_md": files["progress.md"] if output.progress_md else ""},
                                   run_id=run_id, result=self.local_json(run_id, result))
 
-    def local_json(self, run_id: int, result: RunOutcome) -> dict[str, Any]:
+    def local_json(self, run_id: int, result: RunOutcome) -> JsonObject:
         """What `research "…" --json` prints for this run on the machine that ran it, its paths
         the API's (a client puts its own copies' paths there)."""
         try:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, AsyncIterator
+from typing import TYPE_CHECKING, Any, AsyncIterator, TypedDict
 
 from research.modules.core.settings import Settings
 from research.state.session_folder import HistoryManager
@@ -20,6 +20,8 @@ from research.team.database import CURRENT_FENCE, Fence, SessionIndexRow, connec
 
 if TYPE_CHECKING:
     from psycopg import AsyncConnection
+    from psycopg.rows import DictRow
+
 
 @asynccontextmanager
 async def open_checkpointer(settings: Settings) -> AsyncIterator[Any]:
@@ -38,7 +40,7 @@ async def open_checkpointer(settings: Settings) -> AsyncIterator[Any]:
             yield _fenced_saver(connection, fence)
 
 
-def _fenced_saver(connection: AsyncConnection[dict[str, Any]], fence: Fence) -> Any:
+def _fenced_saver(connection: AsyncConnection[DictRow], fence: Fence) -> Any:
     """The PostgreSQL saver, each of whose writes commits only while ``fence`` is the run's."""
     import asyncio
 
@@ -68,7 +70,25 @@ def _fenced_saver(connection: AsyncConnection[dict[str, Any]], fence: Fence) -> 
     return FencedSaver(connection, serde=AllowListSerializer())
 
 
-def session_row_from_folder(folder: Path, owner: str = "") -> dict[str, Any]:
+class SessionWrite(TypedDict):
+    """A session's row as ``upsert_session_row`` writes it: the times and exit code as the
+    folder's meta.json gives them (PostgreSQL reads the ISO times)."""
+
+    session_id: str
+    owner: str
+    question: str
+    language: str
+    status: str
+    session_dir: str
+    created_at: object
+    started_at: object
+    finished_at: object
+    report_md: str
+    report_pdf: str
+    exit_code: object
+
+
+def session_row_from_folder(folder: Path, owner: str = "") -> SessionWrite:
     """A session's row of the index, from its folder's meta.json."""
     import json
 
@@ -93,7 +113,7 @@ def session_row_from_folder(folder: Path, owner: str = "") -> dict[str, Any]:
     }
 
 
-async def upsert_session_row(connection: Any, row: dict[str, Any]) -> None:
+async def upsert_session_row(connection: Any, row: SessionWrite) -> None:
     await connection.execute(
         """INSERT INTO research_sessions (session_id, owner, question, language, status, session_dir, created_at,
                started_at, finished_at, report_md, report_pdf, exit_code)

@@ -29,8 +29,19 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any, AsyncIterator
 
-from research.team.database import EventRow, Fence, Fenced, RunRow, RunStatus, connect, conninfo, ensure_schema
-from research.state.run_record import RunOutcome
+from research.modules.core.run_options import OptionValues
+from research.team.database import (
+    EventRow,
+    Fence,
+    Fenced,
+    RunRow,
+    RunStatus,
+    StoredRequest,
+    connect,
+    conninfo,
+    ensure_schema,
+)
+from research.state.run_record import JsonObject, RunOutcome
 
 # Per-owner transaction locks at submission: (namespace, hashtext(owner)).
 LOCK_NAMESPACE = 24
@@ -49,15 +60,17 @@ class QueuedRequest:
 
     question: str
     lang: str = "auto"  # the answer language, "auto" | "ja" | "en"
-    overrides: dict[str, Any] = field(default_factory=dict)  # depth and budgets
+    overrides: OptionValues = field(default_factory=dict)  # depth and budgets
     parent: str | None = None  # the session this question follows up (a remote REPL conversation)
 
-    def to_json(self) -> dict[str, Any]:
-        return {"question": self.question, "lang": self.lang, "overrides": self.overrides,
-                **({"parent": self.parent} if self.parent else {})}
+    def to_json(self) -> StoredRequest:
+        stored = StoredRequest(question=self.question, lang=self.lang, overrides=self.overrides)
+        if self.parent:
+            stored["parent"] = self.parent
+        return stored
 
     @classmethod
-    def from_json(cls, row: dict[str, Any]) -> "QueuedRequest":
+    def from_json(cls, row: StoredRequest) -> "QueuedRequest":
         """A stored request; a key a row lacks takes its default (rows queued before the key existed)."""
         return cls(question=str(row.get("question") or ""), lang=str(row.get("lang") or "auto"),
                    overrides=dict(row.get("overrides") or {}), parent=row.get("parent") or None)
@@ -352,7 +365,7 @@ class Lease:
         async with self._fenced() as connection:
             await connection.execute("UPDATE research_runs SET session_id = %s WHERE run_id = %s", (session_id, run_id))
 
-    async def add_event(self, run_id: int, event: str, payload: dict[str, Any]) -> None:
+    async def add_event(self, run_id: int, event: str, payload: JsonObject) -> None:
         async with self._fenced() as connection:
             await connection.execute(
                 "INSERT INTO research_run_events (run_id, worker, event, payload) VALUES (%s, %s, %s, %s)",

@@ -22,7 +22,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from collections.abc import Iterator
-from typing import Any
+from typing import NotRequired, TypedDict, cast
 
 from research.modules.core.errors import UsageError
 from research.modules.core.settings import Settings, config_file_path
@@ -49,11 +49,20 @@ def _digest(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
+class StoredToken(TypedDict):
+    """One entry of the tokens file (JSON): the token's hash, never the token."""
+
+    id: str
+    name: str
+    sha256: str
+    created_at: NotRequired[str]
+
+
 class TokenStore:
     def __init__(self, path: Path) -> None:
         self.path = path
 
-    def _read(self) -> list[dict[str, Any]]:
+    def _read(self) -> list[StoredToken]:
         try:
             data = json.loads(self.path.read_text("utf-8"))
         except FileNotFoundError:
@@ -63,9 +72,9 @@ class TokenStore:
         entries = data.get("tokens") if isinstance(data, dict) else None
         if not isinstance(entries, list):
             raise UsageError("serve.tokens_unreadable", path=str(self.path), reason="no tokens list")
-        return [e for e in entries if isinstance(e, dict) and {"id", "name", "sha256"} <= set(e)]
+        return [cast(StoredToken, e) for e in entries if isinstance(e, dict) and {"id", "name", "sha256"} <= set(e)]
 
-    def _write(self, entries: list[dict[str, Any]]) -> None:
+    def _write(self, entries: list[StoredToken]) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         atomic_write(self.path, json.dumps({"tokens": entries}, ensure_ascii=False, indent=1).encode("utf-8"))
         os.chmod(self.path, 0o600)  # hashes only, but nobody else's business
@@ -94,7 +103,7 @@ class TokenStore:
             if any(e["name"] == name for e in entries):
                 raise UsageError("serve.token_name_taken", name=name)
             token = TOKEN_PREFIX + secrets.token_urlsafe(32)
-            entry = {"id": secrets.token_hex(4), "name": name, "sha256": _digest(token), "created_at": now_iso()}
+            entry = StoredToken(id=secrets.token_hex(4), name=name, sha256=_digest(token), created_at=now_iso())
             self._write(entries + [entry])
         return TokenEntry(entry["id"], name, entry["created_at"]), token
 

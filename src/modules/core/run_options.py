@@ -15,11 +15,11 @@ from __future__ import annotations
 
 import inspect
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, TypedDict
 
 from research.modules.core.errors import UsageError
 
@@ -34,6 +34,21 @@ SEARCH_ENGINES: dict[str, tuple[str, ...]] = {
     "wikipedia": ("wikipedia_url",),
     "duckduckgo": (),
 }
+
+
+# An option's value as the code passes it (typed by its RunOption's ``kind``); None: not set.
+OptionValue = str | int | float | bool | Path | None
+# Options by setting name, as flags, a tool call, a session's meta.json or a settings update hold them.
+OptionValues = dict[str, OptionValue]
+
+
+class Bounds(TypedDict, total=False):
+    """The pydantic ``Field`` bounds of an option's value."""
+
+    ge: float
+    gt: float
+    le: float
+    min_length: int
 
 
 class Reach(Enum):
@@ -55,7 +70,7 @@ class RunOption:
     name: str
     flag: str
     kind: type
-    default: Any = None
+    default: OptionValue = None
     choices: tuple[str, ...] = ()
     ge: float | None = None
     gt: float | None = None
@@ -91,12 +106,20 @@ class RunOption:
     def value_type(self) -> Any:
         return Literal[self.choices] if self.choices else self.kind  # type: ignore[valid-type]
 
-    def bounds(self, tool: bool = False) -> dict[str, Any]:
-        found = {"ge": self.ge, "gt": self.gt, "le": self.le if not (tool and self.tool_le) else self.tool_le,
-                 "min_length": self.min_length}
-        return {k: v for k, v in found.items() if v is not None}
+    def bounds(self, tool: bool = False) -> Bounds:
+        found = Bounds()
+        if self.ge is not None:
+            found["ge"] = self.ge
+        if self.gt is not None:
+            found["gt"] = self.gt
+        le = self.le if not (tool and self.tool_le) else self.tool_le
+        if le is not None:
+            found["le"] = le
+        if self.min_length is not None:
+            found["min_length"] = self.min_length
+        return found
 
-    def parse(self, raw: Any) -> Any:
+    def parse(self, raw: object) -> OptionValue:
         """A flag's value (argparse's string, True for a switch), typed and bounded; a bad one is
         a ``BadOption`` (exit 2, one line in the user's language)."""
         if self.kind is bool:
@@ -192,13 +215,13 @@ FLAG_NAMES = {option.name: option.flag for option in RUN_OPTIONS}
 # --- the settings fields -------------------------------------------------------------------
 
 
-def settings_fields() -> dict[str, Any]:
-    """``create_model`` field definitions for ``Settings``: one per option."""
+def settings_fields() -> dict[str, tuple[object, OptionValue]]:
+    """``create_model`` field definitions for ``Settings``: one per option, (type, default)."""
     from typing import Annotated
 
     from pydantic import Field
 
-    fields: dict[str, Any] = {}
+    fields: dict[str, tuple[object, OptionValue]] = {}
     for option in RUN_OPTIONS:
         kind = option.value_type()
         if option.default is None:
@@ -228,7 +251,7 @@ def add_flags(parser: Any, lang: str) -> None:
         parser.add_argument(option.flag, dest=option.name, metavar=metavar, help=f"{shown} ({where})")
 
 
-def from_flags(values: dict[str, Any]) -> dict[str, Any]:
+def from_flags(values: Mapping[str, object]) -> OptionValues:
     """The options given on the command line, typed and bounded (None: not given)."""
     return {option.name: None if values.get(option.name) is None else option.parse(values[option.name])
             for option in RUN_OPTIONS}
@@ -237,7 +260,7 @@ def from_flags(values: dict[str, Any]) -> dict[str, Any]:
 # --- a resumed run ---------------------------------------------------------------------------
 
 
-def recorded(settings: Any) -> dict[str, Any]:
+def recorded(settings: Any) -> OptionValues:
     """Every option's value in ``settings`` as a session's meta.json keeps it (a path as its
     text): ``--resume`` runs with them again (``restored``), whatever its own command says."""
     values = {option.name: getattr(settings, option.name, None) for option in RUN_OPTIONS}
@@ -255,7 +278,7 @@ def restored(settings: Any, kept: Any) -> tuple[Any, list[str]]:
 
     from pydantic import Field, TypeAdapter, ValidationError
 
-    update: dict[str, Any] = {}
+    update: OptionValues = {}
     changed: list[str] = []
     for option in RUN_OPTIONS:
         if option.name not in kept:
@@ -273,7 +296,7 @@ def restored(settings: Any, kept: Any) -> tuple[Any, list[str]]:
     return (settings.model_copy(update=update) if update else settings), changed
 
 
-def _shown(value: Any) -> str:
+def _shown(value: object) -> str:
     if value is None:
         return "–"
     if isinstance(value, bool):
@@ -316,28 +339,29 @@ def tool_parameters(team: bool) -> Callable[[Callable[..., Any]], Callable[..., 
     return decorate
 
 
-def from_tool(arguments: dict[str, Any], team: bool) -> dict[str, Any]:
+def from_tool(arguments: Mapping[str, OptionValue], team: bool) -> OptionValues:
     """A tool call's option arguments by setting name (None: not asked)."""
     return {option.name: arguments.get(option.parameter) for option in tool_options(team)}
 
 
-def within_admin_limits(overrides: dict[str, Any], settings: Any) -> dict[str, Any]:
+def within_admin_limits(overrides: OptionValues, settings: Any) -> OptionValues:
     """A caller's overrides, None left out, each capped option no larger than the server's own
     setting: a client may ask for less than RESEARCH_MAX_SOURCES/_SECONDS/_LLM_TOKENS, never more."""
-    bounded = {}
+    bounded: OptionValues = {}
     for name, value in overrides.items():
         if value is None:
             continue
         option = OPTIONS_BY_NAME.get(name)
         ceiling = getattr(settings, name, None) if option is not None and option.reach is Reach.CAPPED else None
-        bounded[name] = min(value, ceiling) if ceiling is not None else value
+        # A capped option is a number (its tool parameter says so).
+        bounded[name] = min(value, ceiling) if ceiling is not None and isinstance(value, (int, float)) else value
     return bounded
 
 
-def remote_arguments(settings: Any) -> dict[str, Any]:
+def remote_arguments(settings: Any) -> OptionValues:
     """What a remote run asks the team service for: each option its tool takes that is set here
     to other than its default (the server's own defaults apply otherwise)."""
-    arguments = {}
+    arguments: OptionValues = {}
     for option in tool_options(team=True):
         value = getattr(settings, option.name, None)
         if value is not None and value != option.default:
