@@ -7,18 +7,28 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 from research.modules.core.errors import EXIT_OK
 from research.modules.core.i18n import t
 from research.modules.core.settings import Settings, config_file_path, read_config_file
 
 
-def setting_sources(settings: Settings) -> list[dict[str, Any]]:
+class SettingRow(TypedDict):
+    """One setting as `research config` lists it (and ``--json`` prints it)."""
+
+    name: str
+    variable: str
+    value: object
+    source: str  # env | file | default
+    source_variable: str | None  # the variable that set it, for "env"
+
+
+def setting_sources(settings: Settings) -> list[SettingRow]:
     """One row per setting: name, the variable that sets it, value, and where it came from
     ("env" with the variable's name, "file", or "default")."""
     file_values = read_config_file()
-    rows = []
+    rows: list[SettingRow] = []
     for name, field in Settings.model_fields.items():
         variable = "RESEARCH_" + name.upper()
         candidates = [variable] + (["OLLAMA_HOST"] if name == "ollama_host" else [])
@@ -34,7 +44,7 @@ def setting_sources(settings: Settings) -> list[dict[str, Any]]:
     return rows + server_setting_sources()
 
 
-def server_setting_sources() -> list[dict[str, Any]]:
+def server_setting_sources() -> list[SettingRow]:
     """The servers' own limits (``RESEARCH_FETCH_*``, ``RESEARCH_PARSER_*``): read from the
     environment only (the server processes get it, not the config file), listed too so that
     `research config` shows every setting of the README's table."""
@@ -44,12 +54,12 @@ def server_setting_sources() -> list[dict[str, Any]]:
 
     # Defaults from the classes that apply them; a value set in the environment is shown as set
     # (a bad one is refused by the run and the server, naming it).
-    values: dict[str, Any] = {"RESEARCH_FETCH_" + name.upper(): field.default
+    values: dict[str, object] = {"RESEARCH_FETCH_" + name.upper(): field.default
                               for name, field in FetchSettings.model_fields.items()}
     values |= {"RESEARCH_PARSER_MEMORY_MB": DEFAULT_DOCUMENT_MEMORY_MB, "RESEARCH_PARSER_MAX_MB": DEFAULT_MAX_DOCUMENT_MB,
                "RESEARCH_PARSER_SERVER_MEMORY_MB": DEFAULT_SERVER_MEMORY_MB,
                "RESEARCH_PARSER_CONCURRENCY": parse_concurrency()}
-    rows = []
+    rows: list[SettingRow] = []
     for variable, value in values.items():
         from_env = variable in os.environ
         shown = os.environ[variable] if from_env and variable != "RESEARCH_PARSER_CONCURRENCY" else value
@@ -156,7 +166,7 @@ def config_template(lang: str) -> str:
 
 
 # What an option that is not set by default looks like set (no limit, no folder, no year).
-_EXAMPLES: dict[str, Any] = {"docs_dir": "~/Documents/papers", "max_sources": 20, "max_llm_tokens": 200000,
+_EXAMPLES: dict[str, object] = {"docs_dir": "~/Documents/papers", "max_sources": 20, "max_llm_tokens": 200000,
                              "max_seconds": 600.0, "since": 2020}
 
 

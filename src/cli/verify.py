@@ -47,6 +47,7 @@ from research.orchestrator.answer_check import (
     OUTCOMES,
     SourceSpec,
     check_draft,
+    ClaimRecord,
     claim_record,
     judge_uncertain_claims,
     read_sources,
@@ -270,7 +271,7 @@ async def _run_single(args: argparse.Namespace, lang: Language) -> int:
     return code
 
 
-def shown_verdict(record: dict[str, Any]) -> VerdictState:
+def shown_verdict(record: ClaimRecord) -> VerdictState:
     """The state a person is shown for one record (``claim_record``'s ``state``)."""
     return VerdictState(record["state"]) if record.get("state") else verdict_state(record)
 
@@ -279,7 +280,7 @@ _STYLES = {VerdictState.SUPPORTED: "green", VerdictState.PARTLY_SUPPORTED: "yell
            VerdictState.CONTRADICTED: "red", VerdictState.NOT_CHECKED: "yellow"}
 
 
-def print_verdicts(records: list[dict[str, Any]], shown: list[VerdictState], lang: Language, *, table: bool) -> None:
+def print_verdicts(records: list[ClaimRecord], shown: list[VerdictState], lang: Language, *, table: bool) -> None:
     """On a terminal a table that wraps (never cuts) claims and evidence, with a reason
     column; piped, one numbered block per claim, whole, for grep and diff."""
     from research.modules.core.i18n import reason_label  # noqa: PLC0415

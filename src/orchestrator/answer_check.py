@@ -13,7 +13,7 @@ import tempfile
 from contextlib import AsyncExitStack
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, NotRequired, TypedDict
 
 from research.modules.core.errors import DocumentFailed, UserFacingError
 from research.modules.core.language import detect_language
@@ -44,7 +44,22 @@ def check_draft(draft: str, documents: list[dict[str, Any]]) -> tuple[list[Claim
     return claims, [assess_claim(claim, index) for claim in claims]
 
 
-def claim_record(claim: Claim, assessment: Assessment, *, checked: bool = True) -> dict[str, Any]:
+class ClaimRecord(TypedDict):
+    """One claim as both doors report it (`research verify --json`, the verify tool's verdicts)."""
+
+    start: int
+    end: int
+    text: str
+    verdict: str  # supported | unsupported | uncertain
+    state: str  # a VerdictState's value
+    citations: list[str]
+    evidence: str | None
+    reason: str
+    source: NotRequired[str | None]  # the evidence's source label (a batch line leaves it out)
+    score: float
+
+
+def claim_record(claim: Claim, assessment: Assessment, *, checked: bool = True) -> ClaimRecord:
     """One claim as both doors report it; an uncertain claim the judge never saw is "not_checked".
 
     ``verdict`` is the three-way outcome (kept for scripts); ``state`` is what a person is

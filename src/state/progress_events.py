@@ -11,14 +11,17 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from typing import Any, Callable, ClassVar
+from typing import TYPE_CHECKING, Any, Callable, ClassVar
+
+if TYPE_CHECKING:
+    from research.state.run_record import JsonObject  # for the checker only: this module imports no pydantic
 
 
 @dataclass(frozen=True)
 class ProgressEvent:
     name: ClassVar[str]
 
-    def payload(self) -> dict[str, Any]:
+    def payload(self) -> JsonObject:
         return dataclasses.asdict(self)
 
 
@@ -88,7 +91,7 @@ class Message(ProgressEvent):
     key: str
     params: dict[str, Any] = field(default_factory=dict)
 
-    def payload(self) -> dict[str, Any]:
+    def payload(self) -> JsonObject:
         return {"key": self.key, **self.params}
 
 
@@ -99,7 +102,7 @@ EVENT_TYPES: dict[str, type[ProgressEvent]] = {
 }
 
 
-def to_wire(event: ProgressEvent) -> tuple[str, dict[str, Any]]:
+def to_wire(event: ProgressEvent) -> tuple[str, JsonObject]:
     """The event as a name and a JSON-ready payload (for the run queue's table)."""
     payload = event.payload()
     if isinstance(event, Resuming):
@@ -107,7 +110,7 @@ def to_wire(event: ProgressEvent) -> tuple[str, dict[str, Any]]:
     return event.name, payload
 
 
-def from_wire(name: str, payload: dict[str, Any]) -> ProgressEvent | None:
+def from_wire(name: str, payload: JsonObject) -> ProgressEvent | None:
     """The event stored as ``(name, payload)``; None for a name or payload no event has."""
     kind = EVENT_TYPES.get(name)
     if kind is None or not isinstance(payload, dict):

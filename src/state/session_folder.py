@@ -31,7 +31,7 @@ from research.modules.core.errors import UsageError, UserFacingError
 from research.modules.core.files import atomic_write, fsync_directory  # noqa: F401 - the session's writes, and re-exported
 from research.modules.core.urls import canonical_url
 from research.modules.text.sanitize import one_line, shorten
-from research.state.run_record import SessionRecord
+from research.state.run_record import JsonObject, SessionRecord
 from research.state.status import SessionStatus
 
 SESSION_ID = re.compile(r"^\d{8}_\d{6}_[0-9a-f]{6}$")
@@ -119,7 +119,7 @@ class HistoryManager:
             raise UsageError("usage.bad_session_id", session_id=shorten(session_id))
         return self.root / f"session_{session_id}"
 
-    def list_sessions(self) -> list[dict[str, Any]]:
+    def list_sessions(self) -> list[JsonObject]:
         """Sessions newest first, from their meta.json (folders without one are skipped).
 
         A session whose meta.json still says "running" but whose lock no process holds was
@@ -212,7 +212,7 @@ class HistoryManager:
                         removed += 1
         return removed
 
-    def events(self, session_id: str) -> list[dict[str, Any]]:
+    def events(self, session_id: str) -> list[JsonObject]:
         text = self.read_text(session_id, "events.jsonl")
         out = []
         for line in (text or "").splitlines():
@@ -273,7 +273,7 @@ def read_session_bytes(path: Path, limit: int = SESSION_READ_LIMIT) -> bytes:
         os.close(fd)
 
 
-def read_ledger(folder: Path) -> list[dict[str, Any]]:
+def read_ledger(folder: Path) -> list[JsonObject]:
     """processed.jsonl's entries, one per source, read by ``read_session_bytes``'s rules (never
     through a link, never a FIFO); a line that is not a JSON object is skipped, since the
     folder may be shared and its files edited. Empty when there is no readable ledger."""
@@ -318,7 +318,7 @@ def _is_real_dir(entry: os.DirEntry[str]) -> bool:
         return False
 
 
-def listed_meta(folder: Path) -> dict[str, Any] | None:
+def listed_meta(folder: Path) -> JsonObject | None:
     """What a listing shows of one session folder: its meta.json with the fields a listing
     reads forced to plain strings, or a "damaged" entry when meta.json is not ours.
     None when the folder has no meta.json at all (not a session yet)."""

@@ -8,7 +8,7 @@ import json
 import os
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 from research.orchestrator.bench.stats import percentile, wilson
 
@@ -72,6 +72,20 @@ def append_result(path: Path, result: ItemResult) -> None:
         os.fsync(handle.fileno())
 
 
+class WrongAnswer(TypedDict):
+    """A question the run did not answer right, as the summary lists it (summary.json, the report)."""
+
+    item_id: str
+    question: str
+    gold: list[str]
+    predicted: str | None
+    status: str
+    error: str
+    answer: str
+    session_id: str
+    own_page_read: bool
+
+
 @dataclass
 class Summary:
     set_name: str
@@ -100,7 +114,7 @@ class Summary:
     own_page_read: int
     answer_chars_median: float | None
     read_how: dict[str, int] = field(default_factory=dict)
-    wrong: list[dict[str, Any]] = field(default_factory=list)
+    wrong: list[WrongAnswer] = field(default_factory=list)
     settings: dict[str, Any] = field(default_factory=dict)
 
     def as_json(self) -> dict[str, Any]:
@@ -119,9 +133,9 @@ def summarise(set_name: str, model: str, planned: int, results: list[ItemResult]
     for r in done:
         if r.read_how:
             read_how[r.read_how] = read_how.get(r.read_how, 0) + 1
-    wrong = [{"item_id": r.item_id, "question": r.question, "gold": r.gold, "predicted": r.predicted,
-              "status": r.status, "error": r.error, "answer": r.answer, "session_id": r.session_id,
-              "own_page_read": r.own_page_read} for r in results if not r.correct]
+    wrong = [WrongAnswer(item_id=r.item_id, question=r.question, gold=r.gold, predicted=r.predicted,
+                         status=r.status, error=r.error, answer=r.answer, session_id=r.session_id,
+                         own_page_read=r.own_page_read) for r in results if not r.correct]
     return Summary(
         set_name=set_name, model=model, planned=planned, graded=len(results), completed=len(done),
         correct=correct, accuracy=correct / len(results) if results else 0.0,

@@ -192,7 +192,7 @@ async def verify_answer(answer: str, sources: list[Source], settings: Settings, 
     if judge:
         judged, note = await judge_uncertain_claims(claims, assessments, lang, settings)
     records = [claim_record(c, a, checked=judged) for c, a in zip(claims, assessments)]
-    verdicts = [SentenceVerdict(**record) for record in records]
+    verdicts = [SentenceVerdict.model_validate(record) for record in records]
     counts = {name: sum(1 for v in verdicts if v.verdict == name) for name in OUTCOMES}
     listed = [VerifiedSource(label=d["label"], url=d["url"], status=d["status"], error=d.get("error"),
                              characters=len(d.get("markdown", ""))) for d in documents]
