@@ -51,7 +51,7 @@ def review_plan(payload: PlanReviewRequest, lang: str, *, read: Callable[[str], 
             write(t(message[0], lang, **message[1]))
 
 
-def apply_command(plan: list[str], line: str) -> tuple[str, dict[str, Any]] | None:
+def apply_command(plan: list[str], line: str) -> tuple[str, dict[str, str]] | None:
     """Edit ``plan`` in place by one command; returns a message (key, params) for a mistake."""
     command, _, rest = line.partition(" ")
     command, rest = command.lower(), rest.strip()

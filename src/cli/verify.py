@@ -28,7 +28,7 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any, NoReturn, cast
 
 from research.modules.core.errors import (
     EXIT_CLAIMS_NOT_SUPPORTED,
@@ -48,6 +48,7 @@ from research.orchestrator.answer_check import (
     SourceSpec,
     check_draft,
     ClaimRecord,
+    SourceDocument,
     claim_record,
     judge_uncertain_claims,
     read_sources,
@@ -134,10 +135,11 @@ async def _judge(claims: list[Any], assessments: list[Any], lang: Language) -> t
 # --- batch -----------------------------------------------------------------------------------------
 
 
-def _documents_from(sources: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _documents_from(sources: list[Any]) -> list[SourceDocument]:
+    """A --batch line's sources (JSON, objects kept) in the checks' shape."""
     return [
-        {"label": str(s.get("label") or f"S{i + 1}"), "markdown": str(s.get("text") or ""), "title": s.get("title", ""),
-         "url": s.get("url", ""), "status": "ok"}
+        SourceDocument(label=str(s.get("label") or f"S{i + 1}"), markdown=str(s.get("text") or ""),
+                       title=s.get("title", ""), url=s.get("url", ""), status="ok")
         for i, s in enumerate(sources)
         if isinstance(s, dict)
     ]
@@ -188,7 +190,7 @@ def _run_batch(path: Path, *, judge: bool, lang: Language, strict: bool = False)
 # --- one answer, files as sources ------------------------------------------------------------------
 
 
-async def _read_sources(paths: list[str], lang: Language, first_label: int) -> list[dict[str, Any]]:
+async def _read_sources(paths: list[str], lang: Language, first_label: int) -> list[SourceDocument]:
     from research.modules.core.settings import load_settings  # noqa: PLC0415
 
     if len(paths) > MAX_SOURCES:
@@ -216,12 +218,13 @@ async def _read_sources(paths: list[str], lang: Language, first_label: int) -> l
     return documents
 
 
-def _session_documents(ref: str) -> list[dict[str, Any]]:
+def _session_documents(ref: str) -> list[SourceDocument]:
     from research.modules.core.settings import load_settings  # noqa: PLC0415
     from research.state.session_folder import HistoryManager, read_ledger  # noqa: PLC0415
 
     history = HistoryManager(load_settings().sessions_dir)
-    return read_ledger(history.resolve(ref).path)
+    # processed.jsonl's entries: the ledger's keys, which the checks read with .get.
+    return cast(list[SourceDocument], read_ledger(history.resolve(ref).path))
 
 
 def _read_answer(path: str, lang: Language) -> str:

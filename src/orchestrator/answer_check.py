@@ -37,7 +37,25 @@ class SourceSpec:
     value: str
 
 
-def check_draft(draft: str, documents: list[dict[str, Any]]) -> tuple[list[Claim], list[Assessment]]:
+class SourceDocument(TypedDict, total=False):
+    """A source as the checks read it: the ledger's keys (state/models.Document) as plain data,
+    which is also how processed.jsonl and a --batch line give them. Each has its ``label``; a
+    partial one only updates another."""
+
+    label: str
+    url: str
+    canonical_url: str
+    title: str
+    status: str  # ok | failed
+    error: str
+    markdown: str
+    language: str
+    snippets: list[str]
+    key_facts: list[str]
+    tables: list[list[list[str]]]
+
+
+def check_draft(draft: str, documents: list[SourceDocument]) -> tuple[list[Claim], list[Assessment]]:
     """The cheap checks: every claim of ``draft`` against the documents (ledger-shaped dicts)."""
     index = EvidenceIndex(documents)
     claims = split_claims(draft)
@@ -122,7 +140,7 @@ async def judge_uncertain_claims(
 
 
 async def read_sources(specs: list[SourceSpec], settings: Settings, *, first_label: int = 1,
-                       servers: Any = None) -> list[dict[str, Any]]:
+                       servers: Any = None) -> list[SourceDocument]:
     """Documents in the verification step's shape, labelled S<first_label>… in the order given.
 
     A source that cannot be read is kept with ``status: "failed"`` and its ``error``, so the
@@ -130,17 +148,17 @@ async def read_sources(specs: list[SourceSpec], settings: Settings, *, first_lab
     ``servers``: a ``ServerPool`` kept by a long-lived caller (the research MCP server), so
     that a check does not start both servers again; None: servers of this call's own.
     """
-    documents: list[dict[str, Any]] = []
+    documents: list[SourceDocument] = []
     for number, spec in enumerate(specs, first_label):
-        document: dict[str, Any] = {"label": f"S{number}", "url": "", "canonical_url": "", "title": "",
-                                    "status": "ok", "markdown": "", "language": ""}
+        document = SourceDocument(label=f"S{number}", url="", canonical_url="", title="", status="ok", markdown="",
+                                  language="")
         if spec.kind == "url":
-            document.update(url=spec.value, canonical_url=canonical_url(spec.value), title=spec.value)
+            document.update(SourceDocument(url=spec.value, canonical_url=canonical_url(spec.value), title=spec.value))
         elif spec.kind == "file":
             path = Path(spec.value)
             if not path.is_file():
                 raise FileNotFoundError(spec.value)
-            document.update(url=str(path), title=path.name)
+            document.update(SourceDocument(url=str(path), title=path.name))
             if path.suffix.lower() in PLAIN_SUFFIXES:
                 document["markdown"] = path.read_bytes().decode("utf-8", errors="replace")
         else:
@@ -159,7 +177,7 @@ async def read_sources(specs: list[SourceSpec], settings: Settings, *, first_lab
     return documents
 
 
-async def _read_in_sandbox(todo: list[tuple[dict[str, Any], SourceSpec]], settings: Settings) -> None:
+async def _read_in_sandbox(todo: list[tuple[SourceDocument, SourceSpec]], settings: Settings) -> None:
     """Fetch URLs through the web-search server and parse every file or page in the sandbox."""
     from research.modules.clients.parser_client import ContainerProcessor  # noqa: PLC0415 - heavy, only when needed
     from research.modules.clients.web_search_client import WebSearchClient  # noqa: PLC0415
@@ -175,7 +193,7 @@ async def _read_in_sandbox(todo: list[tuple[dict[str, Any], SourceSpec]], settin
             await _read_each(todo, web, parser)
 
 
-async def _read_each(todo: list[tuple[dict[str, Any], SourceSpec]], web: Any, parser: Any) -> None:
+async def _read_each(todo: list[tuple[SourceDocument, SourceSpec]], web: Any, parser: Any) -> None:
     for document, spec in todo:
         try:
             if spec.kind == "url":
@@ -184,16 +202,16 @@ async def _read_each(todo: list[tuple[dict[str, Any], SourceSpec]], web: Any, pa
                 path = Path(spec.value).resolve()
                 parsed = await parser.parse(path=str(path), text=None, media_type="", url=path.as_uri())
         except DocumentFailed as exc:
-            document.update(status="failed", error=str(exc)[:300])
+            document.update(SourceDocument(status="failed", error=str(exc)[:300]))
             continue
-        document.update(markdown=parsed.markdown, title=parsed.title or document["title"],
-                        snippets=parsed.snippets, key_facts=parsed.key_facts, tables=parsed.tables,
-                        language=parsed.language or detect_language(parsed.markdown[:4000]))
+        document.update(SourceDocument(markdown=parsed.markdown, title=parsed.title or document["title"],
+                                       snippets=parsed.snippets, key_facts=parsed.key_facts, tables=parsed.tables,
+                                       language=parsed.language or detect_language(parsed.markdown[:4000])))
         if not parsed.markdown.strip():
-            document.update(status="failed", error="no readable text")
+            document.update(SourceDocument(status="failed", error="no readable text"))
 
 
-async def _read_with_pool(todo: list[tuple[dict[str, Any], SourceSpec]], settings: Settings, servers: Any) -> None:
+async def _read_with_pool(todo: list[tuple[SourceDocument, SourceSpec]], settings: Settings, servers: Any) -> None:
     """The same reading through servers that stay up between checks. A page's text needs
     no session folder (the web-search server extracts it in its own sandbox), so the
     pool's clients are used as they are."""

@@ -12,9 +12,12 @@ from __future__ import annotations
 import importlib
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any, AsyncIterator
+from typing import TYPE_CHECKING, Any, AsyncIterator
 
 from research.modules.core.settings import Settings
+
+if TYPE_CHECKING:
+    from research.orchestrator.checkpoints import StoredValues
 
 TEAM_INDEX = "research.team.index"
 
@@ -43,7 +46,7 @@ async def open_checkpointer(settings: Settings, session_path: Path) -> AsyncIter
     session_id = session_path.name.removeprefix("session_")
     known: set[Any] = set()
 
-    def check_values(values: dict[str, Any], whole: bool) -> None:
+    def check_values(values: StoredValues, whole: bool) -> None:
         check_state_values(values, session_path, session_id, question_limit=MAX_QUESTION_CHARS, whole=whole,
                            known=known)
 

@@ -25,7 +25,7 @@ import tempfile
 import threading
 from enum import Enum
 from pathlib import Path
-from typing import Any, Callable, get_args, get_type_hints
+from typing import Any, Callable, Mapping, get_args, get_type_hints
 
 import ormsgpack
 from langgraph.checkpoint.serde import jsonplus
@@ -148,6 +148,11 @@ def _unpack(data: bytes) -> Any:
 _state = threading.local()  # the first refusal of the check in progress, per thread
 
 
+# A checkpoint's values as read from its file: untrusted plain data until check_state_values
+# (or _as_models) reads them through AgentState's models.
+StoredValues = Mapping[str, object]
+
+
 def _hook(code: int, data: bytes) -> Any:
     try:
         return _check_ext(code, data)
@@ -157,7 +162,7 @@ def _hook(code: int, data: bytes) -> Any:
         raise
 
 
-def _check_json_object(value: dict[str, Any]) -> dict[str, Any]:
+def _check_json_object(value: dict[str, object]) -> dict[str, object]:
     if value.get("lc") is not None and value.get("type") in ("constructor", "secret"):
         ident = value.get("id")
         parts = tuple(ident) if isinstance(ident, list) else ()
@@ -207,7 +212,7 @@ class AllowListSerializer(jsonplus.JsonPlusSerializer):
         return loaded
 
 
-def _as_models(values: dict[str, Any]) -> dict[str, Any]:
+def _as_models(values: StoredValues) -> dict[str, object]:
     """A stored state's values as the models ``AgentState`` declares: a checkpoint written
     before the state held models keeps their fields as plain mappings, which the nodes could
     not read. (What the file holds was judged by ``check_state_values`` before resuming; a
@@ -234,7 +239,7 @@ MAX_BLOB_BYTES = 512 << 20  # one stored state; a deep run's holds some tens of 
 _MAX_ITEMS = 20_000  # far above any run's sources or claims, far below what exhausts memory
 
 
-def check_state_values(values: dict[str, Any], folder: Path, session_id: str, *, question_limit: int,
+def check_state_values(values: StoredValues, folder: Path, session_id: str, *, question_limit: int,
                        whole: bool = True, known: set[Any] | None = None) -> AgentState:
     """The state ``values`` hold (a stored state, or one pending write when ``whole`` is
     False), validated by the models ``AgentState`` declares (``state_from_json``: each key's
@@ -276,7 +281,7 @@ def check_state_values(values: dict[str, Any], folder: Path, session_id: str, *,
     return state
 
 
-def _validated(values: dict[str, Any]) -> AgentState:
+def _validated(values: StoredValues) -> AgentState:
     """``state_from_json``, its refusal said as which value and why, in one line."""
     try:
         return state_from_json(values)
@@ -337,7 +342,7 @@ def _plain_ext(code: int, data: bytes) -> Any:
     return None
 
 
-def verify_checkpoint_file(path: Path, *, check_values: Callable[[dict[str, Any], bool], None] | None = None) -> None:
+def verify_checkpoint_file(path: Path, *, check_values: Callable[[StoredValues, bool], None] | None = None) -> None:
     """Check every stored checkpoint and pending write of a session before resuming it.
 
     Read-only and without LangGraph: nothing named in the file is imported or called.
@@ -377,7 +382,7 @@ def verify_checkpoint_file(path: Path, *, check_values: Callable[[dict[str, Any]
 _SIDECARS = ("-wal", "-shm", "-journal")
 
 
-def adopt_checkpoint_file(path: Path, *, check_values: Callable[[dict[str, Any], bool], None] | None = None) -> None:
+def adopt_checkpoint_file(path: Path, *, check_values: Callable[[StoredValues, bool], None] | None = None) -> None:
     """Make the session's checkpoint file one this process wrote, before the saver opens it
     for writing (call it under the session's lock).
 
@@ -486,7 +491,7 @@ def check_schema(connection: sqlite3.Connection) -> set[str]:
     return {name for type_, name, _, _ in found if type_ == "table"}
 
 
-def _check_plain(blob: bytes, whole: bool, channel: Any, check_values: Callable[[dict[str, Any], bool], None]) -> None:
+def _check_plain(blob: bytes, whole: bool, channel: Any, check_values: Callable[[StoredValues, bool], None]) -> None:
     try:
         value = _plain(blob)
     except (ValueError, RecursionError):

@@ -37,6 +37,8 @@ from research.orchestrator.server_pool import ServerPool
 if TYPE_CHECKING:  # imported once the question is accepted: a bad one is said without the client's imports
     from langchain_core.runnables import RunnableConfig
 
+    from research.orchestrator.checkpoints import StoredValues
+
     from research.modules.llm.model_manager import ModelManager
 
 
@@ -479,7 +481,7 @@ def _resumable(history: HistoryManager, ref: str) -> tuple[SessionInfo, SessionR
 
     known: set[str] = set()
 
-    def check_values(values: dict[str, Any], whole: bool) -> None:
+    def check_values(values: StoredValues, whole: bool) -> None:
         check_state_values(values, session.path, session.session_id, question_limit=MAX_QUESTION_CHARS, whole=whole,
                            known=known)
 
@@ -488,7 +490,7 @@ def _resumable(history: HistoryManager, ref: str) -> tuple[SessionInfo, SessionR
     return session, record
 
 
-def _check_identity(values: dict[str, Any], session: SessionInfo) -> None:
+def _check_identity(values: StoredValues, session: SessionInfo) -> None:
     """A checkpoint copied in from another session would write into the wrong folder;
     one that does not say whose it is is refused too (dropping the keys is no way past)."""
     from pathlib import Path

@@ -88,7 +88,7 @@ def default_sessions_dir() -> Path:
     return base / "research" / "sessions"
 
 
-def read_config_file() -> dict[str, Any]:
+def read_config_file() -> dict[str, object]:
     """The config file's settings (lower-case names), {} when there is none."""
     return dict(_TomlFileSource(Settings).data)
 
@@ -99,7 +99,7 @@ class _TomlFileSource(PydanticBaseSettingsSource):
     def __init__(self, settings_cls: type[BaseSettings]) -> None:
         super().__init__(settings_cls)
         self.path = config_file_path()
-        self.data: dict[str, Any] = {}
+        self.data: dict[str, object] = {}
         if self.path.is_file():
             try:
                 self.data = {k.lower(): v for k, v in tomllib.loads(self.path.read_text("utf-8")).items()}
@@ -361,7 +361,7 @@ def check_run_settings(settings: Settings) -> None:
     load_fetch_settings()  # RESEARCH_FETCH_*: read by the web-search server, checked here first
 
 
-def load_settings(flag_names: dict[str, str] | None = None, **flags: Any) -> Settings:
+def load_settings(*, flag_names: dict[str, str] | None = None, **flags: Any) -> Settings:
     """Build settings from flags (None means "not given") and the environment.
 
     ``flag_names`` maps a setting to the flag that sets it (``depth`` → ``--depth``): a

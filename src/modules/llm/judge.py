@@ -73,7 +73,7 @@ class Judge:
             return "prompt"
         return self.protocol
 
-    def describe(self) -> dict[str, Any]:
+    def describe(self) -> dict[str, object]:
         """For verification.json: which judge, and who took the Japanese sentences."""
         out = asdict(self)
         out["japanese_judge"] = self.model if self.protocol == "prompt" or self.japanese else self.drafting_model

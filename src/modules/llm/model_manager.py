@@ -350,7 +350,7 @@ class ModelManager:
     async def _call(self, messages: list[dict[str, str]], *, node: str, stream: bool = False, format: Any = None,
                     extra_room: bool = False, max_tokens: int | None = None):
         num_ctx = self.settings.num_ctx * 2 if extra_room else self.settings.num_ctx
-        options: dict[str, Any] = {"num_ctx": num_ctx, "temperature": 0.2 if format is None else 0.0}
+        options: dict[str, int | float] = {"num_ctx": num_ctx, "temperature": 0.2 if format is None else 0.0}
         think = _think_for(self.model, self._think)
         if max_tokens:
             # Ollama counts a thinking model's reasoning against num_predict: a cap sized for the

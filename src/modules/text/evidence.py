@@ -37,6 +37,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from decimal import Decimal
 from functools import lru_cache
+from collections.abc import Mapping, Sequence
 from typing import Any, Callable
 
 from research.modules.core.language import Language, detect_language
@@ -223,7 +224,7 @@ def _table_lines(table: list[list[Any]]) -> list[str]:
     return lines
 
 
-def source_passages(label: str, document: dict[str, Any]) -> list[Passage]:
+def source_passages(label: str, document: Mapping[str, Any]) -> list[Passage]:
     texts: list[tuple[str, bool]] = []  # (text, whether it is a field)
     markdown = str(document.get("markdown") or document.get("text") or "")
     lines = structured_lines(markdown)
@@ -310,7 +311,7 @@ def _rounding_window(mention: NumberMention) -> tuple[Decimal, Decimal] | None:
 class EvidenceIndex:
     """The ledger, split into passages once per verification run."""
 
-    def __init__(self, documents: list[dict[str, Any]], question: str = "") -> None:
+    def __init__(self, documents: Sequence[Mapping[str, Any]], question: str = "") -> None:
         self.sources: dict[str, SourceText] = {}
         for document in documents:
             label = str(document.get("label") or "")

@@ -17,7 +17,7 @@ import asyncio
 import logging
 import os
 import sys
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypedDict
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
@@ -26,7 +26,7 @@ from pydantic import BaseModel, Field
 from research.modules.core.errors import EXIT_USAGE, UserFacingError
 from research.modules.core.i18n import reason_label, t
 from research.modules.core.language import Language, choose_language
-from research.modules.core.run_options import from_tool, tool_parameters, within_admin_limits
+from research.modules.core.run_options import OptionValues, from_tool, tool_parameters, within_admin_limits
 from research.modules.core.settings import Settings, load_settings
 from research.modules.text.sanitize import clean_data, strip_controls
 from research.servers.research.results import (
@@ -75,13 +75,21 @@ RUNS_RESEARCH = ToolAnnotations(read_only_hint=False, open_world_hint=True)  # r
 READS_SESSIONS = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 # The two reading tools, declared once for both servers: "your" sessions are this folder's on the
 # stdio server and the token's own on the team service.
-SESSIONS_TOOL: dict[str, Any] = {
+class ToolSpec(TypedDict):
+    """A tool's registration (``server.tool(**spec)``), shared by both servers."""
+
+    name: str
+    description: str
+    annotations: ToolAnnotations
+
+
+SESSIONS_TOOL: ToolSpec = {
     "name": "sessions",
     "description": "Your research sessions, newest first: id, question, status, where the report is; and your "
                    "runs that are queued or running now.",
     "annotations": READS_SESSIONS,
 }
-SESSION_REPORT_TOOL: dict[str, Any] = {
+SESSION_REPORT_TOOL: ToolSpec = {
     "name": "session-report",
     "description": "One of your sessions' report as Markdown; for an unfinished session, its progress.md (what "
                    "was done so far).",
@@ -118,8 +126,8 @@ class ResearchService:
         """The caller's language, else the server's setting, else the question's, else the locale's."""
         return choose_language(requested, self.settings.language, text=text)
 
-    async def research(self, request: ResearchRequest, overrides: dict[str, Any], ctx: Context) -> CallToolResult:
-        settings = load_settings(**overrides)
+    async def research(self, request: ResearchRequest, overrides: OptionValues, ctx: Context) -> CallToolResult:
+        settings = load_settings(flag_names=None, **overrides)
         lang = self.message_language(settings.language, request.question)
         bar = ProgressBar()
         session_id = ""

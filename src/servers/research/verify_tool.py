@@ -24,7 +24,7 @@ from research.modules.core.settings import Settings
 from research.state.models import VerdictState, states_json, supported_percent
 
 if TYPE_CHECKING:  # imported at the first check: the checks' text modules are a third of this server's start
-    from research.orchestrator.answer_check import SourceSpec
+    from research.orchestrator.answer_check import SourceDocument, SourceSpec
 
 # What one call may ask for (a long report is some 30,000 characters; a book chapter some
 # 100,000). Larger inputs are refused with one line saying which and the limit, instead of
@@ -101,7 +101,7 @@ class CheckProcess:
             self._pool = ProcessPoolExecutor(max_workers=1, mp_context=context)
         return self._pool
 
-    async def check(self, answer: str, documents: list[dict[str, Any]]) -> tuple[list[Any], list[Any]]:
+    async def check(self, answer: str, documents: list[SourceDocument]) -> tuple[list[Any], list[Any]]:
         from research.orchestrator.answer_check import check_draft
 
         return await self.run(check_draft, answer, documents)
@@ -174,8 +174,12 @@ async def verify_answer(answer: str, sources: list[Source], settings: Settings, 
     documents = await read_sources([_spec(source) for source in sources], settings, servers=servers)
     for document, source in zip(documents, sources):
         if isinstance(source, SourceObject):  # its label and description as given, like a --batch line's
-            document.update({key: value for key, value in (("label", source.label), ("title", source.title),
-                                                           ("url", source.url)) if value})
+            if source.label:
+                document["label"] = source.label
+            if source.title:
+                document["title"] = source.title
+            if source.url:
+                document["url"] = source.url
     seen: set[str] = set()
     for document in documents:
         if document["label"] in seen:
