@@ -23,7 +23,7 @@ from __future__ import annotations
 import logging
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, AsyncIterator, Callable
+from typing import TYPE_CHECKING, Any, AsyncIterator, Awaitable, Callable, Mapping
 
 from langgraph.graph import END, START, StateGraph
 
@@ -39,6 +39,8 @@ from research.state.session_folder import HistoryManager, SessionInfo
 from research.state.progress_events import ProgressEvent, Token, to_wire
 
 if TYPE_CHECKING:  # the clients are imported by the pool when the first search starts it
+    from langchain_core.runnables import RunnableConfig
+
     from research.modules.clients.parser_client import ContainerProcessor
     from research.modules.clients.web_search_client import SessionWebSearch
 
@@ -122,8 +124,9 @@ class RunSessionHistory(HistoryManager):
         return super().path(session_id)
 
 
-def open_session_step(deps: WorkflowDependencies, servers: SessionServers) -> Callable[[dict[str, Any]], Any]:
-    async def session(raw: dict[str, Any]) -> dict[str, Any]:
+def open_session_step(deps: WorkflowDependencies,
+                      servers: SessionServers) -> Callable[[Mapping[str, object]], Awaitable[AgentState]]:
+    async def session(raw: Mapping[str, object]) -> AgentState:
         """Check the input, the model, make the session folder, and give the run what the CLI gives it."""
         from research.orchestrator.runner import settings_for_depth
 
@@ -144,7 +147,7 @@ def open_session_step(deps: WorkflowDependencies, servers: SessionServers) -> Ca
 
 
 @asynccontextmanager
-async def make_graph(config: dict[str, Any] | None = None) -> AsyncIterator[Any]:
+async def make_graph(config: RunnableConfig | None = None) -> AsyncIterator[Any]:
     """LangGraph Server's graph factory: a fresh graph per run, its servers closed after."""
     from research.modules.llm.model_manager import ModelManager
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
 from research.modules.core.errors import UsageError
 from research.modules.core.language import detect_language
@@ -76,7 +76,15 @@ def read_caller_input(raw: Any, *, default_depth: str = "standard") -> CallerInp
     return CallerInput(cleaned, resolve_language(language, cleaned), depth or default_depth)  # type: ignore[arg-type]
 
 
-def read_state_update(raw: Any) -> dict[str, Any]:
+class CallerUpdate(TypedDict, total=False):
+    """A thread-state update from outside the graph, once checked: the keys a caller may write."""
+
+    question: str
+    language: Language
+    depth: Depth
+
+
+def read_state_update(raw: Any) -> CallerUpdate:
     """A thread-state update from outside the graph (LangGraph Server's ``POST
     /threads/{id}/state``, a new thread's ``supersteps``, a run's ``Command`` update),
     checked as an input is: only ``CALLER_KEYS``, each value as ``read_caller_input`` takes
@@ -85,7 +93,7 @@ def read_state_update(raw: Any) -> dict[str, Any]:
     if raw is None:
         return {}
     _only_caller_keys(raw)
-    update: dict[str, Any] = {}
+    update: CallerUpdate = {}
     if "question" in raw:
         if not isinstance(raw["question"], str):
             raise InputRefused("graph_input.bad_value", name="question", value=_shown(raw["question"]))

@@ -29,7 +29,7 @@ from starlette.middleware import Middleware
 from starlette.responses import JSONResponse
 
 from research.modules.core.errors import UsageError
-from research.orchestrator.graph_input import read_state_update
+from research.orchestrator.graph_input import CallerUpdate, read_state_update
 
 MAX_BODY_BYTES = 1024 * 1024  # a question is at most 4,000 characters; nothing here needs more
 
@@ -42,7 +42,7 @@ class Refused(Exception):
     """This request writes state a client may not write; the message says why, in one line."""
 
 
-def _update(values: Any) -> dict[str, Any] | None:
+def _update(values: Any) -> CallerUpdate | None:
     """The values of an update as checked; None stays None (an update that writes nothing)."""
     if values is None:
         return None

@@ -47,8 +47,8 @@ def budget_stops(state: AgentState, next_node: str) -> bool:
     return bool(spent) and (spent != "sources" or next_node == "search")
 
 
-def budget_update(state: AgentState, update: dict[str, Any], deps: WorkflowDependencies, seconds: float,
-                  tokens: int) -> dict[str, Any]:
+def budget_update(state: AgentState, update: AgentState, deps: WorkflowDependencies, seconds: float,
+                  tokens: int) -> AgentState:
     """Add this node's time and tokens to the run's totals (in state, so they survive a
     resume) and name the budget that ran out, if one did."""
     settings = deps.settings
@@ -64,7 +64,7 @@ def budget_update(state: AgentState, update: dict[str, Any], deps: WorkflowDepen
         deps.history.append_event(state["session_id"], "budget_exhausted", budget=spent, elapsed_seconds=elapsed,
                                   llm_tokens=used)
         deps.progress(Message("budget.progress_" + spent))
-    return {"elapsed_seconds": elapsed, "budget_exhausted": spent}
+    return AgentState(elapsed_seconds=elapsed, budget_exhausted=spent)
 
 
 def _is_graph_pause(exc: BaseException) -> bool:
@@ -109,7 +109,8 @@ def bind(name: str, node: Node, deps: WorkflowDependencies) -> BoundStep:
                           error=f"{type(exc).__name__}: {str(exc)[:200]}"))
             raise
         command = _as_command(result)
-        update: dict[str, Any] = dict(command.update or {}) if command is not None else result
+        # A node's update is part of the state (LangGraph merges it): its keys are AgentState's.
+        update: AgentState = cast(AgentState, dict(command.update or {})) if command is not None else result
         seconds = round(time.perf_counter() - started, 3)
         used = usage_since(usage_before, deps.model.usage)
         if used:

@@ -17,6 +17,9 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, computed_field
 from research.modules.core.language import Language as Language  # the one definition; re-exported for the state's users
 from research.modules.core.parsed_document import ParsedDocument as ParsedDocument
 
+# JSON as it comes from a file, a database row or a peer, before a model has read it, and as
+# a model's as_json gives it back (run_record.py re-exports it).
+JsonObject = dict[str, Any]
 Depth = Literal["quick", "standard", "deep"]
 Budget = Literal["seconds", "tokens", "sources"]  # the budgets a run can spend (AgentState.budget_exhausted)
 
@@ -127,7 +130,7 @@ class Document(BaseModel):
     tables: list[list[list[str]]] = Field(default_factory=list)
 
 
-def ledger_mappings(documents: Iterable[Document]) -> list[dict[str, Any]]:
+def ledger_mappings(documents: Iterable[Document]) -> list[JsonObject]:
     """Ledger entries as the text toolkit (``modules/text``) reads them: plain mappings, as
     processed.jsonl holds them."""
     return [document.model_dump() for document in documents]
@@ -358,7 +361,7 @@ class VerificationResult(StateModel):
     follow_up_queries: list[FollowUpQuery] = Field(default_factory=list)
     annotated_draft: str = ""  # the answer a person reads (workflow/answer.py)
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> JsonObject:
         """verification.json's shape: plain values, unset ones left out."""
         return self.model_dump(mode="json", exclude_none=True)
 
@@ -391,7 +394,7 @@ class RunError(BaseModel):
     message: str
     target: str = ""  # what it concerns, where one thing: a URL, a query, a file name
 
-    def as_state(self) -> dict[str, Any]:
+    def as_state(self) -> JsonObject:
         """The plain dict the graph's state keeps (checkpoints hold no enum objects)."""
         return self.model_dump(mode="json")
 
@@ -404,7 +407,7 @@ class RunProblem(BaseModel):
     message: str
     queries: int | None = None  # a search failure: how many queries it cost
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> JsonObject:
         """As meta.json and --json hold it (``queries`` only for a search failure)."""
         return self.model_dump(exclude_none=True)
 
@@ -517,7 +520,7 @@ def _count(value: Any) -> int:
         return 0
 
 
-def summary_with_states(verification: Mapping[str, Any] | VerificationResult | None) -> dict[str, Any]:
+def summary_with_states(verification: Mapping[str, Any] | VerificationResult | None) -> JsonObject:
     """verification.json's summary with the five counts (``verdicts``, from its claims) and
     ``supported_percent`` (from those counts) added: what meta.json, --json and the MCP
     server carry. Its other keys stay as they were, for readers of older versions."""

@@ -24,12 +24,11 @@ from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler
 from research.modules.core.errors import EXIT_OK
 from research.modules.text.sanitize import one_line
 from research.state.models import Depth, Document, RunProblem, Turn, VerificationSummary
+from research.state.models import JsonObject as JsonObject  # re-exported: the record's users name it here
 from research.state.status import SessionStatus
 
 SourceStatus = Literal["ok", "failed", "left_out"]
 SOURCE_STATUSES: tuple[SourceStatus, ...] = ("ok", "failed", "left_out")
-# JSON as it comes from a file, a database row or a peer, before a model has read it.
-JsonObject = dict[str, Any]
 
 
 # --------------------------------------------------------------------------- one source

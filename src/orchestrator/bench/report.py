@@ -11,6 +11,7 @@ from typing import Any
 from research.modules.core.i18n import t
 from research.modules.text.sanitize import one_line, shorten
 from research.orchestrator.bench.results import SUMMARY_FILE, Summary
+from research.state.run_record import JsonObject
 
 CHART_FILE = "chart.png"
 REPORT_MD = "report.md"
@@ -62,7 +63,7 @@ def figure_rows(summary: Summary, lang: str) -> list[tuple[str, str]]:
     return rows
 
 
-def configurations(folder: Path) -> list[dict[str, Any]]:
+def configurations(folder: Path) -> list[JsonObject]:
     """Every bench of the same set in the bench folder's parent (this one included), for the chart."""
     own = json.loads((folder / SUMMARY_FILE).read_text("utf-8"))
     found = []
@@ -76,7 +77,7 @@ def configurations(folder: Path) -> list[dict[str, Any]]:
     return found
 
 
-def draw_chart(configs: list[dict[str, Any]], path: Path, lang: str) -> Path:
+def draw_chart(configs: list[JsonObject], path: Path, lang: str) -> Path:
     """Accuracy with its 95 % interval per configuration: final answer and first draft."""
     import matplotlib
 

@@ -10,6 +10,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, TypedDict
 
+from research.modules.core.run_options import OptionValues
+
 from research.orchestrator.bench.stats import percentile, wilson
 
 RESULTS_FILE = "results.jsonl"
@@ -72,6 +74,20 @@ def append_result(path: Path, result: ItemResult) -> None:
         os.fsync(handle.fileno())
 
 
+class BenchConfig(TypedDict, total=False):
+    """What a bench is named after (``bench_key``) and ran with (config.json, the summary's ``settings``)."""
+
+    set: str
+    data_sha256: str
+    sample: int | None
+    seed: int
+    options: OptionValues  # the run options, less the engine and the documents folder
+    data: str
+    questions: int
+    pages: int
+    index_seconds: float | None  # None: the index was not timed
+
+
 class WrongAnswer(TypedDict):
     """A question the run did not answer right, as the summary lists it (summary.json, the report)."""
 
@@ -115,14 +131,14 @@ class Summary:
     answer_chars_median: float | None
     read_how: dict[str, int] = field(default_factory=dict)
     wrong: list[WrongAnswer] = field(default_factory=list)
-    settings: dict[str, Any] = field(default_factory=dict)
+    settings: BenchConfig = field(default_factory=BenchConfig)
 
     def as_json(self) -> dict[str, Any]:
         return asdict(self)
 
 
 def summarise(set_name: str, model: str, planned: int, results: list[ItemResult],
-              settings: dict[str, Any] | None = None) -> Summary:
+              settings: BenchConfig | None = None) -> Summary:
     done = [r for r in results if r.status == DONE]
     correct = sum(r.correct for r in results)
     drafted = [r for r in done if r.draft_correct is not None]
@@ -152,5 +168,5 @@ def summarise(set_name: str, model: str, planned: int, results: list[ItemResult]
         changed_hurt=sum(1 for r in drafted if r.draft_correct and not r.correct),
         own_page_read=sum(r.own_page_read for r in done),
         answer_chars_median=percentile([float(r.answer_chars) for r in done], 50),
-        read_how=read_how, wrong=wrong, settings=dict(settings or {}),
+        read_how=read_how, wrong=wrong, settings=BenchConfig(**(settings or {})),
     )

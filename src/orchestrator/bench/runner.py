@@ -28,10 +28,11 @@ from research.modules.core.errors import OllamaError, SearchUnavailable
 from research.modules.core.run_options import recorded
 from research.modules.core.settings import Settings
 from research.orchestrator.bench.grading import grade, read_verdict
-from research.orchestrator.bench.results import (DONE, FAILED, RESULTS_FILE, SUMMARY_FILE, TIMED_OUT, ItemResult,
-                                                 Summary, append_result, read_results, summarise)
+from research.orchestrator.bench.results import (DONE, FAILED, RESULTS_FILE, SUMMARY_FILE, TIMED_OUT, BenchConfig,
+                                                 ItemResult, Summary, append_result, read_results, summarise)
 from research.orchestrator.bench.sets import BenchItem, BenchSet, load_set, sample, write_corpus
 from research.state.progress_events import NodeFinished, ProgressEvent, SessionStarted
+from research.state.run_record import JsonObject
 
 BENCH_FOLDER = "bench"  # under the sessions folder
 CONFIG_FILE = "bench.json"
@@ -70,19 +71,19 @@ class BenchOutcome:
     resumed: int = 0  # questions already done by an earlier run of the same bench
 
 
-def bench_key(request: BenchRequest, bench: BenchSet) -> tuple[str, dict[str, Any]]:
+def bench_key(request: BenchRequest, bench: BenchSet) -> tuple[str, BenchConfig]:
     """The bench folder's name and what it is named after: set, file, sample, seed, options."""
     options = {name: value for name, value in recorded(request.settings).items()
                if name not in ("search_engine", "docs_dir")}
-    config = {"set": request.set_name, "data_sha256": bench.digest, "sample": request.sample,
-              "seed": request.seed, "options": options}
+    config = BenchConfig(set=request.set_name, data_sha256=bench.digest, sample=request.sample, seed=request.seed,
+                         options=options)
     digest = hashlib.sha256(json.dumps(config, sort_keys=True, default=str).encode()).hexdigest()[:10]
     model = re.sub(r"[^A-Za-z0-9_.-]+", "-", request.settings.model)[:40]
     size = request.sample if request.sample is not None else "all"
     return f"{request.set_name}-{model}-n{size}-s{request.seed}-{digest}", config
 
 
-def prepare(request: BenchRequest) -> tuple[BenchSet, list[BenchItem], Path, Settings, dict[str, Any]]:
+def prepare(request: BenchRequest) -> tuple[BenchSet, list[BenchItem], Path, Settings, BenchConfig]:
     """The set read (usage errors here, before anything runs), its sample, the bench folder
     with its corpus, and the settings every run of it uses."""
     bench = load_set(request.set_name, request.data)
@@ -90,7 +91,7 @@ def prepare(request: BenchRequest) -> tuple[BenchSet, list[BenchItem], Path, Set
     name, config = bench_key(request, bench)
     folder = Path(request.settings.sessions_dir).expanduser() / BENCH_FOLDER / name
     corpus = write_corpus(bench.pages, folder / "corpus")
-    config = {**config, "data": str(request.data), "questions": len(items), "pages": len(bench.pages)}
+    config = BenchConfig(**config, data=str(request.data), questions=len(items), pages=len(bench.pages))
     (folder / CONFIG_FILE).write_text(json.dumps(config, ensure_ascii=False, indent=2) + "\n", "utf-8")
     settings = request.settings.model_copy(update={"search_engine": "local", "docs_dir": corpus.resolve(),
                                                    "review_plan": False})
@@ -233,7 +234,7 @@ def _graded(item: BenchItem, set_name: str, run: Any, watch: _RunWatch, settings
     return result
 
 
-def _plain(value: Any) -> dict[str, Any]:
+def _plain(value: Any) -> JsonObject:
     """A model of the run's outcome (a Source, the verification counts) as its JSON; {} for None."""
     if hasattr(value, "model_dump"):
         return value.model_dump(mode="json")
