@@ -11,9 +11,12 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
+
+if TYPE_CHECKING:
+    from research.state.models import JsonObject
 
 
 def published_models() -> dict[str, type[BaseModel]]:
@@ -38,7 +41,7 @@ def published_models() -> dict[str, type[BaseModel]]:
 
 
 def schema_text(model: type[BaseModel]) -> str:
-    schema: dict[str, Any] = model.model_json_schema(mode="serialization")
+    schema: JsonObject = model.model_json_schema(mode="serialization")
     return json.dumps(schema, ensure_ascii=False, indent=2, sort_keys=True) + "\n"
 
 

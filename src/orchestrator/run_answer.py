@@ -15,7 +15,7 @@ from research.modules.report.markdown import unescape_markdown
 from research.modules.report.templates import report_labels
 from research.modules.text.claims import citation_labels
 from research.modules.text.sanitize import strip_controls
-from research.state.run_record import RunJson, RunOutcome, sources_of
+from research.state.run_record import JsonObject, RunJson, RunOutcome, sources_of
 from research.state.session_folder import HistoryManager, read_ledger
 
 
@@ -62,7 +62,7 @@ def json_view(result: RunOutcome) -> RunJson:
     return RunJson.model_validate({**result.to_json(), "answer": unescape_markdown(answer), "source_list": sources})
 
 
-def json_result(result: RunOutcome) -> dict[str, Any]:
+def json_result(result: RunOutcome) -> JsonObject:
     """``--json``'s object as printed (``json_view``): the verification summary with the keys
     it was read with, a problem's ``queries`` only where it has them."""
     shown = json_view(result)

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping
 from research.modules.core.errors import EXIT_FAILURE, EXIT_NO_EVIDENCE, EXIT_OK, UsageError, UserFacingError
 from research.modules.core.language import Language
 from research.state.agent_state import AgentState
-from research.state.models import PlanReviewRequest, ProblemKind, RunProblem, summary_with_states
+from research.state.models import Depth, PlanReviewRequest, ProblemKind, RunProblem, summary_with_states
 from research.state.run_problems import outcome_exit_code, run_problems
 from research.state.run_record import RunOutcome, RunVerification, SessionRecord, sources_of
 from research.state.session_folder import FINISHED_STATUSES, HistoryManager, SessionInfo, SessionStatus, now_iso, read_ledger
@@ -209,7 +209,7 @@ class RunContext:
     model_name: str  # what Ollama confirmed it has
     question: str  # cleaned; a resumed session's own
     lang: Language
-    depth: str
+    depth: Depth
     pool: ServerPool
     heavy: asyncio.Future[Any]  # the graph's modules, imported in a thread meanwhile
     # A resumed run: its options as it started, where this command's differ ("--engine local (searxng)").
@@ -420,7 +420,7 @@ def _initial_state(run: RunContext) -> AgentState:
     if seed:
         run.history.update_meta(session.session_id, conversation=[turn.model_dump() for turn in seed["conversation"]])
     return {
-        **seed,  # type: ignore[typeddict-item]  # checked by check_state_values: the state's own models
+        **seed,  # checked by check_state_values: the state's own models
         "question": run.question,
         "language": run.lang,
         "model": run.model_name,
@@ -433,7 +433,7 @@ def _initial_state(run: RunContext) -> AgentState:
     }
 
 
-def _seed_from_parent(history: HistoryManager, parent: str | None) -> dict[str, Any]:
+def _seed_from_parent(history: HistoryManager, parent: str | None) -> AgentState:
     """A follow-up question starts from its parent's sources and knows what was asked before."""
     if not parent:
         return {}
@@ -455,8 +455,8 @@ def _seed_from_parent(history: HistoryManager, parent: str | None) -> dict[str, 
         "conversation": conversation[-3:],
     }
     # The parent's files are data like a checkpoint: the same models, paths only under the sessions.
-    return dict(check_state_values(seed, session.path, session.session_id, question_limit=MAX_QUESTION_CHARS,
-                                   whole=False))
+    return check_state_values(seed, session.path, session.session_id, question_limit=MAX_QUESTION_CHARS,
+                              whole=False)
 
 
 def _resumable(history: HistoryManager, ref: str) -> tuple[SessionInfo, SessionRecord]:

@@ -12,13 +12,16 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import ValidationError
 
 import research
+
+if TYPE_CHECKING:
+    from research.state.models import JsonObject
 
 MAX_ERROR_CHARS = 300
 
@@ -27,7 +30,7 @@ class ResearchMCPServer(MCPServer):
     def __init__(self, name: str, *, instructions: str) -> None:
         # WARNING: stderr is the user's terminal or the session log, no per-request chatter.
         super().__init__(name, instructions=instructions, version=research.__version__, log_level="WARNING")
-        self._schema_extras: dict[str, dict[str, Any]] = {}
+        self._schema_extras: dict[str, JsonObject] = {}
 
     def extend_input_schema(self, tool: str, **keywords: Any) -> None:
         self._schema_extras[tool] = keywords

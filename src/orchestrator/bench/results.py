@@ -13,6 +13,7 @@ from typing import Any, TypedDict
 from research.modules.core.run_options import OptionValues
 
 from research.orchestrator.bench.stats import percentile, wilson
+from research.state.models import JsonObject
 
 RESULTS_FILE = "results.jsonl"
 SUMMARY_FILE = "summary.json"
@@ -133,7 +134,7 @@ class Summary:
     wrong: list[WrongAnswer] = field(default_factory=list)
     settings: BenchConfig = field(default_factory=BenchConfig)
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> JsonObject:
         return asdict(self)
 
 

@@ -18,7 +18,7 @@ import socket
 import struct
 import time
 from dataclasses import dataclass
-from typing import Any, Required, TypedDict
+from typing import TYPE_CHECKING, Any, Required, TypedDict
 
 from research.servers.parser.limits import MB, ChildLimits, apply_child_limits
 
@@ -90,7 +90,7 @@ def read_input(request: ParseRequest) -> tuple[bytes, str]:
     return (request.text or "").encode("utf-8"), f"{mime}; charset=utf-8"
 
 
-def parse_document(request: ParseRequest) -> dict[str, Any]:
+def parse_document(request: ParseRequest) -> JsonObject:
     """Extract and analyse one document; returns the fields of ``ParsedDocument`` as a dict."""
     from research.modules.parsing.analysis import analyze_document
     from research.modules.parsing.extraction import HTML, extract
@@ -114,12 +114,16 @@ def parse_document(request: ParseRequest) -> dict[str, Any]:
     return parsed.as_dict()
 
 
+if TYPE_CHECKING:  # the fork server's children import no pydantic
+    from research.state.models import JsonObject
+
+
 class ParseOutcome(TypedDict, total=False):
     """What a child answers, as JSON: ``ok`` with the document's fields (``ParsedDocument``,
     validated by the server when it reads them), or not ``ok`` and why."""
 
     ok: Required[bool]
-    document: dict[str, Any]
+    document: JsonObject
     reason: str
 
 

@@ -12,7 +12,7 @@ from research.modules.core.language import Language
 from research.modules.text.sanitize import one_line, safe_markdown
 from research.state.models import states_json, summary_states, summary_with_states, supported_percent
 from research.state.progress_log import PROGRESS_FILE, verdict_counts
-from research.state.run_record import RunOutcome, RunVerification, Source, sources_of
+from research.state.run_record import JsonObject, RunOutcome, RunVerification, Source, sources_of
 from research.state.session_folder import HistoryManager, SessionInfo, read_ledger, read_session_bytes
 
 
@@ -100,7 +100,7 @@ def research_output(history: HistoryManager, result: RunOutcome) -> ResearchOutp
     )
 
 
-def with_verdicts(summary: dict[str, Any], verification: dict[str, Any]) -> RunVerification:
+def with_verdicts(summary: JsonObject, verification: JsonObject) -> RunVerification:
     """The summary with the five counts (``verdicts``) and the share shown from them, taken
     from verification.json's claims where it has them."""
     if not summary:

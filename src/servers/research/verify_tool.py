@@ -21,7 +21,7 @@ from research.modules.core.errors import UsageError
 from research.modules.core.grammar import is_url
 from research.modules.core.language import Language
 from research.modules.core.settings import Settings
-from research.state.models import VerdictState, states_json, supported_percent
+from research.state.models import JsonObject, VerdictState, states_json, supported_percent
 
 if TYPE_CHECKING:  # imported at the first check: the checks' text modules are a third of this server's start
     from research.orchestrator.answer_check import SourceDocument, SourceSpec
@@ -147,7 +147,7 @@ class VerifiedSource(BaseModel):
 
 class VerifyOutput(BaseModel):
     verdicts: list[SentenceVerdict]
-    summary: dict[str, Any]
+    summary: JsonObject  # the outcome counts, the five states and the share supported
     sources: list[VerifiedSource]
     judged: bool = Field(description="whether every uncertain sentence went to the model judge")
     judge_note: str = ""  # why the judge could not decide them all
