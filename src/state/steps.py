@@ -16,7 +16,7 @@ No LangGraph here: this module is imported before the graph, while the first ste
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Literal
 
 from research.state.step_accounts import (
     Account,
@@ -28,6 +28,9 @@ from research.state.step_accounts import (
     sources_account,
     verdicts_account,
 )
+
+if TYPE_CHECKING:  # the step table is read before any setting is (the CLI's labels)
+    from research.modules.core.settings import Settings
 
 StepName = Literal["input", "plan_review", "search", "processing", "compare", "llm", "verification", "report"]
 
@@ -115,7 +118,7 @@ def step_label(name: str, lang: str, variant: str = "") -> str:
 STEP_VARIANTS = {("search", "local")}
 
 
-def step_variant(name: str, settings: Any) -> str:
+def step_variant(name: str, settings: Settings) -> str:
     """How this run's step is told apart where its label would mislead: "local" for a search
     of the user's own documents alone (the local engine never falls back to the web)."""
-    return "local" if name == "search" and getattr(settings, "search_engine", "") == "local" else ""
+    return "local" if name == "search" and settings.search_engine == "local" else ""

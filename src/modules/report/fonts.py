@@ -14,10 +14,13 @@ import importlib.util
 import io
 import os
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from research.modules.core.errors import UsageError, UserFacingError
 from research.modules.core.files import atomic_write
+
+if TYPE_CHECKING:
+    from research.modules.core.settings import Settings
 
 # TrueType system fonts with Japanese glyphs, most common first. The CFF ones at the end
 # (Noto CJK) work through conversion, which takes a while once.
@@ -85,12 +88,12 @@ def _has_japanese(path: Path) -> bool:
         return False
 
 
-def find_japanese_font(settings: Any = None) -> Path | None:
+def find_japanese_font(settings: Settings | None = None) -> Path | None:
     """The font file report.pdf will use, or None when there is none on this machine.
 
     A font the user named in ``settings.pdf_font`` wins; if it does not exist that is a
     usage error (silently using another font would hide the mistake)."""
-    chosen = getattr(settings, "pdf_font", None) if settings is not None else None
+    chosen = settings.pdf_font if settings is not None else None
     if chosen:
         path = Path(chosen).expanduser()
         if not path.is_file():
@@ -201,7 +204,7 @@ def register_font(path: Path) -> str:
     return name
 
 
-def register_japanese_font(settings: Any = None, font_path: Path | None = None) -> str:
+def register_japanese_font(settings: Settings | None = None, font_path: Path | None = None) -> str:
     """Find (unless ``font_path`` is given) and register the report font; its name."""
     path = font_path or find_japanese_font(settings)
     if path is None:
