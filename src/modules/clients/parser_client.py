@@ -16,7 +16,7 @@ import re
 import sys
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 from typing import TYPE_CHECKING
 
@@ -59,6 +59,18 @@ class ParserUnavailable(UserFacingError):
 
     def __str__(self) -> str:
         return self.reason
+
+
+class ParseArguments(TypedDict, total=False):
+    """The parse-document tool's arguments (servers/parser/tools.py): the document as a path
+    inside the sandbox, its bytes or its text, and how to read it."""
+
+    media_type: str
+    url: str
+    timeout_s: float
+    path: str
+    data_base64: str
+    text: str
 
 
 class _ServerGone(Exception):
@@ -204,7 +216,7 @@ class ContainerProcessor(BackgroundStart):
         Waits for the server to be up (``ParserUnavailable`` when it could not start)."""
         await self._started()
         assert self.command is not None
-        arguments: dict[str, Any] = {"media_type": media_type or "", "url": url or "", "timeout_s": self.settings.parse_timeout}
+        arguments = ParseArguments(media_type=media_type or "", url=url or "", timeout_s=self.settings.parse_timeout)
         if path is not None:
             try:
                 arguments["path"] = self.command.path_inside(path)
@@ -224,7 +236,7 @@ class ContainerProcessor(BackgroundStart):
             except ParserUnavailable as exc:
                 raise DocumentFailed(str(exc)) from None
 
-    async def _call_parse(self, arguments: dict[str, Any]) -> ParsedDocument:
+    async def _call_parse(self, arguments: ParseArguments) -> ParsedDocument:
         client, generation = await self._live()
         try:
             result = await self._call_once(client, generation, arguments)
@@ -243,14 +255,14 @@ class ContainerProcessor(BackgroundStart):
         except ValueError as exc:
             raise DocumentFailed(f"the parser returned malformed output: {exc}") from None
 
-    async def _call_once(self, client: "Client", generation: int, arguments: dict[str, Any]) -> "CallToolResult":
+    async def _call_once(self, client: "Client", generation: int, arguments: ParseArguments) -> "CallToolResult":
         from mcp import MCPError
         from mcp.types import CONNECTION_CLOSED, REQUEST_TIMEOUT
 
         deadline = self.settings.parse_timeout + CALL_GRACE_S
         self.parse_calls += 1
         try:
-            return await client.call_tool("parse-document", arguments, read_timeout_seconds=deadline)
+            return await client.call_tool("parse-document", dict(arguments), read_timeout_seconds=deadline)
         except MCPError as exc:
             if exc.code == REQUEST_TIMEOUT:
                 # The server enforces its own deadline; missing it by the grace means it hangs.

@@ -22,7 +22,7 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Awaitable, Callable, TextIO
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, Mapping, TextIO
 
 from research.modules.clients.connection import BackgroundStart, ConnectionStartFailed, McpConnection
 from research.modules.clients.server_process import OWN_SERVER_CWD, ServerLauncher, import_sdk, own_python_argv
@@ -247,7 +247,7 @@ class WebSearchClient(BackgroundStart):
         result = await client.list_tools()
         return [tool.name for tool in result.tools]
 
-    async def call(self, tool: str, arguments: dict[str, Any]) -> "CallToolResult":
+    async def call(self, tool: str, arguments: Mapping[str, object]) -> "CallToolResult":
         """Call a tool. A server that dies under the call is restarted and the call made
         once more; dying again is ``WebSearchServerError`` (the step stops, resumable)."""
         await self._started()  # also: the SDK is imported (in a thread) by then
@@ -256,7 +256,7 @@ class WebSearchClient(BackgroundStart):
 
         client, generation = await self._start(self._connection.client)
         try:
-            return await client.call_tool(tool, arguments, read_timeout_seconds=CALL_TIMEOUT)
+            return await client.call_tool(tool, dict(arguments), read_timeout_seconds=CALL_TIMEOUT)
         except MCPError as exc:
             if exc.code != CONNECTION_CLOSED:
                 raise _refused(exc) from None
@@ -268,7 +268,7 @@ class WebSearchClient(BackgroundStart):
                                        reason="it crashed too often in this run")
         client, generation = await self._start(self._connection.restart, generation)
         try:
-            return await client.call_tool(tool, arguments, read_timeout_seconds=CALL_TIMEOUT)
+            return await client.call_tool(tool, dict(arguments), read_timeout_seconds=CALL_TIMEOUT)
         except MCPError as exc:
             if exc.code != CONNECTION_CLOSED:
                 raise _refused(exc) from None
@@ -284,7 +284,7 @@ class WebSearchClient(BackgroundStart):
         """Search ``query``; each hit records ``language`` (the query's language).
         ``cache_dir``: the session folder the fetched bytes go to (a shared server).
         ``on_note``: called with each of the server's notes (engine fallbacks and why)."""
-        arguments: dict[str, Any] = {"query": query, "limit": max(1, min(int(limit), 10)), "includeContent": True}
+        arguments: dict[str, object] = {"query": query, "limit": max(1, min(int(limit), 10)), "includeContent": True}
         if self.spec.ours:
             # Our own server only fetches: the pipeline parses the cached bytes in the sandbox.
             arguments["rawBytes"] = True
