@@ -421,6 +421,25 @@ async def test_an_uncited_sentence_the_judge_supports_cites_the_one_source_it_wa
     assert verification["claims"][0]["removed_reason"] == "uncited" and "30万人" not in verification["annotated_draft"]
 
 
+async def test_an_uncited_sentence_with_every_term_in_the_source_and_wordy_filler_cites_it():
+    # issue 44, the real Qwen2.5-Coder-1.5B on "Is the GIL gone in Python 3.14?": its one sentence
+    # that answers the question cited nothing, and "as evidenced by the fact that" kept its words'
+    # coverage at 0.64, below 0.7: the judge found it supported and the answer still lost it.
+    gil = ("The standard build of Python 3.14 still has the GIL enabled by default. In Python 3.14 the "
+           "free-threaded build became officially supported, though it is still not the default build.")
+    ledger = [dict(LEDGER[1], label="S1", markdown=gil)]
+    sentence = ("The GIL is still present in Python 3.14, as evidenced by the fact that the standard build of "
+                "Python 3.14 has the GIL enabled by default.")
+    model = FakeModel(judge=JudgeBatch(verdicts=[JudgeVerdict(id=1, verdict="supported")]))
+    state = dict(_state(f"## Summary\n{sentence}\n", language="en"), documents=ledger,
+                 question="Is the GIL gone in Python 3.14?")
+    verification = (await _verify(state, _deps(model, loops=0)[0]))["verification"]
+    (claim,) = verification["claims"]
+    assert claim["score"] < 0.7
+    assert (claim["verdict"], claim["cited_by_check"]) == ("supported", ["S1"])
+    assert "still present in Python 3.14" in verification["annotated_draft"]
+
+
 async def test_an_uncited_sentence_whose_words_the_sources_mostly_lack_is_not_counted_as_supported():
     # issue 23, item 4: a sentence with no citation could count as supported on the judge's word;
     # the judge's word alone is still not enough when the cheap checks found few of its words.
