@@ -132,20 +132,14 @@ async def verify_claims(state: AgentState, deps: WorkflowDependencies) -> Comman
     # A page's title, the program's own prompt text or a template's slot written as a sentence
     # is not a claim: it is neither checked nor counted, and the answer leaves it out.
     titles = [d.title for d in documents]
-    claims = [claim for claim in split_claims(draft)
-              if not_a_claim_reason(claim.plain, claim.text, titles, PROGRAM_TEXT) not in NOT_CHECKED_AS_CLAIMS]
-    for number, claim in enumerate(claims):
-        claim.index = number
+    claims = _claims_of(draft, titles)
     assessments = [assess_claim(claim, index) for claim in claims]
     # A value its own passage gives differently, where the slot is clear, is corrected from the
     # passage and checked again: "port 11444" becomes the passage's "11434" (a small model changes values
     # it copies; the source's value is the one to keep).
     draft, corrected = _correct_values(draft, claims, assessments, index)
     if corrected:
-        claims = [claim for claim in split_claims(draft)
-                  if not_a_claim_reason(claim.plain, claim.text, titles, PROGRAM_TEXT) not in NOT_CHECKED_AS_CLAIMS]
-        for number, claim in enumerate(claims):
-            claim.index = number
+        claims = _claims_of(draft, titles)
         assessments = [assess_claim(claim, index) for claim in claims]
     methods = ["none" if a.verdict == "citation_invalid" or a.reason == "no_sources" else "lexical" for a in assessments]
     # A sentence the judge already found supported in an earlier round, unchanged since, keeps
@@ -260,6 +254,16 @@ async def _next_round(state: AgentState, deps: WorkflowDependencies, summary: Ve
                 wanted = {v.index for v in open_claims}
                 targets = [draft[c.start:c.end].strip() for c, v in zip(claims, verdicts) if v.index in wanted]
     return route, follow_ups, targets
+
+
+def _claims_of(draft: str, titles: list[str]) -> list[Claim]:
+    """The draft's sentences that are claims, numbered from 0: a page's title, the program's own
+    prompt text or a template's slot written as a sentence is neither checked nor counted."""
+    claims = [claim for claim in split_claims(draft)
+              if not_a_claim_reason(claim.plain, claim.text, titles, PROGRAM_TEXT) not in NOT_CHECKED_AS_CLAIMS]
+    for number, claim in enumerate(claims):
+        claim.index = number
+    return claims
 
 
 def _attribute_uncited(claims: list[Claim], assessments: list[Assessment], methods: list[str],
