@@ -45,7 +45,7 @@ _ARGPARSE_ERRORS = (
 )
 
 
-def usage_message(message: str, lang: str) -> str:
+def usage_message(message: str, lang: Language) -> str:
     """argparse's ``message`` in ``lang``; one argparse has no form here for is kept, labelled."""
     for pattern, key in _ARGPARSE_ERRORS:
         found = pattern.fullmatch(message.strip())
@@ -95,7 +95,7 @@ def message_language(flag: str | None, question: str | None) -> Language:
     return choose_language(flag, os.environ.get("RESEARCH_LANGUAGE"), text=question or "")
 
 
-def stdout_failed(exc: OSError, lang: str) -> None:
+def stdout_failed(exc: OSError, lang: Language) -> None:
     # Point fd 1 at /dev/null so the interpreter's own flush at exit cannot fail again.
     try:
         null = os.open(os.devnull, os.O_WRONLY)

@@ -23,10 +23,11 @@ import sys
 from research.cli.arguments import ArgumentParser, message_language
 from research.modules.core.errors import EXIT_FAILURE, EXIT_OK, SIGNAL_EXIT_CODES, UsageError, UserFacingError
 from research.modules.core.i18n import t
+from research.modules.core.language import Language
 from research.modules.core.run_options import FLAG_NAMES, add_flags, from_flags
 
 
-def _parser(lang: str) -> argparse.ArgumentParser:
+def _parser(lang: Language) -> argparse.ArgumentParser:
     from research.orchestrator.bench.runner import DEFAULT_QUESTION_TIMEOUT
 
     parser = ArgumentParser(prog="research bench", description=t("bench.help", lang))
@@ -55,7 +56,7 @@ def _whole_number(flag: str, value: str | None, least: int) -> int | None:
     return number
 
 
-def _early_language(argv: list[str]) -> str:
+def _early_language(argv: list[str]) -> Language:
     """--lang as typed (for --help and argparse's own errors), else the environment's."""
     for n, arg in enumerate(argv):
         if arg == "--lang" and n + 1 < len(argv):
@@ -108,7 +109,7 @@ def _fetched(set_name: str) -> str | None:
     return str(path) if path else None
 
 
-def _fetch(set_name: str, lang: str) -> int:
+def _fetch(set_name: str, lang: Language) -> int:
     from research.orchestrator.bench.fetch import SOURCES, fetch_set
 
     path, downloaded = fetch_set(set_name)
@@ -118,7 +119,7 @@ def _fetch(set_name: str, lang: str) -> int:
     return EXIT_OK
 
 
-def _run(request, lang: str, command: str, *, as_json: bool) -> int:
+def _run(request, lang: Language, command: str, *, as_json: bool) -> int:
     from research.orchestrator.bench.runner import prepare, run_bench
 
     # Read and checked here (usage errors before Ollama is asked), then again by run_bench.
@@ -185,7 +186,7 @@ async def _until_stopped(work, stopped: dict[str, str]):
     return await work
 
 
-def _table(summary, lang: str) -> None:
+def _table(summary, lang: Language) -> None:
     from rich.console import Console
     from rich.markup import escape
     from rich.table import Table

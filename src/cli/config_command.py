@@ -11,6 +11,7 @@ from typing import Any, TypedDict
 
 from research.modules.core.errors import EXIT_OK
 from research.modules.core.i18n import t
+from research.modules.core.language import Language
 from research.modules.core.settings import Settings, config_file_path, read_config_file
 
 
@@ -101,7 +102,7 @@ def print_records(records: list[list[str]]) -> None:
     sys.stdout.flush()
 
 
-def show_config(settings: Settings, *, as_json: bool, lang: str) -> int:
+def show_config(settings: Settings, *, as_json: bool, lang: Language) -> int:
     rows = setting_sources(settings)
     path = config_file_path()
     sessions = str(Path(settings.sessions_dir).expanduser().resolve())
@@ -147,7 +148,7 @@ def show_config(settings: Settings, *, as_json: bool, lang: str) -> int:
 _MACHINE_SETTINGS = ("ollama_host", "num_ctx", "sessions_dir", "request_timeout", "sandbox")
 
 
-def config_template(lang: str) -> str:
+def config_template(lang: Language) -> str:
     """A config file that changes nothing until edited: every run option and the machine
     settings above, each commented out at its default with what it does (in ``lang``)."""
     from research.modules.core.run_options import RUN_OPTIONS
@@ -179,7 +180,7 @@ def _toml_value(value: Any) -> str:
     return json.dumps(str(value), ensure_ascii=False)  # a TOML basic string is a JSON string
 
 
-def init_config(*, force: bool, lang: str) -> int:
+def init_config(*, force: bool, lang: Language) -> int:
     """Write the commented config file; one that exists is kept unless ``force`` (exit 2)."""
     from research.modules.core.errors import EXIT_USAGE, UsageError
     from research.modules.core.files import atomic_write

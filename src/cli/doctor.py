@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Literal
 
 from research.modules.core.errors import EXIT_FAILURE, EXIT_OK, EXIT_OLLAMA, OllamaError, UserFacingError
 from research.modules.core.i18n import t
+from research.modules.core.language import Language
 from research.modules.core.settings import SEARCH_ENGINES, Settings
 from research.cli.config_command import UNSET
 
@@ -43,7 +44,7 @@ class Check:
 # --------------------------------------------------------------------------- Ollama
 
 
-def check_ollama(settings: Settings, lang: str) -> tuple[Check, Check]:
+def check_ollama(settings: Settings, lang: Language) -> tuple[Check, Check]:
     label_ollama, label_model = t("doctor.check.ollama", lang), t("doctor.check.model", lang)
     from research.modules.llm.model_manager import installed_models, model_is_installed, ollama_version
 
@@ -66,7 +67,7 @@ def check_ollama(settings: Settings, lang: str) -> tuple[Check, Check]:
     return ollama, Check("model", label_model, "fail", t("ollama.model_missing", lang, model=settings.model))
 
 
-def judge_summary(settings: Settings, installed: set[str], lang: str) -> tuple[str, str]:
+def judge_summary(settings: Settings, installed: set[str], lang: Language) -> tuple[str, str]:
     """(the judge's model, one line saying who judges and, without the checker, how to get it)."""
     from research.modules.llm.judge import CHECKER
 
@@ -77,7 +78,7 @@ def judge_summary(settings: Settings, installed: set[str], lang: str) -> tuple[s
     return model, line
 
 
-def _judge_line(settings: Settings, installed: set[str], lang: str) -> tuple[str, str]:
+def _judge_line(settings: Settings, installed: set[str], lang: Language) -> tuple[str, str]:
     from research.modules.llm.judge import choose_judge
 
     judge = choose_judge(settings, settings.model, installed)
@@ -91,7 +92,7 @@ def _judge_line(settings: Settings, installed: set[str], lang: str) -> tuple[str
     return judge.model, t("doctor.judge_prompt", lang, model=judge.model)
 
 
-def check_guard(settings: Settings, lang: str) -> Check:
+def check_guard(settings: Settings, lang: Language) -> Check:
     """The guard model that screens page text with the grammar, or how to get one."""
     from research.modules.llm.guard import guard_model
     from research.modules.llm.model_manager import installed_models
@@ -110,7 +111,7 @@ def check_guard(settings: Settings, lang: str) -> Check:
 # --------------------------------------------------------------------------- parser sandbox
 
 
-async def check_parser_sandbox(settings: Settings, lang: str) -> tuple[Check, Check]:
+async def check_parser_sandbox(settings: Settings, lang: Language) -> tuple[Check, Check]:
     from research.modules.clients.parser_client import ContainerProcessor, ParserUnavailable
 
     label_sandbox, label_isolation = t("doctor.check.sandbox", lang), t("doctor.check.isolation", lang)
@@ -137,7 +138,7 @@ async def check_parser_sandbox(settings: Settings, lang: str) -> tuple[Check, Ch
     return sandbox, isolation
 
 
-def _isolation_check(processor: ContainerProcessor, label: str, lang: str) -> Check:
+def _isolation_check(processor: ContainerProcessor, label: str, lang: Language) -> Check:
     report = processor.isolation  # None: the isolation check itself did not run
     if processor.sandbox_name == "none":
         # Running without a sandbox is allowed (with a loud warning), so it does not fail doctor.
@@ -160,7 +161,7 @@ SEARCH_CONTRACT = ("full-web-search",)
 TEST_QUERY = "Mount Fuji"
 
 
-async def check_web_search(settings: Settings, lang: str, *, offline: bool = False) -> list[Check]:
+async def check_web_search(settings: Settings, lang: Language, *, offline: bool = False) -> list[Check]:
     """Start the server, list its tools against the contract, and (unless ``offline``)
     run one tiny search and say which engine answered."""
     label = t("doctor.check.web_search", lang)
@@ -196,7 +197,7 @@ async def check_web_search(settings: Settings, lang: str, *, offline: bool = Fal
             return [Check("web_search", label, "fail", t("doctor.web_search_failed", lang, reason=reason))]
 
 
-def _search_failed(label: str, lang: str, reason: str, chosen: str) -> Check:
+def _search_failed(label: str, lang: Language, reason: str, chosen: str) -> Check:
     """The failed test search, and, when it asked the web, the way to research offline."""
     detail = t("terminal.doctor_search_failed", lang, reason=reason)
     if chosen != "local":
@@ -204,7 +205,7 @@ def _search_failed(label: str, lang: str, reason: str, chosen: str) -> Check:
     return Check("search", label, "fail", detail)
 
 
-async def _test_search(client: WebSearchClient, label: str, lang: str, chosen: str = "") -> Check:
+async def _test_search(client: WebSearchClient, label: str, lang: Language, chosen: str = "") -> Check:
     arguments = {"query": TEST_QUERY, "limit": 1, "includeContent": False}
     try:
         result = await client.call(SEARCH_CONTRACT[0], arguments)
@@ -237,7 +238,7 @@ async def _test_search(client: WebSearchClient, label: str, lang: str, chosen: s
 # --------------------------------------------------------------------------- fonts, folders
 
 
-def check_font(settings: Settings, lang: str) -> Check:
+def check_font(settings: Settings, lang: Language) -> Check:
     label = t("doctor.check.font", lang)
     try:
         from research.modules.report.fonts import find_japanese_font
@@ -249,7 +250,7 @@ def check_font(settings: Settings, lang: str) -> Check:
     return Check("font", label, "ok", t("doctor.font_ok", lang, path=str(path)), essential=False)
 
 
-def check_sessions_dir(settings: Settings, lang: str) -> Check:
+def check_sessions_dir(settings: Settings, lang: Language) -> Check:
     label = t("doctor.check.sessions", lang)
     folder = Path(settings.sessions_dir).expanduser()
     try:
@@ -264,7 +265,7 @@ def check_sessions_dir(settings: Settings, lang: str) -> Check:
 # --------------------------------------------------------------------------- the command
 
 
-async def check_judge(settings: Settings, lang: str) -> Check:
+async def check_judge(settings: Settings, lang: Language) -> Check:
     """The judge measured now on the project's labelled check set (workflow/judge_quality.py): ok
     when its verdicts count, a warning when they do not, with the judge that would do better."""
     from research.modules.llm.judge import CHECKER, judge_for
@@ -290,7 +291,7 @@ async def check_judge(settings: Settings, lang: str) -> Check:
                  value=str(quality.balanced_accuracy))
 
 
-async def gather_checks(settings: Settings, lang: str, *, offline: bool = False) -> list[Check]:
+async def gather_checks(settings: Settings, lang: Language, *, offline: bool = False) -> list[Check]:
     ollama, model = await asyncio.to_thread(check_ollama, settings, lang)
     (sandbox, isolation), web_search = await asyncio.gather(
         check_parser_sandbox(settings, lang), check_web_search(settings, lang, offline=offline)
@@ -308,7 +309,7 @@ def exit_code_for(checks: list[Check]) -> int:
     return EXIT_FAILURE if failed else EXIT_OK
 
 
-def run_doctor(settings: Settings, *, as_json: bool, lang: str, offline: bool = False, verbose: bool = False) -> int:
+def run_doctor(settings: Settings, *, as_json: bool, lang: Language, offline: bool = False, verbose: bool = False) -> int:
     """Run every check, print a table (or one JSON object), return the exit code:
     0 all essential checks pass, 3 Ollama unreachable or model missing, 1 otherwise."""
     checks = asyncio.run(gather_checks(settings, lang, offline=offline))
@@ -338,7 +339,7 @@ def run_doctor(settings: Settings, *, as_json: bool, lang: str, offline: bool = 
     return code
 
 
-def _print_guard(guard: Check, lang: str) -> None:
+def _print_guard(guard: Check, lang: Language) -> None:
     """One line naming the guard model that screens page text, or how to get one (piped:
     a record like the checks')."""
     from rich.console import Console
@@ -356,7 +357,7 @@ def _plain_setting(value: object) -> object:
     return str(value) if isinstance(value, Path) else value
 
 
-def _print_details(checks: list[Check], settings: Settings, lang: str) -> None:
+def _print_details(checks: list[Check], settings: Settings, lang: Language) -> None:
     """`--verbose`: what each check looked at, one whole line each (copyable, never folded)."""
     from rich.console import Console
     from rich.markup import escape
@@ -370,11 +371,11 @@ def _print_details(checks: list[Check], settings: Settings, lang: str) -> None:
         console.print(escape(f"{check.name}: {check.status}{value} — {check.detail}"), soft_wrap=True)
 
 
-def _status_word(status: str, lang: str) -> str:
+def _status_word(status: str, lang: Language) -> str:
     return t(f"terminal.doctor_status.{status}", lang)
 
 
-def _print_table(checks: list[Check], summary: str, lang: str) -> None:
+def _print_table(checks: list[Check], summary: str, lang: Language) -> None:
     from rich.console import Console
     from rich.markup import escape
     from rich.table import Table

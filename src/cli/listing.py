@@ -9,13 +9,14 @@ from typing import TYPE_CHECKING, Any
 
 from research.modules.core.errors import EXIT_SEARCH_FAILED
 from research.modules.core.i18n import t
+from research.modules.core.language import Language
 from research.modules.text.sanitize import shorten
 
 if TYPE_CHECKING:  # the CLI starts without pydantic's models
     from research.state.run_record import Source
 
 
-def print_source_list(console: Any, session_id: str, sources: list[Source], lang: str) -> None:
+def print_source_list(console: Any, session_id: str, sources: list[Source], lang: Language) -> None:
     """The REPL's /sources: each source's label, title and status on one line, its URL whole on
     the next so it can be copied or clicked (a list, not a table). Each source's fields are
     already one clean line (``run_record.Source``)."""
@@ -36,7 +37,7 @@ def print_source_list(console: Any, session_id: str, sources: list[Source], lang
         console.print(f"    {escape(source.url)}", soft_wrap=True)
 
 
-def print_sessions_table(sessions: list[dict], lang: str) -> None:
+def print_sessions_table(sessions: list[dict], lang: Language) -> None:
     from rich.console import Console
     from rich.markup import escape
     from rich.table import Table
@@ -100,7 +101,7 @@ def cut_to_cells(text: str, cells: int) -> str:
     return set_cell_size(text, cells - 1).rstrip() + "…"
 
 
-def _supported_cell(meta: dict, lang: str, short: bool = False) -> str:
+def _supported_cell(meta: dict, lang: Language, short: bool = False) -> str:
     """"29% (2 of 7 supported)": the share computed from the counts it stands beside (the
     five verdict counts of meta.json; sessions written before them, from their summary)."""
     from research.state.models import VerdictState, summary_states, supported_percent  # noqa: PLC0415
@@ -128,7 +129,7 @@ def with_verdicts(meta: dict) -> dict:
                                      "supported_percent": supported_percent(states)}}
 
 
-def _status_shown(meta: dict, lang: str) -> str:
+def _status_shown(meta: dict, lang: Language) -> str:
     from research.state.status import SessionStatus  # noqa: PLC0415 - the state package loads pydantic
 
     status = meta.get("status", "")

@@ -15,6 +15,7 @@ import sys
 from research.modules.core.errors import EXIT_FAILURE, EXIT_USAGE, SIGNAL_EXIT_CODES, UserFacingError
 from research.modules.core.i18n import t
 from research.cli.arguments import build_parser, error_line, message_language, stdout_failed
+from research.modules.core.language import Language
 from research.modules.core.run_options import FLAG_NAMES, from_flags
 
 SUBCOMMANDS = ("sessions", "doctor", "mcp", "verify", "config", "help", "serve", "attach", "cancel", "bench")
@@ -83,7 +84,7 @@ def _reopen_closed_standard_streams() -> set[str]:
     return closed
 
 
-def _write_result(text: str, lang: str) -> int:
+def _write_result(text: str, lang: Language) -> int:
     """Print the last line of a run; a closed pipe (`| head -c 20`) or a full disk
     (`> /dev/full`) is one line on stderr and exit 1, never a traceback."""
     try:
@@ -136,7 +137,7 @@ def _research(args: argparse.Namespace) -> int:
         return exc.exit_code
 
 
-async def _one_shot(args: argparse.Namespace, settings, lang: str) -> int:
+async def _one_shot(args: argparse.Namespace, settings, lang: Language) -> int:
     import asyncio
     from research.orchestrator.runner import ResearchRequest, run_research
     from research.cli.progress import ConsoleProgress
@@ -218,7 +219,7 @@ def _stop_on_signals(request) -> None:
     cancel_on_signals(first_stop)
 
 
-def _check_before_a_session(settings, lang: str) -> None:
+def _check_before_a_session(settings, lang: Language) -> None:
     """Bad settings end here (exit 2, naming the setting), before a session folder exists."""
     from research.modules.core.settings import check_run_settings
 

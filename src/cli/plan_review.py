@@ -10,12 +10,13 @@ import sys
 from typing import TYPE_CHECKING, Any, Callable, TextIO
 
 from research.modules.core.i18n import t
+from research.modules.core.language import Language
 
 if TYPE_CHECKING:  # the CLI starts without pydantic's models
     from research.state.models import PlanReviewRequest
 
 
-def terminal_reviewer(lang: str, *, stdin: TextIO | None = None, stderr: TextIO | None = None
+def terminal_reviewer(lang: Language, *, stdin: TextIO | None = None, stderr: TextIO | None = None
                       ) -> Callable[[PlanReviewRequest], list[str]]:
     def review(payload: PlanReviewRequest) -> list[str]:
         reader = stdin or sys.stdin
@@ -33,7 +34,7 @@ def terminal_reviewer(lang: str, *, stdin: TextIO | None = None, stderr: TextIO 
     return review
 
 
-def review_plan(payload: PlanReviewRequest, lang: str, *, read: Callable[[str], str | None],
+def review_plan(payload: PlanReviewRequest, lang: Language, *, read: Callable[[str], str | None],
                 write: Callable[[str], Any]) -> list[str]:
     """Loop until the user accepts (Enter, or end of input); returns the sub-questions."""
     plan = [sub["question"] for sub in payload.get("plan", [])]

@@ -17,6 +17,7 @@ from typing import Any
 from rich.console import Console
 from rich.markup import escape
 
+from research.modules.core.language import Language, choose_language
 from research.modules.core.i18n import t
 from research.modules.text.sanitize import strip_controls
 from research.state.progress_events import (
@@ -41,8 +42,8 @@ _SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 
 
 class ConsoleProgress:
-    def __init__(self, lang: str, *, verbose: bool = False, stream_answer: bool = True) -> None:
-        self.lang = lang
+    def __init__(self, lang: Language, *, verbose: bool = False, stream_answer: bool = True) -> None:
+        self.lang: Language = lang
         self.console = Console(stderr=True, highlight=False)
         self.stream_answer = stream_answer
         self.verbose = verbose
@@ -70,7 +71,7 @@ class ConsoleProgress:
                 case SessionStarted():
                     self._on_session(event)
                 case ServersStarting():
-                    self.lang = event.language or self.lang
+                    self.lang = choose_language(event.language, default=self.lang)
                     self.console.print(f"[dim]{t('terminal.servers_starting', self.lang)}[/dim]")
                 case Resuming():
                     steps = [step_label(node, self.lang) for node in event.next]
@@ -148,7 +149,7 @@ class ConsoleProgress:
         return ", ".join(names) or t("terminal.no_steps", self.lang)
 
     def _on_session(self, event: SessionStarted) -> None:
-        self.lang = event.language or self.lang
+        self.lang = choose_language(event.language, default=self.lang)
         self.session_id, self.session_dir = event.session_id, event.session_dir or None
         self.console.print(f"[dim]{t('progress.session', self.lang, session_id=event.session_id)}[/dim]")
         if self.session_dir:
@@ -247,7 +248,7 @@ class ConsoleProgress:
 _SERVER_NOTE_PARAMS = {"terminal.engine_note": "note", "terminal.search_failed": "reason"}
 
 
-def _localised_params(key: str, params: dict, lang: str) -> dict:
+def _localised_params(key: str, params: dict, lang: Language) -> dict:
     name = _SERVER_NOTE_PARAMS.get(key)
     if name is None or not isinstance(params.get(name), str):
         return params

@@ -23,6 +23,7 @@ import sys
 from research.cli.arguments import ArgumentParser
 from research.modules.core.errors import EXIT_OK, UsageError, UserFacingError
 from research.modules.core.i18n import t
+from research.modules.core.language import Language
 
 DEFAULT_PORT = 8765
 DEFAULT_WORKERS = 2
@@ -150,7 +151,7 @@ def _check_sessions_folder(folder) -> None:
         raise UsageError("serve.sessions_folder_unlocked", path=str(folder), fstype=problem[0], option=problem[1])
 
 
-def _tokens(args: argparse.Namespace, settings, lang: str) -> int:
+def _tokens(args: argparse.Namespace, settings, lang: Language) -> int:
     from research.team.tokens import TokenStore, tokens_path
 
     store = TokenStore(tokens_path(settings))
@@ -173,7 +174,7 @@ def _tokens(args: argparse.Namespace, settings, lang: str) -> int:
     return EXIT_OK
 
 
-def _serve(args: argparse.Namespace, settings, lang: str) -> int:
+def _serve(args: argparse.Namespace, settings, lang: Language) -> int:
     import uvicorn
 
     from research.team.access_log import AccessLog
@@ -241,7 +242,7 @@ class _Supervisor:
 
     RESTART_SECONDS = 1.0
 
-    def __init__(self, count: int, lang: str) -> None:
+    def __init__(self, count: int, lang: Language) -> None:
         import threading
 
         self.count, self.lang = count, lang

@@ -242,7 +242,7 @@ def _help(topic: str | None) -> int:
     return EXIT_OK
 
 
-def _sessions(args: argparse.Namespace, settings, lang: str) -> int:
+def _sessions(args: argparse.Namespace, settings, lang: Language) -> int:
     from research.cli.listing import print_sessions_table, with_verdicts
     from research.state.session_folder import RESUMABLE_STATUSES, HistoryManager, effective_status
 
@@ -330,7 +330,7 @@ def _sessions(args: argparse.Namespace, settings, lang: str) -> int:
     return EXIT_OK
 
 
-def _remove_link(history, args: argparse.Namespace, lang: str) -> bool:
+def _remove_link(history, args: argparse.Namespace, lang: Language) -> bool:
     """`sessions rm` of a session "folder" that is a symbolic link removes the link only
     (rmtree refuses links, and following it would delete someone else's files)."""
     from research.state.session_folder import SESSION_ID
@@ -347,7 +347,7 @@ def _remove_link(history, args: argparse.Namespace, lang: str) -> bool:
     return True
 
 
-def _confirm_removal(history, session, lang: str) -> bool:
+def _confirm_removal(history, session, lang: Language) -> bool:
     """Ask on the terminal; without one, refuse (a script must say -y)."""
     from research.modules.text.sanitize import one_line
 

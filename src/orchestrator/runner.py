@@ -298,7 +298,7 @@ def final_answer(final: AgentState, read: int) -> str:
     return safe_markdown(checked or final.get("draft", ""))
 
 
-def result_from_meta(session: SessionInfo, lang: str, meta: Mapping[str, Any], resumed: bool) -> RunOutcome:
+def result_from_meta(session: SessionInfo, lang: Language, meta: Mapping[str, Any], resumed: bool) -> RunOutcome:
     """The result of a run whose report step finished but whose graph did not return (here,
     or in a `research serve` worker that died before recording it)."""
     record = SessionRecord.read(meta, session.session_id)

@@ -9,6 +9,7 @@ event that silently shows nothing. The run queue stores events between processes
 
 from __future__ import annotations
 
+
 import dataclasses
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, ClassVar

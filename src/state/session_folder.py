@@ -29,6 +29,7 @@ from typing import Any, Callable, Iterable, Iterator, Mapping
 
 from research.modules.core.errors import UsageError, UserFacingError
 from research.modules.core.files import atomic_write, fsync_directory  # noqa: F401 - the session's writes, and re-exported
+from research.modules.core.language import Language
 from research.modules.core.urls import canonical_url
 from research.modules.text.sanitize import one_line, shorten
 from research.state.run_record import JsonObject, SessionRecord
@@ -75,7 +76,7 @@ class HistoryManager:
         self.guard = guard
 
     # --- creating and finding sessions -------------------------------------------
-    def create(self, *, question: str, language: str, model: str, parent: str | None = None) -> SessionInfo:
+    def create(self, *, question: str, language: Language, model: str, parent: str | None = None) -> SessionInfo:
         try:
             self.root.mkdir(parents=True, exist_ok=True)
             for _ in range(20):

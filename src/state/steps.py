@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
+from research.modules.core.language import Language
 from research.state.step_accounts import (
     Account,
     disagreements_account,
@@ -38,7 +39,7 @@ StepName = Literal["input", "plan_review", "search", "processing", "compare", "l
 WRAPPER_WRITES = ("usage", "elapsed_seconds", "budget_exhausted")
 
 
-def no_account(before: object, update: object, lang: str) -> list[str]:
+def no_account(before: object, update: object, lang: Language) -> list[str]:
     """A section with its heading only (and the problems and budget every section says)."""
     return []
 
@@ -104,7 +105,7 @@ PLAIN_RUN: tuple[StepName, ...] = tuple(step.name for step in STEPS if step.in_p
 FOLLOW_UP_ROUND: tuple[StepName, ...] = tuple(step.name for step in STEPS if step.in_follow_up_round)
 
 
-def step_label(name: str, lang: str, variant: str = "") -> str:
+def step_label(name: str, lang: Language, variant: str = "") -> str:
     """The line a person reads for a step ("Searching the web"), in ``lang``; a ``variant``
     (``step_variant``) has its own ("Searching your documents": ``progress.search_local``)."""
     from research.modules.core.i18n import t

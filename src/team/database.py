@@ -16,6 +16,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
 
 from research.modules.core.errors import UserFacingError
+from research.modules.core.language import Language
 
 if TYPE_CHECKING:
     from research.modules.core.run_options import OptionValues
@@ -238,7 +239,7 @@ class SessionIndexRow(TypedDict):
     session_id: str
     owner: str
     question: str
-    language: str
+    language: Language
     status: str
     session_dir: str
     created_at: datetime | None

@@ -35,6 +35,7 @@ import psycopg
 
 from research.modules.core.errors import UserFacingError
 from research.modules.core.i18n import t
+from research.modules.core.language import Language
 from research.modules.core.language import choose_language
 from research.modules.core.logs import said
 from research.modules.core.settings import Settings
@@ -157,7 +158,7 @@ class _RunWatch:
 
 
 class Worker:
-    def __init__(self, settings: Settings, *, name: str | None = None, lang: str | None = None,
+    def __init__(self, settings: Settings, *, name: str | None = None, lang: Language | None = None,
                  lease_seconds: float = DEFAULT_LEASE_SECONDS, heartbeat_seconds: float = DEFAULT_HEARTBEAT_SECONDS):
         self.settings = settings
         self.url = settings.database_url
@@ -424,7 +425,7 @@ class Worker:
         raise HandBack(f"run {claimed.run_id} handed back")
 
 
-async def _main(settings: Settings, lease_seconds: float, heartbeat_seconds: float, lang: str | None) -> None:
+async def _main(settings: Settings, lease_seconds: float, heartbeat_seconds: float, lang: Language | None) -> None:
     worker = Worker(settings, lang=lang, lease_seconds=lease_seconds, heartbeat_seconds=heartbeat_seconds)
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
@@ -447,5 +448,5 @@ async def _main(settings: Settings, lease_seconds: float, heartbeat_seconds: flo
 
 
 def run_worker(settings: Settings, lease_seconds: float = DEFAULT_LEASE_SECONDS,
-               heartbeat_seconds: float = DEFAULT_HEARTBEAT_SECONDS, lang: str | None = None) -> None:
+               heartbeat_seconds: float = DEFAULT_HEARTBEAT_SECONDS, lang: Language | None = None) -> None:
     asyncio.run(_main(settings, lease_seconds, heartbeat_seconds, lang))

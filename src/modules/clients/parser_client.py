@@ -32,6 +32,7 @@ from research.modules.clients.sandbox import (
 )
 from research.modules.core.errors import DocumentFailed, UserFacingError
 from research.modules.core.i18n import t
+from research.modules.core.language import Language
 from research.modules.core.language import choose_language
 from research.modules.core.logs import said
 from research.modules.core.settings import Settings
@@ -83,7 +84,7 @@ class ContainerProcessor(BackgroundStart):
     ``async with ContainerProcessor(settings, cache_dir) as cp: await cp.parse(...)``
     """
 
-    def __init__(self, settings: Settings, cache_dir: Path, *, sandbox: str | None = None, lang: str | None = None) -> None:
+    def __init__(self, settings: Settings, cache_dir: Path, *, sandbox: str | None = None, lang: Language | None = None) -> None:
         self.settings = settings
         self.lang = choose_language(lang, settings.language, default="en")
         self.cache_dir = Path(cache_dir)

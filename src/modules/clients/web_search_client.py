@@ -28,6 +28,7 @@ from research.modules.clients.connection import BackgroundStart, ConnectionStart
 from research.modules.clients.server_process import OWN_SERVER_CWD, ServerLauncher, import_sdk, own_python_argv
 from research.modules.core.errors import SearchUnavailable, UsageError, UserFacingError
 from research.modules.core.grammar import URL_IN_PROSE
+from research.modules.core.language import Language
 from research.state.models import SearchHit
 from research.modules.core.settings import Settings
 from research.modules.core.urls import canonical_url
@@ -279,7 +280,7 @@ class WebSearchClient(BackgroundStart):
             reason = _reason(exc)
         raise WebSearchServerError("servers.websearch_crashed", command=self.spec.describe(), reason=reason)
 
-    async def search(self, query: str, *, language: str, limit: int, cache_dir: Path | None = None,
+    async def search(self, query: str, *, language: Language, limit: int, cache_dir: Path | None = None,
                      on_note: Callable[[str], None] | None = None) -> list[SearchHit]:
         """Search ``query``; each hit records ``language`` (the query's language).
         ``cache_dir``: the session folder the fetched bytes go to (a shared server).
@@ -321,7 +322,7 @@ class SessionWebSearch:
     def restarts(self) -> int:
         return self.client.restarts
 
-    async def search(self, query: str, *, language: str, limit: int,
+    async def search(self, query: str, *, language: Language, limit: int,
                      on_note: Callable[[str], None] | None = None) -> list[SearchHit]:
         return await self.client.search(query, language=language, limit=limit, cache_dir=self.cache_dir,
                                         on_note=on_note)
@@ -341,7 +342,7 @@ def _refused(exc: "MCPError") -> SearchUnavailable:
     return SearchUnavailable(f"the web-search server refused the call: {exc.message}")
 
 
-def _hit_from_structured(row: dict[str, Any], query: str, language: str) -> SearchHit:
+def _hit_from_structured(row: dict[str, Any], query: str, language: Language) -> SearchHit:
     url = str(row.get("url", ""))
     return SearchHit(
         url=url,
@@ -367,7 +368,7 @@ _FIELD = re.compile(r"^\s*\**\s*(url|link|source|description|snippet|summary|tit
 _CONTENT_START = re.compile(r"^\s*\**\s*(?:full\s+)?content\s*\**\s*:\s*\**\s*(.*)$", re.I)
 
 
-def parse_text_results(text: str, *, query: str, language: str, engine: str) -> list[SearchHit]:
+def parse_text_results(text: str, *, query: str, language: Language, engine: str) -> list[SearchHit]:
     """Read numbered result blocks (``**1. Title**`` / ``URL:`` / ``Description:`` /
     ``Full Content:``), as web-search-mcp prints them. Loose on purpose: markup varies."""
     starts = list(_NUMBERED.finditer(text))
@@ -389,7 +390,7 @@ def parse_text_results(text: str, *, query: str, language: str, engine: str) -> 
     return hits
 
 
-def _parse_block(title: str, block: str, query: str, language: str, engine: str) -> SearchHit | None:
+def _parse_block(title: str, block: str, query: str, language: Language, engine: str) -> SearchHit | None:
     url = ""
     snippet_lines: list[str] = []
     content_lines: list[str] = []
@@ -487,7 +488,7 @@ def _note_patterns() -> list[tuple[str, "re.Pattern[str]"]]:
 _PATTERNS: list[tuple[str, "re.Pattern[str]"]] = []
 
 
-def localise_note(note: str, lang: str) -> str:
+def localise_note(note: str, lang: Language) -> str:
     """A note of the web-search server (or several joined by "; ") in ``lang``."""
     if lang == "en" or not note:
         return note

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from research.modules.core.language import Language
+
 EXIT_OK = 0
 EXIT_FAILURE = 1
 EXIT_USAGE = 2
@@ -27,7 +29,7 @@ class UserFacingError(Exception):
         self.key = key
         self.params = params
 
-    def message(self, lang: str) -> str:
+    def message(self, lang: Language) -> str:
         from research.modules.core.i18n import t
 
         return t(self.key, lang, **self.params)

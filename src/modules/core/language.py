@@ -53,7 +53,7 @@ def detect_language(text: str) -> Language:
     return "ja" if ja * 3 >= latin else "en"
 
 
-def target_script_share(text: str, lang: str) -> float:
+def target_script_share(text: str, lang: Language) -> float:
     """Share of the letters in ``text`` written in the script of ``lang``.
 
     For Japanese, kana and kanji count; for English, Latin letters. Digits, punctuation,

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 from research.modules.core.grammar import strip_controls
+from research.modules.core.language import Language
 
 ROOT = "research"
 LEVELS = ("debug", "info", "warning", "error")
@@ -32,7 +33,7 @@ class Said:
     key: str
     params: dict[str, Any] = field(default_factory=dict)
 
-    def text(self, lang: str) -> str:
+    def text(self, lang: Language) -> str:
         from research.modules.core.i18n import t
 
         def written(value: Any) -> Any:
@@ -53,7 +54,7 @@ def said(key: str, **params: Any) -> Said:
 
 
 class _OneCleanLine(logging.Formatter):
-    def __init__(self, fmt: str, datefmt: str, lang: str) -> None:
+    def __init__(self, fmt: str, datefmt: str, lang: Language) -> None:
         super().__init__(fmt, datefmt)
         self.lang = lang
 
@@ -72,7 +73,7 @@ class _Handler(logging.StreamHandler):  # type: ignore[type-arg]
 
 
 def configure(level: str | None = None, stream: TextIO | None = None, *, verbose: bool = False,
-              lang: str | None = None) -> logging.Logger:
+              lang: Language | None = None) -> logging.Logger:
     """Send the program's log lines at ``level`` or above to ``stream`` (stderr), in ``lang``
     (the run's messages'; else the locale's); ``verbose`` (--verbose, the REPL's /verbose)
     shows at least what a run did (info)."""

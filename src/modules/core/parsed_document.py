@@ -10,6 +10,7 @@ client checks what the server sends, before either is used.
 
 from __future__ import annotations
 
+
 import dataclasses
 from dataclasses import dataclass, field
 from typing import Any

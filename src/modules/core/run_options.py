@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, Literal, TypedDict
 
 from research.modules.core.errors import UsageError
+from research.modules.core.language import Language
 
 # The search engines, in fallback order after the chosen one, with the settings each one
 # reads. This is the one list of them: settings validation, `--engine`'s help, the research
@@ -146,7 +147,7 @@ class RunOption:
             raise BadOption(self, text)
         return text
 
-    def expected(self, lang: str) -> str:
+    def expected(self, lang: Language) -> str:
         """What a good value is, in words: "a whole number from 1900 to 2100", "one of …"."""
         from research.modules.core.i18n import t
 
@@ -172,7 +173,7 @@ class BadOption(UsageError):
         super().__init__(option.bad_value_key, flag=option.flag, value=value[:80])
         self.option = option
 
-    def message(self, lang: str) -> str:
+    def message(self, lang: Language) -> str:
         from research.modules.core.i18n import t
 
         return t(self.key, lang, **self.params, expected=self.option.expected(lang))
@@ -233,7 +234,7 @@ def settings_fields() -> dict[str, tuple[object, OptionValue]]:
 # --- the command line ----------------------------------------------------------------------
 
 
-def add_flags(parser: Any, lang: str) -> None:
+def add_flags(parser: Any, lang: Language) -> None:
     """One flag per option, its help in ``lang``. Values stay strings here: ``from_flags``
     checks them, so a bad one is one line in the user's language (argparse's are English)."""
     from research.modules.core.i18n import t

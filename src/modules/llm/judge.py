@@ -34,6 +34,7 @@ from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
 from research.modules.core.errors import OllamaCallFailed
+from research.modules.core.language import Language
 from research.modules.core.language import target_script_share
 from research.modules.core.settings import Settings
 from research.modules.llm.model_manager import ModelManager, model_is_installed
@@ -227,7 +228,7 @@ _LEADING_WORDS = frozenset("the a an in on at this that these those it its there
                            "all both one two several".split())
 
 
-def negation_of(claim: str, language: str) -> str:
+def negation_of(claim: str, language: Language) -> str:
     """The claim denied as a whole, in its own language: no word of it is changed, so the two
     statements differ only by the denial."""
     core = claim.strip().rstrip("。.!！?？")
@@ -247,7 +248,7 @@ def read_choice(content: str) -> str | None:
     return match.group(1) or "ABC"["ＡＢＣ".index(match.group(2))]
 
 
-async def choose_claims(manager: Any, judge: Judge, items: list[tuple[str, list[str]]], *, language: str, node: str,
+async def choose_claims(manager: Any, judge: Judge, items: list[tuple[str, list[str]]], *, language: Language, node: str,
                         limit: int, num_ctx: int) -> list[CheckResult]:
     """Each ``(sentence, passages)`` decided by the choice protocol, at most ``limit`` calls at once:
     supported when both orders chose the claim, unsupported when both chose its negation or both

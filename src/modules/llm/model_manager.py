@@ -23,6 +23,7 @@ from pydantic import BaseModel, ValidationError
 
 from research.modules.core.errors import OllamaCallFailed, OllamaError
 from research.modules.core.i18n import t
+from research.modules.core.language import Language
 from research.modules.core.settings import Settings
 from research.modules.llm.hygiene import (LOOP_WINDOW, StreamedAnswer, drop_cut_off_sentence, repeating_tail,
                                           said_a_third_time, strip_control_text)
@@ -431,7 +432,7 @@ class ModelManager:
         return False
 
 
-def capped_lines(model: Any, language: str) -> list[str]:
+def capped_lines(model: Any, language: Language) -> list[str]:
     """One problem line per step whose replies ``model`` (a ModelClient) cut at their cap, or
     stopped in a loop (``REPEATING``), since it was last asked."""
     taken = model.take_capped()

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from research.modules.core.i18n import t
+from research.modules.core.language import Language
 from research.modules.text.sanitize import one_line, shorten
 from research.orchestrator.bench.results import SUMMARY_FILE, Summary
 from research.state.run_record import JsonObject
@@ -27,7 +28,7 @@ def _number(value: float | None, digits: int = 1) -> str:
     return "–" if value is None else f"{value:,.{digits}f}"
 
 
-def figure_rows(summary: Summary, lang: str) -> list[tuple[str, str]]:
+def figure_rows(summary: Summary, lang: Language) -> list[tuple[str, str]]:
     """(label, value) for every figure: the terminal table, report.md and the PDF show these."""
     s = summary
     low, high = s.interval
@@ -77,7 +78,7 @@ def configurations(folder: Path) -> list[JsonObject]:
     return found
 
 
-def draw_chart(configs: list[JsonObject], path: Path, lang: str) -> Path:
+def draw_chart(configs: list[JsonObject], path: Path, lang: Language) -> Path:
     """Accuracy with its 95 % interval per configuration: final answer and first draft."""
     import matplotlib
 
@@ -121,7 +122,7 @@ def draw_chart(configs: list[JsonObject], path: Path, lang: str) -> Path:
     return path
 
 
-def markdown(summary: Summary, lang: str, command: str) -> str:
+def markdown(summary: Summary, lang: Language, command: str) -> str:
     s = summary
     lines = [f"# {t('bench.report_title', lang, set=s.set_name, model=s.model)}", "",
              f"`{command}`", "", t("bench.report_accuracy_rule", lang), "",
@@ -143,7 +144,7 @@ def markdown(summary: Summary, lang: str, command: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def write_report(folder: Path, summary: Summary, lang: str, command: str, settings: Any = None) -> dict[str, Path]:
+def write_report(folder: Path, summary: Summary, lang: Language, command: str, settings: Any = None) -> dict[str, Path]:
     """report.md, chart.png and report.pdf in the bench's folder; their paths."""
     written = {"chart": draw_chart(configurations(folder), folder / CHART_FILE, lang)}
     text = markdown(summary, lang, command)
@@ -153,7 +154,7 @@ def write_report(folder: Path, summary: Summary, lang: str, command: str, settin
     return written
 
 
-def _pdf(path: Path, summary: Summary, lang: str, command: str, chart: Path, settings: Any) -> Path:
+def _pdf(path: Path, summary: Summary, lang: Language, command: str, chart: Path, settings: Any) -> Path:
     from reportlab.lib import colors
     from reportlab.lib.pagesizes import A4
     from reportlab.lib.styles import ParagraphStyle

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from research.modules.core.errors import OllamaError, SearchUnavailable
+from research.modules.core.language import Language
 from research.modules.core.run_options import recorded
 from research.modules.core.settings import Settings
 from research.orchestrator.bench.grading import grade, read_verdict
@@ -133,7 +134,7 @@ async def run_bench(request: BenchRequest, on_progress: Callable[[BenchProgress]
     return BenchOutcome(folder, summary, results, resumed)
 
 
-async def _index_corpus(kept: Any, settings: Settings, folder: Path, item: BenchItem, language: str) -> float | None:
+async def _index_corpus(kept: Any, settings: Settings, folder: Path, item: BenchItem, language: Language) -> float | None:
     """One search before the first question, so the local engine indexes the corpus (every
     page parsed in the sandbox: 80 s for JSQuAD's 1,145 pages on two busy cores, over 180 s
     at a load of 15) before any question's clock starts. A search that runs past the

@@ -26,9 +26,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from research.modules.core.errors import UsageError
+from research.modules.core.language import Language
 
 SETS = ("pubmedqa", "jsquad")
-SET_LANGUAGE = {"pubmedqa": "en", "jsquad": "ja"}
+SET_LANGUAGE: dict[str, Language] = {"pubmedqa": "en", "jsquad": "ja"}
 DECISIONS = ("yes", "no", "maybe")
 # A set file larger than this is not one of these sets (JSQuAD's validation split is 3 MB).
 MAX_SET_BYTES = 256 * 1024 * 1024
@@ -57,7 +58,7 @@ class BenchItem:
 @dataclass
 class BenchSet:
     name: str
-    language: str
+    language: Language
     items: list[BenchItem] = field(default_factory=list)
     pages: list[Page] = field(default_factory=list)
     digest: str = ""  # sha256 of the file: a bench over another file is another bench

@@ -63,7 +63,7 @@ class CancelOutput(BaseModel):
     session_id: str = Field(default="", description="the session a running run had started, kept to be "
                                                     "resumed; empty for a run that had not started")
 
-    def text(self, lang: str) -> str:
+    def text(self, lang: Language) -> str:
         if not self.cancelled:
             return t("remote.cancel_too_late", lang, run_id=self.run_id, status=self.status)
         if self.session_id:
@@ -154,7 +154,7 @@ def session_list(history: HistoryManager, running: list[dict[str, str]], limit: 
     return SessionList(sessions=rows, running=running)
 
 
-def render_session_list(listing: SessionList, history: HistoryManager, lang: str) -> str:
+def render_session_list(listing: SessionList, history: HistoryManager, lang: Language) -> str:
     if not listing.sessions:
         return t("mcp_research.no_sessions", lang, path=str(history.root)) + "\n"
     lines = []

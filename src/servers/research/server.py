@@ -214,7 +214,7 @@ class ProgressBar:
         return self.nudge()
 
 
-def progress_message(event: ProgressEvent, lang: str) -> str | None:
+def progress_message(event: ProgressEvent, lang: Language) -> str | None:
     """The line a host shows for one runner event; None for events it need not see."""
     match event:
         case SessionStarted():

@@ -33,6 +33,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import BaseModel, Field
 
 from research.modules.core.errors import EXIT_USAGE, DocumentFailed, UserFacingError
+from research.modules.core.language import Language
 from research.modules.core.language import detect_language
 from research.modules.core.settings import FetchSettings, Settings, load_fetch_settings, load_settings
 from research.modules.core.urls import canonical_url
@@ -71,7 +72,7 @@ class WebResult(BaseModel):
 
 class SearchResponse(BaseModel):
     query: str
-    language: str
+    language: Language
     engine: str  # the engine that answered; "" when none did
     results: list[WebResult]
     notes: list[str] = Field(default_factory=list)  # fallbacks and why
@@ -173,7 +174,7 @@ class WebSearchService:
             result.language = detect_language(result.content[:4000])
         return result
 
-    async def _fetch_hit(self, hit: EngineResult, language: str, max_content: int, raw_bytes: bool,
+    async def _fetch_hit(self, hit: EngineResult, language: Language, max_content: int, raw_bytes: bool,
                          cache: SourceCache | None = None) -> WebResult:
         result = _bare_result(hit, language)
         await self._fill_from_fetch(result, await self.fetcher.fetch(hit.url, cache), max_content, raw_bytes)
@@ -234,7 +235,7 @@ class ServiceInBackground:
             await self._service.aclose()
 
 
-def _bare_result(hit: EngineResult, language: str) -> WebResult:
+def _bare_result(hit: EngineResult, language: Language) -> WebResult:
     return WebResult(url=hit.url, canonical_url=canonical_url(hit.url), title=hit.title,
                      description=hit.snippet, engine=hit.engine, language=language)
 

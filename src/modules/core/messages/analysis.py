@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from research.modules.core.language import Language
+
 from typing import Any
 
 _ATTRIBUTES = {
@@ -52,7 +54,7 @@ MESSAGES: dict[str, dict[str, str]] = {
 }
 
 
-def disagreement_line(item: Any, lang: str) -> str:
+def disagreement_line(item: Any, lang: Language) -> str:
     """One disagreement (``state.models.Disagreement``) as a line: what it is about, then each
     side with its citations ("height: 3,776 m [S1] vs 3,778 m [S2]"). The draft prompt and
     progress.md say it this way."""
@@ -62,7 +64,7 @@ def disagreement_line(item: Any, lang: str) -> str:
     return f"{attribute_name(item.attribute, item.dimension, lang, item.qualifier)}: {sides}"
 
 
-def attribute_name(attribute: str | None, dimension: str, lang: str, qualifier: str | None = None) -> str:
+def attribute_name(attribute: str | None, dimension: str, lang: Language, qualifier: str | None = None) -> str:
     """What the sources disagree about, in ``lang``: the attribute, else the kind of value."""
     table = _ATTRIBUTES if attribute in _ATTRIBUTES else _DIMENSIONS
     key = attribute if attribute in _ATTRIBUTES else dimension

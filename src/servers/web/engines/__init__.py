@@ -17,6 +17,7 @@ import importlib
 import logging
 from dataclasses import dataclass, field
 
+from research.modules.core.language import Language
 from research.modules.core.settings import SEARCH_ENGINES, Settings, search_fallback_allowed
 from research.servers.web.engines.base import (
     EngineContext,
@@ -61,7 +62,7 @@ class EngineChain:
         self.setup_notes = notes or []  # engines that could not even be built
         self.fallback = fallback
 
-    async def search(self, query: str, *, language: str, limit: int) -> ChainResult:
+    async def search(self, query: str, *, language: Language, limit: int) -> ChainResult:
         notes = list(self.setup_notes)
         for engine in self.engines:
             try:

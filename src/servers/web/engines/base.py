@@ -15,6 +15,7 @@ from typing import Any, Awaitable, Callable, Protocol
 import httpx
 
 from research.modules.core.i18n import t
+from research.modules.core.language import Language
 from research.modules.core.settings import Settings
 from research.servers.web.bounded_body import BadEncoding, BodyTooLarge, read_body
 from research.servers.web.url_safety import UnsafeURL, URLGuard
@@ -45,7 +46,7 @@ class EngineNotConfigured(Exception):
 class SearchEngine(Protocol):
     name: str
 
-    async def search(self, query: str, *, language: str, limit: int) -> list[EngineResult]: ...
+    async def search(self, query: str, *, language: Language, limit: int) -> list[EngineResult]: ...
 
 
 # Reads one local file in the sandboxed parser: (path, media_type) -> (title, markdown).

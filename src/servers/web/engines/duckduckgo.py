@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import re
 
+from research.modules.core.language import Language
 from research.modules.core.settings import Settings
 from research.servers.web.engines.base import EngineContext, EngineEntry, EngineResult, EngineUnavailable, note
 
@@ -17,7 +18,7 @@ class DdgsEngine:
         self.backend = backend
         self.timeout = timeout
 
-    async def search(self, query: str, *, language: str, limit: int) -> list[EngineResult]:
+    async def search(self, query: str, *, language: Language, limit: int) -> list[EngineResult]:
         # ddgs is synchronous (it runs its own thread pool): keep it off the event loop.
         rows = await asyncio.to_thread(self._search_sync, query, language, limit)
         return [
@@ -26,7 +27,7 @@ class DdgsEngine:
             if row.get("href")
         ]
 
-    def _search_sync(self, query: str, language: str, limit: int) -> list[dict]:
+    def _search_sync(self, query: str, language: Language, limit: int) -> list[dict]:
         from ddgs import DDGS
         from ddgs.exceptions import DDGSException, RatelimitException, TimeoutException
 

@@ -17,6 +17,7 @@ import asyncio
 import os
 from pathlib import Path
 
+from research.modules.core.language import Language
 from research.modules.core.settings import LOCAL_SUFFIXES, Settings
 from research.modules.text.index import TextIndex, best_passage
 from research.servers.web.engines.base import EngineContext, EngineEntry, EngineNotConfigured, EngineResult, EngineUnavailable, ReadDocument, note
@@ -88,7 +89,7 @@ class LocalEngine:
     def __len__(self) -> int:
         return len(self._index)
 
-    async def search(self, query: str, *, language: str, limit: int) -> list[EngineResult]:
+    async def search(self, query: str, *, language: Language, limit: int) -> list[EngineResult]:
         await self.ensure_indexed()
         hits = []
         for url, _score in self._index.search(query, limit):

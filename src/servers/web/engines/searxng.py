@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import httpx
 
+from research.modules.core.language import Language
 from research.modules.core.settings import Settings
 from research.servers.web.engines.base import EngineContext, EngineEntry, EngineNotConfigured, EngineResult, EngineUnavailable, get_json, note
 from research.servers.web.url_safety import URLGuard
@@ -22,7 +23,7 @@ class SearxngEngine:
     def endpoint(self) -> str:
         return f"{self.base_url}/search"
 
-    async def search(self, query: str, *, language: str, limit: int) -> list[EngineResult]:
+    async def search(self, query: str, *, language: Language, limit: int) -> list[EngineResult]:
         params = {"q": query, "format": "json", "language": language or "all", "safesearch": "1"}
         payload = await get_json(self.name, self.client, self.guard, self.endpoint, params, timeout=self.timeout,
                                  where=self.base_url,

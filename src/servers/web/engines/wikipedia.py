@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import httpx
 
+from research.modules.core.language import Language
 from research.modules.core.settings import Settings
 from research.servers.web.engines.base import EngineContext, EngineEntry, EngineNotConfigured, EngineResult, EngineUnavailable, get_json, note
 from research.servers.web.url_safety import URLGuard
@@ -30,10 +31,10 @@ class WikipediaEngine:
         self.guard = guard  # the configured API is always allowed; this catches bad schemes
         self.timeout = timeout
 
-    def endpoint(self, language: str) -> str:
+    def endpoint(self, language: Language) -> str:
         return self.url_template.format(lang=language if language in LANGUAGES else "en")
 
-    async def search(self, query: str, *, language: str, limit: int) -> list[EngineResult]:
+    async def search(self, query: str, *, language: Language, limit: int) -> list[EngineResult]:
         limit = max(1, min(limit, MAX_RESULTS))
         params = {
             "action": "query", "format": "json", "formatversion": "2", "utf8": "1",
