@@ -16,6 +16,7 @@ from research.state.session_folder import now_iso
 from research.state import AgentState
 from research.state.models import Language, Query, SubQuestionPlan, Turn
 from research.modules.core.language import LANGUAGES
+from research.modules.core.settings import Settings
 from research.modules.text.analyser import term_set, terms
 from research.workflow.answer import PLACEHOLDER, Topic
 from research.workflow.dependencies import ModelRole, WorkflowDependencies
@@ -89,8 +90,8 @@ async def understand_question(state: AgentState, deps: WorkflowDependencies) -> 
 class PlanClock:
     """The time planning may take: PLAN_SECONDS, or a quarter of --max-seconds when that is less."""
 
-    def __init__(self, settings: object) -> None:
-        budget = getattr(settings, "max_seconds", None)
+    def __init__(self, settings: Settings) -> None:
+        budget = settings.max_seconds
         self.limit = min(PLAN_SECONDS, budget / 4) if budget else PLAN_SECONDS
         self.started = time.monotonic()
         self.timed_out = False

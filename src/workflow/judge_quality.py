@@ -121,7 +121,7 @@ def _cache_file() -> Path:
 def _key(judge: Judge, settings: Settings, model: Any) -> str:
     """A kept figure holds for this server, these weights (a model pulled anew has another
     digest), this protocol and this check set."""
-    host = str(getattr(settings, "ollama_host", "") or "")
+    host = settings.ollama_host or ""
     digests = getattr(model, "digests", {}) or {}
     digest = digests.get(judge.model) or next((d for name, d in digests.items() if name.split(":")[0] == judge.model), "")
     return "|".join([host, judge.model, digest, judge.protocol, judge.drafting_model, str(judge.japanese),
