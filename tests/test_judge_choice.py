@@ -1,7 +1,8 @@
 """A judge protocol a small model can follow (issue 44, item 2): the drafting model chooses which
 of a claim and its negation the passage supports, twice with the two swapped, and only the same
 choice both times decides (modules/llm/judge.py). Measured like any judge before it counts
-(workflow/judge_quality.py), and used only when the batched verdict prompt measured untrusted.
+(workflow/judge_quality.py), and used only when the batched verdict prompt measured untrusted and
+the user switched it on (RESEARCH_JUDGE_CHOICE: off by default, see README).
 
 The replies quoted below are Qwen2.5-Coder-1.5B's (../shared/realmodel) to this prompt on the
 project's check set: it picked the claim in both orders for all 12 true claims, and for most
@@ -47,7 +48,8 @@ async def test_a_judge_that_says_supported_to_everything_is_asked_to_choose_inst
     fake_ollama.judge_accuracy, fake_ollama.choice_accuracy = 0.0, 1.0
     claims, assessments = check_draft(f"{TRUE} {FALSE}", DOCS)
     assert [a.outcome for a in assessments] == ["uncertain", "uncertain"]
-    complete, note = await judge_uncertain_claims(claims, assessments, "en", load_settings(ollama_host=fake_ollama.url))
+    complete, note = await judge_uncertain_claims(claims, assessments, "en",
+                                                  load_settings(ollama_host=fake_ollama.url, judge_choice=True))
     # The true paraphrase is supported; the false sentence is not: its two choices differed (a
     # guess by position), so it stays "not checked" rather than becoming anyone's verdict.
     assert [a.outcome for a in assessments] == ["supported", "uncertain"]
@@ -64,7 +66,7 @@ async def test_a_chosen_claim_whose_figure_the_passage_lacks_is_not_checked(fake
     # The judge chooses the claim both times (lenient), but 42 craters are nowhere in the passage:
     # the program does not take a small model's word on a number.
     fake_ollama.judge_accuracy, fake_ollama.choice_accuracy = 0.0, 1.0
-    settings = load_settings(ollama_host=fake_ollama.url)
+    settings = load_settings(ollama_host=fake_ollama.url, judge_choice=True)
     await judge_uncertain_claims(*check_draft(TRUE, DOCS), "en", settings)  # measured and kept
     fake_ollama.choice_accuracy = 0.0
     claims, assessments = check_draft("Japan's tallest peak, Mount Fuji, has 42 craters [S1].", DOCS)
@@ -76,8 +78,19 @@ async def test_a_chosen_claim_whose_figure_the_passage_lacks_is_not_checked(fake
 
 async def test_doctor_says_the_judge_is_asked_to_choose(fake_ollama, tmp_path):
     fake_ollama.judge_accuracy, fake_ollama.choice_accuracy = 0.0, 1.0
-    settings = load_settings(ollama_host=fake_ollama.url, sessions_dir=str(tmp_path / "sessions"))
+    settings = load_settings(ollama_host=fake_ollama.url, sessions_dir=str(tmp_path / "sessions"), judge_choice=True)
     english = await check_judge(settings, "en")
     assert english.status == "ok" and "its negation" in english.detail
     japanese = await check_judge(settings, "ja")
     assert japanese.status == "ok" and "否定" in japanese.detail
+
+
+async def test_by_default_an_untrusted_verdict_judge_is_not_asked_to_choose(fake_ollama):
+    # Off by default: a small model that chooses well on the check set still chose the claim for
+    # half of RAGTruth's claims with an unstated addition (docs/benchmarks.md), so the default
+    # leaves what such a judge would decide "not checked".
+    fake_ollama.judge_accuracy, fake_ollama.choice_accuracy = 0.0, 1.0
+    claims, assessments = check_draft(f"{TRUE} {FALSE}", DOCS)
+    complete, note = await judge_uncertain_claims(claims, assessments, "en", load_settings(ollama_host=fake_ollama.url))
+    assert [a.outcome for a in assessments] == ["uncertain", "uncertain"] and not complete
+    assert "50%" in note and not fake_ollama.chat_requests("choose")

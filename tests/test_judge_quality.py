@@ -102,10 +102,10 @@ def _yes_to_everything(call):
 
 async def test_in_a_run_an_untrusted_judge_leaves_its_claims_not_checked_and_says_so(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    # Asked for verdicts it says "supported" to everything; asked to choose, it always picks the
-    # first statement: measured by both protocols, trusted by neither.
+    # Asked for verdicts it says "supported" to everything; asked to choose (RESEARCH_JUDGE_CHOICE
+    # on), it always picks the first statement: measured by both protocols, trusted by neither.
     model = FakeModel(judge=_yes_to_everything, choose="A")
-    settings = Settings(max_verification_loops=0, num_ctx=8192)
+    settings = Settings(max_verification_loops=0, num_ctx=8192, judge_choice=True)
     model.settings = settings
     deps = WorkflowDependencies(settings=settings, model=model, web_search=None, parser=None, history=MemoryHistory(),
                                 measure_judge=True)

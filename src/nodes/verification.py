@@ -421,9 +421,10 @@ async def usable_judge(judge: Judge, model: Any, settings: Settings, *, again: b
                        measuring: Callable[[Judge], None] | None = None) -> tuple[Judge, JudgeQuality]:
     """The judge as it will be asked, with its measured quality: what a run, `research verify`
     and `research doctor` ask. The drafting model is measured with the batched verdict prompt
-    first (one call for many claims); when that is not trusted, with the choice protocol
-    (modules/llm/judge.py: two calls a claim, a task a small model can do), and the one that
-    measured trusted is used; when neither is, the better of the two is returned, untrusted.
+    first (one call for many claims); when that is not trusted and RESEARCH_JUDGE_CHOICE is on,
+    with the choice protocol (modules/llm/judge.py: two calls a claim, a task a small model can
+    do), and the one that measured trusted is used; when neither is, the better of the two is
+    returned, untrusted.
     ``measuring(judge)`` is called before a measurement that no kept figure spares."""
     async def measured(asked: Judge) -> JudgeQuality:
         if measuring is not None and (again or kept_quality(asked, settings, model) is None):
@@ -431,7 +432,7 @@ async def usable_judge(judge: Judge, model: Any, settings: Settings, *, again: b
         return await measured_quality(asked, model, settings, again=again)
 
     quality = await measured(judge)
-    if quality.trusted or judge.protocol != "prompt":
+    if quality.trusted or judge.protocol != "prompt" or not settings.judge_choice:
         return judge, quality
     chooser = dataclasses.replace(judge, protocol="choice")
     chosen = await measured(chooser)
