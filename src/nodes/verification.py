@@ -537,15 +537,26 @@ async def _judge_by_checker(positions: list[int], claims: list[Claim], assessmen
         if result.verdict == "uncertain":
             (failed if result.error else unreadable).append(result.error or result.reply)
             continue
-        assessment = assessments[position]
-        assessment.verdict = assessment.outcome = result.verdict
-        assessment.borderline = False
-        assessment.confidence = _CHECKER_CONFIDENCE
-        assessment.reason = "judge"
+        _decided(assessments[position], result.verdict, _CHECKER_CONFIDENCE)
         methods[position] = "model"
+    return _said_what_failed(errors, "judge.unreadable", language, judge, unreadable, failed)
+
+
+def _decided(assessment: Assessment, verdict: str, confidence: float) -> None:
+    """A judge's decision written into the claim's assessment."""
+    assessment.verdict = assessment.outcome = verdict
+    assessment.borderline = False
+    assessment.confidence = confidence
+    assessment.reason = "judge"
+
+
+def _said_what_failed(errors: list[RunError], unreadable_key: str, language: Language, judge: Judge,
+                      unreadable: list[str], failed: list[str]) -> bool:
+    """The notes for replies the judge gave that could not be read and calls that failed; True
+    when there were none."""
     if unreadable:
         errors.append(RunError(node=NODE, kind=ProblemKind.JUDGE, message=t(
-            "judge.unreadable", language, model=judge.model, count=len(unreadable), reply=unreadable[0][:40])))
+            unreadable_key, language, model=judge.model, count=len(unreadable), reply=unreadable[0][:40])))
     if failed:
         errors.append(RunError(node=NODE, kind=ProblemKind.JUDGE, message=t(
             "judge.call_failed", language, model=judge.model, count=len(failed), reason=failed[0])))
@@ -559,7 +570,7 @@ async def _judge_by_choice(positions: list[int], claims: list[Claim], assessment
     the choice protocol), one claim at a time against its passages. Two different choices
     leave the claim uncertain: that is the protocol saying the model does not know, not a
     failure. ``confirm``: a "supported" counts only where the passages give every figure of
-    the claim and do not deny it (off only to measure the model's own choices)."""
+    the claim (off only to measure the model's own choices)."""
     by_index = {claim.index: claim for claim in claims}
     items = [(by_index[p].plain, [_shown_text(c.text) for c in assessments[p].candidates]) for p in positions]
     parallel = min(settings.judge_concurrency, int(model.parallel or 1))
@@ -567,7 +578,7 @@ async def _judge_by_choice(positions: list[int], claims: list[Claim], assessment
                                   num_ctx=min(settings.num_ctx, CHECKER_NUM_CTX))
     unreadable: list[str] = []
     failed: list[str] = []
-    for position, result in zip(positions, results):
+    for position, (claim, passages), result in zip(positions, items, results):
         if result.error:
             failed.append(result.error)
             continue
@@ -577,24 +588,13 @@ async def _judge_by_choice(positions: list[int], claims: list[Claim], assessment
             continue
         verdict: str = result.verdict
         if confirm and verdict == "supported":
-            context = " ".join(text for text in items[positions.index(position)][1])
-            confirmed = _choice_confirmed(by_index[position].plain, context)
+            confirmed = _choice_confirmed(claim, " ".join(passages))
             if confirmed is None:
                 continue  # chosen, but a figure of the claim is not in its passages: not checked
             verdict = confirmed
-        assessment = assessments[position]
-        assessment.verdict = assessment.outcome = verdict
-        assessment.borderline = False
-        assessment.confidence = _PROMPT_JUDGE_CONFIDENCE
-        assessment.reason = "judge"
+        _decided(assessments[position], verdict, _PROMPT_JUDGE_CONFIDENCE)
         methods[position] = "model"
-    if unreadable:
-        errors.append(RunError(node=NODE, kind=ProblemKind.JUDGE, message=t(
-            "judge.unreadable_choice", language, model=judge.model, count=len(unreadable), reply=unreadable[0][:40])))
-    if failed:
-        errors.append(RunError(node=NODE, kind=ProblemKind.JUDGE, message=t(
-            "judge.call_failed", language, model=judge.model, count=len(failed), reason=failed[0])))
-    return not unreadable and not failed
+    return _said_what_failed(errors, "judge.unreadable_choice", language, judge, unreadable, failed)
 
 
 def _choice_confirmed(claim: str, context: str) -> str | None:
