@@ -51,14 +51,16 @@ def sample(rows: list[dict[str, Any]], per_class: int, seed: int, max_chars: int
     return chosen
 
 
-def run(rows: list[dict[str, Any]], ollama: str, model: str, num_ctx: int, judge: bool) -> tuple[dict[str, Any], float]:
+def run(rows: list[dict[str, Any]], ollama: str, model: str, num_ctx: int, judge: bool,
+        choice: bool = False) -> tuple[dict[str, Any], float]:
     with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False, encoding="utf-8") as handle:
         for row in rows:
             handle.write(json.dumps({"id": row["id"], "draft": row["draft"], "lang": "en",
                                      "sources": [{"label": "S1", "text": row["source"]}]}, ensure_ascii=False) + "\n")
     env = {k: v for k, v in os.environ.items() if not k.startswith("RESEARCH_")}
     env.update(RESEARCH_OLLAMA_HOST=ollama, RESEARCH_MODEL=model, RESEARCH_NUM_CTX=str(num_ctx),
-               RESEARCH_SESSIONS_DIR=tempfile.mkdtemp(prefix="judge-bench-"))
+               RESEARCH_SESSIONS_DIR=tempfile.mkdtemp(prefix="judge-bench-"),
+               RESEARCH_JUDGE_CHOICE="true" if choice else "false")
     started = time.perf_counter()
     command = [str(RESEARCH), "verify", "--batch", handle.name] + ([] if judge else ["--no-judge"])
     done = subprocess.run(command, capture_output=True, text=True, env=env)
@@ -115,10 +117,12 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=44)
     parser.add_argument("--max-chars", type=int, default=3000)
     parser.add_argument("--no-judge", action="store_true", help="the quick checks alone, for comparison")
+    parser.add_argument("--choice", action="store_true",
+                        help="RESEARCH_JUDGE_CHOICE=true: an untrusted verdict judge is measured choosing, and judges so if trusted")
     parser.add_argument("--save", type=Path, help="write the verdicts and the tallies here (JSON)")
     args = parser.parse_args()
     rows = sample(load(args.data, "train"), args.per_class, args.seed, args.max_chars)
-    results, seconds = run(rows, args.ollama, args.model, args.num_ctx, judge=not args.no_judge)
+    results, seconds = run(rows, args.ollama, args.model, args.num_ctx, judge=not args.no_judge, choice=args.choice)
     t = score(rows, results)
     judged = sum(1 for item in results.values() for c in item.get("claims", []) if c.get("reason") == "judge")
     p, r, f = f1(t["tp"], t["fp"], t["fn"])
