@@ -271,9 +271,19 @@ def _attribute_uncited(claims: list[Claim], assessments: list[Assessment], metho
     """Uncited claims the judge found supported -> the sources it read for them, where those
     are few and hold most of the sentence's words (``open_reasons``: why the cheap checks left
     each claim open, before the judge); any other uncited "supported" from the judge goes back
-    to uncertain (``assessments`` updated in place)."""
+    to uncertain (``assessments`` updated in place). An uncited claim no judge decided -> the
+    one source the checks read it against, where that source holds its figures and most of its
+    words (it stays "not checked")."""
     attributed: dict[int, list[str]] = {}
     for claim, assessment, method, reason in zip(claims, assessments, methods, open_reasons):
+        if method != "model" and assessment.outcome == "uncertain" and not claim.citations \
+                and assessment.evidence_label and assessment.score >= _ATTRIBUTION_COVERAGE \
+                and reason != "number_missing":
+            # No judge decided it, but one source holds every figure and most words of it: the
+            # answer keeps it "not checked" under that source's label, where the reader can
+            # check it, rather than losing it as untraceable (small models cite nothing).
+            attributed[claim.index] = [assessment.evidence_label]
+            continue
         if method == "model" and assessment.outcome == "supported" and not claim.citations:
             sources = list(dict.fromkeys(passage.label for passage in assessment.candidates))
             covered = assessment.score >= _ATTRIBUTION_COVERAGE or (

@@ -657,6 +657,9 @@ def _kept_claim(text: str, claim: Claim, verdict: ClaimVerdict, valid: set[str],
     """A kept claim's sentence, its citations inside it, and its status: a claim no judge
     decided carries the "not checked" mark; an uncited one the checks are sure of, that source's label."""
     new = _citations_inside(keep_valid_labels(text, valid))
+    if not claim.citations and verdict.cited_by_check and not verdict.checked:
+        for label in verdict.cited_by_check:
+            new = _mark_inside(new, f"[{label}]")
     if not verdict.checked:
         return _mark_inside(new, t("verifier.flag_not_checked", language)), "not_checked"
     if not claim.citations and verdict.cited_by_check:
@@ -849,10 +852,17 @@ def _decide(claim: Claim, verdict: ClaimVerdict, topic: Topic | None, wrong_lang
     cited = bool(verdict.citations)
     uncited_label = not claim.citations and name == Verdict.SUPPORTED and verdict.evidence_label and (
         verdict.method == "lexical" or verdict.cited_by_check)
-    if not cited and not uncited_label:
+    # Or no judge decided it, and the checks traced it to one source (kept "not checked").
+    traced_unchecked = not claim.citations and not verdict.checked and bool(verdict.cited_by_check)
+    if not cited and not uncited_label and not traced_unchecked:
         # Traced to no source: the reader cannot check it, whatever a judge thought.
         return REMOVED_UNCITED
     if name == Verdict.PARTLY_SUPPORTED and verdict.checked:
+        return REMOVED_PARTLY
+    if not verdict.checked and verdict.reason == "number_missing":
+        # No judge decided it, and its passage does not give its figure for what it measures
+        # (the careless fake with an untrusted judge: 「…再生可能エネルギーの割合は9.2%だった」,
+        # where 9.2% is solar's share): a figure is what a reader takes on trust, so it goes.
         return REMOVED_PARTLY
     attributed = list(verdict.cited_by_check)
     if not attributed and uncited_label:

@@ -60,6 +60,7 @@ from research.modules.text.structure import (
     stance_problem,
 )
 from research.modules.text.value_binding import Binding, Sentence, bind_values
+from research.state.models import CONTRADICTING_REASONS
 
 
 @lru_cache(maxsize=1)
@@ -562,7 +563,32 @@ def assess_claim(claim: Claim, index: EvidenceIndex) -> Assessment:
     labels = valid or list(index.sources)
     if not labels:
         return Assessment("unsupported", 0.9, 0.0, reason="no_sources", invalid_citations=invalid, outcome="unsupported")
+    if not valid and len(labels) > 1:
+        return _read_against_each_source(claim, index, labels, invalid)
     return _assess_against(claim, index, labels, valid, invalid)
+
+
+def _read_against_each_source(claim: Claim, index: EvidenceIndex, labels: list[str], invalid: list[str]) -> Assessment:
+    """An uncited claim read against each source alone: a source that says it, else one that
+    holds all its figures and leaves only its wording open, else one that contradicts it, else
+    the one that says most of it (as read against all at once, a figure one source gives is
+    not contradicted by another's other figure). Passages of two sources are never
+    assembled into the evidence of a sentence that cites neither: a reader could check it
+    against neither, and a word of one page decided a name of the other (JSQuAD, the real
+    1.5B model: 「…検証した科学者の名はスタンリー・ミラーです」 read against a page without
+    the name, 「判別がつかない」 taken for a denial, while the page it came from says it)."""
+    readings = [_assess_against(claim, index, [label], [], invalid) for label in labels]
+
+    def rank(assessment: Assessment) -> tuple[int, float]:
+        contradicted = assessment.outcome == "unsupported" and assessment.reason in CONTRADICTING_REASONS
+        if assessment.reason == "cross_language":
+            return 5, -assessment.score  # a page in another language: its words tell nothing here
+        open_wording = assessment.outcome == "uncertain" and assessment.reason != "number_missing"
+        order = 0 if assessment.outcome == "supported" else 1 if open_wording else 2 if contradicted else \
+            3 if assessment.outcome == "uncertain" else 4
+        return order, -assessment.score
+
+    return min(readings, key=rank)  # the first source of the best order and score wins a tie
 
 
 def _assess_against(claim: Claim, index: EvidenceIndex, labels: list[str], valid: list[str], invalid: list[str]) -> Assessment:
