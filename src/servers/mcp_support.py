@@ -9,8 +9,6 @@
 
 from __future__ import annotations
 
-import os
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -19,6 +17,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import ValidationError
 
 import research
+from research.servers.process_exit import exit_now as exit_now  # the servers' one way out, for them here
 
 if TYPE_CHECKING:
     from research.state.models import JsonObject
@@ -72,15 +71,3 @@ def usable_cache_dir(path: str) -> Path:
     probe.write_bytes(b"")  # a real write: permission bits say nothing about read-only mounts
     probe.unlink()
     return folder.resolve()
-
-
-def exit_now(code: int) -> None:
-    """End a server process the moment its client is done: stdin closed, nothing left to
-    send. Skips the interpreter's teardown (seconds of module and thread clean-up), which
-    would otherwise make the client wait or kill us. Only for a process started as a server."""
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            stream.flush()
-        except (OSError, ValueError):
-            pass
-    os._exit(code)

@@ -44,6 +44,8 @@ import threading
 import traceback
 from typing import Any, NoReturn
 
+from research.servers.process_exit import exit_now
+
 _MESSAGE_BYTES = 1 << 20  # a start request carries the server's environment
 
 
@@ -78,12 +80,7 @@ def _become_server(module: Any, request: dict[str, Any], fds: list[int]) -> NoRe
     except BaseException:  # noqa: BLE001 - the server's log says why, as an uncaught error would
         traceback.print_exc()
         code = 1
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            stream.flush()
-        except (OSError, ValueError):
-            pass
-    os._exit(code)
+    exit_now(code)
 
 
 def serve(modules: dict[str, Any], control: socket.socket) -> None:
@@ -184,6 +181,4 @@ def main(argv: list[str]) -> int:
 
 
 if __name__ == "__main__":
-    code = main(sys.argv[1:])
-    sys.stderr.flush()
-    os._exit(code)
+    exit_now(main(sys.argv[1:]))
