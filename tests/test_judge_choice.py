@@ -15,13 +15,15 @@ import pytest
 from research.cli.doctor import check_judge
 from research.modules.core.settings import load_settings
 from research.modules.llm.judge import negation_of, read_choice
+from research.nodes import verification
 from research.orchestrator.answer_check import check_draft, judge_uncertain_claims
 
 SOURCE = ("Mount Fuji is the highest mountain in Japan at 3,776 m. Its last eruption began on "
           "16 December 1707 and ended on 1 January 1708. The mountain is located on Honshu, about 100 km "
           "southwest of Tokyo.")
 DOCS = [{"label": "S1", "markdown": SOURCE, "status": "ok", "title": "Mount Fuji", "url": ""}]
-TRUE = "Japan's tallest peak is Mount Fuji [S1]."  # a paraphrase the quick checks leave open
+TRUE = "Mount Fuji is the tallest mountain in Japan [S1]."  # a paraphrase the quick checks leave open (0.79)
+FAR = "Japan's tallest peak is Mount Fuji [S1]."  # true, but 0.6 of its words in the passage
 FALSE = "Mount Fuji lies on the island of Kyushu [S1]."  # Honshu: a name the passage does not give
 
 
@@ -74,6 +76,26 @@ async def test_a_chosen_claim_whose_figure_the_passage_lacks_is_not_checked(fake
     await judge_uncertain_claims(claims, assessments, "en", settings)
     chosen = [r for r in fake_ollama.chat_requests("choose") if "42 craters" in r["messages"][-1]["content"]]
     assert len(chosen) == 2 and assessments[0].outcome == "uncertain"
+
+
+async def test_a_chosen_claim_with_a_quarter_of_its_words_not_in_the_passage_is_not_checked(fake_ollama, monkeypatch):
+    # The 1.5B model picks a true sentence with an unstated addition as readily as a true one
+    # (RAGTruth train: 67.5% of hallucinated claims ended supported): its choice counts only
+    # where the checks found three quarters of the claim's words in the passage. The price: a
+    # true paraphrase this far from the passage's words stays "not checked" too.
+    fake_ollama.judge_accuracy, fake_ollama.choice_accuracy = 0.0, 1.0
+    settings = load_settings(ollama_host=fake_ollama.url, judge_choice=True)
+    claims, assessments = check_draft(f"{FAR} {TRUE}", DOCS)
+    assert [a.outcome for a in assessments] == ["uncertain", "uncertain"] and assessments[0].score < 0.75
+    await judge_uncertain_claims(claims, assessments, "en", settings)
+    chosen = [r for r in fake_ollama.chat_requests("choose") if "tallest peak" in r["messages"][-1]["content"]]
+    assert len(chosen) == 2  # asked in both orders
+    assert [a.outcome for a in assessments] == ["uncertain", "supported"]
+    # Without that floor the same choices would have made it supported.
+    monkeypatch.setattr(verification, "_CHOICE_COVERAGE", 0.0)
+    claims, assessments = check_draft(f"{FAR} {TRUE}", DOCS)
+    await judge_uncertain_claims(claims, assessments, "en", settings)
+    assert [a.outcome for a in assessments] == ["supported", "supported"]
 
 
 async def test_doctor_says_the_judge_is_asked_to_choose(fake_ollama, tmp_path):

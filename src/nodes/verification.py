@@ -102,6 +102,13 @@ _ATTRIBUTION_COVERAGE = 0.7
 _ATTRIBUTION_COVERAGE_ALL_TERMS = 0.5
 _ATTRIBUTION_SOURCES = 3  # at most so many labels given to one sentence
 
+# A claim the choosing judge picked over its negation counts as supported only where the
+# checks found this share of its words in its passages: the 1.5B model picks a true sentence
+# with an unstated addition as readily as a true one. RAGTruth train (the 60-answer sample of
+# bench_judge_real.py --choice, seed 44, 1.5B choosing): hallucinated claims ending supported
+# 67.5% -> 7.5% at 0.75 (0.7: 12.5%), clean ones supported 84.9% -> 55.0% (no judge: 34.7%).
+_CHOICE_COVERAGE = 0.75
+
 
 def _program_texts() -> ProgramText:
     """Every text this program sends to a model: its prompts (both languages) and the repair
@@ -579,8 +586,9 @@ async def _judge_by_choice(positions: list[int], claims: list[Claim], assessment
     """The drafting model choosing between each claim and its negation (modules/llm/judge.py,
     the choice protocol), one claim at a time against its passages. Two different choices
     leave the claim uncertain: that is the protocol saying the model does not know, not a
-    failure. ``confirm``: a "supported" counts only where the passages give every figure of
-    the claim (off only to measure the model's own choices)."""
+    failure. ``confirm``: a "supported" counts only where the passages hold at least
+    ``_CHOICE_COVERAGE`` of the claim's words and every figure of it (off only to measure the
+    model's own choices)."""
     by_index = {claim.index: claim for claim in claims}
     items = [(by_index[p].plain, [_shown_text(c.text) for c in assessments[p].candidates]) for p in positions]
     parallel = min(settings.judge_concurrency, int(model.parallel or 1))
@@ -598,6 +606,8 @@ async def _judge_by_choice(positions: list[int], claims: list[Claim], assessment
             continue
         verdict: str = result.verdict
         if confirm and verdict == "supported":
+            if assessments[position].score < _CHOICE_COVERAGE:
+                continue  # chosen, but a quarter of its words are not in its passages: not checked
             confirmed = _choice_confirmed(claim, " ".join(passages))
             if confirmed is None:
                 continue  # chosen, but a figure of the claim is not in its passages: not checked
