@@ -32,8 +32,8 @@ QUESTION = "What is the height of Mount Fuji?"
 
 
 def token_add(env: dict[str, str], name: str) -> str:
-    result = subprocess.run([RESEARCH, "serve", "token", "add", name], env=env, capture_output=True, text=True,
-                            timeout=60)
+    # A command that needs no process of its own (it writes the tokens file): run in-process.
+    result = research_in_process(["serve", "token", "add", name], env, timeout=60)
     assert result.returncode == 0, result.stderr
     return result.stdout.strip()
 
@@ -164,8 +164,7 @@ async def test_tokens_are_required_and_each_sees_only_its_own_sessions(serve_env
             assert anonymous.status_code == 401, path
 
         # A revoked token stops working at once, without a restart.
-        revoked = subprocess.run([RESEARCH, "serve", "token", "revoke", "alice"], env=serve_env, capture_output=True,
-                                 text=True, timeout=60)
+        revoked = research_in_process(["serve", "token", "revoke", "alice"], serve_env, timeout=60)
         assert revoked.returncode == 0, revoked.stderr
         gone = httpx.post(url, json=initialize, headers={**headers, "Authorization": f"Bearer {alice}"}, timeout=30)
         assert gone.status_code == 401
@@ -198,7 +197,7 @@ async def test_a_token_has_a_limit_on_queued_runs(serve_env, fake_ollama):
 
 
 def test_serve_without_a_database_is_one_line_exit_2(research_env):
-    result = subprocess.run([RESEARCH, "serve"], env=research_env, capture_output=True, text=True, timeout=60)
+    result = research_in_process(["serve"], research_env, timeout=60)
     assert result.returncode == 2 and "RESEARCH_DATABASE_URL" in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1 and "Traceback" not in result.stderr
 
@@ -208,12 +207,10 @@ def test_token_commands_say_what_is_wrong_in_one_line(research_env, tmp_path):
     token_add(env, "dave")
     for args, words in ((["add", "dave"], "exists already"), (["revoke", "nobody"], "No token"),
                         (["add", ""], "name")):
-        result = subprocess.run([RESEARCH, "serve", "token", *args], env=env, capture_output=True, text=True,
-                                timeout=60)
+        result = research_in_process(["serve", "token", *args], env, timeout=60)
         assert result.returncode == 2 and words in result.stderr, result.stderr
         assert len(result.stderr.strip().splitlines()) == 1
-    listed = subprocess.run([RESEARCH, "serve", "token", "list", "--json"], env=env, capture_output=True, text=True,
-                            timeout=60)
+    listed = research_in_process(["serve", "token", "list", "--json"], env, timeout=60)
     assert [t["name"] for t in json.loads(listed.stdout)] == ["dave"] and "rsk_" not in listed.stdout
 
 
