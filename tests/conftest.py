@@ -149,8 +149,17 @@ class CliResult:
     args: tuple[str, ...] = ()
 
 
+# A test worker keeps starting web-search servers (a kept pair per web of its own, each
+# replaced after a crash): as a host that does so, it asks for them to be forked by its zygote
+# (modules/clients/zygote.py: about 0.06 s of CPU each instead of 1 s; the zygote's own import
+# once per worker). Only for a run that takes the worker's kept pair: a run with its own
+# servers starts them as the console script does (spawned), since what it tests is that start.
+# `RESEARCH_TESTS_SPAWN_SERVERS=1 python -m pytest …`: every server spawned, as before.
+FORKED_SERVERS = {} if os.environ.get("RESEARCH_TESTS_SPAWN_SERVERS") else {"RESEARCH_FORK_SERVERS": "1"}
+
+
 def research_in_process(args: list[str], env: dict[str, str], timeout: float | None = 180, *,
-                        own_servers: bool = False) -> CliResult:
+                        own_servers: bool = False, forked_servers: bool = True) -> CliResult:
     """``research ARGS`` run by ``main`` in this process, as ``run_research`` runs it in a new
     one: exactly ENV as the environment, stdin empty and not a terminal, stdout and stderr
     captured as text, the exit code from the SystemExit ``main`` raises. Its MCP servers are
@@ -159,8 +168,12 @@ def research_in_process(args: list[str], env: dict[str, str], timeout: float | N
     says use this; tests about the process itself (signals, kill -9, inherited streams, the
     import path, the console script's exit) start the console script with ``run_research``.
     A run uses the worker's kept pair of servers (``SharedServers``); ``own_servers``: it
-    starts its own, as the console script does (a test about the servers themselves)."""
+    starts its own, as the console script does (a test about the servers themselves). A run
+    on the kept pair has its web-search server forked by the worker's zygote
+    (``FORKED_SERVERS``) unless ENV says otherwise or ``forked_servers`` is False."""
     servers = None if own_servers else _shared_servers
+    if servers is not None and forked_servers:
+        env = {**FORKED_SERVERS, **env}
     with _process_state(env), _time_limit(timeout, args), (servers.lent() if servers else nullcontext()):
         from research.cli.main import main
 
@@ -377,7 +390,8 @@ def run_cli():
     config, doctor --offline, verify on files) run in-process; see ``research_in_process``."""
 
     def run(args: list[str], env: dict[str, str], timeout: float | None = None) -> CliResult:
-        return research_in_process(args, env, timeout)
+        # `doctor` starts and checks the servers as a user's does: spawned, never forked.
+        return research_in_process(args, env, timeout, forked_servers=False)
 
     return run
 

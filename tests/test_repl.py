@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import session_dirs
+from conftest import FORKED_SERVERS, session_dirs
 from prompt_toolkit.completion import CompleteEvent
 from prompt_toolkit.document import Document
 from prompt_toolkit.input import create_pipe_input
@@ -29,6 +29,10 @@ def env(research_env, monkeypatch):
     for key in [k for k in os.environ if k.startswith(("RESEARCH_", "OLLAMA_"))]:
         monkeypatch.delenv(key)
     for key, value in research_env.items():
+        monkeypatch.setenv(key, value)
+    # The REPL keeps starting servers in this worker, question after question and test after
+    # test: its web-search servers are forked by the worker's zygote (conftest.FORKED_SERVERS).
+    for key, value in FORKED_SERVERS.items():
         monkeypatch.setenv(key, value)
     monkeypatch.delenv("XDG_DATA_HOME", raising=False)
     monkeypatch.setenv("LANG", "en_US.UTF-8")
