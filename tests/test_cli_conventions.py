@@ -148,19 +148,13 @@ def test_a_run_that_could_search_nothing_is_listed_as_search_failed(run_cli, cli
     assert rows[session_id][2] == "search failed" and rows[other][2] == "no_evidence"
 
 
-@pytest.mark.e2e
 @pytest.mark.parametrize("args, said", [
     (["--frobnicate", "--lang", "ja", "富士山の高さは？"], "research: 不明な引数です: --frobnicate（research --help を参照してください）"),
     (["--lang=ja", "--depth"], "research: --depth には値が必要です（research --help を参照してください）"),
     (["--lang", "en", "--frobnicate"], "research: unrecognized arguments: --frobnicate (see research --help)"),
 ])
-def test_a_command_line_mistake_is_one_line_in_the_users_language(cli_env, args, said):
+def test_a_command_line_mistake_is_one_line_in_the_users_language(run_cli, cli_env, args, said):
     # Issue 48: `--frobnicate` with `--lang ja` gave argparse's English "unrecognized arguments".
-    import subprocess
-
-    from conftest import RESEARCH
-
-    result = subprocess.run([RESEARCH, *args], env=cli_env, capture_output=True, text=True, timeout=60,
-                            stdin=subprocess.DEVNULL)
+    result = run_cli(args, cli_env, timeout=60)
     assert result.returncode == 2 and result.stdout == ""
     assert result.stderr == said + "\n"

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import anyio
 import pytest
-from conftest import load_json_line, run_research
+from conftest import load_json_line, research_in_process, run_research
 from mcp import Client, StdioServerParameters
 
 import research
@@ -271,7 +271,7 @@ async def test_verify_takes_the_sources_research_verify_batch_takes_and_strings_
     batch = tmp_path / "in.jsonl"
     batch_sources = [{"label": "S1", "text": FACTS}, {"label": "S2", "text": FUJI_EN.text()}]
     batch.write_text(json.dumps({"id": "a", "draft": ANSWER, "sources": batch_sources}) + "\n", "utf-8")
-    command = run_research(["verify", "--batch", str(batch), "--no-judge"], research_env)
+    command = research_in_process(["verify", "--batch", str(batch), "--no-judge"], research_env)
     assert command.returncode == 0, command.stderr
     expected = json.loads(command.stdout)["claims"]
     async with Client(host_params(research_env)) as host:

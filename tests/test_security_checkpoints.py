@@ -16,7 +16,7 @@ from pathlib import Path
 import ormsgpack
 import pytest
 from langgraph.checkpoint.sqlite import SqliteSaver
-from conftest import run_research, session_dirs
+from conftest import research_in_process, session_dirs
 
 sys.path.insert(0, str(Path(__file__).parent / "faults"))
 from fault_helpers import kill_hard, node_started, start_research, wait_for  # noqa: E402
@@ -67,7 +67,7 @@ def test_tampered_checkpoint_refuses_to_resume_and_runs_nothing(research_env, fa
     _plant_in_newest_checkpoint(session / "checkpoints.sqlite", f"touch {marker}")
     chats_before = len(fake_ollama.chat_requests())
 
-    result = run_research(["--resume", session.name], research_env)
+    result = research_in_process(["--resume", session.name], research_env)
 
     assert result.returncode == 2, result.stderr
     lines = result.stderr.strip().splitlines()

@@ -1,6 +1,8 @@
 """Signals, closed or full standard streams, a second writer, and bad settings (issue 17).
 
-Each runs the real `research` console script against the fake Ollama and the local web.
+Each runs the real `research` console script against the fake Ollama and the local web; what
+follows it (the resume after a signal, the second writer refused) runs in-process (this
+worker is a process of its own, other than the console script's).
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import RESEARCH, load_json_line, run_research, session_dirs
+from conftest import RESEARCH, load_json_line, research_in_process, session_dirs
 
 sys.path.insert(0, str(Path(__file__).parent / "faults"))
 from fault_helpers import node_started, start_research, wait_for  # noqa: E402
@@ -48,7 +50,7 @@ def test_sigterm_and_sighup_stop_like_ctrl_c_and_the_session_resumes(research_en
     assert name in line and f"research --resume {session.name.removeprefix('session_')}" in line
     assert _meta(session)["status"] == "interrupted"
     fake_ollama.token_delay = 0.0
-    resumed = run_research(["--resume", session.name, "--json"], research_env)
+    resumed = research_in_process(["--resume", session.name, "--json"], research_env)
     assert resumed.returncode == 0, resumed.stderr
     assert _meta(session)["status"] == "done"
 
@@ -101,7 +103,7 @@ def test_a_second_process_cannot_resume_a_live_session(research_env, fake_ollama
     wait_for(lambda: len(session_dirs(research_env)) == 1, process=first)
     session = session_dirs(research_env)[0]
     wait_for(lambda: node_started(session, "llm"), process=first)
-    second = run_research(["--resume", session.name], research_env)
+    second = research_in_process(["--resume", session.name], research_env)
     assert second.returncode == 2
     assert "another research process" in _one_line(second.stderr)
     fake_ollama.token_delay = 0.0

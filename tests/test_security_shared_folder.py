@@ -15,7 +15,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from conftest import run_research
+from conftest import research_in_process
 
 from research.modules.core.errors import UsageError
 from research.orchestrator.checkpoints import AllowListSerializer
@@ -377,7 +377,7 @@ def test_a_real_checkpoint_edited_to_read_a_private_file_is_refused(research_env
         connection.close()
     chats_before = len(fake_ollama.chat_requests())
 
-    result = run_research(["--resume", session.name], research_env)
+    result = research_in_process(["--resume", session.name], research_env)
 
     assert result.returncode == 2, result.stderr
     assert "Refusing to resume" in result.stderr and "cache_path" in result.stderr

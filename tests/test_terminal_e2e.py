@@ -134,7 +134,7 @@ def test_a_killed_run_is_listed_as_interrupted_and_resume_names_its_step(run_cli
                                  research_env).stdout)
     assert as_json["status"] == "interrupted" and as_json["progress_md"].endswith("progress.md")
     fake_ollama.token_delay = 0
-    resumed = run_research(["--resume", session.name.removeprefix("session_")], research_env)
+    resumed = research_in_process(["--resume", session.name.removeprefix("session_")], research_env)
     assert resumed.returncode == 0, resumed.stderr
     line = next(line for line in resumed.stderr.splitlines() if line.startswith("Resuming session"))
     assert "at step" in line and "after step" not in line
