@@ -20,7 +20,7 @@ from pathlib import Path
 import anyio
 import httpx
 import pytest
-from conftest import RESEARCH
+from conftest import RESEARCH, research_in_process
 from test_serve_http import QUESTION, client, serve_env, token_add  # noqa: F401 - fixtures
 
 from fixtures.postgres import database_url, postgres_server  # noqa: F401 - pytest fixtures
@@ -229,20 +229,19 @@ async def test_a_restarted_front_loses_no_run_and_attach_or_run_follow_it_again(
 
 
 def test_attach_without_a_server_or_with_a_bad_number_is_one_line_exit_2(research_env):
-    alone = subprocess.run([RESEARCH, "attach", "3"], env=research_env, capture_output=True, text=True, timeout=60,
-                           stdin=subprocess.DEVNULL)
+    alone = research_in_process(["attach", "3"], research_env, timeout=60)
     assert alone.returncode == 2 and "RESEARCH_SERVER" in alone.stderr
     assert len(alone.stderr.strip().splitlines()) == 1
     env = {**research_env, "RESEARCH_SERVER": "http://127.0.0.1:9", "RESEARCH_SERVER_TOKEN": "rsk_x", "LANG": "ja_JP.UTF-8"}
-    bad = subprocess.run([RESEARCH, "attach", "twelve", "--lang", "ja"], env=env, capture_output=True, text=True,
-                         timeout=60, stdin=subprocess.DEVNULL)
+    bad = research_in_process(["attach", "twelve", "--lang", "ja"], env, timeout=60)
     assert bad.returncode == 2 and "実行番号は数字です" in bad.stderr
     assert len(bad.stderr.strip().splitlines()) == 1
 
 
-def _cli(env: dict[str, str], *args: str, timeout: float = 60) -> subprocess.CompletedProcess:
-    return subprocess.run([RESEARCH, *args], env=env, capture_output=True, text=True, timeout=timeout,
-                          stdin=subprocess.DEVNULL)
+def _cli(env: dict[str, str], *args: str, timeout: float = 60):
+    """A client command whose process is not what is tested (cancel, attach, a run that is asked
+    again): in-process. An async test, whose loop is running, starts the console script instead."""
+    return research_in_process(list(args), env, timeout=timeout)
 
 
 def test_ctrl_c_stops_following_not_the_run_and_research_cancel_stops_the_run(serve_env):
@@ -303,7 +302,8 @@ async def test_a_running_run_cancelled_by_a_host_keeps_its_session_and_resume_fi
                                              "session_id": session_id}
         assert result.content[0].text.endswith(f"Continue it: research --resume {session_id}")
         fake_ollama.token_delay = 0.0
-        resumed = _cli(client_env_of(serve_env, url, token), "--resume", session_id, "--json", timeout=240)
+        resumed = subprocess.run([RESEARCH, "--resume", session_id, "--json"], env=client_env_of(serve_env, url, token),
+                                 capture_output=True, text=True, timeout=240, stdin=subprocess.DEVNULL)
     assert resumed.returncode == 0, resumed.stderr
     summary = json.loads(resumed.stdout)
     assert summary["session_id"] == session_id and "Mount Fuji" in summary["answer"]
