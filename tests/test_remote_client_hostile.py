@@ -108,6 +108,23 @@ def test_a_huge_result_is_refused_in_one_line_without_holding_it(tmp_path, hosti
     assert int(peak_kb) < 180_000, peak_kb
 
 
+@pytest.mark.parametrize("json_body", [False, True], ids=["event stream", "one JSON body"])
+def test_a_huge_result_sent_gzipped_unasked_is_refused_by_its_decoded_size(tmp_path, json_body):
+    # 20 MB of result is some 20 KB of gzip: the bound counted the bytes on the wire, and httpx
+    # decoded whatever came (a 8 MB body of gzip can be gigabytes). The client asks for the body
+    # as it is; one sent compressed anyway is decoded where the bound counts the decoded bytes.
+    with HostileResearchServer(json_response=json_body, gzip=True) as server:
+        result = ask(client_env(tmp_path, server), "huge")
+        assert result.returncode == 1, result.stderr[-2000:]
+        assert result.stdout == "" and "Traceback" not in result.stderr
+        assert result.stderr.splitlines()[-1].startswith("research: The research server at")
+        assert "more than 8 MB" in result.stderr.splitlines()[-1]
+        # The ordinary answer still comes through, decoded.
+        answered = ask(client_env(tmp_path, server), "What is the height of Mount Fuji?")
+        assert answered.returncode == 0, answered.stderr[-2000:]
+        assert "3,776 m" in answered.stdout
+
+
 @pytest.mark.parametrize("as_json", [False, True], ids=["answer", "--json"])
 def test_a_full_disk_on_stdout_is_one_line_and_exit_1(tmp_path, hostile, as_json):
     with open("/dev/full", "w") as full:

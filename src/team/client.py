@@ -32,6 +32,7 @@ import os
 import sys
 import time
 import uuid
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -682,8 +683,16 @@ class _BoundedTransport(httpx2.AsyncBaseTransport):
         self._inner = httpx2.AsyncHTTPTransport()
 
     async def handle_async_request(self, request: Any) -> Any:
+        # The bound counts what the client will hold, so the body is asked for as it is: 8 MB of
+        # gzip counted before httpx decodes it would be gigabytes after.
+        request.headers["Accept-Encoding"] = "identity"
         response = await self._inner.handle_async_request(request)
-        response.stream = _BoundedStream(response.stream, self)
+        encoding = response.headers.get("content-encoding", "").strip().lower()
+        if encoding and encoding != "identity":
+            # Compressed anyway (a hostile or broken server): decoded here, where the bound
+            # counts the decoded bytes, and httpx is left nothing to decode.
+            del response.headers["content-encoding"]
+        response.stream = _BoundedStream(response.stream, self, encoding)
         return response
 
     async def aclose(self) -> None:
@@ -691,18 +700,42 @@ class _BoundedTransport(httpx2.AsyncBaseTransport):
 
 
 class _BoundedStream(httpx2.AsyncByteStream):
-    def __init__(self, stream: Any, owner: _BoundedTransport) -> None:
+    """A response body, decoded from gzip or deflate where it came so, ending once the bytes it
+    gives pass the owner's limit. A body in any other coding cannot be bounded as it is decoded,
+    so it counts as over the limit."""
+
+    def __init__(self, stream: Any, owner: _BoundedTransport, encoding: str = "") -> None:
         self._stream = stream
         self._owner = owner
+        self._encoding = encoding
+        self._decoder = zlib.decompressobj(16 + zlib.MAX_WBITS) if encoding in ("gzip", "x-gzip") \
+            else zlib.decompressobj() if encoding == "deflate" else None
+
+    def _over(self) -> httpx2.StreamError:
+        self._owner.exceeded = True
+        return httpx2.StreamError(f"the response passed {self._owner.limit} bytes")
 
     async def __aiter__(self) -> Any:
+        if self._encoding not in ("", "identity") and self._decoder is None:
+            raise self._over()
         received = 0
         async for chunk in self._stream:
+            if self._decoder is not None:
+                try:
+                    # Never more out of one chunk than the bound leaves, plus one byte to know it passed.
+                    chunk = self._decoder.decompress(chunk, self._owner.limit - received + 1)
+                except zlib.error as exc:
+                    raise httpx2.StreamError(f"the response could not be decoded: {exc}") from None
             received += len(chunk)
             if received > self._owner.limit:
-                self._owner.exceeded = True
-                raise httpx2.StreamError(f"the response passed {self._owner.limit} bytes")
+                raise self._over()
             yield chunk
+        if self._decoder is not None:
+            rest = self._decoder.flush()
+            if received + len(rest) > self._owner.limit:
+                raise self._over()
+            if rest:
+                yield rest
 
     async def aclose(self) -> None:
         await self._stream.aclose()
