@@ -193,7 +193,7 @@ def research_in_process(args: list[str], env: dict[str, str], timeout: float | N
 # create: a task copies its creator's context) belongs to the pool, not to the run.
 _POOL_TASK = contextvars.ContextVar("pool_task", default=False)
 # What the servers read from the environment themselves, besides the settings ServerPool
-# compares (server_pool.server_key): a run that sets one gets servers started with it.
+# compares (server_pool.server_key, parser_key): a run that sets one gets servers started with it.
 _SERVER_ENV_PREFIXES = ("RESEARCH_FETCH_", "RESEARCH_PARSER_")
 
 
@@ -206,9 +206,11 @@ class SharedServers:
 
     A pair serves every sessions folder under the worker's temporary root (the web-search
     server's ``--cache-root``, the parser's read-only view), so each test keeps its own
-    sessions folder. One pair is kept per server settings (those ``ServerPool`` compares, and
-    the RESEARCH_FETCH_*/RESEARCH_PARSER_* the servers read themselves), the
-    ``KEPT_PAIRS`` last used: tests with a web of their own alternate with the others. The
+    sessions folder. One pair is kept per parser settings (those ``ServerPool`` compares for
+    the parser, and the RESEARCH_FETCH_*/RESEARCH_PARSER_* the servers read themselves), the
+    ``KEPT_PAIRS`` last used; a run with other web-search settings (a web of its own, another
+    engine) has the pair's web-search server replaced, as ``ServerPool`` does, and the
+    sandboxed parser kept: a forked web-search server costs little, a parser's start does. The
     pairs live in one event loop of this worker; a run that uses one runs in that loop
     (``asyncio.run`` is, for that run, an ``asyncio.Runner`` on it: the same Ctrl-C handling,
     a fresh context). A pair is stopped, and the next run starts a fresh one, when a server
@@ -247,7 +249,7 @@ class SharedServers:
         return settings
 
     async def _pool_for(self, settings):  # noqa: ANN001, ANN202
-        from research.orchestrator.server_pool import ServerPool, server_key
+        from research.orchestrator.server_pool import ServerPool, parser_key, server_key
 
         shared = self
 
@@ -262,7 +264,7 @@ class SharedServers:
                 finally:
                     _POOL_TASK.reset(token)
 
-        key = (server_key(self._rooted(settings)),
+        key = (parser_key(self._rooted(settings)),
                tuple(sorted((name, value) for name, value in os.environ.items() if name.startswith(_SERVER_ENV_PREFIXES))))
         pool = self.pools.pop(key, None)
         if pool is None or settings.sandbox in ("unshare", "none"):

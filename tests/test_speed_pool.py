@@ -59,11 +59,15 @@ async def test_changed_server_settings_replace_the_servers_and_others_do_not(web
     settings = pool_settings(web, tmp_path / "sessions")
     await pool.start(settings, wait_spawned=True)
     try:
-        web_search = pool.web_search
+        web_search, parser = pool.web_search, pool.parser
         await pool.start(settings.model_copy(update={"model": "another:7b", "language": "ja"}))
         assert pool.web_search is web_search  # the model and language are not the servers' business
         await pool.start(settings.model_copy(update={"allow_private_network": False}))
         assert pool.web_search is not web_search
+        # A web-search setting is not the parser's: its sandboxed server goes on, still answering.
+        assert pool.parser is parser and await parser.server_pid() > 0
+        await pool.start(settings.model_copy(update={"allow_private_network": False, "parse_timeout": 45.0}))
+        assert pool.parser is not parser and pool.web_search is not None  # the parser's own setting
     finally:
         await pool.aclose()
 

@@ -39,8 +39,18 @@ _SERVER_SETTINGS = tuple(dict.fromkeys(("search_engine", *(name for names in SEA
                                         "parse_timeout", "sessions_dir")))
 
 
+# Of those, the ones the sandboxed parser is started with: a change of engine or of any other
+# web-search setting replaces the web-search server alone and keeps the parser (whose start is
+# a sandbox, the SDK's import and its parsers' warm-up).
+_PARSER_SETTINGS = ("sandbox", "sandbox_image", "parse_timeout", "sessions_dir")
+
+
 def server_key(settings: Settings) -> tuple[Any, ...]:
     return tuple(str(getattr(settings, name, None)) for name in _SERVER_SETTINGS)
+
+
+def parser_key(settings: Settings) -> tuple[Any, ...]:
+    return tuple(str(getattr(settings, name, None)) for name in _PARSER_SETTINGS)
 
 
 class ServerPool:
@@ -54,6 +64,7 @@ class ServerPool:
         self.web_search = None
         self.parser = None
         self._key: tuple[Any, ...] | None = None
+        self._parser_key: tuple[Any, ...] | None = None
         self._starting = asyncio.Lock()  # two callers at once start one pair, not two
 
     @property
@@ -63,8 +74,9 @@ class ServerPool:
     async def start(self, settings: Settings, after: "asyncio.Future[Any] | None" = None, *,
                     wait_spawned: bool = False) -> None:
         """Spawn both servers now without waiting for them (they are waited for at their
-        first use); servers started with other settings are replaced. ``after``: the MCP
-        SDK is imported once it is done (the caller's more urgent imports)."""
+        first use); servers started with other settings are replaced (the web-search server
+        alone where the parser's own settings are unchanged). ``after``: the MCP SDK is
+        imported once it is done (the caller's more urgent imports)."""
         async with self._starting:
             await self._start(settings, after, wait_spawned)
 
@@ -72,7 +84,13 @@ class ServerPool:
         key = server_key(settings)
         if self._key == key and self.web_search is not None:
             return
-        await self.aclose()
+        keep_parser = self.parser is not None and self._parser_key == parser_key(settings)
+        if keep_parser:
+            web_search, self.web_search, self._key = self.web_search, None, None
+            if web_search is not None:
+                await web_search.aclose()
+        else:
+            await self.aclose()
         from research.modules.clients.parser_client import ContainerProcessor
         from research.modules.clients.web_search_client import WebSearchClient
 
@@ -80,14 +98,16 @@ class ServerPool:
         try:
             root.mkdir(parents=True, exist_ok=True)
         except OSError:
+            await self.aclose()
             return  # the run reports this itself, when it creates its session folder
         root = root.resolve()
         lang = choose_language(settings.language, default="en")
         self.web_search = WebSearchClient(settings, None, cache_root=root)
-        self.parser = ContainerProcessor(settings, root, lang=lang)
-        self._key = key
+        if self.parser is None:
+            self.parser = ContainerProcessor(settings, root, lang=lang)
+            self.parser.start_soon(after)
+        self._key, self._parser_key = key, parser_key(settings)
         self.web_search.start_soon(after)
-        self.parser.start_soon(after)
         if wait_spawned:  # the processes exist (and boot on their own) when this returns
             await asyncio.gather(self.web_search.spawned(), self.parser.spawned())
         else:
@@ -108,7 +128,7 @@ class ServerPool:
         """Stop both servers at once."""
         web_search, parser = self.web_search, self.parser
         self.web_search = self.parser = None
-        self._key = None
+        self._key = self._parser_key = None
         closing: list[Awaitable[None]] = []
         if web_search is not None:
             closing.append(web_search.aclose())
