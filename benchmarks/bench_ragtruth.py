@@ -6,7 +6,7 @@ would run it); a claim counts as hallucinated when it overlaps a labelled span. 
 task and overall:
 - hallucinated claims judged supported (target <= 3%);
 - clean claims judged unsupported without the judge (<= 3%);
-- claims left to the judge, i.e. uncertain (<= 50%);
+- claims left to the judge, i.e. uncertain (<= 40%, issue 44);
 - response-level F1 if every uncertain claim got its true label (>= 0.80);
 - clean data-to-text answers flagged (<= 25%).
 

@@ -171,3 +171,15 @@ def test_an_opposite_in_another_clause_is_not_held_against_the_claim():
     # "rose in May, fell in June": the claim about May is not the June clause's opposite.
     passage = "Prices rose in May, and prices fell in June."
     assert _assess("Prices rose in May [S1].", passage).outcome != "unsupported"
+
+
+def test_a_not_in_another_phrase_of_the_passage_does_not_hold_an_english_claim_back():
+    # The shape of a CNN sentence in RAGTruth train (a clean summary sentence left "negation"):
+    # the "never" belongs to the relative clause, not to what the claim says.
+    passage = ("After the transfer of the funds, the kidnappers, who never called themselves a militia, "
+               "began demanding a ransom for the engineer.")
+    assert _assess("After the transfer of the funds, the kidnappers began demanding a ransom for the engineer [S1].",
+                   passage).outcome == "supported"
+    # The claim's own phrase denied: still held back (or decided against), never supported.
+    assert _assess("After the transfer of the funds, the kidnappers did not demand a ransom for the engineer [S1].",
+                   passage).outcome != "supported"

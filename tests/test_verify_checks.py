@@ -148,3 +148,96 @@ def test_a_japanese_quotation_changed_in_one_verb_is_misquoted():
     changed = "気象庁は富士山について「噴火の可能性は低いので、監視をやめてもよい」と説明している[S1]。"
     found = _assessed(changed, source)
     assert (found.outcome, found.reason) == ("unsupported", "misquoted")
+
+
+# --- issue 44, item 1: what the structure of a Japanese sentence decides -------------------------
+# The sentences are written for these tests, in the manner of JaNLI's (Yanaka and Mineshima 2021)
+# constructions; none is copied from it.
+
+
+def _decided(claim: str, source: str) -> tuple[str, str]:
+    found = _assessed(claim, source)
+    return found.outcome, found.reason
+
+
+@pytest.mark.parametrize(("source", "claim"), [
+    ("おそらく学生が先生を手伝った。", "学生が先生を手伝った[S1]。"),
+    ("その店は来月閉店するかもしれない。", "その店は来月閉店する[S1]。"),
+    ("もし雨が降った場合、試合は中止になるにちがいない。", "試合は中止になる[S1]。"),
+    ("市長が辞任したという疑いがある。", "市長が辞任した[S1]。"),
+])
+def test_a_doubt_the_claim_drops_is_unsupported(source, claim):
+    assert _decided(claim, source) == ("unsupported", "hedge_dropped")
+
+
+def test_a_report_or_an_estimate_the_claim_drops_is_left_to_the_judge():
+    # 「と言われている」 and 「推定」 report what is held to be so: a summary may state it.
+    outcome, reason = _decided("この寺は八世紀に建てられた[S1]。", "この寺は八世紀に建てられたと言われている。")
+    assert (outcome, reason) == ("uncertain", "hedge_dropped")
+
+
+def test_one_of_two_alternatives_stated_alone_is_unsupported():
+    assert _decided("研究者が論文を書いた[S1]。", "学生か研究者が論文を書いた。") == ("unsupported", "or_dropped")
+    assert _decided("医師が患者を診察した[S1]。", "看護師が記録を整理したか、もしくは、医師が患者を診察した。") \
+        == ("unsupported", "or_dropped")
+    # Both alternatives kept: what the source says.
+    assert _decided("学生か研究者が論文を書いた[S1]。", "学生か研究者が論文を書いた。")[0] == "supported"
+
+
+def test_kamoshirenai_is_a_hedge_on_both_sides_not_a_negation():
+    assert _decided("明日は雪が降るかもしれない[S1]。", "明日は雪が降るかもしれない。")[0] == "supported"
+
+
+@pytest.mark.parametrize(("source", "claim"), [
+    ("男性がピアノを弾いている。", "ピアノを弾いている男性は一人もいない[S1]。"),
+    ("ピアノを弾いている男性は一人もいない。", "男性がピアノを弾いている[S1]。"),
+    ("子供が公園で遊んでいる。", "公園で遊んでいる子供はいない[S1]。"),
+])
+def test_not_one_of_them_denies_what_the_relative_clause_says(source, claim):
+    assert _decided(claim, source) == ("unsupported", "negation")
+
+
+def test_not_one_said_on_both_sides_is_supported():
+    assert _decided("ピアノを弾いている男性はいない[S1]。", "ピアノを弾いている男性は一人もいない。")[0] == "supported"
+
+
+def test_who_makes_someone_do_it_does_not_do_it():
+    source = "母親が子供を椅子に座らせている。"
+    assert _decided("母親が椅子に座っている[S1]。", source) == ("unsupported", "role_swap")
+    assert _decided("子供が椅子に座っている[S1]。", source)[0] != "unsupported"
+
+
+@pytest.mark.parametrize(("source", "claim", "outcome"), [
+    # A が-phrase after the relative clause cannot be its subject.
+    ("歌を歌っている学生を教師が見ている。", "教師が歌を歌っている[S1]。", "unsupported"),
+    ("歌を歌っている学生を教師が見ている。", "学生が歌を歌っている[S1]。", "supported"),
+    # The clause has its object: the noun it modifies is its subject, and the が-phrase before it
+    # is the subject of the main verb, which takes that noun as its object.
+    ("警官が財布を盗んだ男を追いかけた。", "警官が財布を盗んだ[S1]。", "unsupported"),
+])
+def test_what_a_relative_clause_says_is_said_of_the_noun_it_modifies(source, claim, outcome):
+    assert _decided(claim, source)[0] == outcome
+
+
+def test_a_relative_clause_without_its_object_is_not_decided():
+    # The modified noun may be what the verb acts on (the ball is what the man kicked).
+    assert _decided("男性がボールを蹴った[S1]。", "男性が蹴ったボールを子供が拾った。")[0] != "unsupported"
+
+
+def test_an_adverb_of_certainty_is_not_a_clause():
+    # 「ひょっとしたら」「確実に」 were read as predicates taking the next noun as their subject,
+    # so the same roles in another word order were "unconfirmed".
+    assert _decided("ひょっとしたら学生が先生に話しかけている[S1]。", "ひょっとしたら先生に学生が話しかけている。")[0] \
+        == "supported"
+    assert _decided("確実に選手が審判に抗議した[S1]。", "確実に審判に選手が抗議した。")[0] == "supported"
+
+
+def test_a_japanese_claim_most_of_whose_words_no_source_holds_is_unsupported():
+    # An addition: five of its seven content words are in no passage; the missing ones are shown.
+    source = "駅前の広場で、子供たちがボールを蹴って遊んでいる。"
+    found = _assessed("公園の噴水のそばで、老人が新聞を読みながら休んでいる[S1]。", source)
+    assert (found.outcome, found.reason) == ("unsupported", "unrelated")
+    assert "新聞" in found.missing and "老人" in found.missing
+    # A paraphrase that changes fewer words is left to the judge.
+    kept = _assessed("駅前で子供たちがサッカーをしている[S1]。", source)
+    assert kept.outcome != "unsupported"

@@ -77,7 +77,7 @@ _NEGATION_EN = re.compile(
     r"\b(?:not|never|no longer|neither|nor|cannot|none)\b|n['’]t\b|\bno\s+(?!\d)", re.IGNORECASE)
 # 〜ない / 〜ません / 〜ず / 〜ではない; 未〜 before a status or a verb noun (未対応, 未実装).
 _NEGATION_JA = re.compile(r"(?<!少)(?<!危)ない|なかっ|ません|(?<!かかわら)(?<!関わら)ず[、。にも]|ではな|じゃな|未(?:対応|実装|定|導入|採用|サポート)")
-_NOT_A_DENIAL_JA = re.compile(r"だけでなく|のみならず|に限らず|かもしれない|に違いない|ではないか|しかない|ほかない|少ない|危ない")
+NOT_A_DENIAL_JA = re.compile(r"だけでなく|のみならず|に限らず|かもしれない|に(?:違|ちが)いない|ではないか|しかない|ほかない|少ない|危ない")
 
 _CLAUSE_BREAK_EN = re.compile(r"\s*;\s*|,?\s+(?=(?:but|though|although|whereas|while|yet|however|even though)\b)",
                               re.IGNORECASE)
@@ -115,7 +115,7 @@ def _statuses(text: str, language: Language) -> set[str]:
 def negated(clause: str, language: Language) -> bool:
     """Whether ``clause`` denies what it says (idioms such as "not only" and 「だけでなく」 aside)."""
     if language == "ja":
-        return bool(_NEGATION_JA.search(_NOT_A_DENIAL_JA.sub(" ", clause)))
+        return bool(_NEGATION_JA.search(NOT_A_DENIAL_JA.sub(" ", clause)))
     return bool(_NEGATION_EN.search(_NOT_A_DENIAL_EN.sub(" ", clause)))
 
 
@@ -229,19 +229,21 @@ def _clause_against(said: str, clauses: list[str], sentence: str, language: Lang
     if said_statuses:
         return None
     # No status word: the claim's clause said again, word for word but for its polarity.
-    for phrase in _phrases(sentence, language):
+    for phrase in phrases_of(sentence, language):
         their_content = _content(phrase)
         shared = said_content & their_content
         if len(shared) < _MIN_SHARED or len(shared) < _CLAUSE_ALIGNED * len(said_content) \
                 or len(their_content) > len(said_content) + 2:
             continue
         if _plainly_negated(phrase, language) != _plainly_negated(said, language) \
-                and not _same_polarity_elsewhere(said, _phrases(sentence, language), _plainly_negated(said, language), language):
+                and not _same_polarity_elsewhere(said, phrases_of(sentence, language), _plainly_negated(said, language), language):
             return Conflict("negation", "not", sentence.strip())
     return None
 
 
-def _phrases(sentence: str, language: Language) -> list[str]:
+def phrases_of(sentence: str, language: Language) -> list[str]:
+    """A sentence cut where a clause or a phrase may start (commas, conjunctions, relative
+    pronouns in English; clauses in Japanese): where a "not" belongs."""
     if language == "ja":
         return _clauses(sentence, language)
     return [p for p in (part.strip() for part in _PHRASE_BREAK_EN.split(sentence)) if p]

@@ -97,9 +97,13 @@ def contrasting(a: str, b: str) -> bool:
 _HEDGE_JA = re.compile(
     r"(と|って)(言わ|いわ|され|考えられ|思われ|見られ|伝えられ|報じられ)|らしい|かもしれ|可能性|だろう|でしょう|"
     r"ようだ|ようです|みたい|そうだ|そうです|見込み|模様|予定|推定|推測|とみられ|疑い|説がある|諸説|"
-    r"おそらく|恐らく|もしかしたら|もしかすると|たぶん|多分|もし|ならば|なければ|たら|はずだ|はずです|"
-    r"信じられ|噂|うわさ|とのこと|と伝え"
+    r"おそらく|恐らく|もしかしたら|もしかすると|たぶん|多分|もし(?!くは)|ならば|なければ|たら|はずだ|はずです|"
+    r"信じられ|噂|うわさ|とのこと|と伝え|場合[、,]|なら[、,]|に(?:違|ちが)いない"
 )
+# Hedges that leave open whether it is so at all (a possibility, a condition, a suspicion, a
+# rumour), unlike a report or an estimate (と言われている, 推定, 予定), which a summary may state.
+DOUBT_JA = re.compile(r"かもしれ|可能性|だろう|でしょう|疑い|おそらく|恐らく|もしかしたら|もしかすると|ひょっとしたら|"
+                      r"ひょっとすると|たぶん|多分|もし(?!くは)|ならば|なら[、,]|場合[、,]|たら[、,]|に(?:違|ちが)いない|噂|うわさ")
 # Two clauses joined by "or": 「Aが歩いているか、もしくは、Bが…」.
 _CLAUSE_OR_JA = re.compile(r"か[、,]?\s*(もしくは|または|あるいは)|(もしくは|または|あるいは)|(る|た|だ|い)か[、,]")
 # English hedges that change what a sentence asserts. "could", "would" and "if" are left out:
@@ -212,7 +216,31 @@ def read_japanese(text: str) -> Reading | None:
         return None
     reader = _JapaneseReader(list(tagger(text)))
     reader.read()
+    _deny_through_none(reader.reading)
     return reader.reading
+
+
+# 「ギターを弾いている男性は一人もいない」 ("not one man is playing the guitar") and 「…男性はいない」
+# deny the clause that says what the man does, not only that there is a man.
+_NONE_OF = re.compile(r"^(?:一|ひと)(?:人|匹|頭|羽|台|つ|個|本|枚|冊|軒|機|隻)$|^誰$|^何$")
+
+
+def _deny_through_none(reading: Reading) -> None:
+    """A negated 居る/有る (いない, 一人もいない, 一つもない) denies the relative clause of the noun
+    it speaks of: that clause is negated, with that noun as its subject ("not one", 一人, is
+    not a noun it speaks of)."""
+    for clause in reading.clauses:
+        if clause.predicate not in ("居る", "有る") or not clause.negated:
+            continue
+        speaks_of = {noun for role in ("subj", "topic") for noun in clause.args.get(role, set()) if not _NONE_OF.match(noun)}
+        for other in reading.clauses:
+            gap = other.args.get("gap", set()) & speaks_of
+            if other is clause or not gap or other.passive or other.causative:
+                continue
+            other.negated = True
+            other.args.pop("gap")
+            for noun in gap:
+                other.add("subj", noun)
 
 
 @dataclass
@@ -251,6 +279,9 @@ class _JapaneseReader:
             helper = pos2 == "非自立可能" and before is not None and (
                 before.surface in ("て", "で") or (before.feature.pos1 or "") == "動詞"
             )  # 泣いている, 蹴り損なう: an auxiliary of the verb before, not a predicate of its own
+            if _adverbial(words, i):
+                i += 1  # ひょっとしたら, もしかすると, 確実に: how sure the sentence is, not a clause of it
+                continue
             if pos1 in ("動詞", "形容詞", "形状詞") and not helper:
                 i = _predicate(words, i, lemma, i + 1, self.pending, self.sentence, self.reading, self.topics)
                 # A predicate right before a noun modifies it: 赤い車, 泣いている大人.
@@ -339,6 +370,24 @@ class _JapaneseReader:
         self.sentence.clear()
         self.topics.clear()
         self.pending.clear()
+
+
+def _adverbial(words, i: int) -> bool:
+    """``words[i]`` is part of an adverb of certainty, not a predicate: the する of ひょっとしたら
+    and もしかすると (after an adverb, or after an adverb and か), and a na-adjective followed by
+    an adverbial に (確実に, 明らかに). Read as predicates they would take the noun after them as
+    the subject of a relative clause (「確実にテニス選手に」)."""
+    word = words[i]
+    pos1, pos2 = word.feature.pos1 or "", word.feature.pos2 or ""
+    if pos1 == "動詞" and pos2 == "非自立可能" and _lemma(word) == "為る" and i:
+        before = words[i - 1]
+        if (before.feature.pos1 or "") == "副詞":
+            return True
+        return before.surface == "か" and i >= 2 and (words[i - 2].feature.pos1 or "") == "副詞"
+    if pos1 == "形状詞" and i + 1 < len(words):
+        after = words[i + 1]
+        return after.surface == "に" and (after.feature.pos1 or "") == "助動詞"
+    return False
 
 
 _NOMINALISERS = {"事", "物", "の", "所", "為", "様", "筈", "訳", "積もり", "せい", "お陰", "後", "前", "間", "時", "場合"}
@@ -465,6 +514,11 @@ def japanese_conflict(claim: str, evidence: str) -> tuple[str, str] | None:
             # may be the parse's mistake (a dropped particle, an idiom), so the judge decides it.
             if len(swapped) >= 2 or (swapped and len(core) >= 2 and len(shared) == len(core)):
                 return "role_swap", swapped[0]
+            # 「子供が女性を座らせている」 is not 「子供が座っている」: who makes someone do it does
+            # not do it (the causative is read by its auxiliary, not guessed from word order).
+            if swapped and other.causative and not clause.causative and any(
+                    role == "subj" and other.roles_of(noun) == {"causer"} for role, noun in shared if noun in swapped):
+                return "role_swap", swapped[0]
             if swapped:
                 return "role_unclear", swapped[0]
             agree = [(r, n) for r, n in shared if r in other.roles_of(n)]
@@ -491,6 +545,9 @@ def japanese_conflict(claim: str, evidence: str) -> tuple[str, str] | None:
                     role in other.roles_of(noun) for role, noun in core if noun in source.nouns
                 ) and any(noun in source.nouns for _, noun in core):
                     return "contrast", f"{clause.predicate}/{other.predicate}"
+    relative = _relative_clause_conflict(said, source)
+    if relative is not None:
+        return "role_swap", relative
     for modifier, noun in said.attributes:
         if (modifier, noun) in source.attributes:
             continue
@@ -540,6 +597,55 @@ def _confirmed_sides(clause: Clause, noun: str) -> set[str | None]:
         if clause.args.get("maybe") and not clause.args.get("obj"):
             sides.add("object")  # 男性が蹴ったボール: the parse cannot tell without the verb's valency
     return sides
+
+
+def _relative_clause_conflict(said: Reading, source: Reading) -> str | None:
+    """The claim's subject for what, in the evidence, only a relative clause says of another
+    noun: 「歌を歌っている学生を若者がいじめている」 says the student sings, not 若者 (a が-phrase
+    after the clause cannot be its subject); 「ライダーが男性をたたいているホッケー選手を助けた」
+    says the hockey player hits the man: the clause has its object, so the noun it modifies is
+    its subject, and ライダー is the subject of 助けた, which takes that noun as its object. Returns
+    the claim's subject, or None. A clause without its object (男性が蹴ったボールを拾った: the
+    ball may be what was kicked) is not decided."""
+    for clause in said.clauses:
+        subjects = clause.args.get("subj", set()) | clause.args.get("topic", set())
+        if len(subjects) != 1 or clause.passive or clause.causative or clause.args.get("gap"):
+            continue
+        (subject,) = subjects
+        same = [c for c in source.clauses if c.predicate == clause.predicate]
+        if not same or any(subject in c.args.get(role, set()) for c in same for role in ("subj", "shared", "topic", "gap")):
+            continue
+        if not all(c.args.get("gap") and not c.passive and not c.causative and subject not in c.args.get("gap", set())
+                   for c in same):
+            continue
+        for relative in same:
+            modified = relative.args["gap"]
+            if not clause.args.get("obj", set()) <= relative.args.get("obj", set()):
+                break  # another object: another clause, for the other checks
+            if subject not in relative.args.get("maybe", set()):
+                # No が-phrase before the clause could be its subject; the claim's subject must be
+                # a participant of the sentence, not another name for the noun the clause modifies.
+                if not any(subject in nouns for c in source.clauses if c is not relative for nouns in c.args.values()):
+                    break
+                continue
+            if not relative.args.get("obj") or any(_adverbial_noun(noun) for noun in modified):
+                break
+            main = [c for c in source.clauses if c is not relative and c.args.get("subj") == {subject}
+                    and modified & (c.args.get("obj", set()) | c.args.get("dat", set()))]
+            if not main:
+                break
+        else:
+            return subject
+    return None
+
+
+@lru_cache(maxsize=4096)
+def _adverbial_noun(noun: str) -> bool:
+    """A noun of time or place that modifies a predicate (翌日, 時, 前): a relative clause before
+    it says when or where, and its subject may be any が-phrase before it."""
+    tagger = _tagger()
+    words = list(tagger(noun)) if tagger is not None else []
+    return bool(words) and (words[-1].feature.pos3 or "") == "副詞可能"
 
 
 # --- English: who did what to whom, by word order --------------------------------------------------
