@@ -22,7 +22,7 @@ SOURCE = ("Mount Fuji is the highest mountain in Japan at 3,776 m. Its last erup
           "16 December 1707 and ended on 1 January 1708. The mountain is located on Honshu, about 100 km "
           "southwest of Tokyo.")
 DOCS = [{"label": "S1", "markdown": SOURCE, "status": "ok", "title": "Mount Fuji", "url": ""}]
-TRUE = "Mount Fuji is the tallest mountain in Japan [S1]."  # a paraphrase the quick checks leave open (0.79)
+TRUE = "Japan's highest mountain, Mount Fuji, rises 3,776 m [S1]."  # a paraphrase the quick checks leave open (0.85, at the floor)
 FAR = "Japan's tallest peak is Mount Fuji [S1]."  # true, but 0.6 of its words in the passage
 FALSE = "Mount Fuji lies on the island of Kyushu [S1]."  # Honshu: a name the passage does not give
 
@@ -78,15 +78,15 @@ async def test_a_chosen_claim_whose_figure_the_passage_lacks_is_not_checked(fake
     assert len(chosen) == 2 and assessments[0].outcome == "uncertain"
 
 
-async def test_a_chosen_claim_with_a_quarter_of_its_words_not_in_the_passage_is_not_checked(fake_ollama, monkeypatch):
+async def test_a_chosen_claim_with_a_sixth_of_its_words_not_in_the_passage_is_not_checked(fake_ollama, monkeypatch):
     # The 1.5B model picks a true sentence with an unstated addition as readily as a true one
     # (RAGTruth train: 67.5% of hallucinated claims ended supported): its choice counts only
-    # where the checks found three quarters of the claim's words in the passage. The price: a
-    # true paraphrase this far from the passage's words stays "not checked" too.
+    # where the checks found 85% of the claim's words in the passage. The price: a true
+    # paraphrase this far from the passage's words stays "not checked" too.
     fake_ollama.judge_accuracy, fake_ollama.choice_accuracy = 0.0, 1.0
     settings = load_settings(ollama_host=fake_ollama.url, judge_choice=True)
     claims, assessments = check_draft(f"{FAR} {TRUE}", DOCS)
-    assert [a.outcome for a in assessments] == ["uncertain", "uncertain"] and assessments[0].score < 0.75
+    assert [a.outcome for a in assessments] == ["uncertain", "uncertain"] and assessments[0].score < 0.85
     await judge_uncertain_claims(claims, assessments, "en", settings)
     chosen = [r for r in fake_ollama.chat_requests("choose") if "tallest peak" in r["messages"][-1]["content"]]
     assert len(chosen) == 2  # asked in both orders

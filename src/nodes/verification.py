@@ -104,10 +104,13 @@ _ATTRIBUTION_SOURCES = 3  # at most so many labels given to one sentence
 
 # A claim the choosing judge picked over its negation counts as supported only where the
 # checks found this share of its words in its passages: the 1.5B model picks a true sentence
-# with an unstated addition as readily as a true one. RAGTruth train (the 60-answer sample of
-# bench_judge_real.py --choice, seed 44, 1.5B choosing): hallucinated claims ending supported
-# 67.5% -> 7.5% at 0.75 (0.7: 12.5%), clean ones supported 84.9% -> 55.0% (no judge: 34.7%).
-_CHOICE_COVERAGE = 0.75
+# with an unstated addition as readily as a true one. RAGTruth train, two samples of
+# bench_judge_real.py --choice, 1.5B choosing: seed 44 (60 answers), hallucinated claims ending
+# supported 27/40 with no floor, 3/40 at 0.75, 1/40 at 0.85; seed 45 (20 answers, run at 0.75
+# after 0.75 was chosen on seed 44), 3/15 at 0.75, 0/15 at 0.85. At 0.85 both are where the
+# quick checks alone leave them (1/40, 0/15) and clean claims supported are 44.1% of 345
+# (quick checks alone: 33.9%). 0.85 was chosen on both samples: a third is needed to test it.
+_CHOICE_COVERAGE = 0.85
 
 
 def _program_texts() -> ProgramText:
@@ -607,7 +610,7 @@ async def _judge_by_choice(positions: list[int], claims: list[Claim], assessment
         verdict: str = result.verdict
         if confirm and verdict == "supported":
             if assessments[position].score < _CHOICE_COVERAGE:
-                continue  # chosen, but a quarter of its words are not in its passages: not checked
+                continue  # chosen, but a sixth of its words are not in its passages: not checked
             confirmed = _choice_confirmed(claim, " ".join(passages))
             if confirmed is None:
                 continue  # chosen, but a figure of the claim is not in its passages: not checked
