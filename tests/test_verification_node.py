@@ -599,10 +599,10 @@ async def test_a_finding_that_says_nothing_the_summary_did_not_is_a_repeat():
 
 
 async def test_a_not_checked_sentence_never_opens_the_summary_and_its_mark_stays_inside_it():
-    draft = "## 結論\n富士山は夏に多くの登山者が訪れる人気の山である[S1]。富士山の標高は3,776メートルである[S1]。\n"
+    draft = "## 結論\n富士山は日本で人気のある山である[S1]。富士山の標高は3,776メートルである[S1]。\n"
     deps, _ = _deps(FakeModel(), loops=0)  # the judge gives no verdict: the first sentence is not checked
     answer = (await _verify(_state(draft), deps))["verification"]["annotated_draft"]
-    assert answer == "## 結論\n富士山の標高は3,776メートルである[S1]。富士山は夏に多くの登山者が訪れる人気の山である[S1]（未確認）。\n"
+    assert answer == "## 結論\n富士山の標高は3,776メートルである[S1]。富士山は日本で人気のある山である[S1]（未確認）。\n"
 
 
 async def test_a_sentence_no_judge_decided_whose_figure_its_passage_does_not_give_leaves_the_answer():
