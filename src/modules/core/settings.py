@@ -184,8 +184,8 @@ class Settings(_RunOptionSettings):
     # A drafting model whose verdicts measured untrusted is measured again by the choice protocol
     # (modules/llm/judge.py) and judges by it when that is trusted. Off by default: Qwen2.5-Coder-1.5B
     # measured 92% by choosing on the check set, yet judging RAGTruth train that way 67.5% of the
-    # hallucinated claims ended supported; 7.5% with the floor on a choice's coverage
-    # (nodes/verification.py, _CHOICE_COVERAGE), 2.5% by default, where they stay "not checked".
+    # hallucinated claims ended supported; with the floor on a choice's coverage (nodes/verification.py,
+    # _CHOICE_COVERAGE) as few as by default, on the two samples that set it, at two calls per open claim.
     judge_choice: bool = False
     judge_concurrency: int = Field(default=4, ge=1, le=32)  # checker calls at once
     pdf_font: Path | None = None
