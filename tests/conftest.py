@@ -331,6 +331,25 @@ class SharedServers:
             task.cancel()
         if leftovers:
             loop.run_until_complete(asyncio.gather(*leftovers, return_exceptions=True))
+        if pool is not None and any(kept is pool for kept in self.pools.values()):
+            self._see_started(pool)
+
+    def _see_started(self, pool) -> None:  # noqa: ANN001 - a KeptPool
+        """Wait for the kept pair's servers to finish starting, when the run ended before it
+        needed them (no source, an early error). This loop runs only while a run does: a start
+        left half-way would sit out the minutes until the next in-process run and then find
+        its time limit passed ("the parser could not start: no answer within 60 s"). A pair
+        that could not start is stopped; the next run starts a fresh one."""
+        loop = self.runner.get_loop()
+        clients = [client for client in (pool.web_search, pool.parser) if client is not None]
+        try:
+            loop.run_until_complete(asyncio.gather(*(client.start() for client in clients)))
+        except Exception:  # noqa: BLE001 - said by the run that needs it; here only not kept
+            self.pools = {key: kept for key, kept in self.pools.items() if kept is not pool}
+            try:
+                loop.run_until_complete(pool.aclose())
+            except Exception:  # noqa: BLE001 - a pair that will not close cleanly is still gone
+                pass
 
     def close(self) -> None:
         loop = self.runner.get_loop()
