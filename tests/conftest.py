@@ -342,8 +342,12 @@ class SharedServers:
         that could not start is stopped; the next run starts a fresh one."""
         loop = self.runner.get_loop()
         clients = [client for client in (pool.web_search, pool.parser) if client is not None]
+
+        async def started() -> None:  # gathered inside the kept loop, not in whichever is current
+            await asyncio.gather(*(client.start() for client in clients))
+
         try:
-            loop.run_until_complete(asyncio.gather(*(client.start() for client in clients)))
+            loop.run_until_complete(started())
         except Exception:  # noqa: BLE001 - said by the run that needs it; here only not kept
             self.pools = {key: kept for key, kept in self.pools.items() if kept is not pool}
             try:
