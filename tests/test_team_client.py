@@ -352,6 +352,12 @@ def losing_the_first_answer(port: int):
         ready.set()
         async with server:
             await holder[0][1].wait()
+        # Connections still open end with the relay: their tasks are cancelled and awaited here,
+        # not left pending in a loop nobody runs again ("Task was destroyed but it is pending").
+        pending = asyncio.all_tasks() - {asyncio.current_task()}
+        for task in pending:
+            task.cancel()
+        await asyncio.gather(*pending, return_exceptions=True)
 
     holder: list[tuple[int, asyncio.Event]] = []
     thread = threading.Thread(target=lambda: loop.run_until_complete(serve()), daemon=True)
