@@ -39,10 +39,6 @@ _SERVER_SETTINGS = tuple(dict.fromkeys(("search_engine", *(name for names in SEA
                                         "parse_timeout", "sessions_dir")))
 
 
-# Of those, the ones the sandboxed parser is started with: a change of engine or of any other
-# web-search setting replaces the web-search server alone and keeps the parser (whose start is
-# a sandbox, the SDK's import and its parsers' warm-up).
-_PARSER_SETTINGS = ("sandbox", "sandbox_image", "parse_timeout", "sessions_dir")
 
 
 def server_key(settings: Settings) -> tuple[Any, ...]:
@@ -50,7 +46,11 @@ def server_key(settings: Settings) -> tuple[Any, ...]:
 
 
 def parser_key(settings: Settings) -> tuple[Any, ...]:
-    return tuple(str(getattr(settings, name, None)) for name in _PARSER_SETTINGS)
+    """Of those, the ones the sandboxed parser is started with: a change of engine or of any other
+    web-search setting replaces the web-search server alone and keeps the parser (whose start is
+    a sandbox, the SDK's import and its parsers' warm-up)."""
+    return tuple(str(value) for value in (settings.sandbox, settings.sandbox_image, settings.parse_timeout,
+                                          settings.sessions_dir))
 
 
 class ServerPool:

@@ -39,7 +39,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 from decimal import Decimal
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from collections.abc import Mapping, Sequence
 from typing import Any, Callable
 
@@ -254,6 +254,7 @@ class SourceText:
     passages: list[Passage]
     numbers: NumberSet
     vocabulary: frozenset[str] = frozenset()  # every term of its prose passages (value binding)
+    held: frozenset[str] = frozenset()  # every term of all its passages, record fields included (additions)
     _sorted: dict[str, list[Decimal]] = field(default_factory=dict)  # its scaled figures by dimension, sorted
     _squeezed: str | None = None  # its text as quotations are looked up in (``squeezed``)
 
@@ -331,7 +332,8 @@ class EvidenceIndex:
             if language not in ("ja", "en"):
                 language = detect_language(full[:4000])
             vocabulary = frozenset().union(*(p.features for p in passages if not p.field))
-            self.sources[label] = SourceText(label, language, passages, NumberSet.of(full), vocabulary)
+            held = vocabulary.union(*(p.features for p in passages if p.field))
+            self.sources[label] = SourceText(label, language, passages, NumberSet.of(full), vocabulary, held)
         # Inverse document frequency over passages: "Fuji" in every passage of a ledger
         # about Mount Fuji says little; "Hōei" in one of them says a lot.
         self._passage_count = sum(len(s.passages) for s in self.sources.values())
@@ -644,13 +646,13 @@ class ClaimEvidence:
     cited: list[SourceText]
 
     @property
-    def passages(self) -> list[Passage]:
-        """Every passage of the sources it cites."""
-        return [p for source in self.cited for p in source.passages]
-
-    @property
     def missing_key(self) -> list[str]:
         return sorted(self.key - self.found)
+
+    @cached_property
+    def field_problem(self) -> tuple[str, Passage, bool] | None:
+        """A record field the claim reads otherwise (``_field_problem``): asked by two checks, read once."""
+        return _field_problem(self.claim, self.assembled)
 
 
 @dataclass(frozen=True)
@@ -881,7 +883,7 @@ def mostly_absent(read: ClaimEvidence) -> Finding | None:
     they lack are shown."""
     if read.language != "ja" or not read.words:
         return None
-    held = frozenset().union(*(p.features for p in read.passages))
+    held = frozenset().union(*(source.held for source in read.cited))  # once per source, not per claim
     absent = read.words - held
     if len(absent) < ABSENT_AT_LEAST or len(absent) < ABSENT_SHARE * len(read.words):
         return None
@@ -947,7 +949,7 @@ def field_differs(read: ClaimEvidence) -> Finding | None:
     against ``reservations: no``, "WiFi is not available" against ``wifi: yes``), or an
     attribute the record leaves empty (``lot: None``) stated as a fact: decided against, with
     the field shown. Before the sentence-wide negation check, which cannot tell whose "not"."""
-    field = _field_problem(read.claim, read.assembled)
+    field = read.field_problem
     if field is not None and field[2]:
         return Finding("unsupported", field[0], 0.8, where=field[1])
     return None
@@ -957,7 +959,7 @@ def stance_differs(read: ClaimEvidence) -> Finding | None:
     """A hedge or an "or" counts where the passages say what the claim says, not elsewhere in
     them; a record's yes/no field read the other way."""
     said_where = " ".join(c for p in read.assembled for c in _matched_clauses(p.text, read.wanted))
-    field = _field_problem(read.claim, read.assembled)
+    field = read.field_problem
     problem = stance_problem(read.claim, said_where, read.language) or (field[0] if field else None)
     if problem is None:
         return None
