@@ -233,11 +233,18 @@ def test_an_adverb_of_certainty_is_not_a_clause():
 
 
 def test_a_japanese_claim_most_of_whose_words_no_source_holds_is_unsupported():
-    # An addition: five of its seven content words are in no passage; the missing ones are shown.
+    # An addition: most of its content words are in no passage; the missing ones are shown.
     source = "駅前の広場で、子供たちがボールを蹴って遊んでいる。"
     found = _assessed("公園の噴水のそばで、老人が新聞を読みながら休んでいる[S1]。", source)
-    assert (found.outcome, found.reason) == ("unsupported", "unrelated")
+    assert (found.outcome, found.reason) == ("unsupported", "unrelated")  # nothing shared
+    # Sharing the place only: the rest is added, and said so.
+    found = _assessed("駅前の広場で、老人が新聞を読みながらコーヒーを飲んで休んでいる[S1]。", source)
+    assert (found.outcome, found.reason) == ("unsupported", "added")
     assert "新聞" in found.missing and "老人" in found.missing
+    # Said as what it is (an addition), not as a source about something else, in both languages.
+    from research.modules.core.i18n import t
+    assert "出典のどこにも書かれていない" in t("verify.reason.added", "ja")
+    assert "none of the sources it cites" in t("verify.reason.added", "en")
     # A paraphrase that changes fewer words is left to the judge.
     kept = _assessed("駅前で子供たちがサッカーをしている[S1]。", source)
     assert kept.outcome != "unsupported"

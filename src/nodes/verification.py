@@ -998,9 +998,10 @@ def _unsettled(verdict: ClaimVerdict) -> bool:
         return True  # nobody decided it, or it cites a source that does not exist
     if verdict.method == "model":
         return verdict.verdict == Verdict.PARTLY_SUPPORTED or bool(verdict.missing)
-    # The cheap checks: no passage says it ("unrelated") is open; any other "unsupported" is a
-    # passage that gives another value, role or polarity for the same thing: settled, false.
-    return verdict.reason in (ClaimReason.UNRELATED, ClaimReason.NO_SOURCES)
+    # The cheap checks: no passage says it, or most of it ("unrelated", "added"), is open: another
+    # page may say it; any other "unsupported" is a passage that gives another value, role or
+    # polarity for the same thing: settled, false.
+    return verdict.reason in (ClaimReason.UNRELATED, ClaimReason.ADDED, ClaimReason.NO_SOURCES)
 
 
 def _can_settle(verdict: ClaimVerdict, question: str) -> bool:

@@ -47,6 +47,7 @@ class ClaimReason(StrEnum):
     NOTHING_TO_COMPARE = "nothing_to_compare"
     CROSS_LANGUAGE = "cross_language"  # the passage is in the other language: for the judge
     UNRELATED = "unrelated"  # no passage says anything of it
+    ADDED = "added"  # most of what it says is in none of the sources it cites (an addition)
     NUMBER_MISMATCH = "number_mismatch"
     NUMBER_MISSING = "number_missing"
     MISSING_TERM = "missing_term"

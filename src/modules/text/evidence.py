@@ -887,7 +887,7 @@ def mostly_absent(read: ClaimEvidence) -> Finding | None:
     absent = read.words - held
     if len(absent) < ABSENT_AT_LEAST or len(absent) < ABSENT_SHARE * len(read.words):
         return None
-    return Finding("unsupported", "unrelated", 0.7, tuple(_as_written(read.claim, absent)[:5]))
+    return Finding("unsupported", "added", 0.7, tuple(_as_written(read.claim, absent)[:5]))
 
 
 def _as_written(text: str, units: frozenset[str]) -> list[str]:

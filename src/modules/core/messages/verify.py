@@ -58,6 +58,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     "verify.reason.roles_unconfirmed": {"en": "who did what is not confirmed by the source",
                                         "ja": "誰が何をしたかを出典で確認できない"},
     "verify.reason.unrelated": {"en": "the source is about something else", "ja": "出典は別の内容"},
+    "verify.reason.added": {"en": "most of what it says is in none of the sources it cites",
+                            "ja": "主張の大半が引用した出典のどこにも書かれていない"},
     # what the structure checks found
     "verify.reason.role_swap": {"en": "the source has who did what to whom the other way round",
                                 "ja": "出典では誰が何をしたかが逆になっている"},
