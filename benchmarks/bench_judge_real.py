@@ -117,12 +117,13 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=44)
     parser.add_argument("--max-chars", type=int, default=3000)
     parser.add_argument("--no-judge", action="store_true", help="the quick checks alone, for comparison")
-    parser.add_argument("--choice", action="store_true",
-                        help="RESEARCH_JUDGE_CHOICE=true: an untrusted verdict judge is measured choosing, and judges so if trusted")
+    parser.add_argument("--no-choice", action="store_true",
+                        help="RESEARCH_JUDGE_CHOICE=false: an untrusted verdict judge is not measured choosing (the "
+                             "default measures it, and judges so where that is trusted)")
     parser.add_argument("--save", type=Path, help="write the verdicts and the tallies here (JSON)")
     args = parser.parse_args()
     rows = sample(load(args.data, "train"), args.per_class, args.seed, args.max_chars)
-    results, seconds = run(rows, args.ollama, args.model, args.num_ctx, judge=not args.no_judge, choice=args.choice)
+    results, seconds = run(rows, args.ollama, args.model, args.num_ctx, judge=not args.no_judge, choice=not args.no_choice)
     t = score(rows, results)
     judged = sum(1 for item in results.values() for c in item.get("claims", []) if c.get("reason") == "judge")
     p, r, f = f1(t["tp"], t["fp"], t["fn"])

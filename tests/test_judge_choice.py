@@ -1,8 +1,8 @@
 """A judge protocol a small model can follow (issue 44, item 2): the drafting model chooses which
 of a claim and its negation the passage supports, twice with the two swapped, and only the same
 choice both times decides (modules/llm/judge.py). Measured like any judge before it counts
-(workflow/judge_quality.py), and used only when the batched verdict prompt measured untrusted and
-the user switched it on (RESEARCH_JUDGE_CHOICE: off by default, see README).
+(workflow/judge_quality.py), and used when the batched verdict prompt measured untrusted
+(RESEARCH_JUDGE_CHOICE, on by default; see README), only for claims whose "supported" would count.
 
 The replies quoted below are Qwen2.5-Coder-1.5B's (../shared/realmodel) to this prompt on the
 project's check set: it picked the claim in both orders for all 12 true claims, and for most
@@ -22,9 +22,13 @@ SOURCE = ("Mount Fuji is the highest mountain in Japan at 3,776 m. Its last erup
           "16 December 1707 and ended on 1 January 1708. The mountain is located on Honshu, about 100 km "
           "southwest of Tokyo.")
 DOCS = [{"label": "S1", "markdown": SOURCE, "status": "ok", "title": "Mount Fuji", "url": ""}]
-TRUE = "Japan's highest mountain, Mount Fuji, rises 3,776 m [S1]."  # a paraphrase the quick checks leave open (0.85, at the floor)
+# A paraphrase the quick checks leave open for its wording alone (partial_overlap, 0.85 of its words).
+TRUE = "Mount Fuji, the highest mountain in Japan, stands at 3,776 m [S1]."
+# False, its figures all in the passage, not bound to their slot (number_missing, 0.87): asked.
+FALSE = "Mount Fuji was the highest mountain in Japan at 3,776 m until 1707 [S1]."
 FAR = "Japan's tallest peak is Mount Fuji [S1]."  # true, but 0.6 of its words in the passage
-FALSE = "Mount Fuji lies on the island of Kyushu [S1]."  # Honshu: a name the passage does not give
+EXCHANGED = "Mount Fuji lies on the island of Kyushu [S1]."  # Honshu: a name the passage does not give
+ROLES = "Japan's highest mountain, Mount Fuji, rises 3,776 m [S1]."  # roles the checks could not confirm (0.85)
 
 
 def test_the_negation_changes_no_word_of_the_claim():
@@ -57,11 +61,27 @@ async def test_a_judge_that_says_supported_to_everything_is_asked_to_choose_inst
     assert [a.outcome for a in assessments] == ["supported", "uncertain"]
     assert complete and note == ""
     asked = fake_ollama.chat_requests("choose")
-    about_the_answer = [r for r in asked if "Kyushu" in r["messages"][-1]["content"]]
+    about_the_answer = [r for r in asked if "until 1707" in r["messages"][-1]["content"]]
     assert len(about_the_answer) == 2  # once in each order
     straight, swapped = (r["messages"][-1]["content"] for r in about_the_answer)
-    assert "A: Mount Fuji lies on the island of Kyushu" in straight and "B: It is not true that" in straight
-    assert "A: It is not true that" in swapped and "B: Mount Fuji lies on the island of Kyushu" in swapped
+    assert "A: Mount Fuji was the highest mountain in Japan at 3,776 m until 1707" in straight \
+        and "B: It is not true that" in straight
+    assert "A: It is not true that" in swapped \
+        and "B: Mount Fuji was the highest mountain in Japan at 3,776 m until 1707" in swapped
+
+
+async def test_a_difference_the_checks_found_is_not_left_to_a_choice(fake_ollama):
+    # A name exchanged, roles unconfirmed: the sentence reads almost as the passage does, which is
+    # where the 1.5B model picks the claim whatever the difference (RAGTruth train, seed 46: "Boko
+    # Haram militants attacked…" chosen where the passage says "suspected"). Not asked at all:
+    # they stay "not checked", and no call is spent on them.
+    fake_ollama.judge_accuracy, fake_ollama.choice_accuracy = 0.0, 0.0  # it would choose the claim
+    claims, assessments = check_draft(f"{EXCHANGED} {ROLES}", DOCS)
+    assert [a.reason for a in assessments] == ["missing_term", "role_unclear"]
+    await judge_uncertain_claims(claims, assessments, "en", load_settings(ollama_host=fake_ollama.url))
+    assert [a.outcome for a in assessments] == ["uncertain", "uncertain"]
+    assert not [r for r in fake_ollama.chat_requests("choose") if "Kyushu" in r["messages"][-1]["content"]
+                or "rises 3,776" in r["messages"][-1]["content"]]
 
 
 async def test_a_chosen_claim_whose_figure_the_passage_lacks_is_not_checked(fake_ollama):
@@ -74,8 +94,9 @@ async def test_a_chosen_claim_whose_figure_the_passage_lacks_is_not_checked(fake
     claims, assessments = check_draft("Japan's tallest peak, Mount Fuji, has 42 craters [S1].", DOCS)
     assert assessments[0].outcome == "uncertain"
     await judge_uncertain_claims(claims, assessments, "en", settings)
+    # Its choice could not count, so it is not asked.
     chosen = [r for r in fake_ollama.chat_requests("choose") if "42 craters" in r["messages"][-1]["content"]]
-    assert len(chosen) == 2 and assessments[0].outcome == "uncertain"
+    assert not chosen and assessments[0].outcome == "uncertain"
 
 
 async def test_a_chosen_claim_with_a_sixth_of_its_words_not_in_the_passage_is_not_checked(fake_ollama, monkeypatch):
@@ -89,7 +110,7 @@ async def test_a_chosen_claim_with_a_sixth_of_its_words_not_in_the_passage_is_no
     assert [a.outcome for a in assessments] == ["uncertain", "uncertain"] and assessments[0].score < 0.85
     await judge_uncertain_claims(claims, assessments, "en", settings)
     chosen = [r for r in fake_ollama.chat_requests("choose") if "tallest peak" in r["messages"][-1]["content"]]
-    assert len(chosen) == 2  # asked in both orders
+    assert not chosen  # its choice could not count: not asked
     assert [a.outcome for a in assessments] == ["uncertain", "supported"]
     # Without that floor the same choices would have made it supported.
     monkeypatch.setattr(verification, "_CHOICE_COVERAGE", 0.0)
@@ -107,12 +128,16 @@ async def test_doctor_says_the_judge_is_asked_to_choose(fake_ollama, tmp_path):
     assert japanese.status == "ok" and "否定" in japanese.detail
 
 
-async def test_by_default_an_untrusted_verdict_judge_is_not_asked_to_choose(fake_ollama):
-    # Off by default: a small model that chooses well on the check set (92%) still let 67.5% of
-    # RAGTruth's hallucinated claims end supported that way (docs/benchmarks.md), so the default
-    # leaves what such a judge would decide "not checked".
+async def test_by_default_an_untrusted_verdict_judge_is_asked_to_choose_and_can_be_told_not_to(fake_ollama):
+    # On by default since the floor and the doubts it is asked about held on a third RAGTruth
+    # sample (docs/benchmarks.md); RESEARCH_JUDGE_CHOICE=false leaves such claims "not checked".
     fake_ollama.judge_accuracy, fake_ollama.choice_accuracy = 0.0, 1.0
     claims, assessments = check_draft(f"{TRUE} {FALSE}", DOCS)
     complete, note = await judge_uncertain_claims(claims, assessments, "en", load_settings(ollama_host=fake_ollama.url))
+    assert [a.outcome for a in assessments] == ["supported", "uncertain"] and complete
+    fake_ollama.requests.clear()
+    claims, assessments = check_draft(f"{TRUE} {FALSE}", DOCS)
+    complete, note = await judge_uncertain_claims(claims, assessments, "en",
+                                                  load_settings(ollama_host=fake_ollama.url, judge_choice=False))
     assert [a.outcome for a in assessments] == ["uncertain", "uncertain"] and not complete
     assert "50%" in note and not fake_ollama.chat_requests("choose")

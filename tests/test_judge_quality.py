@@ -30,6 +30,8 @@ SOURCE = ("Mount Fuji is the highest mountain in Japan at 3,776 m. Its last erup
 DOCS = [{"label": "S1", "markdown": SOURCE, "status": "ok", "title": "Mount Fuji", "url": ""}]
 TRUE = "Japan's tallest peak is Mount Fuji [S1]."  # a paraphrase the quick checks leave open
 FALSE = "Mount Fuji lies on the island of Kyushu [S1]."
+# Open for its wording alone, 85% of its words in the passage: a claim the choice protocol is asked.
+CHOOSABLE = "Mount Fuji, the highest mountain in Japan, stands at 3,776 m [S1]."
 
 
 def _judge_calls(fake: FakeOllama) -> list[dict]:
@@ -110,7 +112,7 @@ async def test_in_a_run_an_untrusted_judge_leaves_its_claims_not_checked_and_say
     deps = WorkflowDependencies(settings=settings, model=model, web_search=None, parser=None, history=MemoryHistory(),
                                 measure_judge=True)
     state = {"question": "Where is Mount Fuji?", "session_id": "20250101_000000_abcdef", "language": "en",
-             "draft": f"## Summary\n{TRUE} {FALSE}\n", "search_rounds": 1,
+             "draft": f"## Summary\n{CHOOSABLE} {FALSE}\n", "search_rounds": 1,
              "documents": [dict(DOCS[0], canonical_url="", language="en", snippets=[], key_facts=[])]}
     command = await verify_claims(state_from_json(state), deps)
     verification = command.update["verification"]
@@ -145,3 +147,25 @@ async def test_doctor_measures_the_judge_and_names_a_better_one(fake_ollama, tmp
     bad = await check_judge(settings, "ja")
     assert bad.status == "warn" and "50%" in bad.detail and "ollama pull bespoke-minicheck" in bad.detail
     assert "未確認" in bad.detail
+
+
+async def test_the_choice_is_measured_only_when_a_claim_is_one_it_would_be_asked(tmp_path, monkeypatch):
+    # Measuring a judge takes minutes on a laptop: the choice protocol is measured when a claim
+    # it could decide is open, not for a draft whose open claims it would not be asked about (a
+    # paraphrase far from the passage's words, a name exchanged).
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    model = FakeModel(judge=_yes_to_everything, choose="A")
+    settings = Settings(max_verification_loops=0, num_ctx=8192)
+    model.settings = settings
+    deps = WorkflowDependencies(settings=settings, model=model, web_search=None, parser=None, history=MemoryHistory(),
+                                measure_judge=True)
+    state = {"question": "Where is Mount Fuji?", "session_id": "20250101_000000_abcdef", "language": "en",
+             "draft": f"## Summary\n{TRUE} {FALSE}\n", "search_rounds": 1,
+             "documents": [dict(DOCS[0], canonical_url="", language="en", snippets=[], key_facts=[])]}
+    await verify_claims(state_from_json(state), deps)
+    saved = json.loads((tmp_path / "research" / "judge_quality.json").read_text("utf-8"))
+    assert [entry["protocol"] for entry in saved.values()] == ["prompt"]
+    state["draft"] = f"## Summary\n{CHOOSABLE}\n"
+    await verify_claims(state_from_json(state), deps)
+    saved = json.loads((tmp_path / "research" / "judge_quality.json").read_text("utf-8"))
+    assert sorted(entry["protocol"] for entry in saved.values()) == ["choice", "prompt"]

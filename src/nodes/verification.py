@@ -109,8 +109,19 @@ _ATTRIBUTION_SOURCES = 3  # at most so many labels given to one sentence
 # supported 27/40 with no floor, 3/40 at 0.75, 1/40 at 0.85; seed 45 (20 answers, run at 0.75
 # after 0.75 was chosen on seed 44), 3/15 at 0.75, 0/15 at 0.85. At 0.85 both are where the
 # quick checks alone leave them (1/40, 0/15) and clean claims supported are 44.1% of 345
-# (quick checks alone: 33.9%). 0.85 was chosen on both samples: a third is needed to test it.
+# (quick checks alone: 33.9%). 0.85 was chosen on both samples; a third, seed 46 (20 answers):
+# 1/12 hallucinated claims supported (a dropped "suspected": hedge_dropped), clean supported 50.7%
+# of 75 against 42.7% alone. Below the floor a choice decides nothing but "unsupported", which
+# on the three samples was 3 claims, all clean: such claims are not asked (280 of 325 open
+# claims, two calls each, saved).
 _CHOICE_COVERAGE = 0.85
+# The choice is between the claim and its negation: it tests whether the passages assert the
+# claim, not which words it uses. So it is asked only where the checks' doubt is of wording
+# (partial_overlap), polarity (negation) or a figure not bound to its slot (its figures must
+# still be in the passages); a term exchanged, a role, a hedge, a limit or an alternative the
+# checks found is a difference a negation does not test ("Each run passes a process_id" against
+# a passage saying thread_id is chosen over "does not pass a process_id").
+_CHOICE_DOUBTS = frozenset({"partial_overlap", "negation", "number_missing"})
 
 
 def _program_texts() -> ProgramText:
@@ -159,8 +170,8 @@ async def verify_claims(state: AgentState, deps: WorkflowDependencies) -> Comman
     # An uncertain claim was never decided by the cheap checks: "lexical" would claim it was.
     judged_by: dict[str, int] = {}
     open_reasons = [assessment.reason for assessment in assessments]  # the judge writes its own
-    judge, quality = await _judge_measured(judge_for(deps.settings, deps.model), assessments, language, deps,
-                                           new_errors)
+    judge, quality = await _judge_measured(judge_for(deps.settings, deps.model), claims, assessments, language,
+                                           deps, new_errors)
     if quality is None or quality.trusted:
         judged = await judge_uncertain(claims, assessments, methods, language, deps.model, deps.settings, new_errors,
                                        judge=judge, record=judged_by)
@@ -438,13 +449,15 @@ async def measured_quality(judge: Judge, model: Any, settings: Settings, *, agai
 
 
 async def usable_judge(judge: Judge, model: Any, settings: Settings, *, again: bool = False,
-                       measuring: Callable[[Judge], None] | None = None) -> tuple[Judge, JudgeQuality]:
+                       measuring: Callable[[Judge], None] | None = None,
+                       choice_wanted: bool = True) -> tuple[Judge, JudgeQuality]:
     """The judge as it will be asked, with its measured quality: what a run, `research verify`
     and `research doctor` ask. The drafting model is measured with the batched verdict prompt
-    first (one call for many claims); when that is not trusted and RESEARCH_JUDGE_CHOICE is on,
-    with the choice protocol (modules/llm/judge.py: two calls a claim, a task a small model can
-    do), and the one that measured trusted is used; when neither is, the better of the two is
-    returned, untrusted.
+    first (one call for many claims); when that is not trusted and RESEARCH_JUDGE_CHOICE is on
+    (the default), with the choice protocol (modules/llm/judge.py: two calls a claim, a task a
+    small model can do), and the one that measured trusted is used; when neither is, the better
+    of the two is returned, untrusted. ``choice_wanted``: False where no claim is one the choice
+    would be asked (``_choice_can_decide``): its measurement, minutes on a laptop, waits for one.
     ``measuring(judge)`` is called before a measurement that no kept figure spares."""
     async def measured(asked: Judge) -> JudgeQuality:
         if measuring is not None and (again or kept_quality(asked, settings, model) is None):
@@ -452,7 +465,7 @@ async def usable_judge(judge: Judge, model: Any, settings: Settings, *, again: b
         return await measured_quality(asked, model, settings, again=again)
 
     quality = await measured(judge)
-    if quality.trusted or judge.protocol != "prompt" or not settings.judge_choice:
+    if quality.trusted or judge.protocol != "prompt" or not settings.judge_choice or not choice_wanted:
         return judge, quality
     chooser = dataclasses.replace(judge, protocol="choice")
     chosen = await measured(chooser)
@@ -461,7 +474,7 @@ async def usable_judge(judge: Judge, model: Any, settings: Settings, *, again: b
     return judge, quality
 
 
-async def _judge_measured(judge: Judge, assessments: list[Assessment], language: Language,
+async def _judge_measured(judge: Judge, claims: list[Claim], assessments: list[Assessment], language: Language,
                           deps: WorkflowDependencies, errors: list[RunError]) -> tuple[Judge, JudgeQuality | None]:
     """The judge a run uses and its measured quality when a run measures its judge
     (``deps.measure_judge``) and something is left to judge; an untrusted judge is said as it
@@ -475,7 +488,9 @@ async def _judge_measured(judge: Judge, assessments: list[Assessment], language:
         # minutes, and "Checking every claim…" alone would look like a hang.
         deps.progress(Message("judge.measuring", {"model": asked.model, "items": len(CHECK_SET)}))
 
-    judge, quality = await usable_judge(judge, deps.model, deps.settings, measuring=measuring)
+    wanted = any(a.outcome == "uncertain" and a.candidates and _choice_can_decide(claim.plain, a)
+                 for claim, a in zip(claims, assessments))
+    judge, quality = await usable_judge(judge, deps.model, deps.settings, measuring=measuring, choice_wanted=wanted)
     if not quality.trusted:
         fields = {"model": judge.model, "accuracy": f"{quality.balanced_accuracy:.0%}",
                   "threshold": f"{quality.threshold:.0%}", "items": quality.items}
@@ -589,17 +604,20 @@ async def _judge_by_choice(positions: list[int], claims: list[Claim], assessment
     """The drafting model choosing between each claim and its negation (modules/llm/judge.py,
     the choice protocol), one claim at a time against its passages. Two different choices
     leave the claim uncertain: that is the protocol saying the model does not know, not a
-    failure. ``confirm``: a "supported" counts only where the passages hold at least
-    ``_CHOICE_COVERAGE`` of the claim's words and every figure of it (off only to measure the
-    model's own choices)."""
+    failure. ``confirm``: only claims whose "supported" would count are asked
+    (``_choice_can_decide``; off only to measure the model's own choices)."""
     by_index = {claim.index: claim for claim in claims}
+    if confirm:  # a claim whose choice could only be discarded or wrong is not asked
+        positions = [p for p in positions if _choice_can_decide(by_index[p].plain, assessments[p])]
     items = [(by_index[p].plain, [_shown_text(c.text) for c in assessments[p].candidates]) for p in positions]
+    if not items:
+        return True
     parallel = min(settings.judge_concurrency, int(model.parallel or 1))
     results = await choose_claims(model, judge, items, language=language, node="judge", limit=parallel,
                                   num_ctx=min(settings.num_ctx, CHECKER_NUM_CTX))
     unreadable: list[str] = []
     failed: list[str] = []
-    for position, (claim, passages), result in zip(positions, items, results):
+    for position, result in zip(positions, results):
         if result.error:
             failed.append(result.error)
             continue
@@ -607,27 +625,20 @@ async def _judge_by_choice(positions: list[int], claims: list[Claim], assessment
             if "?" in result.reply:
                 unreadable.append(result.reply)
             continue
-        verdict: str = result.verdict
-        if confirm and verdict == "supported":
-            if assessments[position].score < _CHOICE_COVERAGE:
-                continue  # chosen, but a sixth of its words are not in its passages: not checked
-            confirmed = _choice_confirmed(claim, " ".join(passages))
-            if confirmed is None:
-                continue  # chosen, but a figure of the claim is not in its passages: not checked
-            verdict = confirmed
-        _decided(assessments[position], verdict, _PROMPT_JUDGE_CONFIDENCE)
+        _decided(assessments[position], result.verdict, _PROMPT_JUDGE_CONFIDENCE)
         methods[position] = "model"
     return _said_what_failed(errors, "judge.unreadable_choice", language, judge, unreadable, failed)
 
 
-def _choice_confirmed(claim: str, context: str) -> str | None:
-    """A choice of the claim, held to what the program can see: None where a figure of the claim
-    is not in its passages (a small model does not compare numbers). Denials and other statuses
-    were looked for before any judge (modules/text/polarity.py)."""
-    figures = NumberSet.of(context)
-    if any(not figures.contains(mention) for mention in extract_numbers(claim)):
-        return None
-    return "supported"
+def _choice_can_decide(claim: str, assessment: Assessment) -> bool:
+    """The choice is asked only where its "supported" would count: the checks' doubt is one a
+    negation tests (``_CHOICE_DOUBTS``), they found ``_CHOICE_COVERAGE`` of the claim's words in
+    its passages, and every figure of the claim is there (a small model does not compare
+    numbers). Denials and other statuses were looked for before any judge (modules/text/polarity.py)."""
+    if assessment.reason not in _CHOICE_DOUBTS or assessment.score < _CHOICE_COVERAGE:
+        return False
+    figures = NumberSet.of(" ".join(_shown_text(c.text) for c in assessment.candidates))
+    return all(figures.contains(mention) for mention in extract_numbers(claim))
 
 
 async def _judge_by_prompt(positions: list[int], claims: list[Claim], assessments: list[Assessment],
