@@ -126,7 +126,9 @@ def _base_env(home: Path) -> dict[str, str]:
 def tree_figures(run: TreeRun) -> dict[str, Any]:
     return {"exit_code": run.exit_code, "wall_s": run.wall_s, "cpu_s": run.cpu_s, "peak_pss_mib": run.peak_pss_mib,
             "peak_rss_mib": run.peak_rss_mib, "processes": run.processes_seen, "peak_processes": run.peak_processes,
-            "stragglers": run.stragglers, "samples": run.samples}
+            "stragglers": run.stragglers, "samples": run.samples,
+            # Which process held what at the tree's peak: (command line, PSS MiB), largest first.
+            "peak_breakdown": [[command, round(kib / 1024, 1)] for command, kib in run.peak_breakdown]}
 
 
 def web_requests(web: Any) -> dict[str, int]:

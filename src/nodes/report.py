@@ -11,7 +11,6 @@ from research.modules.core.i18n import t
 from research.modules.core.messages.analysis import attribute_name
 from research.modules.text.disagreements import contested_claims, stated_in
 from research.modules.report.fonts import find_japanese_font
-from research.modules.report.pdf import render_pdf
 from research.modules.report.content import MethodFacts, ReportInput, ShownDisagreement, build_report
 from research.modules.report.markdown import render_markdown
 from research.state import AgentState, plan_queries_flat
@@ -90,6 +89,10 @@ async def write_report(state: AgentState, deps: WorkflowDependencies) -> AgentSt
     session_id = state["session_id"]
     md_path = deps.history.write_text(session_id, "report.md", render_markdown(report))
     pdf_path = deps.history.path(session_id) / "report.pdf"
+    # reportlab (about 6 MiB and 0.1 s) is imported here, when the PDF is made: a one-shot run's
+    # servers have left by then, so it never adds to their memory (docs/benchmarks.md, issue 47).
+    from research.modules.report.pdf import render_pdf
+
     # report.md is already on disk; a font problem (e.g. a bad RESEARCH_PDF_FONT) then
     # surfaces as one line from the CLI without losing it.
     render_pdf(report, pdf_path, font_path=find_japanese_font(deps.settings))

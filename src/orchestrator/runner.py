@@ -24,12 +24,13 @@ from research.state.agent_state import AgentState
 from research.state.models import Depth, PlanReviewRequest, ProblemKind, RunProblem, summary_with_states
 from research.state.run_problems import outcome_exit_code, run_problems
 from research.state.run_record import RunOutcome, RunVerification, SessionRecord, sources_of
+from research.state.steps import REPORT
 from research.state.session_folder import FINISHED_STATUSES, HistoryManager, SessionInfo, SessionStatus, now_iso, read_ledger
 from research.modules.core.run_options import recorded, restored
 from research.modules.core.settings import Settings
 from research.modules.text.sanitize import safe_markdown
 from research.workflow.dependencies import ProgressCallback, WorkflowDependencies
-from research.state.progress_events import Message, ProgressEvent, Resuming, ServersStarting, SessionStarted
+from research.state.progress_events import Message, NodeStarted, ProgressEvent, Resuming, ServersStarting, SessionStarted
 from research.orchestrator.graph_input import MAX_QUESTION_CHARS, clean_question, read_caller_input, resolve_language
 from research.orchestrator.checkpointer import ensure_index, open_checkpointer, record_session
 from research.orchestrator.server_pool import ServerPool
@@ -165,7 +166,8 @@ async def run_research(
             if request.resume:
                 history.remove_stale_temp_files(session.session_id)  # left by a process killed mid-write
             try:
-                return await _run_locked(RunContext(request, settings, progress, history, session, model, model_name,
+                steps_progress = progress if request.servers is not None else _servers_released_at_report(progress, pool)
+                return await _run_locked(RunContext(request, settings, steps_progress, history, session, model, model_name,
                                                     question, lang, depth, pool, heavy, tuple(kept_changes)))
             finally:
                 # The sessions index (PostgreSQL only) gets the outcome meta.json now holds.
@@ -181,6 +183,19 @@ async def run_research(
             heavy.cancel()
         elif not heavy.cancelled():
             heavy.exception()  # retrieved; a failed import was raised where it was awaited
+
+
+def _servers_released_at_report(progress: ProgressCallback, pool: ServerPool) -> ProgressCallback:
+    """``progress`` that lets the run's own servers go when its report step begins: no step
+    after it searches or parses, and the report (fonts, the PDF) is when this process holds
+    most memory. A follow-up search loops back before the report, never after it."""
+
+    def report(event: ProgressEvent) -> None:
+        if isinstance(event, NodeStarted) and event.node == REPORT:
+            pool.release()
+        progress(event)
+
+    return report
 
 
 # Sandboxes that do not give the full isolation (docs/sandbox.md): a run under one says so.

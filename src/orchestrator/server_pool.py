@@ -124,6 +124,15 @@ class ServerPool:
             raise RuntimeError("ServerPool.start() first")
         return self.web_search.for_session(Path(session_path) / "sources"), self.parser
 
+    def release(self) -> None:
+        """The run that owns this pool needs neither server any more (its report step began):
+        both are told to go now (their stdin closed), so the memory they hold is given back
+        while the report is written rather than after it. ``aclose()`` still follows, and
+        finds them gone. Only for a pool of one run: a kept pool serves the next question."""
+        for client in (self.web_search, self.parser):
+            if client is not None:
+                client.end_input()
+
     async def aclose(self) -> None:
         """Stop both servers at once."""
         web_search, parser = self.web_search, self.parser

@@ -10,6 +10,7 @@ same wrapper, which also keeps the budgets: a node that names where to go next (
 
 from __future__ import annotations
 
+import asyncio
 import copy
 import logging
 import sys
@@ -98,6 +99,10 @@ def bind(name: str, node: Node, deps: WorkflowDependencies) -> BoundStep:
         started = time.perf_counter()
         usage_before = copy.deepcopy(deps.model.usage)
         try:
+            # One turn of the event loop first: what the start event set going (a one-shot run's
+            # servers told to leave as its report begins) goes on while a node that never awaits
+            # (the report) holds the loop.
+            await asyncio.sleep(0)
             result = await node(state, deps)
         except BaseException as exc:
             if _is_graph_pause(exc):  # an interrupt (plan review): a pause, not a failure

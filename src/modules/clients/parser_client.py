@@ -145,6 +145,11 @@ class ContainerProcessor(BackgroundStart):
         assert self._launcher is not None
         return Client(self._launcher.transport())
 
+    def end_input(self) -> None:
+        """Let the server (and its sandbox) go now, without waiting; ``aclose()`` still follows."""
+        if self._launcher is not None:
+            self._launcher.end_input()
+
     async def aclose(self) -> None:
         await self._stop_starting()
         if self._connection is not None:

@@ -141,6 +141,16 @@ class ServerLauncher:
         if self._spare is None:
             self._spare = await self.spawn()
 
+    def end_input(self) -> None:
+        """Close the stdin of every process this launcher started that still runs: our servers
+        leave as soon as it closes. Synchronous, so a caller about to block the event loop (a
+        run's report, rendered without a pause) can let them go first: the pipes' ends are
+        closed at the loop's next turn, and the connections notice at their own close."""
+        for process in [*self.spawned, *([self._spare] if self._spare is not None else [])]:
+            if process.returncode is None and process.stdin is not None:
+                with suppress(OSError, RuntimeError):
+                    process.stdin.close()
+
     async def discard_spare(self) -> None:
         """A process started ahead that never got connected (the run ended first). It holds
         no session and no request, so it gets no grace: one still importing would notice

@@ -213,6 +213,10 @@ class WebSearchClient(BackgroundStart):
         await import_sdk(after)
         await self._start(self._connection.client)
 
+    def end_input(self) -> None:
+        """Let the server go now, without waiting (``ServerLauncher.end_input``); ``aclose()`` still follows."""
+        self._launcher.end_input()
+
     async def aclose(self) -> None:
         await self._stop_starting()
         await self._connection.close()
