@@ -129,9 +129,18 @@ def _research(args: argparse.Namespace) -> int:
             from research.cli.repl import run_repl
 
             return run_repl(settings)
+        standby = os.path.basename(sys.argv[0]) == "research" and not settings.mcp_config
+        if standby:
+            _web_search_server_on_standby()
         import asyncio  # here, not at the top: it costs ~80 ms that `research --help` need not pay
 
-        return asyncio.run(_one_shot(args, settings, lang))
+        try:
+            return asyncio.run(_one_shot(args, settings, lang))
+        finally:
+            if standby:  # a run that ended before it started its servers (Ollama missing, a refused resume)
+                from research.modules.clients.zygote import discard_standby
+
+                discard_standby()
     except UserFacingError as exc:
         sys.stderr.write(f"research: {exc.message(lang)}\n")
         return exc.exit_code
@@ -195,6 +204,17 @@ async def _one_shot(args: argparse.Namespace, settings, lang: Language) -> int:
         return EXIT_FAILURE
     text = json.dumps(json_result(result), ensure_ascii=False) if args.json else final_stdout(result, progress, live)
     return _write_result(text, progress.lang) or result.exit_code
+
+
+def _web_search_server_on_standby() -> None:
+    """The console script's own process (not a caller's, in-process) is the warm parent of its
+    web-search server: both need the MCP SDK, so it is imported once, here, and the process
+    forked into a server that waits for the run's start (modules/clients/zygote.py). Done before
+    the rest of the run's program is imported, which the server then never holds."""
+    from research.modules.clients.zygote import standby_from_this_process
+    from research.servers.zygote import standby_server
+
+    standby_from_this_process(standby_server)
 
 
 def _is_terminal(stream) -> bool:

@@ -6,9 +6,13 @@ models of two protocol eras, the HTTP transports), and no lighter import path of
 gets under 0.7 s (docs/benchmarks.md, "Light processes"). A process forked from a parent
 that has imported it is ready in about 0.06 s. A host that keeps starting web-search
 servers (``research serve``, the research MCP server, a test worker) asks this process for
-each of them when it has opted in (``modules/clients/zygote.py``); a one-shot run starts
-its one server as before. The parser server is never forked from here: it runs inside its
-sandbox, which bubblewrap makes when it executes the server.
+each of them when it has opted in (``modules/clients/zygote.py``). A one-shot run is its
+own warm parent (``standby_server``): right after its settings, before it imports the rest of
+its program or starts a thread, it imports the server and forks; the child waits for the
+run's start of that server and becomes it, so the run and its server share one import of
+the SDK, and the server's command line in /proc is the server's own (``_retitle``). The
+parser server is never forked from here: it runs inside its sandbox, which bubblewrap makes
+when it executes the server.
 
 Run as ``python -P -m research.servers.zygote MODULE...`` with a SOCK_SEQPACKET socket as
 stdin, the control channel (one JSON message per datagram):
@@ -32,9 +36,11 @@ stdin closes.
 
 from __future__ import annotations
 
+import contextvars
 import gc
 import importlib
 import json
+import logging
 import os
 import selectors
 import signal
@@ -57,11 +63,82 @@ def _reply(control: socket.socket, message: dict[str, Any], descriptors: list[in
         control.send(data)
 
 
-def _become_server(module: Any, request: dict[str, Any], fds: list[int]) -> NoReturn:
-    """In the forked child: take the host's pipes as stdio and run the server's ``main``."""
+def standby_server(module_name: str, control: socket.socket, fds: list[int]) -> int:
+    """Fork this process now into a server of ``module_name`` that waits for its start; returns
+    its pid. For a host that is the warm parent itself (a one-shot run: ``standby_from_this_process``
+    in modules/clients/zygote.py). The module is imported here first (the MCP SDK above all,
+    which the host needs for its own clients anyway), so host and server share one import of it.
+    Forked early, before the host imports the rest of its program, so the server holds nothing
+    of that. Call it while the process has no other thread.
+
+    The child reads one message from ``control``: ``{"args", "env", "cwd"}``, the start a spawn
+    would have made, and becomes that server with ``fds`` (stdin, stdout, stderr); the end of
+    ``control`` without a message (the host needs no server, or is gone) ends it."""
+    module = importlib.import_module(module_name)
+    for stream in (sys.stdout, sys.stderr):  # nothing the host wrote may be written again by the child
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    # What both hold stays as it is: neither's collector walks (and so copies) the shared pages.
+    # The host's objects of this moment (its imports and settings) are then never collected:
+    # it keeps them until it exits anyway.
+    gc.freeze()
+    pid = os.fork()
+    if pid == 0:
+        code = 0
+        try:
+            os.setsid()  # out of the terminal's process group at once: Ctrl-C is the host's to handle
+            _close_all_but({0, 1, 2, control.fileno(), *fds})  # the host's ends above all: its exit is our EOF
+            request = _wait_for_start(control)
+            if request is not None:
+                control.close()
+                request["module"] = module_name
+                _become_server(module, request, fds, host=True)
+        except BaseException:  # noqa: BLE001 - a standby that cannot start ends; the host spawns instead
+            code = 70
+        exit_now(code)
+    return pid
+
+
+def _close_all_but(keep: set[int]) -> None:
+    try:
+        opened = [int(name) for name in os.listdir("/proc/self/fd")]
+    except OSError:
+        opened = list(range(3, 1024))
+    for fd in opened:
+        if fd not in keep:
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+
+
+def _wait_for_start(control: socket.socket) -> dict[str, Any] | None:
+    while True:
+        try:
+            data = control.recv(_MESSAGE_BYTES)
+        except InterruptedError:
+            continue
+        except OSError:
+            return None
+        if not data:
+            return None
+        request = json.loads(data)
+        if isinstance(request, dict) and isinstance(request.get("args"), list) and isinstance(request.get("env"), dict):
+            return request
+        return None
+
+
+def _become_server(module: Any, request: dict[str, Any], fds: list[int], host: bool = False) -> NoReturn:
+    """In the forked child: take the host's pipes as stdio and run the server's ``main``.
+    ``host``: forked by the host itself (``standby_server``), not by a zygote: what the host set up
+    for itself (its signal handlers, its log, its script's folder on sys.path, its command line
+    as /proc shows it) is put back as a fresh ``python -P -m`` start has it."""
     code = 70
     try:
-        os.setsid()  # its own process group, as a spawned server gets (start_new_session)
+        if os.getsid(0) != os.getpid():  # a standby made its session when it was forked
+            os.setsid()  # its own process group, as a spawned server gets (start_new_session)
         for target, fd in enumerate(fds):
             os.dup2(fd, target)
         os.closerange(3, os.sysconf("SC_OPEN_MAX") if hasattr(os, "sysconf") else 4096)
@@ -69,18 +146,82 @@ def _become_server(module: Any, request: dict[str, Any], fds: list[int]) -> NoRe
         signal.set_wakeup_fd(-1)
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)
         signal.signal(signal.SIGINT, signal.default_int_handler)
-        gc.unfreeze()
+        if not host:
+            gc.unfreeze()
         os.chdir(request["cwd"])
         os.environ.clear()
+        argv = [sys.executable, "-P", "-m", request["module"], *request["args"]]
+        if host:
+            _leave_the_host(argv)
         os.environ.update(request["env"])
+        if host:
+            _retitle(argv)
         sys.argv = [module.__file__ or request["module"], *request["args"]]
-        code = int(module.main(list(request["args"])) or 0)
+        # A context of its own: nothing the host's task had set (its context variables) is seen.
+        code = int(contextvars.Context().run(module.main, list(request["args"])) or 0)
     except SystemExit as stop:
         code = stop.code if isinstance(stop.code, int) else (0 if stop.code is None else 1)
     except BaseException:  # noqa: BLE001 - the server's log says why, as an uncaught error would
         traceback.print_exc()
         code = 1
     exit_now(code)
+
+
+def _leave_the_host(argv: list[str]) -> None:
+    """What a host set up for itself, as a fresh ``python -P -m`` start would not have it."""
+    for name in ("SIGTERM", "SIGHUP"):  # the host's run handles these (cli/signals.py); a server dies
+        number = getattr(signal, name, None)
+        if number is not None:
+            signal.signal(number, signal.SIG_DFL)
+    for logger in (logging.getLogger(), logging.getLogger("research")):  # the host's log is not ours
+        for handler in list(logger.handlers):
+            logger.removeHandler(handler)
+    logging.getLogger("research").setLevel(logging.NOTSET)
+    if not sys.flags.safe_path and sys.path and sys.argv and sys.argv[0]:
+        script_folder = os.path.dirname(os.path.realpath(sys.argv[0]))
+        if sys.path[0] in (script_folder, os.path.dirname(sys.argv[0])):
+            del sys.path[0]  # the host's script's folder: `-P` puts nothing there
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None)
+        # The C library's environment, which may still point into the start-up block _retitle reuses
+        # (os.environ, emptied before this, sets it again afterwards).
+        libc.clearenv()
+        # The process's name as a spawned server has it (`ps -C`, `pgrep` without -f): PR_SET_NAME.
+        libc.prctl(15, ctypes.c_char_p(os.path.basename(argv[0]).encode()[:15]), 0, 0, 0)
+    except (OSError, AttributeError):
+        pass
+
+
+def _retitle(argv: list[str]) -> None:
+    """Show ``argv`` as this process's command line in /proc (``ps``, ``pgrep -f``), as a spawned
+    server's, instead of the host's: written over the start-up block of arguments (and, where it
+    is longer, the environment after it, which the kernel then reads on into, up to the first
+    NUL, as for setproctitle). The environment's block is cleared with it (os.environ and the
+    C library's copies live elsewhere by now), so no start-up variable of the host shows."""
+    try:
+        import ctypes
+
+        with open("/proc/self/stat", "rb") as stat:  # fields 48-51 (proc(5)): where both blocks lie
+            fields = stat.read().rsplit(b")", 1)[1].split()
+        arg_start, arg_end, env_start, env_end = (int(v) for v in fields[45:49])
+    except (OSError, ValueError, IndexError, ImportError):
+        return
+    room = arg_end - arg_start
+    if room <= 0:
+        return
+    end = env_end if env_start == arg_end and env_end > arg_end else arg_end
+    exact = b"\0".join(part.encode("utf-8", "surrogateescape") for part in argv) + b"\0"
+    if len(exact) <= room:
+        title = exact  # each argument its own, as the kernel gives arg_start..arg_end
+    else:
+        # One string, the arguments joined by spaces: past arg_end the kernel reads it as a title.
+        title = " ".join(argv).encode("utf-8", "surrogateescape")[: end - arg_start - 1] + b"\0"
+        if end == arg_end:  # no environment block after it to run into: cut to the arguments' room
+            title = title[: room - 1] + b"\0"
+    data = title.ljust(end - arg_start, b"\0")
+    ctypes.memmove(arg_start, data, len(data))
 
 
 def serve(modules: dict[str, Any], control: socket.socket) -> None:

@@ -55,6 +55,8 @@ async def import_sdk(after: "asyncio.Future[Any] | None" = None) -> None:
     import importlib
     import sys
 
+    if "mcp" in sys.modules:  # imported already (a one-shot run imports it before forking its standby): connect now
+        return
     if after is not None:
         try:
             await asyncio.shield(after)

@@ -20,6 +20,16 @@ Only a start the zygote can make exactly as a spawn would is forked: this interp
 start (``PYTHON*``, the locale) equal to the zygote's own (a zygote per such set). If the
 zygote cannot be started or goes away, starts are spawned again.
 
+A one-shot run (cli/main.py) is its own warm parent instead (``standby_from_this_process``):
+the console script imports the server and forks a standby before it imports the rest of the
+program or starts a thread; the run's first start of the web-search server is that standby,
+given the start's arguments, environment and folder then. It needs the MCP SDK for its own
+clients anyway, so the SDK is imported once for both (about 0.9 s of CPU less per run) and
+its pages are shared; the standby shows the server's own command line in /proc
+(servers/zygote.py, ``_retitle``) and has the run as its parent, as a spawned server does.
+What a fresh interpreter would have from its start that the fork has from the run's
+(``PYTHON*`` flags, hash seed, locale) is the run's own: it is the same program's run.
+
 ``ZygoteProcess`` stands where ``asyncio.subprocess.Process`` stands for a spawned server:
 the same pipes as streams, ``pid`` and ``returncode``. The zygote is its parent, so the exit
 status comes from the zygote once it has reaped the server, and signals go through a pidfd
@@ -40,7 +50,7 @@ import threading
 from concurrent.futures import Future, InvalidStateError
 from contextlib import suppress
 from functools import partial
-from typing import Any
+from typing import Any, Callable
 
 FORK_SERVERS = "RESEARCH_FORK_SERVERS"
 FORKED_MODULES = ("research.servers.web.server",)
@@ -51,6 +61,7 @@ PRELOADED = ("research.servers.web.engines", "research.servers.web.fetcher", "re
 STATUS_UNKNOWN = 255
 _MESSAGE_BYTES = 4096
 _STARTED_TIMEOUT_S = 60.0  # the first start waits for the zygote's imports
+_STANDBY_EXIT_S = 1.0  # a standby told to go leaves at once; past this it is killed
 
 _lock = threading.Lock()
 _zygotes: dict[tuple[tuple[str, str], ...], "Zygote"] = {}
@@ -63,17 +74,125 @@ def interpreter_environment(env: dict[str, str]) -> tuple[tuple[str, str], ...]:
                         if k.startswith("PYTHON") or k in ("LANG", "LANGUAGE") or k.startswith("LC_")))
 
 
-def forkable_module(command: str, args: list[str]) -> str | None:
+def forkable_module(command: str, args: list[str], modules: tuple[str, ...] = FORKED_MODULES) -> str | None:
     """The module a start runs when it is one the zygote can fork (``own_python_argv``'s form)."""
-    if command == sys.executable and len(args) >= 3 and args[:2] == ["-P", "-m"] and args[2] in FORKED_MODULES:
+    if command == sys.executable and len(args) >= 3 and args[:2] == ["-P", "-m"] and args[2] in modules:
         return args[2]
     return None
 
 
+# Forks a server from this very process that waits for its start: (module, control, [stdin, stdout,
+# stderr]) -> pid (servers/zygote.py's ``standby_server``).
+StandbyForker = Callable[[str, socket.socket, list[int]], int]
+
+
+class _Standby:
+    """A server forked from this process, waiting for the start it is to make."""
+
+    def __init__(self, module: str, pid: int, pidfd: int, control: socket.socket, ours: list[int]) -> None:
+        self.module, self.pid, self.pidfd, self.control, self.ours = module, pid, pidfd, control, ours
+
+    def discard(self) -> None:
+        """It leaves at the end of its control socket (at once: it only waits to be told),
+        and is reaped here; killed if it has not left within a second."""
+        with suppress(OSError):
+            self.control.close()
+        for fd in self.ours:
+            with suppress(OSError):
+                os.close(fd)
+        with suppress(OSError):
+            if not select.select([self.pidfd], [], [], _STANDBY_EXIT_S)[0]:  # a pidfd reads ready once it has exited
+                signal.pidfd_send_signal(self.pidfd, signal.SIGKILL)
+            os.waitpid(self.pid, 0)
+        with suppress(OSError):
+            os.close(self.pidfd)
+
+
+_standby: list[_Standby] = []
+
+
+def standby_from_this_process(forker: StandbyForker, module: str = FORKED_MODULES[0]) -> bool:
+    """Fork this process now into a ``module`` server that waits; the next start of that module
+    (``start_forked``) is that process, given its arguments, environment and folder then. For a
+    one-shot run (cli/main.py), which starts one web-search server and needs the MCP SDK itself:
+    the two then share one import of the SDK, and the server holds nothing of the rest of the
+    run's program, imported after the fork (docs/benchmarks.md, issue 47). Only while this
+    process has no other thread (a fork copies a lock another thread holds, held for ever); a
+    later start (a restart after a crash) is spawned. False: not forked (threads, no pidfd, an
+    import that failed); starts are spawned as before."""
+    discard_standby()
+    if threading.active_count() != 1 or not hasattr(os, "pidfd_open"):
+        return False
+    pipes = [os.pipe() for _ in range(3)]
+    theirs = [pipes[0][0], pipes[1][1], pipes[2][1]]
+    ours = [pipes[0][1], pipes[1][0], pipes[2][0]]
+    control, their_control = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    pid = -1
+    try:
+        pid = forker(module, their_control, theirs)
+        pidfd = os.pidfd_open(pid)
+    except Exception:  # noqa: BLE001 - an import that failed, no process to be had: spawned instead
+        if pid > 0:  # forked, but it cannot be watched: it goes
+            with suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+        control.close()
+        for fd in ours:
+            os.close(fd)
+        return False
+    finally:
+        their_control.close()
+        for fd in theirs:
+            os.close(fd)
+    _standby.append(_Standby(module, pid, pidfd, control, ours))
+    return True
+
+
+def discard_standby() -> None:
+    """The waiting server, if one was never started, leaves now."""
+    while _standby:
+        _standby.pop().discard()
+
+
+async def _start_standby(module: str, args: list[str], env: dict[str, str], cwd: str,
+                         line_limit: int) -> "HostForkedProcess | None":
+    standby = _standby.pop() if _standby else None
+    if standby is None:
+        return None
+    if standby.module != module:
+        standby.discard()
+        return None
+    try:
+        standby.control.send(json.dumps({"args": args, "env": env, "cwd": cwd}).encode("utf-8"))
+    except OSError:  # it is gone (killed, or failed while it waited)
+        standby.discard()
+        return None
+    standby.control.close()
+    process = HostForkedProcess(standby.pid, standby.pidfd)
+    loop = asyncio.get_running_loop()
+    try:
+        process.stdin, process.stdout, process.stderr = await _streams(loop, standby.ours, line_limit, process)
+    except BaseException:
+        process.send_signal(signal.SIGKILL)
+        process.close()
+        raise
+    process.watch(loop)
+    return process
+
+
 async def start_forked(command: str, args: list[str], env: dict[str, str], cwd: str | None,
                        line_limit: int) -> "ZygoteProcess | None":
-    """The server forked by this process's zygote, or None: spawn it as before (not one the
-    zygote makes, the host did not opt in, or no zygote could be had)."""
+    """The server forked from this process itself (``standby_from_this_process``) or by its zygote,
+    or None: spawn it as before (not one either makes, the host did not opt in, or neither
+    could fork it)."""
+    if _standby:
+        module = forkable_module(command, args, (_standby[-1].module,))
+        if module is None:
+            discard_standby()  # a server of another kind (an mcpServers entry): it is not needed
+        else:
+            forked = await _start_standby(module, args[3:], env, cwd or os.getcwd(), line_limit)
+            if forked is not None:
+                return forked
     module = forkable_module(command, args)
     if module is None or os.environ.get(FORK_SERVERS) != "1" or not hasattr(os, "pidfd_open"):
         return None
@@ -135,6 +254,37 @@ class ZygoteProcess:
             with suppress(OSError):
                 os.close(self._pidfd)
             self._pidfd = -1
+
+
+class HostForkedProcess(ZygoteProcess):
+    """A server forked by this process itself: its own child, reaped here once its pidfd reads
+    ready (it ended)."""
+
+    _loop: asyncio.AbstractEventLoop | None = None
+
+    def watch(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._loop = loop
+        loop.add_reader(self._pidfd, self._reap)
+
+    def _reap(self) -> None:
+        try:
+            pid, status = os.waitpid(self.pid, os.WNOHANG)
+        except ChildProcessError:  # reaped by someone else: its status is lost
+            pid, status = self.pid, -1
+        if pid == 0:
+            return
+        self._unwatch()
+        self.exited(STATUS_UNKNOWN if status == -1 else os.waitstatus_to_exitcode(status))
+
+    def _unwatch(self) -> None:
+        if self._loop is not None and self._pidfd >= 0:
+            with suppress(Exception):
+                self._loop.remove_reader(self._pidfd)
+        self._loop = None
+
+    def close(self) -> None:
+        self._unwatch()
+        super().close()
 
 
 class Zygote:
