@@ -16,8 +16,10 @@ requests are answered as a terminal would, so prompt-toolkit does not wait on th
 
     .venv/bin/python benchmarks/bench_startup.py [--quick | --repeats N] [--servers-only] [--server NAME]
 
-``--server`` (web-search, web-search-forked, parser or research; repeatable) measures only
-those. ``web-search-forked`` is the web-search server as a host that asked for forks
+``--server`` (web-search, web-search-standby, web-search-forked, parser or research; repeatable)
+measures only those. ``web-search-standby`` is the web-search server as a one-shot run gets it:
+a standby forked from the run (cli/main.py), its "ready" and "settled" the server's own CPU since
+the fork, and ``host_cpu_s`` what the run spent importing the server and forking it. ``web-search-forked`` is the web-search server as a host that asked for forks
 gets it, forked by the zygote; its "ready" and "settled" are the forked process's own CPU.
 With it, ``web-search-held``: the summed PSS of 1 and 3 servers held at once, spawned against
 forked (the zygote included).
@@ -177,6 +179,69 @@ def forked_starts(repeats: int, home: Path, env: dict[str, str]) -> dict:
     return asyncio.run(measure())
 
 
+# A one-shot run's web-search server (cli/main.py): the run, a fresh interpreter with no thread,
+# imports the server and forks a standby (its "host" CPU: the SDK's import, which the run needs
+# for its own clients anyway); the run's start of the server is the standby, sent `initialize`.
+_STANDBY_HOST = r"""
+import asyncio, json, os, sys, time
+argv, env = json.loads(sys.argv[1])
+import research.cli.main, research.modules.core.settings
+from research.modules.clients.zygote import standby_from_this_process, start_forked
+from research.servers.zygote import standby_server
+clock = time.process_time()
+assert standby_from_this_process(standby_server)
+host_cpu = time.process_time() - clock
+INITIALIZE = sys.argv[2].encode() + b"\n"
+ticks = os.sysconf("SC_CLK_TCK")
+def cpu(pid):
+    fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / ticks
+async def main():
+    start = time.perf_counter()
+    process = await start_forked(argv[0], argv[1:], env, "/", 1 << 24)
+    assert process is not None, "not forked"
+    process.stdin.write(INITIALIZE)
+    line = await process.stdout.readline()
+    ready_wall, ready_cpu = time.perf_counter() - start, cpu(process.pid)
+    assert b'"id":1' in line.replace(b" ", b""), line[:300]
+    settled, last, quiet_since = ready_cpu, ready_cpu, time.perf_counter()
+    while time.perf_counter() - quiet_since < 0.5:
+        await asyncio.sleep(0.05)
+        settled = cpu(process.pid)
+        if settled > last + 0.005:
+            last, quiet_since = settled, time.perf_counter()
+    process.stdin.close()
+    while process.returncode is None:
+        await asyncio.sleep(0.01)
+    process.close()
+    return {"ready_wall_s": ready_wall, "ready_cpu_s": ready_cpu, "settled_cpu_s": settled, "host_cpu_s": host_cpu}
+print(json.dumps(asyncio.run(main())))
+"""
+
+
+def standby_starts(repeats: int, home: Path, env: dict[str, str]) -> dict:
+    """The web-search server as a one-shot run gets it: a standby forked from the run
+    (``web-search-standby``). "ready" and "settled" are the server's own CPU since its fork;
+    ``host_cpu_s`` is what the run spent to import the server and fork it (the SDK's import,
+    which a run with a spawned server pays in its own process as well, later)."""
+    from research.modules.clients.server_process import child_environment
+
+    argv, server_env = server_commands(home, env)["web-search"]
+    request = json.dumps([argv, child_environment(server_env)])
+    host_env = {**env, "PYTHONPATH": os.environ.get("PYTHONPATH", "")}
+
+    def one() -> dict[str, float]:
+        done = subprocess.run([sys.executable, "-c", _STANDBY_HOST, request, INITIALIZE.decode().strip()],
+                              env=host_env, capture_output=True, text=True, timeout=120)
+        if done.returncode != 0:
+            raise RuntimeError(f"the standby host failed: {done.stderr[-500:]}")
+        return json.loads(done.stdout.splitlines()[-1])
+
+    one()  # the file cache
+    runs = [one() for _ in range(repeats)]
+    return {key: spread([run[key] for run in runs]) for key in runs[0]}
+
+
 def held_memory(count: int, home: Path, env: dict[str, str]) -> dict:
     """Summed PSS (MiB) of ``count`` web-search servers held at once, each answered
     ``initialize`` and settled: spawned, against forked by one zygote (the zygote included).
@@ -239,6 +304,8 @@ def servers(repeats: int, home: Path, env: dict[str, str], only: list[str] | Non
         server_start(argv, server_env)  # warm the file cache
         runs = [server_start(argv, server_env) for _ in range(repeats)]
         results[name] = {key: spread([run[key] for run in runs]) for key in runs[0]}
+    if not only or "web-search-standby" in only:
+        results["web-search-standby"] = standby_starts(repeats, home, env)
     if not only or "web-search-forked" in only:
         results["web-search-forked"] = forked_starts(repeats, home, env)
         results["web-search-held"] = [held_memory(count, home, env) for count in (1, 3)]
