@@ -141,3 +141,36 @@ async def test_by_default_an_untrusted_verdict_judge_is_asked_to_choose_and_can_
                                                   load_settings(ollama_host=fake_ollama.url, judge_choice=False))
     assert [a.outcome for a in assessments] == ["uncertain", "uncertain"] and not complete
     assert "50%" in note and not fake_ollama.chat_requests("choose")
+
+
+async def test_a_round_with_nothing_to_choose_still_names_the_judge_that_chose(fake_ollama, tmp_path, monkeypatch):
+    # Seen with the real model: the first round measured the choice (trusted) and it decided a
+    # claim; the second round had no claim for it, so the verdict judge's 50% was reported and
+    # the notes said the judge "decided nothing". A kept figure now says which judge it is.
+    from research.modules.llm.model_manager import ModelManager
+    from research.nodes.verification import verify_claims
+    from research.state.agent_state import state_from_json
+    from research.workflow.dependencies import WorkflowDependencies
+    from fixtures.memory_history import MemoryHistory
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    fake_ollama.judge_accuracy, fake_ollama.choice_accuracy = 0.0, 1.0
+    settings = load_settings(ollama_host=fake_ollama.url, max_verification_loops=0)
+    model = ModelManager(settings)
+    await model.ensure_ready()
+    deps = WorkflowDependencies(settings=settings, model=model, web_search=None, parser=None, history=MemoryHistory(),
+                                measure_judge=True)
+
+    async def verified(draft: str):
+        state = {"question": "Where is Mount Fuji?", "session_id": "20250101_000000_abcdef", "language": "en",
+                 "draft": f"## Summary\n{draft}\n", "search_rounds": 1,
+                 "documents": [dict(DOCS[0], canonical_url="", language="en", snippets=[], key_facts=[])]}
+        return (await verify_claims(state_from_json(state), deps)).update
+
+    first = await verified(TRUE)
+    assert first["verification"].summary.judge.protocol == "choice"
+    assert [v.state.value for v in first["verification"].claims] == ["supported"]
+    second = await verified(f"{FAR} {EXCHANGED}")
+    judge = second["verification"].summary.judge
+    assert judge.protocol == "choice" and judge.quality.trusted
+    assert not [e for e in second.get("errors", []) if e.kind == "judge"]

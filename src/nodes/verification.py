@@ -465,9 +465,13 @@ async def usable_judge(judge: Judge, model: Any, settings: Settings, *, again: b
         return await measured_quality(asked, model, settings, again=again)
 
     quality = await measured(judge)
-    if quality.trusted or judge.protocol != "prompt" or not settings.judge_choice or not choice_wanted:
+    if quality.trusted or judge.protocol != "prompt" or not settings.judge_choice:
         return judge, quality
     chooser = dataclasses.replace(judge, protocol="choice")
+    if not choice_wanted and (again or kept_quality(chooser, settings, model) is None):
+        # Not worth measuring now; a figure kept from an earlier round or run still says which
+        # judge this is (else a second round would report "decided nothing" after the first chose).
+        return judge, quality
     chosen = await measured(chooser)
     if chosen.trusted or chosen.balanced_accuracy > quality.balanced_accuracy:
         return chooser, chosen
