@@ -115,12 +115,12 @@ _ATTRIBUTION_SOURCES = 3  # at most so many labels given to one sentence
 # on the three samples was 3 claims, all clean: such claims are not asked (280 of 325 open
 # claims, two calls each, saved).
 _CHOICE_COVERAGE = 0.85
-# The choice is between the claim and its negation: it tests whether the passages assert the
-# claim, not which words it uses. So it is asked only where the checks' doubt is of wording
-# (partial_overlap), polarity (negation) or a figure not bound to its slot (its figures must
-# still be in the passages); a term exchanged, a role, a hedge, a limit or an alternative the
-# checks found is a difference a negation does not test ("Each run passes a process_id" against
-# a passage saying thread_id is chosen over "does not pass a process_id").
+# The choice is asked only where the checks' doubt is of wording (partial_overlap), polarity
+# (negation) or a figure not bound to its slot (its figures must still be in the passages). A
+# term exchanged, a role, a hedge, a limit or an alternative the checks found is a difference
+# the 1.5B model overlooks in a sentence that otherwise reads as its passage: it picks the claim
+# over its negation (seed 46: "Boko Haram militants attacked…" where the passage says "Suspected
+# Boko Haram militants"; "Each run passes a process_id" where it says thread_id).
 _CHOICE_DOUBTS = frozenset({"partial_overlap", "negation", "number_missing"})
 
 
@@ -635,8 +635,8 @@ async def _judge_by_choice(positions: list[int], claims: list[Claim], assessment
 
 
 def _choice_can_decide(claim: str, assessment: Assessment) -> bool:
-    """The choice is asked only where its "supported" would count: the checks' doubt is one a
-    negation tests (``_CHOICE_DOUBTS``), they found ``_CHOICE_COVERAGE`` of the claim's words in
+    """The choice is asked only where its "supported" would count: the checks' doubt is one the
+    model can settle by choosing (``_CHOICE_DOUBTS``), they found ``_CHOICE_COVERAGE`` of the claim's words in
     its passages, and every figure of the claim is there (a small model does not compare
     numbers). Denials and other statuses were looked for before any judge (modules/text/polarity.py)."""
     if assessment.reason not in _CHOICE_DOUBTS or assessment.score < _CHOICE_COVERAGE:
