@@ -13,6 +13,7 @@ import asyncio
 import errno
 import importlib
 import os
+import threading
 import traceback
 from contextlib import AsyncExitStack
 from dataclasses import dataclass
@@ -141,7 +142,7 @@ async def run_research(
         model = ModelManager(settings)
         model_name = await model.ensure_ready()  # exit 3 before any session folder is made
         await pool.start(settings, after=graph_ready)
-        heavy = asyncio.ensure_future(asyncio.to_thread(_import_graph_modules))
+        heavy = _in_daemon_thread(_import_graph_modules)
 
         def graph_imported(done: asyncio.Future[Any]) -> None:
             if not graph_ready.done():
@@ -200,6 +201,38 @@ def _servers_released_at_report(progress: ProgressCallback, pool: ServerPool) ->
 
 # Sandboxes that do not give the full isolation (docs/sandbox.md): a run under one says so.
 WEAK_SANDBOXES = ("unshare", "none")
+
+
+def _in_daemon_thread(work: Callable[[], Any]) -> "asyncio.Future[Any]":
+    """``work()`` in a daemon thread of its own; its result (or error) in the future returned.
+
+    Not ``asyncio.to_thread``: ``asyncio.run`` ends by joining the default executor's threads, so
+    a run stopped early (Ctrl-C, SIGTERM, an error before the graph) would wait at exit for an
+    import it no longer needs: seconds of LangGraph's import on a busy machine. Nothing else
+    waits for this thread; a process that ends meanwhile ends it."""
+    loop = asyncio.get_running_loop()
+    future: asyncio.Future[Any] = loop.create_future()
+
+    def settle(result: Any, error: BaseException | None) -> None:
+        if future.done():  # cancelled: the run ended without it
+            return
+        if error is not None:
+            future.set_exception(error)
+        else:
+            future.set_result(result)
+
+    def run() -> None:
+        try:
+            outcome: tuple[Any, BaseException | None] = (work(), None)
+        except BaseException as error:  # noqa: BLE001 - handed to whoever awaits the future
+            outcome = (None, error)
+        try:
+            loop.call_soon_threadsafe(settle, *outcome)
+        except RuntimeError:  # the loop is closed: nobody is waiting any more
+            pass
+
+    threading.Thread(target=run, name="research-graph-import", daemon=True).start()
+    return future
 
 
 def _import_graph_modules() -> Any:

@@ -141,6 +141,15 @@ class _Held:
 
     async def close(self) -> None:
         self._stop.set()
+        if not self._ready.done():
+            # Still starting (the server importing the SDK, the handshake under way): the start is
+            # stopped, not seen through only to be closed, which a run stopped early (Ctrl-C,
+            # SIGTERM, an error before any search) waited out at its exit.
+            self._task.cancel()
+            await asyncio.wait({self._task}, timeout=10)
+            if self._ready.done() and not self._ready.cancelled():
+                self._ready.exception()  # retrieved: asyncio would log it as never seen
+            return
         try:
             await asyncio.wait_for(self._task, timeout=10)
         except (asyncio.TimeoutError, Exception):  # noqa: BLE001 - closing a dead server must not fail a run
