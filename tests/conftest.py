@@ -452,6 +452,36 @@ def _time_limit(seconds: float | None, args):
             signal.setitimer(signal.ITIMER_REAL, max(left, 0.001), previous_interval)
 
 
+class SessionClock:
+    """``session_clock.advance()``: what sleeping a second does to the sessions this process makes
+    next (their ids and times carry the second they were made), without the wait."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        from datetime import datetime, timedelta
+
+        import research.state.session_folder as folder
+
+        self.offset = timedelta()
+        clock = self
+
+        class Later(datetime):
+            @classmethod
+            def now(cls, tz=None):  # noqa: ANN001, ANN206 - datetime.now's signature
+                return datetime.now(tz) + clock.offset
+
+        monkeypatch.setattr(folder, "datetime", Later)
+
+    def advance(self, seconds: float = 1.0) -> None:
+        from datetime import timedelta
+
+        self.offset += timedelta(seconds=seconds)
+
+
+@pytest.fixture
+def session_clock(monkeypatch):
+    return SessionClock(monkeypatch)
+
+
 def session_dirs(env: dict[str, str]) -> list[Path]:
     root = Path(env["RESEARCH_SESSIONS_DIR"])
     return sorted(root.glob("session_*")) if root.exists() else []

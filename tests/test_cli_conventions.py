@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import time
 from pathlib import Path
 
 import pytest
@@ -41,11 +40,11 @@ def _session(env, question: str, status: str, report: str | None = None) -> str:
     return session.session_id
 
 
-def test_piped_sessions_list_is_whole(run_cli, cli_env):
+def test_piped_sessions_list_is_whole(run_cli, cli_env, session_clock):
     # `research sessions list | cat` cut dates to "2026-11-…" and statuses to "cancell…".
     long_question = "What are the differences between the Hōei eruption of Mount Fuji and earlier eruptions?"
     first = _session(cli_env, long_question, "cancelled")
-    time.sleep(1.05)
+    session_clock.advance()
     second = _session(cli_env, "富士山の最後の噴火は？", "done")
     listed = run_cli(["sessions", "list"], cli_env)
     assert listed.returncode == 0, listed.stderr

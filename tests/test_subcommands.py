@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import os
-import time
 from pathlib import Path
 
 import pytest
@@ -41,9 +40,9 @@ def make_session(env: dict[str, str], question: str, *, report: str | None, stat
     return session.session_id
 
 
-def test_sessions_list_json_and_table(run_cli, cli_env):
+def test_sessions_list_json_and_table(run_cli, cli_env, session_clock):
     first = make_session(cli_env, "What is the height of Mount Fuji?", report="# Fuji\n\n3776 m [S1]\n")
-    time.sleep(1.05)  # session ids carry the second they were made; keep the order certain
+    session_clock.advance()  # session ids carry the second they were made; keep the order certain
     second = make_session(cli_env, "富士山の最後の噴火は？", report=None, status="cancelled")
 
     listed = run_cli(["sessions", "list", "--json"], cli_env)
@@ -181,7 +180,7 @@ def _on_a_terminal(args: list[str], env: dict[str, str], columns: int) -> tuple[
 
 
 @pytest.mark.e2e
-def test_sessions_list_at_80_columns_keeps_japanese_questions_readable(cli_env):
+def test_sessions_list_at_80_columns_keeps_japanese_questions_readable(cli_env, session_clock):
     # Issue 48: at 80 columns the table cut 「日本の首都は…」 to "日本の …" and 「富士山…」 to "富士山 …".
     from rich.cells import cell_len
 
@@ -190,7 +189,7 @@ def test_sessions_list_at_80_columns_keeps_japanese_questions_readable(cli_env):
     ids = []
     for question in questions:
         ids.append(make_session(cli_env, question, report="# x\n"))
-        time.sleep(1.05)
+        session_clock.advance()
     out, err = _on_a_terminal(["sessions", "list"], cli_env, 80)
     lines = out.splitlines()
     assert lines and all(cell_len(line.rstrip()) <= 80 for line in lines), out
