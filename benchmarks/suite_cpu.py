@@ -11,7 +11,13 @@ What a process used after its last reading (at most one interval) is missed, so 
 the kinds is a little below the tree's total, which is printed beside it (RUSAGE_CHILDREN:
 every process this one or its descendants waited for).
 
-    .venv/bin/python benchmarks/suite_cpu.py [--interval 0.1] [--json FILE] -- .venv/bin/python -m pytest -q -n 3
+``--by-test`` (a pytest command): also per test, the CPU of its pytest worker and of every
+process under that worker while the test ran (a kept server's CPU goes to the test it served),
+and the processes each test started, per kind. Each pytest process writes the test it runs to a
+file named by its pid (a plugin this script writes and adds with ``-p``, found through
+PYTHONPATH); each CPU reading's increase goes to the test the process's worker ran then.
+
+    .venv/bin/python benchmarks/suite_cpu.py [--interval 0.1] [--json FILE] [--by-test] -- .venv/bin/python -m pytest -q -n 3
 """
 
 from __future__ import annotations
@@ -20,8 +26,10 @@ import argparse
 import json
 import os
 import resource
+import shutil
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections import defaultdict
@@ -68,16 +76,61 @@ def _cmdline(pid: int) -> str:
         return ""
 
 
+# The plugin --by-test adds to pytest: the test each pytest process runs, in $SUITE_CPU_MARKS/<pid>.
+MARK_PLUGIN = """
+import os
+from pathlib import Path
+
+def _mark(text):
+    Path(os.environ["SUITE_CPU_MARKS"], str(os.getpid())).write_text(text)
+
+def pytest_runtest_logstart(nodeid, location):
+    _mark(nodeid)
+
+def pytest_runtest_logfinish(nodeid, location):
+    _mark("")
+"""
+BETWEEN_TESTS, NO_WORKER = "(between tests)", "(outside the pytest workers)"
+
+
+def _parent(pid: int) -> int:
+    try:
+        return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+    except (OSError, IndexError, ValueError):
+        return 0
+
+
 class CpuByKind:
-    def __init__(self, root: int, interval: float) -> None:
-        self.root, self.interval = root, interval
-        self.seen: dict[tuple[int, str], list] = {}  # (pid, start) -> [cmdline, cpu]
+    def __init__(self, root: int, interval: float, marks: Path | None = None) -> None:
+        self.root, self.interval, self.marks = root, interval, marks
+        # (pid, start) -> [cmdline, cpu, its pytest worker's pid or None, the test running when first seen]
+        self.seen: dict[tuple[int, str], list] = {}
+        self.by_test: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._loop, daemon=True)
+
+    def _worker_of(self, pid: int) -> int | None:
+        for _ in range(64):
+            if pid <= 1:
+                return None
+            if (self.marks / str(pid)).exists():
+                return pid
+            pid = _parent(pid)
+        return None
+
+    def _running(self) -> dict[int, str]:
+        running = {}
+        for mark in self.marks.iterdir():
+            try:
+                running[int(mark.name)] = mark.read_text() or BETWEEN_TESTS
+            except (OSError, ValueError):
+                pass
+        return running
 
     def _loop(self) -> None:
         me = os.getpid()
         while not self._stop.wait(self.interval):
+            running = self._running() if self.marks else {}
             for pid in descendants(me):
                 if pid == me:
                     continue
@@ -86,8 +139,15 @@ class CpuByKind:
                     continue
                 entry = self.seen.get((pid, stat[0]))
                 if entry is None:
-                    entry = self.seen[(pid, stat[0])] = ["", 0.0]
+                    entry = self.seen[(pid, stat[0])] = ["", 0.0, None, NO_WORKER]
+                if self.marks and entry[2] is None:
+                    entry[2] = self._worker_of(pid)
+                    if entry[2] is not None and entry[3] == NO_WORKER:
+                        entry[3] = running.get(entry[2], BETWEEN_TESTS)
                 entry[0] = _cmdline(pid) or entry[0]  # again each time: a fork may exec later (bwrap -> python)
+                if self.marks:
+                    test = running.get(entry[2], BETWEEN_TESTS) if entry[2] is not None else NO_WORKER
+                    self.by_test[test][kind_of(entry[0])] += stat[1] - entry[1]
                 entry[1] = stat[1]
 
     def start(self) -> "CpuByKind":
@@ -100,26 +160,45 @@ class CpuByKind:
 
     def table(self) -> dict[str, dict[str, float]]:
         kinds: dict[str, dict[str, float]] = defaultdict(lambda: {"cpu_s": 0.0, "processes": 0})
-        for cmdline, cpu in self.seen.values():
+        for cmdline, cpu, *_ in self.seen.values():
             row = kinds[kind_of(cmdline)]
             row["cpu_s"] += cpu
             row["processes"] += 1
         return dict(sorted(kinds.items(), key=lambda item: -item[1]["cpu_s"]))
+
+    def tests(self) -> list[dict]:
+        """Per test: CPU per kind, and the processes it started per kind, the costliest first."""
+        started: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+        for cmdline, _cpu, _worker, test in self.seen.values():
+            started[test][kind_of(cmdline)] += 1
+        rows = [{"test": test, "cpu_s": round(sum(kinds.values()), 2),
+                 "kinds": {kind: round(cpu, 2) for kind, cpu in sorted(kinds.items(), key=lambda item: -item[1])},
+                 "started": dict(started.get(test, {}))}
+                for test, kinds in self.by_test.items()]
+        return sorted(rows, key=lambda row: -row["cpu_s"])
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--interval", type=float, default=0.1)
     parser.add_argument("--json", help="also write the table here")
+    parser.add_argument("--by-test", action="store_true", help="also per test (a pytest command)")
     parser.add_argument("command", nargs=argparse.REMAINDER)
     args = parser.parse_args()
     command = args.command[1:] if args.command[:1] == ["--"] else args.command
+    env, marks = None, None
+    if args.by_test:
+        marks = Path(tempfile.mkdtemp(prefix="suite-cpu-marks-"))
+        (marks / "suite_cpu_marks.py").write_text(MARK_PLUGIN)
+        env = {**os.environ, "SUITE_CPU_MARKS": str(marks),
+               "PYTHONPATH": os.pathsep.join(filter(None, [str(marks), os.environ.get("PYTHONPATH")]))}
+        command = [*command, "-p", "suite_cpu_marks"]
     become_subreaper()
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     load_before = os.getloadavg()
-    process = subprocess.Popen(command)
-    sampler = CpuByKind(process.pid, args.interval).start()
+    process = subprocess.Popen(command, env=env)
+    sampler = CpuByKind(process.pid, args.interval, marks).start()
     code = process.wait()
     wall = time.perf_counter() - started
     time.sleep(2 * args.interval)
@@ -139,6 +218,12 @@ def main() -> int:
               "kinds": {kind: {"cpu_s": round(row["cpu_s"], 1), "processes": row["processes"]} for kind, row in table.items()}}
     text = json.dumps(result, indent=2)
     print(text, file=sys.stderr)
+    if marks is not None:
+        result["tests"] = sampler.tests()
+        for row in result["tests"][:30]:
+            print(f"{row['cpu_s']:7.1f} s  {row['test']}  started: {row['started']}", file=sys.stderr)
+        shutil.rmtree(marks, ignore_errors=True)
+        text = json.dumps(result, indent=2)
     if args.json:
         Path(args.json).write_text(text + "\n")
     return code

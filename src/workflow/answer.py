@@ -32,6 +32,7 @@ from research.modules.text.analyser import name_suffix_terms, name_terms, term_s
 from research.modules.text.disagreements import attribute_words, attributes_named
 from research.modules.text.questions import answer_word, is_yes_no
 from research.modules.text.injection import addresses_reader
+from research.modules.text.language_check import is_wrong_language
 from research.state.models import CONTRADICTING_REASONS, ClaimVerdict, Document, Language, Verdict
 from research.modules.text.claims import (
     CITATION_GROUP,
@@ -920,6 +921,10 @@ def _tidy_sections(text: str, language: Language, sub_questions: list[str], *, s
                 continue
             if not re.search(r"[A-Za-z\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff0-9]", title):
                 continue  # a heading that was only a template's slot
+            if len(heading.group(2)) >= 3 and is_wrong_language(title, language)[0]:
+                # A section heading in the other language (a sub-question the model wrote so): the
+                # report is in the language asked; its sentences stay, under the section above.
+                continue
             key = _heading_key(title)
             if key in document_titles:
                 # A page's title as a section ("## 3. 富士山の火山防災資料", the real model): the
