@@ -8,6 +8,16 @@ every 10 ms while it is parsed and must stay flat, since the bomb goes off in th
 Start-up and batch are repeated (3 times; once with --quick): medians with min–max.
 
     .venv/bin/python benchmarks/bench_parser.py [--quick]
+
+``--settled N`` measures instead what a run's parser holds and what a short page costs:
+N starts, each left until its fork server has warmed up (its CPU unchanged for half a
+second, and the server's too); then the PSS and private memory of the server and of its fork server, the fork
+server's CPU (its import and warm-up), and the CPU of the children that parse the web
+fixture's short pages (``--pages-each`` times each; read from the fork server's reaped
+children, so only the parse in the sandbox is counted). Most of those pages come back short
+from trafilatura's own extraction and go through jusText (``JUSTEXT_PAGES``).
+
+    .venv/bin/python benchmarks/bench_parser.py --settled 5
 """
 
 from __future__ import annotations
@@ -17,6 +27,7 @@ import asyncio
 import json
 import sys
 import tempfile
+import os
 import threading
 import time
 from pathlib import Path
@@ -24,8 +35,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
+from fixtures import web_fixture  # noqa: E402
 from parser_documents import JA_FACT, compression_bomb_pdf, pdf_with_lines  # noqa: E402
-from treemem import spread  # noqa: E402
+from treemem import descendants, spread  # noqa: E402
 
 from research.modules.clients.parser_client import ContainerProcessor  # noqa: E402
 from research.modules.core.settings import Settings  # noqa: E402
@@ -157,6 +169,84 @@ async def _run(quick: bool) -> dict:
     }
 
 
+# The web fixture's short pages (a few sentences in boilerplate): trafilatura's own extraction
+# comes back short for these, so they go through its jusText fallback.
+JUSTEXT_PAGES = [web_fixture.FUJI_JA, web_fixture.PYTHON_JA, web_fixture.PYTHON_SNAKE_EN, web_fixture.OLLAMA_JA,
+                 web_fixture.PORT_YOKOHAMA_EN, web_fixture.ENERGY_EN, web_fixture.QUANTUM_EN, web_fixture.BITCOIN_JA]
+
+
+def _stat(pid: int) -> list[str]:
+    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+
+
+def _cpu_s(pid: int, children: bool = False) -> float:
+    """User + system CPU of ``pid`` (or of its reaped children) in seconds."""
+    fields = _stat(pid)
+    first = 13 if children else 11  # cutime, cstime / utime, stime (after the command's name)
+    return (int(fields[first]) + int(fields[first + 1])) / os.sysconf("SC_CLK_TCK")
+
+
+def _memory_mib(pid: int) -> dict[str, float]:
+    found: dict[str, float] = {}
+    for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+        name, _, value = line.partition(":")
+        if name in ("Pss", "Private_Clean", "Private_Dirty"):
+            found[name] = int(value.split()[0]) / 1024
+    return {"pss": found["Pss"], "private": found["Private_Clean"] + found["Private_Dirty"]}
+
+
+def _parser_processes() -> tuple[int, int]:
+    """(server, fork server): the Python processes under bubblewrap, the fork server the server's child."""
+    pythons = [pid for pid in descendants(os.getpid())[1:] if Path(f"/proc/{pid}/exe").resolve().name.startswith("python")]
+    server = next(pid for pid in pythons if int(_stat(pid)[1]) not in pythons)
+    return server, next(pid for pid in pythons if int(_stat(pid)[1]) == server)
+
+
+async def _until_idle(pids: tuple[int, ...], quiet_s: float = 0.5, limit_s: float = 60.0) -> None:
+    deadline, last = time.monotonic() + limit_s, -1.0
+    while time.monotonic() < deadline:
+        cpu = sum(_cpu_s(pid) for pid in pids)
+        if cpu == last:
+            return
+        last = cpu
+        await asyncio.sleep(quiet_s)
+
+
+async def _settled(repeats: int, pages_each: int) -> dict:
+    figures: dict[str, list[float]] = {}
+
+    def note(name: str, value: float) -> None:
+        figures.setdefault(name, []).append(value)
+
+    with tempfile.TemporaryDirectory(prefix="bench-parser-") as tmp:
+        cache = Path(tmp) / "sources"
+        cache.mkdir()
+        pages = []
+        for article in JUSTEXT_PAGES:
+            path = cache / (article.path.strip("/").replace("/", "-"))
+            path.write_text(web_fixture.render_html(article), encoding="utf-8")
+            pages.append(path)
+        for _ in range(repeats):
+            processor = ContainerProcessor(Settings(sandbox="auto", parse_timeout=30.0), cache)
+            await processor.start()
+            try:
+                server, fork_server = _parser_processes()
+                await _until_idle((server, fork_server))
+                for name, pid in (("server", server), ("fork_server", fork_server)):
+                    for kind, mib in _memory_mib(pid).items():
+                        note(f"{name}_{kind}_mib", mib)
+                note("fork_server_cpu_s", _cpu_s(fork_server))
+                before = _cpu_s(fork_server, children=True)
+                for _ in range(pages_each):
+                    for path in pages:
+                        await processor.parse(path=str(path), text=None, media_type="text/html", url=path.name)
+                note("child_cpu_per_page_s", (_cpu_s(fork_server, children=True) - before) / (pages_each * len(pages)))
+            finally:
+                await processor.aclose()
+    return {"repeats": repeats, "pages": len(pages) * pages_each, "load_after": os.getloadavg()[0],
+            **{name: spread(values) for name, values in figures.items()}}
+
+
 def run(quick: bool = False) -> dict:
     return asyncio.run(_run(quick))
 
@@ -164,4 +254,12 @@ def run(quick: bool = False) -> dict:
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true")
-    print(json.dumps(run(parser.parse_args().quick), ensure_ascii=False, indent=2))
+    parser.add_argument("--settled", type=int, metavar="N", help="N starts: the warmed-up parser's memory and a short page's CPU")
+    parser.add_argument("--pages-each", type=int, default=3)
+    arguments = parser.parse_args()
+    if arguments.settled:
+        load_before = os.getloadavg()[0]
+        result = {"load_before": load_before, **asyncio.run(_settled(arguments.settled, arguments.pages_each))}
+    else:
+        result = run(arguments.quick)
+    print(json.dumps(result, ensure_ascii=False, indent=2))

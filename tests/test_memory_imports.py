@@ -111,15 +111,21 @@ def test_a_batch_that_rereads_the_dictionary_raises_the_budget_until_a_pause() -
 
 def test_the_jusText_stop_words_are_held_once_in_the_form_jusText_reads() -> None:
     # The parser's fork server builds them by its warm-up and every document's child shares
-    # them: one set of words, not trafilatura's tuple plus jusText's lower-cased copy of it.
+    # them: jusText's own words for every language, as one compact set (not trafilatura's
+    # tuple plus jusText's lower-cased copy of it), which jusText takes as it is.
     pytest.importorskip("trafilatura")
     import justext.core
+    from justext.utils import get_stoplist, get_stoplists
     from research.modules.parsing.extraction import extract
+    from research.modules.parsing.stop_words import StopWords
     from research.servers.parser.warmup import _SAMPLE_HTML
     from trafilatura import external
 
     extract(_SAMPLE_HTML, "text/html", "https://example.invalid/warm-up")
     words = external.JT_STOPLIST
-    assert isinstance(words, frozenset) and len(words) > 10_000
+    assert isinstance(words, StopWords)
     assert justext.core.define_stoplist(words) is words
-    assert {"the", "und", "les"} <= words and all(word == word.lower() for word in words)
+    expected = {word.lower() for language in get_stoplists() for word in get_stoplist(language)}
+    assert len(words) == len(expected) > 10_000 and set(words) == expected
+    assert {"the", "und", "les"} <= expected and all(word in words for word in ("the", "und", "les"))
+    assert not any(word in words for word in ("fujisan", "stratovolcano", "The", ""))

@@ -2,9 +2,9 @@
 
 Every document is parsed in a fresh fork of that server, so whatever the parsers set up
 lazily on first use would otherwise be paid again by every document. The one tiny parse
-here builds, above all, trafilatura's jusText stop words for every language (about 15 MB,
-held once: see ``extraction._share_justext_stoplist``; 0.3 s to build, which each child
-that falls back to jusText would pay again).
+here builds, above all, trafilatura's jusText stop words for every language (about 5 MB,
+held as arrays: see ``extraction._share_justext_stoplist``; 0.1-0.2 s to build, which each
+child that falls back to jusText would pay again).
 
 What is imported is what HTML needs, which is most pages. pdfminer (about 11 MB) is
 imported by the child that gets a PDF, and markdownify (with BeautifulSoup) by a child
