@@ -12,6 +12,8 @@ from __future__ import annotations
 import json
 import re
 import shutil
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -129,3 +131,27 @@ def test_the_jusText_stop_words_are_held_once_in_the_form_jusText_reads() -> Non
     assert len(words) == len(expected) > 10_000 and set(words) == expected
     assert {"the", "und", "les"} <= expected and all(word in words for word in ("the", "und", "les"))
     assert not any(word in words for word in ("fujisan", "stratovolcano", "The", ""))
+
+
+def test_an_english_question_is_planned_without_the_japanese_dictionary() -> None:
+    # fugashi's tagger and MeCab's dictionary (3.6 MB of the run's own process) are loaded by
+    # the first Japanese text analysed: an English question and what the plan reads of it have
+    # none (its names' suffixes, whether it asks what its subject is).
+    code = (
+        "import sys\n"
+        "from research.workflow.answer import Topic\n"
+        "topic = Topic.of(['What is the height of Mount Fuji?', 'Tell me about Mount Fuji'], [])\n"
+        "print(sorted(topic.subject), 'fugashi' in sys.modules)\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["['fuji',", "'mount']", "False"]
+
+
+def test_the_japanese_asking_words_give_only_japanese_terms() -> None:
+    # What lets an English question leave them out: no English term can be one of theirs.
+    from research.workflow.answer import _asking_terms, _has_japanese
+
+    english, every = _asking_terms(japanese=False), _asking_terms(japanese=True)
+    assert english < every and not _has_japanese(english)
+    assert all(_has_japanese([term]) for term in every - english)

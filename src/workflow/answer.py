@@ -28,7 +28,7 @@ from typing import Iterable
 
 from research.modules.core.grammar import JOINED_CITATIONS, TITLE_NUMBER, URL_IN_PROSE, renumbered_titles
 from research.modules.core.i18n import t
-from research.modules.text.analyser import name_suffix_terms, name_terms, term_set, terms
+from research.modules.text.analyser import JAPANESE_RUN, name_suffix_terms, name_terms, term_set, terms
 from research.modules.text.disagreements import attribute_words, attributes_named
 from research.modules.text.questions import answer_word, is_yes_no
 from research.modules.text.injection import addresses_reader
@@ -227,7 +227,7 @@ class Topic:
         (the real model), do not. A question that names nothing, asks nothing beyond its
         subject ("Tell me about Ollama") or asks what it is ("What is PEP 703 and …?") lets every
         finding on its subject stand."""
-        asked = self.terms - self.subject - _asking_terms()
+        asked = self.terms - self.subject - _asking_terms(_has_japanese(self.terms))
         if not self.names or not asked or self.asks_what_it_is:
             return True
         point = asked.union(*summary_said) - self.subject - _GENERIC_TERMS
@@ -299,17 +299,25 @@ def _asks_what(text: str, subject: frozenset[str]) -> bool:
     subject's words (a number beside a name is part of it: PEP 703, Python 3.13)."""
     for found in _WHAT_IS.finditer(text):
         words = {term for term in _content_terms(found.group(1) or found.group(2) or "") if not term[0].isdigit()}
-        if words and words <= subject | _asking_terms():
+        if words and words <= subject | _asking_terms(_has_japanese(words)):
             return True
     return False
 
 
-@lru_cache(maxsize=1)
-def _asking_terms() -> frozenset[str]:
-    """How a question asks, not what about: "Tell me about Ollama", 「富士山について教えて」."""
-    words = ("tell", "explain", "describe", "give", "overview", "summary", "summarize", "about",
-             "について", "教えて", "説明", "概要", "まとめ", "知りたい")
+@lru_cache(maxsize=2)
+def _asking_terms(japanese: bool = True) -> frozenset[str]:
+    """How a question asks, not what about: "Tell me about Ollama", 「富士山について教えて」.
+    ``japanese=False`` leaves the Japanese words out, for terms with no Japanese in them, which
+    cannot hold one of theirs: their terms need the dictionary, which an English question
+    then never loads (3.6 MB)."""
+    words: tuple[str, ...] = ("tell", "explain", "describe", "give", "overview", "summary", "summarize", "about")
+    if japanese:
+        words += ("について", "教えて", "説明", "概要", "まとめ", "知りたい")
     return frozenset().union(*(_content_terms(word) for word in words))
+
+
+def _has_japanese(terms: Iterable[str]) -> bool:
+    return any(JAPANESE_RUN.search(term) for term in terms)
 
 
 _NAMED_AGAIN = 3  # terms of its own a figure-less finding must share with a kept sentence to be a repeat

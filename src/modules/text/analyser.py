@@ -322,11 +322,14 @@ def name_suffix_terms(text: str) -> frozenset[str]:
     """The one-character nouns a Japanese proper noun carries as part of its name (富士山 → 山,
     利根川 → 川, 東京駅 → 駅), as ``terms`` writes them: words of the name, not of what is
     said about it."""
-    tagger = _tagger()
+    runs = JAPANESE_RUN.findall(unicodedata.normalize("NFKC", text))
+    # Text with nothing Japanese has no such noun: the tagger (3.6 MB with its dictionary's
+    # pages) is not loaded for an English question.
+    tagger = _tagger() if runs else None
     if tagger is None:
         return frozenset()
     out: set[str] = set()
-    for run in JAPANESE_RUN.findall(unicodedata.normalize("NFKC", text)):
+    for run in runs:
         after_name = False
         for word in tagger(run):
             feature = word.feature
