@@ -608,3 +608,24 @@ async def test_the_users_own_words_are_searched_at_every_depth():
     for depth in ("standard", "deep"):
         update, _ = await _plan_with(plan, depth)
         assert {"text": "富士山の高さは？", "language": "ja"} in _flat(update["plan"])
+
+
+async def test_a_sub_question_in_the_other_language_is_searched_but_not_a_section():
+    # The real 1.5B model planned a Japanese JSQuAD question in English; each sub-question became
+    # an English heading of the Japanese report ("### 1. Who discovered the formation of nitrite
+    # ions in experiments?", then 「読み込んだ出典には…: Who discovered…」).
+    plan = ResearchPlan(sub_questions=[
+        SubQuestion(question="Who verified the formation of nitrogen derivatives in experiments?",
+                    queries=[PlannedQuery(text="Miller experiment nitrogen", language="en")]),
+        SubQuestion(question="富士山の標高は？", queries=[PlannedQuery(text="富士山 標高", language="ja")]),
+    ])
+    update, _ = await _plan_with(plan)
+    assert [s["question"] for s in update["plan"]] == ["富士山の標高は？"]
+    assert "Miller experiment nitrogen" in [q["text"] for q in _flat(update["plan"])]
+    # All of it in English: the question itself is the one section, the queries kept.
+    plan = ResearchPlan(sub_questions=[
+        SubQuestion(question="What is the height of Mount Fuji?",
+                    queries=[PlannedQuery(text="Mount Fuji height", language="en")])])
+    update, _ = await _plan_with(plan)
+    assert [s["question"] for s in update["plan"]] == ["富士山の高さは？"]
+    assert [q["text"] for q in _flat(update["plan"])][-1] == "Mount Fuji height"

@@ -1024,6 +1024,25 @@ def test_a_heading_whose_sub_sections_all_emptied_goes_too():
     assert not_given == ["富士山の標高は？"] and "## 調査結果" in tidy and "### 富士山の標高は？" in tidy
 
 
+def test_a_section_heading_in_the_other_language_is_not_in_the_report():
+    # The real 1.5B model's Japanese JSQuAD report had "### 1. Who discovered the formation of
+    # nitrite ions in experiments?": the heading goes, its sentences stay under the section above;
+    # an emptied one is not announced in English either.
+    from research.workflow.answer import _tidy_sections
+
+    tidy, not_given = _tidy_sections(
+        "## 結論\n\n検証した科学者はスタンリー・ミラーである[S1]。\n\n## 調査結果\n\n"
+        "### 1. Who verified it in experiments?\n\nミラーは1953年に実験を行った[S1]。\n\n"
+        "### 2. What was the name of the scientist?\n\n", "ja",
+        ["Who verified it in experiments?", "What was the name of the scientist?"], summary_empty=False)
+    assert "Who" not in tidy and "What" not in tidy and not_given == []
+    assert "## 調査結果\n\nミラーは1953年に実験を行った[S1]。" in tidy
+    # A heading in the asked language with a name in Latin letters stays.
+    tidy, _ = _tidy_sections("## 結論\n\nx[S1]。\n\n## 調査結果\n\n### PEP 703とPython 3.13\n\ny[S1]。\n", "ja", [],
+                             summary_empty=False)
+    assert "### PEP 703とPython 3.13" in tidy
+
+
 _GIL_SOURCE = ("In Python 3.14 the free-threaded build became officially supported, though it is still not the "
                "default build. The default build still has the GIL.")
 

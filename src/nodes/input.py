@@ -18,6 +18,7 @@ from research.state.models import Language, Query, SubQuestionPlan, Turn
 from research.modules.core.language import LANGUAGES
 from research.modules.core.settings import Settings
 from research.modules.text.analyser import term_set, terms
+from research.modules.text.language_check import is_wrong_language
 from research.workflow.answer import PLACEHOLDER, Topic
 from research.workflow.dependencies import ModelRole, WorkflowDependencies
 from research.workflow.prompts import (
@@ -173,11 +174,16 @@ def normalise_plan(raw: ResearchPlan, lang: Language, most: int,
     sub-question about something else than the question (``about``: the question, and in a
     follow-up the conversation's questions) is dropped before anything is searched for it:
     it shares no telling term with them, in its wording or its queries (a plan that read
-    "transport" in 「MCPのトランスポート」 as vehicles)."""
+    "transport" in 「MCPのトランスポート」 as vehicles).
+
+    A sub-question written in the other language (the real 1.5B model planned a Japanese
+    question in English) would become a heading of the report in that language: it is not kept
+    as a section, and its queries are searched under the first sub-question that is."""
     topic = Topic.of(about or [], [])
     asked = _content_terms(" ".join(about or []))
     plan: list[tuple[SubQuestionPlan, bool]] = []  # each with whether it names the question's topic
     seen: set[str] = set()
+    foreign: list[Query] = []  # the queries of sub-questions written in the other language
     for sub in raw.sub_questions:
         text = " ".join(PLACEHOLDER.sub(" ", sub.question).split())
         text = " ".join(PLAN_NUMBERING.sub("", text).split())
@@ -185,6 +191,10 @@ def normalise_plan(raw: ResearchPlan, lang: Language, most: int,
         if not text or key in seen:
             continue
         seen.add(key)
+        if is_wrong_language(text, lang)[0]:
+            foreign += [Query(text=q.text.strip(), language=q.language) for q in sub.queries
+                        if q.text.strip() and q.language in LANGUAGES]
+            continue
         queries = sub_question_queries(text, lang, sub.queries)
         same = next((n for n, (kept, _) in enumerate(plan) if asks_the_same(kept.question, text, asked)), None)
         if same is not None:
@@ -202,7 +212,17 @@ def normalise_plan(raw: ResearchPlan, lang: Language, most: int,
         # with it went elsewhere. Terse aspects ("Height?") of a plan that never names the
         # topic cannot be told apart from that cheaply, and are kept.
         plan = [(sub, on_topic) for sub, on_topic in plan if on_topic]
-    return [sub for sub, _ in plan][:most] or None
+    kept = [sub for sub, _ in plan][:most]
+    if foreign and not kept and about:
+        # Every sub-question in the other language: the question itself is the one section.
+        kept = [SubQuestionPlan(question=about[0][:300], queries=[])]
+    if foreign and kept:
+        queries = list(kept[0].queries)
+        for query in foreign:
+            if query.text.lower() not in {q.text.lower() for q in queries}:
+                queries.append(query)
+        kept[0] = kept[0].model_copy(update={"queries": queries[:MAX_QUERIES_PER_SUB_QUESTION + 1]})
+    return kept or None
 
 
 def asks_the_same(first: str, second: str, asked: set[str] | frozenset[str] = frozenset()) -> bool:
