@@ -3,6 +3,8 @@ shares, held as arrays, must answer every membership question as a set of the sa
 
 from __future__ import annotations
 
+import pytest
+
 from research.modules.parsing.stop_words import StopWords
 
 
@@ -15,7 +17,7 @@ class _OneHash(str):
 
 def test_the_words_are_held_once_each_and_answer_as_their_set() -> None:
     words = ["the", "und", "les", "и", "не", "ও", "ἀλλά", "the", "und"]
-    held = StopWords(words)
+    held = StopWords([words[:4], words[4:]])
     assert len(held) == 7 and sorted(held) == sorted(set(words))
     assert all(word in held for word in words)
     for absent in ("The", "th", "thee", "un", "les ", "", "и и", 7, None, b"the"):
@@ -23,12 +25,18 @@ def test_the_words_are_held_once_each_and_answer_as_their_set() -> None:
 
 
 def test_words_of_one_hash_are_told_apart_by_their_letters() -> None:
-    held = StopWords([_OneHash("alpha"), _OneHash("beta"), _OneHash("gamma"), "delta"])
+    held = StopWords([[_OneHash("alpha"), _OneHash("beta")], [_OneHash("beta"), _OneHash("gamma"), "delta"]])
     assert all(_OneHash(word) in held for word in ("alpha", "beta", "gamma"))
     assert _OneHash("epsilon") not in held and "delta" in held and "alpha" not in held
-    assert sorted(held) == ["alpha", "beta", "delta", "gamma"]
+    assert len(held) == 4 and sorted(held) == ["alpha", "beta", "delta", "gamma"]
 
 
 def test_nothing_is_held_by_an_empty_set() -> None:
-    held = StopWords([])
+    held = StopWords([[], []])
     assert len(held) == 0 and not held and "the" not in held and list(held) == []
+
+
+def test_a_word_with_a_newline_is_refused() -> None:
+    # The words are kept one a line: a newline inside one would make two.
+    with pytest.raises(ValueError):
+        StopWords([["the", "a\nb"]])
