@@ -1,8 +1,9 @@
 """Loaded by every Python process started with this folder on PYTHONPATH (tests/test_memory_imports.py).
 
 Records, in ``memory.jsonl`` beside the copy the test makes, each process that ran the hook
-(``start``, with its argv) and each heavy library it began to import (``import``, with the
-file whose code asked for it). A process in a sandbox whose file system cannot reach the
+(``start``, with its argv), each one forked from such a process without exec (``fork``, with
+its parent) and each heavy library it began to import (``import``, with the file whose code
+asked for it). A process in a sandbox whose file system cannot reach the
 log records nothing, silently.
 """
 
@@ -44,3 +45,6 @@ class _Watch:
 
 sys.meta_path.insert(0, _Watch())
 _record("start")
+# A process forked without exec (a one-shot run's standby web-search server) runs no site
+# again: its imports are recorded under its own pid, and this row says whose child it is.
+os.register_at_fork(after_in_child=lambda: _record("fork", parent=os.getppid()))
