@@ -52,8 +52,14 @@ def host_extraction_imports(rows: list[dict]) -> list[dict]:
             and any(part in (row.get("importer") or "") for part in ours)]
 
 
-def watched(rows: list[dict], marker: str) -> bool:
-    return any(row["kind"] == "start" and marker in " ".join(row["argv"]) for row in rows)
+def watched(rows: list[dict], marker: str, forked_by: str | None = None) -> bool:
+    """A process started running ``marker`` ran the hook, or (``forked_by``) a process forked
+    from one started running that: a one-shot run's web-search server is its own standby."""
+    started = {row["pid"] for row in rows if row["kind"] == "start" and marker in " ".join(row["argv"])}
+    if forked_by is not None:
+        parents = {row["pid"] for row in rows if row["kind"] == "start" and forked_by in " ".join(row["argv"])}
+        started |= {row["pid"] for row in rows if row["kind"] == "fork" and row["parent"] in parents}
+    return bool(started)
 
 
 def test_a_research_run_parses_each_page_once_and_only_in_the_sandbox(research_env, tmp_path: Path) -> None:
@@ -67,7 +73,8 @@ def test_a_research_run_parses_each_page_once_and_only_in_the_sandbox(research_e
     assert {"text/html", "application/pdf"} <= kinds  # the run really read both formats
 
     rows = records(log)
-    assert watched(rows, "research.servers.web.server")  # the networked server was observed
+    # The networked server was observed: forked from the run (its standby), or spawned.
+    assert watched(rows, "research.servers.web.server", forked_by="bin/research")
     assert any(row["kind"] == "import" for row in rows)  # the hook sees imports (control)
     assert host_extraction_imports(rows) == []
 

@@ -4,6 +4,7 @@ The test copies this file into a folder of its own; records go to ``boundary.jso
 beside the copy (PYTHONPATH reaches child processes that a test variable would not), with the process's network namespace
 (/proc/self/ns/net):
 - ``start``: this process ran the hook (so a process that recorded nothing was watched);
+- ``fork``: this process was forked, without exec, from one that ran it (``parent``);
 - ``import``: an extraction library began to load (trafilatura, pdfminer, markdownify,
   lxml.html, charset_normalizer);
 - ``tool``: an MCP ``call_tool`` this process made (name and the ``url`` argument).
@@ -81,3 +82,6 @@ class _Watch:
 
 _record("start")
 sys.meta_path.insert(0, _Watch())
+# A process forked without exec (a one-shot run's standby web-search server) runs no site
+# again: its imports and calls are recorded under its own pid, and this row says whose child it is.
+os.register_at_fork(after_in_child=lambda: _record("fork", parent=os.getppid()))
