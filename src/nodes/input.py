@@ -212,17 +212,17 @@ def normalise_plan(raw: ResearchPlan, lang: Language, most: int,
         # with it went elsewhere. Terse aspects ("Height?") of a plan that never names the
         # topic cannot be told apart from that cheaply, and are kept.
         plan = [(sub, on_topic) for sub, on_topic in plan if on_topic]
-    kept = [sub for sub, _ in plan][:most]
-    if foreign and not kept and about:
+    sections = [sub for sub, _ in plan][:most]
+    if foreign and not sections and about:
         # Every sub-question in the other language: the question itself is the one section.
-        kept = [SubQuestionPlan(question=about[0][:300], queries=[])]
-    if foreign and kept:
-        queries = list(kept[0].queries)
+        sections = [SubQuestionPlan(question=about[0][:300], queries=[])]
+    if foreign and sections:
+        searched = list(sections[0].queries)
         for query in foreign:
-            if query.text.lower() not in {q.text.lower() for q in queries}:
-                queries.append(query)
-        kept[0] = kept[0].model_copy(update={"queries": queries[:MAX_QUERIES_PER_SUB_QUESTION + 1]})
-    return kept or None
+            if query.text.lower() not in {q.text.lower() for q in searched}:
+                searched.append(query)
+        sections[0] = sections[0].model_copy(update={"queries": searched[:MAX_QUERIES_PER_SUB_QUESTION + 1]})
+    return sections or None
 
 
 def asks_the_same(first: str, second: str, asked: set[str] | frozenset[str] = frozenset()) -> bool:
