@@ -102,18 +102,24 @@ def _yes_to_everything(call):
     return JudgeBatch(verdicts=[JudgeVerdict(id=n, sentences=["P1.1"], verdict="supported") for n in ids])
 
 
-async def test_in_a_run_an_untrusted_judge_leaves_its_claims_not_checked_and_says_so(tmp_path, monkeypatch):
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    # Asked for verdicts it says "supported" to everything; asked to choose (RESEARCH_JUDGE_CHOICE
-    # on), it always picks the first statement: measured by both protocols, trusted by neither.
+def _verifying(settings: Settings, draft: str) -> tuple[WorkflowDependencies, dict]:
+    """A run's verification step with a fake model that says "supported" to every verdict and
+    chooses the first statement, and the state of a one-page run whose draft is ``draft``."""
     model = FakeModel(judge=_yes_to_everything, choose="A")
-    settings = Settings(max_verification_loops=0, num_ctx=8192, judge_choice=True)
     model.settings = settings
     deps = WorkflowDependencies(settings=settings, model=model, web_search=None, parser=None, history=MemoryHistory(),
                                 measure_judge=True)
     state = {"question": "Where is Mount Fuji?", "session_id": "20250101_000000_abcdef", "language": "en",
-             "draft": f"## Summary\n{CHOOSABLE} {FALSE}\n", "search_rounds": 1,
+             "draft": f"## Summary\n{draft}\n", "search_rounds": 1,
              "documents": [dict(DOCS[0], canonical_url="", language="en", snippets=[], key_facts=[])]}
+    return deps, state
+
+
+async def test_in_a_run_an_untrusted_judge_leaves_its_claims_not_checked_and_says_so(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    # Asked for verdicts it says "supported" to everything; asked to choose (RESEARCH_JUDGE_CHOICE
+    # on), it always picks the first statement: measured by both protocols, trusted by neither.
+    deps, state = _verifying(Settings(max_verification_loops=0, num_ctx=8192, judge_choice=True), f"{CHOOSABLE} {FALSE}")
     command = await verify_claims(state_from_json(state), deps)
     verification = command.update["verification"]
     judge = verification.summary.judge
@@ -154,14 +160,7 @@ async def test_the_choice_is_measured_only_when_a_claim_is_one_it_would_be_asked
     # it could decide is open, not for a draft whose open claims it would not be asked about (a
     # paraphrase far from the passage's words, a name exchanged).
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    model = FakeModel(judge=_yes_to_everything, choose="A")
-    settings = Settings(max_verification_loops=0, num_ctx=8192)
-    model.settings = settings
-    deps = WorkflowDependencies(settings=settings, model=model, web_search=None, parser=None, history=MemoryHistory(),
-                                measure_judge=True)
-    state = {"question": "Where is Mount Fuji?", "session_id": "20250101_000000_abcdef", "language": "en",
-             "draft": f"## Summary\n{TRUE} {FALSE}\n", "search_rounds": 1,
-             "documents": [dict(DOCS[0], canonical_url="", language="en", snippets=[], key_facts=[])]}
+    deps, state = _verifying(Settings(max_verification_loops=0, num_ctx=8192), f"{TRUE} {FALSE}")
     await verify_claims(state_from_json(state), deps)
     saved = json.loads((tmp_path / "research" / "judge_quality.json").read_text("utf-8"))
     assert [entry["protocol"] for entry in saved.values()] == ["prompt"]
