@@ -109,13 +109,25 @@ class ServerLauncher:
         # (about 0.06 s of CPU instead of 1 s; zygote.py). None: spawned as below.
         process: ServerProcess | None = await start_forked(self.command, self.args, env, self.cwd, _LINE_LIMIT)
         if process is None:
-            process = await asyncio.create_subprocess_exec(
+            creating = asyncio.ensure_future(asyncio.create_subprocess_exec(
                 self.command, *self.args, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
                 stderr=asyncio.subprocess.PIPE, env=env, cwd=self.cwd, limit=_LINE_LIMIT,
                 # Its own process group: Ctrl-C in the terminal reaches only us, and a kill
                 # reaches the server's own children (the parser's fork server) too.
                 start_new_session=True,
-            )
+            ))
+            try:
+                process = await asyncio.shield(creating)
+            except asyncio.CancelledError:
+                # Cancelled while the process was being created (a run stopped in its first
+                # moments: `research … 2>&1 | head -c1`). Left to asyncio, the creation kills the
+                # process it started and then waits until every pipe closes, which bubblewrap's
+                # inner process, killed before it was set to die with its parent, never did: the
+                # run hung at exit (docs/benchmarks.md). Seen through instead, and the process
+                # stopped as any other: stdin closed (our servers leave on it), then killed.
+                with suppress(BaseException):
+                    await stop_process(await creating, self.exit_grace, self.terminate_first)
+                raise
         self.spawned.append(process)
         if process.stderr is not None:
             # Through a pipe rather than a file: the log it goes to can change while the
