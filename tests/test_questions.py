@@ -5,7 +5,7 @@ question of issue 44, the bench_answers.py set); each kind is checked in both la
 
 import pytest
 
-from research.modules.text.questions import answer_word, as_statement, is_yes_no
+from research.modules.text.questions import answer_word, answers_the_other_way, as_statement, is_yes_no
 
 
 @pytest.mark.parametrize("question, language, expected", [
@@ -42,3 +42,33 @@ def test_the_statement_a_yes_no_question_puts():
 ])
 def test_the_answer_word_a_sentence_opens_with(sentence, expected):
     assert answer_word(sentence) == expected
+
+
+@pytest.mark.parametrize("question, sentence, language, expected", [
+    # Qwen2.5-Coder-1.5B's sentence under the GIL question (docs/benchmarks.md, issue 44): its
+    # words are the source's, its "Yes" says the GIL is gone.
+    ("Is the GIL gone in Python 3.14?", "Yes, the GIL is still enabled by default in Python 3.14 [S1].", "en", True),
+    ("Is the GIL gone in Python 3.14?", "No, the GIL is still enabled by default in Python 3.14 [S1].", "en", False),
+    ("Is the GIL gone in Python 3.14?", "Yes, the GIL is gone in Python 3.14.", "en", False),
+    ("Is the free-threaded build the default build in Python 3.14?",
+     "No, the free-threaded build is the default build in Python 3.14.", "en", True),
+    ("Is the free-threaded build the default build in Python 3.14?",
+     "No, the free-threaded build is still not the default build in Python 3.14.", "en", False),
+    ("Is the free-threaded build the default build in Python 3.14?",
+     "Yes, the free-threaded build is not the default build in Python 3.14.", "en", True),
+    ("Does exercise during pregnancy prevent postnatal depression?",
+     "No, exercise during pregnancy does not prevent postnatal depression.", "en", False),
+    ("Does exercise during pregnancy prevent postnatal depression?",
+     "No, exercise during pregnancy prevents postnatal depression.", "en", True),
+    # What the alignment cannot place is left as written: another subject, a pronoun, another version.
+    ("Is the GIL gone in Python 3.14?", "Yes, it is still enabled by default.", "en", False),
+    ("Is the GIL gone in Python 3.14?", "Yes, the GIL is still enabled by default in Python 3.13.", "en", False),
+    ("What changed in Python 3.14?", "Yes, the GIL is still enabled by default in Python 3.14.", "en", False),
+    ("富士山は活火山ですか", "いいえ、富士山は活火山です。", "ja", True),
+    ("富士山は活火山ですか", "はい、富士山は活火山ではありません。", "ja", True),
+    ("富士山は活火山ですか", "はい、富士山は活火山です。", "ja", False),
+    ("Python 3.14でGILは削除されましたか？", "はい、Python 3.14ではGILは既定で有効です。", "ja", True),
+    ("Python 3.14でGILは削除されましたか？", "いいえ、Python 3.14ではGILは既定で有効です。", "ja", False),
+])
+def test_a_yes_or_no_the_rest_of_its_sentence_answers_the_other_way(question, sentence, language, expected):
+    assert answers_the_other_way(question, sentence, language) is expected

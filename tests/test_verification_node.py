@@ -1104,6 +1104,26 @@ async def test_a_yes_or_no_stands_only_on_a_supported_sentence_and_an_undecided_
     assert "下書きの「Python 3.14ではフリースレッド版が既定のビルドになった」は出典と食い違うため除きました。" in answer
 
 
+async def test_a_yes_that_its_own_supported_sentence_answers_the_other_way_goes():
+    # The real 1.5B model, the GIL question (docs/benchmarks.md, issue 44): under its first
+    # sub-question, "Yes, the GIL is still enabled by default in Python 3.14 [S1]." The words are
+    # the page's (supported); the "Yes" says the GIL is gone. The words stay, the "Yes" goes.
+    source = ("The free-threaded build became officially supported in Python 3.14, though it is still not the "
+              "default build. The standard build of Python 3.14 still has the GIL enabled by default.")
+    draft = ("## Summary\nThe free-threaded build became officially supported in Python 3.14 [S1].\n\n"
+             "## Findings\n### 1. Is the GIL gone in Python 3.14?\n"
+             "Yes, the GIL is still enabled by default in Python 3.14 [S1].\n")
+    verification = await _gil_answer(draft, "Is the GIL gone in Python 3.14?", source=source)
+    (still,) = [c for c in verification["claims"] if "still enabled" in c["text"]]
+    assert still["state"] == "supported"
+    answer = verification["annotated_draft"]
+    assert "The GIL is still enabled by default in Python 3.14 [S1]." in answer and "Yes" not in answer
+    # A "No" that its sentence bears out stays, under a heading that asks it.
+    draft = draft.replace("Yes, the GIL", "No, the GIL")
+    answer = (await _gil_answer(draft, "Is the GIL gone in Python 3.14?", source=source))["annotated_draft"]
+    assert "No, the GIL is still enabled by default in Python 3.14 [S1]." in answer
+
+
 async def test_a_sentence_left_opening_its_section_loses_the_connective_that_answered_a_removed_one():
     # The real model's GIL answer (docs/benchmarks.md, issue 44): its "now the default" sentence
     # was contradicted and taken out, and the Summary opened "However, the free-threaded build…".

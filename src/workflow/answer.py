@@ -30,7 +30,7 @@ from research.modules.core.grammar import JOINED_CITATIONS, TITLE_NUMBER, URL_IN
 from research.modules.core.i18n import t
 from research.modules.text.analyser import JAPANESE_RUN, name_suffix_terms, name_terms, term_set, terms
 from research.modules.text.disagreements import attribute_words, attributes_named
-from research.modules.text.questions import answer_word, is_yes_no
+from research.modules.text.questions import answer_word, answers_the_other_way, is_yes_no
 from research.modules.text.injection import addresses_reader
 from research.modules.text.language_check import is_wrong_language
 from research.state.models import CONTRADICTING_REASONS, ClaimVerdict, Document, Language, Verdict
@@ -581,6 +581,7 @@ def assemble_answer(
     yes_no = is_yes_no(question, language)
     if yes_no:
         _drop_unchecked_answer_words(edits, kept_summary)
+    _drop_answer_words_the_sentence_denies(edits, question, language)
     if summary and not kept_summary:
         kept_summary, lifted = _fill_the_empty_summary(edits)
     elif kept_summary and edits.status.get(kept_summary[0]) == "not_checked":
@@ -684,6 +685,22 @@ def _drop_unchecked_answer_words(edits: _Edits, kept_summary: list[int]) -> None
     for s in kept_summary:
         if edits.status.get(s) != "supported" and answer_word(plain_text(edits.replacement[s])):
             edits.replacement[s] = _without_answer_word(edits.replacement[s])
+
+
+def _drop_answer_words_the_sentence_denies(edits: _Edits, question: str, language: Language) -> None:
+    """A yes or a no that the rest of its own sentence answers the other way goes, wherever the
+    sentence stands: "Yes, the GIL is still enabled by default in Python 3.14 [S1]" under "Is the
+    GIL gone in Python 3.14?" (Qwen2.5-Coder-1.5B, issue 44) is supported for its words, and its
+    "Yes" says the opposite of them. The checked words stay and answer by themselves. A sentence
+    answers its section's heading where that is a yes/no question, else the question asked."""
+    for s, _, section in edits.sentences:
+        text = edits.replacement.get(s)
+        if not text:
+            continue
+        heading = _NUMBERING.sub("", section).strip()
+        asked = heading if section != edits.summary_section and is_yes_no(heading, language) else question
+        if answers_the_other_way(asked, plain_text(text), language):
+            edits.replacement[s] = _without_answer_word(text)
 
 
 def _fill_the_empty_summary(edits: _Edits) -> tuple[list[int], bool]:

@@ -199,6 +199,24 @@ def _affirmed_elsewhere(said: str, passage: str, denying: str, language: Languag
     return False
 
 
+def affirms(claim: str, sentence: str, language: Language) -> bool:
+    """Whether a clause of ``sentence`` says what ``claim`` says, with its polarity and every status
+    word of it, about the same thing ("the free-threaded build the default build" in "The
+    free-threaded build is now the default build"): the alignment of ``clause_conflict``, the
+    other way."""
+    statuses, claim_negated, content = _statuses(claim, language), negated(claim, language), _content(claim)
+    if len(content) < 2 or not set(_FIGURE.findall(claim)) <= set(_FIGURE.findall(sentence)):
+        return False
+    if language != "ja" and not (_key(claim) - STATUS_TERMS) <= _words(sentence):
+        return False
+    for clause in _clauses(sentence, language) if statuses else phrases_of(sentence, language):
+        if negated(clause, language) != claim_negated or not statuses <= _statuses(clause, language):
+            continue
+        if len(content & _content(clause)) >= _CLAUSE_ALIGNED * len(content):
+            return True
+    return False
+
+
 def _refers_back(clause: str, language: Language) -> bool:
     """An English clause that opens with a pronoun ("though it is still not…") speaks of its
     sentence's subject; a Japanese clause after が、 usually has its subject left out."""

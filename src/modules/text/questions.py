@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from research.modules.core.language import Language
+from research.modules.text.polarity import affirms, clause_conflict
 
 _AUXILIARY_EN = re.compile(
     r"^\W*(?:is|are|was|were|am|do|does|did|can|could|will|would|has|have|had|should|shall|may|might|must)"
@@ -53,3 +54,20 @@ def answer_word(sentence: str) -> tuple[str, bool, str] | None:
         return None
     word = match.group("word")
     return word, word.lower() in _NEGATIVE_WORDS, match.group("rest")
+
+
+def answers_the_other_way(question: str, sentence: str, language: Language) -> bool:
+    """Whether the yes or no ``sentence`` opens with is the other way round from what the rest of
+    it says of the proposition ``question`` puts: "Yes, the GIL is still enabled by default in
+    Python 3.14" to "Is the GIL gone in Python 3.14?" (the rest gives the GIL a status "gone"
+    excludes: Qwen2.5-Coder-1.5B's answer, issue 44), or "No, …" over a rest that says the
+    proposition itself. Only what the clause alignment of modules/text/polarity.py is sure of:
+    False when it cannot tell."""
+    opened = answer_word(sentence)
+    if opened is None or not is_yes_no(question, language):
+        return False
+    _, says_no, rest = opened
+    statement = as_statement(question, language)
+    if says_no:
+        return affirms(statement, rest, language) and clause_conflict(statement, rest, language) is None
+    return clause_conflict(statement, rest, language) is not None
