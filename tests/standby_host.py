@@ -55,6 +55,18 @@ def main(case: str, folder: str) -> dict:
     if case == "start":
         forked = zygote.standby_from_this_process(standby_server, "probe_server")
         return {"forked": forked, "host_pid": os.getpid(), **asyncio.run(start(["7", "more"], folder))}
+    if case == "preload":
+        forked = zygote.standby_from_this_process(standby_server, "probe_server", preload=("probe_preloaded",))
+        return {"forked": forked, "host_pid": os.getpid(), **asyncio.run(start(["0"], folder))}
+    if case == "default-preload":  # what each module's standby would import with it (not forked)
+        asked = {}
+
+        def recording(module, control, fds, preload):
+            asked[module] = list(preload)
+            raise RuntimeError("recorded only")
+
+        forked = [zygote.standby_from_this_process(recording), zygote.standby_from_this_process(recording, "probe_server")]
+        return {"forked": forked, "asked": asked, "preloaded": list(zygote.PRELOADED), "web": zygote.FORKED_MODULES[0]}
     if case == "long-title":
         zygote.standby_from_this_process(standby_server, "probe_server")
         return asyncio.run(start(["0", "--cache-root", os.environ["PROBE_CACHE_ROOT"]], folder))

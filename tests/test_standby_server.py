@@ -53,6 +53,20 @@ def test_the_first_start_is_the_standby_with_that_start_s_environment_folder_arg
     assert said["environ_shows_host_variables"] is False
 
 
+def test_the_modules_named_to_preload_are_imported_by_the_host_before_the_fork_not_by_the_server(tmp_path):
+    # What the web-search server imports at its start (its engines and fetcher: PRELOADED) is imported
+    # once for both, so the pages are shared (issue 47: about 3 MiB of the one-shot run's tree).
+    said = _host("preload", tmp_path)
+    assert said["forked"] and said["returncode"] == 0
+    assert said["probe"]["preloaded_by"] == said["host_pid"] != said["pid"]
+    # Without it the probe server has nothing of that module.
+    assert _host("start", tmp_path)["probe"]["preloaded_by"] is None
+    # A one-shot run's web-search standby preloads what its zygote preloads; another module nothing.
+    said = _host("default-preload", tmp_path)
+    assert said["forked"] == [False, False]
+    assert said["asked"] == {said["web"]: said["preloaded"], "probe_server": []} and said["preloaded"]
+
+
 def test_a_command_line_longer_than_the_host_s_shows_whole_and_the_process_finder_sees_it(tmp_path):
     cache_root = tmp_path / ("a-long-sessions-folder-" + "x" * 120)
     cache_root.mkdir()

@@ -63,18 +63,25 @@ def _reply(control: socket.socket, message: dict[str, Any], descriptors: list[in
         control.send(data)
 
 
-def standby_server(module_name: str, control: socket.socket, fds: list[int]) -> int:
+def standby_server(module_name: str, control: socket.socket, fds: list[int], preload: tuple[str, ...] = ()) -> int:
     """Fork this process now into a server of ``module_name`` that waits for its start; returns
     its pid. For a host that is the warm parent itself (a one-shot run: ``standby_from_this_process``
     in modules/clients/zygote.py). The module is imported here first (the MCP SDK above all,
-    which the host needs for its own clients anyway), so host and server share one import of it.
-    Forked early, before the host imports the rest of its program, so the server holds nothing
-    of that. Call it while the process has no other thread.
+    which the host needs for its own clients anyway), so host and server share one import of it,
+    and so are the ``preload`` modules: what the server imports right after its start (the web
+    server's engines and fetcher, as a zygote has them), whose own imports (httpx, rich,
+    markdown-it, our state models) the host imports too, later; imported once, before the fork,
+    they are shared instead of held twice. Forked early, before the host imports the rest of its
+    program, so the server holds nothing of that. Call it while the process has no other thread.
 
     The child reads one message from ``control``: ``{"args", "env", "cwd"}``, the start a spawn
     would have made, and becomes that server with ``fds`` (stdin, stdout, stderr); the end of
     ``control`` without a message (the host needs no server, or is gone) ends it."""
     module = importlib.import_module(module_name)
+    for name in preload:
+        importlib.import_module(name)
+    if threading.active_count() != 1:  # an import started a thread: a fork could copy a held lock
+        raise RuntimeError("an import started a thread; not forking")
     for stream in (sys.stdout, sys.stderr):  # nothing the host wrote may be written again by the child
         try:
             stream.flush()

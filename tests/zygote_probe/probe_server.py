@@ -17,6 +17,8 @@ def main(argv):
         "sigint_raises": signal.getsignal(signal.SIGINT) is signal.default_int_handler,
         "sigchld_default": signal.getsignal(signal.SIGCHLD) == signal.SIG_DFL,
         "descriptors": sorted(int(name) for name in os.listdir("/proc/self/fd")),
+        # Set when a host imported tests/zygote_probe/probe_preloaded.py: the pid that imported it.
+        "preloaded_by": getattr(sys.modules.get("probe_preloaded"), "IMPORTED_BY", None),
     }), flush=True)
     for line in sys.stdin:
         print("echo " + line.strip(), flush=True)

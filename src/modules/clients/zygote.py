@@ -82,8 +82,8 @@ def forkable_module(command: str, args: list[str], modules: tuple[str, ...] = FO
 
 
 # Forks a server from this very process that waits for its start: (module, control, [stdin, stdout,
-# stderr]) -> pid (servers/zygote.py's ``standby_server``).
-StandbyForker = Callable[[str, socket.socket, list[int]], int]
+# stderr], modules imported with it) -> pid (servers/zygote.py's ``standby_server``).
+StandbyForker = Callable[[str, socket.socket, list[int], tuple[str, ...]], int]
 
 
 class _Standby:
@@ -111,7 +111,8 @@ class _Standby:
 _standby: list[_Standby] = []
 
 
-def standby_from_this_process(forker: StandbyForker, module: str = FORKED_MODULES[0]) -> bool:
+def standby_from_this_process(forker: StandbyForker, module: str = FORKED_MODULES[0],
+                              preload: tuple[str, ...] | None = None) -> bool:
     """Fork this process now into a ``module`` server that waits; the next start of that module
     (``start_forked``) is that process, given its arguments, environment and folder then. For a
     one-shot run (cli/main.py), which starts one web-search server and needs the MCP SDK itself:
@@ -119,7 +120,12 @@ def standby_from_this_process(forker: StandbyForker, module: str = FORKED_MODULE
     run's program, imported after the fork (docs/benchmarks.md, issue 47). Only while this
     process has no other thread (a fork copies a lock another thread holds, held for ever); a
     later start (a restart after a crash) is spawned. False: not forked (threads, no pidfd, an
-    import that failed); starts are spawned as before."""
+    import that failed); starts are spawned as before. ``preload``: modules imported with the
+    server before the fork (default: for the web-search server, ``PRELOADED``, as its zygote
+    has them), so that neither process imports them again (about 3 MiB less PSS in a one-shot
+    run's tree; docs/benchmarks.md)."""
+    if preload is None:
+        preload = PRELOADED if module == FORKED_MODULES[0] else ()
     discard_standby()
     if threading.active_count() != 1 or not hasattr(os, "pidfd_open"):
         return False
@@ -129,7 +135,7 @@ def standby_from_this_process(forker: StandbyForker, module: str = FORKED_MODULE
     control, their_control = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
     pid = -1
     try:
-        pid = forker(module, their_control, theirs)
+        pid = forker(module, their_control, theirs, preload)
         pidfd = os.pidfd_open(pid)
     except Exception:  # noqa: BLE001 - an import that failed, no process to be had: spawned instead
         if pid > 0:  # forked, but it cannot be watched: it goes
