@@ -158,6 +158,21 @@ def test_an_english_question_is_planned_without_the_japanese_dictionary() -> Non
     assert result.stdout.split() == ["['fuji',", "'mount']", "False"]
 
 
+def test_english_stems_come_from_the_compiled_stemmer_not_every_language_s_python_one() -> None:
+    # snowballstemmer imports its 33 languages' pure-Python stemmers (2.7 MiB of the run's own
+    # process) unless PyStemmer, the same Snowball stemmers compiled, is installed: then it hands
+    # out PyStemmer's, whose stems are the same.
+    code = (
+        "import sys\n"
+        "from research.modules.text.analyser import stem\n"
+        "print(stem('eruptions'), stem('erupted'), stem('volcano’s'), 'Stemmer' in sys.modules,\n"
+        "      'snowballstemmer.english_stemmer' in sys.modules)\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["erupt", "erupt", "volcano", "True", "False"]
+
+
 def test_the_japanese_asking_words_give_only_japanese_terms() -> None:
     # What lets an English question leave them out: no English term can be one of theirs.
     from research.workflow.answer import _asking_terms, _has_japanese
