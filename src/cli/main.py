@@ -131,6 +131,9 @@ def _research(args: argparse.Namespace) -> int:
             return run_repl(settings)
         standby = os.path.basename(sys.argv[0]) == "research" and not settings.mcp_config
         if standby:
+            from research.modules.core.heap import limit_arenas
+
+            limit_arenas(2)  # before any thread starts: its arenas stay (modules/core/heap.py)
             _web_search_server_on_standby()
         import asyncio  # here, not at the top: it costs ~80 ms that `research --help` need not pay
 

@@ -13,6 +13,8 @@ whose page trafilatura could not read, so a run without them never holds them.
 
 from __future__ import annotations
 
+from research.modules.core.heap import return_free_memory
+
 _SAMPLE_HTML = (
     b"<html><head><title>warm-up</title></head><body><article><h1>Warm-up</h1>"
     b"<p>This short page is parsed once so that the parsers are initialised in 2024 "
@@ -36,17 +38,7 @@ def preload() -> None:
         analyze_document(extracted.markdown, title=extracted.title, html=_SAMPLE_HTML)
     except Exception:  # noqa: BLE001 - see above
         pass
-    _return_free_memory()
-
-
-def _return_free_memory() -> None:
-    """Hand the C heap's free pages back to the system (glibc's ``malloc_trim``) before any
-    child is forked. What the warm-up built and let go (one language's stop words at a time
-    above all) leaves about 4 MB of free heap between the blocks it keeps, which glibc keeps
-    resident otherwise, in the fork server for as long as it lives. Elsewhere it does nothing."""
-    try:
-        import ctypes
-
-        ctypes.CDLL(None).malloc_trim(0)
-    except (OSError, AttributeError):  # not glibc
-        pass
+    # What the warm-up built and let go (one language's stop words at a time above all) leaves
+    # about 4 MB of free heap between the blocks it keeps, resident otherwise in the fork server
+    # for as long as it lives: handed back before any child is forked.
+    return_free_memory()
