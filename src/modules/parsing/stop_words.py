@@ -4,11 +4,11 @@ trafilatura's jusText fallback reads, for a page whose language it is not told (
 parser calls it), the union of jusText's stop-word lists for every language: 154,000 words.
 As a frozenset of str that is 18 MiB of small objects in the parser's fork server, which
 builds it once so that every document's child shares it. ``StopWords`` holds the same words
-in about 6 MB: all of them in one string, each followed by a newline, and a hash table whose
-buckets (ranges of two arrays) give each word's hash and where it starts in that string. A
-lookup reads its bucket (two or three entries) and compares the word of an equal hash, so it
-answers exactly as the set does, in about 1 µs instead of 0.1: a few milliseconds on a page
-jusText reads. It is built one list at a time, so that no more than one language's words are
+in about 5 MB: all of them in one string, each followed by a newline, and a hash table whose
+buckets (ranges of two arrays; the bucket is the hash's lowest 16 bits) give 32 more bits of
+each word's hash and where it starts in that string. A lookup reads its bucket (two or three
+entries) and compares the word of equal bits, so it answers exactly as the set does, in about
+1 µs instead of 0.1: a few milliseconds on a page jusText reads. It is built one list at a time, so that no more than one language's words are
 str objects at once (a set of all of them first, then sorted, held 27 MiB while it was built),
 and the text grows in place rather than being joined from its pieces: the parser's fork server
 builds it in its warm-up, while a run's other processes are at their largest, and peaked 11.5 MiB
@@ -22,6 +22,7 @@ from collections.abc import Iterable, Iterator
 from itertools import accumulate
 
 _MASK = (1 << 16) - 1  # 65,536 buckets: two or three words each
+_TAG = (1 << 32) - 1  # what a bucket keeps of each word's hash: the 32 bits above the bucket's 16
 
 
 class StopWords:
@@ -58,7 +59,7 @@ class StopWords:
         self._first = array("I", accumulate(counts))
         del counts
         self._end = array("I", self._first)
-        self._hashes = array("q", bytes(8 * self._first[-1]))
+        self._hashes = array("I", bytes(4 * self._first[-1]))
         self._starts = array("I", bytes(4 * self._first[-1]))
         self._size = 0
         start = 0
@@ -66,10 +67,10 @@ class StopWords:
         while runs:
             for key in runs.pop():
                 end = self._text.index("\n", start)
-                bucket = key & _MASK
-                if not (key in self._hashes[self._first[bucket] : self._end[bucket]]
+                bucket, tag = key & _MASK, key >> 16 & _TAG
+                if not (tag in self._hashes[self._first[bucket] : self._end[bucket]]
                         and self._holds(key, self._text[start:end])):  # else given by an earlier list
-                    self._hashes[self._end[bucket]], self._starts[self._end[bucket]] = key, start
+                    self._hashes[self._end[bucket]], self._starts[self._end[bucket]] = tag, start
                     self._end[bucket] += 1
                     self._size += 1
                 start = end + 1
@@ -86,9 +87,9 @@ class StopWords:
                 yield self._word(self._starts[index])
 
     def _holds(self, key: int, word: str) -> bool:
-        bucket, hashes, text = key & _MASK, self._hashes, self._text
+        bucket, tag, hashes, text = key & _MASK, key >> 16 & _TAG, self._hashes, self._text
         for index in range(self._first[bucket], self._end[bucket]):
-            if hashes[index] == key:
+            if hashes[index] == tag:
                 start = self._starts[index]
                 if text.startswith(word, start) and text.startswith("\n", start + len(word)):
                     return True
