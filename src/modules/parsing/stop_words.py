@@ -12,7 +12,7 @@ entries) and compares the word of equal bits, so it answers exactly as the set d
 str objects at once (a set of all of them first, then sorted, held 27 MiB while it was built),
 and the text grows in place rather than being joined from its pieces: the parser's fork server
 builds it in its warm-up, while a run's other processes are at their largest, and peaked 11.5 MiB
-of RSS above where it began, 8.5 now (5.6 kept).
+of RSS above where it began, about 7.5 now (4.5 kept once the warm-up hands back the free heap).
 """
 
 from __future__ import annotations
