@@ -176,3 +176,24 @@ def test_a_field_read_the_other_way_or_left_empty_is_unsupported(claim, reason):
 
 def test_a_claim_that_says_the_record_does_not_give_it_is_not_decided():
     assert _one("Blue Door Cafe's parking lot is not specified.", _RECORD).outcome != "unsupported"
+
+
+# JSQuAD v1.3 valid (a1468p18q0), the page the bench serves: a Wikipedia paragraph under its
+# article's title, whose sentences leave the country out.
+_LAOS = ("# ラオス\n\n立法府は一院制の国民議会。132議席で、民選、任期5年。休会期間中は国民議会常務委員会が"
+         "国政監視などの権限を代行する。議席数は、1992年選挙では85、1997年選挙では99、2002年選挙では109と増やされてきた。\n")
+
+
+def test_a_word_the_heading_above_the_passage_says_is_found():
+    # The real 1.5B model wrote 「ラオスの国民議会は…」: ラオス is the page's heading, not its sentence's.
+    assert _one("ラオスの国民議会は132議席である[S1]。", _LAOS).outcome == "supported"
+    assert _one("Mount Fuji is 3,776 m tall [S1].", "# Mount Fuji\n\nIt is 3,776 m tall.").outcome == "supported"
+    # The heading names what the page is about; it says nothing else: a changed figure is not supported.
+    assert _one("ラオスの国民議会は150議席である[S1]。", _LAOS).outcome != "supported"
+    # Only the headings above the passage: another section's heading lends it nothing (its own
+    # line was evidence beside any sentence before: "Mount Fuji erupted violently" was supported).
+    source = ("# Volcanoes\n\n## Mount Fuji\n\nIt is 3,776 m tall.\n\n## Mount Aso\n\n"
+              "It erupted violently in 2021.\n")
+    assert _one("Mount Fuji erupted in 2021 [S1].", source).outcome != "supported"
+    assert _one("Mount Fuji erupted violently [S1].", source).outcome != "supported"
+    assert _one("Mount Aso erupted violently in 2021 [S1].", source).outcome == "supported"

@@ -164,3 +164,24 @@ def test_a_capitalised_colour_is_a_name():
     passage = "Freddie Gray died in April. His family wore white shirts at the funeral. Green Day played."
     found = assess("The family of Freddie Gray asked for calm at the funeral.", passage, "en")
     assert found.reason not in ("contrast",) and found.bound_value is None
+
+
+# JSQuAD v1.3 valid (a1468p18q0), the page the bench serves, and the same facts in English (ours).
+LAOS_JA = ("立法府は一院制の国民議会。132議席で、民選、任期5年。議席数は、1992年選挙では85、1997年選挙では99、"
+           "2002年選挙では109と増やされてきた。")
+LAOS_EN = ("The legislature is the unicameral National Assembly. It has 132 seats, elected for five-year terms. "
+           "The number of seats grew from 85 in the 1992 election to 99 in 1997 and 109 in 2002.")
+
+
+@pytest.mark.parametrize(("claim", "passage", "language", "supported"), [
+    # The real 1.5B model: 132 is today's seats, and the sentence with 1992 gives it 85.
+    ("国民議会は、1992年選挙で132議席であった[S1]。", LAOS_JA, "ja", False),
+    ("In the 1992 election, the National Assembly had 132 seats [S1].", LAOS_EN, "en", False),
+    # The pair the passage gives, and a figure without the year, stay supported.
+    ("国民議会は、1997年選挙で99議席となった[S1]。", LAOS_JA, "ja", True),
+    ("The National Assembly had 85 seats in the 1992 election [S1].", LAOS_EN, "en", True),
+    ("国民議会は132議席である[S1]。", LAOS_JA, "ja", True),
+])
+def test_a_figure_the_sentence_of_its_year_gives_otherwise_is_not_supported(claim, passage, language, supported):
+    result = assess(claim, passage, language)
+    assert (result.outcome == "supported") is supported, (result.outcome, result.reason)

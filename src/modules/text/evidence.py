@@ -131,6 +131,10 @@ class Passage:
     features: frozenset[str]
     numbers: NumberSet | None = None
     field: bool = False  # one field of a JSON record or one table row, not prose
+    # The words of the Markdown headings above it ("# ラオス" over 「132議席で、民選、任期5年。」):
+    # what the page's sentences leave out because the heading says it.
+    headings: frozenset[str] = frozenset()
+    heading: bool = False  # a heading's own line: it names what follows, it is no evidence beside another passage
 
 
 def _key_words(key: str) -> str:
@@ -174,10 +178,27 @@ def _json_lines(value: Any, prefix: str = "") -> list[tuple[str, bool]]:
 
 def _prose_lines(text: str) -> list[tuple[str, bool]]:
     """Prose as its sentences, line by line (Markdown quote and heading marks dropped)."""
-    out: list[tuple[str, bool]] = []
-    for line in text.splitlines():
-        line = plain_text(line.lstrip("#> ").strip())
-        out.extend((line[s:e], False) for s, e in sentence_spans(line))
+    return [(sentence, False) for sentence, _, _ in _headed_sentences(text)]
+
+
+_HEADING = re.compile(r"^(#{1,6})\s+(\S.*)$")
+
+
+def _headed_sentences(text: str) -> list[tuple[str, frozenset[str], bool]]:
+    """Prose as its sentences, each with the words of the Markdown headings above it and
+    whether it is a heading's own line (under its parents)."""
+    out: list[tuple[str, frozenset[str], bool]] = []
+    open_headings: list[tuple[int, frozenset[str]]] = []  # (level, words) from the outermost
+    for raw in text.splitlines():
+        above = frozenset().union(*(words for _, words in open_headings))
+        heading = _HEADING.match(raw.strip())
+        if heading:
+            level = len(heading.group(1))
+            open_headings = [h for h in open_headings if h[0] < level]
+            words = frozenset(u for u in features(plain_text(heading.group(2))) if not u.startswith("#"))
+            open_headings.append((level, words))
+        line = plain_text(raw.lstrip("#> ").strip())
+        out.extend((line[s:e], above, bool(heading)) for s, e in sentence_spans(line))
     return out
 
 
@@ -233,7 +254,13 @@ def source_passages(label: str, document: Mapping[str, Any]) -> list[Passage]:
     texts: list[tuple[str, bool]] = []  # (text, whether it is a field)
     markdown = str(document.get("markdown") or document.get("text") or "")
     lines = structured_lines(markdown)
-    texts.extend(_prose_lines(markdown) if lines is None else lines)
+    headings: dict[str, tuple[frozenset[str], bool]] = {}
+    if lines is None:
+        for sentence, above, is_heading in _headed_sentences(markdown):
+            texts.append((sentence, False))
+            headings.setdefault(sentence.strip(), (above, is_heading))
+    else:
+        texts.extend(lines)
     for extra in list(document.get("snippets") or []) + list(document.get("key_facts") or []):
         texts.extend((str(extra)[s:e], False) for s, e in sentence_spans(plain_text(str(extra))))
     for table in document.get("tables") or []:
@@ -243,7 +270,8 @@ def source_passages(label: str, document: Mapping[str, Any]) -> list[Passage]:
         text = text.strip()
         if text and text not in seen:
             seen.add(text)
-            passages.append(Passage(label, text, features(text), field=from_table))
+            above, is_heading = headings.get(text, (frozenset(), False))
+            passages.append(Passage(label, text, features(text), field=from_table, headings=above, heading=is_heading))
     return passages
 
 
@@ -538,7 +566,11 @@ def _assemble(wanted: frozenset[str], passages: list[Passage], index: EvidenceIn
     """Greedy cover: the best passage, then those adding most of what is still missing."""
     chosen: list[Passage] = []
     covered: frozenset[str] = frozenset()
-    pool = [p for p in passages if p.features & wanted]
+    # A heading's line is left out: its words are found through the passages under it
+    # (``Passage.headings``), and beside a sentence of another section it would lend that
+    # sentence a subject it does not have ("## Mount Fuji" with "It erupted in 2021." under
+    # "## Mount Aso").
+    pool = [p for p in passages if p.features & wanted and not p.heading]
     for _ in range(_MAX_ASSEMBLED_FIELDS):
         prose_left = _MAX_ASSEMBLED - sum(not p.field for p in chosen)
         best, best_gain = None, 0.0
@@ -696,6 +728,10 @@ def _read_evidence(claim: Claim, index: EvidenceIndex, labels: list[str]) -> Cla
     scored = index.ranked(labels, wanted)
     assembled = _assemble(wanted, scored[:_TOP_PASSAGES], index)
     found = frozenset().union(*(p.features for p in assembled)) if assembled else frozenset()
+    # A page's sentences leave out what its headings say: a word of the claim in the headings
+    # above a passage that says the rest is found (「ラオスの国民議会は…132議席」 against
+    # 「132議席で、民選、任期5年。」 under "# ラオス", JSQuAD with the real 1.5B model).
+    found |= words & frozenset().union(*(p.headings for p in assembled)) if assembled else frozenset()
     candidates = list(assembled)
     for passage in scored:
         if len(candidates) >= _MAX_CANDIDATES:
@@ -711,10 +747,14 @@ def _read_evidence(claim: Claim, index: EvidenceIndex, labels: list[str]) -> Cla
     # Each value of the claim bound to the passage sentence that says what the claim says
     # around it (``value_binding``). Records' fields are left to the field checks.
     if not any(p.field for p in assembled):
-        sentences = [Sentence(p.text, p.label, p.features) for p in scored[:_TOP_PASSAGES]
-                     if p.features & wanted and not p.field]
+        # Not a heading's own line: it names what the sentences under it speak of.
+        read_here = [p for p in scored[:_TOP_PASSAGES] if p.features & wanted and not p.field and not p.heading]
+        sentences = [Sentence(p.text, p.label, p.features) for p in read_here]
         vocabulary = index.cited(labels)[2]
-        read.bindings = bind_values(_without_references(said), claim_language, words, sentences, index.weight, vocabulary)
+        # A word the headings say is said of every sentence under them: it tells none apart.
+        headed = words.intersection(*(p.headings for p in read_here)) if read_here else frozenset()
+        read.bindings = bind_values(_without_references(said), claim_language, words - headed, sentences, index.weight,
+                                    vocabulary)
 
     def binding_of(mention: NumberMention) -> Binding:
         return next((b for b in read.bindings if b.reason == "number_mismatch" and b.claim_value == mention.text),
@@ -723,7 +763,7 @@ def _read_evidence(claim: Claim, index: EvidenceIndex, labels: list[str]) -> Cla
     def contradicting(mention: NumberMention) -> Passage | None:
         """A passage that says the same thing as the claim and gives another figure of its kind."""
         for passage in assembled:
-            shared = passage.features & words
+            shared = (passage.features | passage.headings) & words
             if passage.numbers is not None and (len(shared) >= 2 or shared & key) and passage.numbers.same_kind_other(mention):
                 return passage
         return None
@@ -734,7 +774,7 @@ def _read_evidence(claim: Claim, index: EvidenceIndex, labels: list[str]) -> Cla
     for passage in assembled:
         if passage.numbers is None:
             passage.numbers = NumberSet.of(passage.text)
-        shared = passage.features & words
+        shared = (passage.features | passage.headings) & words
         if len(shared) >= 2 or shared & key or len(words) < 2:
             evidence_numbers = evidence_numbers.merged(passage.numbers)
     for mention in mentions:

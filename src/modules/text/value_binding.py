@@ -378,6 +378,7 @@ def bind_values(
     claim_units = words | frozenset("#" + v for m, kind in typed if kind != "bare" for v in m.values)
     aligner = _Aligner(sentences, weight)
     problems = _unbound_numbers(typed, claim_units, aligner)
+    problems += _paired_elsewhere(typed, sentences, {b.claim_value for b in problems})
     problems += _unbound_names(said_tokens, words, claim_units, language, aligner)
     if extra:
         # Members of a contrast set the analyser left out as counters (月 in 「地球と月」, the moon)
@@ -449,6 +450,55 @@ def _unbound_numbers(typed: tuple[tuple[NumberMention, str], ...], claim_units: 
             of_kind = {min(m.values) for typed_here in sentence_typed for m, k in typed_here if k == kind}
             if len(of_kind | {min(mention.values)}) >= 2:
                 problems.append(Binding("unbound", UNBOUND, mention.text, "number", None, aligned, complete))
+                continue
+        # The aligned sentence gives its figures without naming them, and the claim's is not among
+        # them: 「1992年選挙で132議席」 against 「議席数は、1992年選挙では85、1997年選挙では99…」 (the
+        # 132 is the seats of today, in another sentence). Which of them is the claim's slot cannot
+        # be read, so it is for the judge, never "supported".
+        if kind not in ("bare", "year") and top not in holders and aligner.strong(top, scores, total, context, holders) \
+                and any(k == "bare" and not (m.values & claim_values) for m, k in sentence_typed[top]):
+            problems.append(Binding("unbound", UNBOUND, mention.text, "number", None, aligned, complete))
+    return problems
+
+
+# Where a clause of a passage sentence ends: a year and the figure beside it in one clause are a
+# pair ("from 85 in the 1992 election to 99 in 1997", 「1992年選挙では85、1997年選挙では99」).
+_CLAUSE_END = re.compile(r"[,;:、，；。]|\s(?:and|to|while|but|whereas|versus|vs\.?)\s", re.IGNORECASE)
+
+
+def _kinds_may_match(mine: str, theirs: str) -> bool:
+    """A figure of kind ``theirs`` may fill the slot of the claim's ``mine``: the same kind, or
+    one of the two names none ("85" beside 「132議席」)."""
+    return mine == theirs or "bare" in (mine, theirs)
+
+
+def _paired_elsewhere(typed: tuple[tuple[NumberMention, str], ...], sentences: Sequence[Sentence],
+                      already: set[str]) -> list[Binding]:
+    """A figure of the claim that a sentence holding the claim's year does not give, where that
+    sentence pairs the year with a figure of its own in one clause: 「1992年選挙で132議席」 against
+    「…1992年選挙では85、1997年選挙では99…」 and 「132議席で、民選、任期5年。」 (the real 1.5B model,
+    JSQuAD). Each figure is in a passage, but not together: which goes with the year is for the
+    judge, never "supported". A sentence that gives the claim's figure too decides nothing here."""
+    years = [m for m, kind in typed if kind == "year"]
+    figures = [(m, kind) for m, kind in typed if kind not in ("year", "years")]
+    if not years or not figures:
+        return []
+    claim_values = {v for m, _ in typed for v in m.values}
+    problems: list[Binding] = []
+    for figure, kind in figures:
+        if figure.text in already:
+            continue
+        for sentence in sentences:
+            numbers = _number_set(sentence.text)
+            if numbers.contains(figure) or not any(numbers.contains(year) for year in years):
+                continue
+            paired = [m for clause in _CLAUSE_END.split(sentence.text)
+                      if any(_number_set(clause).contains(year) for year in years)
+                      for m, k in _typed(clause)
+                      if k not in ("year", "years") and not (m.values & claim_values) and _kinds_may_match(kind, k)]
+            if paired:
+                problems.append(Binding("unbound", UNBOUND, figure.text, "number", None, sentence, False))
+                break
     return problems
 
 
