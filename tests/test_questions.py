@@ -5,7 +5,7 @@ question of issue 44, the bench_answers.py set); each kind is checked in both la
 
 import pytest
 
-from research.modules.text.questions import answer_word, answers_the_other_way, as_statement, is_yes_no
+from research.modules.text.questions import answer_word, answers_the_other_way, as_statement, asks_for_a_name_or_value, is_yes_no
 
 
 @pytest.mark.parametrize("question, language, expected", [
@@ -72,3 +72,22 @@ def test_the_answer_word_a_sentence_opens_with(sentence, expected):
 ])
 def test_a_yes_or_no_the_rest_of_its_sentence_answers_the_other_way(question, sentence, language, expected):
     assert answers_the_other_way(question, sentence, language) is expected
+
+
+@pytest.mark.parametrize("question, language, expected", [
+    # JSQuAD v1.3 valid questions (issue 45's bench) and the project's own.
+    ("日本共産党の本部の設計者の名は何か", "ja", True),
+    ("国内で自国通貨のキープと同じように流通している通貨は何か", "ja", True),
+    ("委員長と常任委員会が選出のはどこで？", "ja", True),
+    ("富士山の最後の噴火はいつ？", "ja", True),
+    ("量子ビットとは何か", "ja", False),
+    ("富士山が静かな理由は？", "ja", False),
+    ("日本の再生可能エネルギーの内訳は？", "ja", False),
+    ("Who designed the headquarters?", "en", True),
+    ("Which port does Ollama listen on locally?", "en", True),
+    ("What is the name of the designer?", "en", True),
+    ("What is the backstory of the bridge?", "en", False),
+    ("What are the main reasons for inflation?", "en", False),
+])
+def test_a_question_for_a_name_or_a_value_is_told_from_one_for_an_explanation(question, language, expected):
+    assert asks_for_a_name_or_value(question, language) is expected

@@ -176,6 +176,27 @@ def test_framing_words_and_the_questions_own_words_are_not_required_of_a_source(
     assert assess_claim(claim, english).outcome == "supported"
 
 
+def test_the_relation_a_question_for_a_name_asks_is_required_of_a_source():
+    # The real 1.5B model on JSQuAD a14985p157q2 (issue 45's bench): 「日本共産党の本部の設計者の名は
+    # 徳田球一です[S4]。」 was supported, "設計者" (designer) being a word of the question that no page
+    # read used: a frame. For a question that asks for a name, it is the relation to find.
+    source = ("1945年、徳田球一、宮本顕治らは合法政党として日本共産党を再建（書記長・徳田球一）し、"
+              "党本部は千駄ヶ谷の溶接学校跡地に置いた。")
+    index = EvidenceIndex([{"label": "S1", "status": "ok", "markdown": source}], question="日本共産党の本部の設計者の名は何か")
+    (claim,) = split_claims("日本共産党の本部の設計者の名は徳田球一です[S1]。")
+    assert assess_claim(claim, index).outcome != "supported"
+    english = EvidenceIndex([{"label": "S1", "status": "ok", "markdown": "In 1945 the party was rebuilt with Tokuda "
+                              "Kyuichi as general secretary, and its headquarters was placed in Sendagaya."}],
+                            question="Who designed the party's headquarters?")
+    (claim,) = split_claims("The party's headquarters was designed by Tokuda Kyuichi [S1].")
+    assert assess_claim(claim, english).outcome != "supported"
+    # The page that says it still supports it, "its name is" framing the answer.
+    source = "日本共産党の本部ビルは小林良雄の設計で、1期棟は2002年に完成した。"
+    index = EvidenceIndex([{"label": "S1", "status": "ok", "markdown": source}], question="日本共産党の本部の設計者の名は何か")
+    (claim,) = split_claims("日本共産党の本部の設計者の名は小林良雄です[S1]。")
+    assert assess_claim(claim, index).outcome == "supported"
+
+
 def test_a_changed_year_is_a_mismatch_in_english_as_in_japanese():
     # issue 23, item 9: the English twin was only "uncertain"
     english = _assess("Its last eruption was in 1854 [S1].", "Mount Fuji last erupted in 1707, during the Hōei eruption.")

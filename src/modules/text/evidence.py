@@ -53,7 +53,7 @@ from research.modules.text.numbers import (  # noqa: F401
     numbers_match,
 )
 from research.modules.text.polarity import NOT_A_DENIAL_JA, STATUS_TERMS, clause_conflict, opposite_conflict, phrases_of
-from research.modules.text.questions import answer_word, is_yes_no
+from research.modules.text.questions import answer_word, asks_for_a_name_or_value, is_yes_no
 from research.modules.text.structure import (
     DOUBT_JA,
     english_contrast,
@@ -342,6 +342,10 @@ def _rounding_window(mention: NumberMention) -> tuple[Decimal, Decimal] | None:
         return None
 
 
+# The words of "its name is …", 「…の名は」: a question for a name frames its answer with them.
+_NAMING_WORDS = frozenset({"名", "名前", "名称", "name", "call"})
+
+
 class EvidenceIndex:
     """The ledger, split into passages once per verification run."""
 
@@ -378,8 +382,15 @@ class EvidenceIndex:
         # yes/no question: "Is the GIL gone in 3.14?" puts a claim, and "The GIL is gone in 3.14"
         # in the answer must find "gone" in a source like any other word (it was waved through).
         # A status or polarity word (gone, default, 廃止) is what a claim says, never a frame.
-        asked = "" if is_yes_no(question, detect_language(question) if question.strip() else "en") else question
+        # Nor for a question that asks for a name or a value: "設計者" in 「日本共産党の本部の設計者の名は
+        # 何か」 is the relation the answer's name must be found in ("…の設計者の名は徳田球一です" was
+        # supported by a page naming him the party's secretary, the real 1.5B model on JSQuAD).
+        asked_in = detect_language(question) if question.strip() else "en"
+        slot = asks_for_a_name_or_value(question, asked_in)
+        asked = "" if is_yes_no(question, asked_in) else question
         self.framing = frozenset(t.text for t in terms(asked)) - frozenset(self._document_frequency) - STATUS_TERMS
+        if slot:  # only the words that say "its name is" stay a frame
+            self.framing &= _NAMING_WORDS
         # Built on first use for large sources (``ranked``), once per index: the passages of
         # each cited set of sources, where each source's passages start in the whole ledger,
         # and for each unit the (ledger-wide) positions of the passages holding it.

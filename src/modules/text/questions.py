@@ -36,6 +36,25 @@ def is_yes_no(question: str, language: Language) -> bool:
     return bool(_AUXILIARY_EN.match(text)) and not re.search(r"\bor\b", text, re.IGNORECASE)
 
 
+# What asks for one name, place, time or count: the question's relation ("the designer of …",
+# 「…の設計者の名は何か」) is what an answer's name must be found in, not a frame it repeats.
+_ASKS_FOR_A_SLOT_EN = re.compile(
+    r"^\W*(?:who|whom|whose|which|when|where|how (?:many|much|long|old|tall|high|far|big|large))\b"
+    r"|\b(?:what|which) (?:year|date|day|month|time|number|percentage|city|country|town|company|person)\b"
+    r"|\bname (?:of|for)\b|\bnamed\b|\bcalled\b", re.IGNORECASE)
+_ASKS_FOR_A_SLOT_JA = re.compile(
+    r"誰|だれ|どこ|いつ|何人|何年|何歳|何個|何回|何か所|何という|何と呼|いくつ|いくら|名前|名は|の名|どの|どれ"
+    r"|(?<!と)は何(?:か|ですか|でしょうか|だ|です)?[？?。]?\s*$")
+
+
+def asks_for_a_name_or_value(question: str, language: Language) -> bool:
+    """Whether ``question`` asks for one name, place, time or count ("Who designed …?",
+    「本部の設計者の名は何か」, 「流通している通貨は何か」), not for an explanation
+    ("What is the backstory of …?", 「富士山が静かな理由は？」, 「量子ビットとは何か」)."""
+    text = " ".join(question.split())
+    return bool((_ASKS_FOR_A_SLOT_JA if language == "ja" else _ASKS_FOR_A_SLOT_EN).search(text))
+
+
 def as_statement(question: str, language: Language) -> str:
     """The proposition a yes/no question puts ("Is the GIL gone in Python 3.14?" → "the GIL
     gone in Python 3.14"): the words to align with a source, not a sentence to show."""
