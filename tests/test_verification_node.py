@@ -1124,6 +1124,21 @@ async def test_a_yes_that_its_own_supported_sentence_answers_the_other_way_goes(
     assert "No, the GIL is still enabled by default in Python 3.14 [S1]." in answer
 
 
+async def test_an_unchecked_figure_said_of_what_its_passage_does_not_name_leaves_the_answer():
+    # The real 1.5B model (bench_answers.py, 「富士山の最後の噴火はいつ？」): the summit's height given
+    # to the eruption, its passage's sentence word for word but for 「この噴火は」. No judge decided
+    # it; its subject is not in the passage, whose figure is the summit's: it goes, as a figure a
+    # passage does not give does. The sentence that says what its passage says stays.
+    source = "富士山は日本最高峰の山である。富士山の山頂の標高は3,776メートルで、頂上付近は夏でも気温が低くなります。"
+    draft = ("## 結論\n富士山の山頂の標高は3,776メートルです[S1]。\n\n## 詳細\n"
+             "この噴火は富士山の山頂の標高3,776メートルで、頂上付近は夏でも気温が低くなります[S1]。\n")
+    verification = await _gil_answer(draft, "富士山の最後の噴火はいつ？", "ja", source)
+    (odd,) = [c for c in verification["claims"] if "この噴火" in c["text"]]
+    assert odd["state"] != "supported" and odd["removed"]
+    answer = verification["annotated_draft"]
+    assert "この噴火は" not in answer and "富士山の山頂の標高は3,776メートルです[S1]。" in answer
+
+
 async def test_a_sentence_left_opening_its_section_loses_the_connective_that_answered_a_removed_one():
     # The real model's GIL answer (docs/benchmarks.md, issue 44): its "now the default" sentence
     # was contradicted and taken out, and the Summary opened "However, the free-threaded build…".

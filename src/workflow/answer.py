@@ -327,6 +327,20 @@ def _figures(text: str) -> set[str]:
     return set(re.findall(r"\d[\d,.]*\d|\d", text))
 
 
+# Where a sentence's subject ends: the first topic or subject particle outside quotation marks, or
+# the first auxiliary or copula of an English sentence.
+_SUBJECT_END_JA = re.compile(r"(?:は|が)(?![^「」『』]*[」』])")
+_SUBJECT_END_EN = re.compile(r"\b(?:is|was|are|were|has|have|had|will|would|can|could|may|might|does|did)\b", re.IGNORECASE)
+
+
+def _subject_terms(text: str) -> set[str]:
+    """The terms of what ``text`` speaks of: its words before the first は/が (Japanese) or the
+    first auxiliary or copula (English); empty when there is none."""
+    japanese = JAPANESE_RUN.search(text) is not None
+    end = (_SUBJECT_END_JA if japanese else _SUBJECT_END_EN).search(text)
+    return _content_terms(text[:end.start()]) if end else set()
+
+
 def _distinctive(term: str) -> bool:
     """Long enough to tell one topic from another: two characters, or one kanji (山, 川)."""
     return len(term) > 1 or re.match(r"[\u4e00-\u9fff]", term) is not None
@@ -889,6 +903,13 @@ def _decide(claim: Claim, verdict: ClaimVerdict, topic: Topic | None, wrong_lang
         # No judge decided it, and its passage does not give its figure for what it measures
         # (the careless fake with an untrusted judge: 「…再生可能エネルギーの割合は9.2%だった」,
         # where 9.2% is solar's share): a figure is what a reader takes on trust, so it goes.
+        return REMOVED_PARTLY
+    if not verdict.checked and verdict.reason == "missing_term" and _figures(claim.plain) \
+            and _subject_terms(claim.plain) & set(verdict.missing):
+        # No judge decided it, and what it speaks of is not in its passage, which gives its
+        # figure for another thing: 「この噴火は富士山の山頂の標高3,776メートルで…」 against 「富士山の
+        # 山頂の標高は3,776メートルで…」, 「米ドルは、2002年1月1日からEU共通通貨ユーロが流通している」
+        # (the real 1.5B model). Read as a figure on trust, it goes like one the passage lacks.
         return REMOVED_PARTLY
     attributed = list(verdict.cited_by_check)
     if not attributed and uncited_label:
