@@ -43,7 +43,12 @@ STOP_WORDS = _STOP_WORDS  # for the structure checks: words that name nothing
 # Parts of speech that carry content: nouns (not pronouns or dependent nouns), verbs,
 # adjectives, and prefixes/suffixes that change meaning (非, 未, 不).
 _CONTENT_POS = {"名詞", "動詞", "形容詞", "形状詞", "接頭辞", "副詞"}
-_WEAK_JA = frozenset("する ある いる なる れる られる こと もの ため よう これ それ 及び 等 為 事 物 居る 有る 成る 為る 出来る 言う 思う".split())
+_WEAK_JA = frozenset("する ある いる なる れる られる こと もの ため よう これ それ 及び 等 為 事 物 居る 有る 成る 為る 出来る 言う 思う".split()
+                     # The verbs of compound particles (において, によると, に対して, に関して, について):
+                     # how a phrase is joined, not what it says. A passage saying 「2020年の人口」 need
+                     # not say the claim's 「2020年における」 (於く was a missing term of the real model's
+                     # 「日本共産党において…支部は「職場支部」です」).
+                     + "於く 因る 依る 対する 関する 就く つく".split())
 # Nouns that frame an answer rather than state a fact (「理由は以下の通り」, 「主な特徴」): no source
 # need contain them, so they are not compared.
 _FRAMING_JA = frozenset("理由 場合 方法 特徴 以下 以上 一方 様々 主 点 面 具体 例 詳細 概要 要点 ポイント".split())
