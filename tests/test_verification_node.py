@@ -1139,6 +1139,20 @@ async def test_an_unchecked_figure_said_of_what_its_passage_does_not_name_leaves
     assert "この噴火は" not in answer and "富士山の山頂の標高は3,776メートルです[S1]。" in answer
 
 
+async def test_an_unchecked_headline_about_what_its_passage_does_not_name_is_not_the_answer():
+    # The real 1.5B model, JSQuAD a1540503p34q1 (「石油の最大輸入相手国は」, gold サウジアラビア):
+    # 「石油の最大輸入相手国はオランダです[S2]（未確認）」, its passage on the Netherlands' trade with
+    # Germany, 石油 nowhere in it. No judge decided it, and what it speaks of is not on the page.
+    source = ("# オランダ\n\n貿易面では資源を大幅に輸入し、高度な工業製品を輸出する形態をとっており、"
+              "ドイツが最大の貿易相手国である。\n")
+    draft = "## 結論\n石油の最大輸入相手国はオランダです[S1]。\n"
+    verification = await _gil_answer(draft, "石油の最大輸入相手国は", "ja", source)
+    (headline,) = verification["claims"]
+    assert headline["state"] == "not_checked" and headline["missing"] == ["石油"]
+    assert headline["removed"] and headline["removed_reason"] == "partly_supported"
+    assert "オランダ" not in verification["annotated_draft"]
+
+
 async def test_a_sentence_left_opening_its_section_loses_the_connective_that_answered_a_removed_one():
     # The real model's GIL answer (docs/benchmarks.md, issue 44): its "now the default" sentence
     # was contradicted and taken out, and the Summary opened "However, the free-threaded build…".

@@ -388,7 +388,11 @@ class EvidenceIndex:
         asked_in = detect_language(question) if question.strip() else "en"
         slot = asks_for_a_name_or_value(question, asked_in)
         asked = "" if is_yes_no(question, asked_in) else question
-        self.framing = frozenset(t.text for t in terms(asked)) - frozenset(self._document_frequency) - STATUS_TERMS
+        # Only words that name nothing (静か, main): a noun of the question is what the answer is
+        # about (「石油の最大輸入相手国は」: 石油, in no page read, was waved through as a frame, and
+        # 「石油の最大輸入相手国はオランダです」 supported by a page on the Netherlands' trade).
+        self.framing = frozenset(t.text for t in terms(asked) if not t.key or t.text in _NAMING_WORDS) \
+            - frozenset(self._document_frequency) - STATUS_TERMS
         if slot:  # only the words that say "its name is" stay a frame
             self.framing &= _NAMING_WORDS
         # Built on first use for large sources (``ranked``), once per index: the passages of
