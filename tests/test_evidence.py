@@ -206,3 +206,14 @@ def test_the_verbs_of_compound_particles_are_not_terms_a_passage_must_hold():
     assert _one("日本共産党において職場に基づいてつくられる支部は職場支部である[S1]。", source).outcome == "supported"
     assert _one("IMFによると、ラオスの一人当たりGDPは1,475ドルである[S1]。",
                 "IMFの資料では、ラオスの一人当たりGDPは1,475ドルである。").outcome == "supported"
+
+
+def test_an_or_between_two_names_of_the_page_is_not_the_claims():
+    # JSQuAD v1.3 valid a2164640p0q3, the page the bench serves (its first and last sentences): the
+    # real 1.5B model's right answer was "unsupported, or_dropped" for the first sentence's または.
+    source = ("Google 検索（グーグルけんさく）またはGoogle ウェブ検索（グーグルウェブけんさく）はGoogleが提供する"
+              "検索エンジンで、World Wide Web上で最も多く使われている検索エンジンである。"
+              "1997年、ラリー・ペイジとセルゲイ・ブリンが開発したのが始まりである。")
+    assert _one("Google検索は1997年にラリー・ペイジとセルゲイ・ブリンが開発した[S1]。", source).outcome == "supported"
+    # An "or" the claim adds to what it says is still not the page's.
+    assert _one("Google検索は1997年にラリー・ペイジかセルゲイ・ブリンが開発した[S1]。", source).outcome != "supported"
