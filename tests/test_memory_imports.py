@@ -143,6 +143,13 @@ def test_the_jusText_stop_words_are_held_once_in_the_form_jusText_reads() -> Non
     assert not any(word in words for word in ("fujisan", "stratovolcano", "The", ""))
 
 
+def _printed_by_a_fresh_interpreter(code: str) -> list[str]:
+    """What ``code`` prints, split into words, run where nothing is imported yet."""
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    return result.stdout.split()
+
+
 def test_an_english_question_is_planned_without_the_japanese_dictionary() -> None:
     # fugashi's tagger and MeCab's dictionary (3.6 MB of the run's own process) are loaded by
     # the first Japanese text analysed: an English question and what the plan reads of it have
@@ -153,9 +160,7 @@ def test_an_english_question_is_planned_without_the_japanese_dictionary() -> Non
         "topic = Topic.of(['What is the height of Mount Fuji?', 'Tell me about Mount Fuji'], [])\n"
         "print(sorted(topic.subject), 'fugashi' in sys.modules)\n"
     )
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
-    assert result.returncode == 0, result.stderr
-    assert result.stdout.split() == ["['fuji',", "'mount']", "False"]
+    assert _printed_by_a_fresh_interpreter(code) == ["['fuji',", "'mount']", "False"]
 
 
 def test_english_stems_come_from_the_compiled_stemmer_not_every_language_s_python_one() -> None:
@@ -168,9 +173,7 @@ def test_english_stems_come_from_the_compiled_stemmer_not_every_language_s_pytho
         "print(stem('eruptions'), stem('erupted'), stem('volcano’s'), 'Stemmer' in sys.modules,\n"
         "      'snowballstemmer.english_stemmer' in sys.modules)\n"
     )
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
-    assert result.returncode == 0, result.stderr
-    assert result.stdout.split() == ["erupt", "erupt", "volcano", "True", "False"]
+    assert _printed_by_a_fresh_interpreter(code) == ["erupt", "erupt", "volcano", "True", "False"]
 
 
 def test_the_japanese_asking_words_give_only_japanese_terms() -> None:
