@@ -9,7 +9,8 @@ workers, …); a process seen first as a fork and then exec'd is counted in its 
 
 What a process used after its last reading (at most one interval) is missed, so the sum of
 the kinds is a little below the tree's total, which is printed beside it (RUSAGE_CHILDREN:
-every process this one or its descendants waited for).
+every process this one or its descendants waited for). Before and after the command it times a
+fixed Python loop (``speed_probe_user_s``): what a CPU second is worth on the machine then.
 
 ``--by-test`` (a pytest command): also per test, the CPU of its pytest worker and of every
 process under that worker while the test ran (a kept server's CPU goes to the test it served),
@@ -178,6 +179,24 @@ class CpuByKind:
         return sorted(rows, key=lambda row: -row["cpu_s"])
 
 
+# What a CPU second is worth on this machine at the moment: a fixed pure-Python loop, its user
+# time in a fresh interpreter. The same suite at the same commit took 289 s and 512 s of wall on
+# this 2-core machine hours apart (2026-11-29), with every kind of process taking more CPU: the
+# host, not the tests. A suite figure read beside this one can be compared across sessions.
+_PROBE = "x = 0\nfor i in range(20_000_000):\n    x += i\n"
+
+
+def speed_probe(runs: int = 3) -> list[float]:
+    """User CPU seconds of the probe loop, ``runs`` times."""
+    seconds = []
+    for _ in range(runs):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        subprocess.run([sys.executable, "-c", _PROBE], check=True)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        seconds.append(round(after.ru_utime - before.ru_utime, 2))
+    return seconds
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--interval", type=float, default=0.1)
@@ -193,6 +212,7 @@ def main() -> int:
         env = {**os.environ, "SUITE_CPU_MARKS": str(marks),
                "PYTHONPATH": os.pathsep.join(filter(None, [str(marks), os.environ.get("PYTHONPATH")]))}
         command = [*command, "-p", "suite_cpu_marks"]
+    probe_before = speed_probe()
     become_subreaper()
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
@@ -215,6 +235,7 @@ def main() -> int:
     result = {"command": command, "exit_code": code, "wall_s": round(wall, 1), "cpu_total_s": round(total, 1),
               "cpu_counted_s": round(sum(row["cpu_s"] for row in table.values()), 1),
               "load_before": load_before, "load_after": os.getloadavg(),
+              "speed_probe_user_s": {"before": probe_before, "after": speed_probe()},
               "kinds": {kind: {"cpu_s": round(row["cpu_s"], 1), "processes": row["processes"]} for kind, row in table.items()}}
     text = json.dumps(result, indent=2)
     print(text, file=sys.stderr)
