@@ -198,8 +198,10 @@ ENERGY_EN = ("Renewable energy supplied 21.7% of Japan's electricity in fiscal 2
     # The real 1.5B model (all eight bench_answers questions, b1c23a9): 21.7% is all renewables', and
     # the page gives solar 9.2%. Kept "not checked" before; the reader took the figure on trust.
     ("太陽光発電は日本の再生可能エネルギーの主要な種類で、21.7%の割合を占めています[S1]。", ENERGY_JA, "ja", "9.2%"),
+    ("Solar power supplied 21.7% of Japan's electricity in fiscal 2022 [S1].", ENERGY_EN, "en", "9.2%"),
     # Solar's figure given to hydropower, whose own clause says 7.6%: supported before.
     ("水力発電は9.2%を占める[S1]。", ENERGY_JA, "ja", "7.6%"),
+    ("Hydropower supplied 9.2% of Japan's electricity in fiscal 2022 [S1].", ENERGY_EN, "en", "7.6%"),
 ])
 def test_a_figure_the_passage_gives_for_another_thing_is_contradicted(claim, passage, language, given):
     result = assess(claim, passage, language)
@@ -214,6 +216,20 @@ def test_a_figure_the_passage_gives_for_another_thing_is_contradicted(claim, pas
     ("水力発電は7.6%を占める[S1]。", ENERGY_JA, "ja"),
     ("再生可能エネルギーの割合は21.7%だった[S1]。", ENERGY_JA, "ja"),
     ("Solar power supplied 9.2% of Japan's electricity in fiscal 2022 [S1].", ENERGY_EN, "en"),
+    ("Solar power's share was 9.2% in fiscal 2022 [S1].", ENERGY_EN, "en"),
+    # English words before a figure that are not "<subject> <verb>" say nothing of what it is
+    # of: answers the RAGTruth train annotators left clean, with their sources' sentences (cut).
+    ("Andrew suggests Ceiling Link, a PVC-based drop ceiling system, which costs around $707 for a 1000 sq ft "
+     "basement [S1].",
+     "A 1000 SQ Ft basement (assuming 20X50) would run you $707 in ceiling link parts. After material and labor "
+     "are added in, the cost per panel can range from around $40.00 to $60.00.", "en"),
+    ("The Aggies had 260 yards rushing as a team [S1].",
+     "Th Aggies came in the contest averaging 249 yards per game on the ground and they stayed close to their "
+     "average on Friday, getting 105 yards from Brady Kelly, 65 yards from Eaton, 55 yards from Rylan Henry and "
+     "35 yards from Robinson on the ground for 260 yards rushing as a team.", "en"),
+    ("The highest-tiered pass, the Disney Incredi-Pass, has increased by $50 to $1,449 [S1].",
+     "The Disney Incredi-Pass, their highest-tiered pass, went up by $50, from $1,449 to $1,449 (or $111.52 per "
+     "month). Prices at Walt Disney World will increase $5, to $30.", "en"),
     # A figure said of 「同社」 may be said of the claim's company: not decided against.
     ("アクメの利益は20%増えた[S1]。", "アクメの利益は前年に10%増えた。同社の利益は今年20%増えた。", "ja"),
     # A figure said of nothing the sentence names (「売上が」 alone) may be said of the claim's subject.

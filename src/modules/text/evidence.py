@@ -488,8 +488,10 @@ class EvidenceIndex:
         return best
 
     def coverage(self, wanted: frozenset[str], found: frozenset[str]) -> float:
-        total = sum(self.weight(u) for u in wanted)
-        return sum(self.weight(u) for u in found & wanted) / total if total else 0.0
+        # fsum: exact, so the same in any order the set is walked (a plain sum's last bits follow
+        # the hash seed, and two passages' equal coverage then ranked either way round).
+        total = math.fsum(self.weight(u) for u in wanted)
+        return math.fsum(self.weight(u) for u in found & wanted) / total if total else 0.0
 
     def is_valid(self, label: str) -> bool:
         return label in self.sources
@@ -603,7 +605,7 @@ def _assemble(wanted: frozenset[str], passages: list[Passage], index: EvidenceIn
         for passage in pool:
             if not passage.field and prose_left <= 0:
                 continue
-            gain = sum(index.weight(u) for u in (passage.features & wanted) - covered)
+            gain = math.fsum(index.weight(u) for u in (passage.features & wanted) - covered)
             if gain > best_gain:
                 best, best_gain = passage, gain
         if best is None:

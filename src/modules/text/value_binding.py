@@ -23,6 +23,7 @@ come from ``analyser`` (MeCab lemmas, English stems), like every other check.
 
 from __future__ import annotations
 
+import math
 import re
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -334,9 +335,10 @@ class _Aligner:
 
     def align(self, context: frozenset[str]) -> tuple[list[float], int, float]:
         """Each sentence's score, the best sentence (the aligned one) and what the whole context weighs."""
-        scores = [sum(self.weight(u) for u in context & s.features) for s in self.sentences]
+        # fsum: the same sums whatever order the hash seed walks the sets in (ties stay ties).
+        scores = [math.fsum(self.weight(u) for u in context & s.features) for s in self.sentences]
         top = max(range(len(self.sentences)), key=lambda i: scores[i])
-        return scores, top, sum(self.weight(u) for u in context)
+        return scores, top, math.fsum(self.weight(u) for u in context)
 
     def shared(self, i: int, context: frozenset[str]) -> int:
         return len(context & self.sentences[i].features)
@@ -512,15 +514,57 @@ _POINTS_BACK = re.compile(r"\b(?:it|its|they|their|this|these|that|those|he|she|
                           r"|同社|同氏|同国|同市|同年|同党|同機|その|この|これ|それ|彼", re.IGNORECASE)
 
 
-def _spoken_of(sentence: str, clause: str, figure: NumberMention, language: Language) -> tuple[str, frozenset[str]]:
-    """What a figure is said of, as text and as terms: its clause's words before it, and in
-    Japanese also its sentence's topic (the words before the first は/が, where they hold no
-    figure): 「太陽光発電は…種類で、21.7%の割合を占めています」 says 21.7% of 太陽光発電."""
+# English has no topic marker: a figure is said of the words before it only where they are a
+# plain "<subject> <verb>" ("Hydropower supplied 9.2%", "The company's revenues were $5 billion").
+# Words before it that start otherwise are a relative clause, a preposition's object or a person
+# ("which costs around $707", "for 260 yards", "You can pour 1/2 a bottle"): nothing is read.
+_NOT_A_SUBJECT_EN = frozenset(
+    "which that who whom whose where when while and but or nor so for from to by with in on at of as about until "
+    "till between since "
+    "around after before than then also you we i it its they their them this these those he she his her there "
+    "here has have had is was are were be been being will would can could may might must shall should does did "
+    "do not".split())
+_LEADING_UP_TO_EN = frozenset(
+    "at to for by of about around nearly almost over under up down some roughly approximately only just "
+    "more less than an a the from until till between since".split())
+_AUXILIARY_EN = frozenset("is was are were be been has have had will would can could may might did does do".split())
+_PLAIN_VERB_EN = frozenset("rose fell grew stood made hit won lost paid cost spent took gave got ran saw".split())
+_MAX_SUBJECT_WORDS_EN = 6
+
+
+def _subject_before_en(before: str) -> str | None:
+    """The subject of "<subject> <verb> <figure>" in the words before an English figure, or None
+    where they are not that shape."""
+    words = re.findall(r"[A-Za-z][\w'’\-]*|\S", before)
+    if not words or any(ch.isdigit() for ch in before) or words[0].lower() in _NOT_A_SUBJECT_EN:
+        return None
+    while words and words[-1].lower() in _LEADING_UP_TO_EN:
+        words.pop()
+    if words and (words[-1].lower() in _PLAIN_VERB_EN or words[-1].lower().endswith("ed")
+                  or (len(words) > 1 and re.fullmatch(r"[a-z]+[^s]s", words[-1]) is not None)):
+        words.pop()  # the verb: "supplied", "supplies", "rose"
+    while words and words[-1].lower() in _AUXILIARY_EN:
+        words.pop()
+    # "The Set is open from 11:30 AM": a copula inside says a state, not what the figure is of.
+    if not words or len(words) > _MAX_SUBJECT_WORDS_EN or not all(w[0].isalpha() for w in words) \
+            or any(w.lower() in _AUXILIARY_EN for w in words):
+        return None
+    return " ".join(words)
+
+
+def _spoken_of(sentence: str, clause: str, figure: NumberMention,
+               language: Language) -> tuple[str, frozenset[str]] | None:
+    """What a figure is said of, as text and as terms; None where that cannot be read. Japanese:
+    its clause's words before it and its sentence's topic (the words before the first は/が,
+    where they hold no figure): 「太陽光発電は…種類で、21.7%の割合を占めています」 says 21.7% of 太陽光発電.
+    English: the subject of its clause's "<subject> <verb> <figure>"."""
     before = clause[:max(clause.find(figure.text), 0)]
-    if language == "ja":
-        end = _TOPIC_END_JA.search(sentence)
-        if end is not None and not re.search(r"\d", sentence[:end.start()]):
-            before = sentence[:end.start()] + " " + before
+    if language != "ja":
+        subject = _subject_before_en(before)
+        return (subject, term_set(subject)) if subject is not None else None
+    end = _TOPIC_END_JA.search(sentence)
+    if end is not None and not re.search(r"\d", sentence[:end.start()]):
+        before = sentence[:end.start()] + " " + before
     return before, term_set(before)
 
 
@@ -530,8 +574,8 @@ def _clauses(text: str) -> list[tuple[str, tuple[tuple[NumberMention, str], ...]
 
 def _said_of_another(claim: str, language: Language, typed: tuple[tuple[NumberMention, str], ...],
                      sentences: Sequence[Sentence], already: set[str]) -> list[Binding]:
-    """Japanese: a figure the passage gives for another thing, where it gives another figure of the
-    kind for the thing the claim says it of: 「太陽光発電は…21.7%の割合を占めています」 against 「…再生可能エネルギー
+    """A figure the passage gives for another thing, where it gives another figure of the kind for
+    the thing the claim says it of: 「太陽光発電は…21.7%の割合を占めています」 against 「…再生可能エネルギー
     の割合は21.7%だった」 and 「…太陽光発電が9.2%で最も多く、…」 (the real 1.5B model: 21.7% is all
     renewables'). Contradicted, with the figure the passage pairs with the claim's subject.
 
@@ -540,12 +584,6 @@ def _said_of_another(claim: str, language: Language, typed: tuple[tuple[NumberMe
     of the claim's subject; and one clause holds more words of that subject than any holder, and
     each that the holders lack, one other figure of the kind, and no figure the claim does not give
     (another year may be another time)."""
-    if language != "ja":
-        # English marks no topic: the words before a figure are as often a verb or a relative
-        # clause ("which costs around $707", "had 260 yards"), and on RAGTruth train the rule
-        # decided 6 clean claims against and no hallucinated one. Japanese says what a figure is
-        # of with は/が.
-        return []
     claim_values = {v for m, _ in typed for v in m.values}
     kinds = Counter(kind for _, kind in typed)
     problems: list[Binding] = []
@@ -553,8 +591,8 @@ def _said_of_another(claim: str, language: Language, typed: tuple[tuple[NumberMe
         for figure, kind in here:
             if kind in ("bare", "year", "years") or kinds[kind] != 1 or figure.text in already:
                 continue
-            subject = frozenset(t for t in _spoken_of(claim, clause, figure, language)[1]
-                                if len(t) > 1 or not t.isascii())
+            spoken = _spoken_of(claim, clause, figure, language)
+            subject = frozenset(t for t in spoken[1] if len(t) > 1 or not t.isascii()) if spoken else frozenset()
             if not subject:
                 continue
             holders = 0
@@ -567,15 +605,18 @@ def _said_of_another(claim: str, language: Language, typed: tuple[tuple[NumberMe
                     held = [m for m, _ in their_typed if NumberSet([m]).contains(figure) or NumberSet([figure]).contains(m)]
                     if held:
                         holders += 1
-                        said, named = _spoken_of(sentence.text, theirs, held[0], language)
-                        if subject <= term_set(theirs) | named or not (named - subject) or _POINTS_BACK.search(said):
+                        spoken = _spoken_of(sentence.text, theirs, held[0], language)
+                        said, named = spoken if spoken else ("", frozenset())
+                        if spoken is None or subject <= term_set(theirs) | named or not (named - subject) \
+                                or _POINTS_BACK.search(said):
                             sure = False
                         theirs_named |= named
                         held_most = max(held_most, len(subject & (term_set(theirs) | named)))
                         continue
                     of_kind = [m for m, k in their_typed if k == kind]
                     rest = [m for m, k in their_typed if k != kind and not (m.values & claim_values)]
-                    if len(of_kind) == 1 and not rest and not (of_kind[0].values & claim_values):
+                    if len(of_kind) == 1 and not rest and not (of_kind[0].values & claim_values) \
+                            and _spoken_of(sentence.text, theirs, of_kind[0], language) is not None:
                         pairs.append((of_kind[0], term_set(theirs), sentence))
             # The pair names the subject better than any holder, with every word of it that the
             # holders lack: 「太陽光発電の割合は9.2%」 is not said of all renewables by 「再生可能
