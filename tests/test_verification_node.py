@@ -355,6 +355,18 @@ async def test_the_final_answer_drops_a_sentence_its_own_source_contradicts():
     assert verification["summary"]["removed"] == 1
 
 
+async def test_the_models_own_source_list_is_not_part_of_the_answer():
+    # The real 1.5B model (bench_answers, 「富士山の標高は？」) wrote its sources under 「### 参考文献」 in the
+    # body: the report lists the sources read; their addresses were read as 15 figures no source holds.
+    draft = ("## 結論\n富士山の最後の噴火は1707年の宝永噴火である[S1]。\n\n### 参考文献\n\n"
+             "[S1] 富士山 — https://example.org/ja/fuji\n[S2] Mount Fuji — https://example.org/fuji\n\n"
+             "## 詳細\n\n宝永噴火では江戸にも火山灰が降った[S1]。\n\n## References\n\n- [S1] https://example.org/ja/fuji\n")
+    deps, _ = _deps(FakeModel(), loops=0)
+    annotated = (await _verify(_state(draft), deps))["verification"]["annotated_draft"]
+    assert "参考文献" not in annotated and "References" not in annotated and "example.org" not in annotated
+    assert "1707年の宝永噴火である[S1]。" in annotated and "## 詳細\n\n宝永噴火では江戸にも火山灰が降った[S1]。" in annotated
+
+
 async def test_a_flag_never_runs_into_the_next_japanese_sentence():
     draft = "## 結論\n富士山の山頂には奥宮がある[S99]。富士山の標高は3,776メートルである[S1]。\n"
     deps, _ = _deps(FakeModel(), loops=0)

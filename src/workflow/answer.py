@@ -40,6 +40,7 @@ from research.modules.text.claims import (
     body_sentences,
     citation_labels,
     is_filler,
+    is_reference_heading,
     plain_text,
     strip_citations,
 )
@@ -952,13 +953,24 @@ def _tidy_sections(text: str, language: Language, sub_questions: list[str], *, s
     cleaned: list[str] = []
     counts: dict[int, int] = {}  # the numbered list's items so far, by indentation
     in_fence = False
+    references_level = 0  # inside the model's own source list, under a heading of this level
     for line in lines:
         if line.lstrip().startswith(("```", "~~~")):
             in_fence = not in_fence
         if in_fence:
-            cleaned.append(line)
+            if not references_level:
+                cleaned.append(line)
             continue
         heading = _HEADING_LINE.match(line)
+        if references_level and (heading is None or len(heading.group(2)) > references_level):
+            continue
+        references_level = 0
+        if heading and is_reference_heading(_NUMBERING.sub("", plain_text(heading.group(3))).strip()):
+            # The model's own list of sources ("### 参考文献" and "[S1] 富士山 — http://…" under it, the
+            # real 1.5B model): the report lists the sources read, with what each was used for; a
+            # second list in the answer only repeats their addresses (read as figures, too).
+            references_level = len(heading.group(2))
+            continue
         if heading:
             counts = {}
             title = PLACEHOLDER.sub("", heading.group(3)).strip()

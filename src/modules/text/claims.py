@@ -42,6 +42,11 @@ _REFERENCE_HEADINGS = re.compile(
     re.IGNORECASE,
 )
 
+def is_reference_heading(title: str) -> bool:
+    """A heading over a source list the model wrote itself ("References", 「参考文献」)."""
+    return _REFERENCE_HEADINGS.match(title.strip()) is not None
+
+
 # Abbreviations after which "." does not end an English sentence.
 _ABBREVIATIONS = {
     "mr", "mrs", "ms", "dr", "prof", "sr", "jr", "st", "mt", "vs", "etc", "e.g", "i.e", "eg", "ie",
