@@ -492,6 +492,11 @@ def _paired_elsewhere(typed: tuple[tuple[NumberMention, str], ...], sentences: S
     for figure, kind in figures:
         if figure.text in already:
             continue
+        if any(numbers.contains(figure) and any(numbers.contains(year) for year in years)
+               for numbers in (_number_set(s.text) for s in sentences)):
+            # A sentence gives the figure with the year: "Renewable energy supplied 21.7% … in
+            # fiscal 2022" is bound there, whatever "…hydropower 7.6% … in fiscal 2022" pairs.
+            continue
         for sentence in sentences:
             numbers = _number_set(sentence.text)
             if numbers.contains(figure) or not any(numbers.contains(year) for year in years):
