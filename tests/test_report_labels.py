@@ -19,9 +19,17 @@ VERIFICATION = {
         {"index": 2, "text": "It last erupted in 1708.", "verdict": "unsupported", "citations": ["S1"],
          "evidence": "Its last eruption began in 1707.", "evidence_label": "S1", "checked": True,
          "reason": "number_mismatch", "outcome": "unsupported", "removed": True},
+        # No judge decided it, and it cites nothing: taken out (the real model's GIL run listed eight
+        # such as "partly supported" while its table counted them "not checked").
+        {"index": 3, "text": "The GIL is a fundamental aspect of Python's design.", "verdict": "partly_supported",
+         "citations": [], "evidence": "The standard build still has the GIL.", "evidence_label": "S1",
+         "checked": False, "reason": "partial_overlap", "removed": True, "removed_reason": "uncited"},
+        {"index": 4, "text": "Its summit is 3,800 m.", "verdict": "partly_supported", "citations": ["S1"],
+         "evidence": "Mount Fuji is 3,776 m high.", "evidence_label": "S1", "checked": False,
+         "reason": "number_missing", "removed": True, "removed_reason": "partly_supported"},
     ],
-    "summary": {"claims": 3, "supported": 1, "partly_supported": 1, "unsupported": 1, "citation_invalid": 0,
-                "supported_ratio": 1 / 3, "loops": 0, "not_checked": 1, "removed": 1},
+    "summary": {"claims": 5, "supported": 1, "partly_supported": 3, "unsupported": 1, "citation_invalid": 0,
+                "supported_ratio": 1 / 5, "loops": 0, "not_checked": 3, "removed": 3},
 }
 
 
@@ -37,8 +45,8 @@ def _markdown(language: str) -> str:
 
 
 @pytest.mark.parametrize(("language", "not_checked", "partly", "removed"), [
-    ("en", "| not checked | 1 |", "| partly supported | 0 |", "contradicted (taken out of the answer"),
-    ("ja", "| 未確認 | 1 |", "| 一部のみ裏付け | 0 |", "矛盾（本文から削除"),
+    ("en", "| not checked | 3 |", "| partly supported | 0 |", "contradicted (taken out of the answer"),
+    ("ja", "| 未確認 | 3 |", "| 一部のみ裏付け | 0 |", "矛盾（本文から削除"),
 ])
 def test_a_claim_no_judge_decided_is_not_checked_everywhere(language, not_checked, partly, removed):
     markdown = _markdown(language)
@@ -47,3 +55,6 @@ def test_a_claim_no_judge_decided_is_not_checked_everywhere(language, not_checke
     assert listed and not any("partly" in line or "一部" in line for line in listed), listed
     (taken_out,) = [line for line in markdown.splitlines() if "1708" in line and line.startswith("- ")]
     assert removed in taken_out and "«Its last eruption began in 1707.»" in taken_out
+    unchecked = [line for line in markdown.splitlines() if ("GIL" in line or "3,800" in line) and line.startswith("- ")]
+    assert len(unchecked) == 2 and all(("not checked" in line or "未確認" in line) and not ("partly" in line or "一部" in line)
+                                       for line in unchecked), unchecked

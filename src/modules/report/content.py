@@ -598,6 +598,10 @@ def _weak_line(claim: ClaimVerdict) -> ClaimLine | None:
         label = _REMOVED_LABELS.get(reason)
         if label is None:
             return None
+        if label in ("removed_partly", "removed_uncited") and not claim.checked:
+            # No judge decided it: "not checked", as the table counts it and the answer marked it,
+            # never "partly supported" in this list alone (the GIL run: 8 such lines, table 0).
+            label += "_unchecked"
         if claim.evidence and claim.evidence_label:
             # Shown with the passage that decided it, so the reader sees what the source does say.
             text = " ".join(f"{text} — {claim.evidence_label} «{shorten_passage(claim.evidence)}»".split())

@@ -50,6 +50,9 @@ REPORT_LABELS: dict[str, dict[str, str]] = {
         "removed_not_supported": "{not_supported} (taken out of the answer)",
         "removed_partly": "{partly_supported} (taken out of the answer)",
         "removed_uncited": "{partly_supported} (taken out of the answer: it cites no source)",
+        # The same, for a claim no judge decided: named as the answer and the table name it.
+        "removed_partly_unchecked": "{not_checked} (taken out of the answer)",
+        "removed_uncited_unchecked": "{not_checked} (taken out of the answer: it cites no source)",
         "removed_language": "Taken out of the answer: not in the report's language, and no rewrite was usable",
         "follow_up_queries": "Follow-up searches",
         "evidence": "What the sources say for each supported claim",
@@ -109,6 +112,8 @@ REPORT_LABELS: dict[str, dict[str, str]] = {
         "removed_not_supported": "{not_supported}（本文から削除）",
         "removed_partly": "{partly_supported}（本文から削除）",
         "removed_uncited": "{partly_supported}（本文から削除。出典の引用がない）",
+        "removed_partly_unchecked": "{not_checked}（本文から削除）",
+        "removed_uncited_unchecked": "{not_checked}（本文から削除。出典の引用がない）",
         "removed_language": "本文から削除（レポートの言語ではなく、使える書き直しがなかった）",
         "follow_up_queries": "追加検索",
         "evidence": "裏付けとなった記述",
@@ -143,7 +148,8 @@ def _with_verdict_names(labels: dict[str, str], lang: str) -> dict[str, str]:
     return {key: value.format(**names) if key in _NAMED else value for key, value in labels.items()}
 
 
-_NAMED = ("contested", "removed", "removed_not_supported", "removed_partly", "removed_uncited")
+_NAMED = ("contested", "removed", "removed_not_supported", "removed_partly", "removed_uncited",
+          "removed_partly_unchecked", "removed_uncited_unchecked")
 
 
 REPORT_LABELS.update({lang: _with_verdict_names(labels, lang) for lang, labels in REPORT_LABELS.items()})
