@@ -573,8 +573,15 @@ def _spoken_of(sentence: str, clause: str, figure: NumberMention,
     return before, term_set(before)
 
 
-def _clauses(text: str) -> list[tuple[str, tuple[tuple[NumberMention, str], ...]]]:
-    return [(clause, _typed(clause)) for clause in _CLAUSE_END.split(text) if clause]
+@lru_cache(maxsize=1 << 14)
+def _clauses(text: str) -> tuple[tuple[str, tuple[tuple[NumberMention, str], ...]], ...]:
+    """Each clause of ``text`` with its figures: a passage's are read once for every claim."""
+    return tuple((clause, _typed(clause)) for clause in _CLAUSE_END.split(text) if clause)
+
+
+@lru_cache(maxsize=1 << 14)
+def _clause_terms(clause: str) -> frozenset[str]:
+    return term_set(clause)
 
 
 def _said_of_another(claim: str, language: Language, typed: tuple[tuple[NumberMention, str], ...],
@@ -610,19 +617,19 @@ def _said_of_another(claim: str, language: Language, typed: tuple[tuple[NumberMe
                     held = [m for m, _ in their_typed if NumberSet([m]).contains(figure) or NumberSet([figure]).contains(m)]
                     if held:
                         holders += 1
-                        spoken = _spoken_of(sentence.text, theirs, held[0], language)
-                        said, named = spoken if spoken else ("", frozenset())
-                        if spoken is None or subject <= term_set(theirs) | named or not (named - subject) \
+                        holder = _spoken_of(sentence.text, theirs, held[0], language)
+                        said, named = holder if holder else ("", frozenset())
+                        if holder is None or subject <= _clause_terms(theirs) | named or not (named - subject) \
                                 or _POINTS_BACK.search(said):
                             sure = False
                         theirs_named |= named
-                        held_most = max(held_most, len(subject & (term_set(theirs) | named)))
+                        held_most = max(held_most, len(subject & (_clause_terms(theirs) | named)))
                         continue
                     of_kind = [m for m, k in their_typed if k == kind]
                     rest = [m for m, k in their_typed if k != kind and not (m.values & claim_values)]
                     if len(of_kind) == 1 and not rest and not (of_kind[0].values & claim_values) \
                             and _spoken_of(sentence.text, theirs, of_kind[0], language) is not None:
-                        pairs.append((of_kind[0], term_set(theirs), sentence))
+                        pairs.append((of_kind[0], _clause_terms(theirs), sentence))
             # The pair names the subject better than any holder, with every word of it that the
             # holders lack: 「太陽光発電の割合は9.2%」 is not said of all renewables by 「再生可能
             # エネルギーの割合は21.7%」 (割合 and 発電: as much of it as 「…太陽光発電が9.2%…」 names).
