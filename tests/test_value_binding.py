@@ -129,6 +129,8 @@ def test_a_single_value_of_its_kind_may_be_read_from_the_next_sentence():
         ("serves a REST API on port 11434 by default", "11434", "label:port"),
         ("Python 3.13, released in October 2024", "3.13", "label:python"),
         ("accepted in 2023", "2023", "year"),
+        # A price that looks like a year (RAGTruth train: "went up by $50, from $1,449 to $1,449").
+        ("went up by $50, from $1,449", "1449", "label:$"),
         ("Ollamaはポート11434で待ち受ける", "11434", "label:ポート"),
         ("3,776 m high", "3776", "length"),
         ("量子ビットは0と1の重ね合わせ", "0", "bare"),

@@ -135,14 +135,14 @@ def number_kind(mention: NumberMention, prepared: str) -> str:
     "time"; "years" for a span),
     "label:<word>" for a bare number named by the word before it ("port 11434" → label:port,
     「ポート11434」 → label:ポート) or the counter after it (「3個」 → label:個), else "bare"."""
-    if _is_year(mention):
+    before = prepared[max(0, mention.start - 24): mention.start] if mention.start >= 0 else ""
+    currency = _CURRENCY_BEFORE.search(before)
+    if _is_year(mention) and currency is None:  # "$1,449" is a price, not a year
         return "year"
     if mention.dimension or mention.unit:
         kind = str(mention.dimension or mention.unit)
         return "years" if kind == "year" else kind  # "10 years", 「3年間」: a span, not a date
     if mention.start >= 0:
-        before = prepared[max(0, mention.start - 24): mention.start]
-        currency = _CURRENCY_BEFORE.search(before)
         if currency:
             return "label:" + currency.group(1)
         latin = _LATIN_BEFORE.search(before)
