@@ -204,6 +204,8 @@ ENERGY_EN = ("Renewable energy supplied 21.7% of Japan's electricity in fiscal 2
     # Solar's figure given to hydropower, whose own clause says 7.6%: supported before.
     ("水力発電は9.2%を占める[S1]。", ENERGY_JA, "ja", "7.6%"),
     ("Hydropower supplied 9.2% of Japan's electricity in fiscal 2022 [S1].", ENERGY_EN, "en", "7.6%"),
+    # Without the year: the page gives both figures for fiscal 2022, so the year is no other time.
+    ("Hydropower supplied 9.2% of Japan's electricity [S1].", ENERGY_EN, "en", "7.6%"),
 ])
 def test_a_figure_the_passage_gives_for_another_thing_is_contradicted(claim, passage, language, given):
     result = assess(claim, passage, language)

@@ -595,7 +595,7 @@ def _said_of_another(claim: str, language: Language, typed: tuple[tuple[NumberMe
     says it, in the clause that gives it, of something it names (not "its", 「同社」) without a word
     of the claim's subject; and one clause holds more words of that subject than any holder, and
     each that the holders lack, one other figure of the kind, and no figure the claim does not give
-    (another year may be another time)."""
+    (another year may be another time, unless every holder gives that year too)."""
     claim_values = {v for m, _ in typed for v in m.values}
     kinds = Counter(kind for _, kind in typed)
     problems: list[Binding] = []
@@ -611,12 +611,15 @@ def _said_of_another(claim: str, language: Language, typed: tuple[tuple[NumberMe
             sure = True
             held_most = 0  # the most words of the subject a holder says its figure of
             theirs_named: set[str] = set()
-            pairs: list[tuple[NumberMention, frozenset[str], Sentence]] = []
+            holder_years: set[str] | None = None  # the years every holding sentence gives
+            pairs: list[tuple[NumberMention, frozenset[str], Sentence, set[str]]] = []
             for sentence in sentences:
                 for theirs, their_typed in _clauses(sentence.text):
                     held = [m for m, _ in their_typed if NumberSet([m]).contains(figure) or NumberSet([figure]).contains(m)]
                     if held:
                         holders += 1
+                        years_here = {min(m.values) for m, k in _typed(sentence.text) if k == "year"}
+                        holder_years = years_here if holder_years is None else holder_years & years_here
                         holder = _spoken_of(sentence.text, theirs, held[0], language)
                         said, named = holder if holder else ("", frozenset())
                         if holder is None or subject <= _clause_terms(theirs) | named or not (named - subject) \
@@ -626,15 +629,19 @@ def _said_of_another(claim: str, language: Language, typed: tuple[tuple[NumberMe
                         held_most = max(held_most, len(subject & (_clause_terms(theirs) | named)))
                         continue
                     of_kind = [m for m, k in their_typed if k == kind]
-                    rest = [m for m, k in their_typed if k != kind and not (m.values & claim_values)]
-                    if len(of_kind) == 1 and not rest and not (of_kind[0].values & claim_values) \
+                    rest = [(m, k) for m, k in their_typed if k != kind and not (m.values & claim_values)]
+                    if len(of_kind) == 1 and all(k == "year" for _, k in rest) and not (of_kind[0].values & claim_values) \
                             and _spoken_of(sentence.text, theirs, of_kind[0], language) is not None:
-                        pairs.append((of_kind[0], _clause_terms(theirs), sentence))
+                        pairs.append((of_kind[0], _clause_terms(theirs), sentence, {min(m.values) for m, _ in rest}))
             # The pair names the subject better than any holder, with every word of it that the
             # holders lack: 「太陽光発電の割合は9.2%」 is not said of all renewables by 「再生可能
             # エネルギーの割合は21.7%」 (割合 and 発電: as much of it as 「…太陽光発電が9.2%…」 names).
+            # A year the pair gives and the claim does not may be another time, unless every sentence
+            # holding the figure gives it too ("Solar power supplied 9.2% and hydropower 7.6% … in
+            # fiscal 2022": both said of 2022).
             telling = subject - theirs_named
-            pair = next(((m, s) for m, words, s in pairs if telling <= words and len(subject & words) > held_most),
+            pair = next(((m, s) for m, words, s, years in pairs
+                         if telling <= words and len(subject & words) > held_most and years <= (holder_years or set())),
                         None) if telling else None
             if holders and sure and pair is not None:
                 problems.append(Binding("contradicted", NUMBER_MISMATCH, figure.text, "number", pair[0].text, pair[1],
