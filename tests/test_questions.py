@@ -22,6 +22,16 @@ from research.modules.text.questions import answer_word, answers_the_other_way, 
     ("量子ビットとは？", "ja", False),
     ("日本の再生可能エネルギーの内訳は？", "ja", False),
     ("なぜ富士山は噴火するのですか？", "ja", False),
+    # PubMedQA PQA-L titles (pubmedqa/dev.json: 23348330, 15137012, and two more of its questions):
+    # a title, then the question put to it.
+    ("Nasal fractures:  is closed reduction satisfying?", "en", True),
+    ("Ovarian torsion in children: is oophorectomy necessary?", "en", True),
+    ("Human papillomavirus and pterygium. Is the virus a risk factor?", "en", True),
+    ("Aripiprazole: a new risk factor for pathological gambling?", "en", True),
+    ("Is aneurysm repair justified for the patients aged 80 or older after aneurysmal subarachnoid hemorrhage?",
+     "en", True),  # "or older" offers no second answer
+    ("LangGraph: what is it?", "en", False),
+    ("Mount Fuji: height?", "en", False),
 ])
 def test_a_yes_no_question_is_told_from_one_that_asks_for_something(question, language, expected):
     assert is_yes_no(question, language) is expected
@@ -30,6 +40,7 @@ def test_a_yes_no_question_is_told_from_one_that_asks_for_something(question, la
 def test_the_statement_a_yes_no_question_puts():
     assert as_statement("Is the GIL gone in Python 3.14?", "en") == "the GIL gone in Python 3.14"
     assert as_statement("Python 3.14でGILはなくなりましたか？", "ja") == "Python 3.14でGILはなくなりました"
+    assert as_statement("Ovarian torsion in children: is oophorectomy necessary?", "en") == "oophorectomy necessary"
 
 
 @pytest.mark.parametrize("sentence, expected", [

@@ -6,6 +6,7 @@ import re
 from typing import Any, Literal
 
 from research.modules.core.errors import UserFacingError
+from research.modules.core.language import detect_language
 from research.modules.core.messages.analysis import disagreement_line
 from research.modules.llm.model_manager import capped_lines
 from research.modules.text.analyser import key_words
@@ -13,6 +14,7 @@ from research.modules.text.claims import normalise_citations, split_sentences, s
 from research.modules.text.style import check_sentence, citations, remove_violations
 from research.modules.text.tokens import estimate_tokens
 from research.modules.text.passages import evidence_block, rank_passages
+from research.modules.text.questions import is_yes_no
 from research.state import AgentState
 from research.state.models import (
     Disagreement,
@@ -28,6 +30,7 @@ from research.workflow.dependencies import ModelRole, WorkflowDependencies
 from research.workflow.prompts import (
     DRAFT_DISAGREEMENTS_RULE,
     DRAFT_SECTIONS_RULE,
+    DRAFT_YES_NO_RULE,
     DRAFT_SYSTEM,
     DRAFT_USER,
     FOLLOW_UP_CONTEXT,
@@ -87,6 +90,8 @@ async def draft_answer(state: AgentState, deps: WorkflowDependencies) -> AgentSt
         system = DRAFT_SYSTEM[lang]
         sub_questions = [sub.question for sub in state.get("plan", [])]
         question = state["question"]
+        if is_yes_no(question, detect_language(question)):
+            system += DRAFT_YES_NO_RULE[lang]
         if len(sub_questions) > 1:
             system += DRAFT_SECTIONS_RULE[lang]
             items = "\n".join(f"{n}. {text}" for n, text in enumerate(sub_questions, 1))

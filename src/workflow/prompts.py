@@ -155,6 +155,22 @@ DRAFT_SECTIONS_RULE = {
 }
 SUB_QUESTIONS_BLOCK = {"en": "Sub-questions:\n{items}\n\n", "ja": "サブ質問:\n{items}\n\n"}
 
+# A question put for a yes or a no gets one: a small model otherwise restates what the sources
+# studied and never says which way they decide it (the real 1.5B model on PubMedQA, issue 45).
+# The yes or no stays only where its sentence is checked and says the same (workflow/answer.py).
+DRAFT_YES_NO_RULE = {
+    "en": (
+        "\n- The question asks for a yes or a no. The Summary's first sentence begins with 'Yes,' or 'No,' and "
+        "says in the same sentence what the sources state that decides it, with its label. If the sources do not "
+        "decide it, that first sentence says it is unclear instead, and why."
+    ),
+    "ja": (
+        "\n- この質問は「はい」か「いいえ」で答える質問です。「## 結論」の最初の文は「はい、」または「いいえ、」で始め、"
+        "同じ文の中で、それを決める出典の記述を出典ラベル付きで書いてください。出典から決められない場合は、"
+        "最初の文で、はっきりしないことをその理由とともに書いてください。"
+    ),
+}
+
 # Style rules, stated in the prompt and checked after generation (modules/text/style.py).
 STYLE_RULES = {
     "en": (

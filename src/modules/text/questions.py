@@ -25,6 +25,32 @@ _ANSWER_WORD = re.compile(
 _NEGATIVE_WORDS = frozenset({"no", "いいえ", "いや"})
 
 
+# Where a title ends and its question begins: "Nasal fractures: is closed reduction satisfying?",
+# "Human papillomavirus and pterygium. Is the virus a risk factor?", "… rupture--is the diameter
+# important?" (PubMedQA's and many papers' titles ask so).
+_TITLE_ENDS = re.compile(r"[:;]\s*|[.!]\s+|\s*(?:--|—|–)\s*")
+# An "or" that offers no second answer: "aged 80 or older", "either obesity or OSA severity".
+_OR_OF_A_RANGE = re.compile(r"\bor\s+(?:older|younger|more|less|fewer|greater|higher|lower|above|below|not)\b"
+                            r"|\beither\b.*\bor\b", re.IGNORECASE)
+
+
+# A title put to the sources as a question: "Aripiprazole: a new risk factor for pathological
+# gambling?" asks whether it is one.
+_TITLE_AS_QUESTION = re.compile(r"^(?:a|an|another|really|still)\b.*\?$", re.IGNORECASE)
+
+
+def _asked_part(text: str) -> str:
+    """The question after a title, else the whole question."""
+    parts = _TITLE_ENDS.split(text)
+    tail = parts[-1].strip() if len(parts) > 1 and parts[0].strip() else ""
+    return tail if tail and _AUXILIARY_EN.match(tail) else text
+
+
+def _title_put_as_question(text: str) -> bool:
+    parts = _TITLE_ENDS.split(text)
+    return len(parts) > 1 and bool(parts[0].strip()) and bool(_TITLE_AS_QUESTION.match(parts[-1].strip()))
+
+
 def is_yes_no(question: str, language: Language) -> bool:
     """Whether ``question`` asks for a yes or a no (one clause put to the sources)."""
     text = " ".join(question.split())
@@ -33,7 +59,9 @@ def is_yes_no(question: str, language: Language) -> bool:
     if language == "ja":
         return bool(_ENDS_AS_QUESTION_JA.search(text)) and not _ASKING_FOR_JA.search(text) \
             and not _TOPIC_ONLY_JA.search(text)
-    return bool(_AUXILIARY_EN.match(text)) and not re.search(r"\bor\b", text, re.IGNORECASE)
+    asked = _asked_part(text)
+    return bool(_AUXILIARY_EN.match(asked) or _title_put_as_question(text)) \
+        and not re.search(r"\bor\b", _OR_OF_A_RANGE.sub("", asked), re.IGNORECASE)
 
 
 # What asks for one name, place, time or count: the question's relation ("the designer of …",
@@ -61,7 +89,7 @@ def as_statement(question: str, language: Language) -> str:
     text = " ".join(question.split()).rstrip("?？ ")
     if language == "ja":
         return re.sub(r"(?:でしょうか|ですか|ますか|のか|かな|か|の)$", "", text)
-    match = _AUXILIARY_EN.match(text)
+    match = _AUXILIARY_EN.match(_asked_part(text))
     return match.group("rest") if match else text
 
 
