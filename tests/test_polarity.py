@@ -183,3 +183,29 @@ def test_a_not_in_another_phrase_of_the_passage_does_not_hold_an_english_claim_b
     # The claim's own phrase denied: still held back (or decided against), never supported.
     assert _assess("After the transfer of the funds, the kidnappers did not demand a ransom for the engineer [S1].",
                    passage).outcome != "supported"
+
+
+def test_a_claim_joining_statements_is_read_as_each_of_them_for_a_status():
+    # Issue 44, item 7: Qwen2.5-Coder-1.5B's GIL answer, against the page of that question.
+    from research.modules.text.polarity import conjoined_statements
+
+    page = ("The free-threaded build became officially supported in Python 3.14, though it is still not the "
+            "default build. The standard build of Python 3.14 still has the GIL enabled by default.")
+    claim = ("The free-threaded build of Python 3.14 is the default build, and it has the GIL disabled, allowing "
+             "threads to run Python code in parallel on several cores.")
+    assert conjoined_statements(claim) == [
+        "The free-threaded build of Python 3.14 is the default build",
+        "The free-threaded build of Python 3.14 has the GIL disabled, allowing threads to run Python code in "
+        "parallel on several cores."]
+    conflict = clause_conflict(claim, page, "en")
+    assert conflict is not None and conflict.kind == "negation" and "still not the default build" in conflict.quote
+    # Its second statement, said of the free-threaded build, is not the standard build's "enabled".
+    assert clause_conflict("The free-threaded build has the GIL disabled, and it is officially supported.", page,
+                           "en") is None
+    # A list's last item is no statement; a pronoun with no subject to give it is not guessed.
+    assert conjoined_statements("Python 3.14 ships the free-threaded build, the JIT, and the new REPL.") == []
+    assert conjoined_statements("Officially supported since 3.14, and it is not the default.") == []
+    # A plain "not" is not read this way (RAGTruth train: 4 of 5 such readings were wrong).
+    assert clause_conflict("These contributions are not counted towards income, and all gains are tax-deferred.",
+                           "Contributions are counted towards income in some plans. All gains are tax-deferred.",
+                           "en") is None

@@ -1215,3 +1215,48 @@ async def test_an_uncited_sentence_with_a_figure_no_source_gives_is_still_left_o
     (claim,) = verification["claims"]
     assert (claim["checked"], claim["reason"], claim["cited_by_check"]) == (False, "number_missing", [])
     assert "宝永噴火" not in verification["annotated_draft"]
+
+
+async def test_a_sentence_joining_a_denied_status_to_a_true_statement_is_cut_and_the_true_one_kept():
+    # Issue 44, item 7: Qwen2.5-Coder-1.5B's answer to "Is the GIL gone in Python 3.14?" kept
+    # "The free-threaded build of Python 3.14 is the default build, and it has the GIL disabled, …"
+    # as supported: the passage on the GIL says most of it, and the one that says "still not the
+    # default build" was not read against its first statement.
+    source = ("The free-threaded build became officially supported in Python 3.14, though it is still not the "
+              "default build. The standard build of Python 3.14 still has the GIL enabled by default.\n\n"
+              "In the free-threaded build the GIL is disabled, so threads can run Python code in parallel on "
+              "several cores. Single-threaded code runs somewhat slower in the free-threaded build.")
+    ledger = [dict(LEDGER[0], label="S1", language="en", suspicious=False, markdown=source)]
+    draft = ("## Summary\nThe free-threaded build of Python 3.14 is the default build, and it has the GIL disabled, "
+             "allowing threads to run Python code in parallel on several cores [S1].\n")
+    deps, _ = _deps(FakeModel(), loops=0)
+    state = dict(_state(draft, language="en"), documents=ledger, question="Is the GIL gone in Python 3.14?")
+    verification = (await _verify(state, deps))["verification"]
+    verdicts = {claim["text"]: claim["verdict"] for claim in verification["claims"]}
+    assert verdicts == {
+        "The free-threaded build of Python 3.14 is the default build.": "unsupported",
+        "The free-threaded build of Python 3.14 has the GIL disabled, allowing threads to run Python code in "
+        "parallel on several cores.": "supported",
+    }, verdicts
+    answer = verification["annotated_draft"]
+    # The Summary opens with what the page says instead (workflow/answer.py), then the true statement.
+    assert "«The free-threaded build became officially supported in Python 3.14, though it is still not the " \
+           "default build.» [S1]" in answer, answer
+    assert answer.rstrip().endswith("The free-threaded build of Python 3.14 has the GIL disabled, allowing threads "
+                                    "to run Python code in parallel on several cores [S1]."), answer
+    # The same sentence citing nothing (the real model's Summary often cites nothing): cut the same
+    # way, each statement then given the source the checks read it against.
+    uncited = ("## Summary\nThe free-threaded build of Python 3.14 is now the default, and it disables the GIL, "
+               "allowing threads to run Python code in parallel on several cores.\n")
+    verification = (await _verify(dict(state, draft=uncited), _deps(FakeModel(), loops=0)[0]))["verification"]
+    verdicts = {claim["text"]: claim["verdict"] for claim in verification["claims"]}
+    assert verdicts == {
+        "The free-threaded build of Python 3.14 is now the default.": "unsupported",
+        "The free-threaded build of Python 3.14 disables the GIL, allowing threads to run Python code in parallel "
+        "on several cores.": "supported",
+    }, verdicts
+    # A sentence joining two true statements is left as it was written.
+    draft = ("## Summary\nThe free-threaded build became officially supported in Python 3.14, and it has the GIL "
+             "disabled [S1].\n")
+    verification = (await _verify(dict(state, draft=draft), _deps(FakeModel(), loops=0)[0]))["verification"]
+    assert [claim["text"] for claim in verification["claims"]] == [draft.splitlines()[1].replace(" [S1]", "")]

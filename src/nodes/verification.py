@@ -27,13 +27,14 @@ from typing import Any, Iterable, Literal
 from langgraph.types import Command
 
 from research.modules.text.claims import Claim, citation_labels, split_claims, strip_citations
+from research.modules.core.grammar import CITATION_GROUP
 from research.modules.core.errors import UserFacingError
 from research.modules.text.analyser import key_words, name_terms
 from research.modules.text.analyser import stem, terms, written_words
 from research.modules.text.claims import sentence_spans
 from research.modules.text.evidence import Assessment, EvidenceIndex, assess_claim
 from research.modules.text.numbers import NumberSet, extract_numbers
-from research.modules.text.polarity import clause_conflict
+from research.modules.text.polarity import clause_conflict, conjoined_statements
 from research.modules.core.i18n import t
 from research.modules.core.settings import Settings
 from research.modules.core.language import choose_language, detect_language
@@ -159,7 +160,10 @@ async def verify_claims(state: AgentState, deps: WorkflowDependencies) -> Comman
     # passage and checked again: "port 11444" becomes the passage's "11434" (a small model changes values
     # it copies; the source's value is the one to keep).
     draft, corrected = _correct_values(draft, claims, assessments, index)
-    if corrected:
+    # A sentence that joins a denied statement to a true one is cut in two, each checked on its
+    # own: the false one goes as contradicted, the true one stays.
+    draft, split = _split_denied_statements(draft, claims, assessments, index)
+    if corrected or split:
         claims = _claims_of(draft, titles)
         assessments = [assess_claim(claim, index) for claim in claims]
     methods = ["none" if a.verdict == "citation_invalid" or a.reason == "no_sources" else "lexical" for a in assessments]
@@ -904,6 +908,39 @@ def _correct_values(draft: str, claims: list[Claim], assessments: list[Assessmen
     for claim, fixed, _ in sorted(edits, key=lambda edit: edit[0].start, reverse=True):
         draft = draft[:claim.start] + fixed + draft[claim.end:]
     return draft, [record for _, _, record in edits]
+
+
+# A sentence's citations at its end ("… cores [S1][S2]."), kept for each statement it is cut into.
+_TRAILING_CITATIONS = re.compile(rf"(?P<cites>(?:\s*(?:{CITATION_GROUP.pattern}))+)\s*[.!?]?\s*$")
+
+
+def _split_denied_statements(draft: str, claims: list[Claim], assessments: list[Assessment],
+                             index: EvidenceIndex) -> tuple[str, int]:
+    """``draft`` with each sentence that joins statements ("The free-threaded build of Python 3.14
+    is the default build, and it has the GIL disabled [S1].") cut into them, each with the
+    sentence's citations, where the checks deny one of them (a status said the other way) and
+    support another on its own: the denied statement is then contradicted by itself and the
+    true one kept, where the whole sentence would otherwise be taken out (issue 44, the real
+    1.5B model's GIL answer). The number of sentences cut."""
+    edits: list[tuple[Claim, str]] = []
+    for claim, assessment in zip(claims, assessments):
+        if assessment.outcome != "unsupported" or assessment.reason not in ("negation", "status"):
+            continue
+        statements = conjoined_statements(claim.plain)
+        cited = len(CITATION_GROUP.findall(claim.text))
+        trailing = _TRAILING_CITATIONS.search(claim.text)
+        if not statements or cited and (trailing is None or cited != len(CITATION_GROUP.findall(trailing.group("cites")))):
+            continue  # a citation inside the sentence: which statement it belongs to is not known
+        cites = " " + trailing.group("cites").strip() if cited and trailing is not None else ""
+        parts = [f"{st[0].upper()}{st[1:].rstrip(' .!?')}{cites}." for st in statements]
+        outcomes = [assess_claim(Claim(index=claim.index, text=part, plain=st, section=claim.section,
+                                       citations=list(claim.citations)), index).outcome
+                    for part, st in zip(parts, statements)]
+        if "supported" in outcomes and "unsupported" in outcomes:
+            edits.append((claim, " ".join(parts)))
+    for claim, fixed in sorted(edits, key=lambda edit: edit[0].start, reverse=True):
+        draft = draft[:claim.start] + fixed + draft[claim.end:]
+    return draft, len(edits)
 
 
 _EXCHANGE_ALIGNED = 0.8  # share of the claim's words the passage sentence says in the same order

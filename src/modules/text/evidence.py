@@ -52,7 +52,9 @@ from research.modules.text.numbers import (  # noqa: F401
     extract_numbers,
     numbers_match,
 )
-from research.modules.text.polarity import NOT_A_DENIAL_JA, STATUS_TERMS, clause_conflict, opposite_conflict, phrases_of
+from research.modules.text.polarity import (
+    NOT_A_DENIAL_JA, STATUS_TERMS, affirms, clause_conflict, conjoined_conflict, opposite_conflict, phrases_of,
+)
 from research.modules.text.questions import answer_word, asks_for_a_name_or_value, is_yes_no
 from research.modules.text.structure import (
     DOUBT_JA,
@@ -936,6 +938,19 @@ def polarity_conflicts(read: ClaimEvidence) -> Finding | None:
         conflict = clause_conflict(read.claim, passage.text, read.language) \
             or opposite_conflict(read.claim, passage.text, read.language)
         if conflict is not None:
+            quoted = Passage(passage.label, conflict.quote, passage.features)
+            return Finding("unsupported", conflict.kind, 0.85, (conflict.detail,), where=quoted)
+    # A claim that joins two statements is assembled from the passages that say most of it
+    # together; the one denying its first statement may not be among them ("…is the default
+    # build, and it has the GIL disabled": the passage on the GIL says most of it, the one that
+    # says "still not the default build" is read here). Unless a passage says that statement.
+    for passage in read.candidates if read.language != "ja" else ():
+        if passage.field or passage in read.assembled:
+            continue
+        denied = conjoined_conflict(read.claim, passage.text, read.language)
+        if denied is not None and not any(affirms(denied[0], other.text, read.language)
+                                          for other in read.candidates if not other.field):
+            conflict = denied[1]
             quoted = Passage(passage.label, conflict.quote, passage.features)
             return Finding("unsupported", conflict.kind, 0.85, (conflict.detail,), where=quoted)
     return None
