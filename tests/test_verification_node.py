@@ -1260,3 +1260,22 @@ async def test_a_sentence_joining_a_denied_status_to_a_true_statement_is_cut_and
              "disabled [S1].\n")
     verification = (await _verify(dict(state, draft=draft), _deps(FakeModel(), loops=0)[0]))["verification"]
     assert [claim["text"] for claim in verification["claims"]] == [draft.splitlines()[1].replace(" [S1]", "")]
+
+
+async def test_a_sentence_pointing_back_at_a_sentence_taken_out_names_what_it_means():
+    # Issue 44, item 7: the real 1.5B model's "The GIL is disabled in this build, …" stayed after
+    # its sentence about the free-threaded build was taken out, and the page's quote about the
+    # standard build was put before it: "this build" then read as the standard build.
+    source = ("The free-threaded build became officially supported in Python 3.14, though it is still not the "
+              "default build. The standard build of Python 3.14 still has the GIL enabled by default.\n\n"
+              "In the free-threaded build the GIL is disabled, so threads can run Python code in parallel on "
+              "several cores.")
+    ledger = [dict(LEDGER[0], label="S1", language="en", suspicious=False, markdown=source)]
+    draft = ("## Summary\nThe free-threaded build of Python 3.14 is the default build [S1]. The GIL is disabled in "
+             "this build, allowing threads to run Python code in parallel on several cores [S1].\n")
+    state = dict(_state(draft, language="en"), documents=ledger, question="Is the GIL gone in Python 3.14?")
+    verification = (await _verify(state, _deps(FakeModel(), loops=0)[0]))["verification"]
+    answer = verification["annotated_draft"]
+    assert "this build" not in answer, answer
+    assert "The GIL is disabled in the free-threaded build, allowing threads to run Python code in parallel" in answer
+    assert [c["verdict"] for c in verification["claims"]] == ["unsupported", "supported"]

@@ -35,6 +35,7 @@ from research.modules.text.claims import sentence_spans
 from research.modules.text.evidence import Assessment, EvidenceIndex, assess_claim
 from research.modules.text.numbers import NumberSet, extract_numbers
 from research.modules.text.polarity import clause_conflict, conjoined_statements
+from research.modules.text.references import named_reference
 from research.modules.core.i18n import t
 from research.modules.core.settings import Settings
 from research.modules.core.language import choose_language, detect_language
@@ -154,6 +155,12 @@ async def verify_claims(state: AgentState, deps: WorkflowDependencies) -> Comman
     # A page's title, the program's own prompt text or a template's slot written as a sentence
     # is not a claim: it is neither checked nor counted, and the answer leaves it out.
     titles = [d.title for d in documents]
+    if language == "en":
+        # "…in this build" names the build it means before it is checked: the sentence before it
+        # may be taken out of the answer (modules/text/references.py).
+        draft, named = _name_references(draft, titles)
+        if named:
+            deps.history.append_event(state["session_id"], "references_named", count=named)
     claims = _claims_of(draft, titles)
     assessments = [assess_claim(claim, index) for claim in claims]
     # A value its own passage gives differently, where the slot is clear, is corrected from the
@@ -279,6 +286,22 @@ async def _next_round(state: AgentState, deps: WorkflowDependencies, summary: Ve
                 wanted = {v.index for v in open_claims}
                 targets = [draft[c.start:c.end].strip() for c, v in zip(claims, verdicts) if v.index in wanted]
     return route, follow_ups, targets
+
+
+def _name_references(draft: str, titles: list[str]) -> tuple[str, int]:
+    """``draft`` with each sentence that points back at the one before it in its paragraph
+    ("this build") naming what it points at (``named_reference``); how many were changed."""
+    claims = _claims_of(draft, titles)
+    edits: list[tuple[Claim, str]] = []
+    for before, claim in zip(claims, claims[1:]):
+        if before.section != claim.section or "\n\n" in draft[before.end:claim.start]:
+            continue
+        named = named_reference(claim.text, before.plain)
+        if named is not None:
+            edits.append((claim, named))
+    for claim, named in reversed(edits):
+        draft = draft[:claim.start] + named + draft[claim.end:]
+    return draft, len(edits)
 
 
 def _claims_of(draft: str, titles: list[str]) -> list[Claim]:

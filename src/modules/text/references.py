@@ -1,0 +1,62 @@
+"""A sentence that points back at the one before it ("The GIL is disabled in this build") made
+to name what it points at ("…in the free-threaded build") before it is checked.
+
+The answer is assembled sentence by sentence from the verdicts: a sentence can be taken out
+(contradicted, off topic, citing nothing) while the next one stays. Qwen2.5-Coder-1.5B's GIL
+answer (issue 44) kept "The GIL is disabled in this build, allowing threads to run Python code in
+parallel [S1]" after its "The free-threaded build … is the default build" was taken out and the
+page's "The standard build of Python 3.14 still has the GIL enabled by default" put in its place:
+"this build" then read as the standard build. Named first, the sentence says the same wherever
+it stands, and what is checked is what a reader reads. A wrong naming is checked like any other
+sentence, so it can only be taken out, never pass for what the writer meant.
+
+English only, and only where the sentence before names exactly one thing of that noun ("the
+free-threaded build"; not a predicate: "…is the default build" names no build).
+"""
+
+from __future__ import annotations
+
+import re
+
+# Not "that": mostly a conjunction or a relative ("found that the bag…", "a mechanism that is used").
+_DEMONSTRATIVE = re.compile(r"\b(?P<which>this|these|those)\s+(?P<noun>[a-z][a-z-]{2,})\b", re.IGNORECASE)
+# "This is necessary", "This means…": the word after "this" is a verb, and "this" the whole
+# statement before, which no noun phrase names.
+_NOT_A_NOUN = frozenset("""
+is are was were be been has have had can could will would may might must should shall does did not also all
+means meant makes made showed shown suggests suggested indicates indicated allows allowed led
+resulted requires required includes included helps helped gives gave provides provided ensures ensured
+caused explains explained reflects reflected implies implied supported confirms confirmed demonstrates
+demonstrated highlights highlighted happens happened occurs occurred applies applied depends depended seems
+seemed appears appeared remains remained becomes became could one ones way same kind type
+""".split())
+# What comes right before a predicate noun phrase: "is the default build" says what a thing is.
+_COPULA_BEFORE = re.compile(r"\b(?:is|are|was|were|be|been|being|becomes?|became|remains?|remained)\s+"
+                            r"(?:(?:now|still|not|also|no longer|already)\s+)*$", re.IGNORECASE)
+# A modifier run that holds one of these is not one noun phrase ("the build of the standard").
+_NOT_A_MODIFIER = re.compile(r"\b(?:the|a|an|this|that|these|those|of|and|or|in|on|with|for|to|by|from|as|at|is|are|"
+                             r"was|were|be|it|its|they|their|during|after|before|about|between|over|under|into|"
+                             r"through|than|which|who|when|where|while|not|no)\b", re.IGNORECASE)
+
+
+def named_reference(sentence: str, before: str) -> str | None:
+    """``sentence`` with its first "this/these/those <noun>" replaced by the one noun phrase
+    of that noun ``before`` names ("the free-threaded build"); None when it has no such word or
+    ``before`` names none, or more than one, of that noun."""
+    match = _DEMONSTRATIVE.search(sentence)
+    if match is None:
+        return None
+    noun = match.group("noun")
+    if noun.lower() in _NOT_A_NOUN:
+        return None
+    names: set[str] = set()
+    for found in re.finditer(rf"\b(?:the|an?)\s+(?P<mods>(?:[\w.-]+\s+){{1,3}}?){re.escape(noun)}\b", before,
+                             re.IGNORECASE):
+        mods = found.group("mods").strip()
+        if _COPULA_BEFORE.search(before[:found.start()]) or _NOT_A_MODIFIER.search(mods):
+            continue
+        names.add(found.group(0).split(None, 1)[1])  # as written there: "Dutch Garden Restaurant"
+    if len({name.lower() for name in names}) != 1:
+        return None
+    article = "The" if not sentence[:match.start()].strip() else "the"
+    return f"{sentence[:match.start()]}{article} {names.pop()}{sentence[match.end():]}"

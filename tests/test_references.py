@@ -1,0 +1,33 @@
+"""A sentence that points back ("this build") names what it points at before it is checked
+(modules/text/references.py). The first case is Qwen2.5-Coder-1.5B's GIL answer (issue 44)."""
+
+from __future__ import annotations
+
+import pytest
+
+from research.modules.text.references import named_reference
+
+BEFORE = "The free-threaded build of Python 3.14 is officially supported, and it is the default build."
+
+
+@pytest.mark.parametrize("sentence, before, expected", [
+    ("The GIL is disabled in this build, allowing threads to run Python code in parallel [S1].", BEFORE,
+     "The GIL is disabled in the free-threaded build, allowing threads to run Python code in parallel [S1]."),
+    ("This build runs single-threaded code slower [S1].", "Python 3.14 ships a free-threaded build.",
+     "The free-threaded build runs single-threaded code slower [S1]."),
+    ("These results held in both cohorts.", "The primary results were published in 2021.",
+     "The primary results held in both cohorts."),
+])
+def test_a_demonstrative_names_the_one_thing_the_sentence_before_names(sentence, before, expected):
+    assert named_reference(sentence, before) == expected
+
+
+@pytest.mark.parametrize("sentence, before", [
+    ("This build is slower.", "The free-threaded build and the debug build differ."),  # two builds: which?
+    ("This means that threads run in parallel.", BEFORE),  # no noun after "this"
+    ("The GIL is disabled in this build.", "Python 3.14 is the default build."),  # a predicate names nothing
+    ("The GIL is disabled in this build.", "The build of the standard library changed."),  # no modifier
+    ("The GIL is still there.", BEFORE),  # nothing points back
+])
+def test_nothing_is_named_where_the_sentence_before_does_not_name_one_thing(sentence, before):
+    assert named_reference(sentence, before) is None
