@@ -31,3 +31,21 @@ def test_a_demonstrative_names_the_one_thing_the_sentence_before_names(sentence,
 ])
 def test_nothing_is_named_where_the_sentence_before_does_not_name_one_thing(sentence, before):
     assert named_reference(sentence, before) is None
+
+
+def test_the_sentence_of_the_sources_that_names_most_of_what_the_question_names():
+    # modules/text/passages.py: what an answer with no checked sentence quotes (issue 44).
+    from research.modules.text.passages import sentence_on_the_question
+
+    page = ("# Free-threaded CPython in Python 3.14\n\nPEP 703 proposed making the global interpreter lock (GIL) "
+            "optional in CPython. Python 3.13 shipped the free-threaded build as an experimental option.\n\n"
+            "The free-threaded build became officially supported in Python 3.14, though it is still not the default "
+            "build. The standard build of Python 3.14 still has the GIL enabled by default.")
+    sources = [{"label": "S2", "markdown": page}]
+    expected = "The standard build of Python 3.14 still has the GIL enabled by default."
+    for question in ("Is the GIL gone in Python 3.14?", "Python 3.14でGILはなくなりましたか？"):
+        found = sentence_on_the_question(question, sources)
+        assert found is not None and (found.label, found.text) == ("S2", expected)
+    # Not the heading; no sentence with the question's figure (3.15); nothing shared.
+    assert sentence_on_the_question("Is the GIL gone in Python 3.15?", sources) is None
+    assert sentence_on_the_question("富士山の標高は？", sources) is None

@@ -1019,7 +1019,8 @@ async def test_a_japanese_sentence_with_one_name_exchanged_gets_the_passage_name
     # Another wording with the wrong name is left to the other checks, never rewritten.
     draft = "## 詳細\n1707年に起きた天明噴火が、富士山で最後の噴火となった[S1]。\n"
     verification = (await _verify(dict(_state(draft, language="ja"), documents=ledger), _deps(FakeModel(), loops=0)[0]))["verification"]
-    assert "宝永" not in verification["annotated_draft"] and not verification["summary"].get("corrected")
+    answer = verification["annotated_draft"]
+    assert "天明噴火が" not in answer and "宝永噴火が" not in answer and not verification["summary"].get("corrected")
 
 
 def test_a_heading_whose_sub_sections_all_emptied_goes_too():
@@ -1214,7 +1215,10 @@ async def test_an_uncited_sentence_with_a_figure_no_source_gives_is_still_left_o
     verification = (await _verify(_state(draft), deps))["verification"]
     (claim,) = verification["claims"]
     assert (claim["checked"], claim["reason"], claim["cited_by_check"]) == (False, "number_missing", [])
-    assert "宝永噴火" not in verification["annotated_draft"]
+    answer = verification["annotated_draft"]
+    assert "20万人" not in answer and "避難" not in answer, answer
+    # In its place the page's own sentence on the question, quoted as such (workflow/answer.py).
+    assert "下書きの文はどれも出典で確認できませんでした" in answer and "»[S1]" in answer
 
 
 async def test_a_sentence_joining_a_denied_status_to_a_true_statement_is_cut_and_the_true_one_kept():
@@ -1279,3 +1283,26 @@ async def test_a_sentence_pointing_back_at_a_sentence_taken_out_names_what_it_me
     assert "this build" not in answer, answer
     assert "The GIL is disabled in the free-threaded build, allowing threads to run Python code in parallel" in answer
     assert [c["verdict"] for c in verification["claims"]] == ["unsupported", "supported"]
+
+
+async def test_a_draft_nothing_of_which_could_be_checked_gives_the_sources_words_on_the_question():
+    # Issue 44, item 5: the real 1.5B model answered 「Python 3.14でGILはなくなりましたか？」 from the
+    # English page with 「はい、Python 3.14でGILはなくなりました。」 and nine more sentences citing nothing,
+    # none of which a check could read against an English page. The Summary said only that the
+    # sources do not answer, where the page says the opposite of the draft in one sentence.
+    source = ("PEP 703 proposed making the global interpreter lock (GIL) optional in CPython.\n\n"
+              "The free-threaded build became officially supported in Python 3.14, though it is still not the "
+              "default build. The standard build of Python 3.14 still has the GIL enabled by default.")
+    ledger = [dict(LEDGER[0], label="S1", language="en", suspicious=False, markdown=source)]
+    draft = "## 結論\nはい、Python 3.14でGILはなくなりました。\n\n## 詳細\nGILはPythonのスレッド制限です。\n"
+    state = dict(_state(draft, language="ja"), documents=ledger, question="Python 3.14でGILはなくなりましたか？")
+    verification = (await _verify(state, _deps(FakeModel(), loops=0)[0]))["verification"]
+    answer = verification["annotated_draft"]
+    assert "なくなりました" not in answer, answer
+    assert answer.startswith("## 結論\n下書きの文はどれも出典で確認できませんでした。質問について、出典にはこうあります: "
+                             "«The standard build of Python 3.14 still has the GIL enabled by default.»[S1]"), answer
+    # Sources that name nothing the question names: the plain line, no quote.
+    other = [dict(ledger[0], markdown="Mount Fuji is 3,776 m high. Its last eruption began in 1707.")]
+    verification = (await _verify(dict(state, documents=other), _deps(FakeModel(), loops=0)[0]))["verification"]
+    assert "«" not in verification["annotated_draft"]
+    assert "読み込んだ出典は質問に直接答えていないため" in verification["annotated_draft"]

@@ -32,6 +32,7 @@ from research.modules.core.errors import UserFacingError
 from research.modules.text.analyser import key_words, name_terms
 from research.modules.text.analyser import stem, terms, written_words
 from research.modules.text.claims import sentence_spans
+from research.modules.text.passages import sentence_on_the_question
 from research.modules.text.evidence import Assessment, EvidenceIndex, assess_claim
 from research.modules.text.numbers import NumberSet, extract_numbers
 from research.modules.text.polarity import clause_conflict, conjoined_statements
@@ -218,6 +219,7 @@ async def verify_claims(state: AgentState, deps: WorkflowDependencies) -> Comman
         titles=titles, program=PROGRAM_TEXT, topic=topic,
         sub_questions=sub_questions if len(sub_questions) > 1 else [], question=question,
         wrong_language=frozenset(t.strip() for t in language_check.not_rewritten),
+        on_the_question=sentence_on_the_question(question, ledger_mappings(d for d in documents if d.status == "ok")),
     )
     annotated = assembly.answer
     summary.removed = sum(1 for v in verdicts if v.removed)

@@ -31,6 +31,7 @@ from research.modules.core.i18n import t
 from research.modules.text.analyser import JAPANESE_RUN, name_suffix_terms, name_terms, term_set, terms
 from research.modules.text.disagreements import attribute_words, attributes_named
 from research.modules.text.questions import answer_word, answers_the_other_way, is_yes_no
+from research.modules.text.passages import SourceSentence
 from research.modules.text.injection import addresses_reader
 from research.modules.text.language_check import is_wrong_language
 from research.state.models import CONTRADICTING_REASONS, ClaimVerdict, Document, Language, Verdict
@@ -582,9 +583,12 @@ def assemble_answer(
     sub_questions: list[str] | None = None,
     question: str = "",
     wrong_language: frozenset[str] = frozenset(),
+    on_the_question: SourceSentence | None = None,
 ) -> Assembly:
     """The answer a person reads: ``draft`` with only what the verdicts let stand (see the
-    module docstring). Sets ``removed``/``removed_reason`` on the verdicts it takes out."""
+    module docstring). Sets ``removed``/``removed_reason`` on the verdicts it takes out.
+    ``on_the_question``: the sentence of the sources that names most of what the question
+    names, quoted where no sentence of the draft could lead the Summary."""
     titles = list(titles)
     by_start = {claim.start: (claim, verdict) for claim, verdict in zip(claims, verdicts)}
     edits = _Edits(draft, body_sentences(draft), by_start)
@@ -611,6 +615,15 @@ def assemble_answer(
         edits.replacement[first] = _said_with_the_sources(against, edits.replacement.get(first, ""), language)
         edits.status[first] = edits.status.get(first) or "supported"
         kept_summary = kept_summary or [first]
+    elif summary and not kept_summary and on_the_question is not None:
+        # Nothing of the draft could be checked (a draft in the other language than its sources,
+        # a judge that decides nothing): the sources' own words on the question, not a bare
+        # "they do not answer" (the real 1.5B model's Japanese GIL answer, issue 44).
+        first = summary[0]
+        edits.replacement[first] = t("answer.sources_say_of_it", language,
+                                     evidence=_short_quote(on_the_question.text), label=on_the_question.label)
+        edits.status[first] = "supported"
+        kept_summary = [first]
 
     _drop_connectives_left_opening(edits)
     out = _applied(edits)

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from research.modules.text.tokens import estimate_tokens, truncate_to_tokens
-from research.modules.text.analyser import index_terms
+from research.modules.text.analyser import index_terms, key_words
 from research.modules.text.claims import sentence_spans
 from research.modules.text.index import TextIndex
 from research.modules.text.source_kind import authority, source_kind
@@ -151,3 +151,43 @@ def _data(text: str) -> str:
     """Source text as one line of data: no line breaks (a page cannot start a line of its own,
     such as a fake "[S9] " header or an end marker), and no delimiter or chat-template tokens."""
     return " ".join(_MARKERS.sub(" ", text).split())
+
+
+@dataclass(frozen=True)
+class SourceSentence:
+    label: str
+    text: str
+
+
+def _terms_of(text: str) -> frozenset[str]:
+    """The names, nouns and figures of ``text``, lower-cased, a figure also in its parts ("3.14",
+    "3", "14": MeCab cuts the Japanese question's 3.14 so)."""
+    out: set[str] = set()
+    for word in key_words(text):
+        word = word.lower()
+        out.add(word)
+        if re.fullmatch(r"[0-9][0-9.,]*[0-9]", word):
+            out.update(part for part in re.split(r"[.,]", word) if part)
+    return frozenset(out)
+
+
+def sentence_on_the_question(question: str, sources: list[dict[str, Any]]) -> SourceSentence | None:
+    """The one sentence of the sources read that names most of what ``question`` names (in
+    either language: names and figures are written alike), every figure of it included; None
+    when no sentence names at least two of its terms and half of them. What an answer with no
+    checked sentence can still show, in the source's own words (workflow/answer.py)."""
+    asked = _terms_of(question)
+    figures = {term for term in asked if term[:1].isdigit()}
+    best: tuple[int, SourceSentence] | None = None
+    for document in sources:
+        for passage in source_passages(document):
+            if passage.lstrip().startswith("#"):
+                continue  # a heading names a topic and says nothing of it
+            for start, end in sentence_spans(passage):
+                sentence = " ".join(passage[start:end].split())
+                shared = asked & _terms_of(sentence)
+                if len(shared) < 2 or 2 * len(shared) < len(asked) or not figures <= shared:
+                    continue
+                if best is None or len(shared) > best[0]:
+                    best = (len(shared), SourceSentence(str(document["label"]), sentence))
+    return best[1] if best else None

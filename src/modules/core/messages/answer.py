@@ -15,6 +15,12 @@ MESSAGES: dict[str, dict[str, str]] = {
               "was taken out.",
         "ja": "読み込んだ出典によれば «{evidence}»[{label}]。下書きの「{claim}」は出典と食い違うため除きました。",
     },
+    # No sentence of the draft could be checked: what the sources say of the question, quoted.
+    "answer.sources_say_of_it": {
+        "en": "No sentence of the draft could be checked against the sources read; of the question they say: "
+              "«{evidence}» [{label}]",
+        "ja": "下書きの文はどれも出典で確認できませんでした。質問について、出典にはこうあります: «{evidence}»[{label}]",
+    },
     "answer.no_direct_answer": {
         "en": "The sources read do not answer the question directly; no checked sentence could be given here.",
         "ja": "読み込んだ出典は質問に直接答えていないため、ここに示せる確認済みの文はありません。",
