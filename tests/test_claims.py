@@ -176,3 +176,19 @@ def test_splitting_is_linear_in_the_answers_length():
 ])
 def test_a_claims_text_loses_the_word_joining_its_citations(cited, plain):
     assert strip_citations(cited) == plain
+
+
+@pytest.mark.parametrize("line, expected", [
+    # Qwen2.5-Coder-1.5B, bench_answers.py (2026-11-29): every line of a section opened so.
+    ("[Source: [S1][S3]] Mount Fuji is 3,776 meters (12,388 feet) tall.",
+     "Mount Fuji is 3,776 meters (12,388 feet) tall [S1][S3]."),
+    ("Sources: [S2] Ollama listens on port 11434.", "Ollama listens on port 11434 [S2]."),
+    ("- [S1] 富士山の標高は3,776メートルです。", "- 富士山の標高は3,776メートルです[S1]。"),
+    ("出典: [S1] 富士山は日本で最も高い山です。", "富士山は日本で最も高い山です[S1]。"),
+    # Two sentences after the label: which one it is for is not known; left as written.
+    ("[S1] Fuji is high. It erupted in 1707.", "[S1] Fuji is high. It erupted in 1707."),
+])
+def test_citations_written_before_their_sentence_go_to_its_end(line, expected):
+    ledger = [{"label": f"S{n}", "url": f"https://s{n}.example", "title": f"Source {n}"} for n in (1, 2, 3)]
+    text, _ = normalise_citations(line + "\n", ledger)
+    assert text == expected + "\n"

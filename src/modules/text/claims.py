@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 # The one citation grammar and URL pattern live in core (the language measure below text
 # needs them too); re-exported here, where the rest of text has always found them.
-from research.modules.core.grammar import CITATION_GROUP, INLINE_CODE, JOINED_CITATIONS, URL_IN_PROSE
+from research.modules.core.grammar import CITATION_GROUP, INLINE_CODE, JOINED_CITATIONS, NORMALISED_CITATIONS, URL_IN_PROSE
 
 # "[^1]: Smith, https://…" or "[1]: https://…": a footnote list written by the model.
 _FOOTNOTE_DEFINITION = re.compile(r"^\s{0,3}[\[［]\^?([0-9０-９]{1,3})[\]］]\s*[:：]\s*(.*)$", re.MULTILINE)
@@ -196,7 +196,35 @@ def normalise_citations(draft: str, sources: list[dict]) -> tuple[str, list[dict
     if footnotes:
         text = _FOOTNOTE_DEFINITION.sub("", text)
         text = re.sub(r"\n{3,}", "\n\n", text).rstrip() + ("\n" if draft.endswith("\n") else "")
-    return text, changes
+    return _citations_led_to_the_end(text, changes), changes
+
+
+# "[Source: [S1][S3]] Mount Fuji is 3,776 meters tall." (Qwen2.5-Coder-1.5B, every line of a
+# section), "Sources: [S2] …", 「出典: [S1] …」: the citations named before the sentence they are for.
+_LEADING_CITATIONS = re.compile(
+    r"^(?P<lead>[ \t]*(?:[-*+]\s+|\d+\.\s+)?)"
+    rf"(?:[\[［(（]\s*(?:sources?|出典|ソース)\s*[:：]\s*(?P<wrapped>{NORMALISED_CITATIONS})\s*[\]］)）]"
+    rf"|(?:sources?|出典|ソース)\s*[:：]\s*(?P<named>{NORMALISED_CITATIONS})"
+    rf"|(?P<bare>{NORMALISED_CITATIONS}))[ \t]*(?P<sentence>[^\n\[]+?)(?P<end>[.。!?！？]?)[ \t]*$",
+    re.IGNORECASE | re.MULTILINE)
+
+
+def _citations_led_to_the_end(text: str, changes: list[dict]) -> str:
+    """A line that opens with its citations ("[Source: [S1][S3]] X is Y.", "[S1] X is Y.") and
+    holds one sentence citing nothing else: the citations put where every sentence has them,
+    at its end ("X is Y [S1][S3]."), so the sentence reads as a sentence and not as a label."""
+
+    def move(match: re.Match[str]) -> str:
+        sentence = match.group("sentence").rstrip()
+        cites = match.group("wrapped") or match.group("named") or match.group("bare")
+        if len(split_sentences(sentence)) != 1 or not re.search(r"\w", sentence):
+            return match.group(0)
+        joiner = "" if re.search(r"[\u3040-\u30ff\u3400-\u9fff）」』]$", sentence) else " "
+        moved = f"{match.group('lead')}{sentence}{joiner}{cites}{match.group('end')}"
+        changes.append({"from": match.group(0).strip(), "to": moved.strip()})
+        return moved
+
+    return _LEADING_CITATIONS.sub(move, text)
 
 
 def strip_citations(text: str) -> str:
