@@ -209,3 +209,18 @@ def test_a_claim_joining_statements_is_read_as_each_of_them_for_a_status():
     assert clause_conflict("These contributions are not counted towards income, and all gains are tax-deferred.",
                            "Contributions are counted towards income in some plans. All gains are tax-deferred.",
                            "en") is None
+
+
+def test_a_japanese_claim_joining_statements_is_read_as_each_of_them_for_a_status():
+    from research.modules.text.polarity import conjoined_statements
+
+    page = "フリースレッド版ビルドはPython 3.14で正式にサポートされたが、まだ既定のビルドではない。"
+    claim = "フリースレッド版ビルドはPython 3.14で既定のビルドになり、GILが無効になっている。"
+    assert conjoined_statements(claim, "ja") == ["フリースレッド版ビルドはPython 3.14で既定のビルドになり",
+                                                 "フリースレッド版ビルドはGILが無効になっている。"]
+    conflict = clause_conflict(claim, page, "ja")
+    assert conflict is not None and conflict.quote == page
+    # A second statement with a topic of its own keeps it; one with no topic to give is not guessed.
+    assert conjoined_statements("富士山は活火山で、最後の噴火は1707年です。", "ja") == [
+        "富士山は活火山で", "最後の噴火は1707年です。"]
+    assert conjoined_statements("正式にサポートされ、既定のビルドになった。", "ja") == []

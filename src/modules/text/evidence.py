@@ -944,7 +944,7 @@ def polarity_conflicts(read: ClaimEvidence) -> Finding | None:
     # together; the one denying its first statement may not be among them ("…is the default
     # build, and it has the GIL disabled": the passage on the GIL says most of it, the one that
     # says "still not the default build" is read here). Unless a passage says that statement.
-    for passage in read.candidates if read.language != "ja" else ():
+    for passage in read.candidates:
         if passage.field or passage in read.assembled:
             continue
         denied = conjoined_conflict(read.claim, passage.text, read.language)

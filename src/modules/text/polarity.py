@@ -158,11 +158,22 @@ _FINITE_EN = re.compile(r"\b(?:is|are|was|were|has|have|had|became|becomes|remai
 _PRONOUN_SUBJECT_EN = re.compile(r"^(?:it|they)\b\s*", re.IGNORECASE)
 
 
-def conjoined_statements(claim: str) -> list[str]:
-    """An English claim that joins statements ("The free-threaded build of Python 3.14 is the
-    default build, and it has the GIL disabled"), as statements of their own, a pronoun that
-    opens one given the first statement's subject ("The free-threaded build of Python 3.14 has
-    the GIL disabled"); [] when it joins none, or when a pronoun's subject cannot be told."""
+# Japanese joins statements with a verb's or the copula's continuative form and a comma
+# (「…既定のビルドで、スレッドが…」, 「…になり、…」, 「…し、…」); a contrast (〜が、) is a clause break
+# of its own (``_CLAUSE_BREAK_JA``).
+_CONJOINED_JA = re.compile(r"(?<=[でりしてく])、")
+# The topic a Japanese sentence opens with: its first 「…は」, short and unbroken.
+_TOPIC_JA = re.compile(r"^[^、。]{1,30}?は(?!ず)")
+
+
+def conjoined_statements(claim: str, language: Language = "en") -> list[str]:
+    """A claim that joins statements ("The free-threaded build of Python 3.14 is the default
+    build, and it has the GIL disabled"; 「フリースレッド版は既定のビルドで、スレッドが…」), as
+    statements of their own, a pronoun that opens one given the first statement's subject ("The
+    free-threaded build of Python 3.14 has the GIL disabled"), a Japanese statement without a
+    topic of its own given the first one's; [] when it joins none, or when a subject cannot be told."""
+    if language == "ja":
+        return _conjoined_statements_ja(claim)
     parts = [p.strip() for p in _CONJOINED_EN.split(claim) if p and p.strip()]
     if len(parts) < 2:
         return []
@@ -181,9 +192,17 @@ def conjoined_statements(claim: str) -> list[str]:
     return statements if len(statements) > 1 else []
 
 
+def _conjoined_statements_ja(claim: str) -> list[str]:
+    parts = [p.strip() for p in _CONJOINED_JA.split(claim) if p and p.strip()]
+    topic = _TOPIC_JA.match(parts[0]) if len(parts) > 1 else None
+    if topic is None:
+        return []
+    return [parts[0], *(part if _TOPIC_JA.match(part) else topic.group(0) + part for part in parts[1:])]
+
+
 def clause_conflict(claim: str, passage: str, language: Language) -> Conflict | None:
     """The passage sentence that denies the claim, or gives its subject another status, clause by
-    clause; None when none does (or the alignment is not sure). An English claim that joins two
+    clause; None when none does (or the alignment is not sure). A claim that joins two
     statements is read as each of them too, for a status word: "X is the default build, and it
     has the GIL disabled" is denied by "…though it is still not the default build", which lines
     up with its first statement and not with the whole (the real 1.5B model's GIL answer, issue 44)."""
@@ -198,10 +217,9 @@ def conjoined_conflict(claim: str, passage: str, language: Language) -> tuple[st
     """(the statement, the conflict) where the passage denies one of the statements an English
     claim joins (``conjoined_statements``), or gives its subject another status. Only a status
     word's: a plain "not" read this way was wrong 4 times of 5 on RAGTruth train ("no more than
-    8 inches", "refusal to include", a question)."""
-    if language == "ja":
-        return None
-    for statement in conjoined_statements(claim):
+    8 inches", "refusal to include", a question); in Japanese a plain denial is the clause's own
+    (〜ない), which ``_whole_claim_conflict`` reads already."""
+    for statement in conjoined_statements(claim, language):
         if _statuses(statement, language):
             conflict = _whole_claim_conflict(statement, passage, language)
             if conflict is not None and conflict.detail != "not":
