@@ -13,7 +13,7 @@ from research.modules.text.analyser import key_words
 from research.modules.text.claims import normalise_citations, split_sentences, strip_citations
 from research.modules.text.style import check_sentence, citations, remove_violations
 from research.modules.text.tokens import estimate_tokens
-from research.modules.text.passages import evidence_block, rank_passages
+from research.modules.text.passages import evidence_block, focused, rank_passages
 from research.modules.text.questions import is_yes_no
 from research.state import AgentState
 from research.state.models import (
@@ -106,7 +106,7 @@ async def draft_answer(state: AgentState, deps: WorkflowDependencies) -> AgentSt
             system += DRAFT_DISAGREEMENTS_RULE[lang].format(items=disagreement_lines(disagreements.items, lang))
         frame = DRAFT_USER[lang].format(question=question, evidence="")
         # Ranked once; each (shrinking) attempt takes a prefix of the same ranking.
-        ranked = rank_passages(sources, [state["question"], *sub_questions])
+        ranked = focused(rank_passages(sources, [state["question"], *sub_questions]), sources)
         budget = deps.model.context_budget(ANSWER_RESERVE_TOKENS) - estimate_tokens(system + frame)
         # The evidence budget is an estimate; if Ollama still reports a full context, the
         # evidence is halved and the draft asked again (context_fit.py), never cut silently.
