@@ -130,3 +130,13 @@ def test_the_draft_reads_its_best_passages_and_short_sources_whole_not_everythin
     assert any(p.label == "S6" for p in kept)  # the best of the other language stays
     block = evidence_block(sources, kept, 2000)
     assert block.index("[S1]") < block.index("Major cognitive deficits")
+
+
+def test_a_key_fact_inside_a_paragraph_shown_is_not_said_twice():
+    source = {"label": "S1", "language": "en", "status": "ok", "title": "Fuji", "url": "https://a.example/fuji",
+              "key_facts": ["Mount Fuji is 3,776 m high."],
+              "markdown": "Mount Fuji is 3,776 m high. It last erupted in 1707."}
+    ranked = rank_passages([source], ["How high is Mount Fuji?"])
+    assert [p.text for p in ranked] == ["Mount Fuji is 3,776 m high.", "Mount Fuji is 3,776 m high. It last erupted in 1707."]
+    block = evidence_block([source], ranked, 500)
+    assert block.count("Mount Fuji is 3,776 m high.") == 1 and "It last erupted in 1707." in block

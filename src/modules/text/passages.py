@@ -173,7 +173,10 @@ def evidence_block(sources: list[dict[str, Any]], ranked: list[RankedPassage], b
         chosen.setdefault(passage.label, []).append((passage.position, text))
     blocks = []
     for label, passages in chosen.items():
-        lines = [f"- {_data(text)}" for _, text in sorted(passages)]
+        texts = [text for _, text in sorted(passages)]
+        # A key fact is a sentence of a paragraph: with the paragraph shown it is said twice.
+        texts = [text for n, text in enumerate(texts) if not any(n != m and text in other for m, other in enumerate(texts))]
+        lines = [f"- {_data(text)}" for text in texts]
         blocks.append(headers[label] + "\n" + "\n".join(lines))
     if not blocks:
         return ""
