@@ -1306,3 +1306,20 @@ async def test_a_draft_nothing_of_which_could_be_checked_gives_the_sources_words
     verification = (await _verify(dict(state, documents=other), _deps(FakeModel(), loops=0)[0]))["verification"]
     assert "«" not in verification["annotated_draft"]
     assert "読み込んだ出典は質問に直接答えていないため" in verification["annotated_draft"]
+
+
+async def test_a_value_corrected_and_a_joined_sentence_cut_in_one_draft_both_land_where_they_belong():
+    # The value correction changes the draft's length before the cut reads its sentences' places.
+    source = ("Ollama listens on port 11434 by default.\n\nThe free-threaded build became officially supported "
+              "in Python 3.14, though it is still not the default build.\n\nIn the free-threaded build the GIL is "
+              "disabled, so threads can run Python code in parallel on several cores.")
+    ledger = [dict(LEDGER[0], label="S1", language="en", suspicious=False, markdown=source)]
+    draft = ("## Findings\nOllama listens on port 8080 by default [S1]. The free-threaded build of Python 3.14 is the "
+             "default build, and it has the GIL disabled, allowing threads to run Python code in parallel on several "
+             "cores [S1].\n")
+    verification = (await _verify(dict(_state(draft, language="en"), documents=ledger), _deps(FakeModel(), loops=0)[0]))["verification"]
+    texts = [claim["text"] for claim in verification["claims"]]
+    assert texts == ["Ollama listens on port 11434 by default.",
+                     "The free-threaded build of Python 3.14 is the default build.",
+                     "The free-threaded build of Python 3.14 has the GIL disabled, allowing threads to run Python code "
+                     "in parallel on several cores."], texts

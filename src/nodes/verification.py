@@ -168,10 +168,13 @@ async def verify_claims(state: AgentState, deps: WorkflowDependencies) -> Comman
     # passage and checked again: "port 11444" becomes the passage's "11434" (a small model changes values
     # it copies; the source's value is the one to keep).
     draft, corrected = _correct_values(draft, claims, assessments, index)
+    if corrected:
+        claims = _claims_of(draft, titles)
+        assessments = [assess_claim(claim, index) for claim in claims]
     # A sentence that joins a denied statement to a true one is cut in two, each checked on its
     # own: the false one goes as contradicted, the true one stays.
     draft, split = _split_denied_statements(draft, claims, assessments, index)
-    if corrected or split:
+    if split:
         claims = _claims_of(draft, titles)
         assessments = [assess_claim(claim, index) for claim in claims]
     methods = ["none" if a.verdict == "citation_invalid" or a.reason == "no_sources" else "lexical" for a in assessments]
