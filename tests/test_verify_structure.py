@@ -241,3 +241,21 @@ def test_english_names_exchanged_around_the_same_verb_are_contradicted_when_the_
     assert _outcome("Japan defeated China in the war of 1894 [S1].", source) == "supported"
     # the passive turns the order round by itself
     assert _outcome("Japan defeated China in 1894 [S1].", "In 1894 China was defeated by Japan.") != "unsupported"
+
+
+def test_a_question_a_study_sets_out_to_answer_is_not_its_answer():
+    # PubMedQA PQA-L 23234860 (pubmedqa/dev.json), its context quoted; the real 1.5B model's
+    # headline "Yes, delays … do impact survival" was supported by the study's own question.
+    from research.modules.text.structure import stance_problem
+
+    evidence = ("The purpose of this study was to evaluate whether time to primary treatment (TPT) in breast cancer "
+                "impacts survival. Treatment delays in breast cancer are generally thought to affect prognosis but "
+                "the impact on survival remains unclear.")
+    assert stance_problem("Delays in time to primary treatment of breast cancer impact survival.", evidence, "en") \
+        == "hedge_dropped"
+    # A claim that reports the question, or the doubt, says what the study says.
+    assert stance_problem("The study evaluated whether time to primary treatment impacts survival.", evidence, "en") is None
+    assert stance_problem("The impact of treatment delays on survival remains unclear.", evidence, "en") is None
+    # An instruction's "whether" is no study's question.
+    assert stance_problem("Choose how to unlock the drive.", "Choose whether to unlock the drive with a password.",
+                          "en") is None

@@ -114,6 +114,18 @@ _HEDGE_EN = re.compile(
     r"are said to|was said to|suspected|rumou?red|unconfirmed)\b",
     re.IGNORECASE,
 )
+# A question a study sets out to answer, or one left open, is not an answer: "The purpose of this
+# study was to evaluate whether time to primary treatment impacts survival", "the impact on
+# survival remains unclear" do not say "delays do impact survival" (the real 1.5B model on
+# PubMedQA, where every abstract states its question so: issue 45). Read in the clauses that say
+# what the claim says; a claim that itself reports the question or the doubt is not held back.
+_OPEN_QUESTION_EN = re.compile(
+    r"\b(?:(?:to|aim(?:ed|s)? to|sought to|we) (?:evaluate|determine|assess|investigate|examine|test|explore|"
+    r"establish|clarify|ascertain) (?:whether|if)|remains? (?:unclear|unknown|uncertain|to be (?:determined|"
+    r"established|seen|clarified))|(?:is|are|was|were) (?:still )?(?:unclear|uncertain))\b", re.IGNORECASE)
+_REPORTS_A_QUESTION_EN = re.compile(
+    r"\b(?:whether|if|unclear|unknown|uncertain|undetermined|to be seen|investigat\w*|determin\w*|evaluat\w*|assess\w*|"
+    r"examin\w*|explor\w*|studied|stud(?:y|ies) (?:of|on|into))\b", re.IGNORECASE)
 _LIMITER_JA = re.compile(r"だけ|のみ|しか|唯一|限り|ばかり")
 _LIMITER_EN = re.compile(r"\b(only|solely|exclusively|just|alone|sole)\b", re.IGNORECASE)
 _OR_EN = re.compile(r"\b(or|either)\b", re.IGNORECASE)
@@ -143,6 +155,8 @@ def stance_problem(claim: str, evidence: str, language: Language) -> str | None:
     """
     said, source = stance(claim, language), stance(evidence, language)
     if source.hedged and not said.hedged:
+        return "hedge_dropped"
+    if language == "en" and _OPEN_QUESTION_EN.search(evidence) and not _REPORTS_A_QUESTION_EN.search(claim):
         return "hedge_dropped"
     if said.hedged and not source.hedged:
         return "hedge_added"
