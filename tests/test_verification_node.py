@@ -1221,15 +1221,19 @@ async def test_an_uncited_sentence_with_a_figure_no_source_gives_is_still_left_o
     assert "下書きの文はどれも出典で確認できませんでした" in answer and "»[S1]" in answer
 
 
+# The page of the GIL question (issue 44): its status paragraph and its paragraph on the GIL.
+GIL_PAGE = ("The free-threaded build became officially supported in Python 3.14, though it is still not the "
+            "default build. The standard build of Python 3.14 still has the GIL enabled by default.\n\n"
+            "In the free-threaded build the GIL is disabled, so threads can run Python code in parallel on "
+            "several cores. Single-threaded code runs somewhat slower in the free-threaded build.")
+
+
 async def test_a_sentence_joining_a_denied_status_to_a_true_statement_is_cut_and_the_true_one_kept():
     # Issue 44, item 7: Qwen2.5-Coder-1.5B's answer to "Is the GIL gone in Python 3.14?" kept
     # "The free-threaded build of Python 3.14 is the default build, and it has the GIL disabled, …"
     # as supported: the passage on the GIL says most of it, and the one that says "still not the
     # default build" was not read against its first statement.
-    source = ("The free-threaded build became officially supported in Python 3.14, though it is still not the "
-              "default build. The standard build of Python 3.14 still has the GIL enabled by default.\n\n"
-              "In the free-threaded build the GIL is disabled, so threads can run Python code in parallel on "
-              "several cores. Single-threaded code runs somewhat slower in the free-threaded build.")
+    source = GIL_PAGE
     ledger = [dict(LEDGER[0], label="S1", language="en", suspicious=False, markdown=source)]
     draft = ("## Summary\nThe free-threaded build of Python 3.14 is the default build, and it has the GIL disabled, "
              "allowing threads to run Python code in parallel on several cores [S1].\n")
@@ -1270,10 +1274,7 @@ async def test_a_sentence_pointing_back_at_a_sentence_taken_out_names_what_it_me
     # Issue 44, item 7: the real 1.5B model's "The GIL is disabled in this build, …" stayed after
     # its sentence about the free-threaded build was taken out, and the page's quote about the
     # standard build was put before it: "this build" then read as the standard build.
-    source = ("The free-threaded build became officially supported in Python 3.14, though it is still not the "
-              "default build. The standard build of Python 3.14 still has the GIL enabled by default.\n\n"
-              "In the free-threaded build the GIL is disabled, so threads can run Python code in parallel on "
-              "several cores.")
+    source = GIL_PAGE
     ledger = [dict(LEDGER[0], label="S1", language="en", suspicious=False, markdown=source)]
     draft = ("## Summary\nThe free-threaded build of Python 3.14 is the default build [S1]. The GIL is disabled in "
              "this build, allowing threads to run Python code in parallel on several cores [S1].\n")
