@@ -222,7 +222,8 @@ async def verify_claims(state: AgentState, deps: WorkflowDependencies) -> Comman
         titles=titles, program=PROGRAM_TEXT, topic=topic,
         sub_questions=sub_questions if len(sub_questions) > 1 else [], question=question,
         wrong_language=frozenset(t.strip() for t in language_check.not_rewritten),
-        on_the_question=sentence_on_the_question(question, ledger_mappings(d for d in documents if d.status == "ok")),
+        on_the_question=lambda: sentence_on_the_question(question, ledger_mappings(d for d in documents
+                                                                                  if d.status == "ok")),
     )
     annotated = assembly.answer
     summary.removed = sum(1 for v in verdicts if v.removed)

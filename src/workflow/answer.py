@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 from dataclasses import dataclass, field
-from typing import Iterable
+from typing import Callable, Iterable
 
 from research.modules.core.grammar import JOINED_CITATIONS, TITLE_NUMBER, URL_IN_PROSE, renumbered_titles
 from research.modules.core.i18n import t
@@ -583,12 +583,13 @@ def assemble_answer(
     sub_questions: list[str] | None = None,
     question: str = "",
     wrong_language: frozenset[str] = frozenset(),
-    on_the_question: SourceSentence | None = None,
+    on_the_question: Callable[[], SourceSentence | None] | None = None,
 ) -> Assembly:
     """The answer a person reads: ``draft`` with only what the verdicts let stand (see the
     module docstring). Sets ``removed``/``removed_reason`` on the verdicts it takes out.
-    ``on_the_question``: the sentence of the sources that names most of what the question
-    names, quoted where no sentence of the draft could lead the Summary."""
+    ``on_the_question``: finds the sentence of the sources that names most of what the question
+    names, quoted where no sentence of the draft could lead the Summary (asked only then: it
+    reads every sentence of every source)."""
     titles = list(titles)
     by_start = {claim.start: (claim, verdict) for claim, verdict in zip(claims, verdicts)}
     edits = _Edits(draft, body_sentences(draft), by_start)
@@ -615,13 +616,14 @@ def assemble_answer(
         edits.replacement[first] = _said_with_the_sources(against, edits.replacement.get(first, ""), language)
         edits.status[first] = edits.status.get(first) or "supported"
         kept_summary = kept_summary or [first]
-    elif summary and not kept_summary and on_the_question is not None:
+    elif summary and not kept_summary and on_the_question is not None \
+            and (quoted := on_the_question()) is not None:
         # Nothing of the draft could be checked (a draft in the other language than its sources,
         # a judge that decides nothing): the sources' own words on the question, not a bare
         # "they do not answer" (the real 1.5B model's Japanese GIL answer, issue 44).
         first = summary[0]
         edits.replacement[first] = t("answer.sources_say_of_it", language,
-                                     evidence=_short_quote(on_the_question.text), label=on_the_question.label)
+                                     evidence=_short_quote(quoted.text), label=quoted.label)
         edits.status[first] = "supported"
         kept_summary = [first]
 
