@@ -48,6 +48,13 @@ def assess(claim: str, passage: str, language: str):
         # Another port in the same slot ("port … by default"): the passage's value is there to correct it.
         ("Ollama serves a REST API on port 11444 by default [S1].", OLLAMA_EN, "en", "number_mismatch", "11444", "11434"),
         ("Ollamaはデフォルトでポート11444でREST APIを提供する[S1]。", OLLAMA_JA, "ja", "number_mismatch", "11444", "11434"),
+        # The real 1.5B model (bench_answers.py): the year of the acceptance given to the build that
+        # shipped in another year. The claim says both sentences' things; its clause around 2023 says
+        # the second's.
+        ("Python got free-threading in 2023, with Python 3.13, released in October 2024, shipping an "
+         "experimental free-threaded build [S1].", PEP_EN, "en", "number_mismatch", "2023", "2024"),
+        ("Pythonは2023年にフリースレッド版を得て、Python 3.13は2024年10月にリリースされた[S1]。", PEP_JA, "ja",
+         "number_mismatch", "2023年", "2024年"),
     ],
 )
 def test_a_value_given_for_another_thing_is_contradicted(claim, passage, language, reason, bound, given):
@@ -81,12 +88,29 @@ def test_a_value_given_for_another_thing_is_contradicted(claim, passage, languag
         ("Python 3.13, released in October 2024, ships an experimental free-threaded build [S1].",
          ("Python 3.13 was released in October 2024. Python 3.13 ships an experimental free-threaded build. "
           "PEP 703 was accepted in 2023."), "en"),
+        # Each year in a clause that says its own sentence's thing.
+        ("The Python Steering Council accepted PEP 703 in 2023, and Python 3.13, released in October 2024, "
+         "ships an experimental free-threaded build [S1].", PEP_EN, "en"),
+        ("In 2023, the Python Steering Council accepted PEP 703, and Python 3.13 shipped an experimental "
+         "free-threaded build in October 2024 [S1].", PEP_EN, "en"),
     ],
 )
 def test_a_value_in_the_aligned_sentence_stays_supported(claim, passage, language):
     found = assess(claim, passage, language)
     assert (found.outcome, found.reason) == ("supported", "supported")
     assert found.bound_value is None and found.passage_value is None
+
+
+def test_a_year_the_passage_counts_from_another_is_not_contradicted_by_that_other_year():
+    # RAGTruth train (a CNN article on Adam Gadahn, a clean answer): 1998 is 1995 + "three years
+    # later", so the sentence that says the move gives 1995 for another event.
+    passage = ("He converted to Islam in 1995 and left the United States for Pakistan three years later. A former "
+               "al Qaeda member told CNN that he was tasked with greeting Gadahn at Peshawar airport in September "
+               "1998. In the years after 9/11, Gadahn rose through the ranks in the tribal areas of Pakistan, "
+               "becoming its chief official English-language propagandist.")
+    found = assess("He left the United States for Pakistan in 1998 and joined al Qaeda, where he rose through the "
+                   "ranks and became the chief official English-language propagandist [S1].", passage, "en")
+    assert found.outcome != "unsupported" and found.passage_value is None
 
 
 def test_the_qubit_claim_with_the_right_values_is_never_contradicted():

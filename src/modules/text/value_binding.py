@@ -379,7 +379,7 @@ def bind_values(
     # "1" also numbers the passage's lists.
     claim_units = words | frozenset("#" + v for m, kind in typed if kind != "bare" for v in m.values)
     aligner = _Aligner(sentences, weight)
-    problems = _unbound_numbers(typed, claim_units, aligner)
+    problems = _unbound_numbers(typed, claim_units, aligner, claim, words)
     problems += _paired_elsewhere(typed, sentences, {b.claim_value for b in problems})
     problems += _said_of_another(claim, language, typed, sentences,
                                  {b.claim_value for b in problems if b.outcome == "contradicted"})
@@ -396,7 +396,7 @@ def bind_values(
 
 
 def _unbound_numbers(typed: tuple[tuple[NumberMention, str], ...], claim_units: frozenset[str],
-                     aligner: _Aligner) -> list[Binding]:
+                     aligner: _Aligner, claim: str = "", words: frozenset[str] = frozenset()) -> list[Binding]:
     """Each figure of the claim (with its kind) that the aligned sentence gives otherwise, or
     that several sentences give for values of its kind."""
     if not typed:
@@ -453,7 +453,8 @@ def _unbound_numbers(typed: tuple[tuple[NumberMention, str], ...], claim_units: 
         if holders:
             of_kind = {min(m.values) for typed_here in sentence_typed for m, k in typed_here if k == kind}
             if len(of_kind | {min(mention.values)}) >= 2:
-                problems.append(Binding("unbound", UNBOUND, mention.text, "number", None, aligned, complete))
+                given = _given_for_another(mention, kind, claim, words, aligner, holders, sentence_typed)
+                problems.append(given or Binding("unbound", UNBOUND, mention.text, "number", None, aligned, complete))
                 continue
         # The aligned sentence gives its figures without naming them, and the claim's is not among
         # them: 「1992年選挙で132議席」 against 「議席数は、1992年選挙では85、1997年選挙では99…」 (the
@@ -468,6 +469,46 @@ def _unbound_numbers(typed: tuple[tuple[NumberMention, str], ...], claim_units: 
 # Where a clause of a passage sentence ends: a year and the figure beside it in one clause are a
 # pair ("from 85 in the 1992 election to 99 in 1997", 「1992年選挙では85、1997年選挙では99」).
 _CLAUSE_END = re.compile(r"[,;:、，；。]|\s(?:and|to|while|but|whereas|versus|vs\.?)\s", re.IGNORECASE)
+
+
+# A time given from another ("three years later", 「その3年後」): the sentence's year is not its event's.
+_RELATIVE_TIME = re.compile(r"\b(?:later|earlier|afterwards?|ago|before|after|prior|previous|following|next|same year|"
+                            r"that year)\b|後|前|翌|同年|前年|昨年|来年", re.IGNORECASE)
+
+
+def _given_for_another(mention: NumberMention, kind: str, claim: str, words: frozenset[str], aligner: _Aligner,
+                       holders: list[int], sentence_typed: list[tuple[tuple[NumberMention, str], ...]]) -> Binding | None:
+    """A year the passage gives for one event, that the claim's clause gives to another: "Python
+    got free-threading in 2023, with Python 3.13, released in October 2024, …" against "The Python
+    Steering Council accepted PEP 703 in 2023. Python 3.13, released in October 2024, ships an
+    experimental free-threaded build." (the real 1.5B model). Read over the whole claim, 2023's
+    sentence cannot be told (the claim also says what the second sentence says); read over the
+    claim's own clause around the year ("Python got free-threading in 2023"), it can: the clause
+    shares two or more words with a sentence that gives one other year, and at most one (its
+    subject) with every sentence holding the claim's. Contradicted, with that sentence's year."""
+    if kind != "year" or not claim or not words:
+        return None
+    clause = next((c for c in _CLAUSE_END.split(prepare(claim)) if c and _number_set(c).contains(mention)), None)
+    if clause is None:
+        return None
+    context = term_set(clause) & words
+    if len(context) < 2:
+        return None
+    scores, top, total = aligner.align(context)
+    if top in holders or aligner.shared(top, context) < 2 or scores[top] < BOUND_SHARE * total:
+        return None
+    if any(aligner.shared(i, context) >= 2 or scores[i] >= BOUND_SHARE * scores[top] for i in holders):
+        return None
+    own = NumberSet([mention])
+    years = {min(m.values): m for m, k in sentence_typed[top] if k == "year" and not own.contains(m)}
+    if len(years) != 1 or any(k == "year" and own.contains(m) for m, k in sentence_typed[top]):
+        return None
+    if _RELATIVE_TIME.search(aligner.sentences[top].text):
+        # "He converted to Islam in 1995 and left the United States for Pakistan three years later"
+        # (RAGTruth): the sentence dates the claim's event from its year, not with it.
+        return None
+    (other,) = years.values()
+    return Binding("contradicted", NUMBER_MISMATCH, mention.text, "number", other.text, aligner.sentences[top], False)
 
 
 def _kinds_may_match(mine: str, theirs: str) -> bool:
