@@ -259,3 +259,30 @@ def test_a_question_a_study_sets_out_to_answer_is_not_its_answer():
     # An instruction's "whether" is no study's question.
     assert stance_problem("Choose how to unlock the drive.", "Choose whether to unlock the drive with a password.",
                           "en") is None
+
+
+def test_a_difficulty_the_source_states_is_not_a_plain_yes():
+    # PubMedQA PQA-L 18843057 (pubmedqa/dev.json, gold "no"), its context quoted; the real 1.5B
+    # model's headline "Yes, manual resuscitator tidal volume measurement can be accurate" was
+    # supported by its words alone.
+    evidence = ("One of the problems with manual resuscitators is the difficulty in achieving accurate volume "
+                "delivery. This study was designed to compare tidal volumes delivered by the squeezing method. "
+                "Ventilation was delivered with a manual resuscitator connected to a microspirometer and volumes "
+                "were measured.")
+    found = _assess("Yes, manual resuscitator tidal volume measurement can be accurate [S1].", evidence)
+    assert (found.outcome, found.reason) == ("uncertain", "hedge_dropped")
+    from research.modules.text.structure import stance_problem
+
+    # A claim that names the difficulty, or denies the plain statement, says what the source says.
+    assert stance_problem("Achieving accurate volume delivery with manual resuscitators is difficult.", evidence,
+                          "en") is None
+    assert stance_problem("Manual resuscitators do not reliably deliver accurate volumes.", evidence, "en") is None
+    # A difficulty in another sentence than the one that says the claim (the shape of RAGTruth
+    # train's restaurant reviews, which the first version of this check held back).
+    assert stance_problem("The restaurant is recommended for its authentic Mexican food.",
+                          "It is hard to find a good authentic Mexican restaurant in town. Reviewers recommend this "
+                          "restaurant for its authentic Mexican food.", "en") is None
+    # The same in Japanese.
+    source_ja = "手動式蘇生器では正確な換気量を送ることが難しい。"
+    assert stance_problem("手動式蘇生器で正確な換気量を送れる。", source_ja, "ja") == "hedge_dropped"
+    assert stance_problem("手動式蘇生器で正確な換気量を送るのは困難だ。", source_ja, "ja") is None

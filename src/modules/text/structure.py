@@ -31,7 +31,7 @@ from research.modules.core.language import Language
 
 # The analyser's one MeCab tagger: a second would map the dictionary (and its 1 MiB page-cache
 # folios) a second time. Without the dictionary nothing here is parsed.
-from research.modules.text.analyser import STOP_WORDS, _tagger, stem
+from research.modules.text.analyser import STOP_WORDS, _tagger, stem, term_set
 
 # --- contrasts: words that exclude each other in one slot ---------------------------------------
 
@@ -126,6 +126,22 @@ _OPEN_QUESTION_EN = re.compile(
 _REPORTS_A_QUESTION_EN = re.compile(
     r"\b(?:whether|if|unclear|unknown|uncertain|undetermined|to be seen|investigat\w*|determin\w*|evaluat\w*|assess\w*|"
     r"examin\w*|explor\w*|studied|stud(?:y|ies) (?:of|on|into))\b", re.IGNORECASE)
+# A difficulty the evidence states about what the claim says plainly: "One of the problems with
+# manual resuscitators is the difficulty in achieving accurate volume delivery" does not say
+# "manual resuscitator tidal volume measurement can be accurate" (the real 1.5B model's "Yes, …"
+# on PubMedQA, supported by its words alone: issue 44). A claim that names a difficulty, a
+# failure or a denial itself is left to the other checks.
+_DIFFICULTY_EN = re.compile(
+    r"\b(?:difficult(?:y|ies)?|hard to|harder to|problems? (?:with|of|in)|fail(?:s|ed|ing|ure)? to|unable to|"
+    r"inability to|challeng(?:e|es|ing) (?:to|of|in))\b", re.IGNORECASE)
+_DIFFICULTY_JA = re.compile(r"困難|難し[いく]|難航|できな|ことができず")
+# What a difficulty is about: the words after it in its clause ("the difficulty in achieving
+# accurate volume delivery"), or in Japanese before it (「正確な換気量を送ることが難しい」).
+_DIFFICULTY_SPAN = 60
+_CLAUSE_STOP = re.compile(r"[.;:!?。；：！？]|,\s|、")
+_DENIES_EN = re.compile(r"\b(?:not|never|no|cannot|without|poor(?:ly)?|inaccurate\w*|limit\w*)\b|n['’]t\b",
+                        re.IGNORECASE)
+_DENIES_JA = re.compile(r"ない|ず[、。]|ません|限界|課題")
 _LIMITER_JA = re.compile(r"だけ|のみ|しか|唯一|限り|ばかり")
 _LIMITER_EN = re.compile(r"\b(only|solely|exclusively|just|alone|sole)\b", re.IGNORECASE)
 _OR_EN = re.compile(r"\b(or|either)\b", re.IGNORECASE)
@@ -158,6 +174,8 @@ def stance_problem(claim: str, evidence: str, language: Language) -> str | None:
         return "hedge_dropped"
     if language == "en" and _OPEN_QUESTION_EN.search(evidence) and not _REPORTS_A_QUESTION_EN.search(claim):
         return "hedge_dropped"
+    if _difficulty_about(claim, evidence, language):
+        return "hedge_dropped"
     if said.hedged and not source.hedged:
         return "hedge_added"
     if said.limited and not source.limited:
@@ -167,6 +185,41 @@ def stance_problem(claim: str, evidence: str, language: Language) -> str | None:
         # lists and alternatives ("a pot or wok") to say this by itself.
         return "or_added" if said.disjunctive else "or_dropped"
     return None
+
+
+def _difficulty_about(claim: str, evidence: str, language: Language) -> bool:
+    """Whether the evidence's sentence that says most of the claim states a difficulty about what
+    the claim says plainly: the words the difficulty is about (its clause, after it in English,
+    before it in Japanese) hold two or more of the claim's words, no sentence without such a
+    difficulty says more of the claim ("hard to find a good authentic Mexican restaurant" beside
+    "recommended for its authentic Mexican food", RAGTruth), and the claim names no difficulty,
+    failure or denial itself."""
+    difficulty, denies = (_DIFFICULTY_JA, _DENIES_JA) if language == "ja" else (_DIFFICULTY_EN, _DENIES_EN)
+    if difficulty.search(claim) or denies.search(claim) or not difficulty.search(evidence):
+        return False
+    said = _plain_terms(claim)
+    hard, plain = 0, 0  # the most of the claim's words a sentence of each kind holds
+    for sentence in _SENTENCE_END.split(evidence):
+        shared = len(said & _plain_terms(sentence))
+        if any(len(said & _plain_terms(about)) >= 2 for about in _what_is_hard(sentence, difficulty, language)):
+            hard = max(hard, shared)
+        else:
+            plain = max(plain, shared)
+    return hard > 0 and hard >= plain
+
+
+def _what_is_hard(sentence: str, difficulty: re.Pattern[str], language: Language) -> list[str]:
+    if language == "ja":
+        return [_CLAUSE_STOP.split(sentence[max(0, m.start() - _DIFFICULTY_SPAN): m.start()])[-1]
+                for m in difficulty.finditer(sentence)]
+    return [_CLAUSE_STOP.split(sentence[m.end(): m.end() + _DIFFICULTY_SPAN])[0] for m in difficulty.finditer(sentence)]
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s*")
+
+
+def _plain_terms(text: str) -> frozenset[str]:
+    return frozenset(t for t in term_set(text) if t not in STOP_WORDS)
 
 
 # --- Japanese clauses -----------------------------------------------------------------------------
