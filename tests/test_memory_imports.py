@@ -138,7 +138,7 @@ def test_the_jusText_stop_words_are_held_once_in_the_form_jusText_reads() -> Non
     assert isinstance(words, StopWords)
     assert justext.core.define_stoplist(words) is words
     expected = {word.lower() for language in get_stoplists() for word in get_stoplist(language)}
-    assert len(words) == len(expected) > 10_000 and set(words) == expected
+    assert len(words) == len(expected) > 10_000 and all(word in words for word in expected)
     assert {"the", "und", "les"} <= expected and all(word in words for word in ("the", "und", "les"))
     assert not any(word in words for word in ("fujisan", "stratovolcano", "The", ""))
 

@@ -284,7 +284,7 @@ def _share_justext_stoplist() -> None:
     into a frozenset (``define_stoplist``) at every page, about 15 MB each. Here the words
     (lower-case already: jusText's ``get_stoplist`` lowers them) are built once, in the fork
     server's warm-up, so that every document's child shares them and none builds them again
-    (0.1-0.2 s), and held as ``stop_words.StopWords``: the same words in about 6 MB instead
+    (0.1-0.2 s), and held as ``stop_words.StopWords``: the same words in about 2 MB instead
     of 18 MiB. A jusText or trafilatura without these names keeps its own way."""
     try:
         import justext.core
