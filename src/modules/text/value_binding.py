@@ -453,8 +453,8 @@ def _unbound_numbers(typed: tuple[tuple[NumberMention, str], ...], claim_units: 
         if holders:
             of_kind = {min(m.values) for typed_here in sentence_typed for m, k in typed_here if k == kind}
             if len(of_kind | {min(mention.values)}) >= 2:
-                given = _given_for_another(mention, kind, claim, words, aligner, holders, sentence_typed)
-                problems.append(given or Binding("unbound", UNBOUND, mention.text, "number", None, aligned, complete))
+                elsewhere = _given_for_another(mention, kind, claim, words, aligner, holders, sentence_typed)
+                problems.append(elsewhere or Binding("unbound", UNBOUND, mention.text, "number", None, aligned, complete))
                 continue
         # The aligned sentence gives its figures without naming them, and the claim's is not among
         # them: 「1992年選挙で132議席」 against 「議席数は、1992年選挙では85、1997年選挙では99…」 (the
