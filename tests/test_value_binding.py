@@ -309,3 +309,12 @@ def test_a_source_named_by_its_numbered_title_gives_no_figure_to_find():
     wrong = assess_claim(split_claims("The study by PubMed 23348330 found that 75% of patients were satisfied with "
                                       "the result [S1].")[0], index)
     assert wrong.outcome != "supported"
+
+
+def test_a_version_in_a_source_title_is_still_a_value_to_check():
+    # A page titled with a version: a claim that names the title still states the version.
+    pages = [{"label": "S1", "status": "ok", "language": "en", "title": "Python 3.14",
+              "markdown": "# Python 3.14\n\nThe free-threaded build first shipped in Python 3.13 as an experiment."}]
+    found = assess_claim(split_claims("The free-threaded build first shipped in Python 3.14 as an experiment [S1].")[0],
+                         EvidenceIndex(pages))
+    assert found.outcome != "supported"

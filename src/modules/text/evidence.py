@@ -379,11 +379,12 @@ class EvidenceIndex:
         # A sentence that is only a page's title ("Mount Fuji: facts and history [S2].") names
         # a source; it states nothing to check, and must not count as a supported claim.
         self.titles = frozenset(_title_key(str(d.get("title") or "")) for d in documents if d.get("title")) - {""}
-        # Titles with a figure in them ("PubMed 23348330", the bench's pages): a claim that names
-        # its source so ("The study by PubMed 23348330 found that 65% …", the real 1.5B model)
-        # gives no figure to find in the text.
+        # Titles with an identifier in them ("PubMed 23348330", the bench's pages): a claim that
+        # names its source so ("The study by PubMed 23348330 found that 65% …", the real 1.5B
+        # model) gives no figure to find in the text. A year or a version in a title ("Python
+        # 3.14") is a value the claim states, and stays one.
         self.numbered_titles = tuple(sorted({str(d["title"]).strip() for d in documents
-                                             if d.get("title") and re.search(r"\d", str(d["title"]))
+                                             if d.get("title") and _IDENTIFIER.search(str(d["title"]))
                                              and len(str(d["title"]).split()) <= _NUMBERED_TITLE_WORDS}, key=len,
                                             reverse=True))
         # The question's own words that no source uses ("What are the main reasons…"): an answer
@@ -510,6 +511,7 @@ class EvidenceIndex:
 
 
 _NUMBERED_TITLE_WORDS = 6  # a title short enough to be named in a sentence as it is written
+_IDENTIFIER = re.compile(r"(?<![\d.,])\d{5,}(?![\d.,])")  # five digits or more: no year, version or amount
 
 
 def _title_key(text: str) -> str:
@@ -754,12 +756,13 @@ _REFERENCE = re.compile(r"\b(?:passages?|documents?|paragraphs?)\s+\d+(?:(?:\s*,
 
 
 def _without_references(text: str, titles: Sequence[str] = ()) -> str:
-    """``text`` with the numbers of its references to given passages, and of the sources' titles
-    it names, blanked (same length)."""
+    """``text`` with the numbers of its references to given passages, and the identifiers of the
+    sources' titles it names, blanked (same length)."""
     text = _REFERENCE.sub(lambda m: re.sub(r"\d", " ", m.group(0)), text)
     for title in titles:
         if title.lower() in text.lower():
-            text = re.sub(re.escape(title), lambda m: re.sub(r"\d", " ", m.group(0)), text, flags=re.IGNORECASE)
+            text = re.sub(re.escape(title), lambda m: _IDENTIFIER.sub(lambda n: " " * len(n.group(0)), m.group(0)),
+                          text, flags=re.IGNORECASE)
     return text
 
 
