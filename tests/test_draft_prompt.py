@@ -62,3 +62,33 @@ async def test_a_yes_no_question_is_drafted_with_its_yes_or_no_first(tmp_path, q
 async def test_a_question_that_asks_for_something_else_gets_no_yes_no_rule(tmp_path, question, language):
     system = await _draft_system_prompt(tmp_path, question, language)
     assert "'Yes,'" not in system and "「はい、」" not in system
+
+
+@pytest.mark.parametrize("language, question, summary_heading", [
+    ("en", "Is the GIL gone in Python 3.14?", "## Summary"),
+    ("ja", "富士山は活火山ですか？", "## 結論"),
+])
+async def test_an_answer_written_into_headings_is_given_back_to_the_body(tmp_path, language, question,
+                                                                         summary_heading):
+    # The real 1.5B model on PubMedQA wrote "## Summary: Yes, …" and a whole finding, citations and
+    # all, as "## …": headings are not claims, so none of it was checked and the Summary was empty.
+    with FakeOllama() as fake:
+        fake.behaviours = {"answer_in_headings"}
+        settings = Settings(ollama_host=fake.url, sessions_dir=tmp_path)
+        model = ModelManager(settings)
+        await model.ensure_ready()
+        history = MemoryHistory()
+        deps = WorkflowDependencies(settings=settings, model=model, web_search=None, parser=None,
+                                    history=history, progress=lambda event: None)
+        state = {"language": language, "question": question, "session_id": "s", "documents": SOURCES}
+        await run_step(draft_answer, state, deps)
+        planted = fake.planted["answer_in_headings"]
+    draft = history.files[("s", "llm_draft.md")]
+    headings = [line for line in draft.splitlines() if line.startswith("#")]
+    assert planted[0].startswith(summary_heading + (": " if language == "en" else "："))
+    assert summary_heading in headings
+    assert not any("[S" in line or len(line) > 80 for line in headings), headings
+    # What the heading held is in the body, under the Summary, to be checked like every sentence.
+    summary_text = planted[0].split(": " if language == "en" else "：", 1)[1]
+    body = draft.split(summary_heading, 1)[1]
+    assert summary_text.split("[")[0].strip() in body

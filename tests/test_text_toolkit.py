@@ -163,3 +163,20 @@ def test_areas_are_in_the_one_units_table() -> None:
     (larger,) = sentence_facts("S3", "The area of Lake Biwa is 850 km².")
     assert english.dimension == japanese.dimension == "area" and english.attribute == "area"
     assert values_agree(english.values[0], japanese.values[0]) and not values_agree(english.values[0], larger.values[0])
+
+
+def test_headings_that_hold_the_answer_are_given_back_to_the_body():
+    from research.modules.llm.hygiene import headings_as_text
+
+    draft = ("## Summary: Yes, closed reduction is satisfying for most patients [S1].\n\n"
+             "## Endarterectomy is a well-established technique. The study by Barrett et al. [S4] found that it "
+             "works.\n\n## 結論：はい、閉鎖整復は満足できる治療です[S1]。\n")
+    out = headings_as_text(draft)
+    assert [line for line in out.splitlines() if line.startswith("#")] == ["## Summary", "## 結論"]
+    assert "\nYes, closed reduction is satisfying for most patients [S1].\n" in out
+    assert "\nEndarterectomy is a well-established technique. The study by Barrett et al. [S4] found that it works.\n" in out
+    assert "\nはい、閉鎖整復は満足できる治療です[S1]。\n" in out
+    # Titles stay titles, numbered, abbreviated or with a colon of their own.
+    titles = ("## 1. Common reasons for failed IUD insertions in community practice:\n## What is the U.S. position?\n"
+              "## Mt. Fuji: facts\n## Step 2: Install the package\n## 富士山の噴火史\n")
+    assert headings_as_text(titles) == titles

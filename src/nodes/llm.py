@@ -8,6 +8,7 @@ from typing import Any, Literal
 from research.modules.core.errors import UserFacingError
 from research.modules.core.language import detect_language
 from research.modules.core.messages.analysis import disagreement_line
+from research.modules.llm.hygiene import headings_as_text
 from research.modules.llm.model_manager import capped_lines
 from research.modules.text.analyser import key_words
 from research.modules.text.claims import normalise_citations, split_sentences, strip_citations
@@ -122,6 +123,8 @@ async def draft_answer(state: AgentState, deps: WorkflowDependencies) -> AgentSt
     deps.progress(Token("\n"))
     rewrites: list[StyleRewrite] = []
     if sources:
+        # A heading the model wrote its answer into is given back to the body, to be checked.
+        draft = headings_as_text(draft)
         # Models cite as they like ([1], 【S1】, footnotes…): from here on only [S#] exists.
         draft, rewritten_citations = normalise_citations(draft, ledger_mappings(documents))
         if rewritten_citations:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from research.modules.core.grammar import ends_sentence
+from research.modules.core.grammar import CITATION_GROUP, ends_sentence
 
 _SEGMENT = re.compile(
     r"<\|channel\|>\s*(\w+)[^<]*?(?:<\|constrain\|>\s*\w+\s*)?<\|message\|>(.*?)"
@@ -197,3 +197,47 @@ def _empty_headings(text: str) -> int | None:
             break
         headings, begin = headings + 1, position
     return begin if headings >= _LOOP_EMPTY_HEADINGS else None
+
+
+# A heading that holds the answer. The real 1.5B model wrote "## Summary: Yes, semi-closed
+# endarterectomy … is an acceptable alternative …" and a whole paragraph, citations and all, as
+# "## Endarterectomy … [S4] found that …" (PubMedQA): headings are not claims, so nothing of it was
+# checked, the Summary stayed empty and the unchecked paragraph was shown as a Findings title.
+_HEADING_LINE = re.compile(r"^([ \t]{0,3}#{1,6})[ \t]+(.*?)[ \t]*#*[ \t]*$")
+_SECTION_WITH_TEXT = re.compile(r"^\**(summary|conclusion|answer|findings|結論|要約|回答|まとめ|調査結果)\**\s*[:：]\s*(\S.*)$",
+                                re.IGNORECASE)
+_SENTENCE_INSIDE = re.compile(r"[a-z]{2}[.!?]\s+[A-Z]|。\S")  # not "U.S. law", "Mt. Fuji", "1. Title"
+_NUMBERED = re.compile(r"^\s*(?:\d+|[a-zA-Z]|[IVX]+)[.)]\s+")  # "1. ", "a) ": a section's number
+_TITLE_MAX_WORDS = 25
+_TITLE_MAX_CHARS_JA = 60
+
+
+def headings_as_text(text: str) -> str:
+    """``text`` with what a model wrote into its headings given back to the body: "## Summary:
+    <sentences>" becomes the heading "## Summary" and its sentences; a heading that is a
+    paragraph (a citation in it, a sentence ending inside it, or longer than any title) becomes
+    that paragraph. Other headings ("## 1. Common reasons:", "## Step 2: Install it") stay."""
+    out: list[str] = []
+    for line in text.split("\n"):
+        match = _HEADING_LINE.match(line)
+        if match is None:
+            out.append(line)
+            continue
+        marks, title = match.groups()
+        named = _SECTION_WITH_TEXT.match(title)
+        if named is not None:
+            out += [f"{marks} {named.group(1)}", "", named.group(2), ""]
+        elif _is_a_paragraph(title):
+            out += ["", title, ""]
+        else:
+            out.append(line)
+    return "\n".join(out)
+
+
+def _is_a_paragraph(title: str) -> bool:
+    title = _NUMBERED.sub("", title)
+    if CITATION_GROUP.search(title) or _SENTENCE_INSIDE.search(title):
+        return True
+    if re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", title):
+        return len(title) > _TITLE_MAX_CHARS_JA
+    return len(title.split()) > _TITLE_MAX_WORDS
