@@ -95,6 +95,12 @@ def test_the_process_finder_reads_a_spawned_server_s_arguments_as_before(tmp_pat
     server = subprocess.Popen([sys.executable, "-c", "import sys, time; time.sleep(60)", "research.servers.web.server",
                                "--cache-root", str(folder)])
     try:
+        # Until the child has exec'd, its /proc cmdline is still this interpreter's (the test ran
+        # the finder in that gap about once in 20 runs of the quick loop): wait for the exec only.
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and b"research.servers.web.server" not in \
+                Path(f"/proc/{server.pid}/cmdline").read_bytes():
+            time.sleep(0.01)
         assert web_search_servers(folder, parent=os.getpid()) == [server.pid]
     finally:
         server.kill()
