@@ -286,3 +286,23 @@ def test_a_difficulty_the_source_states_is_not_a_plain_yes():
     source_ja = "手動式蘇生器では正確な換気量を送ることが難しい。"
     assert stance_problem("手動式蘇生器で正確な換気量を送れる。", source_ja, "ja") == "hedge_dropped"
     assert stance_problem("手動式蘇生器で正確な換気量を送るのは困難だ。", source_ja, "ja") is None
+
+
+def test_a_comparison_turned_round_is_not_supported():
+    # PubMedQA PQA-L 18843057 (pubmedqa/dev.json), its context quoted; the real 1.5B model turned
+    # the comparison round and its words alone had it supported.
+    evidence = ("This study was designed to compare tidal volumes delivered by the squeezing method, physical "
+                "characteristics and education and practice levels. Tidal volume delivered by two hands was "
+                "significantly greater than that delivered by one hand (r = 0.398, p<0.01).")
+    turned = _assess("The mean tidal volumes delivered by the squeezing method were significantly greater than those "
+                     "delivered by two hands (p<0.01) [S1].", evidence)
+    assert (turned.outcome, turned.reason) == ("uncertain", "role_unclear")
+    # The comparison as the source makes it, and the same with "less than" the other way round.
+    assert _outcome("Tidal volume delivered by two hands was significantly greater than that delivered by one hand "
+                    "(p<0.01) [S1].", evidence) == "supported"
+    from research.modules.text.structure import english_comparison_reversed
+
+    assert english_comparison_reversed("Tidal volume delivered by one hand was significantly less than that "
+                                       "delivered by two hands.", evidence) is None
+    assert english_comparison_reversed("Tidal volume delivered by two hands was significantly less than that "
+                                       "delivered by one hand.", evidence) is not None

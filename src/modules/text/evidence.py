@@ -58,6 +58,7 @@ from research.modules.text.polarity import (
 from research.modules.text.questions import answer_word, asks_for_a_name_or_value, is_yes_no
 from research.modules.text.structure import (
     DOUBT_JA,
+    english_comparison_reversed,
     english_contrast,
     english_exchange,
     english_role_swap,
@@ -1264,7 +1265,7 @@ def _structural_conflict(
     if unclear is not None:
         return unclear
     for passage in assembled:
-        swap = english_role_swap(claim, passage.text, set(key))
+        swap = english_role_swap(claim, passage.text, set(key)) or english_comparison_reversed(claim, passage.text)
         if swap is not None:
             return "role_unclear", "/".join(swap), passage
     contrast = english_contrast(set(words), set(found))
