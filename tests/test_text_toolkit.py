@@ -178,5 +178,9 @@ def test_headings_that_hold_the_answer_are_given_back_to_the_body():
     assert "\nはい、閉鎖整復は満足できる治療です[S1]。\n" in out
     # Titles stay titles, numbered, abbreviated or with a colon of their own.
     titles = ("## 1. Common reasons for failed IUD insertions in community practice:\n## What is the U.S. position?\n"
-              "## Mt. Fuji: facts\n## Step 2: Install the package\n## 富士山の噴火史\n")
+              "## Mt. Fuji: facts\n## Step 2: Install the package\n## 富士山の噴火史\n"
+              # PubMedQA 11149643's question, 26 words, as its section's title.
+              "## 1. Is semi-closed endarterectomy of the superficial femoral artery combined with a short venous "
+              "bypass in case of insufficient venous material an acceptable alternative for limb-threatening "
+              "ischemia?\n")
     assert headings_as_text(titles) == titles

@@ -238,6 +238,8 @@ def _is_a_paragraph(title: str) -> bool:
     title = _NUMBERED.sub("", title)
     if CITATION_GROUP.search(title) or _SENTENCE_INSIDE.search(title):
         return True
+    if title.rstrip("*_ ").endswith(("?", "？")):
+        return False  # a sub-question as its section's title, however long (PubMedQA's run to 26 words)
     if re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", title):
         return len(title) > _TITLE_MAX_CHARS_JA
     return len(title.split()) > _TITLE_MAX_WORDS
