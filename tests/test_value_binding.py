@@ -318,3 +318,22 @@ def test_a_version_in_a_source_title_is_still_a_value_to_check():
     found = assess_claim(split_claims("The free-threaded build first shipped in Python 3.14 as an experiment [S1].")[0],
                          EvidenceIndex(pages))
     assert found.outcome != "supported"
+
+
+def test_a_study_named_by_another_page_s_title_is_not_taken_for_the_cited_one():
+    # The real 1.5B model (PubMedQA 23348330 asked again): "The study by PubMed 20401819 found …"
+    # citing a page titled PubMed 24630333. The other page's number is a figure the cited one lacks.
+    pages = [
+        {"label": "S1", "status": "ok", "language": "en", "title": "PubMed 24630333",
+         "markdown": ("# PubMed 24630333\n\nUltrasound is currently not established for the diagnosis of fractures, "
+                      "but it is superior to X-ray for dislocation identification.")},
+        {"label": "S2", "status": "ok", "language": "en", "title": "PubMed 20401819",
+         "markdown": "# PubMed 20401819\n\nThe Hawkins sign predicts avascular necrosis."},
+    ]
+    index = EvidenceIndex(pages)
+    said = ("found that ultrasound is currently not established for the diagnosis of fractures, but it is superior "
+            "to X-ray for dislocation identification [S1].")
+    wrong = assess_claim(split_claims("The study by PubMed 20401819 " + said)[0], index)
+    assert wrong.outcome != "supported" and "20401819" in wrong.missing
+    right = assess_claim(split_claims("The study by PubMed 24630333 " + said)[0], index)
+    assert "24630333" not in right.missing

@@ -384,10 +384,11 @@ class EvidenceIndex:
         # names its source so ("The study by PubMed 23348330 found that 65% …", the real 1.5B
         # model) gives no figure to find in the text. A year or a version in a title ("Python
         # 3.14") is a value the claim states, and stays one.
-        self.numbered_titles = tuple(sorted({str(d["title"]).strip() for d in documents
-                                             if d.get("title") and _IDENTIFIER.search(str(d["title"]))
-                                             and len(str(d["title"]).split()) <= _NUMBERED_TITLE_WORDS}, key=len,
-                                            reverse=True))
+        # Only the titles of the sources a claim is read against count: "The study by PubMed
+        # 20401819 found …" citing another page names the wrong study, and its number stays a figure.
+        self.numbered_titles = {str(d["label"]): str(d["title"]).strip() for d in documents
+                                if d.get("label") and d.get("title") and _IDENTIFIER.search(str(d["title"]))
+                                and len(str(d["title"]).split()) <= _NUMBERED_TITLE_WORDS}
         # The question's own words that no source uses ("What are the main reasons…"): an answer
         # repeats them to frame itself; they are not facts to find in a source. Not so for a
         # yes/no question: "Is the GIL gone in 3.14?" puts a claim, and "The GIL is gone in 3.14"
@@ -778,7 +779,8 @@ def _read_evidence(claim: Claim, index: EvidenceIndex, labels: list[str]) -> Cla
     cross_language = all(index.sources[label].language != claim_language for label in labels)
     words, key = _claim_terms(said)
     words, key = words - index.framing, key - index.framing
-    mentions = extract_numbers(_without_references(said, index.numbered_titles))
+    named = [index.numbered_titles[label] for label in labels if label in index.numbered_titles]
+    mentions = extract_numbers(_without_references(said, named))
     wanted = words | frozenset("#" + v for m in mentions for v in m.values)
     scored = index.ranked(labels, wanted)
     assembled = _assemble(wanted, scored[:_TOP_PASSAGES], index)
@@ -808,7 +810,7 @@ def _read_evidence(claim: Claim, index: EvidenceIndex, labels: list[str]) -> Cla
         vocabulary = index.cited(labels)[2]
         # A word the headings say is said of every sentence under them: it tells none apart.
         headed = words.intersection(*(p.headings for p in read_here)) if read_here else frozenset()
-        read.bindings = bind_values(_without_references(said, index.numbered_titles), claim_language, words - headed,
+        read.bindings = bind_values(_without_references(said, named), claim_language, words - headed,
                                     sentences, index.weight, vocabulary)
 
     def binding_of(mention: NumberMention) -> Binding:
