@@ -1117,6 +1117,29 @@ async def test_a_yes_or_no_stands_only_on_a_supported_sentence_and_an_undecided_
     assert "下書きの「Python 3.14ではフリースレッド版が既定のビルドになった」は出典と食い違うため除きました。" in answer
 
 
+async def test_an_undecided_answer_alone_in_the_summary_follows_the_sources_words_on_the_question():
+    # Issue 44, item 5; PubMedQA 15687156 with the real 1.5B model: the whole answer to a yes/no
+    # question was "Normal knee kinematics can be restored with unicompartmental knee replacement
+    # (not checked)": its "Yes," taken out, its yes still said first, nothing checked to lead.
+    verification = await _gil_answer("## Summary\nYes, the GIL is gone in Python 3.14 [S1].\n",
+                                     "Is the GIL gone in Python 3.14?")
+    assert [c["state"] for c in verification["claims"]] == ["not_checked"]
+    answer = verification["annotated_draft"]
+    quote, _, rest = answer.removeprefix("## Summary\n").partition("» [S1] ")
+    assert quote == ("No sentence of the draft could be checked against the sources read; of the question they say: "
+                     "«In Python 3.14 the free-threaded build became officially supported, though it is still not "
+                     "the default build."), answer
+    assert rest.strip() == "The GIL is gone in Python 3.14 [S1] (not checked).", answer
+    # In Japanese: the sources' words lead the same way.
+    source = "Python 3.14でフリースレッド版は正式にサポートされたが、既定のビルドではない。既定のビルドにはGILが残っている。"
+    verification = await _gil_answer("## 結論\nはい、Python 3.14でGILはなくなりました[S1]。\n",
+                                     "Python 3.14でGILはなくなりましたか？", "ja", source)
+    assert verification["annotated_draft"].startswith(
+        "## 結論\n下書きの文はどれも出典で確認できませんでした。質問について、出典にはこうあります: «Python 3.14で"), \
+        verification["annotated_draft"]
+    # A supported sentence anywhere leads instead, with no quote (the test above).
+
+
 async def test_a_yes_that_its_own_supported_sentence_answers_the_other_way_goes():
     # The real 1.5B model, the GIL question (docs/benchmarks.md, issue 44): under its first
     # sub-question, "Yes, the GIL is still enabled by default in Python 3.14 [S1]." The words are

@@ -626,6 +626,17 @@ def assemble_answer(
                                      evidence=_short_quote(quoted.text), label=quoted.label)
         edits.status[first] = "supported"
         kept_summary = [first]
+    elif kept_summary and on_the_question is not None and not _any_supported(edits) \
+            and (quoted := on_the_question()) is not None:
+        # The Summary kept only sentences the checks could not decide, and nothing checked can
+        # lead it: the sources' own words on the question come first, the draft's sentences
+        # after them, still marked. PubMedQA 15687156 with the real 1.5B model: "Normal knee
+        # kinematics can be restored with unicompartmental knee replacement (not checked)" was
+        # the whole answer to a yes/no question, its "Yes," taken out but its yes still said.
+        first = kept_summary[0]
+        joiner = " " if language == "en" else ""
+        edits.replacement[first] = t("answer.sources_say_of_it", language, evidence=_short_quote(quoted.text),
+                                     label=quoted.label) + joiner + edits.replacement[first]
 
     _drop_connectives_left_opening(edits)
     out = _applied(edits)
@@ -754,6 +765,11 @@ def _fill_the_empty_summary(edits: _Edits) -> tuple[list[int], bool]:
     edits.replacement[first], edits.replacement[donor] = edits.replacement[donor], ""
     edits.status[first] = "supported"
     return [first], True
+
+
+def _any_supported(edits: _Edits) -> bool:
+    """Whether any sentence the answer keeps was decided supported."""
+    return any(edits.status.get(s) == "supported" and edits.replacement.get(s) for s, _, _ in edits.sentences)
 
 
 def _lead_with_a_supported_sentence(edits: _Edits, kept_summary: list[int], language: Language) -> bool:
