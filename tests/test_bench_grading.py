@@ -80,6 +80,26 @@ def test_conservative_reading_gives_no_verdict_rather_than_a_guess():
         assert grade_pubmedqa(message, "no").correct is False
 
 
+
+def test_where_the_program_quotes_the_sources_the_quote_is_read_not_its_words_around_it():
+    # PubMedQA 11149643 (gold "yes"), the real 1.5B model at 311242c: the Summary was the
+    # program's line "No sentence of the draft could be checked …; of the question they say: «The
+    # aim of this study was to analyse …»", and its opening "No" was read as an explicit "no".
+    from research.modules.core.i18n import t
+
+    aim = "The aim of this study was to analyse the results of infragenual arterial revascularisation."
+    for lang in ("en", "ja"):
+        line = t("answer.sources_say_of_it", lang, evidence=aim, label="S1")
+        assert read_verdict("## Summary\n" + line + "\n\n## Details\nIt worked [S1].") == (None, "none")
+    # The contradicted headline: the sources' words are what is read.
+    denied = t("answer.sources_say_otherwise", "en", label="S1", claim="Closed reduction is satisfying",
+               evidence="Closed reduction did not give satisfying results in most patients.")
+    assert read_verdict("## Summary\n" + denied) == ("no", "wording")
+    # A verdict word is explicit only standing alone ("No.", "Yes,", as in the test above);
+    # "No significant …" and "Yes it is …" are read from their wording.
+    assert read_verdict("No significant difference in FDG uptake was found [S1].") == ("no", "wording")
+    assert read_verdict("Yes it is effective [S1].") == ("yes", "wording")
+
 # JSQuAD v1.3 validation, article 梅雨: (question, gold spans as the set lists them).
 JSQUAD_GOLD = [
     ("梅雨がみられるのはどの期間？", ("5月から7月にかけて", "5月から7月")),

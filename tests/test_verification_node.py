@@ -1126,7 +1126,7 @@ async def test_an_undecided_answer_alone_in_the_summary_follows_the_sources_word
     assert [c["state"] for c in verification["claims"]] == ["not_checked"]
     answer = verification["annotated_draft"]
     quote, _, rest = answer.removeprefix("## Summary\n").partition("» [S1] ")
-    assert quote == ("No sentence of the draft could be checked against the sources read; of the question they say: "
+    assert quote == ("The draft's sentences could not be checked against the sources read; of the question they say: "
                      "«In Python 3.14 the free-threaded build became officially supported, though it is still not "
                      "the default build."), answer
     assert rest.strip() == "The GIL is gone in Python 3.14 [S1] (not checked).", answer

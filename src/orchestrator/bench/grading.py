@@ -14,6 +14,9 @@ first draft.
   they agree. A sentence about the sources themselves ("The sources do not say…") is no
   verdict; an answer with no verdict is read as none, which is never correct. The wording
   is a weaker reading than an explicit verdict (see read_verdict), so each grade says which.
+  Where the program itself quotes the sources in the answer (workflow/answer.py: "According to
+  the sources read, «…»", "… of the question they say: «…»"), the quote is read, not the
+  program's words around it.
 """
 
 from __future__ import annotations
@@ -21,6 +24,8 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
+
+from research.modules.core.messages.answer import MESSAGES
 
 # [S1], [S1, S3], the verifier's marks; the Markdown that a model's answer is written in.
 _CITATIONS = re.compile(r"\[S\d+(?:\s*[,、]\s*S?\d+)*\]|\((?:not checked)\)|（未確認）", re.IGNORECASE)
@@ -42,6 +47,26 @@ def plain(answer: str) -> str:
     return _SPACE.sub(" ", _MARKDOWN.sub(" ", text)).strip()
 
 
+def _framing(template: str) -> re.Pattern[str]:
+    """A message of the program that quotes the sources, as a pattern whose group is the quote."""
+    parts = re.split(r"(\{\w+\})", template)
+    pattern = "".join(
+        "(?P<evidence>.+?)" if part == "{evidence}" else r"S\d+" if part == "{label}" else ".*?" if part.startswith("{")
+        else r"\s*".join(map(re.escape, part.split())) if part.strip() else r"\s*" for part in parts)
+    return re.compile(pattern, re.DOTALL)
+
+
+# The answer's lines that quote the sources (workflow/answer.py), in both languages.
+_PROGRAM_QUOTES = [_framing(MESSAGES[key][lang]) for key in ("answer.sources_say_otherwise", "answer.sources_say_of_it")
+                   for lang in ("en", "ja")]
+
+
+def _only_the_quotes(answer: str) -> str:
+    for framing in _PROGRAM_QUOTES:
+        answer = framing.sub(lambda match: match.group("evidence"), answer)
+    return answer
+
+
 def normalise_span(text: str) -> str:
     """NFKC (width), case folded, every space removed."""
     return _SPACE.sub("", unicodedata.normalize("NFKC", text).casefold())
@@ -56,9 +81,10 @@ def grade_jsquad(answer: str, spans: tuple[str, ...] | list[str]) -> Grade:
 
 # --- PubMedQA: yes / no / maybe ---------------------------------------------------------------
 
+# The word stands alone: "Yes, …", "No." or "**No** –"; "No significant difference …" and "No
+# sentence of the draft could be checked …" (the program's own line) are sentences, not a verdict.
 _EXPLICIT = re.compile(
-    r"^(?:(?:the\s+)?(?:short\s+)?answer(?:\s+is)?\s*[:：]?\s*)?\**\s*(yes|no|maybe)\b(?!\s+(?:significant|difference|"
-    r"evidence|clear|effect|association|relationship|change|longer|more|one|study|data))",
+    r"^(?:(?:the\s+)?(?:short\s+)?answer(?:\s+is)?\s*[:：]?\s*)?\**\s*(yes|no|maybe)\b\**(?=\s*(?:[,.;:!—–]|-\s|$))",
     re.IGNORECASE)
 _EXPLICIT_JA = re.compile(r"^(?:答えは\s*)?(はい|いいえ|どちらとも言えません|どちらともいえません)")
 _ANSWER_IS = re.compile(r"\b(?:the\s+)?answer\s+(?:to\s+(?:the|this)\s+question\s+)?is\s+[\"'“]?(yes|no|maybe)\b",
@@ -101,7 +127,7 @@ SENTENCES_READ = 3  # of the conclusion, for a verdict in the wording
 
 def conclusion(answer: str) -> str:
     """The answer's first section's text (its Summary / 結論), else its first paragraph."""
-    sections = [part for part in _HEADING.split(answer or "") if part.strip()]
+    sections = [part for part in _HEADING.split(_only_the_quotes(answer or "")) if part.strip()]
     first = sections[0] if sections else ""
     if _HEADING.match(answer or "") and "\n" in first:
         first = first.split("\n", 1)[1]  # the heading line itself is no verdict

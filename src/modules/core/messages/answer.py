@@ -17,7 +17,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     # No sentence of the draft could be checked: what the sources say of the question, quoted.
     "answer.sources_say_of_it": {
-        "en": "No sentence of the draft could be checked against the sources read; of the question they say: "
+        # Never opening with "No": to a yes/no question that reads as the answer.
+        "en": "The draft's sentences could not be checked against the sources read; of the question they say: "
               "«{evidence}» [{label}]",
         "ja": "下書きの文はどれも出典で確認できませんでした。質問について、出典にはこうあります: «{evidence}»[{label}]",
     },
