@@ -548,6 +548,34 @@ async def test_a_sentence_about_another_topic_is_left_out_even_when_its_source_s
     assert off["removed_reason"] == "off_topic" and off["verdict"] == "supported"
 
 
+async def test_a_question_written_in_title_case_does_not_make_each_of_its_words_a_name():
+    # PubMedQA 26285789 with the real 1.5B model (2026-11-29): the Summary kept "However, there are
+    # limitations, such as the need for central pathologic review and the small number of patients
+    # included in some substages [S5]", a kidney-cancer study's limitations, for a question on thyroid
+    # cancers: the title's capitals made "cancer" a name, and the kidney abstract names cancer.
+    # (Abstracts written here, in the shape of PubMedQA's.)
+    thyroid = ("Radioiodine refractory thyroid cancers carry BRAF or RAS mutations in most patients. Knowing the "
+               "mutation guided the choice of kinase inhibitor in 41 of 52 patients.")
+    kidney = ("A multicenter study validated the 2009 TNM staging of kidney cancer in 5339 patients. The major "
+              "limitations of the study are retrospective design, lack of central pathologic review, and the small "
+              "number of patients included in some substages.")
+    ledger = [{**LEDGER[0], "label": "S1", "language": "en", "title": "PubMed 1", "url": "file:///c/1.md",
+               "canonical_url": "file:///c/1.md", "markdown": thyroid},
+              {**LEDGER[0], "label": "S2", "language": "en", "title": "PubMed 2", "url": "file:///c/2.md",
+               "canonical_url": "file:///c/2.md", "markdown": kidney}]
+    draft = ("## Summary\nKnowing the mutation guided the choice of kinase inhibitor in 41 of 52 patients [S1]. "
+             "However, there are limitations, such as the lack of central pathologic review and the small number of "
+             "patients included in some substages [S2].\n")
+    question = "Does Molecular Genotype Provide Useful Information in the Management of Radioiodine Refractory " \
+               "Thyroid Cancers?"
+    state = dict(_state(draft, language="en"), question=question, documents=ledger, plan=[])
+    verification = (await _verify(state, _deps(FakeModel(), loops=0)[0]))["verification"]
+    assert verification["annotated_draft"] == ("## Summary\nKnowing the mutation guided the choice of kinase "
+                                               "inhibitor in 41 of 52 patients [S1].\n"), verification["annotated_draft"]
+    (off,) = [c for c in verification["claims"] if c.get("removed")]
+    assert off["removed_reason"] == "off_topic"
+
+
 async def test_a_verb_of_the_models_own_queries_does_not_make_another_topic_on_topic():
     # Qwen2.5-Coder-1.5B, 「量子ビットとは？」 (2026-11-28): its queries asked 「…どのような特徴を持つ？」,
     # and the Summary's LangGraph sentence 「…3つのノードを持つグラフを…」 stayed in the answer, on

@@ -211,6 +211,17 @@ _DASH_TABLE = str.maketrans({c: "-" for c in "\u2010\u2011\u2012\u2013\u2014\u20
 # A capitalised word that does not start a sentence (or a run of capitals): a name.
 _NAME = re.compile(r"(?<=[a-z0-9,;:)]\s)[A-Z][A-Za-z0-9'’\-]+|\b[A-Z]{2,}[A-Za-z0-9]*\b|(?<=\s)[A-Z][a-z]+(?=\s+[A-Z][a-z]+)")
 
+_ACRONYM = re.compile(r"\b[A-Z]{2,}[A-Za-z0-9]*\b|\b[A-Za-z]+[0-9][A-Za-z0-9]*\b")
+_LONG_WORD = re.compile(r"\b[A-Za-z][a-z'’-]{3,}\b|\b[A-Z][A-Za-z'’-]{3,}\b")
+
+
+def _title_case(text: str) -> bool:
+    """Whether ``text`` capitalises its words as a title does: after its first word, four or
+    more words of four letters or more, at least 80 % of them capitalised ("What is the height
+    of Mount Fuji?" is not: three such words)."""
+    words = _LONG_WORD.findall(text)[1:]
+    return len(words) >= 4 and sum(word[0].isupper() for word in words) >= 0.8 * len(words)
+
 
 def terms(text: str) -> list[Term]:
     """Content terms of ``text`` in order (repeats kept, for BM25)."""
@@ -313,6 +324,12 @@ def name_terms(text: str) -> frozenset[str]:
     latin = JAPANESE_RUN.sub(" ", normalised)
     if JAPANESE_RUN.search(normalised):
         words = [w for w in re.findall(r"[A-Za-z][A-Za-z0-9'’\-_.]*[A-Za-z0-9]", latin)]
+    elif _title_case(latin):
+        # "Does Molecular Genotype Provide Useful Information in the Management of …" (PubMedQA's
+        # titles): capitals then tell nothing, and every word would be a name (the question's
+        # "cancer" made a kidney-cancer abstract on topic for a thyroid-cancer question). Only
+        # what is written in capitals or with a digit inside is a name there: TNM, CAD, PEP 703.
+        words = [m.group(0) for m in _ACRONYM.finditer(latin)]
     else:
         words = [m.group(0) for m in _NAME.finditer(latin)]
     for word in words:
