@@ -719,6 +719,21 @@ def test_a_finding_must_say_something_of_what_is_asked(questions, finding, kept)
     assert Topic.of(questions, []).on_the_point(claim, []) is kept
 
 
+@pytest.mark.parametrize("sentence, on_topic", [
+    ("Of the patients with buccal mucosal tumours, 56% had a local recurrence [S1].", True),
+    ("Patients irradiated for a rectal cancer needed more radical surgery [S2].", False),
+    ("The independent predictors of survival in the gastric cohort were tumour size and nodes [S3].", False),
+])
+def test_a_sentence_that_names_no_name_of_the_question_stays_when_it_says_two_of_its_terms(sentence, on_topic):
+    # PubMedQA 11713724's question (quoted; the sentences are written here): "T-stage" reads as a
+    # name, and the real 1.5B model's sentence on buccal mucosal tumours went as off topic for lack of it.
+    from research.workflow.answer import Topic
+
+    topic = Topic.of(["Cancer of the buccal mucosa: are margins and T-stage accurate predictors of local control?"], [])
+    (claim,) = split_claims(sentence)
+    assert topic.is_on_topic(claim) is on_topic
+
+
 async def test_a_sentence_that_only_says_where_to_read_is_not_part_of_the_answer():
     # The real model (Qwen2.5-Coder-1.5B) in Japanese: 「このデータは[S3]で提供されています（未確認）。」
     draft = ("## 結論\n富士山の最後の噴火は1707年の宝永噴火である[S1]。このデータは[S1]で提供されています。"

@@ -247,7 +247,11 @@ class Topic:
             if any(said):
                 return True
             if any(answer is False for answer in said):
-                return False
+                # Unless it says two of what the question asks of: PubMedQA 11713724 (the real
+                # 1.5B model), "Cancer of the buccal mucosa: are margins and T-stage accurate
+                # predictors of local control?" took "T-stage" for a name, and "56% of patients
+                # with buccal mucosal primary tumors had local recurrence" went as off topic.
+                return len(self.telling(claim.plain)) >= _TELLING_ENOUGH
         comparable = {term for term in self.terms if _script(term) in _scripts(claim.plain)}
         if not comparable:
             return True  # nothing in the claim's script to compare with: never guess
@@ -261,6 +265,7 @@ class Topic:
 
 
 _SOURCE_CHARS = 20000  # of a source's text, for what it is about
+_TELLING_ENOUGH = 2  # terms of the question a sentence that names none of its names must share
 
 
 def _script(text: str) -> str:
