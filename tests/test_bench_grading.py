@@ -91,6 +91,10 @@ def test_where_the_program_quotes_the_sources_the_quote_is_read_not_its_words_ar
     for lang in ("en", "ja"):
         line = t("answer.sources_say_of_it", lang, evidence=aim, label="S1")
         assert read_verdict("## Summary\n" + line + "\n\n## Details\nIt worked [S1].") == (None, "none")
+    # The answer as that run kept it in results.jsonl, in the line's earlier wording.
+    kept = ("## Summary\nNo sentence of the draft could be checked against the sources read; of the question they "
+            "say: «" + aim + "» [S1]\n")
+    assert read_verdict(kept) == (None, "none")
     # The contradicted headline: the sources' words are what is read.
     denied = t("answer.sources_say_otherwise", "en", label="S1", claim="Closed reduction is satisfying",
                evidence="Closed reduction did not give satisfying results in most patients.")

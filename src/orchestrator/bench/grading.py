@@ -56,9 +56,12 @@ def _framing(template: str) -> re.Pattern[str]:
     return re.compile(pattern, re.DOTALL)
 
 
-# The answer's lines that quote the sources (workflow/answer.py), in both languages.
+# The answer's lines that quote the sources (workflow/answer.py), in both languages; and how
+# an earlier version wrote one, for answers kept in a bench's results.jsonl before 73287e2.
+_FORMER_WORDING = ("No sentence of the draft could be checked against the sources read; of the question they say: "
+                   "«{evidence}» [{label}]",)
 _PROGRAM_QUOTES = [_framing(MESSAGES[key][lang]) for key in ("answer.sources_say_otherwise", "answer.sources_say_of_it")
-                   for lang in ("en", "ja")]
+                   for lang in ("en", "ja")] + [_framing(text) for text in _FORMER_WORDING]
 
 
 def _only_the_quotes(answer: str) -> str:
