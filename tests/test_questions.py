@@ -5,7 +5,8 @@ question of issue 44, the bench_answers.py set); each kind is checked in both la
 
 import pytest
 
-from research.modules.text.questions import answer_word, answers_the_other_way, as_statement, asks_for_a_name_or_value, is_yes_no
+from research.modules.text.questions import (answer_word, answers_another_question, answers_the_other_way, as_statement,
+                                             asks_for_a_name_or_value, is_yes_no)
 
 
 @pytest.mark.parametrize("question, language, expected", [
@@ -102,3 +103,25 @@ def test_a_yes_or_no_the_rest_of_its_sentence_answers_the_other_way(question, se
 ])
 def test_a_question_for_a_name_or_a_value_is_told_from_one_for_an_explanation(question, language, expected):
     assert asks_for_a_name_or_value(question, language) is expected
+
+
+@pytest.mark.parametrize("question, sentence, language, expected", [
+    # PubMedQA 10732884's question (quoted), Qwen2.5-Coder-1.5B's sentence: it answers whether
+    # angiography is done, not whether it affects mortality.
+    ("Does coronary angiography before emergency aortic surgery affect in-hospital mortality?",
+     "Yes, coronary angiography is performed before emergency aortic surgery.", "en", True),
+    ("Does coronary angiography before emergency aortic surgery affect in-hospital mortality?",
+     "No, coronary angiography does not affect in-hospital mortality after emergency aortic surgery.", "en", False),
+    # PubMedQA 19155657's question and the model's "Yes" on a sentence about event risk.
+    ("Does accompanying metabolic syndrome contribute to heart dimensions in hypertensive patients?",
+     "Yes, metabolic syndrome is associated with increased risk for cardiovascular events.", "en", True),
+    # Three terms are too few to tell: "satisfactory" is not "satisfying" to the stemmer.
+    ("Nasal fractures: is closed reduction satisfying?",
+     "Yes, closed reduction is generally considered satisfactory for nasal fractures.", "en", False),
+    ("Python 3.14でフリースレッド版は既定のビルドになりましたか？",
+     "はい、Python 3.14でフリースレッド版は既定のビルドになりました。", "ja", False),
+    ("Python 3.14でフリースレッド版は既定のビルドになりましたか？", "はい、Python 3.14が公開されました。", "ja", True),
+    ("What is the height of Mount Fuji?", "Yes, Mount Fuji is 3,776 m high.", "en", False),  # not a yes/no question
+])
+def test_a_yes_or_no_on_words_that_leave_out_what_was_asked(question, sentence, language, expected):
+    assert answers_another_question(question, sentence, language) is expected

@@ -1183,6 +1183,30 @@ async def test_an_undecided_answer_alone_in_the_summary_follows_the_sources_word
     # A supported sentence anywhere leads instead, with no quote (the test above).
 
 
+async def test_a_yes_goes_from_a_sentence_that_answers_something_else_and_from_an_undecided_one_under_its_heading():
+    # PubMedQA 10732884 and 11500608 with the real 1.5B model (the pages here are written in their
+    # shape): "Yes, coronary angiography is performed before emergency aortic surgery [S1]. However,
+    # it does not affect in-hospital mortality [S1]." kept its "Yes" (its sentence supported), so the
+    # answer opened with a yes to a question whose answer was no; and under a yes/no sub-question,
+    # "Yes, … (not checked)" kept its yes.
+    source = ("Coronary angiography was performed before emergency aortic surgery in 23 of 54 patients. "
+              "Coronary angiography did not affect in-hospital mortality after emergency aortic surgery.")
+    ledger = [dict(LEDGER[0], label="S1", language="en", suspicious=False, markdown=source)]
+    draft = ("## Summary\nYes, coronary angiography was performed before emergency aortic surgery [S1]. However, "
+             "coronary angiography did not affect in-hospital mortality after emergency aortic surgery [S1].\n\n"
+             "## 1. Is coronary angiography safe before emergency aortic surgery?\n"
+             "Yes, coronary angiography is a safe examination before emergency aortic surgery in most centres [S1].\n")
+    question = "Does coronary angiography before emergency aortic surgery affect in-hospital mortality?"
+    state = dict(_state(draft, language="en"), documents=ledger, question=question, plan=[])
+    verification = (await _verify(state, _deps(FakeModel(), loops=0)[0]))["verification"]
+    answer = verification["annotated_draft"]
+    assert answer.startswith("## Summary\nCoronary angiography was performed before emergency aortic surgery [S1]. "), answer
+    assert "Yes" not in answer, answer
+    assert "not affect in-hospital mortality" in answer
+    assert "\nCoronary angiography is a safe examination before emergency aortic surgery in most centres [S1] " \
+           "(not checked).\n" in answer, answer
+
+
 async def test_a_yes_that_its_own_supported_sentence_answers_the_other_way_goes():
     # The real 1.5B model, the GIL question (docs/benchmarks.md, issue 44): under its first
     # sub-question, "Yes, the GIL is still enabled by default in Python 3.14 [S1]." The words are

@@ -30,7 +30,7 @@ from research.modules.core.grammar import JOINED_CITATIONS, TITLE_NUMBER, URL_IN
 from research.modules.core.i18n import t
 from research.modules.text.analyser import JAPANESE_RUN, name_suffix_terms, name_terms, term_set, terms
 from research.modules.text.disagreements import attribute_words, attributes_named
-from research.modules.text.questions import answer_word, answers_the_other_way, is_yes_no
+from research.modules.text.questions import answer_word, answers_another_question, answers_the_other_way, is_yes_no
 from research.modules.text.passages import SourceSentence
 from research.modules.text.injection import addresses_reader
 from research.modules.text.language_check import is_wrong_language
@@ -604,8 +604,7 @@ def assemble_answer(
     kept_summary = [s for s in summary if edits.replacement.get(s)]
     lifted = False
     yes_no = is_yes_no(question, language)
-    if yes_no:
-        _drop_unchecked_answer_words(edits, kept_summary)
+    _drop_answer_words_without_an_answer_under_them(edits, question, language)
     _drop_answer_words_the_sentence_denies(edits, question, language)
     if summary and not kept_summary:
         kept_summary, lifted = _fill_the_empty_summary(edits)
@@ -726,11 +725,23 @@ def _kept_claim(text: str, claim: Claim, verdict: ClaimVerdict, valid: set[str],
     return new, "supported"
 
 
-def _drop_unchecked_answer_words(edits: _Edits, kept_summary: list[int]) -> None:
-    """The yes or no of a sentence no check decided goes: the answer rests on checked words."""
-    for s in kept_summary:
-        if edits.status.get(s) != "supported" and answer_word(plain_text(edits.replacement[s])):
-            edits.replacement[s] = _without_answer_word(edits.replacement[s])
+def _drop_answer_words_without_an_answer_under_them(edits: _Edits, question: str, language: Language) -> None:
+    """A yes or a no stands only on checked words that answer what was asked: it goes from a
+    sentence no check decided, and from a supported one that says something else (see
+    ``answers_another_question``). In the Summary of a yes/no question, and under a heading
+    that is a yes/no question itself ("## 1. Are proton pump inhibitors associated with rebound
+    symptoms?" over "Yes, …" that no check decided: the real 1.5B model on PubMedQA 11500608)."""
+    for s, _, section in edits.sentences:
+        text = edits.replacement.get(s)
+        if not text or answer_word(plain_text(text)) is None:
+            continue
+        heading = _NUMBERING.sub("", section).strip()
+        asked = heading if section != edits.summary_section and is_yes_no(heading, language) \
+            else question if section == edits.summary_section else ""
+        if not asked or not is_yes_no(asked, language):
+            continue
+        if edits.status.get(s) != "supported" or answers_another_question(asked, plain_text(text), language):
+            edits.replacement[s] = _without_answer_word(text)
 
 
 def _drop_answer_words_the_sentence_denies(edits: _Edits, question: str, language: Language) -> None:

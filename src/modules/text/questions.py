@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from research.modules.core.language import Language
+from research.modules.text.analyser import term_set
 from research.modules.text.polarity import affirms, clause_conflict
 
 _AUXILIARY_EN = re.compile(
@@ -118,3 +119,22 @@ def answers_the_other_way(question: str, sentence: str, language: Language) -> b
     if says_no:
         return affirms(statement, rest, language) and clause_conflict(statement, rest, language) is None
     return clause_conflict(statement, rest, language) is not None
+
+
+def answers_another_question(question: str, sentence: str, language: Language) -> bool:
+    """Whether the yes or no ``sentence`` opens with stands on words that leave out much of the
+    proposition ``question`` puts (a third of its terms or more, of four or more): "Yes,
+    coronary angiography is performed before emergency aortic surgery" to "Does coronary
+    angiography before emergency aortic surgery affect in-hospital mortality?" (PubMedQA
+    10732884, Qwen2.5-Coder-1.5B; the next sentence said it does not affect it) answers whether
+    it is performed. The words may be true; the yes is not an answer to what was asked."""
+    opened = answer_word(sentence)
+    if opened is None or not is_yes_no(question, language):
+        return False
+    asked = term_set(as_statement(question, language))
+    if len(asked) < _TERMS_TO_TELL:
+        return False
+    return len(asked & term_set(opened[2])) * 3 < len(asked) * 2
+
+
+_TERMS_TO_TELL = 4  # a shorter proposition ("Is closed reduction satisfying?") is not judged so
