@@ -259,6 +259,41 @@ def test_a_question_a_study_sets_out_to_answer_is_not_its_answer():
     # An instruction's "whether" is no study's question.
     assert stance_problem("Choose how to unlock the drive.", "Choose whether to unlock the drive with a password.",
                           "en") is None
+    # PubMedQA PQA-L 11500608 (gold "no"), its context quoted: what a study looks for, it has not
+    # found ("Yes, short-term treatment with proton pump inhibitors can cause rebound aggravation
+    # of symptoms" was decided supported by the 1.5B judge on this sentence alone).
+    looks_for = "This study looks for a rebound aggravation of symptoms after short-term treatment with lansoprazole."
+    assert stance_problem("Short-term treatment with proton pump inhibitors can cause rebound aggravation of "
+                          "symptoms.", looks_for, "en") == "hedge_dropped"
+    assert stance_problem("The study looked for a rebound aggravation of symptoms after short-term lansoprazole.",
+                          looks_for, "en") is None
+    # Someone who looks for something is not a study's question.
+    assert stance_problem("The company hires engineers.", "The company looks for engineers every spring.", "en") is None
+    # PubMedQA PQA-L 22768311 (gold "no"), its context quoted: the association a study set out to
+    # study is not one it found ("Yes, HCMV infection is associated with hypertension" was
+    # supported at score 1.0 on these two sentences).
+    aimed = ("Recent studies have implicated the human cytomegalovirus (HCMV) as a possible pathogen for causing "
+             "hypertension. We aimed to study the association between HCMV infection and hypertension in the United "
+             "States National Health and Nutrition Examination Surveys.")
+    assert stance_problem("Human cytomegalovirus (HCMV) infection is associated with hypertension.", aimed, "en") \
+        == "hedge_dropped"
+    assert stance_problem("The study examined the association between HCMV infection and hypertension.", aimed,
+                          "en") is None
+
+
+def test_a_pages_keywords_under_their_heading_are_no_evidence():
+    # PubMedQA PQA-L 27146470 (gold "maybe"), the shape of its page in the bench's corpus (the
+    # MeSH terms as PubMed lists them): "Yes, tuberculosis patients adhere to prescribed treatments
+    # in China" was supported at score 1.0, every word lent by the keyword line.
+    page = ("# PubMed 27146470\n\n## Background\n\nTuberculosis patients in China were given their prescribed "
+            "treatments by county clinics.\n\n"
+            "## MeSH terms\n\nAdolescent; Adult; Antitubercular Agents; China; Female; Humans; Medication Adherence; "
+            "Patients; Tuberculosis; Young Adult\n")
+    assert _outcome("Tuberculosis patients adhere to prescribed treatments in China [S1].", page) != "supported"
+    # The same words in a sentence are evidence as before; a list in prose is not a keyword line.
+    assert _outcome("Tuberculosis patients in China adhere to their treatment [S1].",
+                    page + "\n## Conclusions\n\nTuberculosis patients in China adhere to their treatment.\n") \
+        == "supported"
 
 
 def test_a_difficulty_the_source_states_is_not_a_plain_yes():

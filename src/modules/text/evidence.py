@@ -253,6 +253,23 @@ def _table_lines(table: list[list[Any]]) -> list[str]:
     return lines
 
 
+# Headings over a page's keywords (as features writes them): "MeSH terms", "Keywords", "Tags"…
+_KEYWORD_HEADINGS = (frozenset({"mesh"}), frozenset({"keyword"}), frozenset({"key", "word"}), frozenset({"tag"}),
+                     frozenset({"categori"}), frozenset({"キー", "ワード"}), frozenset({"タグ"}))
+_LIST_ITEMS = re.compile(r"\s*[;；、,，]\s*")
+
+
+def _keyword_list(sentence: str, headings: frozenset[str]) -> bool:
+    """A page's keywords under their heading ("## MeSH terms" over "Adolescent; Adult; China;
+    Medication Adherence; …; Tuberculosis") state nothing: as a passage they lent every word of
+    "Yes, tuberculosis patients adhere to prescribed treatments in China" to it (PubMedQA
+    27146470, the real 1.5B model, decided supported at score 1.0; the study left it open)."""
+    if not any(heading <= headings for heading in _KEYWORD_HEADINGS):
+        return False
+    items = [item for item in _LIST_ITEMS.split(sentence.strip().rstrip(".。")) if item]
+    return len(items) >= 4 and sum(len(item.split()) for item in items) <= 4 * len(items)
+
+
 def source_passages(label: str, document: Mapping[str, Any]) -> list[Passage]:
     texts: list[tuple[str, bool]] = []  # (text, whether it is a field)
     markdown = str(document.get("markdown") or document.get("text") or "")
@@ -260,6 +277,8 @@ def source_passages(label: str, document: Mapping[str, Any]) -> list[Passage]:
     headings: dict[str, tuple[frozenset[str], bool]] = {}
     if lines is None:
         for sentence, above, is_heading in _headed_sentences(markdown):
+            if _keyword_list(sentence, above):
+                continue
             texts.append((sentence, False))
             headings.setdefault(sentence.strip(), (above, is_heading))
     else:

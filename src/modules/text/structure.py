@@ -122,10 +122,17 @@ _HEDGE_EN = re.compile(
 _OPEN_QUESTION_EN = re.compile(
     r"\b(?:(?:to|aim(?:ed|s)? to|sought to|we) (?:evaluate|determine|assess|investigate|examine|test|explore|"
     r"establish|clarify|ascertain) (?:whether|if)|remains? (?:unclear|unknown|uncertain|to be (?:determined|"
-    r"established|seen|clarified))|(?:is|are|was|were) (?:still )?(?:unclear|uncertain))\b", re.IGNORECASE)
+    r"established|seen|clarified))|(?:is|are|was|were) (?:still )?(?:unclear|uncertain)"
+    # "This study looks for a rebound aggravation of symptoms after short-term treatment" (PubMedQA
+    # 11500608, whose results were all "not significant"): what a study looks for, it has not found.
+    r"|(?:study|trial|analysis|we) (?:looks?|looked|searche[sd]|search) for"
+    # "We aimed to study the association between HCMV infection and hypertension" (PubMedQA
+    # 22768311): the association is what was studied, not what was found.
+    r"|(?:aim(?:ed|s)? to|sought to|set out to) (?:study|evaluate|assess|investigate|examine|explore|determine|"
+    r"describe|compare) the (?:association|relationship|link|correlation|effect|impact|role))\b", re.IGNORECASE)
 _REPORTS_A_QUESTION_EN = re.compile(
     r"\b(?:whether|if|unclear|unknown|uncertain|undetermined|to be seen|investigat\w*|determin\w*|evaluat\w*|assess\w*|"
-    r"examin\w*|explor\w*|studied|stud(?:y|ies) (?:of|on|into))\b", re.IGNORECASE)
+    r"examin\w*|explor\w*|studied|stud(?:y|ies) (?:of|on|into)|(?:looks?|looked|search\w*) for)\b", re.IGNORECASE)
 # A difficulty the evidence states about what the claim says plainly: "One of the problems with
 # manual resuscitators is the difficulty in achieving accurate volume delivery" does not say
 # "manual resuscitator tidal volume measurement can be accurate" (the real 1.5B model's "Yes, …"
