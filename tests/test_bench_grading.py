@@ -71,6 +71,12 @@ def test_conservative_reading_gives_no_verdict_rather_than_a_guess():
     assert read_verdict("## Summary\nValidation of the 2009 TNM version in a large multi-institutional cohort of "
                         "patients treated for renal cell carcinoma: are further improvements needed? \n\nThe study "
                         "aimed to validate the recently released edition of the TNM staging system.") == (None, "none")
+    # A study's aim states nothing it found: local-deep-researcher's summary for PubMedQA 18269157
+    # (gold "yes") opened so, and "difference" was read as "yes".
+    assert read_verdict("## Summary\nTo determine whether there is a difference in biomechanical and wound healing "
+                        "characteristics between advanced surface ablation and sub-Bowman's keratomileusis, a "
+                        "retrospective review of prospectively collected data was completed.") == (None, "none")
+    assert read_verdict("The aim of this study was to assess whether statins reduce mortality.") == (None, "none")
     # The program's own messages about the sources are no "no".
     for message in ("## Summary\n\nNo evidence was found for this question: the search returned no source that "
                     "could be read, so no answer is given.",
