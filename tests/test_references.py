@@ -49,3 +49,13 @@ def test_the_sentence_of_the_sources_that_names_most_of_what_the_question_names(
     # Not the heading; no sentence with the question's figure (3.15); nothing shared.
     assert sentence_on_the_question("Is the GIL gone in Python 3.15?", sources) is None
     assert sentence_on_the_question("富士山の標高は？", sources) is None
+    # A study's own question names what the question names and answers nothing (PubMedQA's pages
+    # open so; the real 1.5B model's 18086459 answer quoted "The aim of this study was to determine
+    # whether postictal psychotic episodes (PIPE) are predictive of …"). Written here in that shape.
+    study = [{"label": "S1", "markdown": (
+        "The aim of this study was to determine whether postictal psychotic episodes are predictive of "
+        "interictal psychotic episodes. Of 18 patients with postictal psychotic episodes, 13 later had "
+        "interictal psychotic episodes.")}]
+    found = sentence_on_the_question("Are postictal psychotic episodes predictive of interictal psychotic episodes?",
+                                     study)
+    assert found is not None and found.text.startswith("Of 18 patients"), found

@@ -149,6 +149,19 @@ _CLAUSE_STOP = re.compile(r"[.;:!?。；：！？]|,\s|、")
 _DENIES_EN = re.compile(r"\b(?:not|never|no|cannot|without|poor(?:ly)?|inaccurate\w*|limit\w*)\b|n['’]t\b",
                         re.IGNORECASE)
 _DENIES_JA = re.compile(r"ない|ず[、。]|ません|限界|課題")
+# What a study set out to learn, said as its aim: "The aim of this study was to determine whether
+# …", "To determine whether prostate morphology … has any effect …" (PubMedQA's abstracts open so).
+_AIM_EN = re.compile(
+    r"^(?:to|in order to)\s+(?:determine|assess|evaluate|examine|investigate|explore|compare|test|study|clarify|"
+    r"establish|analy[sz]e|discuss|describe)\b|\b(?:aim|aims|aimed|sought|purpose|objective|goal)\b.{0,40}"
+    r"\b(?:to|whether|if)\b", re.IGNORECASE)
+
+
+def states_an_aim(sentence: str) -> bool:
+    """Whether ``sentence`` says what a study set out to learn: it states nothing found."""
+    return bool(_AIM_EN.search(sentence.strip()))
+
+
 _LIMITER_JA = re.compile(r"だけ|のみ|しか|唯一|限り|ばかり")
 _LIMITER_EN = re.compile(r"\b(only|solely|exclusively|just|alone|sole)\b", re.IGNORECASE)
 _OR_EN = re.compile(r"\b(or|either)\b", re.IGNORECASE)

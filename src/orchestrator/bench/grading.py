@@ -26,6 +26,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from research.modules.core.messages.answer import MESSAGES
+from research.modules.text.structure import states_an_aim
 
 # [S1], [S1, S3], the verifier's marks; the Markdown that a model's answer is written in.
 _CITATIONS = re.compile(r"\[S\d+(?:\s*[,、]\s*S?\d+)*\]|\((?:not checked)\)|（未確認）", re.IGNORECASE)
@@ -164,16 +165,11 @@ def read_verdict(answer: str) -> tuple[str | None, str]:
     return (readings.pop(), "wording") if len(readings) == 1 else (None, "none")
 
 
-# What a study set out to learn states nothing of what it found: local-deep-researcher's summary
-# for PubMedQA 18269157 opened "To determine whether there is a difference in … between ASA and
-# SBK …, a retrospective review …", and "difference" in it was read as "yes".
-_AIM = re.compile(r"^(?:to|in order to)\s+(?:determine|assess|evaluate|examine|investigate|explore|compare|test|study|"
-                  r"clarify|establish)\b|\b(?:aim(?:ed|s)?|sought|purpose|objective|goal)\b.{0,40}\b(?:whether|if)\b",
-                  re.IGNORECASE)
-
-
 def _wording(sentence: str) -> str | None:
-    if sentence.rstrip().endswith(("?", "？")) or _ABOUT_SOURCES.search(sentence) or _AIM.search(sentence):
+    # A study's aim states nothing it found: local-deep-researcher's summary for PubMedQA 18269157
+    # opened "To determine whether there is a difference in … between ASA and SBK …", and
+    # "difference" in it was read as "yes".
+    if sentence.rstrip().endswith(("?", "？")) or _ABOUT_SOURCES.search(sentence) or states_an_aim(sentence):
         return None  # a question (the answer repeating what was asked) or a study's aim states nothing
     if _MAYBE.search(sentence) or _MAYBE_JA.search(sentence):
         return "maybe"
