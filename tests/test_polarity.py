@@ -56,6 +56,44 @@ def test_another_status_of_one_exclusive_set_is_unsupported():
     assert clause_conflict("Python 3.14 has an experimental free-threaded build.", GIL, "en").kind == "status"
 
 
+# The page of the GIL question as the real-model runs read it (docs/benchmarks.md, issue 44).
+GIL_PAGE = ("PEP 703 proposed making the global interpreter lock (GIL) optional in CPython.\n\n"
+            "The free-threaded build became officially supported in Python 3.14, though it is still not the default "
+            "build. The standard build of Python 3.14 still has the GIL enabled by default.\n\n"
+            "In the free-threaded build the GIL is disabled, so threads can run Python code in parallel on several "
+            "cores.")
+
+
+def test_a_status_shared_with_the_sentence_does_not_hide_another_it_excludes():
+    # "by default" is in both; disabled and enabled still exclude each other. Was supported at
+    # score 1.0, its words taken from two sentences (found at fb185cd).
+    assessment = _assess("The standard build of Python 3.14 has the GIL disabled by default [S1].", GIL_PAGE)
+    assert (assessment.outcome, assessment.reason) == ("unsupported", "status")
+    assert _assess("The standard build of Python 3.14 has the GIL enabled by default [S1].", GIL_PAGE).outcome \
+        == "supported"
+
+
+def test_a_claim_naming_the_sentences_subject_one_name_more_closely_is_read_against_it():
+    # The real 1.5B model's GIL answer at fb185cd: "The free-threaded CPython build … is the default
+    # build" was left undecided: "CPython" is a name the denying sentence lacks.
+    assessment = _assess("The free-threaded CPython build of Python 3.14 is the default build [S1].", GIL_PAGE)
+    assert (assessment.outcome, assessment.reason) == ("unsupported", "negation")
+    # Joined to a true statement, the denial is found among all the page's sentences, not only
+    # the three that say most of the whole claim (those were all about the GIL).
+    page = ("# Free-threaded CPython\n\nPEP 703 proposed making the global interpreter lock (GIL) optional in "
+            "CPython. The Python Steering Council accepted PEP 703 in 2023. Python 3.13, released in October 2024, "
+            "ships an experimental free-threaded build.\n\nThe free-threaded build became officially supported in "
+            "Python 3.14, though it is still not the default build. The standard build of Python 3.14 still has the "
+            "GIL enabled by default.\n\nIn the free-threaded build the GIL is disabled, so threads can run Python "
+            "code in parallel on several cores. Single-threaded code runs somewhat slower in the free-threaded build.")
+    joined = _assess("The free-threaded CPython build introduced in Python 3.14 is the default build, and it disables "
+                     "the GIL, allowing threads to run Python code in parallel on several cores [S1].", page)
+    assert (joined.outcome, joined.reason) == ("unsupported", "negation"), (joined.outcome, joined.reason)
+    # Another build is still another subject: the standard build's GIL is not the free-threaded one's.
+    assert clause_conflict("The free-threaded build of Python 3.14 does not have the GIL enabled.", GIL_PAGE, "en") \
+        is None
+
+
 def test_japanese_denial_and_status():
     denied = _assess("Python 3.14ではフリースレッド版が既定のビルドになった[S1]。", GIL_JA, "ja")
     assert denied.outcome == "unsupported" and "既定のビルドではない" in denied.evidence

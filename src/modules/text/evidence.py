@@ -984,12 +984,17 @@ def polarity_conflicts(read: ClaimEvidence) -> Finding | None:
     # together; the one denying its first statement may not be among them ("…is the default
     # build, and it has the GIL disabled": the passage on the GIL says most of it, the one that
     # says "still not the default build" is read here). Unless a passage says that statement.
-    for passage in read.candidates:
-        if passage.field or passage in read.assembled:
+    # Every prose sentence of the cited sources that shares a word with the claim, not only the
+    # three shown to the judge: the real 1.5B model's "The free-threaded CPython build introduced
+    # in Python 3.14 is the default build, and it disables the GIL, …" had its denial ("…though it
+    # is still not the default build") fourth, after three sentences on the GIL.
+    prose = [passage for source in read.cited for passage in source.passages
+             if not passage.field and not passage.heading and passage.features & read.wanted]
+    for passage in prose:
+        if passage in read.assembled:
             continue
         denied = conjoined_conflict(read.claim, passage.text, read.language)
-        if denied is not None and not any(affirms(denied[0], other.text, read.language)
-                                          for other in read.candidates if not other.field):
+        if denied is not None and not any(affirms(denied[0], other.text, read.language) for other in prose):
             conflict = denied[1]
             quoted = Passage(passage.label, conflict.quote, passage.features)
             return Finding("unsupported", conflict.kind, 0.85, (conflict.detail,), where=quoted)

@@ -242,7 +242,8 @@ def _whole_claim_conflict(claim: str, passage: str, language: Language) -> Confl
             continue  # another year or version: another thing's status
         passage_clauses = _clauses(sentence, language)
         for said in claim_clauses:
-            if language != "ja" and not (_key(said) - STATUS_TERMS) <= sentence_words:
+            missing = (_key(said) - STATUS_TERMS) - sentence_words
+            if language != "ja" and missing and not _named_more_closely(said, sentence, missing):
                 # A name of the claim's clause the sentence lacks: another subject ("the
                 # free-threaded build … does not have the GIL enabled" against "the standard
                 # build … still has the GIL enabled"), whatever the words they share.
@@ -251,6 +252,23 @@ def _whole_claim_conflict(claim: str, passage: str, language: Language) -> Confl
             if conflict is not None and not _affirmed_elsewhere(said, passage, sentence, language):
                 return conflict
     return None
+
+
+def _subject_en(text: str) -> frozenset[str]:
+    """The content words before an English clause's first finite verb: what it is about."""
+    verb = _FINITE_EN.search(text)
+    return _content(text[: verb.start()]) if verb else frozenset()
+
+
+def _named_more_closely(said: str, sentence: str, missing: frozenset[str]) -> bool:
+    """Whether the claim's clause names the sentence's own subject, one name more closely: "The
+    free-threaded CPython build introduced in Python 3.14 is the default build" (the real 1.5B
+    model, the GIL question at fb185cd) and "The free-threaded build became officially supported
+    in Python 3.14, though it is still not the default build" speak of one build. Not when the
+    sentence's subject has a word the claim's lacks: "the standard build" is another build than
+    "the free-threaded build"."""
+    theirs = _subject_en(sentence)
+    return len(missing) == 1 and len(theirs) >= 2 and theirs <= _subject_en(said)
 
 
 def _affirmed_elsewhere(said: str, passage: str, denying: str, language: Language) -> bool:
@@ -314,8 +332,12 @@ def _clause_against(said: str, clauses: list[str], sentence: str, language: Lang
                 # The same status said and denied: "is now the default" / "is still not the default".
                 if _denied_elsewhere(said, clauses, common, said_negated, language):
                     return Conflict("negation", "/".join(sorted(common)), sentence.strip())
-            if not said_negated and not negated(clause, language) and not (said_statuses & _statuses(sentence, language)):
-                for mine in sorted(said_statuses):
+            if not said_negated and not negated(clause, language):
+                in_sentence = _statuses(sentence, language)
+                # Each status of the claim the sentence does not also give: "the GIL disabled by
+                # default" against "still has the GIL enabled by default" shares "default", and
+                # disabled/enabled still exclude each other (a false claim was supported so).
+                for mine in sorted(said_statuses - in_sentence):
                     other = next((s for s in sorted(theirs) if frozenset({mine, s}) in _EXCLUSIVE), None)
                     if other is not None and shared:
                         return Conflict("status", f"{mine}/{other}", sentence.strip())
