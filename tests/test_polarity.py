@@ -94,6 +94,19 @@ def test_a_claim_naming_the_sentences_subject_one_name_more_closely_is_read_agai
         is None
 
 
+def test_a_consequence_the_source_draws_from_the_opposite_premise_is_not_supported():
+    # The real 1.5B model's GIL answer at e633b52: two of the page's sentences merged, the
+    # consequence of the GIL disabled given to the standard build, where it is enabled. Was
+    # supported at score 1.0.
+    merged = _assess("The standard build of Python 3.14 still has the GIL enabled by default, so threads can run "
+                     "Python code in parallel on several cores [S1].", GIL_PAGE)
+    assert (merged.outcome, merged.reason) == ("unsupported", "status")
+    assert "the GIL is disabled, so threads can run" in merged.evidence
+    # The same consequence from the source's own premise, in other words, stands.
+    assert _assess("In the free-threaded build the GIL is disabled, allowing threads to run Python code in parallel "
+                   "on several cores [S1].", GIL_PAGE).outcome == "supported"
+
+
 def test_japanese_denial_and_status():
     denied = _assess("Python 3.14ではフリースレッド版が既定のビルドになった[S1]。", GIL_JA, "ja")
     assert denied.outcome == "unsupported" and "既定のビルドではない" in denied.evidence

@@ -53,7 +53,8 @@ from research.modules.text.numbers import (  # noqa: F401
     numbers_match,
 )
 from research.modules.text.polarity import (
-    NOT_A_DENIAL_JA, STATUS_TERMS, affirms, clause_conflict, conjoined_conflict, opposite_conflict, phrases_of,
+    NOT_A_DENIAL_JA, STATUS_TERMS, affirms, clause_conflict, conjoined_conflict, consequence_conflict, opposite_conflict,
+    phrases_of,
 )
 from research.modules.text.questions import answer_word, asks_for_a_name_or_value, is_yes_no
 from research.modules.text.structure import (
@@ -990,6 +991,11 @@ def polarity_conflicts(read: ClaimEvidence) -> Finding | None:
     # is still not the default build") fourth, after three sentences on the GIL.
     prose = [passage for source in read.cited for passage in source.passages
              if not passage.field and not passage.heading and passage.features & read.wanted]
+    for passage in prose:
+        conflict = consequence_conflict(read.claim, passage.text, read.language)
+        if conflict is not None:
+            quoted = Passage(passage.label, conflict.quote, passage.features)
+            return Finding("unsupported", conflict.kind, 0.85, (conflict.detail,), where=quoted)
     for passage in prose:
         if passage in read.assembled:
             continue

@@ -271,6 +271,45 @@ def _named_more_closely(said: str, sentence: str, missing: frozenset[str]) -> bo
     return len(missing) == 1 and len(theirs) >= 2 and theirs <= _subject_en(said)
 
 
+# What follows from what a clause says: "…, so threads can run …", "…, allowing threads to run …".
+_CONSEQUENCE_EN = re.compile(r",\s+(?:so|so that|thus|therefore|hence|allowing|which allows|which lets|letting|enabling)"
+                             r"\s+", re.IGNORECASE)
+
+
+def consequence_conflict(claim: str, passage: str, language: Language) -> Conflict | None:
+    """The passage sentence that gives the claim's consequence from the opposite premise: "The
+    standard build … still has the GIL enabled by default, so threads can run Python code in
+    parallel …" (the real 1.5B model, the GIL question at e633b52) against "In the free-threaded
+    build the GIL is disabled, so threads can run Python code in parallel …": the same consequence,
+    from the GIL disabled, not enabled. English only; a status of one exclusive set, or a denial."""
+    if language == "ja":
+        return None
+    parts = _CONSEQUENCE_EN.split(claim, maxsplit=1)
+    if len(parts) != 2:
+        return None
+    premise, consequence = parts
+    premise_statuses, premise_content = _statuses(premise, language), _content(premise)
+    consequence_content = _content(consequence)
+    if not premise_statuses or len(consequence_content) < _MIN_SHARED:
+        return None
+    for start, end in sentence_spans(passage):
+        sentence = passage[start:end]
+        theirs = _CONSEQUENCE_EN.split(sentence, maxsplit=1)
+        if len(theirs) != 2:
+            continue
+        their_premise, their_consequence = theirs
+        if len(consequence_content & _content(their_consequence)) < _CLAUSE_ALIGNED * len(consequence_content):
+            continue
+        if not premise_content & _content(their_premise):
+            continue  # a premise about something else altogether
+        their_statuses = _statuses(their_premise, language)
+        opposed = next((f"{mine}/{other}" for mine in sorted(premise_statuses) for other in sorted(their_statuses)
+                        if frozenset({mine, other}) in _EXCLUSIVE), None)
+        if opposed is not None and not (premise_statuses & their_statuses):
+            return Conflict("status", opposed, sentence.strip())
+    return None
+
+
 def _affirmed_elsewhere(said: str, passage: str, denying: str, language: Language) -> bool:
     """Another clause of the passage says what the claim's clause says, with its status and its
     polarity, about at least as much of the same thing: "The standard build still has the GIL
