@@ -88,6 +88,16 @@ def test_pooled_loop_keeps_the_servers_between_runs(web: WebFixture, tmp_path: P
     assert host.loop is None
 
 
+async def _titled(found, seconds: float = 10.0) -> None:
+    """Until ``found()`` (at most ``seconds``): the process finder reads command lines from
+    /proc, and a server that has just answered was once not there yet under its own (a clean
+    clone's CI run of 2026-11-29 found none at once; a forked server is titled after its fork)."""
+    for _ in range(int(seconds / 0.05)):
+        if found():
+            return
+        await asyncio.sleep(0.05)
+
+
 async def test_kept_servers_are_handed_on_replaced_when_unfit_and_given_back_when_idle(
         web: WebFixture, tmp_path: Path, monkeypatch) -> None:
     # What a team worker and the research MCP server keep between runs (KeptServers), with
@@ -102,6 +112,7 @@ async def test_kept_servers_are_handed_on_replaced_when_unfit_and_given_back_whe
         async with kept.lease(settings) as first:
             await first.pool.start(settings, wait_spawned=True)  # as run_research starts it
             parser = first.pool.parser
+            await _titled(lambda: len(web_search_servers(sessions)) == 1)
             (server,) = web_search_servers(sessions)
         async with kept.lease(settings) as second:  # the next run comes in time: the same pair
             await second.pool.start(settings, wait_spawned=True)
@@ -111,6 +122,7 @@ async def test_kept_servers_are_handed_on_replaced_when_unfit_and_given_back_whe
             # when it ends; starting the kept pair with them would replace it under this run.
             async with kept.lease(other) as beside:
                 await beside.pool.start(other, wait_spawned=True)
+                await _titled(lambda: len(web_search_servers(elsewhere)) == 1)
                 assert beside.pool is not second.pool and len(web_search_servers(elsewhere)) == 1
             assert web_search_servers(elsewhere) == [] and web_search_servers(sessions) == [server]
             second.spoil()  # the run was stopped midway: its pair goes with it
@@ -118,6 +130,7 @@ async def test_kept_servers_are_handed_on_replaced_when_unfit_and_given_back_whe
 
         async with kept.lease(settings) as third:  # a fresh pair
             await third.pool.start(settings, wait_spawned=True)
+            await _titled(lambda: len(web_search_servers(sessions)) == 1)
             assert third.pool.parser is not parser and len(web_search_servers(sessions)) == 1
         for _ in range(300):  # no run comes: stopping them takes a moment on a busy machine
             await asyncio.sleep(0.1)
