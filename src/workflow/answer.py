@@ -725,6 +725,13 @@ def _kept_claim(text: str, claim: Claim, verdict: ClaimVerdict, valid: set[str],
     return new, "supported"
 
 
+def _yes_no_heading(edits: _Edits, section: str, language: Language) -> str | None:
+    """The heading of a finding's section where it is a yes/no question itself: what its
+    sentences' yes or no answers (the Summary's answer the question asked)."""
+    heading = _NUMBERING.sub("", section).strip()
+    return heading if section != edits.summary_section and is_yes_no(heading, language) else None
+
+
 def _drop_answer_words_without_an_answer_under_them(edits: _Edits, question: str, language: Language) -> None:
     """A yes or a no stands only on checked words that answer what was asked: it goes from a
     sentence no check decided, and from a supported one that says something else (see
@@ -735,9 +742,7 @@ def _drop_answer_words_without_an_answer_under_them(edits: _Edits, question: str
         text = edits.replacement.get(s)
         if not text or answer_word(plain_text(text)) is None:
             continue
-        heading = _NUMBERING.sub("", section).strip()
-        asked = heading if section != edits.summary_section and is_yes_no(heading, language) \
-            else question if section == edits.summary_section else ""
+        asked = _yes_no_heading(edits, section, language) or (question if section == edits.summary_section else "")
         if not asked or not is_yes_no(asked, language):
             continue
         if edits.status.get(s) != "supported" or answers_another_question(asked, plain_text(text), language):
@@ -754,8 +759,7 @@ def _drop_answer_words_the_sentence_denies(edits: _Edits, question: str, languag
         text = edits.replacement.get(s)
         if not text:
             continue
-        heading = _NUMBERING.sub("", section).strip()
-        asked = heading if section != edits.summary_section and is_yes_no(heading, language) else question
+        asked = _yes_no_heading(edits, section, language) or question
         if answers_the_other_way(asked, plain_text(text), language):
             edits.replacement[s] = _without_answer_word(text)
 

@@ -53,8 +53,8 @@ from research.modules.text.numbers import (  # noqa: F401
     numbers_match,
 )
 from research.modules.text.polarity import (
-    NOT_A_DENIAL_JA, STATUS_TERMS, affirms, clause_conflict, conjoined_conflict, consequence_conflict, opposite_conflict,
-    phrases_of,
+    NOT_A_DENIAL_JA, STATUS_TERMS, affirms, clause_conflict, conjoined_conflict, consequence_conflict,
+    has_statements_to_read_apart, opposite_conflict, phrases_of,
 )
 from research.modules.text.questions import answer_word, asks_for_a_name_or_value, is_yes_no
 from research.modules.text.structure import (
@@ -989,6 +989,8 @@ def polarity_conflicts(read: ClaimEvidence) -> Finding | None:
     # three shown to the judge: the real 1.5B model's "The free-threaded CPython build introduced
     # in Python 3.14 is the default build, and it disables the GIL, …" had its denial ("…though it
     # is still not the default build") fourth, after three sentences on the GIL.
+    if not has_statements_to_read_apart(read.claim, read.language):
+        return None
     prose = [passage for source in read.cited for passage in source.passages
              if not passage.field and not passage.heading and passage.features & read.wanted]
     for passage in prose:

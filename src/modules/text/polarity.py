@@ -276,6 +276,16 @@ _CONSEQUENCE_EN = re.compile(r",\s+(?:so|so that|thus|therefore|hence|allowing|w
                              r"\s+", re.IGNORECASE)
 
 
+def has_statements_to_read_apart(claim: str, language: Language) -> bool:
+    """Whether ``conjoined_conflict`` or ``consequence_conflict`` could find anything for
+    ``claim``: a joined statement with a status word, or a consequence after a premise with one.
+    Asked once per claim before either is tried against every sentence of its sources."""
+    if any(_statuses(statement, language) for statement in conjoined_statements(claim, language)):
+        return True
+    parts = _CONSEQUENCE_EN.split(claim, maxsplit=1) if language != "ja" else []
+    return len(parts) == 2 and bool(_statuses(parts[0], language))
+
+
 def consequence_conflict(claim: str, passage: str, language: Language) -> Conflict | None:
     """The passage sentence that gives the claim's consequence from the opposite premise: "The
     standard build … still has the GIL enabled by default, so threads can run Python code in
