@@ -107,6 +107,27 @@ def test_a_consequence_the_source_draws_from_the_opposite_premise_is_not_support
                    "on several cores [S1].", GIL_PAGE).outcome == "supported"
 
 
+FULL_GIL_PAGE = ("PEP 703 proposed making the global interpreter lock (GIL) optional in CPython. Python 3.13, "
+                 "released in October 2024, ships an experimental free-threaded build.\n\n" + GIL_PAGE)
+
+
+def test_a_status_is_read_with_its_own_phrase_not_a_denial_elsewhere_in_the_claim():
+    # The real 1.5B model's GIL answer at d4cf93f, kept in the Summary marked "not checked": the
+    # page's 3.13 sentence given 3.14, its "experimental" against 3.14's "officially supported". The
+    # "not" of ", which is not the default build" denies "default" only; it had hidden the other.
+    claim = ("The free-threaded CPython build introduced in Python 3.14 ships an experimental free-threaded build, "
+             "which is not the default build [S1].")
+    assessment = _assess(claim, FULL_GIL_PAGE)
+    assert (assessment.outcome, assessment.reason, assessment.missing) == ("unsupported", "status", ["experimental/stable"])
+    assert "officially supported in Python 3.14" in assessment.evidence
+    # Said of 3.13, as the page says it, the same sentence is not held against.
+    assert clause_conflict(claim.replace("3.14", "3.13").replace(" [S1]", ""), FULL_GIL_PAGE, "en") is None
+    # And a status the claim's own phrase denies is still not compared: "is not experimental" is
+    # no claim of "experimental".
+    assert clause_conflict("The free-threaded build of Python 3.14 is not experimental, and it is not the default "
+                           "build.", FULL_GIL_PAGE, "en") is None
+
+
 def test_japanese_denial_and_status():
     denied = _assess("Python 3.14ではフリースレッド版が既定のビルドになった[S1]。", GIL_JA, "ja")
     assert denied.outcome == "unsupported" and "既定のビルドではない" in denied.evidence

@@ -1129,6 +1129,27 @@ async def test_the_headline_of_a_yes_no_question_the_sources_contradict_is_said_
     assert "According to the sources read" not in verification["annotated_draft"]
 
 
+async def test_a_sentence_that_only_says_the_quote_leading_the_summary_again_is_not_repeated():
+    # The real 1.5B model's GIL answer at d4cf93f: «The standard build of Python 3.14 still has the
+    # GIL enabled by default.» [S1] led (its "Yes, the GIL is gone" contradicted), and the draft's own
+    # copy of that sentence followed it word for word.
+    source = ("The free-threaded build became officially supported in Python 3.14, though it is still not the "
+              "default build. The standard build of Python 3.14 still has the GIL enabled by default. Single-"
+              "threaded code runs somewhat slower in the free-threaded build.")
+    verification = await _gil_answer(
+        "## Summary\nYes, the GIL is gone in Python 3.14 [S1]. The standard build of Python 3.14 still has the GIL "
+        "enabled by default [S1]. Single-threaded code runs somewhat slower in the free-threaded build [S1].\n",
+        "Is the GIL gone in Python 3.14?", source=source)
+    answer = verification["annotated_draft"]
+    assert answer.count("still has the GIL enabled by default") == 1, answer
+    assert answer.startswith("## Summary\nAccording to the sources read, «The standard build of Python 3.14 still has "
+                             "the GIL enabled by default.» [S1]"), answer
+    # What the quote does not say stays.
+    assert "Single-threaded code runs somewhat slower in the free-threaded build [S1]." in answer
+    (repeat,) = [c for c in verification["claims"] if c["text"].startswith("The standard build")]
+    assert (repeat["state"], repeat["removed_reason"]) == ("supported", "duplicate")
+
+
 async def test_a_yes_or_no_stands_only_on_a_supported_sentence_and_an_undecided_one_never_leads():
     # The words of a yes/no question are the claim: "gone" is found in no source, so "The GIL is
     # gone in Python 3.14" is no longer waved through as supported (it was: the question's own

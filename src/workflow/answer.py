@@ -620,6 +620,7 @@ def assemble_answer(
         edits.replacement[first] = _said_with_the_sources(against, edits.replacement.get(first, ""), language)
         edits.status[first] = edits.status.get(first) or "supported"
         kept_summary = kept_summary or [first]
+        _drop_what_the_quote_says(edits, kept_summary, first, _short_quote(against.evidence))
     elif summary and not kept_summary and on_the_question is not None \
             and (quoted := on_the_question()) is not None:
         # Nothing of the draft could be checked (a draft in the other language than its sources,
@@ -898,6 +899,22 @@ def _said_with_the_sources(against: ClaimVerdict, first: str, language: Language
     if said and not said[1] and not denied_a_no:
         first = _without_answer_word(first)
     return line + ((" " if language == "en" else "") + first if first else "")
+
+
+def _drop_what_the_quote_says(edits: _Edits, kept_summary: list[int], first: int, quote: str) -> None:
+    """A later supported sentence of the Summary that says nothing the sources' quote leading it
+    does not (its words and figures all in the quote) is that quote again: the real 1.5B model's
+    GIL answer read «The standard build of Python 3.14 still has the GIL enabled by default.» [S1]
+    and then "The standard build of Python 3.14 still has the GIL enabled by default [S1]."."""
+    said = _content_terms(quote) | _figures(quote)
+    for start in kept_summary:
+        if start == first or edits.status.get(start) != "supported" or not edits.replacement.get(start):
+            continue
+        plain = plain_text(edits.replacement[start])
+        content = _content_terms(plain) | _figures(plain)
+        if content and content <= said:
+            pair = edits.by_start.get(start)
+            edits.drop(start, REMOVED_DUPLICATE, pair[1] if pair else None)
 
 
 def _without_answer_word(text: str) -> str:

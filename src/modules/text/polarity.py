@@ -381,12 +381,17 @@ def _clause_against(said: str, clauses: list[str], sentence: str, language: Lang
                 # The same status said and denied: "is now the default" / "is still not the default".
                 if _denied_elsewhere(said, clauses, common, said_negated, language):
                     return Conflict("negation", "/".join(sorted(common)), sentence.strip())
-            if not said_negated and not negated(clause, language):
+            if not negated(clause, language):
                 in_sentence = _statuses(sentence, language)
                 # Each status of the claim the sentence does not also give: "the GIL disabled by
                 # default" against "still has the GIL enabled by default" shares "default", and
-                # disabled/enabled still exclude each other (a false claim was supported so).
+                # disabled/enabled still exclude each other (a false claim was supported so). A
+                # status is said as its own phrase says it: in "…ships an experimental build,
+                # which is not the default build" only "default" is denied (the real 1.5B
+                # model's GIL answer at d4cf93f, against "…became officially supported in 3.14").
                 for mine in sorted(said_statuses - in_sentence):
+                    if _status_denied(said, mine, language):
+                        continue
                     other = next((s for s in sorted(theirs) if frozenset({mine, s}) in _EXCLUSIVE), None)
                     if other is not None and shared:
                         return Conflict("status", f"{mine}/{other}", sentence.strip())
@@ -404,6 +409,13 @@ def _clause_against(said: str, clauses: list[str], sentence: str, language: Lang
                 and not _same_polarity_elsewhere(said, phrases_of(sentence, language), _plainly_negated(said, language), language):
             return Conflict("negation", "not", sentence.strip())
     return None
+
+
+def _status_denied(said: str, status: str, language: Language) -> bool:
+    """Whether ``said`` denies ``status``: a phrase that gives it is negated (the whole clause
+    where no phrase of it gives the status on its own)."""
+    holding = [phrase for phrase in phrases_of(said, language) if status in _statuses(phrase, language)]
+    return any(negated(phrase, language) for phrase in holding) if holding else negated(said, language)
 
 
 def phrases_of(sentence: str, language: Language) -> list[str]:
