@@ -1150,6 +1150,29 @@ async def test_a_sentence_that_only_says_the_quote_leading_the_summary_again_is_
     assert (repeat["state"], repeat["removed_reason"]) == ("supported", "duplicate")
 
 
+async def test_a_question_asking_what_a_thing_is_is_not_answered_by_a_summary_that_only_names_it():
+    # The real 1.5B model's GIL answer at edbab2d: "What is the GIL in Python?" held only uncited
+    # sentences from the model's memory, which went; its heading went too, without "not given",
+    # because the Summary named the GIL and Python ("…still has the GIL enabled by default").
+    source = ("The free-threaded build became officially supported in Python 3.14, though it is still not the "
+              "default build. The standard build of Python 3.14 still has the GIL enabled by default.")
+    ledger = [dict(LEDGER[0], label="S1", language="en", suspicious=False, markdown=source)]
+    draft = ("## Summary\nThe standard build of Python 3.14 still has the GIL enabled by default [S1].\n\n"
+             "## 1. What is the GIL in Python?\nThe GIL is a lock that protects the memory manager from threads.\n")
+    plan = [{"question": q, "queries": [{"text": q, "language": "en"}]}
+            for q in ("Is the GIL gone in Python 3.14?", "What is the GIL in Python?")]
+    state = dict(_state(draft, language="en"), question="Is the GIL gone in Python 3.14?", documents=ledger, plan=plan)
+    answer = (await _verify(state, _deps(FakeModel(), loops=0)[0]))["verification"]["annotated_draft"]
+    assert "The sources read do not answer this: What is the GIL in Python?" in answer, answer
+    # A Summary that says what it is answers it.
+    draft = draft.replace("## 1.", "The GIL is a lock that lets one thread run Python code at a time [S1].\n\n## 1.")
+    source += " The GIL is a lock that lets one thread run Python code at a time."
+    ledger = [dict(ledger[0], markdown=source)]
+    state = dict(state, draft=draft, documents=ledger)
+    answer = (await _verify(state, _deps(FakeModel(), loops=0)[0]))["verification"]["annotated_draft"]
+    assert "do not answer this" not in answer, answer
+
+
 async def test_a_yes_or_no_stands_only_on_a_supported_sentence_and_an_undecided_one_never_leads():
     # The words of a yes/no question are the claim: "gone" is found in no source, so "The GIL is
     # gone in Python 3.14" is no longer waved through as supported (it was: the question's own

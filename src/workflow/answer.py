@@ -872,8 +872,37 @@ def _note_sub_questions_the_summary_answers(edits: _Edits, kept_summary: list[in
         terms = _content_terms(sub) - _GENERIC_TERMS
         # "Why is Mount Fuji 3,776 m tall?" names only what the Summary names, and asks
         # what it does not say: a reason or a way is answered by words, not by the terms.
-        if terms == asked or terms <= summary_terms and not _ASKS_WHY_OR_HOW.search(sub):
+        if terms == asked or terms <= summary_terms and not _ASKS_WHY_OR_HOW.search(sub) \
+                and not _asks_what_it_is_undefined(sub, summary_said):
             edits.answered.add(_heading_key(sub))
+
+
+# "What is the GIL in Python?", 「GILとは何ですか？」: asks what a thing is.
+_ASKS_WHAT_IT_IS = re.compile(r"^\W*(?:\d+\.\s*)?what\s+(?:is|are|was|were)\s+(?P<thing>[^?]+)\?*\s*$"
+                              r"|^\W*(?:\d+\.\s*)?(?P<thing_ja>[^、。？?]+?)とは(?:何|なん|なに|？|\?|$)", re.IGNORECASE)
+# A sentence that says what its subject is: "The GIL is a lock that …", 「GILは…ロックである」.
+_SAYS_WHAT_IT_IS = re.compile(r"^\W*(?P<subject>[^,;:]+?)\s+(?:is|are|was|were)\s+(?:a|an|the|one)\b"
+                              r"|^\W*(?P<subject_ja>[^、。]+?)(?:とは|は)[^。]*(?:である|です|だ|のこと)[。]?$", re.IGNORECASE)
+
+
+def _asks_what_it_is_undefined(sub: str, said: list[str]) -> bool:
+    """Whether ``sub`` asks what a thing is and no sentence of ``said`` says it: a Summary that
+    names the GIL ("…still has the GIL enabled by default") does not answer "What is the GIL in
+    Python?" (the real 1.5B model's GIL answer at edbab2d, whose sub-question then went unsaid,
+    neither answered nor marked "not given")."""
+    asked = _ASKS_WHAT_IT_IS.match(sub.strip())
+    named = (asked.group("thing") or asked.group("thing_ja") or "") if asked else ""
+    # "What is the elevation of Mount Fuji?" asks an attribute, which a figure answers; "What is
+    # PEP 703 and when …?" asks two things: neither is a definition.
+    if not named or len(named.split()) > 6 or re.search(r"\b(?:of|and)\b|['’]s\b|の", named):
+        return False
+    thing = _content_terms(named)
+    for sentence in said:
+        says = _SAYS_WHAT_IT_IS.match(sentence.strip())
+        subject = _content_terms((says.group("subject") or says.group("subject_ja") or "")) if says else set()
+        if subject and subject <= thing | _content_terms(sub):
+            return False
+    return True
 
 
 def _contradicted_headline(sentences: list[tuple[int, int, str]], by_start: dict[int, tuple[Claim, ClaimVerdict]],
