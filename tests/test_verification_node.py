@@ -1173,6 +1173,29 @@ async def test_a_question_asking_what_a_thing_is_is_not_answered_by_a_summary_th
     assert "do not answer this" not in answer, answer
 
 
+async def test_a_sentence_that_points_back_moves_with_the_one_it_speaks_of():
+    # The real 1.5B model's answer to "What is PEP 703 and when did Python get free-threading?" at
+    # 63136ee: its first sentence (not checked) moved behind the supported ones, and the Summary
+    # opened "This allows threads to run Python code in parallel on several cores [S1]." — "This"
+    # pointing at nothing before it. Here "It" is PEP 703, said by the sentence before.
+    source = ("PEP 703 proposed making the global interpreter lock (GIL) optional in CPython. The Python Steering "
+              "Council accepted PEP 703 in 2023. Python 3.13, released in October 2024, ships an experimental "
+              "free-threaded build.")
+    ledger = [dict(LEDGER[0], label="S1", language="en", suspicious=False, markdown=source)]
+    draft = ("## Summary\nPEP 703 is a Python Enhancement Proposal that proposes making the GIL optional in CPython "
+             "[S1]. It was accepted by the Python Steering Council in 2023 [S1]. Python 3.13, released in October "
+             "2024, ships an experimental free-threaded build [S1].\n")
+    state = dict(_state(draft, language="en"), question="What is PEP 703?", documents=ledger, plan=[])
+    verification = (await _verify(state, _deps(FakeModel(), loops=0)[0]))["verification"]
+    states = {c["text"][:21]: c["state"] for c in verification["claims"]}
+    assert (states["PEP 703 is a Python E"], states["It was accepted by th"], states["Python 3.13, released"]) \
+        == ("not_checked", "supported", "supported"), states
+    summary = verification["annotated_draft"].split("## Summary\n")[1]
+    assert summary.startswith("Python 3.13, released in October 2024, ships an experimental free-threaded build [S1]. "
+                              "PEP 703 is a Python Enhancement Proposal"), summary
+    assert "(not checked). It was accepted by the Python Steering Council in 2023 [S1]." in summary, summary
+
+
 async def test_a_yes_or_no_stands_only_on_a_supported_sentence_and_an_undecided_one_never_leads():
     # The words of a yes/no question are the claim: "gone" is found in no source, so "The GIL is
     # gone in Python 3.14" is no longer waved through as supported (it was: the question's own

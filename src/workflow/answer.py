@@ -32,6 +32,7 @@ from research.modules.text.analyser import JAPANESE_RUN, name_suffix_terms, name
 from research.modules.text.disagreements import attribute_words, attributes_named
 from research.modules.text.questions import answer_word, answers_another_question, answers_the_other_way, is_yes_no
 from research.modules.text.passages import SourceSentence
+from research.modules.text.references import opens_pointing_back
 from research.modules.text.injection import addresses_reader
 from research.modules.text.language_check import is_wrong_language
 from research.state.models import CONTRADICTING_REASONS, ClaimVerdict, Document, Language, Verdict
@@ -798,12 +799,22 @@ def _lead_with_a_supported_sentence(edits: _Edits, kept_summary: list[int], lang
     Summary has none, the first supported sentence of the findings is moved up to lead it
     (True when one was)."""
     replacement, status = edits.replacement, edits.status
-    ordered = sorted(kept_summary, key=lambda s: status.get(s) != "supported")
+    # A sentence that opens pointing back ("This allows threads to …", "It was accepted in 2023")
+    # moves with the one before it, which it speaks of: alone in front it would point at nothing
+    # (the real 1.5B model's PEP 703 answer at 63136ee opened "This allows threads …").
+    chains: list[list[int]] = []
+    for s in kept_summary:
+        if chains and opens_pointing_back(plain_text(replacement[s])):
+            chains[-1].append(s)
+        else:
+            chains.append([s])
+    ordered = [s for chain in sorted(chains, key=lambda chain: status.get(chain[0]) != "supported") for s in chain]
     texts = [replacement[s] for s in ordered]
     for s, new in zip(kept_summary, texts):
         replacement[s] = new
     donor = next((s for s, _, section in edits.sentences if section != edits.summary_section
-                  and status.get(s) == "supported" and edits.by_start.get(s) and replacement.get(s)), None)
+                  and status.get(s) == "supported" and edits.by_start.get(s) and replacement.get(s)
+                  and not opens_pointing_back(plain_text(replacement[s]))), None)
     if status.get(ordered[0]) == "supported" or donor is None:
         return False
     donor_section = edits.section_of(donor)

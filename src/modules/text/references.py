@@ -60,3 +60,17 @@ def named_reference(sentence: str, before: str) -> str | None:
         return None
     article = "The" if not sentence[:match.start()].strip() else "the"
     return f"{sentence[:match.start()]}{article} {names.pop()}{sentence[match.end():]}"
+
+
+# A sentence whose subject is the one before it: "This allows threads to …", "It was accepted in
+# 2023", "Such builds …", 「これにより…」, 「その後…」.
+_OPENS_POINTING_BACK = re.compile(
+    r"^\W*(?:this|that|these|those|it|its|they|their|such|the latter|the former)\b"
+    r"|^\W*(?:これ|それ|この|その|これら|それら|こうした|そうした|同(?:社|氏|年|様))", re.IGNORECASE)
+
+
+def opens_pointing_back(sentence: str) -> bool:
+    """Whether ``sentence`` opens with a word that stands for what the sentence before it said
+    or named, so that it reads right only after that sentence (English and Japanese)."""
+    return bool(_OPENS_POINTING_BACK.match(sentence))
+
