@@ -337,3 +337,27 @@ def test_a_study_named_by_another_page_s_title_is_not_taken_for_the_cited_one():
     assert wrong.outcome != "supported" and "20401819" in wrong.missing
     right = assess_claim(split_claims("The study by PubMed 24630333 " + said)[0], index)
     assert "24630333" not in right.missing
+
+
+def test_a_date_s_month_does_not_draw_its_year_to_another_event():
+    # "October" aligned the claim with "Python 3.13, released in October 2024, …", where 2024
+    # stands, so "accepted PEP 703 in October 2024" was supported at score 1.0 (found at f00a448).
+    wrong = assess("The Python Steering Council accepted PEP 703 in October 2024 [S1].", PEP_EN, "en")
+    assert (wrong.outcome, wrong.reason, wrong.missing) == ("unsupported", "number_mismatch", ["2024"])
+    assert assess("Python 3.13 was released in October 2024 [S1].", PEP_EN, "en").outcome == "supported"
+    assert assess("Python 3.13 was released in October 2023 [S1].", PEP_EN, "en").reason == "number_mismatch"
+
+
+@pytest.mark.parametrize("claim", [
+    # The real 1.5B model's answer to "What is PEP 703 and when did Python get free-threading?"
+    # at 63136ee, kept marked (not checked): the year is the acceptance's, not the build's.
+    "Python got free-threading in 2023, when the Python Steering Council accepted PEP 703 [S1].",
+    "Python 3.13 shipped an experimental free-threaded build in October 2024, when the Python Steering Council "
+    "accepted PEP 703 [S1].",
+])
+def test_one_date_given_to_two_events_is_read_with_each_of_them(claim):
+    assessment = assess(claim, PEP_EN, "en")
+    assert (assessment.outcome, assessment.reason) == ("unsupported", "number_mismatch")
+    # Both events of that date, as the passage dates them: supported.
+    assert assess("Python 3.13 shipped an experimental free-threaded build in October 2024, when Python 3.13 was "
+                  "released [S1].", PEP_EN, "en").outcome == "supported"

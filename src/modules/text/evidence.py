@@ -37,6 +37,7 @@ import json
 import math
 import re
 import unicodedata
+import dataclasses
 from dataclasses import dataclass, field
 from decimal import Decimal
 from functools import cached_property, lru_cache
@@ -716,11 +717,40 @@ def _assess_against(claim: Claim, index: EvidenceIndex, labels: list[str], valid
     read (``_read_evidence``), then ``CHECKS`` are tried in order; the first that finds a
     problem decides, and a claim none of them holds back is supported."""
     read = _read_evidence(claim, index, labels)
+    finding = _first_finding(read)
+    if finding.outcome != "unsupported":
+        # "Python got free-threading in 2023, when the Python Steering Council accepted PEP 703":
+        # one date given to two events, and the sources find it with one of them; each event is
+        # read with that date on its own (the real 1.5B model's PEP 703 answer at 63136ee).
+        for statement in _events_of_one_date(claim.plain):
+            alone = _read_evidence(dataclasses.replace(claim, plain=statement), index, labels)
+            said = _first_finding(alone)
+            if said.outcome == "unsupported" and said.reason == "number_mismatch":
+                return _assessment(said, alone, valid, invalid)
+    return _assessment(finding, read, valid, invalid)
+
+
+def _first_finding(read: "ClaimEvidence") -> "Finding":
+    """What the first of ``CHECKS`` that holds the claim back found; supported when none does."""
     for check in CHECKS:
         finding = check(read)
         if finding is not None:
-            return _assessment(finding, read, valid, invalid)
-    return _assessment(Finding("supported", "supported", min(0.95, 0.6 + read.coverage * 0.35)), read, valid, invalid)
+            return finding
+    return Finding("supported", "supported", min(0.95, 0.6 + read.coverage * 0.35))
+
+
+# "<event> in 2023, when <another event>": two events given one date.
+_EVENTS_OF_ONE_DATE = re.compile(r"^(?P<main>.+?)\s+(?P<date>(?:in|on)\s+(?:[A-Z][a-z]+\s+)?\d{4})\s*,\s*when\s+"
+                                 r"(?P<other>\S[^,;]+?)[.!]?$")
+
+
+def _events_of_one_date(plain: str) -> list[str]:
+    """Each event of an English "<event> in <date>, when <another event>" with that date, as a
+    sentence of its own; [] for any other sentence."""
+    match = _EVENTS_OF_ONE_DATE.match(plain.strip())
+    if match is None:
+        return []
+    return [f"{match['main']} {match['date']}.", f"{match['other']} {match['date']}."]
 
 
 @dataclass

@@ -407,8 +407,15 @@ def _unbound_numbers(typed: tuple[tuple[NumberMention, str], ...], claim_units: 
     sentence_typed = [_typed(s.text) for s in sentences]
     claim_values = {v for m, _ in typed for v in m.values}
     counts = Counter((kind, min(m.values)) for m, kind in typed)
+    # A date's month and year say when, not what: "accepted PEP 703 in October 2024" must be read
+    # against the sentence on accepting PEP 703, not drawn by "October" to "Python 3.13, released
+    # in October 2024, …" (where 2024 stands, so it was bound and the false claim supported).
+    date_parts = frozenset({"#" + v for m, k in typed if k in ("year", "month") for v in m.values}
+                           | {t for m, k in typed if k == "month" for t in term_set(m.text)})
     for mention, kind in typed:
         context = claim_units - {"#" + v for v in mention.values}
+        if kind in ("year", "month"):
+            context = context - date_parts
         if not context:
             continue
         scores, top, total = aligner.align(context)
