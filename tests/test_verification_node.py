@@ -1181,12 +1181,10 @@ async def test_a_sentence_that_points_back_moves_with_the_one_it_speaks_of():
     source = ("PEP 703 proposed making the global interpreter lock (GIL) optional in CPython. The Python Steering "
               "Council accepted PEP 703 in 2023. Python 3.13, released in October 2024, ships an experimental "
               "free-threaded build.")
-    ledger = [dict(LEDGER[0], label="S1", language="en", suspicious=False, markdown=source)]
     draft = ("## Summary\nPEP 703 is a Python Enhancement Proposal that proposes making the GIL optional in CPython "
              "[S1]. It was accepted by the Python Steering Council in 2023 [S1]. Python 3.13, released in October "
              "2024, ships an experimental free-threaded build [S1].\n")
-    state = dict(_state(draft, language="en"), question="What is PEP 703?", documents=ledger, plan=[])
-    verification = (await _verify(state, _deps(FakeModel(), loops=0)[0]))["verification"]
+    verification = await _gil_answer(draft, "What is PEP 703?", source=source)
     states = {c["text"][:21]: c["state"] for c in verification["claims"]}
     assert (states["PEP 703 is a Python E"], states["It was accepted by th"], states["Python 3.13, released"]) \
         == ("not_checked", "supported", "supported"), states
