@@ -1194,6 +1194,28 @@ async def test_a_sentence_that_points_back_moves_with_the_one_it_speaks_of():
     assert "(not checked). It was accepted by the Python Steering Council in 2023 [S1]." in summary, summary
 
 
+async def test_a_sub_question_the_sources_quote_answers_is_not_said_to_be_unanswered():
+    # The real 1.5B model at 795c835, "Did Python 3.13 ship a stable free-threaded build?": its
+    # "Yes, … stable …" was contradicted and the page's sentence led the Summary, but the sub-question
+    # "Was Python 3.13 released with a stable free-threaded build?" (the same question again, its
+    # own "Yes" gone too) was said to be unanswered by the sources.
+    source = ("Python 3.13, released in October 2024, ships an experimental free-threaded build. The free-threaded "
+              "build became officially supported in Python 3.14, though it is still not the default build.")
+    ledger = [dict(LEDGER[0], label="S1", language="en", suspicious=False, markdown=source)]
+    draft = ("## Summary\nYes, Python 3.13 shipped a stable free-threaded build [S1]. The free-threaded build became "
+             "officially supported in Python 3.14, though it is still not the default build [S1].\n\n"
+             "## 1. Was Python 3.13 released with a stable free-threaded build?\n"
+             "Yes, Python 3.13 was released with a stable free-threaded build [S1].\n")
+    question = "Did Python 3.13 ship a stable free-threaded build?"
+    plan = [{"question": q, "queries": [{"text": q, "language": "en"}]}
+            for q in (question, "Was Python 3.13 released with a stable free-threaded build?")]
+    state = dict(_state(draft, language="en"), question=question, documents=ledger, plan=plan)
+    answer = (await _verify(state, _deps(FakeModel(), loops=0)[0]))["verification"]["annotated_draft"]
+    assert answer.startswith("## Summary\nAccording to the sources read, «Python 3.13, released in October 2024, ships "
+                             "an experimental free-threaded build.» [S1]"), answer
+    assert "do not answer this" not in answer, answer
+
+
 async def test_a_yes_or_no_stands_only_on_a_supported_sentence_and_an_undecided_one_never_leads():
     # The words of a yes/no question are the claim: "gone" is found in no source, so "The GIL is
     # gone in Python 3.14" is no longer waved through as supported (it was: the question's own

@@ -620,7 +620,11 @@ def assemble_answer(
         first = summary[0]
         edits.replacement[first] = _said_with_the_sources(against, edits.replacement.get(first, ""), language)
         edits.status[first] = edits.status.get(first) or "supported"
-        kept_summary = kept_summary or [first]
+        # The sources' words now lead the Summary, and answer what they answer: "Was Python 3.13
+        # released with a stable free-threaded build?" is answered by «Python 3.13, released in
+        # October 2024, ships an experimental free-threaded build.» (the real 1.5B model at 795c835
+        # said its sources did not answer it).
+        kept_summary = [first] + [s for s in kept_summary if s != first]
         _drop_what_the_quote_says(edits, kept_summary, first, _short_quote(against.evidence))
     elif summary and not kept_summary and on_the_question is not None \
             and (quoted := on_the_question()) is not None:
