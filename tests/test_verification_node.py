@@ -509,6 +509,23 @@ async def test_a_value_its_passage_gives_differently_is_corrected_from_the_passa
     assert verification["summary"]["supported"] == verification["summary"]["claims"] == 2
 
 
+async def test_a_value_the_question_asks_about_is_not_corrected_into_a_yes():
+    # The real 1.5B model at 8fad382: "Does Ollama listen on port 8080 by default?" answered "Yes,
+    # Ollama listens on port 8080 by default." became "Yes, Ollama listens on port 11434 by default
+    # [S1].": a yes to the question its source denies. The premise stays contradicted, and the
+    # answer opens with what the source says.
+    draft = "## Summary\nYes, Ollama serves a REST API on port 8080 by default [S1].\n"
+    state = dict(_state(draft, language="en"), question="Does Ollama serve its REST API on port 8080 by default?",
+                 documents=OLLAMA_LEDGER, plan=[])
+    verification = (await _verify(state, _deps(FakeModel(), loops=0)[0]))["verification"]
+    answer = verification["annotated_draft"]
+    assert not verification["summary"]["corrected"]
+    assert answer.startswith("## Summary\nAccording to the sources read, «Ollama serves a REST API on port 11434 by "
+                             "default."), answer
+    assert "Yes" not in answer
+    # A value the question does not ask about is still corrected (the test above).
+
+
 async def test_titles_prompt_text_placeholders_and_repeats_never_reach_the_answer():
     # The issue's examples: a page title as a sentence, a leaked repair prompt, a template slot in a
     # heading, the same sentence twice and "[S1] [S1]".

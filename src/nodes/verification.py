@@ -167,7 +167,7 @@ async def verify_claims(state: AgentState, deps: WorkflowDependencies) -> Comman
     # A value its own passage gives differently, where the slot is clear, is corrected from the
     # passage and checked again: "port 11444" becomes the passage's "11434" (a small model changes values
     # it copies; the source's value is the one to keep).
-    draft, corrected = _correct_values(draft, claims, assessments, index)
+    draft, corrected = _correct_values(draft, claims, assessments, index, question=str(state.get("question") or ""))
     if corrected:
         claims = _claims_of(draft, titles)
         assessments = [assess_claim(claim, index) for claim in claims]
@@ -909,10 +909,14 @@ def _read_digest(assessment: Assessment) -> str:
 
 
 def _correct_values(draft: str, claims: list[Claim], assessments: list[Assessment],
-                    index: EvidenceIndex) -> tuple[str, list[ValueCorrection]]:
+                    index: EvidenceIndex, question: str = "") -> tuple[str, list[ValueCorrection]]:
     """``draft`` with each contradicted value replaced by the one its passage gives for the same
     slot, where the cheap checks name both and the corrected sentence is then supported; the
-    list of corrections made (sentence, corrected sentence, value, passage's value)."""
+    list of corrections made (sentence, corrected sentence, value, passage's value). A value the
+    ``question`` itself asks about is not corrected: "Does Ollama listen on port 8080 by default?"
+    answered "Yes, Ollama listens on port 8080 by default" became "Yes, … port 11434 …", a yes
+    to the question the sources deny (the real 1.5B model at 8fad382); left contradicted, the
+    answer says what the sources say instead (workflow/answer.py)."""
     edits: list[tuple[Claim, str, ValueCorrection]] = []
     for claim, assessment in zip(claims, assessments):
         wrong, right = assessment.bound_value, assessment.passage_value
@@ -926,6 +930,8 @@ def _correct_values(draft: str, claims: list[Claim], assessments: list[Assessmen
             continue
         if claim.text.count(wrong) != 1:
             continue  # the slot is not clear in the sentence itself
+        if re.search(rf"(?<![\w.]){re.escape(wrong)}(?![\w])", question):
+            continue  # the question's own premise: the sources deny it, and the answer must say so
         fixed = claim.text.replace(wrong, right, 1)
         again = Claim(index=claim.index, text=fixed, plain=claim.plain.replace(wrong, right, 1), section=claim.section,
                       citations=list(claim.citations), start=claim.start, end=claim.start + len(fixed),
