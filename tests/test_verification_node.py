@@ -751,6 +751,29 @@ def test_a_sentence_that_names_no_name_of_the_question_stays_when_it_says_two_of
     assert topic.is_on_topic(claim) is on_topic
 
 
+@pytest.mark.parametrize("sentence, on_topic", [
+    ("In a cohort of patients with motor neuron disease, 28% had global cognitive dysfunction [S1].", True),
+    ("Family caregivers of dementia patients are at increased risk of developing depression [S2].", False),
+    ("The timing of PEG tube insertion was not associated with survival after feeding tube insertion [S3].", False),
+])
+def test_a_question_that_names_nothing_and_asks_of_many_things_needs_two_of_them_said(sentence, on_topic):
+    # PubMedQA 9854965's question (quoted; the sentences are the real 1.5B model's, shortened): the
+    # Summary kept other studies' findings that share one word with the question, and the grader
+    # read the answer's "no" from one of them (the bench at 2fa120f).
+    from research.workflow.answer import Topic
+
+    topic = Topic.of(["Dementia and aphasia in motor neuron disease: an underrecognised association?"], [])
+    (claim,) = split_claims(sentence)
+    assert topic.is_on_topic(claim) is on_topic
+
+
+def test_a_question_of_few_terms_still_takes_one_of_them():
+    from research.workflow.answer import Topic
+
+    (claim,) = split_claims("Aphasia was found in 5 of the 18 patients [S1].")
+    assert Topic.of(["Is aphasia common?"], []).is_on_topic(claim)
+
+
 async def test_a_sentence_that_only_says_where_to_read_is_not_part_of_the_answer():
     # The real model (Qwen2.5-Coder-1.5B) in Japanese: 「このデータは[S3]で提供されています（未確認）。」
     draft = ("## 結論\n富士山の最後の噴火は1707年の宝永噴火である[S1]。このデータは[S1]で提供されています。"
