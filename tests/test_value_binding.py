@@ -361,3 +361,54 @@ def test_one_date_given_to_two_events_is_read_with_each_of_them(claim):
     # Both events of that date, as the passage dates them: supported.
     assert assess("Python 3.13 shipped an experimental free-threaded build in October 2024, when Python 3.13 was "
                   "released [S1].", PEP_EN, "en").outcome == "supported"
+
+
+# Two PubMedQA pages as `research bench` writes them (their CONTEXTS, quoted from ../shared/bench/pubmedqa/dev.json).
+PUBMED_23234860 = ('# PubMed 23234860\n\n## Objective\n\nTreatment delays in breast cancer are generally thought to '
+                   'affect prognosis but the impact on survival remains unclear. Indicators for breast cancer care '
+                   'include time to primary treatment. The purpose of this study was to evaluate whether time to '
+                   'primary treatment (TPT) in breast cancer impacts survival.\n\n## Method\n\nA total of 648 breast '
+                   'cancer patients treated in the University Malaya Medical Center (UMMC), Malaysia between 2004 and '
+                   '2005 were included in the study. TPT was calculated from the date of pathological diagnosis to '
+                   'the date of primary treatment. Mortality data was obtained from the National Registry of Births '
+                   'and Deaths. Last date of follow-up was November 2010.\n\n## Results\n\nMedian TPT was 18 days. '
+                   'Majority 508 (69.1%) of the patients received treatment within 30 days after diagnosis. The '
+                   'majority was surgically treated. Ethnicity (p=0.002) and stage at presentation (p=0.007) were '
+                   'significantly associated with delayed TPT. Malay ethnicity had delayed TPT compared to the '
+                   'Chinese; Hazard Ratio (HR) 1.9 (Confidence Interval (CI) 1.237, 2.987). Delayed TPT did not '
+                   'affect overall survival on univariate and multivariate analyses.\n\n## MeSH terms\n\nAdult; Aged; '
+                   'Breast Neoplasms; Female; Humans; Malaysia; Middle Aged; Neoplasm Staging; Retrospective Studies; '
+                   'Survival Analysis; Time Factors')
+PUBMED_9191526 = ('# PubMed 9191526\n\n## Background\n\nIn an attempt to improve the care they provide for their '
+                  "patients with breast cancer, the authors' institution developed a multidisciplinary breast cancer "
+                  'clinic (MDBCC) to offer "one-stop shopping" consultation and support for newly diagnosed breast '
+                  'cancer patients.\n\n## Methods\n\nOne hundred sixty-two patients, the control group for this '
+                  'study, were evaluated at Henry Ford Hospital during the year prior to the opening of the MDBCC. '
+                  'These patients, who were referred in the traditional sequential consultation manner, were '
+                  "compared with the first 177 patients seen during the first year of the clinic's operation. "
+                  'Retrospective chart reviews were conducted to assess treatment timeliness, and anonymous '
+                  'questionnaires were used to assess patient satisfaction.\n\n## Results\n\nThe authors found that '
+                  "the MDBCC increased patient satisfaction by encouraging involvement of patients' families and "
+                  'friends and by helping patients make treatment decisions (P<0.001). The time between diagnosis '
+                  'and the initiation of treatment was also significantly decreased (42.2 days vs. 29.6 days; '
+                  'P<0.0008).\n\n## MeSH terms\n\nBreast Neoplasms; Cancer Care Facilities; Female; Humans; Patient '
+                  'Participation; Patient Satisfaction; Retrospective Studies')
+
+
+def test_an_uncited_claim_is_read_against_the_page_that_gives_its_figures_not_another_pages_contradiction():
+    # PubMedQA 23234860 and 9191526 (results sentences quoted from the two abstracts in
+    # ../shared/bench/pubmedqa/dev.json, titled as the bench titles its pages). The real 1.5B model at
+    # 2fa120f joined the first page's two sentences into one uncited sentence naming the page; its
+    # "18 days" could not be bound to one of them, and the second page's "42.2 days vs. 29.6 days"
+    # was taken for a contradiction: the true sentence was taken out as contradicted.
+    index = EvidenceIndex([
+        {"label": "S1", "status": "ok", "language": "en", "title": "PubMed 23234860", "markdown": PUBMED_23234860},
+        {"label": "S2", "status": "ok", "language": "en", "title": "PubMed 9191526", "markdown": PUBMED_9191526},
+    ])
+    said = ("The study by PubMed 23234860 found that median TPT was 18 days, with a majority of patients receiving "
+            "treatment within 30 days after diagnosis.")
+    assessment = assess_claim(split_claims(said)[0], index)
+    assert assessment.outcome != "unsupported" and assessment.evidence_label == "S1", assessment
+    # A figure its own page gives otherwise is still contradicted there.
+    changed = assess_claim(split_claims(said.replace("18 days", "25 days"))[0], index)
+    assert (changed.outcome, changed.evidence_label) == ("unsupported", "S1")
