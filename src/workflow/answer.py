@@ -263,7 +263,11 @@ class Topic:
         # survival"), and the grader read the answer's "no" from one of them.
         needed = _TELLING_ENOUGH if len(comparable) >= _MANY_TERMS else 1
         if len(self.telling(claim.plain)) >= needed:
-            return True
+            # Of such a question the page it cites must hold half the terms too: "Nasal fractures:
+            # is closed reduction satisfying?" kept "…the Hawkins sign can predict whether or not
+            # astragalus fractures … delay in the reduction…" from another study's page (PubMedQA
+            # 23348330, the real 1.5B model at 2fa120f).
+            return needed == 1 or not cited or any(len(self.telling(text)) * 2 >= len(self.terms) for text in cited)
         for text in cited:
             title = text.split("\n", 1)[0]
             if len(self.telling(title)) >= needed or len(self.telling(text)) * 2 >= len(self.terms):
