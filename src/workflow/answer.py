@@ -267,12 +267,12 @@ class Topic:
             # is closed reduction satisfying?" kept "…the Hawkins sign can predict whether or not
             # astragalus fractures … delay in the reduction…" from another study's page (PubMedQA
             # 23348330, the real 1.5B model at 2fa120f).
-            return needed == 1 or not cited or any(len(self.telling(text)) * 2 >= len(self.terms) for text in cited)
-        for text in cited:
-            title = text.split("\n", 1)[0]
-            if len(self.telling(title)) >= needed or len(self.telling(text)) * 2 >= len(self.terms):
-                return True
-        return False
+            return needed == 1 or not cited or any(self._holds_half(text) for text in cited)
+        return any(len(self.telling(text.split("\n", 1)[0])) >= needed or self._holds_half(text) for text in cited)
+
+    def _holds_half(self, text: str) -> bool:
+        """Whether a source's ``text`` holds half the question's terms: a page about it."""
+        return len(self.telling(text)) * 2 >= len(self.terms)
 
 
 _SOURCE_CHARS = 20000  # of a source's text, for what it is about

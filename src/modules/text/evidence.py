@@ -37,8 +37,7 @@ import json
 import math
 import re
 import unicodedata
-import dataclasses
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from functools import cached_property, lru_cache
 from collections.abc import Mapping, Sequence
@@ -735,7 +734,7 @@ def _assess_against(claim: Claim, index: EvidenceIndex, labels: list[str], valid
         # one date given to two events, and the sources find it with one of them; each event is
         # read with that date on its own (the real 1.5B model's PEP 703 answer at 63136ee).
         for statement in _events_of_one_date(claim.plain):
-            alone = _read_evidence(dataclasses.replace(claim, plain=statement), index, labels)
+            alone = _read_evidence(replace(claim, plain=statement), index, labels)
             said = _first_finding(alone)
             if said.outcome == "unsupported" and said.reason == "number_mismatch":
                 return _assessment(said, alone, valid, invalid)

@@ -73,4 +73,3 @@ def opens_pointing_back(sentence: str) -> bool:
     """Whether ``sentence`` opens with a word that stands for what the sentence before it said
     or named, so that it reads right only after that sentence (English and Japanese)."""
     return bool(_OPENS_POINTING_BACK.match(sentence))
-
