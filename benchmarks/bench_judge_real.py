@@ -52,10 +52,10 @@ def sample(rows: list[dict[str, Any]], per_class: int, seed: int, max_chars: int
 
 
 def run(rows: list[dict[str, Any]], ollama: str, model: str, num_ctx: int, judge: bool,
-        choice: bool = False) -> tuple[dict[str, Any], float]:
+        choice: bool = False, lang: str = "en") -> tuple[dict[str, Any], float]:
     with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False, encoding="utf-8") as handle:
         for row in rows:
-            handle.write(json.dumps({"id": row["id"], "draft": row["draft"], "lang": "en",
+            handle.write(json.dumps({"id": row["id"], "draft": row["draft"], "lang": lang,
                                      "sources": [{"label": "S1", "text": row["source"]}]}, ensure_ascii=False) + "\n")
     env = {k: v for k, v in os.environ.items() if not k.startswith("RESEARCH_")}
     env.update(RESEARCH_OLLAMA_HOST=ollama, RESEARCH_MODEL=model, RESEARCH_NUM_CTX=str(num_ctx),

@@ -77,3 +77,16 @@ def test_a_passage_from_the_web_is_shown_as_text() -> None:
     # Escaped, so no tag, link or emphasis is read into it, and no escape sequence reaches a terminal.
     assert "\\<script\\>" in line and "\\[click\\](javascript:" in line and "\\*\\*bold\\*\\*" in line
     assert "\x1b" not in line and "3,776 m" in line
+
+
+@pytest.mark.parametrize(("lang", "said"), [("ja", "「Mount Fuji last erupted in 1708.」として確認"),
+                                            ("en", "checked as «富士山が最後に噴火したのは1708年。»")])
+def test_a_claim_checked_as_its_translation_is_listed_with_it(lang: str, said: str) -> None:
+    # A sentence in another language than its sources is checked as the model's translation into
+    # theirs (nodes/verification.check_across_languages): the reader sees what was compared.
+    translation = {"ja": "Mount Fuji last erupted in 1708.", "en": "富士山が最後に噴火したのは1708年。"}[lang]
+    weak = {"index": 1, "text": "WEAK-CLAIM", "verdict": "unsupported", "citations": ["S1"], "evidence": PASSAGE[lang],
+            "evidence_label": "S1", "checked_as": translation, "removed": True, "removed_reason": "contradicted"}
+    markdown = render_markdown(build_report(_input(lang, [weak])))
+    (line,) = [line for line in markdown.splitlines() if "WEAK-CLAIM" in line]
+    assert f"WEAK-CLAIM ({said}) — S1 «" in line

@@ -186,7 +186,7 @@ async def test_borderline_claims_go_to_the_judge_in_one_batch():
     # The passages first (a prefix every judge call of the run shares), the claims last, each
     # naming its passages; the reply is capped to a verdict a claim.
     assert prompt.startswith("文章:\n[P1.1] (S") and prompt.index("主張 1 (P") > prompt.index("[P1.1]")
-    assert model.calls[0].max_tokens <= 64
+    assert call.max_tokens <= 64
     first, second = result["verification"]["claims"]
     # The evidence shown is the source's own words from the program's copy, not a model's quote.
     assert (first["verdict"], first["method"], first["confidence"], first["evidence_label"]) == ("supported", "model", 0.7, "S2")
@@ -226,7 +226,10 @@ async def test_wrong_language_sentences_are_rewritten_in_one_batch():
     model = FakeModel(rewrites=rewrites)
     deps, _ = _deps(model)
     result = await _verify(_state(draft), deps)
-    (call,) = model.asked(schema=SentenceRewrites)
+    # The rewrite, then the rewritten sentences (they cite the English S2) put into English to be
+    # checked: the fake gives its Japanese back, which stands for nothing (still "not checked").
+    call, checked_as = model.asked(schema=SentenceRewrites)
+    assert checked_as.messages[-1]["content"].startswith("Sentence 1: 富士山の標高は3,776 mである。")
     sent = call.messages[-1]["content"]
     assert sent == ("文 1: Mount Fuji is 3,776 m high [S2].\n"
                     "文 2: Mount Fuji is the highest mountain in Japan at 3,776 m [S2].")  # names and terms are not wrong
@@ -1559,3 +1562,35 @@ async def test_a_value_corrected_and_a_joined_sentence_cut_in_one_draft_both_lan
                      "The free-threaded build of Python 3.14 is the default build.",
                      "The free-threaded build of Python 3.14 has the GIL disabled, allowing threads to run Python code "
                      "in parallel on several cores."], texts
+
+
+async def test_a_claim_on_a_source_in_the_other_language_is_checked_as_its_translation():
+    # A Japanese answer on an English page (the real 1.5B model's Japanese GIL answer, issue 44): the
+    # words could not be compared, and every sentence ended "not checked". Each is now translated into
+    # its source's language by the model and the translation checked in its place.
+    draft = ("## 結論\n富士山の最後の噴火は1707年12月16日に始まった[S2]。\n"
+             "富士山の最後の噴火は1708年に始まった[S2]。\n"
+             "富士山は1707年に噴火した[S2]。\n")
+    rewrites = SentenceRewrites(sentences=[
+        RewrittenSentence(id=1, text="Mount Fuji's last eruption began on 16 December 1707 [S2]."),
+        RewrittenSentence(id=2, text="Mount Fuji's last eruption began in 1708."),
+        RewrittenSentence(id=3, text="Mount Fuji erupted long ago."),  # the year lost: no stand-in for the claim
+    ])
+    model = FakeModel(rewrites=rewrites)
+    deps, _ = _deps(model)
+    state = _state(draft)
+    state["documents"] = [LEDGER[1]]
+    result = await _verify(state, deps)
+    (call,) = model.asked(schema=SentenceRewrites)
+    assert call.messages[0]["content"].startswith("Translate each numbered sentence the user gives you into English.")
+    assert call.messages[-1]["content"] == ("Sentence 1: 富士山の最後の噴火は1707年12月16日に始まった。\n"
+                                            "Sentence 2: 富士山の最後の噴火は1708年に始まった。\n"
+                                            "Sentence 3: 富士山は1707年に噴火した。")
+    began, later, lost = result["verification"]["claims"]
+    assert (began["state"], began["checked_as"]) == ("supported", "Mount Fuji's last eruption began on 16 December 1707.")
+    assert later["state"] == "contradicted" and "16 December 1707" in later["evidence"]
+    assert (lost["state"], lost["checked_as"]) == ("not_checked", "")
+    annotated = result["verification"]["annotated_draft"]
+    assert "富士山の最後の噴火は1707年12月16日に始まった[S2]。" in annotated and "1708年" not in annotated
+    (note,) = [e for e in result["errors"] if "翻訳" in e["message"]]
+    assert note["message"].startswith("出典と異なる言語の主張1件は検証しませんでした") and "富士山は1707年に噴火した" in note["message"]

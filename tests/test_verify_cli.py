@@ -166,7 +166,7 @@ def test_the_judges_partly_supported_is_shown_as_such():
 
     def state(outcome: str, reason: str, verdict: str, *, checked: bool = True) -> str:
         assessment = SimpleNamespace(outcome=outcome, reason=reason, verdict=verdict, evidence="", evidence_label="S1",
-                                     score=0.5)
+                                     score=0.5, checked_as="")
         return claim_record(claim, assessment, checked=checked)["state"]
 
     assert state("uncertain", "judge", "partly_supported") == "partly_supported"

@@ -126,10 +126,11 @@ def main(argv: list[str]) -> int:
         return EXIT_OK
 
 
-async def _judge(claims: list[Any], assessments: list[Any], lang: Language) -> tuple[bool, str]:
+async def _judge(claims: list[Any], assessments: list[Any], lang: Language,
+                 documents: list[SourceDocument]) -> tuple[bool, str]:
     from research.modules.core.settings import load_settings  # noqa: PLC0415 - only when a judge runs
 
-    return await judge_uncertain_claims(claims, assessments, lang, load_settings())
+    return await judge_uncertain_claims(claims, assessments, lang, load_settings(), documents)
 
 
 # --- batch -----------------------------------------------------------------------------------------
@@ -177,7 +178,7 @@ def _run_batch(path: Path, *, judge: bool, lang: Language, strict: bool = False)
             if judge:
                 # A line's own "lang" (any other value than "ja" reads as English), else the command's.
                 line_lang: Language = ("ja" if item["lang"] == "ja" else "en") if item.get("lang") else lang
-                checked, _ = asyncio.run(_judge(claims, assessments, line_lang))
+                checked, _ = asyncio.run(_judge(claims, assessments, line_lang, documents))
             records = [claim_record(c, a, checked=checked) for c, a in zip(claims, assessments)]
             all_supported = all_supported and all(r["state"] == VerdictState.SUPPORTED for r in records)
             for record in records:
@@ -253,7 +254,7 @@ async def _run_single(args: argparse.Namespace, lang: Language) -> int:
     claims, assessments = check_draft(draft, documents)
     checked, why = (True, "")
     if not args.no_judge:
-        checked, why = await _judge(claims, assessments, lang)
+        checked, why = await _judge(claims, assessments, lang, documents)
         if not checked and why:
             sys.stderr.write(t("verify.judge_unavailable", lang, reason=why[:200]) + "\n")
     records = [claim_record(c, a, checked=checked) for c, a in zip(claims, assessments)]

@@ -37,6 +37,7 @@ from research.modules.text.evidence import Assessment, EvidenceIndex, assess_cla
 from research.modules.text.numbers import NumberSet, extract_numbers
 from research.modules.text.polarity import clause_conflict, conjoined_statements
 from research.modules.text.references import named_reference
+from research.modules.text.translation_check import unfaithful
 from research.modules.core.i18n import t
 from research.modules.core.settings import Settings
 from research.modules.core.language import choose_language, detect_language
@@ -177,6 +178,9 @@ async def verify_claims(state: AgentState, deps: WorkflowDependencies) -> Comman
     if split:
         claims = _claims_of(draft, titles)
         assessments = [assess_claim(claim, index) for claim in claims]
+    # A claim in another language than every source it could be read against is checked as its
+    # translation into theirs (a Japanese question on English pages).
+    await check_across_languages(claims, assessments, index, deps.model, language, new_errors)
     methods = ["none" if a.verdict == "citation_invalid" or a.reason == "no_sources" else "lexical" for a in assessments]
     # A sentence the judge already found supported in an earlier round, unchanged since, keeps
     # that verdict: asking again could only lose a supported fact to the judge's error rate.
@@ -185,11 +189,13 @@ async def verify_claims(state: AgentState, deps: WorkflowDependencies) -> Comman
     # An uncertain claim was never decided by the cheap checks: "lexical" would claim it was.
     judged_by: dict[str, int] = {}
     open_reasons = [assessment.reason for assessment in assessments]  # the judge writes its own
-    judge, quality = await _judge_measured(judge_for(deps.settings, deps.model), claims, assessments, language,
+    # The judge reads a translated claim as it was checked: in its passages' language.
+    as_checked = [dataclasses.replace(c, plain=a.checked_as) if a.checked_as else c for c, a in zip(claims, assessments)]
+    judge, quality = await _judge_measured(judge_for(deps.settings, deps.model), as_checked, assessments, language,
                                            deps, new_errors)
     if quality is None or quality.trusted:
-        judged = await judge_uncertain(claims, assessments, methods, language, deps.model, deps.settings, new_errors,
-                                       judge=judge, record=judged_by)
+        judged = await judge_uncertain(as_checked, assessments, methods, language, deps.model, deps.settings,
+                                       new_errors, judge=judge, record=judged_by)
     else:
         judged = False  # a judge that measured no better than a guess decides nothing: "not checked"
     attributed = _attribute_uncited(claims, assessments, methods, open_reasons)
@@ -470,6 +476,61 @@ def _accept_rewrite(original: str, reply: str, language: Language) -> str | None
     if not set(citation_labels(original)) <= set(citation_labels(text)):
         return None
     return text
+
+
+# --- 1b. claims in another language than their sources -------------------------------------------
+
+
+async def check_across_languages(claims: list[Claim], assessments: list[Assessment], index: EvidenceIndex,
+                                 model: Any, language: Language, errors: list[RunError]) -> int:
+    """Each claim no source in its own language could be read for (``cross_language``: a Japanese
+    answer on English pages) is translated into its sources' language by the model, one batched
+    call per language, and the translation is checked in its place (``assessments`` updated in
+    place, ``Assessment.checked_as`` naming it). Words cannot be compared across languages; a
+    translation can, where it keeps every figure, Latin-letter name, denial and status word of the
+    claim (modules/text/translation_check.py); one that does not leaves the claim "not checked",
+    as a failed call does (said in the report's notes). Returns how many claims were checked so."""
+    open_claims: dict[Language, list[int]] = {}
+    for position, assessment in enumerate(assessments):
+        if assessment.reason == "cross_language":
+            target: Language = "en" if detect_language(claims[position].plain) == "ja" else "ja"
+            open_claims.setdefault(target, []).append(position)
+    checked = 0
+    unfaithful_ones: list[str] = []
+    for target, positions in open_claims.items():
+        items = "\n".join(SENTENCE_ITEM[target].format(id=n, text=claims[p].plain) for n, p in enumerate(positions, 1))
+        try:
+            batch = await model.structured(
+                [{"role": "system", "content": REWRITE_SYSTEM[target]}, {"role": "user", "content": items}],
+                SentenceRewrites, node=NODE, role=ModelRole.TRANSLATE, fallback=None)
+        except UserFacingError:
+            raise  # Ollama is gone: the run cannot go on, the CLI says why
+        except Exception as exc:  # noqa: BLE001 - a transport hiccup costs these claims their check, not the run
+            batch, reason = None, str(exc)[:200]
+        else:
+            reason = t("verifier.rewrite_no_reply", language)
+        if batch is None:
+            errors.append(RunError(node=NODE, kind=ProblemKind.JUDGE, message=t(
+                "verifier.cross_language_not_translated", language, count=len(positions), reason=reason)))
+            continue
+        replies = {item.id: " ".join(item.text.split()) for item in batch.sentences}
+        for number, position in enumerate(positions, 1):
+            claim, translation = claims[position], strip_citations(replies.get(number, "")).strip()
+            if unfaithful(claim.plain, translation, target) is not None:
+                unfaithful_ones.append(claim.plain)
+                continue
+            translated = dataclasses.replace(claim, plain=translation, text=translation)
+            assessment = assess_claim(translated, index)
+            if assessment.reason == "cross_language":
+                continue
+            assessment.checked_as = translation
+            assessments[position] = assessment
+            checked += 1
+    if unfaithful_ones:
+        errors.append(RunError(node=NODE, kind=ProblemKind.JUDGE, message=t(
+            "verifier.cross_language_unfaithful", language, count=len(unfaithful_ones),
+            example=unfaithful_ones[0][:80])))
+    return checked
 
 
 # --- 4. the model as judge for borderline claims ---------------------------------------------------
@@ -895,6 +956,7 @@ def _verdict(claim: Claim, assessment: Assessment, method: str) -> ClaimVerdict:
         checked=assessment.outcome != "uncertain" or method == "model",
         missing=assessment.missing,
         read=_read_digest(assessment),
+        checked_as=assessment.checked_as,
     )
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import tempfile
 from contextlib import AsyncExitStack
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Literal, NotRequired, TypedDict
 
@@ -75,6 +75,7 @@ class ClaimRecord(TypedDict):
     reason: str
     source: NotRequired[str | None]  # the evidence's source label (a batch line leaves it out)
     score: float
+    checked_as: NotRequired[str]  # a claim in another language than its sources: the translation checked
 
 
 def claim_record(claim: Claim, assessment: Assessment, *, checked: bool = True) -> ClaimRecord:
@@ -100,11 +101,13 @@ def claim_record(claim: Claim, assessment: Assessment, *, checked: bool = True) 
         "reason": reason,
         "source": assessment.evidence_label,
         "score": assessment.score,  # the weighted share of the claim's words the evidence holds
+        **({"checked_as": assessment.checked_as} if assessment.checked_as else {}),
     }
 
 
 async def judge_uncertain_claims(
-    claims: list[Claim], assessments: list[Assessment], lang: Language, settings: Settings
+    claims: list[Claim], assessments: list[Assessment], lang: Language, settings: Settings,
+    documents: list[SourceDocument] | None = None,
 ) -> tuple[bool, str]:
     """The judge decides the uncertain claims (in place); returns (all decided, why not).
 
@@ -134,6 +137,13 @@ async def judge_uncertain_claims(
         return False, t("judge.untrusted", lang, model=judge.model, accuracy=f"{quality.balanced_accuracy:.0%}",
                         threshold=f"{quality.threshold:.0%}", items=quality.items)
     errors: list[Any] = []
+    if documents is not None:
+        # A claim in another language than its sources is checked as its translation into theirs,
+        # as in a run; the judge then reads the translation.
+        from research.nodes.verification import check_across_languages  # noqa: PLC0415
+
+        await check_across_languages(claims, assessments, EvidenceIndex(documents), model, lang, errors)
+        claims = [replace(c, plain=a.checked_as) if a.checked_as else c for c, a in zip(claims, assessments)]
     complete = await judge_uncertain(claims, assessments, ["lexical"] * len(claims), lang, model, settings, errors,
                                      judge=judge)
     return complete, "; ".join(e.message for e in errors)

@@ -162,6 +162,9 @@ class ClaimVerdict(StateModel):
     removed: bool = False  # left out of the answer (workflow/answer.py) ...
     removed_reason: str | None = None  # ... and why (answer.REMOVED_*)
     contested_by: str | None = None  # another read source gives another value (the report's note)
+    # A claim in another language than its sources: the model's translation into theirs, which
+    # the checks read in its place (nodes/verification.check_across_languages).
+    checked_as: str = ""
 
     @computed_field  # type: ignore[prop-decorator]
     @property

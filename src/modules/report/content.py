@@ -588,9 +588,12 @@ _REMOVED_LABELS = {
 }
 
 
-def _weak_line(claim: ClaimVerdict) -> ClaimLine | None:
+def _weak_line(claim: ClaimVerdict, labels: dict[str, str]) -> ClaimLine | None:
     """How a claim that is not simply supported is listed under the verification, or None."""
     index, text = claim.index, " ".join(claim.text.split())
+    if claim.checked_as:
+        # Checked as its translation into its sources' language: the reader sees what was read.
+        text = f"{text} ({labels['checked_as'].format(text=' '.join(claim.checked_as.split()))})"
     if claim.removed:
         reason = claim.removed_reason or "contradicted"
         if reason == "wrong_language":
@@ -634,11 +637,11 @@ def _once_each(lines: list[ClaimLine]) -> list[ClaimLine]:
     return listed
 
 
-def _verification_view(data: VerificationResult) -> VerificationView:
+def _verification_view(data: VerificationResult, labels: dict[str, str]) -> VerificationView:
     summary, claims = data.summary, data.claims
     if summary is None and not claims:
         return VerificationView(ran=False)
-    weak = _once_each([line for claim in claims if (line := _weak_line(claim)) is not None])
+    weak = _once_each([line for claim in claims if (line := _weak_line(claim, labels)) is not None])
     counted = {name: sum(1 for c in claims if c.verdict == name) for name in Verdict}
     not_checked = sum(1 for c in claims if not c.checked and c.verdict == Verdict.PARTLY_SUPPORTED)
     if summary is None:  # claims without their counts: counted here
@@ -725,7 +728,7 @@ def build_report(data: ReportInput) -> ReportDocument:
         parent_session=data.parent_session,
         summary=summary,
         findings=findings,
-        verification=_verification_view(data.verification),
+        verification=_verification_view(data.verification, labels),
         method=_method_view(data.method, ledger),
         sources=_renumbered(sources),
         also_read=_renumbered(also_read),

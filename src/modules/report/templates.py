@@ -54,6 +54,8 @@ REPORT_LABELS: dict[str, dict[str, str]] = {
         "removed_partly_unchecked": "{not_checked} (taken out of the answer)",
         "removed_uncited_unchecked": "{not_checked} (taken out of the answer: it cites no source)",
         "removed_language": "Taken out of the answer: not in the report's language, and no rewrite was usable",
+        # A claim checked as its translation into its sources' language (their words are another language's).
+        "checked_as": "checked as «{text}»",
         "follow_up_queries": "Follow-up searches",
         "evidence": "What the sources say for each supported claim",
         "count": "Count",
@@ -115,6 +117,7 @@ REPORT_LABELS: dict[str, dict[str, str]] = {
         "removed_partly_unchecked": "{not_checked}（本文から削除）",
         "removed_uncited_unchecked": "{not_checked}（本文から削除。出典の引用がない）",
         "removed_language": "本文から削除（レポートの言語ではなく、使える書き直しがなかった）",
+        "checked_as": "「{text}」として確認",
         "follow_up_queries": "追加検索",
         "evidence": "裏付けとなった記述",
         "count": "件数",

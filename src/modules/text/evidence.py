@@ -571,6 +571,9 @@ class Assessment:
     # ... and the value that sentence gives for that slot, only when it is the one candidate of
     # the same kind there, so a caller can correct "11444" to "11434" from the passage.
     passage_value: str | None = None
+    # A claim in another language than its sources: the translation into theirs that was checked
+    # in its place (nodes/verification.check_across_languages); "" where the claim itself was.
+    checked_as: str = ""
 
 
 def _negated(text: str) -> bool:

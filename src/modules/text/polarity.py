@@ -112,6 +112,12 @@ def _statuses(text: str, language: Language) -> set[str]:
     return {name for name, pattern in table if pattern.search(text)}
 
 
+def status_names(text: str, language: Language) -> set[str]:
+    """The statuses ``text`` gives (default, experimental, removed …), by name: the same names in
+    both languages."""
+    return _statuses(text, language)
+
+
 def negated(clause: str, language: Language) -> bool:
     """Whether ``clause`` denies what it says (idioms such as "not only" and 「だけでなく」 aside)."""
     if language == "ja":

@@ -436,6 +436,10 @@ def _unbound_numbers(typed: tuple[tuple[NumberMention, str], ...], claim_units: 
             return others[0].text if len({min(m.values) for m in others}) == 1 else None
 
         if any(aligner.bound_in(i, scores, top, context) for i in holders):
+            if top in holders and (other_clause := _given_in_another_clause(mention, kind, claim, words,
+                                                                             aligned)) is not None:
+                problems.append(other_clause)
+                continue
             # "1と1" against 「0と1」: the claim repeats a value the aligned sentence gives once,
             # beside another of the same kind.
             repeated = counts[(kind, min(mention.values))]
@@ -516,6 +520,45 @@ def _given_for_another(mention: NumberMention, kind: str, claim: str, words: fro
         return None
     (other,) = years.values()
     return Binding("contradicted", NUMBER_MISMATCH, mention.text, "number", other.text, aligner.sentences[top], False)
+
+
+# What dates a clause, not what happened in it: months and the counters of a date.
+_DATE_TERMS = frozenset(stem(w) for w in "january february march april may june july august september october "
+                                         "november december".split()) | {"年", "月", "日"}
+
+
+def _event_terms(text: str) -> frozenset[str]:
+    return frozenset(t for t in _clause_terms(text) if t not in _DATE_TERMS and not any(c.isdigit() for c in t))
+
+
+def _given_in_another_clause(mention: NumberMention, kind: str, claim: str, words: frozenset[str],
+                             sentence: Sentence) -> Binding | None:
+    """A year the aligned sentence gives in one clause, that the claim gives to the event of
+    another of its clauses: "Mount Fuji's last eruption began in 1708" against "Its last eruption
+    began on 16 December 1707 and ended on 1 January 1708." (a translation of the real 1.5B
+    model's Japanese). The sentence holds 1708, so it was bound, and the false claim supported.
+    Contradicted, with the other clause's year, where the claim's clause around its year shares
+    no word with the clause that gives it (which says something of its own: "ended") and shares
+    one with the clause that gives the only other year ("began"). A time given from another
+    ("three years later") decides nothing."""
+    if kind != "year" or not claim or not words or _RELATIVE_TIME.search(sentence.text):
+        return None
+    said = next((c for c in _CLAUSE_END.split(prepare(claim)) if c and _number_set(c).contains(mention)), None)
+    if said is None:
+        return None
+    said_terms = _event_terms(said) & words
+    own = NumberSet([mention])
+    clauses = [(clause, typed) for clause, typed in _clauses(sentence.text) if clause.strip()]
+    holding = [clause for clause, typed in clauses if any(own.contains(m) for m, k in typed if k == "year")]
+    others = [(clause, m) for clause, typed in clauses for m, k in typed if k == "year" and not own.contains(m)]
+    if len(holding) != 1 or len({min(m.values) for _, m in others}) != 1:
+        return None
+    own_terms = _event_terms(holding[0])
+    other_clause, other = others[0]
+    if other_clause == holding[0] or not own_terms or said_terms & own_terms \
+            or not said_terms & (_event_terms(other_clause) - own_terms):
+        return None
+    return Binding("contradicted", NUMBER_MISMATCH, mention.text, "number", other.text, sentence, False)
 
 
 def _kinds_may_match(mine: str, theirs: str) -> bool:

@@ -135,6 +135,8 @@ class SentenceVerdict(BaseModel):
     evidence: str | None = None
     source: str | None = Field(default=None, description="label of the source the evidence is from")
     reason: str = ""
+    checked_as: str = Field(default="", description="a sentence in another language than its sources: the "
+                                                    "translation into theirs that was checked in its place")
 
 
 class VerifiedSource(BaseModel):
@@ -194,7 +196,7 @@ async def verify_answer(answer: str, sources: list[Source], settings: Settings, 
         claims, assessments = check_draft(answer, documents)
     judged, note = True, ""
     if judge:
-        judged, note = await judge_uncertain_claims(claims, assessments, lang, settings)
+        judged, note = await judge_uncertain_claims(claims, assessments, lang, settings, documents)
     records = [claim_record(c, a, checked=judged) for c, a in zip(claims, assessments)]
     verdicts = [SentenceVerdict.model_validate(record) for record in records]
     counts = {name: sum(1 for v in verdicts if v.verdict == name) for name in OUTCOMES}

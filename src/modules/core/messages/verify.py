@@ -42,6 +42,16 @@ MESSAGES: dict[str, dict[str, str]] = {
               "the sentence their cited source says it with in English (checked like the others).",
         "ja": "モデルが別の言語で書き、書き直せなかった{count}文は、引用した出典が日本語で同じことを述べている文に置き換えました（他の文と同じく検証済み）。",
     },
+    "verifier.cross_language_not_translated": {
+        "en": "{count} claim(s) in another language than their sources could not be translated for checking "
+              "({reason}); they are marked \"not checked\".",
+        "ja": "出典と異なる言語の主張{count}件を、検証のために翻訳できませんでした（{reason}）。これらは「未確認」と表示します。",
+    },
+    "verifier.cross_language_unfaithful": {
+        "en": "{count} claim(s) in another language than their sources were not checked: the model's translation "
+              "changed a figure, a name, a denial or a status word (e.g. \"{example}\").",
+        "ja": "出典と異なる言語の主張{count}件は検証しませんでした。モデルの翻訳で数値・名前・否定・状態を表す語が変わったためです（例:「{example}」）。",
+    },
     "verifier.rewrite_no_reply": {"en": "the model gave no usable rewrite", "ja": "モデルから使える書き直しが返りませんでした"},
     # Why a sentence got its verdict, for people (research verify's reason column, the MCP text).
     "verify.why": {"en": "why: {reason}", "ja": "理由: {reason}"},
