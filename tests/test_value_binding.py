@@ -20,6 +20,8 @@ QUBIT_JA = "量子ビットは0と1の重ね合わせの状態をとることが
 QUBIT_EN = "A qubit can be in a superposition of 0 and 1. A classical bit is either 0 or 1."
 OLLAMA_EN = "Ollama runs in the background and serves a REST API on port 11434 by default. Models are stored in ~/.ollama."
 OLLAMA_JA = "Ollamaはデフォルトでポート11434でREST APIを提供する。モデルは~/.ollamaに保存される。"
+ERUPTION_EN = "Mount Fuji is 3,776 m high. Its last eruption began on 16 December 1707 and ended on 1 January 1708."
+ERUPTION_JA = "宝永大噴火は1707年（宝永4年）12月16日に始まり、約16日間続き、1708年1月1日に終わりました。"
 FUJI_EN = "Mount Fuji is 3,776 m high. Its base is about 40 km across."
 FUJI_JA = "富士山の標高は3,776 mである。裾野の直径は約40 kmある。"
 
@@ -55,6 +57,10 @@ def assess(claim: str, passage: str, language: str):
          "experimental free-threaded build [S1].", PEP_EN, "en", "number_mismatch", "2023", "2024"),
         ("Pythonは2023年にフリースレッド版を得て、Python 3.13は2024年10月にリリースされた[S1]。", PEP_JA, "ja",
          "number_mismatch", "2023年", "2024年"),
+        # One sentence, two events, a year each: the claim gives the end's year to the start (a
+        # translation of the real 1.5B model's Japanese, checked against the English page).
+        ("Mount Fuji's last eruption began in 1708 [S1].", ERUPTION_EN, "en", "number_mismatch", "1708", "1707"),
+        ("宝永大噴火は1708年に始まった[S1]。", ERUPTION_JA, "ja", "number_mismatch", "1708年", "1707年"),
     ],
 )
 def test_a_value_given_for_another_thing_is_contradicted(claim, passage, language, reason, bound, given):
@@ -93,6 +99,11 @@ def test_a_value_given_for_another_thing_is_contradicted(claim, passage, languag
          "ships an experimental free-threaded build [S1].", PEP_EN, "en"),
         ("In 2023, the Python Steering Council accepted PEP 703, and Python 3.13 shipped an experimental "
          "free-threaded build in October 2024 [S1].", PEP_EN, "en"),
+        # Each year given to its own clause's event; and one the claim's words cannot tell apart.
+        ("Mount Fuji's last eruption ended in 1708 [S1].", ERUPTION_EN, "en"),
+        ("Mount Fuji's last eruption began in 1707 [S1].", ERUPTION_EN, "en"),
+        ("宝永大噴火は1707年（宝永4年）12月16日に始まり、約16日間続き、1708年1月1日に終わりました[S1]。", ERUPTION_JA, "ja"),
+        ("宝永大噴火は1708年1月1日に終わった[S1]。", ERUPTION_JA, "ja"),
     ],
 )
 def test_a_value_in_the_aligned_sentence_stays_supported(claim, passage, language):

@@ -1,0 +1,37 @@
+"""A model's translation of a claim stands for it in the checks only where it keeps what they
+decide on (modules/text/translation_check.py): the claims are of the kind the real 1.5B model
+writes in Japanese on the English free-threading page (issue 44), the translations written here."""
+
+from __future__ import annotations
+
+import pytest
+
+from research.modules.text.translation_check import unfaithful
+
+GIL_JA = "Python 3.14の標準ビルドでは、GILは既定で引き続き有効です。"
+
+
+@pytest.mark.parametrize(("original", "translation", "target"), [
+    (GIL_JA, "In the standard build of Python 3.14, the GIL is still enabled by default.", "en"),
+    ("PEP 703は2023年に承認された。", "PEP 703 was accepted in 2023.", "en"),
+    ("The GIL is not removed in CPython 3.14.", "CPython 3.14ではGILは削除されていない。", "ja"),
+    # A plain English name may be written in katakana; an identifier stays as written.
+    ("Tokyo hosts the PyCon JP 2025 conference.", "東京ではPyCon JP 2025が開催される。", "ja"),
+])
+def test_a_translation_that_keeps_figures_names_denials_and_statuses_stands(original, translation, target):
+    assert unfaithful(original, translation, target) is None
+
+
+@pytest.mark.parametrize(("original", "translation", "target", "reason"), [
+    (GIL_JA, "", "en", "empty"),
+    (GIL_JA, "Python 3.14の標準ビルドでは、GILは既定で有効です。", "en", "language"),
+    (GIL_JA, "In the standard build of Python 3.13, the GIL is still enabled by default.", "en", "figures"),
+    ("LangGraphは2024年に公開された。", "The library was released in 2024.", "en", "names"),  # the name lost
+    (GIL_JA, "In the standard build of Python 3.14, the GIL is not enabled by default.", "en", "polarity"),
+    ("Python 3.14ではフリースレッド版は実験的です。", "In Python 3.14 the free-threaded build is officially supported.",
+     "en", "status"),
+    ("The GIL is still enabled by default in CPython 3.14.", "Python 3.14では、GILは既定で引き続き有効です。", "ja", "names"),
+    ("The free-threaded build is not the default in 3.14.", "3.14ではフリースレッド版が既定です。", "ja", "polarity"),
+])
+def test_a_translation_that_changes_what_the_checks_read_does_not_stand(original, translation, target, reason):
+    assert unfaithful(original, translation, target) == reason
