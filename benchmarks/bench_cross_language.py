@@ -10,8 +10,9 @@ would run it, with the judge on (the program translates each claim back into its
 language and checks the translation, ``nodes/verification.check_across_languages``) or off.
 
 The translations into Japanese are the same model's and are kept in ``--cache`` (a JSON file),
-so a second run checks the same Japanese sentences. A sentence the model translated into
-something that is not one Japanese sentence is left out of the sample (counted).
+so a second run checks the same Japanese sentences. A sentence the model did not translate into
+Japanese is left out of the sample (counted). ``--english`` checks the English originals of the
+same sentences instead: the same claims in their sources' language, the reference.
 
     ../shared/realmodel/start.sh 11500
     .venv/bin/python benchmarks/bench_cross_language.py ../shared/ragtruth/train.jsonl.gz \\
@@ -53,9 +54,12 @@ async def translate(client: Any, model: str, sentences: list[str]) -> dict[int, 
         return {}
 
 
-async def japanese_rows(rows: list[dict[str, Any]], ollama: str, model: str, cache: Path | None) -> tuple[list[dict[str, Any]], int, int]:
+async def japanese_rows(rows: list[dict[str, Any]], ollama: str, model: str, cache: Path | None,
+                        english: bool = False) -> tuple[list[dict[str, Any]], int, int]:
     """Each row's draft in Japanese, one line per sentence, with the spans of the sentences whose
-    English original is hallucinated; also how many sentences were translated and left out."""
+    English original is hallucinated; also how many sentences were translated and left out.
+    ``english``: the English originals of the same sentences instead (the same claims, checked
+    in their sources' language: the reference)."""
     import ollama as ollama_client  # noqa: PLC0415
 
     kept: dict[str, Any] = json.loads(cache.read_text("utf-8")) if cache and cache.exists() else {}
@@ -64,22 +68,25 @@ async def japanese_rows(rows: list[dict[str, Any]], ollama: str, model: str, cac
     translated = left_out = 0
     for number, row in enumerate(rows, 1):
         claims = split_claims(row["draft"])
-        english = [c.plain for c in claims]
+        english_sentences = [c.plain for c in claims]
         bad = [any(c.start < end and start < c.end for start, end in row["spans"]) for c in claims]
         if row["id"] not in kept:
-            replies = await translate(client, model, english)
-            kept[row["id"]] = [replies.get(n, "") for n in range(1, len(english) + 1)]
+            replies = await translate(client, model, english_sentences)
+            kept[row["id"]] = [replies.get(n, "") for n in range(1, len(english_sentences) + 1)]
             if cache:
                 cache.write_text(json.dumps(kept, ensure_ascii=False, indent=1), "utf-8")
             print(f"  translated {number}/{len(rows)} ({row['id']})", file=sys.stderr)
         draft, spans = "", []
-        for text, hallucinated in zip(kept[row["id"]], bad):
+        for text, original, hallucinated in zip(kept[row["id"]], english_sentences, bad):
             text = " ".join(text.split())
             if not text or is_wrong_language(text, "ja")[0]:
                 left_out += 1
                 continue
             translated += 1
-            sentence = text if text.endswith(("。", "！", "？")) else text + "。"
+            if english:
+                sentence = " ".join(original.split())
+            else:
+                sentence = text if text.endswith(("。", "！", "？")) else text + "。"
             if hallucinated:
                 spans.append((len(draft), len(draft) + len(sentence)))
             draft += sentence + "\n"
@@ -98,13 +105,15 @@ def main() -> None:
     parser.add_argument("--max-chars", type=int, default=3000)
     parser.add_argument("--cache", type=Path, help="the Japanese sentences, kept between runs (JSON)")
     parser.add_argument("--no-judge", action="store_true", help="the quick checks alone (no translation back)")
+    parser.add_argument("--english", action="store_true",
+                        help="the English originals of the same sentences (the reference: no language to cross)")
     parser.add_argument("--save", type=Path, help="write the verdicts and the tallies here (JSON)")
     args = parser.parse_args()
     rows = sample(load(args.data, "train"), args.per_class, args.seed, args.max_chars)
-    rows, translated, left_out = asyncio.run(japanese_rows(rows, args.ollama, args.model, args.cache))
+    rows, translated, left_out = asyncio.run(japanese_rows(rows, args.ollama, args.model, args.cache, args.english))
     started = time.perf_counter()
     results, seconds = run(rows, args.ollama, args.model, args.num_ctx, judge=not args.no_judge, choice=True,
-                           lang="ja")
+                           lang="en" if args.english else "ja")
     t = score(rows, results)
     by_reason: dict[str, int] = {}
     for item in results.values():
@@ -113,7 +122,7 @@ def main() -> None:
     p, r, f = f1(t["tp"], t["fp"], t["fn"])
     pu, ru, fu = f1(t["tp_u"], t["fp_u"], t["fn_u"])
     print(f"sample: {len(rows)} answers (seed {args.seed}; {sum(bool(r['spans']) for r in rows)} with a hallucinated "
-          f"sentence), {translated} Japanese sentences ({left_out} left out), {'quick checks only' if args.no_judge else args.model}, "
+          f"sentence), {translated} {'English originals of the' if args.english else ''} Japanese sentences ({left_out} left out), {'quick checks only' if args.no_judge else args.model}, "
           f"{time.perf_counter() - started:.0f} s to verify")
     print(f"hallucinated claims {t['h_claims']}: supported {t['h_supported'] / max(1, t['h_claims']):.1%}, "
           f"unsupported {t['h_unsupported'] / max(1, t['h_claims']):.1%}, not checked {t['h_unchecked'] / max(1, t['h_claims']):.1%}")

@@ -132,6 +132,11 @@ def test_japanese_denial_and_status():
     denied = _assess("Python 3.14ではフリースレッド版が既定のビルドになった[S1]。", GIL_JA, "ja")
     assert denied.outcome == "unsupported" and "既定のビルドではない" in denied.evidence
     assert _assess("Python 3.14ではフリースレッド版は既定のビルドではない[S1]。", GIL_JA, "ja").outcome != "unsupported"
+    # 「なくなった」 (it is gone) is the status the headline gave: removed, where the page
+    # says the GIL stays enabled. A verb's own negative (「少なくなった」, fewer) is no status.
+    gone = _assess("GILはなくなった[S1]。", GIL_JA, "ja")
+    assert (gone.outcome, gone.reason) == ("unsupported", "status") and "GILは既定で有効なままである" in gone.evidence
+    assert _assess("GILの制約が少なくなった[S1]。", GIL_JA, "ja").reason != "status"
 
 
 @pytest.mark.parametrize("claim, passage", [

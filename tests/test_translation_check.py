@@ -14,6 +14,8 @@ GIL_JA = "Python 3.14の標準ビルドでは、GILは既定で引き続き有�
 @pytest.mark.parametrize(("original", "translation", "target"), [
     (GIL_JA, "In the standard build of Python 3.14, the GIL is still enabled by default.", "en"),
     ("PEP 703は2023年に承認された。", "PEP 703 was accepted in 2023.", "en"),
+    # The real 1.5B model's Japanese headline: 「なくなりました」 is "gone" (removed) in both.
+    ("はい、Python 3.14ではGILはなくなりました。", "Yes, the GIL is gone in Python 3.14.", "en"),
     ("The GIL is not removed in CPython 3.14.", "CPython 3.14ではGILは削除されていない。", "ja"),
     # A plain English name may be written in katakana; an identifier stays as written.
     ("Tokyo hosts the PyCon JP 2025 conference.", "東京ではPyCon JP 2025が開催される。", "ja"),

@@ -54,7 +54,8 @@ _STATUS_JA: tuple[tuple[str, re.Pattern[str]], ...] = tuple((name, re.compile(pa
     ("stable", r"正式(?:に|な|サポート|対応|版)|安定版"),
     ("deprecated", r"非推奨"),
     ("recommended", r"(?<!非)推奨"),
-    ("removed", r"廃止|削除|撤廃"),
+    # 「GILはなくなった」 (it is gone): the verb itself, not a verb's negative (できなくなった, 少なくなった).
+    ("removed", r"廃止|削除|撤廃|(?:(?<=[はがも、])|^)(?:なく|無く)な[っりるれろ]"),
     ("required", r"必須|義務"),
     ("enabled", r"有効"),
     ("disabled", r"無効"),
