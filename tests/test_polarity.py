@@ -197,6 +197,10 @@ GIL_DOC = ("The global interpreter lock (GIL) lets only one thread run Python by
 @pytest.mark.parametrize("claim, kind", [
     ("Yes, the GIL is gone in Python 3.14.", "status"),  # the headline it wrote: gone, against enabled by default
     ("The GIL is removed in Python 3.14.", "status"),
+    # The real 1.5B model's English for 「はい、Python 3.14ではGILはなくなりました」: the acronym spelled
+    # out beside it is the passage's "GIL", not another subject.
+    ("Yes, Python 3.14 has removed the Global Interpreter Lock (GIL).", "status"),
+    ("Python 3.14 removed the GIL (global interpreter lock).", "status"),
     # What the passage says of the other build is no denial of this one: the real model wrote
     # this sentence, true word for word, and it was called contradicted before the guard.
     ("The standard build of Python 3.14 still has the GIL enabled by default, but the free-threaded build became "

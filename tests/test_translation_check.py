@@ -16,6 +16,7 @@ GIL_JA = "Python 3.14の標準ビルドでは、GILは既定で引き続き有�
     ("PEP 703は2023年に承認された。", "PEP 703 was accepted in 2023.", "en"),
     # The real 1.5B model's Japanese headline: 「なくなりました」 is "gone" (removed) in both.
     ("はい、Python 3.14ではGILはなくなりました。", "Yes, the GIL is gone in Python 3.14.", "en"),
+    ("はい、Python 3.14ではGILはなくなりました。", "Yes, Python 3.14 has no GIL (Global Interpreter Lock).", "en"),
     ("The GIL is not removed in CPython 3.14.", "CPython 3.14ではGILは削除されていない。", "ja"),
     # A plain English name may be written in katakana; an identifier stays as written.
     ("Tokyo hosts the PyCon JP 2025 conference.", "東京ではPyCon JP 2025が開催される。", "ja"),
@@ -34,6 +35,11 @@ def test_a_translation_that_keeps_figures_names_denials_and_statuses_stands(orig
      "en", "status"),
     ("The GIL is still enabled by default in CPython 3.14.", "Python 3.14では、GILは既定で引き続き有効です。", "ja", "names"),
     ("The free-threaded build is not the default in 3.14.", "3.14ではフリースレッド版が既定です。", "ja", "polarity"),
+    # The real 1.5B model's translation added a denial the sentence does not make.
+    ("Python 3.14ではGILは、スレッド間のデータ共有を抑制し、スレッド間の通信を加速させました。",
+     "Python 3.14 has no GIL (Global Interpreter Lock), it suppresses thread-to-thread data sharing and accelerates "
+     "thread-to-thread communication.", "en", "polarity"),
+    ("Python 3.14ではGILは削除されていない。", "The GIL is gone in Python 3.14.", "en", "polarity"),
 ])
 def test_a_translation_that_changes_what_the_checks_read_does_not_stand(original, translation, target, reason):
     assert unfaithful(original, translation, target) == reason

@@ -112,6 +112,16 @@ def test_a_value_in_the_aligned_sentence_stays_supported(claim, passage, languag
     assert found.bound_value is None and found.passage_value is None
 
 
+def test_a_year_of_a_clause_that_describes_the_one_before_it_is_not_another_events():
+    # RAGTruth train, QA: a clean answer the clause rule once called contradicted, with 1996 (the
+    # clause after 2013 describes 2013's ruling, and "the 1996 law" is a name, not an event).
+    found = assess("After the court invalidated the Defense of Marriage Act in 2013, lower courts began allowing "
+                   "same-sex marriages [S1].", "Windsor in 2013, which invalidated most of the 1996 law known as the "
+                   "Defense of Marriage Act, more than a dozen federal district courts said the reasoning of that "
+                   "case required the legalization of same-sex marriage.", "en")
+    assert found.reason != "number_mismatch" and found.outcome != "unsupported"
+
+
 def test_a_year_the_passage_counts_from_another_is_not_contradicted_by_that_other_year():
     # RAGTruth train (a CNN article on Adam Gadahn, a clean answer): 1998 is 1995 + "three years
     # later", so the sentence that says the move gives 1995 for another event.

@@ -234,30 +234,70 @@ def conjoined_conflict(claim: str, passage: str, language: Language) -> tuple[st
     return None
 
 
+# An acronym with its words spelled out beside it: "the Global Interpreter Lock (GIL)", "GIL (global
+# interpreter lock)"; the words are the ones whose initials spell it.
+_ACRONYM_AFTER = re.compile(r"\(([A-Z]{2,6})\)")
+_ACRONYM_BEFORE = re.compile(r"\b([A-Z]{2,6})\s*\(([A-Za-z][A-Za-z\s-]{2,60})\)")
+
+
+def _initials(words: list[str]) -> str:
+    return "".join(word[0] for word in words).upper()
+
+
+def _acronyms_as_written(claim: str, sentence: str) -> str:
+    """``claim`` without the spelled-out words of an acronym the sentence uses alone: "Python 3.14
+    has removed the Global Interpreter Lock (GIL)" is read against "… still has the GIL enabled"
+    as "Python 3.14 has removed the GIL" (the real 1.5B model's translation of 「GILはなくなりました」)."""
+    def used(acronym: str) -> bool:
+        return re.search(rf"\b{acronym}\b", sentence) is not None
+
+    for match in reversed(list(_ACRONYM_AFTER.finditer(claim))):
+        acronym = match.group(1)
+        before = claim[: match.start()].rstrip()
+        words = before.split()[-len(acronym):]
+        if used(acronym) and len(words) == len(acronym) and _initials(words) == acronym:
+            cut = len(before) - len(" ".join(words))
+            claim = claim[:cut] + acronym + claim[match.end():]
+    for match in reversed(list(_ACRONYM_BEFORE.finditer(claim))):
+        acronym, words = match.group(1), match.group(2).split()
+        if used(acronym) and _initials(words) == acronym:
+            claim = claim[: match.start()] + acronym + claim[match.end():]
+    return claim
+
+
 def _whole_claim_conflict(claim: str, passage: str, language: Language) -> Conflict | None:
-    claim_key = _key(claim) - STATUS_TERMS or _content(claim)
-    if not claim_key:
+    if not _key(claim) - STATUS_TERMS and not _content(claim):
         return None
-    claim_clauses = _clauses(claim, language)
-    figures = set(_FIGURE.findall(claim))
     for start, end in sentence_spans(passage):
         sentence = passage[start:end]
-        sentence_words = _words(sentence)
-        if len(claim_key & sentence_words) < max(1, _SENTENCE_ALIGNED * len(claim_key)):
+        conflict = _sentence_conflict(_acronyms_as_written(claim, sentence), passage, sentence, language)
+        if conflict is not None:
+            return conflict
+    return None
+
+
+def _sentence_conflict(claim: str, passage: str, sentence: str, language: Language) -> Conflict | None:
+    """The conflict of one passage ``sentence`` with ``claim``, where they line up (see
+    ``clause_conflict``)."""
+    claim_key = _key(claim) - STATUS_TERMS or _content(claim)
+    claim_clauses = _clauses(claim, language)
+    figures = set(_FIGURE.findall(claim))
+    sentence_words = _words(sentence)
+    if len(claim_key & sentence_words) < max(1, _SENTENCE_ALIGNED * len(claim_key)):
+        return None
+    if not figures <= set(_FIGURE.findall(sentence)):
+        return None  # another year or version: another thing's status
+    passage_clauses = _clauses(sentence, language)
+    for said in claim_clauses:
+        missing = (_key(said) - STATUS_TERMS) - sentence_words
+        if language != "ja" and missing and not _named_more_closely(said, sentence, missing):
+            # A name of the claim's clause the sentence lacks: another subject ("the
+            # free-threaded build … does not have the GIL enabled" against "the standard
+            # build … still has the GIL enabled"), whatever the words they share.
             continue
-        if not figures <= set(_FIGURE.findall(sentence)):
-            continue  # another year or version: another thing's status
-        passage_clauses = _clauses(sentence, language)
-        for said in claim_clauses:
-            missing = (_key(said) - STATUS_TERMS) - sentence_words
-            if language != "ja" and missing and not _named_more_closely(said, sentence, missing):
-                # A name of the claim's clause the sentence lacks: another subject ("the
-                # free-threaded build … does not have the GIL enabled" against "the standard
-                # build … still has the GIL enabled"), whatever the words they share.
-                continue
-            conflict = _clause_against(said, passage_clauses, sentence, language)
-            if conflict is not None and not _affirmed_elsewhere(said, passage, sentence, language):
-                return conflict
+        conflict = _clause_against(said, passage_clauses, sentence, language)
+        if conflict is not None and not _affirmed_elsewhere(said, passage, sentence, language):
+            return conflict
     return None
 
 
