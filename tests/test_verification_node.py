@@ -1594,3 +1594,19 @@ async def test_a_claim_on_a_source_in_the_other_language_is_checked_as_its_trans
     assert "富士山の最後の噴火は1707年12月16日に始まった[S2]。" in annotated and "1708年" not in annotated
     (note,) = [e for e in result["errors"] if "翻訳" in e["message"]]
     assert note["message"].startswith("出典と異なる言語の主張1件は検証しませんでした") and "富士山は1707年に噴火した" in note["message"]
+
+
+async def test_a_sentence_its_source_says_the_other_way_round_is_not_kept_under_that_source():
+    # The real 1.5B model's Japanese GIL answer, checked as its translation: "Yes, Python 3.14 has no
+    # GIL." holds every word of "…still has the GIL enabled by default" but its denial. It cited
+    # nothing, and was kept "(not checked)" under the page's label, the headline of a false answer.
+    gil = "The standard build of Python 3.14 still has the GIL enabled by default."
+    ledger = [dict(LEDGER[1], label="S1", markdown=gil)]
+    rewrites = SentenceRewrites(sentences=[RewrittenSentence(id=1, text="Yes, Python 3.14 has no GIL.")])
+    state = dict(_state("## 結論\nはい、Python 3.14ではGILはなくなりました。\n"), documents=ledger,
+                 question="Python 3.14ではGILはなくなりましたか？")
+    verification = (await _verify(state, _deps(FakeModel(rewrites=rewrites), loops=0)[0]))["verification"]
+    (claim,) = verification["claims"]
+    assert (claim["checked_as"], claim["reason"], claim["cited_by_check"]) == ("Yes, Python 3.14 has no GIL.", "negation", [])
+    assert "なくなりました" not in verification["annotated_draft"]
+    assert "still has the GIL enabled by default" in verification["annotated_draft"]

@@ -338,10 +338,13 @@ def _attribute_uncited(claims: list[Claim], assessments: list[Assessment], metho
     for claim, assessment, method, reason in zip(claims, assessments, methods, open_reasons):
         if method != "model" and assessment.outcome == "uncertain" and not claim.citations \
                 and assessment.evidence_label and assessment.score >= _ATTRIBUTION_COVERAGE \
-                and reason != "number_missing":
+                and reason not in ("number_missing", "negation"):
             # No judge decided it, but one source holds every figure and most words of it: the
             # answer keeps it "not checked" under that source's label, where the reader can
-            # check it, rather than losing it as untraceable (small models cite nothing).
+            # check it, rather than losing it as untraceable (small models cite nothing). Not
+            # where that source says it the other way round: "Yes, Python 3.14 has no GIL" (the
+            # real 1.5B model's Japanese, checked as its translation) against "…still has the GIL
+            # enabled by default" was kept under the page's label.
             attributed[claim.index] = [assessment.evidence_label]
             continue
         if method == "model" and assessment.outcome == "supported" and not claim.citations:
