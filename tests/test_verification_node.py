@@ -228,8 +228,9 @@ async def test_wrong_language_sentences_are_rewritten_in_one_batch():
     result = await _verify(_state(draft), deps)
     # The rewrite, then the rewritten sentences (they cite the English S2) put into English to be
     # checked: the fake gives its Japanese back, which stands for nothing (still "not checked").
-    call, checked_as = model.asked(schema=SentenceRewrites)
-    assert checked_as.messages[-1]["content"].startswith("Sentence 1: 富士山の標高は3,776 mである。")
+    call, *checked_as = model.asked(schema=SentenceRewrites)
+    assert sorted(c.prompt for c in checked_as) == ["Sentence 1: 富士山の標高は3,776 mである。",
+                                                    "Sentence 1: 富士山は標高3,776 mで日本最高峰の山である。"]
     sent = call.messages[-1]["content"]
     assert sent == ("文 1: Mount Fuji is 3,776 m high [S2].\n"
                     "文 2: Mount Fuji is the highest mountain in Japan at 3,776 m [S2].")  # names and terms are not wrong
@@ -1571,21 +1572,24 @@ async def test_a_claim_on_a_source_in_the_other_language_is_checked_as_its_trans
     draft = ("## 結論\n富士山の最後の噴火は1707年12月16日に始まった[S2]。\n"
              "富士山の最後の噴火は1708年に始まった[S2]。\n"
              "富士山は1707年に噴火した[S2]。\n")
-    rewrites = SentenceRewrites(sentences=[
-        RewrittenSentence(id=1, text="Mount Fuji's last eruption began on 16 December 1707 [S2]."),
-        RewrittenSentence(id=2, text="Mount Fuji's last eruption began in 1708."),
-        RewrittenSentence(id=3, text="Mount Fuji erupted long ago."),  # the year lost: no stand-in for the claim
-    ])
-    model = FakeModel(rewrites=rewrites)
+    english = {"富士山の最後の噴火は1707年12月16日に始まった。": "Mount Fuji's last eruption began on 16 December 1707 [S2].",
+               "富士山の最後の噴火は1708年に始まった。": "Mount Fuji's last eruption began in 1708.",
+               "富士山は1707年に噴火した。": "Mount Fuji erupted long ago."}  # the year lost: it stands for nothing
+
+    def translate(call: Any) -> SentenceRewrites:
+        (sentence,) = re.findall(r"^Sentence 1: (.*)$", call.prompt, flags=re.MULTILINE)
+        return SentenceRewrites(sentences=[RewrittenSentence(id=1, text=english[sentence])])
+
+    model = FakeModel(rewrites=translate)
     deps, _ = _deps(model)
     state = _state(draft)
     state["documents"] = [LEDGER[1]]
     result = await _verify(state, deps)
-    (call,) = model.asked(schema=SentenceRewrites)
-    assert call.messages[0]["content"].startswith("Translate each numbered sentence the user gives you into English.")
-    assert call.messages[-1]["content"] == ("Sentence 1: 富士山の最後の噴火は1707年12月16日に始まった。\n"
-                                            "Sentence 2: 富士山の最後の噴火は1708年に始まった。\n"
-                                            "Sentence 3: 富士山は1707年に噴火した。")
+    # One sentence a call: in a numbered batch the real model gave one sentence's English under another's number.
+    calls = model.asked(schema=SentenceRewrites)
+    assert all(c.messages[0]["content"].startswith("Translate each numbered sentence the user gives you into English.")
+               for c in calls)
+    assert sorted(c.prompt for c in calls) == sorted(f"Sentence 1: {sentence}" for sentence in english)
     began, later, lost = result["verification"]["claims"]
     assert (began["state"], began["checked_as"]) == ("supported", "Mount Fuji's last eruption began on 16 December 1707.")
     assert later["state"] == "contradicted" and "16 December 1707" in later["evidence"]

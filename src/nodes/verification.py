@@ -487,48 +487,60 @@ def _accept_rewrite(original: str, reply: str, language: Language) -> str | None
 async def check_across_languages(claims: list[Claim], assessments: list[Assessment], index: EvidenceIndex,
                                  model: Any, language: Language, errors: list[RunError]) -> int:
     """Each claim no source in its own language could be read for (``cross_language``: a Japanese
-    answer on English pages) is translated into its sources' language by the model, one batched
-    call per language, and the translation is checked in its place (``assessments`` updated in
-    place, ``Assessment.checked_as`` naming it). Words cannot be compared across languages; a
-    translation can, where it keeps every figure, Latin-letter name, denial and status word of the
-    claim (modules/text/translation_check.py); one that does not leaves the claim "not checked",
-    as a failed call does (said in the report's notes). Returns how many claims were checked so."""
-    open_claims: dict[Language, list[int]] = {}
+    answer on English pages) is translated into its sources' language by the model, and the
+    translation is checked in its place (``assessments`` updated in place, ``Assessment.checked_as``
+    naming it). Words cannot be compared across languages; a translation can, where it keeps every
+    figure, Latin-letter name, denial and status word of the claim
+    (modules/text/translation_check.py); one that does not leaves the claim "not checked", as a
+    failed call does (said in the report's notes). One sentence a call: in a numbered batch the
+    real 1.5B model gave one sentence's translation under another's number, which no guard can
+    see. Returns how many claims were checked so."""
+    wanted: dict[tuple[str, Language], list[int]] = {}  # (sentence, its sources' language) -> claims
     for position, assessment in enumerate(assessments):
         if assessment.reason == "cross_language":
-            target: Language = "en" if detect_language(claims[position].plain) == "ja" else "ja"
-            open_claims.setdefault(target, []).append(position)
+            plain = claims[position].plain
+            target: Language = "en" if detect_language(plain) == "ja" else "ja"
+            wanted.setdefault((plain, target), []).append(position)
+    if not wanted:
+        return 0
+    gate = asyncio.Semaphore(max(1, int(getattr(model, "parallel", 1) or 1)))
+
+    async def translated(sentence: str, target: Language) -> str | BaseException | None:
+        messages = [{"role": "system", "content": REWRITE_SYSTEM[target]},
+                    {"role": "user", "content": SENTENCE_ITEM[target].format(id=1, text=sentence)}]
+        async with gate:
+            try:
+                batch = await model.structured(messages, SentenceRewrites, node=NODE, role=ModelRole.TRANSLATE,
+                                               fallback=None)
+            except UserFacingError:
+                raise  # Ollama is gone: the run cannot go on, the CLI says why
+            except Exception as exc:  # noqa: BLE001 - a transport hiccup costs this claim its check, not the run
+                return exc
+        reply = next((item.text for item in batch.sentences if item.id == 1), None) if batch is not None else None
+        return " ".join(strip_citations(reply).split()) if reply is not None else None
+
+    replies = await asyncio.gather(*(translated(sentence, target) for sentence, target in wanted))
     checked = 0
     unfaithful_ones: list[str] = []
-    for target, positions in open_claims.items():
-        items = "\n".join(SENTENCE_ITEM[target].format(id=n, text=claims[p].plain) for n, p in enumerate(positions, 1))
-        try:
-            batch = await model.structured(
-                [{"role": "system", "content": REWRITE_SYSTEM[target]}, {"role": "user", "content": items}],
-                SentenceRewrites, node=NODE, role=ModelRole.TRANSLATE, fallback=None)
-        except UserFacingError:
-            raise  # Ollama is gone: the run cannot go on, the CLI says why
-        except Exception as exc:  # noqa: BLE001 - a transport hiccup costs these claims their check, not the run
-            batch, reason = None, str(exc)[:200]
-        else:
-            reason = t("verifier.rewrite_no_reply", language)
-        if batch is None:
-            errors.append(RunError(node=NODE, kind=ProblemKind.JUDGE, message=t(
-                "verifier.cross_language_not_translated", language, count=len(positions), reason=reason)))
+    failed: list[str] = []
+    for ((sentence, target), positions), reply in zip(wanted.items(), replies):
+        if not isinstance(reply, str):
+            failed.append(str(reply)[:200] if reply is not None else t("verifier.rewrite_no_reply", language))
             continue
-        replies = {item.id: " ".join(item.text.split()) for item in batch.sentences}
-        for number, position in enumerate(positions, 1):
-            claim, translation = claims[position], strip_citations(replies.get(number, "")).strip()
-            if unfaithful(claim.plain, translation, target) is not None:
-                unfaithful_ones.append(claim.plain)
-                continue
-            translated = dataclasses.replace(claim, plain=translation, text=translation)
-            assessment = assess_claim(translated, index)
+        if unfaithful(sentence, reply, target) is not None:
+            unfaithful_ones.append(sentence)
+            continue
+        for position in positions:
+            claim = claims[position]
+            assessment = assess_claim(dataclasses.replace(claim, plain=reply, text=reply), index)
             if assessment.reason == "cross_language":
                 continue
-            assessment.checked_as = translation
+            assessment.checked_as = reply
             assessments[position] = assessment
             checked += 1
+    if failed:
+        errors.append(RunError(node=NODE, kind=ProblemKind.JUDGE, message=t(
+            "verifier.cross_language_not_translated", language, count=len(failed), reason=failed[0])))
     if unfaithful_ones:
         errors.append(RunError(node=NODE, kind=ProblemKind.JUDGE, message=t(
             "verifier.cross_language_unfaithful", language, count=len(unfaithful_ones),
