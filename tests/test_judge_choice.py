@@ -174,3 +174,22 @@ async def test_a_round_with_nothing_to_choose_still_names_the_judge_that_chose(f
     judge = second["verification"].summary.judge
     assert judge.protocol == "choice" and judge.quality.trusted
     assert not [e for e in second.get("errors", []) if e.kind == "judge"]
+
+
+async def test_a_choice_for_a_claim_its_passage_says_the_other_way_round_does_not_make_it_supported(fake_ollama):
+    # Qwen2.5-Coder-1.5B chose "Yes, Python 3.14 has no GIL" over its negation in both orders,
+    # against "…still has the GIL enabled by default" (issue 44's headline, in the words its
+    # Japanese answer was translated to): supported, and the answer led with it. Where the checks
+    # found the claim's polarity other than its passage's, a choice can only confirm the difference.
+    from test_polarity import FULL_GIL_PAGE  # noqa: PLC0415
+
+    fake_ollama.judge_accuracy, fake_ollama.choice_accuracy = 0.0, 1.0
+    settings = load_settings(ollama_host=fake_ollama.url, judge_choice=True)
+    await judge_uncertain_claims(*check_draft(TRUE, DOCS), "en", settings)  # measured and kept
+    fake_ollama.choice_accuracy = 0.0  # a lenient model: it picks the claim
+    docs = [{"label": "S1", "markdown": FULL_GIL_PAGE, "status": "ok", "title": "Free-threaded CPython", "url": ""}]
+    claims, assessments = check_draft("Yes, Python 3.14 has no GIL [S1].", docs)
+    assert (assessments[0].outcome, assessments[0].reason) == ("uncertain", "negation")
+    await judge_uncertain_claims(claims, assessments, "en", settings)
+    assert fake_ollama.chat_requests("choose")  # asked: its "unsupported" would count
+    assert assessments[0].outcome == "uncertain"

@@ -738,6 +738,12 @@ async def _judge_by_choice(positions: list[int], claims: list[Claim], assessment
             if "?" in result.reply:
                 unreadable.append(result.reply)
             continue
+        if result.verdict == "supported" and assessments[position].reason == "negation":
+            # The checks found the claim's polarity other than its passage's; the 1.5B model chose
+            # "Yes, Python 3.14 has no GIL" over its negation, twice, against "…still has the GIL
+            # enabled by default" (the issue's headline again, English and Japanese). Its choice
+            # can only confirm the difference: the claim stays not checked.
+            continue
         _decided(assessments[position], result.verdict, _PROMPT_JUDGE_CONFIDENCE)
         methods[position] = "model"
     return _said_what_failed(errors, "judge.unreadable_choice", language, judge, unreadable, failed)
