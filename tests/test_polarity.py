@@ -12,7 +12,7 @@ import pytest
 
 from research.modules.text.claims import split_claims
 from research.modules.text.evidence import EvidenceIndex, assess_claim
-from research.modules.text.polarity import clause_conflict
+from research.modules.text.polarity import clause_conflict, conjoined_statements
 
 GIL = ("Python 3.13 introduced an experimental free-threaded build of CPython. In Python 3.14 the free-threaded "
        "build became officially supported, though it is still not the default build. The GIL remains enabled "
@@ -264,6 +264,21 @@ def test_a_not_in_another_phrase_of_the_passage_does_not_hold_an_english_claim_b
     # The claim's own phrase denied: still held back (or decided against), never supported.
     assert _assess("After the transfer of the funds, the kidnappers did not demand a ransom for the engineer [S1].",
                    passage).outcome != "supported"
+
+
+def test_a_second_predicate_joined_by_and_is_a_statement_of_the_same_subject():
+    # The real 1.5B model's GIL answer this session, kept "(not checked)" in the Summary: "… is the
+    # default build and does not have the GIL enabled by default". Its first statement, its subject
+    # read past the relative clause, is what the page denies.
+    claim = ("The free-threaded CPython build, which was introduced in Python 3.14, is the default build and does "
+             "not have the GIL enabled by default.")
+    assert conjoined_statements(claim) == [
+        "The free-threaded CPython build, which was introduced in Python 3.14, is the default build",
+        "The free-threaded CPython build does not have the GIL enabled by default."]
+    conflict = clause_conflict(claim, FULL_GIL_PAGE, "en")
+    assert conflict is not None and conflict.kind == "negation" and "still not the default build" in conflict.quote
+    # A list's last item is no statement; a verb the subject cannot be read before leaves it whole.
+    assert conjoined_statements("Cats and dogs are pets.") == [] and conjoined_statements("Ollama runs locally and is free.") == []
 
 
 def test_a_claim_joining_statements_is_read_as_each_of_them_for_a_status():

@@ -159,10 +159,13 @@ def _content(text: str) -> frozenset[str]:
 # Where an English sentence joins a second statement to its first: ", and it has the GIL
 # disabled", "; they were …". What follows must be a clause of its own: it opens with a pronoun,
 # or holds a verb of being or having (a list's last item, ", and Z", holds neither).
-_CONJOINED_EN = re.compile(r"\s*;\s*(?:and\s+)?|,\s+and\s+|\s+and\s+(?=(?:it|they)\b)", re.IGNORECASE)
+_CONJOINED_EN = re.compile(r"\s*;\s*(?:and\s+)?|,\s+and\s+|\s+and\s+(?=(?:it|they)\b)"
+                           r"|\s+and\s+(?=(?:is|are|was|were|has|have|does|do|did|remains|became)\b)", re.IGNORECASE)
 _FINITE_EN = re.compile(r"\b(?:is|are|was|were|has|have|had|became|becomes|remains|remained|will|would|can|could|does|"
                         r"do|did|should|must|may|might)\b", re.IGNORECASE)
 _PRONOUN_SUBJECT_EN = re.compile(r"^(?:it|they)\b\s*", re.IGNORECASE)
+# A relative clause set off by commas inside a subject ("The build, which was introduced in 3.14, is …").
+_RELATIVE_CLAUSE_EN = re.compile(r",\s*(?:which|who|that)\b[^,]*,", re.IGNORECASE)
 
 
 # Japanese joins statements with a verb's or the copula's continuative form and a comma
@@ -184,11 +187,13 @@ def conjoined_statements(claim: str, language: Language = "en") -> list[str]:
     parts = [p.strip() for p in _CONJOINED_EN.split(claim) if p and p.strip()]
     if len(parts) < 2:
         return []
-    first_verb = _FINITE_EN.search(parts[0])
-    subject = parts[0][:first_verb.start()].strip() if first_verb else ""
+    main = _RELATIVE_CLAUSE_EN.sub("", parts[0])
+    first_verb = _FINITE_EN.search(main)
+    subject = main[:first_verb.start()].strip() if first_verb else ""
     statements = [parts[0]]
     for part in parts[1:]:
-        if _PRONOUN_SUBJECT_EN.match(part):
+        if _PRONOUN_SUBJECT_EN.match(part) or _FINITE_EN.match(part):
+            # "…, and it has …" and "… and does not have …": the first statement's subject is theirs.
             if not subject:
                 return []
             part = subject + " " + _PRONOUN_SUBJECT_EN.sub("", part, count=1)
