@@ -148,6 +148,10 @@ def test_japanese_denial_and_status():
     # A denial in another clause about another thing (RAGTruth train, QA: a clean answer's passage).
     ("Assets in the account grow tax-free.",
      "Roth IRA contributions are taxed but the assets in the account grow tax-free and qualified distributions are not taxed."),
+    # A status the passage gives in one phrase, a denial in another (RAGTruth train, Data2txt: a clean
+    # answer, once read as "recommended" denied).
+    ("The fusilli tartufati, in particular, has been recommended by servers and has received rave reviews.",
+     "The fusilli tartufati was recommended by our server and did not disappoint."),
 ])
 def test_what_only_looks_like_a_denial_is_left_alone(claim, passage):
     assert clause_conflict(claim, passage, "en") is None

@@ -428,11 +428,13 @@ def _clause_against(said: str, clauses: list[str], sentence: str, language: Lang
         if said_statuses:
             if not (shared or _refers_back(clause, language)):
                 continue
-            common = said_statuses & theirs
-            if common and negated(clause, language) != said_negated:
-                # The same status said and denied: "is now the default" / "is still not the default".
-                if _denied_elsewhere(said, clauses, common, said_negated, language):
-                    return Conflict("negation", "/".join(sorted(common)), sentence.strip())
+            # The same status said and denied: "is now the default" / "is still not the default". Each
+            # side's denial read from the phrase that gives the status: "was recommended by our server
+            # and did not disappoint" does not deny "recommended" (RAGTruth train, a clean answer).
+            common = {status for status in said_statuses & theirs
+                      if _status_denied(clause, status, language) != _status_denied(said, status, language)}
+            if common and _denied_elsewhere(said, clauses, common, said_negated, language):
+                return Conflict("negation", "/".join(sorted(common)), sentence.strip())
             if not negated(clause, language):
                 in_sentence = _statuses(sentence, language)
                 # Each status of the claim the sentence does not also give: "the GIL disabled by
