@@ -433,3 +433,23 @@ def test_an_uncited_claim_is_read_against_the_page_that_gives_its_figures_not_an
     # A figure its own page gives otherwise is still contradicted there.
     changed = assess_claim(split_claims(said.replace("18 days", "25 days"))[0], index)
     assert (changed.outcome, changed.evidence_label) == ("unsupported", "S1")
+
+
+def test_a_year_given_for_another_event_is_found_when_the_sources_title_frames_the_claims_words():
+    # The real 1.5B model (bench_answers.py --ollama, this session): "Python got free-threading in
+    # 2023, with Python 3.13, …" on the fixture's page titled "Free-threaded Python: PEP 703 and
+    # Python 3.13". The title's words are the source's framing, left out of the claim's terms, and
+    # the clause around 2023 kept one word to align with: the choosing judge then made it supported.
+    page = ("# Free-threaded Python: PEP 703 and Python 3.13\n\n"
+            "PEP 703 proposes making the global interpreter lock (GIL) optional in CPython.\n\n"
+            "Sam Gross wrote PEP 703, and the Python Steering Council accepted it.\n\n" + PEP_EN + "\n\n"
+            "In the free-threaded build the GIL is disabled, so threads can run Python code in parallel on several cores.")
+    index = EvidenceIndex([{"label": "S1", "status": "ok", "language": "en", "markdown": page,
+                            "title": "Free-threaded Python: PEP 703 and Python 3.13"}])
+    found = assess_claim(split_claims("Python got free-threading in 2023, with Python 3.13, released in October 2024, "
+                                      "shipping an experimental free-threaded build [S1].")[0], index)
+    assert (found.outcome, found.reason, found.bound_value, found.passage_value) == \
+        ("unsupported", "number_mismatch", "2023", "2024")
+    true = assess_claim(split_claims("The Python Steering Council accepted PEP 703 in 2023, and Python 3.13, released "
+                                     "in October 2024, ships an experimental free-threaded build [S1].")[0], index)
+    assert true.outcome == "supported"

@@ -502,7 +502,9 @@ def _given_for_another(mention: NumberMention, kind: str, claim: str, words: fro
     clause = next((c for c in _CLAUSE_END.split(prepare(claim)) if c and _number_set(c).contains(mention)), None)
     if clause is None:
         return None
-    context = term_set(clause) & words
+    # The source's framing words (its title's: "Python", "free-threaded") count here: they tell its own
+    # sentences apart, which is what the clause is aligned with.
+    context = term_set(clause) - {"#" + v for v in mention.values}
     if len(context) < 2:
         return None
     scores, top, total = aligner.align(context)
