@@ -193,3 +193,22 @@ async def test_a_choice_for_a_claim_its_passage_says_the_other_way_round_does_no
     await judge_uncertain_claims(claims, assessments, "en", settings)
     assert fake_ollama.chat_requests("choose")  # asked: its "unsupported" would count
     assert assessments[0].outcome == "uncertain"
+
+
+async def test_a_choice_for_a_figure_the_checks_could_not_bind_to_its_slot_does_not_make_it_supported(fake_ollama):
+    # The 1.5B model chose "Python got free-threading in 2023, with Python 3.13, released in October
+    # 2024, …" over its negation (bench_answers.py --ollama: 2023 is the year PEP 703 was accepted).
+    # A figure found in the passage but not in the slot the claim gives it is a comparison of
+    # numbers, which a small model does not make: its choice can only confirm it unsupported.
+    fake_ollama.judge_accuracy, fake_ollama.choice_accuracy = 0.0, 1.0
+    settings = load_settings(ollama_host=fake_ollama.url, judge_choice=True)
+    await judge_uncertain_claims(*check_draft(TRUE, DOCS), "en", settings)  # measured and kept
+    fake_ollama.choice_accuracy = 0.0  # a lenient model: it picks the claim
+    docs = [{"label": "S1", "status": "ok", "title": "PEP 703", "url": "", "markdown": (
+        "The Python Steering Council accepted PEP 703 after a long debate. Python 3.13 shipped in 2024. "
+        "PEP 554 dates from 2017.")}]
+    claims, assessments = check_draft("The Python Steering Council accepted PEP 703 in 2024 [S1].", docs)
+    assert (assessments[0].reason, assessments[0].bound_value) == ("number_missing", "2024")
+    await judge_uncertain_claims(claims, assessments, "en", settings)
+    assert [r for r in fake_ollama.chat_requests("choose") if "in 2024" in r["messages"][-1]["content"]]  # asked
+    assert assessments[0].outcome == "uncertain"

@@ -738,15 +738,22 @@ async def _judge_by_choice(positions: list[int], claims: list[Claim], assessment
             if "?" in result.reply:
                 unreadable.append(result.reply)
             continue
-        if result.verdict == "supported" and assessments[position].reason == "negation":
-            # The checks found the claim's polarity other than its passage's; the 1.5B model chose
-            # "Yes, Python 3.14 has no GIL" over its negation, twice, against "…still has the GIL
-            # enabled by default" (the issue's headline again, English and Japanese). Its choice
-            # can only confirm the difference: the claim stays not checked.
+        if result.verdict == "supported" and _choice_only_confirms(assessments[position]):
             continue
         _decided(assessments[position], result.verdict, _PROMPT_JUDGE_CONFIDENCE)
         methods[position] = "model"
     return _said_what_failed(errors, "judge.unreadable_choice", language, judge, unreadable, failed)
+
+
+def _choice_only_confirms(assessment: Assessment) -> bool:
+    """Where the checks found a difference the 1.5B model does not weigh, its choice can only confirm
+    it (unsupported), never make the claim supported: the claim's polarity other than its passage's
+    (it chose "Yes, Python 3.14 has no GIL" over its negation, twice, against "…still has the GIL
+    enabled by default": the issue's headline again, English and Japanese), and a figure of the
+    claim found in the passage but not in the slot the claim gives it (it chose "Python got
+    free-threading in 2023, with Python 3.13, released in October 2024, …", where 2023 is the
+    year PEP 703 was accepted: bench_answers.py --ollama). A small model does not compare numbers."""
+    return assessment.reason == "negation" or (assessment.reason == "number_missing" and assessment.bound_value is not None)
 
 
 def _choice_can_decide(claim: str, assessment: Assessment) -> bool:
