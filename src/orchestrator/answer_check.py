@@ -90,7 +90,7 @@ def claim_record(claim: Claim, assessment: Assessment, *, checked: bool = True) 
         state = VerdictState.PARTLY_SUPPORTED
     else:
         state = verdict_state({"verdict": verdict, "reason": reason})
-    return {
+    record: ClaimRecord = {
         "start": claim.start,
         "end": claim.end,
         "text": claim.text,
@@ -101,8 +101,10 @@ def claim_record(claim: Claim, assessment: Assessment, *, checked: bool = True) 
         "reason": reason,
         "source": assessment.evidence_label,
         "score": assessment.score,  # the weighted share of the claim's words the evidence holds
-        **({"checked_as": assessment.checked_as} if assessment.checked_as else {}),
     }
+    if assessment.checked_as:
+        record["checked_as"] = assessment.checked_as
+    return record
 
 
 async def judge_uncertain_claims(
