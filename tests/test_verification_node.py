@@ -1031,6 +1031,26 @@ async def test_a_sub_question_the_summary_answers_is_never_said_to_be_unanswered
     assert "do not answer this: When did it last erupt?" in answer  # asks what neither says
 
 
+async def test_a_sub_question_with_a_light_verb_is_answered_by_the_summary_that_gives_it():
+    # The real 1.5B model (bench_answers.py --ollama, this session): its Summary gave both dates
+    # (checked), and under "When did Python get free-threading?" the answer said the sources do not
+    # answer it: "get" was a term of the sub-question the Summary lacked.
+    page = ("The Python Steering Council accepted PEP 703 in 2023. Python 3.13, released in October 2024, ships "
+            "an experimental free-threaded build.")
+    ledger = [dict(LEDGER[1], label="S1", markdown=page)]
+    draft = ("## Summary\nThe Python Steering Council accepted PEP 703 in 2023, and Python 3.13, released in October "
+             "2024, ships an experimental free-threaded build [S1].\n\n## 1. When did Python get free-threading?\n[S1]\n")
+    plan = [{"question": "When did Python get free-threading?", "queries": []},
+            {"question": "Who wrote PEP 703?", "queries": []}]
+    state = dict(_state(draft, language="en"), documents=ledger, plan=plan,
+                 question="What is PEP 703 and when did Python get free-threading?")
+    verification = (await _verify(state, _deps(FakeModel(), loops=0)[0]))["verification"]
+    answer = verification["annotated_draft"]
+    assert "accepted PEP 703 in 2023" in answer
+    assert "do not answer this: When did Python get free-threading?" not in answer
+    assert "When did Python get free-threading?" not in verification["summary"]["not_given"]
+
+
 @pytest.mark.parametrize("language, question, summary, sub, unasked", [
     # Qwen2.5-Coder-1.5B planned "height" and "elevation" for one question (2026-11-27): the
     # Summary's "tall" answers both.

@@ -107,6 +107,9 @@ _LEAD_IN = re.compile(r"(以下|次)の(通り|とおり)(です|である|だ)?
 _GENERIC_TERMS = frozenset({
     "japan", "日本", "world", "世界", "year", "年", "use", "使う", "new", "新しい", "system", "システム",
     "data", "データ", "information", "情報", "main", "主", "way", "方法", "time", "時間",
+    # Light verbs: "When did Python get free-threading?" asks when, not about getting (the real
+    # 1.5B model's plan; its Summary gave both dates and the section still said "not answered").
+    "get", "got", "make", "made", "take", "took", "becom", "becam",
 })
 
 
