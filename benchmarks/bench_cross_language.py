@@ -21,7 +21,6 @@ same sentences instead: the same claims in their sources' language, the referenc
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import json
 import sys
@@ -30,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_judge_real import f1, run, sample, score  # noqa: E402
+from bench_judge_real import f1, run, sample, sample_options, score  # noqa: E402
 from bench_ragtruth import load  # noqa: E402
 
 from research.modules.text.claims import split_claims  # noqa: E402
@@ -95,14 +94,7 @@ async def japanese_rows(rows: list[dict[str, Any]], ollama: str, model: str, cac
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("data", type=Path)
-    parser.add_argument("--ollama", default="http://127.0.0.1:11500")
-    parser.add_argument("--model", default="qwen2.5-coder:1.5b")
-    parser.add_argument("--num-ctx", type=int, default=8192)
-    parser.add_argument("--per-class", type=int, default=16)
-    parser.add_argument("--seed", type=int, default=48)
-    parser.add_argument("--max-chars", type=int, default=3000)
+    parser = sample_options(__doc__.splitlines()[0], per_class=16, seed=48)
     parser.add_argument("--cache", type=Path, help="the Japanese sentences, kept between runs (JSON)")
     parser.add_argument("--no-judge", action="store_true", help="the quick checks alone (no translation back)")
     parser.add_argument("--english", action="store_true",

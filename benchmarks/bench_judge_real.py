@@ -107,15 +107,23 @@ def f1(tp: int, fp: int, fn: int) -> tuple[float, float, float]:
     return precision, recall, (2 * precision * recall / (precision + recall) if precision + recall else 0.0)
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def sample_options(description: str, *, per_class: int, seed: int) -> argparse.ArgumentParser:
+    """The options of a bench that samples RAGTruth train and asks a real model: the data, the
+    server and model, and the sample (this bench's and bench_cross_language.py's)."""
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("data", type=Path)
     parser.add_argument("--ollama", default="http://127.0.0.1:11500")
     parser.add_argument("--model", default="qwen2.5-coder:1.5b")
     parser.add_argument("--num-ctx", type=int, default=8192)
-    parser.add_argument("--per-class", type=int, default=30, help="hallucinated answers, and clean ones, in the sample")
-    parser.add_argument("--seed", type=int, default=44)
+    parser.add_argument("--per-class", type=int, default=per_class,
+                        help="hallucinated answers, and clean ones, in the sample")
+    parser.add_argument("--seed", type=int, default=seed)
     parser.add_argument("--max-chars", type=int, default=3000)
+    return parser
+
+
+def main() -> None:
+    parser = sample_options(__doc__.splitlines()[0], per_class=30, seed=44)
     parser.add_argument("--no-judge", action="store_true", help="the quick checks alone, for comparison")
     parser.add_argument("--no-choice", action="store_true",
                         help="RESEARCH_JUDGE_CHOICE=false: an untrusted verdict judge is not measured choosing (the "

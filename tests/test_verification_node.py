@@ -51,6 +51,11 @@ LEDGER = [
 ]
 
 
+def _english_page(markdown: str) -> dict[str, Any]:
+    """One English source, S1, holding ``markdown``: the ledger of most single-page tests here."""
+    return dict(LEDGER[1], label="S1", markdown=markdown)
+
+
 def FakeModel(*, judge: JudgeBatch | None = None, follow_ups: FollowUpPlan | None = None,
               rewrites: SentenceRewrites | None = None, **more: Any) -> SharedFakeModel:
     """The verification step's model: its three calls answered as the test gives them (None: the
@@ -443,7 +448,7 @@ async def test_an_uncited_sentence_with_every_term_in_the_source_and_wordy_fille
     # coverage at 0.64, below 0.7: the judge found it supported and the answer still lost it.
     gil = ("The standard build of Python 3.14 still has the GIL enabled by default. In Python 3.14 the "
            "free-threaded build became officially supported, though it is still not the default build.")
-    ledger = [dict(LEDGER[1], label="S1", markdown=gil)]
+    ledger = [_english_page(gil)]
     sentence = ("The GIL is still present in Python 3.14, as evidenced by the fact that the standard build of "
                 "Python 3.14 has the GIL enabled by default.")
     model = FakeModel(judge=JudgeBatch(verdicts=[JudgeVerdict(id=1, verdict="supported")]))
@@ -1037,7 +1042,7 @@ async def test_a_sub_question_with_a_light_verb_is_answered_by_the_summary_that_
     # answer it: "get" was a term of the sub-question the Summary lacked.
     page = ("The Python Steering Council accepted PEP 703 in 2023. Python 3.13, released in October 2024, ships "
             "an experimental free-threaded build.")
-    ledger = [dict(LEDGER[1], label="S1", markdown=page)]
+    ledger = [_english_page(page)]
     draft = ("## Summary\nThe Python Steering Council accepted PEP 703 in 2023, and Python 3.13, released in October "
              "2024, ships an experimental free-threaded build [S1].\n\n## 1. When did Python get free-threading?\n[S1]\n")
     plan = [{"question": "When did Python get free-threading?", "queries": []},
@@ -1138,7 +1143,7 @@ async def test_a_sentence_with_one_term_exchanged_gets_the_passage_term_and_is_c
     # issue 44, item 4: the careless fake wrote "process_id" where the passage says thread_id
     # (score 0.86, missing_term); it stayed in the Findings marked only "(not checked)".
     source = "Each run passes a thread_id in its configuration. The checkpointer stores every step."
-    ledger = [dict(LEDGER[0], label="S1", language="en", suspicious=False, markdown=source)]
+    ledger = [_english_page(source)]
     draft = "## Findings\nEach run passes a process_id in its configuration [S1].\n"
     deps, _ = _deps(FakeModel(), loops=0)
     verification = (await _verify(dict(_state(draft, language="en"), documents=ledger), deps))["verification"]
@@ -1262,7 +1267,7 @@ async def test_a_question_asking_what_a_thing_is_is_not_answered_by_a_summary_th
     # because the Summary named the GIL and Python ("…still has the GIL enabled by default").
     source = ("The free-threaded build became officially supported in Python 3.14, though it is still not the "
               "default build. The standard build of Python 3.14 still has the GIL enabled by default.")
-    ledger = [dict(LEDGER[0], label="S1", language="en", suspicious=False, markdown=source)]
+    ledger = [_english_page(source)]
     draft = ("## Summary\nThe standard build of Python 3.14 still has the GIL enabled by default [S1].\n\n"
              "## 1. What is the GIL in Python?\nThe GIL is a lock that protects the memory manager from threads.\n")
     plan = [{"question": q, "queries": [{"text": q, "language": "en"}]}
@@ -1307,7 +1312,7 @@ async def test_a_sub_question_the_sources_quote_answers_is_not_said_to_be_unansw
     # own "Yes" gone too) was said to be unanswered by the sources.
     source = ("Python 3.13, released in October 2024, ships an experimental free-threaded build. The free-threaded "
               "build became officially supported in Python 3.14, though it is still not the default build.")
-    ledger = [dict(LEDGER[0], label="S1", language="en", suspicious=False, markdown=source)]
+    ledger = [_english_page(source)]
     draft = ("## Summary\nYes, Python 3.13 shipped a stable free-threaded build [S1]. The free-threaded build became "
              "officially supported in Python 3.14, though it is still not the default build [S1].\n\n"
              "## 1. Was Python 3.13 released with a stable free-threaded build?\n"
@@ -1384,7 +1389,7 @@ async def test_a_yes_goes_from_a_sentence_that_answers_something_else_and_from_a
     # "Yes, … (not checked)" kept its yes.
     source = ("Coronary angiography was performed before emergency aortic surgery in 23 of 54 patients. "
               "Coronary angiography did not affect in-hospital mortality after emergency aortic surgery.")
-    ledger = [dict(LEDGER[0], label="S1", language="en", suspicious=False, markdown=source)]
+    ledger = [_english_page(source)]
     draft = ("## Summary\nYes, coronary angiography was performed before emergency aortic surgery [S1]. However, "
              "coronary angiography did not affect in-hospital mortality after emergency aortic surgery [S1].\n\n"
              "## 1. Is coronary angiography safe before emergency aortic surgery?\n"
@@ -1454,7 +1459,7 @@ async def test_a_sentence_left_opening_its_section_loses_the_connective_that_ans
     # was contradicted and taken out, and the Summary opened "However, the free-threaded build…".
     source = ("In Python 3.14 the free-threaded build became officially supported, though it is still not the "
               "default build.")
-    ledger = [dict(LEDGER[0], label="S1", language="en", suspicious=False, markdown=source)]
+    ledger = [_english_page(source)]
     draft = ("## Summary\nThe free-threaded build is now the default build in Python 3.14 [S1]. However, the "
              "free-threaded build is not the default build in Python 3.14 [S1].\n")
     deps, _ = _deps(FakeModel(), loops=0)
@@ -1517,7 +1522,7 @@ async def test_a_sentence_joining_a_denied_status_to_a_true_statement_is_cut_and
     # as supported: the passage on the GIL says most of it, and the one that says "still not the
     # default build" was not read against its first statement.
     source = GIL_PAGE
-    ledger = [dict(LEDGER[0], label="S1", language="en", suspicious=False, markdown=source)]
+    ledger = [_english_page(source)]
     draft = ("## Summary\nThe free-threaded build of Python 3.14 is the default build, and it has the GIL disabled, "
              "allowing threads to run Python code in parallel on several cores [S1].\n")
     deps, _ = _deps(FakeModel(), loops=0)
@@ -1558,7 +1563,7 @@ async def test_a_sentence_pointing_back_at_a_sentence_taken_out_names_what_it_me
     # its sentence about the free-threaded build was taken out, and the page's quote about the
     # standard build was put before it: "this build" then read as the standard build.
     source = GIL_PAGE
-    ledger = [dict(LEDGER[0], label="S1", language="en", suspicious=False, markdown=source)]
+    ledger = [_english_page(source)]
     draft = ("## Summary\nThe free-threaded build of Python 3.14 is the default build [S1]. The GIL is disabled in "
              "this build, allowing threads to run Python code in parallel on several cores [S1].\n")
     state = dict(_state(draft, language="en"), documents=ledger, question="Is the GIL gone in Python 3.14?")
@@ -1577,7 +1582,7 @@ async def test_a_draft_nothing_of_which_could_be_checked_gives_the_sources_words
     source = ("PEP 703 proposed making the global interpreter lock (GIL) optional in CPython.\n\n"
               "The free-threaded build became officially supported in Python 3.14, though it is still not the "
               "default build. The standard build of Python 3.14 still has the GIL enabled by default.")
-    ledger = [dict(LEDGER[0], label="S1", language="en", suspicious=False, markdown=source)]
+    ledger = [_english_page(source)]
     draft = "## 結論\nはい、Python 3.14でGILはなくなりました。\n\n## 詳細\nGILはPythonのスレッド制限です。\n"
     state = dict(_state(draft, language="ja"), documents=ledger, question="Python 3.14でGILはなくなりましたか？")
     verification = (await _verify(state, _deps(FakeModel(), loops=0)[0]))["verification"]
@@ -1597,7 +1602,7 @@ async def test_a_value_corrected_and_a_joined_sentence_cut_in_one_draft_both_lan
     source = ("Ollama listens on port 11434 by default.\n\nThe free-threaded build became officially supported "
               "in Python 3.14, though it is still not the default build.\n\nIn the free-threaded build the GIL is "
               "disabled, so threads can run Python code in parallel on several cores.")
-    ledger = [dict(LEDGER[0], label="S1", language="en", suspicious=False, markdown=source)]
+    ledger = [_english_page(source)]
     draft = ("## Findings\nOllama listens on port 8080 by default [S1]. The free-threaded build of Python 3.14 is the "
              "default build, and it has the GIL disabled, allowing threads to run Python code in parallel on several "
              "cores [S1].\n")
@@ -1649,7 +1654,7 @@ async def test_a_sentence_its_source_says_the_other_way_round_is_not_kept_under_
     # GIL." holds every word of "…still has the GIL enabled by default" but its denial. It cited
     # nothing, and was kept "(not checked)" under the page's label, the headline of a false answer.
     gil = "The standard build of Python 3.14 still has the GIL enabled by default."
-    ledger = [dict(LEDGER[1], label="S1", markdown=gil)]
+    ledger = [_english_page(gil)]
     rewrites = SentenceRewrites(sentences=[RewrittenSentence(id=1, text="Yes, Python 3.14 has no GIL.")])
     state = dict(_state("## 結論\nはい、Python 3.14ではGILはなくなりました。\n"), documents=ledger,
                  question="Python 3.14ではGILはなくなりましたか？")

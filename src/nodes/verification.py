@@ -189,8 +189,7 @@ async def verify_claims(state: AgentState, deps: WorkflowDependencies) -> Comman
     # An uncertain claim was never decided by the cheap checks: "lexical" would claim it was.
     judged_by: dict[str, int] = {}
     open_reasons = [assessment.reason for assessment in assessments]  # the judge writes its own
-    # The judge reads a translated claim as it was checked: in its passages' language.
-    as_checked = [dataclasses.replace(c, plain=a.checked_as) if a.checked_as else c for c, a in zip(claims, assessments)]
+    as_checked = claims_as_checked(claims, assessments)
     judge, quality = await _judge_measured(judge_for(deps.settings, deps.model), as_checked, assessments, language,
                                            deps, new_errors)
     if quality is None or quality.trusted:
@@ -548,6 +547,11 @@ async def check_across_languages(claims: list[Claim], assessments: list[Assessme
     return checked
 
 
+def claims_as_checked(claims: list[Claim], assessments: list[Assessment]) -> list[Claim]:
+    """The claims as the checks read them, for the judge: a translated claim in its passages' language."""
+    return [dataclasses.replace(c, plain=a.checked_as) if a.checked_as else c for c, a in zip(claims, assessments)]
+
+
 # --- 4. the model as judge for borderline claims ---------------------------------------------------
 
 
@@ -717,7 +721,7 @@ async def _judge_by_choice(positions: list[int], claims: list[Claim], assessment
     """The drafting model choosing between each claim and its negation (modules/llm/judge.py,
     the choice protocol), one claim at a time against its passages. Two different choices
     leave the claim uncertain: that is the protocol saying the model does not know, not a
-    failure. ``confirm``: only claims whose "supported" would count are asked
+    failure. ``confirm``: only claims whose choice would count are asked
     (``_choice_can_decide``; off only to measure the model's own choices)."""
     by_index = {claim.index: claim for claim in claims}
     if confirm:  # a claim whose choice could only be discarded or wrong is not asked

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import tempfile
 from contextlib import AsyncExitStack
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, NotRequired, TypedDict
 
@@ -142,10 +142,10 @@ async def judge_uncertain_claims(
     if documents is not None:
         # A claim in another language than its sources is checked as its translation into theirs,
         # as in a run; the judge then reads the translation.
-        from research.nodes.verification import check_across_languages  # noqa: PLC0415
+        from research.nodes.verification import check_across_languages, claims_as_checked  # noqa: PLC0415
 
         await check_across_languages(claims, assessments, EvidenceIndex(documents), model, lang, errors)
-        claims = [replace(c, plain=a.checked_as) if a.checked_as else c for c, a in zip(claims, assessments)]
+        claims = claims_as_checked(claims, assessments)
     complete = await judge_uncertain(claims, assessments, ["lexical"] * len(claims), lang, model, settings, errors,
                                      judge=judge)
     return complete, "; ".join(e.message for e in errors)

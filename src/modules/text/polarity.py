@@ -108,15 +108,11 @@ class Conflict:
     quote: str  # the passage sentence that decides it
 
 
-def _statuses(text: str, language: Language) -> set[str]:
-    table = _STATUS_JA if language == "ja" else _STATUS_EN
-    return {name for name, pattern in table if pattern.search(text)}
-
-
 def status_names(text: str, language: Language) -> set[str]:
     """The statuses ``text`` gives (default, experimental, removed …), by name: the same names in
     both languages."""
-    return _statuses(text, language)
+    table = _STATUS_JA if language == "ja" else _STATUS_EN
+    return {name for name, pattern in table if pattern.search(text)}
 
 
 def negated(clause: str, language: Language) -> bool:
@@ -232,7 +228,7 @@ def conjoined_conflict(claim: str, passage: str, language: Language) -> tuple[st
     8 inches", "refusal to include", a question); in Japanese a plain denial is the clause's own
     (〜ない), which ``_whole_claim_conflict`` reads already."""
     for statement in conjoined_statements(claim, language):
-        if _statuses(statement, language):
+        if status_names(statement, language):
             conflict = _whole_claim_conflict(statement, passage, language)
             if conflict is not None and conflict.detail != "not":
                 return statement, conflict
@@ -270,23 +266,35 @@ def _acronyms_as_written(claim: str, sentence: str) -> str:
     return claim
 
 
+@dataclass(frozen=True)
+class _ClaimReading:
+    """What the alignment reads of a claim: its key terms, clauses and figures (read once a claim)."""
+
+    key: frozenset[str]
+    clauses: list[str]
+    figures: set[str]
+
+
 def _whole_claim_conflict(claim: str, passage: str, language: Language) -> Conflict | None:
     if not _key(claim) - STATUS_TERMS and not _content(claim):
         return None
+    readings: dict[str, _ClaimReading] = {}  # the claim as read against each sentence: mostly one text
     for start, end in sentence_spans(passage):
         sentence = passage[start:end]
-        conflict = _sentence_conflict(_acronyms_as_written(claim, sentence), passage, sentence, language)
+        said = _acronyms_as_written(claim, sentence)
+        if said not in readings:
+            readings[said] = _ClaimReading(_key(said) - STATUS_TERMS or _content(said), _clauses(said, language),
+                                           set(_FIGURE.findall(said)))
+        conflict = _sentence_conflict(readings[said], passage, sentence, language)
         if conflict is not None:
             return conflict
     return None
 
 
-def _sentence_conflict(claim: str, passage: str, sentence: str, language: Language) -> Conflict | None:
-    """The conflict of one passage ``sentence`` with ``claim``, where they line up (see
+def _sentence_conflict(claim: _ClaimReading, passage: str, sentence: str, language: Language) -> Conflict | None:
+    """The conflict of one passage ``sentence`` with the claim, where they line up (see
     ``clause_conflict``)."""
-    claim_key = _key(claim) - STATUS_TERMS or _content(claim)
-    claim_clauses = _clauses(claim, language)
-    figures = set(_FIGURE.findall(claim))
+    claim_key, claim_clauses, figures = claim.key, claim.clauses, claim.figures
     sentence_words = _words(sentence)
     if len(claim_key & sentence_words) < max(1, _SENTENCE_ALIGNED * len(claim_key)):
         return None
@@ -332,10 +340,10 @@ def has_statements_to_read_apart(claim: str, language: Language) -> bool:
     """Whether ``conjoined_conflict`` or ``consequence_conflict`` could find anything for
     ``claim``: a joined statement with a status word, or a consequence after a premise with one.
     Asked once per claim before either is tried against every sentence of its sources."""
-    if any(_statuses(statement, language) for statement in conjoined_statements(claim, language)):
+    if any(status_names(statement, language) for statement in conjoined_statements(claim, language)):
         return True
     parts = _CONSEQUENCE_EN.split(claim, maxsplit=1) if language != "ja" else []
-    return len(parts) == 2 and bool(_statuses(parts[0], language))
+    return len(parts) == 2 and bool(status_names(parts[0], language))
 
 
 def consequence_conflict(claim: str, passage: str, language: Language) -> Conflict | None:
@@ -350,7 +358,7 @@ def consequence_conflict(claim: str, passage: str, language: Language) -> Confli
     if len(parts) != 2:
         return None
     premise, consequence = parts
-    premise_statuses, premise_content = _statuses(premise, language), _content(premise)
+    premise_statuses, premise_content = status_names(premise, language), _content(premise)
     consequence_content = _content(consequence)
     if not premise_statuses or len(consequence_content) < _MIN_SHARED:
         return None
@@ -364,7 +372,7 @@ def consequence_conflict(claim: str, passage: str, language: Language) -> Confli
             continue
         if not premise_content & _content(their_premise):
             continue  # a premise about something else altogether
-        their_statuses = _statuses(their_premise, language)
+        their_statuses = status_names(their_premise, language)
         opposed = next((f"{mine}/{other}" for mine in sorted(premise_statuses) for other in sorted(their_statuses)
                         if frozenset({mine, other}) in _EXCLUSIVE), None)
         if opposed is not None and not (premise_statuses & their_statuses):
@@ -377,7 +385,7 @@ def _affirmed_elsewhere(said: str, passage: str, denying: str, language: Languag
     polarity, about at least as much of the same thing: "The standard build still has the GIL
     enabled by default" is not denied by "…though it [the free-threaded build] is still not the
     default build" when the passage also says the first word for word."""
-    statuses, said_negated, said_content = _statuses(said, language), negated(said, language), _content(said)
+    statuses, said_negated, said_content = status_names(said, language), negated(said, language), _content(said)
     against = max((len(said_content & _content(c)) for c in _clauses(denying, language)), default=0)
     figures = set(_FIGURE.findall(said))
     for start, end in sentence_spans(passage):
@@ -386,7 +394,7 @@ def _affirmed_elsewhere(said: str, passage: str, denying: str, language: Languag
         for clause in _clauses(passage[start:end], language):
             if negated(clause, language) != said_negated:
                 continue
-            if statuses and not statuses <= _statuses(clause, language):
+            if statuses and not statuses <= status_names(clause, language):
                 continue
             if len(said_content & _content(clause)) >= max(1, against) and len(said_content & _content(clause)) \
                     >= _CLAUSE_ALIGNED * len(said_content):
@@ -399,13 +407,13 @@ def affirms(claim: str, sentence: str, language: Language) -> bool:
     word of it, about the same thing ("the free-threaded build the default build" in "The
     free-threaded build is now the default build"): the alignment of ``clause_conflict``, the
     other way."""
-    statuses, claim_negated, content = _statuses(claim, language), negated(claim, language), _content(claim)
+    statuses, claim_negated, content = status_names(claim, language), negated(claim, language), _content(claim)
     if len(content) < 2 or not set(_FIGURE.findall(claim)) <= set(_FIGURE.findall(sentence)):
         return False
     if language != "ja" and not (_key(claim) - STATUS_TERMS) <= _words(sentence):
         return False
     for clause in _clauses(sentence, language) if statuses else phrases_of(sentence, language):
-        if negated(clause, language) != claim_negated or not statuses <= _statuses(clause, language):
+        if negated(clause, language) != claim_negated or not statuses <= status_names(clause, language):
             continue
         if len(content & _content(clause)) >= _CLAUSE_ALIGNED * len(content):
             return True
@@ -419,12 +427,12 @@ def _refers_back(clause: str, language: Language) -> bool:
 
 
 def _clause_against(said: str, clauses: list[str], sentence: str, language: Language) -> Conflict | None:
-    said_statuses = _statuses(said, language)
+    said_statuses = status_names(said, language)
     said_content = _content(said)
     said_negated = negated(said, language)
     for clause in clauses:
         shared = said_content & _content(clause)
-        theirs = _statuses(clause, language)
+        theirs = status_names(clause, language)
         if said_statuses:
             if not (shared or _refers_back(clause, language)):
                 continue
@@ -436,7 +444,7 @@ def _clause_against(said: str, clauses: list[str], sentence: str, language: Lang
             if common and _denied_elsewhere(said, clauses, common, said_negated, language):
                 return Conflict("negation", "/".join(sorted(common)), sentence.strip())
             if not negated(clause, language):
-                in_sentence = _statuses(sentence, language)
+                in_sentence = status_names(sentence, language)
                 # Each status of the claim the sentence does not also give: "the GIL disabled by
                 # default" against "still has the GIL enabled by default" shares "default", and
                 # disabled/enabled still exclude each other (a false claim was supported so). A
@@ -468,7 +476,7 @@ def _clause_against(said: str, clauses: list[str], sentence: str, language: Lang
 def _status_denied(said: str, status: str, language: Language) -> bool:
     """Whether ``said`` denies ``status``: a phrase that gives it is negated (the whole clause
     where no phrase of it gives the status on its own)."""
-    holding = [phrase for phrase in phrases_of(said, language) if status in _statuses(phrase, language)]
+    holding = [phrase for phrase in phrases_of(said, language) if status in status_names(phrase, language)]
     return any(negated(phrase, language) for phrase in holding) if holding else negated(said, language)
 
 
@@ -491,7 +499,7 @@ def _denied_elsewhere(said: str, clauses: list[str], statuses: set[str], said_ne
     ("X is the default, Y is not the default": the claim about X is not denied)."""
     said_content = _content(said)
     for clause in clauses:
-        if statuses & _statuses(clause, language) and negated(clause, language) == said_negated \
+        if statuses & status_names(clause, language) and negated(clause, language) == said_negated \
                 and said_content & _content(clause):
             return False
     return True

@@ -487,6 +487,11 @@ _RELATIVE_TIME = re.compile(r"\b(?:later|earlier|afterwards?|ago|before|after|pr
                             r"that year)\b|後|前|翌|同年|前年|昨年|来年", re.IGNORECASE)
 
 
+def _clause_holding(claim: str, mention: NumberMention) -> str | None:
+    """The clause of ``claim`` that gives ``mention``."""
+    return next((c for c in _CLAUSE_END.split(prepare(claim)) if c and _number_set(c).contains(mention)), None)
+
+
 def _given_for_another(mention: NumberMention, kind: str, claim: str, words: frozenset[str], aligner: _Aligner,
                        holders: list[int], sentence_typed: list[tuple[tuple[NumberMention, str], ...]]) -> Binding | None:
     """A year the passage gives for one event, that the claim's clause gives to another: "Python
@@ -499,12 +504,12 @@ def _given_for_another(mention: NumberMention, kind: str, claim: str, words: fro
     subject) with every sentence holding the claim's. Contradicted, with that sentence's year."""
     if kind != "year" or not claim or not words:
         return None
-    clause = next((c for c in _CLAUSE_END.split(prepare(claim)) if c and _number_set(c).contains(mention)), None)
+    clause = _clause_holding(claim, mention)
     if clause is None:
         return None
     # The source's framing words (its title's: "Python", "free-threaded") count here: they tell its own
     # sentences apart, which is what the clause is aligned with.
-    context = term_set(clause) - {"#" + v for v in mention.values}
+    context = term_set(clause)
     if len(context) < 2:
         return None
     scores, top, total = aligner.align(context)
@@ -551,7 +556,7 @@ def _given_in_another_clause(mention: NumberMention, kind: str, claim: str, word
     ("three years later") decides nothing."""
     if kind != "year" or not claim or not words or _RELATIVE_TIME.search(sentence.text):
         return None
-    said = next((c for c in _CLAUSE_END.split(prepare(claim)) if c and _number_set(c).contains(mention)), None)
+    said = _clause_holding(claim, mention)
     if said is None:
         return None
     said_terms = _event_terms(said) & words
