@@ -157,6 +157,25 @@ def test_what_only_looks_like_a_denial_is_left_alone(claim, passage):
     assert clause_conflict(claim, passage, "en") is None
 
 
+@pytest.mark.parametrize("claim, passage", [
+    # RAGTruth train (a Summary of a CNN item on South Africa's Freedom Day, a clean answer).
+    ("Google also changed its doodle to honor the day [S1].",
+     "Freedom Day didn't go unnoticed by Google, who've changed the doodle to honor the day."),
+    ("The gauge may register 110 to 140 degrees F while it is unplugged from the sender [S1].",
+     "While the gauge is unplugged from the sender, it is not uncommon for it to register 110 to 140 degrees F."),
+])
+def test_a_denied_denial_affirms(claim, passage):
+    assert _assess(claim, passage).outcome == "supported"
+
+
+@pytest.mark.parametrize("claim, passage", [
+    ("The design is unique to this model [S1].", "The design is not unique to this model."),
+    ("The server understood the request [S1].", "The server did not understand the request."),
+])
+def test_a_denial_of_a_word_that_only_starts_with_un_still_denies(claim, passage):
+    assert _assess(claim, passage).outcome != "supported"
+
+
 def test_research_verify_without_a_judge_tells_the_statement_from_its_negation(run_cli, tmp_path):
     # The repro: the statement was "uncertain" and its negation "supported" — one step
     # apart, left to whoever judges. Now the checks decide both.

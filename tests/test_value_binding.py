@@ -453,3 +453,28 @@ def test_a_year_given_for_another_event_is_found_when_the_sources_title_frames_t
     true = assess_claim(split_claims("The Python Steering Council accepted PEP 703 in 2023, and Python 3.13, released "
                                      "in October 2024, ships an experimental free-threaded build [S1].")[0], index)
     assert true.outcome == "supported"
+
+
+# RAGTruth train (a Summary of a Hollywood Reporter item on Fox's "Rocky Horror" remake, cut), an
+# answer the annotators left clean: its first claim joins the second sentence and the fifth.
+REMAKE_EN = ('"The Rocky Horror Picture Show" is the latest musical getting the small-screen treatment. Fox is '
+             "developing a two-hour remake of the 1975 cult classic to be directed, executive-produced and "
+             'choreographed by Kenneth Ortega ("High School Musical"). The special will be filmed in advance and '
+             "not air live, but few details beyond that are known. The special will be produced by Fox 21 "
+             "Television Studios. The special is timed to celebrate the 40th anniversary of the film, which has "
+             "grossed more than $112 million and still plays in theaters across the country. In 2002, Fox unveiled "
+             "plans for an adaptation timed to the 30th anniversary that never came to fruition.")
+
+
+def test_a_claim_joining_two_sentences_binds_each_figure_in_its_own_clause():
+    found = assess('Fox is developing a two-hour remake of the 1975 cult classic, "The Rocky Horror Picture Show," '
+                   "to celebrate the 40th anniversary of the film [S1].", REMAKE_EN, "en")
+    assert found.outcome == "supported", (found.reason, found.bound_value)
+
+
+def test_a_figure_whose_clause_another_sentence_says_stays_for_the_judge():
+    # 30 is in the passage, for the plans of 2002; the sentence that says the clause's words
+    # ("celebrate", "anniversary", "film") gives 40.
+    found = assess('Fox is developing a two-hour remake of the 1975 cult classic, "The Rocky Horror Picture Show," '
+                   "to celebrate the 30th anniversary of the film [S1].", REMAKE_EN, "en")
+    assert found.outcome != "supported"

@@ -53,7 +53,7 @@ from research.modules.text.numbers import (  # noqa: F401
     numbers_match,
 )
 from research.modules.text.polarity import (
-    NOT_A_DENIAL_JA, STATUS_TERMS, affirms, clause_conflict, conjoined_conflict, consequence_conflict,
+    NOT_A_DENIAL_EN, NOT_A_DENIAL_JA, STATUS_TERMS, affirms, clause_conflict, conjoined_conflict, consequence_conflict,
     has_statements_to_read_apart, opposite_conflict, phrases_of,
 )
 from research.modules.text.questions import answer_word, asks_for_a_name_or_value, is_yes_no
@@ -578,7 +578,7 @@ class Assessment:
 
 def _negated(text: str) -> bool:
     # 「かもしれない」 and 「にちがいない」 hedge what they follow; they deny nothing (``stance``).
-    return bool(_NEGATION_EN.search(text) or _NEGATION_JA.search(NOT_A_DENIAL_JA.sub(" ", text)))
+    return bool(_NEGATION_EN.search(NOT_A_DENIAL_EN.sub(" ", text)) or _NEGATION_JA.search(NOT_A_DENIAL_JA.sub(" ", text)))
 
 
 # Sentence ends, and the contrast that opens a clause of its own: "…became officially supported,

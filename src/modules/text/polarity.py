@@ -70,10 +70,16 @@ _EXCLUSIVE = {
 
 # --- negation, by clause ------------------------------------------------------------------------
 
-# "not only", "no more than" and their kind do not deny what follows them.
-_NOT_A_DENIAL_EN = re.compile(
+# "not only", "no more than" and their kind do not deny what follows them; nor does a "not" before
+# a word that denies already ("didn't go unnoticed by Google, who've changed the doodle", "it is
+# not uncommon for it to register 110 to 140 degrees": RAGTruth train), which affirms. Not "not
+# unique" or "not under": only the un- words that are denials themselves.
+NOT_A_DENIAL_EN = re.compile(
     r"\b(?:not only|not just|not merely|not simply|no less than|no more than|no fewer than|not least|nothing but|"
-    r"no doubt|not until|whether or not|if not|not to mention|no matter)\b", re.IGNORECASE)
+    r"no doubt|not until|whether or not|if not|not to mention|no matter)\b"
+    r"|(?:\b(?:not|never)|n['’]t)\s+(?:(?:go|goes|went|gone|going|be|been|being|is|was|are|were|remain|remains|"
+    r"remained)\s+)?un(?:noticed|answered|heard|known|common|usual|like|likely|related|reasonable|important|"
+    r"expected|aware|familiar|welcome|challenged|opposed|rewarded|punished|deserved|appreciated)\b", re.IGNORECASE)
 _NEGATION_EN = re.compile(
     r"\b(?:not|never|no longer|neither|nor|cannot|none)\b|n['’]t\b|\bno\s+(?!\d)", re.IGNORECASE)
 # 〜ない / 〜ません / 〜ず / 〜ではない; 未〜 before a status or a verb noun (未対応, 未実装).
@@ -119,7 +125,7 @@ def negated(clause: str, language: Language) -> bool:
     """Whether ``clause`` denies what it says (idioms such as "not only" and 「だけでなく」 aside)."""
     if language == "ja":
         return bool(_NEGATION_JA.search(NOT_A_DENIAL_JA.sub(" ", clause)))
-    return bool(_NEGATION_EN.search(_NOT_A_DENIAL_EN.sub(" ", clause)))
+    return bool(_NEGATION_EN.search(NOT_A_DENIAL_EN.sub(" ", clause)))
 
 
 def _clauses(sentence: str, language: Language) -> list[str]:
@@ -491,7 +497,7 @@ def phrases_of(sentence: str, language: Language) -> list[str]:
 def _plainly_negated(text: str, language: Language) -> bool:
     if language == "ja":
         return negated(text, language)
-    return bool(_PLAIN_NEGATION_EN.search(_NOT_A_DENIAL_EN.sub(" ", text)))
+    return bool(_PLAIN_NEGATION_EN.search(NOT_A_DENIAL_EN.sub(" ", text)))
 
 
 def _denied_elsewhere(said: str, clauses: list[str], statuses: set[str], said_negated: bool, language: Language) -> bool:

@@ -464,6 +464,8 @@ def _unbound_numbers(typed: tuple[tuple[NumberMention, str], ...], claim_units: 
         if holders:
             of_kind = {min(m.values) for typed_here in sentence_typed for m, k in typed_here if k == kind}
             if len(of_kind | {min(mention.values)}) >= 2:
+                if _bound_in_own_clause(mention, kind, claim, aligner, holders, sentence_typed):
+                    continue
                 elsewhere = _given_for_another(mention, kind, claim, words, aligner, holders, sentence_typed)
                 problems.append(elsewhere or Binding("unbound", UNBOUND, mention.text, "number", None, aligned, complete))
                 continue
@@ -527,6 +529,30 @@ def _given_for_another(mention: NumberMention, kind: str, claim: str, words: fro
         return None
     (other,) = years.values()
     return Binding("contradicted", NUMBER_MISMATCH, mention.text, "number", other.text, aligner.sentences[top], False)
+
+
+def _bound_in_own_clause(mention: NumberMention, kind: str, claim: str, aligner: _Aligner, holders: list[int],
+                         sentence_typed: list[tuple[tuple[NumberMention, str], ...]]) -> bool:
+    """A claim that joins two passage sentences in one gives each its figure in its own clause:
+    "Fox is developing a two-hour remake of the 1975 cult classic …, to celebrate the 40th
+    anniversary of the film" against "Fox is developing a two-hour remake of the 1975 cult
+    classic …" and "The special is timed to celebrate the 40th anniversary of the film"
+    (RAGTruth train). Over the whole claim the first sentence is the aligned one and 40 is not
+    there; over the clause that gives it, every word of the clause is in a sentence that gives
+    40, and no sentence giving another value of its kind says as much of the clause. Bound."""
+    clause = _clause_holding(claim, mention)
+    if clause is None:
+        return False
+    context = term_set(clause) - {"#" + v for v in mention.values}
+    if len(context) < 2:
+        return False
+    scores, top, total = aligner.align(context)
+    if total <= 0 or not any(context <= aligner.sentences[i].features for i in holders):
+        return False
+    own = NumberSet([mention])
+    return not any(i not in holders and scores[i] >= STRONG_SHARE * total
+                   and any(k == kind and not own.contains(m) for m, k in sentence_typed[i])
+                   for i in range(len(aligner.sentences)))
 
 
 # What dates a clause, not what happened in it: months and the counters of a date.
