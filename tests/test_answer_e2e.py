@@ -29,6 +29,8 @@ QUESTIONS = {
     "energy_ja": ("日本の再生可能エネルギーの内訳は？", "ja", ("21.7",)),
     "ollama_en": ("Which port does Ollama listen on locally?", "en", ("11434",)),
     "fuji_ja": ("富士山の標高は？", "ja", ("3,776",)),
+    # Only English pages answer it: the answer is Japanese, checked as its English (issue 44).
+    "yokohama_ja": ("Port of Yokohamaはいつ外国貿易に開かれましたか？", "ja", ("1859",)),
 }
 
 
@@ -52,10 +54,11 @@ def _answer(report: str, lang: str) -> str:
     return body[body.index("\n## "):]  # without the header that repeats the question
 
 
-def _run(key: str, tmp_path: Path, web: WebFixture, *, judge_accuracy: float = 1.0, loops: int | None = None):
+def _run(key: str, tmp_path: Path, web: WebFixture, *, judge_accuracy: float = 1.0, loops: int | None = None,
+         also: frozenset[str] = frozenset()):
     question, lang, _ = QUESTIONS[key]
     with FakeOllama() as fake:
-        fake.behaviours = set(CARELESS)
+        fake.behaviours = set(CARELESS) | also
         fake.judge_accuracy = judge_accuracy
         env = research_environment(tmp_path, fake, web)
         if loops is not None:
@@ -113,3 +116,37 @@ def test_a_rejected_sentence_is_listed_with_its_passage_and_the_notes_say_what_w
         line = next(line for line in after.splitlines() if claim["text"][:40] in line)
         assert "«" in line and "»" in line, line  # with the passage that decided it
     assert "Left out of the answer:" in report
+
+
+def test_a_japanese_answer_on_english_pages_keeps_what_they_say_and_loses_what_they_deny(tmp_path, topic_web):
+    # Issue 44: a Japanese question that only English pages answer. The careless model writes the
+    # pages' sentences in Japanese (citing them at the paragraph's end, or not at all), plus one with a
+    # changed year; each claim is checked as the model's own English translation of it.
+    out, report, body, planted, stderr = _run("yokohama_ja", tmp_path, topic_web, loops=0)
+    (changed,) = planted["changed_sentences"]
+    assert "1859" not in changed
+    assert "横浜港は1859年に外国貿易に開かれた[S1]。" in body and "未確認" not in body, body
+    assert _plain(changed) not in _plain(body)
+    claims = json.loads((Path(out["session_dir"]) / "verification.json").read_text("utf-8"))["claims"]
+    kept = next(c for c in claims if c["text"] == "横浜港は1859年に外国貿易に開かれた。" and not c.get("removed"))
+    assert kept["state"] == "supported" and "1859" in kept["checked_as"] and "Yokohama" in kept["checked_as"]
+    false = next(c for c in claims if _plain(c["text"]) == _plain(changed))
+    assert false["state"] == "contradicted" and false["removed"]
+    # The reader sees what was compared with the page: the translation, beside the page's words.
+    line = next(line for line in report.splitlines() if _plain(changed) in line)
+    assert f"「{false['checked_as']}」として確認" in line and "«The Port of Yokohama opened to foreign trade in 1859.»" in line
+
+
+def test_a_translation_that_changes_a_figure_is_checked_with_the_claims_own_figure(tmp_path, topic_web):
+    # The model "corrects" what it translates: its English of the sentence with the changed year gives the
+    # page's year back. Read as that, the false sentence would be supported; a figure is copied, not
+    # translated, so the claim's own year is put back and the page contradicts it.
+    out, report, body, planted, stderr = _run("yokohama_ja", tmp_path, topic_web, loops=0,
+                                              also=frozenset({"unfaithful_translation"}))
+    (changed,) = planted["changed_sentences"]
+    assert _plain(changed) not in _plain(body)
+    claims = json.loads((Path(out["session_dir"]) / "verification.json").read_text("utf-8"))["claims"]
+    false = next(c for c in claims if _plain(c["text"]) == _plain(changed))
+    year = re.search(r"\d{4}", changed).group()
+    assert false["state"] == "contradicted" and year in false["checked_as"] and "1859" not in false["checked_as"]
+    assert "横浜港は1859年に外国貿易に開かれた[S1]。" in body

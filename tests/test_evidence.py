@@ -118,6 +118,23 @@ def test_claim_in_another_language_than_its_source_is_borderline():
     assert any("1707" in passage.text for passage in result.candidates)
 
 
+def test_an_uncited_claim_no_page_of_its_language_speaks_of_is_read_as_a_translation_not_dropped():
+    # A careless model's Japanese answer on an English page: 「横浜港は1859年に外国貿易に開かれた。」 cited
+    # nothing and was "unrelated" to the run's Japanese page, so it was removed, though the English page
+    # says it. Read against each source alone, the English page's "cross_language" (translate it, then
+    # check) comes before a Japanese page that says nothing of it.
+    index = EvidenceIndex([
+        {"label": "S1", "status": "ok", "language": "ja", "markdown": "富士山は日本で最も高い山です。標高は3,776 mです。"},
+        {"label": "S2", "status": "ok", "language": "en", "markdown": "The Port of Yokohama opened to foreign trade in 1859."},
+    ])
+    (parsed,) = split_claims("横浜港は1859年に外国貿易に開かれた。")
+    result = assess_claim(parsed, index)
+    assert (result.outcome, result.reason) == ("uncertain", "cross_language")
+    # A page of its language that speaks of it still decides.
+    (parsed,) = split_claims("富士山の標高は3,776 mです。")
+    assert assess_claim(parsed, index).outcome == "supported"
+
+
 def _one(claim: str, source: str):
     index = EvidenceIndex([{"label": "S1", "status": "ok", "markdown": source}])
     (parsed,) = split_claims(claim)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from research.modules.text.translation_check import unfaithful
+from research.modules.text.translation_check import unfaithful, with_figures_of
 
 GIL_JA = "Python 3.14の標準ビルドでは、GILは既定で引き続き有効です。"
 
@@ -20,6 +20,9 @@ GIL_JA = "Python 3.14の標準ビルドでは、GILは既定で引き続き有�
     ("The GIL is not removed in CPython 3.14.", "CPython 3.14ではGILは削除されていない。", "ja"),
     # A plain English name may be written in katakana; an identifier stays as written.
     ("Tokyo hosts the PyCon JP 2025 conference.", "東京ではPyCon JP 2025が開催される。", "ja"),
+    # 「一つ」 is "one of": no figure either must keep.
+    ("現在、横浜港は日本最大級のコンテナ港の一つである。",
+     "Today, the Port of Yokohama is one of Japan's largest container ports.", "en"),
 ])
 def test_a_translation_that_keeps_figures_names_denials_and_statuses_stands(original, translation, target):
     assert unfaithful(original, translation, target) is None
@@ -40,6 +43,26 @@ def test_a_translation_that_keeps_figures_names_denials_and_statuses_stands(orig
      "Python 3.14 has no GIL (Global Interpreter Lock), it suppresses thread-to-thread data sharing and accelerates "
      "thread-to-thread communication.", "en", "polarity"),
     ("Python 3.14ではGILは削除されていない。", "The GIL is gone in Python 3.14.", "en", "polarity"),
+    ("横浜港には3つのコンテナ埠頭がある。", "The Port of Yokohama has one container terminal.", "en", "figures"),
 ])
 def test_a_translation_that_changes_what_the_checks_read_does_not_stand(original, translation, target, reason):
     assert unfaithful(original, translation, target) == reason
+
+
+@pytest.mark.parametrize(("original", "translation", "restored"), [
+    # A model that "corrects" a figure while translating: the claim's own year is what gets checked.
+    ("横浜港は1852年に外国貿易に開かれた。", "The Port of Yokohama opened to foreign trade in 1859.",
+     "The Port of Yokohama opened to foreign trade in 1852."),
+    ("富士山の標高は3,776メートルである。", "Mount Fuji is 3,767 m high.", "Mount Fuji is 3,776 m high."),
+    ("The GIL is still enabled by default in Python 3.14.", "Python 3.13では、GILは既定で引き続き有効です。",
+     "Python 3.14では、GILは既定で引き続き有効です。"),
+    # Nothing to put back plainly: two figures changed, a figure dropped, a figure written twice, a multiplier.
+    ("PEP 703は2023年に承認され、3.13は2024年に出た。", "PEP 703 was accepted in 2021 and 3.13 came out in 2022.", None),
+    ("横浜港は1859年に開かれた。", "The Port of Yokohama opened long ago.", None),
+    ("横浜港は1852年に開かれた。", "In 1859 the port opened; 1859 was a busy year.", None),
+    ("来場者は2万人だった。", "There were 30,000 visitors.", None),
+])
+def test_a_figure_a_translation_changed_is_put_back_as_the_claim_writes_it(original, translation, restored):
+    assert with_figures_of(original, translation) == restored
+    if restored is not None:
+        assert unfaithful(original, restored, "ja" if original.isascii() else "en") is None

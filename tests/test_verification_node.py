@@ -232,10 +232,15 @@ async def test_wrong_language_sentences_are_rewritten_in_one_batch():
     deps, _ = _deps(model)
     result = await _verify(_state(draft), deps)
     # The rewrite, then the rewritten sentences (they cite the English S2) put into English to be
-    # checked: the fake gives its Japanese back, which stands for nothing (still "not checked").
+    # checked: the fake gives its Japanese back, which stands for nothing (still "not checked"). So is
+    # the uncited LangGraph sentence, which the Japanese S1 says nothing of: the English S2 might.
     call, *checked_as = model.asked(schema=SentenceRewrites)
-    assert sorted(c.prompt for c in checked_as) == ["Sentence 1: 富士山の標高は3,776 mである。",
+    assert sorted(c.prompt for c in checked_as) == ["Sentence 1: LangGraphのStateGraphはthread_idで状態を管理する。",
+                                                    "Sentence 1: 富士山の標高は3,776 mである。",
                                                     "Sentence 1: 富士山は標高3,776 mで日本最高峰の山である。"]
+    # With no usable translation it is what the Japanese S1 makes of it, as before one was tried.
+    (langgraph,) = [c for c in result["verification"]["claims"] if c["text"].startswith("LangGraph")]
+    assert (langgraph["state"], langgraph["reason"], langgraph["checked_as"]) == ("not_supported", "unrelated", "")
     sent = call.messages[-1]["content"]
     assert sent == ("文 1: Mount Fuji is 3,776 m high [S2].\n"
                     "文 2: Mount Fuji is the highest mountain in Japan at 3,776 m [S2].")  # names and terms are not wrong

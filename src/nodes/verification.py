@@ -33,11 +33,11 @@ from research.modules.text.analyser import key_words, name_terms
 from research.modules.text.analyser import stem, terms, written_words
 from research.modules.text.claims import sentence_spans
 from research.modules.text.passages import sentence_on_the_question
-from research.modules.text.evidence import Assessment, EvidenceIndex, assess_claim
+from research.modules.text.evidence import Assessment, EvidenceIndex, assess_claim, assess_in_its_language
 from research.modules.text.numbers import NumberSet, extract_numbers
 from research.modules.text.polarity import clause_conflict, conjoined_statements
 from research.modules.text.references import named_reference
-from research.modules.text.translation_check import unfaithful
+from research.modules.text.translation_check import unfaithful, with_figures_of
 from research.modules.core.i18n import t
 from research.modules.core.settings import Settings
 from research.modules.core.language import choose_language, detect_language
@@ -490,7 +490,8 @@ async def check_across_languages(claims: list[Claim], assessments: list[Assessme
     translation is checked in its place (``assessments`` updated in place, ``Assessment.checked_as``
     naming it). Words cannot be compared across languages; a translation can, where it keeps every
     figure, Latin-letter name, denial and status word of the claim
-    (modules/text/translation_check.py); one that does not leaves the claim "not checked", as a
+    (modules/text/translation_check.py; a figure it gives otherwise is put back as the claim writes
+    it, since figures are copied, not translated); one that does not leaves the claim "not checked", as a
     failed call does (said in the report's notes). One sentence a call: in a numbered batch the
     real 1.5B model gave one sentence's translation under another's number, which no guard can
     see. Returns how many claims were checked so."""
@@ -522,17 +523,39 @@ async def check_across_languages(claims: list[Claim], assessments: list[Assessme
     checked = 0
     unfaithful_ones: list[str] = []
     failed: list[str] = []
+
+    def as_in_its_language(positions: list[int]) -> list[int]:
+        """An uncited claim with no usable translation is what the sources of its own language make
+        of it (unrelated to all of them: unsupported), as before a translation was tried; the
+        positions of the claims left "not checked"."""
+        left = []
+        for position in positions:
+            own = assess_in_its_language(claims[position], index)
+            if own is not None and own.outcome == "unsupported":
+                assessments[position] = own
+            else:
+                left.append(position)
+        return left
+
     for ((sentence, target), positions), reply in zip(wanted.items(), replies):
         if not isinstance(reply, str):
-            failed.append(str(reply)[:200] if reply is not None else t("verifier.rewrite_no_reply", language))
+            if as_in_its_language(positions):
+                failed.append(str(reply)[:200] if reply is not None else t("verifier.rewrite_no_reply", language))
             continue
+        if unfaithful(sentence, reply, target) == "figures":
+            # A figure is copied, not translated: the claim's own is put back (translation_check).
+            restored = with_figures_of(sentence, reply)
+            reply = restored if restored is not None else reply
         if unfaithful(sentence, reply, target) is not None:
-            unfaithful_ones.append(sentence)
+            if as_in_its_language(positions):
+                unfaithful_ones.append(sentence)
             continue
         for position in positions:
-            claim = claims[position]
-            assessment = assess_claim(dataclasses.replace(claim, plain=reply, text=reply), index)
+            as_translated = dataclasses.replace(claims[position], plain=reply, text=reply)
+            # Uncited, it is read against the sources of the language it was put into only.
+            assessment = assess_in_its_language(as_translated, index) or assess_claim(as_translated, index)
             if assessment.reason == "cross_language":
+                as_in_its_language([position])
                 continue
             assessment.checked_as = reply
             assessments[position] = assessment

@@ -710,7 +710,11 @@ def _read_against_each_source(claim: Claim, index: EvidenceIndex, labels: list[s
         label, assessment = pair
         contradicted = assessment.outcome == "unsupported" and assessment.reason in CONTRADICTING_REASONS
         if assessment.reason == "cross_language":
-            return 5, -assessment.score  # a page in another language: its words tell nothing here
+            # A page in another language: its words tell nothing here, but its translation may
+            # (nodes/verification.check_across_languages), which a page of the claim's language that
+            # says nothing of it does not: 「横浜港は1859年に外国貿易に開かれた。」, uncited, was
+            # "unrelated" to the run's Japanese pages and removed, while its English page says it.
+            return 4, -assessment.score
         # A figure the checks could not bind to its slot in a source that gives every figure of
         # the claim is wording left open too: PubMedQA 23234860 (the real 1.5B model at 2fa120f),
         # "…median TPT was 18 days, with a majority of patients receiving treatment within 30
@@ -719,11 +723,27 @@ def _read_against_each_source(claim: Claim, index: EvidenceIndex, labels: list[s
         open_wording = assessment.outcome == "uncertain" and (assessment.reason != "number_missing"
                                                                or holds_every_figure(label))
         order = 0 if assessment.outcome == "supported" else 1 if open_wording else 2 if contradicted else \
-            3 if assessment.outcome == "uncertain" else 4
+            3 if assessment.outcome == "uncertain" else 5
         return order, -assessment.score
 
     # The first source of the best order and score wins a tie.
     return min(zip(labels, readings), key=rank)[1]
+
+
+def assess_in_its_language(claim: Claim, index: EvidenceIndex) -> Assessment | None:
+    """An uncited claim read against the sources in its own language only: what it is where its
+    translation could not be checked against the others (``cross_language`` above comes before a
+    page of its language that says nothing of it). None where it cites a source, or no source is
+    in its language."""
+    if claim.citations:
+        return None
+    language = detect_language(claim.plain)
+    labels = [label for label, source in index.sources.items() if source.language == language]
+    if not labels:
+        return None
+    if len(labels) > 1:
+        return _read_against_each_source(claim, index, labels, [])
+    return _assess_against(claim, index, labels, [], [])
 
 
 def _assess_against(claim: Claim, index: EvidenceIndex, labels: list[str], valid: list[str], invalid: list[str]) -> Assessment:
