@@ -54,7 +54,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))  # conftest and fixtures, imported as the tests import them
 
 from conftest import RESEARCH, research_environment, research_in_process  # noqa: E402
-from fixtures.fake_ollama import CARELESS, FakeOllama, _judge_meaning  # noqa: E402
+from fixtures.fake_ollama import CARELESS, FakeOllama, _core, _judge_meaning  # noqa: E402
 from fixtures.web_fixture import TOPIC_PAGES, WebFixture  # noqa: E402
 
 JUDGE_ACCURACY = 0.85
@@ -273,14 +273,18 @@ def first_draft_facts(fake: FakeOllama, q: Question) -> list[str]:
     planted_texts += [plain(s) for s in fake.planted.get("duplicate", [])[1:2]]
     kept = []
     for sentence in sentences_of(fake.drafts[0]):
-        if any(p in sentence or sentence.rstrip(".。") in p for p in planted_texts):
+        # Compared as the fake records what it plants (_core: brackets of up to 20 characters out, so
+        # "Mount Fuji is 3,776 m (12,388 ft) tall." is the planted wrong-language "…3,776 m tall.").
+        if any(p in sentence or sentence.rstrip(".。") in p or p in _core(sentence) for p in planted_texts):
             continue
         if any(word.lower() in sentence.lower() for word in q.off_topic):
             continue
-        if re.match(r"(?:この|本)(?:資料|文書|ページ)は|(?:This|The) (?:document|page|article) ", sentence):
+        if re.match(r"(?:この|本)(?:資料|文書|ページ)は|(?:This|The) (?:\w+ )?(?:document|page|article)\b", sentence):
             continue  # says what a page is, not a fact of the question's world
-        # The judge prompt's shape (workflow/verification_prompts.py): numbered passages, then the claim.
-        numbered = [f"[P{n}] (S1) {line[2:]}" for n, line in enumerate(evidence, 1)]  # the label is not read
+        # The judge prompt's shape (workflow/verification_prompts.py JUDGE_PASSAGE): numbered passages
+        # of numbered sentences, then the claim. (Written "[P1]" until 2026-11-30, which the fake's
+        # judge no longer read: every fact counted unsupported and the share printed None.)
+        numbered = [f"[P{n}.1] (S1) {line[2:]}" for n, line in enumerate(evidence, 1)]  # the label is not read
         block = ("Passages:\n" + "\n".join(numbered) + "\n\nClaims:\nClaim 1 ("
                  + ", ".join(f"P{n}" for n in range(1, len(numbered) + 1)) + f"): {sentence}\n")
         verdicts = _judge_meaning(block, fake._translations)
