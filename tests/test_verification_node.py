@@ -1602,6 +1602,30 @@ async def test_a_draft_nothing_of_which_could_be_checked_gives_the_sources_words
     assert "読み込んだ出典は質問に直接答えていないため" in verification["annotated_draft"]
 
 
+@pytest.mark.parametrize(("japanese", "shown"), [
+    ("Python 3.14の標準ビルドでは、GILは既定で引き続き有効です。", True),
+    ("Python 3.14の標準ビルドでは、GILは既定で無効です。", False),  # its denial turned round: not shown
+    ("Python 3.13の標準ビルドでは、GILは既定で引き続き有効です。", False),  # another version
+])
+async def test_the_sources_words_the_answer_quotes_come_with_their_translation_where_it_is_faithful(japanese, shown):
+    # The real 1.5B model's Japanese GIL answer led with the page's English sentence: a Japanese reader
+    # got the one checked statement of the answer in English. It is now followed by its translation,
+    # where that keeps the quote's figures, names, denial and status words; the quote stays.
+    quote = "The standard build of Python 3.14 still has the GIL enabled by default."
+    ledger = [_english_page("PEP 703 proposed making the global interpreter lock (GIL) optional in CPython.\n\n" + quote)]
+
+    def translate(call: Any) -> SentenceRewrites:
+        (sentence,) = re.findall(r"^(?:Sentence|文) 1: (.*)$", call.prompt, flags=re.MULTILINE)
+        return SentenceRewrites(sentences=[RewrittenSentence(id=1, text=japanese if sentence == quote else sentence)])
+
+    draft = "## 結論\nはい、Python 3.14でGILはなくなりました。\n\n## 詳細\nGILはPythonのスレッド制限です。\n"
+    state = dict(_state(draft, language="ja"), documents=ledger, question="Python 3.14でGILはなくなりましたか？")
+    answer = (await _verify(state, _deps(FakeModel(rewrites=translate), loops=0)[0]))["verification"]["annotated_draft"]
+    assert f"«{quote}»" in answer
+    assert (f"«{quote}»（訳: {japanese}）[S1]" in answer) is shown, answer
+    assert ("（訳:" in answer) is shown
+
+
 async def test_a_value_corrected_and_a_joined_sentence_cut_in_one_draft_both_land_where_they_belong():
     # The value correction changes the draft's length before the cut reads its sentences' places.
     source = ("Ollama listens on port 11434 by default.\n\nThe free-threaded build became officially supported "

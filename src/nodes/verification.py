@@ -230,7 +230,8 @@ async def verify_claims(state: AgentState, deps: WorkflowDependencies) -> Comman
         on_the_question=lambda: sentence_on_the_question(question, ledger_mappings(d for d in documents
                                                                                   if d.status == "ok")),
     )
-    annotated = assembly.answer
+    # The sources' words the answer quotes for lack of a checked sentence, also in its language.
+    annotated = await quotes_in_the_answers_language(assembly.answer, language, deps.model)
     summary.removed = sum(1 for v in verdicts if v.removed)
     summary.left_out = assembly.removed
     summary.summary_lifted = assembly.lifted  # the Summary took a finding's sentence
@@ -504,22 +505,7 @@ async def check_across_languages(claims: list[Claim], assessments: list[Assessme
     if not wanted:
         return 0
     gate = asyncio.Semaphore(max(1, int(getattr(model, "parallel", 1) or 1)))
-
-    async def translated(sentence: str, target: Language) -> str | BaseException | None:
-        messages = [{"role": "system", "content": REWRITE_SYSTEM[target]},
-                    {"role": "user", "content": SENTENCE_ITEM[target].format(id=1, text=sentence)}]
-        async with gate:
-            try:
-                batch = await model.structured(messages, SentenceRewrites, node=NODE, role=ModelRole.TRANSLATE,
-                                               fallback=None)
-            except UserFacingError:
-                raise  # Ollama is gone: the run cannot go on, the CLI says why
-            except Exception as exc:  # noqa: BLE001 - a transport hiccup costs this claim its check, not the run
-                return exc
-        reply = next((item.text for item in batch.sentences if item.id == 1), None) if batch is not None else None
-        return " ".join(strip_citations(reply).split()) if reply is not None else None
-
-    replies = await asyncio.gather(*(translated(sentence, target) for sentence, target in wanted))
+    replies = await asyncio.gather(*(_translated(model, sentence, target, gate) for sentence, target in wanted))
     checked = 0
     unfaithful_ones: list[str] = []
     failed: list[str] = []
@@ -568,6 +554,48 @@ async def check_across_languages(claims: list[Claim], assessments: list[Assessme
             "verifier.cross_language_unfaithful", language, count=len(unfaithful_ones),
             example=unfaithful_ones[0][:80])))
     return checked
+
+
+async def _translated(model: Any, sentence: str, target: Language, gate: asyncio.Semaphore) -> str | BaseException | None:
+    """``sentence`` put into ``target`` by the model, one sentence a call (the program's translation
+    prompt), citations out; the exception of a failed call, or None for a reply without it."""
+    messages = [{"role": "system", "content": REWRITE_SYSTEM[target]},
+                {"role": "user", "content": SENTENCE_ITEM[target].format(id=1, text=sentence)}]
+    async with gate:
+        try:
+            batch = await model.structured(messages, SentenceRewrites, node=NODE, role=ModelRole.TRANSLATE,
+                                           fallback=None)
+        except UserFacingError:
+            raise  # Ollama is gone: the run cannot go on, the CLI says why
+        except Exception as exc:  # noqa: BLE001 - a transport hiccup costs this sentence its translation, not the run
+            return exc
+    reply = next((item.text for item in batch.sentences if item.id == 1), None) if batch is not None else None
+    return " ".join(strip_citations(reply).split()) if reply is not None else None
+
+
+_QUOTE = re.compile(r"«([^«»\n]+)»")
+
+
+async def quotes_in_the_answers_language(answer: str, language: Language, model: Any) -> str:
+    """Each source's words the answer quotes in another language than its own («…», where no checked
+    sentence of the draft could lead the Summary: the real 1.5B model's Japanese GIL answer led
+    with «The standard build of Python 3.14 still has the GIL enabled by default.»), followed by
+    their translation into the answer's language, where that keeps every figure, name, denial and
+    status word of the quote (translation_check.unfaithful). The quote stays: it is what was
+    checked, and the reader can check the translation against it. A translation refused or not
+    given leaves the quote alone."""
+    quotes = list(dict.fromkeys(m.group(1) for m in _QUOTE.finditer(answer)
+                                if detect_language(m.group(1)) != language))
+    if not quotes:
+        return answer
+    gate = asyncio.Semaphore(max(1, int(getattr(model, "parallel", 1) or 1)))
+    replies = await asyncio.gather(*(_translated(model, quote, language, gate) for quote in quotes))
+    for quote, reply in zip(quotes, replies):
+        if isinstance(reply, str) and "«" not in reply and "»" not in reply \
+                and unfaithful(quote, reply, language) is None:
+            answer = answer.replace(f"«{quote}»", t("answer.quote_translated", language, quote=f"«{quote}»",
+                                                    translation=reply))
+    return answer
 
 
 def claims_as_checked(claims: list[Claim], assessments: list[Assessment]) -> list[Claim]:

@@ -22,6 +22,8 @@ MESSAGES: dict[str, dict[str, str]] = {
               "«{evidence}» [{label}]",
         "ja": "下書きの文はどれも出典で確認できませんでした。質問について、出典にはこうあります: «{evidence}»[{label}]",
     },
+    # A source's words quoted in another language than the answer's, with their translation after them.
+    "answer.quote_translated": {"en": "{quote} (in English: “{translation}”)", "ja": "{quote}（訳: {translation}）"},
     "answer.no_direct_answer": {
         "en": "The sources read do not answer the question directly; no checked sentence could be given here.",
         "ja": "読み込んだ出典は質問に直接答えていないため、ここに示せる確認済みの文はありません。",
