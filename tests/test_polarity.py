@@ -239,6 +239,22 @@ def test_the_real_models_gil_answer(claim, kind):
     assert (conflict.kind if conflict else None) == kind
 
 
+@pytest.mark.parametrize("claim", [
+    # The real 1.5B model's Japanese GIL answer (2026-11-30), 「Python 3.14でGILは使用されません。」 as the
+    # model translated it: kept "(not checked)" under the page's label, since "use" is not on the page.
+    "Python 3.14 does not use the Global Interpreter Lock (GIL) [S1].",
+    "Python 3.14 does not use the GIL [S1].",
+])
+def test_a_denied_use_is_read_against_the_page_s_has(claim):
+    found = _assess(claim, FULL_GIL_PAGE)
+    assert (found.outcome, found.reason) == ("uncertain", "negation")
+
+
+def test_an_affirmed_use_is_not_made_supported_by_leaving_the_verb_out():
+    found = _assess("Python 3.14 uses the GIL by default [S1].", FULL_GIL_PAGE)
+    assert (found.outcome, found.reason) == ("uncertain", "partial_overlap")
+
+
 # Opposites word for word (issue 44, item 1: increase/decrease, before/after, 増加/減少). The
 # passages are written for this test, in the shape of RAGTruth's news summaries.
 REPORT = ("Sales increased by 12 percent in 2023 compared with 2022. The company opened its first store before "

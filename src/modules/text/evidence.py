@@ -1122,8 +1122,18 @@ def term_missing(read: ClaimEvidence) -> Finding | None:
     return None
 
 
+# Verbs of using, which say a thing is there as "has" does: a claim that denies them may deny what
+# its passage affirms with "has" ("Python 3.14 does not use the GIL", the real 1.5B model's Japanese
+# GIL answer as translated, against "…still has the GIL enabled by default").
+_USING = frozenset({"use"})
+
+
 def partial_overlap(read: ClaimEvidence) -> Finding | None:
     if read.coverage < (SUPPORTED_AT if read.language == "ja" else SUPPORTED_AT_EN):
+        if read.words - read.found and read.words - read.found <= _USING:
+            # Only the verb of using is missing: the claim's denial against the passage's polarity
+            # is what decides it; never a reason to call it supported.
+            return negation_differs(read) or Finding("uncertain", "partial_overlap")
         return Finding("uncertain", "partial_overlap")
     return None
 
