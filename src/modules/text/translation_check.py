@@ -7,9 +7,10 @@ where it keeps what the checks decide on: every figure, every name written in La
 the claim's polarity and its status words. A translation that drops a "not", turns "experimental"
 into "stable" or 2023 into 2024 would make the checks judge another statement; such a claim
 stays "not checked" instead, except that a figure given otherwise is put back as the claim writes
-it (``with_figures_of``): a figure is copied, not translated. What the translation cannot be held to (a paraphrase that shifts a
-meaning without any of these) the checks still read against the passage: a supported verdict
-needs the passage to say what the translation says, nearly word for word.
+it (``with_figures_of``): a figure is copied, not translated. What the translation cannot be held
+to (a paraphrase that shifts a meaning without any of these) the checks still read against the
+passage: a supported verdict needs the passage to say what the translation says, nearly word for
+word.
 """
 
 from __future__ import annotations
