@@ -31,6 +31,8 @@ QUESTIONS = {
     "fuji_ja": ("富士山の標高は？", "ja", ("3,776",)),
     # Only English pages answer it: the answer is Japanese, checked as its English (issue 44).
     "yokohama_ja": ("Port of Yokohamaはいつ外国貿易に開かれましたか？", "ja", ("1859",)),
+    # The other way round: only a Japanese page answers an English question.
+    "bitcoin_en": ("When did ビットコイン (Bitcoin) begin operating?", "en", ("2009",)),
 }
 
 
@@ -118,23 +120,32 @@ def test_a_rejected_sentence_is_listed_with_its_passage_and_the_notes_say_what_w
     assert "Left out of the answer:" in report
 
 
-def test_a_japanese_answer_on_english_pages_keeps_what_they_say_and_loses_what_they_deny(tmp_path, topic_web):
-    # Issue 44: a Japanese question that only English pages answer. The careless model writes the
-    # pages' sentences in Japanese (citing them at the paragraph's end, or not at all), plus one with a
-    # changed year; each claim is checked as the model's own English translation of it.
-    out, report, body, planted, stderr = _run("yokohama_ja", tmp_path, topic_web, loops=0)
+@pytest.mark.parametrize(("key", "kept", "said_as", "page", "checked_note"), [
+    ("yokohama_ja", "横浜港は1859年に外国貿易に開かれた", "Yokohama",
+     "The Port of Yokohama opened to foreign trade in 1859.", "「{}」として確認"),
+    ("bitcoin_en", "Bitcoin is a crypto-asset that began operating in 2009", "ビットコイン",
+     "ビットコインは2009年に運用が始まった暗号資産である。", "(checked as «{}»)"),
+])
+def test_an_answer_on_pages_in_the_other_language_keeps_what_they_say_and_loses_what_they_deny(
+        key, kept, said_as, page, checked_note, tmp_path, topic_web):
+    # Issue 44: a question that only pages in the other language answer (a Japanese question on
+    # English pages, and the other way round). The careless model writes the pages' sentences in the
+    # asked language (citing them at the paragraph's end, or not at all), plus one with a changed year;
+    # each claim is checked as the model's own translation of it into the page's language.
+    out, report, body, planted, stderr = _run(key, tmp_path, topic_web, loops=0)
     (changed,) = planted["changed_sentences"]
-    assert "1859" not in changed
-    assert "横浜港は1859年に外国貿易に開かれた[S1]。" in body and "未確認" not in body, body
+    year = re.search(r"\d{4}", kept).group()
+    assert year not in changed
+    assert re.search(re.escape(kept) + r" ?\[S1\][。.]", body) and "未確認" not in body and "not checked" not in body, body
     assert _plain(changed) not in _plain(body)
     claims = json.loads((Path(out["session_dir"]) / "verification.json").read_text("utf-8"))["claims"]
-    kept = next(c for c in claims if c["text"] == "横浜港は1859年に外国貿易に開かれた。" and not c.get("removed"))
-    assert kept["state"] == "supported" and "1859" in kept["checked_as"] and "Yokohama" in kept["checked_as"]
+    said = next(c for c in claims if _plain(c["text"]) == kept and not c.get("removed"))
+    assert said["state"] == "supported" and year in said["checked_as"] and said_as in said["checked_as"]
     false = next(c for c in claims if _plain(c["text"]) == _plain(changed))
     assert false["state"] == "contradicted" and false["removed"]
     # The reader sees what was compared with the page: the translation, beside the page's words.
     line = next(line for line in report.splitlines() if _plain(changed) in line)
-    assert f"「{false['checked_as']}」として確認" in line and "«The Port of Yokohama opened to foreign trade in 1859.»" in line
+    assert checked_note.format(false["checked_as"]) in line and f"«{page}»" in line, line
 
 
 def test_a_translation_that_changes_a_figure_is_checked_with_the_claims_own_figure(tmp_path, topic_web):
