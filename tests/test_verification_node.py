@@ -1626,6 +1626,23 @@ async def test_the_sources_words_the_answer_quotes_come_with_their_translation_w
     assert ("（訳:" in answer) is shown
 
 
+async def test_an_aside_its_source_does_not_give_is_said_apart_from_the_true_statement():
+    # The real 1.5B model (bench_answers.py --ollama, 2026-11-30): "Ollama, a machine learning model,
+    # listens on port 11434 of the local machine [S1] (not checked)." The port is what the page says;
+    # the aside is not, and it held the whole sentence back.
+    ledger = [_english_page("By default Ollama listens on port 11434 of the local machine and serves its API there.")]
+    draft = ("## Summary\nOllama, a machine learning model, listens on port 11434 of the local machine [S1].\n\n"
+             "## Details\nIn 2024, the council accepted it [S1].\n")
+    verification = (await _verify(dict(_state(draft, language="en"), documents=ledger),
+                                  _deps(FakeModel(), loops=0)[0]))["verification"]
+    claims = {c["text"]: c["state"] for c in verification["claims"]}
+    assert claims["Ollama listens on port 11434 of the local machine."] == "supported"
+    assert claims["Ollama is a machine learning model."] != "supported"
+    assert "Ollama listens on port 11434 of the local machine [S1]." in verification["annotated_draft"]
+    # A sentence that opens with a time is not a subject and an aside.
+    assert not any(text.startswith("In 2024 is") for text in claims)
+
+
 async def test_a_value_corrected_and_a_joined_sentence_cut_in_one_draft_both_land_where_they_belong():
     # The value correction changes the draft's length before the cut reads its sentences' places.
     source = ("Ollama listens on port 11434 by default.\n\nThe free-threaded build became officially supported "

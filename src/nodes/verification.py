@@ -175,7 +175,10 @@ async def verify_claims(state: AgentState, deps: WorkflowDependencies) -> Comman
     # A sentence that joins a denied statement to a true one is cut in two, each checked on its
     # own: the false one goes as contradicted, the true one stays.
     draft, split = _split_denied_statements(draft, claims, assessments, index)
-    if split:
+    # An aside set off by commas ("Ollama, a machine learning model, listens on port 11434") is a
+    # statement of its own: the sentence's true predicate is not held back by it.
+    draft, asides = _split_asides(draft, claims, assessments, index) if language == "en" else (draft, 0)
+    if split or asides:
         claims = _claims_of(draft, titles)
         assessments = [assess_claim(claim, index) for claim in claims]
     # A claim in another language than every source it could be read against is checked as its
@@ -1118,6 +1121,48 @@ def _split_denied_statements(draft: str, claims: list[Claim], assessments: list[
                     for part, st in zip(parts, statements)]
         if "supported" in outcomes and "unsupported" in outcomes:
             edits.append((claim, " ".join(parts)))
+    for claim, fixed in sorted(edits, key=lambda edit: edit[0].start, reverse=True):
+        draft = draft[:claim.start] + fixed + draft[claim.end:]
+    return draft, len(edits)
+
+
+# "<Subject>, <a/an/the …>, <predicate>": an appositive aside between the subject and its verb.
+_ASIDE = re.compile(r"^(?P<subject>[A-Z][^,;:()]{0,60}?),\s+(?P<aside>(?:a|an|the)\s[^,;:()]{2,80}?),\s+"
+                    r"(?P<rest>[a-z][^;:]*?)\s*[.!?]?\s*$")
+# A subject is a name or a noun phrase, not a time or a linking word that opens the sentence.
+_NOT_A_SUBJECT = frozenset("in on at by for from after before during however also today since when while if "
+                           "although because as with without under over according then thus so yet still "
+                           "there here it this that these those".split())
+
+
+def _split_asides(draft: str, claims: list[Claim], assessments: list[Assessment],
+                  index: EvidenceIndex) -> tuple[str, int]:
+    """``draft`` with each English sentence that sets an aside between its subject and its verb
+    ("Ollama, a machine learning model, listens on port 11434 of the local machine [S1].", the
+    real 1.5B model) cut into its statement and the aside said of the subject ("Ollama listens on
+    port 11434 of the local machine [S1]. Ollama is a machine learning model [S1]."), each with the
+    sentence's citations, where the checks did not support the whole and support the statement
+    alone: the aside, which its source does not give, is then marked by itself, and the true
+    statement is not. The number of sentences cut."""
+    edits: list[tuple[Claim, str]] = []
+    for claim, assessment in zip(claims, assessments):
+        if assessment.outcome == "supported":
+            continue
+        cited = len(CITATION_GROUP.findall(claim.text))
+        trailing = _TRAILING_CITATIONS.search(claim.text)
+        if cited and (trailing is None or cited != len(CITATION_GROUP.findall(trailing.group("cites")))):
+            continue  # a citation inside the sentence: which part it belongs to is not known
+        match = _ASIDE.match(claim.plain.strip())
+        if match is None or match.group("subject").split()[0].lower() in _NOT_A_SUBJECT \
+                or len(match.group("subject").split()) > 6:
+            continue
+        subject, aside, rest = match.group("subject"), match.group("aside"), match.group("rest")
+        cites = " " + trailing.group("cites").strip() if cited and trailing is not None else ""
+        statement, said = f"{subject} {rest}", f"{subject} is {aside}"
+        alone = assess_claim(Claim(index=claim.index, text=f"{statement}{cites}.", plain=f"{statement}.",
+                                   section=claim.section, citations=list(claim.citations)), index)
+        if alone.outcome == "supported":
+            edits.append((claim, f"{statement}{cites}. {said}{cites}."))
     for claim, fixed in sorted(edits, key=lambda edit: edit[0].start, reverse=True):
         draft = draft[:claim.start] + fixed + draft[claim.end:]
     return draft, len(edits)
