@@ -202,3 +202,22 @@ def test_adjectives_of_nationality_exchanged_are_contradicted():
     found = assess("Italian authorities, who are working with Maltese rescuers, said 50 people had been saved [S1].",
                    "Maltese authorities, who are working with Italian rescuers, said 50 people had been saved.", "en")
     assert (found.outcome, found.reason) == ("unsupported", "role_swap")
+
+
+# The local web's energy page (tests/fixtures/web_fixture.py ENERGY_JA): a decimal point read as a full
+# stop cut 「太陽光発電が9.2%で最も多く」 from its subject, and the case particle で before 続いた was read
+# as the て-form of an auxiliary, so no role could be confirmed and the real 1.5B model's true summary
+# stayed "not checked".
+ENERGY_JA = ("2022年度の日本の発電電力量に占める再生可能エネルギーの割合は21.7%だった。\n\n"
+             "再生可能エネルギーの内訳では太陽光発電が9.2%で最も多く、水力発電が7.6%で続いた。\n\n"
+             "日本の発電では火力が最も多く、次いで水力発電が続いている。風力発電は近年増えている。")
+
+
+@pytest.mark.parametrize(("claim", "supported"), [
+    ("日本の再生可能エネルギーの内訳は太陽光発電が最も多く、水力発電が7.6%で続いた[S1]。", True),
+    # The two exchanged: their roles are not the sentence's (for the judge, never supported).
+    ("再生可能エネルギーの内訳では水力発電が最も多く、太陽光発電が9.2%で続いた[S1]。", False),
+])
+def test_roles_are_read_across_a_decimal_figure(claim, supported):
+    found = assess(claim, ENERGY_JA, "ja")
+    assert (found.outcome == "supported") is supported, found.reason

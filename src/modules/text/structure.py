@@ -364,8 +364,10 @@ class _JapaneseReader:
                 continue
             before = words[i - 1] if i else None
             helper = pos2 == "非自立可能" and before is not None and (
-                before.surface in ("て", "で") or (before.feature.pos1 or "") == "動詞"
-            )  # 泣いている, 蹴り損なう: an auxiliary of the verb before, not a predicate of its own
+                (before.surface in ("て", "で") and (before.feature.pos2 or "") == "接続助詞")
+                or (before.feature.pos1 or "") == "動詞"
+            )  # 泣いている, 蹴り損なう: an auxiliary of the verb before, not a predicate of its own; not
+            # the case particle で before a verb (「水力発電が7.6%で続いた」: 続く is the predicate)
             if _adverbial(words, i):
                 i += 1  # ひょっとしたら, もしかすると, 確実に: how sure the sentence is, not a clause of it
                 continue
@@ -375,7 +377,7 @@ class _JapaneseReader:
                 self.modifier = lemma if _attributive(words, i) else None
                 self.gap = self.sentence[-1] if self.modifier else None
                 continue
-            if pos1 == "補助記号" and pos2 == "句点":
+            if pos1 == "補助記号" and pos2 == "句点" and not _decimal_point(words, i):
                 self._close_sentence()
             i += 1
         if self.noun:
@@ -457,6 +459,14 @@ class _JapaneseReader:
         self.sentence.clear()
         self.topics.clear()
         self.pending.clear()
+
+
+def _decimal_point(words: list[Any], i: int) -> bool:
+    """``words[i]`` is the point of a decimal between digits (「9.2%」: MeCab tags the "." a full
+    stop), not the end of a sentence: read so, 「太陽光発電が9.2%で最も多く」 lost its subject."""
+    if words[i].surface not in (".", "．") or not 0 < i < len(words) - 1:
+        return False
+    return all((w.feature.pos2 or "") == "数詞" for w in (words[i - 1], words[i + 1]))
 
 
 def _adverbial(words, i: int) -> bool:
