@@ -239,6 +239,18 @@ def test_the_real_models_gil_answer(claim, kind):
     assert (conflict.kind if conflict else None) == kind
 
 
+@pytest.mark.parametrize(("claim", "outcome"), [
+    # The real 1.5B model's PEP 703 answer (bench_answers.py --ollama, 2026-11-30) said the proposal
+    # suggests removing the GIL; the page says it makes the GIL optional, which keeps it.
+    ("PEP 703 proposes removing the GIL [S1].", "unsupported"),
+    ("PEP 703 proposes making the GIL optional [S1].", "supported"),
+])
+def test_removing_and_making_optional_exclude_each_other(claim, outcome):
+    passage = "PEP 703 proposes making the global interpreter lock (GIL) optional in CPython."
+    found = _assess(claim, passage)
+    assert found.outcome == outcome, found.reason
+
+
 @pytest.mark.parametrize("claim", [
     # The real 1.5B model's Japanese GIL answer (2026-11-30), 「Python 3.14でGILは使用されません。」 as the
     # model translated it: kept "(not checked)" under the page's label, since "use" is not on the page.

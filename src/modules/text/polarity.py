@@ -42,7 +42,7 @@ _STATUS_EN: tuple[tuple[str, re.Pattern[str]], ...] = tuple((name, re.compile(pa
     ("stable", r"\b(?:stable|officially supported|fully supported|production[- ]ready|generally available)\b"),
     ("deprecated", r"\bdeprecat(?:ed|es|ion)\b"),
     ("recommended", r"\brecommended\b"),
-    ("removed", r"\b(?:removed|gone|eliminated|abolished|discontinued)\b"),
+    ("removed", r"\b(?:removed|removing|gone|eliminated|eliminating|abolished|discontinued)\b"),
     ("required", r"\b(?:required|mandatory|compulsory|obligatory)\b"),
     ("enabled", r"\b(?:enabled|turned on|switched on)\b"),
     ("disabled", r"\b(?:disabled|turned off|switched off)\b"),
@@ -66,6 +66,9 @@ _EXCLUSIVE = {
     frozenset({"deprecated", "recommended"}), frozenset({"deprecated", "stable"}),
     frozenset({"optional", "required"}), frozenset({"removed", "default"}), frozenset({"removed", "required"}),
     frozenset({"removed", "stable"}), frozenset({"enabled", "disabled"}), frozenset({"removed", "enabled"}),
+    # Made optional is kept: "suggests removing the GIL" against "proposes making the GIL optional"
+    # (the real 1.5B model's PEP 703 answer).
+    frozenset({"removed", "optional"}),
 }
 
 # --- negation, by clause ------------------------------------------------------------------------
