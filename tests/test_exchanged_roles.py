@@ -221,3 +221,30 @@ ENERGY_JA = ("2022年度の日本の発電電力量に占める再生可能エ�
 def test_roles_are_read_across_a_decimal_figure(claim, supported):
     found = assess(claim, ENERGY_JA, "ja")
     assert (found.outcome == "supported") is supported, found.reason
+
+
+# The real 1.5B model's answer to 「富士山の最後の噴火はいつ？」 (bench_answers.py --ollama, 2026-11-30) put the
+# page's 宝永噴火 where its sentences say 富士山: every word is on the page, in other sentences, and four
+# false sentences were supported. The page is the local web's Fuji pages, cut and joined (the hazard
+# map's opening sentence first, as that document opens).
+FUJI_PAGE_JA = ("この資料は富士山の火山防災についてまとめたものである。\n\n"
+                "富士山は日本で最も高い山です。富士山の標高は3,776メートルです。\n\n"
+                "富士山は静岡県と山梨県にまたがる活火山である。富士山は2013年に世界文化遺産に登録された。\n\n"
+                "富士山の最後の噴火は1707年の宝永噴火です。宝永噴火では江戸（現在の東京）にも火山灰が降りました。"
+                "宝永噴火の火山灰は江戸まで達しました。")
+
+
+@pytest.mark.parametrize(("claim", "supported"), [
+    ("宝永噴火は富士山の標高3,776メートルです[S1]。", False),
+    ("宝永噴火は富士山の活火山です[S1]。", False),
+    ("宝永噴火は2013年に世界文化遺産に登録されました[S1]。", False),
+    ("宝永噴火は富士山の火山防災資料をまとめたものです[S1]。", False),
+    ("富士山の最後の噴火は1707年の宝永噴火です[S1]。", True),
+    ("宝永噴火の火山灰は江戸まで達しました[S1]。", True),
+    ("富士山は2013年に世界文化遺産に登録された[S1]。", True),
+    # Two facts joined: the topic's own clause is read with it.
+    ("富士山の標高は3,776メートルで、最後の噴火は1707年の宝永噴火です[S1]。", True),
+])
+def test_a_topic_the_page_says_none_of_it_of_is_not_supported(claim, supported):
+    found = assess(claim, FUJI_PAGE_JA, "ja")
+    assert (found.outcome == "supported") is supported, found.reason

@@ -1241,6 +1241,52 @@ def misquoted(read: ClaimEvidence) -> Finding | None:
     return None
 
 
+# A Japanese claim's topic: the words before its first は (not では, には, とは) at its start.
+_TOPIC_JA = re.compile(r"^(?P<topic>[^、。「」]{1,30}?)(?<![でにと])は(?!ず)")
+_TOPIC_SAID_WITH = 0.5  # more than this share of the rest of the claim's key terms in one sentence with the topic
+
+
+def topic_unconfirmed(read: ClaimEvidence) -> Finding | None:
+    """A Japanese claim whose topic no sentence of its passages says the rest of the claim of:
+    「宝永噴火は2013年に世界文化遺産に登録されました」, 「宝永噴火は富士山の標高3,776メートルです」 (the real
+    1.5B model, its subject 富士山 exchanged for the page's 宝永噴火), every word found on the page,
+    in different sentences: supported. A sentence must hold more than half of the claim's other
+    key terms and, where the claim gives figures, one of them, and it, its heading or the
+    sentence before it at least half of the topic; a claim built of one page's words around
+    another topic is not. For the judge, never supported."""
+    if read.language != "ja" or not read.assembled:
+        return None
+    match = _TOPIC_JA.match(read.claim.strip())
+    if match is None:
+        return None
+    topic = [t.text for t in terms(match.group("topic")) if t.key]
+    # The topic's own clause: 「富士山の標高は3,776メートルで、最後の噴火は1707年の宝永噴火です」 joins two facts.
+    clause = read.claim.strip().split("、", 1)[0]
+    rest = {t.text for t in terms(clause) if t.key} - set(topic)
+    figures = extract_numbers(clause)
+    if not topic or not rest and not figures:
+        return None
+    wanted_topic = set(topic)
+    before = {id(p): q for source in read.cited for q, p in zip(source.passages, source.passages[1:])}
+    for passage in read.assembled:
+        # Japanese leaves a sentence's subject to the one before it or to its heading (「富士山は…。
+        # 標高は3,776 mです。」): the topic is looked for there too, the rest of the claim in the sentence.
+        context = {t.text for t in terms(passage.text)} | set(passage.headings)
+        if id(passage) in before:
+            context |= {t.text for t in terms(before[id(passage)].text)}
+        if 2 * len(wanted_topic & context) < len(wanted_topic):
+            continue
+        for start, end in sentence_spans(passage.text):
+            sentence = passage.text[start:end]
+            said = {t.text for t in terms(sentence)}
+            if (not rest or len(rest & said) > _TOPIC_SAID_WITH * len(rest)) \
+                    and (not figures or any(NumberSet.of(sentence).contains(m) for m in figures)):
+                # A figure of the claim, where it gives one, is there too: 富士山 (フジ, 山) is in a
+                # sentence about 宝永噴火, but 3,776 m is not.
+                return None
+    return Finding("uncertain", "roles_unconfirmed")
+
+
 def roles_unconfirmed(read: ClaimEvidence) -> Finding | None:
     if read.language == "ja" and not any(japanese_roles_confirmed(read.claim, p.text) for p in read.assembled):
         return Finding("uncertain", "roles_unconfirmed")
@@ -1274,6 +1320,7 @@ CHECKS: tuple[Callable[[ClaimEvidence], Finding | None], ...] = (
     field_differs,
     negation_differs,
     stance_differs,
+    topic_unconfirmed,
     roles_unconfirmed,
     value_unbound,
 )
