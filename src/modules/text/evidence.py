@@ -308,6 +308,14 @@ class SourceText:
     held: frozenset[str] = frozenset()  # every term of all its passages, record fields included (additions)
     _sorted: dict[str, list[Decimal]] = field(default_factory=dict)  # its scaled figures by dimension, sorted
     _squeezed: str | None = None  # its text as quotations are looked up in (``squeezed``)
+    _positions: dict[int, int] | None = None  # where each passage stands (``passage_before``)
+
+    def passage_before(self, passage: Passage) -> Passage | None:
+        """The passage right before ``passage`` in this source, or None."""
+        if self._positions is None:
+            self._positions = {id(p): i for i, p in enumerate(self.passages)}
+        at = self._positions.get(id(passage))
+        return self.passages[at - 1] if at else None
 
     def holds_words(self, pieces: list[str]) -> bool:
         """Whether every piece (squeezed, as ``squeezed`` makes it) is in the source's text."""
@@ -1246,6 +1254,11 @@ _TOPIC_JA = re.compile(r"^(?P<topic>[^、。「」]{1,30}?)(?<![でにと])は(?
 _TOPIC_SAID_WITH = 0.5  # more than this share of the rest of the claim's key terms in one sentence with the topic
 
 
+@lru_cache(maxsize=1 << 14)
+def _sentence_terms(sentence: str) -> frozenset[str]:
+    return frozenset(t.text for t in terms(sentence))
+
+
 def topic_unconfirmed(read: ClaimEvidence) -> Finding | None:
     """A Japanese claim whose topic no sentence of its passages says the rest of the claim of:
     「宝永噴火は2013年に世界文化遺産に登録されました」, 「宝永噴火は富士山の標高3,776メートルです」 (the real
@@ -1267,18 +1280,19 @@ def topic_unconfirmed(read: ClaimEvidence) -> Finding | None:
     if not topic or not rest and not figures:
         return None
     wanted_topic = set(topic)
-    before = {id(p): q for source in read.cited for q, p in zip(source.passages, source.passages[1:])}
+    sources = {source.label: source for source in read.cited}
     for passage in read.assembled:
         # Japanese leaves a sentence's subject to the one before it or to its heading (「富士山は…。
         # 標高は3,776 mです。」): the topic is looked for there too, the rest of the claim in the sentence.
-        context = {t.text for t in terms(passage.text)} | set(passage.headings)
-        if id(passage) in before:
-            context |= {t.text for t in terms(before[id(passage)].text)}
+        context = passage.features | passage.headings
+        before = sources[passage.label].passage_before(passage) if passage.label in sources else None
+        if before is not None:
+            context |= before.features
         if 2 * len(wanted_topic & context) < len(wanted_topic):
             continue
         for start, end in sentence_spans(passage.text):
             sentence = passage.text[start:end]
-            said = {t.text for t in terms(sentence)}
+            said = _sentence_terms(sentence)
             if (not rest or len(rest & said) > _TOPIC_SAID_WITH * len(rest)) \
                     and (not figures or any(NumberSet.of(sentence).contains(m) for m in figures)):
                 # A figure of the claim, where it gives one, is there too: 富士山 (フジ, 山) is in a
