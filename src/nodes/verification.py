@@ -314,9 +314,7 @@ def _name_references(draft: str, titles: list[str]) -> tuple[str, int]:
         named = named_reference(claim.text, before.plain)
         if named is not None:
             edits.append((claim, named))
-    for claim, named in reversed(edits):
-        draft = draft[:claim.start] + named + draft[claim.end:]
-    return draft, len(edits)
+    return _with_edits(draft, edits), len(edits)
 
 
 def _claims_of(draft: str, titles: list[str]) -> list[Claim]:
@@ -1088,9 +1086,7 @@ def _correct_values(draft: str, claims: list[Claim], assessments: list[Assessmen
             continue
         edits.append((claim, fixed, ValueCorrection(text=claim.plain, corrected=again.plain, value=wrong,
                                                     source_value=right, label=assessment.evidence_label or "")))
-    for claim, fixed, _ in sorted(edits, key=lambda edit: edit[0].start, reverse=True):
-        draft = draft[:claim.start] + fixed + draft[claim.end:]
-    return draft, [record for _, _, record in edits]
+    return _with_edits(draft, [(claim, fixed) for claim, fixed, _ in edits]), [record for _, _, record in edits]
 
 
 # A sentence's citations at its end ("… cores [S1][S2]."), kept for each statement it is cut into.
@@ -1110,20 +1106,35 @@ def _split_denied_statements(draft: str, claims: list[Claim], assessments: list[
         if assessment.outcome != "unsupported" or assessment.reason not in ("negation", "status"):
             continue
         statements = conjoined_statements(claim.plain)
-        cited = len(CITATION_GROUP.findall(claim.text))
-        trailing = _TRAILING_CITATIONS.search(claim.text)
-        if not statements or cited and (trailing is None or cited != len(CITATION_GROUP.findall(trailing.group("cites")))):
-            continue  # a citation inside the sentence: which statement it belongs to is not known
-        cites = " " + trailing.group("cites").strip() if cited and trailing is not None else ""
+        cites = _trailing_cites(claim)
+        if not statements or cites is None:
+            continue
         parts = [f"{st[0].upper()}{st[1:].rstrip(' .!?')}{cites}." for st in statements]
         outcomes = [assess_claim(Claim(index=claim.index, text=part, plain=st, section=claim.section,
                                        citations=list(claim.citations)), index).outcome
                     for part, st in zip(parts, statements)]
         if "supported" in outcomes and "unsupported" in outcomes:
             edits.append((claim, " ".join(parts)))
+    return _with_edits(draft, edits), len(edits)
+
+
+def _trailing_cites(claim: Claim) -> str | None:
+    """The citations a sentence ends with, as one " [S1][S2]" to give each part cut from it ("" for
+    none); None where a citation stands inside it, so which part it belongs to is not known."""
+    cited = len(CITATION_GROUP.findall(claim.text))
+    if not cited:
+        return ""
+    trailing = _TRAILING_CITATIONS.search(claim.text)
+    if trailing is None or cited != len(CITATION_GROUP.findall(trailing.group("cites"))):
+        return None
+    return " " + trailing.group("cites").strip()
+
+
+def _with_edits(draft: str, edits: list[tuple[Claim, str]]) -> str:
+    """``draft`` with each claim's sentence replaced, back to front so the offsets stay valid."""
     for claim, fixed in sorted(edits, key=lambda edit: edit[0].start, reverse=True):
         draft = draft[:claim.start] + fixed + draft[claim.end:]
-    return draft, len(edits)
+    return draft
 
 
 # "<Subject>, <a/an/the …>, <predicate>": an appositive aside between the subject and its verb.
@@ -1148,24 +1159,18 @@ def _split_asides(draft: str, claims: list[Claim], assessments: list[Assessment]
     for claim, assessment in zip(claims, assessments):
         if assessment.outcome == "supported":
             continue
-        cited = len(CITATION_GROUP.findall(claim.text))
-        trailing = _TRAILING_CITATIONS.search(claim.text)
-        if cited and (trailing is None or cited != len(CITATION_GROUP.findall(trailing.group("cites")))):
-            continue  # a citation inside the sentence: which part it belongs to is not known
+        cites = _trailing_cites(claim)
         match = _ASIDE.match(claim.plain.strip())
-        if match is None or match.group("subject").split()[0].lower() in _NOT_A_SUBJECT \
+        if cites is None or match is None or match.group("subject").split()[0].lower() in _NOT_A_SUBJECT \
                 or len(match.group("subject").split()) > 6:
             continue
         subject, aside, rest = match.group("subject"), match.group("aside"), match.group("rest")
-        cites = " " + trailing.group("cites").strip() if cited and trailing is not None else ""
         statement, said = f"{subject} {rest}", f"{subject} is {aside}"
         alone = assess_claim(Claim(index=claim.index, text=f"{statement}{cites}.", plain=f"{statement}.",
                                    section=claim.section, citations=list(claim.citations)), index)
         if alone.outcome == "supported":
             edits.append((claim, f"{statement}{cites}. {said}{cites}."))
-    for claim, fixed in sorted(edits, key=lambda edit: edit[0].start, reverse=True):
-        draft = draft[:claim.start] + fixed + draft[claim.end:]
-    return draft, len(edits)
+    return _with_edits(draft, edits), len(edits)
 
 
 _EXCHANGE_ALIGNED = 0.8  # share of the claim's words the passage sentence says in the same order

@@ -20,7 +20,7 @@ import unicodedata
 
 from research.modules.core.language import Language, detect_language
 from research.modules.text.language_check import is_wrong_language
-from research.modules.text.numbers import extract_numbers
+from research.modules.text.numbers import NumberMention, extract_numbers
 from research.modules.text.polarity import negated, status_names
 
 # A name or identifier as written in Latin letters: "Python", "3.14t", "PEP", "thread_id".
@@ -30,10 +30,14 @@ _LATIN = re.compile(r"[A-Za-z][A-Za-z0-9_+#.\-]*[A-Za-z0-9+#]|[A-Za-z]")
 _IDENTIFIER = re.compile(r"[0-9_]|[A-Z].*[A-Z]")
 
 
-def _figures(text: str) -> list[frozenset[str]]:
+def _counted(text: str) -> list[NumberMention]:
     # "One" written as a word counts nothing a translation must keep: 「日本最大級のコンテナ港の一つ」
     # is "one of Japan's largest container ports", where English "one of" is no figure.
-    return [mention.values for mention in extract_numbers(text) if not (mention.worded and mention.values == {"1"})]
+    return [mention for mention in extract_numbers(text) if not (mention.worded and mention.values == {"1"})]
+
+
+def _figures(text: str) -> list[frozenset[str]]:
+    return [mention.values for mention in _counted(text)]
 
 
 _DIGITS = re.compile(r"\d+(?:\.\d+)?")
@@ -47,8 +51,7 @@ def with_figures_of(original: str, translation: str) -> str | None:
     instead of being left unchecked; a true sentence whose year a translation garbled is checked
     with its own year. Only one figure of each side, written in digits, with no multiplier (2万),
     and found once in the translation."""
-    mine = [m for m in extract_numbers(original) if not (m.worded and m.values == {"1"})]
-    theirs = [m for m in extract_numbers(translation) if not (m.worded and m.values == {"1"})]
+    mine, theirs = _counted(original), _counted(translation)
     missing = [m for m in mine if not any(m.values & o.values for o in theirs)]
     extra = [o for o in theirs if not any(o.values & m.values for m in mine)]
     if len(missing) != 1 or len(extra) != 1 or missing[0].worded or extra[0].worded \
