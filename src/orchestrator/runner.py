@@ -130,7 +130,9 @@ async def run_research(
     # then said before any server or import thread exists. Then the servers boot (a
     # second or more each) while this process plans; the first step needs neither server,
     # nor the graph: LangGraph is imported in a thread meanwhile. Measured on two cores,
-    # servers spawned before the check only took CPU from the way to the first step.
+    # servers spawned before the check only took CPU from the way to the first step. (The
+    # console script's sandboxed parser is the exception: spawned before the script imports
+    # the MCP SDK, it is ready when the first page is; cli/main.py, ``_parser_server_early``.)
     pool = request.servers or ServerPool()
     announce_servers = not pool.started
     graph_ready = asyncio.get_running_loop().create_future()

@@ -1,7 +1,9 @@
 """Both MCP servers, started once and shared by every run of one process.
 
 A one-shot run starts the pool as soon as Ollama has answered (before the graph is
-imported), so the servers boot while this process plans; the REPL keeps one
+imported), so the servers boot while this process plans; its parser is the one the console
+script spawned before it imported the MCP SDK, where there is one (``spawn_early`` in
+modules/clients/server_process.py). The REPL keeps one
 pool for all its questions, so the second question does not start any server at all.
 
 One pair of servers serves many sessions:

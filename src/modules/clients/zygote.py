@@ -177,7 +177,7 @@ async def _start_standby(module: str, args: list[str], env: dict[str, str], cwd:
     process = HostForkedProcess(standby.pid, standby.pidfd)
     loop = asyncio.get_running_loop()
     try:
-        process.stdin, process.stdout, process.stderr = await _streams(loop, standby.ours, line_limit, process)
+        process.stdin, process.stdout, process.stderr = await stream_ends(loop, standby.ours, line_limit, process)
     except BaseException:
         process.send_signal(signal.SIGKILL)
         process.close()
@@ -343,7 +343,7 @@ class Zygote:
                 os.close(fd)
             raise
         try:  # from here the pipes are the streams' (closed with them)
-            process.stdin, process.stdout, process.stderr = await _streams(loop, ours, line_limit, process)
+            process.stdin, process.stdout, process.stderr = await stream_ends(loop, ours, line_limit, process)
         except BaseException:
             process.close()
             raise
@@ -409,7 +409,7 @@ class Zygote:
             self.process.poll()
 
 
-async def _streams(loop: asyncio.AbstractEventLoop, fds: list[int], line_limit: int,
+async def stream_ends(loop: asyncio.AbstractEventLoop, fds: list[int], line_limit: int,
                    process: ZygoteProcess) -> tuple[asyncio.StreamWriter, asyncio.StreamReader, asyncio.StreamReader]:
     """The host's ends of the server's pipes as the streams a spawned server has."""
     files = [os.fdopen(fds[0], "wb", buffering=0), os.fdopen(fds[1], "rb", buffering=0),
