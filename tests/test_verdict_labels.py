@@ -237,3 +237,28 @@ def test_research_verify_names_each_state_and_its_share(run_cli, tmp_path, env, 
                                               "contradicted": 1, "not_checked": 1}
     assert as_json["summary"]["supported_percent"] == 25
     assert {"supported", "unsupported", "uncertain"} <= set(as_json["summary"])  # the outcome counts stay
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_a_claim_taken_out_unchecked_is_listed_as_not_checked_with_why(lang):
+    # Issue 44, item 6: no judge decided it and its passage lacks its figure (workflow/answer.py's
+    # REMOVED_UNCHECKED): listed under the name the table counts it by, never "partly supported".
+    claim = {"index": 0, "text": "Mount Fuji is climbed by 300,000 people a year.", "verdict": "partly_supported",
+             "outcome": "uncertain", "reason": "number_missing", "checked": False, "citations": ["S1"],
+             "evidence": "Mount Fuji is 3,776 m high.", "evidence_label": "S1", "method": "lexical",
+             "removed": True, "removed_reason": "not_checked"}
+    verification = {"claims": [claim], "summary": {"claims": 1, "supported": 0, "partly_supported": 1, "unsupported": 0,
+                                                   "citation_invalid": 0, "not_checked": 1, "loops": 1}}
+    data = ReportInput(
+        question="How many people climb Mount Fuji?", language=lang, model="gpt-oss:20b",
+        generated_at=datetime(2026, 11, 30, tzinfo=timezone.utc), session_id="20261130_000000_abcdef",
+        body_markdown="Mount Fuji is 3,776 m high [S1].\n",
+        sources=[{"label": "S1", "url": "https://example.org/fuji", "title": "Fuji", "language": "en", "status": "ok"}],
+        verification=verification, method={}, notes=[], parent_session=None,
+    )
+    markdown = render_markdown(build_report(data))
+    (line,) = [line for line in markdown.splitlines() if "300,000" in line]
+    assert line.startswith(f"- {NAMES[lang]['not_checked']}"), line
+    assert ("its passage does not give its figure" if lang == "en" else "引用箇所にこの文の数値") in line
+    assert NAMES[lang]["partly_supported"] not in line
+    assert f"| {NAMES[lang]['not_checked']} | 1 |" in markdown and f"| {NAMES[lang]['partly_supported']} | 0 |" in markdown

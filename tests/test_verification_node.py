@@ -677,15 +677,25 @@ async def test_a_not_checked_sentence_never_opens_the_summary_and_its_mark_stays
 
 
 async def test_a_sentence_no_judge_decided_whose_figure_its_passage_does_not_give_leaves_the_answer():
-    # A figure is what a reader takes on trust: not checked and not in its passage, it goes, and is
-    # listed as partly supported (the careless fake with an untrusted judge kept 「…再生可能エネルギーの
-    # 割合は9.2%だった[S1]（未確認）」, 9.2% being solar's share).
+    # A figure is what a reader takes on trust: not checked and not in its passage, it goes (the
+    # careless fake with an untrusted judge kept 「…再生可能エネルギーの割合は9.2%だった[S1]（未確認）」,
+    # 9.2% being solar's share). It is named "not checked" wherever it is counted or listed, as the
+    # table counts it: the GIL run's notes said "1 partly supported" where its table said 0.
+    from research.nodes.report import answer_notes
+    from research.state.models import VerificationSummary
+
     draft = "## 結論\n富士山は毎年30万人が登る人気の山である[S1]。富士山の標高は3,776メートルである[S1]。\n"
     deps, _ = _deps(FakeModel(), loops=0)  # the judge gives no verdict
     verification = (await _verify(_state(draft), deps))["verification"]
     assert verification["annotated_draft"] == "## 結論\n富士山の標高は3,776メートルである[S1]。\n"
     first = verification["claims"][0]
-    assert (first["checked"], first["reason"], first["removed_reason"]) == (False, "number_missing", "partly_supported")
+    assert (first["checked"], first["reason"], first["removed_reason"]) == (False, "number_missing", "not_checked")
+    assert verification["summary"]["left_out"] == {"not_checked": 1}
+    summary = VerificationSummary.model_validate(verification["summary"])
+    (note,) = answer_notes(summary, "ja")
+    assert "未確認" in note and "一部のみ裏付け" not in note
+    (note,) = answer_notes(summary, "en")
+    assert "1 not checked" in note and "partly supported" not in note
 
 
 async def test_a_sub_question_the_sources_do_not_answer_is_said_plainly():
@@ -1455,7 +1465,7 @@ async def test_an_unchecked_headline_about_what_its_passage_does_not_name_is_not
     verification = await _gil_answer(draft, "石油の最大輸入相手国は", "ja", source)
     (headline,) = verification["claims"]
     assert headline["state"] == "not_checked" and headline["missing"] == ["石油"]
-    assert headline["removed"] and headline["removed_reason"] == "partly_supported"
+    assert headline["removed"] and headline["removed_reason"] == "not_checked"
     assert "オランダ" not in verification["annotated_draft"]
 
 

@@ -51,6 +51,9 @@ from research.modules.text.claims import (
 REMOVED_CONTRADICTED = "contradicted"
 REMOVED_NOT_SUPPORTED = "not_supported"
 REMOVED_PARTLY = "partly_supported"
+# Not checked (no judge decided it) and its passage lacks its figure or what it speaks of: named
+# as the table and the answer name such a claim, never "partly supported" (issue 44, item 6).
+REMOVED_UNCHECKED = "not_checked"
 REMOVED_UNCITED = "uncited"
 REMOVED_LANGUAGE = "wrong_language"
 REMOVED_OFF_TOPIC = "off_topic"
@@ -1041,7 +1044,7 @@ def _decide(claim: Claim, verdict: ClaimVerdict, topic: Topic | None, wrong_lang
         # No judge decided it, and its passage does not give its figure for what it measures
         # (the careless fake with an untrusted judge: 「…再生可能エネルギーの割合は9.2%だった」,
         # where 9.2% is solar's share): a figure is what a reader takes on trust, so it goes.
-        return REMOVED_PARTLY
+        return REMOVED_UNCHECKED
     if not verdict.checked and verdict.reason == "missing_term" and (_figures(claim.plain) or in_summary) \
             and _subject_terms(claim.plain) & set(verdict.missing):
         # No judge decided it, and what it speaks of is not in its passage, which gives its
@@ -1050,7 +1053,7 @@ def _decide(claim: Claim, verdict: ClaimVerdict, topic: Topic | None, wrong_lang
         # (the real 1.5B model). Read as a figure on trust, it goes like one the passage lacks. So
         # does such a sentence in the Summary, figure or not: the headline is checked hardest
         # (「石油の最大輸入相手国はオランダです」 against a page on the Netherlands' trade, JSQuAD).
-        return REMOVED_PARTLY
+        return REMOVED_UNCHECKED
     attributed = list(verdict.cited_by_check)
     if not attributed and uncited_label:
         attributed = [str(verdict.evidence_label)]

@@ -584,6 +584,7 @@ _REMOVED_LABELS = {
     "contradicted": "removed",
     "not_supported": "removed_not_supported",
     "partly_supported": "removed_partly",
+    "not_checked": "removed_unchecked",
     "uncited": "removed_uncited",
 }
 

@@ -36,6 +36,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     "answer.reason.contradicted": {"en": "{count} contradicted by their source", "ja": "出典と矛盾 {count} 件"},
     "answer.reason.not_supported": {"en": "{count} not supported", "ja": "裏付けなし {count} 件"},
     "answer.reason.partly_supported": {"en": "{count} partly supported", "ja": "一部のみ裏付け {count} 件"},
+    "answer.reason.not_checked": {"en": "{count} not checked, their passage not giving their figure or what they speak of",
+                                  "ja": "未確認で、引用箇所に数値または対象が書かれていないもの {count} 件"},
     "answer.reason.uncited": {"en": "{count} citing no source", "ja": "出典の引用なし {count} 件"},
     "answer.reason.wrong_language": {"en": "{count} not in the report's language",
                                      "ja": "レポートの言語でない文 {count} 件"},
