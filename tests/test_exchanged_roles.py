@@ -248,3 +248,21 @@ FUJI_PAGE_JA = ("この資料は富士山の火山防災についてまとめた
 def test_a_topic_the_page_says_none_of_it_of_is_not_supported(claim, supported):
     found = assess(claim, FUJI_PAGE_JA, "ja")
     assert (found.outcome == "supported") is supported, found.reason
+
+
+# The real 1.5B model's answer to 「日本の再生可能エネルギーの内訳は？」 (bench_answers.py --ollama,
+# 2026-11-30 03:58) gave solar the share of all renewables, supported: its topic 太陽光発電 is on the page
+# only in the sentence after the one with 21.7%, and half of it (発電) is in that one's 発電電力量.
+ENERGY_TWO_SENTENCES_JA = ("2022年度の日本の発電電力量に占める再生可能エネルギーの割合は21.7%だった。"
+                           "再生可能エネルギーの内訳では太陽光発電が9.2%で最も多く、水力発電が7.6%で続いた。")
+
+
+@pytest.mark.parametrize(("claim", "supported"), [
+    ("太陽光発電は日本の発電電力量に占める再生可能エネルギーの割合が21.7%で最も多く、水力発電が7.6%で続いた[S1]。", False),
+    ("再生可能エネルギーの内訳では太陽光発電が9.2%で最も多く、水力発電が7.6%で続いた[S1]。", True),
+    ("日本の再生可能エネルギーの割合は21.7%だった[S1]。", True),
+    ("太陽光発電は9.2%で最も多い[S1]。", True),
+])
+def test_a_topic_said_only_in_a_later_sentence_does_not_lend_itself_to_an_earlier_one(claim, supported):
+    found = assess(claim, ENERGY_TWO_SENTENCES_JA, "ja")
+    assert (found.outcome == "supported") is supported, found.reason

@@ -1045,6 +1045,11 @@ def _decide(claim: Claim, verdict: ClaimVerdict, topic: Topic | None, wrong_lang
         # (the careless fake with an untrusted judge: 「…再生可能エネルギーの割合は9.2%だった」,
         # where 9.2% is solar's share): a figure is what a reader takes on trust, so it goes.
         return REMOVED_UNCHECKED
+    if not verdict.checked and verdict.reason == "roles_unconfirmed" and _figures(claim.plain):
+        # No judge decided it, and no sentence of its passage says its figure of what it speaks of:
+        # 「太陽光発電は…再生可能エネルギーの割合が21.7%で最も多く」 against 「…再生可能エネルギーの割合は
+        # 21.7%だった。…太陽光発電が9.2%で最も多く…」 (the real 1.5B model; 21.7% is all renewables').
+        return REMOVED_UNCHECKED
     if not verdict.checked and verdict.reason == "missing_term" and (_figures(claim.plain) or in_summary) \
             and _subject_terms(claim.plain) & set(verdict.missing):
         # No judge decided it, and what it speaks of is not in its passage, which gives its
