@@ -266,3 +266,26 @@ ENERGY_TWO_SENTENCES_JA = ("2022年度の日本の発電電力量に占める再
 def test_a_topic_said_only_in_a_later_sentence_does_not_lend_itself_to_an_earlier_one(claim, supported):
     found = assess(claim, ENERGY_TWO_SENTENCES_JA, "ja")
     assert (found.outcome == "supported") is supported, found.reason
+
+
+# The real 1.5B model's answer to "Mount Fuji (富士山): how high is it and when did it last erupt?"
+# (bench_answers.py --ollama, 2026-11-30 03:58) gave the UNESCO listing to the eruption, supported:
+# every word on the page (the local web's English Fuji page), the listing said of Mount Fuji.
+FUJI_PAGE_EN = ("Mount Fuji is 3,776 m (12,388 ft) tall.\n\n"
+                "The last eruption of Mount Fuji was the Hōei eruption, which began on 16 December 1707.\n\n"
+                "The 1707 Hōei eruption spread volcanic ash as far as Edo, the city that is now Tokyo.\n\n"
+                "Mount Fuji was added to the UNESCO World Heritage List as a cultural site in 2013.")
+
+
+@pytest.mark.parametrize(("claim", "supported"), [
+    ("The 1707 Hōei eruption was the last eruption of Mount Fuji, and it was added to the UNESCO World Heritage "
+     "List as a cultural site in 2013 [S1].", False),
+    ("The Hōei eruption was added to the UNESCO World Heritage List as a cultural site in 2013 [S1].", False),
+    ("Mount Fuji was added to the UNESCO World Heritage List in 2013 [S1].", True),
+    ("Mount Fuji is 3,776 m tall, and it was added to the UNESCO World Heritage List in 2013 [S1].", True),
+    ("The last eruption of Mount Fuji was the Hōei eruption, which began on 16 December 1707 [S1].", True),
+    ("The 1707 Hōei eruption spread volcanic ash as far as Edo [S1].", True),
+])
+def test_a_predicate_the_page_says_of_another_subject_is_not_supported(claim, supported):
+    found = assess(claim, FUJI_PAGE_EN, "en")
+    assert (found.outcome == "supported") is supported, found.reason

@@ -1304,6 +1304,88 @@ def topic_unconfirmed(read: ClaimEvidence) -> Finding | None:
     return Finding("uncertain", "roles_unconfirmed")
 
 
+# The end of an English sentence's subject: its first auxiliary or copula ("The Hōei eruption| was
+# added …"); a sentence whose own subject is a pronoun takes it from the sentence before.
+_SUBJECT_END_EN = re.compile(r"\b(?:is|was|are|were|has|have|had|will|would|can|could|may|might|became|becomes)\b")
+_PRONOUN_START_EN = re.compile(r"^\W*(?:it|its|this|these|they|their|he|she|his|her)\b", re.IGNORECASE)
+_SUBJECT_WORDS_EN = 5  # longer, the words before the first auxiliary are no plain subject ("The 1707 Hōei eruption")
+_NAME_WORD = re.compile(r"\b[A-Z][\w'’-]*")
+# A sentence's first word, capitalised as every first word is: no name.
+_NOT_A_NAME = frozenset("""the a an this that these those it its he she his her they their we our you your i
+    once for in on at if when while after before as although but and or so then there here some many most all
+    each every no one two also additionally however""".split())
+
+
+def _subject_of(sentence: str) -> str | None:
+    """An English sentence's words before its first auxiliary or copula, when they are few."""
+    end = _SUBJECT_END_EN.search(sentence)
+    if end is None or len(sentence[:end.start()].split()) > _SUBJECT_WORDS_EN:
+        return None
+    return sentence[:end.start()]
+
+
+def _names(text: str) -> frozenset[str]:
+    """The capitalised words of ``text``, lower-cased, but a first word's own capital ("The", "She")."""
+    return frozenset(w.lower() for w in _NAME_WORD.findall(text.strip())) - _NOT_A_NAME
+
+
+def subject_exchanged(read: ClaimEvidence) -> Finding | None:
+    """An English claim that gives one named thing of the page what a passage sentence says of
+    another: "The Hōei eruption was added to the UNESCO World Heritage List in 2013" against "Mount
+    Fuji was added to the UNESCO World Heritage List … in 2013." (the real 1.5B model's "The 1707
+    Hōei eruption was the last eruption of Mount Fuji, and it was added to …"), every word on the
+    page. Only names are compared, both on the page: where a sentence says more than half of the
+    rest of the claim (and its figure) and its own subject names another thing, and no such
+    sentence (or the one before it, when it opens with a pronoun) names the claim's. A subject
+    said in other words ("The company", "He") concludes nothing: on RAGTruth a rule on any words
+    flagged 175 clean claims for 7 hallucinated ones. For the judge, never supported."""
+    if read.language != "en" or not read.assembled:
+        return None
+    claim = read.claim.strip()
+    subject_text = _subject_of(claim)
+    if subject_text is None:
+        return None
+    names = _names(subject_text)
+    page = frozenset(w.lower() for p in read.assembled for w in _NAME_WORD.findall(p.text))
+    if not names or not names <= page:
+        return None
+    end = _SUBJECT_END_EN.search(claim)
+    assert end is not None
+    # Its own predicate, and those of clauses joined to it whose subject points back to it
+    # ("…, and it was added to …").
+    parts = re.split(r",?\s+and\s+(?:it|they|he|she)\s+(?=\S)", claim[end.end():], flags=re.IGNORECASE)
+    predicates = [re.split(r",\s+(?:and|but|while|which)\s|;", part, maxsplit=1)[0] for part in parts]
+    subject = _sentence_terms(subject_text)
+    return next((found for found in (_said_of_another(read, subject, names, p) for p in predicates) if found), None)
+
+
+def _said_of_another(read: ClaimEvidence, subject: frozenset[str], names: frozenset[str],
+                     predicate: str) -> Finding | None:
+    """``predicate`` said by a passage sentence whose subject names another thing, and by none that
+    names ``subject`` (``subject_exchanged``)."""
+    rest = _sentence_terms(predicate) - subject
+    figures = extract_numbers(predicate)
+    if len(rest) < 2:
+        return None
+    said_of_another = False
+    for passage in read.assembled:
+        previous: frozenset[str] = frozenset()
+        for start, end_at in sentence_spans(passage.text):
+            sentence = passage.text[start:end_at]
+            said = _sentence_terms(sentence)
+            before, previous = previous, said
+            if len(rest & said) <= _TOPIC_SAID_WITH * len(rest) \
+                    or figures and not any(NumberSet.of(sentence).contains(m) for m in figures):
+                continue
+            named = said | passage.headings | (before if _PRONOUN_START_EN.match(sentence) else frozenset())
+            if 2 * len(subject & named) > len(subject):
+                return None
+            own = _subject_of(sentence)
+            if own is not None and not _PRONOUN_START_EN.match(sentence) and _names(own) and not _names(own) & names:
+                said_of_another = True
+    return Finding("uncertain", "roles_unconfirmed") if said_of_another else None
+
+
 def roles_unconfirmed(read: ClaimEvidence) -> Finding | None:
     if read.language == "ja" and not any(japanese_roles_confirmed(read.claim, p.text) for p in read.assembled):
         return Finding("uncertain", "roles_unconfirmed")
@@ -1338,6 +1420,7 @@ CHECKS: tuple[Callable[[ClaimEvidence], Finding | None], ...] = (
     negation_differs,
     stance_differs,
     topic_unconfirmed,
+    subject_exchanged,
     roles_unconfirmed,
     value_unbound,
 )
