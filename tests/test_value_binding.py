@@ -384,6 +384,20 @@ def test_one_date_given_to_two_events_is_read_with_each_of_them(claim):
                   "released [S1].", PEP_EN, "en").outcome == "supported"
 
 
+def test_one_date_given_to_two_events_under_the_page_s_title_is_not_supported():
+    # The same answer (bench_answers.py --ollama, 2026-11-30, twice): with the page's title above its
+    # sentences ("Free-threaded Python: …") the claim's own event was read only as partly there, and
+    # the sentence stayed "(not checked)" in the answer. The date is the other event's, and nothing
+    # gives it to the claim's own: its figure is unbound (number_missing), which takes it out.
+    titled = "# Free-threaded Python: PEP 703 and Python 3.13\n\n" + PEP_EN
+    for claim in ("Python got free-threading in 2023, when the Python Steering Council accepted PEP 703 [S1].",
+                  "The GIL became optional in 2023, when the Python Steering Council accepted PEP 703 [S1]."):
+        assessment = assess(claim, titled, "en")
+        assert assessment.outcome != "supported" and assessment.reason in ("number_missing", "number_mismatch"), claim
+    assert assess("Python 3.13 shipped an experimental free-threaded build in October 2024, when Python 3.13 was "
+                  "released [S1].", titled, "en").outcome == "supported"
+
+
 # Two PubMedQA pages as `research bench` writes them (their CONTEXTS, quoted from ../shared/bench/pubmedqa/dev.json).
 PUBMED_23234860 = ('# PubMed 23234860\n\n## Objective\n\nTreatment delays in breast cancer are generally thought to '
                    'affect prognosis but the impact on survival remains unclear. Indicators for breast cancer care '
