@@ -715,6 +715,25 @@ async def test_a_figure_given_to_a_topic_no_sentence_says_it_of_leaves_the_answe
     assert (first["state"], first["reason"], first["removed_reason"]) == ("not_checked", "roles_unconfirmed", "not_checked")
 
 
+async def test_a_sentence_that_wraps_the_source_s_sentence_is_said_as_the_source_says_it():
+    # The real 1.5B model (bench_answers.py --ollama, 2026-11-30): the page's one fact, written inside
+    # words the page lacks and citing nothing, left the answer as uncited; the answer said nothing.
+    quantum = dict(LEDGER[0], markdown="量子ビットは0と1の重ね合わせの状態をとることができる。"
+                                       "古典的なビットは0か1のどちらか一方の値しかとらない。")
+    draft = ("## 結論\n量子ビットは、量子コンピュータの基本的な構造の一つです。"
+             "これは、古典的なビットと異なり、0と1の重ね合わせの状態をとることができる特性を持つ。\n")
+    state = dict(_state(draft), documents=[quantum], question="量子ビットとは？",
+                 plan=[{"question": "量子ビットとは？", "queries": []}])
+    deps, _ = _deps(FakeModel(), loops=0)
+    verification = (await _verify(state, deps))["verification"]
+    assert verification["annotated_draft"] == "## 結論\n量子ビットは0と1の重ね合わせの状態をとることができる[S1]。\n"
+    # Not where the sentence denies it, nor where what it points back to is another thing.
+    for wrapped in ("量子ビットは、量子コンピュータの基本的な構造の一つです。これは、0と1の重ね合わせの状態をとることができるわけではない。",
+                    "古典的なビットは、0か1の値をとる。これは、0と1の重ね合わせの状態をとることができる特性を持つ。"):
+        verification = (await _verify(dict(state, draft=f"## 結論\n{wrapped}\n"), deps))["verification"]
+        assert "量子ビットは0と1の重ね合わせの状態をとることができる[S1]" not in verification["annotated_draft"], wrapped
+
+
 async def test_a_sub_question_the_sources_do_not_answer_is_said_plainly():
     draft = ("## 結論\n富士山の標高は3,776メートルである[S1]。\n\n## 富士山の標高は？\n富士山の標高は3,776メートルである[S1]。"
              "富士山は日本最高峰である[S1]。\n\n## 富士山の登山者数は？\n富士山は毎年30万人が登る[S1]。\n")

@@ -178,7 +178,10 @@ async def verify_claims(state: AgentState, deps: WorkflowDependencies) -> Comman
     # An aside set off by commas ("Ollama, a machine learning model, listens on port 11434") is a
     # statement of its own: the sentence's true predicate is not held back by it.
     draft, asides = _split_asides(draft, claims, assessments, index) if language == "en" else (draft, 0)
-    if split or asides:
+    # A Japanese sentence that wraps a source's sentence in words the source lacks (「これは、…0と1の
+    # 重ね合わせの状態をとることができる特性を持つ。」) is said as the source says it, cited, and checked again.
+    draft, restated = _restate_wrapped(draft, claims, assessments, index) if language == "ja" else (draft, 0)
+    if split or asides or restated:
         claims = _claims_of(draft, titles)
         assessments = [assess_claim(claim, index) for claim in claims]
     # A claim in another language than every source it could be read against is checked as its
@@ -1171,6 +1174,47 @@ def _split_asides(draft: str, claims: list[Claim], assessments: list[Assessment]
         if alone.outcome == "supported":
             edits.append((claim, f"{statement}{cites}. {said}{cites}."))
     return _with_edits(draft, edits), len(edits)
+
+
+# A source sentence's topic and what it says of it: 「量子ビットは|0と1の重ね合わせの状態をとることができる。」
+_TOPIC_AND_PREDICATE_JA = re.compile(r"^(?P<topic>[^、。「」]{1,20}?)(?<![でにと])は(?P<said>[^。]{8,})。?$")
+_POINTING_JA = re.compile(r"^(?:これ|それ|この|その)")
+# What denies the words just before it: 「…できる|わけではない」, 「…できる|ことはない」.
+_DENIED_AFTER_JA = re.compile(r"^(?:わけ|もの|こと|の|ん)?(?:では|じゃ|で|は)?(?:ない|なかった|ありません|ません)")
+
+
+def _restate_wrapped(draft: str, claims: list[Claim], assessments: list[Assessment],
+                     index: EvidenceIndex) -> tuple[str, int]:
+    """``draft`` with each Japanese sentence the checks did not support that holds word for word
+    what a source sentence says of its topic, inside words the source lacks, replaced by that
+    source sentence, cited: the real 1.5B model wrote 「これは、古典的なビットと異なり、0と1の重ね合わせの
+    状態をとることができる特性を持つ。」 citing nothing, 61% of its words on the page, and the answer
+    lost its one fact as uncited (bench_answers.py --ollama, 2026-11-30). The topic must be the
+    sentence's own, or the one before it must name it where the sentence points back (これは…);
+    a sentence that denies or otherwise changes what the source says (``clause_conflict``) is left
+    as it is. The number of sentences restated."""
+    stated = [(label, sentence, match) for label, source in index.sources.items() for passage in source.passages
+              for sentence in _passage_sentences(passage.text)
+              if (match := _TOPIC_AND_PREDICATE_JA.match(sentence)) is not None]
+    edits: list[tuple[Claim, str]] = []
+    for position, (claim, assessment) in enumerate(zip(claims, assessments)):
+        if assessment.outcome == "supported" or _trailing_cites(claim) is None:
+            continue
+        plain = "".join(claim.plain.split())
+        before = claims[position - 1].plain if position and claims[position - 1].section == claim.section else ""
+        for label, sentence, match in stated:
+            said, topic = "".join(match.group("said").split()), match.group("topic").strip()
+            if said not in plain or clause_conflict(claim.plain, sentence, "ja") is not None \
+                    or _DENIED_AFTER_JA.match(plain[plain.index(said) + len(said):]):
+                continue
+            if topic in claim.plain or (_POINTING_JA.match(claim.plain.strip()) and topic in before):
+                edits.append((claim, f"{sentence.rstrip('。')}[{label}]。"))
+                break
+    return _with_edits(draft, edits), len(edits)
+
+
+def _passage_sentences(text: str) -> list[str]:
+    return [text[start:end].strip() for start, end in sentence_spans(text) if text[start:end].strip()]
 
 
 _EXCHANGE_ALIGNED = 0.8  # share of the claim's words the passage sentence says in the same order
