@@ -26,14 +26,14 @@ from typing import Any, Iterable, Literal
 
 from langgraph.types import Command
 
-from research.modules.text.claims import Claim, citation_labels, split_claims, strip_citations
+from research.modules.text.claims import Claim, citation_labels, split_claims, split_sentences, strip_citations
 from research.modules.core.grammar import CITATION_GROUP
 from research.modules.core.errors import UserFacingError
 from research.modules.text.analyser import key_words, name_terms
 from research.modules.text.analyser import stem, terms, written_words
 from research.modules.text.claims import sentence_spans
 from research.modules.text.passages import sentence_on_the_question
-from research.modules.text.evidence import Assessment, EvidenceIndex, assess_claim, assess_in_its_language
+from research.modules.text.evidence import TOPIC_JA, Assessment, EvidenceIndex, assess_claim, assess_in_its_language
 from research.modules.text.numbers import NumberSet, extract_numbers
 from research.modules.text.polarity import clause_conflict, conjoined_statements
 from research.modules.text.references import named_reference
@@ -1176,8 +1176,7 @@ def _split_asides(draft: str, claims: list[Claim], assessments: list[Assessment]
     return _with_edits(draft, edits), len(edits)
 
 
-# A source sentence's topic and what it says of it: 「量子ビットは|0と1の重ね合わせの状態をとることができる。」
-_TOPIC_AND_PREDICATE_JA = re.compile(r"^(?P<topic>[^、。「」]{1,20}?)(?<![でにと])は(?P<said>[^。]{8,})。?$")
+_SAID_OF_TOPIC_CHARS = 8  # what a source sentence says of its topic, at least this long to be looked for
 _POINTING_JA = re.compile(r"^(?:これ|それ|この|その)")
 # What denies the words just before it: 「…できる|わけではない」, 「…できる|ことはない」.
 _DENIED_AFTER_JA = re.compile(r"^(?:わけ|もの|こと|の|ん)?(?:では|じゃ|で|は)?(?:ない|なかった|ありません|ません)")
@@ -1193,17 +1192,21 @@ def _restate_wrapped(draft: str, claims: list[Claim], assessments: list[Assessme
     sentence's own, or the one before it must name it where the sentence points back (これは…);
     a sentence that denies or otherwise changes what the source says (``clause_conflict``) is left
     as it is. The number of sentences restated."""
-    stated = [(label, sentence, match) for label, source in index.sources.items() for passage in source.passages
-              for sentence in _passage_sentences(passage.text)
-              if (match := _TOPIC_AND_PREDICATE_JA.match(sentence)) is not None]
+    if all(a.outcome == "supported" for a in assessments):
+        return draft, 0
+    # Each source sentence with its topic and what it says of it: 「量子ビットは|0と1の重ね合わせの…できる。」
+    stated = [(label, sentence, match.group("topic").strip(), "".join(sentence[match.end():].rstrip("。").split()))
+              for label, source in index.sources.items() for passage in source.passages
+              for sentence in split_sentences(passage.text) if (match := TOPIC_JA.match(sentence)) is not None]
     edits: list[tuple[Claim, str]] = []
     for position, (claim, assessment) in enumerate(zip(claims, assessments)):
         if assessment.outcome == "supported" or _trailing_cites(claim) is None:
             continue
         plain = "".join(claim.plain.split())
         before = claims[position - 1].plain if position and claims[position - 1].section == claim.section else ""
-        for label, sentence, match in stated:
-            said, topic = "".join(match.group("said").split()), match.group("topic").strip()
+        for label, sentence, topic, said in stated:
+            if len(said) < _SAID_OF_TOPIC_CHARS:
+                continue
             if said not in plain or clause_conflict(claim.plain, sentence, "ja") is not None \
                     or _DENIED_AFTER_JA.match(plain[plain.index(said) + len(said):]):
                 continue
@@ -1212,9 +1215,6 @@ def _restate_wrapped(draft: str, claims: list[Claim], assessments: list[Assessme
                 break
     return _with_edits(draft, edits), len(edits)
 
-
-def _passage_sentences(text: str) -> list[str]:
-    return [text[start:end].strip() for start, end in sentence_spans(text) if text[start:end].strip()]
 
 
 _EXCHANGE_ALIGNED = 0.8  # share of the claim's words the passage sentence says in the same order

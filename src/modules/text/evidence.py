@@ -1260,7 +1260,8 @@ def misquoted(read: ClaimEvidence) -> Finding | None:
 
 
 # A Japanese claim's topic: the words before its first は (not では, には, とは) at its start.
-_TOPIC_JA = re.compile(r"^(?P<topic>[^、。「」]{1,30}?)(?<![でにと])は(?!ず)")
+# A Japanese sentence's topic (「富士山は…」); also how verification reads a source sentence's.
+TOPIC_JA = re.compile(r"^(?P<topic>[^、。「」]{1,30}?)(?<![でにと])は(?!ず)")
 _TOPIC_SAID_WITH = 0.5  # more than this share of the rest of the claim's key terms in one sentence with the topic
 
 
@@ -1279,7 +1280,7 @@ def topic_unconfirmed(read: ClaimEvidence) -> Finding | None:
     page's words around another topic is not. For the judge, never supported."""
     if read.language != "ja" or not read.assembled:
         return None
-    match = _TOPIC_JA.match(read.claim.strip())
+    match = TOPIC_JA.match(read.claim.strip())
     if match is None:
         return None
     topic = [t.text for t in terms(match.group("topic")) if t.key]
@@ -1326,12 +1327,13 @@ _NOT_A_NAME = frozenset("""the a an this that these those it its he she his her 
     each every no one two also additionally however""".split())
 
 
-def _subject_of(sentence: str) -> str | None:
-    """An English sentence's words before its first auxiliary or copula, when they are few."""
+def _subject_of(sentence: str) -> tuple[str, str] | None:
+    """An English sentence's words before its first auxiliary or copula, when they are few, and
+    the words after it."""
     end = _SUBJECT_END_EN.search(sentence)
     if end is None or len(sentence[:end.start()].split()) > _SUBJECT_WORDS_EN:
         return None
-    return sentence[:end.start()]
+    return sentence[:end.start()], sentence[end.end():]
 
 
 def _names(text: str) -> frozenset[str]:
@@ -1352,18 +1354,17 @@ def subject_exchanged(read: ClaimEvidence) -> Finding | None:
     if read.language != "en" or not read.assembled:
         return None
     claim = read.claim.strip()
-    subject_text = _subject_of(claim)
-    if subject_text is None:
+    split = _subject_of(claim)
+    if split is None:
         return None
+    subject_text, said = split
     names = _names(subject_text)
     page = frozenset(w.lower() for p in read.assembled for w in _NAME_WORD.findall(p.text))
     if not names or not names <= page:
         return None
-    end = _SUBJECT_END_EN.search(claim)
-    assert end is not None
     # Its own predicate, and those of clauses joined to it whose subject points back to it
     # ("…, and it was added to …").
-    parts = re.split(r",?\s+and\s+(?:it|they|he|she)\s+(?=\S)", claim[end.end():], flags=re.IGNORECASE)
+    parts = re.split(r",?\s+and\s+(?:it|they|he|she)\s+(?=\S)", said, flags=re.IGNORECASE)
     predicates = [re.split(r",\s+(?:and|but|while|which)\s|;", part, maxsplit=1)[0] for part in parts]
     subject = _sentence_terms(subject_text)
     return next((found for found in (_said_of_another(read, subject, names, p) for p in predicates) if found), None)
@@ -1391,7 +1392,8 @@ def _said_of_another(read: ClaimEvidence, subject: frozenset[str], names: frozen
             if 2 * len(subject & named) > len(subject):
                 return None
             own = _subject_of(sentence)
-            if own is not None and not _PRONOUN_START_EN.match(sentence) and _names(own) and not _names(own) & names:
+            if own is not None and not _PRONOUN_START_EN.match(sentence) and _names(own[0]) \
+                    and not _names(own[0]) & names:
                 said_of_another = True
     return Finding("uncertain", "roles_unconfirmed") if said_of_another else None
 
