@@ -21,7 +21,7 @@ from mcp import Client, StdioServerParameters
 import research
 from research.modules.core.settings import SEARCH_ENGINES
 from research.servers.research.results import ResearchOutput, SessionList, SessionReport
-from fixtures.processes import web_search_servers
+from fixtures.processes import cpu_seconds, web_search_servers
 from fixtures.web_fixture import FUJI_EN
 
 pytestmark = pytest.mark.e2e
@@ -54,7 +54,10 @@ def _meta(session_dir: str | Path) -> dict:
 
 
 def _helper_servers(sessions_dir: str) -> list[int]:
-    """Our web-search and parser servers started for runs that use ``sessions_dir`` (Linux /proc)."""
+    """Our web-search and parser servers started for runs that use ``sessions_dir`` (Linux /proc):
+    by the variable in their environment, or by the folder on their command line (the web-search
+    server forked from the research server shows its own, ``--cache-root <sessions>``, and no
+    start-up environment: cli/early_servers.py)."""
     found = []
     for entry in Path("/proc").iterdir():
         try:
@@ -63,7 +66,7 @@ def _helper_servers(sessions_dir: str) -> list[int]:
         except (OSError, ValueError):
             continue
         if b"research.servers.web" in command or b"research.servers.parser" in command or b"mcp parser" in command:
-            if f"RESEARCH_SESSIONS_DIR={sessions_dir}".encode() in environ:
+            if f"RESEARCH_SESSIONS_DIR={sessions_dir}".encode() in environ or f" {sessions_dir}".encode() in command:
                 found.append(int(entry.name))
     return found
 
@@ -171,6 +174,10 @@ async def test_research_sends_progress_and_returns_the_answer_and_report(researc
         # The run's servers stay for the next call, which starts none.
         kept = sorted(_helper_servers(research_env["RESEARCH_SESSIONS_DIR"]))
         assert kept, "the servers wait for the next call"
+        # Its web-search server forked from the research server after the MCP SDK's import
+        # (cli/early_servers.py): the whole run cost it less CPU than a spawned server's start alone.
+        (web,) = web_search_servers(research_env["RESEARCH_SESSIONS_DIR"])
+        assert cpu_seconds(web) < 0.4, cpu_seconds(web)
         fake_ollama.token_delay = 0.0
         second = await host.call_tool("research", {"question": "How tall is Mount Fuji?", "lang": "en"})
         assert not second.is_error, second.content[0].text

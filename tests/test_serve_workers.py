@@ -19,7 +19,7 @@ import pytest
 from conftest import RESEARCH
 
 from fixtures.postgres import database_url, postgres_server  # noqa: F401 - pytest fixtures
-from fixtures.processes import web_search_servers
+from fixtures.processes import cpu_seconds, web_search_servers
 
 from research.team import queue as run_queue
 from research.state.steps import PLAIN_RUN
@@ -248,6 +248,9 @@ def test_a_worker_keeps_its_servers_and_a_crashed_one_costs_no_run(worker_env, f
         stack.callback(stop, worker)
         first = run_to_the_end()
         (server,) = web_search_servers(worker_env["RESEARCH_SESSIONS_DIR"], parent=worker.pid)  # kept: still running between runs
+        # Forked from the worker after its import of the MCP SDK (cli/early_servers.py): the whole
+        # first run cost it less CPU than a spawned server's start alone (0.8 s or more).
+        assert cpu_seconds(server) < 0.4, cpu_seconds(server)
         os.kill(server, signal.SIGKILL)
         after_crash = run_to_the_end()
         fresh = run_to_the_end()

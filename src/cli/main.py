@@ -129,14 +129,14 @@ def _research(args: argparse.Namespace) -> int:
             from research.cli.repl import run_repl
 
             return run_repl(settings)
-        standby = os.path.basename(sys.argv[0]) == "research" and not settings.mcp_config
+        standby = os.path.basename(sys.argv[0]) == "research"
         try:
             if standby:
+                from research.cli import early_servers
                 from research.modules.core.heap import limit_arenas
 
                 limit_arenas(2)  # before any thread starts: its arenas stay (modules/core/heap.py)
-                _parser_server_early(settings)
-                _web_search_server_on_standby()
+                early_servers.prepare(settings, parser=True)
             import asyncio  # here, not at the top: it costs ~80 ms that `research --help` need not pay
 
             return asyncio.run(_one_shot(args, settings, lang))
@@ -144,11 +144,7 @@ def _research(args: argparse.Namespace) -> int:
             # A run that ended before it started its servers (Ollama missing, a refused resume,
             # Ctrl-C during the imports): the servers made for it are not left behind.
             if standby:
-                from research.modules.clients.server_process import discard_early
-                from research.modules.clients.zygote import discard_standby
-
-                discard_standby()
-                discard_early()
+                early_servers.discard()
     except UserFacingError as exc:
         sys.stderr.write(f"research: {exc.message(lang)}\n")
         return exc.exit_code
@@ -212,42 +208,6 @@ async def _one_shot(args: argparse.Namespace, settings, lang: Language) -> int:
         return EXIT_FAILURE
     text = json.dumps(json_result(result), ensure_ascii=False) if args.json else final_stdout(result, progress, live)
     return _write_result(text, progress.lang) or result.exit_code
-
-
-def _parser_server_early(settings) -> None:
-    """The sandboxed parser server spawned now, before the run imports the MCP SDK (a second of
-    CPU on a small machine, which the standby below waits for): its own import of the SDK and
-    its parsers' warm-up then run on the other core meanwhile, not after, and it is ready when
-    the first page is (docs/benchmarks.md, issue 47). Spawned exactly as the run's server pool
-    would start it, which takes it (modules/clients/server_process.py, ``spawn_early``); a run
-    that starts it otherwise (resumed with other settings) or not at all ends it. Not for a
-    container engine, whose probe (``docker info``) can take seconds: that start waits as before."""
-    if settings.sandbox in ("docker", "podman") or settings.sandbox_image:
-        return
-    from pathlib import Path
-
-    from research.modules.clients.sandbox import build_sandbox_command
-    from research.modules.clients.server_process import spawn_early
-
-    try:
-        # The folder and the command as the server pool makes them (orchestrator/server_pool.py, parser_client.py).
-        root = Path(settings.sessions_dir).expanduser()
-        root.mkdir(parents=True, exist_ok=True)
-        command = build_sandbox_command(settings, root.resolve())
-    except Exception:  # noqa: BLE001 - the run's own start of the parser says what is wrong, in its place
-        return
-    spawn_early(command.command, command.args, command.env)
-
-
-def _web_search_server_on_standby() -> None:
-    """The console script's own process (not a caller's, in-process) is the warm parent of its
-    web-search server: both need the MCP SDK, so it is imported once, here, and the process
-    forked into a server that waits for the run's start (modules/clients/zygote.py). Done before
-    the rest of the run's program is imported, which the server then never holds."""
-    from research.modules.clients.zygote import standby_from_this_process
-    from research.servers.zygote import standby_server
-
-    standby_from_this_process(standby_server)
 
 
 def _is_terminal(stream) -> bool:

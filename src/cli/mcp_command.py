@@ -39,11 +39,31 @@ def main(argv: list[str]) -> int:
 
         return serve(args.cache_dir)
     if args.server == "research":
+        _web_search_server_on_standby()
         from research.servers.research.server import serve as serve_research
 
-        serve_research()
+        try:
+            serve_research()
+        finally:
+            from research.cli import early_servers
+
+            early_servers.discard()
         return EXIT_OK
     return _parser_server(args.cache_dir, args.no_sandbox)
+
+
+def _web_search_server_on_standby() -> None:
+    """The research server's first run gets its web-search server forked from this process, after
+    the MCP SDK's import and before the rest of the server's (cli/early_servers.py). Bad settings
+    are the server's own to report, in its place: here they only mean no standby."""
+    from research.cli import early_servers
+    from research.modules.core.settings import load_settings
+
+    try:
+        settings = load_settings()
+    except UserFacingError:
+        return
+    early_servers.prepare(settings, parser=False)
 
 
 def _fail(message: str) -> int:

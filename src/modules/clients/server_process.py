@@ -7,7 +7,7 @@ imports the SDK, checks Ollama and builds the graph; ``transport()`` then hands 
 running process to ``mcp.Client`` as an ordinary transport (newline-delimited JSON-RPC).
 
 A one-shot run starts its sandboxed parser earlier still, before it imports the SDK at all
-(``spawn_early``, from cli/main.py; ``take_early`` hands that process to the launcher whose
+(``spawn_early``, from cli/early_servers.py; ``take_early`` hands that process to the launcher whose
 start it is).
 
 Stopping follows the MCP lifecycle (close stdin, wait, then kill) but with a short grace for
@@ -137,7 +137,7 @@ def spawn_early(command: str, args: list[str], env: dict[str, str] | None, cwd: 
     """Spawn one of our servers now, before this process has an event loop, exactly as a
     ``ServerLauncher`` would (the same command, environment and folder, its own session); the
     launcher whose start is that one takes it (``take_early``). For a one-shot run's sandboxed
-    parser (cli/main.py): spawned before the run imports the MCP SDK, it imports its own copy on
+    parser (cli/early_servers.py): spawned before the run imports the MCP SDK, it imports its own copy on
     the other core meanwhile, instead of after (about 0.3 s of a run's wall on two cores;
     docs/benchmarks.md, issue 47). False: not spawned (no pidfd here, the command would not
     start); the launcher spawns as before. ``discard_early()`` ends it if no launcher takes it."""

@@ -20,7 +20,8 @@ Only a start the zygote can make exactly as a spawn would is forked: this interp
 start (``PYTHON*``, the locale) equal to the zygote's own (a zygote per such set). If the
 zygote cannot be started or goes away, starts are spawned again.
 
-A one-shot run (cli/main.py) is its own warm parent instead (``standby_from_this_process``):
+A one-shot run is its own warm parent instead (``standby_from_this_process``, from
+cli/early_servers.py, which a team worker and the research MCP server use too):
 the console script imports the server and forks a standby before it imports the rest of the
 program or starts a thread; the run's first start of the web-search server is that standby,
 given the start's arguments, environment and folder then. It needs the MCP SDK for its own
