@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import struct
 import subprocess
 import sys
 import zlib
@@ -41,6 +42,18 @@ def _zeros(size: int, compressor) -> bytes:
     return b"".join(parts) + compressor.flush()
 
 
+def _zero_bombs(size: int) -> tuple[bytes, bytes]:
+    """A gzip body and a zlib ("deflate") body of ``size`` zero bytes, as ``zlib`` at level 9 makes
+    them: one raw deflate stream of the zeros, framed twice (RFC 1952: header, stream, CRC-32 and
+    length; RFC 1950: header, stream, Adler-32), so the compressing is done once, not per body."""
+    raw = _zeros(size, zlib.compressobj(9, zlib.DEFLATED, -zlib.MAX_WBITS))
+    chunk, crc, adler = bytes(MIB), 0, 1
+    for _ in range(size // MIB):
+        crc, adler = zlib.crc32(chunk, crc), zlib.adler32(chunk, adler)
+    gzip = b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x02\x03" + raw + struct.pack("<II", crc, size & 0xFFFFFFFF)
+    return gzip, b"\x78\xda" + raw + struct.pack(">I", adler)
+
+
 def _gzip(data: bytes) -> bytes:
     packer = zlib.compressobj(9, zlib.DEFLATED, zlib.MAX_WBITS | 16)
     return packer.compress(data) + packer.flush()
@@ -53,13 +66,14 @@ def _deflate(data: bytes, raw: bool = False) -> bytes:
 
 def _bodies() -> dict[str, tuple[str, bytes]]:
     """path -> (Content-Encoding, body)."""
+    gzip_bomb, deflate_bomb = _zero_bombs(256 * MIB)
     return {
-        "/bomb/gzip": ("gzip", _zeros(256 * MIB, zlib.compressobj(9, zlib.DEFLATED, zlib.MAX_WBITS | 16))),
-        "/bomb/deflate": ("deflate", _zeros(256 * MIB, zlib.compressobj(9, zlib.DEFLATED, zlib.MAX_WBITS))),
+        "/bomb/gzip": ("gzip", gzip_bomb),
+        "/bomb/deflate": ("deflate", deflate_bomb),
         "/bomb/zstd": ("zstd", _zeros(1024 * MIB, zstandard.ZstdCompressor(level=3).compressobj())),
         "/bomb/br": ("br", (Path(__file__).parent / "data" / "zeros-1gib.br").read_bytes()),
         # gzip of gzip: the outer layer is small, the inner one is the bomb
-        "/bomb/gzip-gzip": ("gzip, gzip", _gzip(_zeros(256 * MIB, zlib.compressobj(9, zlib.DEFLATED, 31)))),
+        "/bomb/gzip-gzip": ("gzip, gzip", _gzip(gzip_bomb)),
         "/page/gzip": ("gzip", _gzip(PAGE)),
         "/page/deflate": ("deflate", _deflate(PAGE)),
         "/page/raw-deflate": ("deflate", _deflate(PAGE, raw=True)),
@@ -68,7 +82,7 @@ def _bodies() -> dict[str, tuple[str, bytes]]:
         "/page/plain": ("", PAGE),
         "/page/compress": ("compress", b"\x1f\x9d\x90" + PAGE[:100]),
         "/page/bad-gzip": ("gzip", b"\x1f\x8b\x08\x00" + b"not gzip at all" * 10),
-        "/search": ("gzip", _zeros(256 * MIB, zlib.compressobj(9, zlib.DEFLATED, zlib.MAX_WBITS | 16))),
+        "/search": ("gzip", gzip_bomb),
     }
 
 
