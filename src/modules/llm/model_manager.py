@@ -24,6 +24,7 @@ from pydantic import BaseModel, ValidationError
 from research.modules.core.errors import OllamaCallFailed, OllamaError
 from research.modules.core.i18n import t
 from research.modules.core.language import Language
+from research.modules.core.tls import client_ssl_context
 from research.modules.core.settings import Settings
 from research.modules.llm.hygiene import (LOOP_WINDOW, StreamedAnswer, drop_cut_off_sentence, repeating_tail,
                                           said_a_third_time, strip_control_text)
@@ -92,7 +93,7 @@ class ModelManager:
         self.host = settings.ollama_host
         self.model = settings.model
         self._client = ollama.AsyncClient(host=self.host, timeout=settings.request_timeout,
-                                          event_hooks={"request": [_send_role]})
+                                          event_hooks={"request": [_send_role]}, verify=client_ssl_context())
         self._think: bool | str | None = False if settings.think == "off" else settings.think
         self.usage: dict[str, dict[str, int]] = {}
         self.consecutive_failures = 0
@@ -462,7 +463,7 @@ def installed_models(host: str, timeout: float = 5.0) -> list[dict[str, Any]]:
     """Models Ollama has installed, ``[{"name", "size"}]``, for the REPL and doctor (no
     event loop there). Raises ``OllamaError`` when Ollama cannot be reached."""
     try:
-        listing = ollama.Client(host=host, timeout=timeout).list()
+        listing = ollama.Client(host=host, timeout=timeout, verify=client_ssl_context()).list()
     except (ConnectionError, httpx.TransportError):
         raise OllamaError("ollama.unreachable", host=host) from None
     except ollama.ResponseError as exc:

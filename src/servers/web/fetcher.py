@@ -31,6 +31,7 @@ from urllib.parse import unquote, urljoin, urlsplit
 import httpx
 
 from research.modules.core.settings import LOCAL_SUFFIXES, FetchSettings
+from research.modules.core.tls import client_ssl_context
 from research.servers.web.bounded_body import ACCEPT_ENCODING, BadEncoding, BodyTooLarge, read_body
 from research.servers.web.url_safety import URLGuard, UnsafeURL, canonical_url
 from research.modules.core.files import atomic_write
@@ -335,4 +336,5 @@ def make_http_client(limits: FetchSettings) -> httpx.AsyncClient:
         headers={"User-Agent": USER_AGENT, "Accept-Language": "ja,en;q=0.8", "Accept-Encoding": ACCEPT_ENCODING},
         limits=httpx.Limits(max_connections=limits.concurrency * 2, max_keepalive_connections=limits.concurrency),
         trust_env=True,
+        verify=client_ssl_context(),
     )
