@@ -78,6 +78,36 @@ def main(case: str, folder: str) -> dict:
         threading.Thread(target=time.sleep, args=(5,), daemon=True).start()
         return {"forked": forked, "gone_after_discard": gone,
                 "forked_with_a_thread": zygote.standby_from_this_process(standby_server, "probe_server")}
+    if case == "expires":  # a long-lived host: the standby leaves if no start takes it in time
+        forked = zygote.standby_from_this_process(standby_server, "probe_server")
+        pid = zygote._standby[-1].pid
+
+        async def wait_past_it() -> dict:
+            zygote.discard_standby_after(asyncio.get_running_loop(), 0.3)
+            await asyncio.sleep(0.1)
+            there_before = Path(f"/proc/{pid}").exists()
+            await asyncio.sleep(1.0)
+            return {"there_before": there_before, "gone_after": not Path(f"/proc/{pid}").exists()}
+
+        return {"forked": forked, **asyncio.run(wait_past_it())}
+    if case == "taken-in-time":  # started before its time ran out: the timer finds nothing to end
+        zygote.standby_from_this_process(standby_server, "probe_server")
+
+        async def start_then_wait() -> dict:
+            zygote.discard_standby_after(asyncio.get_running_loop(), 0.3)
+            env = {"PATH": os.environ.get("PATH", "")}
+            process = await zygote.start_forked(sys.executable, ["-P", "-m", "probe_server", "0"], env, folder,
+                                                LINE_LIMIT)
+            assert process is not None, "not forked"
+            await asyncio.sleep(1.0)
+            alive = process.returncode is None and Path(f"/proc/{process.pid}").exists()
+            process.stdin.close()
+            while process.returncode is None:
+                await asyncio.sleep(0.01)
+            process.close()
+            return {"alive_after_the_time": alive}
+
+        return asyncio.run(start_then_wait())
     if case == "host-exits":
         zygote.standby_from_this_process(standby_server, "probe_server")
         print(json.dumps({"standby": zygote._standby[-1].pid}), flush=True)

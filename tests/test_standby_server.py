@@ -89,6 +89,14 @@ def test_a_standby_never_started_leaves_and_a_host_with_a_thread_forks_none(tmp_
         time.sleep(0.05)
 
 
+def test_a_long_lived_host_s_standby_leaves_when_no_start_takes_it_in_time(tmp_path):
+    # A team worker or the research MCP server may wait hours for its first run: the standby it
+    # forked leaves after a kept pair's idle time (here 0.3 s), and one started in time is kept.
+    said = _host("expires", tmp_path)
+    assert said["forked"] and said["there_before"] and said["gone_after"]
+    assert _host("taken-in-time", tmp_path)["alive_after_the_time"] is True
+
+
 def test_the_process_finder_reads_a_spawned_server_s_arguments_as_before(tmp_path):
     folder = tmp_path / "sessions"
     folder.mkdir()

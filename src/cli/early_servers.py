@@ -12,7 +12,8 @@ a later one (a restart after a crash, a kept pair stopped when idle) is spawned 
 A one-shot run also spawns its sandboxed parser first, before the SDK's import, so that the
 parser's own import runs on the other core meanwhile (``spawn_early``). A worker or the MCP
 server waits for its first run, which may come much later, so it starts its parser then, as
-before: a sandbox and a server idle until then would hold their memory for nothing.
+before, and its standby leaves if no run has come within a kept pair's idle time
+(``discard_standby_after``): waiting, it holds about 40 MiB of PSS (docs/scale.md).
 
 Not where the web search is an external server (``mcp_config``), and not for a container
 sandbox, whose probe can take seconds. ``discard()`` ends whatever no run took.

@@ -43,7 +43,8 @@ from research.team import queue as run_queue
 from research.team.database import CURRENT_FENCE, DatabaseUnreachable, Fenced, RunStatus, ensure_schema, ping
 from research.team.queue import ClaimedRun, HandBack, Lease
 from research.orchestrator.runner import ResearchRequest, result_from_meta, run_research
-from research.orchestrator.server_pool import KeptServers, ServerLease
+from research.modules.clients.zygote import discard_standby_after
+from research.orchestrator.server_pool import SERVERS_IDLE_SECONDS, KeptServers, ServerLease
 from research.state.run_record import RunOutcome
 from research.state.progress_events import ProgressEvent, SessionStarted, Token, to_wire
 from research.state.session_folder import FINISHED_STATUSES, SESSION_LOCKED, HistoryManager, SessionInfo, lock_held
@@ -442,6 +443,9 @@ async def _main(settings: Settings, lease_seconds: float, heartbeat_seconds: flo
                    reason=f"{type(error).__name__}: {str(error)[:200]}" if error else "")
 
     loop.set_exception_handler(unretrieved)
+    # The web-search server forked at the worker's start (cli/early_servers.py) waits for the first
+    # run no longer than a kept pair of servers waits for the next.
+    discard_standby_after(loop, SERVERS_IDLE_SECONDS)
     sys.stderr.write(t("serve.worker_started", worker.lang, worker=worker.name) + "\n")
     sys.stderr.flush()
     await worker.serve()

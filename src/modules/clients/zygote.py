@@ -161,6 +161,16 @@ def discard_standby() -> None:
         _standby.pop().discard()
 
 
+def discard_standby_after(loop: asyncio.AbstractEventLoop, seconds: float) -> None:
+    """For a host that may wait long for its first run (a team worker, the research MCP server):
+    the standby leaves if no start has taken it within ``seconds``, on ``loop``'s thread. Waiting,
+    it costs memory: the pages its host writes after the fork (refcounts, the rest of its imports)
+    become the host's own copies, and the standby's old ones its own, about 40 MiB of PSS for an
+    idle worker's (docs/scale.md), as a kept pair of servers costs while it waits, and for as long."""
+    if _standby:
+        loop.call_later(seconds, discard_standby)
+
+
 async def _start_standby(module: str, args: list[str], env: dict[str, str], cwd: str,
                          line_limit: int) -> "HostForkedProcess | None":
     standby = _standby.pop() if _standby else None

@@ -359,7 +359,13 @@ def render_verdicts(output: VerifyOutput, lang: Language) -> str:
 async def _serve(settings: Settings) -> None:
     import anyio
 
+    from research.modules.clients.zygote import discard_standby_after
+    from research.orchestrator.server_pool import SERVERS_IDLE_SECONDS
+
     service = ResearchService(settings)
+    # The web-search server forked at this server's start (cli/early_servers.py) waits for the
+    # first run no longer than a kept pair of servers waits for the next.
+    discard_standby_after(asyncio.get_running_loop(), SERVERS_IDLE_SECONDS)
     try:
         async with anyio.create_task_group() as tasks:
             tasks.start_soon(_stop_on_signals, service)
