@@ -132,7 +132,7 @@ async def run_research(
     # nor the graph: LangGraph is imported in a thread meanwhile. Measured on two cores,
     # servers spawned before the check only took CPU from the way to the first step. (The
     # console script's sandboxed parser is the exception: spawned before the script imports
-    # the MCP SDK, it is ready when the first page is; cli/main.py, ``_parser_server_early``.)
+    # the MCP SDK, it is ready when the first page is; cli/early_servers.py.)
     pool = request.servers or ServerPool()
     announce_servers = not pool.started
     graph_ready = asyncio.get_running_loop().create_future()

@@ -25,7 +25,7 @@ import sys
 from contextlib import asynccontextmanager, suppress
 from typing import IO, Any, AsyncIterator, Callable, Union
 
-from research.modules.clients.zygote import HostForkedProcess, ZygoteProcess, start_forked, stream_ends
+from research.modules.clients.zygote import HostForkedProcess, ZygoteProcess, pipe_ends, start_forked, stream_ends
 
 # A server spawned as a fresh interpreter, or forked by this process's zygote (zygote.py).
 ServerProcess = Union[asyncio.subprocess.Process, ZygoteProcess]
@@ -145,9 +145,7 @@ def spawn_early(command: str, args: list[str], env: dict[str, str] | None, cwd: 
     if not hasattr(os, "pidfd_open"):
         return False
     full_env = child_environment(env)
-    pipes = [os.pipe() for _ in range(3)]
-    theirs = [pipes[0][0], pipes[1][1], pipes[2][1]]
-    ours = [pipes[0][1], pipes[1][0], pipes[2][0]]
+    theirs, ours = pipe_ends()
     try:
         try:
             popen = subprocess.Popen([command, *args], stdin=theirs[0], stdout=theirs[1], stderr=theirs[2],

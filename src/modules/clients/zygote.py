@@ -82,6 +82,13 @@ def forkable_module(command: str, args: list[str], modules: tuple[str, ...] = FO
     return None
 
 
+def pipe_ends() -> tuple[list[int], list[int]]:
+    """Three pipes for a server's stdin, stdout and stderr: (the server's ends: stdin's read end,
+    stdout's and stderr's write ends; this process's ends, in the same order)."""
+    pipes = [os.pipe() for _ in range(3)]
+    return [pipes[0][0], pipes[1][1], pipes[2][1]], [pipes[0][1], pipes[1][0], pipes[2][0]]
+
+
 # Forks a server from this very process that waits for its start: (module, control, [stdin, stdout,
 # stderr], modules imported with it) -> pid (servers/zygote.py's ``standby_server``).
 StandbyForker = Callable[[str, socket.socket, list[int], tuple[str, ...]], int]
@@ -130,9 +137,7 @@ def standby_from_this_process(forker: StandbyForker, module: str = FORKED_MODULE
     discard_standby()
     if threading.active_count() != 1 or not hasattr(os, "pidfd_open"):
         return False
-    pipes = [os.pipe() for _ in range(3)]
-    theirs = [pipes[0][0], pipes[1][1], pipes[2][1]]
-    ours = [pipes[0][1], pipes[1][0], pipes[2][0]]
+    theirs, ours = pipe_ends()
     control, their_control = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
     pid = -1
     try:
@@ -328,9 +333,7 @@ class Zygote:
     async def start(self, module: str, args: list[str], env: dict[str, str], cwd: str,
                     line_limit: int) -> ZygoteProcess:
         loop = asyncio.get_running_loop()
-        pipes = [os.pipe() for _ in range(3)]
-        theirs = [pipes[0][0], pipes[1][1], pipes[2][1]]
-        ours = [pipes[0][1], pipes[1][0], pipes[2][0]]
+        theirs, ours = pipe_ends()
         started: Future[ZygoteProcess] = Future()
         with _lock:
             token = next(self._tokens)
