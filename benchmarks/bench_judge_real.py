@@ -107,6 +107,58 @@ def f1(tp: int, fp: int, fn: int) -> tuple[float, float, float]:
     return precision, recall, (2 * precision * recall / (precision + recall) if precision + recall else 0.0)
 
 
+def ceilings(rows: list[dict[str, Any]], results: dict[str, Any]) -> dict[str, Any]:
+    """What a judge would reach on this sample from the verdicts given (best read on a --no-judge run).
+
+    A judge asked about every claim left open with a doubt of wording (``partial_overlap``) that
+    calls a clean one supported with probability p and a hallucinated one with probability q:
+    the response-level F1 of "any claim not supported", computed from the expected counts
+    (an answer stays unflagged only if every claim of it ends supported). Also a judge that is
+    always right on those claims, and one always right on every open claim, whatever its doubt."""
+    answers = []
+    for row in rows:
+        fixed = False  # a claim that stays not supported whatever such a judge says
+        open_clean = open_bad = 0
+        perfect_open = False
+        for claim in results.get(row["id"], {}).get("claims", []):
+            bad = any(claim["start"] < end and start < claim["end"] for start, end in row["spans"])
+            if claim["verdict"] == "supported":
+                continue
+            if claim["verdict"] == "uncertain":
+                perfect_open |= bad
+                if claim.get("reason") == "partial_overlap":
+                    open_bad += bad
+                    open_clean += not bad
+                    continue
+            else:
+                perfect_open = True
+            fixed = True
+        answers.append((bool(row["spans"]), fixed, open_clean, open_bad, perfect_open))
+
+    def expected_f1(p: float, q: float) -> float:
+        tp = fp = fn = 0.0
+        for truth, fixed, open_clean, open_bad, _ in answers:
+            flagged = 1.0 if fixed else 1.0 - p ** open_clean * q ** open_bad
+            tp += flagged if truth else 0.0
+            fn += 1.0 - flagged if truth else 0.0
+            fp += 0.0 if truth else flagged
+        return f1(tp, fp, fn)[2]  # type: ignore[arg-type]
+
+    perfect_wording = f1(*_counts([(t, fixed or bad > 0) for t, fixed, _, bad, _ in answers]))[2]
+    perfect_open = f1(*_counts([(t, flag) for t, *_, flag in answers]))[2]
+    grid = {f"p={p}": {f"q={q}": round(expected_f1(p, q), 3) for q in (0.0, 0.1, 0.2, 0.3)}
+            for p in (0.5, 0.6, 0.7, 0.8, 0.9, 1.0)}
+    return {"partial_overlap_open": {"clean": sum(a[2] for a in answers), "hallucinated": sum(a[3] for a in answers)},
+            "perfect_on_wording_f1": round(perfect_wording, 3), "perfect_on_every_open_claim_f1": round(perfect_open, 3),
+            "expected_f1_by_p_q": grid}
+
+
+def _counts(flags: list[tuple[bool, bool]]) -> tuple[int, int, int]:
+    """(tp, fp, fn) of response-level flags against the truth."""
+    return (sum(1 for truth, flag in flags if truth and flag), sum(1 for truth, flag in flags if not truth and flag),
+            sum(1 for truth, flag in flags if truth and not flag))
+
+
 def sample_options(description: str, *, per_class: int, seed: int) -> argparse.ArgumentParser:
     """The options of a bench that samples RAGTruth train and asks a real model: the data, the
     server and model, and the sample (this bench's and bench_cross_language.py's)."""
@@ -129,6 +181,8 @@ def main() -> None:
                         help="RESEARCH_JUDGE_CHOICE=false: an untrusted verdict judge is not measured choosing (the "
                              "default measures it, and judges so where that is trusted)")
     parser.add_argument("--save", type=Path, help="write the verdicts and the tallies here (JSON)")
+    parser.add_argument("--ceilings", action="store_true",
+                        help="also print what a judge of the claims left open would reach (see ceilings())")
     args = parser.parse_args()
     rows = sample(load(args.data, "train"), args.per_class, args.seed, args.max_chars)
     results, seconds = run(rows, args.ollama, args.model, args.num_ctx, judge=not args.no_judge, choice=not args.no_choice)
@@ -145,6 +199,8 @@ def main() -> None:
     print(f"response level, any claim unsupported: P {p:.2f} R {r:.2f} F1 {f:.2f}")
     print(f"response level, any claim not supported (unsupported or not checked): P {pu:.2f} R {ru:.2f} F1 {fu:.2f}")
     print(f"claims the judge decided: {judged}; seconds per judged claim {seconds / max(1, judged):.1f}")
+    if args.ceilings:
+        print("ceilings:", json.dumps(ceilings(rows, results)))
     if args.save:
         args.save.write_text(json.dumps({"tallies": t, "seconds": seconds, "results": results,
                                          "rows": [{"id": r["id"], "spans": r["spans"]} for r in rows]},

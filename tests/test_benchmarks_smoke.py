@@ -147,3 +147,30 @@ def test_comparison_ratios_and_verdicts_come_from_the_runs():
     assert "Failed runs, left out with their pair: ours 1, LCR 0" in table
     assert "| Tree memory (PSS), ours / LCR | ≤ 1.5 | 3.00 | FAIL |" in table
     assert "3.00 s (2.00–4.00)" in table
+
+
+def test_judge_ceilings_count_an_answer_clean_only_when_every_claim_can_end_supported():
+    from bench_judge_real import ceilings
+
+    def claim(start: int, verdict: str, reason: str) -> dict[str, object]:
+        return {"start": start, "end": start + 10, "verdict": verdict, "reason": reason}
+
+    rows = [{"id": "h1", "spans": [[0, 10]]}, {"id": "c1", "spans": []}, {"id": "c2", "spans": []}]
+    results = {
+        # hallucinated: its labelled claim is left open for wording; the other is supported
+        "h1": {"claims": [claim(0, "uncertain", "partial_overlap"), claim(20, "supported", "supported")]},
+        # clean: two claims open for wording
+        "c1": {"claims": [claim(0, "uncertain", "partial_overlap"), claim(20, "uncertain", "partial_overlap")]},
+        # clean, but one claim open for a missing figure: no judge of wording clears it
+        "c2": {"claims": [claim(0, "uncertain", "number_missing")]},
+    }
+    found = ceilings(rows, results)
+    assert found["partial_overlap_open"] == {"clean": 2, "hallucinated": 1}
+    # right on wording: h1 flagged, c1 cleared, c2 still flagged -> P 1/2, R 1, F1 2/3
+    assert found["perfect_on_wording_f1"] == 0.667
+    # right on every open claim: only h1 flagged
+    assert found["perfect_on_every_open_claim_f1"] == 1.0
+    # p = 0.5: c1 stays flagged with 1 - 0.25 = 0.75; q = 0: h1 always flagged; c2 always
+    # -> tp 1, fp 1.75, fn 0 -> P 0.364, F1 0.533
+    assert found["expected_f1_by_p_q"]["p=0.5"]["q=0.0"] == 0.533
+    assert found["expected_f1_by_p_q"]["p=1.0"]["q=0.0"] == 0.667
