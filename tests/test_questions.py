@@ -42,6 +42,9 @@ def test_the_statement_a_yes_no_question_puts():
     assert as_statement("Is the GIL gone in Python 3.14?", "en") == "the GIL gone in Python 3.14"
     assert as_statement("Python 3.14でGILはなくなりましたか？", "ja") == "Python 3.14でGILはなくなりました"
     assert as_statement("Ovarian torsion in children: is oophorectomy necessary?", "en") == "oophorectomy necessary"
+    # JSQuAD v1.3 valid a10336p8q3 (the bench's sample, seed 59) ends its question with a full stop.
+    assert as_statement("中国大陸方面と日本列島・朝鮮半島方面でせめぎ合う気団は同じか。", "ja") \
+        == "中国大陸方面と日本列島・朝鮮半島方面でせめぎ合う気団は同じ"
 
 
 @pytest.mark.parametrize("sentence, expected", [
@@ -81,6 +84,24 @@ def test_the_answer_word_a_sentence_opens_with(sentence, expected):
     ("富士山は活火山ですか", "はい、富士山は活火山です。", "ja", False),
     ("Python 3.14でGILは削除されましたか？", "はい、Python 3.14ではGILは既定で有効です。", "ja", True),
     ("Python 3.14でGILは削除されましたか？", "いいえ、Python 3.14ではGILは既定で有効です。", "ja", False),
+    # A word swapped for its opposite: the real 1.5B model's headline to a JSQuAD v1.3 valid
+    # question (a10336p8q3, `research bench jsquad --sample 5 --seed 59`), its page saying 「…せめぎ合う気団が異なる」.
+    ("中国大陸方面と日本列島・朝鮮半島方面でせめぎ合う気団は同じか。",
+     "はい、中国大陸方面と日本列島・朝鮮半島方面でせめぎ合う気団は異なる[S1]。", "ja", True),
+    ("中国大陸方面と日本列島・朝鮮半島方面でせめぎ合う気団は同じか。",
+     "いいえ、中国大陸方面と日本列島・朝鮮半島方面でせめぎ合う気団は異なる[S1]。", "ja", False),
+    ("中国大陸方面と日本列島・朝鮮半島方面でせめぎ合う気団は同じか。",
+     "はい、中国大陸方面と日本列島・朝鮮半島方面でせめぎ合う気団は同じです。", "ja", False),
+    ("Are the air masses over China and over Japan the same?",
+     "Yes, the air masses over China and over Japan are different.", "en", True),
+    ("Are the air masses over China and over Japan the same?",
+     "No, the air masses over China and over Japan are different.", "en", False),
+    ("Did sales increase in 2023?", "Yes, sales decreased in 2023.", "en", True),
+    ("Did sales increase in 2023?", "No, sales decreased in 2023.", "en", False),
+    # Denied as well ("not different"), or said of another year: nothing is sure.
+    ("Are the air masses over China and over Japan the same?",
+     "Yes, the air masses over China and over Japan are not different.", "en", False),
+    ("Did sales increase in 2023?", "Yes, sales decreased in 2022.", "en", False),
 ])
 def test_a_yes_or_no_the_rest_of_its_sentence_answers_the_other_way(question, sentence, language, expected):
     assert answers_the_other_way(question, sentence, language) is expected

@@ -1476,6 +1476,23 @@ async def test_a_yes_that_its_own_supported_sentence_answers_the_other_way_goes(
     assert "No, the GIL is still enabled by default in Python 3.14 [S1]." in answer
 
 
+async def test_a_yes_whose_sentence_says_the_opposite_word_of_the_question_goes():
+    # The real 1.5B model on JSQuAD v1.3 valid a10336p8q3 (`research bench jsquad --sample 5
+    # --seed 59`): 「はい、…せめぎ合う気団は異なる[S1]。」 to 「…せめぎ合う気団は同じか。」, the
+    # page's own words after a yes that says they are the same. The words stay, the yes goes.
+    source = "# 梅雨\n\n中国大陸方面と日本列島・朝鮮半島方面ではせめぎ合う気団が異なる。"
+    question = "中国大陸方面と日本列島・朝鮮半島方面でせめぎ合う気団は同じか。"
+    draft = "## 結論\nはい、中国大陸方面と日本列島・朝鮮半島方面でせめぎ合う気団は異なる[S1]。\n"
+    verification = await _gil_answer(draft, question, "ja", source)
+    (said,) = verification["claims"]
+    assert said["state"] == "supported"
+    answer = verification["annotated_draft"]
+    assert "はい" not in answer and "中国大陸方面と日本列島・朝鮮半島方面でせめぎ合う気団は異なる[S1]。" in answer
+    # A no that its words bear out stays.
+    answer = (await _gil_answer(draft.replace("はい", "いいえ"), question, "ja", source))["annotated_draft"]
+    assert "いいえ、中国大陸方面と日本列島・朝鮮半島方面でせめぎ合う気団は異なる[S1]。" in answer
+
+
 async def test_an_unchecked_figure_said_of_what_its_passage_does_not_name_leaves_the_answer():
     # The real 1.5B model (bench_answers.py, 「富士山の最後の噴火はいつ？」): the summit's height given
     # to the eruption, its passage's sentence word for word but for 「この噴火は」. No judge decided

@@ -10,8 +10,9 @@ from __future__ import annotations
 import re
 
 from research.modules.core.language import Language
-from research.modules.text.analyser import term_set
-from research.modules.text.polarity import affirms, clause_conflict
+from research.modules.text.analyser import stem, term_set
+from research.modules.text.polarity import affirms, clause_conflict, negated
+from research.modules.text.structure import contrasting
 
 _AUXILIARY_EN = re.compile(
     r"^\W*(?:is|are|was|were|am|do|does|did|can|could|will|would|has|have|had|should|shall|may|might|must)"
@@ -87,7 +88,8 @@ def asks_for_a_name_or_value(question: str, language: Language) -> bool:
 def as_statement(question: str, language: Language) -> str:
     """The proposition a yes/no question puts ("Is the GIL gone in Python 3.14?" → "the GIL
     gone in Python 3.14"): the words to align with a source, not a sentence to show."""
-    text = " ".join(question.split()).rstrip("?？ ")
+    # 「…気団は同じか。」: a question may end with a full stop after its か (JSQuAD's do).
+    text = " ".join(question.split()).rstrip("?？。. ")
     if language == "ja":
         return re.sub(r"(?:でしょうか|ですか|ますか|のか|かな|か|の)$", "", text)
     match = _AUXILIARY_EN.match(_asked_part(text))
@@ -116,9 +118,39 @@ def answers_the_other_way(question: str, sentence: str, language: Language) -> b
         return False
     _, says_no, rest = opened
     statement = as_statement(question, language)
+    if _one_word_opposite(statement, rest, language):
+        # 「…気団は同じか。」 answered 「はい、…気団は異なる」: the rest says the other way by its
+        # words, so a yes is the wrong way round and a no the right one. Under a denial as well
+        # ("not different") the two cancel, and nothing is sure.
+        return not says_no and negated(rest, language) == negated(statement, language)
     if says_no:
         return affirms(statement, rest, language) and clause_conflict(statement, rest, language) is None
     return clause_conflict(statement, rest, language) is not None
+
+
+_EN_WORD = re.compile(r"[a-z]+")
+_FIGURE = re.compile(r"\d+(?:[.,]\d+)*")
+_ALIGNED = 0.85  # the share of the proposition's other terms the rest must say, as polarity.py aligns clauses
+
+
+def _words_folded(text: str, language: Language) -> frozenset[str]:
+    """Every word of ``text`` as the contrast groups spell it (Japanese lemmas, English stems),
+    words that name nothing included: "same" is one of them."""
+    if language == "ja":
+        return term_set(text)
+    return frozenset(stem(word) for word in _EN_WORD.findall(text.lower()))
+
+
+def _one_word_opposite(statement: str, rest: str, language: Language) -> bool:
+    """Whether ``rest`` says the proposition with one of its words swapped for its opposite
+    (同じ/異なる, same/different, increase/decrease) and the rest of its terms as they are."""
+    mine, theirs = _words_folded(statement, language), _words_folded(rest, language)
+    swapped = [(a, b) for a in mine - theirs for b in theirs - mine if contrasting(a, b)]
+    if len(swapped) != 1:
+        return False
+    asked = (term_set(statement) - {swapped[0][0]}) | frozenset(_FIGURE.findall(statement))
+    said = term_set(rest) | frozenset(_FIGURE.findall(rest))
+    return len(asked) >= 2 and len(asked & said) >= _ALIGNED * len(asked)
 
 
 def answers_another_question(question: str, sentence: str, language: Language) -> bool:

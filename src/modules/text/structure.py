@@ -49,6 +49,8 @@ _CONTRAST_GROUPS_JA = (
     "夏 冬 春 秋", "東 西 南 北", "たくさん 少し わずか 少数 多数 大勢 一つも", "全て 一部", "満開 つぼみ",
     "以前 以後 以降", "前半 後半", "最大 最小", "最高 最低", "最初 最後", "上昇 下落 低下", "輸入 輸出", "売る 買う",
     "犬 猫", "馬 牛", "昼間 夜間",
+    # 「せめぎ合う気団は同じか。」 answered 「はい、…気団は異なる」 (JSQuAD with the real 1.5B model).
+    "同じ 異なる 違う",
 )
 _CONTRAST_GROUPS_EN = (
     "increase decrease decline drop fall rise grow shrink reduce",
@@ -63,7 +65,7 @@ _CONTRAST_GROUPS_EN = (
     "wet dry", "light heavy", "cheap expensive", "long short", "high low", "strong weak", "fast slow",
     "alive dead", "born died", "start end", "began ended", "minor major", "domestic foreign international",
     "red white black blue yellow green brown purple pink orange gray grey gold silver",
-    "monday tuesday wednesday thursday friday saturday sunday",
+    "monday tuesday wednesday thursday friday saturday sunday", "same different",
     "spring summer autumn fall winter", "morning afternoon evening night",
 )
 
