@@ -81,6 +81,16 @@ def test_the_script_share_ignores_every_citation_style() -> None:
     assert CITATION_GROUP.search("(Source 2)") is not None
 
 
+def test_a_local_page_s_address_is_not_read_as_english() -> None:
+    # The real 1.5B model listed its local pages (JSQuAD bench): a kanji title with a file:// path.
+    from research.modules.core.language import detect_language
+
+    listed = "日本共産党 — file:///tmp/bench/corpus/jsquad-007-044.md"
+    assert detect_language(listed) == "ja"
+    assert target_script_share(listed, "ja") == 1.0
+    assert detect_language("GIL https://peps.python.org/pep-0703/") == "en"
+
+
 def test_one_markdown_stripper_for_the_draft_and_the_parsed_page() -> None:
     from research.modules.parsing.analysis import markdown_to_blocks, tables_from_markdown
 

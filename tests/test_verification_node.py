@@ -1493,6 +1493,26 @@ async def test_a_yes_whose_sentence_says_the_opposite_word_of_the_question_goes(
     assert "いいえ、中国大陸方面と日本列島・朝鮮半島方面でせめぎ合う気団は異なる[S1]。" in answer
 
 
+async def test_a_list_of_the_sources_with_their_local_addresses_is_no_claim_in_another_language():
+    # The real 1.5B model with local pages (`research bench jsquad --sample 5 --seed 59`, JSQuAD
+    # v1.3 valid a14985p138q2): after 「出典は以下の通りです：」 it listed each page as its title and
+    # its file:// address. Read as English (the address), the lines went to be rewritten and the
+    # report said 7 sentences were not in Japanese and their translation changed a name.
+    source = "# 日本共産党\n\n2010年1月の第25回党大会では、163人の中央委員と35人の准中央委員が選出された。"
+    ledger = [dict(LEDGER[0], label="S1", language="ja", suspicious=False, markdown=source, title="日本共産党",
+                   url="file:///tmp/bench/corpus/jsquad-007-044.md")]
+    draft = ("## 結論\n2010年1月の第25回党大会で選出された中央委員は163人でした[S1]。\n\n## 説明\n"
+             "出典は以下の通りです：\n\n"
+             "1. 日本共産党 — file:///tmp/bench/corpus/jsquad-007-044.md [S1]\n"
+             "2. 日本共産党 — file:///tmp/bench/corpus/jsquad-007-043.md [S1]\n")
+    state = dict(_state(draft, language="ja"), documents=ledger, question="第25回党大会で選出された中央委員は何人ですか？")
+    result = await _verify(state, _deps(FakeModel(), loops=0)[0])
+    answer = result["verification"]["annotated_draft"]
+    assert "file://" not in answer and "163人" in answer
+    said = " ".join(str(e) for e in result.get("errors", [])) + answer
+    assert "日本語ではなく" not in said and "翻訳" not in said
+
+
 async def test_an_unchecked_figure_said_of_what_its_passage_does_not_name_leaves_the_answer():
     # The real 1.5B model (bench_answers.py, 「富士山の最後の噴火はいつ？」): the summit's height given
     # to the eruption, its passage's sentence word for word but for 「この噴火は」. No judge decided

@@ -26,7 +26,7 @@ from functools import lru_cache
 from dataclasses import dataclass, field
 from typing import Callable, Iterable
 
-from research.modules.core.grammar import JOINED_CITATIONS, TITLE_NUMBER, URL_IN_PROSE, renumbered_titles
+from research.modules.core.grammar import ADDRESS_TOKEN, JOINED_CITATIONS, TITLE_NUMBER, URL_IN_PROSE, renumbered_titles
 from research.modules.core.i18n import t
 from research.modules.text.analyser import JAPANESE_RUN, name_suffix_terms, name_terms, term_set, terms
 from research.modules.text.disagreements import attribute_words, attributes_named
@@ -545,9 +545,19 @@ NOT_CHECKED_AS_CLAIMS = frozenset({"title", "prompt_text", "placeholder", "citat
 _ONLY_REFERENCES = re.compile(r"\s*(?:[\[［【][^\[\]［］【】\n]{1,60}[\]］】][\s.,;。、]*)+")
 
 
+def _lists_a_source(plain: str, titles: Iterable[str]) -> bool:
+    """A line of the model's own list of sources: an address, alone or after a page's title
+    (「日本共産党 — file:///…/jsquad-007-044.md」 under 「出典は以下の通りです：」, the real 1.5B model
+    with local pages). The report lists the sources read; this only repeats them."""
+    if not ADDRESS_TOKEN.search(plain):
+        return False
+    rest = ADDRESS_TOKEN.sub(" ", plain).strip(" \t-–—:：|｜・,、()（）<>")
+    return not rest or _is_title(rest, titles)
+
+
 def not_a_claim_reason(plain: str, text: str, titles: Iterable[str], program: ProgramText) -> str | None:
     """Why a sentence of the body is not a claim to show (None: it may be one)."""
-    if _is_title(plain, titles):
+    if _is_title(plain, titles) or _lists_a_source(plain, titles):
         return "title"
     if program.contains(plain):
         return "prompt_text"

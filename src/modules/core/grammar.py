@@ -17,6 +17,10 @@ import re
 # digits, letters and dots are never read as figures, words or sentence ends.
 URL_SCHEME = r"https?://"  # where a web address starts: the one spelling other patterns build on
 URL_TOKEN = re.compile(rf"{URL_SCHEME}\S+")
+# An address as an answer may copy it from a source list, a local page's file:// among them: what
+# the checks of words, figures and scripts blank out ("日本共産党 — file:///…/jsquad-007-044.md" is
+# not English). Not a web address to fetch: ``is_url`` stays http(s).
+ADDRESS_TOKEN = re.compile(rf"(?:{URL_SCHEME}|file://)\S+")
 
 # A URL as written in prose: it stops at white space, quotes and angle brackets, at a bracket
 # it did not open ("(see https://x.org/a)" ends before ")"; ".../Fuji_(volcano)" keeps its own

@@ -10,7 +10,7 @@ import os
 import re
 from typing import Literal
 
-from research.modules.core.grammar import CITATION_GROUP, INLINE_CODE, URL_TOKEN
+from research.modules.core.grammar import ADDRESS_TOKEN, CITATION_GROUP, INLINE_CODE
 
 Language = Literal["ja", "en"]
 LANGUAGES: tuple[Language, ...] = ("ja", "en")
@@ -41,13 +41,14 @@ def choose_language(*named: object, text: str = "", default: Language | None = N
 
 
 def detect_language(text: str) -> Language:
-    """``"ja"`` when the text is written in Japanese script, else ``"en"``."""
+    """``"ja"`` when the text is written in Japanese script, else ``"en"``. Addresses do not count:
+    「日本共産党 — file:///…/jsquad-007-044.md」 is a Japanese title with a path, not English."""
     ja = japanese_chars(text)
     if ja == 0:
         return "en"
     if KANA.search(text):
         return "ja"
-    latin = len(LATIN.findall(text))
+    latin = len(LATIN.findall(ADDRESS_TOKEN.sub(" ", text) if "://" in text else text))
     # Kanji only (no kana) could be Chinese, but for a ja/en tool Japanese is the sane guess
     # unless the text is overwhelmingly Latin.
     return "ja" if ja * 3 >= latin else "en"
@@ -59,7 +60,7 @@ def target_script_share(text: str, lang: Language) -> float:
     For Japanese, kana and kanji count; for English, Latin letters. Digits, punctuation,
     URLs and citation labels are ignored so ``[S1]`` or ``https://…`` do not skew it.
     """
-    cleaned = INLINE_CODE.sub(" ", CITATION_GROUP.sub(" ", URL_TOKEN.sub(" ", text)))
+    cleaned = INLINE_CODE.sub(" ", CITATION_GROUP.sub(" ", ADDRESS_TOKEN.sub(" ", text)))
     ja = japanese_chars(cleaned)
     latin = len(LATIN.findall(cleaned))
     total = ja + latin

@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass
 
 from research.modules.core.language import KANA, LATIN, Language, japanese_chars, target_script_share
-from research.modules.core.grammar import CITATION_GROUP, INLINE_CODE, URL_TOKEN
+from research.modules.core.grammar import ADDRESS_TOKEN, CITATION_GROUP, INLINE_CODE
 from research.modules.text.claims import body_sentences
 
 WRONG_LANGUAGE_BELOW = 0.5  # share of the target script under which a sentence is rewritten
@@ -44,7 +44,7 @@ class SentenceLanguage:
 
 def measurable(text: str, target: Language) -> str:
     """The part of a sentence whose language is judged."""
-    text = INLINE_CODE.sub(" ", _LINK_TARGET.sub("]", URL_TOKEN.sub(" ", text)))
+    text = INLINE_CODE.sub(" ", _LINK_TARGET.sub("]", ADDRESS_TOKEN.sub(" ", text)))
     text = CITATION_GROUP.sub(" ", text)
     return _QUOTED.get(target, _QUOTED["en"]).sub(" ", text)
 
@@ -104,7 +104,7 @@ def split_sections(draft: str) -> list[Section]:
 
 def _measurable(text: str) -> str:
     text = _FENCED.sub(" ", text)
-    return CITATION_GROUP.sub(" ", URL_TOKEN.sub(" ", text))
+    return CITATION_GROUP.sub(" ", ADDRESS_TOKEN.sub(" ", text))
 
 
 def check_sections(draft: str, target: Language, threshold: float = WRONG_LANGUAGE_BELOW) -> list[Section]:

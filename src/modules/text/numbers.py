@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 
 # The project's one citation grammar: "(3287)" and "（2020年）" are data, "[1]" and "(S1)" are not.
-from research.modules.core.grammar import CITATION_GROUP, URL_TOKEN
+from research.modules.core.grammar import ADDRESS_TOKEN, CITATION_GROUP
 
 # Spaces that group digits ("3 776", "3\u2009776") and dashes that join words ("super‑step").
 _GROUPING_SPACE = re.compile(r"(?<=\d)[\u00a0\u2009\u202f\u2007 ](?=\d{3}(?!\d))")
@@ -117,7 +117,7 @@ class NumberMention:
 def prepare(text: str) -> str:
     """Citations and URLs out, digit grouping joined, NFKC, lower case, no thousands commas."""
     text = CITATION_GROUP.sub(" ", text)
-    text = URL_TOKEN.sub(" ", text)
+    text = ADDRESS_TOKEN.sub(" ", text)
     text = _GROUPING_SPACE.sub("", text).translate(_DASHES)
     text = unicodedata.normalize("NFKC", _VULGAR_AFTER_DIGIT.sub(" ", text)).lower().replace("\u2044", "/")
     return _THOUSANDS.sub(lambda m: m.group(1) + m.group(2).replace(",", ""), text)
