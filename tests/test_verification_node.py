@@ -897,6 +897,21 @@ async def test_a_sentence_that_only_says_where_to_read_is_not_part_of_the_answer
     assert not_a_claim_reason(claim.plain, claim.text, [], ProgramText()) is None
 
 
+def test_a_page_s_pointer_to_another_page_is_not_a_claim():
+    # The real 1.5B model on JSQuAD v1.3 valid a1540503p45q1 (`research bench jsquad --sample 5
+    # --seed 59`) copied the page's 「（石油ピーク参照）」 after the sentence it points from; its
+    # Summary sentence left unchecked, the Summary took it as the first supported sentence.
+    text = "- 最近はR/Pよりピーク理論で事実上の資源持続期間を表示することが多い[S1]。（石油ピーク参照）[S1]"
+    pointer = next(c for c in split_claims(text) if "参照" in c.plain)
+    assert not_a_claim_reason(pointer.plain, pointer.text, ["石油"], ProgramText()) == "about_the_source"
+    for sentence in ("(see Peak oil) [S1]", "（詳しくは石油ピークを参照）[S1]"):
+        (claim,) = split_claims(sentence)
+        assert not_a_claim_reason(claim.plain, claim.text, [], ProgramText()) == "about_the_source", sentence
+    for sentence in ("石油ピーク参照の理論は広く使われる[S1]。", "Mount Fuji is 3,776 m tall (see the survey of 2020) [S1]."):
+        (claim,) = split_claims(sentence)
+        assert not_a_claim_reason(claim.plain, claim.text, [], ProgramText()) is None, sentence
+
+
 @pytest.mark.parametrize("sentence", [
     # The real model (Qwen2.5-Coder-1.5B, 2026-11-28) rewrote the source's 「この資料は富士山の火山防災に
     # ついてまとめたものです。」 twice, each time with another subject, and both were kept as "supported".

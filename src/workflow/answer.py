@@ -103,6 +103,10 @@ _WHERE_TO_READ = re.compile(
     r"(?:(?:on|about|regarding|concerning)\s+[^.;:]{1,80})?[.]?$"
     r"|^see\s+(?:also\s+)?(?:for\s+(?:more|further)\s+(?:details|information))?[\s.]*$",
     re.IGNORECASE)
+# A page's pointer to another page, copied as a sentence of its own: 「（石油ピーク参照）」 after
+# 「…表示することが多い。」 (the real 1.5B model on JSQuAD v1.3 valid a1540503p45q1), "(see Peak oil)".
+_CROSS_REFERENCE = re.compile(r"^[(（]\s*(?:[^()（）]{1,40}?参照(?:のこと)?|see(?:\s+also)?\s+[^()（）]{1,60})\s*[)）][。.]?$",
+                              re.IGNORECASE)
 # A sentence that only announces what follows: 「…は以下の通りです」, "… are as follows".
 _LEAD_IN = re.compile(r"(以下|次)の(通り|とおり)(です|である|だ)?[。.]?$|\bas follows[.:]?$|\bthe following[.:]?$",
                       re.IGNORECASE)
@@ -574,7 +578,8 @@ def not_a_claim_reason(plain: str, text: str, titles: Iterable[str], program: Pr
     if is_filler(plain) and not _SAYS_MISSING.search(plain):
         return "filler"
     sentence = stripped.lstrip("*_ ")
-    if _ABOUT_THE_SOURCE.search(sentence) or _WHERE_TO_READ.search(sentence) or _speaks_of_a_document(sentence, titles):
+    if _ABOUT_THE_SOURCE.search(sentence) or _WHERE_TO_READ.search(sentence) or _CROSS_REFERENCE.match(sentence) \
+            or _speaks_of_a_document(sentence, titles):
         return "about_the_source"
     if addresses_reader(plain):  # a request, promotion or link a page planted is the page speaking, cited or not
         return "addresses_reader"
