@@ -944,6 +944,23 @@ async def test_a_heading_written_again_is_one_section():
     assert "江戸にも火山灰が降った[S1]" in answer and "宝永4年" in answer
 
 
+def test_a_heading_written_again_after_another_takes_its_sentences_back_to_the_first():
+    # The real 1.5B model on JSQuAD v1.3 valid a4596p46q1 (`research bench jsquad --sample 5
+    # --seed 59`): 「## 1. コンゴ共和国」, 「## 2. ポルトガル」, 「## 3. オランダ」, 「## 4. コンゴ共和国」.
+    # The second Congo heading went and its HIV figures stood under オランダ, as if the
+    # Netherlands'. They join the first Congo section.
+    from research.workflow.answer import _tidy_sections
+
+    text = ("## 結論\n\n識字率は83.8%である[S1]。\n\n## 1. コンゴ共和国\n\n識字率は83.8%である[S1]。\n\n"
+            "## 2. ポルトガル\n\nポルトガルの識字率は93.3%である[S2]。\n\n## 3. オランダ\n\n識字率は99%である[S3]。\n\n"
+            "## 4. コンゴ共和国\n\n2007年のHIV感染者は推計で79,000人である[S5]。\n")
+    tidy, _ = _tidy_sections(text, "ja", [], summary_empty=False)
+    assert tidy.count("コンゴ共和国") == 1
+    congo = tidy.split("## 1. コンゴ共和国")[1].split("## 2.")[0]
+    assert "識字率は83.8%である[S1]。" in congo and "HIV感染者" in congo
+    assert "HIV" not in tidy.split("## 3. オランダ")[1]
+
+
 async def test_an_empty_summary_takes_a_supported_sentence_of_the_findings():
     # With the real model (issue 29): the Summary's sentences were all rejected while each
     # sub-question section kept one supported sentence; the answer must still open with one.

@@ -1102,6 +1102,22 @@ def _heading_key(title: str) -> str:
     return _norm(_NUMBERING.sub("", title))
 
 
+def _join_section(lines: list[str], key: str, more: list[str]) -> None:
+    """``more`` put at the end of the section whose heading's key is ``key`` (before the next
+    heading of its level or above), in place."""
+    at = next((i for i, line in enumerate(lines)
+               if (h := _HEADING_LINE.match(line)) and _heading_key(h.group(3)) == key), None)
+    if at is None:
+        lines.extend(more)
+        return
+    level = len(_HEADING_LINE.match(lines[at]).group(2))  # type: ignore[union-attr]
+    end = next((i for i in range(at + 1, len(lines))
+                if (h := _HEADING_LINE.match(lines[i])) and len(h.group(2)) <= level), len(lines))
+    while end > at + 1 and not lines[end - 1].strip():
+        end -= 1
+    lines[end:end] = ["", *more] if more and more[0].strip() else more
+
+
 def _tidy_sections(text: str, language: Language, sub_questions: list[str], *, summary_empty: bool,
                    document_titles: Iterable[str] = ()) -> tuple[str, list[str]]:
     """Headings without placeholders, empty list items gone, a section left empty either
@@ -1110,6 +1126,10 @@ def _tidy_sections(text: str, language: Language, sub_questions: list[str], *, s
     seen_headings: set[str] = set()
     lines = text.split("\n")
     cleaned: list[str] = []
+    # The lines under a heading said again, by the first one's key: they join its section.
+    moved: dict[str, list[str]] = {}
+    target = cleaned  # where the next line goes
+    moving_level = 0  # the level of the repeated heading whose lines go to ``moved``
     counts: dict[int, int] = {}  # the numbered list's items so far, by indentation
     in_fence = False
     references_level = 0  # inside the model's own source list, under a heading of this level
@@ -1118,9 +1138,11 @@ def _tidy_sections(text: str, language: Language, sub_questions: list[str], *, s
             in_fence = not in_fence
         if in_fence:
             if not references_level:
-                cleaned.append(line)
+                target.append(line)
             continue
         heading = _HEADING_LINE.match(line)
+        if heading and moving_level and len(heading.group(2)) <= moving_level:
+            target, moving_level = cleaned, 0  # the repeated section ends here
         if references_level and (heading is None or len(heading.group(2)) > references_level):
             continue
         references_level = 0
@@ -1135,7 +1157,7 @@ def _tidy_sections(text: str, language: Language, sub_questions: list[str], *, s
             title = PLACEHOLDER.sub("", heading.group(3)).strip()
             if title != heading.group(3).strip():
                 title = _NUMBERING.sub("", title).strip()
-            if URL_IN_PROSE.search(title):
+            if ADDRESS_TOKEN.search(title):
                 # The prompt's source header copied as a heading ("Mount Fuji — http://…"):
                 # source metadata, not a theme of the answer.
                 continue
@@ -1152,10 +1174,14 @@ def _tidy_sections(text: str, language: Language, sub_questions: list[str], *, s
                 continue
             if key in seen_headings:
                 # The same heading again ("## 1. 富士山の噴火の歴史" … "## 5. 富士山の噴火の歴史", the
-                # real model): one section, its sentences together.
+                # real model): one section, its sentences together, under the first. Left where
+                # they stood they would read as the section above's: 「2007年のHIV感染者は推計で
+                # 79,000人」 of a second 「## 4. コンゴ共和国」 under 「## 3. オランダ」 (JSQuAD a4596p46q1).
+                if not moving_level:
+                    target, moving_level = moved.setdefault(key, []), len(heading.group(2))
                 continue
             seen_headings.add(key)
-            cleaned.append(f"{heading.group(1)}{heading.group(2)} {title}")
+            target.append(f"{heading.group(1)}{heading.group(2)} {title}")
             continue
         if _LIST_ITEM.match(line) or (line.strip() and not re.search(r"[^\s\[\]S0-9,]", line)):
             continue  # a list item or a line left with nothing (or only citations) in it
@@ -1169,7 +1195,9 @@ def _tidy_sections(text: str, language: Language, sub_questions: list[str], *, s
             line = f"{numbered.group(1)}{counts[depth]}{numbered.group(3)}{line[numbered.end():]}"
         elif line.strip() and not line.startswith((" ", "\t")):
             counts = {}  # a paragraph between two lists: the next one starts at 1
-        cleaned.append(line.rstrip())
+        target.append(line.rstrip())
+    for key, lines_of in moved.items():
+        _join_section(cleaned, key, lines_of)
     # Sections: drop the empty ones, or say what the sources did not give. Again until nothing
     # changes: a heading whose only content was an empty sub-heading ("### 詳細" over a
     # "#### …" whose sentences all went) is empty once that one is gone.
