@@ -897,6 +897,18 @@ async def test_a_sentence_that_only_says_where_to_read_is_not_part_of_the_answer
     assert not_a_claim_reason(claim.plain, claim.text, [], ProgramText()) is None
 
 
+def test_a_japanese_question_written_with_a_full_stop_is_not_a_claim():
+    # The real 1.5B model on JSQuAD v1.3 valid a1540503p45q1 restated the question under
+    # 「### 質問のテーマ」 as 「R/Pの指標より用いられているものは何なのか[S1]。」, kept "(未確認)".
+    for sentence in ("R/Pの指標より用いられているものは何なのか[S1]。", "富士山の最後の噴火はいつですか[S1]。"):
+        (claim,) = split_claims(sentence)
+        assert not_a_claim_reason(claim.plain, claim.text, [], ProgramText()) == "question", sentence
+    for sentence in ("なぜ噴火したのかは分かっていない[S1]。", "どの程度の被害が出るかを予測するのは難しい[S1]。",
+                     "原因は何か、まだ分かっていない[S1]。"):
+        (claim,) = split_claims(sentence)
+        assert not_a_claim_reason(claim.plain, claim.text, [], ProgramText()) is None, sentence
+
+
 def test_a_page_s_pointer_to_another_page_is_not_a_claim():
     # The real 1.5B model on JSQuAD v1.3 valid a1540503p45q1 (`research bench jsquad --sample 5
     # --seed 59`) copied the page's 「（石油ピーク参照）」 after the sentence it points from; its

@@ -103,6 +103,11 @@ _WHERE_TO_READ = re.compile(
     r"(?:(?:on|about|regarding|concerning)\s+[^.;:]{1,80})?[.]?$"
     r"|^see\s+(?:also\s+)?(?:for\s+(?:more|further)\s+(?:details|information))?[\s.]*$",
     re.IGNORECASE)
+# A Japanese question written with a full stop: an asking word, then か at the end (「R/Pの指標より
+# 用いられているものは何なのか。」, JSQuAD's own question restated by the real 1.5B model as a finding).
+# Not 「…かどうかは分からない。」 or 「…か否か」: they end otherwise.
+_QUESTION_JA = re.compile(r"(?:何|なに|なぜ|何故|どう|どこ|いつ|誰|だれ|どの|どれ|どちら|どんな|いくつ|いくら)"
+                          r"[^。？?]*?(?:の|ん)?(?:です|でしょう|だろう)?か[。．.]?$")
 # A page's pointer to another page, copied as a sentence of its own: 「（石油ピーク参照）」 after
 # 「…表示することが多い。」 (the real 1.5B model on JSQuAD v1.3 valid a1540503p45q1), "(see Peak oil)".
 _CROSS_REFERENCE = re.compile(r"^[(（]\s*(?:[^()（）]{1,40}?参照(?:のこと)?|see(?:\s+also)?\s+[^()（）]{1,60})\s*[)）][。.]?$",
@@ -573,7 +578,7 @@ def not_a_claim_reason(plain: str, text: str, titles: Iterable[str], program: Pr
     if len(letters) < 3:
         return "citation_only" if citation_labels(text) else "fragment"
     stripped = plain.rstrip().rstrip("*_ ")
-    if stripped.endswith(("?", "？")):
+    if stripped.endswith(("?", "？")) or _QUESTION_JA.search(stripped):
         return "question"
     if is_filler(plain) and not _SAYS_MISSING.search(plain):
         return "filler"
