@@ -341,3 +341,16 @@ def test_a_comparison_turned_round_is_not_supported():
                                        "delivered by two hands.", evidence) is None
     assert english_comparison_reversed("Tidal volume delivered by two hands was significantly less than that "
                                        "delivered by one hand.", evidence) is not None
+
+
+def test_a_sentence_cut_at_its_first_predicate_keeps_the_topic_of_the_whole():
+    # JSQuAD v1.3 valid a4596p46q1 (`research bench jsquad --sample 5 --seed 59`): the real 1.5B
+    # model cut its page's sentence at である; the page's topic 識字率は was read as the subject of
+    # its last clause only, the claim's roles went unconfirmed and the answer lost the gold figure.
+    source = ("2003年の推計によれば、15歳以上の国民の識字率は93.3%（男性95.5%、女性91.3%）であり、"
+              "ヨーロッパ諸国の中ではマルタに次いでセルビア・モンテネグロと並ぶ低さだった。")
+    said = _assess("2003年の推計によれば、15歳以上の国民の識字率は93.3%（男性95.5%、女性91.3%）である[S1]。", source)
+    assert (said.outcome, said.reason) == ("supported", "supported")
+    # Another subject put to that clause is still not confirmed.
+    other = _assess("2003年の推計によれば、ヨーロッパ諸国は93.3%（男性95.5%、女性91.3%）である[S1]。", source)
+    assert other.outcome != "supported"
