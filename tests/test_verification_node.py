@@ -973,6 +973,23 @@ def test_a_heading_written_again_after_another_takes_its_sentences_back_to_the_f
     assert "HIV" not in tidy.split("## 3. オランダ")[1]
 
 
+async def test_an_empty_summary_takes_the_finding_that_names_what_was_asked():
+    # The real 1.5B model on JSQuAD v1.3 valid a14985p17q1 (`research bench jsquad --sample 6 --seed
+    # 60`): its Summary 「第22回総選挙は1946年4月22日行われた。」 cited nothing and left; the Summary
+    # then took the first supported sentence of the findings, about the 47th election of 2014.
+    source = ("# 日本共産党\n\n第47回衆議院議員総選挙（2014年12月14日投開票）でも「自共対決」と銘打ち活発に活動。"
+              "その結果、前回の2倍以上の21議席を獲得した。1946年4月の第22回総選挙では5議席を獲得し、"
+              "初めて帝国議会に議席を得た。")
+    draft = ("## 結論\n第22回総選挙は1946年4月22日行われた。\n\n## 1. 自共対決\n"
+             "第47回衆議院議員総選挙（2014年12月14日投開票）でも「自共対決」と銘打ち活発に活動[S1]。"
+             "その結果、前回の2倍以上の21議席を獲得した[S1]。\n\n## 2. 帝国議会\n"
+             "1946年4月の第22回総選挙では5議席を獲得し、初めて帝国議会に議席を得た[S1]。\n")
+    verification = await _gil_answer(draft, "第22回総選挙はいつ行われたか。", "ja", source)
+    answer = verification["annotated_draft"]
+    assert answer.startswith("## 結論\n1946年4月の第22回総選挙では5議席を獲得し、初めて帝国議会に議席を得た[S1]。"), answer
+    assert "第47回衆議院議員総選挙" in answer  # still a finding, not the headline
+
+
 async def test_an_empty_summary_takes_a_supported_sentence_of_the_findings():
     # With the real model (issue 29): the Summary's sentences were all rejected while each
     # sub-question section kept one supported sentence; the answer must still open with one.

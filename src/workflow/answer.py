@@ -655,9 +655,9 @@ def assemble_answer(
     _drop_answer_words_without_an_answer_under_them(edits, question, language)
     _drop_answer_words_the_sentence_denies(edits, question, language)
     if summary and not kept_summary:
-        kept_summary, lifted = _fill_the_empty_summary(edits)
+        kept_summary, lifted = _fill_the_empty_summary(edits, question)
     elif kept_summary and edits.status.get(kept_summary[0]) == "not_checked":
-        lifted = _lead_with_a_supported_sentence(edits, kept_summary, language)
+        lifted = _lead_with_a_supported_sentence(edits, kept_summary, language, question)
 
     # The headline of a yes/no question is checked hardest (issue 44): a yes or a no stands
     # only on a supported sentence, and a headline the sources contradict is said, with them.
@@ -817,18 +817,25 @@ def _drop_answer_words_the_sentence_denies(edits: _Edits, question: str, languag
             edits.replacement[s] = _without_answer_word(text)
 
 
-def _fill_the_empty_summary(edits: _Edits) -> tuple[list[int], bool]:
-    """An empty Summary takes the first supported sentence of a finding that keeps another:
-    the Summary's kept sentences then, and whether one was lifted."""
+def _fill_the_empty_summary(edits: _Edits, question: str = "") -> tuple[list[int], bool]:
+    """An empty Summary takes the supported sentence of a finding that names most of what the
+    question asks (the first of a finding that keeps another, where several name as much):
+    the Summary's kept sentences then, and whether one was lifted. One that names none of it
+    does not lead: 「第47回衆議院議員総選挙…でも「自共対決」と銘打ち活発に活動」 was the headline to
+    「第22回総選挙はいつ行われたか。」 (the real 1.5B model, JSQuAD v1.3 valid a14985p17q1)."""
     summary_section = edits.summary_section
     by_section: dict[str, list[int]] = {}
     for s, _, section in edits.sentences:
         if section != summary_section and edits.status.get(s) == "supported" and edits.by_start.get(s):
             by_section.setdefault(section, []).append(s)
-    # Else the first supported sentence of any finding: its section, left empty, then goes
-    # without a "not given" line, since the Summary now says it.
-    donor = next((starts[0] for starts in by_section.values() if len(starts) >= 2), None) \
-        or next((starts[0] for starts in by_section.values()), None)
+    # The first sentence of a finding with another comes first; then the first of any finding
+    # (its section, left empty, then goes without a "not given" line: the Summary says it); then
+    # the others, which do not point back at a sentence before them.
+    order = [starts[0] for starts in by_section.values() if len(starts) >= 2] \
+        + [starts[0] for starts in by_section.values() if len(starts) == 1] \
+        + [s for starts in by_section.values() for s in starts[1:]
+           if not opens_pointing_back(plain_text(edits.replacement.get(s) or ""))]
+    donor = _naming_most(edits, order, question)
     if donor is None:
         return [], False
     donor_section = edits.section_of(donor)
@@ -840,12 +847,33 @@ def _fill_the_empty_summary(edits: _Edits) -> tuple[list[int], bool]:
     return [first], True
 
 
+_FIGURE_RUN = re.compile(r"\d+(?:[.,]\d+)*")
+
+
+def _naming_most(edits: _Edits, order: list[int], question: str) -> int | None:
+    """Of the sentences ``order`` lists, the first that names what ``question`` asks about and
+    every figure it gives (「第22回総選挙」 tells the 22nd from the 47th), else the first that names
+    any of it; None when none does (the first one when the question names nothing)."""
+    asked = _asked_terms(question) if question.strip() else set()
+    figures = set(_FIGURE_RUN.findall(question))
+
+    def text_of(start: int) -> str:
+        return strip_citations(edits.replacement.get(start) or edits.by_start[start][0].plain)
+
+    naming = [s for s in order if asked & _content_terms(text_of(s))]
+    with_figures = [s for s in naming if figures <= set(_FIGURE_RUN.findall(text_of(s)))] if figures else []
+    if not asked:
+        return next(iter(order), None)
+    return next(iter(with_figures or naming), None)
+
+
 def _any_supported(edits: _Edits) -> bool:
     """Whether any sentence the answer keeps was decided supported."""
     return any(edits.status.get(s) == "supported" and edits.replacement.get(s) for s, _, _ in edits.sentences)
 
 
-def _lead_with_a_supported_sentence(edits: _Edits, kept_summary: list[int], language: Language) -> bool:
+def _lead_with_a_supported_sentence(edits: _Edits, kept_summary: list[int], language: Language,
+                                    question: str = "") -> bool:
     """"Not checked" never leads: supported sentences of the Summary come first, and where the
     Summary has none, the first supported sentence of the findings is moved up to lead it
     (True when one was)."""
@@ -863,9 +891,12 @@ def _lead_with_a_supported_sentence(edits: _Edits, kept_summary: list[int], lang
     texts = [replacement[s] for s in ordered]
     for s, new in zip(kept_summary, texts):
         replacement[s] = new
-    donor = next((s for s, _, section in edits.sentences if section != edits.summary_section
-                  and status.get(s) == "supported" and edits.by_start.get(s) and replacement.get(s)
-                  and not opens_pointing_back(plain_text(replacement[s]))), None)
+    donors = [s for s, _, section in edits.sentences if section != edits.summary_section
+              and status.get(s) == "supported" and edits.by_start.get(s) and replacement.get(s)
+              and not opens_pointing_back(plain_text(replacement[s]))]
+    # The one that names most of what was asked (a not-checked sentence never leads: the first
+    # supported one, where none names any of it).
+    donor = _naming_most(edits, donors, question) or next(iter(donors), None)
     if status.get(ordered[0]) == "supported" or donor is None:
         return False
     donor_section = edits.section_of(donor)
