@@ -354,3 +354,18 @@ def test_a_sentence_cut_at_its_first_predicate_keeps_the_topic_of_the_whole():
     # Another subject put to that clause is still not confirmed.
     other = _assess("2003年の推計によれば、ヨーロッパ諸国は93.3%（男性95.5%、女性91.3%）である[S1]。", source)
     assert other.outcome != "supported"
+
+
+def test_a_topic_narrowed_to_a_part_of_what_its_sentence_speaks_of_is_not_supported():
+    # JSQuAD v1.3 valid a203796p0q0 (`research bench jsquad --sample 6 --seed 60`): the real 1.5B
+    # model said of 同君連合の構成国 (its member states) what the page says of 同君連合, with 独立した
+    # and 構成国 from the page's next sentence: every word on the page, so it was supported.
+    source = ("# 同君連合\n\n同君連合（どうくんれんごう）は、複数の君主国の君主が同一人物である状態・体制のことである。"
+              "同君連合の形態は大きく2つに分けることができる。同君連合の各構成国がそれぞれ独立した主権をもち続ける"
+              "人的同君連合と、各構成国を超えた中央政府が置かれて一元的にコントロールされる物的同君連合の2つである。")
+    narrowed = _assess("同君連合の構成国は、複数の独立した君主国の君主が同一人物である状態・体制のことである[S1]。", source)
+    assert (narrowed.outcome, narrowed.reason) == ("uncertain", "roles_unconfirmed")
+    # What the page says of 同君連合, and of its 形態 where it says so, stays supported.
+    for claim in ("同君連合は、複数の君主国の君主が同一人物である状態・体制のことである[S1]。",
+                  "同君連合の形態は大きく2つに分けることができる[S1]。"):
+        assert _outcome(claim, source) == "supported", claim

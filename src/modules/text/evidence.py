@@ -1315,6 +1315,42 @@ def topic_unconfirmed(read: ClaimEvidence) -> Finding | None:
     return Finding("uncertain", "roles_unconfirmed")
 
 
+_BRACKETED = re.compile(r"[（(][^（）()]*[）)]")
+
+
+def topic_made_narrower(read: ClaimEvidence) -> Finding | None:
+    """A Japanese claim whose topic is a part of what its passage's sentence is about (「AのBは…」
+    where that sentence says 「Aは…」 and names no B): 「同君連合の構成国は、…同一人物である状態・体制の
+    ことである」 against 「同君連合は、…同一人物である状態・体制のことである」 (the real 1.5B model,
+    JSQuAD v1.3 valid a203796p0q0), every word on the page, 構成国 from another sentence. Left to
+    the judge, never supported: the sentence says it of A, not of A's B."""
+    if read.language != "ja" or not read.assembled:
+        return None
+    claim = read.claim.strip()
+    match = TOPIC_JA.match(claim)
+    if match is None or "の" not in match.group("topic"):
+        return None
+    topic = [t.text for t in terms(match.group("topic")) if t.key and t.text in read.words]
+    rest = {t.text for t in terms(claim[match.end():]) if t.key} - set(topic)
+    if len(topic) < 2 or len(rest) < 2:
+        return None
+    head = topic[-1]
+    narrowed = False
+    for passage in read.assembled:
+        for start, end in sentence_spans(passage.text):
+            sentence = passage.text[start:end]
+            said = _sentence_terms(sentence)
+            if len(rest & said) <= _TOPIC_SAID_WITH * len(rest):
+                continue
+            own = TOPIC_JA.match(sentence.strip())
+            # Without a reading in brackets: 「同君連合（どうくんれんごう）」 is 同君連合.
+            own_topic = {t.text for t in terms(_BRACKETED.sub("", own.group("topic"))) if t.key} if own else set()
+            if head in said or head in passage.headings or not own_topic or not own_topic < set(topic):
+                return None  # said of the claim's own topic, or of no topic this reads
+            narrowed = True
+    return Finding("uncertain", "roles_unconfirmed") if narrowed else None
+
+
 # The end of an English sentence's subject: its first auxiliary or copula ("The Hōei eruption| was
 # added …"); a sentence whose own subject is a pronoun takes it from the sentence before.
 _SUBJECT_END_EN = re.compile(r"\b(?:is|was|are|were|has|have|had|will|would|can|could|may|might|became|becomes)\b")
@@ -1432,6 +1468,7 @@ CHECKS: tuple[Callable[[ClaimEvidence], Finding | None], ...] = (
     negation_differs,
     stance_differs,
     topic_unconfirmed,
+    topic_made_narrower,
     subject_exchanged,
     roles_unconfirmed,
     value_unbound,
