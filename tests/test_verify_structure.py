@@ -369,3 +369,15 @@ def test_a_topic_narrowed_to_a_part_of_what_its_sentence_speaks_of_is_not_suppor
     for claim in ("同君連合は、複数の君主国の君主が同一人物である状態・体制のことである[S1]。",
                   "同君連合の形態は大きく2つに分けることができる[S1]。"):
         assert _outcome(claim, source) == "supported", claim
+
+
+def test_an_ordinal_is_not_the_day_of_a_date():
+    # JSQuAD v1.3 valid a14985p17q1 (`research bench jsquad --sample 6 --seed 60`): the real 1.5B
+    # model gave the 22nd election a day, 「1946年4月22日」, that its page does not give; the bare 22
+    # of 「第22回」 was taken for it, so the sentence stayed in the Summary "not checked".
+    source = "# 日本共産党\n\n1946年4月の第22回総選挙では5議席を獲得し、初めて帝国議会に議席を得た。"
+    day = _assess("第22回総選挙は1946年4月22日行われた[S1]。", source)
+    assert (day.outcome, day.reason) == ("uncertain", "number_missing")
+    assert _outcome("1946年4月の第22回総選挙では5議席を獲得した[S1]。", source) == "supported"
+    changed = _assess("1946年4月の第23回総選挙では5議席を獲得した[S1]。", source)
+    assert (changed.outcome, changed.reason) == ("unsupported", "number_mismatch")
