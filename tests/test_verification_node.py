@@ -990,6 +990,21 @@ async def test_an_empty_summary_takes_the_finding_that_names_what_was_asked():
     assert "第47回衆議院議員総選挙" in answer  # still a finding, not the headline
 
 
+async def test_an_empty_summary_takes_no_finding_without_the_figure_the_question_names():
+    # The same question run again (a14985p17q1): the findings' only supported sentence spoke of
+    # 「第41回衆議院議員総選挙」 and 2014. It names 総選挙 but not the 22nd: the Summary quotes the
+    # source's sentence on the 22nd instead.
+    source = ("# 日本共産党\n\n第47回衆議院議員総選挙（2014年12月14日投開票）でも「自共対決」と銘打ち活発に活動。"
+              "比例の得票数は11.37%、小選挙区でも1996年の第41回衆議院議員総選挙以来18年ぶりに議席を獲得した。"
+              "1946年4月の第22回総選挙では5議席を獲得し、初めて帝国議会に議席を得た。")
+    draft = ("## 結論\n第22回総選挙は1946年4月22日行われた[S1]。\n\n## 詳細\n"
+             "- 比例の得票数は11.37%、小選挙区でも1996年の第41回衆議院議員総選挙以来18年ぶりに議席を獲得した[S1]。\n")
+    answer = (await _gil_answer(draft, "第22回総選挙はいつ行われたか。", "ja", source))["annotated_draft"]
+    summary = answer.split("## 詳細")[0]
+    assert "«1946年4月の第22回総選挙では5議席を獲得し、初めて帝国議会に議席を得た。»[S1]" in summary, answer
+    assert "比例" not in summary and "4月22日" not in answer
+
+
 async def test_an_empty_summary_takes_a_supported_sentence_of_the_findings():
     # With the real model (issue 29): the Summary's sentences were all rejected while each
     # sub-question section kept one supported sentence; the answer must still open with one.

@@ -835,7 +835,9 @@ def _fill_the_empty_summary(edits: _Edits, question: str = "") -> tuple[list[int
         + [starts[0] for starts in by_section.values() if len(starts) == 1] \
         + [s for starts in by_section.values() for s in starts[1:]
            if not opens_pointing_back(plain_text(edits.replacement.get(s) or ""))]
-    donor = _naming_most(edits, order, question)
+    # A question's figure is what it asks about: none that gives it leads (the sentence of the
+    # sources that names it is quoted instead, ``on_the_question``).
+    donor = _naming_most(edits, order, question, figures_needed=True)
     if donor is None:
         return [], False
     donor_section = edits.section_of(donor)
@@ -850,20 +852,23 @@ def _fill_the_empty_summary(edits: _Edits, question: str = "") -> tuple[list[int
 _FIGURE_RUN = re.compile(r"\d+(?:[.,]\d+)*")
 
 
-def _naming_most(edits: _Edits, order: list[int], question: str) -> int | None:
+def _naming_most(edits: _Edits, order: list[int], question: str, *, figures_needed: bool = False) -> int | None:
     """Of the sentences ``order`` lists, the first that names what ``question`` asks about and
-    every figure it gives (「第22回総選挙」 tells the 22nd from the 47th), else the first that names
-    any of it; None when none does (the first one when the question names nothing)."""
+    every figure it gives (「第22回総選挙」 tells the 22nd from the 47th), else, unless
+    ``figures_needed``, the first that names any of it; None when none does (the first one when
+    the question names nothing)."""
     asked = _asked_terms(question) if question.strip() else set()
     figures = set(_FIGURE_RUN.findall(question))
 
     def text_of(start: int) -> str:
         return strip_citations(edits.replacement.get(start) or edits.by_start[start][0].plain)
 
-    naming = [s for s in order if asked & _content_terms(text_of(s))]
-    with_figures = [s for s in naming if figures <= set(_FIGURE_RUN.findall(text_of(s)))] if figures else []
     if not asked:
         return next(iter(order), None)
+    naming = [s for s in order if asked & _content_terms(text_of(s))]
+    with_figures = [s for s in naming if figures <= set(_FIGURE_RUN.findall(text_of(s)))]
+    if figures and figures_needed:
+        return next(iter(with_figures), None)
     return next(iter(with_figures or naming), None)
 
 
