@@ -1005,6 +1005,22 @@ async def test_an_empty_summary_takes_no_finding_without_the_figure_the_question
     assert "比例" not in summary and "4月22日" not in answer
 
 
+async def test_an_empty_summary_never_opens_with_a_sentence_that_points_back():
+    # The real 1.5B model on JSQuAD v1.3 valid a18783p6q0 (`research bench jsquad --sample 6 --seed
+    # 60`): its Summary left as not checked, the Summary took the first supported finding,
+    # 「これは、打楽器の音楽を特徴づけるための言葉です」, which points at a sentence no longer before it.
+    source = ("# スイング\n\nこれは、ハイハットの独特なリズムを表す打楽器の言葉です。"
+              "スイングは、打楽器の音楽を特徴づけるための言葉です。")
+    question = "打楽器の音楽を特徴づける言葉は何か"
+    draft = ("## 結論\nジャズの起源は1890年代のシカゴである。\n\n## 詳細\n"
+             "これは、ハイハットの独特なリズムを表す打楽器の言葉です[S1]。スイングは、打楽器の音楽を特徴づけるための言葉です[S1]。\n")
+    ledger = [dict(LEDGER[0], label="S1", language="ja", suspicious=False, markdown=source)]
+    state = dict(_state(draft), documents=ledger, question=question,
+                 plan=[{"question": question, "queries": [{"text": "打楽器 音楽 言葉", "language": "ja"}]}])
+    answer = (await _verify(state, _deps(FakeModel(), loops=0)[0]))["verification"]["annotated_draft"]
+    assert answer.startswith("## 結論\nスイングは、打楽器の音楽を特徴づけるための言葉です[S1]。"), answer
+
+
 async def test_an_empty_summary_takes_a_supported_sentence_of_the_findings():
     # With the real model (issue 29): the Summary's sentences were all rejected while each
     # sub-question section kept one supported sentence; the answer must still open with one.
