@@ -1021,6 +1021,25 @@ async def test_an_empty_summary_never_opens_with_a_sentence_that_points_back():
     assert answer.startswith("## 結論\nスイングは、打楽器の音楽を特徴づけるための言葉です[S1]。"), answer
 
 
+async def test_a_figure_said_to_come_from_a_source_its_passage_is_not_leaves_the_answer():
+    # The real 1.5B model (bench_answers.py --ollama, "Which port does Ollama listen on locally?"):
+    # "The Ollama FAQ [S3] states that the Port of Yokohama opened to foreign trade in 1859", S3 a
+    # page on Yokohama. No judge decided it; what it says the figure comes from is not its passage.
+    s1 = ("# Ollama FAQ\n\nBy default, Ollama listens on port 11434 of the local machine and serves its API there.")
+    s3 = "# Port of Yokohama\n\nThe Port of Yokohama opened to foreign trade in 1859."
+    ledger = [dict(LEDGER[0], label="S1", language="en", suspicious=False, markdown=s1, title="Ollama FAQ"),
+              dict(LEDGER[0], label="S3", language="en", suspicious=False, markdown=s3, title="Port of Yokohama")]
+    draft = ("## Summary\nOllama listens on port 11434 of the local machine [S1].\n\n### Ollama's Port of Yokohama\n"
+             "The Ollama FAQ [S3] states that the Port of Yokohama opened to foreign trade in 1859.\n")
+    question = "Which port does Ollama listen on locally?"
+    state = dict(_state(draft, language="en"), documents=ledger, question=question,
+                 plan=[{"question": question, "queries": [{"text": "ollama port", "language": "en"}]}])
+    verification = (await _verify(state, _deps(FakeModel(), loops=0)[0]))["verification"]
+    (said,) = [c for c in verification["claims"] if "Yokohama" in c["text"]]
+    assert said["removed"] and said["state"] == "not_checked"
+    assert "Yokohama" not in verification["annotated_draft"] and "11434" in verification["annotated_draft"]
+
+
 async def test_an_empty_summary_takes_a_supported_sentence_of_the_findings():
     # With the real model (issue 29): the Summary's sentences were all rejected while each
     # sub-question section kept one supported sentence; the answer must still open with one.

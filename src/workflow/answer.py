@@ -374,7 +374,11 @@ def _figures(text: str) -> set[str]:
 # Where a sentence's subject ends: the first topic or subject particle outside quotation marks, or
 # the first auxiliary or copula of an English sentence.
 _SUBJECT_END_JA = re.compile(r"(?:は|が)(?![^「」『』]*[」』])")
-_SUBJECT_END_EN = re.compile(r"\b(?:is|was|are|were|has|have|had|will|would|can|could|may|might|does|did)\b", re.IGNORECASE)
+# Or the verb that reports what a source says: "The Ollama FAQ [S3] states that the Port of Yokohama
+# opened … in 1859" speaks of what the FAQ says (the real 1.5B model, bench_answers.py, S3 a page on
+# Yokohama): a source its passage does not name is what it leaves out.
+_SUBJECT_END_EN = re.compile(r"\b(?:is|was|are|were|has|have|had|will|would|can|could|may|might|does|did"
+                             r"|states|says|notes|reports|writes|explains|mentions|claims)\b", re.IGNORECASE)
 
 
 def _subject_terms(text: str) -> set[str]:
