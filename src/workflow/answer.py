@@ -822,11 +822,12 @@ def _drop_answer_words_the_sentence_denies(edits: _Edits, question: str, languag
 
 
 def _fill_the_empty_summary(edits: _Edits, question: str = "") -> tuple[list[int], bool]:
-    """An empty Summary takes the supported sentence of a finding that names most of what the
-    question asks (the first of a finding that keeps another, where several name as much):
-    the Summary's kept sentences then, and whether one was lifted. One that names none of it
-    does not lead: 「第47回衆議院議員総選挙…でも「自共対決」と銘打ち活発に活動」 was the headline to
-    「第22回総選挙はいつ行われたか。」 (the real 1.5B model, JSQuAD v1.3 valid a14985p17q1)."""
+    """An empty Summary takes a supported sentence of a finding that names what the question
+    asks about and every figure it gives (``_naming_the_question``; the first of a finding that
+    keeps another comes first): the Summary's kept sentences then, and whether one was lifted.
+    One that does not name them does not lead: 「第47回衆議院議員総選挙…でも「自共対決」と銘打ち活発に
+    活動」 was the headline to 「第22回総選挙はいつ行われたか。」 (the real 1.5B model, JSQuAD v1.3
+    valid a14985p17q1)."""
     summary_section = edits.summary_section
     by_section: dict[str, list[int]] = {}
     for s, _, section in edits.sentences:
@@ -842,7 +843,7 @@ def _fill_the_empty_summary(edits: _Edits, question: str = "") -> tuple[list[int
              if not opens_pointing_back(plain_text(edits.replacement.get(s) or edits.by_start[s][0].text))]
     # A question's figure is what it asks about: none that gives it leads (the sentence of the
     # sources that names it is quoted instead, ``on_the_question``).
-    donor = _naming_most(edits, order, question, figures_needed=True)
+    donor = _naming_the_question(edits, order, question, figures_needed=True)
     if donor is None:
         return [], False
     donor_section = edits.section_of(donor)
@@ -857,7 +858,7 @@ def _fill_the_empty_summary(edits: _Edits, question: str = "") -> tuple[list[int
 _FIGURE_RUN = re.compile(r"\d+(?:[.,]\d+)*")
 
 
-def _naming_most(edits: _Edits, order: list[int], question: str, *, figures_needed: bool = False) -> int | None:
+def _naming_the_question(edits: _Edits, order: list[int], question: str, *, figures_needed: bool = False) -> int | None:
     """Of the sentences ``order`` lists, the first that names what ``question`` asks about and
     every figure it gives (「第22回総選挙」 tells the 22nd from the 47th), else, unless
     ``figures_needed``, the first that names any of it; None when none does (the first one when
@@ -906,7 +907,7 @@ def _lead_with_a_supported_sentence(edits: _Edits, kept_summary: list[int], lang
               and not opens_pointing_back(plain_text(replacement[s]))]
     # The one that names most of what was asked (a not-checked sentence never leads: the first
     # supported one, where none names any of it).
-    donor = _naming_most(edits, donors, question) or next(iter(donors), None)
+    donor = _naming_the_question(edits, donors, question) or next(iter(donors), None)
     if status.get(ordered[0]) == "supported" or donor is None:
         return False
     donor_section = edits.section_of(donor)
