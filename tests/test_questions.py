@@ -136,13 +136,21 @@ def test_a_question_for_a_name_or_a_value_is_told_from_one_for_an_explanation(qu
     # PubMedQA 19155657's question and the model's "Yes" on a sentence about event risk.
     ("Does accompanying metabolic syndrome contribute to heart dimensions in hypertensive patients?",
      "Yes, metabolic syndrome is associated with increased risk for cardiovascular events.", "en", True),
-    # Three terms are too few to tell: "satisfactory" is not "satisfying" to the stemmer.
+    # Three terms are too few to tell, and its last word, "satisfying", is said as "satisfactory".
     ("Nasal fractures: is closed reduction satisfying?",
      "Yes, closed reduction is generally considered satisfactory for nasal fractures.", "en", False),
     ("Python 3.14でフリースレッド版は既定のビルドになりましたか？",
      "はい、Python 3.14でフリースレッド版は既定のビルドになりました。", "ja", False),
     ("Python 3.14でフリースレッド版は既定のビルドになりましたか？", "はい、Python 3.14が公開されました。", "ja", True),
     ("What is the height of Mount Fuji?", "Yes, Mount Fuji is 3,776 m high.", "en", False),  # not a yes/no question
+    # PubMedQA 20488985 (`research bench pubmedqa --sample 4 --seed 61`, the real 1.5B model): a yes
+    # that there are equations, to whether they are applicable (its abstract: a new one was needed).
+    ("Estimation of basal metabolic rate in Chinese: are the current prediction equations applicable?",
+     "Yes, there are current prediction equations for basal metabolic rate in Chinese [S1].", "en", True),
+    ("Estimation of basal metabolic rate in Chinese: are the current prediction equations applicable?",
+     "No, the current prediction equations are not applicable to Chinese adults [S1].", "en", False),
+    # What is said of the subject ends the question only where no place or time follows it.
+    ("Is the GIL gone in Python 3.14?", "No. The default build still has the GIL [S1].", "en", False),
 ])
 def test_a_yes_or_no_on_words_that_leave_out_what_was_asked(question, sentence, language, expected):
     assert answers_another_question(question, sentence, language) is expected

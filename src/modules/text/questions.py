@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from research.modules.core.language import Language
-from research.modules.text.analyser import stem, term_set
+from research.modules.text.analyser import stem, term_set, terms
 from research.modules.text.polarity import affirms, clause_conflict, negated
 from research.modules.text.structure import contrasting
 
@@ -163,10 +163,35 @@ def answers_another_question(question: str, sentence: str, language: Language) -
     opened = answer_word(sentence)
     if opened is None or not is_yes_no(question, language):
         return False
-    asked = term_set(as_statement(question, language))
+    statement = as_statement(question, language)
+    asked = term_set(statement)
+    said = term_set(opened[2])
+    if language == "en" and _PUT_WITH_A_COPULA.match(_asked_part(" ".join(question.split()))):
+        # "Are the current prediction equations applicable?": what is said of the subject comes
+        # last, and a yes over a sentence without it answers another question ("Yes, there are
+        # current prediction equations for basal metabolic rate in Chinese", PubMedQA 20488985,
+        # the real 1.5B model; the study found them not applicable to Chinese adults).
+        # Only where the statement ends with it: not "the GIL gone in Python 3.14", whose last
+        # words are a place, nor a predicate said in another form (satisfying / satisfactory).
+        words = _EN_WORD.findall(statement.lower())
+        last = [t.text for t in terms(statement)]
+        if len(last) >= 2 and not _PREPOSITIONS & set(words[-3:]) \
+                and not any(_same_stem(last[-1], other) for other in said):
+            return True
     if len(asked) < _TERMS_TO_TELL:
         return False
-    return len(asked & term_set(opened[2])) * 3 < len(asked) * 2
+    return len(asked & said) * 3 < len(asked) * 2
+
+
+# A question put with a copula ("Is/Are … <what is said of it>?"), whose last word says it.
+_PUT_WITH_A_COPULA = re.compile(r"^\W*(?:is|are|was|were)\b", re.IGNORECASE)
+_PREPOSITIONS = frozenset("in on at for of to with by from during after before among than between into over under "
+                          "within without across against".split())
+
+
+def _same_stem(a: str, b: str) -> bool:
+    """Two stems of one word in other forms: satisfi / satisfactori share their first five letters."""
+    return a == b or (len(a) >= 5 and len(b) >= 5 and a[:5] == b[:5])
 
 
 _TERMS_TO_TELL = 4  # a shorter proposition ("Is closed reduction satisfying?") is not judged so
