@@ -381,3 +381,25 @@ def test_an_ordinal_is_not_the_day_of_a_date():
     assert _outcome("1946年4月の第22回総選挙では5議席を獲得した[S1]。", source) == "supported"
     changed = _assess("1946年4月の第23回総選挙では5議席を獲得した[S1]。", source)
     assert (changed.outcome, changed.reason) == ("unsupported", "number_mismatch")
+
+
+def test_a_study_s_stated_aim_is_not_what_it_found():
+    # PubMedQA 15112004 (`research bench pubmedqa --sample 4 --seed 61`): the real 1.5B model wrote
+    # the abstract's aim as its finding and headlined it, supported; the study found no home-prepared
+    # replacement milk adequate (gold: no). PubMedQA 20871246's objectives sentence likewise.
+    aim = ("The study aim was to explore suitability of the 2001 feeding recommendations for infants of "
+           "HIV-infected mothers for a rural region in KwaZulu Natal, South Africa specifically with respect "
+           "to adequacy of micronutrients and essential fatty acids, cost, and preparation times of replacement milks.")
+    found = _assess("The study found that the 2001 feeding recommendations were suitable for infants of HIV-infected "
+                    "mothers for a rural region in KwaZulu Natal, South Africa, with respect to adequacy of "
+                    "micronutrients and essential fatty acids, cost, and preparation times of replacement milks [S1].", aim)
+    assert (found.outcome, found.reason) == ("uncertain", "hedge_dropped")
+    objectives = ("The objectives of this study were to evaluate the ability of the Young-Burgess classification "
+                  "system to predict mortality, transfusion requirements, and nonorthopaedic injuries in patients "
+                  "with pelvic ring fractures.")
+    predicts = _assess("The Young-Burgess classification system can predict mortality, transfusion requirements, and "
+                       "nonorthopaedic injuries in patients with pelvic ring fractures [S1].", objectives)
+    assert predicts.outcome != "supported"
+    # Said as the aim it is, it is what the abstract says.
+    assert _outcome("The study explored the suitability of the 2001 feeding recommendations for infants of "
+                    "HIV-infected mothers in KwaZulu Natal, South Africa [S1].", aim) == "supported"

@@ -131,7 +131,14 @@ _OPEN_QUESTION_EN = re.compile(
     # "We aimed to study the association between HCMV infection and hypertension" (PubMedQA
     # 22768311): the association is what was studied, not what was found.
     r"|(?:aim(?:ed|s)? to|sought to|set out to) (?:study|evaluate|assess|investigate|examine|explore|determine|"
-    r"describe|compare) the (?:association|relationship|link|correlation|effect|impact|role))\b", re.IGNORECASE)
+    r"describe|compare) the (?:association|relationship|link|correlation|effect|impact|role)"
+    # "The study aim was to explore suitability of the 2001 feeding recommendations …" (PubMedQA
+    # 15112004: none of the replacement milks was adequate), "The objectives of this study were to
+    # evaluate the ability of the Young-Burgess classification system to predict …" (PubMedQA
+    # 20871246): a study's stated aim, which the real 1.5B model wrote as what it found.
+    r"|(?:aim|objective|purpose|goal)s? (?:of (?:this|the|our|the present) (?:study|trial|work|analysis|review) )?"
+    r"(?:was|were|is|are) to (?:explore|evaluate|assess|investigate|examine|determine|test|study|establish|"
+    r"clarify|compare|describe|analy[sz]e|identify|estimate|measure))\b", re.IGNORECASE)
 _REPORTS_A_QUESTION_EN = re.compile(
     r"\b(?:whether|if|unclear|unknown|uncertain|undetermined|to be seen|investigat\w*|determin\w*|evaluat\w*|assess\w*|"
     r"examin\w*|explor\w*|studied|stud(?:y|ies) (?:of|on|into)|(?:looks?|looked|search\w*) for)\b", re.IGNORECASE)
