@@ -855,16 +855,13 @@ def _fill_the_empty_summary(edits: _Edits, question: str = "") -> tuple[list[int
     return [first], True
 
 
-_FIGURE_RUN = re.compile(r"\d+(?:[.,]\d+)*")
-
-
 def _naming_the_question(edits: _Edits, order: list[int], question: str, *, figures_needed: bool = False) -> int | None:
     """Of the sentences ``order`` lists, the first that names what ``question`` asks about and
     every figure it gives (「第22回総選挙」 tells the 22nd from the 47th), else, unless
     ``figures_needed``, the first that names any of it; None when none does (the first one when
     the question names nothing)."""
     asked = _asked_terms(question) if question.strip() else set()
-    figures = set(_FIGURE_RUN.findall(question))
+    figures = _figures(question)
 
     def text_of(start: int) -> str:
         return strip_citations(edits.replacement.get(start) or edits.by_start[start][0].plain)
@@ -872,7 +869,7 @@ def _naming_the_question(edits: _Edits, order: list[int], question: str, *, figu
     if not asked:
         return next(iter(order), None)
     naming = [s for s in order if asked & _content_terms(text_of(s))]
-    with_figures = [s for s in naming if figures <= set(_FIGURE_RUN.findall(text_of(s)))]
+    with_figures = [s for s in naming if figures <= _figures(text_of(s))]
     if figures and figures_needed:
         return next(iter(with_figures), None)
     return next(iter(with_figures or naming), None)

@@ -137,7 +137,8 @@ def _clauses(sentence: str, language: Language) -> list[str]:
 
 
 # Years, versions and counts as written: a sentence about Python 3.13 says nothing of 3.14.
-_FIGURE = re.compile(r"\d+(?:[.,]\d+)*")
+# A figure as written ("3.14", "3,776"): what the alignment requires of both sides (questions.py too).
+FIGURE = re.compile(r"\d+(?:[.,]\d+)*")
 
 
 def _words(text: str) -> frozenset[str]:
@@ -293,7 +294,7 @@ def _whole_claim_conflict(claim: str, passage: str, language: Language) -> Confl
         said = _acronyms_as_written(claim, sentence)
         if said not in readings:
             readings[said] = _ClaimReading(_key(said) - STATUS_TERMS or _content(said), _clauses(said, language),
-                                           set(_FIGURE.findall(said)))
+                                           set(FIGURE.findall(said)))
         conflict = _sentence_conflict(readings[said], passage, sentence, language)
         if conflict is not None:
             return conflict
@@ -307,7 +308,7 @@ def _sentence_conflict(claim: _ClaimReading, passage: str, sentence: str, langua
     sentence_words = _words(sentence)
     if len(claim_key & sentence_words) < max(1, _SENTENCE_ALIGNED * len(claim_key)):
         return None
-    if not figures <= set(_FIGURE.findall(sentence)):
+    if not figures <= set(FIGURE.findall(sentence)):
         return None  # another year or version: another thing's status
     passage_clauses = _clauses(sentence, language)
     for said in claim_clauses:
@@ -396,9 +397,9 @@ def _affirmed_elsewhere(said: str, passage: str, denying: str, language: Languag
     default build" when the passage also says the first word for word."""
     statuses, said_negated, said_content = status_names(said, language), negated(said, language), _content(said)
     against = max((len(said_content & _content(c)) for c in _clauses(denying, language)), default=0)
-    figures = set(_FIGURE.findall(said))
+    figures = set(FIGURE.findall(said))
     for start, end in sentence_spans(passage):
-        if not figures <= set(_FIGURE.findall(passage[start:end])):
+        if not figures <= set(FIGURE.findall(passage[start:end])):
             continue  # what it says of Python 3.13 affirms nothing of 3.14
         for clause in _clauses(passage[start:end], language):
             if negated(clause, language) != said_negated:
@@ -417,7 +418,7 @@ def affirms(claim: str, sentence: str, language: Language) -> bool:
     free-threaded build is now the default build"): the alignment of ``clause_conflict``, the
     other way."""
     statuses, claim_negated, content = status_names(claim, language), negated(claim, language), _content(claim)
-    if len(content) < 2 or not set(_FIGURE.findall(claim)) <= set(_FIGURE.findall(sentence)):
+    if len(content) < 2 or not set(FIGURE.findall(claim)) <= set(FIGURE.findall(sentence)):
         return False
     if language != "ja" and not (_key(claim) - STATUS_TERMS) <= _words(sentence):
         return False

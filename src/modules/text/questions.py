@@ -11,7 +11,7 @@ import re
 
 from research.modules.core.language import Language
 from research.modules.text.analyser import stem, term_set, terms
-from research.modules.text.polarity import affirms, clause_conflict, negated
+from research.modules.text.polarity import FIGURE, affirms, clause_conflict, negated
 from research.modules.text.structure import contrasting
 
 _AUXILIARY_EN = re.compile(
@@ -129,7 +129,6 @@ def answers_the_other_way(question: str, sentence: str, language: Language) -> b
 
 
 _EN_WORD = re.compile(r"[a-z]+")
-_FIGURE = re.compile(r"\d+(?:[.,]\d+)*")
 _ALIGNED = 0.85  # the share of the proposition's other terms the rest must say, as polarity.py aligns clauses
 
 
@@ -148,8 +147,8 @@ def _one_word_opposite(statement: str, rest: str, language: Language) -> bool:
     swapped = [(a, b) for a in mine - theirs for b in theirs - mine if contrasting(a, b)]
     if len(swapped) != 1:
         return False
-    asked = (term_set(statement) - {swapped[0][0]}) | frozenset(_FIGURE.findall(statement))
-    said = term_set(rest) | frozenset(_FIGURE.findall(rest))
+    asked = (term_set(statement) - {swapped[0][0]}) | frozenset(FIGURE.findall(statement))
+    said = term_set(rest) | frozenset(FIGURE.findall(rest))
     return len(asked) >= 2 and len(asked & said) >= _ALIGNED * len(asked)
 
 

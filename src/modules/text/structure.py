@@ -699,7 +699,8 @@ def _topic_of_what_follows(source: Reading, clause: Clause, role: str, noun: str
     (JSQuAD v1.3 valid a4596p46q1, the real 1.5B model's sentence cut at である)."""
     if _side(role) != "subj" or any(clause.args.get(r) for r in _SUBJECT_SIDE):
         return False
-    later = source.clauses[source.clauses.index(clause) + 1:]
+    at = next(i for i, other in enumerate(source.clauses) if other is clause)
+    later = source.clauses[at + 1:]
     return any(noun in c.args.get("subj", set()) | c.args.get("topic", set()) for c in later)
 
 
