@@ -137,3 +137,25 @@ def test_a_run_that_ends_before_its_servers_leaves_no_parser_running(research_en
     parsers = _parser_starts(starts)
     assert len(parsers) == 1  # spawned before the imports, then ended with the run
     assert not _running(parsers[0][1])
+
+
+@pytest.mark.skipif(not bwrap_usable(), reason="needs a working sandbox (bubblewrap)")
+def test_a_run_over_a_documents_folder_keeps_its_web_search_server_alive(research_env, tmp_path: Path):
+    """The web-search server forked from the run parses the documents folder with a parser of
+    its own. It used to "discard" the run's early parser it had inherited the record of: it
+    closed descriptors whose numbers were its own event loop's by then, died ("Bad file
+    descriptor", its log a traceback) and the search began again on a new server."""
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "fuji.md").write_text("# Mount Fuji\n\nMount Fuji is 3,776 metres high, the highest mountain in Japan.\n",
+                                  "utf-8")
+    wrapped, starts = _bwrap_that_writes_down_its_starts(tmp_path)
+    env = research_env | {"PATH": f"{wrapped}{os.pathsep}{research_env['PATH']}", "RESEARCH_SANDBOX": "bwrap"}
+    result = run_research(["What is the height of Mount Fuji?", "--engine", "local", "--docs", str(docs), "--json"], env)
+    assert result.returncode == 0, result.stderr
+    session = Path(load_json_line(result.stdout)["session_dir"])
+    log = (session / "web-search-server.log").read_text("utf-8") if (session / "web-search-server.log").exists() else ""
+    assert "Traceback" not in log, log
+    # The run's parser and the web-search server's own: one each, none started again.
+    assert len(_parser_starts(starts)) == 2, starts.read_text("utf-8")
+    assert "3,776" in (session / "report.md").read_text("utf-8")

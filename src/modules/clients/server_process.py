@@ -129,6 +129,18 @@ class _Early:
 _early: list[_Early] = []
 
 
+def _forget_early_in_a_fork() -> None:
+    """A process forked from this one (the one-shot run's standby web-search server) has closed
+    the early server's descriptors and cannot wait for it: it is not its own. Were the list kept,
+    the fork's first parser start would "discard" it, closing descriptors whose numbers are the
+    fork's own by then (its event loop's: the server died, "Bad file descriptor", and a
+    documents folder's search was restarted from scratch, over the call timeout)."""
+    _early.clear()
+
+
+os.register_at_fork(after_in_child=_forget_early_in_a_fork)
+
+
 def _start_key(command: str, args: list[str], env: dict[str, str], cwd: str | None) -> tuple[Any, ...]:
     return command, tuple(args), tuple(sorted(env.items())), cwd
 
