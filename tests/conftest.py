@@ -521,6 +521,7 @@ E2E_TESTS = (
     "tests/test_web_search_server.py",
     "tests/faults/test_fault_input.py::test_bad_input_is_one_line_and_exit_2",
     "tests/test_bench_fetch.py::test_a_fetched_set_is_what_a_bench_without_data_reads",
+    "tests/test_documents_index.py::test_a_folder_slower_to_index_than_the_call_timeout_is_waited_for_and_kept",
     "tests/test_import_graph.py::test_loading_the_single_user_program_loads_nothing_of_the_team",
     "tests/test_research_depth.py::test_three_sub_questions_are_searched_concurrently_and_merged",
     "tests/test_search_engines.py::test_documents_without_an_engine_are_what_is_searched",

@@ -52,7 +52,7 @@ class FakeWebSearch:
     def __init__(self) -> None:
         self.queries: list[str] = []
 
-    async def search(self, query: str, *, language: str, limit: int, on_note=None) -> list[SearchHit]:
+    async def search(self, query: str, *, language: str, limit: int, on_note=None, on_progress=None) -> list[SearchHit]:
         self.queries.append(query)
         return [SearchHit(url=f"https://example.org/{slug}?q={len(self.queries)}", canonical_url=f"https://example.org/{slug}",
                           title=slug, engine="fake", language="en", content=text)
@@ -222,6 +222,29 @@ async def test_overlapping_results_of_sub_questions_are_stored_once(tmp_path):
     assert len(run.web.queries) == 3
     assert sorted(h["canonical_url"] for h in update["search_results"]) == sorted(
         f"https://example.org/{slug}" for slug in PAGES)
+
+
+
+class IndexingWebSearch(FakeWebSearch):
+    """As our server does for a documents folder on its first search: every query of the round
+    hears the same index's progress before its results."""
+
+    async def search(self, query, *, language, limit, on_note=None, on_progress=None):
+        for done in (0, 40, 80, 120):
+            on_progress(done, 1145)
+        return await super().search(query, language=language, limit=limit)
+
+
+async def test_indexing_a_documents_folder_is_said_once_not_once_per_query(tmp_path):
+    run = Run(tmp_path, make_settings(tmp_path, "http://127.0.0.1:9"))
+    run.deps.web_search = run.web = IndexingWebSearch()
+    plan = [{"question": t, "queries": [{"text": t, "language": "en"}]} for t in ("a", "b", "c")]
+    await run_step(search_web, run.initial(plan=plan), run.deps)
+    said = [m for m in run.messages if m["key"] == "terminal.indexing_documents"]
+    assert said == [{"key": "terminal.indexing_documents", "done": 0, "total": 1145}]
+    from research.modules.core.i18n import t
+
+    assert t("terminal.indexing_documents", "ja", done=0, total=1145).startswith("資料フォルダーを索引付け中: 1145 件中 0 件")
 
 
 # --- the whole graph: sections per sub-question, review, budgets ---------------------------

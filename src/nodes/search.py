@@ -8,6 +8,7 @@ one list deduplicated by canonical URL.
 from __future__ import annotations
 
 import asyncio
+import time
 
 from research.modules.core.i18n import t
 from research.state import AgentState, ProblemKind, RunError, SearchHit
@@ -20,6 +21,25 @@ from research.state.progress_events import Message
 # The web-search server fetches each hit's page too; more requests in flight than this
 # mostly queue on the search engine's rate limits.
 SEARCH_CONCURRENCY = 6
+# While the documents folder is indexed (its first search), a line this often at most.
+INDEXING_SAID_EVERY_S = 30.0
+
+
+class _IndexingSaid:
+    """The server's progress through a documents folder, said as a line when it begins and
+    then every ``INDEXING_SAID_EVERY_S``: the queries of a round all wait for the same index,
+    so their reports are one account, not one line per query."""
+
+    def __init__(self, deps: WorkflowDependencies) -> None:
+        self.deps = deps
+        self.said_at: float | None = None
+
+    def __call__(self, done: int, total: int) -> None:
+        now = time.monotonic()
+        if self.said_at is not None and now - self.said_at < INDEXING_SAID_EVERY_S:
+            return
+        self.said_at = now
+        self.deps.progress(Message("terminal.indexing_documents", {"done": done, "total": total}))
 
 
 async def search_web(state: AgentState, deps: WorkflowDependencies) -> AgentState:
@@ -42,12 +62,14 @@ async def search_web(state: AgentState, deps: WorkflowDependencies) -> AgentStat
             RunError(node="search", kind=ProblemKind.SEARCH_TOOL, message=message)]}
 
     notes: dict[str, None] = {}  # what the server said about its engines, each once, in order
+    indexing = _IndexingSaid(deps)
 
     async def one(query: Query) -> list[SearchHit]:
         async with gate:
             try:
                 return await deps.web_search.search(query.text, language=query.language, limit=limit,
-                                                    on_note=lambda note: notes.setdefault(note))
+                                                    on_note=lambda note: notes.setdefault(note),
+                                                    on_progress=indexing)
             except SearchUnavailable as exc:
                 errors.append(RunError(node="search", kind=ProblemKind.SEARCH, message=str(exc),
                                        target=query.text))

@@ -32,11 +32,13 @@ class WebSearch(Protocol):
     """Searches and fetches. Implemented by ``modules.clients.web_search_client.WebSearchClient``."""
 
     async def search(self, query: str, *, language: Language, limit: int,
-                     on_note: Callable[[str], None] | None = None) -> list[SearchHit]:
+                     on_note: Callable[[str], None] | None = None,
+                     on_progress: Callable[[int, int], None] | None = None) -> list[SearchHit]:
         """Search one query and return hits; where the server fetched the page, the raw
         bytes are in the session's sources/ (``cache_path``) with their ``media_type``.
         ``on_note`` hears what the server says about how it searched (an engine that
-        failed and the one that answered instead). Raises ``SearchUnavailable`` when no
+        failed and the one that answered instead); ``on_progress`` (files read, files in
+        all) while it indexes a documents folder first. Raises ``SearchUnavailable`` when no
         engine could answer."""
         ...
 

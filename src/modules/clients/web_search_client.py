@@ -252,16 +252,18 @@ class WebSearchClient(BackgroundStart):
         result = await client.list_tools()
         return [tool.name for tool in result.tools]
 
-    async def call(self, tool: str, arguments: Mapping[str, object]) -> "CallToolResult":
+    async def call(self, tool: str, arguments: Mapping[str, object],
+                   on_progress: Callable[[int, int], None] | None = None) -> "CallToolResult":
         """Call a tool. A server that dies under the call is restarted and the call made
-        once more; dying again is ``WebSearchServerError`` (the step stops, resumable)."""
+        once more; dying again is ``WebSearchServerError`` (the step stops, resumable).
+        ``on_progress`` hears the server's progress (files of a documents folder indexed)."""
         await self._started()  # also: the SDK is imported (in a thread) by then
         from mcp.shared.exceptions import MCPError
         from mcp_types import CONNECTION_CLOSED
 
         client, generation = await self._start(self._connection.client)
         try:
-            return await client.call_tool(tool, dict(arguments), read_timeout_seconds=CALL_TIMEOUT)
+            return await _call_while_it_progresses(client, tool, arguments, on_progress)
         except MCPError as exc:
             if exc.code != CONNECTION_CLOSED:
                 raise _refused(exc) from None
@@ -273,7 +275,7 @@ class WebSearchClient(BackgroundStart):
                                        reason="it crashed too often in this run")
         client, generation = await self._start(self._connection.restart, generation)
         try:
-            return await client.call_tool(tool, dict(arguments), read_timeout_seconds=CALL_TIMEOUT)
+            return await _call_while_it_progresses(client, tool, arguments, on_progress)
         except MCPError as exc:
             if exc.code != CONNECTION_CLOSED:
                 raise _refused(exc) from None
@@ -285,10 +287,12 @@ class WebSearchClient(BackgroundStart):
         raise WebSearchServerError("servers.websearch_crashed", command=self.spec.describe(), reason=reason)
 
     async def search(self, query: str, *, language: Language, limit: int, cache_dir: Path | None = None,
-                     on_note: Callable[[str], None] | None = None) -> list[SearchHit]:
+                     on_note: Callable[[str], None] | None = None,
+                     on_progress: Callable[[int, int], None] | None = None) -> list[SearchHit]:
         """Search ``query``; each hit records ``language`` (the query's language).
         ``cache_dir``: the session folder the fetched bytes go to (a shared server).
-        ``on_note``: called with each of the server's notes (engine fallbacks and why)."""
+        ``on_note``: called with each of the server's notes (engine fallbacks and why).
+        ``on_progress``: called with (files read, files in all) while a documents folder is indexed."""
         arguments: dict[str, object] = {"query": query, "limit": max(1, min(int(limit), 10)), "includeContent": True}
         if self.spec.ours:
             # Our own server only fetches: the pipeline parses the cached bytes in the sandbox.
@@ -298,7 +302,7 @@ class WebSearchClient(BackgroundStart):
                     raise ValueError("a shared web-search server needs the session's cache_dir")
                 Path(cache_dir).mkdir(parents=True, exist_ok=True)
                 arguments["cacheDir"] = str(Path(cache_dir).resolve())
-        result = await self.call(SEARCH_TOOL, arguments)
+        result = await self.call(SEARCH_TOOL, arguments, on_progress)
         from mcp_types import TextContent
 
         structured = result.structured_content if isinstance(result.structured_content, dict) else None
@@ -327,15 +331,41 @@ class SessionWebSearch:
         return self.client.restarts
 
     async def search(self, query: str, *, language: Language, limit: int,
-                     on_note: Callable[[str], None] | None = None) -> list[SearchHit]:
+                     on_note: Callable[[str], None] | None = None,
+                     on_progress: Callable[[int, int], None] | None = None) -> list[SearchHit]:
         return await self.client.search(query, language=language, limit=limit, cache_dir=self.cache_dir,
-                                        on_note=on_note)
+                                        on_note=on_note, on_progress=on_progress)
 
     async def list_tools(self) -> list[str]:
         return await self.client.list_tools()
 
     async def external_tools(self) -> tuple[str, list[str]] | None:
         return await self.client.external_tools()
+
+
+async def _call_while_it_progresses(client: "Client", tool: str, arguments: Mapping[str, object],
+                                    on_progress: Callable[[int, int], None] | None) -> "CallToolResult":
+    """The call, given up when the server has said nothing for ``CALL_TIMEOUT`` seconds: each
+    progress notification starts the wait over. Indexing a large documents folder (every file
+    parsed in the sandbox, 80 s and more for a thousand pages) reports progress as it goes, so
+    it is waited for; a server that hangs silently is still given up after 180 s."""
+    import math
+
+    import anyio
+    from mcp.shared.exceptions import MCPError
+    from mcp_types import REQUEST_TIMEOUT
+
+    with anyio.CancelScope(deadline=anyio.current_time() + CALL_TIMEOUT) as waiting:
+        async def progressed(progress: float, total: float | None, message: str | None) -> None:
+            waiting.deadline = anyio.current_time() + CALL_TIMEOUT
+            if on_progress is not None:
+                on_progress(int(progress), int(total or 0))
+
+        return await client.call_tool(tool, dict(arguments), read_timeout_seconds=math.inf,
+                                      progress_callback=progressed)
+    # Only the wait's own deadline lands here (a cancellation from outside goes on up): the SDK
+    # has told the server to stop (its courtesy cancel) as it does on its own timeout.
+    raise MCPError(code=REQUEST_TIMEOUT, message=f"Request {tool!r} timed out")
 
 
 def _refused(exc: "MCPError") -> SearchUnavailable:

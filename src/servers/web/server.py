@@ -20,15 +20,17 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import logging
 import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Callable
+from typing import TYPE_CHECKING, Annotated, Callable, Iterator
 
 import anyio
 import anyio.to_thread
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
+from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import BaseModel, Field
 
@@ -309,11 +311,13 @@ def build_server(services: ServiceInBackground) -> ResearchMCPServer:
         cacheDir: Annotated[str | None, Field(max_length=4096, description=(  # noqa: N803
             "Where to keep the fetched bytes: a folder inside the server's --cache-root "
             "(a server shared by several sessions)"))] = None,
+        ctx: Context | None = None,
     ) -> Annotated[CallToolResult, SearchResponse]:
         service = await services.get()
         cache = service.cache_for(cacheDir)
-        response = await service.search(query, limit, includeContent, maxContentLength or DEFAULT_MAX_CONTENT, rawBytes,
-                                        cache)
+        with _progress_said_to(ctx):
+            response = await service.search(query, limit, includeContent, maxContentLength or DEFAULT_MAX_CONTENT,
+                                            rawBytes, cache)
         return _search_result(response, with_content=includeContent and not rawBytes)
 
     @server.tool(
@@ -321,9 +325,12 @@ def build_server(services: ServiceInBackground) -> ResearchMCPServer:
         description="Search the web and return titles, URLs and descriptions only (no page fetching).",
         annotations=read_only,
     )
-    async def get_web_search_summaries(query: Query, limit: Limit = 5) -> Annotated[CallToolResult, SearchResponse]:
+    async def get_web_search_summaries(query: Query, limit: Limit = 5,
+                                       ctx: Context | None = None) -> Annotated[CallToolResult, SearchResponse]:
         service = await services.get()
-        return _search_result(await service.search(query, limit, False, DEFAULT_MAX_CONTENT), with_content=False)
+        with _progress_said_to(ctx):
+            response = await service.search(query, limit, False, DEFAULT_MAX_CONTENT)
+        return _search_result(response, with_content=False)
 
     @server.tool(
         name="get-single-web-page-content",
@@ -339,6 +346,24 @@ def build_server(services: ServiceInBackground) -> ResearchMCPServer:
         return _tool_result(render_page(result), result, failed=result.fetch_error is not None)
 
     return server
+
+
+@contextlib.contextmanager
+def _progress_said_to(ctx: Context | None) -> Iterator[None]:
+    """While a search waits for the documents folder's index, MCP progress notifications say
+    how many files are read (when the host asked for progress): our client waits on as long
+    as they come, where a silent server is given up after its call timeout."""
+    from research.servers.web.engines.base import INDEXING_PROGRESS
+
+    async def report(done: int, total: int) -> None:
+        if ctx is not None:
+            await ctx.report_progress(done, total, f"indexing the documents folder: {done} of {total} files read")
+
+    token = INDEXING_PROGRESS.set(report)
+    try:
+        yield
+    finally:
+        INDEXING_PROGRESS.reset(token)
 
 
 def _tool_result(text: str, payload: BaseModel, *, failed: bool) -> CallToolResult:

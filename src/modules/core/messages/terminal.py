@@ -18,6 +18,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "Starting the search and parser servers…",
         "ja": "検索サーバーとパーサーサーバーを起動中…",
     },
+    "terminal.indexing_documents": {
+        "en": "Indexing your documents: {done} of {total} {total:file|files} read (each file once; later runs reuse the index)",
+        "ja": "資料フォルダーを索引付け中: {total} 件中 {done} 件を読み込み済み（各ファイル一度だけ。次回からは索引を再利用します）",
+    },
     "terminal.engine_note": {
         "en": "Search engines: {note}",
         "ja": "検索エンジン: {note}",

@@ -8,6 +8,7 @@ up in the search result's notes.
 from __future__ import annotations
 
 import json
+from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Awaitable, Callable, Protocol
@@ -51,6 +52,11 @@ class SearchEngine(Protocol):
 
 # Reads one local file in the sandboxed parser: (path, media_type) -> (title, markdown).
 ReadDocument = Callable[[Path, str], Awaitable[tuple[str, str]]]
+
+# Said while a search waits for an engine's index: (files done, files in all). The search tool
+# sets it to send MCP progress notifications; an engine with an index reads it (engines/local.py).
+IndexingProgress = Callable[[int, int], Awaitable[None]]
+INDEXING_PROGRESS: ContextVar[IndexingProgress | None] = ContextVar("indexing_progress", default=None)
 
 
 @dataclass(frozen=True)
