@@ -492,3 +492,44 @@ def test_a_figure_whose_clause_another_sentence_says_stays_for_the_judge():
     found = assess('Fox is developing a two-hour remake of the 1975 cult classic, "The Rocky Horror Picture Show," '
                    "to celebrate the 30th anniversary of the film [S1].", REMAKE_EN, "en")
     assert found.outcome != "supported"
+
+
+# JSQuAD v1.3 valid, 日本共産党's page (a14985p17): the real 1.5B model's sentence about the 22nd general
+# election cited the page's paragraph on the 47th; the English pair says the same in other words.
+ELECTION_JA = ("第47回衆議院議員総選挙（2014年12月14日投開票）でも「自共対決」と銘打ち活発に活動。"
+               "第47回総選挙では21議席を獲得し、小選挙区でも1996年の第41回総選挙以来18年ぶりに議席を獲得した。")
+ELECTION_EN = ("In the 47th general election, held in December 2014, the party campaigned hard. In the 47th general "
+               "election the party won 21 seats, its best result since the 41st general election in 1996.")
+
+
+@pytest.mark.parametrize(
+    ("claim", "passage", "language"),
+    [
+        ("日本共産党は第22回総選挙で5議席を獲得した[S1]。", ELECTION_JA, "ja"),
+        ("第22回総選挙は1946年4月22日に行われた[S1]。", ELECTION_JA, "ja"),
+        ("The party won 5 seats in the 22nd general election [S1].", ELECTION_EN, "en"),
+        ("The party won 5 seats in the 1946 general election [S1].", ELECTION_EN, "en"),
+        ("The 22nd general election was held in 1946 [S1].", ELECTION_EN, "en"),
+    ],
+)
+def test_a_figure_the_source_gives_for_another_election_is_not_supported_and_no_contradiction(claim, passage, language):
+    assessment = assess(claim, passage, language)
+    assert assessment.outcome == "unsupported"
+    assert assessment.reason == "another_instance", (assessment.reason, assessment.evidence)
+
+
+@pytest.mark.parametrize(
+    ("claim", "passage", "language", "changed"),
+    [
+        # The ordinal or the year is what the claim gets wrong: nothing else tells another one apart.
+        ("バラク・オバマは第43代アメリカ合衆国大統領である[S1]。", "バラク・オバマは第44代アメリカ合衆国大統領である。", "ja", "第43代"),
+        ("The company was founded in 1946 [S1].", "The company was founded in 2014.", "en", "1946"),
+        # The same election, named by its ordinal or its year: another figure for it is a contradiction.
+        ("The 47th general election was held in 2015 [S1].", ELECTION_EN, "en", "2015"),
+        ("第47回総選挙では25議席を獲得した[S1]。", ELECTION_JA, "ja", "25議席"),
+        ("In 2014 the party won 25 seats [S1].", "In 2014 the party won 21 seats.", "en", "25 seats"),
+    ],
+)
+def test_a_figure_changed_for_the_same_one_is_still_contradicted(claim, passage, language, changed):
+    assessment = assess(claim, passage, language)
+    assert (assessment.outcome, assessment.reason) == ("unsupported", "number_mismatch"), assessment.reason

@@ -50,6 +50,7 @@ class ClaimReason(StrEnum):
     ADDED = "added"  # most of what it says is in none of the sources it cites (an addition)
     NUMBER_MISMATCH = "number_mismatch"
     NUMBER_MISSING = "number_missing"
+    ANOTHER_INSTANCE = "another_instance"  # the source gives its figure for another election, edition or year
     MISSING_TERM = "missing_term"
     PARTIAL_OVERLAP = "partial_overlap"
     CONTRAST = "contrast"

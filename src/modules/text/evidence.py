@@ -49,6 +49,7 @@ from research.modules.text.claims import Claim, plain_text, sentence_spans
 from research.modules.text.numbers import (  # noqa: F401
     NumberMention,
     NumberSet,
+    another_instance,
     extract_numbers,
     numbers_match,
 )
@@ -828,6 +829,9 @@ class ClaimEvidence:
     candidates: list[Passage]  # what the judge gets to read
     bindings: list[Binding]  # its values bound to the aligned passage sentences (``value_binding``)
     cited: list[SourceText]
+    # A figure no cited source gives, whose passage gives one of its kind for another election,
+    # edition or year (``another_instance``): (figure, passage, the passage's ordinal or year).
+    other_instance: tuple[NumberMention, Passage, str] | None = None
 
     @property
     def missing_key(self) -> list[str]:
@@ -920,11 +924,16 @@ def _read_evidence(claim: Claim, index: EvidenceIndex, labels: list[str]) -> Cla
                     None) or Binding("contradicted", "number_mismatch", mention.text, "number", None, None)
 
     def contradicting(mention: NumberMention) -> Passage | None:
-        """A passage that says the same thing as the claim and gives another figure of its kind."""
+        """A passage that says the same thing as the claim and gives another figure of its kind,
+        for the same one the claim speaks of (not the 47th election's seats for the 22nd's)."""
         for passage in assembled:
             shared = (passage.features | passage.headings) & words
             if passage.numbers is not None and (len(shared) >= 2 or shared & key) and passage.numbers.same_kind_other(mention):
-                return passage
+                mark = another_instance(said, mention, passage.text)
+                if mark is None:
+                    return passage
+                if read.other_instance is None:
+                    read.other_instance = (mention, passage, mark)
         return None
 
     # A figure counts only in a passage that says the same thing as the claim: "accepted it in
@@ -946,6 +955,8 @@ def _read_evidence(claim: Claim, index: EvidenceIndex, labels: list[str]) -> Cla
             if other is not None:
                 read.figure_contradicted = (mention, other, binding_of(mention))
                 break
+            if read.other_instance is not None:
+                break  # decided against as well, as not said rather than contradicted
         if any(index.sources[label].contains(mention) for label in labels) and not mention.worded:
             # The figure is in the source, only not in the passages chosen: not a contradiction.
             read.missing_numbers.append(mention)
@@ -957,6 +968,8 @@ def _read_evidence(claim: Claim, index: EvidenceIndex, labels: list[str]) -> Cla
             other = contradicting(mention)
             if other is not None:
                 read.figure_contradicted = (mention, other, binding_of(mention))
+                break
+            if read.other_instance is not None:
                 break
         read.missing_numbers.append(mention)
     if read.figure_contradicted is None:  # a changed figure is scored on the words it was found by
@@ -1004,6 +1017,16 @@ def figure_contradicted(read: ClaimEvidence) -> Finding | None:
     return Finding("unsupported", "number_mismatch", 0.9, (mention.text,), binding, passage)
 
 
+def figure_of_another_instance(read: ClaimEvidence) -> Finding | None:
+    """The passage that says the same thing gives a figure of its kind for another election,
+    edition or year: not a contradiction (it says nothing of the claim's one), and not
+    support either. Decided against, as a contradiction was: never left to a judge."""
+    if read.other_instance is None:
+        return None
+    mention, passage, mark = read.other_instance
+    return Finding("unsupported", "another_instance", 0.8, (mention.text, mark), None, passage)
+
+
 def nothing_to_compare(read: ClaimEvidence) -> Finding | None:
     if not read.words and not read.mentions:
         return Finding("uncertain", "nothing_to_compare")
@@ -1026,10 +1049,22 @@ def value_contradicted(read: ClaimEvidence) -> Finding | None:
     contradicted = next((b for b in read.bindings if b.outcome == "contradicted"), None)
     if contradicted is None or contradicted.sentence is None:
         return None
+    if _for_another_instance(read, contradicted):
+        # Decided against all the same, as the figure check does: not said, rather than contradicted.
+        return Finding("unsupported", "another_instance", 0.8, (contradicted.claim_value,), None,
+                       contradicted.sentence)
     if contradicted.reason == "number_mismatch" or read.language == "ja" or contradicted.complete:
         return Finding("unsupported", contradicted.reason, 0.85, (contradicted.claim_value,), contradicted,
                        contradicted.sentence)
     return Finding("uncertain", contradicted.reason, 0.5, (contradicted.claim_value,), contradicted)
+
+
+def _for_another_instance(read: ClaimEvidence, binding: Binding) -> bool:
+    """A figure bound to a sentence about another election, edition or year (``another_instance``)."""
+    if binding.reason != "number_mismatch" or binding.sentence is None:
+        return False
+    mention = next((m for m in read.mentions if m.text == binding.claim_value), None)
+    return mention is not None and another_instance(read.claim, mention, binding.sentence.text) is not None
 
 
 def structure_conflicts(read: ClaimEvidence) -> Finding | None:
@@ -1454,6 +1489,7 @@ def value_unbound(read: ClaimEvidence) -> Finding | None:
 CHECKS: tuple[Callable[[ClaimEvidence], Finding | None], ...] = (
     languages_differ,
     figure_contradicted,
+    figure_of_another_instance,
     nothing_to_compare,
     unrelated,
     misquoted,

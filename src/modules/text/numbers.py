@@ -319,6 +319,49 @@ class NumberSet:
         return False
 
 
+# Which one of several a sentence speaks of: 「第22回総選挙」, "the 22nd general election".
+_ORDINAL_MARK = re.compile(r"第\s?(\d+)(?=\s?(?:回|代|期|次|号|条|章|巻|位|番|世|部|区|版))|(?<![\d.])(\d+)(?:st|nd|rd|th)\b")
+
+
+_DATE_PARTS = frozenset({"month", "day", "time", "year"})
+
+
+def instance_marks(text: str) -> dict[str, frozenset[str]]:
+    """The ordinals and the years of ``text`` by kind: what names which election, edition or
+    season a sentence is about ("the 47th election, in 2014"), as canonical values."""
+    prepared = prepare(text)
+    ordinals = frozenset(canonical(m.group(1) or m.group(2)) for m in _ORDINAL_MARK.finditer(prepared))
+    years = frozenset(v for m in extract_numbers(text) if _looks_like_year(m) for v in m.values if _is_year(v))
+    return {"ordinal": ordinals, "year": years}
+
+
+def another_instance(claim: str, mention: NumberMention, passage: str) -> str | None:
+    """The ordinal or year by which ``passage`` speaks of another one than ``claim`` does, when
+    that makes its other figure for ``mention`` no contradiction: the claim's figure is for the
+    22nd election, the passage's for the 47th (JSQuAD, the real 1.5B model: 「日本共産党は第22回
+    総選挙で5議席を獲得した」 was "contradicted" by a page's 21 seats in the 47th). None when the
+    passage names the claim's own one too, or names none of that kind.
+
+    When ``mention`` is itself the ordinal or year, it is what the claim gets wrong ("the 44th
+    president" for the 43rd) unless the claim says more that the passage does not give: "the
+    22nd election was held in 1946" against "the 47th was held in 2014" is another election."""
+    said, read = instance_marks(claim), instance_marks(passage)
+    if any(said[kind] & read[kind] for kind in said):
+        return None  # it names the claim's own one: its other figure is for that one
+    passage_numbers = NumberSet.of(passage)
+    for kind in ("ordinal", "year"):
+        if not said[kind] or not read[kind]:
+            continue
+        if mention.values & said[kind]:
+            # What else the claim gives: a count or a measure, not the month or day of its own date.
+            others = [m for m in extract_numbers(claim) if not m.worded and not m.values & said[kind]
+                      and m.unit not in _DATE_PARTS and not _looks_like_year(m)]
+            if not others or all(passage_numbers.contains(m) for m in others):
+                continue
+        return sorted(read[kind])[0]
+    return None
+
+
 def _is_year(value: str) -> bool:
     return value.isdigit() and len(value) == 4 and 1000 <= int(value) <= 2200
 

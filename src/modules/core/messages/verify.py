@@ -59,6 +59,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     "verify.reason.supported": {"en": "the source says the same", "ja": "出典が同じことを述べている"},
     "verify.reason.number_mismatch": {"en": "a number differs from the source", "ja": "数値が出典と異なる"},
     "verify.reason.number_missing": {"en": "the source does not give this number", "ja": "出典にこの数値がない"},
+    "verify.reason.another_instance": {"en": "the source gives this figure for another one (another election, edition or year)",
+                                       "ja": "出典がこの数値を挙げているのは別の回・年のこと"},
     "verify.reason.missing_term": {"en": "a key term is not in the source", "ja": "重要な語が出典にない"},
     "verify.reason.negation": {"en": "the source says the opposite", "ja": "出典は逆のことを述べている"},
     "verify.reason.status": {"en": "the source gives it another status (experimental, default, deprecated…)",
