@@ -533,3 +533,43 @@ def test_a_figure_the_source_gives_for_another_election_is_not_supported_and_no_
 def test_a_figure_changed_for_the_same_one_is_still_contradicted(claim, passage, language, changed):
     assessment = assess(claim, passage, language)
     assert (assessment.outcome, assessment.reason) == ("unsupported", "number_mismatch"), assessment.reason
+
+
+# JSQuAD v1.3 valid, ポルトガル's page on its cinema (a4596p56): two sentences, each with its own year.
+OLIVEIRA_JA = ("オリヴェイラはネオレアリズモの先駆的作品となった『アニキ・ボボ』（1942）などを撮影したのち西ドイツに渡り、"
+               "1950年代にポルトガルに帰ってから『画家と町』（1956）などを撮影した。 ポルトはポルトガル映画の中心地となり、"
+               "1931年にはマノエル・デ・オリヴェイラによって『ドウロ川』が制作された。")
+OLIVEIRA_EN = ("Oliveira made Aniki-Bobo (1942), then went to West Germany, and after returning to Portugal in the "
+               "1950s he shot The Painter and the City (1956). In 1931 Manoel de Oliveira made Douro, Faina Fluvial.")
+
+
+def test_a_year_the_page_gives_to_another_event_of_the_same_person_is_contradicted():
+    # The real 1.5B model's sentence, which its judge (the choice protocol) called supported: 1931 is
+    # the year of 『ドウロ川』, a sentence sharing only who and where; the return is the 1950s'.
+    claim = "マノエル・デ・オリヴェイラは1931年にポルトガルに帰ってから『画家と町』（1956）などを撮影した[S1]。"
+    assessment = assess(claim, OLIVEIRA_JA, "ja")
+    assert (assessment.outcome, assessment.reason) == ("unsupported", "number_mismatch")
+    assert "1950年代にポルトガルに帰って" in assessment.evidence
+    assert assess("オリヴェイラは1950年代にポルトガルに帰ってから『画家と町』を撮影した[S1]。", OLIVEIRA_JA, "ja").outcome \
+        == "supported"
+    assert assess("1931年にはマノエル・デ・オリヴェイラによって『ドウロ川』が制作された[S1]。", OLIVEIRA_JA, "ja").outcome \
+        == "supported"
+
+
+@pytest.mark.parametrize(("claim", "language"), [
+    ("オリヴェイラは1955年にポルトガルに帰った[S1]。", "ja"),
+    ("Oliveira returned to Portugal in 1955 [S1].", "en"),
+])
+def test_a_year_within_the_decade_the_page_gives_is_not_contradicted(claim, language):
+    assessment = assess(claim, OLIVEIRA_JA if language == "ja" else OLIVEIRA_EN, language)
+    assert assessment.reason != "number_mismatch", assessment.evidence
+    assert assess(claim.replace("1955", "1931"), OLIVEIRA_JA if language == "ja" else OLIVEIRA_EN, language).outcome \
+        != "supported"
+
+
+def test_a_decade_is_every_year_of_it():
+    (decade,) = extract_numbers("after returning to Portugal in the 1950s")
+    assert decade.text == "1950s" and {"1950", "1955", "1959"} <= decade.values and "1960" not in decade.values
+    (decade,) = extract_numbers("1950年代にポルトガルに帰って")
+    assert decade.text == "1950年代" and "1955" in decade.values
+    assert [m.values for m in extract_numbers("in 1950 and in 1950年")] == [frozenset({"1950"})] * 2

@@ -167,6 +167,7 @@ def _times(text: str) -> tuple[list[NumberMention], str]:
     return found, text
 
 
+_DECADE_AFTER = re.compile(r"代|s\b|'s\b")  # after 「1950年」 or "1950"
 _ORDINAL_JA = re.compile(r"\s?(?:回|代|期|次|号|条|章|巻|位|番|世|部|区|版)")
 
 
@@ -189,6 +190,15 @@ def extract_numbers(text: str) -> list[NumberMention]:
         approximate = bool(_APPROX.search(text[max(0, match.start() - 16) : match.start()])) or bool(
             _APPROX_AFTER.match(text[match.end() : match.end() + 4])
         )
+        if not multiplier and _is_year(canonical(value)) and value % 10 == 0 and folded in (None, "year") \
+                and _DECADE_AFTER.match(text, match.end() if folded else match.end(1)):
+            # 「1950年代」, "the 1950s": any year of the decade, which is what a claim's 1955 is
+            # checked against (and 1931 contradicts), not the year 1950 (JSQuAD: 「…1950年代に
+            # ポルトガルに帰ってから…」, a 1931 given to that return by the real 1.5B model).
+            decade = int(value)
+            mentions.append(NumberMention(frozenset(str(year) for year in range(decade, decade + 10)), "year",
+                                          text[match.start():match.end() + 1].strip(), True, start=match.start()))
+            continue
         if dimension is None and not _is_year(canonical(value)):
             # "3.6 billion active parameters": a count of what the next word names, so that
             # "3.8 billion active parameters" is another figure of the same thing.

@@ -32,7 +32,7 @@ from difflib import SequenceMatcher
 from functools import lru_cache
 
 from research.modules.core.language import Language
-from research.modules.text.analyser import STOP_WORDS, _tagger, stem, term_set
+from research.modules.text.analyser import JAPANESE_RUN, STOP_WORDS, _tagger, stem, term_set, terms
 from research.modules.text.numbers import (
     NumberMention,
     NumberSet,
@@ -435,7 +435,8 @@ def _unbound_numbers(typed: tuple[tuple[NumberMention, str], ...], claim_units: 
         def candidate(others: list[NumberMention]) -> str | None:
             return others[0].text if len({min(m.values) for m in others}) == 1 else None
 
-        if any(aligner.bound_in(i, scores, top, context) for i in holders):
+        if any(aligner.bound_in(i, scores, top, context) for i in holders) \
+                and not _event_only_in(top, mention, claim, aligner, holders):
             if top in holders and (other_clause := _given_in_another_clause(mention, kind, claim, words,
                                                                              aligned)) is not None:
                 problems.append(other_clause)
@@ -517,10 +518,20 @@ def _given_for_another(mention: NumberMention, kind: str, claim: str, words: fro
     scores, top, total = aligner.align(context)
     if top in holders or aligner.shared(top, context) < 2 or scores[top] < BOUND_SHARE * total:
         return None
-    if any(aligner.shared(i, context) >= 2 or scores[i] >= BOUND_SHARE * scores[top] for i in holders):
+    # A holder sharing who and where may still give the year to another event (``_event_only_in``).
+    event_only = _event_only_in(top, mention, claim, aligner, holders)
+    if not event_only and any(aligner.shared(i, context) >= 2 or scores[i] >= BOUND_SHARE * scores[top]
+                              for i in holders):
         return None
     own = NumberSet([mention])
     years = {min(m.values): m for m, k in sentence_typed[top] if k == "year" and not own.contains(m)}
+    if len(years) > 1 and event_only:
+        # Of the aligned sentence's years (the claim's others left out), the one of its clause that
+        # says the claim's event: 1950年代 of 「…1950年代にポルトガルに帰ってから」, not 1942 or 1956.
+        claim_years = {v for m, k in _typed(claim) if k == "year" for v in m.values}
+        happened = _happened(clause)
+        years = {value: m for value, m in years.items() if not m.values <= claim_years
+                 and (held := _clause_holding(aligner.sentences[top].text, m)) is not None and happened <= term_set(held)}
     if len(years) != 1 or any(k == "year" and own.contains(m) for m, k in sentence_typed[top]):
         return None
     if _RELATIVE_TIME.search(aligner.sentences[top].text):
@@ -529,6 +540,28 @@ def _given_for_another(mention: NumberMention, kind: str, claim: str, words: fro
         return None
     (other,) = years.values()
     return Binding("contradicted", NUMBER_MISMATCH, mention.text, "number", other.text, aligner.sentences[top], False)
+
+
+def _event_only_in(top: int, mention: NumberMention, claim: str, aligner: _Aligner, holders: list[int]) -> bool:
+    """Whether what the claim's clause around ``mention`` says happened (its verbs; Japanese only,
+    where MeCab tells them) is said by the aligned sentence ``top`` and by no sentence holding the
+    claim's value: those share only who and where, and give the value to another event.
+    「マノエル・デ・オリヴェイラは1931年にポルトガルに帰ってから…撮影した」 against 「…1950年代にポルトガル
+    に帰ってから…撮影した。」 and 「…1931年にはマノエル・デ・オリヴェイラによって『ドウロ川』が制作された。」
+    (JSQuAD, the real 1.5B model: left to its judge, which said supported)."""
+    if not claim or top in holders:
+        return False
+    clause = _clause_holding(claim, mention)
+    happened = _happened(clause) if clause is not None else frozenset()
+    return bool(happened) and happened <= aligner.sentences[top].features \
+        and not any(happened & aligner.sentences[i].features for i in holders)
+
+
+def _happened(clause: str) -> frozenset[str]:
+    """The verbs of a Japanese clause (as ``terms`` writes them); none in English (no tagger)."""
+    if not JAPANESE_RUN.search(clause):
+        return frozenset()
+    return frozenset(t.text for t in terms(clause) if t.predicate)
 
 
 def _bound_in_own_clause(mention: NumberMention, kind: str, claim: str, aligner: _Aligner, holders: list[int],
