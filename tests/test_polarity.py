@@ -371,3 +371,20 @@ def test_a_japanese_claim_joining_statements_is_read_as_each_of_them_for_a_statu
     assert conjoined_statements("富士山は活火山で、最後の噴火は1707年です。", "ja") == [
         "富士山は活火山で", "最後の噴火は1707年です。"]
     assert conjoined_statements("正式にサポートされ、既定のビルドになった。", "ja") == []
+
+
+# JSQuAD v1.3 valid, 国際連合平和維持活動 (a113522p14): the page's own sentence, its denial in its second clause.
+PRESS_JA = ("# 国際連合平和維持活動\n\n国連広報の原則的な方針としては報道機関が本来の役割を果たして活動・関心ある事項を観察することに、"
+            "可能な限り便宜供与を行うこととしている。ただし報道機関が危険地帯への侵入には警告は行うが、それ以上の措置は行わない。"
+            "また緩衝地帯における撮影は紛争当事者の作戦・兵力・装備・陣地の秘匿の観点から厳格に禁止する。")
+
+
+def test_a_denial_in_the_clause_that_says_less_of_the_claim_is_matched_with_the_pages():
+    # The real 1.5B model copied it word for word; it was "the source says the opposite" (negation),
+    # kept in the answer marked (未確認): the clause with most of its words is the first, its denial
+    # is in the second.
+    kept = _assess("ただし報道機関が危険地帯への侵入には警告は行うが、それ以上の措置は行わない[S1]。", PRESS_JA, "ja")
+    assert kept.outcome == "supported", kept.reason
+    for turned in ("ただし報道機関が危険地帯への侵入には警告は行うが、それ以上の措置も行う[S1]。",
+                   "ただし報道機関が危険地帯への侵入には警告を行わない[S1]。"):
+        assert _assess(turned, PRESS_JA, "ja").outcome != "supported", turned

@@ -1194,6 +1194,8 @@ def partial_overlap(read: ClaimEvidence) -> Finding | None:
 def negation_differs(read: ClaimEvidence) -> Finding | None:
     claim_negated = _negated(read.claim)
     evidence_negated = [_negated_where_matched(p.text, read.wanted) for p in read.assembled]
+    if claim_negated and not any(evidence_negated) and _each_denial_matched(read):
+        claim_negated = False  # its "not" is in a clause the passage denies too
     differs = claim_negated and not any(evidence_negated) or not claim_negated and evidence_negated[0]
     if read.language != "ja":
         # English is read phrase by phrase too (cut at commas and conjunctions): "the kidnappers,
@@ -1211,6 +1213,25 @@ def negation_differs(read: ClaimEvidence) -> Finding | None:
     if not differs:
         return None
     return Finding("uncertain", "negation")
+
+
+def _each_denial_matched(read: ClaimEvidence) -> bool:
+    """Whether each negated clause of the claim has, as the passage clause most like it, a negated
+    one. The passage's clauses that say most of the claim may not be where its "not" is: 「ただし報道
+    機関が危険地帯への侵入には警告は行うが、それ以上の措置は行わない」, the page's own words (JSQuAD,
+    the real 1.5B model), was "the source says the opposite" because the clause with most of its words
+    is the first, and its denial is in the second."""
+    passage_clauses = [c for p in read.assembled for c in _clauses_of(p.text)]
+    denials = [c for c in _clauses_of(read.claim) if _negated(c)]
+    if not denials or not passage_clauses:
+        return False
+    for denial in denials:
+        said = features(denial)
+        overlaps = [len(said & features(c)) for c in passage_clauses]
+        best = max(overlaps)
+        if best < 2 or not all(_negated(c) for c, n in zip(passage_clauses, overlaps) if n == best):
+            return False
+    return True
 
 
 def field_differs(read: ClaimEvidence) -> Finding | None:
