@@ -33,6 +33,7 @@ from research.modules.text.disagreements import attribute_words, attributes_name
 from research.modules.text.questions import answer_word, answers_another_question, answers_the_other_way, is_yes_no
 from research.modules.text.passages import SourceSentence
 from research.modules.text.references import opens_pointing_back
+from research.modules.text.structure import leaves_the_question_open
 from research.modules.text.injection import addresses_reader
 from research.modules.text.language_check import is_wrong_language
 from research.state.models import CONTRADICTING_REASONS, ClaimVerdict, Document, Language, Verdict
@@ -186,6 +187,10 @@ class Topic:
     # The question's own terms (the first text given), without its sub-questions' and queries':
     # what a page about it holds half of.
     question_terms: frozenset[str] = frozenset()
+    # The question's own terms that the fewest of the pages read hold (at most half of them, one at
+    # least): what tells a page about it from the others of the run ("coeliac" of "Is coeliac disease
+    # screening in risk groups justified?", where "disease", "risk" and "screening" are every page's).
+    rarest: frozenset[str] = frozenset()
     # A text's content terms and names, read once: a source's text is asked about by every
     # claim that cites it, and MeCab on 20,000 characters is not free.
     _read: dict[str, tuple[frozenset[str], frozenset[str]]] = field(default_factory=dict, repr=False)
@@ -209,9 +214,16 @@ class Topic:
         titles = [_content_terms(d.title) for d in documents if d.status == "ok" and d.title]
         in_every_title = set.intersection(*titles) if len(titles) >= 2 else set()
         subject = frozenset(_names_in_every_text(texts) | name_words | in_every_title)
-        return cls(frozenset(wanted - _GENERIC_TERMS), frozenset(names - _GENERIC_TERMS), read, subject=subject,
-                   asks_what_it_is=any(_asks_what(text, subject) for text in texts),
-                   question_terms=frozenset(_asked_terms(texts[0]) - _GENERIC_TERMS) if texts else frozenset())
+        question_terms = frozenset(_asked_terms(texts[0]) - _GENERIC_TERMS) if texts else frozenset()
+        topic = cls(frozenset(wanted - _GENERIC_TERMS), frozenset(names - _GENERIC_TERMS), read, subject=subject,
+                    asks_what_it_is=any(_asks_what(text, subject) for text in texts), question_terms=question_terms)
+        if not topic.names and len(read) >= 2:
+            pages = [topic._words(text)[0] for text in read.values()]
+            held = {term: sum(1 for words in pages if term in words) for term in question_terms - subject}
+            fewest = min((n for n in held.values() if n), default=0)
+            if fewest and fewest * 2 <= len(pages):
+                topic.rarest = frozenset(term for term, n in held.items() if n == fewest)
+        return topic
 
     def telling(self, text: str) -> set[str]:
         return set(self._words(text)[0] & self.terms)
@@ -286,8 +298,17 @@ class Topic:
             # is closed reduction satisfying?" kept "…the Hawkins sign can predict whether or not
             # astragalus fractures … delay in the reduction…" from another study's page (PubMedQA
             # 23348330, the real 1.5B model at 2fa120f).
-            return needed == 1 or not cited or any(self._holds_half(text) for text in cited)
+            return needed == 1 or not cited or any(self._holds_half(text) and self._tells_it_apart(text)
+                                                   for text in cited)
         return any(len(self.telling(text.split("\n", 1)[0])) >= needed or self._holds_half(text) for text in cited)
+
+    def _tells_it_apart(self, text: str) -> bool:
+        """Whether a source's ``text`` holds what tells a page about the question from the run's
+        others (``rarest``): PubMedQA 16097998 with the real 1.5B model, "Is coeliac disease screening
+        in risk groups justified?", led its Summary with three other studies' findings on familial
+        risk prompts, cervical and breast cancer screening: pages that hold "disease", "risk" and
+        "screening", as every page of the run does, and not "coeliac"."""
+        return not self.rarest or bool(self._words(text)[0] & self.rarest)
 
     def _holds_half(self, text: str) -> bool:
         """Whether a source's ``text`` holds half the question's own terms of its script: a page
@@ -660,7 +681,8 @@ def assemble_answer(
     _drop_answer_words_the_sentence_denies(edits, question, language)
     if summary and not kept_summary:
         kept_summary, lifted = _fill_the_empty_summary(edits, question)
-    elif kept_summary and edits.status.get(kept_summary[0]) == "not_checked":
+    elif kept_summary and (edits.status.get(kept_summary[0]) == "not_checked"
+                           or leaves_the_question_open(plain_text(edits.replacement[kept_summary[0]]))):
         lifted = _lead_with_a_supported_sentence(edits, kept_summary, language, question)
 
     # The headline of a yes/no question is checked hardest (issue 44): a yes or a no stands
@@ -882,9 +904,9 @@ def _any_supported(edits: _Edits) -> bool:
 
 def _lead_with_a_supported_sentence(edits: _Edits, kept_summary: list[int], language: Language,
                                     question: str = "") -> bool:
-    """"Not checked" never leads: supported sentences of the Summary come first, and where the
-    Summary has none, the first supported sentence of the findings is moved up to lead it
-    (True when one was)."""
+    """"Not checked" never leads, nor a study's stated aim: supported sentences of the Summary come
+    first, and where the Summary has none that says something, the first supported sentence of the
+    findings is moved up to lead it (True when one was)."""
     replacement, status = edits.replacement, edits.status
     # A sentence that opens pointing back ("This allows threads to …", "It was accepted in 2023")
     # moves with the one before it, which it speaks of: alone in front it would point at nothing
@@ -895,7 +917,18 @@ def _lead_with_a_supported_sentence(edits: _Edits, kept_summary: list[int], lang
             chains[-1].append(s)
         else:
             chains.append([s])
-    ordered = [s for chain in sorted(chains, key=lambda chain: status.get(chain[0]) != "supported") for s in chain]
+
+    def rank(chain: list[int]) -> int:
+        if status.get(chain[0]) != "supported":
+            return 2
+        # A study's stated aim answers nothing, supported or not: "…our aim was to determine, for the
+        # first time, whether patients whose symptoms are well controlled … would experience improved
+        # quality of life" led the Summary (PubMedQA 18403945, the real 1.5B model). After the
+        # supported sentences that say something, and a supported finding leads instead of it.
+        return 1 if leaves_the_question_open(plain_text(replacement[chain[0]])) else 0
+
+    ordered = [s for chain in sorted(chains, key=rank) for s in chain]
+    leads_well = rank([ordered[0]]) == 0  # before the texts move: ``rank`` reads them by position
     texts = [replacement[s] for s in ordered]
     for s, new in zip(kept_summary, texts):
         replacement[s] = new
@@ -905,7 +938,7 @@ def _lead_with_a_supported_sentence(edits: _Edits, kept_summary: list[int], lang
     # The one that names most of what was asked (a not-checked sentence never leads: the first
     # supported one, where none names any of it).
     donor = _naming_the_question(edits, donors, question) or next(iter(donors), None)
-    if status.get(ordered[0]) == "supported" or donor is None:
+    if leads_well or donor is None:
         return False
     donor_section = edits.section_of(donor)
     if sum(1 for s, _, section in edits.sentences if section == donor_section and status.get(s) == "supported"

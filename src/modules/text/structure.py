@@ -166,6 +166,12 @@ _AIM_EN = re.compile(
     r"\b(?:to|whether|if)\b", re.IGNORECASE)
 
 
+def leaves_the_question_open(sentence: str) -> bool:
+    """Whether ``sentence`` says what a study set out to learn, or that it is still unknown ("our
+    aim was to determine whether …", "remains unclear"): true of the study, and no answer."""
+    return bool(_OPEN_QUESTION_EN.search(sentence))
+
+
 def states_an_aim(sentence: str) -> bool:
     """Whether ``sentence`` says what a study set out to learn: it states nothing found."""
     return bool(_AIM_EN.search(sentence.strip()))
