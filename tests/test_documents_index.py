@@ -138,3 +138,40 @@ async def test_a_folder_slower_to_index_than_the_call_timeout_is_waited_for_and_
         seconds = time.monotonic() - started
     assert hits[0].url == (docs / "note-042.md").as_uri()
     assert heard == [] and seconds < 1.5  # nothing parsed: no file's turn through the sandbox
+
+
+async def test_doctors_test_search_is_not_cut_by_the_servers_start_timeout(tmp_path: Path,
+                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """`research doctor` with --docs: its test search indexes the folder, which takes longer than
+    a server's start may; the start's 90 s no longer counts the search (the client times that)."""
+    from types import SimpleNamespace
+
+    from research.cli import doctor
+
+    class IndexingClient:
+        """Our client as doctor uses it, its server indexing a folder for its first search."""
+
+        spec = SimpleNamespace(name="web-search")
+
+        def __init__(self, settings, cache_dir, errlog=None) -> None:
+            pass
+
+        async def __aenter__(self):
+            return self
+
+        async def __aexit__(self, *exc) -> None:
+            return None
+
+        async def list_tools(self) -> list[str]:
+            return list(doctor.SEARCH_CONTRACT)
+
+        async def call(self, tool, arguments):
+            await asyncio.sleep(0.3)  # indexing, past the start's timeout below
+            return SimpleNamespace(structured_content={"engine": "local", "results": [{"url": "file:///x.md"}],
+                                                       "notes": []}, content=[], is_error=False)
+
+    monkeypatch.setattr(web_search_client, "WebSearchClient", IndexingClient)
+    monkeypatch.setattr(doctor, "SERVER_START_TIMEOUT_S", 0.1)
+    checks = await doctor.check_web_search(Settings(search_engine="local", docs_dir=_folder(tmp_path / "docs", 1)),
+                                           "en")
+    assert [(c.name, c.status) for c in checks][-1] == ("search", "ok"), checks

@@ -173,7 +173,7 @@ async def check_web_search(settings: Settings, lang: Language, *, offline: bool 
     with tempfile.TemporaryDirectory(prefix="research-doctor-") as scratch, tempfile.TemporaryFile("w+") as errlog:
         try:
             client = WebSearchClient(settings, Path(scratch) / "sources", errlog=errlog)
-            async with asyncio.timeout(SERVER_START_TIMEOUT_S):
+            async with asyncio.timeout(SERVER_START_TIMEOUT_S) as starting:
                 async with client:
                     started = Check("web_search", label, "ok", t("doctor.web_search_ok", lang))
                     tools = await client.list_tools()
@@ -189,6 +189,10 @@ async def check_web_search(settings: Settings, lang: Language, *, offline: bool 
                     if offline:
                         return checks + [Check("search", search_label, "skip", t("terminal.doctor_search_skipped", lang),
                                                essential=False)]
+                    # The search is timed by the client, which waits while the server reports progress:
+                    # with --docs the first search indexes the whole folder (a minute for a thousand
+                    # pages on two cores), and what it reads is kept for the runs after (engines/local.py).
+                    starting.reschedule(None)
                     return checks + [await _test_search(client, search_label, lang, settings.search_engine)]
         except UserFacingError as exc:
             return [Check("web_search", label, "fail", t("doctor.web_search_failed", lang, reason=exc.message(lang)))]
