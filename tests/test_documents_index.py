@@ -128,6 +128,9 @@ async def test_a_folder_slower_to_index_than_the_call_timeout_is_waited_for_and_
     assert hits[0].url == (docs / "note-042.md").as_uri()
     assert heard and heard[-1][1] == 120
     assert index_file(docs.resolve()).is_file()
+    # The documents went to the parser as they are: the page cache holds the hits only (each its
+    # bytes and a sidecar), not a copy of all 120 (a shared server's is the user's, size-capped).
+    assert len(list((tmp_path / "run-1" / "sources").iterdir())) <= 2 * len(hits)
 
     heard.clear()
     async with WebSearchClient(settings, tmp_path / "run-2" / "sources") as ws:

@@ -217,13 +217,17 @@ class ContainerProcessor(BackgroundStart):
         result = await client.call_tool("sandbox-info", {}, read_timeout_seconds=CALL_GRACE_S)
         return int((result.structured_content or {}).get("pid", 0))
 
-    async def parse(self, *, path: str | None = None, text: str | None = None, media_type: str = "", url: str = "") -> ParsedDocument:
+    async def parse(self, *, path: str | None = None, text: str | None = None, media_type: str = "", url: str = "",
+                    data: bytes | None = None) -> ParsedDocument:
         """Parse one document; ``DocumentFailed(reason)`` when it cannot be read.
+        ``data``: the raw bytes themselves, sent inline (a file that is in no cache).
         Waits for the server to be up (``ParserUnavailable`` when it could not start)."""
         await self._started()
         assert self.command is not None
         arguments = ParseArguments(media_type=media_type or "", url=url or "", timeout_s=self.settings.parse_timeout)
-        if path is not None:
+        if data is not None:
+            arguments["data_base64"] = base64.b64encode(data).decode("ascii")
+        elif path is not None:
             try:
                 arguments["path"] = self.command.path_inside(path)
             except ValueError:

@@ -110,8 +110,9 @@ class WebSearchService:
             await self._parser.aclose()
         await self.client.aclose()
 
-    async def _parse(self, path: str, media_type: str | None, url: str) -> ParsedDocument:
-        """Extraction in the sandboxed parser, started on first use and kept for the next."""
+    async def _parse(self, path: str | None, media_type: str | None, url: str, data: bytes | None = None) -> ParsedDocument:
+        """Extraction in the sandboxed parser, started on first use and kept for the next: of a
+        cached file (``path``) or of ``data`` sent inline."""
         async with self._parser_lock:
             if self._parser is None:
                 from research.modules.clients.parser_client import ContainerProcessor
@@ -123,18 +124,21 @@ class WebSearchService:
                     await processor.aclose()
                     raise
                 self._parser = processor
-        return await self._parser.parse(path=path, text=None, media_type=media_type or "", url=url)
+        return await self._parser.parse(path=path, text=None, media_type=media_type or "", url=url, data=data)
 
     async def _read_local_file(self, path: Path, media_type: str) -> tuple[str, str]:
-        """One file of the documents folder, read once (never through a link swapped in
-        since the folder was listed) into the cache; the parser reads that copy."""
+        """One file of the documents folder, read once (never through a link swapped in since
+        the folder was listed) and sent to the parser as it is. Not through the page cache: a
+        shared server's is the user's (~/.cache/research/sources, size-capped), which took a copy
+        of every document and, on each, read every entry it held to evict the oldest (the bench's
+        1,145 pages took 4 min of the server's CPU against 18,000 cached entries). A search hit
+        on the file is fetched into its session's sources/ as before."""
         from research.servers.web.engines.local import MAX_LOCAL_FILE_BYTES
         from research.servers.web.fetcher import read_inside
 
         assert self.fetcher.local_root is not None  # the local engine runs only with a documents folder
         data = read_inside(path, self.fetcher.local_root, MAX_LOCAL_FILE_BYTES)
-        stored = self.fetcher.cache.store(path.as_uri(), path.as_uri(), media_type, data)
-        parsed = await self._parse(str(stored.cache_path), media_type, path.as_uri())
+        parsed = await self._parse(None, media_type, path.as_uri(), data)
         return parsed.title, parsed.markdown
 
     def cache_for(self, folder: str | None) -> SourceCache | None:
