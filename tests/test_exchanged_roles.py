@@ -289,3 +289,20 @@ FUJI_PAGE_EN = ("Mount Fuji is 3,776 m (12,388 ft) tall.\n\n"
 def test_a_predicate_the_page_says_of_another_subject_is_not_supported(claim, supported):
     found = assess(claim, FUJI_PAGE_EN, "en")
     assert (found.outcome == "supported") is supported, found.reason
+
+
+# JSQuAD v1.3 valid, the page 落語家 (a18873p16): what it says of the shin'uchi system, and a page whose
+# sentence has no topic of its own (ラオス, from the eleventh round).
+RAKUGO_JA = ("# 落語家\n\n真打制度は戦前には上方にも存在した。 しかし、戦中から終戦直後の時期において大阪では落語より漫才が"
+             "好まれたこともあり、事実上上方落語が崩壊していた時期に消滅した。")
+
+
+def test_what_the_page_says_of_one_thing_said_of_another_in_japanese_is_not_supported():
+    # The real 1.5B model's 「落語家は戦前には上方にも存在した」 was listed supported: 落語 is on the page
+    # (上方落語), so every word was found, while the sentence it copies speaks of 真打制度.
+    exchanged = assess("落語家は戦前には上方にも存在した[S1]。", RAKUGO_JA, "ja")
+    assert (exchanged.outcome, exchanged.reason) == ("uncertain", "missing_term")
+    assert assess("真打制度は戦前には上方にも存在した[S1]。", RAKUGO_JA, "ja").outcome == "supported"
+    # A sentence with no topic of its own takes the claim's from its heading, as before.
+    assert assess("ラオスの国民議会は132議席である[S1]。", "# ラオス\n\n132議席で、民選、任期5年。", "ja").outcome \
+        != "unsupported"
