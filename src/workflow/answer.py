@@ -191,6 +191,9 @@ class Topic:
     # least): what tells a page about it from the others of the run ("coeliac" of "Is coeliac disease
     # screening in risk groups justified?", where "disease", "risk" and "screening" are every page's).
     rarest: frozenset[str] = frozenset()
+    # The most of the question's own terms any page read holds: a page that holds as many is about
+    # it too, whatever it lacks of ``rarest`` (a title's rare word the abstract does not repeat).
+    most_held: int = 0
     # A text's content terms and names, read once: a source's text is asked about by every
     # claim that cites it, and MeCab on 20,000 characters is not free.
     _read: dict[str, tuple[frozenset[str], frozenset[str]]] = field(default_factory=dict, repr=False)
@@ -223,6 +226,7 @@ class Topic:
             fewest = min((n for n in held.values() if n), default=0)
             if fewest and fewest * 2 <= len(pages):
                 topic.rarest = frozenset(term for term, n in held.items() if n == fewest)
+                topic.most_held = max(len(words & question_terms) for words in pages)
         return topic
 
     def telling(self, text: str) -> set[str]:
@@ -307,8 +311,12 @@ class Topic:
         others (``rarest``): PubMedQA 16097998 with the real 1.5B model, "Is coeliac disease screening
         in risk groups justified?", led its Summary with three other studies' findings on familial
         risk prompts, cervical and breast cancer screening: pages that hold "disease", "risk" and
-        "screening", as every page of the run does, and not "coeliac"."""
-        return not self.rarest or bool(self._words(text)[0] & self.rarest)
+        "screening", as every page of the run does, and not "coeliac". A page that holds as many of
+        the question's terms as any page does is about it all the same: on the bench's PubMedQA dev
+        pages (BM25's six for each question) that keeps the question's own page in 359 of 360 and
+        turns away 125 of the 175 other studies' pages that hold half the question's terms."""
+        words = self._words(text)[0]
+        return not self.rarest or bool(words & self.rarest) or len(words & self.question_terms) >= self.most_held
 
     def _holds_half(self, text: str) -> bool:
         """Whether a source's ``text`` holds half the question's own terms of its script: a page
