@@ -72,3 +72,29 @@ def test_no_evidence_exits_4_and_the_report_says_so(research_env, web):
     assert "No evidence was found" in report
     assert (session / "report.pdf").is_file()
     assert json.loads((session / "meta.json").read_text("utf-8"))["status"] == "no_evidence"
+
+
+@pytest.mark.parametrize("empty", [1, 2])
+def test_a_model_that_writes_nothing_is_asked_again_and_then_the_sources_are_quoted(research_env, fake_ollama,
+                                                                                      empty):
+    # The real 1.5B model answered 「量子ビットとは？」 with nothing at all once in eight runs: the report
+    # was empty, exit 0, and nothing said so.
+    fake_ollama.empty_drafts = empty
+    result = research_in_process(["What is the height of Mount Fuji?", "--lang", "en", "--json"], research_env)
+    assert result.returncode == 0, result.stderr
+    session = _session(result)
+    report = (session / "report.md").read_text("utf-8")
+    summary = report.split("## Summary\n")[1].split("\n## ")[0].strip()
+    drafts = fake_ollama.chat_requests("draft")
+    assert len(drafts) == 2  # asked once more after the empty reply
+    outcome = load_json_line(result.stdout)
+    if empty == 1:
+        assert "[S1]" in summary and "The model wrote no answer" not in report  # the second draft's answer
+        assert not [p for p in outcome["problems"] if p["kind"] == "draft"]
+    else:
+        assert summary.startswith("The model wrote no answer; of the question the sources read say: «"), summary
+        assert "3,776" in summary and "[S" in summary
+        (problem,) = [p for p in outcome["problems"] if p["kind"] == "draft"]
+        assert problem["message"].startswith("The model wrote no answer, asked twice")
+        assert "The model wrote no answer, asked twice" in report.split("## Notes")[1]
+        assert "The model wrote no answer, asked twice" in result.stderr  # said on the terminal too

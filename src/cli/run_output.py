@@ -41,6 +41,8 @@ def closing_lines(result: RunOutcome, progress: Any, paths: tuple[str, ...] = ("
             lines.append(f"[yellow]{escape(t('terminal.language_left', lang, language=language))}[/yellow]")
         elif problem.kind == ProblemKind.BUDGET:
             lines.append(f"[yellow]{escape(t('terminal.budget_stopped', lang, budget=problem.message))}[/yellow]")
+        elif problem.kind == ProblemKind.DRAFT:
+            lines.append(f"[yellow]{escape(t('answer.empty_draft', lang))}[/yellow]")
     if result.exit_code == EXIT_SEARCH_FAILED:
         lines.append(f"[red]{escape(t('terminal.search_unreachable', lang))}[/red]")
     elif result.exit_code != EXIT_OK:

@@ -16,6 +16,7 @@ from research.modules.text.style import check_sentence, citations, remove_violat
 from research.modules.text.tokens import estimate_tokens
 from research.modules.text.passages import evidence_block, focused, rank_passages
 from research.modules.text.questions import is_yes_no
+from research.modules.core.i18n import t
 from research.state import AgentState
 from research.state.models import (
     Disagreement,
@@ -111,15 +112,23 @@ async def draft_answer(state: AgentState, deps: WorkflowDependencies) -> AgentSt
         budget = deps.model.context_budget(ANSWER_RESERVE_TOKENS) - estimate_tokens(system + frame)
         # The evidence budget is an estimate; if Ollama still reports a full context, the
         # evidence is halved and the draft asked again (context_fit.py), never cut silently.
-        draft, overflow_errors = await stream_within_context(
-            deps,
-            lambda share: [
-                {"role": "system", "content": system},
-                {"role": "user", "content": DRAFT_USER[lang].format(
-                    question=question, evidence=evidence_block(sources, ranked, share))},
-            ],
-            budget, node="llm", session_id=state["session_id"], lang=lang, max_tokens=draft_cap(len(sub_questions)),
-        )
+        def messages(share: int) -> list[dict[str, str]]:
+            return [{"role": "system", "content": system},
+                    {"role": "user", "content": DRAFT_USER[lang].format(
+                        question=question, evidence=evidence_block(sources, ranked, share))}]
+
+        for attempt in (1, 2):
+            draft, overflow_errors = await stream_within_context(
+                deps, messages, budget, node="llm", session_id=state["session_id"], lang=lang,
+                max_tokens=draft_cap(len(sub_questions)))
+            if draft.strip() or not sources:
+                break
+            # The real 1.5B model now and then answers nothing at all (bench_answers.py --ollama,
+            # 「量子ビットとは？」, an empty report at exit 0): asked once more, then said.
+            deps.history.append_event(state["session_id"], "empty_draft", attempt=attempt)
+        if not draft.strip() and sources:
+            overflow_errors = [*overflow_errors, RunError(node="llm", kind=ProblemKind.DRAFT,
+                                                          message=t("answer.empty_draft", lang))]
     deps.progress(Token("\n"))
     rewrites: list[StyleRewrite] = []
     if sources:

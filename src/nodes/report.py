@@ -178,7 +178,7 @@ def degradation_notes(state: AgentState, usage: dict[str, dict[str, int]], lang:
     its built-in default."""
     # Each verification loop checks again: the same note once.
     notes = list(dict.fromkeys(e.message for e in run_errors(state, ProblemKind.CONTEXT, ProblemKind.LANGUAGE,
-                                                                ProblemKind.JUDGE)))
+                                                                ProblemKind.JUDGE, ProblemKind.DRAFT)))
     notes += [t("degraded.fallback", lang, node=node, count=entry["fallbacks"])
               for node, entry in usage.items() if entry.get("fallbacks")]
     return notes

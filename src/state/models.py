@@ -383,6 +383,7 @@ class ProblemKind(StrEnum):
     READ = "read"  # a document could not be read
     CONTEXT = "context"  # the evidence was cut to fit the model's context
     LANGUAGE = "language"  # sentences left in the wrong language
+    DRAFT = "draft"  # the model wrote no answer, asked twice: the Summary quotes the sources
     JUDGE = "judge"  # the judge model is missing or misread (the report notes it)
     UNJUDGED = "unjudged"  # a judge call failed: its claims stay "not checked" in the table
     FOLLOW_UP = "follow_up"  # no follow-up queries could be planned

@@ -60,7 +60,7 @@ def run_problems(state: Mapping[str, Any]) -> list[RunProblem]:
             problems.append(RunProblem(kind=error.kind, message=message))
     problems += [RunProblem(kind=ProblemKind.SEARCH, message=m, queries=n) for m, n in search_counts.items()]
     seen: set[str] = set()
-    for error in run_errors(state, ProblemKind.LANGUAGE, ProblemKind.CONTEXT):
+    for error in run_errors(state, ProblemKind.LANGUAGE, ProblemKind.CONTEXT, ProblemKind.DRAFT):
         message = error.message
         if message not in seen:
             seen.add(message)

@@ -447,6 +447,10 @@ def _words_for(name: str) -> frozenset[str]:
     return frozenset().union(*(_content_terms(word) for word in attribute_words(name)))
 
 
+# The heading the draft prompt asks the Summary under (workflow/prompts.py).
+_SUMMARY_HEADING = {"en": "Summary", "ja": "結論"}
+
+
 @dataclass
 class Assembly:
     """What assembling the answer did, for verification.json and the report's notes."""
@@ -679,6 +683,12 @@ def assemble_answer(
     titles = list(titles)
     by_start = {claim.start: (claim, verdict) for claim, verdict in zip(claims, verdicts)}
     edits = _Edits(draft, body_sentences(draft), by_start)
+    if not edits.sentences and on_the_question is not None and (quoted := on_the_question()) is not None:
+        # The model wrote nothing, asked twice (nodes/llm.py): not an empty report, but the sources'
+        # own words on the question under the Summary's heading.
+        heading = _SUMMARY_HEADING[language]
+        line = t("answer.nothing_drafted", language, evidence=_short_quote(quoted.text), label=quoted.label)
+        return Assembly(answer=f"## {heading}\n\n{line}\n")
     _keep_what_the_verdicts_let_stand(edits, valid=valid, language=language, titles=titles, program=program,
                                       topic=topic, wrong_language=wrong_language)
     summary = edits.summary()

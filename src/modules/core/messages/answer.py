@@ -16,6 +16,14 @@ MESSAGES: dict[str, dict[str, str]] = {
         "ja": "読み込んだ出典によれば «{evidence}»[{label}]。下書きの「{claim}」は出典と食い違うため除きました。",
     },
     # No sentence of the draft could be checked: what the sources say of the question, quoted.
+    "answer.nothing_drafted": {
+        "en": "The model wrote no answer; of the question the sources read say: «{evidence}» [{label}]",
+        "ja": "モデルは回答を書きませんでした。読み込んだ出典は質問について次のように述べています: «{evidence}» [{label}]",
+    },
+    "answer.empty_draft": {
+        "en": "The model wrote no answer, asked twice: the Summary quotes what the sources read say of the question.",
+        "ja": "モデルは2回依頼しても回答を書きませんでした。結論には、読み込んだ出典が質問について述べている箇所を引用しています。",
+    },
     "answer.sources_say_of_it": {
         # Never opening with "No": to a yes/no question that reads as the answer.
         "en": "The draft's sentences could not be checked against the sources read; of the question they say: "
