@@ -388,3 +388,20 @@ def test_a_denial_in_the_clause_that_says_less_of_the_claim_is_matched_with_the_
     for turned in ("ただし報道機関が危険地帯への侵入には警告は行うが、それ以上の措置も行う[S1]。",
                    "ただし報道機関が危険地帯への侵入には警告を行わない[S1]。"):
         assert _assess(turned, PRESS_JA, "ja").outcome != "supported", turned
+
+
+def test_a_status_word_in_a_claim_that_ends_in_a_which_clause_is_read_in_its_main_clause():
+    # The real 1.5B model's GIL answer (research "Is the GIL gone in Python 3.14?" --docs, this
+    # session): the trailing clause about the build hid "experimental" from the alignment, and the
+    # sentence was supported by the quick checks against a page that says 3.14 made it official.
+    page = ("PEP 703 proposed making the global interpreter lock (GIL) optional in CPython. The Python Steering "
+            "Council accepted PEP 703 in 2023. Python 3.13, released in October 2024, ships an experimental "
+            "free-threaded build.\n\nThe free-threaded build became officially supported in Python 3.14, though it "
+            "is still not the default build. The standard build of Python 3.14 still has the GIL enabled by "
+            "default.\n\nIn the free-threaded build the GIL is disabled, so threads can run Python code in "
+            "parallel on several cores.")
+    wrong = _assess("Python 3.14 ships an experimental free-threaded build, which disables the GIL by default [S1].",
+                    page)
+    assert (wrong.outcome, wrong.reason) == ("unsupported", "status")
+    assert _assess("Python 3.13 ships an experimental free-threaded build, which disables the GIL [S1].",
+                   page).outcome == "supported"

@@ -172,6 +172,8 @@ _FINITE_EN = re.compile(r"\b(?:is|are|was|were|has|have|had|became|becomes|remai
 _PRONOUN_SUBJECT_EN = re.compile(r"^(?:it|they)\b\s*", re.IGNORECASE)
 # A relative clause set off by commas inside a subject ("The build, which was introduced in 3.14, is …").
 _RELATIVE_CLAUSE_EN = re.compile(r",\s*(?:which|who|that)\b[^,]*,", re.IGNORECASE)
+# A non-restrictive relative clause that ends the sentence (", which disables the GIL by default.").
+_TRAILING_RELATIVE_EN = re.compile(r",\s*(?:which|who)\b[^,;]*?(?=[.!?]?\s*$)", re.IGNORECASE)
 
 
 # Japanese joins statements with a verb's or the copula's continuative form and a comma
@@ -237,12 +239,24 @@ def conjoined_conflict(claim: str, passage: str, language: Language) -> tuple[st
     word's: a plain "not" read this way was wrong 4 times of 5 on RAGTruth train ("no more than
     8 inches", "refusal to include", a question); in Japanese a plain denial is the clause's own
     (〜ない), which ``_whole_claim_conflict`` reads already."""
-    for statement in conjoined_statements(claim, language):
+    for statement in conjoined_statements(claim, language) or _main_clause_alone(claim, language):
         if status_names(statement, language):
             conflict = _whole_claim_conflict(statement, passage, language)
             if conflict is not None and conflict.detail != "not":
                 return statement, conflict
     return None
+
+
+def _main_clause_alone(claim: str, language: Language) -> list[str]:
+    """An English claim that ends in a non-restrictive relative clause, as its main clause alone:
+    "Python 3.14 ships an experimental free-threaded build, which disables the GIL by default"
+    (the real 1.5B model's GIL answer) is read as "Python 3.14 ships an experimental free-threaded
+    build." too: its status word is the main clause's, and the clause about the build hid it from
+    the alignment (supported, against «…became officially supported in Python 3.14»)."""
+    if language == "ja":
+        return []
+    main = _TRAILING_RELATIVE_EN.sub("", claim)
+    return [main] if main != claim else []
 
 
 # An acronym with its words spelled out beside it: "the Global Interpreter Lock (GIL)", "GIL (global
@@ -350,7 +364,8 @@ def has_statements_to_read_apart(claim: str, language: Language) -> bool:
     """Whether ``conjoined_conflict`` or ``consequence_conflict`` could find anything for
     ``claim``: a joined statement with a status word, or a consequence after a premise with one.
     Asked once per claim before either is tried against every sentence of its sources."""
-    if any(status_names(statement, language) for statement in conjoined_statements(claim, language)):
+    if any(status_names(statement, language)
+           for statement in conjoined_statements(claim, language) or _main_clause_alone(claim, language)):
         return True
     parts = _CONSEQUENCE_EN.split(claim, maxsplit=1) if language != "ja" else []
     return len(parts) == 2 and bool(status_names(parts[0], language))
