@@ -405,3 +405,17 @@ def test_a_status_word_in_a_claim_that_ends_in_a_which_clause_is_read_in_its_mai
     assert (wrong.outcome, wrong.reason) == ("unsupported", "status")
     assert _assess("Python 3.13 ships an experimental free-threaded build, which disables the GIL [S1].",
                    page).outcome == "supported"
+
+
+def test_a_word_only_the_heading_holds_does_not_keep_a_status_conflict_from_being_seen():
+    # The real 1.5B model's GIL answer at ce4bd01: "CPython" is the page's heading's ("# Free-threaded
+    # CPython"), not its sentences', and kept the claim from lining up with «…became officially
+    # supported in Python 3.14»; the choice judge then called it supported.
+    page = ("# Free-threaded CPython\n\nPython 3.13, released in October 2024, ships an experimental free-threaded "
+            "build.\n\nThe free-threaded build became officially supported in Python 3.14, though it is still not "
+            "the default build.")
+    wrong = _assess("The free-threaded CPython build introduced in Python 3.14 ships an experimental free-threaded "
+                    "build, which disables the GIL by default [S1].", page)
+    assert (wrong.outcome, wrong.reason) == ("unsupported", "status")
+    assert _assess("The free-threaded CPython build became officially supported in Python 3.14 [S1].",
+                   page).outcome == "supported"
