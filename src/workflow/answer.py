@@ -28,6 +28,7 @@ from typing import Callable, Iterable
 
 from research.modules.core.grammar import ADDRESS_TOKEN, JOINED_CITATIONS, TITLE_NUMBER, URL_IN_PROSE, renumbered_titles
 from research.modules.core.i18n import t
+from research.modules.report.templates import REPORT_LABELS
 from research.modules.text.analyser import JAPANESE_RUN, name_suffix_terms, name_terms, term_set, terms
 from research.modules.text.disagreements import attribute_words, attributes_named
 from research.modules.text.questions import answer_word, answers_another_question, answers_the_other_way, is_yes_no
@@ -447,10 +448,6 @@ def _words_for(name: str) -> frozenset[str]:
     return frozenset().union(*(_content_terms(word) for word in attribute_words(name)))
 
 
-# The heading the draft prompt asks the Summary under (workflow/prompts.py).
-_SUMMARY_HEADING = {"en": "Summary", "ja": "結論"}
-
-
 @dataclass
 class Assembly:
     """What assembling the answer did, for verification.json and the report's notes."""
@@ -686,7 +683,7 @@ def assemble_answer(
     if not edits.sentences and on_the_question is not None and (quoted := on_the_question()) is not None:
         # The model wrote nothing, asked twice (nodes/llm.py): not an empty report, but the sources'
         # own words on the question under the Summary's heading.
-        heading = _SUMMARY_HEADING[language]
+        heading = REPORT_LABELS[language]["summary"]  # the heading the draft prompt asks it under too
         line = t("answer.nothing_drafted", language, evidence=_short_quote(quoted.text), label=quoted.label)
         return Assembly(answer=f"## {heading}\n\n{line}\n")
     _keep_what_the_verdicts_let_stand(edits, valid=valid, language=language, titles=titles, program=program,

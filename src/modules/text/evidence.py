@@ -1098,8 +1098,11 @@ def _without_words_of_the_headings(claim: str, passage: Passage, language: Langu
     only_there = passage.headings - passage.features
     if language == "ja" or not only_there:
         return claim
-    kept = _LATIN_WORD.sub(lambda m: "" if features(m.group(0)) and features(m.group(0)) <= only_there else m.group(0),
-                           claim)
+    def kept_unless_only_there(word: re.Match[str]) -> str:
+        said = features(word.group(0))
+        return "" if said and said <= only_there else word.group(0)
+
+    kept = _LATIN_WORD.sub(kept_unless_only_there, claim)
     return kept if kept.strip() else claim
 
 
