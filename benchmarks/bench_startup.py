@@ -51,7 +51,10 @@ CURSOR_POSITION_REQUEST = b"\x1b[6n"
 
 
 def _env(home: Path) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("RESEARCH_", "OLLAMA_"))}
+    # Without PYTHONDONTWRITEBYTECODE: the uncounted first start writes the .pyc files an
+    # install has, so no counted start compiles a module changed since (benchmarks/compare_lcr.py).
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(("RESEARCH_", "OLLAMA_")) and k != "PYTHONDONTWRITEBYTECODE"}
     env.update(HOME=str(home), XDG_CONFIG_HOME=str(home / ".config"), XDG_DATA_HOME=str(home / ".local/share"),
                RESEARCH_SESSIONS_DIR=str(home / "sessions"), TERM="xterm-256color", LANG="en_US.UTF-8")
     return env
