@@ -82,10 +82,11 @@ MESSAGES: dict[str, dict[str, str]] = {
         "ja": "読み込めたソースがないため省略",
     },
     "terminal.search_unreachable": {
-        "en": "No search engine could be reached, so nothing was searched (exit 5). Check the network and the "
-        "engine with `research doctor`; README: \"When search fails\".",
+        # Also said with --docs, where no network is involved: the check names both cases.
+        "en": "No search engine could be reached, so nothing was searched (exit 5). `research doctor` checks the "
+        "engine: the network for a web engine, the folder for --docs; README: \"When search fails\".",
         "ja": "検索エンジンに接続できず、何も検索できませんでした（終了コード 5）。`research doctor` で"
-        "ネットワークとエンジンを確認してください（README の「When search fails」）。",
+        "エンジンを確認してください（ウェブ検索ならネットワーク、--docs なら文書フォルダ。README の「When search fails」）。",
     },
     "terminal.language_left": {
         "en": "Some sentences are not in {language} and could not be rewritten; the report's notes say which.",
