@@ -248,3 +248,42 @@ def test_a_japanese_claim_most_of_whose_words_no_source_holds_is_unsupported():
     # A paraphrase that changes fewer words is left to the judge.
     kept = _assessed("駅前で子供たちがサッカーをしている[S1]。", source)
     assert kept.outcome != "unsupported"
+
+
+# The GIL page a user's own folder held (``research "Is the GIL gone in Python 3.14?" --docs``),
+# and the sentence Qwen2.5-Coder-1.5B wrote from it: two facts the page states, joined by a "so"
+# it never states (the slowdown is the free-threaded build's, not the standard build's doing).
+GIL_PAGE = (
+    "# Free-threaded CPython\n\n"
+    "The free-threaded build became officially supported in Python 3.14, though it is still not the default "
+    "build. The standard build of Python 3.14 still has the GIL enabled by default.\n\n"
+    "In the free-threaded build the GIL is disabled, so threads can run Python code in parallel on several "
+    "cores. Single-threaded code runs somewhat slower in the free-threaded build.\n"
+)
+HARVEST = "The harvest in the valley was poor that year because the river flooded the valley in May [S1]."
+RAIN_JA = "東京では夏に雨が多いので、東京の夏は湿度が高い[S1]。"
+
+
+@pytest.mark.parametrize(
+    ("claim", "source", "reason"),
+    [
+        ("The standard build of Python 3.14 still has the GIL enabled by default, so single-threaded code runs "
+         "somewhat slower in the free-threaded build [S1].", GIL_PAGE, "link_unstated"),
+        # each fact alone, and the link the page does state
+        ("The standard build of Python 3.14 still has the GIL enabled by default [S1].", GIL_PAGE, "supported"),
+        ("Single-threaded code runs somewhat slower in the free-threaded build [S1].", GIL_PAGE, "supported"),
+        ("In the free-threaded build the GIL is disabled, so threads can run Python code in parallel on several "
+         "cores [S1].", GIL_PAGE, "supported"),
+        (HARVEST, "The river flooded the valley in May. The harvest in the valley was poor that year.", "link_unstated"),
+        (HARVEST, "The harvest in the valley was poor that year because the river flooded the valley in May.",
+         "supported"),
+        (RAIN_JA, "東京では夏に雨が多い。東京の夏は湿度が高い。", "link_unstated"),
+        (RAIN_JA, "東京では夏に雨が多いため、湿度が高い。", "supported"),
+        (RAIN_JA, "東京では夏に雨が多い。そのため、東京の夏は湿度が高い。", "supported"),
+    ],
+)
+def test_two_facts_are_linked_only_where_a_source_links_them(claim, source, reason):
+    """A link ("so", "because", 「ので」) between two facts a source states apart is a claim of its
+    own: never supported by the quick checks, never left to the choosing judge (whose choice is
+    of wording); the same link in one sentence of the source, or opening the next, is."""
+    assert _assessed(claim, source).reason == reason

@@ -67,6 +67,7 @@ class ClaimReason(StrEnum):
     FIELD_CONTRADICTED = "field_contradicted"
     FIELD_UNKNOWN = "field_unknown"
     MISQUOTED = "misquoted"  # words in quotation marks that no cited source holds as written
+    LINK_UNSTATED = "link_unstated"  # two facts joined by "so" / 「ので」 that no source links
     JUDGE = "judge"  # a judge decided it
     UNCITED = "uncited"  # the judge found support, but the sentence cannot be traced to it
     NOT_CHECKED = "not_checked"  # a `research verify` record no judge decided

@@ -784,12 +784,18 @@ def _assess_against(claim: Claim, index: EvidenceIndex, labels: list[str], valid
 
 
 def _first_finding(read: "ClaimEvidence") -> "Finding":
-    """What the first of ``CHECKS`` that holds the claim back found; supported when none does."""
+    """What the first of ``CHECKS`` that holds the claim back found; supported when none does.
+    A claim that would be supported, or left to the choosing judge for its wording, is held
+    back still when it links two facts its sources never link (``link_unstated``)."""
     for check in CHECKS:
         finding = check(read)
         if finding is not None:
-            return finding
-    return Finding("supported", "supported", min(0.95, 0.6 + read.coverage * 0.35))
+            break
+    else:
+        finding = Finding("supported", "supported", min(0.95, 0.6 + read.coverage * 0.35))
+    if finding.outcome == "supported" or finding.reason == "partial_overlap":
+        return link_unstated(read) or finding
+    return finding
 
 
 # "<event> in 2023, when <another event>": two events given one date.
@@ -1559,6 +1565,55 @@ def value_unbound(read: ClaimEvidence) -> Finding | None:
         return None
     reason = "number_missing" if unbound.kind == "number" else "missing_term"
     return Finding("uncertain", reason, 0.5, (unbound.claim_value,), unbound)
+
+
+# One fact given as the cause, the consequence or the purpose of another: "…, so …", "… because …",
+# 「…ので…」. "since" is left out: as often a time ("since 2010") as a cause.
+_LINK_EN = re.compile(r",\s+(?:so|thus|therefore|hence|which means|meaning)\s+|\s+because\s+|,?\s+as a result,?\s+"
+                      r"|\s+(?:due to|owing to|as a result of|leading to|resulting in)\s+", re.IGNORECASE)
+_LINK_JA = re.compile(r"ので|ため、|ことから、|結果、")
+# The words with which a page opens a sentence that follows from the one before it ("As a
+# result, …", 「そのため…」); a "so" inside the sentence links its own clauses, not the one before.
+_LINKING_EN = re.compile(r"^\W*(?:and\s+)?(?:so|thus|therefore|hence|consequently|as a result|because of (?:this|that)|"
+                         r"this (?:means|is why|leads to|results in|makes)|that is why|for this reason)\b", re.IGNORECASE)
+_LINKING_JA = re.compile(r"^\W*(?:そのため|このため|したがって|よって|その結果|これにより|それにより|そこで|だから)")
+_LINKED_SHARE = 0.5  # of each side's words, in one sentence (or a sentence and the one that links to it)
+
+
+def link_unstated(read: ClaimEvidence) -> Finding | None:
+    """The claim links two facts ("The standard build … still has the GIL enabled by default, so
+    single-threaded code runs somewhat slower in the free-threaded build", the real 1.5B model on
+    the GIL question) that its sources state apart and never link: each side alone is supported,
+    the "so" is not. Linked is: one sentence holding half the words of each side, or a sentence
+    and the one before it when the later one opens with a link ("As a result, …"). Left to the judge,
+    never to the choosing one (its choice is of wording, and the link is no wording)."""
+    ja = read.language == "ja"
+    link = (_LINK_JA if ja else _LINK_EN).search(read.claim)
+    if link is None:
+        return None
+    before, after = features(read.claim[: link.start()]) & read.wanted, features(read.claim[link.end():]) & read.wanted
+    # What each side says that the other does not: 「東京では夏に雨が多いので、東京の夏は湿度が高い」
+    # is linked only where 雨 and 湿度 are, wherever 東京 and 夏 are.
+    sides = [before - after, after - before]
+    if any(len(side) < 2 for side in sides):
+        return None
+
+    def holds_both(words: frozenset[str]) -> bool:
+        return all(len(side & words) >= _LINKED_SHARE * len(side) for side in sides)
+
+    linking = _LINKING_JA if ja else _LINKING_EN
+    for source in read.cited:
+        for passage in source.passages:
+            if passage.heading:
+                continue
+            words = passage.features | passage.headings
+            if holds_both(words):
+                return None
+            previous = source.passage_before(passage)
+            if previous is not None and not previous.heading and linking.search(passage.text) \
+                    and holds_both(words | previous.features | previous.headings):
+                return None
+    return Finding("uncertain", "link_unstated", 0.5, (link.group(0).strip(" ,、"),))
 
 
 CHECKS: tuple[Callable[[ClaimEvidence], Finding | None], ...] = (

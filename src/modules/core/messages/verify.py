@@ -63,6 +63,8 @@ MESSAGES: dict[str, dict[str, str]] = {
                                        "ja": "出典がこの数値を挙げているのは別の回・年のこと"},
     "verify.reason.missing_term": {"en": "a key term is not in the source", "ja": "重要な語が出典にない"},
     "verify.reason.negation": {"en": "the source says the opposite", "ja": "出典は逆のことを述べている"},
+    "verify.reason.link_unstated": {"en": "the source states both facts but never links them as the sentence does",
+                                    "ja": "出典は両方の事実を述べているが、文のようには結び付けていない"},
     "verify.reason.status": {"en": "the source gives it another status (experimental, default, deprecated…)",
                              "ja": "出典は別の位置づけ（実験的・既定・非推奨など）を述べている"},
     "verify.reason.nothing_to_compare": {"en": "nothing in the source to compare with", "ja": "出典に比べられる記述がない"},
