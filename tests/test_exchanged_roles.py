@@ -306,3 +306,16 @@ def test_what_the_page_says_of_one_thing_said_of_another_in_japanese_is_not_supp
     # A sentence with no topic of its own takes the claim's from its heading, as before.
     assert assess("ラオスの国民議会は132議席である[S1]。", "# ラオス\n\n132議席で、民選、任期5年。", "ja").outcome \
         != "unsupported"
+
+
+# JSQuAD v1.3 valid, the page オランダ (jsquad-010-038, the real 1.5B model at 6c0ca5f, --seed 66): one
+# word of the topic's compound exchanged (機械工業 → 金属工業), the other word on the page elsewhere.
+NETHERLANDS_JA = ("機械工業の中心地はアイントホーヘンとナイメーヘンである。 オランダは鉱物資源が乏しいにもかかわらず、"
+                  "20世紀に入って金属工業を確立した。")
+
+
+def test_a_topic_with_one_word_exchanged_in_japanese_is_not_supported():
+    exchanged = assess("金属工業の中心地はアイントホーヘンとナイメーヘンである[S1]。", NETHERLANDS_JA, "ja")
+    assert (exchanged.outcome, exchanged.reason, exchanged.missing) == ("uncertain", "missing_term", ["金属"])
+    assert assess("機械工業の中心地はアイントホーヘンとナイメーヘンである[S1]。", NETHERLANDS_JA, "ja").outcome == "supported"
+    assert assess("オランダは20世紀に入って金属工業を確立した[S1]。", NETHERLANDS_JA, "ja").outcome == "supported"
