@@ -9,6 +9,7 @@ import json
 from pathlib import Path
 
 from conftest import research_in_process, session_dirs
+from research.servers.web.engines.local import index_file
 
 # PubMedQA's format (ori_pqal.json), with passages written for this test. Each abstract says
 # its finding in one sentence, as PubMedQA's do; a fourth page answers nothing asked.
@@ -71,7 +72,12 @@ def test_pubmedqa_bench_runs_grades_reports_and_resumes(research_env, tmp_path):
     asked = {line["item_id"] for line in lines}
     assert len(lines) == 3 and asked <= set(PUBMEDQA_SET)
     # The corpus holds every page of the set, not only the sample's; the runs searched it alone.
-    assert sorted(p.name for p in (folder / "corpus").glob("*.md")) == [f"pubmedqa-{k}.md" for k in sorted(PUBMEDQA_SET)]
+    # It is the set file's, beside the bench folders: every bench of this file searches it.
+    (corpus,) = (folder.parent / "corpus").iterdir()
+    assert corpus.name.startswith("pubmedqa-") and not (folder / "corpus").exists()
+    assert sorted(p.name for p in corpus.glob("*.md")) == [f"pubmedqa-{k}.md" for k in sorted(PUBMEDQA_SET)]
+    indexed = index_file(corpus.resolve())
+    built = indexed.stat().st_mtime_ns
     for line in lines:
         gold = PUBMEDQA_SET[line["item_id"]]["final_decision"]
         assert line["status"] == "done" and line["own_page_read"], line
@@ -99,6 +105,14 @@ def test_pubmedqa_bench_runs_grades_reports_and_resumes(research_env, tmp_path):
     assert resumed.returncode == 0, resumed.stderr
     assert "already done by an earlier run of this bench: 2;" in resumed.stderr
     assert len(session_dirs(research_env)) == sessions + 1 and len(_lines(folder)) == 3
+
+    # Another bench of the same file (another seed): a folder of its own, the same corpus, whose
+    # pages the local engine does not parse again (its kept index is not rewritten).
+    other = research_in_process(["bench", "pubmedqa", "--data", str(data), "--sample", "1", "--seed", "2", "--json"],
+                                research_env, timeout=400)
+    assert other.returncode == 0, other.stderr
+    assert Path(json.loads(other.stdout.strip().splitlines()[-1])["folder"]) != folder
+    assert list((folder.parent / "corpus").iterdir()) == [corpus] and indexed.stat().st_mtime_ns == built
 
 
 def test_jsquad_bench_in_japanese_shows_the_table(research_env, tmp_path):
