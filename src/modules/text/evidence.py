@@ -1385,7 +1385,7 @@ def topic_exchanged(read: ClaimEvidence) -> Finding | None:
     # against 「機械工業の中心地はアイントホーヘンとナイメーヘンである。」 (JSQuAD, the real 1.5B model;
     # 金属工業 is in the page's next sentence, so every word was found).
     lacking, replaced = topic - features(best), own - read.words
-    if lacking and replaced and own & read.words:
+    if lacking and replaced and own & topic:
         return Finding("uncertain", "missing_term", 0.5, tuple(sorted(lacking)))
     return None
 
