@@ -59,3 +59,13 @@ def test_the_sentence_of_the_sources_that_names_most_of_what_the_question_names(
     found = sentence_on_the_question("Are postictal psychotic episodes predictive of interictal psychotic episodes?",
                                      study)
     assert found is not None and found.text.startswith("Of 18 patients"), found
+    # Nor what the study says is unknown: the real 1.5B model's answer to PubMedQA 17453263 quoted
+    # its background, «It is unknown if accuracy of physician estimates differs between black and
+    # white patients …», as what the sources say of the question. Its two sentences, quoted.
+    asthma = [{"label": "S1", "markdown": (
+        "It is unknown if accuracy of physician estimates differs between black and white patients, and how this "
+        "relates to asthma care disparities. Blacks were significantly more likely than white patients to have "
+        "their asthma severity underestimated (OR = 1.39, 95% CI 1.08-1.79).")}]
+    # The finding names too little of the question (4 of its 9 terms): nothing is quoted.
+    assert sentence_on_the_question("Are physician estimates of asthma severity less accurate in black than in "
+                                    "white patients?", asthma) is None

@@ -26,7 +26,7 @@ from research.modules.text.analyser import index_terms, key_words
 from research.modules.text.claims import sentence_spans
 from research.modules.text.index import TextIndex
 from research.modules.text.source_kind import authority, source_kind
-from research.modules.text.structure import states_an_aim
+from research.modules.text.structure import leaves_the_question_open, states_an_aim
 
 _PASSAGE_CHARS = 600  # a longer paragraph is cut at sentence ends into pieces about this long
 _MAX_PASSAGE_TOKENS = 300  # and none is ever longer than this in the prompt
@@ -229,8 +229,10 @@ def sentence_on_the_question(question: str, sources: list[dict[str, Any]]) -> So
                 continue  # a heading names a topic and says nothing of it
             for start, end in sentence_spans(passage):
                 sentence = " ".join(passage[start:end].split())
-                if sentence.endswith(("?", "？")) or states_an_aim(sentence):
-                    continue  # the study's own question names what the question names, and answers nothing
+                if sentence.endswith(("?", "？")) or states_an_aim(sentence) or leaves_the_question_open(sentence):
+                    # The study's own question ("It is unknown if …") names what the question names, and
+                    # answers nothing.
+                    continue
                 shared = asked & _terms_of(sentence)
                 if len(shared) < 2 or 2 * len(shared) < len(asked) or not figures <= shared:
                     continue
