@@ -192,3 +192,28 @@ def test_citations_written_before_their_sentence_go_to_its_end(line, expected):
     ledger = [{"label": f"S{n}", "url": f"https://s{n}.example", "title": f"Source {n}"} for n in (1, 2, 3)]
     text, _ = normalise_citations(line + "\n", ledger)
     assert text == expected + "\n"
+
+
+@pytest.mark.parametrize("line, expected", [
+    # A citation as what the sentence is according to, or as whose study it is (Qwen2.5-Coder-1.5B on
+    # PubMedQA 17323047, `research bench pubmedqa --sample 4 --seed 67`: "The study by [S1] found that
+    # patients … diagnosed during off-hours had shorter time …", listed as "The study by found that …").
+    ("The study by [S1] found that patients recovered faster.", "The study found that patients recovered faster [S1]."),
+    ("According to [S1], Mount Fuji is 3,776 m tall.", "Mount Fuji is 3,776 m tall [S1]."),
+    ("As shown in [S2], the GIL is still enabled by default [S1].", "The GIL is still enabled by default [S1][S2]."),
+    ("- According to the source [S1] and [S3], Python 3.14 was released in 2025.",
+     "- Python 3.14 was released in 2025 [S1][S3]."),
+    ("A study in [S3] reported a 20% drop. It was 3.5 times higher.",
+     "A study reported a 20% drop [S3]. It was 3.5 times higher."),
+    ("[S1]によると、富士山の標高は3,776メートルです。", "富士山の標高は3,776メートルです[S1]。"),
+    # A citation that is no word of its sentence, and one whose sentence does not end on its line: as written.
+    ("Ollama listens on port 11434 [S2].", "Ollama listens on port 11434 [S2]."),
+    ("According to [S1], the list is:", "According to [S1], the list is:"),
+])
+def test_a_citation_written_as_a_word_of_its_sentence_goes_to_its_end(line, expected):
+    ledger = [{"label": f"S{n}", "url": f"https://s{n}.example", "title": f"Source {n}"} for n in (1, 2, 3)]
+    text, _ = normalise_citations(line + "\n", ledger)
+    assert text == expected + "\n"
+    if text != line + "\n":  # what the checks read and the report lists reads as a sentence
+        (claim, *_) = split_claims(text)
+        assert " ," not in claim.plain and not claim.plain.startswith(("According", "As ", "によると"))
