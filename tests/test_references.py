@@ -66,6 +66,14 @@ def test_the_sentence_of_the_sources_that_names_most_of_what_the_question_names(
         "It is unknown if accuracy of physician estimates differs between black and white patients, and how this "
         "relates to asthma care disparities. Blacks were significantly more likely than white patients to have "
         "their asthma severity underestimated (OR = 1.39, 95% CI 1.08-1.79).")}]
+    # Nor a page's keywords: its answer to PubMedQA 12855939 quoted the MeSH terms. Quoted from that page.
+    mesh = [{"label": "S1", "markdown": (
+        "## Results\n\nThe presence of PAD was not related to total mortality or to mortality for ischemic heart "
+        "disease (IHD), cerebrovascular disease or other causes.\n\n## MeSH terms\n\nAged; Aged, 80 and over; "
+        "Ankle; Arm; Blood Pressure; Cardiovascular Diseases; Female; Humans; Longitudinal Studies; Male; Nursing "
+        "Homes; Prognosis")}]
+    assert sentence_on_the_question("Is ankle/arm pressure predictive for cardiovascular mortality in older "
+                                    "patients living in nursing homes?", mesh) is None
     # The finding names too little of the question (4 of its 9 terms): nothing is quoted.
     assert sentence_on_the_question("Are physician estimates of asthma severity less accurate in black than in "
                                     "white patients?", asthma) is None

@@ -215,6 +215,14 @@ def _terms_of(text: str) -> frozenset[str]:
     return frozenset(out)
 
 
+def _a_list_of_terms(sentence: str) -> bool:
+    """A page's keywords run together ("Aged; Aged, 80 and over; Ankle; Arm; Blood Pressure; …",
+    PubMedQA's MeSH terms, which the real 1.5B model's answer to 12855939 quoted as what its sources
+    say of the question): four or more items between semicolons, none longer than a name."""
+    items = [item for item in re.split(r"\s*[;；]\s*", sentence.strip().rstrip(".。")) if item]
+    return len(items) >= 4 and all(len(item.split()) <= 5 for item in items)
+
+
 def sentence_on_the_question(question: str, sources: list[dict[str, Any]]) -> SourceSentence | None:
     """The one sentence of the sources read that names most of what ``question`` names (in
     either language: names and figures are written alike), every figure of it included; None
@@ -229,9 +237,10 @@ def sentence_on_the_question(question: str, sources: list[dict[str, Any]]) -> So
                 continue  # a heading names a topic and says nothing of it
             for start, end in sentence_spans(passage):
                 sentence = " ".join(passage[start:end].split())
-                if sentence.endswith(("?", "？")) or states_an_aim(sentence) or leaves_the_question_open(sentence):
+                if sentence.endswith(("?", "？")) or states_an_aim(sentence) or leaves_the_question_open(sentence) \
+                        or _a_list_of_terms(sentence):
                     # The study's own question ("It is unknown if …") names what the question names, and
-                    # answers nothing.
+                    # answers nothing; so does a page's list of keywords.
                     continue
                 shared = asked & _terms_of(sentence)
                 if len(shared) < 2 or 2 * len(shared) < len(asked) or not figures <= shared:
