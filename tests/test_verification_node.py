@@ -928,12 +928,18 @@ async def test_a_sentence_that_only_says_where_to_read_is_not_part_of_the_answer
                      "This information is provided in the source [S1].",
                      "This information is provided in the source [S1] on Mount Fuji's elevation.",
                      "The data is available in the sources [S1] and [S2] listed below.",
-                     "この情報は出典[S1]に記載されています。", "詳細は各資料[S1]や[S2]で確認できます。"):
+                     "この情報は出典[S1]に記載されています。", "詳細は各資料[S1]や[S2]で確認できます。",
+                     # The real model on the GIL question (2026-11-30), after a supported sentence of its Summary:
+                     "This is stated in the source data [S1].", "This is clearly mentioned in the sources [S1][S2].",
+                     "これは出典に記載されています[S1]。"):
         (claim,) = split_claims(sentence)
         assert not_a_claim_reason(claim.plain, claim.text, [], ProgramText()) == "about_the_source", sentence
     # A sentence that says something of the world as well stays a claim.
-    (claim,) = split_claims("The eruption is described in [S2] as the largest of the Edo period.")
-    assert not_a_claim_reason(claim.plain, claim.text, [], ProgramText()) is None
+    for sentence in ("The eruption is described in [S2] as the largest of the Edo period.",
+                     "This is stated in the source data as the largest eruption [S1].",
+                     "It was reported by the press in 1707 [S1]."):
+        (claim,) = split_claims(sentence)
+        assert not_a_claim_reason(claim.plain, claim.text, [], ProgramText()) is None, sentence
 
 
 def test_a_japanese_question_written_with_a_full_stop_is_not_a_claim():

@@ -85,7 +85,15 @@ _ABOUT_THE_SOURCE = re.compile(
     # ついてまとめたものです」 written as 「この遺産は…についてまとめたものです」 (Qwen2.5-Coder-1.5B).
     r"|^(?:この|本|当)[^、。]{1,10}?(?:は|では)[^。]{0,80}?(?:について|を)(?:まとめ|紹介し|解説し|説明し|整理し)た"
     r"(?:もの|ページ|記事|資料|サイト|文書)(?:です|である|だ|となっています)"
-    r"|^(?:this|the) \w+ (?:is|provides) (?:a|an) (?:summary|overview|compilation|introduction) (?:of|to)\b",
+    r"|^(?:this|the) \w+ (?:is|provides) (?:a|an) (?:summary|overview|compilation|introduction) (?:of|to)\b"
+    # What the sentence before said, said to be in the source: "This is stated in the source data [S1]."
+    # (the real 1.5B model on the GIL question, kept "(not checked)" in its Summary), 「これは出典に記載されています」.
+    r"|^(?:this|that|it|which)(?: information| fact)? (?:is|was|are|were) (?:\w+ )?(?:stated|mentioned|said|noted|"
+    r"described|written|explained|given|reported|confirmed|found|shown|supported) (?:in|by) (?:the |each |all )?"
+    r"(?:cited |given |provided |listed )?(?:sources?|source data|data|documents?|passages?|pages?|articles?|texts?|"
+    r"references?)\W*$"
+    r"|^(?:これ|このこと|それ|その内容)は[^。]{0,8}?(?:出典|資料|ソース|文書|記事|ページ|データ)[^。]{0,6}?"
+    r"(?:に|で)(?:は|も)?(?:記載|記述|説明|書かれ|述べられ|示され|明記)",
     re.IGNORECASE)
 # A sentence that only says where something can be read, once its citations are taken out:
 # 「このデータは[S3]で提供されています。」, 「…に関する情報は[S2]や[S4]で提供されています。」 (the
