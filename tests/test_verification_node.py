@@ -1066,6 +1066,25 @@ async def test_an_empty_summary_never_opens_with_a_sentence_that_points_back():
     assert answer.startswith("## 結論\nスイングは、打楽器の音楽を特徴づけるための言葉です[S1]。"), answer
 
 
+async def test_a_summary_that_opens_pointing_at_a_sentence_taken_out_gets_a_finding_before_it():
+    # The real 1.5B model (bench_answers.py --ollama at cdccb95, "What is PEP 703 and when did Python get
+    # free-threading?"): its Summary's first sentence went, and the one kept opened the answer with
+    # "This feature is available in the free-threaded build of Python 3.13, released in October 2024".
+    source = ("# Free-threaded CPython\n\nPEP 703 proposed making the global interpreter lock (GIL) optional in "
+              "CPython. Python 3.13, released in October 2024, ships an experimental free-threaded build.")
+    question = "What is PEP 703 and when did Python get free-threading?"
+    draft = ("## Summary\nPEP 703 was written by the Python community in a single afternoon. This feature is available "
+             "in the free-threaded build of Python 3.13, released in October 2024 [S1].\n\n"
+             "## Findings\n### 1. What is PEP 703?\nPEP 703 proposed making the global interpreter lock (GIL) optional "
+             "in CPython [S1].\n")
+    ledger = [dict(LEDGER[0], label="S1", language="en", suspicious=False, markdown=source)]
+    state = dict(_state(draft, language="en"), documents=ledger, question=question,
+                 plan=[{"question": question, "queries": [{"text": "PEP 703 free-threading", "language": "en"}]}])
+    answer = (await _verify(state, _deps(FakeModel(), loops=0)[0]))["verification"]["annotated_draft"]
+    assert answer.startswith("## Summary\nPEP 703 proposed making the global interpreter lock (GIL) optional in "
+                             "CPython [S1]. This feature is available in the free-threaded build"), answer
+
+
 async def test_a_figure_said_to_come_from_a_source_its_passage_is_not_leaves_the_answer():
     # The real 1.5B model (bench_answers.py --ollama, "Which port does Ollama listen on locally?"):
     # "The Ollama FAQ [S3] states that the Port of Yokohama opened to foreign trade in 1859", S3 a

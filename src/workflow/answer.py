@@ -705,7 +705,8 @@ def assemble_answer(
     if summary and not kept_summary:
         kept_summary, lifted = _fill_the_empty_summary(edits, question)
     elif kept_summary and (edits.status.get(kept_summary[0]) == "not_checked"
-                           or leaves_the_question_open(plain_text(edits.replacement[kept_summary[0]]))):
+                           or leaves_the_question_open(plain_text(edits.replacement[kept_summary[0]]))
+                           or opens_pointing_back(plain_text(edits.replacement[kept_summary[0]]))):
         lifted = _lead_with_a_supported_sentence(edits, kept_summary, language, question)
 
     # The headline of a yes/no question is checked hardest (issue 44): a yes or a no stands
@@ -951,7 +952,11 @@ def _lead_with_a_supported_sentence(edits: _Edits, kept_summary: list[int], lang
         return 1 if leaves_the_question_open(plain_text(replacement[chain[0]])) else 0
 
     ordered = [s for chain in sorted(chains, key=rank) for s in chain]
-    leads_well = rank([ordered[0]]) == 0  # before the texts move: ``rank`` reads them by position
+    # Before the texts move (``rank`` reads them by position). A head that points back points at a
+    # sentence taken out: "This feature is available in the free-threaded build of Python 3.13 …"
+    # opened the real 1.5B model's PEP 703 Summary at cdccb95; a finding that names the question
+    # goes before it.
+    leads_well = rank([ordered[0]]) == 0 and not opens_pointing_back(plain_text(replacement[ordered[0]]))
     texts = [replacement[s] for s in ordered]
     for s, new in zip(kept_summary, texts):
         replacement[s] = new
