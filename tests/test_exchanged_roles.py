@@ -319,3 +319,13 @@ def test_a_topic_with_one_word_exchanged_in_japanese_is_not_supported():
     assert (exchanged.outcome, exchanged.reason, exchanged.missing) == ("uncertain", "missing_term", ["金属"])
     assert assess("機械工業の中心地はアイントホーヘンとナイメーヘンである[S1]。", NETHERLANDS_JA, "ja").outcome == "supported"
     assert assess("オランダは20世紀に入って金属工業を確立した[S1]。", NETHERLANDS_JA, "ja").outcome == "supported"
+
+
+def test_a_topic_given_the_headings_word_in_japanese_is_not_supported():
+    # The fifteenth round's noticed case (JSQuAD, page 国際連合平和維持活動, the real 1.5B model): the
+    # page's subject 国連広報の方針 written as 平和維持活動の方針, the heading's words, which count as the
+    # passage's. Written here in that shape.
+    page = "# 国際連合平和維持活動\n\n国連広報の方針は、報道機関の取材活動を妨げないことである。"
+    exchanged = assess("平和維持活動の方針は、報道機関の取材活動を妨げないことである[S1]。", page, "ja")
+    assert (exchanged.outcome, exchanged.reason) == ("uncertain", "missing_term")
+    assert assess("国連広報の方針は、報道機関の取材活動を妨げないことである[S1]。", page, "ja").outcome == "supported"
