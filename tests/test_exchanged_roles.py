@@ -329,3 +329,23 @@ def test_a_topic_given_the_headings_word_in_japanese_is_not_supported():
     exchanged = assess("平和維持活動の方針は、報道機関の取材活動を妨げないことである[S1]。", page, "ja")
     assert (exchanged.outcome, exchanged.reason) == ("uncertain", "missing_term")
     assert assess("国連広報の方針は、報道機関の取材活動を妨げないことである[S1]。", page, "ja").outcome == "supported"
+
+
+# JSQuAD v1.3 valid, the page ラオス (jsquad-006-043), three of its sentences as the bench's corpus has them.
+LAOS_JA = ("# ラオス\n\n言語はラーオ語が公用語である。その他、各民族語が使われている。英語は、ホテルなどで通じる。"
+           "また、70代以上でフランス式教育を受けた者や政府幹部、エリートなどはフランス語も通用する。")
+
+
+@pytest.mark.parametrize(("claim", "supported"), [
+    # The real 1.5B model (`research bench jsquad --sample 5 --seed 68`, a question on the official
+    # language): left "roles not confirmed" though the page says it with が for は.
+    ("ラオスの公用語はラーオ語である[S1]。", True),
+    ("公用語はラーオ語です[S1]。", True),
+    # What the copula says the official language is, found only where the page speaks of other things:
+    # every word is on the page, so the quick checks supported both.
+    ("ラオスの公用語はフランス語である[S1]。", False),
+    ("ラオスの公用語は英語である[S1]。", False),
+])
+def test_what_a_japanese_copula_says_its_subject_is_must_be_said_of_that_subject(claim, supported):
+    found = assess(claim, LAOS_JA, "ja")
+    assert (found.outcome == "supported") is supported, (found.outcome, found.reason)

@@ -1390,6 +1390,46 @@ def topic_exchanged(read: ClaimEvidence) -> Finding | None:
     return None
 
 
+# 「ラオスの公用語はフランス語である」: what a Japanese copula says its subject is, a noun phrase.
+_COPULA_CLAIM_JA = re.compile(r"^(?P<subject>[^。]+?)は(?P<complement>[^、。をにがでへと]+?)(?:である|です|だ)[。．]?$")
+
+
+def complement_apart(read: ClaimEvidence) -> Finding | None:
+    """What a Japanese copula says its subject is, found only in sentences that do not name the
+    subject: 「ラオスの公用語はフランス語である」 against the page ラオス, whose 「言語はラーオ語が公用語で
+    ある。」 names the official language and whose 「…エリートなどはフランス語も通用する。」 names French
+    (JSQuAD; every word was found, so the claim was supported). A heading's words count for the
+    sentences under it.""" 
+    if read.language != "ja":
+        return None
+    match = _COPULA_CLAIM_JA.match(read.claim.strip())
+    if match is None:
+        return None
+    # The subject's last noun (公用語 of ラオスの公用語) and the complement, less what they share:
+    # MeCab reads 公用語 as 公用 + 語 and フランス語 as フランス + 語.
+    # The claim's own terms, as read in the whole claim (ラーオ語 read alone is ラー + 御 + 語), by where
+    # they are written.
+    noun, said = match.group("subject").split("の")[-1], match.group("complement")
+    head = frozenset(t for t in read.wanted if t in noun)
+    complement = frozenset(t for t in read.found if t in said)
+    head, complement = head - complement, complement - head
+    if not head or not complement:
+        return None
+    # A sentence that names the subject, and the one after it, which may go on about it without
+    # naming it (「立法府は一院制の国民議会。132議席で、民選、任期5年。」).
+    naming: list[Passage] = []
+    for source in read.cited:
+        prose = [p for p in source.passages if not p.heading]
+        for at, passage in enumerate(prose):
+            if head <= (passage.features | passage.headings):
+                naming.append(passage)
+                if any(len(complement & p.features) * 2 >= len(complement) for p in prose[at:at + 2]):
+                    return None
+    if not naming:
+        return None
+    return Finding("uncertain", "missing_term", 0.5, tuple(sorted(complement)), where=naming[0])
+
+
 def _sentence_terms(sentence: str) -> frozenset[str]:
     return frozenset(t.text for t in terms(sentence))
 
@@ -1644,6 +1684,7 @@ CHECKS: tuple[Callable[[ClaimEvidence], Finding | None], ...] = (
     topic_unconfirmed,
     topic_made_narrower,
     topic_exchanged,
+    complement_apart,
     subject_exchanged,
     roles_unconfirmed,
     value_unbound,
