@@ -349,3 +349,16 @@ LAOS_JA = ("# ラオス\n\n言語はラーオ語が公用語である。その�
 def test_what_a_japanese_copula_says_its_subject_is_must_be_said_of_that_subject(claim, supported):
     found = assess(claim, LAOS_JA, "ja")
     assert (found.outcome == "supported") is supported, (found.outcome, found.reason)
+
+
+# JSQuAD v1.3 valid, the page ポルトガル: one sentence, as the bench's corpus has it.
+PORTUGAL_JA = ("# ポルトガル\n\nその後、711年にマグレブからのムーア人によるイベリア半島の侵略で西ゴート族のポルトガル地域支配に"
+               "終止符が打たれ、ムーア人の文化はポルトガル地域南部の芸術と建築に強い影響を与えることとなった。")
+
+
+def test_what_a_japanese_verbal_noun_says_ended_is_what_the_source_says_ended():
+    # The real 1.5B model (`research bench jsquad --sample 5 --seed 68`, 「…イベリア半島の侵略はいつ？」)
+    # wrote the invasion as what ended in 711, supported: the page ends the Visigoths' rule by it.
+    ended = assess("マグレブからのムーア人によるイベリア半島の侵略は711年に終止しました[S1]。", PORTUGAL_JA, "ja")
+    assert (ended.outcome, ended.reason) == ("uncertain", "roles_unconfirmed")
+    assert assess("西ゴート族のポルトガル地域支配は711年に終止しました[S1]。", PORTUGAL_JA, "ja").outcome == "supported"

@@ -691,6 +691,15 @@ def japanese_roles_confirmed(claim: str, evidence: str) -> bool:
             continue
         candidates = [c for c in source.clauses if c.predicate == clause.predicate]
         if not candidates:
+            # The claim's verbal noun as a noun of an evidence clause (終止した → 終止符が打たれた):
+            # the claim's participants must be participants there, not its means or place.
+            # 「…イベリア半島の侵略は711年に終止しました」 against 「711年に…イベリア半島の侵略で西ゴート族の
+            # ポルトガル地域支配に終止符が打たれ」 (JSQuAD, the real 1.5B model): what ended was the rule.
+            held = [c for c in source.clauses if len(clause.predicate) >= 2
+                    and any(clause.predicate in noun for nouns in c.args.values() for noun in nouns)]
+            if held and not any(all(any(noun in c.args.get(r, set()) for r in _PARTICIPANT_ROLES) for _, noun in core)
+                                for c in held):
+                return False
             continue  # a predicate in other words: the word check decides
         if not any(all(_side(role) in _confirmed_sides(c, noun) or _topic_of_what_follows(source, c, role, noun)
                        if role != "pagent" else bool(c.roles_of(noun))
@@ -717,6 +726,8 @@ def _copula_either_way(claim: str, evidence: str, core: list[tuple[str, str]]) -
 
 
 _SUBJECT_SIDE = ("subj", "topic", "shared", "gap", "causer", "pagent")
+# Who takes part in what a clause says, as against where, when or by what means (で, から, に of time).
+_PARTICIPANT_ROLES = ("subj", "topic", "shared", "gap", "causer", "pagent", "obj")
 
 
 def _topic_of_what_follows(source: Reading, clause: Clause, role: str, noun: str) -> bool:
