@@ -845,6 +845,32 @@ def test_of_such_a_question_the_cited_page_must_hold_half_its_terms_too():
     assert not topic.is_on_topic(other) and topic.is_on_topic(own)
 
 
+def test_a_plain_word_of_the_question_is_no_name_because_a_query_wrote_it_inside_japanese():
+    # The real 1.5B model (`research bench pubmedqa --sample 4 --seed 69`, PubMedQA 15703931) planned
+    # 「糖尿病 mellitusと cervical癌のFDG-PET診断の効果について調べる」 among its queries; "cervical" and
+    # "mellitus" became names, and another study's finding (cervical spondylotic amyotrophy, whose page
+    # names diabetes mellitus) led the Summary as on topic. The two pages' sentences are quoted.
+    from types import SimpleNamespace
+
+    from research.workflow.answer import Topic
+
+    pages = [SimpleNamespace(label="S1", title="PubMed 15703931", status="ok", markdown=(
+                 "However, the degree of tumour uptake of (18)F-2-fluoro-2-deoxy-D: -glucose (FDG) uptake is sometimes "
+                 "influenced by diabetes mellitus (DM). The diagnostic power of PET in the hyperglycaemic DM, euglycaemic "
+                 "DM and non-DM groups did not differ significantly.")),
+             SimpleNamespace(label="S3", title="PubMed 24614851", status="ok", markdown=(
+                 "The purpose of this study was to clarify the prognostic factors for cervical spondylotic amyotrophy "
+                 "(CSA). We analyzed whether the age, sex, presence of diabetes mellitus, medication (vitamin B12) … "
+                 "were associated with the recovery of muscle strength in the patients."))]
+    question = "Does diabetes mellitus influence the efficacy of FDG-PET in the diagnosis of cervical cancer?"
+    topic = Topic.of([question, "糖尿病 mellitusと cervical癌のFDG-PET診断の効果について調べる"], pages)
+    (other,) = split_claims("The presence of T2 HIA on MRI (P=0.002), the number of T2 HIA on MRI (P=0.002) and "
+                            "conversion to surgery (P=0.015) were found to be significantly associated with a poorer "
+                            "recovery at the observational final follow-up [S3].")
+    (own,) = split_claims("The diagnostic power of FDG-PET did not differ between the DM and non-DM groups [S1].")
+    assert not topic.is_on_topic(other) and topic.is_on_topic(own)
+
+
 def test_a_page_about_the_question_is_read_against_the_questions_own_terms():
     # The real 1.5B model (bench_answers.py --ollama, this session): 「日本の再生可能エネルギーの内訳は？」,
     # four sub-questions of its own and an English query made 14 terms; the fixture's page held the
