@@ -287,3 +287,15 @@ def test_two_facts_are_linked_only_where_a_source_links_them(claim, source, reas
     own: never supported by the quick checks, never left to the choosing judge (whose choice is
     of wording); the same link in one sentence of the source, or opening the next, is."""
     assert _assessed(claim, source).reason == reason
+
+
+# PubMedQA's pages (1928f35 made "little is known" and "it is unknown if" leave a question open):
+# such a sentence of a page, read against that page, is supported; a fact stated where it says so is not.
+_LITTLE_KNOWN = ("While the effect of the dominant hemisphere resection on spoken language has been extensively "
+                 "researched, little is known about reading abilities in individuals after left-sided resection.")
+
+
+def test_a_sentence_that_says_little_is_known_is_supported_by_itself_and_supports_no_fact():
+    assert _assessed(_LITTLE_KNOWN[:-1] + " [S1].", _LITTLE_KNOWN).outcome == "supported"
+    stated = _assessed("Reading abilities are preserved in individuals after left-sided resection [S1].", _LITTLE_KNOWN)
+    assert stated.outcome != "supported", stated.reason

@@ -144,7 +144,7 @@ _OPEN_QUESTION_EN = re.compile(
     r"(?:was|were|is|are) to (?:explore|evaluate|assess|investigate|examine|determine|test|study|establish|"
     r"clarify|compare|describe|analy[sz]e|identify|estimate|measure))\b", re.IGNORECASE)
 _REPORTS_A_QUESTION_EN = re.compile(
-    r"\b(?:whether|if|unclear|unknown|uncertain|undetermined|to be seen|investigat\w*|determin\w*|evaluat\w*|assess\w*|"
+    r"\b(?:whether|if|unclear|unknown|uncertain|undetermined|to be seen|little (?:is|was) known|investigat\w*|determin\w*|evaluat\w*|assess\w*|"
     r"examin\w*|explor\w*|studied|stud(?:y|ies) (?:of|on|into)|(?:looks?|looked|search\w*) for)\b", re.IGNORECASE)
 # A difficulty the evidence states about what the claim says plainly: "One of the problems with
 # manual resuscitators is the difficulty in achieving accurate volume delivery" does not say
