@@ -362,3 +362,22 @@ def test_what_a_japanese_verbal_noun_says_ended_is_what_the_source_says_ended():
     ended = assess("マグレブからのムーア人によるイベリア半島の侵略は711年に終止しました[S1]。", PORTUGAL_JA, "ja")
     assert (ended.outcome, ended.reason) == ("uncertain", "roles_unconfirmed")
     assert assess("西ゴート族のポルトガル地域支配は711年に終止しました[S1]。", PORTUGAL_JA, "ja").outcome == "supported"
+
+
+# JSQuAD v1.3 valid, the page 核酸塩基 (jsquad-025-006), two sentences as the bench's corpus has them (the
+# set leaves out the example's name: 「例えば、は、」).
+BASES_JA = ("# 核酸塩基\n\n例えば、は、マイクロアレイでcRNAやcDNAを標識するために利用される。遺伝暗号を拡張するための"
+            "新たな塩基対として、とや、蛍光を有する2-amino-6-(2-thienyl)purineとpyrrole-2-carbaldehydeなどの利用が"
+            "試みられている。")
+
+
+def test_a_japanese_cleft_whose_halves_the_page_says_apart_is_not_supported():
+    # The real 1.5B model (`research bench jsquad --sample 5 --seed 72`) answered 「マイクロアレイでcRNAや
+    # cDNAを標識するために利用されるのは？」 by gluing the next sentence to the question: supported.
+    glued = assess("マイクロアレイでcRNAやcDNAを標識するために利用されるのは、遺伝暗号を拡張するための新たな塩基対"
+                   "として、とや、蛍光を有する2-amino-6-(2-thienyl)purineとpyrrole-2-carbaldehydeなどの利用が"
+                   "試みられている[S1]。", BASES_JA, "ja")
+    assert (glued.outcome, glued.reason) == ("uncertain", "missing_term")
+    # Both halves in one sentence: as before.
+    haiti = "2016年12月1日、国連の事務総長が、ネパールの部隊がハイチにコレラを持ち込んだことを認めた。"
+    assert assess("ハイチにコレラを持ち込んだのはネパールの部隊である[S1]。", haiti, "ja").outcome == "supported"
