@@ -74,6 +74,16 @@ def test_the_sentence_of_the_sources_that_names_most_of_what_the_question_names(
         "Homes; Prognosis")}]
     assert sentence_on_the_question("Is ankle/arm pressure predictive for cardiovascular mortality in older "
                                     "patients living in nursing homes?", mesh) is None
+    # Nor a background that was unknown: PubMedQA 12684740 (`--seed 73`) quoted «The effect of neoadjuvant
+    # chemotherapy (NACT) on topographical distribution patterns of lymph node metastasis in cervical
+    # cancer was unknown.» Quoted from that page, with its finding written here in its words.
+    nact = [{"label": "S1", "markdown": (
+        "The effect of neoadjuvant chemotherapy (NACT) on topographical distribution patterns of lymph node "
+        "metastasis in cervical cancer was unknown. After NACT the extent of lymphadenectomy in cervical cancer "
+        "stayed the same.")}]
+    found = sentence_on_the_question("Could the extent of lymphadenectomy be modified by neoadjuvant chemotherapy "
+                                     "in cervical cancer?", nact)
+    assert found is not None and found.text.startswith("After NACT"), found
     # The finding names too little of the question (4 of its 9 terms): nothing is quoted.
     assert sentence_on_the_question("Are physician estimates of asthma severity less accurate in black than in "
                                     "white patients?", asthma) is None

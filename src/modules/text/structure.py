@@ -124,7 +124,7 @@ _HEDGE_EN = re.compile(
 _OPEN_QUESTION_EN = re.compile(
     r"\b(?:(?:to|aim(?:ed|s)? to|sought to|we) (?:evaluate|determine|assess|investigate|examine|test|explore|"
     r"establish|clarify|ascertain) (?:whether|if)|remains? (?:unclear|unknown|uncertain|to be (?:determined|"
-    r"established|seen|clarified))|(?:is|are|was|were) (?:still )?(?:unclear|uncertain)"
+    r"established|seen|clarified))|(?:is|are|was|were) (?:still |largely |currently )?(?:unclear|uncertain|unknown)\b"
     # "It is unknown if accuracy of physician estimates differs between black and white patients"
     # (PubMedQA 17453263's background, quoted as what its sources say by the real 1.5B model's answer).
     r"|\b(?:it|this) (?:is|was|remains) (?:still |currently |largely )?unknown (?:whether|if|how|what|why)"
