@@ -40,7 +40,7 @@ import unicodedata
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from functools import cached_property, lru_cache
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Callable
 
 from research.modules.core.language import Language, detect_language
@@ -1405,10 +1405,8 @@ def complement_apart(read: ClaimEvidence) -> Finding | None:
     match = _COPULA_CLAIM_JA.match(read.claim.strip())
     if match is None:
         return None
-    # The subject's last noun (公用語 of ラオスの公用語) and the complement, less what they share:
-    # MeCab reads 公用語 as 公用 + 語 and フランス語 as フランス + 語.
-    # The claim's own terms, as read in the whole claim (ラーオ語 read alone is ラー + 御 + 語), by where
-    # they are written.
+    # The subject's last noun (公用語 of ラオスの公用語) and the complement, by where the claim's own terms
+    # are written (ラーオ語 read alone is ラー + 御 + 語), less what they share (語 of 公用語 and フランス語).
     noun, said = match.group("subject").split("の")[-1], match.group("complement")
     head = frozenset(t for t in read.wanted if t in noun)
     complement = frozenset(t for t in read.found if t in said)
@@ -1423,7 +1421,7 @@ def complement_apart(read: ClaimEvidence) -> Finding | None:
         for at, passage in enumerate(prose):
             if head <= (passage.features | passage.headings):
                 naming.append(passage)
-                if any(len(complement & p.features) * 2 >= len(complement) for p in prose[at:at + 2]):
+                if any(_holds_half_of_each([complement], p.features) for p in prose[at:at + 2]):
                     return None
     if not naming:
         return None
@@ -1453,8 +1451,7 @@ def cleft_apart(read: ClaimEvidence) -> Finding | None:
         return None
     for source in read.cited:
         for passage in source.passages:
-            words = passage.features | passage.headings
-            if 2 * len(asked & words) >= len(asked) and 2 * len(answer & words) >= len(answer):
+            if _holds_half_of_each((asked, answer), passage.features | passage.headings):
                 return None
     return Finding("uncertain", "missing_term", 0.5, tuple(sorted(answer))[:6])
 
@@ -1654,7 +1651,12 @@ _LINK_JA = re.compile(r"ので|ため、|ことから、|結果、")
 _LINKING_EN = re.compile(r"^\W*(?:and\s+)?(?:so|thus|therefore|hence|consequently|as a result|because of (?:this|that)|"
                          r"this (?:means|is why|leads to|results in|makes)|that is why|for this reason)\b", re.IGNORECASE)
 _LINKING_JA = re.compile(r"^\W*(?:そのため|このため|したがって|よって|その結果|これにより|それにより|そこで|だから)")
-_LINKED_SHARE = 0.5  # of each side's words, in one sentence (or a sentence and the one that links to it)
+
+
+def _holds_half_of_each(sides: Iterable[frozenset[str]], words: frozenset[str]) -> bool:
+    """Whether ``words`` (a sentence's) hold half of each side: what two parts of a claim say is said
+    together there (a link, a cleft, a copula and its subject)."""
+    return all(2 * len(side & words) >= len(side) for side in sides)
 
 
 def link_unstated(read: ClaimEvidence) -> Finding | None:
@@ -1674,21 +1676,17 @@ def link_unstated(read: ClaimEvidence) -> Finding | None:
     sides = [before - after, after - before]
     if any(len(side) < 2 for side in sides):
         return None
-
-    def holds_both(words: frozenset[str]) -> bool:
-        return all(len(side & words) >= _LINKED_SHARE * len(side) for side in sides)
-
     linking = _LINKING_JA if ja else _LINKING_EN
     for source in read.cited:
         for passage in source.passages:
             if passage.heading:
                 continue
             words = passage.features | passage.headings
-            if holds_both(words):
+            if _holds_half_of_each(sides, words):
                 return None
             previous = source.passage_before(passage)
             if previous is not None and not previous.heading and linking.search(passage.text) \
-                    and holds_both(words | previous.features | previous.headings):
+                    and _holds_half_of_each(sides, words | previous.features | previous.headings):
                 return None
     return Finding("uncertain", "link_unstated", 0.5, (link.group(0).strip(" ,、"),))
 
