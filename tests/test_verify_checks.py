@@ -274,6 +274,12 @@ RAIN_JA = "東京では夏に雨が多いので、東京の夏は湿度が高い
         ("Single-threaded code runs somewhat slower in the free-threaded build [S1].", GIL_PAGE, "supported"),
         ("In the free-threaded build the GIL is disabled, so threads can run Python code in parallel on several "
          "cores [S1].", GIL_PAGE, "supported"),
+        # "X means that Y" with X one noun (the real 1.5B model at d46e508, the GIL question: the page
+        # has the slower single-threaded code in the build without the GIL; was supported)
+        ("However, the GIL also means that single-threaded code runs somewhat slower in the free-threaded build "
+         "[S1].", GIL_PAGE, "link_unstated"),
+        ("The GIL means that only one thread runs Python code at a time [S1].",
+         "In CPython the GIL means that only one thread runs Python code at a time.", "supported"),
         (HARVEST, "The river flooded the valley in May. The harvest in the valley was poor that year.", "link_unstated"),
         (HARVEST, "The harvest in the valley was poor that year because the river flooded the valley in May.",
          "supported"),
