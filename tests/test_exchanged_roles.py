@@ -381,3 +381,17 @@ def test_a_japanese_cleft_whose_halves_the_page_says_apart_is_not_supported():
     # Both halves in one sentence: as before.
     haiti = "2016年12月1日、国連の事務総長が、ネパールの部隊がハイチにコレラを持ち込んだことを認めた。"
     assert assess("ハイチにコレラを持ち込んだのはネパールの部隊である[S1]。", haiti, "ja").outcome == "supported"
+
+
+# JSQuAD v1.3 valid, the page オランダ (jsquad-010-038), two sentences as the bench's corpus has them.
+NETHERLANDS_SHIPYARDS_JA = ("# オランダ\n\n60年代の半ばには従業員50人以上の造船所の数は約100であったが、近年は船舶の建造より有利な石油化学工場の"
+                  "建設工事に切り替える傾向にある。オランダは鉱物資源が乏しいにもかかわらず、20世紀に入って金属工業を確立した。")
+
+
+def test_a_participant_is_confirmed_only_beside_the_predicate_where_the_passages_have_it():
+    # The real 1.5B model (`research bench jsquad --sample 5 --seed 66`) listed 金属工業の確立 among what
+    # shipbuilding turned to, taking it from the next sentence. Here the same list given to 確立 (written for
+    # this test): the passage naming 石油化学工場 without 確立 vouched for it, supported.
+    listed = assess("オランダは、金属工業と石油化学工業を確立した[S1]。", NETHERLANDS_SHIPYARDS_JA, "ja")
+    assert (listed.outcome, listed.reason) == ("uncertain", "roles_unconfirmed")
+    assert assess("オランダは20世紀に金属工業を確立した[S1]。", NETHERLANDS_SHIPYARDS_JA, "ja").outcome == "supported"

@@ -1625,9 +1625,24 @@ def _said_of_another(read: ClaimEvidence, subject: frozenset[str], names: frozen
 
 
 def roles_unconfirmed(read: ClaimEvidence) -> Finding | None:
-    if read.language == "ja" and not any(japanese_roles_confirmed(read.claim, p.text) for p in read.assembled):
+    """(ja) The claim's participants stand with its predicate where the passages read have that
+    predicate: all of them together, so that a passage without the predicate cannot vouch for a
+    participant another passage gives to another clause (「オランダは、金属工業と石油化学工業を確立した」
+    against 「…20世紀に入って金属工業を確立した。」 and a sentence naming 石油化学工場 apart)."""
+    if read.language != "ja":
+        return None
+    if not any(japanese_roles_confirmed(read.claim, p.text) for p in read.assembled):
+        return Finding("uncertain", "roles_unconfirmed")
+    # The copula and 有る/居る are left to the passage that confirms them: the reading of a
+    # copula continued by で (「最後の噴火は…宝永噴火で、江戸にも…」) is too loose to hold against.
+    together = "\n".join(p.text if _ENDS_A_SENTENCE.search(p.text) else p.text + "。" for p in read.assembled)
+    if not japanese_roles_confirmed(read.claim, together, skip=_LIGHT_PREDICATES):
         return Finding("uncertain", "roles_unconfirmed")
     return None
+
+
+_ENDS_A_SENTENCE = re.compile(r"[。．！？!?]\s*$")
+_LIGHT_PREDICATES = frozenset({"有る", "居る", "為る", "成る"})
 
 
 def value_unbound(read: ClaimEvidence) -> Finding | None:

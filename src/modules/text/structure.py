@@ -675,14 +675,17 @@ def japanese_conflict(claim: str, evidence: str) -> tuple[str, str] | None:
     return None
 
 
-def japanese_roles_confirmed(claim: str, evidence: str) -> bool:
+def japanese_roles_confirmed(claim: str, evidence: str, skip: frozenset[str] = frozenset()) -> bool:
     """Every participant of every clause of the claim stands on the same side (subject or
     object) of the same predicate in one clause of the evidence. A claim built from the
-    evidence's words in other roles, or from a relative clause read as the main one, is not."""
+    evidence's words in other roles, or from a relative clause read as the main one, is not.
+    The claim's clauses whose predicate is in ``skip`` are not read."""
     said, source = read_japanese(claim), read_japanese(evidence)
     if said is None or source is None:
         return True
     for clause in said.clauses:
+        if clause.predicate in skip:
+            continue
         # Subjects and objects (が, を); a に-phrase may be a place or a time, so it is compared only
         # to find exchanged roles, not required here.
         core = [(role, noun) for role, nouns in clause.args.items() for noun in nouns
