@@ -381,6 +381,17 @@ async def test_the_models_own_source_list_is_not_part_of_the_answer():
     assert "1707年の宝永噴火である[S1]。" in annotated and "## 詳細\n\n宝永噴火では江戸にも火山灰が降った[S1]。" in annotated
 
 
+async def test_a_source_list_headed_shiryo_is_not_part_of_the_answer():
+    # The real 1.5B model (`research bench jsquad --sample 5 --seed 74`, a question on Italy and Ethiopia)
+    # wrote 「## 資料」 over each page's title and sentences pasted from it, another country's history among
+    # them; they stayed in the answer as a section of their own, each sentence cited and supported.
+    draft = ("## 結論\n富士山の最後の噴火は1707年の宝永噴火である。\n\n## 資料\n\n"
+             "富士山 — https://example.org/ja/fuji [S1]\n- 宝永噴火では江戸にも火山灰が降った。\n")
+    deps, _ = _deps(FakeModel(), loops=0)
+    annotated = (await _verify(_state(draft), deps))["verification"]["annotated_draft"]
+    assert "資料" not in annotated and "example.org" not in annotated and "江戸" not in annotated, annotated
+
+
 async def test_a_flag_never_runs_into_the_next_japanese_sentence():
     draft = "## 結論\n富士山の山頂には奥宮がある[S99]。富士山の標高は3,776メートルである[S1]。\n"
     deps, _ = _deps(FakeModel(), loops=0)

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from research.modules.core.language import KANA, LATIN, Language, japanese_chars, target_script_share
 from research.modules.core.grammar import ADDRESS_TOKEN, CITATION_GROUP, INLINE_CODE
-from research.modules.text.claims import body_sentences
+from research.modules.text.claims import body_sentences, is_reference_heading
 
 WRONG_LANGUAGE_BELOW = 0.5  # share of the target script under which a sentence is rewritten
 _MIN_LETTERS = 12  # letters in the other script needed before a sentence can be "wrong"
@@ -72,8 +72,6 @@ def check_sentences(draft: str, target: Language, threshold: float = WRONG_LANGU
 _SECTION_MIN_LETTERS = 20
 _SECTION_HEADING = re.compile(r"^##(?!#)\s*(.*?)\s*#*\s*$", re.MULTILINE)
 _FENCED = re.compile(r"^\s{0,3}(```|~~~).*?^\s{0,3}\1[^\n]*$", re.MULTILINE | re.DOTALL)
-# The draft's own source list quotes titles in their language: never "wrong".
-_REFERENCES = re.compile(r"^(sources?|references?|bibliography|参考文献|出典|参考資料|情報源|ソース)\s*[:：]?$", re.IGNORECASE)
 
 
 @dataclass
@@ -117,6 +115,6 @@ def check_sections(draft: str, target: Language, threshold: float = WRONG_LANGUA
         section.wrong_language = (
             section.share < threshold
             and letters >= _SECTION_MIN_LETTERS
-            and not _REFERENCES.match(section.title.strip())
+            and not is_reference_heading(section.title)  # the draft's own source list quotes titles in their language
         )
     return sections
