@@ -419,3 +419,36 @@ def test_a_word_only_the_heading_holds_does_not_keep_a_status_conflict_from_bein
     assert (wrong.outcome, wrong.reason) == ("unsupported", "status")
     assert _assess("The free-threaded CPython build became officially supported in Python 3.14 [S1].",
                    page).outcome == "supported"
+
+
+# PubMedQA 26449554's results (the bench's page, in ../shared/bench): a relation looked for and not found.
+CPAP_RESULTS = ("Fifty-four obese individuals had a median 95th centile autoCPAP pressure of 11.8 cmH2O. We found no "
+                "significant correlation between autoCPAP pressure and neck circumference, waist circumference or BMI. "
+                "There was a moderate correlation between autoCPAP pressure and OSA severity (AHI r = 0.34, p = 0.02).")
+
+
+@pytest.mark.parametrize("claim", [
+    "BMI influences autoCPAP pressure [S1].",
+    "AutoCPAP pressure is correlated with waist circumference [S1].",
+    "There is a significant correlation between autoCPAP pressure and BMI [S1].",
+])
+def test_a_relation_the_study_found_none_of_is_contradicted(claim):
+    # The real 1.5B model (`research bench pubmedqa --sample 4 --seed 69`) wrote that obesity influences the
+    # response, kept "not checked": the study found no correlation with any of its measures of obesity.
+    assessment = _assess(claim, CPAP_RESULTS)
+    assert (assessment.outcome, assessment.reason) == ("unsupported", "negation")
+    assert "no significant correlation between autoCPAP pressure and" in assessment.evidence
+
+
+@pytest.mark.parametrize("claim", [
+    "There was a moderate correlation between autoCPAP pressure and OSA severity [S1].",  # found
+    "Neck circumference is not associated with autoCPAP pressure [S1].",  # says the same
+])
+def test_a_relation_found_or_denied_alike_is_not_contradicted(claim):
+    assert _assess(claim, CPAP_RESULTS).outcome != "unsupported"
+
+
+def test_a_relation_found_in_part_of_the_study_is_not_contradicted_by_its_absence_in_another():
+    page = ("No significant association between coffee intake and blood pressure was found in men. A significant "
+            "association between coffee intake and blood pressure was found in women.")
+    assert _assess("Coffee intake is associated with blood pressure [S1].", page).outcome != "unsupported"

@@ -55,7 +55,7 @@ from research.modules.text.numbers import (  # noqa: F401
 )
 from research.modules.text.polarity import (
     NOT_A_DENIAL_EN, NOT_A_DENIAL_JA, STATUS_TERMS, affirms, clause_conflict, conjoined_conflict, consequence_conflict,
-    has_statements_to_read_apart, opposite_conflict, phrases_of,
+    has_statements_to_read_apart, no_relation_conflict, opposite_conflict, phrases_of, says_related,
 )
 from research.modules.text.questions import answer_word, asks_for_a_name_or_value, is_yes_no
 from research.modules.text.structure import (
@@ -1112,17 +1112,26 @@ def _without_words_of_the_headings(claim: str, passage: Passage, language: Langu
     return kept if kept.strip() else claim
 
 
+def _prose_of(sources: Iterable[Any]) -> list[str]:
+    """The sentences of ``sources`` that are prose: not a record's field, not a heading."""
+    return [passage.text for source in sources for passage in source.passages if not passage.field and not passage.heading]
+
+
 def polarity_conflicts(read: ClaimEvidence) -> Finding | None:
     """A passage sentence that says the same thing of the same subject and denies it, or gives it
     another status of one exclusive set ("is now the default" / "is still not the default";
     "a stable build" / "an experimental build"): decided against, with that sentence shown
     (``polarity``). A small judge cannot be trusted to see the one word that differs."""
+    # "A is associated with B" against "no significant association between A and B", unless the
+    # page also states it (found in one group, not in another): the page's prose read once.
+    elsewhere = _prose_of(read.cited) if says_related(read.claim, read.language) else None
     for passage in read.assembled:
         if passage.field:
             continue
         claim = _without_words_of_the_headings(read.claim, passage, read.language)
         conflict = clause_conflict(claim, passage.text, read.language) \
-            or opposite_conflict(claim, passage.text, read.language)
+            or opposite_conflict(claim, passage.text, read.language) \
+            or (no_relation_conflict(claim, passage.text, read.language, elsewhere) if elsewhere is not None else None)
         if conflict is not None:
             quoted = Passage(passage.label, conflict.quote, passage.features)
             return Finding("unsupported", conflict.kind, 0.85, (conflict.detail,), where=quoted)

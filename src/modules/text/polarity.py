@@ -24,6 +24,7 @@ left to the other checks and the judge. Measured on RAGTruth train and ja-nli de
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import difflib
@@ -570,3 +571,90 @@ def opposite_conflict(claim: str, passage: str, language: Language) -> Conflict 
         if a2 - a1 == 1 and b2 - b1 == 1 and _opposites(said[a1], theirs[b1]):
             return Conflict("contrast", f"{said[a1]}/{theirs[b1]}", sentence.strip())
     return None
+
+
+# A relation a study looked for and did not find: "We found no significant correlation between
+# autoCPAP pressure and neck circumference, waist circumference or BMI" (PubMedQA 26449554).
+_RELATION = r"(?:correlation|association|relationship|relation|link|difference|effect|impact|influence)s?"
+_NO_RELATION_EN = re.compile(
+    r"\b(?P<denial>no\s+(?:(?:statistically|clinically)\s+)?(?:(?:significant|clear|apparent|meaningful|consistent|"
+    r"obvious)\s+)?" + _RELATION + r")\s+(?:(?:was|were)\s+(?:found|observed|seen|detected|noted|shown)\s+)?"
+    r"(?:(?P<between>between)|of)\s+(?P<rest>[^.;]+)", re.IGNORECASE)
+# What a claim says is related, in the four shapes a writer gives it.
+_SAID_RELATED_EN = (
+    re.compile(r"\b" + _RELATION + r"\s+between\s+(?P<a>.+?)\s+and\s+(?P<b>.+)", re.IGNORECASE),
+    re.compile(r"\b(?:effect|impact|influence)s?\s+of\s+(?P<a>.+?)\s+on\s+(?P<b>.+)", re.IGNORECASE),
+    re.compile(r"^(?P<a>.+?)\s+(?:is|are|was|were)\s+(?:\w+ly\s+)?(?:correlated|associated|linked|related)\s+"
+               r"(?:with|to)\s+(?P<b>.+)", re.IGNORECASE),
+    re.compile(r"^(?P<a>.+?)\s+(?:\w+ly\s+)?(?:influences?|influenced|affects?|affected|impacts?|impacted|correlates?|"
+               r"correlated)\s+(?:with\s+)?(?P<b>.+)", re.IGNORECASE),
+)
+_CITATIONS = re.compile(r"\[[^\]]*\]")
+
+
+def says_related(claim: str, language: Language) -> bool:
+    """Whether ``claim`` says two things are related (what ``no_relation_conflict`` reads)."""
+    return language != "ja" and _related_sides(_CITATIONS.sub(" ", claim)) is not None
+
+
+def _related_sides(text: str) -> tuple[frozenset[str], frozenset[str]] | None:
+    """The two things ``text`` says are related (correlated, associated, one affecting the other),
+    as their content words; None when it says no such thing."""
+    for pattern in _SAID_RELATED_EN:
+        found = pattern.search(text)
+        if found:
+            a, b = _content(found.group("a")), _content(found.group("b"))
+            return (a, b) if a and b else None
+    return None
+
+
+def _sides_found_apart(rest: str, between: bool) -> tuple[frozenset[str], frozenset[str]] | None:
+    """The two sides of what follows "no correlation between" ("A and B, C or D") or "no effect of"
+    ("A on B")."""
+    cut = re.split(r"\s+and\s+" if between else r"\s+on\s+", rest, maxsplit=1)
+    if len(cut) != 2:
+        return None
+    a, b = _content(cut[0]), _content(cut[1])
+    return (a, b) if a and b else None
+
+
+def no_relation_conflict(claim: str, passage: str, language: Language, elsewhere: Sequence[str] = ()) -> Conflict | None:
+    """The passage sentence that says a study found no relation ("no significant correlation between
+    A and B", "no effect of A on B") where the claim says A and B are related ("B influences A",
+    "A is associated with B", "a correlation between A and B"), each side of the claim's within a
+    side of the passage's (one item of a list will do); None when there is none, or when the passage
+    or a text ``elsewhere`` (the rest of the page) also states the relation between the same things."""
+    if language == "ja":
+        return None
+    said = _CITATIONS.sub(" ", claim)
+    if negated(said, language):
+        return None
+    sides = _related_sides(said)
+    if sides is None:
+        return None
+    x, y = sides
+    for start, end in sentence_spans(passage):
+        sentence = passage[start:end]
+        for found in _NO_RELATION_EN.finditer(sentence):
+            theirs = _sides_found_apart(found.group("rest"), bool(found.group("between")))
+            if theirs is None:
+                continue
+            a, b = theirs
+            if not ((x <= a and y <= b) or (x <= b and y <= a)):
+                continue
+            if any(_relation_affirmed(text, x | y, language) for text in (passage, *elsewhere)):
+                return None
+            return Conflict("negation", " ".join(found.group("denial").split()), sentence.strip())
+    return None
+
+
+def _relation_affirmed(passage: str, words: frozenset[str], language: Language) -> bool:
+    """Whether a sentence of ``passage`` states a relation between things with all of ``words``
+    without denying it ("…, but a significant correlation was found in women")."""
+    for start, end in sentence_spans(passage):
+        sentence = passage[start:end]
+        for clause in _clauses(sentence, language):
+            if re.search(_RELATION, clause, re.IGNORECASE) and not negated(clause, language) \
+                    and words <= _content(clause):
+                return True
+    return False
