@@ -392,6 +392,17 @@ async def test_a_source_list_headed_shiryo_is_not_part_of_the_answer():
     assert "資料" not in annotated and "example.org" not in annotated and "江戸" not in annotated, annotated
 
 
+async def test_a_draft_without_headings_whose_sentences_all_go_says_so_under_the_summary():
+    # The real 1.5B model (`research bench pubmedqa --sample 4 --seed 75`, PubMedQA 10411439) answered in one
+    # uncited line with no heading; it was taken out, the checked answer was empty, and the report showed
+    # the unchecked draft in its place (its notes said the sentence was left out).
+    draft = "Yes, the Lloyd-Davies position with Trendelenburg is a disaster waiting to happen.\n"
+    deps, _ = _deps(FakeModel(), loops=0)
+    state = dict(_state(draft, language="en"), question="Lloyd-Davies position with Trendelenburg--a disaster waiting to happen?")
+    answer = (await _verify(state, deps))["verification"]["annotated_draft"]
+    assert answer == "## Summary\n\nThe sources read do not answer the question directly; no checked sentence could be given here.\n"
+
+
 async def test_a_flag_never_runs_into_the_next_japanese_sentence():
     draft = "## 結論\n富士山の山頂には奥宮がある[S99]。富士山の標高は3,776メートルである[S1]。\n"
     deps, _ = _deps(FakeModel(), loops=0)

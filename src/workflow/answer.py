@@ -757,6 +757,12 @@ def assemble_answer(
     unanswered = [q for q in sub_questions or [] if _heading_key(q) not in edits.answered]
     out, not_given = _tidy_sections(out, language, unanswered, summary_empty=bool(summary) and not kept_summary,
                                     document_titles=_document_titles(titles))
+    if summary and not kept_summary and not edits.summary_section:
+        # A draft with no heading over its first sentences (the real 1.5B model's whole answer to
+        # PubMedQA 10411439 was one uncited line): none of them stands, so the Summary says so under
+        # its heading, as in a draft that has one. Left empty, the report showed the unchecked draft.
+        heading = REPORT_LABELS[language]["summary"]
+        out = f"## {heading}\n\n{t('answer.no_direct_answer', language)}\n" + (f"\n{out}" if out.strip() else "")
     return Assembly(answer=out, removed=edits.removed, not_given=not_given, lifted=lifted)
 
 
