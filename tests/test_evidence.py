@@ -234,3 +234,29 @@ def test_an_or_between_two_names_of_the_page_is_not_the_claims():
     assert _one("Google検索は1997年にラリー・ペイジとセルゲイ・ブリンが開発した[S1]。", source).outcome == "supported"
     # An "or" the claim adds to what it says is still not the page's.
     assert _one("Google検索は1997年にラリー・ペイジかセルゲイ・ブリンが開発した[S1]。", source).outcome != "supported"
+
+
+def _assess_against(line: str, pages: list[str]):
+    index = EvidenceIndex([{"label": f"S{n}", "status": "ok", "language": "en", "markdown": page}
+                           for n, page in enumerate(pages, 1)])
+    (claim,) = split_claims(line)
+    return assess_claim(claim, index)
+
+
+def test_words_gathered_from_sources_about_other_things_do_not_support_a_claim():
+    # The real 1.5B model (`research bench pubmedqa --sample 4 --seed 75`, PubMedQA 23264436) cited five
+    # abstracts; the claim was supported at 0.93 from the devices' abstract, a Pap smear study's "routine
+    # clinic" and a PHQ-9 study's "implementation … practices". Sentences quoted from those three pages.
+    pages = ["A 2008 expert consensus statement outlined the minimum frequency of follow-up of patients with "
+             "cardiovascular implantable electronic devices (CIEDs).",
+             "Routine clinic protocols for follow-up were applied without regard to the type of abnormality seen on a "
+             "Pap smear or recommended examination.",
+             "During the one-year course of the project the helpfulness and feasibility of implementation of PHQ-9 in "
+             "these psychiatric practices were studied."]
+    gathered = _assess_against("Yes, experts' recommendations for new cardiovascular implantable electronic devices "
+                               "are implemented in routine clinical practice [S1][S2][S3].", pages)
+    assert gathered.outcome != "supported", (gathered.outcome, gathered.score)
+    # Two sources on the same thing still say one claim together.
+    together = _assess_against("Mount Fuji is 3,776 m high and last erupted in 1707 [S1][S2].",
+                               ["Mount Fuji is 3,776 m high.", "Mount Fuji last erupted in 1707."])
+    assert together.outcome == "supported", (together.outcome, together.reason)
