@@ -401,6 +401,12 @@ async def test_a_draft_without_headings_whose_sentences_all_go_says_so_under_the
     state = dict(_state(draft, language="en"), question="Lloyd-Davies position with Trendelenburg--a disaster waiting to happen?")
     answer = (await _verify(state, deps))["verification"]["annotated_draft"]
     assert answer == "## Summary\n\nThe sources read do not answer the question directly; no checked sentence could be given here.\n"
+    # What stands of such a draft goes under the Summary's heading too (PubMedQA 12947068, --seed 76: the
+    # sources' words and a sentence marked not checked, with no heading above them).
+    deps, _ = _deps(FakeModel(), loops=0)
+    state = dict(_state("Mount Fuji is a mountain in Japan [S1].\n", language="en"), question="What is Mount Fuji?")
+    answer = (await _verify(state, deps))["verification"]["annotated_draft"]
+    assert answer.startswith("## Summary\n\n") and "Mount Fuji is a mountain in Japan" in answer, answer
 
 
 async def test_a_flag_never_runs_into_the_next_japanese_sentence():

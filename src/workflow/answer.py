@@ -757,12 +757,16 @@ def assemble_answer(
     unanswered = [q for q in sub_questions or [] if _heading_key(q) not in edits.answered]
     out, not_given = _tidy_sections(out, language, unanswered, summary_empty=bool(summary) and not kept_summary,
                                     document_titles=_document_titles(titles))
-    if summary and not kept_summary and not edits.summary_section:
+    if edits.sentences and not edits.summary_section:
         # A draft with no heading over its first sentences (the real 1.5B model's whole answer to
-        # PubMedQA 10411439 was one uncited line): none of them stands, so the Summary says so under
-        # its heading, as in a draft that has one. Left empty, the report showed the unchecked draft.
+        # PubMedQA 10411439 was one uncited line) gets the Summary's heading, as the draft prompt
+        # asks: over what of them stands, or over the line that says none does. Left empty, the
+        # report showed the unchecked draft.
         heading = REPORT_LABELS[language]["summary"]
-        out = f"## {heading}\n\n{t('answer.no_direct_answer', language)}\n" + (f"\n{out}" if out.strip() else "")
+        if summary and not kept_summary:
+            out = f"## {heading}\n\n{t('answer.no_direct_answer', language)}\n" + (f"\n{out}" if out.strip() else "")
+        elif out.strip() and not out.lstrip().startswith("#"):
+            out = f"## {heading}\n\n{out}"
     return Assembly(answer=out, removed=edits.removed, not_given=not_given, lifted=lifted)
 
 
