@@ -1784,6 +1784,13 @@ async def test_a_sentence_left_opening_its_section_loses_the_connective_that_ans
     answer = verification["annotated_draft"]
     assert "now the default" not in answer
     assert "The free-threaded build is not the default build in Python 3.14 [S1]." in answer and "However" not in answer
+    # An example of what was taken out is said on its own (PubMedQA 22519710 with the real 1.5B model,
+    # --seed 76: the Summary opened "For example, a computer simulation of four RCTs found …").
+    draft = ("## Summary\nThe free-threaded build is now the default build in Python 3.14 [S1]. For example, the "
+             "free-threaded build is not the default build in Python 3.14 [S1].\n")
+    deps, _ = _deps(FakeModel(), loops=0)
+    answer = (await _verify(dict(_state(draft, language="en"), documents=ledger), deps))["verification"]["annotated_draft"]
+    assert answer.startswith("## Summary\nThe free-threaded build is not the default build in Python 3.14 [S1]"), answer
 
 
 async def test_an_uncited_sentence_no_judge_decided_stays_not_checked_under_the_source_that_says_it():

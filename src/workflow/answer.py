@@ -1205,8 +1205,9 @@ def _decide(claim: Claim, verdict: ClaimVerdict, topic: Topic | None, wrong_lang
 
 _LEADING_CONNECTIVE = re.compile(
     r"^(?P<lead>\s*(?:[-*]\s+)?)(?:(?:However|But|Yet|Also|Additionally|Moreover|Furthermore|In addition|Therefore|"
-    r"Thus|Hence|So|Instead|Nevertheless|Still|That said|On the other hand)\s*,?\s+(?=[A-Za-z0-9\"“(])"
-    r"|(?:しかし|しかしながら|ただし|また|さらに|そのため|したがって|一方で?|でも|なお|ところが)[、,]\s*)")
+    r"Thus|Hence|So|Instead|Nevertheless|Still|That said|On the other hand|For example|For instance|In particular)"
+    r"\s*,?\s+(?=[A-Za-z0-9\"“(])"
+    r"|(?:しかし|しかしながら|ただし|また|さらに|そのため|したがって|一方で?|でも|なお|ところが|例えば|たとえば|特に)[、,]\s*)")
 
 
 def without_leading_connective(text: str) -> str:
