@@ -1120,9 +1120,9 @@ def _without_words_of_the_headings(claim: str, passage: Passage, language: Langu
     return kept if kept.strip() else claim
 
 
-def _prose_of(sources: Iterable[Any]) -> list[str]:
-    """The sentences of ``sources`` that are prose: not a record's field, not a heading."""
-    return [passage.text for source in sources for passage in source.passages if not passage.field and not passage.heading]
+def _prose_of(read: ClaimEvidence) -> list[Passage]:
+    """The sentences of the claim's cited sources that are prose: not a record's field, not a heading."""
+    return [passage for source in read.cited for passage in source.passages if not passage.field and not passage.heading]
 
 
 def polarity_conflicts(read: ClaimEvidence) -> Finding | None:
@@ -1132,7 +1132,7 @@ def polarity_conflicts(read: ClaimEvidence) -> Finding | None:
     (``polarity``). A small judge cannot be trusted to see the one word that differs."""
     # "A is associated with B" against "no significant association between A and B", unless the
     # page also states it (found in one group, not in another): the page's prose read once.
-    elsewhere = _prose_of(read.cited) if says_related(read.claim, read.language) else None
+    elsewhere = [p.text for p in _prose_of(read)] if says_related(read.claim, read.language) else None
     for passage in read.assembled:
         if passage.field:
             continue
@@ -1153,8 +1153,7 @@ def polarity_conflicts(read: ClaimEvidence) -> Finding | None:
     # is still not the default build") fourth, after three sentences on the GIL.
     if not has_statements_to_read_apart(read.claim, read.language):
         return None
-    prose = [passage for source in read.cited for passage in source.passages
-             if not passage.field and not passage.heading and passage.features & read.wanted]
+    prose = [passage for passage in _prose_of(read) if passage.features & read.wanted]
     for passage in prose:
         conflict = consequence_conflict(read.claim, passage.text, read.language)
         if conflict is not None:
