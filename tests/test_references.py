@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from research.modules.text.references import named_reference
+from research.modules.text.references import named_reference, opens_pointing_back
 
 BEFORE = "The free-threaded build of Python 3.14 is officially supported, and it is the default build."
 
@@ -87,3 +87,16 @@ def test_the_sentence_of_the_sources_that_names_most_of_what_the_question_names(
     # The finding names too little of the question (4 of its 9 terms): nothing is quoted.
     assert sentence_on_the_question("Are physician estimates of asthma severity less accurate in black than in "
                                     "white patients?", asthma) is None
+
+
+@pytest.mark.parametrize(("sentence", "points_back"), [
+    # JSQuAD v1.3 valid a14985p77q2, the real 1.5B model's finding copied from its page: "the same
+    # day" is the day the sentence before it gave.
+    ("同日行われた京都3区の補欠選挙では、この野党共闘を優先する形で候補者の擁立を見送った。", True),
+    ("同党は2016年の選挙で議席を増やした。", True),
+    ("This allows threads to run in parallel.", True),
+    ("同一人物が二つの国の君主を兼ねる。", False),
+    ("京都3区の補欠選挙は4月24日に行われた。", False),
+])
+def test_a_sentence_that_reads_right_only_after_the_one_before_it(sentence, points_back):
+    assert opens_pointing_back(sentence) is points_back

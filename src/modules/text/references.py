@@ -63,10 +63,12 @@ def named_reference(sentence: str, before: str) -> str | None:
 
 
 # A sentence whose subject is the one before it: "This allows threads to …", "It was accepted in
-# 2023", "Such builds …", 「これにより…」, 「その後…」.
+# 2023", "Such builds …", 「これにより…」, 「その後…」, 「同日行われた…」 (the day the sentence before gave:
+# the real 1.5B model's JSQuAD a14985p77q2 answer).
 _OPENS_POINTING_BACK = re.compile(
     r"^\W*(?:this|that|these|those|it|its|they|their|such|the latter|the former)\b"
-    r"|^\W*(?:これ|それ|この|その|これら|それら|こうした|そうした|同(?:社|氏|年|様))", re.IGNORECASE)
+    r"|^\W*(?:これ|それ|この|その|これら|それら|こうした|そうした"
+    r"|同(?:社|氏|年|様|日|月|時期|党|国|市|町|村|県|州|校|大学|書|紙|誌|局|作|曲|番組|政権|選挙))", re.IGNORECASE)
 
 
 def opens_pointing_back(sentence: str) -> bool:

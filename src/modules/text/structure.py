@@ -108,6 +108,11 @@ DOUBT_JA = re.compile(r"かもしれ|可能性|だろう|でしょう|疑い|お
                       r"ひょっとすると|たぶん|多分|もし(?!くは)|ならば|なら[、,]|場合[、,]|たら[、,]|に(?:違|ちが)いない|噂|うわさ")
 # Two clauses joined by "or": 「Aが歩いているか、もしくは、Bが…」.
 _CLAUSE_OR_JA = re.compile(r"か[、,]?\s*(もしくは|または|あるいは)|(もしくは|または|あるいは)|(る|た|だ|い)か[、,]")
+# Two names of one thing: 「…説を最大せん断応力説、またはトレスカの応力説と呼ぶ」 gives both names, not
+# one of two facts (JSQuAD a20898p25q2's page). The "or" up to a verb of naming, in one clause, is
+# left out before the "or" is looked for.
+_NAMES_JOINED_JA = re.compile(
+    r"(?:か[、,]?\s*)?(?:もしくは|または|あるいは|ないし)[^、。,]{1,30}?と(?:も)?(?:呼[ばびぶべ]|称[さしす]|名付け)")
 # English hedges that change what a sentence asserts. "could", "would" and "if" are left out:
 # instructions and explanations use them for facts ("it would take 3 hours").
 _HEDGE_EN = re.compile(
@@ -197,8 +202,9 @@ class Stance:
 
 def stance(text: str, language: Language) -> Stance:
     if language == "ja":
+        alternatives = _NAMES_JOINED_JA.sub("", text)
         return Stance(bool(_HEDGE_JA.search(text)), bool(_LIMITER_JA.search(text)),
-                      bool(_CLAUSE_OR_JA.search(text)) or _japanese_or(text))
+                      bool(_CLAUSE_OR_JA.search(alternatives)) or _japanese_or(alternatives))
     return Stance(bool(_HEDGE_EN.search(text)), bool(_LIMITER_EN.search(text)), bool(_OR_EN.search(text)))
 
 
