@@ -199,6 +199,34 @@ def test_another_name_the_page_gives_is_not_one_of_two_alternatives():
     assert _decided("雨が降ると予報された[S1]。", "雨または雪が降ると予報された。") == ("unsupported", "or_dropped")
 
 
+# JSQuAD v1.3 valid a14985p77q2, the page the bench serves (jsquad-007-142): its sentence has no
+# subject, the page's title gives it. The real 1.5B model wrote the title in as the subject, and the
+# sentence that answered 「衆議院議員補欠選挙が行われたのはいつですか」 went as "roles not confirmed".
+_JCP_2006 = ("2006年の国政選挙では、4月と10月に計三選挙区で行われた衆議院議員補欠選挙で、いずれも独自の公認候補を"
+             "擁立したが、すべての選挙区で落選、供託金も没収されている。")
+
+
+def test_a_subject_the_page_leaves_to_its_title_may_be_named():
+    claim = ("日本共産党が2006年の国政選挙で、4月と10月に計三選挙区で行われた衆議院議員補欠選挙で、いずれも独自の"
+             "公認候補を擁立したが、すべての選挙区で落選、供託金も没収されている[S1]。")
+    assert _assessed(claim, f"# 日本共産党\n\n{_JCP_2006}").outcome == "supported"
+    assert _assessed("日本共産党は2006年の衆議院議員補欠選挙で独自の公認候補を擁立した[S1]。",
+                     f"# 日本共産党\n\n{_JCP_2006}").outcome == "supported"
+
+
+@pytest.mark.parametrize("page", [
+    # The title names something else: who put the candidates up is not said.
+    f"# 衆議院議員補欠選挙\n\n{_JCP_2006}",
+    # A sentence before it names another subject, which the sentence leaves its subject to.
+    "# 日本共産党\n\n民進党は2006年の補欠選挙に臨んだ。4月と10月の衆議院議員補欠選挙で、いずれも独自の公認候補を擁立した。",
+    # Said in the passive: the candidate was put up by someone the sentence does not name.
+    "# 日本共産党\n\n2006年の衆議院議員補欠選挙で、独自の公認候補が擁立された。",
+])
+def test_a_subject_left_to_something_else_is_not_the_titles(page):
+    claim = "日本共産党は2006年の衆議院議員補欠選挙で独自の公認候補を擁立した[S1]。"
+    assert _assessed(claim, page).outcome != "supported"
+
+
 def test_kamoshirenai_is_a_hedge_on_both_sides_not_a_negation():
     assert _decided("明日は雪が降るかもしれない[S1]。", "明日は雪が降るかもしれない。")[0] == "supported"
 

@@ -66,6 +66,7 @@ from research.modules.text.structure import (
     english_role_swap,
     japanese_conflict,
     japanese_roles_confirmed,
+    read_japanese,
     stance_problem,
 )
 from research.modules.text.value_binding import Binding, Sentence, bind_values
@@ -1647,14 +1648,37 @@ def roles_unconfirmed(read: ClaimEvidence) -> Finding | None:
     against 「…20世紀に入って金属工業を確立した。」 and a sentence naming 石油化学工場 apart)."""
     if read.language != "ja":
         return None
-    if not any(japanese_roles_confirmed(read.claim, p.text) for p in read.assembled):
+    topics = {id(p): _page_topic(read, p) for p in read.assembled}
+    if not any(japanese_roles_confirmed(read.claim, p.text, page_topic=topics[id(p)]) for p in read.assembled):
         return Finding("uncertain", "roles_unconfirmed")
     # The copula and 有る/居る are left to the passage that confirms them: the reading of a
     # copula continued by で (「最後の噴火は…宝永噴火で、江戸にも…」) is too loose to hold against.
     together = "\n".join(p.text if _ENDS_A_SENTENCE.search(p.text) else p.text + "。" for p in read.assembled)
-    if not japanese_roles_confirmed(read.claim, together, skip=_LIGHT_PREDICATES):
+    named = [topic for topic in topics.values() if topic is not None]
+    if not japanese_roles_confirmed(read.claim, together, skip=_LIGHT_PREDICATES,
+                                    page_topic=(lambda noun: any(topic(noun) for topic in named)) if named else None):
         return Finding("uncertain", "roles_unconfirmed")
     return None
+
+
+def _page_topic(read: ClaimEvidence, passage: Passage) -> Callable[[str], bool] | None:
+    """Whether a noun names what the page of ``passage`` is about (every word of it in the
+    headings above), where nothing before the passage under them names another subject: the
+    subject a Japanese page leaves to its title. None where it cannot be read so."""
+    if not passage.headings or passage.heading:
+        return None
+    def names_the_page(noun: str) -> bool:
+        words = _sentence_terms(noun)
+        return bool(words) and words <= passage.headings
+
+    source = next((s for s in read.cited if s.label == passage.label), None)
+    before = source.passage_before(passage) if source is not None else None
+    if before is not None and not before.heading:
+        reading = read_japanese(before.text)
+        if reading is None or not all(names_the_page(noun) for c in reading.clauses for role in ("subj", "topic")
+                                      for noun in c.args.get(role, set())):
+            return None
+    return names_the_page
 
 
 _ENDS_A_SENTENCE = re.compile(r"[。．！？!?]\s*$")
