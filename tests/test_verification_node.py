@@ -1661,6 +1661,43 @@ async def test_an_undecided_answer_alone_in_the_summary_follows_the_sources_word
     # A supported sentence anywhere leads instead, with no quote (the test above).
 
 
+async def test_an_undecided_answer_with_no_sentence_of_the_sources_on_the_question_does_not_lead_alone():
+    # Issue 44, item 5; PubMedQA 25274085 with the real 1.5B model (`research bench pubmedqa --sample 4
+    # --seed 77`): its whole answer, "Yes, multiple SNP testing in BRCA2 and BRCA1 female carriers can be
+    # used to improve risk prediction models …", lost its "Yes" and stood first, marked not checked: the
+    # abstract's results give c-index values and no sentence of it names half of what the question
+    # names, so there were no words of the sources to put before it. The answer says first that the
+    # sources do not answer it directly. (The page's sentences here are quoted from that abstract.)
+    source = ("Female BRCA1/2 carriers were identified from the Manchester genetic database. "
+              "548 female BRCA1 mutation carriers and 523 BRCA2 carriers were identified from the database. "
+              "By fitting Cox models and random survival forests, including both a genetic SNP score and "
+              "clinical/demographic variables, average 1 - c-index values were 0.221 for BRCA1 carriers and 0.215 "
+              "for BRCA2 carriers.")
+    question = ("Can multiple SNP testing in BRCA2 and BRCA1 female carriers be used to improve risk prediction "
+                "models in conjunction with clinical assessment?")
+    draft = ("## Summary\nYes, multiple SNP testing in BRCA2 and BRCA1 female carriers can be used to improve risk "
+             "prediction models in conjunction with clinical assessment [S1].\n")
+    verification = await _gil_answer(draft, question, "en", source)
+    assert [c["state"] for c in verification["claims"]] == ["not_checked"]
+    answer = verification["annotated_draft"]
+    assert answer.startswith("## Summary\nThe sources read do not answer the question directly; what the draft "
+                             "said of it follows, not checked. Multiple SNP testing in BRCA2 and BRCA1 female "
+                             "carriers can be used"), answer
+    assert answer.rstrip().endswith("(not checked).") and "Yes" not in answer
+    # The bench's grader reads no verdict from the program's line.
+    from research.orchestrator.bench.grading import _wording
+    assert _wording("The sources read do not answer the question directly; what the draft said of it follows, "
+                    "not checked.") is None
+    # In Japanese too.
+    verification = await _gil_answer("## 結論\nはい、女性のBRCA1保因者548人では、SNPスコアを含むリスクモデルが予測を改善する[S1]。\n",
+                                     "複数のSNP検査は、臨床評価と組み合わせてリスク予測モデルの改善に使えるか？", "ja",
+                                     "女性のBRCA1保因者548人の生存率を推定し、SNPスコアを含むリスクモデルの1 - c指数は0.221だった。")
+    assert [c["state"] for c in verification["claims"]] == ["not_checked"]
+    assert verification["annotated_draft"].startswith(
+        "## 結論\n読み込んだ出典は質問に直接答えていません。以下は下書きの文で、出典で確認できていません。"), \
+        verification["annotated_draft"]
+
+
 async def test_a_yes_goes_from_a_sentence_that_answers_something_else_and_from_an_undecided_one_under_its_heading():
     # PubMedQA 10732884 and 11500608 with the real 1.5B model (the pages here are written in their
     # shape): "Yes, coronary angiography is performed before emergency aortic surgery [S1]. However,
@@ -1790,7 +1827,11 @@ async def test_a_sentence_left_opening_its_section_loses_the_connective_that_ans
              "free-threaded build is not the default build in Python 3.14 [S1].\n")
     deps, _ = _deps(FakeModel(), loops=0)
     answer = (await _verify(dict(_state(draft, language="en"), documents=ledger), deps))["verification"]["annotated_draft"]
-    assert answer.startswith("## Summary\nThe free-threaded build is not the default build in Python 3.14 [S1]"), answer
+    # (Nothing here is checked and no sentence of the page names the test's question: the program's
+    # line that says so comes first, the sentence right after it.)
+    lead = "The sources read do not answer the question directly; what the draft said of it follows, not checked. "
+    assert answer.removeprefix("## Summary\n").removeprefix(lead).startswith(
+        "The free-threaded build is not the default build in Python 3.14 [S1]"), answer
 
 
 async def test_an_uncited_sentence_no_judge_decided_stays_not_checked_under_the_source_that_says_it():

@@ -719,6 +719,7 @@ def assemble_answer(
     # only on a supported sentence, and a headline the sources contradict is said, with them.
     against = _contradicted_headline(edits.sentences, edits.by_start, edits.summary_section, question) \
         if yes_no and summary else None
+    undecided_lead: int | None = None
     if against is not None:
         first = summary[0]
         edits.replacement[first] = _said_with_the_sources(against, edits.replacement.get(first, ""), language)
@@ -750,8 +751,19 @@ def assemble_answer(
         joiner = " " if language == "en" else ""
         edits.replacement[first] = t("answer.sources_say_of_it", language, evidence=_short_quote(quoted.text),
                                      label=quoted.label) + joiner + edits.replacement[first]
+    elif kept_summary and question and not _any_supported(edits):
+        # Nothing checked, and no sentence of the sources names what the question asks: the
+        # undecided sentences stay, marked, after a line that says so (below, once a connective
+        # left opening the Summary is gone). PubMedQA 25274085 with the real 1.5B model: "Multiple
+        # SNP testing … can be used to improve risk prediction models … (not checked)" stood alone
+        # as the answer, its "Yes," taken out and its yes still said.
+        undecided_lead = kept_summary[0]
 
     _drop_connectives_left_opening(edits)
+    if undecided_lead is not None:
+        joiner = " " if language == "en" else ""
+        edits.replacement[undecided_lead] = t("answer.undecided_follows", language) + joiner \
+            + edits.replacement[undecided_lead]
     out = _applied(edits)
     _note_sub_questions_the_summary_answers(edits, kept_summary, question, sub_questions or [])
     unanswered = [q for q in sub_questions or [] if _heading_key(q) not in edits.answered]

@@ -30,6 +30,12 @@ MESSAGES: dict[str, dict[str, str]] = {
               "«{evidence}» [{label}]",
         "ja": "下書きの文はどれも出典で確認できませんでした。質問について、出典にはこうあります: «{evidence}»[{label}]",
     },
+    # Nothing checked and no sentence of the sources on the question: before the draft's undecided
+    # sentences, which stay marked. Never opening with "No" (read as the answer to a yes/no question).
+    "answer.undecided_follows": {
+        "en": "The sources read do not answer the question directly; what the draft said of it follows, not checked.",
+        "ja": "読み込んだ出典は質問に直接答えていません。以下は下書きの文で、出典で確認できていません。",
+    },
     # A source's words quoted in another language than the answer's, with their translation after them.
     "answer.quote_translated": {"en": "{quote} (in English: “{translation}”)", "ja": "{quote}（訳: {translation}）"},
     "answer.no_direct_answer": {
