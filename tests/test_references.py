@@ -87,6 +87,21 @@ def test_the_sentence_of_the_sources_that_names_most_of_what_the_question_names(
     # The finding names too little of the question (4 of its 9 terms): nothing is quoted.
     assert sentence_on_the_question("Are physician estimates of asthma severity less accurate in black than in "
                                     "white patients?", asthma) is None
+    # Nor what a study did: PubMedQA 23453079 (`--seed 77`) quoted its Materials and Methods, «A
+    # retrospective review of prospectively collected data was completed for all patients undergoing a
+    # holmium laser enucleation of the prostate at our institution.», as what the sources say of
+    # "Does prostate morphology affect outcomes after holmium laser enucleation?". Quoted from that page.
+    methods = [{"label": "S1", "markdown": (
+        "# PubMed 23453079\n\n## Materials And Methods\n\nA retrospective review of prospectively collected data was "
+        "completed for all patients undergoing a holmium laser enucleation of the prostate at our institution.\n\n"
+        "## Results\n\nThe postoperative outcomes were similar between the 2 groups for American Urological "
+        "Association symptom score.")}]
+    question = "Does prostate morphology affect outcomes after holmium laser enucleation?"
+    assert sentence_on_the_question(question, methods) is None
+    # The same sentence under another heading is quoted, as before.
+    results = [{"label": "S1", "markdown": methods[0]["markdown"].replace("Materials And Methods", "Results")}]
+    found = sentence_on_the_question(question, results)
+    assert found is not None and found.text.startswith("A retrospective review"), found
 
 
 @pytest.mark.parametrize(("sentence", "points_back"), [

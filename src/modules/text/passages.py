@@ -223,22 +223,46 @@ def _a_list_of_terms(sentence: str) -> bool:
     return len(items) >= 4 and all(len(item.split()) <= 5 for item in items)
 
 
+# A study's section on what it did, not what it found: "Methods", "Materials and Methods",
+# "Patients and Methods", "Study design", 「方法」, 「対象と方法」.
+_METHODS_HEADING = re.compile(
+    r"^(?:(?:materials?|patients?|subjects?|participants?)\s+and\s+)?methods?$|^(?:study\s+)?design$|^methodology$"
+    r"|^(?:(?:対象|材料)と)?方法$", re.IGNORECASE)
+
+
+def _sentences_under_methods(markdown: str) -> set[str]:
+    """The sentences of ``markdown`` under a heading of a study's methods, spaces squeezed."""
+    out: set[str] = set()
+    under = False
+    for paragraph in re.split(r"\n\s*\n", markdown):
+        text = paragraph.strip()
+        if text.startswith("#"):
+            under = bool(_METHODS_HEADING.match(text.lstrip("#").strip().rstrip(":：")))
+            text = text.split("\n", 1)[1] if "\n" in text else ""
+        if under and text:
+            flat = " ".join(text.split())
+            out.update(" ".join(flat[start:end].split()) for start, end in sentence_spans(flat))
+    return out
+
+
 def sentence_on_the_question(question: str, sources: list[dict[str, Any]]) -> SourceSentence | None:
     """The one sentence of the sources read that names most of what ``question`` names (in
     either language: names and figures are written alike), every figure of it included; None
     when no sentence names at least two of its terms and half of them. What an answer with no
-    checked sentence can still show, in the source's own words (workflow/answer.py)."""
+    checked sentence can still show, in the source's own words (workflow/answer.py). Not a sentence
+    of a study's methods: what it did answers nothing."""
     asked = _terms_of(question)
     figures = {term for term in asked if term[:1].isdigit()}
     best: tuple[int, SourceSentence] | None = None
     for document in sources:
+        methods = _sentences_under_methods(str(document.get("markdown") or ""))
         for passage in source_passages(document):
             if passage.lstrip().startswith("#"):
                 continue  # a heading names a topic and says nothing of it
             for start, end in sentence_spans(passage):
                 sentence = " ".join(passage[start:end].split())
                 if sentence.endswith(("?", "？")) or states_an_aim(sentence) or leaves_the_question_open(sentence) \
-                        or _a_list_of_terms(sentence):
+                        or _a_list_of_terms(sentence) or sentence in methods:
                     # The study's own question ("It is unknown if …") names what the question names, and
                     # answers nothing; so does a page's list of keywords.
                     continue
