@@ -899,6 +899,30 @@ def test_a_plain_word_of_the_question_is_no_name_because_a_query_wrote_it_inside
     assert not topic.is_on_topic(other) and topic.is_on_topic(own)
 
 
+def test_a_word_the_query_broke_across_two_scripts_names_nothing():
+    # The real 1.5B model (`research bench pubmedqa --sample 4 --seed 77`, PubMedQA 23453079) planned
+    # 「プロステイズの形状とホルミウムレーザーのエンucleーション後の結果」: "ucle", エン and ション became names,
+    # and its one sentence from the study's own results, supported, went as off topic twice. The
+    # page's sentence is quoted.
+    from types import SimpleNamespace
+
+    from research.workflow.answer import Topic
+
+    pages = [SimpleNamespace(label="S1", title="PubMed 23453079", status="ok", markdown=(
+        "To determine whether prostate morphology or technique used has any effect on postoperative outcomes after "
+        "holmium laser enucleation of the prostate. A subset analysis of the trilobar prostates revealed that "
+        "performing a 2-lobe technique achieved shorter operative and enucleation times, although the difference "
+        "was not significant."))]
+    question = "Does prostate morphology affect outcomes after holmium laser enucleation?"
+    topic = Topic.of([question, "プロステイズの形状とホルミウムレーザーのエンucleーション後の結果"], pages)
+    assert not topic.names
+    (own,) = split_claims("The study found that performing a 2-lobe technique achieved shorter operative and "
+                          "enucleation times, although the difference was not significant [S1].")
+    assert topic.is_on_topic(own)
+    # A name written beside Japanese is still one (the test above: FDG-PET).
+    assert "fdg-pet" in {n.lower() for n in Topic.of([question, "FDG-PETのレーザー診断"], pages).names}
+
+
 def test_a_page_about_the_question_is_read_against_the_questions_own_terms():
     # The real 1.5B model (bench_answers.py --ollama, this session): 「日本の再生可能エネルギーの内訳は？」,
     # four sub-questions of its own and an English query made 14 terms; the fixture's page held the

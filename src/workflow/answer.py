@@ -218,6 +218,10 @@ class Topic:
         wanted: set[str] = set()
         names: set[str] = set()
         name_words: set[str] = set()
+        # A word broken across two scripts is a garbled transliteration, no name: the real 1.5B
+        # model's query 「…ホルミウムレーザーのエンucleーション後の結果」 (PubMedQA 23453079) made "ucle",
+        # エン and ション names, and the study's own supported finding went as off topic.
+        texts = [_BROKEN_WORD.sub(" ", text) for text in texts]
         for text in texts:
             wanted |= _asked_terms(text)
             names |= name_terms(text)
@@ -345,6 +349,8 @@ class Topic:
 
 
 _SOURCE_CHARS = 20000  # of a source's text, for what it is about
+# Latin letters inside a katakana word (エンucleーション), or katakana inside a Latin one.
+_BROKEN_WORD = re.compile(r"[\u30a1-\u30fa\u30fc]+[A-Za-z]+[\u30a1-\u30fa\u30fc]+|[A-Za-z]+[\u30a1-\u30fa\u30fc]+[A-Za-z]+")
 _TELLING_ENOUGH = 2  # terms of the question a sentence that names none of its names must share
 _MANY_TERMS = 5  # a question that names nothing and has this many terms needs _TELLING_ENOUGH of them said
 
