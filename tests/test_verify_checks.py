@@ -129,6 +129,22 @@ def test_a_quotation_may_leave_words_out_with_an_ellipsis_and_differ_in_case_and
     assert _assessed(claim, _LANGGRAPH).reason != "misquoted"
 
 
+def test_a_source_quoted_as_confirming_what_was_said_is_read_for_its_quotation():
+    # The real 1.5B model (bench_answers.py --ollama, "Which port does Ollama listen on locally?"; the
+    # web fixture's Ollama FAQ): "The Ollama FAQ [S1] confirms this, stating that "By default Ollama
+    # listens on port 11434 …"" was left not checked, "confirms" and "stating" being the only words the
+    # page lacks. How a source is said to say something is no fact of it, as "states" and "said" are not.
+    page = ("# Ollama FAQ: running models locally\n\nBy default Ollama listens on port 11434 of the local machine and "
+            "serves its API there.")
+    quoted = 'By default Ollama listens on port 11434 of the local machine and serves its API there.'
+    for frame in ("The Ollama FAQ confirms this, stating that", "The Ollama FAQ confirmed it, noting that"):
+        assert _outcome(f'{frame} "{quoted}" [S1].', page) == "supported"
+    # The quotation changed is still not the page's words.
+    found = _assessed('The Ollama FAQ confirms this, stating that "By default Ollama listens on port 8080 of the '
+                      'local machine" [S1].', page)
+    assert found.outcome == "unsupported"
+
+
 def test_a_quoted_name_term_question_or_example_is_not_a_quotation():
     # Two words in quotation marks, and a name in 「」: the term checks read these. RAGTruth's
     # clean answers quote the question and their own examples this way.

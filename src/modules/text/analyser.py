@@ -27,6 +27,8 @@ _WORD = re.compile(r"(?<![0-9])[a-zà-ɏ][a-zà-ɏ0-9'’\-_]*")
 # Units and approximators are compared by the number check, not as words.
 _NUMBER_WORDS = frozenset("km m cm mm kg g t am pm a.m p.m percent 約 およそ 程度 メートル キロメートル キロ センチ パーセント".split())
 _UNIT_WORDS = _NUMBER_WORDS | frozenset(name for name in UNIT_NAMES if name.isascii())
+# Function words, and the verbs that say how a source says or offers something ("states",
+# "mentioned", "confirms this, stating that …"): no fact a source must hold.
 _STOP_WORDS = frozenset(
     """a an the and or but if then than so as of in on at to for from by with about into over
     after before between during under above is are was were be been being am do does did has
@@ -36,7 +38,8 @@ _STOP_WORDS = frozenset(
     him her us them my your his our their s t according says said while however although though
     well including include includes included based provided given passage passages text
     mentioned mention mentions stated state states offer offers offered offering provide provides
-    providing features featuring available""".split()
+    providing features featuring available stating noting noted notes confirm confirms confirmed
+    confirming""".split()
 )
 STOP_WORDS = _STOP_WORDS  # for the structure checks: words that name nothing
 
