@@ -243,6 +243,32 @@ def test_a_subject_left_to_something_else_is_not_the_titles(page):
     assert _assessed(claim, page).outcome != "supported"
 
 
+# JSQuAD v1.3 valid a1698820p65q0, the page the bench serves (jsquad-010-062, its sentence).
+_NETHERLANDS_DIRECTOR = ("# オランダ\n\nしかし、イスラム系住民の中ではイスラム過激派が力を伸ばし、著名な映画監督テオ・ファン・ゴッホ"
+                         "などの暗殺事件やプロテスタント教会の焼き討ち事件などが頻繁に起こるようになっている。")
+
+
+def test_a_name_given_where_the_page_names_another_is_not_supported():
+    # The real 1.5B model's whole answer: 「オランダでイスラム過激派に暗殺された有名な映画監督はヨハネス・
+    # グーテンベルクです」, uncited, checked against this sentence and kept in the Summary as not checked.
+    found = _assessed("オランダでイスラム過激派に暗殺された有名な映画監督はヨハネス・グーテンベルクです[S1]。",
+                      _NETHERLANDS_DIRECTOR)
+    assert (found.outcome, found.reason) == ("unsupported", "missing_term")
+    assert "テオ・ファン・ゴッホ" in found.evidence
+    assert _assessed("オランダでイスラム過激派に暗殺された有名な映画監督はヨハネス・グーテンベルクです。",
+                     _NETHERLANDS_DIRECTOR).outcome == "unsupported"
+    # The page's own name is not decided against.
+    assert _assessed("イスラム過激派に暗殺された著名な映画監督はテオ・ファン・ゴッホです[S1]。",
+                     _NETHERLANDS_DIRECTOR).outcome != "unsupported"
+    # Nor a name the page gives elsewhere, beside another one under the same word.
+    both = _NETHERLANDS_DIRECTOR + "\n\n映画監督ヨハネス・グーテンベルクも同じ年に暗殺された。"
+    assert _assessed("オランダでイスラム過激派に暗殺された有名な映画監督はヨハネス・グーテンベルクです[S1]。",
+                     both).outcome != "unsupported"
+    # Nor the page's name spelt another way.
+    assert _assessed("ラオスの首都はビエンチャンです[S1]。", "# ラオス\n\nラオスの首都ヴィエンチャンは、メコン川に面する。"
+                     ).outcome != "unsupported"
+
+
 def test_kamoshirenai_is_a_hedge_on_both_sides_not_a_negation():
     assert _decided("明日は雪が降るかもしれない[S1]。", "明日は雪が降るかもしれない。")[0] == "supported"
 
