@@ -134,6 +134,16 @@ def test_jsquad_answer_without_the_span_is_wrong_and_its_length_kept():
     assert grade.answer_chars == len("梅雨は東アジアの広範囲でみられる気象現象です 。")
 
 
+def test_jsquad_span_that_ends_in_a_figure_is_not_found_inside_a_longer_figure():
+    # JSQuAD v1.3 valid a14985p66q2 (`research bench jsquad --sample 5 --seed 78`): 「政党所属の地方議員の総数は
+    # 何位？」, gold 「第3」, was graded correct for the real 1.5B model's 「…と位置づけられている（第38条）」.
+    gold = ["第3", "3党の位置"]
+    assert not grade_jsquad("支部は党の基礎組織と位置づけられている（第38条）[S8]。", gold).correct
+    assert grade_jsquad("地方議員の総数は第3位である[S1]。", gold).correct
+    assert not grade_jsquad("1993年に設立された[S1]。", ["993年"]).correct
+    assert grade_jsquad("全長は6 mを超える[S1]。", ["6 m"]).correct
+
+
 def test_wilson_interval_and_percentiles():
     low, high = wilson(8, 10)
     assert (round(low, 3), round(high, 3)) == (0.490, 0.943)  # the textbook 95 % Wilson interval of 8/10

@@ -79,8 +79,17 @@ def normalise_span(text: str) -> str:
 def grade_jsquad(answer: str, spans: tuple[str, ...] | list[str]) -> Grade:
     body = plain(answer)
     haystack = normalise_span(body)
-    found = next((span for span in spans if normalise_span(span) and normalise_span(span) in haystack), None)
+    found = next((span for span in spans if _holds(haystack, normalise_span(span))), None)
     return Grade(found is not None, found, len(body))
+
+
+def _holds(haystack: str, span: str) -> bool:
+    """Whether ``span`` is in ``haystack`` without a figure of its running on: the gold 「第3」 is
+    not in 「（第38条）」 (a14985p66q2, graded correct for it before), nor 993年 in 1993年."""
+    if not span:
+        return False
+    pattern = (r"(?<!\d)" if span[0].isdigit() else "") + re.escape(span) + (r"(?!\d)" if span[-1].isdigit() else "")
+    return re.search(pattern, haystack) is not None
 
 
 # --- PubMedQA: yes / no / maybe ---------------------------------------------------------------
