@@ -306,7 +306,10 @@ class Topic:
                 # 1.5B model), "Cancer of the buccal mucosa: are margins and T-stage accurate
                 # predictors of local control?" took "T-stage" for a name, and "56% of patients
                 # with buccal mucosal primary tumors had local recurrence" went as off topic.
-                return len(self.telling(claim.plain)) >= _TELLING_ENOUGH
+                # The question's own terms: a sub-question's 「主な言語は？」 made the Laos page's
+                # sentence on Lao and Thai (語, 言語) on topic for 「エチオピアの事実上の公用語は」
+                # (JSQuAD a1889068p0q0, the real 1.5B model).
+                return len(self.telling(claim.plain) & (self.question_terms or self.terms)) >= _TELLING_ENOUGH
         comparable = {term for term in self.terms if _script(term) in _scripts(claim.plain)}
         if not comparable:
             return True  # nothing in the claim's script to compare with: never guess
