@@ -145,6 +145,27 @@ def test_a_source_quoted_as_confirming_what_was_said_is_read_for_its_quotation()
     assert found.outcome == "unsupported"
 
 
+# PubMedQA 23999452's abstract (the page the bench serves), its two sentences on the outcome, quoted.
+_ORIGIN = ("Non-severe hypoglycaemia was not associated with any outcome following adjustment. Conversely, severe "
+           "hypoglycaemia was associated with a greater risk for the primary outcome (HR: 1.58; 95% CI: 1.24-2.02, "
+           "P<0.001) and mortality (HR: 1.74; 95% CI: 1.39-2.19, P<0.001).")
+
+
+def test_a_qualifier_the_page_denies_the_rest_of_is_not_dropped():
+    # The real 1.5B model (`research bench pubmedqa --sample 4 --seed 78`): "Hypoglycaemia is associated with a
+    # greater risk for the primary outcome (HR: 1.58; …)" was supported, every word and figure on the page;
+    # the page says it of severe hypoglycaemia and denies it of the non-severe kind.
+    claim = ("Hypoglycaemia is associated with a greater risk for the primary outcome (HR: 1.58; 95% CI: 1.24-2.02, "
+             "P<0.001) [S1].")
+    found = _assessed(claim, _ORIGIN)
+    assert found.outcome != "supported" and found.missing == ["severe"]
+    # Said with the page's qualifier, it is the page's.
+    assert _outcome(claim.replace("Hypoglycaemia", "Severe hypoglycaemia"), _ORIGIN) == "supported"
+    # A qualifier whose other kind the page does not deny is no condition of it.
+    plain = _ORIGIN.replace("Non-severe hypoglycaemia was not associated with any outcome following adjustment. ", "")
+    assert _outcome(claim, plain) == "supported"
+
+
 def test_a_quoted_name_term_question_or_example_is_not_a_quotation():
     # Two words in quotation marks, and a name in 「」: the term checks read these. RAGTruth's
     # clean answers quote the question and their own examples this way.

@@ -1271,6 +1271,42 @@ def term_missing(read: ClaimEvidence) -> Finding | None:
     return None
 
 
+# "Non-severe hypoglycaemia", "non-smoking patients": a kind the page sets apart from another.
+_NON_KIND_EN = re.compile(r"\bnon[-\s]?(?P<kind>[a-z]{3,})\s+(?P<head>[a-z][a-z-]{2,})", re.IGNORECASE)
+
+
+def qualifier_dropped(read: ClaimEvidence) -> Finding | None:
+    """(en) A claim that says of a thing what its passages say of one kind of it, where the page
+    sets that kind apart from the others ("severe hypoglycaemia was associated with a greater
+    risk …" beside "Non-severe hypoglycaemia was not associated with any outcome"): the claim's
+    "Hypoglycaemia is associated with a greater risk …" (the real 1.5B model on PubMedQA 23999452,
+    supported, every word and figure on the page) drops the condition. The qualifier is shown,
+    for the judge."""
+    if read.language != "en" or not read.assembled:
+        return None
+    words = re.findall(r"[a-z][a-z-]*", read.claim.lower())
+    while words and words[0] in ("the", "a", "an"):
+        words = words[1:]
+    if not words:
+        return None
+    subject = words[0]  # what the claim speaks of: its first word ("Hypoglycaemia is associated …")
+    for source in read.cited:
+        for passage in source.passages:
+            for found in _NON_KIND_EN.finditer(passage.text):
+                kind, head = found.group("kind").lower(), found.group("head").lower()
+                if head != subject or kind in words or re.search(rf"\bnon[-\s]?{re.escape(kind)}", read.claim, re.I):
+                    continue
+                # The passage sentence that says the claim of that kind ("Conversely, severe
+                # hypoglycaemia was associated with …"): more than half of the claim's words.
+                this_kind = re.compile(rf"(?<![-\w]){re.escape(kind)}\s+{re.escape(head)}\b", re.IGNORECASE)
+                for p in read.assembled:
+                    for start, end in sentence_spans(p.text):
+                        sentence = p.text[start:end]
+                        if this_kind.search(sentence) and 2 * len(read.words & _sentence_terms(sentence)) > len(read.words):
+                            return Finding("uncertain", "missing_term", 0.5, (kind,))
+    return None
+
+
 # Verbs of using, which say a thing is there as "has" does: a claim that denies them may deny what
 # its passage affirms with "has" ("Python 3.14 does not use the GIL", the real 1.5B model's Japanese
 # GIL answer as translated, against "…still has the GIL enabled by default").
@@ -1821,6 +1857,7 @@ CHECKS: tuple[Callable[[ClaimEvidence], Finding | None], ...] = (
     name_of_another,  # before term_missing: the name the page gives instead decides it
     figure_missing,
     term_missing,
+    qualifier_dropped,
     partial_overlap,
     field_differs,
     negation_differs,
