@@ -403,3 +403,18 @@ def test_a_study_s_stated_aim_is_not_what_it_found():
     # Said as the aim it is, it is what the abstract says.
     assert _outcome("The study explored the suitability of the 2001 feeding recommendations for infants of "
                     "HIV-infected mothers in KwaZulu Natal, South Africa [S1].", aim) == "supported"
+
+
+@pytest.mark.parametrize(("sentence", "aim"), [
+    # PubMedQA 23999452's Aims (the page the bench serves): the real 1.5B model's Summary led with it
+    # as the supported answer to "Does hypoglycaemia increase the risk of cardiovascular events?".
+    ("The ORIGIN trial provides an opportunity to further assess this relationship.", True),
+    ("The aim of this study was to determine whether statins reduce mortality.", True),
+    # What was found, not what a study set out to learn.
+    ("The programme gave students the opportunity to present their cases at weekly tutorials.", False),
+    ("Severe hypoglycaemia was associated with a greater risk for the primary outcome.", False),
+])
+def test_a_study_s_aim_said_as_an_opportunity_to_assess(sentence, aim):
+    from research.modules.text.structure import leaves_the_question_open, states_an_aim
+    assert states_an_aim(sentence) is aim
+    assert leaves_the_question_open(sentence) is aim  # never the Summary's lead

@@ -138,6 +138,9 @@ _OPEN_QUESTION_EN = re.compile(
     # "This study looks for a rebound aggravation of symptoms after short-term treatment" (PubMedQA
     # 11500608, whose results were all "not significant"): what a study looks for, it has not found.
     r"|(?:study|trial|analysis|we) (?:looks?|looked|searche[sd]|search) for"
+    # "The ORIGIN trial provides an opportunity to further assess this relationship" (PubMedQA
+    # 23999452's aims, which led the real 1.5B model's Summary as its supported answer).
+    r"|\bopportunity to (?:further )?(?:assess|examine|evaluate|investigate|explore|determine|test|study)\b"
     # "We aimed to study the association between HCMV infection and hypertension" (PubMedQA
     # 22768311): the association is what was studied, not what was found.
     r"|(?:aim(?:ed|s)? to|sought to|set out to) (?:study|evaluate|assess|investigate|examine|explore|determine|"
@@ -173,7 +176,10 @@ _DENIES_JA = re.compile(r"ない|ず[、。]|ません|限界|課題")
 _AIM_EN = re.compile(
     r"^(?:to|in order to)\s+(?:determine|assess|evaluate|examine|investigate|explore|compare|test|study|clarify|"
     r"establish|analy[sz]e|discuss|describe)\b|\b(?:aim|aims|aimed|sought|purpose|objective|goal)\b.{0,40}"
-    r"\b(?:to|whether|if)\b", re.IGNORECASE)
+    r"\b(?:to|whether|if)\b"
+    # "The ORIGIN trial provides an opportunity to further assess this relationship" (PubMedQA 23999452)
+    r"|\bopportunity to (?:further )?(?:assess|examine|evaluate|investigate|explore|determine|test|study)\b",
+    re.IGNORECASE)
 
 
 def leaves_the_question_open(sentence: str) -> bool:
