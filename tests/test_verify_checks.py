@@ -166,6 +166,31 @@ def test_a_qualifier_the_page_denies_the_rest_of_is_not_dropped():
     assert _outcome(claim, plain) == "supported"
 
 
+# PubMedQA 22813804's results (the page the bench serves), quoted.
+_OBESE = ("Nine hundred thirty-three patients were included, of those 55 (5.89%) children were obese. The obese "
+          "children were older than nonobese (P = .001) and had a higher injury severity score (P = .001) and a lower "
+          "pediatric trauma score (P = .00), heart rate (P = .0081), and respiratory rate (P = .000).")
+
+
+def test_a_direction_the_page_gives_to_other_items_of_a_list_is_contradicted():
+    # The real 1.5B model (`research bench pubmedqa --sample 4 --seed 78`): "…obese children were older than
+    # nonobese and had higher injury severity scores, pediatric trauma scores, heart rate, and respiratory rate"
+    # was supported at 0.94; the page has the trauma score, heart rate and respiratory rate lower.
+    claim = ("The study found that obese children were older than nonobese and had higher injury severity scores, "
+             "pediatric trauma scores, heart rate, and respiratory rate [S1].")
+    found = _assessed(claim, _OBESE)
+    assert (found.outcome, found.reason) == ("unsupported", "contrast"), found
+    assert "a lower pediatric trauma score" in found.evidence
+    # Each with the page's direction, it is the page's.
+    right = ("Obese children had a higher injury severity score and a lower pediatric trauma score, heart rate, and "
+             "respiratory rate than nonobese children [S1].")
+    assert _outcome(right, _OBESE) == "supported"
+    assert _outcome("Obese children had a higher injury severity score than nonobese children [S1].", _OBESE) \
+        == "supported"
+    assert _assessed("Obese children had a higher heart rate than nonobese children [S1].", _OBESE).outcome \
+        == "unsupported"
+
+
 def test_a_quoted_name_term_question_or_example_is_not_a_quotation():
     # Two words in quotation marks, and a name in 「」: the term checks read these. RAGTruth's
     # clean answers quote the question and their own examples this way.

@@ -62,6 +62,7 @@ from research.modules.text.structure import (
     DOUBT_JA,
     english_comparison_reversed,
     english_contrast,
+    english_direction_given_to_another,
     english_exchange,
     english_role_swap,
     japanese_conflict,
@@ -1126,6 +1127,20 @@ def _prose_of(read: ClaimEvidence) -> list[Passage]:
     return [passage for source in read.cited for passage in source.passages if not passage.field and not passage.heading]
 
 
+def direction_given_to_another(read: ClaimEvidence) -> Finding | None:
+    """(en) A comparative over a list of which the passage sentence gives some item the opposite
+    direction ("higher … heart rate" where it says "a lower … heart rate"): contradicted, with
+    that sentence shown (``english_direction_given_to_another``)."""
+    if read.language != "en":
+        return None
+    for passage in read.assembled:
+        for start, end in sentence_spans(passage.text):
+            found = english_direction_given_to_another(read.claim, passage.text[start:end])
+            if found is not None:
+                return Finding("unsupported", "contrast", 0.85, (found[0],), where=passage)
+    return None
+
+
 def polarity_conflicts(read: ClaimEvidence) -> Finding | None:
     """A passage sentence that says the same thing of the same subject and denies it, or gives it
     another status of one exclusive set ("is now the default" / "is still not the default";
@@ -1852,6 +1867,7 @@ CHECKS: tuple[Callable[[ClaimEvidence], Finding | None], ...] = (
     misquoted,
     value_contradicted,
     polarity_conflicts,  # before structure: a sure opposite word for word is decided, not left to the judge
+    direction_given_to_another,
     structure_conflicts,
     mostly_absent,
     name_of_another,  # before term_missing: the name the page gives instead decides it
