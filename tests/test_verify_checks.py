@@ -392,6 +392,22 @@ GIL_PAGE = (
     "cores. Single-threaded code runs somewhat slower in the free-threaded build.\n"
 )
 HARVEST = "The harvest in the valley was poor that year because the river flooded the valley in May [S1]."
+
+def test_a_status_said_under_a_condition_is_not_asserted():
+    # The real 1.5B model on the GIL question (this page, at 7ee7aac): "When the GIL is enabled, only one thread
+    # can execute Python bytecode at a time, …" and "This can result in slower performance than if the GIL were
+    # disabled, …" were contradicted as saying the GIL is enabled / disabled; neither says which build has it.
+    for claim in ("When the GIL is enabled, only one thread can execute Python bytecode at a time, which means that "
+                  "multiple threads cannot run Python code in parallel on multiple cores [S1].",
+                  "This can result in slower performance than if the GIL were disabled, which allows multiple threads "
+                  "to run Python code in parallel on multiple cores [S1]."):
+        assert _assessed(claim, GIL_PAGE).outcome != "unsupported", claim
+    # Said outright, the status is read as before.
+    assert _assessed("In the free-threaded build the GIL is enabled [S1].", GIL_PAGE).outcome == "unsupported"
+    assert _assessed("The GIL is disabled in the standard build of Python 3.14 [S1].", GIL_PAGE).outcome \
+        == "unsupported"
+
+
 RAIN_JA = "東京では夏に雨が多いので、東京の夏は湿度が高い[S1]。"
 
 

@@ -384,7 +384,7 @@ def consequence_conflict(claim: str, passage: str, language: Language) -> Confli
     if len(parts) != 2:
         return None
     premise, consequence = parts
-    premise_statuses, premise_content = status_names(premise, language), _content(premise)
+    premise_statuses, premise_content = status_names(_asserted(premise, language), language), _content(premise)
     consequence_content = _content(consequence)
     if not premise_statuses or len(consequence_content) < _MIN_SHARED:
         return None
@@ -452,8 +452,21 @@ def _refers_back(clause: str, language: Language) -> bool:
     return language == "ja" or bool(_PRONOUN_START_EN.match(clause))
 
 
+# A condition or a supposition: what it says of a status is not asserted ("When the GIL is enabled,
+# only one thread …", "… than if the GIL were disabled, …").
+_CONDITION_EN = re.compile(r"^\W*(?:when|whenever|if|unless|once|as long as|provided(?: that)?)\b[^,;]*(?:,|$)"
+                           r"|\b(?:than |as )?if\b[^,;.]*\bwere\b[^,;.]*", re.IGNORECASE)
+
+
+def _asserted(clause: str, language: Language) -> str:
+    """``clause`` without the conditions and suppositions it states nothing of (English)."""
+    return clause if language == "ja" else _CONDITION_EN.sub(" ", clause)
+
+
 def _clause_against(said: str, clauses: list[str], sentence: str, language: Language) -> Conflict | None:
-    said_statuses = status_names(said, language)
+    # The real 1.5B model on the GIL question: "When the GIL is enabled, only one thread can execute
+    # Python bytecode at a time, …" was contradicted by "In the free-threaded build the GIL is disabled".
+    said_statuses = status_names(_asserted(said, language), language)
     said_content = _content(said)
     said_negated = negated(said, language)
     for clause in clauses:
