@@ -1744,6 +1744,23 @@ async def test_an_undecided_answer_with_no_sentence_of_the_sources_on_the_questi
         verification["annotated_draft"]
 
 
+async def test_a_hypothesis_the_page_reports_does_not_lead_the_summary_before_a_finding():
+    # PubMedQA 17595200 (`research bench pubmedqa --sample 4 --seed 79`), the real 1.5B model: its Summary led
+    # with the abstract's background, «It has been suggested that increasing obesity levels in young women lead
+    # to intrauterine environments that … stimulate increased obesity among their offspring», reported as
+    # "Studies suggest that …"; the study found the parents' associations similar. Its sentences, quoted.
+    source = ("It has been suggested that increasing obesity levels in young women lead to intrauterine environments "
+              "that, in turn, stimulate increased obesity among their offspring. The strength of association between "
+              "parental BMI and offspring BMI at age 7.5 was similar for both parents.")
+    draft = ("## Summary\nStudies suggest that increasing obesity levels in young women lead to intrauterine "
+             "environments that, in turn, stimulate increased obesity among their offspring [S1]. The strength of "
+             "association between parental BMI and offspring BMI at age 7.5 was similar for both parents [S1].\n")
+    verification = await _gil_answer(draft, "Is there an intrauterine influence on obesity?", "en", source)
+    assert [c["state"] for c in verification["claims"]] == ["supported", "supported"]
+    assert verification["annotated_draft"].startswith("## Summary\nThe strength of association between parental BMI"), \
+        verification["annotated_draft"]
+
+
 async def test_a_yes_goes_from_a_sentence_that_answers_something_else_and_from_an_undecided_one_under_its_heading():
     # PubMedQA 10732884 and 11500608 with the real 1.5B model (the pages here are written in their
     # shape): "Yes, coronary angiography is performed before emergency aortic surgery [S1]. However,

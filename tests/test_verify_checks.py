@@ -191,6 +191,21 @@ def test_a_direction_the_page_gives_to_other_items_of_a_list_is_contradicted():
         == "unsupported"
 
 
+def test_a_hypothesis_the_page_reports_is_no_fact_but_may_be_reported():
+    # PubMedQA 17595200 (`research bench pubmedqa --sample 4 --seed 79`), its background, quoted: the study
+    # found the maternal and paternal associations similar. Said as a fact, the hypothesis is not the page's.
+    page = ("It has been suggested that increasing obesity levels in young women lead to intrauterine environments "
+            "that, in turn, stimulate increased obesity among their offspring, generating an intergenerational "
+            "acceleration of obesity levels.")
+    fact = ("Increasing obesity levels in young women lead to intrauterine environments that stimulate increased "
+            "obesity among their offspring [S1].")
+    assert _assessed(fact, page).outcome != "supported"
+    reported = ("Studies suggest that increasing obesity levels in young women lead to intrauterine environments that, "
+                "in turn, stimulate increased obesity among their offspring, generating an intergenerational "
+                "acceleration of obesity levels [S1].")
+    assert _outcome(reported, page) == "supported"
+
+
 def test_a_quoted_name_term_question_or_example_is_not_a_quotation():
     # Two words in quotation marks, and a name in 「」: the term checks read these. RAGTruth's
     # clean answers quote the question and their own examples this way.

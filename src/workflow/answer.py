@@ -46,6 +46,7 @@ from research.modules.text.claims import (
     is_filler,
     is_reference_heading,
     plain_text,
+    sentence_spans,
     strip_citations,
 )
 
@@ -720,7 +721,7 @@ def assemble_answer(
     if summary and not kept_summary:
         kept_summary, lifted = _fill_the_empty_summary(edits, question)
     elif kept_summary and (edits.status.get(kept_summary[0]) == "not_checked"
-                           or leaves_the_question_open(plain_text(edits.replacement[kept_summary[0]]))
+                           or _says_nothing_found(edits, kept_summary[0])
                            or opens_pointing_back(plain_text(edits.replacement[kept_summary[0]]))):
         lifted = _lead_with_a_supported_sentence(edits, kept_summary, language, question)
 
@@ -958,6 +959,20 @@ def _naming_the_question(edits: _Edits, order: list[int], question: str, *, figu
     return next(iter(with_figures or naming), None)
 
 
+def _says_nothing_found(edits: _Edits, s: int) -> bool:
+    """Whether the sentence at ``s`` (as it stands before any sentence moves) says what a study set
+    out to learn, or a hypothesis it tested, itself or in the passage sentence that supports it:
+    "Studies suggest that increasing obesity levels in young women lead to intrauterine environments
+    …" is supported by «It has been suggested that …», the background of PubMedQA 17595200, whose
+    results found no such thing (the real 1.5B model's Summary led with it)."""
+    if leaves_the_question_open(plain_text(edits.replacement[s])):
+        return True
+    pair = edits.by_start.get(s)
+    evidence = pair[1].evidence if pair is not None else ""
+    first = next(iter(sentence_spans(evidence)), None)
+    return first is not None and leaves_the_question_open(evidence[first[0]:first[1]])
+
+
 def _any_supported(edits: _Edits) -> bool:
     """Whether any sentence the answer keeps was decided supported."""
     return any(edits.status.get(s) == "supported" and edits.replacement.get(s) for s, _, _ in edits.sentences)
@@ -986,7 +1001,7 @@ def _lead_with_a_supported_sentence(edits: _Edits, kept_summary: list[int], lang
         # first time, whether patients whose symptoms are well controlled … would experience improved
         # quality of life" led the Summary (PubMedQA 18403945, the real 1.5B model). After the
         # supported sentences that say something, and a supported finding leads instead of it.
-        return 1 if leaves_the_question_open(plain_text(replacement[chain[0]])) else 0
+        return 1 if _says_nothing_found(edits, chain[0]) else 0
 
     ordered = [s for chain in sorted(chains, key=rank) for s in chain]
     # Before the texts move (``rank`` reads them by position). A head that points back points at a

@@ -141,6 +141,11 @@ _OPEN_QUESTION_EN = re.compile(
     # "The ORIGIN trial provides an opportunity to further assess this relationship" (PubMedQA
     # 23999452's aims, which led the real 1.5B model's Summary as its supported answer).
     r"|\bopportunity to (?:further )?(?:assess|examine|evaluate|investigate|explore|determine|test|study)\b"
+    # "It has been suggested that increasing obesity levels in young women lead to intrauterine
+    # environments that … stimulate increased obesity among their offspring" (PubMedQA 17595200's
+    # background: the hypothesis its results did not bear out, which led the real 1.5B model's Summary).
+    r"|\b(?:it|this) (?:has|had) been (?:often |widely |recently |previously )?(?:suggested|hypothesi[sz]ed|proposed|"
+    r"postulated|speculated) that\b"
     # "We aimed to study the association between HCMV infection and hypertension" (PubMedQA
     # 22768311): the association is what was studied, not what was found.
     r"|(?:aim(?:ed|s)? to|sought to|set out to) (?:study|evaluate|assess|investigate|examine|explore|determine|"
@@ -154,7 +159,8 @@ _OPEN_QUESTION_EN = re.compile(
     r"clarify|compare|describe|analy[sz]e|identify|estimate|measure))\b", re.IGNORECASE)
 _REPORTS_A_QUESTION_EN = re.compile(
     r"\b(?:whether|if|unclear|unknown|uncertain|undetermined|to be seen|little (?:is|was) known|investigat\w*|determin\w*|evaluat\w*|assess\w*|"
-    r"examin\w*|explor\w*|studied|stud(?:y|ies) (?:of|on|into)|(?:looks?|looked|search\w*) for)\b", re.IGNORECASE)
+    r"examin\w*|explor\w*|studied|stud(?:y|ies) (?:of|on|into)|(?:looks?|looked|search\w*) for|suggest\w*|"
+    r"hypothes\w*|propos\w*|postulat\w*|speculat\w*)\b", re.IGNORECASE)
 # A difficulty the evidence states about what the claim says plainly: "One of the problems with
 # manual resuscitators is the difficulty in achieving accurate volume delivery" does not say
 # "manual resuscitator tidal volume measurement can be accurate" (the real 1.5B model's "Yes, …"
