@@ -78,6 +78,20 @@ def test_english_sentence_edges():
     ]
 
 
+def test_an_abbreviation_with_a_citation_before_its_full_stop_ends_no_sentence():
+    # The real 1.5B model on PubMedQA 18388848 (`research bench pubmedqa --sample 4 --seed 79`) wrote
+    # "(69 vs [S1]. 65 on a 0-100 scale, P = 0.01)": the claim was cut there, "65 on a 0-100 scale, P = 0.01)."
+    # a "supported" claim of its own.
+    text = ("Parents reported slightly higher interpersonal quality (69 vs [S1]. 65 on a 0-100 scale, P = 0.01). "
+            "Content was slightly greater.")
+    assert split_sentences(text) == [
+        "Parents reported slightly higher interpersonal quality (69 vs [S1]. 65 on a 0-100 scale, P = 0.01).",
+        "Content was slightly greater.",
+    ]
+    assert split_sentences("It erupted in 1707 [S1]. It has been quiet since.") == [
+        "It erupted in 1707 [S1].", "It has been quiet since."]
+
+
 def test_japanese_sentence_edges():
     text = "「噴火は続いた。」と記録にある。[S1]本当か？はい！３．５倍だった。"
     assert split_sentences(text) == ["「噴火は続いた。」と記録にある。[S1]", "本当か？", "はい！", "３．５倍だった。"]

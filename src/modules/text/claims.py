@@ -365,8 +365,15 @@ _LOOK = 64  # how far around a full stop the sentence rules look: an abbreviatio
 
 
 def _word_before(text: str, dot: int) -> str:
-    match = _WORD_BEFORE.search(text, max(0, dot - _LOOK), dot)
+    """The word before the full stop at ``dot``, past a citation the model put between them ("vs [S1].",
+    the real 1.5B model on PubMedQA 18388848)."""
+    start = max(0, dot - _LOOK)
+    before = _CITATIONS_AT_END.sub("", text[start:dot])
+    match = _WORD_BEFORE.search(before)
     return match.group(1).lower() if match else ""
+
+
+_CITATIONS_AT_END = re.compile(rf"(?:\s*(?:{CITATION_GROUP.pattern}))+\s*$")
 
 
 def _period_ends_sentence(text: str, i: int) -> bool:
