@@ -1761,6 +1761,27 @@ async def test_a_hypothesis_the_page_reports_does_not_lead_the_summary_before_a_
         verification["annotated_draft"]
 
 
+async def test_a_sentence_moved_to_lead_the_summary_loses_its_connective():
+    # PubMedQA 18801797 (`research bench pubmedqa --sample 4 --seed 80`), the real 1.5B model: its one supported
+    # Summary sentence, moved before the two undecided ones, opened the answer "However, the prevalence of these
+    # factors is low, …". The page's sentences (its Background and Results), quoted.
+    source = ("Household and food shopping environmental factors are thought to contribute to these differences. "
+              "Only a few household and food shopping environmental factors were significantly associated with fruit "
+              "and vegetable consumption, and their prevalence was low. There were significant socioeconomic "
+              "inequalities in fruit and vegetable consumption; however, these were not explained by any household "
+              "or food shopping environmental factors.")
+    draft = ("## Summary\nYes, household and food shopping environments play a role in socioeconomic inequalities in "
+             "fruit and vegetable consumption [S1]. However, the prevalence of these factors is low, and their impact "
+             "on socioeconomic inequalities in fruit and vegetable consumption is not explained by any household or "
+             "food shopping environmental factors [S1].\n")
+    question = ("Household and food shopping environments: do they play a role in socioeconomic inequalities in fruit "
+                "and vegetable consumption?")
+    verification = await _gil_answer(draft, question, "en", source)
+    answer = verification["annotated_draft"]
+    assert answer.startswith("## Summary\nThe prevalence of these factors is low"), answer
+    assert "However" not in answer
+
+
 async def test_a_yes_goes_from_a_sentence_that_answers_something_else_and_from_an_undecided_one_under_its_heading():
     # PubMedQA 10732884 and 11500608 with the real 1.5B model (the pages here are written in their
     # shape): "Yes, coronary angiography is performed before emergency aortic surgery [S1]. However,

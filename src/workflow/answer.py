@@ -1012,6 +1012,10 @@ def _lead_with_a_supported_sentence(edits: _Edits, kept_summary: list[int], lang
     texts = [replacement[s] for s in ordered]
     for s, new in zip(kept_summary, texts):
         replacement[s] = new
+    if ordered[0] != kept_summary[0]:
+        # Moved to the front, it answers no sentence before it: "However, the prevalence of these
+        # factors is low, …" opened the real 1.5B model's Summary (PubMedQA 18801797).
+        replacement[kept_summary[0]] = without_leading_connective(replacement[kept_summary[0]])
     donors = [s for s, _, section in edits.sentences if section != edits.summary_section
               and status.get(s) == "supported" and edits.by_start.get(s) and replacement.get(s)
               and not opens_pointing_back(plain_text(replacement[s]))]
@@ -1025,7 +1029,7 @@ def _lead_with_a_supported_sentence(edits: _Edits, kept_summary: list[int], lang
            and replacement.get(s)) == 1:
         edits.answered.add(_heading_key(donor_section))
     joiner = " " if language == "en" else ""
-    replacement[kept_summary[0]] = replacement[donor] + joiner + replacement[kept_summary[0]]
+    replacement[kept_summary[0]] = without_leading_connective(replacement[donor]) + joiner + replacement[kept_summary[0]]
     replacement[donor] = ""
     status[kept_summary[0]] = "supported"
     return True
