@@ -146,6 +146,10 @@ _OPEN_QUESTION_EN = re.compile(
     # background: the hypothesis its results did not bear out, which led the real 1.5B model's Summary).
     r"|\b(?:it|this) (?:has|had) been (?:often |widely |recently |previously )?(?:suggested|hypothesi[sz]ed|proposed|"
     r"postulated|speculated) that\b"
+    # "…controversy exists as to whether BDD can present with psychotic features" (PubMedQA 8262881's
+    # background, quoted by the real 1.5B model's answer as what its source says of the question).
+    r"|\b(?:controversy|debate|disagreement|uncertainty) (?:exists|remains|persists)(?: as to| about| over| on| regarding)?"
+    r" (?:whether|if)\b"
     # "We aimed to study the association between HCMV infection and hypertension" (PubMedQA
     # 22768311): the association is what was studied, not what was found.
     r"|(?:aim(?:ed|s)? to|sought to|set out to) (?:study|evaluate|assess|investigate|examine|explore|determine|"
