@@ -144,6 +144,16 @@ def test_jsquad_span_that_ends_in_a_figure_is_not_found_inside_a_longer_figure()
     assert grade_jsquad("全長は6 mを超える[S1]。", ["6 m"]).correct
 
 
+def test_jsquad_span_only_in_a_heading_the_model_wrote_is_not_an_answer():
+    # JSQuAD v1.3 valid a1698820p34q0 (`research bench jsquad --sample 5 --seed 79`, the real 1.5B model): graded
+    # correct for its heading 「## 中国」, over a sentence on Japan's direct investment in the Netherlands. A
+    # heading is the model's, never checked: the gold must be in what the answer says.
+    answer = ("## 結論\nオランダは2005年の貿易額は、日本からオランダへの輸出が1兆5,076億円[S4]。\n\n## 中国\n"
+              "2004年の直接投資は、日本からオランダが7,764億円[S4]。\n")
+    assert not grade_jsquad(answer, ["中国"]).correct
+    assert grade_jsquad(answer.replace("日本からオランダへの輸出", "中国からの輸入"), ["中国"]).correct
+
+
 def test_wilson_interval_and_percentiles():
     low, high = wilson(8, 10)
     assert (round(low, 3), round(high, 3)) == (0.490, 0.943)  # the textbook 95 % Wilson interval of 8/10

@@ -77,10 +77,15 @@ def normalise_span(text: str) -> str:
 
 
 def grade_jsquad(answer: str, spans: tuple[str, ...] | list[str]) -> Grade:
-    body = plain(answer)
+    # What the answer says, not its headings: a heading is the model's and never checked (a1698820p34q0
+    # was graded correct for 「## 中国」 over a sentence on another thing).
+    body = plain(_HEADING_LINE.sub("", answer or ""))
     haystack = normalise_span(body)
     found = next((span for span in spans if _holds(haystack, normalise_span(span))), None)
     return Grade(found is not None, found, len(body))
+
+
+_HEADING_LINE = re.compile(r"^\s*#{1,6}\s.*$", re.MULTILINE)
 
 
 def _holds(haystack: str, span: str) -> bool:
