@@ -1231,7 +1231,7 @@ _KATAKANA_SPELLINGS = str.maketrans({"ヴ": "ブ", "ヂ": "ジ", "ヅ": "ズ", "
 
 def _katakana_folded(text: str) -> str:
     """Katakana as several spellings of one foreign name agree: ヴィエンチャン and ビエンチャン,
-    ゴッホ and ゴッホ, テオ・ファン and テオファン."""
+    テオ・ファン and テオファン, ゴッホ and ゴーッホ."""
     text = re.sub("|".join(_KATAKANA_V), lambda m: _KATAKANA_V[m.group(0)], text)
     return text.translate(_KATAKANA_SPELLINGS)
 
