@@ -206,6 +206,18 @@ def test_a_hypothesis_the_page_reports_is_no_fact_but_may_be_reported():
     assert _outcome(reported, page) == "supported"
 
 
+def test_a_yes_to_what_a_study_set_out_to_study_is_not_its_finding():
+    # PubMedQA 12068831 (`research bench pubmedqa --sample 4 --seed 81`): the real 1.5B model's whole answer,
+    # "Yes, nontriploid partial hydatidiform moles exist", was supported by the abstract's objective, «To study
+    # whether nontriploid partial hydatidiform moles truly exist.»; its results found none (gold "no").
+    page = ("To study whether nontriploid partial hydatidiform moles truly exist. On review of the 19 moles, 53% "
+            "(10/19) were diploid nonpartial moles, and 37% (7/19) were triploid partial moles.")
+    assert _assessed("Yes, nontriploid partial hydatidiform moles exist [S1].", page).outcome != "supported"
+    # Reported as the study's question, the question is not held against it (its wording is for the other checks).
+    assert _assessed("The objective was to study whether nontriploid partial hydatidiform moles truly exist [S1].",
+                     page).reason != "hedge_dropped"
+
+
 def test_a_quoted_name_term_question_or_example_is_not_a_quotation():
     # Two words in quotation marks, and a name in 「」: the term checks read these. RAGTruth's
     # clean answers quote the question and their own examples this way.

@@ -129,7 +129,7 @@ _HEDGE_EN = re.compile(
 # what the claim says; a claim that itself reports the question or the doubt is not held back.
 _OPEN_QUESTION_EN = re.compile(
     r"\b(?:(?:to|aim(?:ed|s)? to|sought to|we) (?:evaluate|determine|assess|investigate|examine|test|explore|"
-    r"establish|clarify|ascertain) (?:whether|if)|remains? (?:unclear|unknown|uncertain|to be (?:determined|"
+    r"establish|clarify|ascertain|study|analy[sz]e|verify|learn) (?:whether|if)|remains? (?:unclear|unknown|uncertain|to be (?:determined|"
     # "It is unknown if accuracy of physician estimates differs between black and white patients", "The
     # effect of … NACT … was unknown" (PubMedQA 17453263 and 12684740's backgrounds, quoted as what their
     # sources say by the real 1.5B model's answers), "little is known about …".
