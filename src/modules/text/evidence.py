@@ -1225,6 +1225,7 @@ _KATAKANA_NAME = r"(?:は|が|の|、|：)?(?P<other>[\u30a1-\u30fa\u30fc][\u30a
 
 
 _KATAKANA_V = {"ヴァ": "バ", "ヴィ": "ビ", "ヴェ": "ベ", "ヴォ": "ボ", "ヴュ": "ビュ"}
+_KATAKANA_V_SPELLED = re.compile("|".join(_KATAKANA_V))
 _KATAKANA_SPELLINGS = str.maketrans({"ヴ": "ブ", "ヂ": "ジ", "ヅ": "ズ", "ヲ": "オ", "ヰ": "イ", "ヱ": "エ", "ァ": "ア",
                                     "ィ": "イ", "ゥ": "ウ", "ェ": "エ", "ォ": "オ", "ー": None, "・": None, "＝": None})
 
@@ -1232,7 +1233,7 @@ _KATAKANA_SPELLINGS = str.maketrans({"ヴ": "ブ", "ヂ": "ジ", "ヅ": "ズ", "
 def _katakana_folded(text: str) -> str:
     """Katakana as several spellings of one foreign name agree: ヴィエンチャン and ビエンチャン,
     テオ・ファン and テオファン, ゴッホ and ゴーッホ."""
-    text = re.sub("|".join(_KATAKANA_V), lambda m: _KATAKANA_V[m.group(0)], text)
+    text = _KATAKANA_V_SPELLED.sub(lambda m: _KATAKANA_V[m.group(0)], text)
     return text.translate(_KATAKANA_SPELLINGS)
 
 

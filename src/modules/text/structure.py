@@ -984,6 +984,8 @@ def english_direction_given_to_another(claim: str, sentence: str) -> tuple[str, 
     directions = list(_DIRECTION_WORD_EN.finditer(claim))
     if not theirs or len(directions) != 1 or claim[directions[0].end():].startswith("-"):
         return None  # a claim that compares both ways itself ("a lower … while … a higher …") is read otherwise
+    # The sentence's words with their stems, read once for every item looked for.
+    sentence_words = [(m.start(), term_set(m.group(0))) for m in re.finditer(r"[A-Za-z][A-Za-z'’-]*", sentence)]
     for said in directions:
         up = _DIRECTION_EN[said.group(1).lower()]
         frame = _content_stems(claim[: said.start()])
@@ -1005,8 +1007,7 @@ def english_direction_given_to_another(claim: str, sentence: str) -> tuple[str, 
         listed = _content_stems(governed) - frame
         ways: dict[str, list[bool | None]] = {}
         for item in listed:
-            places = [m.start() for m in re.finditer(r"[A-Za-z][A-Za-z'’-]*", sentence)
-                      if item in term_set(m.group(0))]
+            places = [at for at, stems in sentence_words if item in stems]
             for place in places:
                 before = [way for at, way in theirs if at < place and not _LIST_END_EN.search(sentence[at:place])]
                 ways.setdefault(item, []).append(before[-1] if before else None)
