@@ -102,6 +102,18 @@ def test_the_sentence_of_the_sources_that_names_most_of_what_the_question_names(
     results = [{"label": "S1", "markdown": methods[0]["markdown"].replace("Materials And Methods", "Results")}]
     found = sentence_on_the_question(question, results)
     assert found is not None and found.text.startswith("A retrospective review"), found
+    # A Japanese sentence that leaves its subject to the sentence before it is quoted with that one:
+    # JSQuAD v1.3 valid a29111p0q0 quoted «ニーダーザクセン州の州都である。» alone to 「ニーダーザクセン州の州都は？」,
+    # naming no city. The bench's page, with the snippets the parser gave it.
+    hanover = [{"label": "S1", "snippets": ["ハノーファー（）は、ライネ川沿いにある北ドイツの主要都市のひとつ。",
+                                            "ニーダーザクセン州の州都である。"], "markdown": (
+        "# ハノーファー\n\nハノーファー（ ）は、ライネ川沿いにある北ドイツの主要都市のひとつ。ニーダーザクセン州の州都である。人口53万人。")}]
+    found = sentence_on_the_question("ニーダーザクセン州の州都は？", hanover)
+    assert found is not None and found.text == "ハノーファー（ ）は、ライネ川沿いにある北ドイツの主要都市のひとつ。ニーダーザクセン州の州都である。"
+    # A sentence with its own subject is quoted alone.
+    own = [{"label": "S1", "markdown": "ハノーファーは、ライネ川沿いにある北ドイツの主要都市のひとつ。ハノーファーはニーダーザクセン州の州都である。"}]
+    found = sentence_on_the_question("ニーダーザクセン州の州都は？", own)
+    assert found is not None and found.text == "ハノーファーはニーダーザクセン州の州都である。"
 
 
 @pytest.mark.parametrize(("sentence", "points_back"), [

@@ -34,6 +34,7 @@ from research.modules.text.analyser import stem, terms, written_words
 from research.modules.text.claims import sentence_spans
 from research.modules.text.passages import sentence_on_the_question
 from research.modules.text.evidence import TOPIC_JA, Assessment, EvidenceIndex, assess_claim, assess_in_its_language
+from research.modules.text.evidence import KATAKANA_RUN, katakana_misspelt
 from research.modules.text.numbers import NumberSet, extract_numbers
 from research.modules.text.polarity import clause_conflict, conjoined_statements
 from research.modules.text.references import named_reference
@@ -1072,7 +1073,10 @@ def _correct_values(draft: str, claims: list[Claim], assessments: list[Assessmen
         if assessment.outcome == "uncertain" and assessment.reason == "missing_term":
             # One name or identifier exchanged in a sentence that is otherwise the passage's
             # ("passes a process_id" / "passes a thread_id"): the passage's term, checked again.
-            wrong, right = exchanged_term(claim.plain, assessment.missing, [p.text for p in assessment.candidates])
+            passages = [p.text for p in assessment.candidates]
+            wrong, right = exchanged_term(claim.plain, assessment.missing, passages)
+            if wrong is None:
+                wrong, right = respelt_name(claim.plain, assessment.missing, passages)
         elif assessment.outcome != "unsupported":
             continue
         if not wrong or not right or wrong == right:
@@ -1240,6 +1244,19 @@ def exchanged_term(claim: str, missing: list[str], passages: list[str]) -> tuple
             wrong, right = said[a1], theirs[b1]
             if missing[0].lower() in (wrong.lower(), stem(wrong.lower())) and claim.count(wrong) == 1:
                 return wrong, right
+    return None, None
+
+
+def respelt_name(claim: str, missing: list[str], passages: list[str]) -> tuple[str | None, str | None]:
+    """(the claim's spelling, the passages' spelling) of a katakana name the passages lack only as
+    the claim spells it (``katakana_misspelt``), where the passages spell it one way; (None, None)
+    otherwise. The claim then says the name as its source does, and is checked again."""
+    for wrong in dict.fromkeys(KATAKANA_RUN.findall(claim)):
+        if not any(term.text in missing for term in terms(wrong)):
+            continue
+        spellings = {run for passage in passages for run in KATAKANA_RUN.findall(passage) if katakana_misspelt(wrong, run)}
+        if len(spellings) == 1:
+            return wrong, spellings.pop()
     return None, None
 
 
