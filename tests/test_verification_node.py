@@ -1034,8 +1034,18 @@ async def test_a_sentence_that_only_says_where_to_read_is_not_part_of_the_answer
                      "これは出典に記載されています[S1]。"):
         (claim,) = split_claims(sentence)
         assert not_a_claim_reason(claim.plain, claim.text, [], ProgramText()) == "about_the_source", sentence
+    # The answer's account of itself, the real 1.5B model's on JSQuAD v1.3 valid a4596p34q1 (`research bench
+    # jsquad --seed 81`) and a29111p0q0; the second was kept "(未確認)" in its answer.
+    for sentence in ("この回答は、出典[S1]と[S2]から得られた情報に基づいて推測されたものです。",
+                     "これは、ポルトガルの経済成長率の歴史を詳細に説明している[S1]と、GDP成長率が1%を割り始めたという点を"
+                     "明確に示している[S2]から得られた情報に基づいて推測されたものです。",
+                     "この回答は、ポルトガルの経済成長率が1%を割り始めたのは、2000年からという点を明確に示しています。",
+                     "This answer is based on the information provided in [S1].", "The above answer is correct [S1]."):
+        (claim,) = split_claims(sentence)
+        assert not_a_claim_reason(claim.plain, claim.text, [], ProgramText()) == "about_the_source", sentence
     # A sentence that says something of the world as well stays a claim.
     for sentence in ("The eruption is described in [S2] as the largest of the Edo period.",
+                     "The answer is 3,776 metres [S1].", "回答者の多くは、この情報に基づいて行動した[S1]。",
                      "This is stated in the source data as the largest eruption [S1].",
                      "It was reported by the press in 1707 [S1]."):
         (claim,) = split_claims(sentence)
