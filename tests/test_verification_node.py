@@ -1718,6 +1718,40 @@ async def test_a_yes_or_no_stands_only_on_a_supported_sentence_and_an_undecided_
     assert "下書きの「Python 3.14ではフリースレッド版が既定のビルドになった」は出典と食い違うため除きました。" in answer
 
 
+async def test_a_finding_on_another_thing_does_not_lead_the_summary():
+    # PubMedQA 24519615 (`research bench pubmedqa --seed 82`), the real 1.5B model: its Summary's "Yes, patella
+    # position does influence ligament balancing in total knee arthroplasty." went (it cited nothing), and the
+    # one supported finding, from another study's page (PubMed 15687156, its first two sentences quoted; the
+    # third written here), was moved up to lead it: the answer opened on unicompartmental replacement. It
+    # names "knee" alone of what the question names. The model wrote its sections under the Summary's heading.
+    own = ("The gaps in patella eversion demonstrated smaller gaps both in knee extension and flexion position compared "
+           "to the gaps of patella reduction position.")
+    other = ("Unicompartmental replacement can be an alternative to tibial osteotomy in younger, active patients with "
+             "unicompartmental knee disease. In unicompartmental replacement, the other compartments and knee ligaments "
+             "are largely untouched. Total knee arthroplasty leaves the ligaments in place.")
+    finding = ("Unicompartmental replacement is an alternative to tibial osteotomy in younger, active patients with "
+               "unicompartmental knee disease [S2].")
+    sub = "What are the different types of total knee arthroplasty and how do they differ in terms of patella positioning"
+    draft = (f"## Summary\n\nYes, patella position does influence ligament balancing in total knee arthroplasty.\n\n"
+             f"### 4. {sub}:\n- {finding}\n")
+    question = "Does patella position influence ligament balancing in total knee arthroplasty?"
+    ledger = [dict(LEDGER[0], label=label, language="en", suspicious=False, markdown=text, title=f"PubMed {pmid}")
+              for label, text, pmid in (("S1", own, 24519615), ("S2", other, 15687156))]
+    state = dict(_state(draft, language="en"), documents=ledger, question=question,
+                 plan=[{"question": f"{sub}?", "queries": []}])
+    answer = (await _verify(state, _deps(FakeModel(), loops=0)[0]))["verification"]["annotated_draft"]
+    summary = answer.split("## Summary\n")[1].split("#")[0].strip()
+    assert summary == "The sources read do not answer the question directly; no checked sentence could be given here."
+    assert finding in answer.split(sub)[1]  # it stays under its own heading
+    # A finding that names two of the question's words leads, as before.
+    state["draft"] = draft.replace("unicompartmental knee disease [S2]", "unicompartmental knee disease before total "
+                                   "knee arthroplasty [S2]")
+    state["documents"] = [dict(page, markdown=page["markdown"].replace("knee disease.", "knee disease before total knee "
+                                                                         "arthroplasty.")) for page in ledger]
+    answer = (await _verify(state, _deps(FakeModel(), loops=0)[0]))["verification"]["annotated_draft"]
+    assert answer.split("## Summary\n")[1].strip().startswith("Unicompartmental replacement is an alternative"), answer
+
+
 async def test_an_undecided_answer_alone_in_the_summary_follows_the_sources_words_on_the_question():
     # Issue 44, item 5; PubMedQA 15687156 with the real 1.5B model: the whole answer to a yes/no
     # question was "Normal knee kinematics can be restored with unicompartmental knee replacement
@@ -1895,6 +1929,25 @@ async def test_a_list_of_the_sources_with_their_local_addresses_is_no_claim_in_a
     assert "file://" not in answer and "163人" in answer
     said = " ".join(str(e) for e in result.get("errors", [])) + answer
     assert "日本語ではなく" not in said and "翻訳" not in said
+
+
+async def test_a_list_of_the_sources_run_together_in_one_paragraph_is_no_claim():
+    # PubMedQA 24519615 (`research bench pubmedqa --seed 82`), the real 1.5B model: its draft ended with
+    # every page as "PubMed <id> — file:///…" and a citation, one paragraph, kept "(not checked)".
+    pages = {"S1": "24519615", "S2": "15687156", "S3": "25218577"}
+    ledger = [dict(LEDGER[0], label=label, language="en", suspicious=False, title=f"PubMed {pmid}",
+                   url=f"file:///tmp/bench/corpus/pubmedqa-{pmid}.md",
+                   markdown=f"# PubMed {pmid}\n\nPatella eversion changed the gap balance in {pmid[:2]} knees.")
+              for label, pmid in pages.items()]
+    listed = " ".join(f"PubMed {pmid} — file:///tmp/bench/corpus/pubmedqa-{pmid}.md [{label}]" for label, pmid in pages.items())
+    draft = f"## Summary\nPatella eversion changed the gap balance in 24 knees [S1].\n\n{listed}\n"
+    state = dict(_state(draft, language="en"), documents=ledger, question="How many knees had the gap balance changed by patella eversion?")
+    answer = (await _verify(state, _deps(FakeModel(), loops=0)[0]))["verification"]["annotated_draft"]
+    assert "file://" not in answer and "24 knees" in answer, answer
+    # Words of its own between the addresses make it a sentence to check, as before.
+    from research.workflow.answer import _lists_a_source
+    assert _lists_a_source("PubMed 24519615 — file:///a.md PubMed 25218577 — file:///b.md", ["PubMed 24519615", "PubMed 25218577"])
+    assert not _lists_a_source("PubMed 24519615 — file:///a.md shows that eversion changed the gaps", ["PubMed 24519615"])
 
 
 async def test_an_unchecked_figure_said_of_what_its_passage_does_not_name_leaves_the_answer():

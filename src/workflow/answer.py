@@ -623,11 +623,13 @@ _ONLY_REFERENCES = re.compile(r"\s*(?:[\[［【][^\[\]［］【】\n]{1,60}[\]�
 def _lists_a_source(plain: str, titles: Iterable[str]) -> bool:
     """A line of the model's own list of sources: an address, alone or after a page's title
     (「日本共産党 — file:///…/jsquad-007-044.md」 under 「出典は以下の通りです：」, the real 1.5B model
-    with local pages). The report lists the sources read; this only repeats them."""
+    with local pages). The report lists the sources read; this only repeats them. Several such
+    lines run together as one paragraph are one list: 「PubMed 24519615 — file:///…/pubmedqa-24519615.md
+    [S1] PubMed 25218577 — file:///… [S3] …」 (PubMedQA 24519615, the same model, kept "(not checked)")."""
     if not ADDRESS_TOKEN.search(plain):
         return False
-    rest = ADDRESS_TOKEN.sub(" ", plain).strip(" \t-–—:：|｜・,、()（）<>")
-    return not rest or _is_title(rest, titles)
+    rests = [rest.strip(" \t-–—:：|｜・,、()（）<>") for rest in ADDRESS_TOKEN.split(plain)]
+    return all(not rest or _is_title(rest, titles) for rest in rests)
 
 
 def not_a_claim_reason(plain: str, text: str, titles: Iterable[str], program: ProgramText) -> str | None:
@@ -722,7 +724,7 @@ def assemble_answer(
                                       topic=topic, wrong_language=wrong_language)
     summary = edits.summary()
     kept_summary = [s for s in summary if edits.replacement.get(s)]
-    lifted = False
+    lifted = nothing_checked_leads = False
     yes_no = is_yes_no(question, language)
     _drop_answer_words_without_an_answer_under_them(edits, question, language)
     _drop_answer_words_the_sentence_denies(edits, question, language)
@@ -731,7 +733,12 @@ def assemble_answer(
     elif kept_summary and (edits.status.get(kept_summary[0]) == "not_checked"
                            or _says_nothing_found(edits, kept_summary[0])
                            or opens_pointing_back(plain_text(edits.replacement[kept_summary[0]]))):
+        summary_supported = any(edits.status.get(s) == "supported" for s in kept_summary)
         lifted = _lead_with_a_supported_sentence(edits, kept_summary, language, question)
+        # No checked sentence of the Summary and no finding on the question to lead it: what the
+        # sources checked is on other things, and the Summary is as if nothing were checked.
+        nothing_checked_leads = not lifted and not summary_supported
+    nothing_on_the_question = kept_summary and (not _any_supported(edits) or nothing_checked_leads)
 
     # The headline of a yes/no question is checked hardest (issue 44): a yes or a no stands
     # only on a supported sentence, and a headline the sources contradict is said, with them.
@@ -758,8 +765,7 @@ def assemble_answer(
                                      evidence=_short_quote(quoted.text), label=quoted.label)
         edits.status[first] = "supported"
         kept_summary = [first]
-    elif kept_summary and on_the_question is not None and not _any_supported(edits) \
-            and (quoted := on_the_question()) is not None:
+    elif nothing_on_the_question and on_the_question is not None and (quoted := on_the_question()) is not None:
         # The Summary kept only sentences the checks could not decide, and nothing checked can
         # lead it: the sources' own words on the question come first, the draft's sentences
         # after them, still marked. PubMedQA 15687156 with the real 1.5B model: "Normal knee
@@ -769,7 +775,7 @@ def assemble_answer(
         joiner = " " if language == "en" else ""
         edits.replacement[first] = t("answer.sources_say_of_it", language, evidence=_short_quote(quoted.text),
                                      label=quoted.label) + joiner + edits.replacement[first]
-    elif kept_summary and question and not _any_supported(edits):
+    elif nothing_on_the_question and question:
         # Nothing checked, and no sentence of the sources names what the question asks: the
         # undecided sentences stay, marked, after a line that says so (below, once a connective
         # left opening the Summary is gone). PubMedQA 25274085 with the real 1.5B model: "Multiple
@@ -960,11 +966,23 @@ def _naming_the_question(edits: _Edits, order: list[int], question: str, *, figu
 
     if not asked:
         return next(iter(order), None)
-    naming = [s for s in order if asked & _content_terms(text_of(s))]
+    naming = [s for s in order if _names_enough_of(question, text_of(s))]
     with_figures = [s for s in naming if figures <= _figures(text_of(s))]
     if figures and figures_needed:
         return next(iter(with_figures), None)
     return next(iter(with_figures or naming), None)
+
+
+def _names_enough_of(question: str, sentence: str) -> bool:
+    """Whether ``sentence`` names two of what ``question`` names (its terms and figures: "Python
+    3.14" is two), or all of it where it names fewer. One word of a question that names several is
+    another thing's: "Unicompartmental replacement is an alternative to tibial osteotomy in younger,
+    active patients …" (another study's page; "knee" its one word of the question) became the
+    headline of the real 1.5B model's answer to "Does patella position influence ligament balancing
+    in total knee arthroplasty?" (PubMedQA 24519615, `research bench pubmedqa --seed 82`)."""
+    asked, figures = _asked_terms(question), _figures(question)
+    named = len(asked & _content_terms(sentence)) + len(figures & _figures(sentence))
+    return named >= min(2, len(asked) + len(figures)) and (named > 0 or not asked | figures)
 
 
 def _says_nothing_found(edits: _Edits, s: int) -> bool:
@@ -1027,6 +1045,7 @@ def _lead_with_a_supported_sentence(edits: _Edits, kept_summary: list[int], lang
     donors = [s for s, _, section in edits.sentences if section != edits.summary_section
               and status.get(s) == "supported" and edits.by_start.get(s) and replacement.get(s)
               and not opens_pointing_back(plain_text(replacement[s]))]
+    donors = [s for s in donors if _names_enough_of(question, strip_citations(replacement[s]))]
     # The one that names most of what was asked (a not-checked sentence never leads: the first
     # supported one, where none names any of it).
     donor = _naming_the_question(edits, donors, question) or next(iter(donors), None)
@@ -1407,6 +1426,11 @@ def _without_empty_sections(lines: list[str], wanted: dict[str, str], not_given:
         body = lines[position + 1:following]
         if any(part.strip() for part in body):
             out.append(line)
+            own = next((k for k, part in enumerate(body) if _HEADING_LINE.match(part)), len(body))
+            if len(out) == 1 and summary_empty and not any(part.strip() for part in body[:own]):
+                # The Summary emptied over the model's sections written under it ("### 1. …" after
+                # "## Summary", PubMedQA 24519615 with the real 1.5B model): it says so before them.
+                out += ["", t("answer.no_direct_answer", language), ""]
             position += 1
             continue
         title = heading.group(3).strip()
