@@ -1722,10 +1722,11 @@ async def test_a_finding_on_another_thing_does_not_lead_the_summary():
     # PubMedQA 24519615 (`research bench pubmedqa --seed 82`), the real 1.5B model: its Summary's "Yes, patella
     # position does influence ligament balancing in total knee arthroplasty." went (it cited nothing), and the
     # one supported finding, from another study's page (PubMed 15687156, its first two sentences quoted; the
-    # third written here), was moved up to lead it: the answer opened on unicompartmental replacement. It
+    # third written here; the question's page quoted too), was moved up to lead it: the answer opened on unicompartmental replacement. It
     # names "knee" alone of what the question names. The model wrote its sections under the Summary's heading.
-    own = ("The gaps in patella eversion demonstrated smaller gaps both in knee extension and flexion position compared "
-           "to the gaps of patella reduction position.")
+    own = ("Prospectively, 50 knees were operated by total knee arthroplasty using a navigation-assisted gap-balancing "
+           "technique. The gaps in patella eversion demonstrated smaller gaps both in knee extension and flexion position "
+           "compared to the gaps of patella reduction position.")
     other = ("Unicompartmental replacement can be an alternative to tibial osteotomy in younger, active patients with "
              "unicompartmental knee disease. In unicompartmental replacement, the other compartments and knee ligaments "
              "are largely untouched. Total knee arthroplasty leaves the ligaments in place.")
@@ -1743,6 +1744,14 @@ async def test_a_finding_on_another_thing_does_not_lead_the_summary():
     summary = answer.split("## Summary\n")[1].split("#")[0].strip()
     assert summary == "The sources read do not answer the question directly; no checked sentence could be given here."
     assert finding in answer.split(sub)[1]  # it stays under its own heading
+    # Cited, the Summary's sentence stays, not checked; the finding does not lead it either: the answer says
+    # that nothing checked answers the question before it.
+    state["draft"] = draft.replace("total knee arthroplasty.\n", "total knee arthroplasty [S1].\n")
+    answer = (await _verify(state, _deps(FakeModel(), loops=0)[0]))["verification"]["annotated_draft"]
+    summary = answer.split("## Summary\n")[1].split("#")[0].strip()
+    assert summary.startswith("The sources read do not answer the question directly; what the draft said of it "
+                              "follows, not checked."), summary
+    assert "Unicompartmental" not in summary
     # A finding that names two of the question's words leads, as before.
     state["draft"] = draft.replace("unicompartmental knee disease [S2]", "unicompartmental knee disease before total "
                                    "knee arthroplasty [S2]")
