@@ -299,9 +299,21 @@ RAKUGO_JA = ("# 落語家\n\n真打制度は戦前には上方にも存在した
 
 def test_what_the_page_says_of_one_thing_said_of_another_in_japanese_is_not_supported():
     # The real 1.5B model's 「落語家は戦前には上方にも存在した」 was listed supported: 落語 is on the page
-    # (上方落語), so every word was found, while the sentence it copies speaks of 真打制度.
+    # (上方落語), so every word was found, while the sentence it copies speaks of 真打制度. Word for word but
+    # for its topic, it is decided against, the page's sentence shown (``topic_of_another``).
     exchanged = assess("落語家は戦前には上方にも存在した[S1]。", RAKUGO_JA, "ja")
-    assert (exchanged.outcome, exchanged.reason) == ("uncertain", "missing_term")
+    assert (exchanged.outcome, exchanged.reason) == ("unsupported", "said_of_another")
+    assert exchanged.evidence.startswith("真打制度は戦前には上方にも存在した。")
+    # In other words it is left to the judge, as before.
+    exchanged = assess("落語家は戦前は上方にもいた[S1]。", RAKUGO_JA, "ja")
+    assert exchanged.outcome == "uncertain"
+    # JSQuAD v1.3 valid a59579p12q4 (`research bench jsquad --seed 83`), the real 1.5B model, kept "not
+    # checked" in its answer; the page ドミニカ国's two sentences, quoted.
+    dominica = ("# ドミニカ国\n\n住民は、アフリカ系、ヨーロッパ系、ムラートなどである。 コロンブスが来る前から住んでいた先住民のカリブ族が残って"
+                "いるのは、東カリブではこの国だけである。")
+    exchanged = assess("カリブ族はアフリカ系、ヨーロッパ系、ムラートなどである[S1]。", dominica, "ja")
+    assert (exchanged.outcome, exchanged.reason) == ("unsupported", "said_of_another")
+    assert assess("ドミニカ国の住民は、アフリカ系、ヨーロッパ系、ムラートなどである[S1]。", dominica, "ja").outcome == "supported"
     assert assess("真打制度は戦前には上方にも存在した[S1]。", RAKUGO_JA, "ja").outcome == "supported"
     # A sentence with no topic of its own takes the claim's from its heading, as before.
     assert assess("ラオスの国民議会は132議席である[S1]。", "# ラオス\n\n132議席で、民選、任期5年。", "ja").outcome \

@@ -1940,6 +1940,24 @@ async def test_a_list_of_the_sources_with_their_local_addresses_is_no_claim_in_a
     assert "日本語ではなく" not in said and "翻訳" not in said
 
 
+async def test_a_list_item_of_nouns_the_question_names_is_no_statement():
+    # JSQuAD v1.3 valid a4596p48q0 (`research bench jsquad --seed 83`), the real 1.5B model's Summary: its
+    # lead-in 「…影響を受けた国は以下の通りです。」 went as a lead-in, and its item 「1. 政治と経済」, every word
+    # on the page, led the answer as supported, saying nothing. The page's sentence, quoted.
+    source = "政治や経済においてポルトガルはイギリスの強い影響を受けて来たが、文化面ではイギリスの文化の影響よりもフランスの文化の影響が強い。"
+    ledger = [dict(LEDGER[0], label="S1", language="ja", suspicious=False, markdown=source, title="ポルトガル")]
+    draft = ("## 結論\n\nポルトガルは、イギリスの強い影響を受けた国は以下の通りです[S1]。\n\n1. 政治と経済[S1]\n\n"
+             "2. **文化**: ポルトガルの文化はイギリスの文化の影響よりもフランスの文化の影響が強い[S1]。\n")
+    state = dict(_state(draft, language="ja"), documents=ledger, question="政治や経済においてポルトガルが、強い影響を受けて来た国は？",
+                 plan=[])
+    answer = (await _verify(state, _deps(FakeModel(), loops=0)[0]))["verification"]["annotated_draft"]
+    assert "政治と経済" not in answer and "フランスの文化の影響が強い[S1]" in answer, answer
+    # A noun the question does not name may be its answer: it stays.
+    state["draft"] = "## 結論\n\nポルトガルが強い影響を受けた国は以下の通りです[S1]。\n\n1. イギリス[S1]\n"
+    answer = (await _verify(state, _deps(FakeModel(), loops=0)[0]))["verification"]["annotated_draft"]
+    assert "イギリス[S1]" in answer, answer
+
+
 async def test_a_list_of_the_sources_run_together_in_one_paragraph_is_no_claim():
     # PubMedQA 24519615 (`research bench pubmedqa --seed 82`), the real 1.5B model: its draft ended with
     # every page as "PubMed <id> — file:///…" and a citation, one paragraph, kept "(not checked)".

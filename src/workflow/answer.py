@@ -620,6 +620,24 @@ NOT_CHECKED_AS_CLAIMS = frozenset({"title", "prompt_text", "placeholder", "citat
 _ONLY_REFERENCES = re.compile(r"\s*(?:[\[［【][^\[\]［］【】\n]{1,60}[\]］】][\s.,;。、]*)+")
 
 
+# Japanese nouns and nothing else, joined by と, や, の, ・ or 、 at most: no predicate, no topic, no figure.
+_NOUN_RUN_JA = r"[\u3400-\u4dbf\u4e00-\u9fff\u30a1-\u30fa\u30fc々〆ヶA-Za-z・]+"
+_NOUNS_ONLY_JA = re.compile(rf"^(?=.*[\u3400-\u4dbf\u4e00-\u9fff\u30a1-\u30fa])"
+                            rf"{_NOUN_RUN_JA}(?:\s*(?:と|や|の|および|及び|、)\s*{_NOUN_RUN_JA})*[。.]?$")
+
+
+def _names_only_what_was_asked(plain: str, topic: Topic | None) -> bool:
+    """A Japanese sentence of nouns alone, every one of them the question's (or a sub-question's):
+    it says nothing the question did not. 「政治と経済」, the real 1.5B model's list item under its
+    lead-in 「…強い影響を受けた国は以下の通りです。」 (JSQuAD v1.3 valid a4596p48q0, 「政治や経済において
+    ポルトガルが、強い影響を受けて来た国は？」): the lead-in gone, it led the Summary as "supported". A
+    noun the question does not name (「ビエンチャン」 under 「ラオスの首都は？」) may be the answer, and stays."""
+    if topic is None or not _NOUNS_ONLY_JA.match(plain.strip().strip("*_ ")):
+        return False
+    named = _content_terms(plain)
+    return bool(named) and named <= topic.terms | topic.subject
+
+
 def _lists_a_source(plain: str, titles: Iterable[str]) -> bool:
     """A line of the model's own list of sources: an address, alone or after a page's title
     (「日本共産党 — file:///…/jsquad-007-044.md」 under 「出典は以下の通りです：」, the real 1.5B model
@@ -819,7 +837,9 @@ def _keep_what_the_verdicts_let_stand(edits: _Edits, *, valid: set[str], languag
         claim, verdict = pair if pair else (None, None)
         plain = claim.plain if claim else plain_text(text)
         reason = not_a_claim_reason(plain, text, titles, program)
-        if reason is not None and (claim is None or reason in _NEVER_IN_THE_ANSWER):
+        if reason is None and _names_only_what_was_asked(plain, topic):
+            reason = "no_statement"
+        if reason is not None and (claim is None or reason in _NEVER_IN_THE_ANSWER | {"no_statement"}):
             # (A lead-in the verifier took as a claim goes too: it announces, it does not say.)
             edits.drop(start, REMOVED_NOT_A_CLAIM, verdict)
             continue

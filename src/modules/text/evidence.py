@@ -1598,6 +1598,41 @@ def _sentence_terms(sentence: str) -> frozenset[str]:
     return frozenset(t.text for t in terms(sentence))
 
 
+# A Japanese sentence's topic and what it says of it: 「住民は、|アフリカ系、ヨーロッパ系、ムラートなどである。」
+_TOPIC_AND_REST_JA = re.compile(r"^(?P<topic>[^、。「」]{1,30}?)(?<![でにと])は(?!ず)、?(?P<rest>.+)$")
+_POINTING_TOPIC_JA = re.compile(r"^(?:同|この|その|あの|当|本|これ|それ|彼|彼女)")
+_SAID_OF_TOPIC_AT_LEAST = 6  # letters of what a sentence says of its topic, to be the page's own words
+
+
+def topic_of_another(read: ClaimEvidence) -> Finding | None:
+    """(ja) A claim that says word for word what a passage sentence says of its topic, of another
+    topic the page names elsewhere: 「カリブ族はアフリカ系、ヨーロッパ系、ムラートなどである」 against
+    «住民は、アフリカ系、ヨーロッパ系、ムラートなどである。» on the page ドミニカ国, whose カリブ族 are the
+    island's first people (JSQuAD v1.3 valid a59579p12q4, the real 1.5B model, kept "not checked" in
+    its answer). One term exchanged in a near-verbatim sentence: decided against, the page's
+    sentence quoted. A topic that holds the passage's (「ドミニカ国の住民は」 for 「住民は」), or is held
+    by it, narrows or widens it, and a topic that points back (「同国は」) names what the page named
+    before: both are left to the other checks."""
+    if read.language != "ja" or not read.assembled:
+        return None
+    claim = _TOPIC_AND_REST_JA.match(read.claim.strip())
+    if claim is None:
+        return None
+    topic, said = squeezed(claim.group("topic")), squeezed(claim.group("rest"))
+    if len(said) < _SAID_OF_TOPIC_AT_LEAST or _POINTING_TOPIC_JA.match(topic) \
+            or not any(source.holds_words([topic]) for source in read.cited):
+        return None
+    for passage in read.assembled:
+        for start, end in sentence_spans(passage.text):
+            theirs = _TOPIC_AND_REST_JA.match(passage.text[start:end].strip())
+            if theirs is None or squeezed(theirs.group("rest")) != said:
+                continue
+            other = squeezed(theirs.group("topic"))
+            if other and topic not in other and other not in topic and not _POINTING_TOPIC_JA.match(other):
+                return Finding("unsupported", "said_of_another", 0.8, (claim.group("topic"),), where=passage)
+    return None
+
+
 def topic_unconfirmed(read: ClaimEvidence) -> Finding | None:
     """A Japanese claim whose topic no sentence of its passages says the rest of the claim of:
     「宝永噴火は2013年に世界文化遺産に登録されました」, 「宝永噴火は富士山の標高3,776メートルです」 (the real
@@ -1890,6 +1925,7 @@ CHECKS: tuple[Callable[[ClaimEvidence], Finding | None], ...] = (
     structure_conflicts,
     mostly_absent,
     name_of_another,  # before term_missing: the name the page gives instead decides it
+    topic_of_another,  # before the topic checks, which leave it to the judge
     figure_missing,
     term_missing,
     qualifier_dropped,

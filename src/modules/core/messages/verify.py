@@ -62,6 +62,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     "verify.reason.another_instance": {"en": "the source gives this figure for another one (another election, edition or year)",
                                        "ja": "出典がこの数値を挙げているのは別の回・年のこと"},
     "verify.reason.missing_term": {"en": "a key term is not in the source", "ja": "重要な語が出典にない"},
+    "verify.reason.said_of_another": {"en": "the source says this word for word of another subject",
+                                      "ja": "出典は同じことを別の対象について述べている"},
     "verify.reason.negation": {"en": "the source says the opposite", "ja": "出典は逆のことを述べている"},
     "verify.reason.link_unstated": {"en": "the source states both facts but never links them as the sentence does",
                                     "ja": "出典は両方の事実を述べているが、文のようには結び付けていない"},
