@@ -489,3 +489,24 @@ def test_a_sentence_that_says_little_is_known_is_supported_by_itself_and_support
     assert _assessed(_LITTLE_KNOWN[:-1] + " [S1].", _LITTLE_KNOWN).outcome == "supported"
     stated = _assessed("Reading abilities are preserved in individuals after left-sided resection [S1].", _LITTLE_KNOWN)
     assert stated.outcome != "supported", stated.reason
+
+
+# PubMedQA 22205377's Results, quoted: what is said of all variables but the excepted relationships.
+_ALL_BUT = ("All variables are statistically significant in male and female models except of the relationships between "
+            "'economic/employment' and 'social/welfare' dimensions and female suicides; and the relationship between "
+            "'employment rates' and 'economic/employment' dimension. The remaining influence of GDP is positive in both "
+            "models.")
+
+
+def test_what_a_passage_says_of_all_but_the_excepted_is_not_said_of_them():
+    # The real 1.5B model's Summary (`research bench pubmedqa --seed 84`) was led by this sentence, supported:
+    # every word of it is in the passage, whose "except" it reads past.
+    claim = ("The relationship between 'employment rates' and 'economic/employment' dimension is also statistically "
+             "significant, with the remaining influence of GDP being positive in both models [S1].")
+    found = _assessed(claim, _ALL_BUT)
+    assert (found.outcome, found.reason) == ("unsupported", "negation")
+    assert found.evidence.startswith("All variables are statistically significant")
+    # What it says of the others stands.
+    assert _outcome("The 'social/welfare' dimension is statistically significant in male models [S1].", _ALL_BUT) \
+        == "supported"
+    assert _outcome("The remaining influence of GDP is positive in both models [S1].", _ALL_BUT) == "supported"

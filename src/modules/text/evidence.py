@@ -44,7 +44,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Callable
 
 from research.modules.core.language import Language, detect_language
-from research.modules.text.analyser import Term, _tagger, terms, written_words
+from research.modules.text.analyser import STOP_WORDS, Term, _tagger, terms, written_words
 from research.modules.text.claims import Claim, plain_text, sentence_spans
 from research.modules.text.numbers import (  # noqa: F401
     NumberMention,
@@ -1141,6 +1141,50 @@ def direction_given_to_another(read: ClaimEvidence) -> Finding | None:
     return None
 
 
+# "All variables are statistically significant in male and female models except of the relationships between
+# … and female suicides; and the relationship between …": what is said of all but the excepted.
+_ALL_EXCEPT_EN = re.compile(r"^(?:all|every|each)\b(?P<subject>[^.;]{0,80}?)\b(?:are|is|were|was)\s+"
+                            r"(?P<predicate>[^.;]{3,120}?)\s*,?\s*\bexcept\b(?:\s+(?:for|of))?(?P<excepted>.+)$",
+                            re.IGNORECASE)
+# Where the predicate's own words end: "statistically significant | in male and female models".
+_PREDICATE_ENDS_EN = re.compile(r"\s(?:in|for|at|on|with|among|between|across|by|to|of|from|during)\s", re.IGNORECASE)
+_NEGATED_EN = re.compile(r"\b(?:not|no|never|neither|nor|none)\b|n['’]t\b", re.IGNORECASE)
+_CLAUSES_EN = re.compile(r";|,\s+(?:with|and|but|while|whereas)\s", re.IGNORECASE)
+_EXCEPTED_AT_LEAST = 2  # of the claim's own words about what it says it of, all among the excepted
+
+
+def excepted_from_all(read: ClaimEvidence) -> Finding | None:
+    """(en) A claim that says of something what its passage says of all but that: "The relationship
+    between 'employment rates' and 'economic/employment' dimension is also statistically significant"
+    against «All variables are statistically significant in male and female models except of the
+    relationships between … and female suicides; and the relationship between 'employment rates'
+    and 'economic/employment' dimension.» (PubMedQA 22205377, the real 1.5B model's Summary, led by
+    it as supported: every word is in that sentence). Decided against, the sentence shown."""
+    if read.language != "en":
+        return None
+    for passage in read.assembled:
+        for start, end in sentence_spans(passage.text):
+            sentence = passage.text[start:end].strip()
+            found = _ALL_EXCEPT_EN.match(sentence)
+            if found is None:
+                continue
+            predicate = _PREDICATE_ENDS_EN.split(f" {found.group('predicate')} ", maxsplit=1)[0]
+            said = _sentence_terms(predicate)
+            excepted = _sentence_terms(found.group("excepted"))
+            if not said:
+                continue
+            for clause in _CLAUSES_EN.split(read.claim):
+                own = _sentence_terms(clause)
+                if not said <= own or _NEGATED_EN.search(clause):
+                    continue
+                of_what = own - said - STOP_WORDS
+                if len(of_what) >= _EXCEPTED_AT_LEAST and of_what <= excepted \
+                        and of_what - _sentence_terms(found.group("subject")):
+                    quoted = Passage(passage.label, sentence, passage.features)
+                    return Finding("unsupported", "negation", 0.85, (found.group("excepted").strip()[:80],), where=quoted)
+    return None
+
+
 def polarity_conflicts(read: ClaimEvidence) -> Finding | None:
     """A passage sentence that says the same thing of the same subject and denies it, or gives it
     another status of one exclusive set ("is now the default" / "is still not the default";
@@ -1922,6 +1966,7 @@ CHECKS: tuple[Callable[[ClaimEvidence], Finding | None], ...] = (
     value_contradicted,
     polarity_conflicts,  # before structure: a sure opposite word for word is decided, not left to the judge
     direction_given_to_another,
+    excepted_from_all,
     structure_conflicts,
     mostly_absent,
     name_of_another,  # before term_missing: the name the page gives instead decides it
