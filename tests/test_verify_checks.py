@@ -510,3 +510,26 @@ def test_what_a_passage_says_of_all_but_the_excepted_is_not_said_of_them():
     assert _outcome("The 'social/welfare' dimension is statistically significant in male models [S1].", _ALL_BUT) \
         == "supported"
     assert _outcome("The remaining influence of GDP is positive in both models [S1].", _ALL_BUT) == "supported"
+
+
+# PubMedQA 11053064's Results, quoted: two sentences of one shape, one subject each.
+_TWO_SUBJECTS = ("50 of 74 patients with pSS (68%) reported fatigue-a prevalence significantly higher than in the lupus "
+                 "group (108/216 (50%); p<0.0087). Fatigue was present in 7/13 (54%) patients with SLE/sSS. FM was "
+                 "present in 9/74 patients with pSS (12%), compared with 11/216 lupus patients (5%), and in none of the "
+                 "patients with SLE/sSS.")
+
+
+def test_a_figure_the_page_gives_to_another_subject_in_a_sentence_of_the_same_shape_is_not_supported():
+    # The real 1.5B model's Summary (`research bench pubmedqa --seed 84`) merged the two sentences under the
+    # first one's subject, supported: every word and figure is on the page.
+    merged = ("Fatigue is present in 7/13 (54%) patients with SLE/sSS, compared with 11/216 lupus patients (5%), and "
+              "in none of the patients with SLE/sSS [S1].")
+    found = _assessed(merged, _TWO_SUBJECTS)
+    assert (found.outcome, found.reason) == ("unsupported", "said_of_another")
+    assert found.evidence.startswith("FM was present in 9/74")
+    assert _assessed("Fatigue was present in 9/74 patients with pSS (12%) [S1].", _TWO_SUBJECTS).reason == "said_of_another"
+    # Each subject with its own figures stands.
+    assert _outcome("Fatigue was present in 7/13 (54%) patients with SLE/sSS [S1].", _TWO_SUBJECTS) == "supported"
+    assert _outcome("FM was present in 9/74 patients with pSS (12%) [S1].", _TWO_SUBJECTS) == "supported"
+    # A subject said in other words, with no sentence of its own shape, is never read as another's.
+    assert _outcome("Lupus patients had FM in 11/216 cases (5%) [S1].", _TWO_SUBJECTS) != "unsupported"

@@ -52,7 +52,7 @@ class ClaimReason(StrEnum):
     NUMBER_MISSING = "number_missing"
     ANOTHER_INSTANCE = "another_instance"  # the source gives its figure for another election, edition or year
     MISSING_TERM = "missing_term"
-    SAID_OF_ANOTHER = "said_of_another"  # the source says it word for word of another subject
+    SAID_OF_ANOTHER = "said_of_another"  # the source says it (word for word, or its figure) of another subject
     PARTIAL_OVERLAP = "partial_overlap"
     CONTRAST = "contrast"
     ROLE_SWAP = "role_swap"

@@ -1841,6 +1841,58 @@ def _said_of_another(read: ClaimEvidence, subject: frozenset[str], names: frozen
     return Finding("uncertain", "roles_unconfirmed") if said_of_another else None
 
 
+def figure_of_a_parallel_subject(read: ClaimEvidence) -> Finding | None:
+    """(en) A figure the claim gives its subject where the page gives it to another subject, in a
+    sentence built like the one the page gives the claim's subject: "Fatigue is present in 7/13 (54%)
+    patients with SLE/sSS, compared with 11/216 lupus patients (5%) …" against «Fatigue was present in
+    7/13 (54%) patients with SLE/sSS.» and «FM was present in 9/74 patients with pSS (12%), compared
+    with 11/216 lupus patients (5%), …» (PubMedQA 11053064, the real 1.5B model's Summary, supported:
+    every word and figure on the page). Two sentences of one shape, one subject each: the model
+    merged them. A subject in other words ("Patients" for "The mean age") is never read as another:
+    the page must say the claim's subject in a sentence of the same shape as the figure's."""
+    if read.language != "en" or not read.mentions or not read.assembled:
+        return None
+    split = _subject_of(read.claim.strip())
+    if split is None:
+        return None
+    subject = _sentence_terms(split[0]) - STOP_WORDS
+    if not subject:
+        return None
+    claim_terms = _sentence_terms(read.claim)
+    # Every sentence of the sources it cites (the one that gives its subject the same shape need not
+    # be among the passages assembled for it), read for its subject only where it may matter.
+    sentences = [(passage, passage.text[a:b]) for source in read.cited for passage in source.passages
+                 if not passage.field for a, b in sentence_spans(passage.text)]
+
+    def shape(sentence: str) -> tuple[frozenset[str], frozenset[str]] | None:
+        own = _subject_of(sentence)
+        if own is None or _PRONOUN_START_EN.match(sentence):
+            return None
+        return _sentence_terms(own[0]) - STOP_WORDS, _sentence_terms(own[1]) - STOP_WORDS
+
+    for mention in read.mentions:
+        if not any(c.isdigit() for c in mention.text):
+            continue  # "the two gestational age groups": a count in words is no figure the page measures
+        giving = [(passage, sentence) for passage, sentence in sentences
+                  if any(value in sentence for value in mention.values) and NumberSet.of(sentence).contains(mention)]
+        if not giving or any(subject & (_sentence_terms(sentence) | passage.headings) for passage, sentence in giving):
+            continue
+        for passage, sentence in giving:
+            shaped = shape(sentence)
+            if shaped is None or not shaped[0] or shaped[0] & claim_terms:
+                continue
+            rest = shaped[1]
+            for _, other in sentences:
+                if other == sentence or not subject & _sentence_terms(other):
+                    continue
+                theirs = shape(other)
+                if theirs is not None and subject & theirs[0] and len(rest & theirs[1]) >= 2 \
+                        and 2 * len(rest & theirs[1]) >= len(theirs[1]):
+                    return Finding("unsupported", "said_of_another", 0.8, (mention.text,),
+                                   where=Passage(passage.label, sentence, passage.features))
+    return None
+
+
 def roles_unconfirmed(read: ClaimEvidence) -> Finding | None:
     """(ja) The claim's participants stand with its predicate where the passages read have that
     predicate: all of them together, so that a passage without the predicate cannot vouch for a
@@ -1967,6 +2019,7 @@ CHECKS: tuple[Callable[[ClaimEvidence], Finding | None], ...] = (
     polarity_conflicts,  # before structure: a sure opposite word for word is decided, not left to the judge
     direction_given_to_another,
     excepted_from_all,
+    figure_of_a_parallel_subject,
     structure_conflicts,
     mostly_absent,
     name_of_another,  # before term_missing: the name the page gives instead decides it
