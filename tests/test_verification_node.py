@@ -1570,6 +1570,24 @@ def test_a_section_heading_in_the_other_language_is_not_in_the_report():
     assert "### PEP 703とPython 3.13" in tidy
 
 
+def test_a_statement_written_as_a_heading_is_no_heading():
+    # JSQuAD v1.3 valid a4596p5q3 (`research bench jsquad --seed 85`), the real 1.5B model: a false statement
+    # as a section's heading, 「## 585年にスエヴィ王国を滅ぼしたのはラオスのセタティラート王の時代でした。」, shown
+    # unchecked over the sentences under it. Those stay, under the findings' heading; so in English.
+    from research.workflow.answer import _tidy_sections
+
+    tidy, _ = _tidy_sections("## 結論\n\nx[S1]。\n\n## 585年にスエヴィ王国を滅ぼしたのはラオスのセタティラート王の時代でした。\n\n"
+                             "ラオスの歴史はナンチャオ王国の時代に始まる[S3]。\n", "ja", [], summary_empty=False)
+    assert "セタティラート" not in tidy and "## 調査結果\n\nラオスの歴史はナンチャオ王国の時代に始まる[S3]。" in tidy, tidy
+    tidy, _ = _tidy_sections("## Summary\n\nx [S1].\n\n## The Suebi kingdom fell to the Lao kings in 585.\n\ny [S2].\n",
+                             "en", [], summary_empty=False)
+    assert "Lao kings" not in tidy and "## Findings\n\ny [S2]." in tidy, tidy
+    # A heading that is a title stays, a numbered one or one with a question mark too.
+    tidy, _ = _tidy_sections("## Summary\n\nx [S1].\n\n## 2. Eruptions of Mount Fuji\n\ny [S2].\n", "en", [],
+                             summary_empty=False)
+    assert "## 1. Eruptions of Mount Fuji" in tidy or "## 2. Eruptions of Mount Fuji" in tidy, tidy
+
+
 _GIL_SOURCE = ("In Python 3.14 the free-threaded build became officially supported, though it is still not the "
                "default build. The default build still has the GIL.")
 
