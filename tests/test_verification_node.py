@@ -1570,6 +1570,26 @@ def test_a_section_heading_in_the_other_language_is_not_in_the_report():
     assert "### PEP 703とPython 3.13" in tidy
 
 
+async def test_a_japanese_sentence_whose_subject_went_with_the_sentence_before_it_goes_too():
+    # JSQuAD v1.3 valid a20898p14q1 (`research bench jsquad --seed 85`), the real 1.5B model: its 「最大せん断応力
+    # τmaxは、主軸に対して45°または135°傾いた面となる。」 was taken out (not checked: the page says 主せん断応力),
+    # and the repeat without its subject, 「主軸に対して45°または135°傾いた面となる。」, led the Summary as supported.
+    # The page's sentences, quoted.
+    source = ("主せん断応力が働く面は、主軸に対して45°あるいは135°傾いた面となる。 せん断応力がゼロとなるときの垂直応力が"
+              "主応力であるが、同時に主応力はあらゆる座標系の中で垂直応力が最大、最小となる値を示している。")
+    ledger = [dict(LEDGER[0], label="S1", language="ja", suspicious=False, markdown=source, title="応力")]
+    draft = ("## 結論\n\n最大せん断応力τmaxは、主軸に対して45°または135°傾いた面となる[S1]。"
+             "主軸に対して45°または135°傾いた面となる[S1]。\n")
+    question = "主応力はあらゆる座標系の中で何が最大、最小となる値を示している？"
+    state = dict(_state(draft, language="ja"), documents=ledger, question=question, plan=[])
+    answer = (await _verify(state, _deps(FakeModel(), loops=0)[0]))["verification"]["annotated_draft"]
+    assert "傾いた面となる[S1]" not in answer and "垂直応力が最大、最小となる値を示している" in answer, answer
+    # With the sentence before it kept, it stays: its subject is there.
+    state["draft"] = "## 結論\n\n主せん断応力が働く面は、主軸に対して45°あるいは135°傾いた面となる[S1]。最大、最小となる値を示している[S1]。\n"
+    answer = (await _verify(state, _deps(FakeModel(), loops=0)[0]))["verification"]["annotated_draft"]
+    assert "主せん断応力が働く面は" in answer, answer
+
+
 def test_a_statement_written_as_a_heading_is_no_heading():
     # JSQuAD v1.3 valid a4596p5q3 (`research bench jsquad --seed 85`), the real 1.5B model: a false statement
     # as a section's heading, 「## 585年にスエヴィ王国を滅ぼしたのはラオスのセタティラート王の時代でした。」, shown

@@ -878,9 +878,30 @@ def _keep_what_the_verdicts_let_stand(edits: _Edits, *, valid: set[str], languag
         if decision is not None:
             edits.drop(start, decision, verdict)
             continue
+        if language == "ja" and _NO_SUBJECT_JA.match(plain.strip().replace("または", "")) \
+                and _after_one_taken_out(edits, start):
+            # A Japanese sentence that leaves its subject to the one before it, which went: alone it says
+            # nothing of anything. 「主軸に対して45°または135°傾いた面となる。」 after the real 1.5B model's
+            # 「最大せん断応力τmaxは、主軸に対して…」 (not checked, taken out) led its Summary as supported
+            # (JSQuAD v1.3 valid a20898p14q1, `research bench jsquad --seed 85`).
+            edits.drop(start, REMOVED_NOT_A_CLAIM, verdict)
+            continue
         seen.add(key)
         said.setdefault(_section, []).append(content)
         edits.replacement[start], edits.status[start] = _kept_claim(text, claim, verdict, valid, language)
+
+
+# A Japanese sentence with no topic or subject particle at all (「…傾いた面となる。」): its subject is the one before it.
+_NO_SUBJECT_JA = re.compile(r"^(?=.*[\u3041-\u3096])[^はが]*$")
+
+
+def _after_one_taken_out(edits: _Edits, start: int) -> bool:
+    """Whether the sentence right before the one at ``start``, in its paragraph, was taken out."""
+    before = [(s, e) for s, e, _ in edits.sentences if s < start]
+    if not before:
+        return False
+    previous, end = before[-1]
+    return "\n\n" not in edits.draft[end:start] and edits.replacement.get(previous) == ""
 
 
 def _kept_claim(text: str, claim: Claim, verdict: ClaimVerdict, valid: set[str], language: Language) -> tuple[str, str]:
