@@ -533,3 +533,17 @@ def test_a_figure_the_page_gives_to_another_subject_in_a_sentence_of_the_same_sh
     assert _outcome("FM was present in 9/74 patients with pSS (12%) [S1].", _TWO_SUBJECTS) == "supported"
     # A subject said in other words, with no sentence of its own shape, is never read as another's.
     assert _outcome("Lupus patients had FM in 11/216 cases (5%) [S1].", _TWO_SUBJECTS) != "unsupported"
+
+
+def test_a_question_the_page_asks_does_not_support_its_answer():
+    # PubMedQA 22349635 (`research bench pubmedqa --seed 86`; gold "no"): the real 1.5B model's "Yes, elderly
+    # patients benefit from surgery in addition to radiotherapy …" led its Summary, supported by the
+    # background's question. Its sentences, quoted.
+    page = ("One question regarding the treatment of metastatic spinal cord compression (MSCC) is whether elderly "
+            "patients benefit from surgery in addition to radiotherapy? Improvement of motor function occurred in 21% "
+            "after S + RT and 24% after RT (p = 0.39).")
+    claim = ("Yes, elderly patients benefit from surgery in addition to radiotherapy for treatment of metastatic "
+             "spinal cord compression [S1].")
+    assert _outcome(claim, page) != "supported"
+    assert _outcome("Improvement of motor function occurred in 21% after S + RT and 24% after RT [S1].", page) \
+        == "supported"

@@ -150,6 +150,10 @@ _OPEN_QUESTION_EN = re.compile(
     # background, quoted by the real 1.5B model's answer as what its source says of the question).
     r"|\b(?:controversy|debate|disagreement|uncertainty) (?:exists|remains|persists)(?: as to| about| over| on| regarding)?"
     r" (?:whether|if)\b"
+    # "One question regarding the treatment of metastatic spinal cord compression (MSCC) is whether elderly
+    # patients benefit from surgery in addition to radiotherapy?" (PubMedQA 22349635's background: its
+    # results found no benefit; the real 1.5B model's "Yes, elderly patients benefit …" was supported by it).
+    r"|\b(?:question|issue|problem|uncertainty)\b[^.?!]{0,80}\b(?:is|was|remains|concerns) (?:whether|if)\b"
     # "We aimed to study the association between HCMV infection and hypertension" (PubMedQA
     # 22768311): the association is what was studied, not what was found.
     r"|(?:aim(?:ed|s)? to|sought to|set out to) (?:study|evaluate|assess|investigate|examine|explore|determine|"
