@@ -421,6 +421,24 @@ def test_a_word_only_the_heading_holds_does_not_keep_a_status_conflict_from_bein
                    page).outcome == "supported"
 
 
+def test_a_heading_word_that_tells_the_claim_s_thing_from_the_passage_s_stays():
+    # The real 1.5B model on the GIL question (`--docs` the GIL page, 2026-11-30): its true "The standard build
+    # of Python 3.14 still has the GIL enabled by default, but it is disabled in the free-threaded build, …"
+    # was contradicted: "free-threaded" is also the heading's word, and taken out of the claim it left "the
+    # GIL is disabled in the build" against «The standard build … still has the GIL enabled by default».
+    page = ("# Free-threaded CPython\n\nIn Python 3.14 the free-threaded build became officially supported, though it "
+            "is still not the default build. The standard build of Python 3.14 still has the GIL enabled by "
+            "default.\n\nIn the free-threaded build the GIL is disabled, so threads can run Python code in parallel "
+            "on several cores.")
+    true = ("The standard build of Python 3.14 still has the GIL enabled by default, but it is disabled in the "
+            "free-threaded build, allowing threads to run Python code in parallel on several cores [S1].")
+    assert _assess(true, page).outcome == "supported"
+    for false in ("The standard build of Python 3.14 has the GIL disabled by default [S1].",
+                  "The GIL is enabled in the free-threaded build [S1].",
+                  "The free-threaded build of Python 3.14 is the default build [S1]."):
+        assert _assess(false, page).outcome == "unsupported", false
+
+
 # PubMedQA 26449554's results (the bench's page, in ../shared/bench): a relation looked for and not found.
 CPAP_RESULTS = ("Fifty-four obese individuals had a median 95th centile autoCPAP pressure of 11.8 cmH2O. We found no "
                 "significant correlation between autoCPAP pressure and neck circumference, waist circumference or BMI. "

@@ -1104,6 +1104,9 @@ def structure_conflicts(read: ClaimEvidence) -> Finding | None:
 _LATIN_WORD = re.compile(r"\s*\b[A-Za-z][A-Za-z0-9'’\-]*\b")
 
 
+_NOT_A_QUALIFIER = frozenset({"the", "a", "an", "this", "that", "its", "their", "of", "in", "on", "to", "for", "and", "or"})
+
+
 def _without_words_of_the_headings(claim: str, passage: Passage, language: Language) -> str:
     """An English claim without the words only the headings above ``passage`` hold: the page's
     sentences leave them out, so they must not keep the claim from lining up with one. "The
@@ -1114,9 +1117,24 @@ def _without_words_of_the_headings(claim: str, passage: Passage, language: Langu
     only_there = passage.headings - passage.features
     if language == "ja" or not only_there:
         return claim
+
     def kept_unless_only_there(word: re.Match[str]) -> str:
         said = features(word.group(0))
-        return "" if said and said <= only_there else word.group(0)
+        if not said or not said <= only_there:
+            return word.group(0)
+        # A heading's word that tells the claim's thing from the passage's keeps it: "…, but the GIL is
+        # disabled in the free-threaded build" is not about «The standard build … still has the GIL
+        # enabled by default» under "# Free-threaded CPython" (the real 1.5B model's true sentence on the
+        # GIL question, contradicted). Its noun after it, qualified by another word the claim lacks there.
+        after = _LATIN_WORD.match(claim[word.end():])
+        if after is not None:
+            # The words that qualify that noun in the claim: this one and the two before it ("free-threaded
+            # CPython build" and «The free-threaded build …» name one build).
+            phrase = {w.strip().lower() for w in _LATIN_WORD.findall(claim[:word.end()])[-3:]}
+            for other in re.finditer(rf"\b([\w-]+)\s+{re.escape(after.group(0).strip())}\b", passage.text, re.IGNORECASE):
+                if other.group(1).lower() not in phrase | _NOT_A_QUALIFIER and not features(other.group(1)) & STATUS_TERMS:
+                    return word.group(0)
+        return ""
 
     kept = _LATIN_WORD.sub(kept_unless_only_there, claim)
     return kept if kept.strip() else claim
