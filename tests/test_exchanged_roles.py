@@ -314,6 +314,11 @@ def test_what_the_page_says_of_one_thing_said_of_another_in_japanese_is_not_supp
     exchanged = assess("カリブ族はアフリカ系、ヨーロッパ系、ムラートなどである[S1]。", dominica, "ja")
     assert (exchanged.outcome, exchanged.reason) == ("unsupported", "said_of_another")
     assert assess("ドミニカ国の住民は、アフリカ系、ヨーロッパ系、ムラートなどである[S1]。", dominica, "ja").outcome == "supported"
+    # After a connective too: the real 1.5B model's 「しかし、量子ビットは2つの量子ビットの状態を結びつける」
+    # (bench_answers.py --ollama, 「量子ビットとは？」) against its page's sentence, quoted.
+    qubits = "# 量子ビット\n\n量子ビットは、0と1の重ね合わせの状態をとることができる。量子もつれは2つの量子ビットの状態を結びつける。"
+    exchanged = assess("しかし、量子ビットは2つの量子ビットの状態を結びつける[S1]。", qubits, "ja")
+    assert (exchanged.outcome, exchanged.reason) == ("unsupported", "said_of_another")
     assert assess("真打制度は戦前には上方にも存在した[S1]。", RAKUGO_JA, "ja").outcome == "supported"
     # A sentence with no topic of its own takes the claim's from its heading, as before.
     assert assess("ラオスの国民議会は132議席である[S1]。", "# ラオス\n\n132議席で、民選、任期5年。", "ja").outcome \

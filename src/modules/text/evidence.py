@@ -1662,6 +1662,7 @@ def _sentence_terms(sentence: str) -> frozenset[str]:
 
 # A Japanese sentence's topic and what it says of it: 「住民は、|アフリカ系、ヨーロッパ系、ムラートなどである。」
 _TOPIC_AND_REST_JA = re.compile(r"^(?P<topic>[^、。「」]{1,30}?)(?<![でにと])は(?!ず)、?(?P<rest>.+)$")
+_OPENING_CONNECTIVE_JA = re.compile(r"^(?:しかし|また|さらに|そして|なお|一方|ただし|つまり|すなわち|だが|ところが|例えば)、?")
 _POINTING_TOPIC_JA = re.compile(r"^(?:同|この|その|あの|当|本|これ|それ|彼|彼女)")
 _SAID_OF_TOPIC_AT_LEAST = 6  # letters of what a sentence says of its topic, to be the page's own words
 
@@ -1677,7 +1678,9 @@ def topic_of_another(read: ClaimEvidence) -> Finding | None:
     before: both are left to the other checks."""
     if read.language != "ja" or not read.assembled:
         return None
-    claim = _TOPIC_AND_REST_JA.match(read.claim.strip())
+    # 「しかし、量子ビットは2つの量子ビットの状態を結びつける」 (the real 1.5B model on 「量子ビットとは？」,
+    # against «量子もつれは2つの量子ビットの状態を結びつける。»): a connective before the topic is no part of it.
+    claim = _TOPIC_AND_REST_JA.match(_OPENING_CONNECTIVE_JA.sub("", read.claim.strip()))
     if claim is None:
         return None
     topic, said = squeezed(claim.group("topic")), squeezed(claim.group("rest"))
