@@ -1590,6 +1590,31 @@ async def test_a_japanese_sentence_whose_subject_went_with_the_sentence_before_i
     assert "主せん断応力が働く面は" in answer, answer
 
 
+async def test_a_checked_sentence_beside_the_figure_asked_does_not_lead_alone():
+    # JSQuAD v1.3 valid a1468p31q4 (`research bench jsquad --seed 87`), the real 1.5B model: to 「2008年の経済成長は
+    # 何%か」 its Summary was the Netherlands page's 「…経済危機を受けて、さらなる財政の緊縮が求められている」, supported,
+    # as if it answered. The Laos page it read says the figure. Both pages' sentences, quoted.
+    laos = "海外からの援助や投資により、2008年には7.8%の経済成長を実現している。"
+    netherlands = "しかし、リーマン・ショックに端を発した経済危機を受けて、さらなる財政の緊縮が求められている。"
+    ledger = [dict(LEDGER[0], label="S1", language="ja", suspicious=False, markdown=laos, title="ラオス"),
+              dict(LEDGER[0], label="S2", language="ja", suspicious=False, markdown=netherlands, title="オランダ")]
+    draft = ("## 結論\n\n2008年の経済成長は、各国の経済状況によって異なる。"
+             "しかし、リーマン・ショックに端を発した経済危機を受けて、さらなる財政の緊縮が求められている[S2]。\n")
+    state = dict(_state(draft, language="ja"), documents=ledger, question="2008年の経済成長は何%か", plan=[])
+    answer = (await _verify(state, _deps(FakeModel(), loops=0)[0]))["verification"]["annotated_draft"]
+    summary = answer.split("## 結論\n")[1].strip()
+    assert summary.startswith("下書きの確認できた文は質問に答えていません。質問について、出典にはこうあります: "
+                              "«海外からの援助や投資により、2008年には7.8%の経済成長を実現している。»[S1]"), summary
+    # Without a page that says it, a line says the question is not answered, before the checked sentence.
+    state["documents"] = ledger[1:]
+    answer = (await _verify(state, _deps(FakeModel(), loops=0)[0]))["verification"]["annotated_draft"]
+    assert answer.split("## 結論\n")[1].strip().startswith("読み込んだ出典は質問に直接答えていません。以下は下書きの文のうち"), answer
+    # A sentence that gives the figure asked leads as before.
+    state["documents"], state["draft"] = ledger, "## 結論\n\n2008年には7.8%の経済成長を実現している[S1]。\n"
+    answer = (await _verify(state, _deps(FakeModel(), loops=0)[0]))["verification"]["annotated_draft"]
+    assert answer.split("## 結論\n")[1].strip().startswith("2008年には7.8%の経済成長を実現している[S1]。"), answer
+
+
 def test_a_statement_written_as_a_heading_is_no_heading():
     # JSQuAD v1.3 valid a4596p5q3 (`research bench jsquad --seed 85`), the real 1.5B model: a false statement
     # as a section's heading, 「## 585年にスエヴィ王国を滅ぼしたのはラオスのセタティラート王の時代でした。」, shown

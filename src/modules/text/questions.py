@@ -74,6 +74,7 @@ _ASKS_FOR_A_SLOT_EN = re.compile(
     r"|\bname (?:of|for)\b|\bnamed\b|\bcalled\b", re.IGNORECASE)
 _ASKS_FOR_A_SLOT_JA = re.compile(
     r"誰|だれ|どこ|いつ|何人|何年|何歳|何個|何回|何か所|何という|何と呼|いくつ|いくら|名前|名は|の名|どの|どれ"
+    r"|何(?:%|％|パーセント|倍|位|割|メートル|キロ|ドル|円|度)"
     r"|(?<!と)は何(?:か|ですか|でしょうか|だ|です)?[？?。]?\s*$")
 
 

@@ -30,6 +30,16 @@ MESSAGES: dict[str, dict[str, str]] = {
               "«{evidence}» [{label}]",
         "ja": "下書きの文はどれも出典で確認できませんでした。質問について、出典にはこうあります: «{evidence}»[{label}]",
     },
+    # A checked sentence leads the Summary that neither gives the figure the question names nor names
+    # what it asks: before it, the sources' words on the question, or that they do not answer it.
+    "answer.sources_say_of_it_beside": {
+        "en": "No checked sentence of the draft answers the question; of it the sources read say: «{evidence}» [{label}]",
+        "ja": "下書きの確認できた文は質問に答えていません。質問について、出典にはこうあります: «{evidence}»[{label}]",
+    },
+    "answer.beside_the_question": {
+        "en": "The sources read do not answer the question directly; what they confirm of the draft follows.",
+        "ja": "読み込んだ出典は質問に直接答えていません。以下は下書きの文のうち出典で確認できたものです。",
+    },
     # Nothing checked and no sentence of the sources on the question: before the draft's undecided
     # sentences, which stay marked. Never opening with "No" (read as the answer to a yes/no question).
     "answer.undecided_follows": {
