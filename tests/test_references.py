@@ -110,6 +110,14 @@ def test_the_sentence_of_the_sources_that_names_most_of_what_the_question_names(
         "# ハノーファー\n\nハノーファー（ ）は、ライネ川沿いにある北ドイツの主要都市のひとつ。ニーダーザクセン州の州都である。人口53万人。")}]
     found = sentence_on_the_question("ニーダーザクセン州の州都は？", hanover)
     assert found is not None and found.text == "ハノーファー（ ）は、ライネ川沿いにある北ドイツの主要都市のひとつ。ニーダーザクセン州の州都である。"
+    # A question of one noun is read with its verbs too: JSQuAD v1.3 valid a18783p10q1 (`research bench jsquad
+    # --seed 87`), 「x が比較的どんな場合にのみ成り立つか。」, had nothing quoted. The page's sentences, quoted.
+    spring = [{"label": "S1", "markdown": (
+        "ばねの弾性力による位置エネルギーは次の式で表される。ただし、実際にはばねの伸びと力の大きさは正確に比例している"
+        "訳ではないので、この式はあくまで x が比較的小さい場合にのみ成り立つ。")}]
+    found = sentence_on_the_question("x が比較的どんな場合にのみ成り立つか。", spring)
+    assert found is not None and found.text.endswith("x が比較的小さい場合にのみ成り立つ。"), found
+    assert sentence_on_the_question("x が比較的どんな場合にのみ成り立つか。", hanover) is None
     # A sentence with its own subject is quoted alone.
     own = [{"label": "S1", "markdown": "ハノーファーは、ライネ川沿いにある北ドイツの主要都市のひとつ。ハノーファーはニーダーザクセン州の州都である。"}]
     found = sentence_on_the_question("ニーダーザクセン州の州都は？", own)
