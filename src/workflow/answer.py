@@ -33,7 +33,7 @@ from research.modules.text.analyser import JAPANESE_RUN, name_suffix_terms, name
 from research.modules.text.disagreements import attribute_words, attributes_named
 from research.modules.text.questions import answer_word, answers_another_question, answers_the_other_way, is_yes_no
 from research.modules.text.questions import asks_for_a_name_or_value
-from research.modules.text.passages import SourceSentence
+from research.modules.text.passages import SourceSentence, leaves_its_subject_ja
 from research.modules.text.references import opens_pointing_back
 from research.modules.text.structure import leaves_the_question_open
 from research.modules.text.injection import addresses_reader
@@ -757,7 +757,7 @@ def assemble_answer(
         # No checked sentence of the Summary and no finding on the question to lead it: what the
         # sources checked is on other things, and the Summary is as if nothing were checked.
         nothing_checked_leads = not lifted and not summary_supported
-    nothing_on_the_question = kept_summary and (not _any_supported(edits) or nothing_checked_leads)
+    nothing_on_the_question = bool(kept_summary) and (not _any_supported(edits) or nothing_checked_leads)
 
     # The headline of a yes/no question is checked hardest (issue 44): a yes or a no stands
     # only on a supported sentence, and a headline the sources contradict is said, with them.
@@ -895,8 +895,7 @@ def _keep_what_the_verdicts_let_stand(edits: _Edits, *, valid: set[str], languag
         if decision is not None:
             edits.drop(start, decision, verdict)
             continue
-        if language == "ja" and _NO_SUBJECT_JA.match(plain.strip().replace("または", "")) \
-                and _after_one_taken_out(edits, start):
+        if language == "ja" and leaves_its_subject_ja(plain) and _after_one_taken_out(edits, start):
             # A Japanese sentence that leaves its subject to the one before it, which went: alone it says
             # nothing of anything. 「主軸に対して45°または135°傾いた面となる。」 after the real 1.5B model's
             # 「最大せん断応力τmaxは、主軸に対して…」 (not checked, taken out) led its Summary as supported
@@ -906,10 +905,6 @@ def _keep_what_the_verdicts_let_stand(edits: _Edits, *, valid: set[str], languag
         seen.add(key)
         said.setdefault(_section, []).append(content)
         edits.replacement[start], edits.status[start] = _kept_claim(text, claim, verdict, valid, language)
-
-
-# A Japanese sentence with no topic or subject particle at all (「…傾いた面となる。」): its subject is the one before it.
-_NO_SUBJECT_JA = re.compile(r"^(?=.*[\u3041-\u3096])[^はが]*$")
 
 
 def _after_one_taken_out(edits: _Edits, start: int) -> bool:

@@ -1102,8 +1102,7 @@ def structure_conflicts(read: ClaimEvidence) -> Finding | None:
 
 
 _LATIN_WORD = re.compile(r"\s*\b[A-Za-z][A-Za-z0-9'’\-]*\b")
-
-
+# Words before a noun that qualify nothing: "the build" and "a build" name the claim's build as well.
 _NOT_A_QUALIFIER = frozenset({"the", "a", "an", "this", "that", "its", "their", "of", "in", "on", "to", "for", "and", "or"})
 
 

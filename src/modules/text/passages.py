@@ -286,6 +286,12 @@ def sentence_on_the_question(question: str, sources: list[dict[str, Any]]) -> So
 # A Japanese sentence that leaves its subject to the one before it: 「ニーダーザクセン州の州都である。」
 # after 「ハノーファー（ ）は、…主要都市のひとつ。」. No topic or subject particle in it at all.
 _NO_SUBJECT_JA = re.compile(r"^(?=.*[\u3041-\u3096])[^はが]*$")
+
+
+def leaves_its_subject_ja(sentence: str) -> bool:
+    """Whether a Japanese ``sentence`` names no subject or topic of its own (no は or が; the は of
+    または is no particle): it says what it says of the one the sentence before it names."""
+    return bool(_NO_SUBJECT_JA.match(sentence.strip().replace("または", "")))
 _TOPIC_OR_SUBJECT_JA = re.compile(r"^[^、。「」]{1,30}?(?<![でにと])[はが](?!ず)")
 
 
@@ -295,7 +301,7 @@ def _with_its_subject(sentence: str, document: dict[str, Any]) -> str:
     question asks for nothing at all (JSQuAD v1.3 valid a29111p0q0, the real 1.5B model's answer
     to 「ニーダーザクセン州の州都は？」, its Summary's only quotation); the page's sentence before it
     is 「ハノーファー（ ）は、ライネ川沿いにある北ドイツの主要都市のひとつ。」."""
-    if not _NO_SUBJECT_JA.match(sentence):
+    if not leaves_its_subject_ja(sentence):
         return sentence
     for passage in source_passages(document):
         spans = [" ".join(passage[start:end].split()) for start, end in sentence_spans(passage)]
