@@ -110,6 +110,15 @@ def test_the_sentence_of_the_sources_that_names_most_of_what_the_question_names(
         "# ハノーファー\n\nハノーファー（ ）は、ライネ川沿いにある北ドイツの主要都市のひとつ。ニーダーザクセン州の州都である。人口53万人。")}]
     found = sentence_on_the_question("ニーダーザクセン州の州都は？", hanover)
     assert found is not None and found.text == "ハノーファー（ ）は、ライネ川沿いにある北ドイツの主要都市のひとつ。ニーダーザクセン州の州都である。"
+    # Nor what a study says it assesses: PubMedQA 21550158 (`--seed 88`) quoted «This investigation assesses
+    # the effect of platelet-rich plasma (PRP) gel on …». Its sentence, quoted, and a finding written here.
+    prp = [{"label": "S1", "markdown": (
+        "This investigation assesses the effect of platelet-rich plasma (PRP) gel on postoperative pain, swelling, "
+        "and trismus as well as healing and bone regeneration potential on mandibular third molar extraction sockets. "
+        "Platelet-rich plasma gel improved healing of mandibular third molar extraction sockets.")}]
+    found = sentence_on_the_question("Can autologous platelet-rich plasma gel enhance healing after surgical extraction "
+                                     "of mandibular third molars?", prp)
+    assert found is not None and found.text.startswith("Platelet-rich plasma gel improved"), found
     # A question of one noun is read with its verbs too: JSQuAD v1.3 valid a18783p10q1 (`research bench jsquad
     # --seed 87`), 「x が比較的どんな場合にのみ成り立つか。」, had nothing quoted. The page's sentences, quoted.
     spring = [{"label": "S1", "markdown": (

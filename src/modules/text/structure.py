@@ -192,7 +192,11 @@ _AIM_EN = re.compile(
     r"establish|analy[sz]e|discuss|describe)\b|\b(?:aim|aims|aimed|sought|purpose|objective|goal)\b.{0,40}"
     r"\b(?:to|whether|if)\b"
     # "The ORIGIN trial provides an opportunity to further assess this relationship" (PubMedQA 23999452)
-    r"|\bopportunity to (?:further )?(?:assess|examine|evaluate|investigate|explore|determine|test|study)\b",
+    r"|\bopportunity to (?:further )?(?:assess|examine|evaluate|investigate|explore|determine|test|study)\b"
+    # "This investigation assesses the effect of platelet-rich plasma (PRP) gel on postoperative pain, …"
+    # (PubMedQA 21550158, quoted by the real 1.5B model's answer as what its source says of the question)
+    r"|^(?:this|the present|our) (?:study|investigation|trial|work|analysis|paper|report|review) (?:assesse?s|evaluates|"
+    r"examines|investigates|explores|compares|tests|describes|addresses)\b",
     re.IGNORECASE)
 
 
