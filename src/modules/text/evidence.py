@@ -1879,10 +1879,14 @@ def figure_of_a_parallel_subject(read: ClaimEvidence) -> Finding | None:
     if not subject:
         return None
     claim_terms = _sentence_terms(read.claim)
-    # Every sentence of the sources it cites (the one that gives its subject the same shape need not
-    # be among the passages assembled for it), read for its subject only where it may matter.
-    sentences = [(passage, passage.text[a:b]) for source in read.cited for passage in source.passages
-                 if not passage.field for a, b in sentence_spans(passage.text)]
+    # The sentences of the sources it cites (the one that gives its subject the same shape need not be
+    # among the passages assembled for it), only of the passages whose terms may matter: each passage's
+    # terms (figures as "#value") are read already, and a 1 MB source has thousands of them.
+    prose = [passage for source in read.cited for passage in source.passages if not passage.field]
+    naming_subject = [passage for passage in prose if passage.features & subject]
+
+    def sentences_of(passages: list[Passage]) -> list[tuple[Passage, str]]:
+        return [(passage, passage.text[a:b]) for passage in passages for a, b in sentence_spans(passage.text)]
 
     def shape(sentence: str) -> tuple[frozenset[str], frozenset[str]] | None:
         own = _subject_of(sentence)
@@ -1890,10 +1894,12 @@ def figure_of_a_parallel_subject(read: ClaimEvidence) -> Finding | None:
             return None
         return _sentence_terms(own[0]) - STOP_WORDS, _sentence_terms(own[1]) - STOP_WORDS
 
+    others: list[tuple[str, frozenset[str], frozenset[str]]] | None = None  # the sentences that name the subject, shaped
     for mention in read.mentions:
         if not any(c.isdigit() for c in mention.text):
             continue  # "the two gestational age groups": a count in words is no figure the page measures
-        giving = [(passage, sentence) for passage, sentence in sentences
+        marks = {"#" + value for value in mention.values}
+        giving = [(passage, sentence) for passage, sentence in sentences_of([p for p in prose if p.features & marks])
                   if any(value in sentence for value in mention.values) and NumberSet.of(sentence).contains(mention)]
         if not giving or any(subject & (_sentence_terms(sentence) | passage.headings) for passage, sentence in giving):
             continue
@@ -1902,12 +1908,12 @@ def figure_of_a_parallel_subject(read: ClaimEvidence) -> Finding | None:
             if shaped is None or not shaped[0] or shaped[0] & claim_terms:
                 continue
             rest = shaped[1]
-            for _, other in sentences:
-                if other == sentence or not subject & _sentence_terms(other):
-                    continue
-                theirs = shape(other)
-                if theirs is not None and subject & theirs[0] and len(rest & theirs[1]) >= 2 \
-                        and 2 * len(rest & theirs[1]) >= len(theirs[1]):
+            if others is None:
+                others = [(other, *theirs) for _, other in sentences_of(naming_subject)
+                          if subject & _sentence_terms(other) and (theirs := shape(other)) is not None]
+            for other, their_subject, their_rest in others:
+                if other != sentence and subject & their_subject and len(rest & their_rest) >= 2 \
+                        and 2 * len(rest & their_rest) >= len(their_rest):
                     return Finding("unsupported", "said_of_another", 0.8, (mention.text,),
                                    where=Passage(passage.label, sentence, passage.features))
     return None
