@@ -314,6 +314,15 @@ def test_what_the_page_says_of_one_thing_said_of_another_in_japanese_is_not_supp
     exchanged = assess("カリブ族はアフリカ系、ヨーロッパ系、ムラートなどである[S1]。", dominica, "ja")
     assert (exchanged.outcome, exchanged.reason) == ("unsupported", "said_of_another")
     assert assess("ドミニカ国の住民は、アフリカ系、ヨーロッパ系、ムラートなどである[S1]。", dominica, "ja").outcome == "supported"
+    # A name for what the page says of its own topic, a name no page has: JSQuAD v1.3 valid a113522p13q2
+    # (`research bench jsquad --seed 89`), kept "not checked" in its Summary (停戦, 維持 and 軍 are each on the
+    # page). The page's sentence, quoted.
+    peacekeeping = ("# 国際連合平和維持活動\n\n平和維持軍は停戦ライン付近に監視所・陣地を構築してそこに部隊を配し、停戦監視または兵力"
+                    "展開や部隊移動の統制、捕虜交換の実施、武器密輸の阻止、避難民キャンプの運営支援などを実施する。")
+    described = "停戦監視または兵力展開や部隊移動の統制、捕虜交換の実施、武器密輸の阻止、避難民キャンプの運営支援などを実施する軍隊は"
+    exchanged = assess(described + "「停戦維持軍」です[S1]。", peacekeeping, "ja")
+    assert (exchanged.outcome, exchanged.reason) == ("unsupported", "said_of_another")
+    assert assess(described + "「平和維持軍」です[S1]。", peacekeeping, "ja").reason != "said_of_another"
     # After a connective too: the real 1.5B model's 「しかし、量子ビットは2つの量子ビットの状態を結びつける」
     # (bench_answers.py --ollama, 「量子ビットとは？」) against its page's sentence, quoted.
     qubits = "# 量子ビット\n\n量子ビットは、0と1の重ね合わせの状態をとることができる。量子もつれは2つの量子ビットの状態を結びつける。"
