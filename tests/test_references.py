@@ -119,6 +119,10 @@ def test_the_sentence_of_the_sources_that_names_most_of_what_the_question_names(
     found = sentence_on_the_question("Can autologous platelet-rich plasma gel enhance healing after surgical extraction "
                                      "of mandibular third molars?", prp)
     assert found is not None and found.text.startswith("Platelet-rich plasma gel improved"), found
+    from research.modules.text.structure import states_an_aim
+    assert states_an_aim("This study therefore prospectively assesses the impact of position emission tomography "
+                         "scanning on the management of primary rectal cancer.")  # PubMedQA 14978612, quoted
+    assert not states_an_aim("This study found that scanning changed the management of 17% of patients.")
     # A question of one noun is read with its verbs too: JSQuAD v1.3 valid a18783p10q1 (`research bench jsquad
     # --seed 87`), 「x が比較的どんな場合にのみ成り立つか。」, had nothing quoted. The page's sentences, quoted.
     spring = [{"label": "S1", "markdown": (

@@ -195,7 +195,9 @@ _AIM_EN = re.compile(
     r"|\bopportunity to (?:further )?(?:assess|examine|evaluate|investigate|explore|determine|test|study)\b"
     # "This investigation assesses the effect of platelet-rich plasma (PRP) gel on postoperative pain, …"
     # (PubMedQA 21550158, quoted by the real 1.5B model's answer as what its source says of the question)
-    r"|^(?:this|the present|our) (?:study|investigation|trial|work|analysis|paper|report|review) (?:assesse?s|evaluates|"
+    # "This study therefore prospectively assesses the impact of …" (PubMedQA 14978612, `--seed 90`)
+    r"|^(?:this|the present|our) (?:study|investigation|trial|work|analysis|paper|report|review) (?:[a-z]+ly |therefore "
+    r"|thus |also ){0,2}(?:assesse?s|evaluates|"
     r"examines|investigates|explores|compares|tests|describes|addresses)\b",
     re.IGNORECASE)
 
