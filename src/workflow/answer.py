@@ -34,7 +34,7 @@ from research.modules.text.disagreements import attribute_words, attributes_name
 from research.modules.text.questions import answer_word, answers_another_question, answers_the_other_way, is_yes_no
 from research.modules.text.questions import asks_for_a_name_or_value
 from research.modules.text.passages import SourceSentence, leaves_its_subject_ja
-from research.modules.text.references import opens_pointing_back
+from research.modules.text.references import opens_pointing_back, without_leading_connective
 from research.modules.text.structure import leaves_the_question_open
 from research.modules.text.injection import addresses_reader
 from research.modules.text.language_check import is_wrong_language
@@ -1107,9 +1107,9 @@ def _lead_with_a_supported_sentence(edits: _Edits, kept_summary: list[int], lang
               and status.get(s) == "supported" and edits.by_start.get(s) and replacement.get(s)
               and not opens_pointing_back(plain_text(replacement[s]))]
     donors = [s for s in donors if _names_enough_of(question, strip_citations(replacement[s]))]
-    # The one that names most of what was asked (a not-checked sentence never leads: the first
-    # supported one, where none names any of it).
-    donor = _naming_the_question(edits, donors, question) or next(iter(donors), None)
+    # The first supported finding that names enough of what was asked (``_names_enough_of``), every
+    # figure of it where one does; none, where none names enough.
+    donor = _naming_the_question(edits, donors, question)
     if leads_well or donor is None:
         return False
     donor_section = edits.section_of(donor)
@@ -1329,22 +1329,6 @@ def _decide(claim: Claim, verdict: ClaimVerdict, topic: Topic | None, wrong_lang
     if topic is not None and not topic.is_on_topic(claim, [] if claim.citations else attributed):
         return REMOVED_OFF_TOPIC
     return None
-
-
-_LEADING_CONNECTIVE = re.compile(
-    r"^(?P<lead>\s*(?:[-*]\s+)?)(?:(?:However|But|Yet|Also|Additionally|Moreover|Furthermore|In addition|Therefore|"
-    r"Thus|Hence|So|Instead|Nevertheless|Still|That said|On the other hand|For example|For instance|In particular)"
-    r"\s*,?\s+(?=[A-Za-z0-9\"“(])"
-    r"|(?:しかし|しかしながら|ただし|また|さらに|そのため|したがって|一方で?|でも|なお|ところが|例えば|たとえば|特に)[、,]\s*)")
-
-
-def without_leading_connective(text: str) -> str:
-    """``text`` without an opening "However," / 「しかし、」: said of a sentence the answer no longer holds."""
-    match = _LEADING_CONNECTIVE.match(text)
-    if match is None:
-        return text
-    rest = text[match.end():]
-    return match.group("lead") + (rest[:1].upper() + rest[1:] if rest[:1].isascii() else rest)
 
 
 def _heading_key(title: str) -> str:

@@ -41,7 +41,7 @@ import unicodedata
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from functools import cached_property, lru_cache
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any, Callable
 
 from research.modules.core.language import Language, detect_language
@@ -71,6 +71,7 @@ from research.modules.text.structure import (
     read_japanese,
     stance_problem,
 )
+from research.modules.text.references import without_leading_connective
 from research.modules.text.value_binding import Binding, Sentence, bind_values
 from research.state.models import CONTRADICTING_REASONS
 
@@ -1660,11 +1661,25 @@ def _sentence_terms(sentence: str) -> frozenset[str]:
     return frozenset(t.text for t in terms(sentence))
 
 
-# A Japanese sentence's topic and what it says of it: 「住民は、|アフリカ系、ヨーロッパ系、ムラートなどである。」
-_TOPIC_AND_REST_JA = re.compile(r"^(?P<topic>[^、。「」]{1,30}?)(?<![でにと])は(?!ず)、?(?P<rest>.+)$")
-_OPENING_CONNECTIVE_JA = re.compile(r"^(?:しかし|また|さらに|そして|なお|一方|ただし|つまり|すなわち|だが|ところが|例えば)、?")
 _POINTING_TOPIC_JA = re.compile(r"^(?:同|この|その|あの|当|本|これ|それ|彼|彼女)")
 _SAID_OF_TOPIC_AT_LEAST = 6  # letters of what a sentence says of its topic, to be the page's own words
+
+
+def _topic_and_rest(sentence: str) -> tuple[str, str, str] | None:
+    """A Japanese sentence's topic (``TOPIC_JA``) as written, and squeezed, and what it says of it, squeezed:
+    「住民は、|アフリカ系、…などである。」. A connective before the topic is no part of it: 「しかし、量子ビットは…」."""
+    text = without_leading_connective(sentence.strip())
+    match = TOPIC_JA.match(text)
+    return (match.group("topic"), squeezed(match.group("topic")), squeezed(text[match.end():])) if match else None
+
+
+def _topics_said(read: ClaimEvidence) -> Iterator[tuple[Passage, str, str]]:
+    """Each sentence of the assembled passages that names its topic: (passage, topic, what it says of it)."""
+    for passage in read.assembled:
+        for start, end in sentence_spans(passage.text):
+            theirs = _topic_and_rest(passage.text[start:end])
+            if theirs is not None and theirs[1] and not _POINTING_TOPIC_JA.match(theirs[1]):
+                yield passage, theirs[1], theirs[2]
 
 
 def topic_of_another(read: ClaimEvidence) -> Finding | None:
@@ -1678,23 +1693,18 @@ def topic_of_another(read: ClaimEvidence) -> Finding | None:
     before: both are left to the other checks."""
     if read.language != "ja" or not read.assembled:
         return None
-    # 「しかし、量子ビットは2つの量子ビットの状態を結びつける」 (the real 1.5B model on 「量子ビットとは？」,
-    # against «量子もつれは2つの量子ビットの状態を結びつける。»): a connective before the topic is no part of it.
-    claim = _TOPIC_AND_REST_JA.match(_OPENING_CONNECTIVE_JA.sub("", read.claim.strip()))
+    # 「しかし、量子ビットは2つの量子ビットの状態を結びつける」 (the real 1.5B model on 「量子ビットとは？」, against
+    # «量子もつれは2つの量子ビットの状態を結びつける。») is read without its connective (``_topic_and_rest``).
+    claim = _topic_and_rest(read.claim)
     if claim is None:
         return None
-    topic, said = squeezed(claim.group("topic")), squeezed(claim.group("rest"))
+    written, topic, said = claim
     if len(said) < _SAID_OF_TOPIC_AT_LEAST or _POINTING_TOPIC_JA.match(topic) \
             or not any(source.holds_words([topic]) for source in read.cited):
         return None
-    for passage in read.assembled:
-        for start, end in sentence_spans(passage.text):
-            theirs = _TOPIC_AND_REST_JA.match(passage.text[start:end].strip())
-            if theirs is None or squeezed(theirs.group("rest")) != said:
-                continue
-            other = squeezed(theirs.group("topic"))
-            if other and topic not in other and other not in topic and not _POINTING_TOPIC_JA.match(other):
-                return Finding("unsupported", "said_of_another", 0.8, (claim.group("topic"),), where=passage)
+    for passage, other, rest in _topics_said(read):
+        if rest == said and topic not in other and other not in topic:
+            return Finding("unsupported", "said_of_another", 0.8, (written,), where=passage)
     return None
 
 
@@ -1711,24 +1721,19 @@ def name_given_to_another(read: ClaimEvidence) -> Finding | None:
     page's topic is the name: decided against, its sentence shown."""
     if read.language != "ja" or not read.assembled:
         return None
-    claim = _CALLED_JA.match(_OPENING_CONNECTIVE_JA.sub("", read.claim.strip()))
+    claim = _CALLED_JA.match(without_leading_connective(read.claim.strip()))
     if claim is None:
         return None
     name, described = squeezed(claim.group("name")), squeezed(claim.group("described"))
     if any(source.holds_words([name]) for source in read.cited):
         return None
-    for passage in read.assembled:
-        for start, end in sentence_spans(passage.text):
-            theirs = _TOPIC_AND_REST_JA.match(passage.text[start:end].strip())
-            if theirs is None:
-                continue
-            topic, rest = squeezed(theirs.group("topic")), squeezed(theirs.group("rest"))
-            if not topic or topic in squeezed(read.claim) or _POINTING_TOPIC_JA.match(topic):
-                continue
-            common = difflib.SequenceMatcher(a=described, b=rest, autojunk=False).find_longest_match(
-                0, len(described), 0, len(rest))
-            if common.size >= _DESCRIBED_SAID_AT_LEAST * len(described):
-                return Finding("unsupported", "said_of_another", 0.8, (claim.group("name"),), where=passage)
+    for passage, topic, rest in _topics_said(read):
+        if topic in squeezed(read.claim):
+            continue
+        common = difflib.SequenceMatcher(a=described, b=rest, autojunk=False).find_longest_match(
+            0, len(described), 0, len(rest))
+        if common.size >= _DESCRIBED_SAID_AT_LEAST * len(described):
+            return Finding("unsupported", "said_of_another", 0.8, (claim.group("name"),), where=passage)
     return None
 
 

@@ -75,3 +75,20 @@ def opens_pointing_back(sentence: str) -> bool:
     """Whether ``sentence`` opens with a word that stands for what the sentence before it said
     or named, so that it reads right only after that sentence (English and Japanese)."""
     return bool(_OPENS_POINTING_BACK.match(sentence))
+
+
+# A connective that opens a sentence: "However,", 「しかし、」.
+_LEADING_CONNECTIVE = re.compile(
+    r"^(?P<lead>\s*(?:[-*]\s+)?)(?:(?:However|But|Yet|Also|Additionally|Moreover|Furthermore|In addition|Therefore|"
+    r"Thus|Hence|So|Instead|Nevertheless|Still|That said|On the other hand|For example|For instance|In particular)"
+    r"\s*,?\s+(?=[A-Za-z0-9\"“(])"
+    r"|(?:しかし|しかしながら|ただし|また|さらに|そのため|したがって|一方で?|でも|なお|ところが|例えば|たとえば|特に)[、,]\s*)")
+
+
+def without_leading_connective(text: str) -> str:
+    """``text`` without an opening "However," / 「しかし、」: said of a sentence the answer no longer holds."""
+    match = _LEADING_CONNECTIVE.match(text)
+    if match is None:
+        return text
+    rest = text[match.end():]
+    return match.group("lead") + (rest[:1].upper() + rest[1:] if rest[:1].isascii() else rest)
