@@ -1615,6 +1615,33 @@ async def test_a_checked_sentence_beside_the_figure_asked_does_not_lead_alone():
     assert answer.split("## 結論\n")[1].strip().startswith("2008年には7.8%の経済成長を実現している[S1]。"), answer
 
 
+async def test_a_sentence_that_points_back_past_a_connective_goes_when_the_one_before_it_went():
+    # JSQuAD v1.3 valid (`research bench jsquad --seed 85`), the real 1.5B model on 「初めての日本共産党系の国会議員は
+    # 誰か」: its two Summary sentences before 「また同年、山本宣治は右翼団体構成員に刺殺された。」 were taken out, and
+    # that one led the Summary as supported, 同年 pointing at no year (the page's year is 1929). The page's
+    # sentences, quoted.
+    source = ("1927年の第16回衆議院議員総選挙では徳田球一、山本懸蔵をはじめとする何人かの党員が労農党から立候補し、"
+              "選挙戦のなかで「日本共産党」を名乗る印刷物を発行した。総選挙では労働農民党京都府連合会委員長の山本宣治が"
+              "当選した。彼は非公式にではあるが共産党の推薦を受けており、初めての「日本共産党系の国会議員」が誕生した。"
+              "しかし、1928年の三・一五事件で治安維持法により1,600人にのぼる党員と支持者が一斉検挙され、1929年の四・一六"
+              "事件と引き続く弾圧で約1,000人が検挙されて、日本共産党は多数の活動家を失った。また同年、山本宣治は右翼団体"
+              "構成員に刺殺された。")
+    ledger = [dict(LEDGER[0], label="S1", language="ja", suspicious=False, markdown=source, title="日本共産党")]
+    draft = ("## 結論\n\n日本共産党系の国会議員は、1927年の第16回衆議院議員総選挙で徳田球一、山本懸蔵をはじめとする約28万人の"
+             "党員を抱え、西側諸国で最大規模の共産党となっている。また同年、山本宣治は右翼団体構成員に刺殺された[S1]。\n")
+    question = "初めての日本共産党系の国会議員は誰か"
+    state = dict(_state(draft, language="ja"), documents=ledger, question=question, plan=[])
+    answer = (await _verify(state, _deps(FakeModel(), loops=0)[0]))["verification"]["annotated_draft"]
+    assert "同年、山本宣治" not in answer, answer
+    # The page's sentence on the question is quoted with the one that names who 彼 is.
+    assert "山本宣治が当選した。彼は非公式にではあるが" in answer, answer
+    # After the sentence that gives its year, it stays.
+    state["draft"] = ("## 結論\n\n1929年の四・一六事件と引き続く弾圧で約1,000人が検挙されて、日本共産党は多数の活動家を失った[S1]。"
+                      "また同年、山本宣治は右翼団体構成員に刺殺された[S1]。\n")
+    answer = (await _verify(state, _deps(FakeModel(), loops=0)[0]))["verification"]["annotated_draft"]
+    assert "また同年、山本宣治は右翼団体構成員に刺殺された" in answer, answer
+
+
 def test_a_statement_written_as_a_heading_is_no_heading():
     # JSQuAD v1.3 valid a4596p5q3 (`research bench jsquad --seed 85`), the real 1.5B model: a false statement
     # as a section's heading, 「## 585年にスエヴィ王国を滅ぼしたのはラオスのセタティラート王の時代でした。」, shown

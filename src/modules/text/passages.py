@@ -25,6 +25,7 @@ from research.modules.text.tokens import estimate_tokens, truncate_to_tokens
 from research.modules.text.analyser import index_terms, key_words, terms
 from research.modules.text.claims import sentence_spans
 from research.modules.text.index import TextIndex
+from research.modules.text.references import opens_pointing_back
 from research.modules.text.source_kind import authority, source_kind
 from research.modules.text.structure import leaves_the_question_open, states_an_aim
 
@@ -300,12 +301,20 @@ def _with_its_subject(sentence: str, document: dict[str, Any]) -> str:
     and that one names its topic: quoted alone, 「ニーダーザクセン州の州都である。」 said of what the
     question asks for nothing at all (JSQuAD v1.3 valid a29111p0q0, the real 1.5B model's answer
     to 「ニーダーザクセン州の州都は？」, its Summary's only quotation); the page's sentence before it
-    is 「ハノーファー（ ）は、ライネ川沿いにある北ドイツの主要都市のひとつ。」."""
-    if not leaves_its_subject_ja(sentence):
+    is 「ハノーファー（ ）は、ライネ川沿いにある北ドイツの主要都市のひとつ。」. Likewise where it opens
+    with a word for what the sentence before it named: «彼は非公式にではあるが共産党の推薦を受けており、初めての
+    「日本共産党系の国会議員」が誕生した。» names nobody without «総選挙では…山本宣治が当選した。» (JSQuAD, the
+    question 「初めての日本共産党系の国会議員は誰か」)."""
+    pointing = opens_pointing_back(sentence) or bool(_A_PERSON_BEFORE.match(sentence))
+    if not pointing and not leaves_its_subject_ja(sentence):
         return sentence
     for passage in source_passages(document):
         spans = [" ".join(passage[start:end].split()) for start, end in sentence_spans(passage)]
         for before, this in zip(spans, spans[1:]):
-            if this == sentence and _TOPIC_OR_SUBJECT_JA.match(before):
-                return f"{before}{sentence}"
+            if this == sentence and not before.startswith("#") and (pointing or _TOPIC_OR_SUBJECT_JA.match(before)):
+                return f"{before}{'' if re.search(r'[。．]$', before) else ' '}{sentence}"
     return sentence
+
+
+# A person named in the sentence before: "He …", "She …", 「彼は…」, 「彼女が…」.
+_A_PERSON_BEFORE = re.compile(r"^\W*(?:(?:he|she|his|her|him)\b|彼(?:女)?(?:ら)?[はがのを、])", re.IGNORECASE)
