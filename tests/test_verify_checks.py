@@ -547,3 +547,27 @@ def test_a_question_the_page_asks_does_not_support_its_answer():
     assert _outcome(claim, page) != "supported"
     assert _outcome("Improvement of motor function occurred in 21% after S + RT and 24% after RT [S1].", page) \
         == "supported"
+
+
+# JSQuAD v1.3 valid (`research bench jsquad --seed 85`), the real 1.5B model's answer to 「初めての日本共産党系の
+# 国会議員は誰か」: under its sub-question 「3. 日本共産党系の国会議員の出身地は？」 the line 「徳田球一：日本 [S1]」 was
+# supported, by the words 徳田球一 and 日本 alone: the page (quoted) names no one's birthplace.
+_JCP_PAGE = ("1927年の第16回衆議院議員総選挙では徳田球一、山本懸蔵をはじめとする何人かの党員が労農党から立候補し、"
+             "選挙戦のなかで「日本共産党」を名乗る印刷物を発行した。総選挙では労働農民党京都府連合会委員長の山本宣治が"
+             "当選した。")
+
+
+def test_a_label_line_is_read_with_the_relation_its_heading_asks_for():
+    index = EvidenceIndex([{"label": "S1", "status": "ok", "markdown": _JCP_PAGE}])
+    (line,) = split_claims("### 3. 日本共産党系の国会議員の出身地は？\n\n徳田球一：日本 [S1]\n")
+    assessed = assess_claim(line, index)
+    assert assessed.outcome != "supported" and "出身地" in assessed.checked_as, assessed
+    # The relation the page does say, read the same way, is supported.
+    (line,) = split_claims("### 日本共産党系の国会議員の所属政党は？\n\n山本宣治：労農党 [S1]\n")
+    page = "総選挙では労働農民党京都府連合会委員長の山本宣治が当選した。山本宣治の所属政党は労農党であった。"
+    assert assess_claim(line, EvidenceIndex([{"label": "S1", "status": "ok", "markdown": page}])).outcome == "supported"
+    # English: "Tokuda Kyuichi: Japan" under "What is the birthplace of …?", against a page without one.
+    (line,) = split_claims("### What is the birthplace of the members?\n\nKyuichi Tokuda: Japan [S1]\n")
+    english = EvidenceIndex([{"label": "S1", "status": "ok", "markdown":
+                              "In the 1927 election Kyuichi Tokuda of Japan stood as a candidate of the Labour-Farmer Party."}])
+    assert assess_claim(line, english).outcome != "supported"

@@ -166,7 +166,8 @@ class ClaimVerdict(StateModel):
     removed_reason: str | None = None  # ... and why (answer.REMOVED_*)
     contested_by: str | None = None  # another read source gives another value (the report's note)
     # A claim in another language than its sources: the model's translation into theirs, which
-    # the checks read in its place (nodes/verification.check_across_languages).
+    # the checks read in its place (nodes/verification.check_across_languages); a label line
+    # («徳田球一：日本»): the sentence its heading makes of it (text/evidence.py).
     checked_as: str = ""
 
     @computed_field  # type: ignore[prop-decorator]

@@ -585,7 +585,8 @@ class Assessment:
     # the same kind there, so a caller can correct "11444" to "11434" from the passage.
     passage_value: str | None = None
     # A claim in another language than its sources: the translation into theirs that was checked
-    # in its place (nodes/verification.check_across_languages); "" where the claim itself was.
+    # in its place (nodes/verification.check_across_languages); a label line, the sentence its
+    # heading makes of it (``_with_its_heading_relation``); "" where the claim itself was.
     checked_as: str = ""
 
 
@@ -684,13 +685,57 @@ def _assemble(wanted: frozenset[str], passages: list[Passage], index: EvidenceIn
     return chosen
 
 
+# A line that pairs a name with a value, «徳田球一：日本», "Kyuichi Tokuda: Japan": it says what its
+# heading asks of the name, no more.
+_LABEL_LINE = re.compile(r"^(?P<name>[^:：。.!?！？\s][^:：。!?！？]{0,30}?)\s*[:：]\s*(?P<value>[^:：。!?！？]{1,40}?)\s*[。.]?$")
+# What a sub-question heading asks of each name: 「…の出身地は？」, 「…の任期はいつですか？」, "What is the
+# birthplace of …?", "What are the main products of …?".
+_RELATION_ASKED_JA = re.compile(
+    r"の(?P<relation>[^の、。\s？?は]{1,12})(?:とは|は)(?:何|なに|どこ|誰|だれ|いつ|いくつ|どれ)?(?:ですか|でしょうか|か)?\s*[？?]\s*$")
+_RELATION_ASKED_EN = re.compile(
+    r"^(?:\d+[.)]\s*)?(?:what|which|where|who|when)\s+(?:is|are|was|were)\s+(?:the\s+)?"
+    r"(?P<relation>[a-z][a-z -]{1,30}?)\s+of\b.*\?\s*$", re.IGNORECASE)
+
+
+def _with_its_heading_relation(claim: Claim) -> Claim | None:
+    """A label line under a heading that asks a relation, as the sentence it stands for: 「徳田球一：
+    日本」 under 「3. 日本共産党系の国会議員の出身地は？」 says 「徳田球一の出身地は日本」, which a page
+    that names both and no birthplace does not (JSQuAD, the real 1.5B model: it was "supported" by
+    the two words alone). None for any other claim, or a line that names the relation itself."""
+    line = _LABEL_LINE.match(claim.plain.strip())
+    if line is None or not claim.section:
+        return None
+    name, value = line.group("name").strip(), line.group("value").strip()
+    asked_ja, asked_en = _RELATION_ASKED_JA.search(claim.section), _RELATION_ASKED_EN.match(claim.section.strip())
+    if asked_ja is not None:
+        relation = asked_ja.group("relation")
+        sentence = f"{name}の{relation}は{value}。"
+    elif asked_en is not None:
+        relation = asked_en.group("relation").strip()
+        sentence = f"The {relation} of {name} is {value}."
+    else:
+        return None
+    if relation.lower() in claim.plain.lower():
+        return None
+    cites = "".join(f"[{label}]" for label in claim.citations)
+    return replace(claim, text=f"{sentence}{cites}", plain=sentence)
+
+
 def assess_claim(claim: Claim, index: EvidenceIndex) -> Assessment:
     """Run the cheap checks on one claim against the documents it cites.
 
     A claim that cites nothing is checked against every source, so the verifier can still
     point to a source for it (or flag it). A claim whose citations are all invalid is
-    unsupported whatever it says: the model pointed at nothing.
+    unsupported whatever it says: the model pointed at nothing. A label line is read as the
+    sentence its heading makes of it (``_with_its_heading_relation``).
     """
+    as_said = _with_its_heading_relation(claim)
+    if as_said is not None:
+        return replace(_assess_claim(as_said, index), checked_as=as_said.plain)
+    return _assess_claim(claim, index)
+
+
+def _assess_claim(claim: Claim, index: EvidenceIndex) -> Assessment:
     valid = [label for label in claim.citations if index.is_valid(label)]
     invalid = [label for label in claim.citations if not index.is_valid(label)]
     if claim.citations and not valid:

@@ -136,7 +136,9 @@ class SentenceVerdict(BaseModel):
     source: str | None = Field(default=None, description="label of the source the evidence is from")
     reason: str = ""
     checked_as: str = Field(default="", description="a sentence in another language than its sources: the "
-                                                    "translation into theirs that was checked in its place")
+                                                    "translation into theirs that was checked in its place; a "
+                                                    "label line ('Name: value'): the sentence its heading makes "
+                                                    "of it")
 
 
 class VerifiedSource(BaseModel):
