@@ -1642,6 +1642,17 @@ async def test_a_sentence_that_points_back_past_a_connective_goes_when_the_one_b
     assert "また同年、山本宣治は右翼団体構成員に刺殺された" in answer, answer
 
 
+async def test_a_paragraph_the_model_opened_with_a_space_opens_without_one():
+    # JSQuAD v1.3 valid a22392p11q0 (`research bench jsquad --seed 89`), the real 1.5B model: its Summary opened
+    # " Architect の概念が日本に輸入されたのは明治時代以降。", and the report's Summary then opened with a space,
+    # before the line that quotes the page (shown as such in report.md and the PDF).
+    ledger = [dict(LEDGER[0], suspicious=False)]
+    draft = "## 結論\n\n 富士山の標高は3,776メートルである[S1]。\n"
+    state = dict(_state(draft, language="ja"), documents=ledger, question="富士山の標高は？", plan=[])
+    answer = (await _verify(state, _deps(FakeModel(), loops=0)[0]))["verification"]["annotated_draft"]
+    assert "\n富士山の標高は3,776メートルである[S1]。" in answer and "\n 富士山" not in answer, answer
+
+
 def test_a_statement_written_as_a_heading_is_no_heading():
     # JSQuAD v1.3 valid a4596p5q3 (`research bench jsquad --seed 85`), the real 1.5B model: a false statement
     # as a section's heading, 「## 585年にスエヴィ王国を滅ぼしたのはラオスのセタティラート王の時代でした。」, shown

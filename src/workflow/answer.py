@@ -1360,6 +1360,11 @@ def _join_section(lines: list[str], key: str, more: list[str]) -> None:
 _A_SENTENCE_AS_TITLE = re.compile(r"(?:[。．]|(?<=[A-Za-z0-9)”\"'])\.)\s*$")
 
 
+# Up to three spaces before a paragraph's first word (four would make it code; a list item, a quote or
+# a table row keeps its place).
+_OPENED_WITH_A_SPACE = re.compile(r"^ {1,3}(?![\s\-*+>|#`~]|\d+[.)])")
+
+
 def _tidy_sections(text: str, language: Language, sub_questions: list[str], *, summary_empty: bool,
                    document_titles: Iterable[str] = ()) -> tuple[str, list[str]]:
     """Headings without placeholders, empty list items gone, a section left empty either
@@ -1442,6 +1447,10 @@ def _tidy_sections(text: str, language: Language, sub_questions: list[str], *, s
             line = f"{numbered.group(1)}{counts[depth]}{numbered.group(3)}{line[numbered.end():]}"
         elif line.strip() and not line.startswith((" ", "\t")):
             counts = {}  # a paragraph between two lists: the next one starts at 1
+        elif _OPENED_WITH_A_SPACE.match(line) and (not target or not target[-1].strip() or _HEADING_LINE.match(target[-1])):
+            # A paragraph the model opened with a space or two (" Architect の概念が…", the real 1.5B model):
+            # Markdown reads past them, report.md and the PDF's line did not.
+            line, counts = line.lstrip(" "), {}
         target.append(line.rstrip())
     for key, lines_of in moved.items():
         _join_section(cleaned, key, lines_of)
