@@ -1653,6 +1653,42 @@ async def test_a_paragraph_the_model_opened_with_a_space_opens_without_one():
     assert "\n富士山の標高は3,776メートルである[S1]。" in answer and "\n 富士山" not in answer, answer
 
 
+async def test_an_example_s_sentence_is_checked_without_its_for_example_and_leads_without_it():
+    # JSQuAD v1.3 valid (`research bench jsquad --seed 92`), the real 1.5B model on 「ラオス人民革命党が掲げる主義は
+    # 何か？」: 「例えば、マルクス・レーニン主義を掲げるラオス人民革命党による社会主義国型の一党制が敷かれている。」 is the
+    # page's sentence with 例えば before it; it stayed "not checked" (例えば its one missing term) and the Summary said
+    # the sources did not answer. The page's sentences, quoted.
+    source = ("憲法の前文で「人民民主主義」を謳い、第3条では「ラオス人民革命党を主軸とする政治制度」と規定されているなど、"
+              "マルクス・レーニン主義を掲げるラオス人民革命党による社会主義国型の一党制が敷かれている。政府の政策決定は、"
+              "9人で構成される党の政治局と、49人で構成される党の中央委員会において決定される。")
+    ledger = [dict(LEDGER[0], label="S1", language="ja", suspicious=False, markdown=source, title="ラオス")]
+    draft = ("## 結論\n\nラオス人民革命党が掲げる主義は、一党独裁体制で、政治、社会、哲学など多方面で深刻な政治理念を持っています。\n\n"
+             "## 1. ラオス人民革命党がどのような哲学や理念を持っていますか？\n\nラオス人民革命党が哲学や理念を持っています。"
+             "例えば、マルクス・レーニン主義を掲げるラオス人民革命党による社会主義国型の一党制が敷かれている[S1]。\n")
+    state = dict(_state(draft, language="ja"), documents=ledger, question="ラオス人民革命党が掲げる主義は何か？", plan=[])
+    answer = (await _verify(state, _deps(FakeModel(), loops=0)[0]))["verification"]["annotated_draft"]
+    summary = answer.split("## 結論", 1)[1].split("##", 1)[0].strip()
+    assert summary.startswith("マルクス・レーニン主義を掲げるラオス人民革命党による社会主義国型の一党制が敷かれている[S1]"), answer
+
+
+async def test_the_latter_goes_when_the_sentence_that_named_the_pair_went():
+    # JSQuAD v1.3 valid (`research bench jsquad --seed 92`), the real 1.5B model on 「打楽器のみで構成される例は。」:
+    # 「打楽器には明確な音高を持つものと持たないものとがある。」 went as off the question, and 「後者はリズムを奏でる。
+    # 前者はリズムだけではなく…」 stayed, supported, 後者 and 前者 naming nothing. The page's sentences, quoted.
+    source = ("打楽器には明確な音高を持つものと持たないものとがある。後者はリズムを奏でる。前者はリズムだけではなく、"
+              "単音の演奏により旋律を奏でたり、和音の演奏による和声も奏でたりする。")
+    ledger = [dict(LEDGER[0], label="S1", language="ja", suspicious=False, markdown=source, title="打楽器")]
+    draft = ("## 結論\n\n打楽器の演奏方法は様々です。\n\n## 調査結果\n\n打楽器は3000年前にエジプトで生まれた[S1]。後者はリズムを奏でる[S1]。"
+             "前者はリズムだけではなく、単音の演奏により旋律を奏でたり、和音の演奏による和声も奏でたりする[S1]。\n")
+    state = dict(_state(draft, language="ja"), documents=ledger, question="打楽器の演奏方法は？", plan=[])
+    answer = (await _verify(state, _deps(FakeModel(), loops=0)[0]))["verification"]["annotated_draft"]
+    assert "後者" not in answer and "前者" not in answer, answer
+    # After the sentence that names the pair, both stay.
+    state["draft"] = ("## 結論\n\n打楽器には明確な音高を持つものと持たないものとがある[S1]。後者はリズムを奏でる[S1]。\n")
+    answer = (await _verify(state, _deps(FakeModel(), loops=0)[0]))["verification"]["annotated_draft"]
+    assert "後者はリズムを奏でる[S1]" in answer, answer
+
+
 def test_a_statement_written_as_a_heading_is_no_heading():
     # JSQuAD v1.3 valid a4596p5q3 (`research bench jsquad --seed 85`), the real 1.5B model: a false statement
     # as a section's heading, 「## 585年にスエヴィ王国を滅ぼしたのはラオスのセタティラート王の時代でした。」, shown

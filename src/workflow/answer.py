@@ -34,7 +34,7 @@ from research.modules.text.disagreements import attribute_words, attributes_name
 from research.modules.text.questions import answer_word, answers_another_question, answers_the_other_way, is_yes_no
 from research.modules.text.questions import asks_for_a_name_or_value
 from research.modules.text.passages import SourceSentence, leaves_its_subject_ja
-from research.modules.text.references import dated_by_the_sentence_before, opens_pointing_back, without_leading_connective
+from research.modules.text.references import opens_pointing_back, rests_on_the_sentence_before, without_leading_connective
 from research.modules.text.structure import leaves_the_question_open
 from research.modules.text.injection import addresses_reader
 from research.modules.text.language_check import is_wrong_language
@@ -895,15 +895,16 @@ def _keep_what_the_verdicts_let_stand(edits: _Edits, *, valid: set[str], languag
         if decision is not None:
             edits.drop(start, decision, verdict)
             continue
-        if ((language == "ja" and leaves_its_subject_ja(plain)) or dated_by_the_sentence_before(plain)) \
+        if ((language == "ja" and leaves_its_subject_ja(plain)) or rests_on_the_sentence_before(plain)) \
                 and _after_one_taken_out(edits, start):
-            # A sentence that leaves its subject, or its date, to the one before it, which went: alone it
-            # says nothing of anything, and after another it is dated by that one. 「主軸に対して45°または
+            # A sentence that leaves its subject, its date or its pair to the one before it, which went: alone
+            # it says nothing of anything, and after another it is read with that one's. 「主軸に対して45°または
             # 135°傾いた面となる。」 after the real 1.5B model's 「最大せん断応力τmaxは、主軸に対して…」 (not
             # checked, taken out) led its Summary as supported (JSQuAD v1.3 valid a20898p14q1, `research
             # bench jsquad --seed 85`); so did 「また同年、山本宣治は…刺殺された。」, the sentence that gave its
-            # year (1929) taken out. ("Its …" after a sentence taken out stays: a pronoun speaks of the
-            # paragraph's subject, which the sentences kept still name.)
+            # year (1929) taken out, and 「後者はリズムを奏でる。」 after 「打楽器には明確な音高を持つものと持たない
+            # ものとがある。」 went as off the question (`--seed 92`). ("Its …" after a sentence taken out
+            # stays: a pronoun speaks of the paragraph's subject, which the sentences kept still name.)
             edits.drop(start, REMOVED_NOT_A_CLAIM, verdict)
             continue
         seen.add(key)
@@ -1005,7 +1006,9 @@ def _fill_the_empty_summary(edits: _Edits, question: str = "") -> tuple[list[int
     if len(by_section[donor_section]) == 1:
         edits.answered.add(_heading_key(donor_section))
     first = edits.summary()[0]
-    edits.replacement[first], edits.replacement[donor] = edits.replacement[donor], ""
+    # Moved to the front, it follows no sentence: 「例えば、マルクス・レーニン主義を掲げる…」 opened the real
+    # 1.5B model's Summary so (JSQuAD, `research bench jsquad --seed 92`).
+    edits.replacement[first], edits.replacement[donor] = without_leading_connective(edits.replacement[donor]), ""
     edits.status[first] = "supported"
     return [first], True
 

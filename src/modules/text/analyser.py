@@ -51,7 +51,11 @@ _WEAK_JA = frozenset("する ある いる なる れる られる こと もの
                      # how a phrase is joined, not what it says. A passage saying 「2020年の人口」 need
                      # not say the claim's 「2020年における」 (於く was a missing term of the real model's
                      # 「日本共産党において…支部は「職場支部」です」).
-                     + "於く 因る 依る 対する 関する 就く つく".split())
+                     + "於く 因る 依る 対する 関する 就く つく".split()
+                     # Words that introduce an example or stress one: 「例えば、マルクス・レーニン主義を掲げる…」 is
+                     # the page's sentence with one word before it (the real 1.5B model, JSQuAD, `research bench
+                     # jsquad --seed 92`), and 例えば was its one missing term.
+                     + "例えば 例へば 特に 実際".split())
 # Nouns that frame an answer rather than state a fact (「理由は以下の通り」, 「主な特徴」): no source
 # need contain them, so they are not compared.
 _FRAMING_JA = frozenset("理由 場合 方法 特徴 以下 以上 一方 様々 主 点 面 具体 例 詳細 概要 要点 ポイント".split())

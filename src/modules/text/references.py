@@ -68,7 +68,7 @@ def named_reference(sentence: str, before: str) -> str | None:
 _OPENS_POINTING_BACK = re.compile(
     r"^\W*(?:this|that|these|those|it|its|they|their|such|the latter|the former)\b"
     r"|^\W*(?:(?:また|さらに|そして|なお|しかし|一方)[、,]?\s*)?(?:これ|それ|この|その|これら|それら|こうした|そうした"
-    r"|同(?:社|氏|年|様|日|月|時期|党|国|市|町|村|県|州|校|大学|書|紙|誌|局|作|曲|番組|政権|選挙))", re.IGNORECASE)
+    r"|同(?:社|氏|年|様|日|月|時期|党|国|市|町|村|県|州|校|大学|書|紙|誌|局|作|曲|番組|政権|選挙)|前者|後者)", re.IGNORECASE)
 
 
 def opens_pointing_back(sentence: str) -> bool:
@@ -79,19 +79,22 @@ def opens_pointing_back(sentence: str) -> bool:
     return bool(_OPENS_POINTING_BACK.match(sentence) or _OPENS_POINTING_BACK.match(without_leading_connective(sentence)))
 
 
-# A date that is the one the sentence before gave: "That year, …", "The following year …", "Later
-# that month", 「同年」, 「翌年」, 「その後」, 「同じ日に」. Read after an opening connective («また同年、…»).
-_DATED_BY_THE_ONE_BEFORE = re.compile(
+# What only the sentence before it gives: its date ("That year, …", "The following year …", 「同年」,
+# 「翌年」, 「その後」) or its pair ("The latter …", 「後者は…」, 「前者は…」). Read after an opening
+# connective too («また同年、…»).
+_RESTS_ON_THE_ONE_BEFORE = re.compile(
     r"^\W*(?:(?:later|earlier|early|in|on|by|during)\s+)?(?:that|the same|the following|the next|the previous)\s+"
     r"(?:year|month|day|week|decade|spring|summer|autumn|fall|winter)\b"
-    r"|^\W*(?:(?:また|さらに|そして|なお|しかし|一方)[、,]?\s*)?(?:同(?:年|月|日|時期|年度)|翌(?:年|月|日|年度)|前年|その(?:後|年|日|月|翌年|前年)|同じ(?:年|日|月))",
+    r"|^\W*the\s+(?:former|latter)\b"
+    r"|^\W*(?:(?:また|さらに|そして|なお|しかし|一方)[、,]?\s*)?(?:同(?:年|月|日|時期|年度)|翌(?:年|月|日|年度)|前年"
+    r"|その(?:後|年|日|月|翌年|前年)|同じ(?:年|日|月)|前者|後者)",
     re.IGNORECASE)
 
 
-def dated_by_the_sentence_before(sentence: str) -> bool:
-    """Whether ``sentence`` opens with a date that is the one the sentence before it gave: after
-    another sentence it says its words of that one's date."""
-    return any(_DATED_BY_THE_ONE_BEFORE.match(text) for text in (sentence, without_leading_connective(sentence)))
+def rests_on_the_sentence_before(sentence: str) -> bool:
+    """Whether ``sentence`` opens with what only the sentence before it gives, a date or one of a
+    pair: after another sentence it says its words of that one's."""
+    return any(_RESTS_ON_THE_ONE_BEFORE.match(text) for text in (sentence, without_leading_connective(sentence)))
 
 
 # A connective that opens a sentence: "However,", 「しかし、」.
