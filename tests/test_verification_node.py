@@ -1689,6 +1689,27 @@ async def test_the_latter_goes_when_the_sentence_that_named_the_pair_went():
     assert "後者はリズムを奏でる[S1]" in answer, answer
 
 
+async def test_a_chinese_character_in_a_japanese_name_gets_the_page_kanji_and_is_checked_again():
+    # JSQuAD v1.3 valid a8874p3q0 (「豊岡市の年間の平均降雪量は。」, `research bench jsquad --seed 92`), the real
+    # 1.5B model's answer: 「丰岡市の年間平均降雪量は312cmである。」 writes 豊 as the Chinese 丰, which no Japanese
+    # text has; the sentence was taken out (丰岡 not on the page) and the Summary said the sources did not answer.
+    source = ("豊岡市は内陸に位置することから年間平均降雪量は312cmであり、新潟市（217cm）、金沢市（281cm）や福井市"
+              "（286cm）といった北信越の都市を上回る西日本屈指の豪雪都市でもある。")
+    ledger = [dict(LEDGER[0], label="S1", language="ja", suspicious=False, title="豊岡市", markdown=source)]
+    draft = "## 結論\n\n丰岡市の年間平均降雪量は312cmである[S1]。\n"
+    asked = {"question": "豊岡市の年間の平均降雪量は。", "plan": []}
+    verification = (await _verify(dict(_state(draft, language="ja"), documents=ledger, **asked),
+                                  _deps(FakeModel(), loops=0)[0]))["verification"]
+    answer = verification["annotated_draft"]
+    assert "豊岡市の年間平均降雪量は312cmである[S1]。" in answer and "丰" not in answer, answer
+    (correction,) = verification["summary"]["corrected"]
+    assert (correction["value"], correction["source_value"]) == ("丰岡", "豊岡"), correction
+    # Only a character Japanese does not write is read as a misspelling (岡 and 豊 are Japanese; 丰, 这 are not).
+    from research.nodes.verification import respelt_name, written_in_japanese
+    assert written_in_japanese("豊") and written_in_japanese("岡") and not written_in_japanese("丰")
+    assert respelt_name("福岡市の年間平均降雪量", ["福岡"], [source]) == (None, None)
+
+
 def test_a_statement_written_as_a_heading_is_no_heading():
     # JSQuAD v1.3 valid a4596p5q3 (`research bench jsquad --seed 85`), the real 1.5B model: a false statement
     # as a section's heading, 「## 585年にスエヴィ王国を滅ぼしたのはラオスのセタティラート王の時代でした。」, shown
