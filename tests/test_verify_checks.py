@@ -571,3 +571,18 @@ def test_a_label_line_is_read_with_the_relation_its_heading_asks_for():
     english = EvidenceIndex([{"label": "S1", "status": "ok", "markdown":
                               "In the 1927 election Kyuichi Tokuda of Japan stood as a candidate of the Labour-Farmer Party."}])
     assert assess_claim(line, english).outcome != "supported"
+
+
+# PubMedQA 23228527 (`research bench pubmedqa --seed 91`), the real 1.5B model: the page's result sentence, with "For
+# example, a study by S1 found that" before it, stayed "not checked" (the words "example" and "S1" missing).
+_MUSIC_RESULT = ("The purpose of this study was to explore the influence of music on stress in a sample of patients over the "
+                 "duration of ventilatory support.\n\nControlling for illness severity, gender, and baseline UFC (29-45 mg/day), mixed models analysis revealed "
+                 "no significant differences among groups in UFC over the course of ventilatory support.")
+
+
+def test_an_example_s_connective_and_a_source_s_label_are_no_words_a_page_must_hold():
+    said = "mixed models analysis revealed no significant differences among groups in UFC over the course of ventilatory support [S1]."
+    assert _outcome(f"For example, a study by S1 found that {said}", _MUSIC_RESULT) == "supported"
+    assert _outcome(f"Also, {said[0].upper()}{said[1:]}", _MUSIC_RESULT) == "supported"
+    # A label of no source read is a word like any other.
+    assert _outcome(f"For example, a study by S7 found that {said}", _MUSIC_RESULT) != "supported"

@@ -71,7 +71,7 @@ from research.modules.text.structure import (
     read_japanese,
     stance_problem,
 )
-from research.modules.text.references import without_leading_connective
+from research.modules.text.references import without_adding_connective, without_leading_connective
 from research.modules.text.value_binding import Binding, Sentence, bind_values
 from research.state.models import CONTRADICTING_REASONS
 
@@ -937,17 +937,24 @@ def _without_references(text: str, titles: Sequence[str] = ()) -> str:
     return text
 
 
+_LABEL_AS_A_WORD = re.compile(r"(?<![\w-])S\d{1,3}(?![\w-])")
+
+
 def _read_evidence(claim: Claim, index: EvidenceIndex, labels: list[str]) -> ClaimEvidence:
     """The passages of the cited sources that say most of what the claim says, and which of
     its words and figures they hold. A yes or a no the sentence opens with ("No. The default
     build still has the GIL") is the answer it gives, not a denial of what follows: it is read
     without it, and stands or falls with the rest (workflow/answer.py)."""
     opened = answer_word(claim.plain)
-    said = opened[2] if opened else claim.plain
+    said = without_adding_connective(opened[2] if opened else claim.plain)
     claim_language = detect_language(said)
     cross_language = all(index.sources[label].language != claim_language for label in labels)
     words, key = _claim_terms(said)
-    words, key = words - index.framing, key - index.framing
+    # The label of a source read, written as a word ("a study by S1 found that …", the real 1.5B
+    # model on PubMedQA 23228527), names the source, not something its page must say.
+    named_sources = frozenset(word.group(0).lower() for word in _LABEL_AS_A_WORD.finditer(said)
+                              if word.group(0).upper() in index.sources)
+    words, key = words - index.framing - named_sources, key - index.framing - named_sources
     named = [index.numbered_titles[label] for label in labels if label in index.numbered_titles]
     mentions = extract_numbers(_without_references(said, named))
     wanted = words | frozenset("#" + v for m in mentions for v in m.values)

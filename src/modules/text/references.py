@@ -112,3 +112,16 @@ def without_leading_connective(text: str) -> str:
         return text
     rest = text[match.end():]
     return match.group("lead") + (rest[:1].upper() + rest[1:] if rest[:1].isascii() else rest)
+
+
+# A connective that adds a statement or gives an example, and says nothing a page must hold: "For
+# example, a study … found that …", "Also, …". Not "Therefore" or "However": a link of cause or of
+# contrast is part of what a sentence claims.
+_ADDING = re.compile(r"^\s*(?:also|additionally|moreover|furthermore|in addition|for example|for instance|in particular)"
+                     r"\s*,?\s+(?=[A-Za-z0-9\"“(])", re.IGNORECASE)
+
+
+def without_adding_connective(text: str) -> str:
+    """``text`` without an opening "For example," or "Also,", as it is checked."""
+    match = _ADDING.match(text)
+    return text if match is None else text[match.end():]
