@@ -249,7 +249,7 @@ class Topic:
         question_terms = frozenset(_asked_terms(texts[0]) - _GENERIC_TERMS) if texts else frozenset()
         topic = cls(frozenset(wanted - _GENERIC_TERMS), frozenset(names - _GENERIC_TERMS), read, subject=subject,
                     asks_what_it_is=any(_asks_what(text, subject) for text in texts), question_terms=question_terms)
-        if not topic.names and len(read) >= 2:
+        if len(read) >= 2:
             pages = [topic._words(text)[0] for text in read.values()]
             held = {term: sum(1 for words in pages if term in words) for term in question_terms - subject}
             fewest = min((n for n in held.values() if n), default=0)
@@ -319,7 +319,12 @@ class Topic:
                 # The question's own terms: a sub-question's 「主な言語は？」 made the Laos page's
                 # sentence on Lao and Thai (語, 言語) on topic for 「エチオピアの事実上の公用語は」
                 # (JSQuAD a1889068p0q0, the real 1.5B model).
-                return len(self.telling(claim.plain) & (self.question_terms or self.terms)) >= _TELLING_ENOUGH
+                # And its page must be about the question: PubMedQA 27146470 with the real 1.5B model, "Are
+                # tuberculosis patients adherent to prescribed treatments in China?", kept as its whole Summary
+                # another study's "Adherence to treatment recommendations was not significantly different from
+                # that to a repeated Pap smear", whose page (on colposcopy) names neither tuberculosis nor China.
+                return len(self.telling(claim.plain) & (self.question_terms or self.terms)) >= _TELLING_ENOUGH \
+                    and (not cited or any(self._holds_half(text) and self._tells_it_apart(text) for text in cited))
         comparable = {term for term in self.terms if _script(term) in _scripts(claim.plain)}
         if not comparable:
             return True  # nothing in the claim's script to compare with: never guess
