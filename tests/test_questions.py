@@ -116,6 +116,12 @@ def test_a_yes_or_no_the_rest_of_its_sentence_answers_the_other_way(question, se
     ("量子ビットとは何か", "ja", False),
     ("富士山が静かな理由は？", "ja", False),
     ("日本の再生可能エネルギーの内訳は？", "ja", False),
+    # 何 before the noun it asks the name of (JSQuAD v1.3 valid a13221p19q4, `research bench jsquad --seed 91`).
+    ("ムビンダからガボンのモアンダまでは1959年に世界最長のロープウェイである何ロープウェイが開通している？", "ja", True),
+    ("コンゴ共和国の公用語は何語か", "ja", True),
+    ("富士山は何県にあるか", "ja", True),
+    ("なぜ何もしなかったのか", "ja", False),
+    ("何故富士山は高いのか", "ja", False),
     ("Who designed the headquarters?", "en", True),
     ("Which port does Ollama listen on locally?", "en", True),
     ("What is the name of the designer?", "en", True),

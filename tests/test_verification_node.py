@@ -1737,6 +1737,29 @@ async def test_a_chinese_character_in_a_japanese_name_gets_the_page_kanji_and_is
     assert respelt_name("福岡市の年間平均降雪量", ["福岡"], [source]) == (None, None)
 
 
+async def test_a_question_that_asks_which_ropeway_gets_the_page_sentence_that_names_it():
+    # JSQuAD v1.3 valid a13221p19q4 (`research bench jsquad --seed 91`), the real 1.5B model: to 「…世界最長のロープウェイで
+    # ある何ロープウェイが開通している？」 its Summary's sentence naming COMILOGロープウェイ was not checked, and the one
+    # left, 「COMILOG支線も同時に廃止される予定であったが…」, led as if it answered. The page's sentences, quoted.
+    source = ("ムビンダからガボンのモアンダまでは1959年に世界最長のロープウェイであるCOMILOGロープウェイが開通しており、この支線の"
+              "建設によってモアンダ鉱山のマンガン輸送ルートが確立し、ポワントノワール港の重要取扱品となったが、1986年にトラン"
+              "スガボン鉄道がモアンダまで開通するとマンガンはガボン国内を輸送されることとなり、ロープウェイは廃止された。"
+              "COMILOG支線も同時に廃止される予定であったが、沿線の木材輸送需要が大きかったため存続することになり、2009年以降は"
+              "鉄鉱石輸送も加わることとなった。")
+    ledger = [dict(LEDGER[0], label="S1", language="ja", suspicious=False, markdown=source, title="コンゴ共和国")]
+    draft = ("## 結論\n\nモアンダ鉱山のマンガン輸送ルートは、1959年に世界最長のロープウェイであるCOMILOGロープウェイが開通し、この支線の"
+             "建設によってモアンダ鉱山のマンガン輸送ルートが確立し、ポワントノワール港の重要取扱品となったが、1986年にトランスガボン"
+             "鉄道がモアンダまで開通するとマンガンはガボン国内を輸送することとなり、ロープウェイは廃止された[S1]。"
+             "COMILOG支線も同時に廃止される予定であったが、沿線の木材輸送需要が大きかったため存続することになり、2009年以降は"
+             "鉄鉱石輸送も加わることとなった[S1]。\n")
+    question = "ムビンダからガボンのモアンダまでは1959年に世界最長のロープウェイである何ロープウェイが開通している？"
+    judge = JudgeBatch(verdicts=[JudgeVerdict(id=0, verdict="unsupported", confidence=0.6)])
+    state = dict(_state(draft, language="ja"), documents=ledger, question=question, plan=[])
+    answer = (await _verify(state, _deps(FakeModel(judge=judge), loops=0)[0]))["verification"]["annotated_draft"]
+    summary = answer.split("## 結論", 1)[1]
+    assert summary.index("COMILOGロープウェイが開通しており") < summary.index("COMILOG支線も同時に"), answer
+
+
 def test_a_statement_written_as_a_heading_is_no_heading():
     # JSQuAD v1.3 valid a4596p5q3 (`research bench jsquad --seed 85`), the real 1.5B model: a false statement
     # as a section's heading, 「## 585年にスエヴィ王国を滅ぼしたのはラオスのセタティラート王の時代でした。」, shown
