@@ -1760,6 +1760,32 @@ async def test_a_question_that_asks_which_ropeway_gets_the_page_sentence_that_na
     assert summary.index("COMILOGロープウェイが開通しており") < summary.index("COMILOG支線も同時に"), answer
 
 
+async def test_a_page_sentence_about_its_heading_s_country_is_not_said_of_another_country():
+    # JSQuAD v1.3 valid a59579p1q1 (「旧イギリス植民地であり、現在はイギリス連邦の一員である国は？」, `research bench jsquad
+    # --seed 93`), the real 1.5B model: the page «# ドミニカ国» opens «同国は旧イギリス植民地であり、現在はイギリス連邦の一員で
+    # ある。»; the model answered ポルトガル (another page's country) and copied the sentence under its own heading
+    # 「## ポルトガル」, where it was supported word for word, and the quotation named no country. The pages, quoted.
+    dominica = ("# ドミニカ国\n\n同国は旧イギリス植民地であり、現在はイギリス連邦の一員である。自然が豊かなこの島は、カリブ海に存在する"
+                "多種多様の植物が自生しており、「カリブ海の植物園」と呼ばれている。")
+    portugal = ("# ポルトガル\n\n1696年にブラジル南東部のミナスで金が発見され、ゴールドラッシュが発生したため、ポルトガルには多量の金が"
+                "流入した。")
+    ledger = [dict(LEDGER[0], label="S1", language="ja", suspicious=False, markdown=dominica, title="ドミニカ国"),
+              dict(LEDGER[0], label="S2", language="ja", suspicious=False, markdown=portugal, title="ポルトガル",
+                   url="https://example.jp/pt", canonical_url="https://example.jp/pt")]
+    draft = ("## 結論\n\n旧イギリス植民地であり、現在はイギリス連邦の一員である国はポルトガルです[S1]。\n\n## ポルトガル\n\n"
+             "同国は旧イギリス植民地であり、現在はイギリス連邦の一員である[S1]。1696年にブラジル南東部のミナスで金が発見され、"
+             "ゴールドラッシュが発生したため、ポルトガルには多量の金が流入した[S2]。\n")
+    question = "旧イギリス植民地であり、現在はイギリス連邦の一員である国は？"
+    state = dict(_state(draft, language="ja"), documents=ledger, question=question, plan=[])
+    answer = (await _verify(state, _deps(FakeModel(), loops=0)[0]))["verification"]["annotated_draft"]
+    assert "国はポルトガルです" not in answer and "\n同国は旧イギリス植民地" not in answer, answer
+    assert "«ドミニカ国：同国は旧イギリス植民地であり、現在はイギリス連邦の一員である。»" in answer, answer
+    # Under a heading that names the page's country, or after a sentence in its section, it is the page's sentence.
+    state["draft"] = "## 結論\n\nドミニカ国は島国である。\n\n## ドミニカ国\n\n同国は旧イギリス植民地であり、現在はイギリス連邦の一員である[S1]。\n"
+    answer = (await _verify(state, _deps(FakeModel(), loops=0)[0]))["verification"]["annotated_draft"]
+    assert "同国は旧イギリス植民地であり、現在はイギリス連邦の一員である[S1]。" in answer, answer
+
+
 def test_a_statement_written_as_a_heading_is_no_heading():
     # JSQuAD v1.3 valid a4596p5q3 (`research bench jsquad --seed 85`), the real 1.5B model: a false statement
     # as a section's heading, 「## 585年にスエヴィ王国を滅ぼしたのはラオスのセタティラート王の時代でした。」, shown

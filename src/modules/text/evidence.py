@@ -1627,12 +1627,14 @@ def topic_exchanged(read: ClaimEvidence) -> Finding | None:
     topic = _topic_terms_ja(read.claim) & read.words
     if not topic:
         return None
-    sentences = [p.text[a:b] for p in read.assembled for a, b in sentence_spans(p.text)]
-    best = max(sentences, key=lambda sentence: len(features(sentence) & read.words))
+    sentences = [(p, p.text[a:b]) for p in read.assembled for a, b in sentence_spans(p.text)]
+    where, best = max(sentences, key=lambda pair: len(features(pair[1]) & read.words))
     own = _topic_terms_ja(best)
     if not own:
         return None
     if not (own & read.words or topic & features(best)):
+        if _POINTING_TOPIC_JA.match(best.strip()) and topic <= where.headings:
+            return None  # 「同国は…」 under «# ドミニカ国» says it of ドミニカ国: the claim's topic
         return Finding("uncertain", "missing_term", 0.5, tuple(sorted(topic)))
     # One word of the topic exchanged for another: 「金属工業の中心地はアイントホーヘンとナイメーヘンである」
     # against 「機械工業の中心地はアイントホーヘンとナイメーヘンである。」 (JSQuAD, the real 1.5B model;
@@ -1751,11 +1753,28 @@ def topic_of_another(read: ClaimEvidence) -> Finding | None:
     if claim is None:
         return None
     written, topic, said = claim
-    if len(said) < _SAID_OF_TOPIC_AT_LEAST or _POINTING_TOPIC_JA.match(topic) \
-            or not any(source.holds_words([topic]) for source in read.cited):
+    if len(said) < _SAID_OF_TOPIC_AT_LEAST or _POINTING_TOPIC_JA.match(topic):
         return None
+    if not any(source.holds_words([topic]) for source in read.cited):
+        return _said_of_the_heading(read, topic, said, written)
     for passage, other, rest in _topics_said(read):
         if rest == said and topic not in other and other not in topic:
+            return Finding("unsupported", "said_of_another", 0.8, (written,), where=passage)
+    return None
+
+
+def _said_of_the_heading(read: ClaimEvidence, topic: str, said: str, written: str) -> Finding | None:
+    """(ja) A claim that says word for word what the first sentence under a heading says of 同国 (the
+    heading's thing), of a topic no cited page names: 「ポルトガルは旧イギリス植民地であり、現在はイギリス連邦の
+    一員である」 (the real 1.5B model's 「同国は…」 under its own heading 「ポルトガル」, nodes/verification.py)
+    against «同国は旧イギリス植民地であり、…» under «# ドミニカ国» (JSQuAD, `research bench jsquad --seed 93`)."""
+    own = _sentence_terms(topic)
+    for passage in read.assembled:
+        if not passage.headings or own & passage.headings:
+            continue
+        spans = sentence_spans(passage.text)
+        theirs = _topic_and_rest(passage.text[spans[0][0]:spans[0][1]]) if spans else None
+        if theirs is not None and theirs[1] and _POINTING_TOPIC_JA.match(theirs[1]) and theirs[2] == said:
             return Finding("unsupported", "said_of_another", 0.8, (written,), where=passage)
     return None
 
@@ -1784,6 +1803,18 @@ def name_given_to_another(read: ClaimEvidence) -> Finding | None:
             continue
         common = difflib.SequenceMatcher(a=described, b=rest, autojunk=False).find_longest_match(
             0, len(described), 0, len(rest))
+        if common.size >= _DESCRIBED_SAID_AT_LEAST * len(described):
+            return Finding("unsupported", "said_of_another", 0.8, (claim.group("name"),), where=passage)
+    # The page's sentence says it of 同国, its heading's thing: 「旧イギリス植民地であり、現在はイギリス連邦の一員である国
+    # はポルトガルです」 against «同国は旧イギリス植民地であり、…» under «# ドミニカ国» (JSQuAD, `--seed 93`).
+    for passage in read.assembled:
+        spans = sentence_spans(passage.text)
+        theirs = _topic_and_rest(passage.text[spans[0][0]:spans[0][1]]) if spans and passage.headings else None
+        if theirs is None or not theirs[1] or not _POINTING_TOPIC_JA.match(theirs[1]) \
+                or passage.headings & _sentence_terms(read.claim):
+            continue
+        common = difflib.SequenceMatcher(a=described, b=theirs[2], autojunk=False).find_longest_match(
+            0, len(described), 0, len(theirs[2]))
         if common.size >= _DESCRIBED_SAID_AT_LEAST * len(described):
             return Finding("unsupported", "said_of_another", 0.8, (claim.group("name"),), where=passage)
     return None

@@ -313,7 +313,33 @@ def _with_its_subject(sentence: str, document: dict[str, Any]) -> str:
         for before, this in zip(spans, spans[1:]):
             if this == sentence and not before.startswith("#") and (pointing or _TOPIC_OR_SUBJECT_JA.match(before)):
                 return f"{before}{'' if re.search(r'[。．]$', before) else ' '}{sentence}"
+    if pointing:
+        # The first sentence under a heading points at the heading: «同国は旧イギリス植民地であり、現在はイギリス連邦の
+        # 一員である。» under «# ドミニカ国» (JSQuAD, `research bench jsquad --seed 93`: quoted alone, it named no country,
+        # and the model's answer said Portugal).
+        heading = _heading_over(sentence, str(document.get("markdown") or ""))
+        if heading:
+            return f"{heading}{'：' if _JAPANESE.search(heading + sentence) else ': '}{sentence}"
     return sentence
+
+
+_JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
+
+
+def _heading_over(sentence: str, markdown: str) -> str:
+    """The heading right above the paragraph ``sentence`` opens on ``markdown``; "" where it opens none."""
+    heading = ""
+    for paragraph in re.split(r"\n\s*\n", markdown):
+        text = paragraph.strip()
+        if text.startswith("#") and "\n" not in text:
+            heading = text.lstrip("#").strip()
+            continue
+        flat = " ".join(text.split())
+        spans = sentence_spans(flat)
+        if spans and " ".join(flat[spans[0][0]:spans[0][1]].split()) == sentence:
+            return heading
+        heading = ""
+    return ""
 
 
 # A person named in the sentence before: "He …", "She …", 「彼は…」, 「彼女が…」.
