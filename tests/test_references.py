@@ -148,3 +148,32 @@ def test_the_sentence_of_the_sources_that_names_most_of_what_the_question_names(
 ])
 def test_a_sentence_that_reads_right_only_after_the_one_before_it(sentence, points_back):
     assert opens_pointing_back(sentence) is points_back
+
+
+# PubMedQA 19230985 (`research bench pubmedqa --seed 92`), the real 1.5B model's answer: the page's sentence on how
+# its cases were counted, under «## Study Design And Setting», was quoted as the sources' words on "Post-tonsillectomy
+# late haemorrhage: is it a preferably night-time event?", and stopped at «…(between 9.00 a.m.». Quoted from
+# ../shared/bench/pubmedqa/dev.json.
+_TONSILLECTOMY = (
+    "# PubMed 19230985\n\n## Study Design And Setting\n\nThis retrospective study was carried out in the Ear Nose Throat "
+    "(ENT) Unit of Giannina Gaslini Institute, Genoa, Italy on children operated for adenotonsillectomy (AT) or "
+    "tonsillectomy (T) between January 2003 and February 2008. We considered in the study all the post-tonsillectomy "
+    "late haemorrhages irrespective of their severity and for each case we evaluated whether they recurred in the "
+    "day-time (B) (between 9.00 a.m. and 9.00 p.m.) or in the night-time (A) (between 9.00 p.m. and 9.00 a.m.).\n\n"
+    "## Results\n\nWe noted that 42 episodes (71.2%) occurred in the night-time and 17 (28.8%) in the day-time.")
+
+
+def test_a_study_s_design_and_setting_is_no_answer_and_a_quotation_ends_where_a_sentence_does():
+    from research.modules.text.passages import sentence_on_the_question
+
+    question = "Post-tonsillectomy late haemorrhage: is it a preferably night-time event?"
+    found = sentence_on_the_question(question, [{"label": "S1", "markdown": _TONSILLECTOMY}])
+    assert found is None or "We considered in the study" not in found.text, found
+    # The same words under «## Results» are the study's own words on it.
+    results = _TONSILLECTOMY.replace("## Study Design And Setting", "## Results")
+    found = sentence_on_the_question(question, [{"label": "S1", "markdown": results}])
+    assert found is not None and found.text.startswith("We considered in the study"), found
+    from research.workflow.answer import _short_quote
+
+    quoted = _short_quote(found.text)
+    assert "9.00 a.m. and 9.00 p.m." in quoted and quoted.endswith("…"), quoted

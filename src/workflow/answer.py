@@ -1292,8 +1292,10 @@ def _short_quote(evidence: str) -> str:
     text = " ".join(evidence.split())
     if len(text) <= _QUOTE_CHARS:
         return text
-    cut = max(text.rfind(". ", 0, _QUOTE_CHARS), text.rfind("。", 0, _QUOTE_CHARS))
-    return text[:cut + 1] if cut > 40 else text[:_QUOTE_CHARS].rstrip() + "…"
+    # Where a sentence ends, as the claims are split: "9.00 a.m. and 9.00 p.m." ends none (PubMedQA 19230985,
+    # whose quotation stopped at «…(between 9.00 a.m.»).
+    cut = max((end for _, end in sentence_spans(text) if end <= _QUOTE_CHARS), default=0)
+    return text[:cut].rstrip() if cut > 40 else text[:_QUOTE_CHARS].rstrip() + "…"
 
 
 def _decide(claim: Claim, verdict: ClaimVerdict, topic: Topic | None, wrong_language: frozenset[str], *,

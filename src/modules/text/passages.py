@@ -224,11 +224,21 @@ def _a_list_of_terms(sentence: str) -> bool:
     return len(items) >= 4 and all(len(item.split()) <= 5 for item in items)
 
 
-# A study's section on what it did, not what it found: "Methods", "Materials and Methods",
-# "Patients and Methods", "Study design", 「方法」, 「対象と方法」.
-_METHODS_HEADING = re.compile(
-    r"^(?:(?:materials?|patients?|subjects?|participants?)\s+and\s+)?methods?$|^(?:study\s+)?design$|^methodology$"
-    r"|^(?:(?:対象|材料)と)?方法$", re.IGNORECASE)
+# A study's section on what it did, not what it found: "Methods", "Materials and Methods", "Patients and
+# Methods", "Study design", "Study Design And Setting" (PubMedQA 19230985: its sentence on how the cases were
+# counted was quoted as the sources' words on the question), "Design, Setting, and Participants", "Main
+# Outcome Measures", 「方法」, 「対象と方法」: a heading of such words only, one of them naming what was done.
+_METHOD_WORDS = frozenset("""methods method methodology design setting settings participants patients subjects
+    materials interventions intervention measurements measures procedures procedure""".split())
+_METHOD_HEADING_WORDS = _METHOD_WORDS | frozenset("and of the study main outcome outcomes experimental".split())
+_METHODS_HEADING_JA = re.compile(r"^(?:(?:対象|材料)と)?方法$")
+
+
+def _a_methods_heading(title: str) -> bool:
+    words = re.findall(r"[a-z]+", title.lower())
+    if words:
+        return all(word in _METHOD_HEADING_WORDS for word in words) and any(word in _METHOD_WORDS for word in words)
+    return bool(_METHODS_HEADING_JA.match(title.strip()))
 
 
 def _sentences_under_methods(markdown: str) -> set[str]:
@@ -238,7 +248,7 @@ def _sentences_under_methods(markdown: str) -> set[str]:
     for paragraph in re.split(r"\n\s*\n", markdown):
         text = paragraph.strip()
         if text.startswith("#"):
-            under = bool(_METHODS_HEADING.match(text.lstrip("#").strip().rstrip(":：")))
+            under = _a_methods_heading(text.split("\n", 1)[0].lstrip("#").strip().rstrip(":："))
             text = text.split("\n", 1)[1] if "\n" in text else ""
         if under and text:
             flat = " ".join(text.split())
