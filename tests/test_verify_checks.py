@@ -586,3 +586,18 @@ def test_an_example_s_connective_and_a_source_s_label_are_no_words_a_page_must_h
     assert _outcome(f"Also, {said[0].upper()}{said[1:]}", _MUSIC_RESULT) == "supported"
     # A label of no source read is a word like any other.
     assert _outcome(f"For example, a study by S7 found that {said}", _MUSIC_RESULT) != "supported"
+
+
+# JSQuAD v1.3 valid (「労働関係調整法がGHQの主導により公布されたのはいつ？」, `research bench jsquad --seed 94`), the real
+# 1.5B model's Summary: 「労働関係調整法がGHQの主導により公布されたのは1946年9月27日に施行された」 gives the day it was
+# promulgated as the day it came into force; the page (quoted) gives each its own day. It was supported.
+_LABOUR_LAW = "次いで労働関係調整法が、今度はGHQの主導により1946年9月27日に公布・同年10月13日から施行された。"
+
+
+def test_a_date_given_to_the_other_event_of_its_sentence_is_contradicted():
+    claim = "労働関係調整法がGHQの主導により公布されたのは1946年9月27日に施行された[S1]。"
+    assessed = _assessed(claim, _LABOUR_LAW)
+    assert assessed.outcome == "unsupported" and assessed.reason == "number_mismatch", assessed
+    # Each day with its own event is the page's.
+    assert _outcome("労働関係調整法は1946年9月27日に公布され、同年10月13日から施行された[S1]。", _LABOUR_LAW) == "supported"
+    assert _outcome("労働関係調整法は1946年10月13日から施行された[S1]。", _LABOUR_LAW) == "supported"
