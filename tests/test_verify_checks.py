@@ -528,6 +528,11 @@ def test_a_figure_the_page_gives_to_another_subject_in_a_sentence_of_the_same_sh
     assert (found.outcome, found.reason) == ("unsupported", "said_of_another")
     assert found.evidence.startswith("FM was present in 9/74")
     assert _assessed("Fatigue was present in 9/74 patients with pSS (12%) [S1].", _TWO_SUBJECTS).reason == "said_of_another"
+    # Said as what the study found (the same question again, `--seed 93`: supported, leading the Summary).
+    found = _assessed("The study also found that fatigue was present in 9/74 patients with pSS (12%), compared with "
+                      "11/216 lupus patients (5%), and in none of the patients with SLE/sSS [S1].", _TWO_SUBJECTS)
+    assert (found.outcome, found.reason) == ("unsupported", "said_of_another"), found
+    assert _outcome("The study found that FM was present in 9/74 patients with pSS (12%) [S1].", _TWO_SUBJECTS) != "unsupported"
     # Each subject with its own figures stands.
     assert _outcome("Fatigue was present in 7/13 (54%) patients with SLE/sSS [S1].", _TWO_SUBJECTS) == "supported"
     assert _outcome("FM was present in 9/74 patients with pSS (12%) [S1].", _TWO_SUBJECTS) == "supported"

@@ -2018,6 +2018,14 @@ def _said_of_another(read: ClaimEvidence, subject: frozenset[str], names: frozen
     return Finding("uncertain", "roles_unconfirmed") if said_of_another else None
 
 
+# "The study (also) found that …", "The study published in PubMed 11053064 found that …", "Our results showed …".
+_REPORTED_BY_A_STUDY_EN = re.compile(
+    r"^(?:the|this|our|a|one)\s+(?:[\w/-]+\s+){0,2}?(?:study|trial|analysis|authors?|researchers?|results?|data|review|"
+    r"survey|investigators?)\b(?:\s+(?:published\s+)?(?:in|by|of)\s+[\w\s./-]{1,40}?)?\s+(?:also\s+)?(?:found|showed|shows|"
+    r"reported|reports|demonstrated|demonstrates|revealed|reveals|indicated|indicates|noted|observed)\s+(?:that\s+)?",
+    re.IGNORECASE)
+
+
 def figure_of_a_parallel_subject(read: ClaimEvidence) -> Finding | None:
     """(en) A figure the claim gives its subject where the page gives it to another subject, in a
     sentence built like the one the page gives the claim's subject: "Fatigue is present in 7/13 (54%)
@@ -2029,7 +2037,10 @@ def figure_of_a_parallel_subject(read: ClaimEvidence) -> Finding | None:
     the page must say the claim's subject in a sentence of the same shape as the figure's."""
     if read.language != "en" or not read.mentions or not read.assembled:
         return None
-    split = _subject_of(read.claim.strip())
+    # Said as what a study found: "The study also found that fatigue was present in 9/74 patients with pSS (12%)
+    # …" (the real 1.5B model on PubMedQA 11053064 again, `research bench pubmedqa --seed 93`: the page's "FM
+    # was present in 9/74 …"), read from the subject of what it found.
+    split = _subject_of(_REPORTED_BY_A_STUDY_EN.sub("", read.claim.strip(), count=1))
     if split is None:
         return None
     subject = _sentence_terms(split[0]) - STOP_WORDS
