@@ -606,3 +606,24 @@ def test_a_date_given_to_the_other_event_of_its_sentence_is_contradicted():
     # Each day with its own event is the page's.
     assert _outcome("労働関係調整法は1946年9月27日に公布され、同年10月13日から施行された[S1]。", _LABOUR_LAW) == "supported"
     assert _outcome("労働関係調整法は1946年10月13日から施行された[S1]。", _LABOUR_LAW) == "supported"
+
+
+# JSQuAD v1.3 valid a59579p0q2 (「ドミニカ国の読みは？」, `research bench jsquad --seed 95`), the real 1.5B model's finding
+# 「ドミニカ国の国名は「ドミニカ共和国」です」 was supported (ドミニカ国, 国名 and ドミニカ共和国 are each on the page);
+# the page (quoted) tells the two countries apart.
+_DOMINICA_NAMES = ("日本語の表記はドミニカ国。時にドミニカ連邦、コモンウェルス・オブ・ドミニカと呼称される場合もある。日本語における"
+                   "国名の漢字表記の例は土弥尼加。ドミニカ共和国と同じ漢字を当てているため区別のために土弥尼加国とも。"
+                   "イスパニョーラ島東部に位置するドミニカ共和国と区別するため、ドミニカ国と表記される。")
+
+
+def test_a_name_the_page_tells_apart_from_its_subject_is_not_the_subject_s():
+    found = _assessed("ドミニカ国の国名は「ドミニカ共和国」です[S1]。", _DOMINICA_NAMES)
+    assert found.outcome == "unsupported" and found.reason == "contrast", found
+    assert "区別するため" in found.evidence
+    # The page the model cited (its own words): the two names written apart in one sentence.
+    cited = ("日本語における国名の漢字表記の例は土弥尼加。ドミニカ共和国と同じ漢字を当てているため区別のために土弥尼加国とも。"
+             "余談だが、同じ漢字圏の中国語ではドミニカ国を 多米尼克、ドミニカ共和国を 多米尼加と書き分けている。")
+    assert _assessed("ドミニカ国の国名は「ドミニカ共和国」です[S1]。", cited).reason == "contrast"
+    # The names the page gives it stand.
+    assert _outcome("ドミニカ国の日本語の表記はドミニカ国です[S1]。", _DOMINICA_NAMES) != "unsupported"
+    assert _outcome("ドミニカ国は、時にドミニカ連邦と呼称される[S1]。", _DOMINICA_NAMES) != "unsupported"
