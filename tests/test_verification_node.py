@@ -1786,6 +1786,21 @@ async def test_a_page_sentence_about_its_heading_s_country_is_not_said_of_anothe
     assert "同国は旧イギリス植民地であり、現在はイギリス連邦の一員である[S1]。" in answer, answer
 
 
+async def test_a_sentence_that_only_announces_the_list_below_it_is_no_claim():
+    # JSQuAD v1.3 valid (`research bench jsquad --seed 95`), the real 1.5B model's Summary: 「…郵便物は配達不能となる場合は、
+    # 以下の地域が該当します。」 over its list was kept (not checked), and the list's first item, moved up to lead, left the
+    # lead-in behind under its number: 「1. …以下の地域が該当します[S1]（未確認）。」. The page's sentence, quoted.
+    source = ("住居表示化されて長い年月が経過した地域では、地番を用いた住所が表記された地図が少ないこともあり、一般住民は土地の"
+              "地番の存在に気づきにくい。そのような地域では、地番を用いた住所の表示を宛所とした郵便物は配達不能である。")
+    ledger = [dict(LEDGER[0], label="S1", language="ja", suspicious=False, markdown=source, title="住居表示")]
+    draft = ("## 結論\n\n地番を用いた住所の表示を宛所とした郵便物は配達不能となる場合は、以下の地域が該当します。\n\n"
+             "1. 住居表示化されて長い年月が経過した地域\n")
+    question = "地番を用いた住所の表示を宛所とした郵便物は配達不能となる場合はどのような地域か？"
+    state = dict(_state(draft, language="ja"), documents=ledger, question=question, plan=[])
+    answer = (await _verify(state, _deps(FakeModel(), loops=0)[0]))["verification"]["annotated_draft"]
+    assert "以下の地域が該当します" not in answer and "住居表示化されて長い年月が経過した地域" in answer, answer
+
+
 def test_a_statement_written_as_a_heading_is_no_heading():
     # JSQuAD v1.3 valid a4596p5q3 (`research bench jsquad --seed 85`), the real 1.5B model: a false statement
     # as a section's heading, 「## 585年にスエヴィ王国を滅ぼしたのはラオスのセタティラート王の時代でした。」, shown

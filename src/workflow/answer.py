@@ -132,8 +132,11 @@ _QUESTION_JA = re.compile(r"(?:何|なに|なぜ|何故|どう|どこ|いつ|誰
 # 「…表示することが多い。」 (the real 1.5B model on JSQuAD v1.3 valid a1540503p45q1), "(see Peak oil)".
 _CROSS_REFERENCE = re.compile(r"^[(（]\s*(?:[^()（）]{1,40}?参照(?:のこと)?|see(?:\s+also)?\s+[^()（）]{1,60})\s*[)）][。.]?$",
                               re.IGNORECASE)
-# A sentence that only announces what follows: 「…は以下の通りです」, "… are as follows".
-_LEAD_IN = re.compile(r"(以下|次)の(通り|とおり)(です|である|だ)?[。.]?$|\bas follows[.:]?$|\bthe following[.:]?$",
+# A sentence that only announces what follows: 「…は以下の通りです」, 「…場合は、以下の地域が該当します」 (the real 1.5B
+# model over its list, JSQuAD, `research bench jsquad --seed 95`), 「次のようなものがあります」, "… are as follows".
+_LEAD_IN = re.compile(r"(以下|次)の(通り|とおり)(です|である|だ)?[。.]?$"
+                      r"|(以下|次)の(ような)?[^、。]{0,10}(が|は)(該当|あげられ|挙げられ|考えられ|含まれ|ある|あり)[^、。]{0,8}[。.]?$"
+                      r"|\bas follows[.:]?$|\bthe following[.:]?$|\bthe following (?:\w+ ){0,3}(?:apply|are|include)[.:]?$",
                       re.IGNORECASE)
 # Terms too common to tell one topic from another.
 _GENERIC_TERMS = frozenset({
