@@ -177,3 +177,17 @@ def test_a_study_s_design_and_setting_is_no_answer_and_a_quotation_ends_where_a_
 
     quoted = _short_quote(found.text)
     assert "9.00 a.m. and 9.00 p.m." in quoted and quoted.endswith("…"), quoted
+
+
+def test_a_sentence_that_sends_the_reader_elsewhere_on_its_page_is_not_quoted_as_the_answer():
+    # JSQuAD v1.3 valid (「機関化された企業は」, `research bench jsquad --seed 95`): the Summary quoted «機関化された企業は
+    # 次節からいくらでも探すことができる。» ("… can be found from the next section on") as the sources' words on it.
+    from research.modules.text.passages import sentence_on_the_question
+
+    page = {"label": "S1", "markdown": "# 多国籍企業\n\n機関化された企業は次節からいくらでも探すことができる。"}
+    assert sentence_on_the_question("機関化された企業は", [page]) is None
+    english = {"label": "S1", "markdown": "Institutional owners of the firms are described in the next section."}
+    assert sentence_on_the_question("Who are the institutional owners of the firms?", [english]) is None
+    # A sentence that says it is quoted.
+    said = {"label": "S1", "markdown": "# 多国籍企業\n\n機関化された企業は株式の多くを機関投資家が保有する企業である。"}
+    assert sentence_on_the_question("機関化された企業は", [said]) is not None

@@ -256,6 +256,14 @@ def _sentences_under_methods(markdown: str) -> set[str]:
     return out
 
 
+# A sentence that sends the reader to another part of its page: «機関化された企業は次節からいくらでも探すことができる。»
+# (quoted as the sources' words on 「機関化された企業は」, JSQuAD, `research bench jsquad --seed 95`), "… is described in
+# the next section", "see below".
+_POINTS_TO_ANOTHER_PART = re.compile(r"(?:次|前|本|後|上|下)(?:節|章|項)|後述|前述|下記|上記"
+                                     r"|\b(?:in|see)\s+(?:the\s+)?(?:next|previous|following|preceding)\s+(?:section|chapter)"
+                                     r"|\bsee\s+(?:below|above)\b", re.IGNORECASE)
+
+
 def sentence_on_the_question(question: str, sources: list[dict[str, Any]]) -> SourceSentence | None:
     """The one sentence of the sources read that names most of what ``question`` names (in
     either language: names and figures are written alike), every figure of it included; None
@@ -279,7 +287,7 @@ def sentence_on_the_question(question: str, sources: list[dict[str, Any]]) -> So
             for start, end in sentence_spans(passage):
                 sentence = " ".join(passage[start:end].split())
                 if sentence.endswith(("?", "？")) or states_an_aim(sentence) or leaves_the_question_open(sentence) \
-                        or _a_list_of_terms(sentence) or sentence in methods:
+                        or _a_list_of_terms(sentence) or sentence in methods or _POINTS_TO_ANOTHER_PART.search(sentence):
                     # The study's own question ("It is unknown if …") names what the question names, and
                     # answers nothing; so does a page's list of keywords.
                     continue
