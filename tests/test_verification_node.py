@@ -1801,6 +1801,25 @@ async def test_a_sentence_that_only_announces_the_list_below_it_is_no_claim():
     assert "以下の地域が該当します" not in answer and "住居表示化されて長い年月が経過した地域" in answer, answer
 
 
+async def test_a_line_the_model_wrote_before_its_summary_heading_is_read_as_part_of_its_summary():
+    # The GIL question with the real 1.5B model (`research "Is the GIL gone in Python 3.14?" --engine local --docs`, the
+    # tenth session): its draft opened "Yes, the GIL is gone in Python 3.14." above "## Summary"; that line became the
+    # report's Summary and the model's own Summary a findings section titled "Summary", where its true "Single-threaded
+    # code runs somewhat slower in the free-threaded build" was lost.
+    source = ("The standard build of Python 3.14 still has the GIL enabled by default. In the free-threaded build the GIL "
+              "is disabled, so threads can run Python code in parallel on several cores. Single-threaded code runs "
+              "somewhat slower in the free-threaded build.")
+    ledger = [dict(LEDGER[0], label="S1", language="en", suspicious=False, markdown=source, title="Free-threaded CPython")]
+    draft = ("Yes, the GIL is gone in Python 3.14.\n\n## Summary\nSingle-threaded code runs somewhat slower in the "
+             "free-threaded build [S1].\n\n## 1. What is the GIL in Python?\nThe GIL is a lock [S1].\n")
+    state = dict(_state(draft, language="en"), documents=ledger, question="Is the GIL gone in Python 3.14?", plan=[])
+    answer = (await _verify(state, _deps(FakeModel(), loops=0)[0]))["verification"]["annotated_draft"]
+    assert answer.count("## Summary") == 1 and "### Summary" not in answer, answer
+    summary = answer.split("## Summary", 1)[1].split("\n## ", 1)[0]
+    assert "Single-threaded code runs somewhat slower in the free-threaded build [S1]" in summary, answer
+    assert "the GIL is gone" not in summary.replace("“the GIL is gone in Python 3.14”", ""), answer
+
+
 def test_a_statement_written_as_a_heading_is_no_heading():
     # JSQuAD v1.3 valid a4596p5q3 (`research bench jsquad --seed 85`), the real 1.5B model: a false statement
     # as a section's heading, 「## 585年にスエヴィ王国を滅ぼしたのはラオスのセタティラート王の時代でした。」, shown

@@ -33,6 +33,7 @@ from research.modules.text.analyser import key_words, name_terms
 from research.modules.text.analyser import stem, terms, written_words
 from research.modules.text.claims import sentence_spans
 from research.modules.text.passages import sentence_on_the_question
+from research.modules.report.templates import REPORT_LABELS
 from research.modules.text.evidence import TOPIC_JA, Assessment, EvidenceIndex, assess_claim, assess_in_its_language
 from research.modules.text.evidence import KATAKANA_RUN, katakana_misspelt
 from research.modules.text.numbers import NumberSet, extract_numbers
@@ -153,7 +154,8 @@ async def verify_claims(state: AgentState, deps: WorkflowDependencies) -> Comman
     loops = max(0, search_rounds - 1)  # the follow-up rounds that ran
     new_errors: list[RunError] = []
 
-    draft, language_check = await _fix_language(state.get("draft") or "", language, deps, new_errors, documents)
+    draft, language_check = await _fix_language(_opening_into_the_summary(state.get("draft") or ""), language, deps,
+                                                new_errors, documents)
     index = EvidenceIndex(ledger_mappings(documents), question=str(state.get("question") or ""))
     # A page's title, the program's own prompt text or a template's slot written as a sentence
     # is not a claim: it is neither checked nor counted, and the answer leaves it out.
@@ -305,6 +307,27 @@ async def _next_round(state: AgentState, deps: WorkflowDependencies, summary: Ve
                 wanted = {v.index for v in open_claims}
                 targets = [draft[c.start:c.end].strip() for c, v in zip(claims, verdicts) if v.index in wanted]
     return route, follow_ups, targets
+
+
+_HEADING_LINE = re.compile(r"^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$")
+_SUMMARY_TITLES = frozenset(REPORT_LABELS[lang]["summary"].lower() for lang in ("en", "ja"))
+
+
+def _opening_into_the_summary(draft: str) -> str:
+    """``draft`` with what it says before its first heading moved under that heading, where that one is the
+    Summary's: the real 1.5B model opened "Yes, the GIL is gone in Python 3.14." above "## Summary", and the line
+    became the answer's Summary while the model's own Summary was read as a finding titled "Summary" (the GIL
+    question, the tenth session of 2026-11-30), whose true sentences then went as repeats or off the point."""
+    lines = draft.split("\n")
+    first = next((at for at, line in enumerate(lines) if _HEADING_LINE.match(line)), None)
+    if not first or not "".join(lines[:first]).strip():
+        return draft
+    title = _HEADING_LINE.match(lines[first])
+    if title is None or title.group(1).strip().strip("*").strip().lower() not in _SUMMARY_TITLES:
+        return draft
+    opening = "\n".join(lines[:first]).strip()
+    rest = "\n".join(lines[first + 1:]).lstrip("\n")
+    return f"{lines[first]}\n{opening}\n\n{rest}" if rest else f"{lines[first]}\n{opening}\n"
 
 
 def _name_references(draft: str, titles: list[str]) -> tuple[str, int]:
