@@ -31,9 +31,9 @@ from research.modules.core.grammar import CITATION_GROUP
 from research.modules.core.errors import UserFacingError
 from research.modules.text.analyser import key_words, name_terms
 from research.modules.text.analyser import stem, terms, written_words
-from research.modules.text.claims import sentence_spans
-from research.modules.text.passages import sentence_on_the_question
 from research.modules.report.templates import REPORT_LABELS
+from research.modules.text.claims import MARKDOWN_HEADING, sentence_spans
+from research.modules.text.passages import sentence_on_the_question
 from research.modules.text.evidence import TOPIC_JA, Assessment, EvidenceIndex, assess_claim, assess_in_its_language
 from research.modules.text.evidence import KATAKANA_RUN, katakana_misspelt
 from research.modules.text.numbers import NumberSet, extract_numbers
@@ -309,7 +309,6 @@ async def _next_round(state: AgentState, deps: WorkflowDependencies, summary: Ve
     return route, follow_ups, targets
 
 
-_HEADING_LINE = re.compile(r"^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$")
 _SUMMARY_TITLES = frozenset(REPORT_LABELS[lang]["summary"].lower() for lang in ("en", "ja"))
 
 
@@ -319,11 +318,11 @@ def _opening_into_the_summary(draft: str) -> str:
     became the answer's Summary while the model's own Summary was read as a finding titled "Summary" (the GIL
     question, the tenth session of 2026-11-30), whose true sentences then went as repeats or off the point."""
     lines = draft.split("\n")
-    first = next((at for at, line in enumerate(lines) if _HEADING_LINE.match(line)), None)
+    first = next((at for at, line in enumerate(lines) if MARKDOWN_HEADING.match(line)), None)
     if not first or not "".join(lines[:first]).strip():
         return draft
-    title = _HEADING_LINE.match(lines[first])
-    if title is None or title.group(1).strip().strip("*").strip().lower() not in _SUMMARY_TITLES:
+    title = MARKDOWN_HEADING.match(lines[first])
+    if title is None or title.group(2).strip().strip("*").strip().lower() not in _SUMMARY_TITLES:
         return draft
     opening = "\n".join(lines[:first]).strip()
     rest = "\n".join(lines[first + 1:]).lstrip("\n")

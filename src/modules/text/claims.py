@@ -25,6 +25,7 @@ _FOOTNOTE_DEFINITION = re.compile(r"^\s{0,3}[\[［]\^?([0-9０-９]{1,3})[\]］]
 _MAX_RANGE = 20  # "[1-3]" is three sources; "[1-300]" is not a citation we expand
 
 _HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$")
+MARKDOWN_HEADING = _HEADING  # one Markdown heading line: its #s, its title
 _FENCE = re.compile(r"^\s{0,3}(```|~~~)")
 _RULE = re.compile(r"^\s{0,3}([-*_])(\s*\1){2,}\s*$")
 _TABLE_SEPARATOR = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$")
