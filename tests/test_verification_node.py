@@ -1597,6 +1597,14 @@ def test_a_section_heading_in_the_other_language_is_not_in_the_report():
     assert "### PEP 703とPython 3.13" in tidy
 
 
+async def _answer_from_one_page(draft: str, question: str, source: str, title: str, language: str = "ja") -> str:
+    """The assembled answer to ``question`` from ``draft``, with one page read (S1, ``source`` under ``title``),
+    no plan, and the fake model judging."""
+    ledger = [dict(LEDGER[0], label="S1", language=language, suspicious=False, markdown=source, title=title)]
+    state = dict(_state(draft, language=language), documents=ledger, question=question, plan=[])
+    return (await _verify(state, _deps(FakeModel(), loops=0)[0]))["verification"]["annotated_draft"]
+
+
 async def test_a_japanese_sentence_whose_subject_went_with_the_sentence_before_it_goes_too():
     # JSQuAD v1.3 valid a20898p14q1 (`research bench jsquad --seed 85`), the real 1.5B model: its 「最大せん断応力
     # τmaxは、主軸に対して45°または135°傾いた面となる。」 was taken out (not checked: the page says 主せん断応力),
@@ -1604,16 +1612,14 @@ async def test_a_japanese_sentence_whose_subject_went_with_the_sentence_before_i
     # The page's sentences, quoted.
     source = ("主せん断応力が働く面は、主軸に対して45°あるいは135°傾いた面となる。 せん断応力がゼロとなるときの垂直応力が"
               "主応力であるが、同時に主応力はあらゆる座標系の中で垂直応力が最大、最小となる値を示している。")
-    ledger = [dict(LEDGER[0], label="S1", language="ja", suspicious=False, markdown=source, title="応力")]
     draft = ("## 結論\n\n最大せん断応力τmaxは、主軸に対して45°または135°傾いた面となる[S1]。"
              "主軸に対して45°または135°傾いた面となる[S1]。\n")
     question = "主応力はあらゆる座標系の中で何が最大、最小となる値を示している？"
-    state = dict(_state(draft, language="ja"), documents=ledger, question=question, plan=[])
-    answer = (await _verify(state, _deps(FakeModel(), loops=0)[0]))["verification"]["annotated_draft"]
+    answer = await _answer_from_one_page(draft, question, source, "応力")
     assert "傾いた面となる[S1]" not in answer and "垂直応力が最大、最小となる値を示している" in answer, answer
     # With the sentence before it kept, it stays: its subject is there.
-    state["draft"] = "## 結論\n\n主せん断応力が働く面は、主軸に対して45°あるいは135°傾いた面となる[S1]。最大、最小となる値を示している[S1]。\n"
-    answer = (await _verify(state, _deps(FakeModel(), loops=0)[0]))["verification"]["annotated_draft"]
+    draft = "## 結論\n\n主せん断応力が働く面は、主軸に対して45°あるいは135°傾いた面となる[S1]。最大、最小となる値を示している[S1]。\n"
+    answer = await _answer_from_one_page(draft, question, source, "応力")
     assert "主せん断応力が働く面は" in answer, answer
 
 
@@ -1653,19 +1659,17 @@ async def test_a_sentence_that_points_back_past_a_connective_goes_when_the_one_b
               "しかし、1928年の三・一五事件で治安維持法により1,600人にのぼる党員と支持者が一斉検挙され、1929年の四・一六"
               "事件と引き続く弾圧で約1,000人が検挙されて、日本共産党は多数の活動家を失った。また同年、山本宣治は右翼団体"
               "構成員に刺殺された。")
-    ledger = [dict(LEDGER[0], label="S1", language="ja", suspicious=False, markdown=source, title="日本共産党")]
     draft = ("## 結論\n\n日本共産党系の国会議員は、1927年の第16回衆議院議員総選挙で徳田球一、山本懸蔵をはじめとする約28万人の"
              "党員を抱え、西側諸国で最大規模の共産党となっている。また同年、山本宣治は右翼団体構成員に刺殺された[S1]。\n")
     question = "初めての日本共産党系の国会議員は誰か"
-    state = dict(_state(draft, language="ja"), documents=ledger, question=question, plan=[])
-    answer = (await _verify(state, _deps(FakeModel(), loops=0)[0]))["verification"]["annotated_draft"]
+    answer = await _answer_from_one_page(draft, question, source, "日本共産党")
     assert "同年、山本宣治" not in answer, answer
     # The page's sentence on the question is quoted with the one that names who 彼 is.
     assert "山本宣治が当選した。彼は非公式にではあるが" in answer, answer
     # After the sentence that gives its year, it stays.
-    state["draft"] = ("## 結論\n\n1929年の四・一六事件と引き続く弾圧で約1,000人が検挙されて、日本共産党は多数の活動家を失った[S1]。"
-                      "また同年、山本宣治は右翼団体構成員に刺殺された[S1]。\n")
-    answer = (await _verify(state, _deps(FakeModel(), loops=0)[0]))["verification"]["annotated_draft"]
+    draft = ("## 結論\n\n1929年の四・一六事件と引き続く弾圧で約1,000人が検挙されて、日本共産党は多数の活動家を失った[S1]。"
+             "また同年、山本宣治は右翼団体構成員に刺殺された[S1]。\n")
+    answer = await _answer_from_one_page(draft, question, source, "日本共産党")
     assert "また同年、山本宣治は右翼団体構成員に刺殺された" in answer, answer
 
 
@@ -1688,12 +1692,10 @@ async def test_an_example_s_sentence_is_checked_without_its_for_example_and_lead
     source = ("憲法の前文で「人民民主主義」を謳い、第3条では「ラオス人民革命党を主軸とする政治制度」と規定されているなど、"
               "マルクス・レーニン主義を掲げるラオス人民革命党による社会主義国型の一党制が敷かれている。政府の政策決定は、"
               "9人で構成される党の政治局と、49人で構成される党の中央委員会において決定される。")
-    ledger = [dict(LEDGER[0], label="S1", language="ja", suspicious=False, markdown=source, title="ラオス")]
     draft = ("## 結論\n\nラオス人民革命党が掲げる主義は、一党独裁体制で、政治、社会、哲学など多方面で深刻な政治理念を持っています。\n\n"
              "## 1. ラオス人民革命党がどのような哲学や理念を持っていますか？\n\nラオス人民革命党が哲学や理念を持っています。"
              "例えば、マルクス・レーニン主義を掲げるラオス人民革命党による社会主義国型の一党制が敷かれている[S1]。\n")
-    state = dict(_state(draft, language="ja"), documents=ledger, question="ラオス人民革命党が掲げる主義は何か？", plan=[])
-    answer = (await _verify(state, _deps(FakeModel(), loops=0)[0]))["verification"]["annotated_draft"]
+    answer = await _answer_from_one_page(draft, "ラオス人民革命党が掲げる主義は何か？", source, "ラオス")
     summary = answer.split("## 結論", 1)[1].split("##", 1)[0].strip()
     assert summary.startswith("マルクス・レーニン主義を掲げるラオス人民革命党による社会主義国型の一党制が敷かれている[S1]"), answer
 
@@ -1704,15 +1706,13 @@ async def test_the_latter_goes_when_the_sentence_that_named_the_pair_went():
     # 前者はリズムだけではなく…」 stayed, supported, 後者 and 前者 naming nothing. The page's sentences, quoted.
     source = ("打楽器には明確な音高を持つものと持たないものとがある。後者はリズムを奏でる。前者はリズムだけではなく、"
               "単音の演奏により旋律を奏でたり、和音の演奏による和声も奏でたりする。")
-    ledger = [dict(LEDGER[0], label="S1", language="ja", suspicious=False, markdown=source, title="打楽器")]
     draft = ("## 結論\n\n打楽器の演奏方法は様々です。\n\n## 調査結果\n\n打楽器は3000年前にエジプトで生まれた[S1]。後者はリズムを奏でる[S1]。"
              "前者はリズムだけではなく、単音の演奏により旋律を奏でたり、和音の演奏による和声も奏でたりする[S1]。\n")
-    state = dict(_state(draft, language="ja"), documents=ledger, question="打楽器の演奏方法は？", plan=[])
-    answer = (await _verify(state, _deps(FakeModel(), loops=0)[0]))["verification"]["annotated_draft"]
+    answer = await _answer_from_one_page(draft, "打楽器の演奏方法は？", source, "打楽器")
     assert "後者" not in answer and "前者" not in answer, answer
     # After the sentence that names the pair, both stay.
-    state["draft"] = ("## 結論\n\n打楽器には明確な音高を持つものと持たないものとがある[S1]。後者はリズムを奏でる[S1]。\n")
-    answer = (await _verify(state, _deps(FakeModel(), loops=0)[0]))["verification"]["annotated_draft"]
+    draft = ("## 結論\n\n打楽器には明確な音高を持つものと持たないものとがある[S1]。後者はリズムを奏でる[S1]。\n")
+    answer = await _answer_from_one_page(draft, "打楽器の演奏方法は？", source, "打楽器")
     assert "後者はリズムを奏でる[S1]" in answer, answer
 
 
@@ -1792,12 +1792,10 @@ async def test_a_sentence_that_only_announces_the_list_below_it_is_no_claim():
     # lead-in behind under its number: 「1. …以下の地域が該当します[S1]（未確認）。」. The page's sentence, quoted.
     source = ("住居表示化されて長い年月が経過した地域では、地番を用いた住所が表記された地図が少ないこともあり、一般住民は土地の"
               "地番の存在に気づきにくい。そのような地域では、地番を用いた住所の表示を宛所とした郵便物は配達不能である。")
-    ledger = [dict(LEDGER[0], label="S1", language="ja", suspicious=False, markdown=source, title="住居表示")]
     draft = ("## 結論\n\n地番を用いた住所の表示を宛所とした郵便物は配達不能となる場合は、以下の地域が該当します。\n\n"
              "1. 住居表示化されて長い年月が経過した地域\n")
     question = "地番を用いた住所の表示を宛所とした郵便物は配達不能となる場合はどのような地域か？"
-    state = dict(_state(draft, language="ja"), documents=ledger, question=question, plan=[])
-    answer = (await _verify(state, _deps(FakeModel(), loops=0)[0]))["verification"]["annotated_draft"]
+    answer = await _answer_from_one_page(draft, question, source, "住居表示")
     assert "以下の地域が該当します" not in answer and "住居表示化されて長い年月が経過した地域" in answer, answer
 
 

@@ -1737,7 +1737,8 @@ def told_apart(read: ClaimEvidence) -> Finding | None:
     if len(named) < 2 or len(other) < 2 or named == other or named in other and other.startswith(named + "の"):
         return None
     for source in read.cited:
-        for passage in source.passages:
+        # Only the passages that name both are split into sentences: a long page has thousands.
+        for passage in (p for p in source.passages if named in p.text and other in p.text):
             for start, end in sentence_spans(passage.text):
                 sentence = passage.text[start:end]
                 if named in sentence and other in sentence and _TOLD_APART_JA.search(sentence) \
@@ -1833,14 +1834,20 @@ def _said_of_the_heading(read: ClaimEvidence, topic: str, said: str, written: st
     一員である」 (the real 1.5B model's 「同国は…」 under its own heading 「ポルトガル」, nodes/verification.py)
     against «同国は旧イギリス植民地であり、…» under «# ドミニカ国» (JSQuAD, `research bench jsquad --seed 93`)."""
     own = _sentence_terms(topic)
-    for passage in read.assembled:
-        if not passage.headings or own & passage.headings:
-            continue
-        spans = sentence_spans(passage.text)
-        theirs = _topic_and_rest(passage.text[spans[0][0]:spans[0][1]]) if spans else None
-        if theirs is not None and theirs[1] and _POINTING_TOPIC_JA.match(theirs[1]) and theirs[2] == said:
+    for passage, rest in _said_of_their_headings(read):
+        if not own & passage.headings and rest == said:
             return Finding("unsupported", "said_of_another", 0.8, (written,), where=passage)
     return None
+
+
+def _said_of_their_headings(read: ClaimEvidence) -> Iterator[tuple[Passage, str]]:
+    """Each assembled passage under a heading whose first sentence says something of 同国/この… (the
+    heading's thing): (passage, what that sentence says of it)."""
+    for passage in read.assembled:
+        spans = sentence_spans(passage.text) if passage.headings else []
+        theirs = _topic_and_rest(passage.text[spans[0][0]:spans[0][1]]) if spans else None
+        if theirs is not None and theirs[1] and _POINTING_TOPIC_JA.match(theirs[1]):
+            yield passage, theirs[2]
 
 
 # 「…を実施する軍隊は「停戦維持軍」です」: what a Japanese claim says the described thing is called.
@@ -1871,14 +1878,11 @@ def name_given_to_another(read: ClaimEvidence) -> Finding | None:
             return Finding("unsupported", "said_of_another", 0.8, (claim.group("name"),), where=passage)
     # The page's sentence says it of 同国, its heading's thing: 「旧イギリス植民地であり、現在はイギリス連邦の一員である国
     # はポルトガルです」 against «同国は旧イギリス植民地であり、…» under «# ドミニカ国» (JSQuAD, `--seed 93`).
-    for passage in read.assembled:
-        spans = sentence_spans(passage.text)
-        theirs = _topic_and_rest(passage.text[spans[0][0]:spans[0][1]]) if spans and passage.headings else None
-        if theirs is None or not theirs[1] or not _POINTING_TOPIC_JA.match(theirs[1]) \
-                or passage.headings & _sentence_terms(read.claim):
+    for passage, rest in _said_of_their_headings(read):
+        if passage.headings & _sentence_terms(read.claim):
             continue
-        common = difflib.SequenceMatcher(a=described, b=theirs[2], autojunk=False).find_longest_match(
-            0, len(described), 0, len(theirs[2]))
+        common = difflib.SequenceMatcher(a=described, b=rest, autojunk=False).find_longest_match(
+            0, len(described), 0, len(rest))
         if common.size >= _DESCRIBED_SAID_AT_LEAST * len(described):
             return Finding("unsupported", "said_of_another", 0.8, (claim.group("name"),), where=passage)
     return None
