@@ -260,3 +260,23 @@ def test_words_gathered_from_sources_about_other_things_do_not_support_a_claim()
     together = _assess_against("Mount Fuji is 3,776 m high and last erupted in 1707 [S1][S2].",
                                ["Mount Fuji is 3,776 m high.", "Mount Fuji last erupted in 1707."])
     assert together.outcome == "supported", (together.outcome, together.reason)
+
+
+@pytest.mark.parametrize("claim", ["リボ核酸の略称は「RNA」です。", "リボ核酸はRNAと略される。", "RNAはリボ核酸の略称である。"])
+def test_an_abbreviation_the_page_gives_in_brackets_after_the_name_is_supported(claim):
+    # JSQuAD v1.3 valid (`research bench jsquad --seed 97`, 「リボ核酸の略称は何か」), the real 1.5B model: its
+    # 「リボ核酸の略称は「RNA」です。」 stayed not checked (略称 is not on the page) and went, and the Summary said the
+    # sources did not answer, while the page it read writes «リボ核酸（RNA）». The page's sentence, quoted.
+    source = ("塩基対を形成し、互いに積み重なる（スタッキング）核酸塩基の性質は、リボ核酸（RNA）やデオキシリボ核酸（DNA）"
+              "などの長鎖らせん構造をもたらす。")
+    assert _one(claim, source).outcome == "supported"
+    # Another name in its brackets is not its abbreviation.
+    assert _one(claim.replace("RNA", "DNA"), source).outcome != "supported"
+
+
+def test_an_english_abbreviation_the_page_gives_in_brackets_after_the_name_is_supported():
+    source = "Ribonucleic acid (RNA) and deoxyribonucleic acid (DNA) are nucleic acids."
+    for claim in ("The abbreviation of ribonucleic acid is RNA.", "Ribonucleic acid is abbreviated as RNA.",
+                  "RNA stands for ribonucleic acid."):
+        assert _one(claim, source).outcome == "supported", claim
+        assert _one(claim.replace("RNA", "DNA"), source).outcome != "supported", claim
