@@ -2562,3 +2562,65 @@ async def test_a_studys_stated_aim_does_not_lead_the_summary_a_finding_does():
     assert summary.startswith("Preoperative scores while on medical therapy were significantly improved after "
                               "surgery [S1]."), summary
     assert "our aim was to determine" in summary  # still said, after the finding: it is true of the study
+
+
+async def test_a_sentence_not_checked_that_rewords_a_supported_one_of_the_same_passage_sentence_is_a_repeat():
+    # JSQuAD v1.3 valid (`research bench jsquad --seed 97`, 「韓国では梅雨を何というか？」), the real 1.5B model: its
+    # Summary copied the page's sentence on 黄梅雨 (supported); under 「## 梅雨の特徴」 it wrote the sentence again with
+    # 「梅が熟して黄色くなる」 exchanged for 「雨が降る」, kept "not checked": the page's sentence already stood in the answer,
+    # and the copy said only what it changed. The page's sentences, quoted.
+    source = ("中国では「（メイユー）」、台湾では「（メイユー）」や「芒種雨」、韓国では「（チャンマ）」という。"
+              "中国では、梅が熟して黄色くなる時期の雨という意味の「（ファンメイユー）」もよく用いられる。")
+    draft = ("## 結論\n\n中国では梅雨は「（メイユー）」、台湾では「（メイユー）」や「芒種雨」、韓国では「（チャンマ）」という[S1]。"
+             "中国では、梅が熟して黄色くなる時期の雨という意味の「（ファンメイユー）」もよく用いられる[S1]。\n\n"
+             "## 梅雨の特徴\n\n梅雨は雨が降る時期の雨という意味の「（ファンメイユー）」もよく用いられる[S1]。\n")
+    answer = await _answer_from_one_page(draft, "韓国では梅雨を何というか？", source, "梅雨")
+    assert "雨が降る時期" not in answer and "梅が熟して黄色くなる時期の雨" in answer, answer
+    # A sentence not checked that adds a fact of that passage sentence the supported one left out stays.
+    source = "中国では、梅が熟して黄色くなる時期の雨という意味の「（ファンメイユー）」が、華南でもよく用いられる。"
+    draft = ("## 結論\n\n中国では、梅が熟して黄色くなる時期の雨という意味の「（ファンメイユー）」が用いられる[S1]。\n\n"
+             "## 梅雨の特徴\n\n梅雨は「（ファンメイユー）」として華南で多く用いられる[S1]。\n")
+    answer = await _answer_from_one_page(draft, "中国では梅雨を何というか？", source, "梅雨")
+    assert "華南で多く用いられる" in answer, answer
+
+
+async def test_a_finding_that_names_only_the_attribute_asked_of_another_thing_is_off_the_question():
+    # JSQuAD v1.3 valid (`research bench jsquad --seed 97`, 「リボ核酸の略称は何か」), the real 1.5B model: its
+    # 「日本共産党的略称は「共産党」です」 (the party's page: «略称は「共産党」、「共産」、「日共」。») stayed in the
+    # answer, supported, as on the question for its one word 略称. Both pages' sentences, quoted.
+    nucleic = ("塩基対を形成し、互いに積み重なる（スタッキング）核酸塩基の性質は、リボ核酸（RNA）やデオキシリボ核酸（DNA）"
+               "などの長鎖らせん構造をもたらす。")
+    party = "日本共産党（にっぽんきょうさんとう）は、日本の政党。略称は「共産党」、「共産」、「日共」。"
+    ledger = [dict(LEDGER[0], label="S1", language="ja", suspicious=False, markdown=nucleic, title="核酸塩基"),
+              dict(LEDGER[0], label="S2", language="ja", suspicious=False, markdown=party, title="日本共産党")]
+    draft = ("## 結論\n\nリボ核酸の略称は「RNA」です[S1]。\n\n## 1. リボ核酸は何の分子であるか？\n\n"
+             "日本共産党的略称は「共産党」です[S2]。\n")
+    state = dict(_state(draft, language="ja"), documents=ledger, question="リボ核酸の略称は何か", plan=[])
+    answer = (await _verify(state, _deps(FakeModel(), loops=0)[0]))["verification"]["annotated_draft"]
+    assert "共産党" not in answer and "リボ核酸の略称は「RNA」です[S1]" in answer, answer
+    # A finding on the question's own page that names only the attribute stays: it is about the question's subject.
+    draft = "## 結論\n\nリボ核酸の略称は「RNA」です[S1]。\n\n## 1. 略称\n\n略称は、核酸塩基の性質とともに用いられる[S1]。\n"
+    ledger[0]["markdown"] = nucleic + "略称は、核酸塩基の性質とともに用いられる。"
+    state = dict(_state(draft, language="ja"), documents=ledger, question="リボ核酸の略称は何か", plan=[])
+    answer = (await _verify(state, _deps(FakeModel(), loops=0)[0]))["verification"]["annotated_draft"]
+    assert "略称は、核酸塩基の性質とともに用いられる" in answer, answer
+
+
+async def test_the_finding_that_names_most_of_the_question_fills_an_empty_summary():
+    # JSQuAD v1.3 valid (`research bench jsquad --seed 97`, 「原始的な生物は好熱性を示すと分かった解析はなにか」), the real
+    # 1.5B model: its Summary sentence went (not checked), and the first sentence of its first finding, on Woese's
+    # archaea (生物 and 好熱 of the question), was moved up to lead, not its finding 「16S rRNA系統解析によれば…」, which
+    # names all of it. Both pages' sentences, quoted.
+    origin = "16S rRNA系統解析によれば、共通祖先に近い原始的な生物は好熱性を示すものが多く見られることがわかった。"
+    archaea = ("1977年、カール・ウーズらによって第3のドメインとして古細菌が提案されると、これを含めた好熱菌や極限環境微生物の"
+               "研究が進行した。これらの研究から、生命の起源に近いとされる生物群の傾向が明らかになってきた。")
+    ledger = [dict(LEDGER[0], label="S1", language="ja", suspicious=False, markdown=origin, title="生命の起源"),
+              dict(LEDGER[0], label="S2", language="ja", suspicious=False, markdown=archaea, title="生命の起源")]
+    draft = ("## 結論\n\n原始的な生物は好熱性を示すと分かった解析は、16S rRNA系統解析によれば、共通祖先に近い原始的な生物は"
+             "好熱性を示すものが多く見られることがわかった。\n\n## 1. 生命の起源\n\n" + archaea.replace("。", "[S2]。")
+             + "\n\n## 2. 16S rRNA系統解析\n\n" + origin.replace("。", "[S1]。") + "\n")
+    state = dict(_state(draft, language="ja"), documents=ledger, question="原始的な生物は好熱性を示すと分かった解析はなにか",
+                 plan=[])
+    answer = (await _verify(state, _deps(FakeModel(), loops=0)[0]))["verification"]["annotated_draft"]
+    summary = answer.split("## 結論\n")[1].split("\n## ")[0].strip()
+    assert summary.startswith("16S rRNA系統解析によれば、共通祖先に近い原始的な生物は好熱性を示すものが多く見られる"), answer

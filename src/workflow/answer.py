@@ -216,6 +216,8 @@ class Topic:
     # The most of the question's own terms any page read holds: a page that holds as many is about
     # it too, whatever it lacks of ``rarest`` (a title's rare word the abstract does not repeat).
     most_held: int = 0
+    # The terms of what a Japanese question asks an attribute of: リボ核酸 of 「リボ核酸の略称は何か」.
+    whose: frozenset[str] = frozenset()
     # A text's content terms and names, read once: a source's text is asked about by every
     # claim that cites it, and MeCab on 20,000 characters is not free.
     _read: dict[str, tuple[frozenset[str], frozenset[str]]] = field(default_factory=dict, repr=False)
@@ -250,8 +252,11 @@ class Topic:
         in_every_title = set.intersection(*titles) if len(titles) >= 2 else set()
         subject = frozenset(_names_in_every_text(texts) | name_words | in_every_title)
         question_terms = frozenset(_asked_terms(texts[0]) - _GENERIC_TERMS) if texts else frozenset()
+        possessive = _ATTRIBUTE_ASKED_OF_JA.match(texts[0].strip()) if texts else None
+        whose = frozenset(_asked_terms(possessive["whose"]) - _GENERIC_TERMS) if possessive else frozenset()
         topic = cls(frozenset(wanted - _GENERIC_TERMS), frozenset(names - _GENERIC_TERMS), read, subject=subject,
-                    asks_what_it_is=any(_asks_what(text, subject) for text in texts), question_terms=question_terms)
+                    asks_what_it_is=any(_asks_what(text, subject) for text in texts), question_terms=question_terms,
+                    whose=whose)
         if len(read) >= 2:
             pages = [topic._words(text)[0] for text in read.values()]
             held = {term: sum(1 for words in pages if term in words) for term in question_terms - subject}
@@ -337,7 +342,14 @@ class Topic:
         # word with it (caregivers of dementia patients; tube-fed residents "not associated with
         # survival"), and the grader read the answer's "no" from one of them.
         needed = _TELLING_ENOUGH if len(comparable) >= _MANY_TERMS else 1
-        if len(self.telling(claim.plain)) >= needed:
+        telling = self.telling(claim.plain)
+        if needed == 1 and telling and self.whose and not telling & self.whose and cited \
+                and not any(self._holds_half(text) and self._tells_it_apart(text) for text in cited):
+            # Only the attribute asked, of another thing, from a page not about the question: to 「リボ核酸の略称は
+            # 何か」 the real 1.5B model's 「日本共産党的略称は「共産党」です」 from the party's page (JSQuAD v1.3 valid,
+            # `research bench jsquad --seed 97`).
+            return False
+        if len(telling) >= needed:
             # Of such a question the page it cites must hold half the terms too: "Nasal fractures:
             # is closed reduction satisfying?" kept "…the Hawkins sign can predict whether or not
             # astragalus fractures … delay in the reduction…" from another study's page (PubMedQA
@@ -372,6 +384,8 @@ class Topic:
 _SOURCE_CHARS = 20000  # of a source's text, for what it is about
 # Latin letters inside a katakana word (エンucleーション), or katakana inside a Latin one.
 _BROKEN_WORD = re.compile(r"[\u30a1-\u30fa\u30fc]+[A-Za-z]+[\u30a1-\u30fa\u30fc]+|[A-Za-z]+[\u30a1-\u30fa\u30fc]+[A-Za-z]+")
+# 「リボ核酸の略称は何か」: what the question asks (略称) and what it asks it of (リボ核酸).
+_ATTRIBUTE_ASKED_OF_JA = re.compile(r"^(?P<whose>[^はがを、。？?]+?)の(?P<what>[^のはがを、。？?]+?)は")
 _TELLING_ENOUGH = 2  # terms of the question a sentence that names none of its names must share
 _MANY_TERMS = 5  # a question that names nothing and has this many terms needs _TELLING_ENOUGH of them said
 
@@ -856,6 +870,7 @@ def _keep_what_the_verdicts_let_stand(edits: _Edits, *, valid: set[str], languag
     draft, summary_section = edits.draft, edits.summary_section
     seen: set[str] = set()
     said: dict[str, list[set[str]]] = {}  # section -> the terms and figures of each sentence kept there
+    quoted: dict[str, set[str]] = {}  # a passage sentence a kept supported claim rests on -> the terms said of it
     for start, end, _section in edits.sentences:
         text = draft[start:end]
         pair = edits.by_start.get(start)
@@ -903,6 +918,14 @@ def _keep_what_the_verdicts_let_stand(edits: _Edits, *, valid: set[str], languag
         if decision is not None:
             edits.drop(start, decision, verdict)
             continue
+        if not verdict.checked and _adds_nothing_to_its_passage_sentence(plain, verdict.evidence, quoted):
+            # Not checked, and of its passage sentence it says only what a supported sentence kept said of it: the
+            # rest is what it changed. Under 「## 梅雨の特徴」 the real 1.5B model wrote the Summary's supported
+            # 「中国では、梅が熟して黄色くなる時期の雨という意味の「（ファンメイユー）」…」 again with 「梅が熟して黄色くなる」
+            # exchanged for 「雨が降る」 (JSQuAD v1.3 valid, `research bench jsquad --seed 97`).
+            edits.drop(start, REMOVED_DUPLICATE, verdict)
+            edits.answered.add(_heading_key(_section))
+            continue
         if ((language == "ja" and leaves_its_subject_ja(plain)) or rests_on_the_sentence_before(plain)) \
                 and _after_one_taken_out(edits, start):
             # A sentence that leaves its subject, its date or its pair to the one before it, which went: alone
@@ -918,6 +941,22 @@ def _keep_what_the_verdicts_let_stand(edits: _Edits, *, valid: set[str], languag
         seen.add(key)
         said.setdefault(_section, []).append(content)
         edits.replacement[start], edits.status[start] = _kept_claim(text, claim, verdict, valid, language)
+        if edits.status[start] == "supported" and verdict.evidence:
+            quoted.setdefault(_norm(verdict.evidence), set()).update(content)
+
+
+def _adds_nothing_to_its_passage_sentence(plain: str, evidence: str, quoted: dict[str, set[str]]) -> bool:
+    """Whether ``plain`` is that passage sentence reworded (most of its terms are the sentence's) and every
+    term it shares with it was said of it already by a supported sentence kept (``quoted``)."""
+    said = quoted.get(_norm(evidence)) if evidence else None
+    if not said:
+        return False
+    own = _content_terms(plain)
+    shared = own & _content_terms(evidence)
+    return len(shared) >= _REWORDED_AT_LEAST and 3 * len(shared) >= 2 * len(own) and shared <= said
+
+
+_REWORDED_AT_LEAST = 3  # terms a sentence shares with a passage sentence to be that sentence reworded
 
 
 def _after_one_taken_out(edits: _Edits, start: int) -> bool:
@@ -1022,8 +1061,8 @@ def _fill_the_empty_summary(edits: _Edits, question: str = "") -> tuple[list[int
 
 
 def _naming_the_question(edits: _Edits, order: list[int], question: str, *, figures_needed: bool = False) -> int | None:
-    """Of the sentences ``order`` lists, the first that names what ``question`` asks about and
-    every figure it gives (「第22回総選挙」 tells the 22nd from the 47th), else, unless
+    """Of the sentences ``order`` lists (one that names all of it first), the first that names what ``question``
+    asks about and every figure it gives (「第22回総選挙」 tells the 22nd from the 47th), else, unless
     ``figures_needed``, the first that names any of it; None when none does (the first one when
     the question names nothing)."""
     asked = _asked_terms(question) if question.strip() else set()
@@ -1034,7 +1073,12 @@ def _naming_the_question(edits: _Edits, order: list[int], question: str, *, figu
 
     if not asked:
         return next(iter(order), None)
-    naming = [s for s in order if _names_enough_of(question, text_of(s))]
+    # One that names all of it first, else the order given: to 「原始的な生物は好熱性を示すと分かった解析はなにか」
+    # the real 1.5B model's 「1977年、カール・ウーズらによって…好熱菌や極限環境微生物の研究が進行した」 (生物, 好熱)
+    # led before its 「16S rRNA系統解析によれば、共通祖先に近い原始的な生物は好熱性を示すものが多く見られることが
+    # わかった」 (all four; JSQuAD v1.3 valid, `research bench jsquad --seed 97`).
+    naming = sorted((s for s in order if _names_enough_of(question, text_of(s))),
+                    key=lambda s: not asked <= _content_terms(text_of(s)))
     with_figures = [s for s in naming if figures <= _figures(text_of(s))]
     if figures and figures_needed:
         return next(iter(with_figures), None)
