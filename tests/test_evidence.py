@@ -280,3 +280,22 @@ def test_an_english_abbreviation_the_page_gives_in_brackets_after_the_name_is_su
                   "RNA stands for ribonucleic acid."):
         assert _one(claim, source).outcome == "supported", claim
         assert _one(claim.replace("RNA", "DNA"), source).outcome != "supported", claim
+
+
+def test_an_exception_to_what_the_page_says_holds_whatever_the_case_is_decided_against():
+    # JSQuAD v1.3 valid (`research bench jsquad --seed 98`, 「プロジェクト起草や建築物の建築管理はその用途にかかわらず、
+    # 建築家が行うことができるのはどこか。」), the real 1.5B model's Summary: 「…建築家が行うことができるのは、特定の用途
+    # （住宅、教育、行政、文化、宗教、健康）の建設作業以外のすべての用途である」 (not checked), where the page says
+    # architects may do it whatever the use. The page's sentences, quoted.
+    source = ("スペイン（LOEによって設立された）では、プロジェクト起草や建築物の建築管理はその用途にかかわらず、建築家が行う"
+              "ことができる。さらに、特定の用途（住宅、教育、行政、文化、宗教、健康）の建設作業は、建築家によってのみ設計され、"
+              "示される。")
+    claim = ("プロジェクト起草や建築物の建築管理は、建築家が行うことができるのは、特定の用途（住宅、教育、行政、文化、宗教、"
+             "健康）の建設作業以外のすべての用途である[S1]。")
+    found = _one(claim, source)
+    assert (found.outcome, found.reason) == ("unsupported", "negation") and "かかわらず" in found.evidence, found
+    assert _one("スペインでは、プロジェクト起草や建築物の建築管理はその用途にかかわらず、建築家が行うことができる[S1]。",
+                source).outcome == "supported"
+    english = "In Spain, architects may draft projects and manage construction regardless of the building's use."
+    found = _one("In Spain, architects may draft projects and manage construction except for housing [S1].", english)
+    assert (found.outcome, found.reason) == ("unsupported", "negation"), found
