@@ -301,20 +301,12 @@ def test_an_exception_to_what_the_page_says_holds_whatever_the_case_is_decided_a
     assert (found.outcome, found.reason) == ("unsupported", "negation"), found
 
 
-def test_a_finding_is_read_against_the_results_that_say_it_not_against_the_studys_aim():
-    # PubMedQA 15539888 (`research bench pubmedqa --seed 96`), the real 1.5B model's Summary: its sentence joining the
-    # results' two sentences stayed not checked, read as dropping the hedge of the study's aim, which shares seven of
-    # its words. The abstract's sentences, quoted.
-    source = ("The aim of this study was to evaluate the response to the APT with house dust mites (HDM) in subjects "
-              "nonaffected by AD and to compare the outcomes observed in these cases with those pointed out in AD "
-              "patients. Positive responses with extract at 20% were observed in 29 (37.7%) AD, in 5 (10.6%) AWE and "
-              "in 4 (12.1%) NA subjects. The rates of positivity and the intensity scores of responses were "
-              "significantly different between AD and non-AD subjects (p<0.01).")
-    claim = ("The study found that positive responses were observed in 37.7% of AD patients, 10.6% of AWE patients, "
-             "and 12.1% of NA subjects, with significantly different rates between AD and non-AD subjects [S1].")
-    assert _one(claim, source).outcome == "supported"
-    # What only the aim says stays a question the study asked, not its finding.
-    aim_only = ("The aim of this study was to evaluate the response to the APT with house dust mites (HDM) in subjects "
-                "nonaffected by AD.")
-    assert _one("The response to the APT with house dust mites differs in subjects nonaffected by AD [S1].",
-                aim_only).outcome != "supported"
+def test_the_year_an_event_took_place_said_as_a_noun_is_read_as_the_page_writes_it():
+    # JSQuAD v1.3 valid (`research bench jsquad --seed 99`, 「王女イレーネがカルロス・ウゴ・デ・ボルボン＝パルマと結婚した年は?」),
+    # the real 1.5B model's Summary 「…と結婚した年は1964年です」 stayed not checked for 年, which the page writes only in its
+    # figure. The page's sentence, quoted.
+    source = "1964年、王女イレーネがカルロス・ウゴ・デ・ボルボン＝パルマと結婚し、王位継承権を放棄した。"
+    found = _one("王女イレーネがカルロス・ウゴ・デ・ボルボン＝パルマと結婚した年は1964年です[S1]。", source)
+    assert found.outcome == "supported" and found.checked_as.startswith("1964年、"), found
+    found = _one("王女イレーネがカルロス・ウゴ・デ・ボルボン＝パルマと結婚した年は1965年です[S1]。", source)
+    assert (found.outcome, found.reason) == ("unsupported", "number_mismatch"), found

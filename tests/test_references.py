@@ -191,3 +191,19 @@ def test_a_sentence_that_sends_the_reader_elsewhere_on_its_page_is_not_quoted_as
     # A sentence that says it is quoted.
     said = {"label": "S1", "markdown": "# 多国籍企業\n\n機関化された企業は株式の多くを機関投資家が保有する企業である。"}
     assert sentence_on_the_question("機関化された企業は", [said]) is not None
+
+
+def test_a_japanese_question_noun_is_named_by_the_compound_it_heads():
+    # JSQuAD v1.3 valid (`research bench jsquad --seed 99`, 「1928年に起きた事件は」), the real 1.5B model: every sentence
+    # of its draft went, and the answer said the sources did not answer, while its page says «…1928年の三・一五事件で…»
+    # (MeCab reads 一五事件 as one word). The page's sentences, quoted.
+    from research.modules.text.passages import sentence_on_the_question
+
+    page = ("1927年の第16回衆議院議員総選挙では徳田球一、山本懸蔵をはじめとする何人かの党員が労農党から立候補した。"
+            "しかし、1928年の三・一五事件で治安維持法により1,600人にのぼる党員と支持者が一斉検挙され、1929年の"
+            "四・一六事件と引き続く弾圧で約1,000人が検挙されて、日本共産党は多数の活動家を失った。")
+    found = sentence_on_the_question("1928年に起きた事件は", [{"label": "S2", "markdown": page}])
+    assert found is not None and "1928年の三・一五事件" in found.text, found
+    # A compound that only starts with the noun is another thing (事件性 is no 事件).
+    assert sentence_on_the_question("1928年に起きた事件は", [{"label": "S2", "markdown": "1928年には事件性が疑われた。"}]) \
+        is None

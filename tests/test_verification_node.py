@@ -2624,3 +2624,37 @@ async def test_the_finding_that_names_most_of_the_question_fills_an_empty_summar
     answer = (await _verify(state, _deps(FakeModel(), loops=0)[0]))["verification"]["annotated_draft"]
     summary = answer.split("## 結論\n")[1].split("\n## ")[0].strip()
     assert summary.startswith("16S rRNA系統解析によれば、共通祖先に近い原始的な生物は好熱性を示すものが多く見られる"), answer
+
+
+async def test_a_japanese_sentence_pointing_at_one_taken_out_comes_with_the_pages_sentence_before_it():
+    # JSQuAD v1.3 valid (`research bench jsquad --seed 99`, 「…西欧諸国の共産党が採択した路線は何ズム？」), the real 1.5B
+    # model: its 「この革命的な道路は、日本共産党が1976年に…」 went (not checked), and its supported 「これは、当時イタリア共産党など
+    # …ユーロ・コミュニズム路線に倣ったものであり…」 led the Summary, これ pointing at nothing. The page's sentences, quoted.
+    source = ("1976年に「自由と民主主義の宣言」という準綱領文書を採択し、ここでソ連モデルとは違う社会主義像を提起した。"
+              "これは、当時イタリア共産党など西欧諸国の共産党が採択していたユーロ・コミュニズム路線に倣ったものであり、"
+              "「ユーロ・ニッポコミュニズム」（欧州（西欧）的、日本的な共産主義）と呼ばれた。")
+    draft = ("## 結論\n\nこの革命的な道路は、日本共産党が1976年に「自由と民主主義の宣言」という準綱領文書を採択し、ここでソ連モデル"
+             "とは違う社会主義像を提起した[S1]。これは、当時イタリア共産党など西欧諸国の共産党が採択していたユーロ・コミュニズム"
+             "路線に倣ったものであり、「ユーロ・ニッポコミュニズム」（欧州（西欧）的、日本的な共産主義）と呼ばれた[S1]。\n")
+    question = "日本共産主義と呼ばれた西欧諸国の共産党が採択した路線は何ズム？"
+    answer = await _answer_from_one_page(draft, question, source, "日本共産党")
+    summary = answer.split("## 結論\n")[1].strip()
+    assert summary.startswith("«1976年に「自由と民主主義の宣言」という準綱領文書を採択し、ここでソ連モデルとは違う社会主義像を"
+                              "提起した。»[S1]これは、当時イタリア共産党など"), answer
+    assert "この革命的な道路" not in answer, answer
+
+
+async def test_a_yes_goes_from_an_undecided_sentence_under_a_conclusion_heading():
+    # PubMedQA 8111516 (`research bench pubmedqa --seed 98`), the real 1.5B model: its Summary's "Yes, substance use and
+    # HIV-related sexual behaviors among US high school students are related." went (not checked), and the same sentence
+    # under its "## Conclusion" stayed, its yes said. Written here in that shape.
+    source = "Students who used marijuana were more likely to report sexual intercourse with multiple partners."
+    draft = ("## Summary\nYes, substance use and HIV-related sexual behaviors among US high school students are related "
+             "[S1].\n\n## Conclusion\nYes, substance use and HIV-related sexual behaviors among US high school students "
+             "are related [S1].\n")
+    question = "Substance use and HIV-related sexual behaviors among US high school students: are they related?"
+    ledger = [dict(LEDGER[0], label="S1", language="en", suspicious=False, markdown=source, title="PubMed 8111516")]
+    state = dict(_state(draft, language="en"), documents=ledger, question=question, plan=[])
+    judge = JudgeBatch(verdicts=[])
+    answer = (await _verify(state, _deps(FakeModel(judge=judge), loops=0)[0]))["verification"]["annotated_draft"]
+    assert "Yes," not in answer, answer

@@ -33,7 +33,7 @@ from research.modules.text.analyser import key_words, name_terms
 from research.modules.text.analyser import stem, terms, written_words
 from research.modules.report.templates import REPORT_LABELS
 from research.modules.text.claims import MARKDOWN_HEADING, sentence_spans
-from research.modules.text.passages import sentence_on_the_question
+from research.modules.text.passages import sentence_before_on_its_page, sentence_on_the_question
 from research.modules.text.evidence import TOPIC_JA, Assessment, EvidenceIndex, assess_claim, assess_in_its_language
 from research.modules.text.evidence import KATAKANA_RUN, katakana_misspelt
 from research.modules.text.numbers import NumberSet, extract_numbers
@@ -238,6 +238,9 @@ async def verify_claims(state: AgentState, deps: WorkflowDependencies) -> Comman
         wrong_language=frozenset(t.strip() for t in language_check.not_rewritten),
         on_the_question=lambda: sentence_on_the_question(question, ledger_mappings(d for d in documents
                                                                                   if d.status == "ok")),
+        page_sentence_before=lambda label, sentence: next(
+            (sentence_before_on_its_page(sentence, page)
+             for page in ledger_mappings(d for d in documents if d.status == "ok" and d.label == label)), None),
     )
     # The sources' words the answer quotes for lack of a checked sentence, also in its language.
     annotated = await quotes_in_the_answers_language(assembly.answer, language, deps.model)

@@ -746,12 +746,14 @@ def assemble_answer(
     question: str = "",
     wrong_language: frozenset[str] = frozenset(),
     on_the_question: Callable[[], SourceSentence | None] | None = None,
+    page_sentence_before: Callable[[str, str], str | None] | None = None,
 ) -> Assembly:
     """The answer a person reads: ``draft`` with only what the verdicts let stand (see the
     module docstring). Sets ``removed``/``removed_reason`` on the verdicts it takes out.
     ``on_the_question``: finds the sentence of the sources that names most of what the question
     names, quoted where no sentence of the draft could lead the Summary (asked only then: it
-    reads every sentence of every source)."""
+    reads every sentence of every source). ``page_sentence_before``: the sentence before a source's sentence on its
+    page (label, sentence), quoted before a kept sentence that points at one taken out."""
     titles = list(titles)
     by_start = {claim.start: (claim, verdict) for claim, verdict in zip(claims, verdicts)}
     edits = _Edits(draft, body_sentences(draft), by_start)
@@ -762,7 +764,8 @@ def assemble_answer(
         line = t("answer.nothing_drafted", language, evidence=_short_quote(quoted.text), label=quoted.label)
         return Assembly(answer=f"## {heading}\n\n{line}\n")
     _keep_what_the_verdicts_let_stand(edits, valid=valid, language=language, titles=titles, program=program,
-                                      topic=topic, wrong_language=wrong_language)
+                                      topic=topic, wrong_language=wrong_language,
+                                      page_sentence_before=page_sentence_before)
     summary = edits.summary()
     kept_summary = [s for s in summary if edits.replacement.get(s)]
     lifted = nothing_checked_leads = False
@@ -864,8 +867,8 @@ def assemble_answer(
 
 
 def _keep_what_the_verdicts_let_stand(edits: _Edits, *, valid: set[str], language: Language, titles: list[str],
-                                      program: ProgramText, topic: Topic | None,
-                                      wrong_language: frozenset[str]) -> None:
+                                      program: ProgramText, topic: Topic | None, wrong_language: frozenset[str],
+                                      page_sentence_before: Callable[[str, str], str | None] | None = None) -> None:
     """Each sentence of the body kept (with its citations and marks) or dropped with its reason."""
     draft, summary_section = edits.draft, edits.summary_section
     seen: set[str] = set()
@@ -943,6 +946,22 @@ def _keep_what_the_verdicts_let_stand(edits: _Edits, *, valid: set[str], languag
         edits.replacement[start], edits.status[start] = _kept_claim(text, claim, verdict, valid, language)
         if edits.status[start] == "supported" and verdict.evidence:
             quoted.setdefault(_norm(verdict.evidence), set()).update(content)
+            if language == "ja" and page_sentence_before is not None and verdict.evidence_label \
+                    and opens_pointing_back(plain) and _after_one_taken_out(edits, start):
+                # 「これは、…」 after the sentence it points at was taken out: the page's own sentence before it, quoted,
+                # so that it points at something. The real 1.5B model's 「この革命的な道路は、日本共産党が1976年に…」 went
+                # (not checked), and its supported 「これは、当時イタリア共産党など…ユーロ・コミュニズム路線に倣ったもの
+                # であり…」 led the Summary alone (JSQuAD v1.3 valid, `research bench jsquad --seed 99`).
+                before = page_sentence_before(verdict.evidence_label, _sentence_said(verdict.evidence, plain))
+                if before:
+                    edits.replacement[start] = f"«{before}»[{verdict.evidence_label}]{edits.replacement[start]}"
+
+
+def _sentence_said(evidence: str, plain: str) -> str:
+    """The sentence of ``evidence`` that shares most terms with ``plain``."""
+    spans = [evidence[start:end].strip() for start, end in sentence_spans(evidence)] or [evidence]
+    own = _content_terms(plain)
+    return max(spans, key=lambda sentence: len(own & _content_terms(sentence)))
 
 
 def _adds_nothing_to_its_passage_sentence(plain: str, evidence: str, quoted: dict[str, set[str]]) -> bool:
@@ -992,17 +1011,25 @@ def _yes_no_heading(edits: _Edits, section: str, language: Language) -> str | No
     return heading if section != edits.summary_section and is_yes_no(heading, language) else None
 
 
+# A section that answers the question as the Summary does: "## Conclusion" over the real 1.5B model's "Yes, substance
+# use and HIV-related sexual behaviors … are related" (not checked), whose copy in the Summary went (PubMedQA 8111516,
+# `research bench pubmedqa --seed 98`).
+_CONCLUSION_HEADING = re.compile(r"^(?:[0-9０-９]{1,2}[.)．）]\s*)?(?:conclusions?|final answer|answer|verdict|結論|まとめ|回答|答え)"
+                                 r"\s*[:：]?$", re.IGNORECASE)
+
+
 def _drop_answer_words_without_an_answer_under_them(edits: _Edits, question: str, language: Language) -> None:
     """A yes or a no stands only on checked words that answer what was asked: it goes from a
     sentence no check decided, and from a supported one that says something else (see
-    ``answers_another_question``). In the Summary of a yes/no question, and under a heading
-    that is a yes/no question itself ("## 1. Are proton pump inhibitors associated with rebound
+    ``answers_another_question``). In the Summary of a yes/no question (and a section headed as its conclusion),
+    and under a heading that is a yes/no question itself ("## 1. Are proton pump inhibitors associated with rebound
     symptoms?" over "Yes, …" that no check decided: the real 1.5B model on PubMedQA 11500608)."""
     for s, _, section in edits.sentences:
         text = edits.replacement.get(s)
         if not text or answer_word(plain_text(text)) is None:
             continue
-        asked = _yes_no_heading(edits, section, language) or (question if section == edits.summary_section else "")
+        asked = _yes_no_heading(edits, section, language) \
+            or (question if section == edits.summary_section or _CONCLUSION_HEADING.match(section.strip()) else "")
         if not asked or not is_yes_no(asked, language):
             continue
         if edits.status.get(s) != "supported" or answers_another_question(asked, plain_text(text), language):
