@@ -310,3 +310,19 @@ def test_the_year_an_event_took_place_said_as_a_noun_is_read_as_the_page_writes_
     assert found.outcome == "supported" and found.checked_as.startswith("1964年、"), found
     found = _one("王女イレーネがカルロス・ウゴ・デ・ボルボン＝パルマと結婚した年は1965年です[S1]。", source)
     assert (found.outcome, found.reason) == ("unsupported", "number_mismatch"), found
+
+
+def test_what_a_page_sentence_says_word_for_word_of_its_subject_is_not_said_of_another_thing():
+    # PubMedQA 18948835 (`research bench pubmedqa --seed 98`, "Does somatostatin confer insulinostatic effects
+    # of neuromedin u in the rat pancreas?"), the real 1.5B model: "Somatostatin is a neuropeptide with anorexigenic
+    # activity" was supported, where the page says it of neuromedin U and names somatostatin in another sentence. The
+    # page's sentences, quoted.
+    source = ("Neuromedin U (NmU) is a neuropeptide with anorexigenic activity. Aim of our current study is to "
+              "investigate the role of somatostatin at mediating the effects of NmU on insulin secretion.")
+    found = _one("Somatostatin is a neuropeptide with anorexigenic activity [S1].", source)
+    assert (found.outcome, found.reason) == ("unsupported", "said_of_another"), found
+    assert found.evidence.startswith("Neuromedin U (NmU) is a neuropeptide"), found
+    assert _one("Neuromedin U is a neuropeptide with anorexigenic activity [S1].", source).outcome == "supported"
+    # The page saying it of both: no exchange.
+    both = source + " Somatostatin is a neuropeptide with anorexigenic activity too."
+    assert _one("Somatostatin is a neuropeptide with anorexigenic activity [S1].", both).reason != "said_of_another"

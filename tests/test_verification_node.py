@@ -2645,7 +2645,7 @@ async def test_a_japanese_sentence_pointing_at_one_taken_out_comes_with_the_page
 
 
 async def test_a_yes_goes_from_an_undecided_sentence_under_a_conclusion_heading():
-    # PubMedQA 8111516 (`research bench pubmedqa --seed 98`), the real 1.5B model: its Summary's "Yes, substance use and
+    # PubMedQA 8017535 (`research bench pubmedqa --seed 98`), the real 1.5B model: its Summary's "Yes, substance use and
     # HIV-related sexual behaviors among US high school students are related." went (not checked), and the same sentence
     # under its "## Conclusion" stayed, its yes said. Written here in that shape.
     source = "Students who used marijuana were more likely to report sexual intercourse with multiple partners."
@@ -2653,7 +2653,7 @@ async def test_a_yes_goes_from_an_undecided_sentence_under_a_conclusion_heading(
              "[S1].\n\n## Conclusion\nYes, substance use and HIV-related sexual behaviors among US high school students "
              "are related [S1].\n")
     question = "Substance use and HIV-related sexual behaviors among US high school students: are they related?"
-    ledger = [dict(LEDGER[0], label="S1", language="en", suspicious=False, markdown=source, title="PubMed 8111516")]
+    ledger = [dict(LEDGER[0], label="S1", language="en", suspicious=False, markdown=source, title="PubMed 8017535")]
     state = dict(_state(draft, language="en"), documents=ledger, question=question, plan=[])
     judge = JudgeBatch(verdicts=[])
     answer = (await _verify(state, _deps(FakeModel(judge=judge), loops=0)[0]))["verification"]["annotated_draft"]

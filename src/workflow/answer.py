@@ -1012,7 +1012,7 @@ def _yes_no_heading(edits: _Edits, section: str, language: Language) -> str | No
 
 
 # A section that answers the question as the Summary does: "## Conclusion" over the real 1.5B model's "Yes, substance
-# use and HIV-related sexual behaviors … are related" (not checked), whose copy in the Summary went (PubMedQA 8111516,
+# use and HIV-related sexual behaviors … are related" (not checked), whose copy in the Summary went (PubMedQA 8017535,
 # `research bench pubmedqa --seed 98`).
 _CONCLUSION_HEADING = re.compile(r"^(?:[0-9０-９]{1,2}[.)．）]\s*)?(?:conclusions?|final answer|answer|verdict|結論|まとめ|回答|答え)"
                                  r"\s*[:：]?$", re.IGNORECASE)

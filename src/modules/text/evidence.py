@@ -2047,6 +2047,54 @@ def _names(text: str) -> frozenset[str]:
     return frozenset(w.lower() for w in _NAME_WORD.findall(text.strip())) - _NOT_A_NAME
 
 
+_SAID_WORD_FOR_WORD_AT_LEAST = 4  # words of what a sentence says of its subject, to be the page's own words
+_DETERMINER_START_EN = re.compile(r"^\W*(?:the|a|an|this|that|these|those|its|their|his|her|our|your|my|some|any|each|"
+                                  r"every|such|another|other|no)\b", re.IGNORECASE)
+
+
+def _words_said(text: str) -> list[str]:
+    return re.findall(r"[a-z0-9]+", text.lower())
+
+
+def predicate_of_another(read: ClaimEvidence) -> Finding | None:
+    """(en) A claim that says word for word what a passage sentence says of its subject, of a subject that shares
+    no word with it, where no sentence of the cited pages says it of the claim's: "Somatostatin is a neuropeptide
+    with anorexigenic activity" against «Neuromedin U (NmU) is a neuropeptide with anorexigenic activity.» (a subject
+    that names a thing: a capitalised word past its first, or an acronym), the page naming somatostatin in another
+    sentence (PubMedQA 18948835, the real 1.5B model, `research bench pubmedqa
+    --seed 98`: supported, every word on the page). One term exchanged in a near-verbatim sentence: decided against,
+    the page's sentence quoted (the English of ``topic_of_another``)."""
+    if read.language != "en" or not read.assembled:
+        return None
+    claim = read.claim.strip()
+    split = _subject_of(claim)
+    # A subject that is a bare name or noun phrase of its own ("Somatostatin"), not "The show" or "This option", which
+    # may name the page's thing in other words; and one the page names elsewhere: where the model found it.
+    if split is None or "?" in claim or "," in split[0] or _DETERMINER_START_EN.match(split[0]) \
+            or _PRONOUN_START_EN.match(claim):
+        return None
+    subject, said = _sentence_terms(split[0]) - STOP_WORDS, _words_said(split[1])
+    if not subject or len(said) < _SAID_WORD_FOR_WORD_AT_LEAST \
+            or not any(subject <= passage.features for source in read.cited for passage in source.passages):
+        return None
+    other: Passage | None = None
+    for source in read.cited:
+        for passage in source.passages:
+            for start, end in sentence_spans(passage.text):
+                sentence = passage.text[start:end].strip()
+                theirs = _subject_of(sentence)
+                if theirs is None or _words_said(theirs[1])[:len(said)] != said:
+                    continue
+                if _sentence_terms(theirs[0]) & subject:
+                    return None  # said of the claim's subject too
+                # Another thing by its name: a pronoun, or words that may name the claim's thing otherwise ("The
+                # drug"), conclude nothing.
+                if len(_words_said(theirs[1])) == len(said) and _names(theirs[0]) \
+                        and not _PRONOUN_START_EN.match(sentence):
+                    other = other or Passage(passage.label, sentence, passage.features)
+    return Finding("unsupported", "said_of_another", 0.8, (split[0].strip(),), where=other) if other else None
+
+
 def subject_exchanged(read: ClaimEvidence) -> Finding | None:
     """An English claim that gives one named thing of the page what a passage sentence says of
     another: "The Hōei eruption was added to the UNESCO World Heritage List in 2013" against "Mount
@@ -2350,6 +2398,7 @@ CHECKS: tuple[Callable[[ClaimEvidence], Finding | None], ...] = (
     mostly_absent,
     name_of_another,  # before term_missing: the name the page gives instead decides it
     topic_of_another,  # before the topic checks, which leave it to the judge
+    predicate_of_another,
     name_given_to_another,
     figure_missing,
     term_missing,
