@@ -326,3 +326,15 @@ def test_what_a_page_sentence_says_word_for_word_of_its_subject_is_not_said_of_a
     # The page saying it of both: no exchange.
     both = source + " Somatostatin is a neuropeptide with anorexigenic activity too."
     assert _one("Somatostatin is a neuropeptide with anorexigenic activity [S1].", both).reason != "said_of_another"
+
+
+def test_a_study_that_aimed_at_clarifying_a_role_found_nothing_by_saying_so():
+    # PubMedQA 10340286 (`research bench pubmedqa --seed 99`), the real 1.5B model's Summary: "Yes, there is a role for
+    # leukocyte and CRP measurements in the diagnosis of acute appendicitis in the elderly" was supported by the
+    # study's aim; its results found no difference. The abstract's sentences, quoted.
+    source = ("The present study aimed at clarifying the role of leukocyte count and C-reactive protein (CRP) "
+              "measurements in the diagnosis of acute appendicitis in the elderly. There was no statistically "
+              "significant difference in leukocyte counts or CRP values between patients with an uninflamed appendix "
+              "(group A) and those with acute appendicitis (group B).")
+    claim = "Yes, there is a role for leukocyte and CRP measurements in the diagnosis of acute appendicitis in the elderly [S1]."
+    assert _one(claim, source).outcome != "supported"

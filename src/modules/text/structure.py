@@ -164,9 +164,14 @@ _OPEN_QUESTION_EN = re.compile(
     # 20871246): a study's stated aim, which the real 1.5B model wrote as what it found.
     r"|(?:aim|objective|purpose|goal)s? (?:of (?:this|the|our|the present) (?:study|trial|work|analysis|review) )?"
     r"(?:was|were|is|are) to (?:explore|evaluate|assess|investigate|examine|determine|test|study|establish|"
-    r"clarify|compare|describe|analy[sz]e|identify|estimate|measure))\b", re.IGNORECASE)
+    r"clarify|compare|describe|analy[sz]e|identify|estimate|measure)"
+    # "The present study aimed at clarifying the role of leukocyte count and C-reactive protein (CRP) measurements in
+    # the diagnosis of acute appendicitis in the elderly." (PubMedQA 10340286, whose results found no difference:
+    # the real 1.5B model's "Yes, there is a role for …" was supported by it, `research bench pubmedqa --seed 99`).
+    r"|aim(?:ed|s|ing)? at (?:clarifying|determining|evaluating|assessing|investigating|examining|exploring|"
+    r"establishing|studying|defining|identifying|comparing|describing|testing))\b", re.IGNORECASE)
 _REPORTS_A_QUESTION_EN = re.compile(
-    r"\b(?:whether|if|unclear|unknown|uncertain|undetermined|to be seen|little (?:is|was) known|investigat\w*|determin\w*|evaluat\w*|assess\w*|"
+    r"\b(?:whether|if|unclear|unknown|uncertain|undetermined|to be seen|little (?:is|was) known|investigat\w*|determin\w*|evaluat\w*|assess\w*|clarif\w*|"
     r"examin\w*|explor\w*|studied|stud(?:y|ies) (?:of|on|into)|(?:looks?|looked|search\w*) for|suggest\w*|"
     r"hypothes\w*|propos\w*|postulat\w*|speculat\w*)\b", re.IGNORECASE)
 # A difficulty the evidence states about what the claim says plainly: "One of the problems with
