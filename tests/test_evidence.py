@@ -338,3 +338,14 @@ def test_a_study_that_aimed_at_clarifying_a_role_found_nothing_by_saying_so():
               "(group A) and those with acute appendicitis (group B).")
     claim = "Yes, there is a role for leukocyte and CRP measurements in the diagnosis of acute appendicitis in the elderly [S1]."
     assert _one(claim, source).outcome != "supported"
+
+
+def test_what_a_page_gives_as_a_hypothesis_is_not_stated_as_a_fact():
+    # JSQuAD v1.3 valid (`research bench jsquad --seed 101`, 「…とする仮説の原型を唱えたのは？」), the real 1.5B model's
+    # Summary: 「最初の生命は地球で生まれたのではない。」 was supported by the hypothesis the page reports. The page's
+    # sentences, quoted.
+    source = ("「宇宙空間には生命の種が広がっている」「最初の生命は宇宙からやってきた（＝地球で生命が生まれたのではない）」"
+              "とする仮説である。この説の原型となる考え自体は1787年にスパランツァーニによって唱えられていた。")
+    found = _one("最初の生命は地球で生まれたのではない[S1]。", source)
+    assert (found.outcome, found.reason) == ("unsupported", "hedge_dropped"), found
+    assert _one("この説の原型となる考え自体は1787年にスパランツァーニによって唱えられていた[S1]。", source).outcome == "supported"
