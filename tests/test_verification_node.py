@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 import re
 from typing import Any
 
@@ -849,18 +850,21 @@ def test_a_sentence_that_names_nothing_the_question_names_needs_two_of_its_terms
     assert Topic.of([question], []).is_on_topic(claim) is on_topic
 
 
+def _page(label: str, title: str, markdown: str) -> SimpleNamespace:
+    """A page read, as ``Topic.of`` takes it (label, title, status, markdown)."""
+    return SimpleNamespace(label=label, title=title, status="ok", markdown=markdown)
+
+
 def test_of_such_a_question_the_cited_page_must_hold_half_its_terms_too():
     # PubMedQA 23348330 with the real 1.5B model at 2fa120f: "Nasal fractures: is closed reduction
     # satisfying?" kept another study's finding that shares "fracture" and "reduction" with it. The
     # pages are the bench's (their first sentences, quoted from ../shared/bench/pubmedqa/dev.json).
-    from types import SimpleNamespace
-
     from research.workflow.answer import Topic
 
-    pages = [SimpleNamespace(label="S1", title="PubMed 23348330", status="ok", markdown=(
+    pages = [_page("S1", "PubMed 23348330", (
                  "This study aims to evaluate the efficacy of closed reduction and the effects of timing and fracture "
                  "types on patient satisfaction. Only patients with isolated nasal fractures were included in the study.")),
-             SimpleNamespace(label="S5", title="PubMed 24183388", status="ok", markdown=(
+             _page("S5", "PubMed 24183388", (
                  "To assess if the Hawkins sign can predict whether or not astragalus fractures of the neck will develop "
                  "avascular necrosis. It is also assessed whether the occurrence of this complication is related to the "
                  "displacement of the fracture, soft tissue injury, or delay in the reduction or surgery."))]
@@ -878,15 +882,13 @@ def test_a_plain_word_of_the_question_is_no_name_because_a_query_wrote_it_inside
     # 「糖尿病 mellitusと cervical癌のFDG-PET診断の効果について調べる」 among its queries; "cervical" and
     # "mellitus" became names, and another study's finding (cervical spondylotic amyotrophy, whose page
     # names diabetes mellitus) led the Summary as on topic. The two pages' sentences are quoted.
-    from types import SimpleNamespace
-
     from research.workflow.answer import Topic
 
-    pages = [SimpleNamespace(label="S1", title="PubMed 15703931", status="ok", markdown=(
+    pages = [_page("S1", "PubMed 15703931", (
                  "However, the degree of tumour uptake of (18)F-2-fluoro-2-deoxy-D: -glucose (FDG) uptake is sometimes "
                  "influenced by diabetes mellitus (DM). The diagnostic power of PET in the hyperglycaemic DM, euglycaemic "
                  "DM and non-DM groups did not differ significantly.")),
-             SimpleNamespace(label="S3", title="PubMed 24614851", status="ok", markdown=(
+             _page("S3", "PubMed 24614851", (
                  "The purpose of this study was to clarify the prognostic factors for cervical spondylotic amyotrophy "
                  "(CSA). We analyzed whether the age, sex, presence of diabetes mellitus, medication (vitamin B12) … "
                  "were associated with the recovery of muscle strength in the patients."))]
@@ -904,11 +906,9 @@ def test_a_word_the_query_broke_across_two_scripts_names_nothing():
     # 「プロステイズの形状とホルミウムレーザーのエンucleーション後の結果」: "ucle", エン and ション became names,
     # and its one sentence from the study's own results, supported, went as off topic twice. The
     # page's sentence is quoted.
-    from types import SimpleNamespace
-
     from research.workflow.answer import Topic
 
-    pages = [SimpleNamespace(label="S1", title="PubMed 23453079", status="ok", markdown=(
+    pages = [_page("S1", "PubMed 23453079", (
         "To determine whether prostate morphology or technique used has any effect on postoperative outcomes after "
         "holmium laser enucleation of the prostate. A subset analysis of the trilobar prostates revealed that "
         "performing a 2-lobe technique achieved shorter operative and enucleation times, although the difference "
@@ -928,13 +928,11 @@ def test_a_sentence_naming_nothing_the_question_names_needs_two_of_the_questions
     # 公用語は」, its sub-question 「エチオピアの主な言語は？」; the real 1.5B model pasted the Laos page's
     # sentence on Lao and Thai, which shares 語 with the question and 言語 with the sub-question only, and
     # it stayed in the answer. The pages the bench serves (jsquad-016-000, jsquad-006-043), quoted.
-    from types import SimpleNamespace
-
     from research.workflow.answer import Topic
 
-    pages = [SimpleNamespace(label="S1", title="アムハラ語", status="ok", markdown=(
+    pages = [_page("S1", "アムハラ語", (
                  "アムハラ語（アムハラご、 ）はエチオピアの事実上の公用語。")),
-             SimpleNamespace(label="S6", title="ラオス", status="ok", markdown=(
+             _page("S6", "ラオス", (
                  "言語はラーオ語が公用語である。英語は、ホテルなどで通じる。ラーオ語とタイ語は同一言語に属する個別の"
                  "地域変種の関係にあるが、ラオスではタイからの影響力を遮断するため、ラーオ語の独立性を強調する傾向にある。"))]
     topic = Topic.of(["エチオピアの事実上の公用語は", "エチオピアの主な言語は？", "Qual é o idioma oficial da Etiópia?"],
@@ -950,11 +948,9 @@ def test_a_page_about_the_question_is_read_against_the_questions_own_terms():
     # four sub-questions of its own and an English query made 14 terms; the fixture's page held the
     # question's but not half of all, and the answer's two supported sentences, 9.2% and 7.6%, and
     # 0.9% for wind, were taken out as off topic. The page's text is the fixture's (web_fixture.ENERGY_JA).
-    from types import SimpleNamespace
-
     from research.workflow.answer import Topic
 
-    page = SimpleNamespace(label="S1", title="日本の電源構成（2022年度）", status="ok", markdown=(
+    page = _page("S1", "日本の電源構成（2022年度）", (
         "2022年度の日本の発電電力量に占める再生可能エネルギーの割合は21.7%だった。"
         "再生可能エネルギーの内訳では太陽光発電が9.2%で最も多く、水力発電が7.6%で続いた。"
         "日本の発電では火力が最も多く、次いで水力発電が続いている。風力発電は近年増えている。風力発電の割合は0.9%にとどまった。"))
@@ -974,23 +970,21 @@ def test_a_page_that_holds_the_questions_common_words_but_not_what_tells_it_apar
     # justified?" led its Summary with other studies' findings (familial risk prompts, breast cancer
     # screening among the Sami): their pages hold "disease", "risk", "screening" and "group", as the
     # run's pages all do; "coeliac" only its own. Quoted from ../shared/bench/pubmedqa/dev.json.
-    from types import SimpleNamespace
-
     from research.workflow.answer import Topic
 
-    pages = [SimpleNamespace(label="S1", title="PubMed 16097998", status="ok", markdown=(
+    pages = [_page("S1", "PubMed 16097998", (
                  "The benefits of serologic screening for coeliac disease in asymptomatic individuals are debatable. "
                  "AIM: To investigate dietary compliance, quality of life and bone mineral density after long-term "
                  "treatment in coeliac disease patients found by screening in risk groups. In screen-detected "
                  "patients, quality of life and gastrointestinal symptoms were similar to those in symptom-detected "
                  "patients or non-coeliac controls.")),
-             SimpleNamespace(label="S4", title="PubMed 25957366", status="ok", markdown=(
+             _page("S4", "PubMed 25957366", (
                  "The objective of this study was to determine whether automated, at-the-visit tailored prompts about "
                  "family history risk change PCP behavior. Automated, tailored prompts highlighting familial risk for "
                  "heart disease, stroke, diabetes, and breast, colorectal, or ovarian cancer were implemented during "
                  "2011 to 2012. The main outcome measures were PCP response to the prompts and patient screening "
                  "status for each disease, in a group of primary care patients.")),
-             SimpleNamespace(label="S7", title="PubMed 22564465", status="ok", markdown=(
+             _page("S7", "PubMed 22564465", (
                  "Female citizens of Sami (the indigenous people of Norway) municipalities in northern Norway have a "
                  "low risk of breast cancer. The objective of this study was to describe the attendance rate and "
                  "outcome of the Norwegian Breast Cancer Screening Program in the Sami-speaking municipalities and a "
@@ -1014,16 +1008,14 @@ def test_a_sentence_sharing_what_is_asked_but_not_the_named_subject_is_on_topic_
     # recommendations was not significantly different from that to a repeated Pap smear" (uncited, traced to S5),
     # which shares "adherence" and "treatment" with the question and names neither tuberculosis nor China.
     # Quoted from ../shared/bench/pubmedqa/dev.json.
-    from types import SimpleNamespace
-
     from research.workflow.answer import Topic
 
-    pages = [SimpleNamespace(label="S1", title="PubMed 27146470", status="ok", markdown=(
+    pages = [_page("S1", "PubMed 27146470", (
                  "Tuberculosis (TB) patients face numerous difficulties adhering to the long-term, rigorous TB treatment "
                  "regimen. A prospective cohort of 481 newly confirmed TB patients from three counties in western China "
                  "were enrolled during June to December 2012 and was followed until June 2013. A total of 173 (36.0 %) "
                  "patients experienced non-adherence and the loss to follow-up cases reached 136 (28.2 %).")),
-             SimpleNamespace(label="S5", title="PubMed 10575390", status="ok", markdown=(
+             _page("S5", "PubMed 10575390", (
                  "To compare adherence to follow-up recommendations for colposcopy or repeated Papanicolaou (Pap) smears "
                  "for women with previously abnormal Pap smear results. Adherence to treatment recommendations was not "
                  "significantly different from that to a repeated Pap smear."))]

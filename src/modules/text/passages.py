@@ -350,11 +350,9 @@ def _with_its_subject(sentence: str, document: dict[str, Any]) -> str:
     pointing = opens_pointing_back(sentence) or bool(_A_PERSON_BEFORE.match(sentence))
     if not pointing and not leaves_its_subject_ja(sentence):
         return sentence
-    for passage in source_passages(document):
-        spans = [" ".join(passage[start:end].split()) for start, end in sentence_spans(passage)]
-        for before, this in zip(spans, spans[1:]):
-            if this == sentence and not before.startswith("#") and (pointing or _TOPIC_OR_SUBJECT_JA.match(before)):
-                return f"{before}{'' if re.search(r'[。．]$', before) else ' '}{sentence}"
+    before = sentence_before_on_its_page(sentence, document)
+    if before and (pointing or _TOPIC_OR_SUBJECT_JA.match(before)):
+        return f"{before}{'' if re.search(r'[。．]$', before) else ' '}{sentence}"
     if pointing:
         # The first sentence under a heading points at the heading: «同国は旧イギリス植民地であり、現在はイギリス連邦の
         # 一員である。» under «# ドミニカ国» (JSQuAD, `research bench jsquad --seed 93`: quoted alone, it named no country,
