@@ -223,6 +223,24 @@ def test_roles_are_read_across_a_decimal_figure(claim, supported):
     assert (found.outcome == "supported") is supported, found.reason
 
 
+# JSQuAD v1.3 valid (the ウィキデータ page, `research bench jsquad --seed 103`, the real 1.5B model's Summary): the
+# page writes the noun in brackets, and the bracket ended it before its particle, so 修飾子 had no role and the
+# model's sentence, the page's own words, stayed "not checked".
+WIKIDATA_JA = ("また、「修飾子」を使用して、文に追加情報を付け加えて文の意味を絞り込むこともできる。"
+               "また、「情報源」を使用して、その文の内容の出典はどこかということを示すことも可能である。")
+
+
+@pytest.mark.parametrize(("claim", "supported"), [
+    ("修飾子を使用して、文に追加情報を付け加えて文の意味を絞り込むことが可能である[S1]。", True),
+    ("「修飾子」を使用して、文に追加情報を付け加えて文の意味を絞り込むことができる[S1]。", True),
+    # What the page says of 「修飾子」, given to 「情報源」: still not the page's roles.
+    ("情報源を使用して、文に追加情報を付け加えて文の意味を絞り込むことができる[S1]。", False),
+])
+def test_a_noun_in_brackets_keeps_the_role_of_the_particle_after_them(claim, supported):
+    found = assess(claim, WIKIDATA_JA, "ja")
+    assert (found.outcome == "supported") is supported, found.reason
+
+
 # The real 1.5B model's answer to 「富士山の最後の噴火はいつ？」 (bench_answers.py --ollama, 2026-11-30) put the
 # page's 宝永噴火 where its sentences say 富士山: every word is on the page, in other sentences, and four
 # false sentences were supported. The page is the local web's Fuji pages, cut and joined (the hazard

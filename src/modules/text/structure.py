@@ -415,6 +415,11 @@ class _JapaneseReader:
             if pos1 in ("名詞", "接頭辞", "接尾辞") and pos2 not in ("数詞",) and not (pos1 == "名詞" and pos2 == "助動詞語幹"):
                 i = self._noun_at(i, pos2, lemma)
                 continue
+            if self.noun and _closes_a_quoted_noun(words, i, len(self.noun)):
+                # 「修飾子」を使用して: the noun in brackets takes the particle after them (the bracket
+                # ended it, and 修飾子 lost its role: roles not confirmed against the page's own words).
+                i += 1
+                continue
             if self.noun and self._compound_ends(i, pos1, pos2, lemma):
                 i += 1  # the particle that gave the compound its role
                 continue
@@ -520,6 +525,21 @@ class _JapaneseReader:
         self.sentence.clear()
         self.topics.clear()
         self.pending.clear()
+
+
+_BRACKETS = {"「": "」", "『": "』"}
+
+
+def _closes_a_quoted_noun(words: list[Any], i: int, compound_length: int) -> bool:
+    """``words[i]`` closes brackets that hold exactly the compound being read (its last
+    ``compound_length`` words) and a particle follows: 「「コンゴ」は…「山」を意味する」 has コンゴ as
+    its topic and 山 as its object. A quotation that ends in a noun and goes on with と (「…の
+    「RNA」」と呼ぶ) is not such a noun when the brackets hold more than it."""
+    start = i - compound_length - 1
+    if start < 0 or i + 1 >= len(words):
+        return False
+    return (_BRACKETS.get(words[start].surface) == words[i].surface
+            and (words[i + 1].feature.pos1 or "") == "助詞")
 
 
 def _decimal_point(words: list[Any], i: int) -> bool:
