@@ -241,6 +241,33 @@ def test_a_noun_in_brackets_keeps_the_role_of_the_particle_after_them(claim, sup
     assert (found.outcome == "supported") is supported, found.reason
 
 
+# JSQuAD v1.3 valid (the コンゴ共和国 page, `research bench jsquad --seed 103`): after the page's answer, the real
+# 1.5B model's Summary went on 「コンゴはバントゥー語で「コンゴ共和国」を表しています」, not checked (コンゴ共和国 is on
+# the page, as the country's name in Japanese).
+CONGO_JA = "# コンゴ共和国\n\n日本語の表記はコンゴ共和国。「コンゴ」はバントゥー語で「山」を意味する。"
+
+
+@pytest.mark.parametrize("claim", [
+    "コンゴはバントゥー語で「コンゴ共和国」を表しています[S1]。",
+    "「コンゴ」はバントゥー語で「コンゴ共和国」を意味する[S1]。",
+])
+def test_a_term_in_brackets_where_the_page_brackets_another_is_decided_against(claim):
+    found = assess(claim, CONGO_JA, "ja")
+    assert found.outcome == "unsupported" and found.reason == "contrast", found.reason
+    assert "「山」" in found.evidence
+
+
+@pytest.mark.parametrize("claim", [
+    "「コンゴ」はバントゥー語で「山」を意味する[S1]。",
+    "コンゴはバントゥー語で山を意味する[S1]。",
+    # A term the page brackets too, in another sentence: not exchanged for the one this sentence brackets.
+    "「コンゴ」はバントゥー語で「山」を意味し、日本語の表記は「コンゴ共和国」である[S1]。",
+])
+def test_the_term_the_page_brackets_is_not_decided_against(claim):
+    found = assess(claim, CONGO_JA + "正式名称は「コンゴ共和国」。", "ja")
+    assert found.reason != "contrast", found.evidence
+
+
 # The real 1.5B model's answer to 「富士山の最後の噴火はいつ？」 (bench_answers.py --ollama, 2026-11-30) put the
 # page's 宝永噴火 where its sentences say 富士山: every word is on the page, in other sentences, and four
 # false sentences were supported. The page is the local web's Fuji pages, cut and joined (the hazard
@@ -439,3 +466,17 @@ def test_a_participant_is_confirmed_only_beside_the_predicate_where_the_passages
     listed = assess("オランダは、金属工業と石油化学工業を確立した[S1]。", NETHERLANDS_SHIPYARDS_JA, "ja")
     assert (listed.outcome, listed.reason) == ("uncertain", "roles_unconfirmed")
     assert assess("オランダは20世紀に金属工業を確立した[S1]。", NETHERLANDS_SHIPYARDS_JA, "ja").outcome == "supported"
+
+
+def test_a_term_in_brackets_misspelt_is_not_another_term():
+    # The real 1.5B model wrote 「6.4 劳働環境」 (one letter in its Chinese form) for the ISO/TS 16949 page's 「6.4 労働環境」
+    # (JSQuAD v1.3 valid, `research bench jsquad --seed 94`): a misquotation, which the page's spelling repairs.
+    found = assess("例えばISO 9001:2008に「6.4 劳働環境」という項目がある[S1]。",
+                   "# ISO/TS 16949\n\n例えばISO 9001:2008に「6.4 労働環境」という項目がある。", "ja")
+    assert found.reason != "contrast", found.evidence
+
+
+def test_a_term_in_brackets_that_another_sentence_says_it_of_is_not_decided_against():
+    page = "# 作品\n\n1950年、この作品は「直木賞」の候補となった。\n\nこの作品は芥川賞の候補にもなった。"
+    found = assess("この作品は1950年に「芥川賞」の候補となった[S1]。", page, "ja")
+    assert found.reason != "contrast", found.evidence
