@@ -340,6 +340,43 @@ def test_a_study_that_aimed_at_clarifying_a_role_found_nothing_by_saying_so():
     assert _one(claim, source).outcome != "supported"
 
 
+@pytest.mark.parametrize(("source", "claim"), [
+    # PubMedQA 19643525 (`research bench pubmedqa --seed 101`), the real 1.5B model's Summary, supported by the
+    # abstract's objective; its results: slides read falsely high. The abstract's sentences, quoted.
+    ("To assess the accuracy of vaginal pH measurement on wet mount microscopy slides compared with direct "
+     "measurements on fresh vaginal fluid. pH measurement from microscopy slides after the addition of saline causes "
+     "systematic increases of pH leading to false positive readings.",
+     "Yes, vaginal pH can be measured from the wet mount slide [S1]."),
+    # The same run's MRCGP abstract, its aim after a label the page runs into the sentence before.
+    ("The MRCGP comprises of an applied knowledge test (AKT), a clinical skills assessment (CSA) and workplace-based "
+     "assessments (WPBA).AIM: To explore the predictive validity of general practice selection scores using the AKT "
+     "and CSA elements of the MRCGP as a final outcome measure.",
+     "General practice selection scores are predictive of the MRCGP [S1]."),
+])
+def test_an_abstracts_aim_written_as_an_infinitive_answers_nothing(source, claim):
+    assert _one(claim, source).outcome != "supported"
+
+
+@pytest.mark.parametrize(("source", "claim"), [
+    # RAGTruth train (a how-to page): the infinitive says what the instruction after it is for.
+    ("To determine your RDA for protein, you can multiply your weight in pounds by 0.36.",
+     "You can multiply your weight in pounds by 0.36 to determine your RDA for protein [S1]."),
+    ("To determine whether citation affected reviewer scores, we obtained each reviewer's score of the manuscript.",
+     "To determine whether citation affected reviewer scores, the authors obtained each reviewer's score of the "
+     "manuscript [S1]."),
+])
+def test_an_infinitive_before_its_main_clause_is_no_aim(source, claim):
+    assert _one(claim, source).outcome == "supported"
+
+
+def test_what_a_study_did_is_what_its_aim_says():
+    # PubMedQA 26485091 (`research bench pubmedqa --seed 99`), the real 1.5B model's finding, quoted with its source.
+    source = ("To estimate healthcare costs and utilization of AAPs compared to other second-line agents. Observational "
+              "study using Medicaid claims data (2006-2011).")
+    claim = "The study estimated healthcare costs and utilization of AAPs compared to other second-line agents [S1]."
+    assert _one(claim, source).outcome == "supported"
+
+
 def test_what_a_page_gives_as_a_hypothesis_is_not_stated_as_a_fact():
     # JSQuAD v1.3 valid (`research bench jsquad --seed 101`, 「…とする仮説の原型を唱えたのは？」), the real 1.5B model's
     # Summary: 「最初の生命は地球で生まれたのではない。」 was supported by the hypothesis the page reports. The page's

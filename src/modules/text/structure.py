@@ -142,6 +142,17 @@ _OPEN_QUESTION_EN = re.compile(
     # "This study looks for a rebound aggravation of symptoms after short-term treatment" (PubMedQA
     # 11500608, whose results were all "not significant"): what a study looks for, it has not found.
     r"|(?:study|trial|analysis|we) (?:looks?|looked|searche[sd]|search) for"
+    # An abstract's aim as an infinitive, alone or after its label: "To assess the accuracy of vaginal pH
+    # measurement on wet mount microscopy slides compared with direct measurements …" (PubMedQA 19643525, whose
+    # results found slides read falsely high) supported the real 1.5B model's "Yes, vaginal pH can be measured
+    # from the wet mount slide"; "…(WPBA).AIM: To explore the predictive validity of …" (PubMedQA, --seed 101).
+    # Not one whose main clause follows ("To determine your RDA for protein, you can multiply…", "To determine
+    # whether citation affected reviewer scores, we obtained…": RAGTruth's how-to pages, PubMedQA's methods).
+    r"|(?:^|(?<=[.:])|(?<=[.:]\s))(?:in order )?to (?:evaluate|determine|assess|investigate|examine|explore|establish|"
+    r"clarify|ascertain|analy[sz]e|compare|quantify|characteri[sz]e|identify|estimate|measure) "
+    r"(?![^.]*,\s*(?:[^.]*\b(?:we|you|i|was|were|is|are|has|have|had|can|could|will|would|should|may|might|must|did|"
+    r"does|do)\b|(?:simply|just|then|first|measure|multiply|divide|subtract|add|use|take|make|see|check|click|enter|"
+    r"find|calculate|record|let)\b))"
     # "The ORIGIN trial provides an opportunity to further assess this relationship" (PubMedQA
     # 23999452's aims, which led the real 1.5B model's Summary as its supported answer).
     r"|\bopportunity to (?:further )?(?:assess|examine|evaluate|investigate|explore|determine|test|study)\b"
@@ -177,7 +188,13 @@ _OPEN_QUESTION_EN = re.compile(
 _REPORTS_A_QUESTION_EN = re.compile(
     r"\b(?:whether|if|unclear|unknown|uncertain|undetermined|to be seen|little (?:is|was) known|investigat\w*|determin\w*|evaluat\w*|assess\w*|clarif\w*|"
     r"examin\w*|explor\w*|studied|stud(?:y|ies) (?:of|on|into)|(?:looks?|looked|search\w*) for|suggest\w*|"
-    r"hypothes\w*|propos\w*|postulat\w*|speculat\w*)\b", re.IGNORECASE)
+    r"hypothes\w*|propos\w*|postulat\w*|speculat\w*)\b"
+    # What a study did, which its aim says: "The study by PubMed 26485091 estimated healthcare costs and utilization
+    # of AAPs …" against «To estimate healthcare costs and utilization of AAPs …». Not the aim's verb alone: "Yes,
+    # vaginal pH can be measured from the wet mount slide" answers the aim «To assess the accuracy of vaginal pH
+    # measurement on wet mount microscopy slides …».
+    r"|\b(?:study|trial|analysis|authors?|researchers?|investigators?|we|they)\b[^.]{0,40}?\b(?:estimat|compar|"
+    r"quantif|characteri[sz]|identif|measur|analy[sz]|ascertain|establish)\w*", re.IGNORECASE)
 # A difficulty the evidence states about what the claim says plainly: "One of the problems with
 # manual resuscitators is the difficulty in achieving accurate volume delivery" does not say
 # "manual resuscitator tidal volume measurement can be accurate" (the real 1.5B model's "Yes, …"
@@ -253,7 +270,8 @@ def stance_problem(claim: str, evidence: str, language: Language) -> str | None:
     said, source = stance(claim, language), stance(evidence, language)
     if source.hedged and not said.hedged:
         return "hedge_dropped"
-    if language == "en" and _OPEN_QUESTION_EN.search(evidence) and not _REPORTS_A_QUESTION_EN.search(claim):
+    if language == "en" and _OPEN_QUESTION_EN.search(evidence) and not _REPORTS_A_QUESTION_EN.search(claim) \
+            and not _OPEN_QUESTION_EN.search(claim):  # the aim quoted is an aim reported
         return "hedge_dropped"
     if _difficulty_about(claim, evidence, language):
         return "hedge_dropped"
