@@ -92,6 +92,24 @@ def test_an_abbreviation_with_a_citation_before_its_full_stop_ends_no_sentence()
         "It erupted in 1707 [S1].", "It has been quiet since."]
 
 
+def test_a_range_written_with_two_dots_is_no_sentence_end():
+    # JSQuAD v1.3 valid (the Google 検索 page, `research bench jsquad --seed 104`): cut at 「70..」, the real 1.5B
+    # model's sentence came back as 「数値範囲検索 (70. [S1].73)、…」.
+    text = "数値に関する特殊機能として、数値範囲検索 (70..73)、通貨換算といった機能がある。次の文。"
+    assert split_sentences(text) == ["数値に関する特殊機能として、数値範囲検索 (70..73)、通貨換算といった機能がある。", "次の文。"]
+    assert split_sentences("Pages 10..12 cover it. Then it ends.") == ["Pages 10..12 cover it.", "Then it ends."]
+    assert split_sentences("Wait for 10... 20 seconds passed.") == ["Wait for 10...", "20 seconds passed."]
+
+
+def test_a_sentence_may_open_with_a_word_that_keeps_a_capital_inside():
+    # PubMedQA 19643525's results open «pH measurement from microscopy slides …»: after a citation, or as a word
+    # like "pH" or "mRNA", a lower-case start is a new sentence, not an abbreviation's next word.
+    assert split_sentences("It can be measured from the slide [S1]. pH measurement from slides misleads [S1].") == [
+        "It can be measured from the slide [S1].", "pH measurement from slides misleads [S1]."]
+    assert split_sentences("Levels were measured. mRNA levels rose.") == ["Levels were measured.", "mRNA levels rose."]
+    assert split_sentences("It was approx. three times as high.") == ["It was approx. three times as high."]
+
+
 def test_japanese_sentence_edges():
     text = "「噴火は続いた。」と記録にある。[S1]本当か？はい！３．５倍だった。"
     assert split_sentences(text) == ["「噴火は続いた。」と記録にある。[S1]", "本当か？", "はい！", "３．５倍だった。"]

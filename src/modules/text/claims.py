@@ -382,6 +382,12 @@ def _period_ends_sentence(text: str, i: int) -> bool:
     after = text[i + 1] if i + 1 < len(text) else ""
     if before.isdigit() and after.isdigit():  # 3.5, 1.0.2
         return False
+    if before.isdigit() and after == ".":
+        dots = i
+        while dots < len(text) and text[dots] == ".":
+            dots += 1
+        if text[dots:dots + 1].isdigit():
+            return False  # a range, 「数値範囲検索 (70..73)」: cut there, the real 1.5B model's sentence got [S1] inside
     if after and (CITATION_GROUP.match(text, i + 1) or _JAPANESE_CHAR.match(after)):  # "end.【1】", "end.富士山は"
         return True
     if after and not (after.isspace() or after in _CLOSERS or after in "[［" or after == "."):
@@ -393,10 +399,17 @@ def _period_ends_sentence(text: str, i: int) -> bool:
         return False
     rest = text[i + 1 : i + 1 + _LOOK].lstrip(" \t.")
     # English sentences start with a capital: a lower-case word after "." means an
-    # abbreviation we do not know ("approx. three"), not a new sentence.
-    if rest and rest[0].islower() and rest[0].isascii():
+    # abbreviation we do not know ("approx. three"), not a new sentence. Not a word that keeps a
+    # capital inside ("pH", "mRNA", "eGFR"), nor after a citation, which only ends a sentence: "…from
+    # the wet mount slide [S1]. pH measurement from microscopy slides …" was one claim of two.
+    if rest and rest[0].islower() and rest[0].isascii() and not _MIXED_CASE_START.match(rest) \
+            and not _ENDS_WITH_CITATION.search(text, max(0, i - _LOOK), i):
         return False
     return True
+
+
+_MIXED_CASE_START = re.compile(r"[a-z]{1,3}[A-Z]")
+_ENDS_WITH_CITATION = re.compile(rf"(?:{CITATION_GROUP.pattern})\s*$")
 
 
 def _extend_end(text: str, end: int) -> int:
