@@ -1948,7 +1948,8 @@ async def test_a_sub_question_the_sources_quote_answers_is_not_said_to_be_unansw
 async def test_a_yes_or_no_stands_only_on_a_supported_sentence_and_an_undecided_one_never_leads():
     # The words of a yes/no question are the claim: "gone" is found in no source, so "The GIL is
     # gone in Python 3.14" is no longer waved through as supported (it was: the question's own
-    # words counted as a frame). It stays "not checked", loses its "Yes", and a supported finding leads.
+    # words counted as a frame). It stays "not checked", and a supported finding leads. Without its "Yes" it
+    # would say nothing but the question back, still a yes: it leaves the answer, listed as not checked.
     verification = await _gil_answer(
         "## Summary\nYes, the GIL is gone in Python 3.14 [S1].\n\n"
         "## Details\nThe free-threaded build became officially supported in Python 3.14 [S1].\n",
@@ -1960,7 +1961,8 @@ async def test_a_yes_or_no_stands_only_on_a_supported_sentence_and_an_undecided_
     answer = verification["annotated_draft"]
     summary = answer.split("## Summary\n")[1].split("##")[0].strip()
     assert summary.startswith("The free-threaded build became officially supported in Python 3.14 [S1].")
-    assert "Yes" not in summary and "The GIL is gone in Python 3.14 [S1] (not checked)." in summary
+    assert "Yes" not in summary and "gone" not in answer, answer
+    assert gone["removed"] and gone["removed_reason"] == "question_restated"
     # A "No" on a supported sentence is the answer, and stays: the sentence is checked without it.
     verification = await _gil_answer("## Summary\nNo. The default build still has the GIL [S1].\n",
                                      "Is the GIL gone in Python 3.14?")
@@ -2002,9 +2004,15 @@ async def test_a_finding_on_another_thing_does_not_lead_the_summary():
     summary = answer.split("## Summary\n")[1].split("#")[0].strip()
     assert summary == "The sources read do not answer the question directly; no checked sentence could be given here."
     assert finding in answer.split(sub)[1]  # it stays under its own heading
-    # Cited, the Summary's sentence stays, not checked; the finding does not lead it either: the answer says
-    # that nothing checked answers the question before it.
+    # Cited, the Summary's sentence is not checked, and says nothing but the question back: it goes too (a yes
+    # without its word). The finding does not lead the Summary either.
     state["draft"] = draft.replace("total knee arthroplasty.\n", "total knee arthroplasty [S1].\n")
+    answer = (await _verify(state, _deps(FakeModel(), loops=0)[0]))["verification"]["annotated_draft"]
+    summary = answer.split("## Summary\n")[1].split("#")[0].strip()
+    assert summary == "The sources read do not answer the question directly; no checked sentence could be given here."
+    # Saying more than the question, it stays, not checked; the answer says that nothing checked answers the
+    # question before it.
+    state["draft"] = draft.replace("total knee arthroplasty.\n", "total knee arthroplasty after surgery [S1].\n")
     answer = (await _verify(state, _deps(FakeModel(), loops=0)[0]))["verification"]["annotated_draft"]
     summary = answer.split("## Summary\n")[1].split("#")[0].strip()
     assert summary.startswith("The sources read do not answer the question directly; what the draft said of it "
@@ -2027,11 +2035,12 @@ async def test_an_undecided_answer_alone_in_the_summary_follows_the_sources_word
                                      "Is the GIL gone in Python 3.14?")
     assert [c["state"] for c in verification["claims"]] == ["not_checked"]
     answer = verification["annotated_draft"]
-    quote, _, rest = answer.removeprefix("## Summary\n").partition("» [S1] ")
+    quote, _, rest = answer.removeprefix("## Summary\n").partition("» [S1]")
     assert quote == ("The draft's sentences could not be checked against the sources read; of the question they say: "
                      "«In Python 3.14 the free-threaded build became officially supported, though it is still not "
                      "the default build."), answer
-    assert rest.strip() == "The GIL is gone in Python 3.14 [S1] (not checked).", answer
+    # The draft's sentence, without its "Yes", says nothing but the question back: a yes all the same, it goes.
+    assert rest.strip() == "" and "gone" not in answer, answer
     # In Japanese: the sources' words lead the same way.
     source = "Python 3.14でフリースレッド版は正式にサポートされたが、既定のビルドではない。既定のビルドにはGILが残っている。"
     verification = await _gil_answer("## 結論\nはい、Python 3.14でGILはなくなりました[S1]。\n",
@@ -2060,6 +2069,12 @@ async def test_an_undecided_answer_with_no_sentence_of_the_sources_on_the_questi
              "prediction models in conjunction with clinical assessment [S1].\n")
     verification = await _gil_answer(draft, question, "en", source)
     assert [c["state"] for c in verification["claims"]] == ["not_checked"]
+    # Without its "Yes" it says nothing but the question back: it goes, and the answer says nothing checked answers.
+    assert verification["annotated_draft"].split() == "## Summary The sources read do not answer the question " \
+        "directly; no checked sentence could be given here.".split(), verification["annotated_draft"]
+    # Saying more than the question (its figure), it stays after that line, marked.
+    draft = draft.replace("clinical assessment [S1]", "clinical assessment, with a 1 - c-index of 0.221 [S1]")
+    verification = await _gil_answer(draft, question, "en", source)
     answer = verification["annotated_draft"]
     assert answer.startswith("## Summary\nThe sources read do not answer the question directly; what the draft "
                              "said of it follows, not checked. Multiple SNP testing in BRCA2 and BRCA1 female "
@@ -2139,6 +2154,30 @@ async def test_a_yes_goes_from_a_sentence_that_answers_something_else_and_from_a
     assert "not affect in-hospital mortality" in answer
     assert "\nCoronary angiography is a safe examination before emergency aortic surgery in most centres [S1] " \
            "(not checked).\n" in answer, answer
+
+
+async def test_an_undecided_yes_that_only_says_the_question_back_leaves_the_answer():
+    # PubMedQA 19643525 (`research bench pubmedqa --seed 101`, gold "no"), the real 1.5B model's Summary: its "Yes,
+    # vaginal pH can be measured from the wet mount slide" rested on the abstract's objective; not checked, it
+    # stayed at the Summary's end without its yes, still saying yes. The abstract's sentences, quoted.
+    source = ("To assess the accuracy of vaginal pH measurement on wet mount microscopy slides compared with direct "
+              "measurements on fresh vaginal fluid. pH measurement from microscopy slides after the addition of saline "
+              "causes systematic increases of pH leading to false positive readings.")
+    draft = ("## Summary\nYes, vaginal pH can be measured from the wet mount slide [S1]. pH measurement from "
+             "microscopy slides after the addition of saline causes systematic increases of pH leading to false "
+             "positive readings [S1].\n")
+    question = "Can vaginal pH be measured from the wet mount slide?"
+    verification = await _gil_answer(draft, question, "en", source)
+    answer = verification["annotated_draft"]
+    assert "can be measured from the wet mount slide" not in answer, answer
+    assert answer.startswith("## Summary\npH measurement from microscopy slides after the addition of saline"), answer
+    (restated,) = [c for c in verification["claims"] if "wet mount slide" in c["text"]]
+    assert restated["removed"] and restated["removed_reason"] == "question_restated"
+    # A sentence that says more than the question stays, marked, without its yes.
+    draft = draft.replace("Yes, vaginal pH can be measured from the wet mount slide [S1]",
+                          "Yes, vaginal pH can be measured from the wet mount slide with a cotton swab [S1]")
+    answer = (await _gil_answer(draft, question, "en", source))["annotated_draft"]
+    assert "Vaginal pH can be measured from the wet mount slide with a cotton swab [S1] (not checked)" in answer, answer
 
 
 async def test_a_yes_that_its_own_supported_sentence_answers_the_other_way_goes():

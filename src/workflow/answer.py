@@ -63,6 +63,9 @@ REMOVED_LANGUAGE = "wrong_language"
 REMOVED_OFF_TOPIC = "off_topic"
 REMOVED_DUPLICATE = "duplicate"
 REMOVED_NOT_A_CLAIM = "not_a_claim"
+# A yes or a no no check decided, whose sentence is the question said back (``_restates``).
+REMOVED_QUESTION_RESTATED = "question_restated"
+_BRACKETED_ASIDE = re.compile(r"\s*[(（][^()（）]{1,40}[)）]")
 
 
 # A template's slot written out as text: "<theme>", 「<テーマ>」, "<the sub-question>".
@@ -766,12 +769,13 @@ def assemble_answer(
     _keep_what_the_verdicts_let_stand(edits, valid=valid, language=language, titles=titles, program=program,
                                       topic=topic, wrong_language=wrong_language,
                                       page_sentence_before=page_sentence_before)
+    # Before the Summary's kept sentences are read: a yes that only says the question back leaves.
+    _drop_answer_words_without_an_answer_under_them(edits, question, language)
+    _drop_answer_words_the_sentence_denies(edits, question, language)
     summary = edits.summary()
     kept_summary = [s for s in summary if edits.replacement.get(s)]
     lifted = nothing_checked_leads = False
     yes_no = is_yes_no(question, language)
-    _drop_answer_words_without_an_answer_under_them(edits, question, language)
-    _drop_answer_words_the_sentence_denies(edits, question, language)
     if summary and not kept_summary:
         kept_summary, lifted = _fill_the_empty_summary(edits, question)
     elif kept_summary and (edits.status.get(kept_summary[0]) == "not_checked"
@@ -1032,8 +1036,23 @@ def _drop_answer_words_without_an_answer_under_them(edits: _Edits, question: str
             or (question if section == edits.summary_section or _CONCLUSION_HEADING.match(section.strip()) else "")
         if not asked or not is_yes_no(asked, language):
             continue
-        if edits.status.get(s) != "supported" or answers_another_question(asked, plain_text(text), language):
+        if edits.status.get(s) != "supported" and _restates(asked, _without_answer_word(text)):
+            # Nothing but the question said as its answer, and nothing checked it: without its yes it
+            # still says yes. "Yes, vaginal pH can be measured from the wet mount slide" to "Can vaginal pH be
+            # measured from the wet mount slide?" (PubMedQA 19643525, gold no, the real 1.5B model) stood at
+            # the Summary's end as "Vaginal pH can be measured from the wet mount slide (not checked)".
+            pair = edits.by_start.get(s)
+            edits.drop(s, REMOVED_QUESTION_RESTATED, pair[1] if pair is not None else None)
+        elif edits.status.get(s) != "supported" or answers_another_question(asked, plain_text(text), language):
             edits.replacement[s] = _without_answer_word(text)
+
+
+def _restates(question: str, sentence: str) -> bool:
+    """Whether ``sentence`` says nothing the question does not name (its words in brackets aside:
+    "the posterior longitudinal ligament (PLL) affects …" restates "Does ossification of the posterior
+    longitudinal ligament affect …?")."""
+    said = _content_terms(_BRACKETED_ASIDE.sub(" ", plain_text(sentence)))
+    return bool(said) and said <= _content_terms(question)
 
 
 def _drop_answer_words_the_sentence_denies(edits: _Edits, question: str, language: Language) -> None:

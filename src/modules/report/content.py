@@ -586,6 +586,7 @@ _REMOVED_LABELS = {
     "partly_supported": "removed_partly",
     "not_checked": "removed_unchecked",
     "uncited": "removed_uncited",
+    "question_restated": "removed_question_restated",
 }
 
 

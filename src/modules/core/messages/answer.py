@@ -67,6 +67,8 @@ MESSAGES: dict[str, dict[str, str]] = {
                                      "ja": "レポートの言語でない文 {count} 件"},
     "answer.reason.off_topic": {"en": "{count} about another topic", "ja": "質問と別の話題 {count} 件"},
     "answer.reason.duplicate": {"en": "{count} repeated", "ja": "重複 {count} 件"},
+    "answer.reason.question_restated": {"en": "{count} not checked that only said the yes/no question back as its answer",
+                                        "ja": "質問をそのまま答えとして言い直しただけの未確認の文 {count} 件"},
     "answer.reason.not_a_claim": {"en": "{count} not a claim (page titles, prompt text, headings, fragments)",
                                   "ja": "主張でない文 {count} 件（ページ題名・プロンプトの文・見出し・断片）"},
     "answer.corrected": {
