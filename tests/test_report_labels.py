@@ -27,9 +27,13 @@ VERIFICATION = {
         {"index": 4, "text": "Its summit is 3,800 m.", "verdict": "partly_supported", "citations": ["S1"],
          "evidence": "Mount Fuji is 3,776 m high.", "evidence_label": "S1", "checked": False,
          "reason": "number_missing", "removed": True, "removed_reason": "partly_supported"},
+        # A yes no check decided that only said the question back (workflow/answer.py): taken out, not checked.
+        {"index": 5, "text": "Yes, Mount Fuji is high.", "verdict": "partly_supported", "citations": ["S1"],
+         "evidence": "Mount Fuji is 3,776 m high.", "evidence_label": "S1", "checked": False,
+         "reason": "partial_overlap", "removed": True, "removed_reason": "question_restated"},
     ],
-    "summary": {"claims": 5, "supported": 1, "partly_supported": 3, "unsupported": 1, "citation_invalid": 0,
-                "supported_ratio": 1 / 5, "loops": 0, "not_checked": 3, "removed": 3},
+    "summary": {"claims": 6, "supported": 1, "partly_supported": 4, "unsupported": 1, "citation_invalid": 0,
+                "supported_ratio": 1 / 6, "loops": 0, "not_checked": 4, "removed": 4},
 }
 
 
@@ -45,8 +49,8 @@ def _markdown(language: str) -> str:
 
 
 @pytest.mark.parametrize(("language", "not_checked", "partly", "removed"), [
-    ("en", "| not checked | 3 |", "| partly supported | 0 |", "contradicted (taken out of the answer"),
-    ("ja", "| 未確認 | 3 |", "| 一部のみ裏付け | 0 |", "矛盾（本文から削除"),
+    ("en", "| not checked | 4 |", "| partly supported | 0 |", "contradicted (taken out of the answer"),
+    ("ja", "| 未確認 | 4 |", "| 一部のみ裏付け | 0 |", "矛盾（本文から削除"),
 ])
 def test_a_claim_no_judge_decided_is_not_checked_everywhere(language, not_checked, partly, removed):
     markdown = _markdown(language)
@@ -58,3 +62,12 @@ def test_a_claim_no_judge_decided_is_not_checked_everywhere(language, not_checke
     unchecked = [line for line in markdown.splitlines() if ("GIL" in line or "3,800" in line) and line.startswith("- ")]
     assert len(unchecked) == 2 and all(("not checked" in line or "未確認" in line) and not ("partly" in line or "一部" in line)
                                        for line in unchecked), unchecked
+
+
+@pytest.mark.parametrize(("language", "said"), [
+    ("en", "- not checked (taken out of the answer: it only says the yes/no question back as its answer): "
+           "Yes, Mount Fuji is high. — S1 «Mount Fuji is 3,776 m high.»"),
+    ("ja", "- 未確認（本文から削除。質問をそのまま答えとして言い直しただけ）: Yes, Mount Fuji is high. — S1 «Mount Fuji is 3,776 m high.»"),
+])
+def test_a_yes_that_only_said_the_question_back_is_listed_as_taken_out(language, said):
+    assert said in _markdown(language).splitlines()
