@@ -2180,6 +2180,23 @@ async def test_an_undecided_yes_that_only_says_the_question_back_leaves_the_answ
     assert "Vaginal pH can be measured from the wet mount slide with a cotton swab [S1] (not checked)" in answer, answer
 
 
+async def test_an_undecided_yes_under_a_heading_that_asks_nothing_still_answers_the_question_and_goes():
+    # PubMedQA 21166749 (gold no), `research bench pubmedqa --seed 103`: the real 1.5B model listed its sub-questions
+    # under "## Sub-questions", each answered "- Yes, …"; the question lines went (not claims), and "- Yes, the study
+    # found that the impact of initial experience … was significant (not checked)" kept its yes.
+    source = ("Robot-assisted radical cystectomy (RARC) remains controversial in terms of oncologic outcomes, especially "
+              "during the initial experience. Sequential case number was not significantly associated with increased "
+              "incidence of complications, surgical blood loss, or positive surgical margins.")
+    draft = ("## Summary\nSequential case number was not significantly associated with increased incidence of "
+             "complications [S1].\n\n## Sub-questions\n- Yes, the study found that the impact of initial experience "
+             "on oncologic outcomes and overall survival was significant [S1].\n")
+    question = "Is patient outcome compromised during the initial experience with robot-assisted radical cystectomy?"
+    answer = (await _gil_answer(draft, question, "en", source))["annotated_draft"]
+    assert "Yes" not in answer, answer
+    assert "- The study found that the impact of initial experience on oncologic outcomes and overall survival was " \
+           "significant [S1] (not checked)" in answer, answer
+
+
 async def test_a_yes_that_its_own_supported_sentence_answers_the_other_way_goes():
     # The real 1.5B model, the GIL question (docs/benchmarks.md, issue 44): under its first
     # sub-question, "Yes, the GIL is still enabled by default in Python 3.14 [S1]." The words are

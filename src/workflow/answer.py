@@ -1027,7 +1027,11 @@ def _drop_answer_words_without_an_answer_under_them(edits: _Edits, question: str
     sentence no check decided, and from a supported one that says something else (see
     ``answers_another_question``). In the Summary of a yes/no question (and a section headed as its conclusion),
     and under a heading that is a yes/no question itself ("## 1. Are proton pump inhibitors associated with rebound
-    symptoms?" over "Yes, …" that no check decided: the real 1.5B model on PubMedQA 11500608)."""
+    symptoms?" over "Yes, …" that no check decided: the real 1.5B model on PubMedQA 11500608). Under any other
+    heading, a yes no check decided still answers the yes/no question asked, and goes: "### Sub-questions" over
+    "- Yes, the PubMed 21166749 study found that the impact of initial experience … was significant (not
+    checked)" to "Is patient outcome compromised during the initial experience with robot-assisted radical
+    cystectomy?" (gold no; `research bench pubmedqa --seed 103`)."""
     for s, _, section in edits.sentences:
         text = edits.replacement.get(s)
         if not text or answer_word(plain_text(text)) is None:
@@ -1035,6 +1039,8 @@ def _drop_answer_words_without_an_answer_under_them(edits: _Edits, question: str
         asked = _yes_no_heading(edits, section, language) \
             or (question if section == edits.summary_section or _CONCLUSION_HEADING.match(section.strip()) else "")
         if not asked or not is_yes_no(asked, language):
+            if edits.status.get(s) != "supported" and is_yes_no(question, language):
+                edits.replacement[s] = _without_answer_word(text)
             continue
         if edits.status.get(s) != "supported" and _restates(asked, _without_answer_word(text)):
             # Nothing but the question said as its answer, and nothing checked it: without its yes it
