@@ -274,6 +274,18 @@ def test_an_abbreviation_the_page_gives_in_brackets_after_the_name_is_supported(
     assert _one(claim.replace("RNA", "DNA"), source).outcome != "supported"
 
 
+def test_a_name_the_page_gives_in_brackets_after_what_it_describes_is_supported():
+    # JSQuAD v1.3 valid (`research bench jsquad --seed 105`, 「ビールや清涼飲料水などを生産する国営のメーカーの名前は？」),
+    # the real 1.5B model's answer stayed not checked (名前 is not on the page) after the page's own sentence. The
+    # page's sentence, quoted.
+    source = "かつて近代的な設備を備えた大きな工場は、ビールや清涼飲料水などを生産する国営のメーカー「ビア・ラオ」が目立つ程度であった。"
+    assert _one("ビールや清涼飲料水などを生産する国営のメーカーの名前は「ビア・ラオ」です[S1]。", source).outcome == "supported"
+    assert _one("国営のメーカーの名前はビア・ラオである[S1]。", source).outcome == "supported"
+    # What the page does not say of it (自動車), or another name, is not its name.
+    assert _one("自動車を生産する国営のメーカーの名前は「ビア・ラオ」です[S1]。", source).outcome != "supported"
+    assert _one("ビールや清涼飲料水などを生産する国営のメーカーの名前は「ラオ・ビール」です[S1]。", source).outcome != "supported"
+
+
 def test_an_english_abbreviation_the_page_gives_in_brackets_after_the_name_is_supported():
     source = "Ribonucleic acid (RNA) and deoxyribonucleic acid (DNA) are nucleic acids."
     for claim in ("The abbreviation of ribonucleic acid is RNA.", "Ribonucleic acid is abbreviated as RNA.",
@@ -367,6 +379,53 @@ def test_an_abstracts_aim_written_as_an_infinitive_answers_nothing(source, claim
 ])
 def test_an_infinitive_before_its_main_clause_is_no_aim(source, claim):
     assert _one(claim, source).outcome == "supported"
+
+
+@pytest.mark.parametrize(("source", "claim"), [
+    # PubMedQA 17279467 (gold maybe), `research bench pubmedqa --seed 102`, the real 1.5B model's whole answer.
+    ("Cyclical pamidronate therapy in a 2-year-old child with skeletal fragility resulted in remodelling of vertebral "
+     "fractures. The BMD at both sites decreased precipitously within 24 months of stopping treatment, raising the "
+     "question as to whether bisphosphonates can be stopped in a growing child with skeletal fragility.",
+     "Yes, bisphosphonate treatment can be stopped in a growing child with skeletal fragility [S1]."),
+    # PubMedQA 25228241, the same run: a condition ("if the elephant trunk is folded") is not a question reported.
+    ("The elephant trunk technique for aortic dissection is useful for reducing false lumen pressure. The purpose of "
+     "this study was to investigate whether an elephant trunk in a small-calibre lumen can cause haemolysis.",
+     "The small-calibre true lumen is significant because it can cause haemolysis if the elephant trunk is folded [S1]."),
+])
+def test_what_a_page_leaves_as_a_question_is_no_answer(source, claim):
+    found = _one(claim, source)
+    assert (found.outcome, found.reason) == ("uncertain", "hedge_dropped"), found
+
+
+def test_a_claim_in_other_words_than_a_studys_aim_is_not_put_to_the_judge():
+    # PubMedQA 18784527 (gold no), `research bench pubmedqa --seed 102`: the real 1.5B model, asked to choose
+    # between this claim and its negation (its words were left open: partial_overlap), chose the claim. The
+    # abstract's sentences, quoted.
+    source = ("Multislice helical computed tomography (CT), which can provide detailed 2-D and 3-D reconstructed images, "
+              "is useful in imaging diagnosis for dental implant treatment. Therefore, in this study, it was performed "
+              "to clarify the mandibular depiction of double-oblique reconstructed images when changing their thickness.")
+    claim = "Yes, mandibular depiction can be improved by changing the thickness of double-oblique computed tomography images [S1]."
+    found = _one(claim, source)
+    assert (found.outcome, found.reason) == ("uncertain", "hedge_dropped"), found  # not partial_overlap: no judge
+    # Its results' sentence, beside the aim, says its finding: the aim's words do not hold that back.
+    results = ("In the alveolar crest and the whole of the mandibular canal, the highest value was obtained with 0.9 "
+               "mm-thick images; however, there was no significant difference between 0.3 mm and 0.9 mm-thick images.")
+    finding = ("The study found that 0.9 mm-thick images provided the highest mandibular depiction, with no significant "
+               "difference between 0.3 mm and 0.9 mm-thick images [S1].")
+    assert _one(finding, results + " " + source).outcome == "supported"
+
+
+def test_what_a_page_says_is_regarded_so_is_not_stated_as_found():
+    # PubMedQA 15539888 (`research bench pubmedqa --seed 96`), the real 1.5B model's Summary, "Yes, the atopy patch
+    # test with house dust mites is specific for atopic dermatitis", against its background (its results found
+    # positive tests in non-AD subjects too). The abstract's sentences, quoted.
+    source = ("The atopy patch test (APT), namely the patch test with aeroallergens, is regarded as specific for "
+              "patients with atopic dermatitis (AD), but small numbers of positive APT were reported in the past also "
+              "in atopic subjects without dermatitis and in healthy persons.")
+    claim = "Yes, the atopy patch test is specific for patients with atopic dermatitis [S1]."
+    assert _one(claim, source).outcome != "supported"
+    assert _one("The atopy patch test is regarded as specific for patients with atopic dermatitis [S1].",
+                source).outcome == "supported"
 
 
 def test_what_a_study_did_is_what_its_aim_says():

@@ -61,6 +61,7 @@ from research.modules.text.polarity import (
 from research.modules.text.questions import answer_word, asks_for_a_name_or_value, is_yes_no
 from research.modules.text.structure import (
     DOUBT_JA,
+    answers_an_open_question,
     english_comparison_reversed,
     english_contrast,
     english_direction_given_to_another,
@@ -1591,6 +1592,24 @@ def qualifier_dropped(read: ClaimEvidence) -> Finding | None:
 _USING = frozenset({"use"})
 
 
+def open_question_in_other_words(read: ClaimEvidence) -> Finding | None:
+    """(en) A claim that says in its own words what its passages leave open as a study's question
+    or aim: left open, never put to the judge as wording. The real 1.5B model, asked to choose
+    between such a claim and its negation, chose "Yes, mandibular depiction can be improved by
+    changing the thickness of double-oblique computed tomography images" against «Therefore, in this
+    study, it was performed to clarify the mandibular depiction of double-oblique reconstructed images
+    when changing their thickness.» (PubMedQA 18784527, gold no; `research bench pubmedqa --seed 102`)."""
+    if read.language != "en" or read.coverage >= SUPPORTED_AT_EN or not read.assembled:
+        return None
+    said_where = " ".join(_matched_clauses_of_all(read.assembled, read.wanted))
+    return Finding("uncertain", "hedge_dropped") if answers_an_open_question(read.claim, said_where,
+                                                                             _sentences_of(read.assembled)) else None
+
+
+def _sentences_of(passages: list[Passage]) -> list[str]:
+    return [p.text[start:end] for p in passages for start, end in sentence_spans(p.text)]
+
+
 def partial_overlap(read: ClaimEvidence) -> Finding | None:
     if read.coverage < (SUPPORTED_AT if read.language == "ja" else SUPPORTED_AT_EN):
         if read.words - read.found and read.words - read.found <= _USING:
@@ -1660,7 +1679,8 @@ def stance_differs(read: ClaimEvidence) -> Finding | None:
     them; a record's yes/no field read the other way."""
     said_where = " ".join(_matched_clauses_of_all(read.assembled, read.wanted))
     field = read.field_problem
-    problem = stance_problem(read.claim, said_where, read.language) or (field[0] if field else None)
+    problem = stance_problem(read.claim, said_where, read.language, _sentences_of(read.assembled)) \
+        or (field[0] if field else None)
     if problem is None:
         return None
     if problem == "or_dropped" and read.language == "ja" or problem == "hedge_dropped" and read.language == "ja" \
@@ -2422,9 +2442,44 @@ def abbreviation_given(read: ClaimEvidence) -> Finding | None:
     return None
 
 
+# 「…国営のメーカーの名前は「ビア・ラオ」です」: a name said of what a noun phrase describes.
+_NAME_OF_JA = re.compile(r"^(?P<described>[^。]+?)の(?:名前|名称|名)は[「『]?(?P<name>[^「」『』。、]{1,40}?)[」』]?"
+                         r"(?:です|である|だ|といいます|という)[。．]?$")
+_HEAD_NOUN_JA = re.compile(r"[\u30a0-\u30ff\u4e00-\u9fff]+$")
+
+
+def name_given_in_brackets(read: ClaimEvidence) -> Finding | None:
+    """(ja) A claim that gives the name of what it describes, where a cited sentence writes that name
+    in brackets right after the description's head noun and holds every word of the description:
+    「ビールや清涼飲料水などを生産する国営のメーカーの名前は「ビア・ラオ」です」 against «…ビールや清涼飲料水などを
+    生産する国営のメーカー「ビア・ラオ」が目立つ程度であった。» (JSQuAD v1.3 valid, `research bench jsquad --seed 105`,
+    the real 1.5B model's answer, left not checked for 名前, a word the page does not write). Supported, that
+    sentence shown."""
+    if read.language != "ja":
+        return None
+    match = _NAME_OF_JA.match(read.claim.strip())
+    if match is None:
+        return None
+    described, name = match["described"].strip(), match["name"].strip()
+    head = _HEAD_NOUN_JA.search(described)
+    wanted = _sentence_terms(described)
+    if head is None or not name or not wanted:
+        return None
+    written = re.compile(rf"{re.escape(head.group(0))}\s*[「『（(]\s*{re.escape(name)}\s*[」』）)]")
+    for source in read.cited:
+        for passage in source.passages:
+            for start, end in sentence_spans(passage.text):
+                sentence = passage.text[start:end]
+                if written.search(sentence) and wanted <= _sentence_terms(sentence):
+                    return Finding("supported", "supported", 0.9, where=Passage(passage.label, sentence.strip(),
+                                                                              passage.features))
+    return None
+
+
 CHECKS: tuple[Callable[[ClaimEvidence], Finding | None], ...] = (
     languages_differ,
     abbreviation_given,  # before the word checks: a page in brackets writes no word for "abbreviation"
+    name_given_in_brackets,  # nor one for "name"
     figure_contradicted,
     figure_of_another_instance,
     day_of_another_event,
@@ -2447,6 +2502,7 @@ CHECKS: tuple[Callable[[ClaimEvidence], Finding | None], ...] = (
     figure_missing,
     term_missing,
     qualifier_dropped,
+    open_question_in_other_words,  # before partial_overlap, whose claims the judge is asked about
     partial_overlap,
     field_differs,
     negation_differs,

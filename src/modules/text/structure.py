@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from research.modules.core.language import Language
@@ -123,7 +123,10 @@ _NAMES_JOINED_JA = re.compile(
 _HEDGE_EN = re.compile(
     r"\b(may have|might have|may be|might be|possibly|perhaps|probably|reportedly|allegedly|apparently|"
     r"supposedly|presumably|is believed|are believed|was believed|is thought to|are thought to|is said to|"
-    r"are said to|was said to|suspected|rumou?red|unconfirmed)\b",
+    r"are said to|was said to|suspected|rumou?red|unconfirmed"
+    # "The atopy patch test (APT) … is regarded as specific for patients with atopic dermatitis (AD), but …"
+    # (PubMedQA 16564683's background, which its results did not bear out) is what is held, not what was found.
+    r"|(?:is|are|was|were) (?:widely |generally |commonly |usually |often )?regarded as)\b",
     re.IGNORECASE,
 )
 # A question a study sets out to answer, or one left open, is not an answer: "The purpose of this
@@ -169,6 +172,15 @@ _OPEN_QUESTION_EN = re.compile(
     # patients benefit from surgery in addition to radiotherapy?" (PubMedQA 22349635's background: its
     # results found no benefit; the real 1.5B model's "Yes, elderly patients benefit …" was supported by it).
     r"|\b(?:question|issue|problem|uncertainty)\b[^.?!]{0,80}\b(?:is|was|remains|concerns) (?:whether|if)\b"
+    # "…, raising the question as to whether bisphosphonates can be stopped in a growing child with skeletal
+    # fragility" (PubMedQA 17279467, gold maybe) supported the real 1.5B model's "Yes, bisphosphonate treatment can be
+    # stopped …" (`research bench pubmedqa --seed 102`).
+    r"|\bquestions? (?:as to|of|about|on) (?:whether|if)\b"
+    # "Therefore, in this study, it was performed to clarify the mandibular depiction of double-oblique reconstructed
+    # images when changing their thickness" (PubMedQA 18784527, gold no; the same run's supported "Yes, …").
+    r"|\b(?:was|were|is|are) (?:performed|conducted|carried out|undertaken|done|initiated) (?:in order )?to "
+    r"(?:evaluate|determine|assess|investigate|examine|explore|establish|clarify|ascertain|study|analy[sz]e|compare|"
+    r"test|verify)\b"
     # "We aimed to study the association between HCMV infection and hypertension" (PubMedQA
     # 22768311): the association is what was studied, not what was found.
     r"|(?:aim(?:ed|s)? to|sought to|set out to) (?:study|evaluate|assess|investigate|examine|explore|determine|"
@@ -186,7 +198,11 @@ _OPEN_QUESTION_EN = re.compile(
     r"|aim(?:ed|s|ing)? at (?:clarifying|determining|evaluating|assessing|investigating|examining|exploring|"
     r"establishing|studying|defining|identifying|comparing|describing|testing))\b", re.IGNORECASE)
 _REPORTS_A_QUESTION_EN = re.compile(
-    r"\b(?:whether|if|unclear|unknown|uncertain|undetermined|to be seen|little (?:is|was) known|investigat\w*|determin\w*|evaluat\w*|assess\w*|clarif\w*|"
+    # Not "if" alone: "…it can cause haemolysis if the elephant trunk is folded" is a condition (PubMedQA 25228241,
+    # supported by the study's purpose "to investigate whether an elephant trunk … can cause haemolysis").
+    r"\b(?:whether|(?:asked|ask|asks|see|know|knows|knew|unclear|unknown|uncertain|determine|determined|test|tested|"
+    r"examine|examined|investigate|investigated|assess|assessed|evaluate|evaluated|find out|found out|check|checks|"
+    r"checked|wonder|wonders|wondered|learn|learned) if|unclear|unknown|uncertain|undetermined|to be seen|little (?:is|was) known|investigat\w*|determin\w*|evaluat\w*|assess\w*|clarif\w*|"
     r"examin\w*|explor\w*|studied|stud(?:y|ies) (?:of|on|into)|(?:looks?|looked|search\w*) for|suggest\w*|"
     r"hypothes\w*|propos\w*|postulat\w*|speculat\w*)\b"
     # What a study did, which its aim says: "The study by PubMed 26485091 estimated healthcare costs and utilization
@@ -261,7 +277,29 @@ def stance(text: str, language: Language) -> Stance:
     return Stance(bool(_HEDGE_EN.search(text)), bool(_LIMITER_EN.search(text)), bool(_OR_EN.search(text)))
 
 
-def stance_problem(claim: str, evidence: str, language: Language) -> str | None:
+def answers_an_open_question(claim: str, evidence: str, sentences: Sequence[str] = ()) -> bool:
+    """(en) Whether ``evidence`` leaves open, as a study's question or aim, what ``claim`` states, and
+    the claim does not report it as a question (nor quote the aim: that is an aim reported). Not where
+    a sentence of the evidence that leaves nothing open says more of the claim: "The study found that
+    0.9 mm-thick images provided the highest mandibular depiction, …" is its results' sentence, not its
+    aim «…performed to clarify the mandibular depiction of … images when changing their thickness»
+    (PubMedQA 18784527). ``sentences`` are those of the passages ``evidence`` was read from, whole
+    (the clauses read are cut at a decimal point too); by default, ``evidence``'s own."""
+    if not _OPEN_QUESTION_EN.search(evidence) or _REPORTS_A_QUESTION_EN.search(claim) \
+            or _OPEN_QUESTION_EN.search(claim):
+        return False
+    said = term_set(claim)
+    open_, closed = 0, 0
+    for sentence in sentences or re.split(r"(?<=[.!?])\s+", evidence):
+        shared = len(said & term_set(sentence))
+        if _OPEN_QUESTION_EN.search(sentence):
+            open_ = max(open_, shared)
+        else:
+            closed = max(closed, shared)
+    return open_ >= closed
+
+
+def stance_problem(claim: str, evidence: str, language: Language, sentences: Sequence[str] = ()) -> str | None:
     """Why the claim does not state its evidence's fact the way the evidence does, or None.
 
     A hedge the evidence has and the claim drops ("と言われている" -> a fact), a hedge the claim
@@ -270,8 +308,7 @@ def stance_problem(claim: str, evidence: str, language: Language) -> str | None:
     said, source = stance(claim, language), stance(evidence, language)
     if source.hedged and not said.hedged:
         return "hedge_dropped"
-    if language == "en" and _OPEN_QUESTION_EN.search(evidence) and not _REPORTS_A_QUESTION_EN.search(claim) \
-            and not _OPEN_QUESTION_EN.search(claim):  # the aim quoted is an aim reported
+    if language == "en" and answers_an_open_question(claim, evidence, sentences):
         return "hedge_dropped"
     if _difficulty_about(claim, evidence, language):
         return "hedge_dropped"
