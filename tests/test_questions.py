@@ -31,6 +31,9 @@ from research.modules.text.questions import (answer_word, answers_another_questi
     ("Aripiprazole: a new risk factor for pathological gambling?", "en", True),
     ("Is aneurysm repair justified for the patients aged 80 or older after aneurysmal subarachnoid hemorrhage?",
      "en", True),  # "or older" offers no second answer
+    # The real 1.5B model's sub-question (PubMedQA 11334578, `research bench pubmedqa --seed 104`): whether there is any.
+    ("Are there any studies or reports that discuss the awareness of pharmaceutical expenditure?", "en", True),
+    ("Is surgery or radiotherapy better for elderly patients?", "en", False),
     ("LangGraph: what is it?", "en", False),
     ("Mount Fuji: height?", "en", False),
 ])

@@ -2180,6 +2180,27 @@ async def test_an_undecided_yes_that_only_says_the_question_back_leaves_the_answ
     assert "Vaginal pH can be measured from the wet mount slide with a cotton swab [S1] (not checked)" in answer, answer
 
 
+async def test_an_undecided_sentence_that_says_its_yes_no_heading_back_is_a_yes_and_goes():
+    # PubMedQA 11334578 (gold yes; `research bench pubmedqa --seed 104`), the real 1.5B model: under its sub-question
+    # "Are there any studies or reports that discuss the awareness of pharmaceutical expenditure in the reformed
+    # primary care system?", "There are studies and reports that discuss the awareness of pharmaceutical expenditure
+    # in the reformed primary care system (not checked)": a yes without its word, resting on nothing checked. The
+    # abstract's sentence, quoted.
+    source = ("To evaluate the effectiveness of feeding information on pharmacy back to primary care doctors in order "
+              "to create awareness (knowledge) of pharmaceutical expenditure (PE). The 80 PC doctors working with "
+              "primary care teams.")
+    sub = "Are there any studies or reports that discuss the awareness of pharmaceutical expenditure in the reformed primary care system?"
+    draft = (f"## Summary\nThe 80 PC doctors working with primary care teams were asked [S1].\n\n## 1. {sub}\n"
+             "There are studies and reports that discuss the awareness of pharmaceutical expenditure in the reformed "
+             "primary care system [S1].\n")
+    verification = await _gil_answer(draft, "Is there awareness of pharmaceutical expenditure in the reformed primary "
+                                     "care system?", "en", source)
+    answer = verification["annotated_draft"]
+    assert "There are studies and reports" not in answer, answer
+    (restated,) = [c for c in verification["claims"] if c["text"].startswith("There are studies")]
+    assert restated["removed_reason"] == "question_restated"
+
+
 async def test_an_undecided_yes_under_a_heading_that_asks_nothing_still_answers_the_question_and_goes():
     # PubMedQA 21166749 (gold no), `research bench pubmedqa --seed 103`: the real 1.5B model listed its sub-questions
     # under "## Sub-questions", each answered "- Yes, …"; the question lines went (not claims), and "- Yes, the study

@@ -1034,10 +1034,18 @@ def _drop_answer_words_without_an_answer_under_them(edits: _Edits, question: str
     cystectomy?" (gold no; `research bench pubmedqa --seed 103`)."""
     for s, _, section in edits.sentences:
         text = edits.replacement.get(s)
-        if not text or answer_word(plain_text(text)) is None:
+        if not text:
             continue
         asked = _yes_no_heading(edits, section, language) \
             or (question if section == edits.summary_section or _CONCLUSION_HEADING.match(section.strip()) else "")
+        if answer_word(plain_text(text)) is None:
+            if asked and is_yes_no(asked, language) and edits.status.get(s) != "supported" and _restates(asked, text):
+                # A yes without its word: "There are studies and reports that discuss the awareness of pharmaceutical
+                # expenditure in the reformed primary care system (not checked)" under "### 1. Are there any studies
+                # or reports that discuss the awareness of …?" (PubMedQA, `research bench pubmedqa --seed 104`).
+                pair = edits.by_start.get(s)
+                edits.drop(s, REMOVED_QUESTION_RESTATED, pair[1] if pair is not None else None)
+            continue
         if not asked or not is_yes_no(asked, language):
             if edits.status.get(s) != "supported" and is_yes_no(question, language):
                 edits.replacement[s] = _without_answer_word(text)

@@ -33,7 +33,9 @@ _NEGATIVE_WORDS = frozenset({"no", "いいえ", "いや"})
 _TITLE_ENDS = re.compile(r"[:;]\s*|[.!]\s+|\s*(?:--|—|–)\s*")
 # An "or" that offers no second answer: "aged 80 or older", "either obesity or OSA severity".
 _OR_OF_A_RANGE = re.compile(r"\bor\s+(?:older|younger|more|less|fewer|greater|higher|lower|above|below|not)\b"
-                            r"|\beither\b.*\bor\b", re.IGNORECASE)
+                            r"|\beither\b.*\bor\b"
+                            # "Are there any studies or reports that …?" asks whether there is any of either.
+                            r"|\bany\s+(?:\w+\s+){0,2}?\w+\s+or\b", re.IGNORECASE)
 
 
 # A title put to the sources as a question: "Aripiprazole: a new risk factor for pathological
