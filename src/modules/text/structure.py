@@ -125,7 +125,7 @@ _HEDGE_EN = re.compile(
     r"supposedly|presumably|is believed|are believed|was believed|is thought to|are thought to|is said to|"
     r"are said to|was said to|suspected|rumou?red|unconfirmed"
     # "The atopy patch test (APT) … is regarded as specific for patients with atopic dermatitis (AD), but …"
-    # (PubMedQA 16564683's background, which its results did not bear out) is what is held, not what was found.
+    # (PubMedQA 15539888's background, which its results did not bear out) is what is held, not what was found.
     r"|(?:is|are|was|were) (?:widely |generally |commonly |usually |often )?regarded as)\b",
     re.IGNORECASE,
 )
@@ -202,7 +202,8 @@ _REPORTS_A_QUESTION_EN = re.compile(
     # supported by the study's purpose "to investigate whether an elephant trunk … can cause haemolysis").
     r"\b(?:whether|(?:asked|ask|asks|see|know|knows|knew|unclear|unknown|uncertain|determine|determined|test|tested|"
     r"examine|examined|investigate|investigated|assess|assessed|evaluate|evaluated|find out|found out|check|checks|"
-    r"checked|wonder|wonders|wondered|learn|learned) if|unclear|unknown|uncertain|undetermined|to be seen|little (?:is|was) known|investigat\w*|determin\w*|evaluat\w*|assess\w*|clarif\w*|"
+    r"checked|wonder|wonders|wondered|learn|learned) if|unclear|unknown|uncertain|undetermined|to be seen|"
+    r"little (?:is|was) known|investigat\w*|determin\w*|evaluat\w*|assess\w*|clarif\w*|"
     r"examin\w*|explor\w*|studied|stud(?:y|ies) (?:of|on|into)|(?:looks?|looked|search\w*) for|suggest\w*|"
     r"hypothes\w*|propos\w*|postulat\w*|speculat\w*)\b"
     # What a study did, which its aim says: "The study by PubMed 26485091 estimated healthcare costs and utilization
