@@ -268,6 +268,21 @@ def test_the_term_the_page_brackets_is_not_decided_against(claim):
     assert found.reason != "contrast", found.evidence
 
 
+@pytest.mark.parametrize(("claim", "supported"), [
+    # The real 1.5B model's finding (`bench_answers.py --ollama`, 2026-12-01, 「日本の再生可能エネルギーの内訳は？」),
+    # supported: 太陽光発電 is the most of the page's other scope (the renewables' breakdown).
+    ("太陽光発電は日本の発電で最も多く、次いで水力発電が続いている[S1]。", False),
+    ("日本の発電では太陽光発電が最も多い[S1]。", False),
+    ("日本の発電では火力が最も多く、次いで水力発電が続いている[S1]。", True),
+    ("再生可能エネルギーの内訳では太陽光発電が最も多い[S1]。", True),
+])
+def test_the_most_of_one_scope_is_not_the_most_of_another(claim, supported):
+    found = assess(claim, ENERGY_JA, "ja")
+    assert (found.outcome == "supported") is supported, (found.reason, found.evidence)
+    if not supported:
+        assert found.reason == "contrast" and "火力が最も多く" in found.evidence
+
+
 # The real 1.5B model's answer to 「富士山の最後の噴火はいつ？」 (bench_answers.py --ollama, 2026-11-30) put the
 # page's 宝永噴火 where its sentences say 富士山: every word is on the page, in other sentences, and four
 # false sentences were supported. The page is the local web's Fuji pages, cut and joined (the hazard
