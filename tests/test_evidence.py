@@ -286,6 +286,17 @@ def test_a_name_the_page_gives_in_brackets_after_what_it_describes_is_supported(
     assert _one("ビールや清涼飲料水などを生産する国営のメーカーの名前は「ラオ・ビール」です[S1]。", source).outcome != "supported"
 
 
+def test_a_name_the_page_gives_to_what_its_sentence_before_says_is_supported():
+    # JSQuAD v1.3 valid (`research bench jsquad --seed 106`, 「拍子のないリズムは何と呼ばれているか。」), the real 1.5B
+    # model's answer, not checked: the page calls これ so. The page's sentences, quoted.
+    source = "また、拍子のないリズムも存在する。これを自由リズムと呼ぶことがある。"
+    assert _one("拍子のないリズムは「自由リズム」と呼ばれる[S1]。", source).outcome == "supported"
+    assert _one("拍子のないリズムを自由リズムと呼ぶ[S1]。", source).outcome == "supported"
+    # Another name, or what the sentence before does not say (拍子のある), is not what the page calls so.
+    assert _one("拍子のないリズムは「固定リズム」と呼ばれる[S1]。", source).outcome != "supported"
+    assert _one("拍子のあるリズムは「自由リズム」と呼ばれる[S1]。", source).outcome != "supported"
+
+
 def test_an_english_abbreviation_the_page_gives_in_brackets_after_the_name_is_supported():
     source = "Ribonucleic acid (RNA) and deoxyribonucleic acid (DNA) are nucleic acids."
     for claim in ("The abbreviation of ribonucleic acid is RNA.", "Ribonucleic acid is abbreviated as RNA.",
