@@ -1038,26 +1038,25 @@ def _drop_answer_words_without_an_answer_under_them(edits: _Edits, question: str
             continue
         asked = _yes_no_heading(edits, section, language) \
             or (question if section == edits.summary_section or _CONCLUSION_HEADING.match(section.strip()) else "")
-        if answer_word(plain_text(text)) is None:
-            if asked and is_yes_no(asked, language) and edits.status.get(s) != "supported" and _restates(asked, text):
-                # A yes without its word: "There are studies and reports that discuss the awareness of pharmaceutical
-                # expenditure in the reformed primary care system (not checked)" under "### 1. Are there any studies
-                # or reports that discuss the awareness of …?" (PubMedQA, `research bench pubmedqa --seed 104`).
-                pair = edits.by_start.get(s)
-                edits.drop(s, REMOVED_QUESTION_RESTATED, pair[1] if pair is not None else None)
-            continue
-        if not asked or not is_yes_no(asked, language):
-            if edits.status.get(s) != "supported" and is_yes_no(question, language):
-                edits.replacement[s] = _without_answer_word(text)
-            continue
-        if edits.status.get(s) != "supported" and _restates(asked, _without_answer_word(text)):
-            # Nothing but the question said as its answer, and nothing checked it: without its yes it
-            # still says yes. "Yes, vaginal pH can be measured from the wet mount slide" to "Can vaginal pH be
-            # measured from the wet mount slide?" (PubMedQA 19643525, gold no, the real 1.5B model) stood at
-            # the Summary's end as "Vaginal pH can be measured from the wet mount slide (not checked)".
+        asked_yes_no = bool(asked) and is_yes_no(asked, language)
+        checked = edits.status.get(s) == "supported"
+        if asked_yes_no and not checked and _restates(asked, _without_answer_word(text)):
+            # Nothing but the question said as its answer, and nothing checked it: with or without its yes it
+            # says yes. "Yes, vaginal pH can be measured from the wet mount slide" to "Can vaginal pH be measured
+            # from the wet mount slide?" (PubMedQA 19643525, gold no, the real 1.5B model) stood at the Summary's
+            # end as "Vaginal pH can be measured from the wet mount slide (not checked)"; "There are studies and
+            # reports that discuss the awareness of …" under "### 1. Are there any studies or reports that discuss
+            # the awareness of …?" (`research bench pubmedqa --seed 104`).
             pair = edits.by_start.get(s)
             edits.drop(s, REMOVED_QUESTION_RESTATED, pair[1] if pair is not None else None)
-        elif edits.status.get(s) != "supported" or answers_another_question(asked, plain_text(text), language):
+            continue
+        if answer_word(plain_text(text)) is None:
+            continue
+        if not asked_yes_no:
+            if not checked and is_yes_no(question, language):
+                edits.replacement[s] = _without_answer_word(text)
+            continue
+        if not checked or answers_another_question(asked, plain_text(text), language):
             edits.replacement[s] = _without_answer_word(text)
 
 

@@ -1513,8 +1513,8 @@ def bracketed_term_of_another(read: ClaimEvidence) -> Finding | None:
             continue
         rest = _sentence_terms(claim[:match.start()] + "、" + claim[match.end() - 1:]) \
             - _sentence_terms(match.group("term"))
-        aligned = [(passage, sentence) for passage in read.assembled for start, end in sentence_spans(passage.text)
-                   if _says_enough_of(rest, sentence := passage.text[start:end])]
+        aligned = [(passage, sentence) for passage, sentence in _sentences_of(read.assembled)
+                   if _says_enough_of(rest, sentence)]
         # A sentence that says it with the claim's term, unbracketed: the claim may be read from it.
         if any(term in squeezed(sentence) for _, sentence in aligned):
             continue
@@ -1602,12 +1602,13 @@ def open_question_in_other_words(read: ClaimEvidence) -> Finding | None:
     if read.language != "en" or read.coverage >= SUPPORTED_AT_EN or not read.assembled:
         return None
     said_where = " ".join(_matched_clauses_of_all(read.assembled, read.wanted))
-    return Finding("uncertain", "hedge_dropped") if answers_an_open_question(read.claim, said_where,
-                                                                             _sentences_of(read.assembled)) else None
+    sentences = [sentence for _, sentence in _sentences_of(read.assembled)]
+    return Finding("uncertain", "hedge_dropped") if answers_an_open_question(read.claim, said_where, sentences) else None
 
 
-def _sentences_of(passages: list[Passage]) -> list[str]:
-    return [p.text[start:end] for p in passages for start, end in sentence_spans(p.text)]
+def _sentences_of(passages: Iterable[Passage]) -> list[tuple[Passage, str]]:
+    """Each sentence of ``passages``, with the passage it stands in."""
+    return [(passage, passage.text[start:end]) for passage in passages for start, end in sentence_spans(passage.text)]
 
 
 def partial_overlap(read: ClaimEvidence) -> Finding | None:
@@ -1679,8 +1680,8 @@ def stance_differs(read: ClaimEvidence) -> Finding | None:
     them; a record's yes/no field read the other way."""
     said_where = " ".join(_matched_clauses_of_all(read.assembled, read.wanted))
     field = read.field_problem
-    problem = stance_problem(read.claim, said_where, read.language, _sentences_of(read.assembled)) \
-        or (field[0] if field else None)
+    sentences = [sentence for _, sentence in _sentences_of(read.assembled)]
+    problem = stance_problem(read.claim, said_where, read.language, sentences) or (field[0] if field else None)
     if problem is None:
         return None
     if problem == "or_dropped" and read.language == "ja" or problem == "hedge_dropped" and read.language == "ja" \
@@ -1776,7 +1777,7 @@ def topic_exchanged(read: ClaimEvidence) -> Finding | None:
     topic = _topic_terms_ja(read.claim) & read.words
     if not topic:
         return None
-    sentences = [(p, p.text[a:b]) for p in read.assembled for a, b in sentence_spans(p.text)]
+    sentences = _sentences_of(read.assembled)
     where, best = max(sentences, key=lambda pair: len(features(pair[1]) & read.words))
     own = _topic_terms_ja(best)
     if not own:
@@ -2249,14 +2250,11 @@ def figures_of_two_groups_swapped(read: ClaimEvidence) -> Finding | None:
     if named is None:
         return None
     group, first, second = named["group"].lower(), pair["a"], pair["b"]
-    for source in read.cited:
-        for passage in source.passages:
-            for start, end in sentence_spans(passage.text):
-                sentence = passage.text[start:end]
-                owners = {m["value"]: m["group"].lower() for m in _FIGURE_OF_A_GROUP_EN.finditer(sentence)}
-                if owners.get(second) == group and owners.get(first) not in (None, group):
-                    quoted = Passage(passage.label, sentence.strip(), passage.features)
-                    return Finding("unsupported", "number_mismatch", 0.85, (first,), where=quoted)
+    for passage, sentence in _sentences_of(p for source in read.cited for p in source.passages):
+        owners = {m["value"]: m["group"].lower() for m in _FIGURE_OF_A_GROUP_EN.finditer(sentence)}
+        if owners.get(second) == group and owners.get(first) not in (None, group):
+            quoted = Passage(passage.label, sentence.strip(), passage.features)
+            return Finding("unsupported", "number_mismatch", 0.85, (first,), where=quoted)
     return None
 
 
@@ -2284,14 +2282,12 @@ def superlative_of_another(read: ClaimEvidence) -> Finding | None:
         return None
     subject, scope, predicate = (match[name].strip() for name in ("subject", "scope", "predicate"))
     theirs = re.compile(re.escape(scope) + _MOST_OF_A_SCOPE_JA + re.escape(predicate[:1]))  # 多い, 多く
-    for passage in read.assembled:
-        for start, end in sentence_spans(passage.text):
-            sentence = passage.text[start:end]
-            other = theirs.search(sentence)
-            if other is None or subject in sentence or squeezed(other["subject"]) == squeezed(subject):
-                continue
-            quoted = Passage(passage.label, sentence.strip(), passage.features)
-            return Finding("unsupported", "contrast", 0.85, (subject,), where=quoted)
+    for passage, sentence in _sentences_of(read.assembled):
+        other = theirs.search(sentence)
+        if other is None or subject in sentence or squeezed(other["subject"]) == squeezed(subject):
+            continue
+        quoted = Passage(passage.label, sentence.strip(), passage.features)
+        return Finding("unsupported", "contrast", 0.85, (subject,), where=quoted)
     return None
 
 
@@ -2322,9 +2318,6 @@ def figure_of_a_parallel_subject(read: ClaimEvidence) -> Finding | None:
     prose = [passage for source in read.cited for passage in source.passages if not passage.field]
     naming_subject = [passage for passage in prose if passage.features & subject]
 
-    def sentences_of(passages: list[Passage]) -> list[tuple[Passage, str]]:
-        return [(passage, passage.text[a:b]) for passage in passages for a, b in sentence_spans(passage.text)]
-
     def shape(sentence: str) -> tuple[frozenset[str], frozenset[str]] | None:
         own = _subject_of(sentence)
         if own is None or _PRONOUN_START_EN.match(sentence):
@@ -2336,7 +2329,7 @@ def figure_of_a_parallel_subject(read: ClaimEvidence) -> Finding | None:
         if not any(c.isdigit() for c in mention.text):
             continue  # "the two gestational age groups": a count in words is no figure the page measures
         marks = {"#" + value for value in mention.values}
-        giving = [(passage, sentence) for passage, sentence in sentences_of([p for p in prose if p.features & marks])
+        giving = [(passage, sentence) for passage, sentence in _sentences_of([p for p in prose if p.features & marks])
                   if any(value in sentence for value in mention.values) and NumberSet.of(sentence).contains(mention)]
         if not giving or any(subject & (_sentence_terms(sentence) | passage.headings) for passage, sentence in giving):
             continue
@@ -2346,7 +2339,7 @@ def figure_of_a_parallel_subject(read: ClaimEvidence) -> Finding | None:
                 continue
             rest = shaped[1]
             if others is None:
-                others = [(other, *theirs) for _, other in sentences_of(naming_subject)
+                others = [(other, *theirs) for _, other in _sentences_of(naming_subject)
                           if subject & _sentence_terms(other) and (theirs := shape(other)) is not None]
             for other, their_subject, their_rest in others:
                 if other != sentence and subject & their_subject and len(rest & their_rest) >= 2 \
@@ -2538,13 +2531,9 @@ def name_given_in_brackets(read: ClaimEvidence) -> Finding | None:
     if head is None or not name or not wanted:
         return None
     written = re.compile(rf"{re.escape(head.group(0))}\s*[「『（(]\s*{re.escape(name)}\s*[」』）)]")
-    for source in read.cited:
-        for passage in source.passages:
-            for start, end in sentence_spans(passage.text):
-                sentence = passage.text[start:end]
-                if written.search(sentence) and wanted <= _sentence_terms(sentence):
-                    return Finding("supported", "supported", 0.9, where=Passage(passage.label, sentence.strip(),
-                                                                              passage.features))
+    for passage, sentence in _sentences_of(p for source in read.cited for p in source.passages):
+        if written.search(sentence) and wanted <= _sentence_terms(sentence):
+            return Finding("supported", "supported", 0.9, where=Passage(passage.label, sentence.strip(), passage.features))
     return None
 
 
