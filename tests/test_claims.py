@@ -110,6 +110,17 @@ def test_a_sentence_may_open_with_a_word_that_keeps_a_capital_inside():
     assert split_sentences("It was approx. three times as high.") == ["It was approx. three times as high."]
 
 
+def test_an_abbreviation_closed_by_a_bracket_before_a_lower_case_word_ends_no_sentence():
+    # PubMedQA 21801416's aim (`research bench pubmedqa --seed 107`) was cut in two at «(i.c.v.)», and the half read
+    # against the real 1.5B model's "Yes, …" held no question. RAGTruth train's «5 tablespoons (tbsp.) of Roundup».
+    text = ("We investigated if the intracerebroventricular (i.c.v.) injection of two activators of AMPK affected the "
+            "rhythm. Then we stopped.")
+    assert split_sentences(text) == [text[:-len(" Then we stopped.")], "Then we stopped."]
+    assert split_sentences("Measure out 5 tablespoons (tbsp.) of Roundup. Spray it.") == [
+        "Measure out 5 tablespoons (tbsp.) of Roundup.", "Spray it."]
+    assert split_sentences("He left (early.) Then he came.") == ["He left (early.)", "Then he came."]
+
+
 def test_japanese_sentence_edges():
     text = "「噴火は続いた。」と記録にある。[S1]本当か？はい！３．５倍だった。"
     assert split_sentences(text) == ["「噴火は続いた。」と記録にある。[S1]", "本当か？", "はい！", "３．５倍だった。"]

@@ -286,6 +286,73 @@ def test_a_name_the_page_gives_in_brackets_after_what_it_describes_is_supported(
     assert _one("ビールや清涼飲料水などを生産する国営のメーカーの名前は「ラオ・ビール」です[S1]。", source).outcome != "supported"
 
 
+def test_a_page_sentence_with_the_first_piece_of_one_compound_exchanged_is_contradicted():
+    # JSQuAD v1.3 valid (`research bench jsquad --seed 107`, 「補助指導機関の設置には何の承認が必要か」): the real 1.5B
+    # model's findings listed 地域委員会 and 支部・地区委員会 beside the page's 中央委員会, supported (地域 and 地区 are
+    # on the page, in another sentence). The page's sentences, quoted.
+    source = ("都道府県委員会は、大都市など、いくつかの地区にわたる広い地域での活動を推進するために、補助指導機関をもうける"
+              "ことができる（第18条）。これら補助指導機関の設置には中央委員会の承認が必要である。")
+    assert _one("補助指導機関の設置には中央委員会の承認が必要である[S1]。", source).outcome == "supported"
+    for claim in ("補助指導機関の設置には地域委員会の承認が必要である[S1]。",
+                  "地域委員会の承認: 補助指導機関の設置には地域委員会の承認が必要である[S1]。",
+                  "補助指導機関の設置には支部・地区委員会の承認が必要である[S1]。"):
+        assessed = _one(claim, source)
+        assert (assessed.outcome, assessed.reason) == ("unsupported", "missing_term"), claim
+        assert "中央委員会" in assessed.evidence
+    # A compound the page writes elsewhere, or a word exchanged before its particle, may say it in other words.
+    assert _one("補助指導機関の設置には都道府県委員会の承認が必要である[S1]。", source).outcome != "unsupported"
+    assert _one("補助指導機関の設置には中央委員会の許可が必要である[S1]。", source).outcome != "unsupported"
+
+
+def test_a_list_with_an_item_the_pages_list_does_not_have_is_contradicted():
+    # JSQuAD v1.3 valid (`research bench jsquad --seed 109`, 「カーネーション革命はいつ？」): the real 1.5B model's findings
+    # listed ポルトガル・ファド大学 among the page's universities, kept "not checked" (ファド is on the page, as music).
+    # The page's sentences, quoted.
+    source = ("おもな高等教育機関としてはコインブラ大学（1290年）、リスボン大学（1911年）、ポルト大学（1911年）、リスボン工科大学"
+              "（1930年）、ポルトガル・カトリカ大学（1966年）などが挙げられる。ポルトガルの民族歌謡としてはファドが有名である。")
+    found = _one("教育機関の増設: コインブラ大学からリスボン大学、ポルトガル・カトリカ大学、リスボン工科大学、ポルトガル・ファド大学"
+                 "などが挙げられる[S1]。", source)
+    assert (found.outcome, found.reason, found.missing) == ("unsupported", "missing_term", ["ポルトガル・ファド大学"])
+    assert "ポルト大学" in found.evidence
+    # The page's items, some of them, in another order: supported.
+    assert _one("おもな高等教育機関としてはリスボン大学、コインブラ大学、ポルト大学などが挙げられる[S1]。",
+                source).outcome == "supported"
+
+
+def test_the_year_a_clause_happened_said_as_what_its_year_is_supported():
+    # JSQuAD v1.3 valid (`research bench jsquad --seed 108`, 「…講師資格試験が実施されるようになった年は何年からか？」): the
+    # real 1.5B model's right answer was taken out as "not supported" (1967年（昭和42年）から read as a name the page
+    # gives another topic), then left not checked (年 and よう are not on the page; its roles were read with 年 as a
+    # participant). The page's sentence, quoted.
+    source = ("党員教育システムは大きく、講義や学習会などの「集団学習」と個人で自習する「独習」に分かれ、前者の中心となる党員講師"
+              "の理論的力量を確保するために講師資格試験が1967年（昭和42年）より実施されている。")
+    claim = "「集団学習」の中心となる党員講師の理論的力量を確保するために講師資格試験が実施されるようになった年は{}からです[S1]。"
+    assert _one(claim.format("1967年（昭和42年）"), source).outcome == "supported"
+    wrong = _one(claim.format("1968年（昭和43年）"), source)
+    assert (wrong.outcome, wrong.reason) == ("unsupported", "number_mismatch")
+
+
+def test_a_sentence_of_the_page_whose_topic_is_followed_by_empty_brackets_is_supported():
+    # JSQuAD v1.3 valid (`research bench jsquad --seed 108`, 「ドイツでハで始まる都市は？」): the real 1.5B model's
+    # sentence, the page's own but for です, stayed not checked: its topic is followed by brackets the page's
+    # reading was taken out of. The page's sentence, quoted.
+    source = "ハノーファー（）は、ライネ川沿いにある北ドイツの主要都市のひとつ。"
+    assert _one("ハノーファーは、ライネ川沿いにある北ドイツの主要都市のひとつです[S1]。", source).outcome == "supported"
+    assert _one("ハノーファーは、ライネ川沿いにある南ドイツの主要都市のひとつです[S1]。", source).outcome == "unsupported"
+
+
+def test_a_name_the_page_sets_after_a_title_without_brackets_is_supported():
+    # JSQuAD v1.3 valid (`research bench jsquad --seed 107`, 「エチオピア皇帝の名前は？」): the real 1.5B model's right
+    # answer was taken out as not checked (名前 is not on the page), and the graded answer said nothing. The page's
+    # sentence, quoted.
+    source = "ただしエチオピア皇帝ハイレ・セラシエ1世はこれを認めず、国際連盟においても見解が分かれた。"
+    assert _one("エチオピア皇帝の名前はハイレ・セラシエ1世です[S1]。", source).outcome == "supported"
+    # Another title, another name, or the start of a longer name is not the name the page gives.
+    assert _one("エチオピア首相の名前はハイレ・セラシエ1世です[S1]。", source).outcome != "supported"
+    assert _one("エチオピア皇帝の名前はメネリク2世です[S1]。", source).outcome != "supported"
+    assert _one("エチオピア皇帝の名前はハイレです[S1]。", source).outcome != "supported"
+
+
 def test_a_name_the_page_gives_to_what_its_sentence_before_says_is_supported():
     # JSQuAD v1.3 valid (`research bench jsquad --seed 106`, 「拍子のないリズムは何と呼ばれているか。」), the real 1.5B
     # model's answer, not checked: the page calls これ so. The page's sentences, quoted.
@@ -402,10 +469,72 @@ def test_an_infinitive_before_its_main_clause_is_no_aim(source, claim):
     ("The elephant trunk technique for aortic dissection is useful for reducing false lumen pressure. The purpose of "
      "this study was to investigate whether an elephant trunk in a small-calibre lumen can cause haemolysis.",
      "The small-calibre true lumen is significant because it can cause haemolysis if the elephant trunk is folded [S1]."),
+    # PubMedQA 17595200 (gold no), the same run's finding, supported: "Study of" in a study's name is no question
+    # reported, and the page's background says it was suggested, not found.
+    ("It has been suggested that increasing obesity levels in young women lead to intrauterine environments that, in "
+     "turn, stimulate increased obesity among their offspring, generating an intergenerational acceleration of obesity "
+     "levels. If this mechanism is important, the association of maternal body mass index (BMI) with offspring BMI "
+     "should be stronger than the association of paternal with offspring BMI. We compared strength of association "
+     "for maternal-offspring and paternal-offspring BMI for 4654 complete parent-offspring trios in the Avon "
+     "Longitudinal Study of Parents and Children (ALSPAC), using unstandardised and standardised regression analysis.",
+     "A study by the Avon Longitudinal Study of Parents and Children (ALSPAC) found that increasing obesity levels in "
+     "young women lead to intrauterine environments that, in turn, stimulate increased obesity among their offspring, "
+     "generating an intergenerational acceleration of obesity levels [S1]."),
+    # PubMedQA 9347843 (`research bench pubmedqa --seed 107`): the real 1.5B model's Summary, supported: only the aim
+    # says "contraindications", the sentence before it says more of the claim's words.
+    ("Because of the inflammatory nature of Crohn's disease, ileocolic resections are often difficult to perform, "
+     "especially if an abscess, phlegmon, or recurrent disease at a previous ileocolic anastomosis is present. Our goal "
+     "was to determine whether the above factors are contraindications to a successful laparoscopic-assisted "
+     "ileocolic resection.",
+     "Abscesses, phlegmons, and recurrent disease are contraindications for laparoscopic-assisted ileocolic resections "
+     "in patients with Crohn's disease [S1]."),
+    # PubMedQA 19643525 again (`--seed 107`): "wet mount" only in the aim, the rest in the methods.
+    ("To assess the accuracy of vaginal pH measurement on wet mount microscopy slides compared with direct measurements "
+     "on fresh vaginal fluid. Using a cotton swab, cytobrush or wooden spatula a vaginal fluid specimen was collected "
+     "from 84 consecutive women attending a vulvo-vaginitis clinic.",
+     "Vaginal pH can be measured using a wet mount slide by collecting a vaginal fluid specimen using a cotton swab, "
+     "cytobrush, or wooden spatula [S1]."),
+    # PubMedQA 21801416 (`--seed 107`): the real 1.5B model's "Yes," chosen by it as judge against "we investigated if".
+    ("It is now widely accepted that AMP-activated protein kinase (AMPK) is a critical regulator of energy homeostasis. "
+     "Recently, it has been shown to regulate circadian clocks. In seasonal breeding species such as sheep, the "
+     "circadian clock controls the secretion of an endogenous rhythm of melatonin and, as a consequence, is probably "
+     "involved in the generation of seasonal rhythms of reproduction. Considering this, we identified the presence of "
+     "the subunits of AMPK in different hypothalamic nuclei involved in the pre- and post-pineal pathways that control "
+     "seasonality of reproduction in the ewe and we investigated if the intracerebroventricular (i.c.v.) injection of "
+     "two activators of AMPK, metformin and AICAR, affected the circadian rhythm of melatonin in ewes that were housed "
+     "in constant darkness.",
+     "Yes, there is a potential involvement of AMPK in the effect of metformin or AICAR on melatonin in the ewe [S1]."),
 ])
 def test_what_a_page_leaves_as_a_question_is_no_answer(source, claim):
     found = _one(claim, source)
     assert (found.outcome, found.reason) == ("uncertain", "hedge_dropped"), found
+
+
+def test_a_yes_in_other_words_than_an_aim_with_an_adjective_before_study_is_not_put_to_the_judge():
+    # PubMedQA 12913347 (`research bench pubmedqa --seed 105`): the real 1.5B model's whole answer, judged supported
+    # against the aim, «of this prospective study» (an adjective between the article and "study"); its results find
+    # one organism significant, nothing of microbiological factors accounting for the outcome. The abstract, quoted.
+    source = (
+        "Being unmarried is a well-known risk factor for poor pregnancy outcome such as preterm delivery and intrauterine "
+        "growth restriction. The aim of this prospective study was to assess the prevalence and risk of bacterial "
+        "vaginosis (BV) and selected bacteria isolated from the lower genital tract and to determine the socioeconomic "
+        "and microbiological characteristics that might be responsible for poor pregnancy outcome observed among "
+        "unmarried pregnant women.\n\nThe study population comprised 196 pregnant women attending 10 randomly selected "
+        "outpatient maternity units in the Lodz region, central Poland. Cervicovaginal samples were obtained between 8 "
+        "and 16 weeks of gestation. Based on Spiegel's criteria, gram-stained vaginal smears were examined for BV and "
+        "the BV-associated flora was sought by culture. To evaluate the risk factors, relative risk ratios were "
+        "calculated using EPI INFO software.\n\nAmong 196 pregnant women, 40 (20.4%) were unmarried. BV was diagnosed "
+        "among 55 (28.1%) women studied. In the univariate analysis, unmarried pregnant women were characterized by "
+        "younger age, primary educational level, poor economic situation and excessive smoking during pregnancy, as "
+        "compared to married women. The unmarried status was a borderline risk factor for BV (OR = 1.83, 95% CI "
+        "0.94-4.9) after adjustment for age, smoking and education. An analysis of the microbiological culture from the "
+        "lower genital tract revealed that unmarried pregnant women had a higher risk for several types of pathological "
+        "microflora, as compared to married women. However, this finding was significant only for Mycoplasma hominis. "
+        "The independent risk factors of M. hominis were the young age of the subject and a low concentration of "
+        "Lactobacillus spp.")
+    claim = "Yes, microbiological factors account for poor pregnancy outcome among unmarried pregnant women in Poland [S1]."
+    found = _one(claim, source)
+    assert (found.outcome, found.reason) == ("uncertain", "hedge_dropped"), found  # not partial_overlap: no judge
 
 
 def test_a_claim_in_other_words_than_a_studys_aim_is_not_put_to_the_judge():
@@ -470,3 +599,29 @@ def test_what_a_page_gives_as_a_hypothesis_is_not_stated_as_a_fact():
     found = _one("最初の生命は地球で生まれたのではない[S1]。", source)
     assert (found.outcome, found.reason) == ("unsupported", "hedge_dropped"), found
     assert _one("この説の原型となる考え自体は1787年にスパランツァーニによって唱えられていた[S1]。", source).outcome == "supported"
+
+
+def test_a_record_printed_as_a_python_literal_is_read_when_the_ast_builder_fails_once(monkeypatch):
+    # CPython 3.11's "AST constructor recursion depth mismatch" (python/cpython#106905) ended a run of
+    # tests/test_verify_e2e_realistic.py with an unexpected error; the record is read again, and where the
+    # builder keeps failing the source is read as prose, never a crash.
+    import ast
+
+    from research.modules.text import evidence
+
+    record = "{'name': 'Derf', 'open': True, 'wifi': None}"
+    real, failures = ast.literal_eval, [SystemError("AST constructor recursion depth mismatch (before=171, after=217)")]
+
+    def flaky(text):
+        if failures:
+            raise failures.pop()
+        return real(text)
+
+    monkeypatch.setattr(evidence.ast, "literal_eval", flaky)
+    assert ("name: Derf", True) in (evidence.structured_lines(record) or [])
+
+    def broken(text):
+        raise SystemError("AST constructor recursion depth mismatch")
+
+    monkeypatch.setattr(evidence.ast, "literal_eval", broken)
+    assert evidence.structured_lines(record) is None

@@ -35,7 +35,7 @@ from research.modules.report.templates import REPORT_LABELS
 from research.modules.text.claims import MARKDOWN_HEADING, sentence_spans
 from research.modules.text.passages import sentence_before_on_its_page, sentence_on_the_question
 from research.modules.text.evidence import TOPIC_JA, Assessment, EvidenceIndex, assess_claim, assess_in_its_language
-from research.modules.text.evidence import KATAKANA_RUN, katakana_misspelt
+from research.modules.text.evidence import KATAKANA_RUN, katakana_misspelt, written_in_japanese
 from research.modules.text.numbers import NumberSet, extract_numbers
 from research.modules.text.polarity import clause_conflict, conjoined_statements
 from research.modules.text.references import named_reference
@@ -1335,16 +1335,6 @@ def respelt_name(claim: str, missing: list[str], passages: list[str]) -> tuple[s
 
 
 _ANY_KANJI = "[\u3400-\u4dbf\u4e00-\u9fff]"
-
-
-def written_in_japanese(character: str) -> bool:
-    """Whether Japanese text writes ``character``: in Shift_JIS (JIS X 0208 and Microsoft's additions),
-    which holds every kanji in use in Japan, and not the simplified Chinese forms (丰, 这, 们)."""
-    try:
-        character.encode("cp932")
-    except UnicodeEncodeError:
-        return False
-    return True
 
 
 # --- 5. verdicts kept across rounds ----------------------------------------------------------------

@@ -397,7 +397,9 @@ def _period_ends_sentence(text: str, i: int) -> bool:
         return False
     if len(word) == 1 and word.isalpha() and text[i - 1].isupper():  # an initial: "J. Smith"
         return False
-    rest = text[i + 1 : i + 1 + _LOOK].lstrip(" \t.")
+    # Past a closing bracket or quote too: "the intracerebroventricular (i.c.v.) injection of two activators" is one
+    # sentence (PubMedQA 21801416; its aim was cut in two, and the half read held no question).
+    rest = text[i + 1 : i + 1 + _LOOK].lstrip(" \t.)\"'”’）")
     # English sentences start with a capital: a lower-case word after "." means an
     # abbreviation we do not know ("approx. three"), not a new sentence. Not a word that keeps a
     # capital inside ("pH", "mRNA", "eGFR"), nor after a citation, which only ends a sentence: "…from
