@@ -537,6 +537,29 @@ def test_a_yes_in_other_words_than_an_aim_with_an_adjective_before_study_is_not_
     assert (found.outcome, found.reason) == ("uncertain", "hedge_dropped"), found  # not partial_overlap: no judge
 
 
+@pytest.mark.parametrize(("source", "claim"), [
+    # PubMedQA 24958650 (`research bench pubmedqa --seed 97`): the aim spells out «mean platelet volume (MPV)», the
+    # results write MPV; the real 1.5B model's Summary says both.
+    ("Our aim in this study was to investigate whether mean platelet volume (MPV) value could be used as an early "
+     "marker to predict pelvic inflammatory disease (PID).\n\nMPV values in patients with PID were lower than those in "
+     "the control group. This reduction in MPV is statistically significant when the PID patient group is compared "
+     "with the control group (p < 0.001).",
+     "The study found that mean platelet volume (MPV) values in patients with PID were lower than those in the control "
+     "group, which is statistically significant [S1]."),
+    # PubMedQA 21745056 (`--seed 99`): Pathway is named by the aim and by the background, not by the results.
+    ("The Pathway represents a longitudinal program for medical students. A previous study reported no significant "
+     "attitudinal changes toward the medically indigent between Pathway and non-Pathway students.\n\nThe purpose of "
+     "this study was to investigate and differentiate the skills and attitudes of Pathway and non-Pathway students in "
+     "working with culturally diverse populations by conducting quantitative and qualitative analyses.\n\nA "
+     "statistically significant difference was found at the end of Years 2, 3, and 4 regarding student confidence "
+     "ratings, and qualitative results had similar findings.",
+     "The study found a statistically significant difference in student confidence ratings and qualitative results "
+     "between Pathway and non-Pathway students [S1]."),
+])
+def test_what_a_studys_results_say_with_names_its_aim_gives_is_supported(source, claim):
+    assert _one(claim, source).outcome == "supported"
+
+
 def test_a_claim_in_other_words_than_a_studys_aim_is_not_put_to_the_judge():
     # PubMedQA 18784527 (gold no), `research bench pubmedqa --seed 102`: the real 1.5B model, asked to choose
     # between this claim and its negation (its words were left open: partial_overlap), chose the claim. The

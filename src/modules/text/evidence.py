@@ -69,6 +69,7 @@ from research.modules.text.structure import (
     english_role_swap,
     japanese_conflict,
     japanese_roles_confirmed,
+    leaves_the_question_open,
     read_japanese,
     stance_problem,
 )
@@ -1772,7 +1773,27 @@ def open_question_in_other_words(read: ClaimEvidence) -> Finding | None:
         return None
     said_where = " ".join(_matched_clauses_of_all(read.assembled, read.wanted))
     sentences = [sentence for _, sentence in _sentences_of(read.assembled)]
-    return Finding("uncertain", "hedge_dropped") if answers_an_open_question(read.claim, said_where, sentences) else None
+    open_ = answers_an_open_question(read.claim, said_where, sentences, lambda words: _stated_elsewhere(read, words))
+    return Finding("uncertain", "hedge_dropped") if open_ else None
+
+
+# «Abdominal Abscess; Adult; …; Contraindications; …»: a list of terms (a record's keywords), no sentence stating them.
+_TERM_LIST = re.compile(r"(?:;[^;]+){3,}")
+
+
+def _stated_elsewhere(read: ClaimEvidence, words: frozenset[str]) -> frozenset[str]:
+    """Of ``words``, those the cited pages write in a prose sentence that is no open question or aim (the pages'
+    passages holding none of them are not read)."""
+    stated: frozenset[str] = frozenset()
+    for source in read.cited:
+        for passage in source.passages:
+            if passage.field or not words & passage.features or _TERM_LIST.search(passage.text):
+                continue
+            for start, end in sentence_spans(passage.text):
+                sentence = passage.text[start:end]
+                if not leaves_the_question_open(sentence):
+                    stated |= words & features(sentence)
+    return stated
 
 
 def _sentences_of(passages: Iterable[Passage]) -> list[tuple[Passage, str]]:
@@ -1850,7 +1871,8 @@ def stance_differs(read: ClaimEvidence) -> Finding | None:
     said_where = " ".join(_matched_clauses_of_all(read.assembled, read.wanted))
     field = read.field_problem
     sentences = [sentence for _, sentence in _sentences_of(read.assembled)]
-    problem = stance_problem(read.claim, said_where, read.language, sentences) or (field[0] if field else None)
+    problem = stance_problem(read.claim, said_where, read.language, sentences,
+                             lambda words: _stated_elsewhere(read, words)) or (field[0] if field else None)
     if problem is None:
         return None
     if problem == "or_dropped" and read.language == "ja" or problem == "hedge_dropped" and read.language == "ja" \

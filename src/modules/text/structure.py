@@ -256,6 +256,8 @@ _AIM_EN = re.compile(
     re.IGNORECASE)
 
 
+# "mean platelet volume (MPV)": up to four words spelt out before the abbreviation they stand for.
+_SPELT_OUT_EN = re.compile(r"(?P<long>(?:[A-Za-z][\w-]*\s+){1,4})\((?P<short>[A-Z][A-Za-z0-9-]{1,9})\)")
 # Words a study's question and its answer both use of themselves: no fact the question alone holds.
 _ASKED_ANYWAY = frozenset({"studi", "aim", "patient", "result", "effect", "associ", "differ", "use", "can", "may"})
 
@@ -293,38 +295,58 @@ def stance(text: str, language: Language) -> Stance:
     return Stance(bool(_HEDGE_EN.search(text)), bool(_LIMITER_EN.search(text)), bool(_OR_EN.search(text)))
 
 
-def answers_an_open_question(claim: str, evidence: str, sentences: Sequence[str] = ()) -> bool:
+def answers_an_open_question(claim: str, evidence: str, sentences: Sequence[str] = (),
+                             stated_elsewhere: Callable[[frozenset[str]], frozenset[str]] | None = None) -> bool:
     """(en) Whether ``evidence`` leaves open, as a study's question or aim, what ``claim`` states, and
     the claim does not report it as a question (nor quote the aim: that is an aim reported). Not where
     a sentence of the evidence that leaves nothing open says more of the claim: "The study found that
     0.9 mm-thick images provided the highest mandibular depiction, …" is its results' sentence, not its
     aim «…performed to clarify the mandibular depiction of … images when changing their thickness»
     (PubMedQA 18784527). ``sentences`` are those of the passages ``evidence`` was read from, whole
-    (the clauses read are cut at a decimal point too); by default, ``evidence``'s own."""
+    (the clauses read are cut at a decimal point too); by default, ``evidence``'s own. ``stated_elsewhere`` gives,
+    of some of the claim's words, those the rest of its pages write in sentences that leave nothing open."""
     if not _OPEN_QUESTION_EN.search(evidence) or _REPORTS_A_QUESTION_EN.search(claim) \
             or _OPEN_QUESTION_EN.search(claim):
         return False
     said = term_set(claim)
     open_, closed = 0, 0
     asked: frozenset[str] = frozenset()  # the claim's words its passages write in a study's aim
+    defined: dict[frozenset[str], frozenset[str]] = {}  # an abbreviation's words: the claim's words it stands for
     stated: frozenset[str] = frozenset()  # and those they write in a sentence that leaves nothing open
     for sentence in sentences or re.split(r"(?<=[.!?])\s+", evidence):
         words = said & term_set(sentence)
         if _OPEN_QUESTION_EN.search(sentence):
-            open_ = max(open_, len(words))
+            # A name the aim spells out before its abbreviation («mean platelet volume (MPV)»), where the results
+            # write the abbreviation (PubMedQA 24958650): one name, counted once, and its words the results' too.
+            spelt_out: frozenset[str] = frozenset()
+            for spelt in _SPELT_OUT_EN.finditer(sentence):
+                if term_set(spelt["short"]) <= said:
+                    defined[term_set(spelt["short"])] = said & term_set(spelt["long"])
+                    spelt_out |= defined[term_set(spelt["short"])]
+            open_ = max(open_, len(words - spelt_out))
             # A study's aim, not any sentence with "to determine whether" in it («a court hearing that was to
             # determine whether there was enough evidence … was adjourned», RAGTruth train).
             asked |= words if _AIM_EN.search(sentence.strip()) else frozenset()
         else:
             closed, stated = max(closed, len(words)), stated | words
+    if open_ >= closed:
+        return True
     # What the claim says that only the question writes: "Abscesses, phlegmons, and recurrent disease are
     # contraindications for laparoscopic-assisted ileocolic resections …" against «Our goal was to determine whether
     # the above factors are contraindications to a successful laparoscopic-assisted ileocolic resection» (PubMedQA
     # 9347843, `--seed 107`), the factors named by the sentence before it, which says more of the claim's words.
-    return open_ >= closed or bool(asked - stated - _ASKED_ANYWAY)
+    # Not a name the page's other sentences write («…between Pathway and non-Pathway students», PubMedQA 21745056).
+    only_asked = asked - stated - _ASKED_ANYWAY
+    for short, long in defined.items():
+        if short <= stated:
+            only_asked -= long
+    if only_asked and stated_elsewhere is not None:
+        only_asked -= stated_elsewhere(only_asked)
+    return bool(only_asked)
 
 
-def stance_problem(claim: str, evidence: str, language: Language, sentences: Sequence[str] = ()) -> str | None:
+def stance_problem(claim: str, evidence: str, language: Language, sentences: Sequence[str] = (),
+                   stated_elsewhere: Callable[[frozenset[str]], frozenset[str]] | None = None) -> str | None:
     """Why the claim does not state its evidence's fact the way the evidence does, or None.
 
     A hedge the evidence has and the claim drops ("と言われている" -> a fact), a hedge the claim
@@ -333,7 +355,7 @@ def stance_problem(claim: str, evidence: str, language: Language, sentences: Seq
     said, source = stance(claim, language), stance(evidence, language)
     if source.hedged and not said.hedged:
         return "hedge_dropped"
-    if language == "en" and answers_an_open_question(claim, evidence, sentences):
+    if language == "en" and answers_an_open_question(claim, evidence, sentences, stated_elsewhere):
         return "hedge_dropped"
     if _difficulty_about(claim, evidence, language):
         return "hedge_dropped"
