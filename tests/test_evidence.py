@@ -504,6 +504,13 @@ def test_an_infinitive_before_its_main_clause_is_no_aim(source, claim):
      "two activators of AMPK, metformin and AICAR, affected the circadian rhythm of melatonin in ewes that were housed "
      "in constant darkness.",
      "Yes, there is a potential involvement of AMPK in the effect of metformin or AICAR on melatonin in the ewe [S1]."),
+    # PubMedQA 20353735 (gold no, `--seed 109`): "It is not clear whether", and the words the claim shares with the
+    # methods' sentence outnumber those it shares with the question.
+    ("Vitamin D deficiency/insufficiency (VDDI) is common in CKD patients and may be associated with abnormal mineral "
+     "metabolism. It is not clear whether the K/DOQI recommended doses of ergocalciferol are adequate for correction "
+     "of VDDI and hyperparathyroidism.\n\nRetrospective study of 88 patients with CKD Stages 1 - 5. Patients treated "
+     "with ergocalciferol as recommended by K/DOQI guidelines.",
+     "Yes, the current K/DOQI treatment guidelines for vitamin D supplementation in CKD patients are adequate [S1]."),
 ])
 def test_what_a_page_leaves_as_a_question_is_no_answer(source, claim):
     found = _one(claim, source)
@@ -558,6 +565,14 @@ def test_a_yes_in_other_words_than_an_aim_with_an_adjective_before_study_is_not_
 ])
 def test_what_a_studys_results_say_with_names_its_aim_gives_is_supported(source, claim):
     assert _one(claim, source).outcome == "supported"
+
+
+def test_a_claim_that_says_a_question_is_still_open_is_supported_by_the_page_saying_so():
+    # RAGTruth train (a news story): the answer reports the question as open, as its page does.
+    source = ("The Hollywood mogul let it drop that fans can expect more of the quirky comedy. It was not yet known if "
+              "the full cast, including Jason Bateman, Michael Cera and Will Arnett, will return for the season.")
+    assert _one("Netflix has not yet confirmed if the full cast will return [S1].", source).outcome != "unsupported"
+    assert _one("It was not yet known if the full cast will return for the season [S1].", source).outcome == "supported"
 
 
 def test_a_claim_in_other_words_than_a_studys_aim_is_not_put_to_the_judge():

@@ -144,7 +144,10 @@ _OPEN_QUESTION_EN = re.compile(
     # "It is unknown if accuracy of physician estimates differs between black and white patients", "The
     # effect of … NACT … was unknown" (PubMedQA 17453263 and 12684740's backgrounds, quoted as what their
     # sources say by the real 1.5B model's answers), "little is known about …".
-    r"established|seen|clarified))|(?:is|are|was|were) (?:still |largely |currently )?(?:unclear|uncertain|unknown)\b"
+    # "It is not clear whether the K/DOQI recommended doses of ergocalciferol are adequate …" (PubMedQA 20353735,
+    # gold no; the real 1.5B model's "Yes, the current K/DOQI treatment guidelines … are adequate", `--seed 109`).
+    r"established|seen|clarified))|(?:is|are|was|were) (?:still |largely |currently )?(?:unclear|uncertain|unknown|"
+    r"not (?:yet )?(?:clear|known) (?:whether|if))\b"
     r"|\blittle is known (?:about|of|on|whether|if|regarding)"
     # "This study looks for a rebound aggravation of symptoms after short-term treatment" (PubMedQA
     # 11500608, whose results were all "not significant"): what a study looks for, it has not found.
@@ -210,7 +213,7 @@ _REPORTS_A_QUESTION_EN = re.compile(
     # supported by the study's purpose "to investigate whether an elephant trunk … can cause haemolysis").
     r"\b(?:whether|(?:asked|ask|asks|see|know|knows|knew|unclear|unknown|uncertain|determine|determined|test|tested|"
     r"examine|examined|investigate|investigated|assess|assessed|evaluate|evaluated|find out|found out|check|checks|"
-    r"checked|wonder|wonders|wondered|learn|learned) if|unclear|unknown|uncertain|undetermined|to be seen|"
+    r"checked|wonder|wonders|wondered|learn|learned|confirm|confirms|confirmed|said|say|says|announced) if|unclear|unknown|uncertain|undetermined|to be seen|"
     r"little (?:is|was) known|investigat\w*|determin\w*|evaluat\w*|assess\w*|clarif\w*|"
     # "a study of …", not a study's name: "A study by the Avon Longitudinal Study of Parents and Children (ALSPAC) found
     # that increasing obesity levels … lead to …" (PubMedQA 17595200, `--seed 105`: what its page says was suggested).
@@ -256,6 +259,11 @@ _AIM_EN = re.compile(
     re.IGNORECASE)
 
 
+# "It is not clear whether …", "… remains unknown": a question a page says is open (not "to determine whether", which a
+# sentence may say of anything: «a court hearing that was to determine whether there was enough evidence»).
+_NOT_KNOWN_EN = re.compile(r"\b(?:is|are|was|were) (?:still |largely |currently )?(?:unclear|uncertain|unknown|not (?:yet )?"
+                           r"(?:clear|known))\b|\bremains? (?:unclear|unknown|uncertain)\b|\blittle is known\b",
+                           re.IGNORECASE)
 # "mean platelet volume (MPV)": up to four words spelt out before the abbreviation they stand for.
 _SPELT_OUT_EN = re.compile(r"(?P<long>(?:[A-Za-z][\w-]*\s+){1,4})\((?P<short>[A-Z][A-Za-z0-9-]{1,9})\)")
 # Words a study's question and its answer both use of themselves: no fact the question alone holds.
@@ -326,7 +334,7 @@ def answers_an_open_question(claim: str, evidence: str, sentences: Sequence[str]
             open_ = max(open_, len(words - spelt_out))
             # A study's aim, not any sentence with "to determine whether" in it («a court hearing that was to
             # determine whether there was enough evidence … was adjourned», RAGTruth train).
-            asked |= words if _AIM_EN.search(sentence.strip()) else frozenset()
+            asked |= words if _AIM_EN.search(sentence.strip()) or _NOT_KNOWN_EN.search(sentence) else frozenset()
         else:
             closed, stated = max(closed, len(words)), stated | words
     if open_ >= closed:
