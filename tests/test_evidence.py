@@ -511,6 +511,13 @@ def test_an_infinitive_before_its_main_clause_is_no_aim(source, claim):
      "of VDDI and hyperparathyroidism.\n\nRetrospective study of 88 patients with CKD Stages 1 - 5. Patients treated "
      "with ergocalciferol as recommended by K/DOQI guidelines.",
      "Yes, the current K/DOQI treatment guidelines for vitamin D supplementation in CKD patients are adequate [S1]."),
+    # PubMedQA 27909738 (gold no, `--seed 110`): "It was assessed whether", its results finding no difference; the
+    # real 1.5B model's Summary, supported.
+    ("Using high-quality CT-on-rails imaging, the daily motion of the prostate bed clinical target volume (PB-CTV) based "
+     "on consensus Radiation Therapy Oncology Group (RTOG) definitions (instead of surgical clips/fiducials) was "
+     "studied. It was assessed whether PB motion in the superior portion of PB-CTV (SUP-CTV) differed from the inferior "
+     "PB-CTV (INF-CTV).",
+     "Yes, target motion differs between superior and inferior portions of the clinical target volume [S1]."),
 ])
 def test_what_a_page_leaves_as_a_question_is_no_answer(source, claim):
     found = _one(claim, source)

@@ -140,6 +140,11 @@ _OPEN_QUESTION_EN = re.compile(
     r"\b(?:(?:to|aim(?:ed|s)? to|sought to|we) (?:evaluate|determine|assess|investigate|examine|test|explore|"
     r"establish|clarify|ascertain|study|analy[sz]e|verify|learn) (?:whether|if)|we (?:investigated|examined|tested|"
     r"explored|asked) (?:whether|if)|"
+    # "It was assessed whether PB motion in the superior portion of PB-CTV (SUP-CTV) differed from the inferior PB-CTV"
+    # (PubMedQA 27909738, gold no: its results found no difference; the real 1.5B model's "Yes, target motion differs
+    # …" was supported by it, `research bench pubmedqa --seed 110`).
+    r"(?:it|this) (?:was|is|has been) (?:assessed|examined|investigated|evaluated|tested|determined|studied|"
+    r"analy[sz]ed|explored|asked) (?:whether|if)|"
     r"remains? (?:unclear|unknown|uncertain|to be (?:determined|"
     # "It is unknown if accuracy of physician estimates differs between black and white patients", "The
     # effect of … NACT … was unknown" (PubMedQA 17453263 and 12684740's backgrounds, quoted as what their
