@@ -182,3 +182,53 @@ def test_a_connection_that_sends_no_whole_request_head_is_closed(http_front):
         assert connection.recv(1024) == b""  # closed by the server (a timeout here raises)
         connection.close()
     assert time.monotonic() - started < 6
+
+
+async def test_an_opening_refused_by_its_status_takes_no_place_of_the_cap_while_its_handler_runs_on():
+    # One clean clone's .ci/run: a token's 32nd initialize got 503 in tests/test_serve_access_log.py, after a 5 MB
+    # body the SDK answered 413 and whose handler had not returned yet. The cap counts a session from its 200 on.
+    import asyncio
+    from types import SimpleNamespace
+
+    from research.team.front import SessionsPerToken
+
+    class Store:
+        def verify(self, token: str):
+            return SimpleNamespace(token_id="ann") if token == "good" else None
+
+    released = asyncio.Event()
+
+    async def sdk(scope, receive, send):
+        refused = dict(scope["headers"]).get(b"x-case") == b"too-big"
+        headers = [] if refused else [(b"mcp-session-id", b"s-%d" % id(scope))]
+        await send({"type": "http.response.start", "status": 413 if refused else 200, "headers": headers})
+        await send({"type": "http.response.body", "body": b"{}"})
+        if refused:
+            await released.wait()  # still reading what the client sends, or terminating its transport
+
+    capped = SessionsPerToken(sdk, Store(), per_token=1, idle_seconds=60.0)
+
+    def request(case: bytes):
+        return {"type": "http", "path": "/mcp", "method": "POST",
+                "headers": [(b"authorization", b"Bearer good"), (b"x-case", case)]}
+
+    async def receive():
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    statuses: dict[str, list[int]] = {"too-big": [], "initialize": [], "again": []}
+
+    def sender(name: str):
+        async def send(message):
+            if message["type"] == "http.response.start":
+                statuses[name].append(message["status"])
+        return send
+
+    big = asyncio.create_task(capped(request(b"too-big"), receive, sender("too-big")))
+    while not statuses["too-big"]:
+        await asyncio.sleep(0)
+    await capped(request(b"initialize"), receive, sender("initialize"))
+    await capped(request(b"initialize"), receive, sender("again"))
+    released.set()
+    await big
+    # The refused opening left no count behind; the one session opened fills the cap of one.
+    assert statuses == {"too-big": [413], "initialize": [200], "again": [503]}

@@ -808,18 +808,31 @@ class SessionsPerToken:
             await refusal(scope, receive, send)
             return
         self.opening[owner] = self.opening.get(owner, 0) + 1
+        settled = False
+
+        def settle() -> None:
+            # Opening ends with the answer's status: the session is held from then on, or was never opened. Not when
+            # the SDK's handler returns, which may be later (a 413 answered before its 5 MB body was read): counted
+            # until then, it took a place of the token's cap, and the token's 32nd initialize got 503 in one CI run
+            # of tests/test_serve_access_log.py.
+            nonlocal settled
+            if not settled:
+                settled = True
+                self.opening[owner] -= 1
 
         async def record(message: Any) -> None:
-            if message["type"] == "http.response.start" and message["status"] == 200:
-                for name, value in message.get("headers") or []:
-                    if name.lower() == b"mcp-session-id":
-                        held[value.decode("latin-1")] = _OpenSession()
+            if message["type"] == "http.response.start":
+                if message["status"] == 200:
+                    for name, value in message.get("headers") or []:
+                        if name.lower() == b"mcp-session-id":
+                            held[value.decode("latin-1")] = _OpenSession()
+                settle()
             await send(message)
 
         try:
             await self.app(scope, receive, record)
         finally:
-            self.opening[owner] -= 1
+            settle()
 
 
 def build_app(settings: Settings, store: TokenStore, host: str, port: int, *,
