@@ -1526,9 +1526,10 @@ def name_of_another(read: ClaimEvidence) -> Finding | None:
     return None
 
 
-# A piece of a Japanese compound noun: kanji, katakana (with its long vowel and middle dot) or Latin letters and digits.
-_COMPOUND_PIECE_JA = re.compile(r"^[\u4e00-\u9fff\u30a0-\u30ffA-Za-z0-9・ー]{1,8}$")
-_COMPOUND_RUN_JA = re.compile(r"[\u4e00-\u9fff\u30a0-\u30ffA-Za-z0-9・ー]+")
+# A letter of a Japanese compound noun: kanji, katakana (with its long vowel and middle dot) or Latin letters and digits.
+_COMPOUND_LETTER_JA = r"[\u4e00-\u9fff\u30a0-\u30ffA-Za-z0-9・ー]"
+_COMPOUND_PIECE_JA = re.compile(rf"^{_COMPOUND_LETTER_JA}{{1,8}}$")
+_COMPOUND_RUN_JA = re.compile(rf"{_COMPOUND_LETTER_JA}+")
 _COMPOUND_HEAD_JA = re.compile(r"^[\u4e00-\u9fff\u30a0-\u30ff]+")
 _LIST_LABEL_JA = re.compile(r"^[^:：。、]{1,20}[:：]\s*(?=\S)")
 _COMPOUND_AT_LEAST = 3  # letters of the claim's compound noun
@@ -1596,9 +1597,9 @@ def modifier_of_another(read: ClaimEvidence) -> Finding | None:
     return None
 
 
-_LIST_ITEM_JA = re.compile(r"^[\u4e00-\u9fff\u30a0-\u30ffA-Za-z0-9・ー]{2,30}$")
-_LAST_COMPOUND_JA = re.compile(r"[\u4e00-\u9fff\u30a0-\u30ffA-Za-z0-9・ー]{2,30}$")
-_FIRST_COMPOUND_JA = re.compile(r"^[\u4e00-\u9fff\u30a0-\u30ffA-Za-z0-9・ー]{2,30}?(?=など|等|と|や|の|が|は|を|$)")
+_LIST_ITEM_JA = re.compile(rf"^{_COMPOUND_LETTER_JA}{{2,30}}$")
+_LAST_COMPOUND_JA = re.compile(rf"{_COMPOUND_LETTER_JA}{{2,30}}$")
+_FIRST_COMPOUND_JA = re.compile(rf"^{_COMPOUND_LETTER_JA}{{2,30}}?(?=など|等|と|や|の|が|は|を|$)")
 _LIST_SHARED_AT_LEAST = 2  # of the claim's items, in one sentence of the page that lists things
 
 
@@ -1703,6 +1704,10 @@ def figure_missing(read: ClaimEvidence) -> Finding | None:
     return None
 
 
+# よう said in kana before に, な, だ or です (「実施されるようになった」): grammar, whose lemma is 様.
+_KANA_YOU_JA = re.compile(r"よう(?:に|な|だ|です)")
+
+
 def term_missing(read: ClaimEvidence) -> Finding | None:
     """One term that differs (a swapped name, place or thing) is not a paraphrase. In Japanese
     the predicate and its modifiers carry the claim: 点いて/消えて, 立って/座って differ by one
@@ -1716,8 +1721,6 @@ def term_missing(read: ClaimEvidence) -> Finding | None:
         return Finding("uncertain", "missing_term", 0.5, tuple(sorted(read.words - read.found - grammar)[:5]))
     return None
 
-
-_KANA_YOU_JA = re.compile(r"よう(?:に|な|だ|です)")
 
 
 # "Non-severe hypoglycaemia", "non-smoking patients": a kind the page sets apart from another.
