@@ -356,6 +356,19 @@ def test_a_sentence_cut_at_its_first_predicate_keeps_the_topic_of_the_whole():
     assert other.outcome != "supported"
 
 
+def test_a_passive_first_clause_keeps_the_topic_of_the_whole():
+    # JSQuAD v1.3 valid (the page リズム, `research bench jsquad --sample 5 --seed 113`): the real 1.5B model wrote
+    # the page's first clause as a sentence; the page's topic went to 生じる, its last clause only,
+    # and the claim's passive 見られる (its topic as what is seen) was left "roles not confirmed".
+    source = ("# リズム\n\n強勢リズムは英語やロシア語などに見られ、強勢のある音節が時間的にほぼ等間隔に"
+              "繰り返されることによって生じる。例えば英語では第1ストレスから次の第1ストレスまでの時間的長さが等しい。")
+    said = _assess("強勢リズムは英語やロシア語などに見られる[S1]。", source)
+    assert (said.outcome, said.reason) == ("supported", "supported")
+    # Another topic put to that clause, or other languages, are not.
+    assert _outcome("音節リズムは英語やロシア語などに見られる[S1]。", source) != "supported"
+    assert _outcome("強勢リズムは日本語やフランス語などに見られる[S1]。", source) != "supported"
+
+
 def test_a_topic_narrowed_to_a_part_of_what_its_sentence_speaks_of_is_not_supported():
     # JSQuAD v1.3 valid a203796p0q0 (`research bench jsquad --sample 6 --seed 60`): the real 1.5B
     # model said of 同君連合の構成国 (its member states) what the page says of 同君連合, with 独立した

@@ -884,7 +884,7 @@ def japanese_roles_confirmed(claim: str, evidence: str, skip: frozenset[str] = f
                                 for c in held):
                 return False
             continue  # a predicate in other words: the word check decides
-        if not any(all(_side(role) in _confirmed_sides(c, noun) or _topic_of_what_follows(source, c, role, noun)
+        if not any(all(_side(role) in _confirmed_sides(c, noun) or _topic_of_what_follows(source, c, clause, role, noun)
                        or _left_to_the_page(source, c, clause, role, noun, page_topic)
                        if role != "pagent" else bool(c.roles_of(noun))
                        for role, noun in core) for c in candidates):
@@ -914,12 +914,17 @@ _SUBJECT_SIDE = ("subj", "topic", "shared", "gap", "causer", "pagent")
 _PARTICIPANT_ROLES = ("subj", "topic", "shared", "gap", "causer", "pagent", "obj")
 
 
-def _topic_of_what_follows(source: Reading, clause: Clause, role: str, noun: str) -> bool:
+def _topic_of_what_follows(source: Reading, clause: Clause, said: Clause, role: str, noun: str) -> bool:
     """A clause of the evidence with no subject of its own takes the one of a clause after it:
     「識字率は93.3%であり、…と並ぶ低さだった」 reads 識字率 as the subject of the last clause only (a
     topic goes to the last clause), and 「識字率は93.3%である」 says what its first clause says
-    (JSQuAD v1.3 valid a4596p46q1, the real 1.5B model's sentence cut at である)."""
-    if _side(role) != "subj" or any(clause.args.get(r) for r in _SUBJECT_SIDE):
+    (JSQuAD v1.3 valid a4596p46q1, the real 1.5B model's sentence cut at である). A passive
+    clause's topic is what is done to: 「強勢リズムは英語やロシア語などに見られ、…によって生じる。」 gives
+    its topic to 生じる only, and 「強勢リズムは英語やロシア語などに見られる」 (the claim's passive 見られる
+    takes it as its object) says what its first clause says (JSQuAD, the real 1.5B model)."""
+    if any(clause.args.get(r) for r in _SUBJECT_SIDE):
+        return False
+    if _side(role) != "subj" and not (role == "obj" and said.passive and clause.passive and not clause.args.get("obj")):
         return False
     at = next(i for i, other in enumerate(source.clauses) if other is clause)
     later = source.clauses[at + 1:]
