@@ -369,6 +369,20 @@ def test_a_passive_first_clause_keeps_the_topic_of_the_whole():
     assert _outcome("強勢リズムは日本語やフランス語などに見られる[S1]。", source) != "supported"
 
 
+def test_a_title_in_brackets_is_a_name_and_a_date_is_no_agent():
+    # JSQuAD v1.3 valid (the page 日本共産党, `research bench jsquad --sample 5 --seed 112`): the real
+    # 1.5B model's answer, 「1950年1月6日に機関紙に掲載されました」, was left not checked: the title
+    # 「日本の情勢について」 was read as a clause (について as 付く, taking 機関紙), and the passive's
+    # 1月6日に as who published it. "Stalin criticised the article" was supported the same way.
+    source = ("# 日本共産党\n\n1950年1月6日、ヨシフ・スターリンが指導するコミンフォルムは、機関紙に論文「日本の情勢に"
+              "ついて」を掲載し、当時の日本共産党の野坂参三らの「占領下での革命」論（平和革命論）を批判した。")
+    for claim in ("1950年1月6日に機関紙に掲載されました[S1]。",
+                  "論文「日本の情勢について」は1950年1月6日に機関紙に掲載された[S1]。"):
+        assert _outcome(claim, source) == "supported", claim
+    assert _outcome("論文「日本の情勢について」は1950年1月7日に機関紙に掲載された[S1]。", source) == "unsupported"
+    assert _outcome("ヨシフ・スターリンは論文「日本の情勢について」を批判した[S1]。", source) != "supported"
+
+
 def test_a_topic_narrowed_to_a_part_of_what_its_sentence_speaks_of_is_not_supported():
     # JSQuAD v1.3 valid a203796p0q0 (`research bench jsquad --sample 6 --seed 60`): the real 1.5B
     # model said of 同君連合の構成国 (its member states) what the page says of 同君連合, with 独立した

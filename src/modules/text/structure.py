@@ -527,6 +527,15 @@ class _JapaneseReader:
             word = words[i]
             pos1, pos2 = word.feature.pos1 or "", word.feature.pos2 or ""
             lemma = _lemma(word)
+            end = _title_in_brackets(words, i)
+            if end is not None:
+                # 論文「日本の情勢について」を掲載し: a title is a name, not a clause of the sentence
+                # (について read as 付く took the sentence's subject and its に-phrase). After a noun
+                # it names that noun (論文 takes を); alone it is the noun itself.
+                if not self.noun:
+                    self.noun.append("".join(w.surface for w in words[i + 1:end]))
+                i = end + 1
+                continue
             if pos1 in ("名詞", "接頭辞", "接尾辞") and pos2 not in ("数詞",) and not (pos1 == "名詞" and pos2 == "助動詞語幹"):
                 i = self._noun_at(i, pos2, lemma)
                 continue
@@ -645,6 +654,39 @@ class _JapaneseReader:
 _BRACKETS = {"「": "」", "『": "』"}
 
 
+# What may follow a bracketed title: the particle that gives it its role, or a noun it names (「…」論).
+_AFTER_A_TITLE = {"を", "が", "は", "に", "で", "の", "も", "へ", "から", "より", "まで"}
+
+
+def _title_in_brackets(words: list[Any], i: int) -> int | None:
+    """Where brackets opened at ``words[i]`` close, when they hold a title written as a phrase
+    (a predicate or a particle inside: 「日本の情勢について」, 「占領下での革命」) and a particle that
+    gives a role, or a noun, follows them. Not a quotation (「…」と述べた, 「…」という): what it
+    quotes is said. None otherwise."""
+    close = _BRACKETS.get(words[i].surface)
+    if close is None:
+        return None
+    depth = 0
+    for j in range(i + 1, min(len(words), i + 40)):
+        surface = words[j].surface
+        if surface == words[i].surface:
+            depth += 1
+        elif surface == close and depth:
+            depth -= 1
+        elif surface == close:
+            if j + 1 >= len(words) or j == i + 1:
+                return None
+            after = words[j + 1]
+            if not ((after.feature.pos1 or "") == "助詞" and after.surface in _AFTER_A_TITLE) \
+                    and (after.feature.pos1 or "") not in ("名詞", "接尾辞"):
+                return None
+            phrase = any((w.feature.pos1 or "") in ("動詞", "形容詞", "助動詞", "助詞") for w in words[i + 1:j])
+            return j if phrase else None
+        elif (words[j].feature.pos2 or "") == "句点":
+            return None
+    return None
+
+
 def _closes_a_quoted_noun(words: list[Any], i: int, compound_length: int) -> bool:
     """``words[i]`` closes brackets that hold exactly the compound being read (its last
     ``compound_length`` words) and a particle follows: 「「コンゴ」は…「山」を意味する」 has コンゴ as
@@ -754,7 +796,7 @@ def _predicate(words, i: int, lemma: str, j: int, pending, sentence, reading, to
             role = "obj"
         elif clause.passive and role == "agent":
             role = "subj"
-        elif clause.passive and role == "dat":
+        elif clause.passive and role == "dat" and not _time_noun(noun):
             role = "pagent"  # 男性に蹴られた (who kicked) or テーブルの上に置かれた (where): not told apart
         elif clause.causative and role == "subj":
             role = "causer"
@@ -1006,6 +1048,17 @@ def _relative_clause_conflict(said: Reading, source: Reading) -> str | None:
 
 
 @lru_cache(maxsize=4096)
+def _time_noun(noun: str) -> bool:
+    """A noun of time: 1月6日に掲載された says when, and no one by whom (翌日, 日, 年). Not a
+    count of people, which MeCab tags alike (一人に持たれている: by one of them)."""
+    tagger = _tagger()
+    words = list(tagger(noun)) if tagger is not None else []
+    return bool(words) and (words[-1].feature.pos3 or "") in ("副詞可能", "助数詞可能") and noun[-1] in _TIME_LETTERS
+
+
+_TIME_LETTERS = frozenset("日年月週頃朝夜昼晩夕紀代期")
+
+
 def _adverbial_noun(noun: str) -> bool:
     """A noun of time or place that modifies a predicate (翌日, 時, 前): a relative clause before
     it says when or where, and its subject may be any が-phrase before it."""
