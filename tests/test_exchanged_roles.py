@@ -417,6 +417,20 @@ def test_a_topic_given_the_headings_word_in_japanese_is_not_supported():
     assert assess("国連広報の方針は、報道機関の取材活動を妨げないことである[S1]。", page, "ja").outcome == "supported"
 
 
+def test_a_topic_with_the_page_s_title_put_before_it_is_the_page_s_topic():
+    # JSQuAD v1.3 valid, the page オランダ (jsquad-010-032, `research bench jsquad --sample 5 --seed 114`): the real
+    # 1.5B model's answer, the gold one, put オランダ, the title, before the page's topic and dropped its relative
+    # clause (かつて政府が担っていた); it was left not checked as a topic exchanged, and taken out.
+    page = ("# オランダ\n\nかつて政府が担っていた農家への普及指導業務は1990年代に民営化され、現在ではほとんどの農家が"
+            "民間コンサルティング会社を利用している。最大手のデルフィー社は日本を含めて約50か国に進出している。")
+    said = assess("オランダの農家への普及指導業務は1990年代に民営化されたが、現在民間コンサルティング会社の最大手は"
+                  "デルフィー社です[S1]。", page, "ja")
+    assert said.outcome == "supported", said
+    # Another country before it is still a word the page does not write.
+    other = assess("ベルギーの農家への普及指導業務は1990年代に民営化された[S1]。", page, "ja")
+    assert (other.outcome, other.missing) == ("uncertain", ["ベルギー"])
+
+
 # JSQuAD v1.3 valid, the page ラオス (jsquad-006-043), three of its sentences as the bench's corpus has them.
 LAOS_JA = ("# ラオス\n\n言語はラーオ語が公用語である。その他、各民族語が使われている。英語は、ホテルなどで通じる。"
            "また、70代以上でフランス式教育を受けた者や政府幹部、エリートなどはフランス語も通用する。")

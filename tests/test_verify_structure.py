@@ -383,6 +383,27 @@ def test_a_title_in_brackets_is_a_name_and_a_date_is_no_agent():
     assert _outcome("ヨシフ・スターリンは論文「日本の情勢について」を批判した[S1]。", source) != "supported"
 
 
+def test_what_the_next_sentence_says_of_other_figures_is_not_said_of_these():
+    # JSQuAD v1.3 valid (the page オランダ, `research bench jsquad --sample 5 --seed 114`): the real 1.5B
+    # model gave the 2005 trade figures what the page's next sentence says of the 2004 investment figures;
+    # every word and figure is on the page, and without its closing 「ことを示しています」 it was supported.
+    page = ("# オランダ\n\nオランダは対日貿易では赤字であり、2005年の貿易額は、日本からオランダへの輸出が1兆5,076億円、"
+            "オランダから日本への輸入が2,439億円。2004年の直接投資は、日本からオランダが7,764億円、オランダから日本が"
+            "3,164億円で、いずれもEU加盟国中第1位となっている。2019年の経済産業省の調査では、日本に拠点を置くオランダ企業の"
+            "数は193社である。")
+    joined = "2005年の日本からオランダへの輸出は1兆5,076億円、オランダから日本への輸入は2,439億円で、いずれもEU加盟国中第1位となっている"
+    for source in (page, page.replace("2,439億円。", "2,439億円。\n\n")):  # one paragraph, and two
+        for claim in (joined + "[S1]。", joined + "ことを示しています[S1]。"):
+            said = _assess(claim, source)
+            assert (said.outcome, said.reason) == ("unsupported", "said_of_another"), claim
+            assert "2004年の直接投資" in said.evidence
+        # Each sentence as the page says it stays supported.
+        assert _outcome("2005年の日本からオランダへの輸出は1兆5,076億円、オランダから日本への輸入は2,439億円[S1]。", source) \
+            == "supported"
+        assert _outcome("2004年の直接投資は、日本からオランダが7,764億円、オランダから日本が3,164億円で、"
+                        "いずれもEU加盟国中第1位となっている[S1]。", source) == "supported"
+
+
 def test_a_topic_narrowed_to_a_part_of_what_its_sentence_speaks_of_is_not_supported():
     # JSQuAD v1.3 valid a203796p0q0 (`research bench jsquad --sample 6 --seed 60`): the real 1.5B
     # model said of 同君連合の構成国 (its member states) what the page says of 同君連合, with 独立した
