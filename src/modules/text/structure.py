@@ -534,7 +534,7 @@ class _JapaneseReader:
                 # it names that noun (論文 takes を); alone it is the noun itself.
                 if not self.noun:
                     self.noun.append("".join(w.surface for w in words[i + 1:end]))
-                i = end + 1
+                i = _past_what_follows_a_title(words, end + 1)
                 continue
             if pos1 in ("名詞", "接頭辞", "接尾辞") and pos2 not in ("数詞",) and not (pos1 == "名詞" and pos2 == "助動詞語幹"):
                 i = self._noun_at(i, pos2, lemma)
@@ -654,15 +654,14 @@ class _JapaneseReader:
 _BRACKETS = {"「": "」", "『": "』"}
 
 
-# What may follow a bracketed title: the particle that gives it its role, or a noun it names (「…」論).
-_AFTER_A_TITLE = {"を", "が", "は", "に", "で", "の", "も", "へ", "から", "より", "まで"}
+# What follows a quotation, not a title: 「…」と述べた, 「…」って.
+_QUOTING = {"と", "って", "とか"}
 
 
 def _title_in_brackets(words: list[Any], i: int) -> int | None:
     """Where brackets opened at ``words[i]`` close, when they hold a title written as a phrase
-    (a predicate or a particle inside: 「日本の情勢について」, 「占領下での革命」) and a particle that
-    gives a role, or a noun, follows them. Not a quotation (「…」と述べた, 「…」という): what it
-    quotes is said. None otherwise."""
+    (a predicate or a particle inside: 「日本の情勢について」, 『画家と町』). Not a quotation (「…」と述べた,
+    「…」という): what it quotes is said. None otherwise."""
     close = _BRACKETS.get(words[i].surface)
     if close is None:
         return None
@@ -674,17 +673,26 @@ def _title_in_brackets(words: list[Any], i: int) -> int | None:
         elif surface == close and depth:
             depth -= 1
         elif surface == close:
-            if j + 1 >= len(words) or j == i + 1:
-                return None
-            after = words[j + 1]
-            if not ((after.feature.pos1 or "") == "助詞" and after.surface in _AFTER_A_TITLE) \
-                    and (after.feature.pos1 or "") not in ("名詞", "接尾辞"):
+            if j + 1 >= len(words) or j == i + 1 or words[j + 1].surface in _QUOTING:
                 return None
             phrase = any((w.feature.pos1 or "") in ("動詞", "形容詞", "助動詞", "助詞") for w in words[i + 1:j])
             return j if phrase else None
         elif (words[j].feature.pos2 or "") == "句点":
             return None
     return None
+
+
+def _past_what_follows_a_title(words: list[Any], i: int) -> int:
+    """The index past a year or a note in brackets and a など after a title (『画家と町』（1956）などを):
+    the particle after them gives the title its role."""
+    if i < len(words) and words[i].surface in ("（", "("):
+        close = "）" if words[i].surface == "（" else ")"
+        end = next((j for j in range(i + 1, min(len(words), i + 12)) if words[j].surface == close), None)
+        if end is not None:
+            i = end + 1
+    if i < len(words) and _lemma(words[i]) in ("など", "等"):
+        i += 1
+    return i
 
 
 def _closes_a_quoted_noun(words: list[Any], i: int, compound_length: int) -> bool:
