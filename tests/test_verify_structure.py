@@ -404,6 +404,15 @@ def test_what_the_next_sentence_says_of_other_figures_is_not_said_of_these():
                         "いずれもEU加盟国中第1位となっている[S1]。", source) == "supported"
 
 
+def test_an_ordinal_in_kanji_is_the_ordinal_in_digits():
+    # JSQuAD v1.3 valid, the page オランダ (`research bench jsquad --sample 5 --seed 114`): the real 1.5B model wrote
+    # the page's 第2位 as 第二位. The other rank in kanji was only "not found" and left to the judge.
+    page = "# オランダ\n\nベルギー、フランス、イギリス、アメリカなどがそれに続いているが、近年は輸入相手国の第2位に中国が入っている。"
+    assert _outcome("近年オランダの輸入相手国の第二位は中国である[S1]。", page) == "supported"
+    wrong = _assess("近年、オランダの輸入相手国の第三位に中国が入っている[S1]。", page)
+    assert (wrong.outcome, wrong.reason) == ("unsupported", "number_mismatch")
+
+
 def test_a_topic_narrowed_to_a_part_of_what_its_sentence_speaks_of_is_not_supported():
     # JSQuAD v1.3 valid a203796p0q0 (`research bench jsquad --sample 6 --seed 60`): the real 1.5B
     # model said of 同君連合の構成国 (its member states) what the page says of 同君連合, with 独立した
