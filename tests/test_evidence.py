@@ -402,6 +402,25 @@ def test_the_year_an_event_took_place_said_as_a_noun_is_read_as_the_page_writes_
     assert (found.outcome, found.reason) == ("unsupported", "number_mismatch"), found
 
 
+def test_common_said_of_the_subject_where_the_page_says_it_of_something_else_is_not_supported():
+    # PubMedQA 17089900 (`research bench pubmedqa --sample 4 --seed 112`, "Does Paget's disease exist in India?"),
+    # the real 1.5B model's finding "Yes, Paget's disease is common in India, …" was supported: the page calls it
+    # a few case reports, and writes "common" only of its clinical manifestations. The page's sentences, quoted.
+    source = ("Paget's disease of bone has been described as a few case reports from India. Mean (+/-SD) age of these "
+              "patients at presentation was 49.2 +/- 17.6 years and the male to female ratio was 2.5:1. Common "
+              "clinical manifestations included backache, headache and bone pains.")
+    found = _one("Yes, Paget's disease is common in India, with a male to female ratio of 2.5:1 and a mean age of "
+                 "49.2 years at presentation [S1].", source)
+    assert (found.outcome, found.reason, found.missing) == ("unsupported", "said_of_another", ["common"]), found
+    assert found.evidence.startswith("Common clinical manifestations"), found
+    assert _one("Common clinical manifestations included backache, headache and bone pains [S1].", source).outcome \
+        == "supported"
+    # A page that says it of the subject leaves the claim to the other checks; one that says it of its own subject
+    # ("is more common in …") may name the claim's subject in other words.
+    for other in ("Paget's disease is common in older people.", "The disease is more common in the elderly."):
+        assert _one("Paget's disease is common in India [S1].", source + " " + other).reason != "said_of_another"
+
+
 def test_what_a_page_sentence_says_word_for_word_of_its_subject_is_not_said_of_another_thing():
     # PubMedQA 18948835 (`research bench pubmedqa --seed 98`, "Does somatostatin confer insulinostatic effects
     # of neuromedin u in the rat pancreas?"), the real 1.5B model: "Somatostatin is a neuropeptide with anorexigenic

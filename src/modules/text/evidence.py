@@ -2554,6 +2554,60 @@ def figure_of_a_parallel_subject(read: ClaimEvidence) -> Finding | None:
     return None
 
 
+# "X is common in India": how often something is found, said of the claim's subject as its predicate.
+_PREVALENCE_WORDS_EN = r"(?:common|uncommon|rare|frequent|infrequent|prevalent|widespread)"
+_SAID_PREVALENT_EN = re.compile(
+    rf"^(?P<subject>[^,;:]+?)\s+(?:is|are|was|were|remains?|remained|has been|have been)\s+"
+    rf"(?:(?:very|quite|relatively|fairly|more|less|most|extremely|increasingly|still)\s+)*"
+    rf"(?P<word>{_PREVALENCE_WORDS_EN})\b(?=\s+(?:in|among|worldwide|across|throughout|around)\b|\s*[,.;]|\s*$)",
+    re.IGNORECASE)
+
+
+_PREVALENT_SUBJECT_WORDS = 4
+# The word as a predicate in a page's sentence ("is common", "more common in"), not before a noun ("Common
+# clinical manifestations", "a rare form").
+_SAID_OF_ITS_SUBJECT_EN = re.compile(rf"\b{_PREVALENCE_WORDS_EN}\b(?=\s+(?:in|among|than|worldwide|across|throughout|around|"
+                                     rf"to|for|with|during|after|before)\b|\s*[,.;:)]|\s*$)", re.IGNORECASE)
+
+
+def prevalence_of_another(read: ClaimEvidence) -> Finding | None:
+    """(en) A claim that says its subject is common (rare, frequent, widespread …), where its pages write that
+    word only of something else: "Yes, Paget's disease is common in India, with a male to female ratio of 2.5:1 …"
+    against «Paget's disease of bone has been described as a few case reports from India. … Common clinical
+    manifestations included backache, headache and bone pains.» (PubMedQA 17089900, `research bench pubmedqa
+    --sample 4 --seed 112`, the real 1.5B model's finding: supported, every word on the page). A sentence of the
+    cited pages that writes the word with the subject's words decides nothing here; only the word said of others is
+    decided against, that sentence quoted."""
+    if read.language != "en" or not read.assembled:
+        return None
+    opened = answer_word(read.claim.strip())
+    match = _SAID_PREVALENT_EN.match(opened[2] if opened else read.claim.strip())
+    if match is None:
+        return None
+    # A subject that names a thing the page names ("Paget's disease"), not "The disease" or "Such heists", which
+    # may be the page's thing in other words, nor a clause ("Typhoid fever is caused by … and").
+    named = match["subject"].strip()
+    subject = _sentence_terms(named) - STOP_WORDS
+    if not subject or len(named.split()) > _PREVALENT_SUBJECT_WORDS or _DETERMINER_START_EN.match(named) \
+            or _PRONOUN_START_EN.match(named) or not any(subject <= p.features for s in read.cited for p in s.passages):
+        return None
+    word = re.compile(rf"\b{match['word']}\b", re.IGNORECASE)
+    elsewhere: tuple[Passage, str] | None = None
+    for passage, sentence in _sentences_of(p for source in read.cited for p in source.passages if word.search(p.text)):
+        if not word.search(sentence):
+            continue
+        if subject <= _sentence_terms(sentence) | passage.headings or _SAID_OF_ITS_SUBJECT_EN.search(sentence):
+            # The page says it of the subject, or of something in a sentence that names it; or says it of its
+            # own subject ("… is more common in developing nations"), which may be the claim's in other words.
+            return None
+        elsewhere = elsewhere or (passage, sentence)
+    if elsewhere is None:
+        return None
+    passage, sentence = elsewhere
+    return Finding("unsupported", "said_of_another", 0.75, (match["word"],),
+                   where=Passage(passage.label, sentence.strip(), passage.features))
+
+
 # A predicate of another sentence, as much as the claim borrows: 「…で、いずれもEU加盟国中第1位となっている」.
 _BORROWED_AT_LEAST_JA = 8
 # Words that say a predicate of the figures of their own sentence (both, each, in all): a claim that borrows one
@@ -2903,6 +2957,7 @@ CHECKS: tuple[Callable[[ClaimEvidence], Finding | None], ...] = (
     bracketed_term_of_another,
     topic_of_another,  # before the topic checks, which leave it to the judge
     predicate_of_another,
+    prevalence_of_another,
     name_given_to_another,
     figure_missing,
     term_missing,
