@@ -632,6 +632,19 @@ def test_what_a_page_says_is_regarded_so_is_not_stated_as_found():
                 source).outcome == "supported"
 
 
+def test_what_a_survey_s_respondents_considered_so_is_not_stated_as_so():
+    # PubMedQA (`research bench pubmedqa --sample 4 --seed 108`, "Chaalia/Pan Masala: harmful for health?"), the real
+    # 1.5B model's Summary, "Yes, Chaalia/Pan Masala is harmful for health", supported by what the students surveyed
+    # held. The abstract's sentence, quoted.
+    source = "Chaalia was considered harmful for health by 96% and Pan Masala by 60%."
+    said = _one("Yes, Chaalia/Pan Masala is harmful for health [S1].", source)
+    assert (said.outcome, said.reason) == ("uncertain", "hedge_dropped"), said
+    # Said as what they held, in either voice, it stays supported.
+    for claim in ("Chaalia was considered harmful for health by 96% of the students [S1].",
+                  "Most students considered Chaalia harmful for health [S1]."):
+        assert _one(claim, source + " Most students considered Chaalia harmful for health.").outcome == "supported", claim
+
+
 def test_a_comparison_that_gives_each_group_the_others_figure_is_decided_against():
     # PubMedQA 15483019 (`research bench pubmedqa --seed 104`, gold yes), the real 1.5B model's whole Summary, not
     # checked: every word and figure is on the page, each figure given to the other group. The abstract's sentence.

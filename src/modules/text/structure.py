@@ -126,7 +126,15 @@ _HEDGE_EN = re.compile(
     r"are said to|was said to|suspected|rumou?red|unconfirmed"
     # "The atopy patch test (APT) … is regarded as specific for patients with atopic dermatitis (AD), but …"
     # (PubMedQA 15539888's background, which its results did not bear out) is what is held, not what was found.
-    r"|(?:is|are|was|were) (?:widely |generally |commonly |usually |often )?regarded as)\b",
+    r"|(?:is|are|was|were) (?:widely |generally |commonly |usually |often )?regarded as"
+    # "Chaalia/Pan Masala was considered harmful for health by 96% of the respondents" (PubMedQA, a survey) is
+    # what people held, not that it is harmful: the real 1.5B model's "Yes, Chaalia/Pan Masala is harmful" rested
+    # on it (`research bench pubmedqa --sample 4 --seed 108`).
+    r"|(?:is|are|was|were) (?:\w+ )?(?:considered|perceived|believed|viewed|rated|judged)\b"
+    r"(?=[^.;]{0,80}?\bby (?:\d|most|many|some|few|half|the majority|a majority|a minority|respondents|participants|"
+    r"patients|parents|users|students|physicians|doctors|nurses|people))"
+    r"|(?:respondents|participants|patients|parents|users|students|physicians|doctors|nurses|people|most|many|majority)"
+    r" (?:\w+ )?(?:considered|perceived|believed|viewed|rated|judged))\b",
     re.IGNORECASE,
 )
 # A question a study sets out to answer, or one left open, is not an answer: "The purpose of this
