@@ -413,6 +413,9 @@ def test_common_said_of_the_subject_where_the_page_says_it_of_something_else_is_
                  "49.2 years at presentation [S1].", source)
     assert (found.outcome, found.reason, found.missing) == ("unsupported", "said_of_another", ["common"]), found
     assert found.evidence.startswith("Common clinical manifestations"), found
+    # Said as what the sources say, the same (its Summary's "The sources indicate that …", not checked).
+    reported = _one("The sources indicate that Paget's disease is common in India [S1].", source)
+    assert (reported.outcome, reported.reason) == ("unsupported", "said_of_another"), reported
     assert _one("Common clinical manifestations included backache, headache and bone pains [S1].", source).outcome \
         == "supported"
     # A page that says it of the subject leaves the claim to the other checks; one that says it of its own subject

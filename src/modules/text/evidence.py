@@ -2564,6 +2564,8 @@ _SAID_PREVALENT_EN = re.compile(
 
 
 _PREVALENT_SUBJECT_WORDS = 4
+_SOURCES_SAY_EN = re.compile(r"^(?:the|these)\s+(?:sources?|passages?|articles?|pages?|texts?|documents?)\s+(?:\w+\s+)?"
+                             r"(?:indicate|show|suggest|state|say|report|note|mention)s?\s+(?:that\s+)?", re.IGNORECASE)
 # The word as a predicate in a page's sentence ("is common", "more common in"), not before a noun ("Common
 # clinical manifestations", "a rare form").
 _SAID_OF_ITS_SUBJECT_EN = re.compile(rf"\b{_PREVALENCE_WORDS_EN}\b(?=\s+(?:in|among|than|worldwide|across|throughout|around|"
@@ -2581,7 +2583,10 @@ def prevalence_of_another(read: ClaimEvidence) -> Finding | None:
     if read.language != "en" or not read.assembled:
         return None
     opened = answer_word(read.claim.strip())
-    match = _SAID_PREVALENT_EN.match(opened[2] if opened else read.claim.strip())
+    said = opened[2] if opened else read.claim.strip()
+    # Said as what the sources or a study say: "The sources indicate that Paget's disease is common in India …"
+    said = _REPORTED_BY_A_STUDY_EN.sub("", _SOURCES_SAY_EN.sub("", said, count=1), count=1)
+    match = _SAID_PREVALENT_EN.match(said)
     if match is None:
         return None
     # A subject that names a thing the page names ("Paget's disease"), not "The disease" or "Such heists", which
