@@ -2903,11 +2903,18 @@ def name_given_in_brackets(read: ClaimEvidence) -> Finding | None:
 
 
 # 「拍子のないリズムは「自由リズム」と呼ばれる」: the name a noun phrase is called by.
-_CALLED_SO_JA = re.compile(r"^(?P<described>[^。]+?)(?:は|を)[「『]?(?P<name>[^「」『』。、]{1,30}?)[」』]?と"
+# A bare name holds no particle of the sentence: in 「…その総量は増えたり減ったりしないという法則を…保存則と呼ぶ」 the name
+# is not 「増えたり…法則を…保存則」.
+_CALLED_SO_JA = re.compile(r"^(?P<described>[^。]+?)(?:は|を)(?:[「『](?P<name>[^「」『』。]{1,30}?)[」』]|"
+                           r"(?P<bare>[^「」『』。、をは]{1,30}?))と"
                            r"(?:呼ばれる|呼ばれている|呼ばれます|呼ぶ|呼んでいる|いう|言う|称する|称される)[。．]?$")
 # «これを自由リズムと呼ぶことがある。»: a page's name for what its sentence before says.
-_THIS_IS_CALLED_JA = re.compile(r"^(?:これ|それ|このこと)(?:を|は)[「『]?(?P<name>[^「」『』。、]{1,30}?)[」』]?と"
-                                r"(?:呼ぶ|呼ばれる|呼んでいる|いう|言う|称する|称される)")
+# «この法則を力学的エネルギー保存則と呼ぶ。»: the same, pointing back with the kind of thing it names.
+_THIS_IS_CALLED_JA = re.compile(r"^(?:これ|それ|このこと|この(?P<kind>法則|現象|状態|方法|理論|原理|関係|性質|仕組み|効果|"
+                                r"考え方|過程|作用|手法|技術|形式|構造|傾向|説|病気|症状))(?:を|は)[「『]?"
+                                r"(?P<name>[^「」『』。、]{1,30}?)[」』]?と(?:呼ぶ|呼ばれる|呼んでいる|いう|言う|称する|称される)")
+# 「物理学で、…」: the field a claim frames its description with.
+_FIELD_FRAME_JA = re.compile(r"^[^、。]{1,8}学(?:で|では|において)[、,]")
 
 
 def name_given_to_the_sentence_before(read: ClaimEvidence) -> Finding | None:
@@ -2922,15 +2929,23 @@ def name_given_to_the_sentence_before(read: ClaimEvidence) -> Finding | None:
     if match is None:
         return None
     # The description as the sentence before writes it: its words alone would let 拍子のあるリズム pass.
-    described, name = squeezed(match["described"]), squeezed(match["name"])
+    described = squeezed(_FIELD_FRAME_JA.sub("", match["described"].strip()))
+    name = squeezed(match["name"] or match["bare"])
     if not described or not name:
         return None
     for source in read.cited:
-        for before, this in zip(source.passages, source.passages[1:]):
-            called = _THIS_IS_CALLED_JA.match(without_leading_connective(this.text.strip()))
-            if called is not None and squeezed(called["name"]) == name and described in squeezed(before.text):
+        # Consecutive sentences, within a passage or across two (a page's paragraph may be one passage).
+        sentences = _sentences_of(source.passages)
+        for (_, before), (passage, this) in zip(sentences, sentences[1:]):
+            called = _THIS_IS_CALLED_JA.match(without_leading_connective(this.strip()))
+            if called is None or squeezed(called["name"]) != name:
+                continue
+            # 「…しないという法則を」 for «この法則を»: the kind the page points back with is no part of the description.
+            kind = called["kind"]
+            said = re.sub(rf"(?:という|とする|との)?{kind}$", "", described) if kind else described
+            if said and said in squeezed(before):
                 return Finding("supported", "supported", 0.85,
-                               where=Passage(this.label, f"{before.text.strip()} {this.text.strip()}", this.features))
+                               where=Passage(passage.label, f"{before.strip()} {this.strip()}", passage.features))
     return None
 
 
