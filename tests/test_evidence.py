@@ -663,6 +663,18 @@ def test_what_a_survey_s_respondents_considered_so_is_not_stated_as_so():
         assert _one(claim, source + " Most students considered Chaalia harmful for health.").outcome == "supported", claim
 
 
+def test_a_limiter_the_page_writes_with_its_word_is_not_added():
+    # PubMedQA 9446993 (`research bench pubmedqa --sample 4 --seed 113`), the real 1.5B model's sentence, the page's
+    # word for word, was left "limiter added": its «only one» is in a clause too short to be read as saying the claim.
+    source = ("None of the dentists detected all the six manipulated radiographs; three dentists had five correct, but "
+              "there were five with only one.")
+    assert _one(source.rstrip(".") + " [S1].", source).outcome == "supported"
+    # A limiter the page does not write is still added.
+    for claim in ("Only three dentists had five correct [S1].", "Three dentists had only five correct [S1]."):
+        said = _one(claim, source)
+        assert (said.outcome, said.reason) == ("uncertain", "limiter_added"), claim
+
+
 def test_a_comparison_that_gives_each_group_the_others_figure_is_decided_against():
     # PubMedQA 15483019 (`research bench pubmedqa --seed 104`, gold yes), the real 1.5B model's whole Summary, not
     # checked: every word and figure is on the page, each figure given to the other group. The abstract's sentence.

@@ -923,6 +923,22 @@ def test_a_word_the_query_broke_across_two_scripts_names_nothing():
     assert "fdg-pet" in {n.lower() for n in Topic.of([question, "FDG-PETのレーザー診断"], pages).names}
 
 
+def test_the_rest_of_an_english_word_glued_to_kanji_names_nothing():
+    # The real 1.5B model (`research bench pubmedqa --sample 4 --seed 113`, PubMedQA 9446993) planned 「牙科医が
+    # manipulatedのデジタル放射ographsを認識できるか？」: "ograph" became a name, and the study's own results, «Statistical
+    # evaluation revealed a distribution of hits similar to the random distribution.», went as off topic. Quoted.
+    from research.workflow.answer import Topic
+
+    pages = [_page("S1", "PubMed 9446993", (
+        "Thirty-nine dentists submitted usable questionnaires. Statistical evaluation revealed a distribution of hits "
+        "similar to the random distribution. None of the dentists detected all the six manipulated radiographs."))]
+    question = "Can dentists recognize manipulated digital radiographs?"
+    topic = Topic.of([question, "牙科医が manipulatedのデジタル放射ographsを認識できるか？"], pages)
+    assert not topic.names, topic.names
+    (own,) = split_claims("Statistical evaluation revealed a distribution of hits similar to the random distribution [S1].")
+    assert topic.is_on_topic(own)
+
+
 def test_a_sentence_naming_nothing_the_question_names_needs_two_of_the_questions_own_terms():
     # JSQuAD v1.3 valid a1889068p0q0 (`research bench jsquad --sample 5 --seed 78`): 「エチオピアの事実上の
     # 公用語は」, its sub-question 「エチオピアの主な言語は？」; the real 1.5B model pasted the Laos page's
@@ -2064,6 +2080,26 @@ async def test_a_supported_sentence_naming_too_little_of_the_question_does_not_l
                  question="Memory-provoked rCBF-SPECT as a diagnostic tool in Alzheimer's disease?")
     answer = (await _verify(state, _deps(FakeModel(), loops=0)[0]))["verification"]["annotated_draft"]
     assert answer.split("## Summary\n")[1].strip().startswith(lead), answer
+
+
+async def test_a_page_s_keywords_copied_as_a_line_are_not_in_the_answer():
+    # PubMedQA 9446993 (`research bench pubmedqa --sample 4 --seed 113`): the real 1.5B model copied the page's MeSH
+    # terms under "## MeSH Terms"; the line stayed in the answer, "not checked". The terms and a sentence quoted.
+    page = ("None of the dentists detected all the six manipulated digital radiographs. Statistical evaluation revealed "
+            "a distribution of hits similar to the random distribution.\n\n## MeSH terms\n\n"
+            "Clinical Competence; Dentists; Health Knowledge, Attitudes, Practice; Humans; Image Processing, "
+            "Computer-Assisted; Observer Variation")
+    draft = ("## Summary\nStatistical evaluation revealed a distribution of hits similar to the random distribution [S1].\n\n"
+             "## MeSH Terms\nClinical Competence; Dentists; Health Knowledge, Attitudes, Practice; Humans; Image "
+             "Processing, Computer-Assisted; Observer Variation [S1]\n")
+    ledger = [dict(LEDGER[0], label="S1", language="en", suspicious=False, markdown=page, title="PubMed 9446993")]
+    state = dict(_state(draft, language="en"), documents=ledger, plan=[],
+                 question="Can dentists recognize manipulated digital radiographs?")
+    verification = (await _verify(state, _deps(FakeModel(), loops=0)[0]))["verification"]
+    assert "Clinical Competence" not in verification["annotated_draft"], verification["annotated_draft"]
+    (keywords,) = [c for c in verification["claims"] if c["text"].startswith("Clinical Competence")]
+    assert keywords["removed_reason"] == "not_a_claim"
+    assert verification["annotated_draft"].startswith("## Summary\nStatistical evaluation revealed")
 
 
 async def test_an_undecided_answer_alone_in_the_summary_follows_the_sources_words_on_the_question():

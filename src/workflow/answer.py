@@ -385,8 +385,12 @@ class Topic:
 
 
 _SOURCE_CHARS = 20000  # of a source's text, for what it is about
-# Latin letters inside a katakana word (エンucleーション), or katakana inside a Latin one.
-_BROKEN_WORD = re.compile(r"[\u30a1-\u30fa\u30fc]+[A-Za-z]+[\u30a1-\u30fa\u30fc]+|[A-Za-z]+[\u30a1-\u30fa\u30fc]+[A-Za-z]+")
+# Latin letters inside a katakana word (エンucleーション), or katakana inside a Latin one; or the lower-case
+# rest of an English word glued to kanji or katakana: the real 1.5B model's query 「牙科医が manipulatedのデジタル
+# 放射ographsを認識できるか？」 (PubMedQA 9446993, `research bench pubmedqa --sample 4 --seed 113`) made "ograph" a name,
+# and the study's own results («…a distribution of hits similar to the random distribution») went as off topic.
+_BROKEN_WORD = re.compile(r"[\u30a1-\u30fa\u30fc]+[A-Za-z]+[\u30a1-\u30fa\u30fc]+|[A-Za-z]+[\u30a1-\u30fa\u30fc]+[A-Za-z]+"
+                          r"|(?<=[\u4e00-\u9fff\u30a1-\u30fa])[a-z]{3,}")
 # 「リボ核酸の略称は何か」: what the question asks (略称) and what it asks it of (リボ核酸).
 _ATTRIBUTE_ASKED_OF_JA = re.compile(r"^(?P<whose>[^はがを、。？?]+?)の(?P<what>[^のはがを、。？?]+?)は")
 _TELLING_ENOUGH = 2  # terms of the question a sentence that names none of its names must share
@@ -639,7 +643,7 @@ def _is_title(plain: str, titles: Iterable[str]) -> bool:
 # not a statement about the question's world (a title, our own prompt, a slot, a question, a
 # sentence about the page).
 _NEVER_IN_THE_ANSWER = frozenset({"title", "prompt_text", "placeholder", "question", "about_the_source", "lead_in",
-                                  "addresses_reader"})
+                                  "addresses_reader", "keyword_list"})
 # What the verifier does not even check: it came from us, names a page, or is only references
 # ("[Source 11f373d9][S1]": Qwen2.5-Coder-1.5B wrote made-up source ids as a whole sentence).
 NOT_CHECKED_AS_CLAIMS = frozenset({"title", "prompt_text", "placeholder", "citation_only"})
@@ -702,7 +706,15 @@ def not_a_claim_reason(plain: str, text: str, titles: Iterable[str], program: Pr
         return "addresses_reader"
     if stripped.endswith((":", "：")) and not citation_labels(text) or _LEAD_IN.search(stripped):
         return "lead_in"
+    if _KEYWORD_LIST.match(sentence.rstrip(".。")):
+        # A page's keywords copied as a line: «Clinical Competence; Dentists; Health Knowledge, Attitudes, Practice;
+        # Humans; …», the MeSH terms of PubMedQA 9446993 under the real 1.5B model's "## MeSH Terms" (`--seed 113`).
+        return "keyword_list"
     return None
+
+
+# Four or more short items apart by semicolons and nothing else: a list of keywords, which says nothing.
+_KEYWORD_LIST = re.compile(r"^[^;.!?。；]{1,60}(?:[;；]\s*[^;.!?。；]{1,60}){3,}$")
 
 
 @dataclass
