@@ -675,6 +675,27 @@ def test_a_limiter_the_page_writes_with_its_word_is_not_added():
         assert (said.outcome, said.reason) == ("uncertain", "limiter_added"), claim
 
 
+def test_a_difference_where_the_study_found_none_is_decided_against():
+    # PubMedQA 12607120 (`research bench pubmedqa --sample 4 --seed 113`, "Does anastomotic leakage affect functional outcome
+    # after rectal resection for cancer?"), the real 1.5B model's Summary sentence, not checked, and the same said of
+    # sphincter function alone, supported («…not significantly worse after leakage» is said of two other measures).
+    # The abstract's results, quoted.
+    source = ("The continence score in patients after anastomotic leakage did not differ significantly from that in "
+              "patients without complications. Sphincter function was similar. Maximum tolerable volume and rectal "
+              "compliance were slightly but not significantly worse after leakage.")
+    for claim in ("The study found that patients with anastomotic leakage had a lower continence score and worse "
+                  "sphincter function compared to those without complications [S1].",
+                  "Sphincter function was worse after anastomotic leakage [S1].",
+                  "Rectal compliance was worse after leakage [S1]."):
+        said = _one(claim, source)
+        assert (said.outcome, said.reason) == ("unsupported", "negation"), claim
+    # What the page says, and a difference it states for the measure in another sentence, are not decided against.
+    assert _one("Rectal compliance was slightly worse after leakage [S1].", source).outcome == "supported"
+    assert _one("Sphincter function was similar after anastomotic leakage [S1].", source).outcome == "supported"
+    stated = source + " In women, sphincter function was worse after leakage."
+    assert _one("Sphincter function was worse after anastomotic leakage [S1].", stated).reason != "negation"
+
+
 def test_a_comparison_that_gives_each_group_the_others_figure_is_decided_against():
     # PubMedQA 15483019 (`research bench pubmedqa --seed 104`, gold yes), the real 1.5B model's whole Summary, not
     # checked: every word and figure is on the page, each figure given to the other group. The abstract's sentence.

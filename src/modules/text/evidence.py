@@ -56,7 +56,8 @@ from research.modules.text.numbers import (  # noqa: F401
 )
 from research.modules.text.polarity import (
     NOT_A_DENIAL_EN, NOT_A_DENIAL_JA, STATUS_TERMS, affirms, clause_conflict, conjoined_conflict, consequence_conflict,
-    has_statements_to_read_apart, no_relation_conflict, opposite_conflict, phrases_of, says_related,
+    has_statements_to_read_apart, no_difference_conflict, no_relation_conflict, opposite_conflict, phrases_of,
+    says_a_difference, says_related,
 )
 from research.modules.text.questions import answer_word, asks_for_a_name_or_value, is_yes_no
 from research.modules.text.structure import (
@@ -1376,14 +1377,16 @@ def polarity_conflicts(read: ClaimEvidence) -> Finding | None:
     (``polarity``). A small judge cannot be trusted to see the one word that differs."""
     # "A is associated with B" against "no significant association between A and B", unless the
     # page also states it (found in one group, not in another): the page's prose read once.
-    elsewhere = [p.text for p in _prose_of(read)] if says_related(read.claim, read.language) else None
+    compares = read.language == "en" and says_a_difference(read.claim)
+    elsewhere = [p.text for p in _prose_of(read)] if says_related(read.claim, read.language) or compares else None
     for passage in read.assembled:
         if passage.field:
             continue
         claim = _without_words_of_the_headings(read.claim, passage, read.language)
         conflict = clause_conflict(claim, passage.text, read.language) \
             or opposite_conflict(claim, passage.text, read.language) \
-            or (no_relation_conflict(claim, passage.text, read.language, elsewhere) if elsewhere is not None else None)
+            or (no_relation_conflict(claim, passage.text, read.language, elsewhere) if elsewhere is not None else None) \
+            or (no_difference_conflict(claim, passage.text, read.language, elsewhere or ()) if compares else None)
         if conflict is not None:
             quoted = Passage(passage.label, conflict.quote, passage.features)
             return Finding("unsupported", conflict.kind, 0.85, (conflict.detail,), where=quoted)
