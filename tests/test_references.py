@@ -102,6 +102,18 @@ def test_the_sentence_of_the_sources_that_names_most_of_what_the_question_names(
     results = [{"label": "S1", "markdown": methods[0]["markdown"].replace("Materials And Methods", "Results")}]
     found = sentence_on_the_question(question, results)
     assert found is not None and found.text.startswith("A retrospective review"), found
+    # Nor what a study set out to learn under its own heading: PubMedQA 11888773 (`--seed 114`) quoted its «## Objective»,
+    # «We review our results on surgical treatment of patients with stage I non-small cell lung carcinoma and we
+    # attempted to clarify …», as what the sources say of "Stage I non-small cell lung carcinoma: really an early stage?".
+    objective = [{"label": "S1", "markdown": (
+        "# PubMed 11888773\n\n## Objective\n\nWe review our results on surgical treatment of patients with stage I "
+        "non-small cell lung carcinoma and we attempted to clarify the prognostic significance of some "
+        "surgical--pathologic variables.\n\n## Results\n\nOverall 5-year survival was 63%.")}]
+    question = "Stage I non-small cell lung carcinoma: really an early stage?"
+    assert sentence_on_the_question(question, objective) is None
+    results = [{"label": "S1", "markdown": objective[0]["markdown"].replace("## Objective", "## Discussion")}]
+    found = sentence_on_the_question(question, results)
+    assert found is not None and found.text.startswith("We review our results"), found
     # A Japanese sentence that leaves its subject to the sentence before it is quoted with that one:
     # JSQuAD v1.3 valid a29111p0q0 quoted «ニーダーザクセン州の州都である。» alone to 「ニーダーザクセン州の州都は？」,
     # naming no city. The bench's page, with the snippets the parser gave it.

@@ -252,14 +252,31 @@ def _a_methods_heading(title: str) -> bool:
     return bool(_METHODS_HEADING_JA.match(title.strip()))
 
 
+# A study's question under its own heading: «## Objective» over «We review our results on surgical treatment of
+# patients with stage I non-small cell lung carcinoma and we attempted to clarify …» (PubMedQA 11888773, quoted as the
+# sources' words on "Stage I non-small cell lung carcinoma: really an early stage?", `research bench pubmedqa --seed 114`).
+_AIM_WORDS = frozenset("objective objectives aim aims purpose purposes goal goals hypothesis hypotheses".split())
+_AIM_HEADING_WORDS = _AIM_WORDS | frozenset("and of the study this".split())
+_AIM_HEADING_JA = re.compile(r"^(?:研究の)?(?:目的|目標|仮説)$")
+
+
+def _an_aim_heading(title: str) -> bool:
+    words = re.findall(r"[a-z]+", title.lower())
+    if words:
+        return all(word in _AIM_HEADING_WORDS for word in words) and any(word in _AIM_WORDS for word in words)
+    return bool(_AIM_HEADING_JA.match(title.strip()))
+
+
 def _sentences_under_methods(markdown: str) -> set[str]:
-    """The sentences of ``markdown`` under a heading of a study's methods, spaces squeezed."""
+    """The sentences of ``markdown`` under a heading of a study's methods or its aim, spaces squeezed: what
+    the study did or asked, which answers nothing."""
     out: set[str] = set()
     under = False
     for paragraph in re.split(r"\n\s*\n", markdown):
         text = paragraph.strip()
         if text.startswith("#"):
-            under = _a_methods_heading(text.split("\n", 1)[0].lstrip("#").strip().rstrip(":："))
+            title = text.split("\n", 1)[0].lstrip("#").strip().rstrip(":：")
+            under = _a_methods_heading(title) or _an_aim_heading(title)
             text = text.split("\n", 1)[1] if "\n" in text else ""
         if under and text:
             flat = " ".join(text.split())
