@@ -696,6 +696,20 @@ def test_a_difference_where_the_study_found_none_is_decided_against():
     assert _one("Sphincter function was worse after anastomotic leakage [S1].", stated).reason != "negation"
 
 
+def test_what_a_study_was_to_compare_is_no_finding_of_the_comparison():
+    # PubMedQA 22440363 (`research bench pubmedqa --sample 4 --seed 114`, "Mitral replacement or repair for functional mitral
+    # regurgitation in dilated and ischemic cardiomyopathy: is it really the same?"), the real 1.5B model's whole
+    # Summary, supported by the study's aim alone. The abstract's first sentence, quoted.
+    source = ("This was a study to compare the results of mitral valve (MV) repair and MV replacement for the treatment "
+              "of functional mitral regurgitation (MR) in advanced dilated and ischemic cardiomyopathy (DCM).")
+    said = _one("Yes, mitral replacement and repair for functional mitral regurgitation in dilated and ischemic "
+                "cardiomyopathy are not the same [S1].", source)
+    assert (said.outcome, said.reason) == ("uncertain", "hedge_dropped"), said
+    # Said as what the study was for, it stays supported.
+    assert _one("The study compared the results of mitral valve repair and replacement for functional mitral "
+                "regurgitation [S1].", source).outcome == "supported"
+
+
 def test_a_comparison_that_gives_each_group_the_others_figure_is_decided_against():
     # PubMedQA 15483019 (`research bench pubmedqa --seed 104`, gold yes), the real 1.5B model's whole Summary, not
     # checked: every word and figure is on the page, each figure given to the other group. The abstract's sentence.

@@ -179,6 +179,11 @@ _OPEN_QUESTION_EN = re.compile(
     # "The ORIGIN trial provides an opportunity to further assess this relationship" (PubMedQA
     # 23999452's aims, which led the real 1.5B model's Summary as its supported answer).
     r"|\bopportunity to (?:further )?(?:assess|examine|evaluate|investigate|explore|determine|test|study)\b"
+    # "This was a study to compare the results of mitral valve (MV) repair and MV replacement for …" (PubMedQA 22440363, the
+    # real 1.5B model's Summary "Yes, mitral replacement and repair … are not the same", supported by it alone,
+    # `research bench pubmedqa --sample 4 --seed 114`): what a study was for, not what it found.
+    r"|\b(?:this|it|the present|our) (?:was|is) (?:a|an) (?:\w+ ){0,3}?(?:study|trial|analysis|review|survey) "
+    r"(?:designed )?to (?:compare|evaluate|assess|determine|examine|investigate|explore|test|analy[sz]e)\b"
     # "It has been suggested that increasing obesity levels in young women lead to intrauterine
     # environments that … stimulate increased obesity among their offspring" (PubMedQA 17595200's
     # background: the hypothesis its results did not bear out, which led the real 1.5B model's Summary).
@@ -268,7 +273,10 @@ _AIM_EN = re.compile(
     # "This study therefore prospectively assesses the impact of …" (PubMedQA 14978612, `--seed 90`)
     r"|^(?:this|the present|our) (?:study|investigation|trial|work|analysis|paper|report|review) (?:[a-z]+ly |therefore "
     r"|thus |also ){0,2}(?:assesse?s|evaluates|"
-    r"examines|investigates|explores|compares|tests|describes|addresses)\b",
+    r"examines|investigates|explores|compares|tests|describes|addresses)\b"
+    # "This was a study to compare the results of mitral valve (MV) repair and MV replacement …" (PubMedQA 22440363)
+    r"|^(?:this|it|the present|our) (?:was|is) (?:a|an) (?:\w+ ){0,3}?(?:study|trial|analysis|review|survey) "
+    r"(?:designed )?to (?:compare|evaluate|assess|determine|examine|investigate|explore|test|analy[sz]e)\b",
     re.IGNORECASE)
 
 
