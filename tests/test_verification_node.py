@@ -1548,6 +1548,31 @@ async def test_a_japanese_sentence_with_one_name_exchanged_gets_the_passage_name
     assert "天明噴火が" not in answer and "宝永噴火が" not in answer and not verification["summary"].get("corrected")
 
 
+async def test_a_quotation_with_a_word_dropped_gets_the_page_s_words_and_is_checked_again():
+    # JSQuAD v1.3 valid (`research bench jsquad --sample 5 --seed 117`, 「全国懇話会が結成されたのは何年」): the real 1.5B
+    # model's sentence with the gold year was taken out as misquoted: its last quotation dropped one word (革新的な) of
+    # the page's. The page's sentence and the model's, quoted.
+    said = ("1981年、平和・民主主義・革新統一をすすめる全国懇話会（全国革新懇）を結成し、「軍事費を削って福祉にまわせ」「非核の"
+            "一点で結集を」などと呼びかけ、政党の組み合わせによる「革新共闘」模索ではなく、「思想、信条、支持政党、の違いを"
+            "超えた国民多数の{}運動の結集」により、無党派との共同による新たな革新戦線を全国的に追求するとした")
+    ledger = [dict(LEDGER[0], label="S1", language="ja", suspicious=False, title="日本共産党",
+                   markdown="# 日本共産党\n\nこのため" + said.format("革新的な") + "。")]
+    asked = {"question": "全国懇話会が結成されたのは何年", "plan": []}
+    draft = f"## 結論\n\n{said.format('')}[S1]。\n"
+    deps, _ = _deps(FakeModel(), loops=0)
+    verification = (await _verify(dict(_state(draft, language="ja"), documents=ledger, **asked), deps))["verification"]
+    answer = verification["annotated_draft"]
+    assert said.format("革新的な") + "[S1]。" in answer, answer
+    (correction,) = verification["summary"]["corrected"]
+    assert correction["source_value"] == "思想、信条、支持政党、の違いを超えた国民多数の革新的な運動の結集"
+    # A quotation in other words altogether is not rewritten: it is taken out.
+    other = said.format("").replace("国民多数の運動の結集", "すべての国民の力を一つにまとめる運動")
+    draft = f"## 結論\n\n{other}[S1]。\n"
+    verification = (await _verify(dict(_state(draft, language="ja"), documents=ledger, **asked),
+                                  _deps(FakeModel(), loops=0)[0]))["verification"]
+    assert "まとめる" not in verification["annotated_draft"] and not verification["summary"].get("corrected")
+
+
 async def test_a_katakana_name_the_model_misspelt_gets_the_page_spelling_and_is_checked_again():
     # JSQuAD v1.3 valid a29111p0q0 (「ニーダーザクセン州の州都は？」), the real 1.5B model's whole answer:
     # 「ニューダーザクセン州の州都は、ハノーファーです。」 was taken out as not checked (the name is not on

@@ -413,6 +413,16 @@ def test_an_ordinal_in_kanji_is_the_ordinal_in_digits():
     assert (wrong.outcome, wrong.reason) == ("unsupported", "number_mismatch")
 
 
+def test_another_name_in_brackets_after_a_noun_leaves_it_its_role():
+    # JSQuAD v1.3 valid (`research bench jsquad --sample 5 --seed 117`, 「全国懇話会が結成されたのは何年」): the real 1.5B
+    # model's 「日本共産党が1981年に全国懇話会を結成した」 was not checked: «全国懇話会（全国革新懇）を結成し» lost its object
+    # at the bracket. The page's sentence, quoted.
+    page = ("# 日本共産党\n\nこのため1981年、平和・民主主義・革新統一をすすめる全国懇話会（全国革新懇）を結成し、「軍事費を"
+            "削って福祉にまわせ」「非核の一点で結集を」などと呼びかけた。")
+    assert _outcome("日本共産党が1981年に全国懇話会を結成した[S1]。", page) == "supported"
+    assert _outcome("日本共産党が1981年に全国革新懇を解散した[S1]。", page) != "supported"
+
+
 def test_a_topic_narrowed_to_a_part_of_what_its_sentence_speaks_of_is_not_supported():
     # JSQuAD v1.3 valid a203796p0q0 (`research bench jsquad --sample 6 --seed 60`): the real 1.5B
     # model said of 同君連合の構成国 (its member states) what the page says of 同君連合, with 独立した

@@ -555,6 +555,14 @@ class _JapaneseReader:
             if pos1 in ("名詞", "接頭辞", "接尾辞") and pos2 not in ("数詞",) and not (pos1 == "名詞" and pos2 == "助動詞語幹"):
                 i = self._noun_at(i, pos2, lemma)
                 continue
+            if self.noun and word.surface in ("（", "("):
+                # 「全国懇話会（全国革新懇）を結成し」: a reading or another name in brackets after a noun; the particle
+                # after them gives the noun its role (the bracket ended it, and 結成 lost its object).
+                past = _past_what_follows_a_title(words, i)
+                if i < past < len(words) and (words[past].feature.pos1 or "") == "助詞" \
+                        and words[past - 1].surface in ("）", ")"):
+                    i = past
+                    continue
             if self.noun and _closes_a_quoted_noun(words, i, len(self.noun)):
                 # 「修飾子」を使用して: the noun in brackets takes the particle after them (the bracket
                 # ended it, and 修飾子 lost its role: roles not confirmed against the page's own words).
