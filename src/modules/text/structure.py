@@ -550,7 +550,7 @@ class _JapaneseReader:
                 # it names that noun (論文 takes を); alone it is the noun itself.
                 if not self.noun:
                     self.noun.append("".join(w.surface for w in words[i + 1:end]))
-                i = _past_what_follows_a_title(words, end + 1)
+                i = _past_a_bracketed_note(words, end + 1)
                 continue
             if pos1 in ("名詞", "接頭辞", "接尾辞") and pos2 not in ("数詞",) and not (pos1 == "名詞" and pos2 == "助動詞語幹"):
                 i = self._noun_at(i, pos2, lemma)
@@ -558,7 +558,7 @@ class _JapaneseReader:
             if self.noun and word.surface in ("（", "("):
                 # 「全国懇話会（全国革新懇）を結成し」: a reading or another name in brackets after a noun; the particle
                 # after them gives the noun its role (the bracket ended it, and 結成 lost its object).
-                past = _past_what_follows_a_title(words, i)
+                past = _past_a_bracketed_note(words, i)
                 if i < past < len(words) and (words[past].feature.pos1 or "") == "助詞" \
                         and words[past - 1].surface in ("）", ")"):
                     i = past
@@ -706,9 +706,9 @@ def _title_in_brackets(words: list[Any], i: int) -> int | None:
     return None
 
 
-def _past_what_follows_a_title(words: list[Any], i: int) -> int:
-    """The index past a year or a note in brackets and a など after a title (『画家と町』（1956）などを):
-    the particle after them gives the title its role."""
+def _past_a_bracketed_note(words: list[Any], i: int) -> int:
+    """The index past a year or a note in brackets and a など after a title or a noun (『画家と町』（1956）などを,
+    全国懇話会（全国革新懇）を): the particle after them gives the title or the noun its role."""
     if i < len(words) and words[i].surface in ("（", "("):
         close = "）" if words[i].surface == "（" else ")"
         end = next((j for j in range(i + 1, min(len(words), i + 12)) if words[j].surface == close), None)
@@ -1091,6 +1091,7 @@ def _time_noun(noun: str) -> bool:
 _TIME_LETTERS = frozenset("日年月週頃朝夜昼晩夕紀代期")
 
 
+@lru_cache(maxsize=4096)
 def _adverbial_noun(noun: str) -> bool:
     """A noun of time or place that modifies a predicate (翌日, 時, 前): a relative clause before
     it says when or where, and its subject may be any が-phrase before it."""
