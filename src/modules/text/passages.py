@@ -245,11 +245,13 @@ _METHOD_HEADING_WORDS = _METHOD_WORDS | frozenset("and of the study main outcome
 _METHODS_HEADING_JA = re.compile(r"^(?:(?:対象|材料)と)?方法$")
 
 
-def _a_methods_heading(title: str) -> bool:
+def _a_heading_of(title: str, naming: frozenset[str], allowed: frozenset[str], japanese: re.Pattern[str]) -> bool:
+    """Whether ``title`` is a heading of ``allowed`` words only, one of them ``naming`` what its section holds
+    (or, without Latin letters, matches ``japanese``)."""
     words = re.findall(r"[a-z]+", title.lower())
     if words:
-        return all(word in _METHOD_HEADING_WORDS for word in words) and any(word in _METHOD_WORDS for word in words)
-    return bool(_METHODS_HEADING_JA.match(title.strip()))
+        return all(word in allowed for word in words) and any(word in naming for word in words)
+    return bool(japanese.match(title.strip()))
 
 
 # A study's question under its own heading: «## Objective» over «We review our results on surgical treatment of
@@ -259,12 +261,6 @@ _AIM_WORDS = frozenset("objective objectives aim aims purpose purposes goal goal
 _AIM_HEADING_WORDS = _AIM_WORDS | frozenset("and of the study this".split())
 _AIM_HEADING_JA = re.compile(r"^(?:研究の)?(?:目的|目標|仮説)$")
 
-
-def _an_aim_heading(title: str) -> bool:
-    words = re.findall(r"[a-z]+", title.lower())
-    if words:
-        return all(word in _AIM_HEADING_WORDS for word in words) and any(word in _AIM_WORDS for word in words)
-    return bool(_AIM_HEADING_JA.match(title.strip()))
 
 
 def _sentences_under_methods(markdown: str) -> set[str]:
@@ -276,7 +272,8 @@ def _sentences_under_methods(markdown: str) -> set[str]:
         text = paragraph.strip()
         if text.startswith("#"):
             title = text.split("\n", 1)[0].lstrip("#").strip().rstrip(":：")
-            under = _a_methods_heading(title) or _an_aim_heading(title)
+            under = _a_heading_of(title, _METHOD_WORDS, _METHOD_HEADING_WORDS, _METHODS_HEADING_JA) \
+                or _a_heading_of(title, _AIM_WORDS, _AIM_HEADING_WORDS, _AIM_HEADING_JA)
             text = text.split("\n", 1)[1] if "\n" in text else ""
         if under and text:
             flat = " ".join(text.split())
