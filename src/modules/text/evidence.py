@@ -74,7 +74,7 @@ from research.modules.text.structure import (
     read_japanese,
     stance_problem,
 )
-from research.modules.text.references import without_adding_connective, without_leading_connective
+from research.modules.text.references import TOPIC_JA, without_adding_connective, without_leading_connective
 from research.modules.text.value_binding import Binding, Sentence, bind_values
 from research.state.models import CONTRADICTING_REASONS
 
@@ -1981,9 +1981,6 @@ def _nearest_quotation(quote: str, passages: list[Passage]) -> tuple[str, Passag
     return next(iter(alike.items())) if len(alike) == 1 else None
 
 
-# A Japanese claim's topic: the words before its first は (not では, には, とは) at its start.
-# A Japanese sentence's topic (「富士山は…」); also how verification reads a source sentence's.
-TOPIC_JA = re.compile(r"^(?P<topic>[^、。「」]{1,30}?)(?<![でにと])は(?!ず)")
 _TOPIC_SAID_WITH = 0.5  # more than this share of the rest of the claim's key terms in one sentence with the topic
 
 

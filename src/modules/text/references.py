@@ -18,6 +18,10 @@ from __future__ import annotations
 
 import re
 
+# A Japanese sentence's topic: the words before its first は (not では, には, とは, nor または's) at its start
+# (「富士山は…」); how the checks read a claim's and verification and the answer a source sentence's.
+TOPIC_JA = re.compile(r"^(?P<topic>[^、。「」]{1,30}?)(?<![でにと])(?<!また)は(?!ず)")
+
 # Not "that": mostly a conjunction or a relative ("found that the bag…", "a mechanism that is used").
 _DEMONSTRATIVE = re.compile(r"\b(?P<which>this|these|those)\s+(?P<noun>[a-z][a-z-]{2,})\b", re.IGNORECASE)
 # "This is necessary", "This means…": the word after "this" is a verb, and "this" the whole
