@@ -1599,6 +1599,27 @@ async def test_an_unchecked_sentence_given_what_its_passage_says_of_another_topi
     assert harm["state"] == "not_checked" and not harm["removed"], harm
 
 
+async def test_a_pointing_sentence_after_an_unchecked_one_is_led_by_the_page_s_sentence_it_points_at():
+    # JSQuAD v1.3 valid (`research bench jsquad --sample 5 --seed 118`, 「クーデター後に発表された解散はどこ？」): the real 1.5B
+    # model's Summary opened 「日本共産党の解散は、1991年8月31日に宮本顕治の発言が発表された（未確認）」 — false: it was the Soviet
+    # party's — and its supported 「その発言の翌日に、…」 pointed at it. The page's two sentences, quoted.
+    first = ("1991年8月のクーデター後に発表されたソ連共産党の解散には、「もろ手を上げて歓迎する」という宮本顕治の発言が"
+             "発表された（8月31日付毎日新聞によるインタビューでの発言）。")
+    second = ("その発言の翌日に、常任幹部会は「大国主義、覇権主義の歴史的巨悪の党の終焉を歓迎する - ソ連共産党の解体にさいして」"
+              "との声明を発表した。")
+    ledger = [dict(LEDGER[0], label="S1", language="ja", suspicious=False, title="日本共産党",
+                   markdown=f"# 日本共産党\n\n{first}{second}")]
+    draft = f"## 結論\n\n日本共産党の解散は、1991年8月31日に宮本顕治の発言が発表された[S1]。{second[:-1]}[S1]。\n"
+    asked = {"question": "クーデター後に発表された解散はどこ？", "plan": []}
+    verification = (await _verify(dict(_state(draft, language="ja"), documents=ledger, **asked),
+                                  _deps(FakeModel(), loops=0)[0]))["verification"]
+    summary = verification["annotated_draft"].split("## 結論\n")[1].strip()
+    assert summary.startswith(f"«{first}»[S1]その発言の翌日に"), summary
+    assert "日本共産党の解散は" not in summary
+    (draft_said,) = [c for c in verification["claims"] if c["text"].startswith("日本共産党の解散は")]
+    assert (draft_said["state"], draft_said["removed_reason"]) == ("not_checked", "not_checked")
+
+
 async def test_a_katakana_name_the_model_misspelt_gets_the_page_spelling_and_is_checked_again():
     # JSQuAD v1.3 valid a29111p0q0 (「ニーダーザクセン州の州都は？」), the real 1.5B model's whole answer:
     # 「ニューダーザクセン州の州都は、ハノーファーです。」 was taken out as not checked (the name is not on

@@ -993,14 +993,20 @@ def _keep_what_the_verdicts_let_stand(edits: _Edits, *, valid: set[str], languag
         edits.replacement[start], edits.status[start] = _kept_claim(text, claim, verdict, valid, language)
         if edits.status[start] == "supported" and verdict.evidence:
             quoted.setdefault(_norm(verdict.evidence), set()).update(content)
+            unchecked_before = _kept_unchecked_before(edits, start)
             if language == "ja" and page_sentence_before is not None and verdict.evidence_label \
-                    and opens_pointing_back(plain) and _after_one_taken_out(edits, start):
+                    and opens_pointing_back(plain) and (_after_one_taken_out(edits, start) or unchecked_before):
                 # 「これは、…」 after the sentence it points at was taken out: the page's own sentence before it, quoted,
                 # so that it points at something. The real 1.5B model's 「この革命的な道路は、日本共産党が1976年に…」 went
                 # (not checked), and its supported 「これは、当時イタリア共産党など…ユーロ・コミュニズム路線に倣ったもの
-                # であり…」 led the Summary alone (JSQuAD v1.3 valid, `research bench jsquad --seed 99`).
+                # であり…」 led the Summary alone (JSQuAD v1.3 valid, `research bench jsquad --seed 99`). So after one
+                # not checked, which it would point at in its place: 「日本共産党の解散は、1991年8月31日に宮本顕治の発言が
+                # 発表された（未確認）。その発言の翌日に、常任幹部会は…」, where the page's «…ソ連共産党の解散には、…という宮本
+                # 顕治の発言が発表された» is what その発言 is (JSQuAD, `research bench jsquad --sample 5 --seed 118`).
                 before = page_sentence_before(verdict.evidence_label, _sentence_said(verdict.evidence, plain))
                 if before:
+                    if unchecked_before is not None:
+                        edits.drop(unchecked_before, REMOVED_UNCHECKED, edits.by_start[unchecked_before][1])
                     edits.replacement[start] = f"«{before}»[{verdict.evidence_label}]{edits.replacement[start]}"
 
 
@@ -1023,6 +1029,17 @@ def _adds_nothing_to_its_passage_sentence(plain: str, evidence: str, quoted: dic
 
 
 _REWORDED_AT_LEAST = 3  # terms a sentence shares with a passage sentence to be that sentence reworded
+
+
+def _kept_unchecked_before(edits: _Edits, start: int) -> int | None:
+    """The sentence right before the one at ``start`` in its paragraph, where it was kept not checked."""
+    before = [(s, e) for s, e, _ in edits.sentences if s < start]
+    if not before:
+        return None
+    previous, end = before[-1]
+    kept = "\n\n" not in edits.draft[end:start] and bool(edits.replacement.get(previous)) \
+        and edits.status.get(previous) == "not_checked" and previous in edits.by_start
+    return previous if kept else None
 
 
 def _after_one_taken_out(edits: _Edits, start: int) -> bool:
