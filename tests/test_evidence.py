@@ -696,6 +696,24 @@ def test_a_difference_where_the_study_found_none_is_decided_against():
     assert _one("Sphincter function was worse after anastomotic leakage [S1].", stated).reason != "negation"
 
 
+def test_a_difference_between_two_parts_the_results_found_none_between_is_decided_against():
+    # PubMedQA 27909738 (`research bench pubmedqa --sample 4 --seed 116`, gold no), the real 1.5B model's Summary,
+    # supported by the study's aim; its results name the two parts by the abbreviations the page spells out. The
+    # abstract's sentences, quoted.
+    source = ("Using high-quality CT-on-rails imaging, the daily motion of the prostate bed clinical target volume (PB-CTV) "
+              "based on consensus Radiation Therapy Oncology Group (RTOG) definitions was studied. It was assessed whether "
+              "PB motion in the superior portion of PB-CTV (SUP-CTV) differed from the inferior PB-CTV (INF-CTV).\n\n"
+              "## Results\n\nNo statistically significant differences between INF-CTV and SUP-CTV motion were present in "
+              "any direction.")
+    said = _one("Yes, the RTOG consensus definitions for target motion in the prostate bed differ between superior and "
+                "inferior portions of the clinical target volume [S1].", source)
+    assert (said.outcome, said.reason) == ("unsupported", "negation"), said
+    assert said.evidence.startswith("No statistically significant differences"), said
+    # Two other parts are not what the results compared.
+    other = _one("Target motion differs between the left and right portions of the clinical target volume [S1].", source)
+    assert other.reason != "negation"
+
+
 def test_what_a_study_was_to_compare_is_no_finding_of_the_comparison():
     # PubMedQA 22440363 (`research bench pubmedqa --sample 4 --seed 114`, "Mitral replacement or repair for functional mitral
     # regurgitation in dilated and ischemic cardiomyopathy: is it really the same?"), the real 1.5B model's whole

@@ -56,7 +56,8 @@ from research.modules.text.numbers import (  # noqa: F401
 )
 from research.modules.text.polarity import (
     NOT_A_DENIAL_EN, NOT_A_DENIAL_JA, STATUS_TERMS, affirms, clause_conflict, conjoined_conflict, consequence_conflict,
-    has_statements_to_read_apart, no_difference_conflict, no_relation_conflict, opposite_conflict, phrases_of,
+    has_statements_to_read_apart, no_difference_between, no_difference_conflict, no_relation_conflict,
+    opposite_conflict, phrases_of,
     says_a_difference, says_related,
 )
 from research.modules.text.questions import answer_word, asks_for_a_name_or_value, is_yes_no
@@ -1390,6 +1391,14 @@ def polarity_conflicts(read: ClaimEvidence) -> Finding | None:
         if conflict is not None:
             quoted = Passage(passage.label, conflict.quote, passage.features)
             return Finding("unsupported", conflict.kind, 0.85, (conflict.detail,), where=quoted)
+    # "… differ between superior and inferior portions …" against «No statistically significant differences between
+    # INF-CTV and SUP-CTV …»: a results sentence the claim's words (an aim's) did not bring among the passages read.
+    between = no_difference_between(read.claim, [p.text for p in _prose_of(read)]) \
+        if read.language == "en" and "between" in read.claim.lower() else None
+    if between is not None:
+        where = next((p for p in _prose_of(read) if between.quote in p.text), None)
+        return Finding("unsupported", between.kind, 0.85, (between.detail,),
+                       where=Passage(where.label, between.quote, where.features) if where else None)
     # A claim that joins two statements is assembled from the passages that say most of it
     # together; the one denying its first statement may not be among them ("…is the default
     # build, and it has the GIL disabled": the passage on the GIL says most of it, the one that
