@@ -1031,24 +1031,27 @@ def _adds_nothing_to_its_passage_sentence(plain: str, evidence: str, quoted: dic
 _REWORDED_AT_LEAST = 3  # terms a sentence shares with a passage sentence to be that sentence reworded
 
 
-def _kept_unchecked_before(edits: _Edits, start: int) -> int | None:
-    """The sentence right before the one at ``start`` in its paragraph, where it was kept not checked."""
+def _previous_in_paragraph(edits: _Edits, start: int) -> int | None:
+    """The start of the sentence right before the one at ``start``, in its paragraph; None when it opens one."""
     before = [(s, e) for s, e, _ in edits.sentences if s < start]
     if not before:
         return None
     previous, end = before[-1]
-    kept = "\n\n" not in edits.draft[end:start] and bool(edits.replacement.get(previous)) \
+    return previous if "\n\n" not in edits.draft[end:start] else None
+
+
+def _kept_unchecked_before(edits: _Edits, start: int) -> int | None:
+    """The sentence right before the one at ``start`` in its paragraph, where it was kept not checked."""
+    previous = _previous_in_paragraph(edits, start)
+    kept = previous is not None and bool(edits.replacement.get(previous)) \
         and edits.status.get(previous) == "not_checked" and previous in edits.by_start
     return previous if kept else None
 
 
 def _after_one_taken_out(edits: _Edits, start: int) -> bool:
     """Whether the sentence right before the one at ``start``, in its paragraph, was taken out."""
-    before = [(s, e) for s, e, _ in edits.sentences if s < start]
-    if not before:
-        return False
-    previous, end = before[-1]
-    return "\n\n" not in edits.draft[end:start] and edits.replacement.get(previous) == ""
+    previous = _previous_in_paragraph(edits, start)
+    return previous is not None and edits.replacement.get(previous) == ""
 
 
 def _kept_claim(text: str, claim: Claim, verdict: ClaimVerdict, valid: set[str], language: Language) -> tuple[str, str]:

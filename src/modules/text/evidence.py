@@ -1393,10 +1393,10 @@ def polarity_conflicts(read: ClaimEvidence) -> Finding | None:
             return Finding("unsupported", conflict.kind, 0.85, (conflict.detail,), where=quoted)
     # "… differ between superior and inferior portions …" against «No statistically significant differences between
     # INF-CTV and SUP-CTV …»: a results sentence the claim's words (an aim's) did not bring among the passages read.
-    between = no_difference_between(read.claim, [p.text for p in _prose_of(read)]) \
-        if read.language == "en" and "between" in read.claim.lower() else None
+    prose = _prose_of(read) if read.language == "en" and "between" in read.claim.lower() else []
+    between = no_difference_between(read.claim, [p.text for p in prose]) if prose else None
     if between is not None:
-        where = next((p for p in _prose_of(read) if between.quote in p.text), None)
+        where = next((p for p in prose if between.quote in p.text), None)
         return Finding("unsupported", between.kind, 0.85, (between.detail,),
                        where=Passage(where.label, between.quote, where.features) if where else None)
     # A claim that joins two statements is assembled from the passages that say most of it

@@ -32,7 +32,7 @@ import difflib
 from research.modules.core.language import Language
 from research.modules.text.analyser import stem, terms, written_words
 from research.modules.text.claims import sentence_spans
-from research.modules.text.structure import contrasting
+from research.modules.text.structure import SPELT_OUT_EN, contrasting
 
 # --- status words: (name, pattern) in each language; a name is one status ---------------------------
 
@@ -736,7 +736,6 @@ def no_difference_conflict(claim: str, passage: str, language: Language, elsewhe
 
 _DIFFER_BETWEEN_EN = re.compile(r"\bdiffer(?:s|ed|ent|ences?)?\b[^.;]*?\bbetween\s+(?P<a>[^.;]+?)\s+and\s+(?P<b>[^.;,]+)",
                                 re.IGNORECASE)
-_NAMED_SHORT_EN = re.compile(r"(?P<long>(?:[A-Za-z][\w-]*\s+){1,6})\((?P<short>[A-Z][A-Za-z0-9-]{1,12})\)")
 
 
 def _ordered_content(text: str) -> list[str]:
@@ -764,7 +763,7 @@ def no_difference_between(claim: str, texts: Sequence[str]) -> Conflict | None:
         return None
     spelt: dict[str, frozenset[str]] = {}
     for text in texts:
-        for named in _NAMED_SHORT_EN.finditer(text):
+        for named in SPELT_OUT_EN.finditer(text):
             for short in _content(named["short"]):
                 spelt[short] = spelt.get(short, frozenset()) | _content(named["long"])
 

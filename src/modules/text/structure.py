@@ -286,7 +286,8 @@ _NOT_KNOWN_EN = re.compile(r"\b(?:is|are|was|were) (?:still |largely |currently 
                            r"(?:clear|known))\b|\bremains? (?:unclear|unknown|uncertain)\b|\blittle is known\b",
                            re.IGNORECASE)
 # "mean platelet volume (MPV)": up to four words spelt out before the abbreviation they stand for.
-_SPELT_OUT_EN = re.compile(r"(?P<long>(?:[A-Za-z][\w-]*\s+){1,4})\((?P<short>[A-Z][A-Za-z0-9-]{1,9})\)")
+# A name spelt out before its abbreviation in brackets: «superior portion of PB-CTV (SUP-CTV)».
+SPELT_OUT_EN = re.compile(r"(?P<long>(?:[A-Za-z][\w-]*\s+){1,4})\((?P<short>[A-Z][A-Za-z0-9-]{1,9})\)")
 # Words a study's question and its answer both use of themselves: no fact the question alone holds.
 _ASKED_ANYWAY = frozenset({"studi", "aim", "patient", "result", "effect", "associ", "differ", "use", "can", "may"})
 
@@ -348,7 +349,7 @@ def answers_an_open_question(claim: str, evidence: str, sentences: Sequence[str]
             # A name the aim spells out before its abbreviation («mean platelet volume (MPV)»), where the results
             # write the abbreviation (PubMedQA 24958650): one name, counted once, and its words the results' too.
             spelt_out: frozenset[str] = frozenset()
-            for spelt in _SPELT_OUT_EN.finditer(sentence):
+            for spelt in SPELT_OUT_EN.finditer(sentence):
                 if term_set(spelt["short"]) <= said:
                     defined[term_set(spelt["short"])] = said & term_set(spelt["long"])
                     spelt_out |= defined[term_set(spelt["short"])]
