@@ -12,6 +12,14 @@ import json
 import os
 import sys
 
+from research.modules.core import pattern_cache
+
+# The console script's own process keeps its compiled regular expressions between starts
+# (see pattern_cache): installed before the modules below compile theirs.
+_CONSOLE_SCRIPT = os.path.basename(sys.argv[0]) == "research"
+if _CONSOLE_SCRIPT:
+    pattern_cache.install()
+
 from research.modules.core.errors import EXIT_FAILURE, EXIT_USAGE, SIGNAL_EXIT_CODES, UserFacingError
 from research.modules.core.i18n import t
 from research.cli.arguments import build_parser, error_line, message_language, stdout_failed
@@ -40,6 +48,8 @@ def main(argv: list[str] | None = None) -> int:
             code = subcommands.dispatch(argv)
         else:
             code = _research(build_parser().parse_args(argv))
+        if _CONSOLE_SCRIPT:  # in the try: a Ctrl-C while it writes ends as one during the run
+            pattern_cache.save()
     except KeyboardInterrupt:
         code = SIGNAL_EXIT_CODES["SIGINT"]
     if fast_exit:
