@@ -1,6 +1,6 @@
 """Compiled regular expressions kept between starts of the console script.
 
-The text checks compile about 600 patterns when they are imported (word lists written as
+The text checks compile about 700 patterns when they are imported (word lists written as
 alternations, in both languages), and CPython's ``re`` parses each one in Python: 0.16 s of
 CPU in every run's main process, on its critical path (measured with a neutral fake model:
 about a tenth of the run's wall time). What ``re`` computes from a pattern string is a list
@@ -11,11 +11,12 @@ compiled as ``re`` always does and written at the process's end.
 
 Nothing changes for the program: ``re.compile`` still returns a Pattern, still cached in
 ``re``'s own memory, and a Pattern made from the kept list compares equal to one compiled
-afresh (CPython compares the flags, the pattern and the matcher's code). The matcher checks
-the list before it uses it, so a damaged file raises, and any failure falls back to
-``re``'s own compilation. The file is keyed by the interpreter's version and the matcher's
-magic number: another Python never reads it. Only the console script's own process uses it
-(``cli/main.py``), never a sandboxed parser or a test process that imports the package.
+afresh (CPython compares the flags, the pattern and the matcher's code). A digest of the
+file refuses a torn or edited one, the matcher checks the code it is given, and any failure
+falls back to ``re``'s own compilation. The file is keyed by the interpreter's version and
+the matcher's magic number: another Python never reads it. Only the console script's own
+process uses it (``cli/main.py``), never a sandboxed parser or a test process that imports
+the package.
 """
 
 from __future__ import annotations
