@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from research.modules.text.references import named_reference, opens_pointing_back
+from research.modules.text.references import named_reference, opens_pointing_back, points_back_within_ja
 
 BEFORE = "The free-threaded build of Python 3.14 is officially supported, and it is the default build."
 
@@ -219,3 +219,16 @@ def test_a_japanese_question_noun_is_named_by_the_compound_it_heads():
     # A compound that only starts with the noun is another thing (事件性 is no 事件).
     assert sentence_on_the_question("1928年に起きた事件は", [{"label": "S2", "markdown": "1928年には事件性が疑われた。"}]) \
         is None
+
+
+def test_a_japanese_pointer_in_a_first_clause_points_at_the_sentence_before():
+    # The real 1.5B model's JSQuAD answers (`research bench jsquad --seed 119`, `--seed 109`, `--seed 110`).
+    assert points_back_within_ja("日本はこれに批准している。")
+    assert points_back_within_ja("政府はそれらを認めなかった。")
+    # After a clause of its own sentence, the pointer may point at that clause.
+    assert not points_back_within_ja("大学は1974年のカーネーション革命以降急速に新設が進み、それに伴い学生数も増加した。")
+    assert not points_back_within_ja("兄姉との関係がうまくいっていなかったようで、それが原因なのか1434年以降移り住んでいる。")
+    # Times, "each", "various": no pointer.
+    assert not points_back_within_ja("これまでに3回開催された。")
+    assert not points_back_within_ja("選手はそれぞれ異なる種目に出場した。")
+    assert not points_back_within_ja("あれこれと議論された。")

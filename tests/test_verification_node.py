@@ -2860,6 +2860,21 @@ async def test_a_japanese_sentence_pointing_at_one_taken_out_comes_with_the_page
     assert "この革命的な道路" not in answer, answer
 
 
+async def test_a_japanese_sentence_whose_object_points_at_one_taken_out_comes_with_the_pages_sentence_before_it():
+    # JSQuAD v1.3 valid a393195p2q0 (`research bench jsquad --sample 5 --seed 119`, 「民間職業仲介事業所の条約は何条？」), the
+    # real 1.5B model: its 「日本は国際労働条約181号で、…求めている。」 went (not checked: the page's subject is the
+    # convention, not Japan), and its supported 「日本はこれに批准している。」 was the whole Summary, これ pointing at nothing
+    # (the gold, 181, gone). これ is its object, not its first word. The page's sentences, quoted.
+    source = ("民間職業仲介事業所については、国際労働条約181号ではこれを3つに分類し、許可・認可制とすることを求めている。"
+              "日本はこれに批准している。")
+    draft = ("## 結論\n\n日本は国際労働条約181号で、民間職業仲介事業所の条約は3つに分類し、許可・認可制とすることを求めている。"
+             "日本はこれに批准している。\n")
+    answer = await _answer_from_one_page(draft, "民間職業仲介事業所の条約は何条？", source, "職業紹介事業")
+    summary = answer.split("## 結論\n")[1].strip()
+    assert summary.startswith("«民間職業仲介事業所については、国際労働条約181号ではこれを3つに分類し、許可・認可制とすることを"
+                              "求めている。»[S1]日本はこれに批准している"), answer
+
+
 async def test_a_yes_goes_from_an_undecided_sentence_under_a_conclusion_heading():
     # PubMedQA 8017535 (`research bench pubmedqa --seed 98`), the real 1.5B model: its Summary's "Yes, substance use and
     # HIV-related sexual behaviors among US high school students are related." went (not checked), and the same sentence

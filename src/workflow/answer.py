@@ -34,8 +34,13 @@ from research.modules.text.disagreements import attribute_words, attributes_name
 from research.modules.text.questions import answer_word, answers_another_question, answers_the_other_way, is_yes_no
 from research.modules.text.questions import asks_for_a_name_or_value
 from research.modules.text.passages import SourceSentence, leaves_its_subject_ja
-from research.modules.text.references import TOPIC_JA, opens_pointing_back, rests_on_the_sentence_before
-from research.modules.text.references import without_leading_connective
+from research.modules.text.references import (
+    TOPIC_JA,
+    opens_pointing_back,
+    points_back_within_ja,
+    rests_on_the_sentence_before,
+    without_leading_connective,
+)
 from research.modules.text.structure import leaves_the_question_open
 from research.modules.text.injection import addresses_reader
 from research.modules.text.language_check import is_wrong_language
@@ -995,14 +1000,16 @@ def _keep_what_the_verdicts_let_stand(edits: _Edits, *, valid: set[str], languag
             quoted.setdefault(_norm(verdict.evidence), set()).update(content)
             unchecked_before = _kept_unchecked_before(edits, start)
             if language == "ja" and page_sentence_before is not None and verdict.evidence_label \
-                    and opens_pointing_back(plain) and (_after_one_taken_out(edits, start) or unchecked_before):
+                    and (opens_pointing_back(plain) or points_back_within_ja(plain)) \
+                    and (_after_one_taken_out(edits, start) or unchecked_before):
                 # 「これは、…」 after the sentence it points at was taken out: the page's own sentence before it, quoted,
                 # so that it points at something. The real 1.5B model's 「この革命的な道路は、日本共産党が1976年に…」 went
                 # (not checked), and its supported 「これは、当時イタリア共産党など…ユーロ・コミュニズム路線に倣ったもの
                 # であり…」 led the Summary alone (JSQuAD v1.3 valid, `research bench jsquad --seed 99`). So after one
                 # not checked, which it would point at in its place: 「日本共産党の解散は、1991年8月31日に宮本顕治の発言が
                 # 発表された（未確認）。その発言の翌日に、常任幹部会は…」, where the page's «…ソ連共産党の解散には、…という宮本
-                # 顕治の発言が発表された» is what その発言 is (JSQuAD, `research bench jsquad --sample 5 --seed 118`).
+                # 顕治の発言が発表された» is what その発言 is (JSQuAD, `research bench jsquad --sample 5 --seed 118`). And
+                # これ as its object: 「日本はこれに批准している。」 after 「日本は国際労働条約181号で、…求めている。」 went (`--seed 119`).
                 before = page_sentence_before(verdict.evidence_label, _sentence_said(verdict.evidence, plain))
                 if before:
                     if unchecked_before is not None:

@@ -83,6 +83,21 @@ def opens_pointing_back(sentence: str) -> bool:
     return bool(_OPENS_POINTING_BACK.match(sentence) or _OPENS_POINTING_BACK.match(without_leading_connective(sentence)))
 
 
+# A bare これ/それ (これら/それら) as an argument in a Japanese sentence's first clause, not only as its first
+# word: 「日本はこれに批准している」 says its words of what the sentence before it named (the real 1.5B model's
+# JSQuAD answer, whose sentence before, the convention's number in it, was taken out). After a clause of its own
+# sentence it may point at that clause: 「…新設が進み、それに伴い学生数も増加した」, 「…うまくいっていなかったようで、
+# それが原因なのか…」. Not これまで/これから/それぞれ/これほど (no particle follows), nor あれこれ (various things).
+_POINTER_ARGUMENT_JA = re.compile(r"(?<!あれ)(?:これ|それ)ら?(?=[にをがはとでへもの])")
+_CLAUSE_END_JA = re.compile(r"[、，,]")
+
+
+def points_back_within_ja(sentence: str) -> bool:
+    """Whether a Japanese ``sentence``'s first clause has これ or それ as one of its arguments: it reads
+    right only after the sentence that says what that is."""
+    return bool(_POINTER_ARGUMENT_JA.search(_CLAUSE_END_JA.split(sentence, 1)[0]))
+
+
 # What only the sentence before it gives: its date ("That year, …", "The following year …", 「同年」,
 # 「翌年」, 「その後」) or its pair ("The latter …", 「後者は…」, 「前者は…」). Read after an opening
 # connective too («また同年、…»).
