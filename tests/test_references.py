@@ -5,7 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-from research.modules.text.references import named_reference, opens_pointing_back, points_back_within_ja
+from research.modules.text.references import (
+    named_reference,
+    opens_pointing_back,
+    points_back_within_ja,
+    without_adding_connective,
+    without_leading_connective,
+)
 
 BEFORE = "The free-threaded build of Python 3.14 is officially supported, and it is the default build."
 
@@ -232,3 +238,11 @@ def test_a_japanese_pointer_in_a_first_clause_points_at_the_sentence_before():
     assert not points_back_within_ja("これまでに3回開催された。")
     assert not points_back_within_ja("選手はそれぞれ異なる種目に出場した。")
     assert not points_back_within_ja("あれこれと議論された。")
+
+
+def test_specifically_and_notably_add_nothing_a_page_must_hold():
+    # The real 1.5B model's PubMedQA 21172844 (`research bench pubmedqa --seed 117`); RAGTruth train 14058, 5742.
+    assert without_leading_connective("Specifically, type 1 shows parietal atrophy.") == "Type 1 shows parietal atrophy."
+    assert without_adding_connective("Notably, it has outdoor seating.") == "it has outdoor seating."
+    assert without_leading_connective("具体的には、拍とは区別がついたものである。") == "拍とは区別がついたものである。"
+    assert without_leading_connective("Specifications differ.") == "Specifications differ."

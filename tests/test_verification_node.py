@@ -2875,6 +2875,29 @@ async def test_a_japanese_sentence_whose_object_points_at_one_taken_out_comes_wi
                               "求めている。»[S1]日本はこれに批准している"), answer
 
 
+async def test_a_summary_left_opening_with_specifically_loses_the_connective():
+    # PubMedQA 21172844 (`research bench pubmedqa --sample 4 --seed 117`), the real 1.5B model: its Summary's "Yes, TDP-43
+    # type is associated with distinct patterns of brain atrophy …" was not checked and went to the end, and the Summary
+    # opened «Specifically, TDP-43 type 1 subjects show …», elaborating on nothing. The page's sentences, quoted.
+    source = ("## Methods\n\nIn this case-control study, we identified all subjects with a pathologic diagnosis of FTLD "
+              "with TDP-43 immunoreactive inclusions (FTLD-TDP) and at least one volumetric head MRI scan (n = 42). In each "
+              "case we applied published criteria for subclassification of FTLD-TDP into FTLD-TDP types 1-3.\n\n"
+              "## Results\n\nTwenty-two subjects were classified as FTLD-TDP type 1, 9 as type 2, and 11 as type 3. We "
+              "identified different patterns of atrophy across the types with type 1 showing frontotemporal and "
+              "parietal atrophy, type 2 predominantly anterior temporal lobe atrophy, and type 3 predominantly posterior "
+              "frontal atrophy. Within the FTLD-TDP type 1 group, those with a progranulin mutation had significantly more "
+              "lateral temporal lobe atrophy than those without.\n")
+    draft = ("## Summary\nYes, TDP-43 type is associated with distinct patterns of brain atrophy on MRI in subjects with "
+             "pathologically confirmed frontotemporal lobar degeneration (FTLD). Specifically, TDP-43 type 1 subjects show "
+             "frontotemporal and parietal atrophy, type 2 predominantly anterior temporal lobe atrophy, and type 3 "
+             "predominantly posterior frontal atrophy. Within the FTLD-TDP type 1 group, those with a progranulin mutation "
+             "had significantly more lateral temporal lobe atrophy than those without.\n")
+    question = "Does TDP-43 type confer a distinct pattern of atrophy in frontotemporal lobar degeneration?"
+    answer = await _answer_from_one_page(draft, question, source, "PubMed 21172844", language="en")
+    summary = answer.split("## Summary\n")[1].strip()
+    assert summary.startswith("TDP-43 type 1 subjects show frontotemporal and parietal atrophy"), answer
+
+
 async def test_a_yes_goes_from_an_undecided_sentence_under_a_conclusion_heading():
     # PubMedQA 8017535 (`research bench pubmedqa --seed 98`), the real 1.5B model: its Summary's "Yes, substance use and
     # HIV-related sexual behaviors among US high school students are related." went (not checked), and the same sentence

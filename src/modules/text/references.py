@@ -119,9 +119,11 @@ def rests_on_the_sentence_before(sentence: str) -> bool:
 # A connective that opens a sentence: "However,", 「しかし、」.
 _LEADING_CONNECTIVE = re.compile(
     r"^(?P<lead>\s*(?:[-*]\s+)?)(?:(?:However|But|Yet|Also|Additionally|Moreover|Furthermore|In addition|Therefore|"
-    r"Thus|Hence|So|Instead|Nevertheless|Still|That said|On the other hand|For example|For instance|In particular)"
+    r"Thus|Hence|So|Instead|Nevertheless|Still|That said|On the other hand|For example|For instance|In particular|"
+    r"(?:More )?Specifically|Notably)"
     r"\s*,?\s+(?=[A-Za-z0-9\"“(])"
-    r"|(?:しかし|しかしながら|ただし|また|さらに|そのため|したがって|一方で?|でも|なお|ところが|例えば|たとえば|特に)[、,]\s*)")
+    r"|(?:しかし|しかしながら|ただし|また|さらに|そのため|したがって|一方で?|でも|なお|ところが|例えば|たとえば|特に|具体的には)"
+    r"[、,]\s*)")
 
 
 def without_leading_connective(text: str) -> str:
@@ -136,7 +138,8 @@ def without_leading_connective(text: str) -> str:
 # A connective that adds a statement or gives an example, and says nothing a page must hold: "For
 # example, a study … found that …", "Also, …". Not "Therefore" or "However": a link of cause or of
 # contrast is part of what a sentence claims.
-_ADDING = re.compile(r"^\s*(?:also|additionally|moreover|furthermore|in addition|for example|for instance|in particular)"
+_ADDING = re.compile(r"^\s*(?:also|additionally|moreover|furthermore|in addition|for example|for instance|in particular"
+                     r"|(?:more )?specifically|notably)"
                      r"\s*,?\s+(?=[A-Za-z0-9\"“(])", re.IGNORECASE)
 
 
