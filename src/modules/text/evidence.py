@@ -56,8 +56,8 @@ from research.modules.text.numbers import (  # noqa: F401
 )
 from research.modules.text.polarity import (
     NOT_A_DENIAL_EN, NOT_A_DENIAL_JA, STATUS_TERMS, affirms, clause_conflict, conjoined_conflict, consequence_conflict,
-    has_statements_to_read_apart, no_difference_between, no_difference_conflict, no_relation_conflict,
-    opposite_conflict, phrases_of,
+    has_statements_to_read_apart, no_difference_between, no_difference_conflict, no_difference_in_what_is_related,
+    no_relation_conflict, opposite_conflict, phrases_of,
     says_a_difference, says_related,
 )
 from research.modules.text.questions import answer_word, asks_for_a_name_or_value, is_yes_no
@@ -1399,6 +1399,16 @@ def polarity_conflicts(read: ClaimEvidence) -> Finding | None:
         where = next((p for p in prose if between.quote in p.text), None)
         return Finding("unsupported", between.kind, 0.85, (between.detail,),
                        where=Passage(where.label, between.quote, where.features) if where else None)
+    # "…NT thickness was associated with an increased risk of GDM" against «There was no significative difference
+    # between NT values in the study and control group.», the study group being the GDM pregnancies: a result the
+    # claim's words (an aim's) did not bring among the passages read either.
+    if read.language == "en" and says_related(read.claim, read.language):
+        prose = _prose_of(read)
+        unrelated = no_difference_in_what_is_related(read.claim, [p.text for p in prose]) if prose else None
+        if unrelated is not None:
+            where = next((p for p in prose if unrelated.quote in p.text), None)
+            return Finding("unsupported", unrelated.kind, 0.85, (unrelated.detail,),
+                           where=Passage(where.label, unrelated.quote, where.features) if where else None)
     # A claim that joins two statements is assembled from the passages that say most of it
     # together; the one denying its first statement may not be among them ("…is the default
     # build, and it has the GIL disabled": the passage on the GIL says most of it, the one that

@@ -32,7 +32,7 @@ import difflib
 from research.modules.core.language import Language
 from research.modules.text.analyser import stem, terms, written_words
 from research.modules.text.claims import sentence_spans
-from research.modules.text.structure import SPELT_OUT_EN, contrasting
+from research.modules.text.structure import SPELT_OUT_EN, contrasting, leaves_the_question_open
 
 # --- status words: (name, pattern) in each language; a name is one status ---------------------------
 
@@ -665,7 +665,7 @@ def no_relation_conflict(claim: str, passage: str, language: Language, elsewhere
 # differ significantly from that in patients without complications. Sphincter function was similar.»
 _NO_DIFFERENCE_EN = re.compile(
     r"\b(?P<denial>(?:did|does|do) not (?:significantly )?differ|not (?:statistically )?(?:significantly )?different|"
-    r"no (?:statistically |clinically )?(?:significant )?differences?|(?:was|were|is|are|remained) (?:\w+ )?"
+    r"no (?:statistically |clinically )?(?:significant |significative )?differences?|(?:was|were|is|are|remained) (?:\w+ )?"
     r"(?:similar|comparable|unchanged|equivalent)|not (?:statistically )?significantly (?:changed|altered|"
     r"lower|higher|worse|better|greater|smaller|increased|decreased|reduced|improved))\b", re.IGNORECASE)
 # What a claim says differs between groups, with the words of what is measured after it ("a lower continence score")
@@ -783,6 +783,78 @@ def no_difference_between(claim: str, texts: Sequence[str]) -> Conflict | None:
             if (_names(a, first_a, x) and _names(b, first_b, y)) or (_names(a, first_a, y) and _names(b, first_b, x)):
                 return Conflict("negation", " ".join(found.group("denial").split()), sentence.strip())
     return None
+
+
+# Words a study's result and its methods share with any claim about it: no measure of its own.
+_ANY_STUDY_EN = frozenset(_content("study studies group groups control controls patient patients subject subjects "
+                                   "value values level levels result results found find mean significant difference "
+                                   "increase increased decrease decreased risk rate"))
+_STUDY_AND_CONTROLS_EN = re.compile(r"\b(?:study|case|patients?)\b(?:[^.;]|\.\d)*\bcontrols?\b", re.IGNORECASE)
+# A study's finding of no difference in so many words (not "was similar", which a description says of anything).
+_FOUND_NO_DIFFERENCE_EN = re.compile(
+    r"\b(?P<denial>(?:did|does|do) not (?:significantly )?differ|not (?:statistically )?(?:significantly )?different|"
+    r"no (?:statistically |clinically )?(?:significant |significative )?differences?)\b", re.IGNORECASE)
+# A claim that two things go together, in so many words (not "can affect", which a description says of anything).
+_SAID_ASSOCIATED_EN = re.compile(r"\b(?:associat|correlat|related\b|relationship|linked\b|link\b)", re.IGNORECASE)
+_A_GROUP_EN = re.compile(r"\b(?:study|case|patient)s?\s+groups?\b|\bgroups?\s+of\s+(?:\d[\d,]*\s+)?\w+", re.IGNORECASE)
+
+
+def no_difference_in_what_is_related(claim: str, texts: Sequence[str]) -> Conflict | None:
+    """(en) A result of the cited page that says a study found no difference in the measure the claim says is
+    related to something, between the groups that something defines, and no sentence of the page states a
+    difference or a relation in that measure: "The study found that increased nuchal translucency thickness was
+    associated with an increased risk of GDM in the first trimester" against «There was no significative difference
+    (p = 0.585) between NT values in the study (mean = 1.56) and control group (mean = 1.54).», the study group
+    being the pregnancies «who had developed GDM» and NT spelt out by the aim (PubMedQA 21190419, gold no, `research
+    bench pubmedqa --sample 4 --seed 117`: the real 1.5B model's answer, left not checked against the aim)."""
+    said = _CITATIONS.sub(" ", claim)
+    if negated(said, "en") or _NO_DIFFERENCE_EN.search(said) or _A_SMALL_DIFFERENCE_EN.search(said) \
+            or not _SAID_ASSOCIATED_EN.search(said) or leaves_the_question_open(said):
+        return None
+    sides = _related_sides(said)
+    if sides is None:
+        return None
+    spelt: dict[str, frozenset[str]] = {}
+    for text in texts:
+        for named in SPELT_OUT_EN.finditer(text):
+            for short in _content(named["short"]):
+                spelt[short] = spelt.get(short, frozenset()) | _content(named["long"])
+    sentences = [text[start:end] for text in texts for start, end in sentence_spans(text)]
+    for measure, groups in (sides, sides[::-1]):
+        measure = measure.union(*(spelt.get(word, frozenset()) for word in measure)) - _ANY_STUDY_EN
+        groups = groups - _ANY_STUDY_EN - measure
+        if len(measure) < 2 or not groups:
+            continue
+        for sentence in sentences:
+            found = _FOUND_NO_DIFFERENCE_EN.search(sentence)
+            if found is None or leaves_the_question_open(sentence):
+                continue
+            words = _content(sentence)
+            words = words.union(*(spelt.get(word, frozenset()) for word in words))
+            if len(measure & words) < 2:
+                continue
+            # The groups compared are what the claim relates the measure to: named there, or the study's
+            # groups against its controls, a sentence of the page saying the study group is that.
+            if not (groups & words or (_STUDY_AND_CONTROLS_EN.search(sentence) and any(
+                    _A_GROUP_EN.search(other) and groups & _content(other) for other in sentences))):
+                continue
+            shared = measure & words
+            if any(_states_a_difference_in(other, shared, spelt) for other in sentences if other is not sentence):
+                return None
+            return Conflict("negation", " ".join(found.group("denial").split()), sentence.strip())
+    return None
+
+
+def _states_a_difference_in(sentence: str, measure: frozenset[str], spelt: dict[str, frozenset[str]]) -> bool:
+    """Whether ``sentence`` states a difference in, or a relation of, what ``measure`` names (its abbreviations
+    spelt out as the page spells them), undenied and not as a question the study asked."""
+    if not (_COMPARATIVE_EN.search(sentence) or re.search(_RELATION, sentence, re.IGNORECASE)
+            or re.search(r"\bsignificant(?:ly)?\b", sentence, re.IGNORECASE)):
+        return False
+    if _NO_DIFFERENCE_EN.search(sentence) or negated(sentence, "en") or leaves_the_question_open(sentence):
+        return False
+    words = _content(sentence)
+    return measure <= words.union(*(spelt.get(word, frozenset()) for word in words))
 
 
 def _names(side: frozenset[str], first: str | None, words: frozenset[str]) -> bool:
