@@ -134,6 +134,24 @@ def test_a_year_the_passage_counts_from_another_is_not_contradicted_by_that_othe
     assert found.outcome != "unsupported" and found.passage_value is None
 
 
+def test_a_year_the_claim_gives_itself_is_no_other_year_for_its_period():
+    # PubMedQA 25487603 (`research bench pubmedqa --sample 4 --seed 118`), the real 1.5B model's true sentence: its
+    # study period's 2012 was read against the results sentence's 2008, which the claim says too, and the sentence
+    # was contradicted (and the report said the draft "said otherwise"). The abstract's sentences, quoted.
+    passage = ("Shigellosis is a notifiable disease in Spain since 1988. Cases are analyzed in Barcelona residents "
+               "included in the registry between 1988-2012. A descriptive analysis by sex, age, mode of transmission and "
+               "Shigella species is presented.\n\nOf the 559 cases analyzed, 60.15% were males. A sustained increase "
+               "was observed in the trend since 2008 in males (p<0,05), especially at the expense of males who had no "
+               "history of food poisoning or travel to endemic areas.")
+    found = assess("The epidemiological pattern of Shigellosis in Barcelona between 1988 and 2012 shows a sustained "
+                   "increase in the trend since 2008 in males, especially at the expense of males who had no history of "
+                   "food poisoning or travel to endemic areas [S1].", passage, "en")
+    assert found.outcome != "unsupported" and found.passage_value is None
+    # Another year for that increase is still contradicted.
+    found = assess("A sustained increase was observed in the trend since 2010 in males [S1].", passage, "en")
+    assert (found.outcome, found.reason) == ("unsupported", "number_mismatch")
+
+
 def test_the_qubit_claim_with_the_right_values_is_never_contradicted():
     # 「とることができる」 against 「とる」 is for the judge; the values themselves agree.
     found = assess("量子ビットは0と1の重ね合わせの状態をとる[S1]。", QUBIT_JA, "ja")

@@ -524,7 +524,13 @@ def _given_for_another(mention: NumberMention, kind: str, claim: str, words: fro
                               for i in holders):
         return None
     own = NumberSet([mention])
-    years = {min(m.values): m for m, k in sentence_typed[top] if k == "year" and not own.contains(m)}
+    # A year the clause itself gives too is that one, not another for this one: "…between 1988 and 2012 shows a
+    # sustained increase in the trend since 2008 …" against «A sustained increase was observed in the trend since
+    # 2008 …» (PubMedQA 25487603, `research bench pubmedqa --sample 4 --seed 118`: the real 1.5B model's true
+    # sentence, contradicted for 2012). (Another clause's year may be the other event's: 2024 above.)
+    clause_years = {v for m, k in _typed(clause) if k == "year" for v in m.values}
+    years = {min(m.values): m for m, k in sentence_typed[top]
+             if k == "year" and not own.contains(m) and not m.values <= clause_years}
     if len(years) > 1 and event_only:
         # Of the aligned sentence's years (the claim's others left out), the one of its clause that
         # says the claim's event: 1950年代 of 「…1950年代にポルトガルに帰ってから」, not 1942 or 1956.
