@@ -310,6 +310,27 @@ def test_a_topic_the_page_says_none_of_it_of_is_not_supported(claim, supported):
     assert (found.outcome == "supported") is supported, found.reason
 
 
+# JSQuAD v1.3 valid a14985p45q0 (`research bench jsquad --sample 5 --seed 121`, 「日本共産党議員として初の国会委員長の名前は」),
+# the real 1.5B model: the question's topic put on the page's sentence about the party's congress, a comma right after
+# it; every word is on the page, the topic in the sentence after, and it was supported. The page (日本共産党), quoted.
+PARTY_PAGE_JA = ("# 日本共産党\n\n1970年7月の第11回大会で、革新統一戦線によって1970年代の遅くない時期に民主連合政府を作るとの政権構想を"
+                 "打ち出し。1972年の第33回衆議院議員総選挙では38名の候補者が当選し、議会第3党、野党第2党に躍進する。また、同年には"
+                 "田代文久が特別委員会の石炭対策委員会委員長に選出され、共産党議員として初の国会委員長が、誕生した。")
+
+
+@pytest.mark.parametrize(("claim", "passage", "supported"), [
+    ("日本共産党議員として初の国会委員長は、1970年7月の第11回大会で、革新統一戦線によって1970年代の遅くない時期に"
+     "民主連合政府を作るとの政権構想を打ち出し[S1]。", PARTY_PAGE_JA, False),
+    # The page says what its topic is in the sentence before, or in its heading (JSQuAD answers kept in the replay).
+    ("ニーダーザクセン州の州都は、ハノーファーです[S1]。",
+     "# ハノーファー\n\nハノーファー（ ）は、ライネ川沿いにある北ドイツの主要都市のひとつ。ニーダーザクセン州の州都である。", True),
+    ("大治の前の日本の元号は、天治です[S1]。", "# 天治\n\nは、日本の元号の一つ。保安の後、大治の前。1124年から1126年までの期間を指す。", True),
+])
+def test_a_topic_followed_by_a_comma_is_read_with_the_clause_after_it(claim, passage, supported):
+    found = assess(claim, passage, "ja")
+    assert (found.outcome == "supported") is supported, found.reason
+
+
 # The real 1.5B model's answer to 「日本の再生可能エネルギーの内訳は？」 (bench_answers.py --ollama,
 # 2026-11-30 03:58) gave solar the share of all renewables, supported: its topic 太陽光発電 is on the page
 # only in the sentence after the one with 21.7%, and half of it (発電) is in that one's 発電電力量.
