@@ -743,6 +743,17 @@ def _ordered_content(text: str) -> list[str]:
     return [t.text for t in terms(text) if t.text not in STATUS_TERMS]
 
 
+def _abbreviations_spelt_out(texts: Sequence[str]) -> dict[str, frozenset[str]]:
+    """Each abbreviation ``texts`` spell out ("prostate bed clinical target volume (PB-CTV)"): its word → the
+    content words written before it."""
+    spelt: dict[str, frozenset[str]] = {}
+    for text in texts:
+        for named in SPELT_OUT_EN.finditer(text):
+            for short in _content(named["short"]):
+                spelt[short] = spelt.get(short, frozenset()) | _content(named["long"])
+    return spelt
+
+
 def no_difference_between(claim: str, texts: Sequence[str]) -> Conflict | None:
     """(en) A sentence of ``texts`` (the cited pages' prose) that says there is no difference between the two
     things the claim says differ, named as the page names them, its abbreviations spelt out as the page spells
@@ -761,11 +772,7 @@ def no_difference_between(claim: str, texts: Sequence[str]) -> Conflict | None:
     first_a, first_b = (next(iter(_ordered_content(asked[side])), None) for side in ("a", "b"))
     if not a or not b:
         return None
-    spelt: dict[str, frozenset[str]] = {}
-    for text in texts:
-        for named in SPELT_OUT_EN.finditer(text):
-            for short in _content(named["short"]):
-                spelt[short] = spelt.get(short, frozenset()) | _content(named["long"])
+    spelt = _abbreviations_spelt_out(texts)
 
     def spelt_out(words: frozenset[str]) -> frozenset[str]:
         for _ in range(2):  # SUP-CTV: superior portion of PB-CTV; PB-CTV: prostate bed clinical target volume
@@ -814,11 +821,7 @@ def no_difference_in_what_is_related(claim: str, texts: Sequence[str]) -> Confli
     sides = _related_sides(said)
     if sides is None:
         return None
-    spelt: dict[str, frozenset[str]] = {}
-    for text in texts:
-        for named in SPELT_OUT_EN.finditer(text):
-            for short in _content(named["short"]):
-                spelt[short] = spelt.get(short, frozenset()) | _content(named["long"])
+    spelt = _abbreviations_spelt_out(texts)
     sentences = [text[start:end] for text in texts for start, end in sentence_spans(text)]
     for measure, groups in (sides, sides[::-1]):
         measure = measure.union(*(spelt.get(word, frozenset()) for word in measure)) - _ANY_STUDY_EN
