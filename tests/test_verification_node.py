@@ -1597,6 +1597,12 @@ async def test_an_unchecked_sentence_given_what_its_passage_says_of_another_topi
                                   _deps(FakeModel(), loops=0)[0]))["verification"]
     (harm,) = [c for c in verification["claims"] if "被害" in c["text"]]
     assert harm["state"] == "not_checked" and not harm["removed"], harm
+    # The shorter form, every word on the page, only its topic unconfirmed (the same question, 2026-12-01 11:35).
+    draft = draft.replace("宝永噴火の火山灰は江戸の人々の暮らしに大きな被害を与えました[S1]。",
+                          "宝永噴火は富士山の火山防災資料をまとめたものです[S1]。")
+    verification = (await _verify(dict(_state(draft, language="ja"), documents=ledger, **asked),
+                                  _deps(FakeModel(), loops=0)[0]))["verification"]
+    assert "まとめたもの" not in verification["annotated_draft"], verification["annotated_draft"]
 
 
 async def test_a_pointing_sentence_after_an_unchecked_one_is_led_by_the_page_s_sentence_it_points_at():

@@ -491,10 +491,10 @@ def _subject_terms(text: str) -> set[str]:
 _POINTING_TOPIC = re.compile(r"^(?:この|その|あの|同|本|当|該)")
 
 
-def _speaks_of_what_its_passage_does_not(claim: str, evidence: str) -> bool:
+def _speaks_of_what_its_passage_does_not(claim: str, evidence: str, pointing_only: bool = False) -> bool:
     """(ja) Whether ``claim``'s topic is written by no sentence of ``evidence``, while the evidence's sentence that
     shares most of the claim's other words has a topic of its own: the claim says of one thing what the page says
-    of another."""
+    of another. ``pointing_only``: only where that topic points back (この資料: the page speaking of itself)."""
     said = TOPIC_JA.match(claim.strip())
     if said is None or not JAPANESE_RUN.search(claim) or not evidence:
         return False
@@ -510,7 +510,7 @@ def _speaks_of_what_its_passage_does_not(claim: str, evidence: str) -> bool:
     # thing it points at only where the claim names that thing too, elsewhere than in its topic (資料).
     pointer = _POINTING_TOPIC.match(theirs["topic"])
     their_topic = _content_terms(theirs["topic"][pointer.end():] if pointer else theirs["topic"])
-    if pointer and not their_topic & rest:
+    if (pointer and not their_topic & rest) or (pointing_only and not pointer):
         return False
     return bool(their_topic) and not their_topic & topic
 
@@ -1541,11 +1541,15 @@ def _decide(claim: Claim, verdict: ClaimVerdict, topic: Topic | None, wrong_lang
         # does such a sentence in the Summary, figure or not: the headline is checked hardest
         # (「石油の最大輸入相手国はオランダです」 against a page on the Netherlands' trade, JSQuAD).
         return REMOVED_UNCHECKED
-    if not verdict.checked and verdict.reason == "missing_term" and _speaks_of_what_its_passage_does_not(claim.plain,
-                                                                                                      verdict.evidence):
+    if not verdict.checked and verdict.reason in ("missing_term", "roles_unconfirmed") \
+            and _speaks_of_what_its_passage_does_not(claim.plain, verdict.evidence,
+                                                     pointing_only=verdict.reason == "roles_unconfirmed"):
         # No judge decided it, and its passage says what it says of another topic: 「宝永噴火は富士山の火山防災資料の
         # 中で、富士山の火山防災についてまとめたものです」 against «この資料は富士山の火山防災についてまとめたものです。» (the real
-        # 1.5B model's finding, bench_answers.py --ollama): the eruption given what the page says of its leaflet.
+        # 1.5B model's finding, bench_answers.py --ollama): the eruption given what the page says of its leaflet. Also
+        # where every word is on the page and only the topic is not confirmed: 「宝永噴火は富士山の火山防災資料を
+        # まとめたものです」 (the same, 2026-12-01 11:35), kept not checked until then, where the page's sentence speaks
+        # of itself (この資料): 「RKBラジオは、時報音が…ラジオ局です」 is the page's title said of its own sentence (JSQuAD).
         return REMOVED_UNCHECKED
     attributed = list(verdict.cited_by_check)
     if not attributed and uncited_label:
