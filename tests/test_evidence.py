@@ -225,6 +225,33 @@ def test_the_verbs_of_compound_particles_are_not_terms_a_passage_must_hold():
                 "IMFの資料では、ラオスの一人当たりGDPは1,475ドルである。").outcome == "supported"
 
 
+def test_the_counter_after_a_figure_is_the_figures_in_a_cleft_sentence_too():
+    # JSQuAD v1.3 valid, the page the bench serves (`research bench jsquad --sample 5 --seed 122`): the
+    # real 1.5B model's 「…乗り出したのは1863年です」 lacked a term 年 («1863年、…乗り出し» has it as the
+    # figure's counter; 「年です」 read alone made it a noun).
+    source = "1863年、ジョン・D・ロックフェラーがオハイオ州クリーブランドで石油精製業に乗り出し、1870年、スタンダード石油を設立した。"
+    claim = "ジョン・D・ロックフェラーがオハイオ州クリーブランドで石油精製業に乗り出したのは{}年です[S1]。"
+    assert _one(claim.format(1863), source).outcome == "supported"
+    assert _one("ロックフェラーは1870年にスタンダード石油を設立した[S1]。", source).outcome == "supported"
+    # Each year dates the clause it opens: given to the other clause's event, it is the wrong year (read
+    # apart from its clause, 「1870年」 said nothing that happened, and these were supported).
+    for wrong in (claim.format(1870), "1870年、ロックフェラーがクリーブランドで石油精製業に乗り出した[S1]。",
+                  "ロックフェラーがスタンダード石油を設立したのは1863年です[S1]。"):
+        result = _one(wrong, source)
+        assert (result.outcome, result.reason) == ("unsupported", "number_mismatch"), wrong
+
+
+def test_a_figure_with_a_japanese_counter_is_not_a_bare_number_a_date_finds():
+    # JSQuAD v1.3 valid (`research bench jsquad --seed 109`), the page the bench serves: the real 1.5B model's
+    # 「オランダが日本に宣戦布告したのは1941年5月1日」 found its day 1日 in «1週間あまりの戦い»; no page gives the day.
+    source = ("第二次世界大戦では中立を宣言するも1940年5月ドイツに奇襲され、1週間あまりの戦いで敗北し、王族はイギリスに"
+              "亡命した。その後、1941年に中立を破棄し日本に宣戦布告するが、東インド植民地はまもなく日本軍に占領されている。")
+    result = _one("1941年5月1日に中立を破棄し日本に宣戦布告した[S1]。", source)
+    assert result.outcome != "supported" and "1日" in result.missing, result
+    assert _one("1941年に中立を破棄し日本に宣戦布告した[S1]。", source).outcome == "supported"
+    assert _one("1週間あまりの戦いで敗北し、王族はイギリスに亡命した[S1]。", source).outcome == "supported"
+
+
 def test_an_or_between_two_names_of_the_page_is_not_the_claims():
     # JSQuAD v1.3 valid a2164640p0q3, the page the bench serves (its first and last sentences): the
     # real 1.5B model's right answer was "unsupported, or_dropped" for the first sentence's または.
