@@ -1289,6 +1289,27 @@ async def test_a_sub_question_answered_in_another_section_is_not_said_to_be_miss
     assert verification["summary"]["not_given"] == ["富士山の噴火の歴史"]
 
 
+async def test_a_checked_repeat_of_a_summary_sentence_not_checked_leads_in_its_place():
+    # Qwen2.5-Coder-1.5B, JSQuAD v1.3 valid (`research bench jsquad --sample 5 --seed 122`): its Summary
+    # said the page's year in a sentence the checks could not decide, and the sections' supported copies
+    # of the page's sentence went as its repeats; the answer then opened "no sentence of the draft could
+    # be checked" and kept the unchecked one. The checked copy now stays and leads; the other goes.
+    source = {**LEDGER[0], "label": "S1", "language": "ja",
+              "markdown": "1863年、ジョン・D・ロックフェラーがオハイオ州クリーブランドで石油精製業に乗り出し、"
+                          "1870年、スタンダード石油を設立した。"}
+    draft = ("## 結論\nロックフェラーがクリーブランドで石油精製業に乗り出したのは1863年だとされる[S1]。\n\n"
+             "## 1. 石油精製業\n1863年、ロックフェラーがクリーブランドで石油精製業に乗り出した[S1]。\n")
+    question = "ジョン・D・ロックフェラーがオハイオ州クリーブランドで石油精製業に乗り出したのは何年か？"
+    state = dict(_state(draft), documents=[source], question=question, plan=[])
+    deps, _ = _deps(FakeModel(), loops=0)
+    verification = (await _verify(state, deps))["verification"]
+    answer = verification["annotated_draft"]
+    assert "1863年だとされる" not in answer, answer
+    summary = answer.split("## 結論", 1)[1].strip()
+    assert summary.startswith("1863年、ロックフェラーがクリーブランドで石油精製業に乗り出した[S1]。"), answer
+    assert "確認できませんでした" not in answer and answer.count("乗り出した") == 1, answer
+
+
 async def test_a_repeat_the_judge_skipped_is_a_repeat_not_a_missing_answer():
     # With the real model (issue 29): the Summary's sentence, repeated under "1. How high is Mount
     # Fuji?", was judged once; the unjudged copy left as uncited, and the section then read "The
@@ -1748,6 +1769,29 @@ async def test_a_checked_sentence_beside_the_figure_asked_does_not_lead_alone():
     state["documents"], state["draft"] = ledger, "## 結論\n\n2008年には7.8%の経済成長を実現している[S1]。\n"
     answer = (await _verify(state, _deps(FakeModel(), loops=0)[0]))["verification"]["annotated_draft"]
     assert answer.split("## 結論\n")[1].strip().startswith("2008年には7.8%の経済成長を実現している[S1]。"), answer
+
+
+async def test_a_lifted_sentence_that_names_the_award_but_not_the_year_or_the_winning_does_not_answer():
+    # JSQuAD v1.3 valid a22392p54q4 (`research bench jsquad --sample 5 --seed 122`), the real 1.5B model: to
+    # 「RIBAゴールドメダルを2002年に受賞したのは?」 its Summary named a winner no page names (not checked), and the
+    # finding lifted to lead it was the architect page's list of awards, «次いで、…RIBAゴールドメダル…がある», supported
+    # and beside the question, its 次いで ("next") pointing at nothing. The pages' sentences, quoted (shortened list).
+    winners = ("都市計画と建築は一体的に語られ、環境問題にも詳しいのが建築家とみられる。世界中の建築家・建築界から"
+               "評価されているアーキグラムなどはRIBAゴールドメダルを2002年に受賞している。")
+    awards = ("最も著名な賞は、ハイアット財団から贈られるプリツカー賞である。次いで、王立英国建築家協会から贈られる"
+              "RIBAゴールドメダル、アメリカ建築家協会から贈られるAIAゴールドメダル、スターリング賞がある。")
+    ledger = [dict(LEDGER[0], label="S1", language="ja", suspicious=False, markdown=winners, title="建築家"),
+              dict(LEDGER[0], label="S3", language="ja", suspicious=False, markdown=awards, title="建築家 賞")]
+    draft = ("## 結論\n\nRIBAゴールドメダルを2002年に受賞したのは、アンドビルトアーキテクトと呼ばれる建築家である[S1]。\n\n"
+             "## 2節\n\n次いで、王立英国建築家協会から贈られるRIBAゴールドメダル、アメリカ建築家協会から贈られる"
+             "AIAゴールドメダル、スターリング賞がある[S3]。\n")
+    state = dict(_state(draft, language="ja"), documents=ledger, question="RIBAゴールドメダルを2002年に受賞したのは?",
+                 plan=[])
+    answer = (await _verify(state, _deps(FakeModel(), loops=0)[0]))["verification"]["annotated_draft"]
+    summary = answer.split("## 結論\n")[1].strip()
+    assert summary.startswith("下書きの確認できた文は質問に答えていません。質問について、出典にはこうあります: «"), summary
+    assert "アーキグラムなどはRIBAゴールドメダルを2002年に受賞している。»[S1]" in summary, summary
+    assert "次いで" not in answer, answer
 
 
 async def test_a_sentence_that_points_back_past_a_connective_goes_when_the_one_before_it_went():

@@ -122,7 +122,8 @@ _LEADING_CONNECTIVE = re.compile(
     r"Thus|Hence|So|Instead|Nevertheless|Still|That said|On the other hand|For example|For instance|In particular|"
     r"(?:More )?Specifically|Notably)"
     r"\s*,?\s+(?=[A-Za-z0-9\"“(])"
-    r"|(?:しかし|しかしながら|ただし|また|さらに|そのため|したがって|一方で?|でも|なお|ところが|例えば|たとえば|特に|具体的には)"
+    r"|(?:しかし|しかしながら|ただし|また|さらに|そのため|したがって|一方で?|でも|なお|ところが|例えば|たとえば|特に|具体的には"
+    r"|次いで|続いて|加えて|そして)"
     r"[、,]\s*)")
 
 
