@@ -163,6 +163,12 @@ def test_the_sentence_of_the_sources_that_names_most_of_what_the_question_names(
     ("This allows threads to run in parallel.", True),
     ("同一人物が二つの国の君主を兼ねる。", False),
     ("京都3区の補欠選挙は4月24日に行われた。", False),
+    # PubMedQA 9854965 (`research bench pubmedqa --sample 4 --seed 121`), the page's sentence after the one that
+    # counts its 18 patients: the real 1.5B model's Summary led with it alone.
+    ("The remaining 13 performed normally on the test battery apart from decreased verbal fluency.", True),
+    ("The other two patients had an aphasic syndrome.", True),
+    ("On the other hand, the standard build keeps the GIL.", False),
+    ("The other day the council met.", False),
 ])
 def test_a_sentence_that_reads_right_only_after_the_one_before_it(sentence, points_back):
     assert opens_pointing_back(sentence) is points_back

@@ -71,6 +71,10 @@ def named_reference(sentence: str, before: str) -> str | None:
 # the real 1.5B model's JSQuAD a14985p77q2 answer).
 _OPENS_POINTING_BACK = re.compile(
     r"^\W*(?:this|that|these|those|it|its|they|their|such|the latter|the former)\b"
+    # "The remaining 13 performed normally …": the rest of a group the sentence before it counted (PubMedQA
+    # 9854965, the real 1.5B model's Summary led with it, its sentence on the 18 patients not checked).
+    r"|^\W*the\s+(?:remaining|other|rest)\b(?!\s+(?:hand|side|way|day|week|year|time)\b)"
+    r"|^\W*(?:残り|残る|他の|ほかの)\d"
     r"|^\W*(?:(?:また|さらに|そして|なお|しかし|一方)[、,]?\s*)?(?:これ|それ|この|その|これら|それら|こうした|そうした"
     r"|同(?:社|氏|年|様|日|月|時期|党|国|市|町|村|県|州|校|大学|書|紙|誌|局|作|曲|番組|政権|選挙)|前者|後者)", re.IGNORECASE)
 
