@@ -252,6 +252,20 @@ def test_a_figure_with_a_japanese_counter_is_not_a_bare_number_a_date_finds():
     assert _one("1週間あまりの戦いで敗北し、王族はイギリスに亡命した[S1]。", source).outcome == "supported"
 
 
+def test_a_subject_set_off_by_a_comma_is_not_a_clause_of_its_own():
+    # JSQuAD v1.3 valid, the page the bench serves (`research bench jsquad --sample 5 --seed 123`): the real 1.5B
+    # model's answer was the page's sentence word for word, left "hedge added": 「…構造物が、」 was cut from the rest as
+    # if its が were "but", so the page's 可能性がある was read as not where the claim's words are.
+    source = ("ロンドン大学UCLの研究チームは、『ネイチャー』2017年3月2日号において、カナダのケベック州で採取した岩石中にある"
+              "微細な筒状・繊維状構造物が、熱水噴出孔により活動していた生命の痕跡である可能性がある、と発表した。")
+    assert _one(source.replace("。", "[S1]。"), source).outcome == "supported"
+    # The hedge is still read where it is: without it, the claim says more than the page.
+    assert _one(source.replace("である可能性がある", "である").replace("。", "[S1]。"), source).outcome != "supported"
+    # A が after a predicate still ends a clause: 「…したが、…ない」 denies only its second clause.
+    page = "その研究チームは岩石を採取したが、生命の痕跡は見つからなかった。"
+    assert _one("その研究チームは岩石を採取した[S1]。", page).outcome == "supported"
+
+
 def test_an_or_between_two_names_of_the_page_is_not_the_claims():
     # JSQuAD v1.3 valid a2164640p0q3, the page the bench serves (its first and last sentences): the
     # real 1.5B model's right answer was "unsupported, or_dropped" for the first sentence's または.

@@ -1310,6 +1310,19 @@ async def test_a_checked_repeat_of_a_summary_sentence_not_checked_leads_in_its_p
     assert "確認できませんでした" not in answer and answer.count("乗り出した") == 1, answer
 
 
+async def test_a_sentence_left_without_its_full_stop_gets_one_where_it_moves():
+    # JSQuAD v1.3 valid (`research bench jsquad --sample 5 --seed 122`), the real 1.5B model's Summary: its last
+    # sentence, supported, had no 。, and moved before the one not checked it read 「…適しているといわれる [S1]町割りは、…」.
+    source = {**LEDGER[0], "label": "S1", "language": "ja",
+              "markdown": "町割りに2方式があるのは、その地域の特性に応じて、いずれか適した方式による趣旨で、住居地域、工場地域などでは"
+                          "街かく式が、商業地域などでは結合式が適しているといわれる。"}
+    draft = ("## 結論\n\n町割りは、地域の特性に応じて、住居表示や道路表示などに用いられる[S1]。"
+             "住居地域、工場地域などでは街かく式が、商業地域などでは結合式が適しているといわれる[S1]\n")
+    state = dict(_state(draft), documents=[source], question="町割りには何方式があるか", plan=[])
+    answer = (await _verify(state, _deps(FakeModel(), loops=0)[0]))["verification"]["annotated_draft"]
+    assert "適しているといわれる[S1]。町割りは、" in answer, answer
+
+
 async def test_a_repeat_the_judge_skipped_is_a_repeat_not_a_missing_answer():
     # With the real model (issue 29): the Summary's sentence, repeated under "1. How high is Mount
     # Fuji?", was judged once; the unjudged copy left as uncited, and the section then read "The

@@ -614,7 +614,7 @@ def _negated(text: str) -> bool:
 
 # Sentence ends, and the contrast that opens a clause of its own: "…became officially supported,
 # though it is still not the default build" affirms the first clause and denies only the second.
-_CLAUSE_END = re.compile(r"(?<=[.;!?。；！？])\s*|,\s+(?=(?:but|though|although|whereas|even though)\b)|(?<=が)、|(?<=ものの)、?")
+_CLAUSE_END = re.compile(r"(?<=[.;!?。；！？])\s*|,\s+(?=(?:but|though|although|whereas|even though)\b)|(?<=[\u3041-\u3096]が)、|(?<=ものの)、?")
 
 
 def _clauses_of(text: str) -> list[str]:
