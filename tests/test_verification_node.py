@@ -1807,6 +1807,26 @@ async def test_a_lifted_sentence_that_names_the_award_but_not_the_year_or_the_wi
     assert "次いで" not in answer, answer
 
 
+async def test_a_checked_sentence_moved_before_one_not_checked_is_read_as_the_lead_it_now_is():
+    # JSQuAD v1.3 valid (`research bench jsquad --sample 5 --seed 123`), the real 1.5B model: to 「コンゴ王国に１５世紀に
+    # 到来したのは何人ですか？」 its Summary's supported «…ポルトガルと盛んに交易を行ったものの、…衰退していった» moved before
+    # the garbled sentence not checked, and was read with that one's "not checked": nothing said it does not answer
+    # who came. The page's sentence that does (ポルトガル人) is now quoted first. The page's sentences, quoted.
+    page = ("ポルトガル人が大航海時代の15世紀に到来したとき、海岸地域はコンゴ王国の統治下にあった。コンゴ王国はポルトガルと"
+            "盛んに交易を行ったものの、奴隷貿易などで徐々に衰退していった。1550年にコンゴ王国の北部がとして独立し、1882年まで"
+            "続いた。")
+    ledger = [dict(LEDGER[0], label="S1", language="ja", suspicious=False, markdown=page, title="コンゴ共和国")]
+    draft = ("## 結論\nコンゴ王国に15世紀に到来したのは1550年に、ポルトガル人が大航海時代の15世紀に到達したとき、海岸地域は"
+             "コンゴ王国の統治下にあった[S1]。コンゴ王国はポルトガルと盛んに交易を行ったものの、奴隷貿易などで徐々に衰退して"
+             "いった[S1]。\n")
+    state = dict(_state(draft, language="ja"), documents=ledger, question="コンゴ王国に１５世紀に到来したのは何人ですか？",
+                 plan=[])
+    answer = (await _verify(state, _deps(FakeModel(), loops=0)[0]))["verification"]["annotated_draft"]
+    summary = answer.split("## 結論\n")[1].strip()
+    assert summary.startswith("下書きの確認できた文は質問に答えていません。質問について、出典にはこうあります: "
+                              "«ポルトガル人が大航海時代の15世紀に到来したとき、海岸地域はコンゴ王国の統治下にあった。»[S1]"), summary
+
+
 async def test_a_sentence_that_points_back_past_a_connective_goes_when_the_one_before_it_went():
     # JSQuAD v1.3 valid (`research bench jsquad --seed 85`), the real 1.5B model on 「初めての日本共産党系の国会議員は
     # 誰か」: its two Summary sentences before 「また同年、山本宣治は右翼団体構成員に刺殺された。」 were taken out, and

@@ -1396,9 +1396,14 @@ def _lead_with_a_supported_sentence(edits: _Edits, kept_summary: list[int], lang
     named_by_lead = _named_of(question, strip_citations(replacement[ordered[0]])) if question.strip() else 0
     weak_lead = leads_well and bool(question.strip()) and not _names_enough_of(
         question, strip_citations(replacement[ordered[0]]))
-    texts = [replacement[s] for s in ordered]
-    for s, new in zip(kept_summary, texts):
+    texts = [(replacement[s], status.get(s)) for s in ordered]
+    for s, (new, its_status) in zip(kept_summary, texts):
+        # Each text moves with its status: what is read of the sentence now first is its own.
         replacement[s] = new
+        if its_status is None:
+            status.pop(s, None)
+        else:
+            status[s] = its_status
     if ordered[0] != kept_summary[0]:
         # Moved to the front, it answers no sentence before it: "However, the prevalence of these
         # factors is low, …" opened the real 1.5B model's Summary (PubMedQA 18801797).
