@@ -266,6 +266,25 @@ def test_a_subject_set_off_by_a_comma_is_not_a_clause_of_its_own():
     assert _one("その研究チームは岩石を採取した[S1]。", page).outcome == "supported"
 
 
+def test_what_the_page_says_of_one_named_group_is_not_said_of_all_subjects():
+    # PubMedQA 17335331 (`research bench pubmedqa --sample 4 --seed 122`), the page's method, quoted: the real 1.5B
+    # model's answer on the TEAM sample said "The sample was obtained from 1995 to 1998 …", which the page says of
+    # the other study's subjects, and it was supported.
+    source = ("Both studies required that subjects have current DSM-IV bipolar I disorder (manic or mixed phase). Subjects "
+              "in the Phenomenology study were obtained from 1995 to 1998 by consecutive new case ascertainment from "
+              "designated pediatric and psychiatric facilities. Subjects in the TEAM RCT were recruited from media and "
+              "community sources between March 2003 and March 2005.")
+    for claim in ("The sample was obtained from 1995 to 1998 by consecutive new case ascertainment from designated "
+                  "pediatric and psychiatric facilities [S1].",
+                  "Subjects were obtained from 1995 to 1998 by consecutive new case ascertainment [S1]."):
+        result = _one(claim, source)
+        assert (result.outcome, result.missing) == ("uncertain", ["Phenomenology"]), result
+    assert _one("Subjects in the Phenomenology study were obtained from 1995 to 1998 by consecutive new case "
+                "ascertainment [S1].", source).outcome == "supported"
+    assert _one("Both studies required that subjects have current DSM-IV bipolar I disorder [S1].", source).outcome \
+        == "supported"
+
+
 def test_an_or_between_two_names_of_the_page_is_not_the_claims():
     # JSQuAD v1.3 valid a2164640p0q3, the page the bench serves (its first and last sentences): the
     # real 1.5B model's right answer was "unsupported, or_dropped" for the first sentence's または.
