@@ -877,6 +877,33 @@ def test_of_such_a_question_the_cited_page_must_hold_half_its_terms_too():
     assert not topic.is_on_topic(other) and topic.is_on_topic(own)
 
 
+def test_a_sentence_that_names_nothing_asked_stands_on_a_page_that_is_about_the_question():
+    # PubMedQA 9854965 with the real 1.5B model (`research bench pubmedqa --sample 4 --seed 121`): its Summary led
+    # with another study's methods, «In each case we applied published criteria for subclassification of FTLD-TDP
+    # …», on topic because that page holds half the question's words (dementia, motor neuron, disease). A page that
+    # holds half of them must also hold what tells the question's page from the others, as for a sentence that names
+    # enough. The two pages' sentences, quoted (shortened).
+    from research.workflow.answer import Topic
+
+    pages = [_page("S1", "PubMed 9854965", (
+                 "To determine the prevalence and nature of global cognitive dysfunction and language deficits in an "
+                 "unselected population based cohort of patients with motor neuron disease (MND). Three patients were "
+                 "demented and had impaired language function; two non-demented patients had an aphasic syndrome. The "
+                 "remaining 13 performed normally on the test battery apart from decreased verbal fluency.\n\n"
+                 "## MeSH terms\n\nAphasia; Dementia; Motor Neuron Disease; Neuropsychological Tests")),
+             _page("S3", "PubMed 21172844", (
+                 "In each case we applied published criteria for subclassification of FTLD-TDP into FTLD-TDP types 1-3. "
+                 "All type 2 subjects were diagnosed with semantic dementia. Subjects with a pathologic diagnosis of FTLD "
+                 "with motor neuron degeneration had a similar pattern of atrophy, regardless of whether they were type 1 "
+                 "or type 3. The disease was confirmed pathologically."))]
+    topic = Topic.of([_DEMENTIA], pages)
+    (other,) = split_claims("In each case we applied published criteria for subclassification of FTLD-TDP into FTLD-TDP "
+                            "types 1-3 [S3].")
+    (own,) = split_claims("The remaining 13 performed normally on the test battery apart from decreased verbal fluency "
+                          "[S1].")
+    assert not topic.is_on_topic(other) and topic.is_on_topic(own)
+
+
 def test_a_plain_word_of_the_question_is_no_name_because_a_query_wrote_it_inside_japanese():
     # The real 1.5B model (`research bench pubmedqa --sample 4 --seed 69`, PubMedQA 15703931) planned
     # 「糖尿病 mellitusと cervical癌のFDG-PET診断の効果について調べる」 among its queries; "cervical" and
