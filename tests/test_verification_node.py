@@ -1321,16 +1321,11 @@ async def test_a_checked_repeat_of_a_summary_sentence_not_checked_leads_in_its_p
     # said the page's year in a sentence the checks could not decide, and the sections' supported copies
     # of the page's sentence went as its repeats; the answer then opened "no sentence of the draft could
     # be checked" and kept the unchecked one. The checked copy now stays and leads; the other goes.
-    source = {**LEDGER[0], "label": "S1", "language": "ja",
-              "markdown": "1863年、ジョン・D・ロックフェラーがオハイオ州クリーブランドで石油精製業に乗り出し、"
-                          "1870年、スタンダード石油を設立した。"}
+    source = "1863年、ジョン・D・ロックフェラーがオハイオ州クリーブランドで石油精製業に乗り出し、1870年、スタンダード石油を設立した。"
     draft = ("## 結論\nロックフェラーがクリーブランドで石油精製業に乗り出したのは1863年だとされる[S1]。\n\n"
              "## 1. 石油精製業\n1863年、ロックフェラーがクリーブランドで石油精製業に乗り出した[S1]。\n")
     question = "ジョン・D・ロックフェラーがオハイオ州クリーブランドで石油精製業に乗り出したのは何年か？"
-    state = dict(_state(draft), documents=[source], question=question, plan=[])
-    deps, _ = _deps(FakeModel(), loops=0)
-    verification = (await _verify(state, deps))["verification"]
-    answer = verification["annotated_draft"]
+    answer = await _answer_from_one_page(draft, question, source, "ジョン・D・ロックフェラー")
     assert "1863年だとされる" not in answer, answer
     summary = answer.split("## 結論", 1)[1].strip()
     assert summary.startswith("1863年、ロックフェラーがクリーブランドで石油精製業に乗り出した[S1]。"), answer
@@ -1340,13 +1335,11 @@ async def test_a_checked_repeat_of_a_summary_sentence_not_checked_leads_in_its_p
 async def test_a_sentence_left_without_its_full_stop_gets_one_where_it_moves():
     # JSQuAD v1.3 valid (`research bench jsquad --sample 5 --seed 122`), the real 1.5B model's Summary: its last
     # sentence, supported, had no 。, and moved before the one not checked it read 「…適しているといわれる [S1]町割りは、…」.
-    source = {**LEDGER[0], "label": "S1", "language": "ja",
-              "markdown": "町割りに2方式があるのは、その地域の特性に応じて、いずれか適した方式による趣旨で、住居地域、工場地域などでは"
-                          "街かく式が、商業地域などでは結合式が適しているといわれる。"}
+    source = ("町割りに2方式があるのは、その地域の特性に応じて、いずれか適した方式による趣旨で、住居地域、工場地域などでは"
+              "街かく式が、商業地域などでは結合式が適しているといわれる。")
     draft = ("## 結論\n\n町割りは、地域の特性に応じて、住居表示や道路表示などに用いられる[S1]。"
              "住居地域、工場地域などでは街かく式が、商業地域などでは結合式が適しているといわれる[S1]\n")
-    state = dict(_state(draft), documents=[source], question="町割りには何方式があるか", plan=[])
-    answer = (await _verify(state, _deps(FakeModel(), loops=0)[0]))["verification"]["annotated_draft"]
+    answer = await _answer_from_one_page(draft, "町割りには何方式があるか", source, "住居表示")
     assert "適しているといわれる[S1]。町割りは、" in answer, answer
 
 
@@ -1842,13 +1835,10 @@ async def test_a_checked_sentence_moved_before_one_not_checked_is_read_as_the_le
     page = ("ポルトガル人が大航海時代の15世紀に到来したとき、海岸地域はコンゴ王国の統治下にあった。コンゴ王国はポルトガルと"
             "盛んに交易を行ったものの、奴隷貿易などで徐々に衰退していった。1550年にコンゴ王国の北部がとして独立し、1882年まで"
             "続いた。")
-    ledger = [dict(LEDGER[0], label="S1", language="ja", suspicious=False, markdown=page, title="コンゴ共和国")]
     draft = ("## 結論\nコンゴ王国に15世紀に到来したのは1550年に、ポルトガル人が大航海時代の15世紀に到達したとき、海岸地域は"
              "コンゴ王国の統治下にあった[S1]。コンゴ王国はポルトガルと盛んに交易を行ったものの、奴隷貿易などで徐々に衰退して"
              "いった[S1]。\n")
-    state = dict(_state(draft, language="ja"), documents=ledger, question="コンゴ王国に１５世紀に到来したのは何人ですか？",
-                 plan=[])
-    answer = (await _verify(state, _deps(FakeModel(), loops=0)[0]))["verification"]["annotated_draft"]
+    answer = await _answer_from_one_page(draft, "コンゴ王国に１５世紀に到来したのは何人ですか？", page, "コンゴ共和国")
     summary = answer.split("## 結論\n")[1].strip()
     assert summary.startswith("下書きの確認できた文は質問に答えていません。質問について、出典にはこうあります: "
                               "«ポルトガル人が大航海時代の15世紀に到来したとき、海岸地域はコンゴ王国の統治下にあった。»[S1]"), summary
