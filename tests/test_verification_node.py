@@ -1844,6 +1844,29 @@ async def test_a_checked_sentence_moved_before_one_not_checked_is_read_as_the_le
                               "«ポルトガル人が大航海時代の15世紀に到来したとき、海岸地域はコンゴ王国の統治下にあった。»[S1]"), summary
 
 
+async def test_a_checked_lead_that_names_little_of_the_name_asked_comes_after_the_sentence_that_names_it():
+    # JSQuAD v1.3 valid (`research bench jsquad --sample 5 --seed 119`), the real 1.5B model: to 「ラオスにあるビール等の
+    # 飲料を生産する国営のメーカーの名前は？」 its Summary led with the Laos page's supported «ラオスでは、毎年約220万 - 250万
+    # トンのコメが生産されている», then its garbled sentence on ビア・ラオ, not checked. The page's sentence naming the
+    # maker now comes first. The pages' sentences, quoted.
+    rice = "ラオスでは、毎年約220万 - 250万トンのコメが生産されている。雨季は稲作、乾季は野菜等の栽培を行っている農家が多い。"
+    maker = "かつて近代的な設備を備えた大きな工場は、ビールや清涼飲料水などを生産する国営のメーカー「ビア・ラオ」が目立つ程度であった。"
+    ledger = [dict(LEDGER[0], label="S1", language="ja", suspicious=False, markdown=maker, title="ラオス"),
+              dict(LEDGER[0], label="S12", language="ja", suspicious=False, markdown=rice, title="ラオス")]
+    draft = ("## 結論\n\nラオスでは、毎年約220万 - 250万トンのコメが生産されている[S12]。これは、ラオスの酒や清涼飲料水を生産する"
+             "国営のメーカー「ビア・ラオ」が目立つ程度である[S1]。\n")
+    state = dict(_state(draft, language="ja"), documents=ledger, plan=[],
+                 question="ラオスにあるビール等の飲料を生産する国営のメーカーの名前は？")
+    answer = (await _verify(state, _deps(FakeModel(), loops=0)[0]))["verification"]["annotated_draft"]
+    summary = answer.split("## 結論\n")[1].strip()
+    assert summary.startswith("下書きの確認できた文は質問に答えていません。質問について、出典にはこうあります: «" + maker
+                              + "»[S1]ラオスでは、"), summary
+    # A lead that names what was asked stays first.
+    state["draft"] = "## 結論\n\n" + maker.replace("。", "[S1]。") + "\n"
+    answer = (await _verify(state, _deps(FakeModel(), loops=0)[0]))["verification"]["annotated_draft"]
+    assert answer.split("## 結論\n")[1].strip().startswith("かつて近代的な設備を備えた大きな工場は"), answer
+
+
 async def test_a_sentence_that_points_back_past_a_connective_goes_when_the_one_before_it_went():
     # JSQuAD v1.3 valid (`research bench jsquad --seed 85`), the real 1.5B model on 「初めての日本共産党系の国会議員は
     # 誰か」: its two Summary sentences before 「また同年、山本宣治は右翼団体構成員に刺殺された。」 were taken out, and

@@ -929,6 +929,20 @@ def assemble_answer(
         lead = t("answer.sources_say_of_it_beside", language, evidence=_short_quote(quoted.text), label=quoted.label) \
             if quoted is not None else t("answer.beside_the_question", language)
         beside_lead = (first, lead + joiner)
+    elif kept_summary and edits.status.get(kept_summary[0]) == "supported" and on_the_question is not None \
+            and (asks_for_a_name_or_value(question, language) or _asks_what_the_noun_is(question)) \
+            and not yes_no \
+            and _names_little_of(question, lead_said := _first_sentence(plain_text(edits.replacement[kept_summary[0]]))) \
+            and (quoted := on_the_question()) is not None \
+            and _named_of(question, quoted.text) >= _named_of(question, lead_said) + 2 \
+            and _norm(strip_citations(lead_said)).rstrip("。.") not in _norm(quoted.text):
+        # The question asks for a name, the checked sentence leading the Summary names little of it, and a sentence
+        # of the sources names far more: 「ヨーロッパの交通の要衝にあたっており、…近代化されている」 (the Netherlands
+        # page's, naming no country) led the real 1.5B model's answer to 「風車で有名なヨーロッパの国は。」 (JSQuAD v1.3
+        # valid, `research bench jsquad --sample 5 --seed 125`). The sources' sentence comes first, the lead after it.
+        joiner = " " if language == "en" else ""
+        beside_lead = (kept_summary[0], t("answer.sources_say_of_it_beside", language, evidence=_short_quote(quoted.text),
+                                          label=quoted.label) + joiner)
 
     _drop_connectives_left_opening(edits)
     if beside_lead is not None:
@@ -1320,6 +1334,24 @@ def _named_of(question: str, sentence: str) -> int:
 
 
 _LEADING_QUOTE = re.compile(r"^\s*«[^»]*»(?:\s*\[[^\]]*\])*")
+
+
+# 「風車で有名なヨーロッパの国は。」, 「富士山の標高は？」: a noun and は ends the question, which asks what fills it; not a
+# reason, a way or a make-up (「富士山が静かな理由は？」, 「日本の再生可能エネルギーの内訳は？」), which takes an explanation.
+_NOUN_AND_WA_ENDS_JA = re.compile(r"(?P<noun>[\u4e00-\u9fff\u30a1-\u30fa\u30fc]+)は[？?。]?\s*$")
+_EXPLAINED_NOUNS_JA = ("理由", "原因", "目的", "方法", "意味", "特徴", "違い", "影響", "仕組み", "背景", "効果", "役割", "歴史",
+                       "内訳", "関係", "課題", "特色")
+
+
+def _asks_what_the_noun_is(question: str) -> bool:
+    found = _NOUN_AND_WA_ENDS_JA.search(question.strip())
+    return found is not None and not found["noun"].endswith(_EXPLAINED_NOUNS_JA)
+
+
+def _names_little_of(question: str, sentence: str) -> bool:
+    """Whether ``sentence`` names fewer than half the terms of a question that names three or more."""
+    asked = _asked_terms(question)
+    return len(asked) >= 3 and 2 * _named_of(question, sentence) < len(asked)
 
 
 def _first_sentence(text: str) -> str:
