@@ -168,6 +168,10 @@ def test_the_sentence_of_the_sources_that_names_most_of_what_the_question_names(
     ("The remaining 13 performed normally on the test battery apart from decreased verbal fluency.", True),
     ("The other two patients had an aphasic syndrome.", True),
     ("On the other hand, the standard build keeps the GIL.", False),
+    # JSQuAD (`research bench jsquad --sample 5 --seed 125`): the group and the law the sentences before named.
+    ("同グループは、職業における自己訓練建築家の以前の地位を回復するための法律改正のロビー活動もしている。", True),
+    ("同法は、アイルランド共和国で「建築家」という用語の使用を統制することを初めて求めている。", True),
+    ("同一の法律が二つの国で施行された。", False),
     ("The other day the council met.", False),
 ])
 def test_a_sentence_that_reads_right_only_after_the_one_before_it(sentence, points_back):

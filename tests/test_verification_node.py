@@ -1867,6 +1867,28 @@ async def test_a_checked_lead_that_names_little_of_the_name_asked_comes_after_th
     assert answer.split("## 結論\n")[1].strip().startswith("かつて近代的な設備を備えた大きな工場は"), answer
 
 
+async def test_a_sentence_pointing_back_after_one_taken_out_gets_what_it_points_at_even_two_sentences_up():
+    # JSQuAD v1.3 valid (`research bench jsquad --sample 5 --seed 125`), the real 1.5B model's answer to 「アイルランドで…
+    # ロビー活動をしているのはどこか」: its Summary (…のは建築家協会である) went as "hedge dropped" (the page's 「…ロビー活動も
+    # している」 read as 「もし」, "if"), and 「同グループは、…ロビー活動もしている」 was the whole answer, naming no group. The
+    # page's paragraph, quoted.
+    from research.modules.text.passages import sentence_before_on_its_page
+
+    page = ("アイルランドの建築家協会は、2007年建築管理法第3部に対応して設立された老舗の自主建築家のグループである。同法は、"
+            "アイルランド共和国で「建築家」という用語の使用を統制することを初めて求めている。同グループは、職業における"
+            "自己訓練建築家の以前の地位を回復するための法律改正のロビー活動もしている。")
+    lobbying = "同グループは、職業における自己訓練建築家の以前の地位を回復するための法律改正のロビー活動もしている。"
+    document = {"label": "S1", "markdown": page}
+    assert sentence_before_on_its_page(lobbying, document).startswith("同法は、")
+    # The sentence before it points back too (同法): quoted alone, neither names the group.
+    assert sentence_before_on_its_page(lobbying, document, what_it_points_at=True).startswith("アイルランドの建築家協会は、")
+    draft = "## 結論\nアイルランドで職業における自己訓練建築家の以前の地位を回復するための法律改正のロビー活動をしているのは建築家協会である[S1]。\n"
+    question = "アイルランドで職業における自己訓練建築家の以前の地位を回復するための法律改正のロビー活動をしているのはどこか"
+    answer = await _answer_from_one_page(draft, question, page, "建築家")
+    assert answer.split("## 結論\n")[1].strip().startswith("アイルランドで職業における自己訓練建築家の以前の地位を回復するための"
+                                                           "法律改正のロビー活動をしているのは建築家協会である[S1]。"), answer
+
+
 async def test_a_sentence_that_points_back_past_a_connective_goes_when_the_one_before_it_went():
     # JSQuAD v1.3 valid (`research bench jsquad --seed 85`), the real 1.5B model on 「初めての日本共産党系の国会議員は
     # 誰か」: its two Summary sentences before 「また同年、山本宣治は右翼団体構成員に刺殺された。」 were taken out, and

@@ -238,8 +238,8 @@ async def verify_claims(state: AgentState, deps: WorkflowDependencies) -> Comman
         wrong_language=frozenset(t.strip() for t in language_check.not_rewritten),
         on_the_question=lambda: sentence_on_the_question(question, ledger_mappings(d for d in documents
                                                                                   if d.status == "ok")),
-        page_sentence_before=lambda label, sentence: next(
-            (sentence_before_on_its_page(sentence, page)
+        page_sentence_before=lambda label, sentence, alone: next(
+            (sentence_before_on_its_page(sentence, page, what_it_points_at=alone)
              for page in ledger_mappings(d for d in documents if d.status == "ok" and d.label == label)), None),
     )
     # The sources' words the answer quotes for lack of a checked sentence, also in its language.

@@ -832,7 +832,7 @@ def assemble_answer(
     question: str = "",
     wrong_language: frozenset[str] = frozenset(),
     on_the_question: Callable[[], SourceSentence | None] | None = None,
-    page_sentence_before: Callable[[str, str], str | None] | None = None,
+    page_sentence_before: Callable[[str, str, bool], str | None] | None = None,
 ) -> Assembly:
     """The answer a person reads: ``draft`` with only what the verdicts let stand (see the
     module docstring). Sets ``removed``/``removed_reason`` on the verdicts it takes out.
@@ -971,7 +971,7 @@ def assemble_answer(
 
 def _keep_what_the_verdicts_let_stand(edits: _Edits, *, valid: set[str], language: Language, titles: list[str], question: str,
                                       program: ProgramText, topic: Topic | None, wrong_language: frozenset[str],
-                                      page_sentence_before: Callable[[str, str], str | None] | None = None) -> None:
+                                      page_sentence_before: Callable[[str, str, bool], str | None] | None = None) -> None:
     """Each sentence of the body kept (with its citations and marks) or dropped with its reason."""
     draft, summary_section = edits.draft, edits.summary_section
     seen: set[str] = set()
@@ -1069,7 +1069,12 @@ def _keep_what_the_verdicts_let_stand(edits: _Edits, *, valid: set[str], languag
                 # 発表された（未確認）。その発言の翌日に、常任幹部会は…」, where the page's «…ソ連共産党の解散には、…という宮本
                 # 顕治の発言が発表された» is what その発言 is (JSQuAD, `research bench jsquad --sample 5 --seed 118`). And
                 # これ as its object: 「日本はこれに批准している。」 after 「日本は国際労働条約181号で、…求めている。」 went (`--seed 119`).
-                before = page_sentence_before(verdict.evidence_label, _sentence_said(verdict.evidence, plain))
+                # With nothing kept before it in its paragraph, it gets what it points at even two sentences up
+                # («アイルランドの建築家協会は…。同法は…。» before 「同グループは…」, JSQuAD `--seed 125`); after a kept
+                # sentence, the page's one sentence before it.
+                alone = not any(edits.replacement.get(s) for s, _, section in edits.sentences
+                                if s < start and section == _section and "\n\n" not in draft[s:start])
+                before = page_sentence_before(verdict.evidence_label, _sentence_said(verdict.evidence, plain), alone)
                 if before:
                     if unchecked_before is not None:
                         edits.drop(unchecked_before, REMOVED_UNCHECKED, edits.by_start[unchecked_before][1])

@@ -340,14 +340,25 @@ def leaves_its_subject_ja(sentence: str) -> bool:
 _TOPIC_OR_SUBJECT_JA = re.compile(r"^[^、。「」]{1,30}?(?<![でにと])[はが](?!ず)")
 
 
-def sentence_before_on_its_page(sentence: str, document: dict[str, Any]) -> str | None:
+def sentence_before_on_its_page(sentence: str, document: dict[str, Any], *, what_it_points_at: bool = False) -> str | None:
     """The sentence right before ``sentence`` in its paragraph of ``document``, or None (first of its paragraph, or
-    not on the page)."""
+    not on the page). ``what_it_points_at``: where that one opens pointing back too, the one before it with it:
+    «アイルランドの建築家協会は、…グループである。同法は、…求めている。» before 「同グループは、…ロビー活動もしている。」
+    (the real 1.5B model's whole answer, JSQuAD, `research bench jsquad --sample 5 --seed 125`: «同法は…» alone named
+    no group)."""
     sentence = " ".join(sentence.split())
     for passage in source_passages(document):
         spans = [" ".join(passage[start:end].split()) for start, end in sentence_spans(passage)]
-        for before, this in zip(spans, spans[1:]):
+        for at, (before, this) in enumerate(zip(spans, spans[1:])):
             if this == sentence and not before.startswith("#"):
+                if what_it_points_at and at > 0 and opens_pointing_back(before):
+                    earlier = spans[at - 1]
+                    if earlier.startswith("#"):  # the paragraph's heading runs into its first sentence here
+                        heading = " ".join(passage.lstrip().split("\n", 1)[0].split())
+                        earlier = earlier[len(heading):].strip() if earlier.startswith(heading) else ""
+                    if earlier:
+                        joiner = "" if re.search(r"[。．]$", earlier) else " "
+                        return f"{earlier}{joiner}{before}"
                 return before
     return None
 
