@@ -904,6 +904,25 @@ def test_a_sentence_that_names_nothing_asked_stands_on_a_page_that_is_about_the_
     assert not topic.is_on_topic(other) and topic.is_on_topic(own)
 
 
+def test_a_sentence_with_the_questions_topic_as_its_topic_is_on_topic():
+    # JSQuAD v1.3 valid (`research bench jsquad --sample 5 --seed 124`), the real 1.5B model on 「ルガンスク人民共和国はどこの国で
+    # テロ組織指定されているか？」: the Luhansk page's 「ルガンスク人民共和国は、…独立を宣言した地域。」 went as off topic (another
+    # page held テロ and 指定 of the question, so the Luhansk page did not tell itself apart), and the Summary kept only the
+    # subjectless sentence after it. The pages' sentences, quoted (shortened).
+    from research.workflow.answer import Topic
+
+    pages = [_page("S4", "ルガンスク人民共和国", (
+                 "ルガンスク人民共和国は、ウクライナの東部のルハーンシク州でロシア連邦への編入を求める分離・独立派が独立を宣言した"
+                 "地域。2014年以降、ウクライナ政府の管轄が及んでいない地域である。")),
+             _page("S9", "テロリズム", "各国政府はテロ組織を指定している。国連もテロ組織の指定を行っている。国ごとに基準は異なる。"),
+             _page("S11", "ドミニカ国", "ドミニカ国は旧イギリス植民地である。")]
+    topic = Topic.of(["ルガンスク人民共和国はどこの国でテロ組織指定されているか？"], pages)
+    (luhansk,) = split_claims("ルガンスク人民共和国は、ウクライナの東部のルハーンシク州でロシア連邦への編入を求める分離・独立派が"
+                              "独立を宣言した地域[S4]。")
+    (other,) = split_claims("ドミニカ国は旧イギリス植民地である[S11]。")
+    assert topic.is_on_topic(luhansk) and not topic.is_on_topic(other)
+
+
 def test_a_plain_word_of_the_question_is_no_name_because_a_query_wrote_it_inside_japanese():
     # The real 1.5B model (`research bench pubmedqa --sample 4 --seed 69`, PubMedQA 15703931) planned
     # 「糖尿病 mellitusと cervical癌のFDG-PET診断の効果について調べる」 among its queries; "cervical" and

@@ -227,6 +227,9 @@ class Topic:
     most_held: int = 0
     # The terms of what a Japanese question asks an attribute of: リボ核酸 of 「リボ核酸の略称は何か」.
     whose: frozenset[str] = frozenset()
+    # A Japanese question's topic, what stands before its first は: ルガンスク人民共和国 of 「ルガンスク人民共和国はどこの国で
+    # テロ組織指定されているか？」. A sentence with that topic speaks of what was asked about.
+    question_topic: str = ""
     # A text's content terms and names, read once: a source's text is asked about by every
     # claim that cites it, and MeCab on 20,000 characters is not free.
     _read: dict[str, tuple[frozenset[str], frozenset[str]]] = field(default_factory=dict, repr=False)
@@ -263,9 +266,10 @@ class Topic:
         question_terms = frozenset(_asked_terms(texts[0]) - _GENERIC_TERMS) if texts else frozenset()
         possessive = _ATTRIBUTE_ASKED_OF_JA.match(texts[0].strip()) if texts else None
         whose = frozenset(_asked_terms(possessive["whose"]) - _GENERIC_TERMS) if possessive else frozenset()
+        asked_of = _TOPIC_OF_JA.match(texts[0].strip()) if texts else None
         topic = cls(frozenset(wanted - _GENERIC_TERMS), frozenset(names - _GENERIC_TERMS), read, subject=subject,
                     asks_what_it_is=any(_asks_what(text, subject) for text in texts), question_terms=question_terms,
-                    whose=whose)
+                    whose=whose, question_topic=asked_of["topic"] if asked_of else "")
         if len(read) >= 2:
             pages = [topic._words(text)[0] for text in read.values()]
             held = {term: sum(1 for words in pages if term in words) for term in question_terms - subject}
@@ -322,6 +326,12 @@ class Topic:
 
     def is_on_topic(self, claim: Claim, attributed: list[str] | None = None) -> bool:
         """``attributed``: the source the checks found for an uncited claim, read as its citation."""
+        said_of = _TOPIC_OF_JA.match(claim.plain.strip())
+        if self.question_topic and said_of and said_of["topic"] == self.question_topic:
+            # Of what the question asks about, said with it as its topic: 「ルガンスク人民共和国は、ウクライナの東部の…独立を
+            # 宣言した地域」 went as off topic, another page holding テロ and 指定 of the question (JSQuAD, `research bench
+            # jsquad --sample 5 --seed 124`), and the Summary kept only its subjectless next sentence.
+            return True
         labels = claim.citations or claim.paragraph_citations or attributed or []
         cited = [self.source_texts[label] for label in labels if label in self.source_texts]
         if self.names:
@@ -400,6 +410,8 @@ class Topic:
 
 
 _SOURCE_CHARS = 20000  # of a source's text, for what it is about
+# A Japanese sentence's topic: a noun phrase of three or more characters (no particle but の in it) and は.
+_TOPIC_OF_JA = re.compile(r"^(?P<topic>[^はがをにでと、。？?「」\s]{3,30}?)は")
 # Latin letters inside a katakana word (エンucleーション), or katakana inside a Latin one; or the lower-case
 # rest of an English word glued to kanji or katakana: the real 1.5B model's query 「牙科医が manipulatedのデジタル
 # 放射ographsを認識できるか？」 (PubMedQA 9446993, `research bench pubmedqa --sample 4 --seed 113`) made "ograph" a name,
