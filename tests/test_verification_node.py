@@ -855,12 +855,18 @@ def _page(label: str, title: str, markdown: str) -> SimpleNamespace:
     return SimpleNamespace(label=label, title=title, status="ok", markdown=markdown)
 
 
+def _read_on_topic(question: str, pages: list[SimpleNamespace], *sentences: str) -> list[bool]:
+    """Whether each of ``sentences`` (one claim each) is on topic for ``question`` with ``pages`` read."""
+    from research.workflow.answer import Topic
+
+    topic = Topic.of([question], pages)
+    return [topic.is_on_topic(split_claims(sentence)[0]) for sentence in sentences]
+
+
 def test_of_such_a_question_the_cited_page_must_hold_half_its_terms_too():
     # PubMedQA 23348330 with the real 1.5B model at 2fa120f: "Nasal fractures: is closed reduction
     # satisfying?" kept another study's finding that shares "fracture" and "reduction" with it. The
     # pages are the bench's (their first sentences, quoted from ../shared/bench/pubmedqa/dev.json).
-    from research.workflow.answer import Topic
-
     pages = [_page("S1", "PubMed 23348330", (
                  "This study aims to evaluate the efficacy of closed reduction and the effects of timing and fracture "
                  "types on patient satisfaction. Only patients with isolated nasal fractures were included in the study.")),
@@ -868,13 +874,11 @@ def test_of_such_a_question_the_cited_page_must_hold_half_its_terms_too():
                  "To assess if the Hawkins sign can predict whether or not astragalus fractures of the neck will develop "
                  "avascular necrosis. It is also assessed whether the occurrence of this complication is related to the "
                  "displacement of the fracture, soft tissue injury, or delay in the reduction or surgery."))]
-    topic = Topic.of(["Nasal fractures:  is closed reduction satisfying?"], pages)
-    (other,) = split_claims("The study by [S5] found that the Hawkins sign can predict whether or not astragalus "
-                            "fractures of the neck will develop avascular necrosis, and that it is not related to the "
-                            "displacement of the fracture or delay in the reduction.")
-    (own,) = split_claims("The study by [S1] found that 65% of patients were satisfied with the result, while 35% "
-                          "were not.")
-    assert not topic.is_on_topic(other) and topic.is_on_topic(own)
+    other = ("The study by [S5] found that the Hawkins sign can predict whether or not astragalus fractures of the neck "
+             "will develop avascular necrosis, and that it is not related to the displacement of the fracture or delay "
+             "in the reduction.")
+    own = "The study by [S1] found that 65% of patients were satisfied with the result, while 35% were not."
+    assert _read_on_topic("Nasal fractures:  is closed reduction satisfying?", pages, other, own) == [False, True]
 
 
 def test_a_sentence_that_names_nothing_asked_stands_on_a_page_that_is_about_the_question():
@@ -883,8 +887,6 @@ def test_a_sentence_that_names_nothing_asked_stands_on_a_page_that_is_about_the_
     # …», on topic because that page holds half the question's words (dementia, motor neuron, disease). A page that
     # holds half of them must also hold what tells the question's page from the others, as for a sentence that names
     # enough. The two pages' sentences, quoted (shortened).
-    from research.workflow.answer import Topic
-
     pages = [_page("S1", "PubMed 9854965", (
                  "To determine the prevalence and nature of global cognitive dysfunction and language deficits in an "
                  "unselected population based cohort of patients with motor neuron disease (MND). Three patients were "
@@ -896,12 +898,9 @@ def test_a_sentence_that_names_nothing_asked_stands_on_a_page_that_is_about_the_
                  "All type 2 subjects were diagnosed with semantic dementia. Subjects with a pathologic diagnosis of FTLD "
                  "with motor neuron degeneration had a similar pattern of atrophy, regardless of whether they were type 1 "
                  "or type 3. The disease was confirmed pathologically."))]
-    topic = Topic.of([_DEMENTIA], pages)
-    (other,) = split_claims("In each case we applied published criteria for subclassification of FTLD-TDP into FTLD-TDP "
-                            "types 1-3 [S3].")
-    (own,) = split_claims("The remaining 13 performed normally on the test battery apart from decreased verbal fluency "
-                          "[S1].")
-    assert not topic.is_on_topic(other) and topic.is_on_topic(own)
+    other = "In each case we applied published criteria for subclassification of FTLD-TDP into FTLD-TDP types 1-3 [S3]."
+    own = "The remaining 13 performed normally on the test battery apart from decreased verbal fluency [S1]."
+    assert _read_on_topic(_DEMENTIA, pages, other, own) == [False, True]
 
 
 def test_a_sentence_with_the_questions_topic_as_its_topic_is_on_topic():
@@ -909,18 +908,14 @@ def test_a_sentence_with_the_questions_topic_as_its_topic_is_on_topic():
     # テロ組織指定されているか？」: the Luhansk page's 「ルガンスク人民共和国は、…独立を宣言した地域。」 went as off topic (another
     # page held テロ and 指定 of the question, so the Luhansk page did not tell itself apart), and the Summary kept only the
     # subjectless sentence after it. The pages' sentences, quoted (shortened).
-    from research.workflow.answer import Topic
-
     pages = [_page("S4", "ルガンスク人民共和国", (
                  "ルガンスク人民共和国は、ウクライナの東部のルハーンシク州でロシア連邦への編入を求める分離・独立派が独立を宣言した"
                  "地域。2014年以降、ウクライナ政府の管轄が及んでいない地域である。")),
              _page("S9", "テロリズム", "各国政府はテロ組織を指定している。国連もテロ組織の指定を行っている。国ごとに基準は異なる。"),
              _page("S11", "ドミニカ国", "ドミニカ国は旧イギリス植民地である。")]
-    topic = Topic.of(["ルガンスク人民共和国はどこの国でテロ組織指定されているか？"], pages)
-    (luhansk,) = split_claims("ルガンスク人民共和国は、ウクライナの東部のルハーンシク州でロシア連邦への編入を求める分離・独立派が"
-                              "独立を宣言した地域[S4]。")
-    (other,) = split_claims("ドミニカ国は旧イギリス植民地である[S11]。")
-    assert topic.is_on_topic(luhansk) and not topic.is_on_topic(other)
+    luhansk = "ルガンスク人民共和国は、ウクライナの東部のルハーンシク州でロシア連邦への編入を求める分離・独立派が独立を宣言した地域[S4]。"
+    other = "ドミニカ国は旧イギリス植民地である[S11]。"
+    assert _read_on_topic("ルガンスク人民共和国はどこの国でテロ組織指定されているか？", pages, luhansk, other) == [True, False]
 
 
 def test_a_plain_word_of_the_question_is_no_name_because_a_query_wrote_it_inside_japanese():
