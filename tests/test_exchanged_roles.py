@@ -283,6 +283,26 @@ def test_the_most_of_one_scope_is_not_the_most_of_another(claim, supported):
         assert found.reason == "contrast" and "火力が最も多く" in found.evidence
 
 
+@pytest.mark.parametrize(("claim", "decided_against"), [
+    # The real 1.5B model's Summary (`bench_answers.py --ollama`, 2026-12-01, 「日本の再生可能エネルギーの内訳は？」),
+    # kept "not checked": 火力 is on the page only as the most of Japan's whole generation, not in the
+    # renewables' breakdown, whose own sentence lists 太陽光発電 and 水力発電.
+    ("日本の再生可能エネルギーの内訳は太陽光発電が最も多く、水力発電が次いで火力発電が続いている[S1]。", True),
+    ("再生可能エネルギーの内訳では太陽光発電が最も多く、次いで火力が続いている[S1]。", True),
+    ("太陽光発電は日本の再生可能エネルギーの内訳で最も多く、水力発電は次いで火力発電が続いている[S1]。", True),
+    # What the breakdown's sentence says, and a term the page says as a topic of its own (風力発電は…).
+    ("日本の再生可能エネルギーの内訳は太陽光発電が最も多く、水力発電が続いた[S1]。", False),
+    ("再生可能エネルギーの内訳では太陽光発電が最も多く、風力発電は近年増えている[S1]。", False),
+    # Said of the scope it is said of on the page.
+    ("日本の発電では火力が最も多く、次いで水力発電が続いている[S1]。", False),
+])
+def test_an_item_of_one_scope_is_not_listed_in_another(claim, decided_against):
+    found = assess(claim, ENERGY_JA + "風力発電の割合は0.9%にとどまった。", "ja")
+    assert (found.outcome == "unsupported") is decided_against, (found.outcome, found.reason)
+    if decided_against:
+        assert found.reason == "said_of_another" and "日本の発電では火力が最も多く" in found.evidence
+
+
 # The real 1.5B model's answer to 「富士山の最後の噴火はいつ？」 (bench_answers.py --ollama, 2026-11-30) put the
 # page's 宝永噴火 where its sentences say 富士山: every word is on the page, in other sentences, and four
 # false sentences were supported. The page is the local web's Fuji pages, cut and joined (the hazard

@@ -1881,6 +1881,27 @@ async def test_a_checked_lead_that_names_little_of_the_name_asked_comes_after_th
     assert answer.split("## 結論\n")[1].strip().startswith("かつて近代的な設備を備えた大きな工場は"), answer
 
 
+async def test_a_checked_lead_naming_nothing_of_the_make_up_asked_comes_after_the_sentence_that_gives_it():
+    # The real 1.5B model's answer to 「日本の再生可能エネルギーの内訳は？」 (`bench_answers.py --ollama`, 2026-12-01): once
+    # its merged sentence (火力 listed among the renewables) was decided against, the Summary was «風力発電は近年増えている»
+    # alone, supported and naming nothing the question names. The page's breakdown now comes first (the local
+    # web's energy page, tests/fixtures/web_fixture.py).
+    page = ("2022年度の日本の発電電力量に占める再生可能エネルギーの割合は21.7%だった。\n\n"
+            "再生可能エネルギーの内訳では太陽光発電が9.2%で最も多く、水力発電が7.6%で続いた。\n\n"
+            "日本の発電では火力が最も多く、次いで水力発電が続いている。風力発電は近年増えている。")
+    draft = ("## 結論\n\n日本の再生可能エネルギーの内訳は太陽光発電が最も多く、水力発電が次いで火力発電が続いている[S1]。"
+             "風力発電は近年増えている[S1]。\n")
+    answer = await _answer_from_one_page(draft, "日本の再生可能エネルギーの内訳は？", page, "日本の電源構成（2022年度）")
+    summary = answer.split("## 結論\n")[1].strip()
+    assert summary.startswith("下書きの確認できた文は質問に答えていません。質問について、出典にはこうあります: "
+                              "«再生可能エネルギーの内訳では太陽光発電が9.2%で最も多く、水力発電が7.6%で続いた。»[S1]"), summary
+    assert "火力発電が続いている" not in summary, summary
+    # A lead that names what was asked stays first.
+    answer = await _answer_from_one_page("## 結論\n\n再生可能エネルギーの内訳では太陽光発電が最も多い[S1]。\n",
+                                         "日本の再生可能エネルギーの内訳は？", page, "日本の電源構成（2022年度）")
+    assert answer.split("## 結論\n")[1].strip().startswith("再生可能エネルギーの内訳では太陽光発電が最も多い"), answer
+
+
 async def test_a_sentence_pointing_back_after_one_taken_out_gets_what_it_points_at_even_two_sentences_up():
     # JSQuAD v1.3 valid (`research bench jsquad --sample 5 --seed 125`), the real 1.5B model's answer to 「アイルランドで…
     # ロビー活動をしているのはどこか」: its Summary (…のは建築家協会である) went as "hedge dropped" (the page's 「…ロビー活動も

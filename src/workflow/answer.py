@@ -942,7 +942,8 @@ def assemble_answer(
             if quoted is not None else t("answer.beside_the_question", language)
         beside_lead = (first, lead + joiner)
     elif kept_summary and edits.status.get(kept_summary[0]) == "supported" and on_the_question is not None \
-            and (asks_for_a_name_or_value(question, language) or _asks_what_the_noun_is(question)) \
+            and (asks_for_a_name_or_value(question, language) or _asks_what_the_noun_is(question)
+                 or _named_of(question, _first_sentence(plain_text(edits.replacement[kept_summary[0]]))) == 0) \
             and not yes_no \
             and _names_little_of(question, lead_said := _first_sentence(plain_text(edits.replacement[kept_summary[0]]))) \
             and (quoted := on_the_question()) is not None \

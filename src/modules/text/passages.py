@@ -230,9 +230,11 @@ def _a_kind_named(term: str, said: frozenset[str]) -> bool:
 def _a_list_of_terms(sentence: str) -> bool:
     """A page's keywords run together ("Aged; Aged, 80 and over; Ankle; Arm; Blood Pressure; …",
     PubMedQA's MeSH terms, which the real 1.5B model's answer to 12855939 quoted as what its sources
-    say of the question): four or more items between semicolons, none longer than a name."""
+    say of the question): four or more items between semicolons, none longer than a long name ("United
+    States Department of Veterans Affairs", PubMedQA 18534072's), three words or fewer on average."""
     items = [item for item in re.split(r"\s*[;；]\s*", sentence.strip().rstrip(".。")) if item]
-    return len(items) >= 4 and all(len(item.split()) <= 5 for item in items)
+    lengths = [len(item.split()) for item in items]
+    return len(items) >= 4 and max(lengths) <= 8 and sum(lengths) <= 3 * len(items)
 
 
 # A study's section on what it did, not what it found: "Methods", "Materials and Methods", "Patients and
@@ -303,7 +305,8 @@ def sentence_on_the_question(question: str, sources: list[dict[str, Any]]) -> So
     if widened:
         asked = asked | {term.text.lower() for term in terms(question)}
     figures = {term for term in asked if term[:1].isdigit()}
-    best: tuple[int, SourceSentence] | None = None
+    head = _asked_noun_ja(question)
+    best: tuple[tuple[int, bool], SourceSentence] | None = None
     for document in sources:
         methods = _sentences_under_methods(str(document.get("markdown") or ""))
         for passage in source_passages(document):
@@ -320,12 +323,26 @@ def sentence_on_the_question(question: str, sources: list[dict[str, Any]]) -> So
                 shared = (asked & said) | {term for term in asked if _a_kind_named(term, said)}
                 if len(shared) < 2 or 2 * len(shared) < len(asked) or not figures <= shared:
                     continue
-                if best is None or len(shared) > best[0]:
-                    best = (len(shared), SourceSentence(str(document["label"]), sentence))
+                # Of two that name as much, the one naming what a 「…のXは？」 question asks for: «再生可能エネルギーの内訳では
+                # 太陽光発電が9.2%で最も多く…», not «…発電電力量に占める再生可能エネルギーの割合は21.7%だった。», for
+                # 「日本の再生可能エネルギーの内訳は？」 (the local web's energy page).
+                score = (len(shared), head is not None and head in said)
+                if best is None or score > best[0]:
+                    best = (score, SourceSentence(str(document["label"]), sentence))
     if best is None:
         return None
     document = next(d for d in sources if str(d["label"]) == best[1].label)
     return SourceSentence(best[1].label, _with_its_subject(best[1].text, document))
+
+
+# 「日本の再生可能エネルギーの内訳は？」: the noun before the closing は, what the question asks for (内訳).
+_ASKED_NOUN_JA = re.compile(r"(?P<noun>[\u4e00-\u9fff\u30a1-\u30fa\u30fc]+)は[？?。]?\s*$")
+
+
+def _asked_noun_ja(question: str) -> str | None:
+    found = _ASKED_NOUN_JA.search(question.strip())
+    words = list(_terms_of(found["noun"])) if found else []
+    return words[0] if len(words) == 1 else None
 
 
 # A Japanese sentence that leaves its subject to the one before it: 「ニーダーザクセン州の州都である。」
