@@ -1902,6 +1902,23 @@ async def test_a_checked_lead_naming_nothing_of_the_make_up_asked_comes_after_th
     assert answer.split("## 結論\n")[1].strip().startswith("再生可能エネルギーの内訳では太陽光発電が最も多い"), answer
 
 
+async def test_a_lead_beside_the_figure_asked_is_not_quoted_over_where_the_next_checked_sentence_answers():
+    # JSQuAD v1.3 valid a111914p6q0 (`research bench jsquad --sample 5 --seed 126`), the real 1.5B model: its uncited
+    # answer went as the copy of a checked finding, the two findings led the Summary, and as the first gives no 2 (of
+    # 2局) the page's same two sentences were quoted again before them, after a line saying they do not answer. The
+    # second gives the programme and the figure. The page's sentences, quoted.
+    page = ("# RKBラジオ\n\n2016年3月28日 13:00に、FM補完中継局（ワイドFM）の本放送開始。このFM開局を記念し、KBCラジオと共同制作で"
+            "『熱ラジ!』が2局同時生放送された。")
+    draft = ("## 結論\nRKBラジオがFM開局を記念してKBCラジオと共同制作で2局同時生放送した番組名は「熱ラジ!」です。\n\n"
+             "## 詳細\n2016年3月28日、RKBラジオがFM補完中継局（ワイドFM）の本放送開始[S1]。このFM開局を記念し、KBCラジオと"
+             "共同制作で『熱ラジ!』が2局同時生放送された[S1]。\n")
+    question = "RKBラジオがFM開局を記念してKBCラジオと共同制作で2局同時生放送した番組名は何か"
+    answer = await _answer_from_one_page(draft, question, page, "RKBラジオ")
+    summary = answer.split("## 結論\n")[1].split("\n## ")[0].strip()
+    assert "質問に答えていません" not in summary and summary.count("熱ラジ") == 1, summary
+    assert "『熱ラジ!』が2局同時生放送された[S1]" in summary, summary
+
+
 async def test_a_sentence_pointing_back_after_one_taken_out_gets_what_it_points_at_even_two_sentences_up():
     # JSQuAD v1.3 valid (`research bench jsquad --sample 5 --seed 125`), the real 1.5B model's answer to 「アイルランドで…
     # ロビー活動をしているのはどこか」: its Summary (…のは建築家協会である) went as "hedge dropped" (the page's 「…ロビー活動も

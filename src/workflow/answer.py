@@ -930,11 +930,14 @@ def assemble_answer(
         undecided_lead = kept_summary[0]
     elif kept_summary and edits.status.get(kept_summary[0]) == "supported" \
             and asks_for_a_name_or_value(question, language) and not yes_no \
-            and _beside_the_figure_asked(question, _first_sentence(plain_text(edits.replacement[kept_summary[0]]))):
+            and _beside_the_figure_asked(question, _first_sentence(plain_text(edits.replacement[kept_summary[0]]))) \
+            and all(_beside_the_figure_asked(question, later) for later in _checked_sentences_after_the_lead(edits, kept_summary)):
         # The question asks of a figure (「2008年の経済成長は何%か」) and the checked sentence leading the
         # Summary neither gives it nor names what was asked: 「…経済危機を受けて、さらなる財政の緊縮が求められ
         # ている」 led the real 1.5B model's answer as if it answered (JSQuAD v1.3 valid a1468p31q4,
-        # `research bench jsquad --seed 87`). It stays, after a line that says the question is not answered.
+        # `research bench jsquad --seed 87`). It stays, after a line that says the question is not answered; not where a
+        # checked sentence after it gives the figure and names the rest (JSQuAD v1.3 valid a111914p6q0, `--seed 126`:
+        # «…『熱ラジ!』が2局同時生放送された» second, and quoted again before the lead).
         first = kept_summary[0]
         joiner = " " if language == "en" else ""
         quoted = on_the_question() if on_the_question is not None else None
@@ -948,7 +951,8 @@ def assemble_answer(
             and _names_little_of(question, lead_said := _first_sentence(plain_text(edits.replacement[kept_summary[0]]))) \
             and (quoted := on_the_question()) is not None \
             and _named_of(question, quoted.text) >= _named_of(question, lead_said) + 2 \
-            and _norm(strip_citations(lead_said)).rstrip("。.") not in _norm(quoted.text):
+            and _norm(strip_citations(lead_said)).rstrip("。.") not in _norm(quoted.text) \
+            and not _a_checked_sentence_after_names_as_much(edits, kept_summary, question, quoted.text):
         # The question asks for a name, the checked sentence leading the Summary names little of it, and a sentence
         # of the sources names far more: 「ヨーロッパの交通の要衝にあたっており、…近代化されている」 (the Netherlands
         # page's, naming no country) led the real 1.5B model's answer to 「風車で有名なヨーロッパの国は。」 (JSQuAD v1.3
@@ -1364,6 +1368,34 @@ _EXPLAINED_NOUNS_JA = ("理由", "原因", "目的", "方法", "意味", "特徴
 def _asks_what_the_noun_is(question: str) -> bool:
     found = _NOUN_AND_WA_ENDS_JA.search(question.strip())
     return found is not None and not found["noun"].endswith(_EXPLAINED_NOUNS_JA)
+
+
+def _a_checked_sentence_after_names_as_much(edits: _Edits, kept_summary: list[int], question: str, quoted: str) -> bool:
+    """Whether a supported sentence of the Summary after its lead names as much of ``question`` as the sources'
+    sentence ``quoted``: the answer is there already. 「2016年3月28日、RKBラジオがFM補完中継局（ワイドFM）の本放送開始。
+    このFM開局を記念し、…『熱ラジ!』が2局同時生放送された。」 got both sentences quoted again before it, after a line
+    saying it did not answer (JSQuAD v1.3 valid a111914p6q0, `research bench jsquad --sample 5 --seed 126`)."""
+    wanted = _named_of(question, quoted)
+    return any(_named_of(question, later) >= wanted for later in _checked_sentences_after_the_lead(edits, kept_summary))
+
+
+def _checked_sentences_after_the_lead(edits: _Edits, kept_summary: list[int]) -> list[str]:
+    """The supported sentences of the Summary after its first: the rest of the lead's text (a lead a finding was lifted
+    into holds several) and the first sentence of each supported sentence after it."""
+    out: list[str] = []
+    for at, s in enumerate(kept_summary):
+        if edits.status.get(s) != "supported":
+            continue
+        text = plain_text(edits.replacement.get(s, ""))
+        if at == 0:
+            lead = _first_sentence(text)
+            rest = text[text.find(lead) + len(lead):] if lead in text else ""
+            out.extend(rest[start:end] for start, end in sentence_spans(rest))
+        else:
+            out.append(_first_sentence(text))
+    # A lead a finding was lifted into holds the Summary's own sentence after it, marked where nothing decided it.
+    unchecked = tuple(t("verifier.flag_not_checked", language) for language in ("en", "ja"))
+    return [sentence for sentence in out if sentence.strip() and not any(mark in sentence for mark in unchecked)]
 
 
 def _names_little_of(question: str, sentence: str) -> bool:
