@@ -550,3 +550,38 @@ def test_a_term_in_brackets_that_another_sentence_says_it_of_is_not_decided_agai
     page = "# 作品\n\n1950年、この作品は「直木賞」の候補となった。\n\nこの作品は芥川賞の候補にもなった。"
     found = assess("この作品は1950年に「芥川賞」の候補となった[S1]。", page, "ja")
     assert found.reason != "contrast", found.evidence
+
+
+# A Japanese encyclopaedia gives a person's birth and death days in brackets after the name: «グスタフ・マーラー（Gustav
+# Mahler, 1860年7月7日 - 1911年5月18日）は、…» (the page JSQuAD v1.3 valid a10743p0q0 asks 「グスタフ・マーラーの誕生日は？」
+# of; the real 1.5B model's answer, `research bench jsquad --sample 5 --seed 127`). Its sentence, quoted.
+MAHLER_JA = "グスタフ・マーラー（Gustav Mahler, 1860年7月7日 - 1911年5月18日）は、主にオーストリアのウィーンで活躍した作曲家、指揮者。"
+
+
+@pytest.mark.parametrize(("claim", "outcome"), [
+    ("グスタフ・マーラーの誕生日は1860年7月7日です[S1]。", "supported"),
+    ("グスタフ・マーラーは1860年7月7日に生まれた[S1]。", "supported"),
+    ("グスタフ・マーラーは1860年に生まれました[S1]。", "supported"),
+    ("グスタフ・マーラーは1911年5月18日に亡くなった[S1]。", "supported"),
+    # The two days exchanged: decided against, the sentence shown.
+    ("グスタフ・マーラーの誕生日は1911年5月18日です[S1]。", "unsupported"),
+    ("グスタフ・マーラーは1860年7月7日に死去した[S1]。", "unsupported"),
+])
+def test_the_days_in_brackets_after_a_name_are_its_birth_and_death(claim, outcome):
+    found = assess(claim, MAHLER_JA, "ja")
+    assert found.outcome == outcome, (found.outcome, found.reason)
+    assert "1860年7月7日 - 1911年5月18日" in found.evidence
+
+
+@pytest.mark.parametrize("claim", [
+    # What the brackets do not say: where, or of whom else.
+    "グスタフ・マーラーは1860年7月7日にウィーンで生まれた[S1]。",
+    "アルマ・マーラーは1860年7月7日に生まれた[S1]。",
+])
+def test_the_brackets_say_nothing_more_than_the_two_days_of_that_name(claim):
+    assert assess(claim, MAHLER_JA, "ja").outcome != "supported"
+
+
+def test_a_reign_in_brackets_is_no_lifespan():
+    found = assess("エリザベス1世は1558年に生まれた[S1]。", "エリザベス1世（在位：1558年11月17日 - 1603年3月24日）はイングランドの女王。", "ja")
+    assert found.outcome != "supported", found.reason

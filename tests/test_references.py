@@ -111,6 +111,13 @@ def test_the_sentence_of_the_sources_that_names_most_of_what_the_question_names(
     assert found is not None and found.text.startswith("再生可能エネルギーの内訳では"), found
     found = sentence_on_the_question("日本の再生可能エネルギーの割合は？", energy)
     assert found is not None and found.text.startswith("2022年度"), found
+    # Nor a line holding nothing but the question's words: the name a page's part opens with (JSQuAD v1.3 valid
+    # a10743p0q0, the real 1.5B model's answer quoted «グスタフ・マーラー» and nothing else). The page's lines, quoted.
+    mahler = [{"label": "S1", "markdown": (
+        "グスタフ・マーラー\n\nグスタフ・マーラー（Gustav Mahler, 1860年7月7日 - 1911年5月18日）は、主にオーストリアの"
+        "ウィーンで活躍した作曲家、指揮者。")}]
+    found = sentence_on_the_question("グスタフ・マーラーの誕生日は？", mahler)
+    assert found is not None and "1860年7月7日" in found.text, found
     # Nor what a study did: PubMedQA 23453079 (`--seed 77`) quoted its Materials and Methods, «A
     # retrospective review of prospectively collected data was completed for all patients undergoing a
     # holmium laser enucleation of the prostate at our institution.», as what the sources say of

@@ -227,6 +227,10 @@ def _a_kind_named(term: str, said: frozenset[str]) -> bool:
     return _KANJI_NOUN.fullmatch(term) is not None and any(word != term and word.endswith(term) for word in said)
 
 
+# Kana, or a word in lower case: a sentence may say something here, not only name it.
+_A_PREDICATE_MAY_BE_HERE = re.compile(r"[\u3041-\u3096]|(?:^|\s)[a-z]+\b")
+
+
 def _a_list_of_terms(sentence: str) -> bool:
     """A page's keywords run together ("Aged; Aged, 80 and over; Ankle; Arm; Blood Pressure; …",
     PubMedQA's MeSH terms, which the real 1.5B model's answer to 12855939 quoted as what its sources
@@ -320,6 +324,11 @@ def sentence_on_the_question(question: str, sources: list[dict[str, Any]]) -> So
                     # answers nothing; so does a page's list of keywords.
                     continue
                 said = _terms_of(sentence) | ({term.text.lower() for term in terms(sentence)} if widened else set())
+                if said <= asked and not _A_PREDICATE_MAY_BE_HERE.search(sentence):
+                    # Nothing but the question's own words, and nothing said of them: a page's name on a line of its
+                    # own («グスタフ・マーラー», quoted for 「グスタフ・マーラーの誕生日は？」, JSQuAD, `research bench jsquad
+                    # --sample 5 --seed 127`). 「ニーダーザクセン州の州都である。」 says it of the sentence before it.
+                    continue
                 shared = (asked & said) | {term for term in asked if _a_kind_named(term, said)}
                 if len(shared) < 2 or 2 * len(shared) < len(asked) or not figures <= shared:
                     continue
