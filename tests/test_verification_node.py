@@ -2578,6 +2578,30 @@ async def test_an_undecided_yes_under_a_heading_that_asks_nothing_still_answers_
            "significant [S1] (not checked)" in answer, answer
 
 
+async def test_a_checked_yes_under_a_heading_that_asks_nothing_goes_where_its_words_answer_something_else():
+    # PubMedQA 11500608 (gold no), `research bench pubmedqa --sample 4 --seed 125`, the real 1.5B model: under "## Sub-
+    # Questions", "- Yes, the PubMed 11500608 study found that the mean symptom scores during the placebo period … (not
+    # significant)", supported for its words, kept its yes to "Does short-term treatment with proton pump inhibitors
+    # cause rebound aggravation of symptoms?", and stood as the Summary's sentence again. The page's sentence, quoted.
+    source = ("# PubMed 11500608\n\n## Background\n\nRebound acid hypersecretion might occur after treatment with proton "
+              "pump inhibitors. This study looks for a rebound aggravation of symptoms after short-term treatment with "
+              "lansoprazole.\n\n## Results\n\nThe mean symptom scores during the placebo period in the groups given "
+              "lansoprazole first and placebo first were as follows: reflux score, 21.5 and 17.6, respectively (not "
+              "significant); total score, 11.2 and 10.3, respectively (not significant).")
+    found = ("the study found that the mean symptom scores during the placebo period in the groups given lansoprazole "
+             "first and placebo first were as follows: reflux score, 21.5 and 17.6, respectively (not significant); "
+             "total score, 11.2 and 10.3, respectively (not significant)")
+    question = "Does short-term treatment with proton pump inhibitors cause rebound aggravation of symptoms?"
+    draft = f"## Summary\nThe {found[4:]} [S1].\n\n## Sub-Questions\n- Yes, {found} [S1].\n"
+    answer = (await _gil_answer(draft, question, "en", source))["annotated_draft"]
+    assert "Yes" not in answer and answer.count("mean symptom scores") == 1, answer
+    # Alone under its heading, it stays, without its yes.
+    draft = (f"## Summary\nRebound acid hypersecretion might occur after treatment with proton pump inhibitors [S1].\n\n"
+             f"## Sub-Questions\n- Yes, {found} [S1].\n")
+    answer = (await _gil_answer(draft, question, "en", source))["annotated_draft"]
+    assert "Yes" not in answer and "- The study found that the mean symptom scores" in answer, answer
+
+
 async def test_a_yes_that_its_own_supported_sentence_answers_the_other_way_goes():
     # The real 1.5B model, the GIL question (docs/benchmarks.md, issue 44): under its first
     # sub-question, "Yes, the GIL is still enabled by default in Python 3.14 [S1]." The words are

@@ -1020,8 +1020,11 @@ def _keep_what_the_verdicts_let_stand(edits: _Edits, *, valid: set[str], languag
             else:
                 edits.drop(start, REMOVED_NOT_A_CLAIM)
             continue
-        key = _norm(plain)
-        content = _content_terms(plain) | _figures(plain)
+        # A repeat is a repeat with its yes or no too: "- Yes, the PubMed 11500608 study found that …" under
+        # "## Sub-Questions" was the Summary's sentence again (`research bench pubmedqa --sample 4 --seed 125`).
+        repeated = _without_answer_word(plain)
+        key = _norm(repeated)
+        content = _content_terms(repeated) | _figures(repeated)
         if _replaces_unchecked_copies(edits, start, text, claim, verdict, content, _section, said, kept_at,
                                       lambda: _decide(claim, verdict, topic, wrong_language,
                                                       in_summary=_section == summary_section) is None,
@@ -1241,7 +1244,12 @@ def _drop_answer_words_without_an_answer_under_them(edits: _Edits, question: str
         if answer_word(plain_text(text)) is None:
             continue
         if not asked_yes_no:
-            if not checked and is_yes_no(question, language):
+            if is_yes_no(question, language) and (not checked or answers_another_question(question, plain_text(text),
+                                                                                         language)):
+                # Checked, it still answers the question asked only where its words do: "- Yes, the PubMed 11500608
+                # study found that the mean symptom scores during the placebo period … (not significant)" under
+                # "## Sub-Questions" kept its yes to "Does short-term treatment with proton pump inhibitors cause
+                # rebound aggravation of symptoms?" (gold no; `research bench pubmedqa --sample 4 --seed 125`).
                 edits.replacement[s] = _without_answer_word(text)
             continue
         if not checked or answers_another_question(asked, plain_text(text), language):
