@@ -585,3 +585,31 @@ def test_the_brackets_say_nothing_more_than_the_two_days_of_that_name(claim):
 def test_a_reign_in_brackets_is_no_lifespan():
     found = assess("エリザベス1世は1558年に生まれた[S1]。", "エリザベス1世（在位：1558年11月17日 - 1603年3月24日）はイングランドの女王。", "ja")
     assert found.outcome != "supported", found.reason
+
+
+# PubMedQA 14612308 (`research bench pubmedqa --sample 4 --seed 126`, the real 1.5B model): "a strong correlation
+# between PRISM scores and LOS, with the Pearson coefficient of correlation being 0.08" was left not checked; a
+# coefficient of 0.08 is no strong correlation by any reading. The page's sentence, quoted.
+PRISM_EN = ("The Spearman and Pearson coefficients of correlation between PRISM and LOS were 0.2 (p<0.001) and 0.08 "
+            "(p = 0.0003), the latter being slightly higher when LOS was logarithmically transformed.")
+
+
+@pytest.mark.parametrize(("claim", "decided_against"), [
+    ("The study found a strong correlation between PRISM scores and LOS, with the Pearson coefficient of correlation "
+     "being 0.08 (p = 0.0003) [S1].", True),
+    ("PRISM and LOS were highly correlated (Spearman coefficient 0.2) [S1].", True),
+    ("The Pearson coefficient of correlation between PRISM and LOS was 0.08 (p = 0.0003) [S1].", False),
+    ("There was a weak correlation between PRISM and LOS, with a Pearson coefficient of 0.08 [S1].", False),
+])
+def test_a_strong_correlation_with_a_small_coefficient_is_decided_against(claim, decided_against):
+    found = assess(claim, PRISM_EN, "en")
+    assert (found.outcome == "unsupported" and found.reason == "contrast") is decided_against, (found.outcome,
+                                                                                                  found.reason)
+    if decided_against:
+        assert "0.08 (p = 0.0003)" in found.evidence
+
+
+def test_a_page_that_calls_its_coefficient_strong_is_taken_at_its_word():
+    found = assess("PRISM and LOS were strongly correlated (r = 0.25) [S1].",
+                   "PRISM and LOS were strongly correlated (r = 0.25, p < 0.001).", "en")
+    assert found.outcome == "supported", found.reason

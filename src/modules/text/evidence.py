@@ -2724,6 +2724,37 @@ def item_of_another_scope(read: ClaimEvidence) -> Finding | None:
     return None
 
 
+# "a strong correlation", "highly correlated": how strong a claim says a correlation is; and the coefficient it gives.
+_STRONG_CORRELATION_EN = re.compile(r"\b(?:strong(?:ly)?|high(?:ly)?|close(?:ly)?|robust(?:ly)?|substantial(?:ly)?)\s+"
+                                    r"(?:(?:positive|negative|linear|significant|and\s+\w+)\s+)?correlat\w*", re.IGNORECASE)
+_COEFFICIENT_EN = re.compile(r"\b(?:r|rho|coefficients?(?:\s+of\s+correlation)?)\b[^0-9;]{0,30}?(?<![\d.])"
+                             r"(?P<value>[-\u2212]?0?\.\d+)", re.IGNORECASE)
+_WEAK_AT_MOST = 0.3  # |r| below this is a weak correlation on every usual scale
+
+
+def strength_the_coefficient_denies(read: ClaimEvidence) -> Finding | None:
+    """(en) A correlation the claim calls strong (high, close) where the coefficient it gives is below 0.3: "a strong
+    correlation between PRISM scores and LOS, with the Pearson coefficient of correlation being 0.08" against «The
+    Spearman and Pearson coefficients of correlation between PRISM and LOS were 0.2 (p<0.001) and 0.08 …» (PubMedQA
+    14612308, the real 1.5B model, left not checked). Decided against, the page's sentence giving the figure shown;
+    never where a passage calls it strong itself."""
+    if read.language != "en" or not read.assembled:
+        return None
+    strong = _STRONG_CORRELATION_EN.search(read.claim)
+    if strong is None:
+        return None
+    values = [m["value"].replace("\u2212", "-") for m in _COEFFICIENT_EN.finditer(read.claim)]
+    if not values or any(abs(float(value)) >= _WEAK_AT_MOST for value in values):
+        return None
+    if any(_STRONG_CORRELATION_EN.search(passage.text) for passage in read.assembled):
+        return None
+    for passage, sentence in _sentences_of(read.assembled):
+        if any(re.search(rf"(?<![\d.]){re.escape(value.lstrip('-'))}(?!\d)", sentence) for value in values):
+            return Finding("unsupported", "contrast", 0.8, (strong.group(0),),
+                           where=Passage(passage.label, sentence.strip(), passage.features))
+    return None
+
+
 def figure_of_a_parallel_subject(read: ClaimEvidence) -> Finding | None:
     """(en) A figure the claim gives its subject where the page gives it to another subject, in a
     sentence built like the one the page gives the claim's subject: "Fatigue is present in 7/13 (54%)
@@ -3199,6 +3230,7 @@ CHECKS: tuple[Callable[[ClaimEvidence], Finding | None], ...] = (
     figures_of_two_groups_swapped,
     superlative_of_another,
     item_of_another_scope,
+    strength_the_coefficient_denies,
     structure_conflicts,
     mostly_absent,
     name_of_another,  # before term_missing: the name the page gives instead decides it
