@@ -111,6 +111,14 @@ def test_the_sentence_of_the_sources_that_names_most_of_what_the_question_names(
     assert found is not None and found.text.startswith("再生可能エネルギーの内訳では"), found
     found = sentence_on_the_question("日本の再生可能エネルギーの割合は？", energy)
     assert found is not None and found.text.startswith("2022年度"), found
+    # X named as the kind of a compound counts: 「…DNA-プロテインワールド仮説のような説も存在する。」 names the 仮説 asked for
+    # by 「生命の起源の説を一部融合させた仮説は？」 (JSQuAD v1.3 valid a111367p26q2, `--seed 127`), and stays first. The pages'
+    # sentences, quoted.
+    origin = [{"label": "S1", "markdown": "なお、これらの説を一部融合させたDNA-プロテインワールド仮説のような説も存在する。"},
+              {"label": "S2", "markdown": ("しかしながら表面代謝説は深海熱水孔周辺に黄鉄鉱が多く見られることから、熱水孔を生命の"
+                                           "起源と支持する学者の間では人気のある仮説の1つである。")}]
+    found = sentence_on_the_question("生命の起源の説を一部融合させた仮説は？", origin)
+    assert found is not None and "DNA-プロテインワールド仮説" in found.text, found
     # Nor a line holding nothing but the question's words: the name a page's part opens with (JSQuAD v1.3 valid
     # a10743p0q0, the real 1.5B model's answer quoted «グスタフ・マーラー» and nothing else). The page's lines, quoted.
     mahler = [{"label": "S1", "markdown": (

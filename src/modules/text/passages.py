@@ -335,7 +335,7 @@ def sentence_on_the_question(question: str, sources: list[dict[str, Any]]) -> So
                 # Of two that name as much, the one naming what a 「…のXは？」 question asks for: «再生可能エネルギーの内訳では
                 # 太陽光発電が9.2%で最も多く…», not «…発電電力量に占める再生可能エネルギーの割合は21.7%だった。», for
                 # 「日本の再生可能エネルギーの内訳は？」 (the local web's energy page).
-                score = (len(shared), head is not None and head in said)
+                score = (len(shared), head is not None and head in shared)
                 if best is None or score > best[0]:
                     best = (score, SourceSentence(str(document["label"]), sentence))
     if best is None:
