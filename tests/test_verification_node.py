@@ -2561,6 +2561,35 @@ async def test_an_undecided_sentence_that_says_its_yes_no_heading_back_is_a_yes_
     assert restated["removed_reason"] == "question_restated"
 
 
+async def test_another_studys_sentence_naming_only_a_name_every_study_uses_is_off_topic():
+    # PubMedQA 19608436 (`research bench pubmedqa --sample 4 --seed 126`), the real 1.5B model: "The study also found that
+    # muscle oedema on fat-suppressed MRI sequences was thought to represent active inflammation" (not checked) stood in
+    # the Summary of a breast-MRI question, from a study of thigh muscles: it names MRI, the question's one name, which
+    # other studies read name too, and nothing else of it. Three of the run's pages' sentences, quoted.
+    breast = ("# PubMed 19608436\n\n## Rationale And Objectives\n\nTo investigate the contribution of chemical shift "
+              "magnetic resonance imaging for assessment of the margins of solid breast masses.\n\n## Results\n\nIn fatty "
+              "breast, chemical shift subtraction and T1-weighted images were valuable both for the demonstration and "
+              "differentiation of benign lesions (P<.05).")
+    muscle = ("# PubMed 27991408\n\n## Objectives\n\nDermatomyositis (DM) and polymyositis (PM) commonly cause weakness of "
+              "the thigh muscles. Muscle oedema on fat-suppressed MRI sequences is thought to represent active inflammation.")
+    spine = ("# PubMed 24793469\n\n## Methods\n\nAll patients underwent cervical magnetic resonance imaging (MRI) for "
+             "primary investigation of the disease. Cervical MRI scans were evaluated for detection of any evidence of "
+             "cervical discopathy and cervical MS plaques.")
+    ledger = [dict(LEDGER[0], label="S1", language="en", suspicious=False, markdown=breast, title="PubMed 19608436"),
+              dict(LEDGER[0], label="S2", language="en", suspicious=False, markdown=muscle, title="PubMed 27991408"),
+              dict(LEDGER[0], label="S3", language="en", suspicious=False, markdown=spine, title="PubMed 24793469")]
+    draft = ("## Summary\nThe study found that chemical shift subtraction and T1-weighted images were valuable for the "
+             "demonstration and differentiation of benign lesions in fatty breast [S1]. The study also found that muscle "
+             "oedema on fat-suppressed MRI sequences was thought to represent active inflammation [S2].\n")
+    question = "Chemical shift MRI: is there any contribution to morphologic evaluation of solid breast masses?"
+    state = dict(_state(draft, language="en"), documents=ledger, question=question, plan=[])
+    verification = (await _verify(state, _deps(FakeModel(), loops=0)[0]))["verification"]
+    assert "oedema" not in verification["annotated_draft"], verification["annotated_draft"]
+    assert "chemical shift subtraction" in verification["annotated_draft"]
+    (oedema,) = [c for c in verification["claims"] if "oedema" in c["text"]]
+    assert oedema["removed_reason"] == "off_topic"
+
+
 async def test_an_undecided_yes_under_a_heading_that_asks_nothing_still_answers_the_question_and_goes():
     # PubMedQA 21166749 (gold no), `research bench pubmedqa --seed 103`: the real 1.5B model listed its sub-questions
     # under "## Sub-questions", each answered "- Yes, …"; the question lines went (not claims), and "- Yes, the study
