@@ -613,3 +613,25 @@ def test_a_page_that_calls_its_coefficient_strong_is_taken_at_its_word():
     found = assess("PRISM and LOS were strongly correlated (r = 0.25) [S1].",
                    "PRISM and LOS were strongly correlated (r = 0.25, p < 0.001).", "en")
     assert found.outcome == "supported", found.reason
+
+
+# JSQuAD v1.3 valid a1698820p26q4 (`research bench jsquad --sample 5 --seed 128`, 「オランダ・スイス二国間条約はいつ制定され
+# ましたか。」): the real 1.5B model's 「…条約は2017年1月1日以降に制定されました」 stayed, not checked; the page gives the
+# treaty its year in brackets, 2017 being when a new rule on work began. The page's sentence, quoted.
+TREATY_JA = ("ただし、2016年6月20日、前述の最恵国待遇条項の根拠となったオランダ・スイス二国間条約（1875年）の解釈も見直され、"
+             "2017年1月1日以降の労働にあたっては日本人でも通常の労働許可を得なければならないこととなった。")
+
+
+@pytest.mark.parametrize(("claim", "decided_against"), [
+    ("オランダ・スイス二国間条約は2017年1月1日以降に制定されました[S1]。", True),
+    ("オランダ・スイス二国間条約は2016年に締結された[S1]。", True),
+    ("オランダ・スイス二国間条約は1875年に制定されました[S1]。", False),
+    # What else the sentence says of 2017 is no making of the treaty.
+    ("2017年1月1日以降の労働にあたっては日本人でも通常の労働許可を得なければならない[S1]。", False),
+])
+def test_a_year_in_brackets_after_a_name_is_when_it_was_made(claim, decided_against):
+    found = assess(claim, TREATY_JA, "ja")
+    assert (found.outcome == "unsupported" and found.reason == "number_mismatch") is decided_against, (found.outcome,
+                                                                                                        found.reason)
+    if decided_against:
+        assert "オランダ・スイス二国間条約（1875年）" in found.evidence
