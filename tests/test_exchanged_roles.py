@@ -635,3 +635,31 @@ def test_a_year_in_brackets_after_a_name_is_when_it_was_made(claim, decided_agai
                                                                                                         found.reason)
     if decided_against:
         assert "オランダ・スイス二国間条約（1875年）" in found.evidence
+
+
+# PubMedQA 19054501 (`research bench pubmedqa --sample 4 --seed 127`, the real 1.5B model's Summary): "Yes, eye-tracking
+# abnormality is a cause of motion perception deficit in schizophrenia" was supported against the page's «… motion
+# perception deficit, which was thought to cause eye-tracking abnormality in schizophrenia.»: cause and effect
+# exchanged. The page's sentence, quoted.
+MOTION_EN = ("Studies have shown that schizophrenia patients have motion perception deficit, which was thought to cause "
+             "eye-tracking abnormality in schizophrenia.")
+
+
+@pytest.mark.parametrize(("claim", "swapped"), [
+    ("Eye-tracking abnormality is a cause of motion perception deficit in schizophrenia [S1].", True),
+    ("Eye-tracking abnormality causes motion perception deficit in schizophrenia [S1].", True),
+    ("Motion perception deficit is caused by eye-tracking abnormality in schizophrenia [S1].", True),
+    ("Motion perception deficit was thought to cause eye-tracking abnormality in schizophrenia [S1].", False),
+    ("Eye-tracking abnormality is a consequence of motion perception deficit in schizophrenia [S1].", False),
+])
+def test_cause_and_effect_exchanged_are_never_supported(claim, swapped):
+    # What the page says was thought (its background, which its study goes on to question) does not decide against
+    # the other way round: for the judge. What a page states does.
+    found = assess(claim, MOTION_EN, "en")
+    assert ((found.outcome, found.reason) == ("uncertain", "role_unclear")) is swapped, (found.outcome, found.reason)
+    assert found.outcome != "supported" if swapped else found.outcome != "unsupported"
+    if swapped:
+        assert "which was thought to cause" in found.evidence
+    stated = assess(claim, MOTION_EN.replace("which was thought to cause", "which causes"), "en")
+    assert (stated.outcome == "unsupported" and stated.reason == "role_swap") is swapped, (stated.outcome,
+                                                                                            stated.reason)

@@ -289,3 +289,8 @@ def test_specifically_and_notably_add_nothing_a_page_must_hold():
     assert without_adding_connective("Notably, it has outdoor seating.") == "it has outdoor seating."
     assert without_leading_connective("具体的には、拍とは区別がついたものである。") == "拍とは区別がついたものである。"
     assert without_leading_connective("Specifications differ.") == "Specifications differ."
+    # PubMedQA 12607666 (`research bench pubmedqa --sample 4 --seed 127`): the Summary opened «Similarly, a 61-year-old
+    # man, who underwent total arch replacement …», like nothing before it.
+    assert without_leading_connective("Similarly, a 61-year-old man presented with enlargement.") \
+        == "A 61-year-old man presented with enlargement."
+    assert without_leading_connective("Likewise, the scores did not differ.") == "The scores did not differ."

@@ -2783,6 +2783,75 @@ def strength_the_coefficient_denies(read: ClaimEvidence) -> Finding | None:
     return None
 
 
+# What causes what, in English: "A is a cause of B", "A causes B", "B is caused by A", "B is a consequence of A",
+# "A, which was thought to cause B". A and B are the words next to the link, within a clause.
+_PHRASE_EN = r"[A-Za-z0-9][\w'’/-]*(?:\s+[\w'’/-]+){0,6}?"
+_CAUSES_EN = (
+    (re.compile(rf"(?P<a>{_PHRASE_EN})\s*,?\s+(?:which|that)\s+(?:(?:is|was|are|were)\s+(?:\w+ly\s+)?(?:thought|believed|"
+                rf"known|shown|suggested|said|considered)\s+to\s+(?:cause|lead\s+to|result\s+in)|causes|caused(?!\s+by)|"
+                rf"leads\s+to|led\s+to|results\s+in|resulted\s+in)\s+(?P<b>{_PHRASE_EN})(?=\s*(?:[.,;:]|$))",
+                re.IGNORECASE), False),
+    (re.compile(rf"(?P<a>{_PHRASE_EN})\s+(?:is|was|are|were)\s+(?:a|an|the)?\s*(?:\w+\s+)?causes?\s+of\s+(?P<b>{_PHRASE_EN})"
+                r"(?=\s*(?:[.,;:]|$))", re.IGNORECASE), False),
+    (re.compile(rf"(?P<b>{_PHRASE_EN})\s+(?:is|was|are|were)\s+(?:a|an|the)?\s*(?:\w+\s+)?(?:consequences?|results?)\s+of\s+"
+                rf"(?P<a>{_PHRASE_EN})(?=\s*(?:[.,;:]|$))", re.IGNORECASE), False),
+    (re.compile(rf"(?P<b>{_PHRASE_EN})\s+(?:is|was|are|were)\s+caused\s+by\s+(?P<a>{_PHRASE_EN})(?=\s*(?:[.,;:]|$))",
+                re.IGNORECASE), False),
+    (re.compile(rf"(?P<a>{_PHRASE_EN})\s+(?:(?:is|was|are|were)\s+(?:\w+ly\s+)?(?:thought|believed|known|shown|said)\s+to\s+"
+                rf"cause|causes|caused(?!\s+by)|leads\s+to|led\s+to)\s+(?P<b>{_PHRASE_EN})(?=\s*(?:[.,;:]|$))", re.IGNORECASE), False),
+)
+
+
+# "which was thought to cause …": what was believed, which the page may go on to question.
+_BELIEVED_EN = re.compile(r"\b(?:thought|believed|suggested|said|considered|hypothesi[sz]ed|proposed)\s+to\b", re.IGNORECASE)
+
+
+def _cause_and_effect_en(text: str) -> list[tuple[frozenset[str], frozenset[str], bool]]:
+    """Each (cause, effect, believed) ``text`` states, as their content terms (``_CAUSES_EN``); ``believed`` where
+    the text says it was only thought so."""
+    pairs = []
+    for pattern, _ in _CAUSES_EN:
+        for found in pattern.finditer(text):
+            cause = _sentence_terms(found["a"]) - STOP_WORDS
+            effect = _sentence_terms(found["b"]) - STOP_WORDS
+            if cause and effect:
+                pairs.append((frozenset(cause), frozenset(effect), bool(_BELIEVED_EN.search(found.group(0)))))
+    return pairs
+
+
+def _stands_for(said: frozenset[str], written: frozenset[str]) -> bool:
+    """Whether the claim's phrase ``said`` is the passage's ``written``: most of its terms there."""
+    return 2 * len(said & written) > len(said)
+
+
+def cause_and_effect_exchanged(read: ClaimEvidence) -> Finding | None:
+    """(en) A claim that makes the passage's effect the cause of its cause: "Eye-tracking abnormality is a cause of
+    motion perception deficit in schizophrenia" against «… motion perception deficit, which was thought to cause
+    eye-tracking abnormality in schizophrenia.» (PubMedQA 19054501, the real 1.5B model's Summary, supported: every
+    word there). Never supported, unless a passage also states the claim's way: decided against (role_swap), that
+    sentence shown, where the passage states it; where it says only what was thought (that page's background, which
+    its study goes on to question), left to the judge (role_unclear)."""
+    if read.language != "en" or not read.assembled:
+        return None
+    claimed = _cause_and_effect_en(read.claim)
+    if not claimed:
+        return None
+    swapped: tuple[Passage, bool] | None = None
+    for passage, sentence in _sentences_of(read.assembled):
+        for cause, effect, believed in _cause_and_effect_en(sentence):
+            for said_cause, said_effect, _ in claimed:
+                if _stands_for(said_cause, cause) and _stands_for(said_effect, effect):
+                    return None  # stated the claim's way
+                if _stands_for(said_cause, effect) and _stands_for(said_effect, cause) \
+                        and (swapped is None or swapped[1] and not believed):
+                    swapped = (Passage(passage.label, sentence.strip(), passage.features), believed)
+    if swapped is None:
+        return None
+    where, believed = swapped
+    return Finding("uncertain", "role_unclear", where=where) if believed \
+        else Finding("unsupported", "role_swap", 0.8, where=where)
+
+
 def figure_of_a_parallel_subject(read: ClaimEvidence) -> Finding | None:
     """(en) A figure the claim gives its subject where the page gives it to another subject, in a
     sentence built like the one the page gives the claim's subject: "Fatigue is present in 7/13 (54%)
@@ -3260,6 +3329,7 @@ CHECKS: tuple[Callable[[ClaimEvidence], Finding | None], ...] = (
     superlative_of_another,
     item_of_another_scope,
     strength_the_coefficient_denies,
+    cause_and_effect_exchanged,
     structure_conflicts,
     mostly_absent,
     name_of_another,  # before term_missing: the name the page gives instead decides it

@@ -125,7 +125,7 @@ def rests_on_the_sentence_before(sentence: str) -> bool:
 _LEADING_CONNECTIVE = re.compile(
     r"^(?P<lead>\s*(?:[-*]\s+)?)(?:(?:However|But|Yet|Also|Additionally|Moreover|Furthermore|In addition|Therefore|"
     r"Thus|Hence|So|Instead|Nevertheless|Still|That said|On the other hand|For example|For instance|In particular|"
-    r"(?:More )?Specifically|Notably)"
+    r"(?:More )?Specifically|Notably|Similarly|Likewise)"
     r"\s*,?\s+(?=[A-Za-z0-9\"“(])"
     r"|(?:しかし|しかしながら|ただし|また|さらに|そのため|したがって|一方で?|でも|なお|ところが|例えば|たとえば|特に|具体的には"
     r"|次いで|続いて|加えて|そして)"
