@@ -663,3 +663,24 @@ def test_cause_and_effect_exchanged_are_never_supported(claim, swapped):
     stated = assess(claim, MOTION_EN.replace("which was thought to cause", "which causes"), "en")
     assert (stated.outcome == "unsupported" and stated.reason == "role_swap") is swapped, (stated.outcome,
                                                                                             stated.reason)
+
+
+# PubMedQA 11053064 (`research bench pubmedqa --sample 4 --seed 127`, the real 1.5B model's Summary): "The study also
+# found that fatigue was present in none of the patients with SLE/sSS" stayed, not checked: «none of the patients with
+# SLE/sSS» is the page's of FM, and it gives fatigue in that group a count. The page's sentences, quoted.
+FATIGUE_EN = ("FM was present in 9/74 patients with pSS (12%), compared with 11/216 lupus patients (5%), and in none of "
+              "the patients with SLE/sSS. Fatigue was present in 7/13 (54%) patients with SLE/sSS.")
+
+
+@pytest.mark.parametrize(("claim", "decided_against"), [
+    ("The study also found that fatigue was present in none of the patients with SLE/sSS [S1].", True),
+    ("Fatigue was present in none of the patients with SLE/sSS [S1].", True),
+    ("FM was present in none of the patients with SLE/sSS [S1].", False),
+    ("Fatigue was present in 7/13 patients with SLE/sSS [S1].", False),
+])
+def test_none_of_a_group_the_page_counts_is_decided_against(claim, decided_against):
+    found = assess(claim, FATIGUE_EN, "en")
+    assert (found.outcome == "unsupported" and found.reason == "number_mismatch") is decided_against, (found.outcome,
+                                                                                                        found.reason)
+    if decided_against:
+        assert found.evidence.startswith("Fatigue was present in 7/13")
