@@ -33,7 +33,7 @@ from research.modules.text.analyser import JAPANESE_RUN, name_suffix_terms, name
 from research.modules.text.disagreements import attribute_words, attributes_named
 from research.modules.text.questions import answer_word, answers_another_question, answers_the_other_way, is_yes_no
 from research.modules.text.questions import asks_for_a_name_or_value
-from research.modules.text.passages import SourceSentence, leaves_its_subject_ja
+from research.modules.text.passages import NOUN_AND_WA_END_JA, SourceSentence, leaves_its_subject_ja
 from research.modules.text.references import (
     TOPIC_JA,
     opens_pointing_back,
@@ -947,7 +947,8 @@ def assemble_answer(
     elif kept_summary and edits.status.get(kept_summary[0]) == "supported" \
             and asks_for_a_name_or_value(question, language) and not yes_no \
             and _beside_the_figure_asked(question, _first_sentence(plain_text(edits.replacement[kept_summary[0]]))) \
-            and all(_beside_the_figure_asked(question, later) for later in _checked_sentences_after_the_lead(edits, kept_summary)):
+            and all(_beside_the_figure_asked(question, later)
+                    for later in _checked_sentences_after_the_lead(edits, kept_summary)):
         # The question asks of a figure (「2008年の経済成長は何%か」) and the checked sentence leading the
         # Summary neither gives it nor names what was asked: 「…経済危機を受けて、さらなる財政の緊縮が求められ
         # ている」 led the real 1.5B model's answer as if it answered (JSQuAD v1.3 valid a1468p31q4,
@@ -1384,13 +1385,12 @@ _LEADING_QUOTE = re.compile(r"^\s*«[^»]*»(?:\s*\[[^\]]*\])*")
 
 # 「風車で有名なヨーロッパの国は。」, 「富士山の標高は？」: a noun and は ends the question, which asks what fills it; not a
 # reason, a way or a make-up (「富士山が静かな理由は？」, 「日本の再生可能エネルギーの内訳は？」), which takes an explanation.
-_NOUN_AND_WA_ENDS_JA = re.compile(r"(?P<noun>[\u4e00-\u9fff\u30a1-\u30fa\u30fc]+)は[？?。]?\s*$")
 _EXPLAINED_NOUNS_JA = ("理由", "原因", "目的", "方法", "意味", "特徴", "違い", "影響", "仕組み", "背景", "効果", "役割", "歴史",
                        "内訳", "関係", "課題", "特色")
 
 
 def _asks_what_the_noun_is(question: str) -> bool:
-    found = _NOUN_AND_WA_ENDS_JA.search(question.strip())
+    found = NOUN_AND_WA_END_JA.search(question.strip())
     return found is not None and not found["noun"].endswith(_EXPLAINED_NOUNS_JA)
 
 

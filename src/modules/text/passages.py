@@ -344,12 +344,13 @@ def sentence_on_the_question(question: str, sources: list[dict[str, Any]]) -> So
     return SourceSentence(best[1].label, _with_its_subject(best[1].text, document))
 
 
-# 「日本の再生可能エネルギーの内訳は？」: the noun before the closing は, what the question asks for (内訳).
-_ASKED_NOUN_JA = re.compile(r"(?P<noun>[\u4e00-\u9fff\u30a1-\u30fa\u30fc]+)は[？?。]?\s*$")
+# 「日本の再生可能エネルギーの内訳は？」, 「富士山の標高は？」: a noun and は end the question, which asks what that noun is.
+NOUN_AND_WA_END_JA = re.compile(r"(?P<noun>[\u4e00-\u9fff\u30a1-\u30fa\u30fc]+)は[？?。]?\s*$")
 
 
 def _asked_noun_ja(question: str) -> str | None:
-    found = _ASKED_NOUN_JA.search(question.strip())
+    """The noun a 「…のXは？」 question asks for (内訳), where it is one term."""
+    found = NOUN_AND_WA_END_JA.search(question.strip())
     words = list(_terms_of(found["noun"])) if found else []
     return words[0] if len(words) == 1 else None
 
