@@ -1171,8 +1171,9 @@ def day_of_another_event(read: ClaimEvidence) -> Finding | None:
 # «グスタフ・マーラー（Gustav Mahler, 1860年7月7日 - 1911年5月18日）は、…»: a person's birth and death days in brackets
 # after the name, as a Japanese encyclopaedia writes them.
 _DAY_JA = r"\d{1,4}年(?:\d{1,2}月)?(?:\d{1,2}日)?"
-_LIFESPAN_JA = re.compile(rf"(?P<name>[^\s、。（）()「」]{{2,30}})[（(](?![^（）()]*?(?:在位|在任|任期|治世|在職|活動|期間))[^（）()]*?(?P<born>{_DAY_JA})(?:（[^（）]*）)?\s*[-–－〜~]\s*"
-                          rf"(?P<died>{_DAY_JA})(?:（[^（）]*）)?[）)]")
+_LIFESPAN_JA = re.compile(rf"(?P<name>[^\s、。（）()「」]{{2,30}})[（(]"
+                          r"(?![^（）()]*?(?:在位|在任|任期|治世|在職|活動|期間))"  # a reign or a term of office is no lifespan
+                          rf"[^（）()]*?(?P<born>{_DAY_JA})(?:（[^（）]*）)?\s*[-–－〜~]\s*(?P<died>{_DAY_JA})(?:（[^（）]*）)?[）)]")
 _BORN_JA = re.compile(r"誕生日|生年月日|生まれ|誕生|出生")
 _DIED_JA = re.compile(r"亡くな|死去|死亡|逝去|没し|命日|没年月日")
 # What a claim of a birth or death day says besides the name and the day.
