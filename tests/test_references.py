@@ -206,6 +206,15 @@ def test_the_sentence_of_the_sources_that_names_most_of_what_the_question_names(
     ("同法は、アイルランド共和国で「建築家」という用語の使用を統制することを初めて求めている。", True),
     ("同一の法律が二つの国で施行された。", False),
     ("The other day the council met.", False),
+    # JSQuAD v1.3 valid a82922p1q4 (`research bench jsquad --sample 5 --seed 129`): the real 1.5B model's Summary, its
+    # first sentence (on アマルティア・セン, not checked) moved behind the supported ones, opened 「彼はインドの餓死者を出した
+    # 1943年のベンガル大飢饉で…」, 彼 naming no one.
+    ("彼はインドの餓死者を出した1943年のベンガル大飢饉で衝撃を受ける。", True),
+    ("彼女らは東京で生まれた。", True),
+    ("He was born in Bengal in 1933.", True),
+    ("Her work changed welfare economics.", True),
+    ("彼岸花は秋に咲く。", False),
+    ("Herbal remedies were not tested.", False),
 ])
 def test_a_sentence_that_reads_right_only_after_the_one_before_it(sentence, points_back):
     assert opens_pointing_back(sentence) is points_back

@@ -399,7 +399,7 @@ def _with_its_subject(sentence: str, document: dict[str, Any]) -> str:
     with a word for what the sentence before it named: «彼は非公式にではあるが共産党の推薦を受けており、初めての
     「日本共産党系の国会議員」が誕生した。» names nobody without «総選挙では…山本宣治が当選した。» (JSQuAD, the
     question 「初めての日本共産党系の国会議員は誰か」)."""
-    pointing = opens_pointing_back(sentence) or bool(_A_PERSON_BEFORE.match(sentence))
+    pointing = opens_pointing_back(sentence)
     if not pointing and not leaves_its_subject_ja(sentence):
         return sentence
     before = sentence_before_on_its_page(sentence, document)
@@ -434,5 +434,3 @@ def _heading_over(sentence: str, markdown: str) -> str:
     return ""
 
 
-# A person named in the sentence before: "He …", "She …", 「彼は…」, 「彼女が…」.
-_A_PERSON_BEFORE = re.compile(r"^\W*(?:(?:he|she|his|her|him)\b|彼(?:女)?(?:ら)?[はがのを、])", re.IGNORECASE)

@@ -70,7 +70,9 @@ def named_reference(sentence: str, before: str) -> str | None:
 # 2023", "Such builds …", 「これにより…」, 「その後…」, 「同日行われた…」 (the day the sentence before gave:
 # the real 1.5B model's JSQuAD a14985p77q2 answer).
 _OPENS_POINTING_BACK = re.compile(
-    r"^\W*(?:this|that|these|those|it|its|they|their|such|the latter|the former)\b"
+    r"^\W*(?:this|that|these|those|it|its|they|their|he|she|his|her|him|such|the latter|the former)\b"
+    # 「彼は…」, 「彼女らの…」: a person the sentence before named (not 彼岸).
+    r"|^\W*彼(?:女)?(?:ら)?(?=[はがのもをにと、])"
     # "The remaining 13 performed normally …": the rest of a group the sentence before it counted (PubMedQA
     # 9854965, the real 1.5B model's Summary led with it, its sentence on the 18 patients not checked).
     r"|^\W*the\s+(?:remaining|other|rest)\b(?!\s+(?:hand|side|way|day|week|year|time)\b)"
