@@ -432,5 +432,3 @@ def _heading_over(sentence: str, markdown: str) -> str:
             return heading
         heading = ""
     return ""
-
-
