@@ -1197,7 +1197,7 @@ def day_of_birth_or_death_in_brackets(read: ClaimEvidence) -> Finding | None:
     days = re.findall(_DAY_JA, claim)
     if bool(born) == bool(died) or len(days) != 1:
         return None
-    for passage, sentence in ((p, s) for source in read.cited for p, s in _sentences_of(source.passages)):
+    for passage, sentence in _cited_sentences(read):
         for found in _LIFESPAN_JA.finditer(unicodedata.normalize("NFKC", sentence)):
             name = found["name"]
             if name not in claim:
@@ -1235,7 +1235,7 @@ def year_of_a_name_in_brackets(read: ClaimEvidence) -> Finding | None:
     if made is None:
         return None
     name = squeezed(made["name"])
-    for passage, sentence in ((p, s) for source in read.cited for p, s in _sentences_of(source.passages)):
+    for passage, sentence in _cited_sentences(read):
         for found in _YEAR_OF_A_NAME_JA.finditer(unicodedata.normalize("NFKC", sentence)):
             if len(name) >= 4 and squeezed(found["name"]).endswith(name) and found["year"] != made["year"]:
                 return Finding("unsupported", "number_mismatch", 0.8, (f"{made['year']}年",),
@@ -1935,6 +1935,11 @@ def _stated_elsewhere(read: ClaimEvidence, words: frozenset[str]) -> frozenset[s
 def _sentences_of(passages: Iterable[Passage]) -> list[tuple[Passage, str]]:
     """Each sentence of ``passages``, with the passage it stands in."""
     return [(passage, passage.text[start:end]) for passage in passages for start, end in sentence_spans(passage.text)]
+
+
+def _cited_sentences(read: ClaimEvidence) -> list[tuple[Passage, str]]:
+    """Each sentence of every passage of the sources the claim cites (not only those assembled for it)."""
+    return _sentences_of(passage for source in read.cited for passage in source.passages)
 
 
 def partial_overlap(read: ClaimEvidence) -> Finding | None:
@@ -2651,7 +2656,7 @@ def figures_of_two_groups_swapped(read: ClaimEvidence) -> Finding | None:
     if named is None:
         return None
     group, first, second = named["group"].lower(), pair["a"], pair["b"]
-    for passage, sentence in _sentences_of(p for source in read.cited for p in source.passages):
+    for passage, sentence in _cited_sentences(read):
         owners = {m["value"]: m["group"].lower() for m in _FIGURE_OF_A_GROUP_EN.finditer(sentence)}
         if owners.get(second) == group and owners.get(first) not in (None, group):
             quoted = Passage(passage.label, sentence.strip(), passage.features)
@@ -2726,8 +2731,7 @@ def item_of_another_scope(read: ClaimEvidence) -> Finding | None:
     rest = _key_terms(claim.replace(named, "、", 1) if most else claim[own.end():]) - scope_terms
     if len(rest) < 3:
         return None
-    sentences = [(passage, without_leading_connective(sentence.strip()))
-                 for source in read.cited for passage, sentence in _sentences_of(source.passages)]
+    sentences = [(passage, without_leading_connective(sentence.strip())) for passage, sentence in _cited_sentences(read)]
     listed: frozenset[str] | None = None
     for _, sentence in sentences:
         theirs = _SCOPE_FRAME_JA.match(sentence) or TOPIC_JA.match(sentence)
@@ -3284,7 +3288,7 @@ def name_given_in_brackets(read: ClaimEvidence) -> Finding | None:
     # In brackets, or bare where the name ends at a particle or a stop: «皇帝ハイレ・セラシエ1世は», not «皇帝ハイレ…の息子».
     written = re.compile(rf"{re.escape(head.group(0))}(?:\s*[「『（(]\s*{re.escape(name)}\s*[」』）)]"
                          rf"|{re.escape(name)}(?=[はがもを、。，．]))")
-    for passage, sentence in _sentences_of(p for source in read.cited for p in source.passages):
+    for passage, sentence in _cited_sentences(read):
         if written.search(sentence) and wanted <= _sentence_terms(sentence):
             return Finding("supported", "supported", 0.9, where=Passage(passage.label, sentence.strip(), passage.features))
     return None
