@@ -756,6 +756,47 @@ def test_a_difference_where_the_study_found_none_is_decided_against():
     assert _one("Sphincter function was worse after anastomotic leakage [S1].", stated).reason != "negation"
 
 
+def test_a_sentence_that_writes_the_page_s_abbreviation_says_the_words_it_stands_for():
+    # PubMedQA 22849512 (`research bench pubmedqa --sample 4 --seed 128`, gold yes): the page spells out «neighbourhood
+    # social capital (NSC)» in its aim and writes NSC in its results; the real 1.5B model's answer in the long form was
+    # read against the aim alone (an open question). The abstract's sentences, quoted.
+    source = ("The aim of this study is to explore whether availability of sports facilities, parks, and neighbourhood "
+              "social capital (NSC) and their interaction are associated with leisure time sports participation among "
+              "Dutch adolescents.\n\nNSC was significantly associated with sports participation (OR: 3.51 (95%CI: "
+              "1.18;10.41)) after adjustment for potential confounders. Availability of sports facilities and "
+              "availability of parks were not associated with sports participation.")
+    said = _one("Neighbourhood social capital was significantly associated with sports participation [S1].", source)
+    assert said.outcome == "supported" and said.evidence.startswith("NSC was significantly associated"), said
+    # Only the words it was spelt out with: «and» before them is none, and a word the page never gives stays missing.
+    assert _one("Dutch social capital was significantly associated with sports participation [S1].",
+                source).outcome != "supported"
+    assert _one("Neighbourhood social capital was not associated with sports participation [S1].",
+                source).outcome != "supported"
+
+
+def test_a_change_the_study_found_none_of_is_decided_against():
+    # PubMedQA 24434052 (`research bench pubmedqa --sample 4 --seed 128`, "Are we seeing the effects of public awareness
+    # campaigns?"), the real 1.5B model's Summary sentence on the antibiotic campaigns' study (PubMed 20488985, a page of
+    # the bench's corpus), left to the judge for the words the page lacks. That abstract's results, quoted.
+    source = ("We did not detect any improvement in either England or Scotland, or any differences between England and "
+              "Scotland in the understanding of the lack of benefit of antibiotics for coughs and colds, and we found no "
+              "improvement in antibiotic use. We detected a significant increase in respondents retaining leftover "
+              "antibiotics.")
+    for claim in ("The sources indicate that public awareness campaigns have had a significant impact on public health, "
+                  "with improvements in antibiotic use, increased awareness of the lack of benefit of antibiotics for "
+                  "coughs and colds, and increased reporting of antibiotic use [S1].",
+                  "Antibiotic use improved after the campaigns [S1]."):
+        said = _one(claim, source)
+        assert (said.outcome, said.reason) == ("unsupported", "negation"), claim
+        assert said.evidence.startswith("We did not detect any improvement"), claim
+    # A change the other way, one the page states, and the page's own denial are not decided against.
+    assert _one("Antibiotic use fell after the campaigns [S1].", source).reason != "negation"
+    assert _one("Respondents retaining leftover antibiotics increased significantly [S1].", source).outcome == "supported"
+    assert _one("We found no improvement in antibiotic use [S1].", source).outcome == "supported"
+    stated = source + " Among English respondents, antibiotic use improved in 2009."
+    assert _one("Antibiotic use improved after the campaigns [S1].", stated).reason != "negation"
+
+
 def test_a_relation_the_results_found_no_difference_in_is_decided_against():
     # PubMedQA 21190419 (`research bench pubmedqa --sample 4 --seed 117`, gold no), the real 1.5B model's answer, left
     # not checked against the study's aim: the study group is the pregnancies that developed GDM, and its only result

@@ -57,12 +57,13 @@ from research.modules.text.numbers import (  # noqa: F401
 from research.modules.text.polarity import (
     NOT_A_DENIAL_EN, NOT_A_DENIAL_JA, STATUS_TERMS, affirms, clause_conflict, conjoined_conflict, consequence_conflict,
     has_statements_to_read_apart, no_difference_between, no_difference_conflict, no_difference_in_what_is_related,
-    no_relation_conflict, opposite_conflict, phrases_of,
-    says_a_difference, says_related,
+    no_change_conflict, no_relation_conflict, opposite_conflict, phrases_of,
+    says_a_change, says_a_difference, says_related,
 )
 from research.modules.text.questions import answer_word, asks_for_a_name_or_value, is_yes_no
 from research.modules.text.structure import (
     DOUBT_JA,
+    SPELT_OUT_EN,
     answers_an_open_question,
     english_comparison_reversed,
     english_contrast,
@@ -148,6 +149,9 @@ class Passage:
     # what the page's sentences leave out because the heading says it.
     headings: frozenset[str] = frozenset()
     heading: bool = False  # a heading's own line: it names what follows, it is no evidence beside another passage
+    # The terms among ``features`` that only the page's abbreviations say (``_spelt_out``): no measure of how often
+    # the page writes a word.
+    spelt: frozenset[str] = frozenset()
 
 
 def _key_words(key: str) -> str:
@@ -311,13 +315,36 @@ def source_passages(label: str, document: Mapping[str, Any]) -> list[Passage]:
     for table in document.get("tables") or []:
         texts.extend((line, True) for line in _table_lines(table))
     passages, seen = [], set()
+    spelt = _spelt_out(markdown) if lines is None else {}
     for text, from_table in texts:
         text = text.strip()
         if text and text not in seen:
             seen.add(text)
             above, is_heading = headings.get(text, (frozenset(), False))
-            passages.append(Passage(label, text, features(text), field=from_table, headings=above, heading=is_heading))
+            said = features(text)
+            # A sentence that writes the page's abbreviation says the words the page spelt it out with.
+            meant = frozenset().union(*(long for short, long in spelt.items() if short in said)) - said
+            passages.append(Passage(label, text, said | meant, field=from_table, headings=above, heading=is_heading,
+                                    spelt=meant))
     return passages
+
+
+def _spelt_out(text: str) -> dict[str, frozenset[str]]:
+    """(en) Each abbreviation ``text`` spells out, «neighbourhood social capital (NSC)», as its term → the terms of the
+    words it stands for: as many words before it as it has capitals, the first of them starting with its first
+    letter («…parks, and neighbourhood social capital (NSC)» is three words, not «and …»)."""
+    spelt: dict[str, frozenset[str]] = {}
+    for named in SPELT_OUT_EN.finditer(text):
+        short = named["short"]
+        capitals = sum(1 for c in short if c.isupper())
+        words = named["long"].split()[-capitals:] if capitals else []
+        if not words or len(words) < capitals or words[0][:1].lower() != short[:1].lower():
+            continue
+        own = {t.text for t in terms(short)}
+        long = frozenset(t.text for t in terms(" ".join(words))) - own
+        if len(own) == 1 and long:
+            spelt[next(iter(own))] = spelt.get(next(iter(own)), frozenset()) | long
+    return spelt
 
 
 @dataclass
@@ -425,7 +452,7 @@ class EvidenceIndex:
         self._document_frequency: dict[str, int] = {}
         for source in self.sources.values():
             for passage in source.passages:
-                for unit in passage.features:
+                for unit in passage.features - passage.spelt:
                     self._document_frequency[unit] = self._document_frequency.get(unit, 0) + 1
         # A sentence that is only a page's title ("Mount Fuji: facts and history [S2].") names
         # a source; it states nothing to check, and must not count as a supported claim.
@@ -1454,7 +1481,9 @@ def polarity_conflicts(read: ClaimEvidence) -> Finding | None:
     # "A is associated with B" against "no significant association between A and B", unless the
     # page also states it (found in one group, not in another): the page's prose read once.
     compares = read.language == "en" and says_a_difference(read.claim)
-    elsewhere = [p.text for p in _prose_of(read)] if says_related(read.claim, read.language) or compares else None
+    changes = read.language == "en" and says_a_change(read.claim)
+    elsewhere = [p.text for p in _prose_of(read)] \
+        if says_related(read.claim, read.language) or compares or changes else None
     for passage in read.assembled:
         if passage.field:
             continue
@@ -1462,7 +1491,8 @@ def polarity_conflicts(read: ClaimEvidence) -> Finding | None:
         conflict = clause_conflict(claim, passage.text, read.language) \
             or opposite_conflict(claim, passage.text, read.language) \
             or (no_relation_conflict(claim, passage.text, read.language, elsewhere) if elsewhere is not None else None) \
-            or (no_difference_conflict(claim, passage.text, read.language, elsewhere or ()) if compares else None)
+            or (no_difference_conflict(claim, passage.text, read.language, elsewhere or ()) if compares else None) \
+            or (no_change_conflict(claim, passage.text, read.language, elsewhere or ()) if changes else None)
         if conflict is not None:
             quoted = Passage(passage.label, conflict.quote, passage.features)
             return Finding("unsupported", conflict.kind, 0.85, (conflict.detail,), where=quoted)
