@@ -2754,6 +2754,23 @@ async def test_an_unchecked_headline_about_what_its_passage_does_not_name_is_not
     assert "オランダ" not in verification["annotated_draft"]
 
 
+async def test_an_unchecked_headline_listing_what_a_page_on_another_thing_says_is_not_the_answer():
+    # The real 1.5B model, PubMedQA 22979954 (`research bench pubmedqa --sample 4 --seed 128`, "Failed IUD insertions in
+    # community practice: an under-recognized problem?"): "Long-term effects of IUD insertion include increased risk of
+    # infection and decreased rate of successful transplantation [S6] (not checked)", S6 a study of heart pumps
+    # (PubMed 9107172's sentence, quoted) that names no IUD. What it speaks of ends at "include" as at "is".
+    source = ("Although common, both preexisting infection and infection during LVAD support were not associated with "
+              "increased mortality or decreased rate of successful transplantation.")
+    draft = ("## Summary\nLong-term effects of IUD insertion include increased risk of infection and decreased rate of "
+             "successful transplantation [S1].\n")
+    verification = await _gil_answer(draft, "Failed IUD insertions in community practice: an under-recognized problem?",
+                                     "en", source)
+    (headline,) = verification["claims"]
+    assert headline["state"] == "not_checked" and "iud" in headline["missing"]
+    assert headline["removed"] and headline["removed_reason"] == "not_checked"
+    assert "IUD insertion include" not in verification["annotated_draft"]
+
+
 async def test_a_sentence_left_opening_its_section_loses_the_connective_that_answered_a_removed_one():
     # The real model's GIL answer (docs/benchmarks.md, issue 44): its "now the default" sentence
     # was contradicted and taken out, and the Summary opened "However, the free-threaded build…".

@@ -512,8 +512,12 @@ _SUBJECT_END_JA = re.compile(r"(?:は|が)(?![^「」『』]*[」』])")
 # Or the verb that reports what a source says: "The Ollama FAQ [S3] states that the Port of Yokohama
 # opened … in 1859" speaks of what the FAQ says (the real 1.5B model, bench_answers.py, S3 a page on
 # Yokohama): a source its passage does not name is what it leaves out.
+# Or a verb that lists what the subject holds: "Long-term effects of IUD insertion include increased risk of infection
+# …" (PubMedQA 22979954, `research bench pubmedqa --seed 128`, the real 1.5B model's Summary) cited a page on heart
+# pumps (LVADs) that names no IUD: kept "not checked" in the Summary until "include" ended the subject too.
 _SUBJECT_END_EN = re.compile(r"\b(?:is|was|are|were|has|have|had|will|would|can|could|may|might|does|did"
-                             r"|states|says|notes|reports|writes|explains|mentions|claims)\b", re.IGNORECASE)
+                             r"|states|says|notes|reports|writes|explains|mentions|claims"
+                             r"|include|includes|included|involve|involves|involved)\b", re.IGNORECASE)
 
 
 def _subject_terms(text: str) -> set[str]:
