@@ -666,6 +666,15 @@ def test_a_yes_in_other_words_than_an_aim_with_an_adjective_before_study_is_not_
      "ratings, and qualitative results had similar findings.",
      "The study found a statistically significant difference in student confidence ratings and qualitative results "
      "between Pathway and non-Pathway students [S1]."),
+    # PubMedQA 22849512 (`--seed 128`): the aim spells out «neighbourhood social capital (NSC)», the results write
+    # NSC; the real 1.5B model's Summary writes the name in full, after its own frame ("The study found that").
+    ("The aim of this study is to explore whether availability of sports facilities, parks, and neighbourhood social "
+     "capital (NSC) and their interaction are associated with leisure time sports participation among Dutch "
+     "adolescents.\n\nAdolescents (n = 852) completed a questionnaire asking for sports participation, perceived NSC "
+     "and demographics.\n\nDecomposition of the interaction term showed that adolescents were most likely to engage in "
+     "leisure time sports when both availability of parks and NSC were highest.",
+     "The study found that adolescents were most likely to engage in leisure time sports when both availability of "
+     "parks and perceived social capital were highest [S1]."),
 ])
 def test_what_a_studys_results_say_with_names_its_aim_gives_is_supported(source, claim):
     assert _one(claim, source).outcome == "supported"
@@ -772,6 +781,29 @@ def test_a_sentence_that_writes_the_page_s_abbreviation_says_the_words_it_stands
                 source).outcome != "supported"
     assert _one("Neighbourhood social capital was not associated with sports participation [S1].",
                 source).outcome != "supported"
+
+
+def test_a_relation_the_results_found_none_of_is_decided_against_in_the_claim_s_own_words():
+    # PubMedQA 19615731 (`research bench pubmedqa --sample 4 --seed 129`, gold no), the real 1.5B model's Summary: its
+    # yes was supported by the objective (an order: «Determine whether …»), and its second sentence by the judge,
+    # against the results' «no association». The abstract's sentences, quoted.
+    source = ("## Objective\n\nDetermine whether obesity or increasing level of body mass index (BMI) are associated with "
+              "worse asthma control in an ethnically diverse urban population.\n\n## Methods\n\nMultiple linear regression "
+              "analysis was performed to evaluate the association between obesity and increasing BMI level and asthma "
+              "control.\n\n## Results\n\nThe mean score from all 4 questionnaires showed an average suboptimal asthma "
+              "control. Regression analysis showed no association between obesity or increasing BMI level and asthma "
+              "control using all 4 questionnaires.")
+    for claim in ("Yes, higher body mass index (BMI) is associated with worse asthma control in an urban population [S1].",
+                  "The study also found that obesity and increasing BMI level were associated with worse asthma control "
+                  "using all 4 questionnaires [S1]."):
+        said = _one(claim, source)
+        assert (said.outcome, said.reason) == ("unsupported", "negation"), claim
+        assert said.evidence.startswith("Regression analysis showed no association"), claim
+    # The objective alone states nothing; a page that states the relation is not contradicted.
+    objective = source.split("\n\n## Methods")[0]
+    assert _one("Higher BMI is associated with worse asthma control [S1].", objective).outcome != "supported"
+    stated = source + " In women, increasing BMI level was associated with worse asthma control."
+    assert _one("Increasing BMI level is associated with worse asthma control [S1].", stated).reason != "negation"
 
 
 def test_a_change_the_study_found_none_of_is_decided_against():

@@ -166,6 +166,24 @@ def test_a_qualifier_the_page_denies_the_rest_of_is_not_dropped():
     assert _outcome(claim, plain) == "supported"
 
 
+# JSQuAD v1.3 valid a29435p7q1's page (炭化水素), its sentences on the two kinds, quoted.
+_HYDROCARBONS = ("# 炭化水素\n\n飽和炭化水素はラジカル反応など極く限られた反応性しか示さず、化学的に不活性である。それ故、液体の炭化水素は"
+                 "有機溶媒として利用される。一方、不飽和炭化水素は芳香族性を持つ場合とそうでない場合で化学的性質が異なる。")
+
+
+def test_a_kind_the_page_sets_against_its_opposite_is_not_dropped_in_japanese():
+    # The real 1.5B model (`research bench jsquad --sample 5 --seed 131`), its Summary's first sentence, supported
+    # word for word: the page says it of saturated hydrocarbons, and goes on to the unsaturated ones.
+    claim = "炭化水素はラジカル反応など極く限られた反応性しか示さず、化学的に不活性である[S1]。"
+    found = _assessed(claim, _HYDROCARBONS)
+    assert found.outcome != "supported" and found.missing == ["飽和"]
+    # Said with the page's kind, it is the page's; and the page's own sentence on all of them stays supported.
+    assert _outcome("飽和" + claim, _HYDROCARBONS) == "supported"
+    assert _outcome("それ故、液体の炭化水素は有機溶媒として利用される[S1]。", _HYDROCARBONS) == "supported"
+    # A kind whose opposite the page does not name is no condition of it.
+    assert _outcome(claim, _HYDROCARBONS.replace("一方、不飽和炭化水素は", "一方、芳香族炭化水素は")) == "supported"
+
+
 # PubMedQA 22813804's results (the page the bench serves), quoted.
 _OBESE = ("Nine hundred thirty-three patients were included, of those 55 (5.89%) children were obese. The obese "
           "children were older than nonobese (P = .001) and had a higher injury severity score (P = .001) and a lower "
@@ -354,6 +372,17 @@ def test_a_short_form_of_a_long_katakana_name_is_found_in_it():
 
 def test_kamoshirenai_is_a_hedge_on_both_sides_not_a_negation():
     assert _decided("明日は雪が降るかもしれない[S1]。", "明日は雪が降るかもしれない。")[0] == "supported"
+
+
+def test_a_hedge_that_ends_its_clause_hedges_that_clause_only():
+    # JSQuAD v1.3 valid a72698p1q2 (`research bench jsquad --sample 5 --seed 131`): the real 1.5B model's second
+    # sentence is the page's second clause word for word, and was "hedge dropped" for the first clause's とされ.
+    page = ("# ノンフィクション\n\nノンフィクションの語が使われるようになったのは20世紀の初めとされ、最初は雑誌がベストセラーを"
+            "発表する際にフィクションとノンフィクションに二分したもので出版業界用語であった。")
+    assert _decided("最初は雑誌がベストセラーを発表する際にフィクションとノンフィクションに二分したもので出版業界用語であった[S1]。",
+                    page)[0] == "supported"
+    # The clause it hedges is still hedged.
+    assert _decided("ノンフィクションの語が使われるようになったのは20世紀の初めである[S1]。", page) == ("uncertain", "hedge_dropped")
 
 
 @pytest.mark.parametrize(("source", "claim"), [

@@ -32,7 +32,7 @@ import difflib
 from research.modules.core.language import Language
 from research.modules.text.analyser import stem, terms, written_words
 from research.modules.text.claims import sentence_spans
-from research.modules.text.structure import SPELT_OUT_EN, contrasting, leaves_the_question_open
+from research.modules.text.structure import REPORTED_BY_A_STUDY_EN, SPELT_OUT_EN, contrasting, leaves_the_question_open
 
 # --- status words: (name, pattern) in each language; a name is one status ---------------------------
 
@@ -610,15 +610,30 @@ def says_related(claim: str, language: Language) -> bool:
     return language != "ja" and _related_sides(_CITATIONS.sub(" ", claim)) is not None
 
 
-def _related_sides(text: str) -> tuple[frozenset[str], frozenset[str]] | None:
+def _related_sides(text: str, setting_cut: bool = False) -> tuple[frozenset[str], frozenset[str]] | None:
     """The two things ``text`` says are related (correlated, associated, one affecting the other),
-    as their content words; None when it says no such thing."""
+    as their content words; None when it says no such thing. ``setting_cut``: each side up to the setting
+    it is said in ("worse asthma control in an urban population": worse asthma control)."""
     for pattern in _SAID_RELATED_EN:
         found = pattern.search(text)
         if found:
-            a, b = _content(found.group("a")), _content(found.group("b"))
-            return (a, b) if a and b else None
+            a, b = found.group("a"), found.group("b")
+            if setting_cut:
+                a, b = _SETTING_EN.split(a, maxsplit=1)[0], _SETTING_EN.split(b, maxsplit=1)[0]
+            a_terms, b_terms = _content(a), _content(b)
+            return (a_terms, b_terms) if a_terms and b_terms else None
     return None
+
+
+# The words a side of a relation holds only to say which way it goes, or where.
+_DIRECTION_WORDS_EN = frozenset({"higher", "lower", "wors", "better", "greater", "increas", "decreas", "more", "less",
+                                 "elev", "reduc", "poor", "poorer", "high", "low"})
+_SETTING_EN = re.compile(r"\s+(?:in|among|for|using|during|across|within)\s+(?:an?\s+|the\s+)?", re.IGNORECASE)
+
+
+def _side_named(side: frozenset[str] | str) -> frozenset[str]:
+    """A claim's side of a relation as the thing it names: without its direction words."""
+    return frozenset(side) - _DIRECTION_WORDS_EN
 
 
 def _sides_found_apart(rest: str, between: bool) -> tuple[frozenset[str], frozenset[str]] | None:
@@ -642,18 +657,26 @@ def no_relation_conflict(claim: str, passage: str, language: Language, elsewhere
     said = _CITATIONS.sub(" ", claim)
     if negated(said, language):
         return None
-    sides = _related_sides(said)
+    # "The study also found that obesity and increasing BMI level were associated with worse asthma control using all
+    # 4 questionnaires" against «Regression analysis showed no association between obesity or increasing BMI level and
+    # asthma control using all 4 questionnaires.» (PubMedQA 19615731, `research bench pubmedqa --seed 129`, the real
+    # 1.5B model's Summary, supported by the judge): the claim's frame, the way a side goes (worse, higher) and the
+    # setting it is said in (in an urban population) name neither side; an abbreviation the page spells out (BMI)
+    # names its words.
+    said = REPORTED_BY_A_STUDY_EN.sub("", said.strip(), count=1)
+    sides = _related_sides(said, setting_cut=True)
     if sides is None:
         return None
-    x, y = sides
+    x, y = (_side_named(side) for side in sides)
+    spelt = _abbreviations_spelt_out([passage, *elsewhere])
     for start, end in sentence_spans(passage):
         sentence = passage[start:end]
         for found in _NO_RELATION_EN.finditer(sentence):
             theirs = _sides_found_apart(found.group("rest"), bool(found.group("between")))
             if theirs is None:
                 continue
-            a, b = theirs
-            if not ((x <= a and y <= b) or (x <= b and y <= a)):
+            a, b = (side.union(*(spelt.get(word, frozenset()) for word in side)) for side in theirs)
+            if not (x and y and ((x <= a and y <= b) or (x <= b and y <= a))):
                 continue
             if any(_relation_affirmed(text, x | y, language) for text in (passage, *elsewhere)):
                 return None
@@ -876,14 +899,28 @@ def _difference_affirmed(passage: str, measure: frozenset[str]) -> bool:
     return False
 
 
+# What a study set out to look at, not what it found: «Multiple linear regression analysis was performed to evaluate the
+# association between obesity and increasing BMI level and asthma control.» (PubMedQA 19615731's methods).
+_LOOKED_AT_EN = re.compile(r"\bto (?:further )?(?:evaluate|assess|examine|investigate|determine|explore|test|study|"
+                           r"analy[sz]e|measure|quantify|estimate|compare)\s+(?:the\s+|any\s+|a\s+|an\s+)?(?:\w+\s+)?"
+                           + _RELATION, re.IGNORECASE)
+
+
+# "…was associated with…": a relation stated with its verb.
+_RELATED_VERB_EN = re.compile(r"\b(?:correlated|associated|linked|related)\s+(?:with|to)\b", re.IGNORECASE)
+
+
 def _relation_affirmed(passage: str, words: frozenset[str], language: Language) -> bool:
     """Whether a sentence of ``passage`` states a relation between things with all of ``words``
-    without denying it ("…, but a significant correlation was found in women")."""
+    without denying it ("…, but a significant correlation was found in women"); not as what a study set out to
+    look at, or a question it leaves open."""
     for start, end in sentence_spans(passage):
         sentence = passage[start:end]
+        if leaves_the_question_open(sentence):
+            continue
         for clause in _clauses(sentence, language):
-            if re.search(_RELATION, clause, re.IGNORECASE) and not negated(clause, language) \
-                    and words <= _content(clause):
+            if (re.search(_RELATION, clause, re.IGNORECASE) or _RELATED_VERB_EN.search(clause)) \
+                    and not negated(clause, language) and not _LOOKED_AT_EN.search(clause) and words <= _content(clause):
                 return True
     return False
 

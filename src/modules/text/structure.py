@@ -148,6 +148,11 @@ _OPEN_QUESTION_EN = re.compile(
     r"\b(?:(?:to|aim(?:ed|s)? to|sought to|we) (?:evaluate|determine|assess|investigate|examine|test|explore|"
     r"establish|clarify|ascertain|study|analy[sz]e|verify|learn) (?:whether|if)|we (?:investigated|examined|tested|"
     r"explored|asked) (?:whether|if)|"
+    # An objective written as an order, «Determine whether obesity or increasing level of body mass index (BMI) are
+    # associated with worse asthma control …» (PubMedQA 19615731, under «## Objective»: the real 1.5B model's "Yes,
+    # higher BMI is associated with worse asthma control" was supported by it, `research bench pubmedqa --seed 129`).
+    r"(?:^|(?<=[.:]\s))(?:determine|evaluate|assess|investigate|examine|test|explore|establish|clarify|ascertain) "
+    r"(?:whether|if)|"
     # "It was assessed whether PB motion in the superior portion of PB-CTV (SUP-CTV) differed from the inferior PB-CTV"
     # (PubMedQA 27909738, gold no: its results found no difference; the real 1.5B model's "Yes, target motion differs
     # …" was supported by it, `research bench pubmedqa --seed 110`).
@@ -325,6 +330,14 @@ def stance(text: str, language: Language) -> Stance:
     return Stance(bool(_HEDGE_EN.search(text)), bool(_LIMITER_EN.search(text)), bool(_OR_EN.search(text)))
 
 
+# "The study (also) found that …", "The study published in PubMed 11053064 found that …", "Our results showed …".
+REPORTED_BY_A_STUDY_EN = re.compile(
+    r"^(?:the|this|our|a|one)\s+(?:[\w/-]+\s+){0,2}?(?:study|trial|analysis|authors?|researchers?|results?|data|review|"
+    r"survey|investigators?)\b(?:\s+(?:published\s+)?(?:in|by|of)\s+[\w\s./-]{1,40}?)?\s+(?:also\s+)?(?:found|showed|shows|"
+    r"reported|reports|demonstrated|demonstrates|revealed|reveals|indicated|indicates|noted|observed)\s+(?:that\s+)?",
+    re.IGNORECASE)
+
+
 def answers_an_open_question(claim: str, evidence: str, sentences: Sequence[str] = (),
                              stated_elsewhere: Callable[[frozenset[str]], frozenset[str]] | None = None) -> bool:
     """(en) Whether ``evidence`` leaves open, as a study's question or aim, what ``claim`` states, and
@@ -343,7 +356,15 @@ def answers_an_open_question(claim: str, evidence: str, sentences: Sequence[str]
     asked: frozenset[str] = frozenset()  # the claim's words its passages write in a study's aim
     defined: dict[frozenset[str], frozenset[str]] = {}  # an abbreviation's words: the claim's words it stands for
     stated: frozenset[str] = frozenset()  # and those they write in a sentence that leaves nothing open
-    for sentence in sentences or re.split(r"(?<=[.!?])\s+", evidence):
+    frame = REPORTED_BY_A_STUDY_EN.match(claim.strip())
+    framed = term_set(frame.group(0)) if frame else frozenset()
+    read = list(sentences or re.split(r"(?<=[.!?])\s+", evidence))
+    # The claim in the long form, a sentence in the short: «neighbourhood social capital (NSC)» in the aim, «…when
+    # both availability of parks and NSC were highest» in the results (PubMedQA 22849512, `--seed 128`), which says
+    # those words too.
+    stands_for = {term_set(spelt["short"]): said & term_set(spelt["long"])
+                  for sentence in read for spelt in SPELT_OUT_EN.finditer(sentence)}
+    for sentence in read:
         words = said & term_set(sentence)
         if _OPEN_QUESTION_EN.search(sentence):
             # A name the aim spells out before its abbreviation («mean platelet volume (MPV)»), where the results
@@ -353,11 +374,14 @@ def answers_an_open_question(claim: str, evidence: str, sentences: Sequence[str]
                 if term_set(spelt["short"]) <= said:
                     defined[term_set(spelt["short"])] = said & term_set(spelt["long"])
                     spelt_out |= defined[term_set(spelt["short"])]
-            open_ = max(open_, len(words - spelt_out))
+            # The claim's own frame ("The study found that …") is no word of what the aim asks.
+            open_ = max(open_, len(words - spelt_out - framed))
             # A study's aim, not any sentence with "to determine whether" in it («a court hearing that was to
             # determine whether there was enough evidence … was adjourned», RAGTruth train).
             asked |= words if _AIM_EN.search(sentence.strip()) or _NOT_KNOWN_EN.search(sentence) else frozenset()
         else:
+            own = term_set(sentence)
+            words = words.union(*(long for short, long in stands_for.items() if short and short <= own))
             closed, stated = max(closed, len(words)), stated | words
     if open_ >= closed:
         return True
