@@ -1597,6 +1597,25 @@ async def test_a_sentence_with_one_term_exchanged_gets_the_passage_term_and_is_c
     assert "thread_id" not in verification["annotated_draft"] and not verification["summary"].get("corrected")
 
 
+async def test_a_japanese_topic_that_dropped_the_page_s_kind_gets_it_back():
+    # The real 1.5B model (`research bench jsquad --sample 5 --seed 131`, JSQuAD v1.3 valid a29435p7q1, 「ラジカル反応など極く
+    # 限られた反応性しか示さず、化学的に不活性であるものは？」): its Summary's 「炭化水素は…化学的に不活性である」 was supported,
+    # the page saying it of 飽和炭化水素 and going on to 不飽和炭化水素 (the page's sentences, quoted).
+    source = ("# 炭化水素\n\n飽和炭化水素はラジカル反応など極く限られた反応性しか示さず、化学的に不活性である。一方、不飽和炭化水素は"
+              "芳香族性を持つ場合とそうでない場合で化学的性質が異なる。")
+    ledger = [dict(LEDGER[0], label="S1", language="ja", suspicious=False, markdown=source)]
+    draft = "## 結論\n炭化水素はラジカル反応など極く限られた反応性しか示さず、化学的に不活性である[S1]。\n"
+    question = "ラジカル反応など極く限られた反応性しか示さず、化学的に不活性であるものは？"
+    deps, _ = _deps(FakeModel(), loops=0)
+    verification = (await _verify(dict(_state(draft, language="ja"), documents=ledger, question=question),
+                                  deps))["verification"]
+    assert verification["annotated_draft"].startswith("## 結論\n飽和炭化水素はラジカル反応など極く限られた反応性しか示さず")
+    (correction,) = verification["summary"]["corrected"]
+    assert (correction["value"], correction["source_value"]) == ("炭化水素", "飽和炭化水素")
+    (claim,) = verification["claims"]
+    assert claim["verdict"] == "supported"
+
+
 async def test_a_japanese_sentence_with_one_name_exchanged_gets_the_passage_name():
     # bench_answers.py with the careless fake (issue 44, item 4): 「…1707年の天明噴火で…」 where the
     # passage says 宝永噴火 stayed in the Findings "(未確認)": the words were compared as runs of
