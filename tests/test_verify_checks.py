@@ -474,6 +474,23 @@ def test_a_status_said_under_a_condition_is_not_asserted():
         == "unsupported"
 
 
+def test_a_denial_said_in_a_phrase_of_its_own_is_the_page_s_denial():
+    # The real 1.5B model on the GIL question (`research "Is the GIL gone in Python 3.14?" --docs`, the GIL document of
+    # tests/test_polarity.py, 2026-12-01 19:07): its true sentence was "negation" for a comma after "3.14", which cut
+    # its own denial into a phrase that says much of it, where the page's «…, though it is still not the default
+    # build.» is not, and was taken out of the answer.
+    page = ("In Python 3.14 the free-threaded build became officially supported, though it is still not the default "
+            "build. The standard build of Python 3.14 still has the GIL enabled by default.")
+    assert _decided("In Python 3.14, the free-threaded build became officially supported, but it is still not the "
+                    "default build [S1].", page)[0] == "supported"
+    # The denial moved to the other phrase, or taken away, is still the page's opposite.
+    for claim in ("In Python 3.14, the free-threaded build did not become officially supported, but it is the default "
+                  "build [S1].",
+                  "In Python 3.14, the free-threaded build became officially supported, and it is now the default "
+                  "build [S1]."):
+        assert _decided(claim, page)[0] == "unsupported", claim
+
+
 RAIN_JA = "東京では夏に雨が多いので、東京の夏は湿度が高い[S1]。"
 
 

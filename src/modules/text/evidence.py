@@ -2049,12 +2049,25 @@ def negation_differs(read: ClaimEvidence) -> Finding | None:
         evidence_phrases = [_negated(p.text) if p.field else _negated_in_phrases(p.text, read.wanted)
                             for p in read.assembled]
         if phrase_negated:
-            differs = not any(evidence_phrases)
+            differs = not any(evidence_phrases) and not _each_denied_phrase_matched(read)
         else:
             differs = differs and evidence_phrases[0]
     if not differs:
         return None
     return Finding("uncertain", "negation")
+
+
+def _each_denied_phrase_matched(read: ClaimEvidence) -> bool:
+    """(en) Whether each negated phrase of the claim has a negated phrase of its passages holding most of its words:
+    "In Python 3.14, the free-threaded build became officially supported, but it is still not the default build" (the
+    real 1.5B model's sentence, `research … --docs` on the GIL page) against the page's «…officially supported, though
+    it is still not the default build.», where the comma after 3.14 made the claim's denial one of its phrases that
+    say most of it, and the page's not."""
+    denied = [features(p) for start, end in sentence_spans(read.claim)
+              for p in phrases_of(read.claim[start:end], "en") if _negated(p)]
+    theirs = [features(p) for passage in read.assembled for start, end in sentence_spans(passage.text)
+              for p in phrases_of(passage.text[start:end], "en") if _negated(p)]
+    return bool(denied) and all(any(2 * len(mine & their) > len(mine) for their in theirs) for mine in denied)
 
 
 def _each_denial_matched(read: ClaimEvidence) -> bool:
