@@ -360,6 +360,22 @@ class SourceText:
     _sorted: dict[str, list[Decimal]] = field(default_factory=dict)  # its scaled figures by dimension, sorted
     _squeezed: str | None = None  # its text as quotations are looked up in (``squeezed``)
     _positions: dict[int, int] | None = None  # where each passage stands (``passage_before``)
+    # What two English checks read in every passage, read once per source: (kind, head) of each «non-severe
+    # hypoglycaemia» (``qualifier_dropped``) and the names of its groups (``group_dropped``).
+    _non_kinds: list[tuple[str, str]] | None = None
+    _named_groups: frozenset[str] | None = None
+
+    def non_kinds(self) -> list[tuple[str, str]]:
+        if self._non_kinds is None:
+            self._non_kinds = [(found.group("kind").lower(), found.group("head").lower())
+                               for passage in self.passages for found in _NON_KIND_EN.finditer(passage.text)]
+        return self._non_kinds
+
+    def named_groups(self) -> frozenset[str]:
+        if self._named_groups is None:
+            self._named_groups = frozenset(" ".join(m.group("name").split()) for passage in self.passages
+                                           for m in _NAMED_GROUP_EN.finditer(passage.text))
+        return self._named_groups
 
     def passage_before(self, passage: Passage) -> Passage | None:
         """The passage right before ``passage`` in this source, or None."""
@@ -1890,19 +1906,17 @@ def qualifier_dropped(read: ClaimEvidence) -> Finding | None:
         return None
     subject = words[0]  # what the claim speaks of: its first word ("Hypoglycaemia is associated …")
     for source in read.cited:
-        for passage in source.passages:
-            for found in _NON_KIND_EN.finditer(passage.text):
-                kind, head = found.group("kind").lower(), found.group("head").lower()
-                if head != subject or kind in words or re.search(rf"\bnon[-\s]?{re.escape(kind)}", read.claim, re.I):
-                    continue
-                # The passage sentence that says the claim of that kind ("Conversely, severe
-                # hypoglycaemia was associated with …"): more than half of the claim's words.
-                this_kind = re.compile(rf"(?<![-\w]){re.escape(kind)}\s+{re.escape(head)}\b", re.IGNORECASE)
-                for p in read.assembled:
-                    for start, end in sentence_spans(p.text):
-                        sentence = p.text[start:end]
-                        if this_kind.search(sentence) and 2 * len(read.words & _sentence_terms(sentence)) > len(read.words):
-                            return Finding("uncertain", "missing_term", 0.5, (kind,))
+        for kind, head in source.non_kinds():
+            if head != subject or kind in words or re.search(rf"\bnon[-\s]?{re.escape(kind)}", read.claim, re.I):
+                continue
+            # The passage sentence that says the claim of that kind ("Conversely, severe
+            # hypoglycaemia was associated with …"): more than half of the claim's words.
+            this_kind = re.compile(rf"(?<![-\w]){re.escape(kind)}\s+{re.escape(head)}\b", re.IGNORECASE)
+            for p in read.assembled:
+                for start, end in sentence_spans(p.text):
+                    sentence = p.text[start:end]
+                    if this_kind.search(sentence) and 2 * len(read.words & _sentence_terms(sentence)) > len(read.words):
+                        return Finding("uncertain", "missing_term", 0.5, (kind,))
     return None
 
 
@@ -1954,8 +1968,7 @@ def group_dropped(read: ClaimEvidence) -> Finding | None:
     claim = read.claim.lower()
     names: set[str] = set()
     for source in read.cited:
-        for passage in source.passages:
-            names.update(" ".join(m.group("name").split()) for m in _NAMED_GROUP_EN.finditer(passage.text))
+        names.update(source.named_groups())
     if len(names) < 2 or any(word.lower() in claim for name in names for word in name.split()):
         return None
     best: tuple[int, str] | None = None
