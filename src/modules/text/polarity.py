@@ -668,13 +668,15 @@ def no_relation_conflict(claim: str, passage: str, language: Language, elsewhere
     if sides is None:
         return None
     x, y = (_side_named(side) for side in sides)
-    spelt = _abbreviations_spelt_out([passage, *elsewhere])
+    spelt: dict[str, frozenset[str]] | None = None  # read only where the page denies a relation: the page is long
     for start, end in sentence_spans(passage):
         sentence = passage[start:end]
         for found in _NO_RELATION_EN.finditer(sentence):
             theirs = _sides_found_apart(found.group("rest"), bool(found.group("between")))
             if theirs is None:
                 continue
+            if spelt is None:
+                spelt = _abbreviations_spelt_out([passage, *elsewhere])
             a, b = (side.union(*(spelt.get(word, frozenset()) for word in side)) for side in theirs)
             if not (x and y and ((x <= a and y <= b) or (x <= b and y <= a))):
                 continue
