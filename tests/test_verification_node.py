@@ -2222,6 +2222,44 @@ async def test_a_question_asking_what_a_thing_is_is_not_answered_by_a_summary_th
     assert "do not answer this" not in answer, answer
 
 
+async def test_a_sub_question_a_page_answers_quotes_it_when_the_drafts_sentences_on_it_went():
+    # The real 1.5B model's GIL answer at a72a8ac (`research "Is the GIL gone in Python 3.14?" --engine local
+    # --docs`): its uncited sentence under "What is the GIL in Python?" went, and the report said "The sources
+    # read do not answer this" beside a page that does: «The global interpreter lock (GIL) lets only one thread …».
+    source = ("The global interpreter lock (GIL) lets only one thread run Python bytecode at a time. In Python 3.14 "
+              "the free-threaded build became officially supported, though it is still not the default build. The "
+              "standard build of Python 3.14 still has the GIL enabled by default.")
+    draft = ("## Summary\nThe standard build of Python 3.14 still has the GIL enabled by default [S1].\n\n"
+             "## 1. What is the GIL in Python?\nThe GIL is a lock that protects the memory manager from threads.\n")
+    plan = [{"question": q, "queries": [{"text": q, "language": "en"}]}
+            for q in ("Is the GIL gone in Python 3.14?", "What is the GIL in Python?")]
+    state = dict(_state(draft, language="en"), question="Is the GIL gone in Python 3.14?",
+                 documents=[_english_page(source)], plan=plan)
+    verification = (await _verify(state, _deps(FakeModel(), loops=0)[0]))["verification"]
+    answer = verification["annotated_draft"]
+    assert "do not answer this" not in answer, answer
+    section = answer.split("What is the GIL in Python?\n")[1]
+    assert section.strip().startswith("No checked sentence of the draft answers this; of it the sources read say: "
+                                      "«The global interpreter lock (GIL) lets only one thread run Python bytecode at "
+                                      "a time.» [S1]"), answer
+    assert "memory manager" not in answer
+    assert verification["summary"]["not_given"] == []
+
+
+async def test_a_sub_question_section_quotes_no_sentence_the_answer_says_already():
+    # A sentence of the page naming the sub-question's words that the Summary already says answers
+    # nothing more there: 「富士山の標高は？」's section keeps "not given" (ja message), not the Summary's words again.
+    source = "富士山は静岡県と山梨県にまたがる山である。富士山の標高は3776メートルである。"
+    draft = ("## 結論\n富士山の標高は3776メートルである[S1]。\n\n"
+             "## 1. 富士山の標高は何メートルで、どの県にあるか？\n富士山は長野県にある。\n")
+    ledger = [dict(LEDGER[0], markdown=source, suspicious=False)]
+    plan = [{"question": q, "queries": [{"text": q, "language": "ja"}]}
+            for q in ("富士山の標高は？", "富士山の標高は何メートルで、どの県にあるか？")]
+    state = dict(_state(draft, language="ja"), question="富士山の標高は？", documents=ledger, plan=plan)
+    answer = (await _verify(state, _deps(FakeModel(), loops=0)[0]))["verification"]["annotated_draft"]
+    assert answer.count("3776メートルである") == 1, answer
+
+
 async def test_a_sentence_that_points_back_moves_with_the_one_it_speaks_of():
     # The real 1.5B model's answer to "What is PEP 703 and when did Python get free-threading?" at
     # 63136ee: its first sentence (not checked) moved behind the supported ones, and the Summary

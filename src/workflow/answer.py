@@ -863,19 +863,19 @@ def assemble_answer(
     sub_questions: list[str] | None = None,
     question: str = "",
     wrong_language: frozenset[str] = frozenset(),
-    on_the_question: Callable[[], SourceSentence | None] | None = None,
+    on_the_question: Callable[[str], SourceSentence | None] | None = None,
     page_sentence_before: Callable[[str, str, bool], str | None] | None = None,
 ) -> Assembly:
     """The answer a person reads: ``draft`` with only what the verdicts let stand (see the
     module docstring). Sets ``removed``/``removed_reason`` on the verdicts it takes out.
-    ``on_the_question``: finds the sentence of the sources that names most of what the question
-    names, quoted where no sentence of the draft could lead the Summary (asked only then: it
-    reads every sentence of every source). ``page_sentence_before``: the sentence before a source's sentence on its
+    ``on_the_question``: finds the sentence of the sources that names most of what a question
+    names, quoted where no sentence of the draft could lead the Summary, or answer a sub-question
+    whose section was emptied (asked only then: it reads every sentence of every source). ``page_sentence_before``: the sentence before a source's sentence on its
     page (label, sentence), quoted before a kept sentence that points at one taken out."""
     titles = list(titles)
     by_start = {claim.start: (claim, verdict) for claim, verdict in zip(claims, verdicts)}
     edits = _Edits(draft, body_sentences(draft), by_start)
-    if not edits.sentences and on_the_question is not None and (quoted := on_the_question()) is not None:
+    if not edits.sentences and on_the_question is not None and (quoted := on_the_question(question)) is not None:
         # The model wrote nothing, asked twice (nodes/llm.py): not an empty report, but the sources'
         # own words on the question under the Summary's heading.
         heading = REPORT_LABELS[language]["summary"]  # the heading the draft prompt asks it under too
@@ -922,7 +922,7 @@ def assemble_answer(
         kept_summary = [first] + [s for s in kept_summary if s != first]
         _drop_what_the_quote_says(edits, kept_summary, first, _short_quote(against.evidence))
     elif summary and not kept_summary and on_the_question is not None \
-            and (quoted := on_the_question()) is not None:
+            and (quoted := on_the_question(question)) is not None:
         # Nothing of the draft could be checked (a draft in the other language than its sources,
         # a judge that decides nothing): the sources' own words on the question, not a bare
         # "they do not answer" (the real 1.5B model's Japanese GIL answer, issue 44).
@@ -931,7 +931,7 @@ def assemble_answer(
                                      evidence=_short_quote(quoted.text), label=quoted.label)
         edits.status[first] = "supported"
         kept_summary = [first]
-    elif nothing_on_the_question and on_the_question is not None and (quoted := on_the_question()) is not None:
+    elif nothing_on_the_question and on_the_question is not None and (quoted := on_the_question(question)) is not None:
         # The Summary kept only sentences the checks could not decide, and nothing checked can
         # lead it: the sources' own words on the question come first, the draft's sentences
         # after them, still marked. PubMedQA 15687156 with the real 1.5B model: "Normal knee
@@ -961,7 +961,7 @@ def assemble_answer(
         # «…『熱ラジ!』が2局同時生放送された» second, and quoted again before the lead).
         first = kept_summary[0]
         joiner = " " if language == "en" else ""
-        quoted = on_the_question() if on_the_question is not None else None
+        quoted = on_the_question(question) if on_the_question is not None else None
         lead = t("answer.sources_say_of_it_beside", language, evidence=_short_quote(quoted.text), label=quoted.label) \
             if quoted is not None else t("answer.beside_the_question", language)
         beside_lead = (first, lead + joiner)
@@ -970,7 +970,7 @@ def assemble_answer(
                  or _named_of(question, _first_sentence(plain_text(edits.replacement[kept_summary[0]]))) == 0) \
             and not yes_no \
             and _names_little_of(question, lead_said := _first_sentence(plain_text(edits.replacement[kept_summary[0]]))) \
-            and (quoted := on_the_question()) is not None \
+            and (quoted := on_the_question(question)) is not None \
             and _named_of(question, quoted.text) >= _named_of(question, lead_said) + 2 \
             and _norm(strip_citations(lead_said)).rstrip("。.") not in _norm(quoted.text) \
             and not _a_checked_sentence_after_names_as_much(edits, kept_summary, question, quoted.text):
@@ -993,7 +993,7 @@ def assemble_answer(
     _note_sub_questions_the_summary_answers(edits, kept_summary, question, sub_questions or [])
     unanswered = [q for q in sub_questions or [] if _heading_key(q) not in edits.answered]
     out, not_given = _tidy_sections(out, language, unanswered, summary_empty=bool(summary) and not kept_summary,
-                                    document_titles=_document_titles(titles))
+                                    document_titles=_document_titles(titles), on_a_question=on_the_question)
     if edits.sentences and not edits.summary_section:
         # A draft with no heading over its first sentences (the real 1.5B model's whole answer to
         # PubMedQA 10411439 was one uncited line) gets the Summary's heading, as the draft prompt
@@ -1810,9 +1810,11 @@ _OPENED_WITH_A_SPACE = re.compile(r"^ {1,3}(?![\s\-*+>|#`~]|\d+[.)])")
 
 
 def _tidy_sections(text: str, language: Language, sub_questions: list[str], *, summary_empty: bool,
-                   document_titles: Iterable[str] = ()) -> tuple[str, list[str]]:
+                   document_titles: Iterable[str] = (),
+                   on_a_question: Callable[[str], SourceSentence | None] | None = None) -> tuple[str, list[str]]:
     """Headings without placeholders, empty list items gone, a section left empty either
-    dropped or, when it answers a sub-question, saying the sources read did not give it."""
+    dropped or, when it answers a sub-question, quoting the sources' sentence on it
+    (``on_a_question``) or, where none names it, saying the sources read did not give it."""
     document_titles = set(document_titles)
     seen_headings: set[str] = set()
     lines = text.split("\n")
@@ -1906,7 +1908,8 @@ def _tidy_sections(text: str, language: Language, sub_questions: list[str], *, s
     out = cleaned
     while True:
         before = out
-        out = _without_empty_sections(before, wanted, not_given, language, summary_empty=summary_empty)
+        out = _without_empty_sections(before, wanted, not_given, language, summary_empty=summary_empty,
+                                      on_a_question=on_a_question)
         if out == before:
             break
     tidy = "\n".join(_renumbered_headings(out))
@@ -1915,9 +1918,11 @@ def _tidy_sections(text: str, language: Language, sub_questions: list[str], *, s
 
 
 def _without_empty_sections(lines: list[str], wanted: dict[str, str], not_given: list[str], language: Language,
-                            *, summary_empty: bool) -> list[str]:
+                            *, summary_empty: bool,
+                            on_a_question: Callable[[str], SourceSentence | None] | None = None) -> list[str]:
     """One pass over ``lines``: a heading with nothing under it goes, or, when it is one of the
-    plan's sub-questions, says the sources did not give it (added to ``not_given``)."""
+    plan's sub-questions, quotes the sources' sentence on it, or says the sources did not give it
+    (added to ``not_given``)."""
     out: list[str] = []
     position = 0
     while position < len(lines):
@@ -1946,7 +1951,16 @@ def _without_empty_sections(lines: list[str], wanted: dict[str, str], not_given:
             continue
         title = heading.group(3).strip()
         question = wanted.get(_heading_key(title))
-        if question is not None:
+        quoted = on_a_question(question) if question is not None and on_a_question is not None else None
+        if quoted is not None and _norm(quoted.text).rstrip("。.") in _norm(strip_citations(plain_text("\n".join(lines)))):
+            quoted = None  # said in the answer already, by a sentence that answers something else or this
+        if quoted is not None:
+            # The draft's sentences on it were taken out, but a page answers it: its words, not "the
+            # sources do not answer this". The real 1.5B model's GIL answer (a72a8ac) said so of "What
+            # is the GIL?" beside «The global interpreter lock (GIL) lets only one thread run …».
+            out += [line, "", t("answer.sources_say_of_the_sub_question", language,
+                                evidence=_short_quote(quoted.text), label=quoted.label), ""]
+        elif question is not None:
             out += [line, "", t("answer.not_given", language, question=question), ""]
             if question not in not_given:
                 not_given.append(question)

@@ -36,6 +36,11 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "No checked sentence of the draft answers the question; of it the sources read say: «{evidence}» [{label}]",
         "ja": "下書きの確認できた文は質問に答えていません。質問について、出典にはこうあります: «{evidence}»[{label}]",
     },
+    # A sub-question whose draft sentences were all taken out, which a sentence of the sources answers.
+    "answer.sources_say_of_the_sub_question": {
+        "en": "No checked sentence of the draft answers this; of it the sources read say: «{evidence}» [{label}]",
+        "ja": "下書きにはこの点を確認できた文がありません。この点について、出典にはこうあります: «{evidence}»[{label}]",
+    },
     "answer.beside_the_question": {
         "en": "The sources read do not answer the question directly; what they confirm of the draft follows.",
         "ja": "読み込んだ出典は質問に直接答えていません。以下は下書きの文のうち出典で確認できたものです。",
