@@ -211,3 +211,31 @@ def test_the_json_answer_is_plain_text_without_markdown_escapes(research_env, tm
     assert "Mount Fuji \\[draft\\] notes\\_v2" in report  # report.md keeps a title literal, as Markdown must
     assert "Mount Fuji [draft] notes_v2" in summary["answer"]
     assert "\\[" not in summary["answer"] and "\\_" not in summary["answer"] and "\\`" not in summary["answer"]
+
+
+def test_a_document_the_parser_cannot_read_is_named_not_silently_left_out(research_env, tmp_path):
+    # The bench's clone, moved to another folder, ran with a parser that could not start (its venv's path
+    # was a link the sandbox could not follow): every run said "0 results from 6 queries" and "no evidence",
+    # never why. A file that cannot be read is named with its reason, in the run's output and its report.
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "fuji_notes.md").write_text("# Mount Fuji notes\n\nMount Fuji is 3,776 m high. It last erupted in 1707.\n",
+                                        "utf-8")
+    (docs / "scan.pdf").write_bytes(b"%PDF-1.4\n" + b"\x00\xff not a PDF body " * 40)
+    result = research_in_process(["How high is Mount Fuji?", "--engine", "local", "--docs", str(docs), "--json"],
+                                 research_env)
+    assert result.returncode == 0, result.stderr
+    summary = load_json_line(result.stdout)
+    assert "3,776" in summary["answer"]
+    said = re.findall(r".*files of the documents folder were not read: scan\.pdf.*", result.stderr)
+    assert said, result.stderr
+    report = Path(summary["report_md"]).read_text("utf-8")
+    assert "not read: scan.pdf" in report.replace("\\", ""), report
+
+    # Nothing readable at all: not "no results", but why.
+    scans = tmp_path / "scans"
+    scans.mkdir()
+    (docs / "scan.pdf").rename(scans / "scan.pdf")
+    result = research_in_process(["How high is Mount Fuji?", "--engine", "local", "--docs", str(scans), "--lang", "ja"],
+                                 research_env)
+    assert "文書フォルダの 1 件のファイルをどれも読み込めませんでした: scan.pdf" in result.stderr, result.stderr

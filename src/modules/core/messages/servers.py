@@ -66,6 +66,15 @@ MESSAGES: dict[str, dict[str, str]] = {
                                       "ja": "{engine} が選ばれていますが {setting} が設定されていません"},
     "servers.reason.docs_missing": {"en": "the documents folder {path} does not exist",
                                     "ja": "文書フォルダ {path} が存在しません"},
+    # Files of the documents folder the local engine could not read: what they hold is in no answer.
+    "servers.reason.documents_skipped": {
+        "en": "{count} files of the documents folder were not read: {detail}",
+        "ja": "文書フォルダのファイル {count} 件を読み込めませんでした: {detail}",
+    },
+    "servers.reason.no_document_read": {
+        "en": "none of the {total} files of the documents folder could be read: {detail}",
+        "ja": "文書フォルダの {total} 件のファイルをどれも読み込めませんでした: {detail}",
+    },
     # Why a search site could not be reached, in plain words (engines/duckduckgo.plain_reason).
     "servers.reason.no_dns": {"en": "cannot look up {where} (no network or no DNS)",
                               "ja": "{where} の名前を引けません（ネットワークか DNS がありません）"},

@@ -76,6 +76,8 @@ class EngineChain:
                 continue
             if engine.name != self.chosen:
                 notes.append(note("servers.engine.instead", engine=engine.name))
+            # An engine with an index says what of it could not be read (engines/local.py).
+            notes += getattr(engine, "reading_notes", list)()
             return ChainResult(engine=engine.name, results=results, notes=notes)
         if not self.fallback and notes:
             notes.append(note("servers.engine.no_fallback"))

@@ -194,8 +194,25 @@ class LocalEngine:
     def __len__(self) -> int:
         return len(self._index)
 
+    def reading_notes(self) -> list[str]:
+        """The folder's files that were not read, said with every search (the engine chain adds them to
+        its notes): what they hold is in no answer, and the user should know which and why. A parser
+        that could not start left every file out, and the run said only "0 results"."""
+        if not self.skipped:
+            return []
+        return [note("servers.reason.documents_skipped", count=len(self.skipped), detail=self._skipped_shown())]
+
+    def _skipped_shown(self) -> str:
+        # Three of them with their reasons; never "; ", which joins a search's several notes.
+        shown = [" ".join(reason.replace(";", ",").split())[:200] for reason in self.skipped[:3]]
+        return ", ".join(shown) + (", …" if len(self.skipped) > 3 else "")
+
     async def search(self, query: str, *, language: Language, limit: int) -> list[EngineResult]:
         await self.ensure_indexed()
+        if self.files_total and not self._documents:
+            # Not "found nothing": nothing could be searched.
+            raise EngineUnavailable(note("servers.reason.no_document_read", total=self.files_total,
+                                         detail=self._skipped_shown()))
         hits = []
         for url, _score in self._index.search(query, limit):
             title, markdown = self._documents[url]
