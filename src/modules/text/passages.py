@@ -323,7 +323,11 @@ def sentence_on_the_question(question: str, sources: list[dict[str, Any]]) -> So
                     # The study's own question ("It is unknown if …") names what the question names, and
                     # answers nothing; so does a page's list of keywords.
                     continue
-                said = _terms_of(sentence) | ({term.text.lower() for term in terms(sentence)} if widened else set())
+                # Read as it would be quoted: a sentence that leaves its subject to the one before it names what
+                # that one names (「日本ではPKOと称されることが多い。」 names 国際連合平和維持活動 only so).
+                own = _terms_of(sentence)
+                quoted = _with_its_subject(sentence, document) if own & asked else sentence  # (its page read only then)
+                said = _terms_of(quoted) | ({term.text.lower() for term in terms(quoted)} if widened else set())
                 if said <= asked and not _A_PREDICATE_MAY_BE_HERE.search(sentence):
                     # Nothing but the question's own words, and nothing said of them: a page's name on a line of its
                     # own («グスタフ・マーラー», quoted for 「グスタフ・マーラーの誕生日は？」, JSQuAD, `research bench jsquad
@@ -337,11 +341,8 @@ def sentence_on_the_question(question: str, sources: list[dict[str, Any]]) -> So
                 # 「日本の再生可能エネルギーの内訳は？」 (the local web's energy page).
                 score = (len(shared), head is not None and head in shared)
                 if best is None or score > best[0]:
-                    best = (score, SourceSentence(str(document["label"]), sentence))
-    if best is None:
-        return None
-    document = next(d for d in sources if str(d["label"]) == best[1].label)
-    return SourceSentence(best[1].label, _with_its_subject(best[1].text, document))
+                    best = (score, SourceSentence(str(document["label"]), quoted))
+    return best[1] if best is not None else None
 
 
 # 「日本の再生可能エネルギーの内訳は？」, 「富士山の標高は？」: a noun and は end the question, which asks what that noun is.
@@ -364,6 +365,18 @@ def leaves_its_subject_ja(sentence: str) -> bool:
     """Whether a Japanese ``sentence`` names no subject or topic of its own (no は or が; the は of
     または is no particle): it says what it says of the one the sentence before it names."""
     return bool(_NO_SUBJECT_JA.match(sentence.strip().replace("または", "")))
+
+
+# A は after で, に or と sets a scene (日本では, 国内には), and names no one the sentence is about.
+_OWN_TOPIC_OR_SUBJECT_JA = re.compile(r"(?<![でにと])は(?!ず)|が")
+
+
+def _names_only_a_setting_ja(sentence: str) -> bool:
+    """Whether a Japanese ``sentence`` names no subject of its own but a setting: 「日本ではPKOと称されることが
+    多い。」 on the page «# 国際連合平和維持活動» (JSQuAD v1.3 valid a113522p0q1, the page that answers
+    「国際連合平和維持活動を日本では何と称されるか。」). Its が of 「ことが多い」 is no subject."""
+    text = re.sub(r"ことが(?:多い|少ない|ある|できる)", "", sentence.strip().replace("または", ""))
+    return bool(re.search(r"[でにと]は", text)) and not _OWN_TOPIC_OR_SUBJECT_JA.search(text)
 _TOPIC_OR_SUBJECT_JA = re.compile(r"^[^、。「」]{1,30}?(?<![でにと])[はが](?!ず)")
 
 
@@ -401,6 +414,10 @@ def _with_its_subject(sentence: str, document: dict[str, Any]) -> str:
     question 「初めての日本共産党系の国会議員は誰か」)."""
     pointing = opens_pointing_back(sentence)
     if not pointing and not leaves_its_subject_ja(sentence):
+        if _names_only_a_setting_ja(sentence) and (title := _page_title(document)) and title not in sentence:
+            # What the page is about is its subject: «1946年4月の第22回総選挙では5議席を獲得し…» on 日本共産党's page
+            # follows a sentence on the party's 2014 vote, which is not what it speaks of.
+            return f"{title}：{sentence}"
         return sentence
     before = sentence_before_on_its_page(sentence, document)
     if before and (pointing or _TOPIC_OR_SUBJECT_JA.match(before)):
@@ -416,6 +433,12 @@ def _with_its_subject(sentence: str, document: dict[str, Any]) -> str:
 
 
 _JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
+
+
+def _page_title(document: dict[str, Any]) -> str:
+    """The page's title: its first heading of the first level, else the title it was listed with."""
+    found = re.search(r"^#\s+(.+?)\s*#*\s*$", str(document.get("markdown") or ""), re.MULTILINE)
+    return " ".join((found.group(1) if found else str(document.get("title") or "")).split())
 
 
 def _heading_over(sentence: str, markdown: str) -> str:

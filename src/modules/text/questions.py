@@ -75,7 +75,7 @@ _ASKS_FOR_A_SLOT_EN = re.compile(
     r"|\b(?:what|which) (?:year|date|day|month|time|number|percentage|city|country|town|company|person)\b"
     r"|\bname (?:of|for)\b|\bnamed\b|\bcalled\b", re.IGNORECASE)
 _ASKS_FOR_A_SLOT_JA = re.compile(
-    r"誰|だれ|どこ|いつ|何人|何年|何歳|何個|何回|何か所|何という|何と呼|いくつ|いくら|名前|名は|の名|どの|どれ"
+    r"誰|だれ|どこ|いつ|何人|何年|何歳|何個|何回|何か所|何という|何と(?:呼|称|言|い[うわ]|名付|名づ|略|訳)|いくつ|いくら|名前|名は|の名|どの|どれ"
     r"|何(?:%|％|パーセント|倍|位|割|メートル|キロ|ドル|円|度)"
     # 何 before the noun whose name it asks: 「世界最長のロープウェイである何ロープウェイが開通している？」, 何語, 何県.
     r"|何(?:[\u30a1-\u30fa\u30fc]{2,}|語|県|党|線|川|島|湖|駅|港|国|州|世紀|時代|曜日|科|族|派|宗|賞|号|型|式|病)"
