@@ -33,7 +33,12 @@ from research.modules.text.analyser import JAPANESE_RUN, name_suffix_terms, name
 from research.modules.text.disagreements import attribute_words, attributes_named
 from research.modules.text.questions import answer_word, answers_another_question, answers_the_other_way, is_yes_no
 from research.modules.text.questions import asks_for_a_name_or_value
-from research.modules.text.passages import NOUN_AND_WA_END_JA, SourceSentence, leaves_its_subject_ja
+from research.modules.text.passages import (
+    NOUN_AND_WA_END_JA,
+    SourceSentence,
+    leaves_its_subject_ja,
+    values_of_the_kind_asked,
+)
 from research.modules.text.references import (
     TOPIC_JA,
     opens_pointing_back,
@@ -939,8 +944,9 @@ def assemble_answer(
         # the whole answer to a yes/no question, its "Yes," taken out but its yes still said.
         first = kept_summary[0]
         joiner = " " if language == "en" else ""
-        edits.replacement[first] = t("answer.sources_say_of_it", language, evidence=_short_quote(quoted.text),
-                                     label=quoted.label) + joiner + edits.replacement[first]
+        lead = t("answer.sources_say_of_it", language, evidence=_short_quote(quoted.text), label=quoted.label)
+        _drop_undecided_values_the_quote_gives_otherwise(edits, kept_summary, question, quoted.text)
+        edits.replacement[first] = lead + (joiner + edits.replacement[first] if edits.replacement.get(first) else "")
     elif nothing_on_the_question and question:
         # Nothing checked, and no sentence of the sources names what the question asks: the
         # undecided sentences stay, marked, after a line that says so (below, once a connective
@@ -1666,6 +1672,24 @@ def _said_with_the_sources(against: ClaimVerdict, first: str, language: Language
     if said and not said[1] and not denied_a_no:
         first = _without_answer_word(first)
     return line + ((" " if language == "en" else "") + first if first else "")
+
+
+def _drop_undecided_values_the_quote_gives_otherwise(edits: _Edits, kept_summary: list[int], question: str,
+                                                     quote: str) -> None:
+    """Where the sources' sentence quoted on the question gives a value of the kind it asks for (何年: a year), a
+    sentence of the Summary no check decided that gives only other values of that kind leaves: «…1956年のスターリン
+    批判を経て…» quoted, 「スターリン批判は1950年1月6日に起こった[S3]（未確認）」 after it said another year, the date of
+    another event on S3 (JSQuAD v1.3 valid a14985p36q1, the real 1.5B model)."""
+    given = values_of_the_kind_asked(question, quote)
+    if not given:
+        return
+    for start in kept_summary:
+        if edits.status.get(start) == "supported" or not edits.replacement.get(start):
+            continue
+        said = values_of_the_kind_asked(question, plain_text(edits.replacement[start]))
+        if said and not said & given:
+            pair = edits.by_start.get(start)
+            edits.drop(start, REMOVED_UNCHECKED, pair[1] if pair else None)
 
 
 def _drop_what_the_quote_says(edits: _Edits, kept_summary: list[int], first: int, quote: str) -> None:
