@@ -227,10 +227,10 @@ def test_a_document_the_parser_cannot_read_is_named_not_silently_left_out(resear
     assert result.returncode == 0, result.stderr
     summary = load_json_line(result.stdout)
     assert "3,776" in summary["answer"]
-    said = re.findall(r".*files of the documents folder were not read: scan\.pdf.*", result.stderr)
+    said = re.findall(r".*files of the documents folder not read \(1\): scan\.pdf: .+", result.stderr)
     assert said, result.stderr
     report = Path(summary["report_md"]).read_text("utf-8")
-    assert "not read: scan.pdf" in report.replace("\\", ""), report
+    assert "not read (1): scan.pdf" in report.replace("\\", ""), report
 
     # Nothing readable at all: not "no results", but why.
     scans = tmp_path / "scans"
@@ -238,4 +238,5 @@ def test_a_document_the_parser_cannot_read_is_named_not_silently_left_out(resear
     (docs / "scan.pdf").rename(scans / "scan.pdf")
     result = research_in_process(["How high is Mount Fuji?", "--engine", "local", "--docs", str(scans), "--lang", "ja"],
                                  research_env)
+    assert result.returncode == 5, result.stderr  # the folder could not be searched (README, exit codes)
     assert "文書フォルダの 1 件のファイルをどれも読み込めませんでした: scan.pdf" in result.stderr, result.stderr

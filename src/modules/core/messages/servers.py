@@ -68,8 +68,8 @@ MESSAGES: dict[str, dict[str, str]] = {
                                     "ja": "文書フォルダ {path} が存在しません"},
     # Files of the documents folder the local engine could not read: what they hold is in no answer.
     "servers.reason.documents_skipped": {
-        "en": "{count} files of the documents folder were not read: {detail}",
-        "ja": "文書フォルダのファイル {count} 件を読み込めませんでした: {detail}",
+        "en": "files of the documents folder not read ({count}): {detail}",
+        "ja": "読み込めなかった文書フォルダのファイル（{count} 件）: {detail}",
     },
     "servers.reason.no_document_read": {
         "en": "none of the {total} files of the documents folder could be read: {detail}",
