@@ -452,6 +452,11 @@ def _with_its_subject(sentence: str, document: dict[str, Any]) -> str:
     before = sentence_before_on_its_page(sentence, document)
     if before and (pointing or _TOPIC_OR_SUBJECT_JA.match(before)):
         return f"{before}{'' if re.search(r'[。．]$', before) else ' '}{sentence}"
+    if not pointing and before is None and (title := _page_title(document)) and title not in sentence:
+        # The first sentence of its paragraph, with no subject: the page's own. «インド東部、ビハール州、…河の
+        # ほとりにある。» opens a paragraph of the page «# ブッダガヤ» (JSQuAD v1.3 valid a205453p2q4), and alone
+        # says where nothing is.
+        return f"{title}：{sentence}"
     if pointing:
         # The first sentence under a heading points at the heading: «同国は旧イギリス植民地であり、現在はイギリス連邦の
         # 一員である。» under «# ドミニカ国» (JSQuAD, `research bench jsquad --seed 93`: quoted alone, it named no country,
