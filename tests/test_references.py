@@ -204,6 +204,16 @@ def test_the_sentence_of_the_sources_that_names_most_of_what_the_question_names(
     found = sentence_on_the_question("スターリン批判は何年に起こったか？", stalin)
     assert found is not None and "1956年のスターリン批判" in found.text
     assert sentence_on_the_question("スターリン批判は何人が聞いたか？", stalin) is None  # no count given
+    # A sentence writing an abbreviation its page spells out names its words (PubMedQA 19615731, `research bench
+    # pubmedqa --sample 4 --seed 130`: the real 1.5B model's answer was only the question said back, and nothing was
+    # quoted). The page's sentences, quoted.
+    bmi = [{"label": "S1", "markdown": (
+        "## Objective\n\nDetermine whether obesity or increasing level of body mass index (BMI) are associated with worse "
+        "asthma control in an ethnically diverse urban population.\n\n## Results\n\nRegression analysis showed no "
+        "association between obesity or increasing BMI level and asthma control using all 4 questionnaires.")}]
+    found = sentence_on_the_question("Does higher body mass index contribute to worse asthma control in an urban "
+                                     "population?", bmi)
+    assert found is not None and found.text.startswith("Regression analysis showed no association"), found
 
 
 @pytest.mark.parametrize(("sentence", "points_back"), [

@@ -64,7 +64,6 @@ from research.modules.text.questions import answer_word, asks_for_a_name_or_valu
 from research.modules.text.structure import (
     DOUBT_JA,
     REPORTED_BY_A_STUDY_EN,
-    SPELT_OUT_EN,
     answers_an_open_question,
     english_comparison_reversed,
     english_contrast,
@@ -75,6 +74,7 @@ from research.modules.text.structure import (
     japanese_roles_confirmed,
     leaves_the_question_open,
     read_japanese,
+    spelt_out_phrases,
     stance,
     stance_problem,
 )
@@ -332,18 +332,12 @@ def source_passages(label: str, document: Mapping[str, Any]) -> list[Passage]:
 
 
 def _spelt_out(text: str) -> dict[str, frozenset[str]]:
-    """(en) Each abbreviation ``text`` spells out, «neighbourhood social capital (NSC)», as its term → the terms of the
-    words it stands for: as many words before it as it has capitals, the first of them starting with its first
-    letter («…parks, and neighbourhood social capital (NSC)» is three words, not «and …»)."""
+    """(en) Each abbreviation ``text`` spells out (``structure.spelt_out_phrases``) as its term → the terms of the
+    words it stands for."""
     spelt: dict[str, frozenset[str]] = {}
-    for named in SPELT_OUT_EN.finditer(text):
-        short = named["short"]
-        capitals = sum(1 for c in short if c.isupper())
-        words = named["long"].split()[-capitals:] if capitals else []
-        if not words or len(words) < capitals or words[0][:1].lower() != short[:1].lower():
-            continue
+    for short, words in spelt_out_phrases(text):
         own = {t.text for t in terms(short)}
-        long = frozenset(t.text for t in terms(" ".join(words))) - own
+        long = frozenset(t.text for t in terms(words)) - own
         if len(own) == 1 and long:
             spelt[next(iter(own))] = spelt.get(next(iter(own)), frozenset()) | long
     return spelt

@@ -27,7 +27,7 @@ from research.modules.text.claims import sentence_spans
 from research.modules.text.index import TextIndex
 from research.modules.text.references import opens_pointing_back
 from research.modules.text.source_kind import authority, source_kind
-from research.modules.text.structure import leaves_the_question_open, states_an_aim
+from research.modules.text.structure import leaves_the_question_open, spelt_out_phrases, states_an_aim
 
 _PASSAGE_CHARS = 600  # a longer paragraph is cut at sentence ends into pieces about this long
 _MAX_PASSAGE_TOKENS = 300  # and none is ever longer than this in the prompt
@@ -313,6 +313,10 @@ def sentence_on_the_question(question: str, sources: list[dict[str, Any]]) -> So
     best: tuple[tuple[int, bool], SourceSentence] | None = None
     for document in sources:
         methods = _sentences_under_methods(str(document.get("markdown") or ""))
+        # A sentence writing an abbreviation its page spells out names those words: «…no association between obesity
+        # or increasing BMI level and asthma control…» names the body mass index the question asks of (PubMedQA
+        # 19615731, the page's aim spelling it out; `research bench pubmedqa --sample 4 --seed 130`).
+        spelt = {short.lower(): _terms_of(long) for short, long in spelt_out_phrases(str(document.get("markdown") or ""))}
         for passage in source_passages(document):
             if passage.lstrip().startswith("#"):
                 continue  # a heading names a topic and says nothing of it
@@ -326,8 +330,10 @@ def sentence_on_the_question(question: str, sources: list[dict[str, Any]]) -> So
                 # Read as it would be quoted: a sentence that leaves its subject to the one before it names what
                 # that one names (「日本ではPKOと称されることが多い。」 names 国際連合平和維持活動 only so).
                 own = _terms_of(sentence)
+                own = own.union(*(spelt[word] for word in own if word in spelt))
                 quoted = _with_its_subject(sentence, document) if own & asked else sentence  # (its page read only then)
                 said = _terms_of(quoted) | ({term.text.lower() for term in terms(quoted)} if widened else set())
+                said = said.union(*(spelt[word] for word in said if word in spelt))
                 if said <= asked and not _A_PREDICATE_MAY_BE_HERE.search(sentence):
                     # Nothing but the question's own words, and nothing said of them: a page's name on a line of its
                     # own («グスタフ・マーラー», quoted for 「グスタフ・マーラーの誕生日は？」, JSQuAD, `research bench jsquad

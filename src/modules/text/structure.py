@@ -293,6 +293,22 @@ _NOT_KNOWN_EN = re.compile(r"\b(?:is|are|was|were) (?:still |largely |currently 
 # "mean platelet volume (MPV)": up to four words spelt out before the abbreviation they stand for.
 # A name spelt out before its abbreviation in brackets: «superior portion of PB-CTV (SUP-CTV)».
 SPELT_OUT_EN = re.compile(r"(?P<long>(?:[A-Za-z][\w-]*\s+){1,4})\((?P<short>[A-Z][A-Za-z0-9-]{1,9})\)")
+
+
+def spelt_out_phrases(text: str) -> list[tuple[str, str]]:
+    """(en) Each abbreviation ``text`` spells out, «neighbourhood social capital (NSC)», as (abbreviation, the words it
+    stands for): as many words before it as it has capitals, the first of them starting with its first letter
+    («…parks, and neighbourhood social capital (NSC)» is three words, not «and …»)."""
+    out: list[tuple[str, str]] = []
+    for named in SPELT_OUT_EN.finditer(text):
+        short = named["short"]
+        capitals = sum(1 for c in short if c.isupper())
+        words = named["long"].split()[-capitals:] if capitals else []
+        if words and len(words) == capitals and words[0][:1].lower() == short[:1].lower():
+            out.append((short, " ".join(words)))
+    return out
+
+
 # Words a study's question and its answer both use of themselves: no fact the question alone holds.
 _ASKED_ANYWAY = frozenset({"studi", "aim", "patient", "result", "effect", "associ", "differ", "use", "can", "may"})
 
