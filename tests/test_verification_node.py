@@ -1280,6 +1280,29 @@ async def test_a_question_asking_for_a_year_is_answered_by_the_page_sentence_giv
     assert (claim["state"], claim["removed_reason"]) == ("not_checked", "not_checked")
 
 
+async def test_a_checked_lead_giving_another_events_year_follows_the_page_sentence_on_the_one_asked():
+    # The same question run again (JSQuAD v1.3 valid a14985p36q1, `--seed 132`, the real 1.5B model): the Summary led
+    # with S3's sentence on the Cominform's 1950 criticism (checked, true, another event) and then said 「スターリン
+    # 批判は1950年1月6日に起こった」 (not checked). S1's sentence on スターリン批判 gives 1956.
+    ledger = [dict(LEDGER[0], label="S1", suspicious=False, markdown=(
+                  "# 日本共産党\n\n合法活動路線への転換や1956年のスターリン批判を経て、元党員のトロツキー主義者らは"
+                  "日本トロツキスト聯盟を結成した。")),
+              dict(LEDGER[0], label="S3", suspicious=False, url="https://example.jp/cominform",
+                   canonical_url="https://example.jp/cominform", markdown=(
+                  "# 日本共産党\n\n1950年1月6日、ヨシフ・スターリンが指導するコミンフォルムは、機関紙に論文「日本の情勢に"
+                  "ついて」を掲載し、当時の日本共産党の平和革命論を批判した。"))]
+    draft = ("## 結論\n1950年1月6日、ヨシフ・スターリンが指導するコミンフォルムは、機関紙に論文「日本の情勢について」を掲載し、"
+             "当時の日本共産党の平和革命論を批判した[S3]。スターリン批判は1950年1月6日に起こった[S3]。\n")
+    state = dict(_state(draft, language="ja"), question="スターリン批判は何年に起こったか？", documents=ledger)
+    verification = (await _verify(state, _deps(FakeModel(), loops=0)[0]))["verification"]
+    summary = verification["annotated_draft"].split("## 結論\n")[1]
+    assert summary.startswith("下書きの確認できた文は質問に答えていません。質問について、出典にはこうあります: "
+                              "«合法活動路線への転換や1956年のスターリン批判を経て、"), summary
+    assert "コミンフォルムは" in summary and "に起こった" not in summary
+    states = {c["text"][:12]: (c["state"], c.get("removed_reason")) for c in verification["claims"]}
+    assert states["スターリン批判は1950"] == ("not_checked", "not_checked"), states
+
+
 async def test_an_empty_summary_never_opens_with_a_sentence_that_points_back():
     # The real 1.5B model on JSQuAD v1.3 valid a18783p6q0 (`research bench jsquad --sample 6 --seed
     # 60`): its Summary left as not checked, the Summary took the first supported finding,

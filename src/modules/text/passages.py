@@ -368,6 +368,15 @@ def values_of_the_kind_asked(question: str, text: str) -> frozenset[str]:
     return frozenset()
 
 
+def names_what_is_asked(question: str, text: str) -> bool:
+    """Whether ``text`` writes every name and noun of ``question`` as the question writes it (its 何年 aside):
+    «…1956年のスターリン批判を経て…» does for 「スターリン批判は何年に起こったか？」, «…スターリンが指導するコミンフォルムは、
+    …批判した» does not."""
+    named = {term for term in _terms_of(question) if not _VALUE_ASKED_JA.fullmatch(term) and not term.isdigit()}
+    written = text.lower()
+    return bool(named) and all(term in written for term in named)
+
+
 _YEAR_ASKED_EN = re.compile(r"\b(?:what|which)\s+year\b|\bin\s+(?:what|which)\s+year\b", re.IGNORECASE)
 _YEAR_EN = re.compile(r"\b(?:1[0-9]{3}|20[0-9]{2})\b")
 
