@@ -1255,20 +1255,26 @@ async def test_a_lead_beside_what_the_question_asks_a_name_for_follows_the_pages
                               "«国際連合平和維持活動：日本ではPKOと称されることが多い。»[S1]現代的な国連平和維持活動を"), answer
 
 
+# Two pages of JSQuAD v1.3 valid's 日本共産党 article as the bench serves them (S1 jsquad-007-110, S3 jsquad-007-094),
+# cut to the sentences a14985p36q1's answers read.
+_STALIN_PAGES = [
+    dict(LEDGER[0], label="S1", suspicious=False, markdown=(
+        "# 日本共産党\n\n合法活動路線への転換や1956年のスターリン批判を経て、元党員のトロツキー主義者らは"
+        "日本トロツキスト聯盟を結成した。")),
+    dict(LEDGER[0], label="S3", suspicious=False, url="https://example.jp/cominform",
+         canonical_url="https://example.jp/cominform", markdown=(
+             "# 日本共産党\n\n1950年1月6日、ヨシフ・スターリンが指導するコミンフォルムは、機関紙に論文「日本の情勢に"
+             "ついて」を掲載し、当時の日本共産党の平和革命論を批判した。")),
+]
+
+
 async def test_a_question_asking_for_a_year_is_answered_by_the_page_sentence_giving_one():
     # The real 1.5B model on JSQuAD v1.3 valid a14985p36q1 (`research bench jsquad --sample 5 --seed 132`):
     # 「スターリン批判は1950年1月6日に起こった[S3]。」 (the Cominform's criticism of the party, S3's date) was the
     # whole answer, not checked, after a line saying the sources do not answer: S1's «…1956年のスターリン批判を
     # 経て…» names the question's one term and a year, and 何年 was read as a second term no page could name.
-    ledger = [dict(LEDGER[0], label="S1", suspicious=False, markdown=(
-                  "# 日本共産党\n\n合法活動路線への転換や1956年のスターリン批判を経て、元党員のトロツキー主義者らは"
-                  "日本トロツキスト聯盟を結成した。")),
-              dict(LEDGER[0], label="S3", suspicious=False, url="https://example.jp/cominform",
-                   canonical_url="https://example.jp/cominform", markdown=(
-                  "# 日本共産党\n\n1950年1月6日、ヨシフ・スターリンが指導するコミンフォルムは、機関紙に論文「日本の情勢に"
-                  "ついて」を掲載し、当時の日本共産党の平和革命論を批判した。"))]
     draft = "## 結論\nスターリン批判は1950年1月6日に起こった[S3]。\n"
-    state = dict(_state(draft, language="ja"), question="スターリン批判は何年に起こったか？", documents=ledger)
+    state = dict(_state(draft, language="ja"), question="スターリン批判は何年に起こったか？", documents=_STALIN_PAGES)
     verification = (await _verify(state, _deps(FakeModel(), loops=0)[0]))["verification"]
     answer = verification["annotated_draft"]
     summary = answer.split("## 結論\n")[1]
@@ -1284,16 +1290,9 @@ async def test_a_checked_lead_giving_another_events_year_follows_the_page_senten
     # The same question run again (JSQuAD v1.3 valid a14985p36q1, `--seed 132`, the real 1.5B model): the Summary led
     # with S3's sentence on the Cominform's 1950 criticism (checked, true, another event) and then said 「スターリン
     # 批判は1950年1月6日に起こった」 (not checked). S1's sentence on スターリン批判 gives 1956.
-    ledger = [dict(LEDGER[0], label="S1", suspicious=False, markdown=(
-                  "# 日本共産党\n\n合法活動路線への転換や1956年のスターリン批判を経て、元党員のトロツキー主義者らは"
-                  "日本トロツキスト聯盟を結成した。")),
-              dict(LEDGER[0], label="S3", suspicious=False, url="https://example.jp/cominform",
-                   canonical_url="https://example.jp/cominform", markdown=(
-                  "# 日本共産党\n\n1950年1月6日、ヨシフ・スターリンが指導するコミンフォルムは、機関紙に論文「日本の情勢に"
-                  "ついて」を掲載し、当時の日本共産党の平和革命論を批判した。"))]
     draft = ("## 結論\n1950年1月6日、ヨシフ・スターリンが指導するコミンフォルムは、機関紙に論文「日本の情勢について」を掲載し、"
              "当時の日本共産党の平和革命論を批判した[S3]。スターリン批判は1950年1月6日に起こった[S3]。\n")
-    state = dict(_state(draft, language="ja"), question="スターリン批判は何年に起こったか？", documents=ledger)
+    state = dict(_state(draft, language="ja"), question="スターリン批判は何年に起こったか？", documents=_STALIN_PAGES)
     verification = (await _verify(state, _deps(FakeModel(), loops=0)[0]))["verification"]
     summary = verification["annotated_draft"].split("## 結論\n")[1]
     assert summary.startswith("下書きの確認できた文は質問に答えていません。質問について、出典にはこうあります: "
