@@ -954,3 +954,18 @@ def test_a_record_printed_as_a_python_literal_is_read_when_the_ast_builder_fails
 
     monkeypatch.setattr(evidence.ast, "literal_eval", broken)
     assert evidence.structured_lines(record) is None
+
+
+def test_a_foreign_name_with_another_kanji_tail_is_another_country():
+    # JSQuAD v1.3 valid a59579p0q1 (`research bench jsquad --sample 5 --seed 133`): the real 1.5B model's Summary
+    # 「ドミニカ共和国の首都はロゾーです。」 was supported by the ドミニカ国 page, every word of it there (ドミニカ, 共和制
+    # 国家, 国), the read pages going on «…ドミニカ共和国と区別するため、ドミニカ国と表記される。». The page's sentences, quoted.
+    page = ("# ドミニカ国\n\nドミニカ国（ドミニカこく）は、カリブ海の西インド諸島を構成するウィンドワード諸島最北部に位置するドミニカ島全域を"
+            "領土とする共和制国家。島国であり、海を隔てて北西にフランス領グアドループが、南東にフランス領マルティニークが存在する。"
+            "首都はロゾー。")
+    found = _one("ドミニカ共和国の首都はロゾーです[S1]。", page)
+    assert (found.outcome, found.reason) == ("uncertain", "missing_term")
+    assert "ドミニカ共和国" in found.missing
+    # The page's own name is no other.
+    assert _one("ドミニカ国の首都はロゾーです[S1]。", page).reason != "missing_term"
+    assert _one("ドミニカ国は共和制国家である[S1]。", page).outcome == "supported"

@@ -1681,6 +1681,29 @@ def name_of_another(read: ClaimEvidence) -> Finding | None:
     return None
 
 
+# A country, party or body named by a foreign name and a kanji tail: ドミニカ共和国, ドミニカ国, ラテン語.
+_FOREIGN_NAME_JA = re.compile(r"(?<![\u30a1-\u30fa\u30fc・])(?P<name>[\u30a1-\u30fa\u30fc・]{3,})(?P<tail>[\u4e00-\u9fff]{1,4})")
+
+
+def foreign_name_of_another(read: ClaimEvidence) -> Finding | None:
+    """(ja) A claim naming a foreign name with one kanji tail (ドミニカ共和国) where its passages write that name only with
+    another (ドミニカ国): another country, party or language, not the claim's. 「ドミニカ共和国の首都はロゾーです。」 was
+    supported by «ドミニカ国（ドミニカこく）は、…共和制国家。…首都はロゾー。» (its words all there: ドミニカ, 共和, 国), the
+    page going on «イスパニョーラ島東部に位置するドミニカ共和国と区別するため、ドミニカ国と表記される。» (JSQuAD v1.3 valid
+    a59579p0q1, whose own question says ドミニカ共和国; `research bench jsquad --sample 5 --seed 133`, the real 1.5B
+    model's Summary). Left to the judge with the name shown; never repaired, the question may name it."""
+    if read.language != "ja" or not read.assembled:
+        return None
+    written = "".join(p.text for p in read.assembled)
+    for found in _FOREIGN_NAME_JA.finditer(without_leading_connective(read.claim)):
+        if found.group(0) in written:
+            continue
+        if any(other["name"] == found["name"] and not other["tail"].startswith(found["tail"])
+               for other in _FOREIGN_NAME_JA.finditer(written)):
+            return Finding("uncertain", "missing_term", 0.5, (found.group(0),))
+    return None
+
+
 # A letter of a Japanese compound noun: kanji, katakana (with its long vowel and middle dot) or Latin letters and digits.
 _COMPOUND_LETTER_JA = r"[\u4e00-\u9fff\u30a0-\u30ffA-Za-z0-9・ー]"
 _COMPOUND_PIECE_JA = re.compile(rf"^{_COMPOUND_LETTER_JA}{{1,8}}$")
@@ -3501,6 +3524,7 @@ CHECKS: tuple[Callable[[ClaimEvidence], Finding | None], ...] = (
     subject_exchanged,
     roles_unconfirmed,
     value_unbound,
+    foreign_name_of_another,  # last: what the page tells apart (told_apart) is decided against before
 )
 
 
