@@ -1302,6 +1302,32 @@ async def test_a_checked_lead_giving_another_events_year_follows_the_page_senten
     assert states["スターリン批判は1950"] == ("not_checked", "not_checked"), states
 
 
+async def test_a_list_item_the_finding_moved_up_says_again_leaves_with_it():
+    # JSQuAD v1.3 valid a22392p3q0 (`research bench jsquad --sample 5 --seed 133`), the real 1.5B model's draft (its
+    # Summary and first section) and plan: the Summary's list 「1. EU諸国」「2. 日本」 under a line saying the question back,
+    # the finding on the EU moved up to lead it, and the answer read 「1. EU諸国では、…建築教育と結びついている[S1]。EU諸国
+    # [S1]」. The page's sentences, quoted.
+    source = ("# 建築家\n\nほとんどの国地域では、「建築家」および「ランドスケープアーキテクト」という用語の専門的および商業的使用は"
+              "法的に保護されている。EU諸国では建築は規制されているものであるため「建築家」という称号と建築専門職として実践"
+              "する権利の両方が法的に保護されており、建築教育と結びついている。多くのEU諸国では、何らかの形の登録システムもある。")
+    draft = ("## 結論\n\n建築家という称号と建築専門職として実践する権利の両方が法的に保護されている地域は、以下の国地域です：\n\n"
+             "1. EU諸国\n2. 日本\n\nこれらの地域では、建築は規制されているものであるため、「建築家」という称号と建築専門職として"
+             "実践する権利の両方が法的に保護されており、建築教育と結びついている。\n\n## 1. EU諸国\n\nEU諸国では、建築は規制されて"
+             "いるものであるため、「建築家」という称号と建築専門職として実践する権利の両方が法的に保護されており、建築教育と"
+             "結びついている。\n")
+    question = "「建築家」という称号と建築専門職として実践する権利の両方が法的に保護されている地域は？"
+    plan = [{"question": "どの地域は建築家と建築専門職の両方の権利が法的に保護されているか？",
+             "queries": [{"text": question, "language": "ja"}]}]
+    state = dict(_state(draft, language="ja"), question=question, plan=plan,
+                 documents=[dict(LEDGER[0], label="S1", suspicious=False, markdown=source)])
+    verification = (await _verify(state, _deps(FakeModel(), loops=0)[0]))["verification"]
+    summary = verification["annotated_draft"].split("## 結論\n")[1].split("##")[0].strip()
+    assert summary.endswith("建築教育と結びついている[S1]。"), summary
+    assert "日本" not in summary
+    (item,) = [c for c in verification["claims"] if c["text"] == "EU諸国"]
+    assert (item["state"], item["removed_reason"]) == ("supported", "duplicate")
+
+
 async def test_an_empty_summary_never_opens_with_a_sentence_that_points_back():
     # The real 1.5B model on JSQuAD v1.3 valid a18783p6q0 (`research bench jsquad --sample 6 --seed
     # 60`): its Summary left as not checked, the Summary took the first supported finding,
