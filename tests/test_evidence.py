@@ -969,3 +969,26 @@ def test_a_foreign_name_with_another_kanji_tail_is_another_country():
     # The page's own name is no other.
     assert _one("ドミニカ国の首都はロゾーです[S1]。", page).reason != "missing_term"
     assert _one("ドミニカ国は共和制国家である[S1]。", page).outcome == "supported"
+
+
+def test_the_most_common_is_said_by_a_sentence_that_says_how_often():
+    # PubMedQA 24652474 (`research bench pubmedqa --sample 4 --seed 131`): the real 1.5B model's Summary, supported, its
+    # "common" found in the background and its "used" in the methods. The page's sentences, quoted.
+    page = ("## Background\n\nAdhesive capsulitis is often difficult to diagnose in its early stage and to differentiate "
+            "from other common shoulder disorders.\n\n## Methods\n\nUsing the local anesthetic as the reference standard, "
+            "pain relief of ≥70% for passive external rotation was deemed a positive anesthetic response (PAR).\n\n"
+            "## Results\n\nUnivariate logistic regression identified that of the proposed identifiers, global loss of "
+            "passive range of movement (odds ratio [OR]=0.26, P=.03), pain at the end of range of all measured active "
+            "movements (OR=0.06, P=.02), and global loss of passive glenohumeral movements (OR=0.23, P=.02) were "
+            "associated with a PAR.")
+    found = _one("The most commonly used identifiers are pain at the end of range of all measured active movements "
+                 "and global loss of passive range of movement [S1].", page)
+    assert (found.outcome, found.reason) == ("uncertain", "missing_term") and "most commonly" in found.missing
+    assert _one("The identifiers associated with a PAR include pain at the end of range of all measured active "
+                "movements and global loss of passive range of movement [S1].", page).outcome == "supported"
+    # Said of it where the page says how often (RAGTruth train 16053, clean): supported as before.
+    test = ("We use the same scoring system as the DriveTest centers across the province. Based on the official Ontario "
+            "Driver's handbook, it tests your knowledge of the road signs and rules. This is our most popular G1 "
+            "practice test.")
+    assert _one("Take our most popular G1 practice test, which uses the same scoring system as DriveTest centers [S1].",
+                test).reason != "missing_term"

@@ -2826,6 +2826,34 @@ def superlative_of_another(read: ClaimEvidence) -> Finding | None:
     return None
 
 
+# "the most commonly used", "most frequently", "the most common": how often, said as the most of all.
+_MOST_OFTEN_EN = re.compile(r"\b(?:most|more)\s+(?P<word>common(?:ly)?|frequent(?:ly)?|often|widely|popular|prevalent)\b"
+                            r"|\b(?P<alone>commonest|predominant(?:ly)?)\b", re.IGNORECASE)
+def most_often_unsaid(read: ClaimEvidence) -> Finding | None:
+    """(en) A claim that something is the most common, or the most commonly used, where no passage sentence that says
+    the rest of it says how often: "The most commonly used identifiers are pain at the end of range of all measured
+    active movements and global loss of passive range of movement" was supported by «…of the proposed identifiers,
+    global loss of passive range of movement …, pain at the end of range of all measured active movements … were
+    associated with a PAR», its "common" found in the background's «other common shoulder disorders» and its "used" in
+    the methods' «Using the local anesthetic» (PubMedQA 24652474, the real 1.5B model's Summary; `research bench
+    pubmedqa --sample 4 --seed 131`). Left to the judge, the words shown."""
+    if read.language != "en" or not read.assembled:
+        return None
+    found = _MOST_OFTEN_EN.search(read.claim)
+    if found is None:
+        return None
+    # The same word (common, commonly, commonest; popular; frequent, frequency …) beside one more of the claim's words
+    # in one sentence: «Osteoarthritis, one of the most common forms of arthritis, …», «This is our most popular G1
+    # practice test.» (RAGTruth train, clean; a rule over half the claim's words took eight such claims).
+    word = (found["word"] or found["alone"]).lower()
+    same = re.compile(rf"\b{re.escape(word[:5])}", re.IGNORECASE)
+    rest = read.words - frozenset(t.text for t in terms(found.group(0))) - {"use"}
+    for _passage, sentence in _sentences_of(read.assembled):
+        if same.search(sentence) and rest & _sentence_terms(sentence):
+            return None
+    return Finding("uncertain", "missing_term", 0.5, (found.group(0),))
+
+
 # 「日本の発電では…」, 「再生可能エネルギーの内訳では…」: the scope a sentence's statement is made in, framed
 # at its start.
 _SCOPE_FRAME_JA = re.compile(r"^(?P<scope>[^、。はがをに「」]{2,30}?)(?:の中|のうち)?(?:では|において(?:は)?|で、)")
@@ -3492,6 +3520,7 @@ CHECKS: tuple[Callable[[ClaimEvidence], Finding | None], ...] = (
     predicate_of_other_figures,
     figures_of_two_groups_swapped,
     superlative_of_another,
+    most_often_unsaid,
     item_of_another_scope,
     strength_the_coefficient_denies,
     cause_and_effect_exchanged,
