@@ -2322,20 +2322,23 @@ async def test_a_sub_question_a_page_answers_quotes_it_when_the_drafts_sentences
               "the free-threaded build became officially supported, though it is still not the default build. The "
               "standard build of Python 3.14 still has the GIL enabled by default.")
     draft = ("## Summary\nThe standard build of Python 3.14 still has the GIL enabled by default [S1].\n\n"
-             "## 1. What is the GIL in Python?\nThe GIL is a lock that protects the memory manager from threads.\n")
+             "## 1. What is the GIL in Python?\nThe GIL is a lock that protects the memory manager from threads.\n\n"
+             "## 2. What is the purpose of the GIL in Python?\nThe GIL keeps reference counts safe.\n")
     plan = [{"question": q, "queries": [{"text": q, "language": "en"}]}
-            for q in ("Is the GIL gone in Python 3.14?", "What is the GIL in Python?")]
+            for q in ("Is the GIL gone in Python 3.14?", "What is the GIL in Python?",
+                      "What is the purpose of the GIL in Python?")]
     state = dict(_state(draft, language="en"), question="Is the GIL gone in Python 3.14?",
                  documents=[_english_page(source)], plan=plan)
     verification = (await _verify(state, _deps(FakeModel(), loops=0)[0]))["verification"]
     answer = verification["annotated_draft"]
-    assert "do not answer this" not in answer, answer
     section = answer.split("What is the GIL in Python?\n")[1]
     assert section.strip().startswith("No checked sentence of the draft answers this; of it the sources read say: "
                                       "«The global interpreter lock (GIL) lets only one thread run Python bytecode at "
                                       "a time.» [S1]"), answer
     assert "memory manager" not in answer
-    assert verification["summary"]["not_given"] == []
+    # The same sentence is not quoted again under the next sub-question (at 03e33e6 it was, under three in a row).
+    assert answer.count("lets only one thread") == 1, answer
+    assert verification["summary"]["not_given"] == ["What is the purpose of the GIL in Python?"]
 
 
 async def test_a_sub_question_section_quotes_no_sentence_the_answer_says_already():

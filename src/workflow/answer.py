@@ -2010,8 +2010,11 @@ def _without_empty_sections(lines: list[str], wanted: dict[str, str], not_given:
         title = heading.group(3).strip()
         question = wanted.get(_heading_key(title))
         quoted = on_a_question(question) if question is not None and on_a_question is not None else None
-        if quoted is not None and _norm(quoted.text).rstrip("。.") in _norm(strip_citations(plain_text("\n".join(lines)))):
-            quoted = None  # said in the answer already, by a sentence that answers something else or this
+        if quoted is not None and _norm(quoted.text).rstrip("。.") in _norm(strip_citations(plain_text("\n".join(out + lines)))):
+            # Said in the answer already, by a sentence that answers something else or this, or quoted for the
+            # sub-question before (the real 1.5B model's GIL answer at 03e33e6 quoted «The global interpreter lock (GIL)
+            # lets only one thread …» under three sub-questions in a row).
+            quoted = None
         if quoted is not None:
             # The draft's sentences on it were taken out, but a page answers it: its words, not "the
             # sources do not answer this". The real 1.5B model's GIL answer (a72a8ac) said so of "What
