@@ -1000,13 +1000,13 @@ def assemble_answer(
         # 「スターリン批判は1950年1月6日に起こった（未確認）」, S1 reading «…1956年のスターリン批判を経て…».
         if any(edits.status.get(s) == "supported" for s in kept_summary):  # never an emptied Summary
             _drop_undecided_values_the_quote_gives_otherwise(edits, kept_summary, question, quoted.text)
-        first = next((s for s in kept_summary if edits.replacement.get(s)), None)
-        lead_said = _first_sentence(plain_text(edits.replacement[first])) if first is not None else ""
-        if first is not None and values_of_the_kind_asked(question, lead_said) \
+        still_first = next((s for s in kept_summary if edits.replacement.get(s)), None)
+        lead_said = _first_sentence(plain_text(edits.replacement[still_first])) if still_first is not None else ""
+        if still_first is not None and values_of_the_kind_asked(question, lead_said) \
                 and not values_of_the_kind_asked(question, lead_said) & values_of_the_kind_asked(question, quoted.text) \
                 and names_what_is_asked(question, quoted.text) and not names_what_is_asked(question, lead_said):
             joiner = " " if language == "en" else ""
-            beside_lead = (first, t("answer.sources_say_of_it_beside", language, evidence=_short_quote(quoted.text),
+            beside_lead = (still_first, t("answer.sources_say_of_it_beside", language, evidence=_short_quote(quoted.text),
                                     label=quoted.label) + joiner)
 
     _drop_connectives_left_opening(edits)
