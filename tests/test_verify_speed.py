@@ -58,11 +58,13 @@ def _texts(answer_chars: int, source_chars: int, seed: int = 7) -> tuple[str, st
 @pytest.mark.timeout(600)
 def test_a_large_answer_against_a_large_source_finishes_in_seconds():
     # 100 KB of answer (about 1,000 claims) against 1 MB of source (about 10,000 passages):
-    # the old scans took minutes here; now seconds (a fifth of the bound on a loaded machine).
+    # the old scans took minutes here; now seconds. Measured in this process's CPU time, not the wall's: under the
+    # suite's three workers on two slow cores the same work took 61 s of wall against 21 s alone (a clean clone's
+    # .ci/run, 2026-12-01), and the bound is for the work, not for the machine's load.
     answer, source = _texts(100_000, 1_000_000)
-    started = time.perf_counter()
+    started = time.process_time()
     claims, assessments = check_draft(answer, [{"label": "S1", "markdown": source, "status": "ok"}])
-    elapsed = time.perf_counter() - started
+    elapsed = time.process_time() - started
     assert len(claims) > 900
     outcomes = Counter(a.outcome for a in assessments)
     assert outcomes["supported"] > 0 and outcomes["supported"] + outcomes["unsupported"] + outcomes["uncertain"] == len(claims)
