@@ -1583,8 +1583,7 @@ def _lead_with_a_supported_sentence(edits: _Edits, kept_summary: list[int], lang
         # --seed 133`, the real 1.5B model). The finding takes its place.
         pair = edits.by_start.get(kept_summary[0])
         if pair is not None and pair[1] is not None:
-            pair[1].removed, pair[1].removed_reason = True, REMOVED_DUPLICATE
-            edits.removed[REMOVED_DUPLICATE] = edits.removed.get(REMOVED_DUPLICATE, 0) + 1
+            edits.drop(kept_summary[0], REMOVED_DUPLICATE, pair[1])
         replacement[kept_summary[0]] = without_leading_connective(replacement[donor])
     else:
         replacement[kept_summary[0]] = without_leading_connective(replacement[donor]) + joiner + replacement[kept_summary[0]]

@@ -386,8 +386,7 @@ def _gives_the_value_asked(term: str, sentence: str) -> bool:
     起こったか？」 is answered by «…1956年のスターリン批判を経て…» (JSQuAD v1.3 valid a14985p36q1, the real
     1.5B model's 1950 left as the answer, not checked, and no sentence of the pages quoted for want of a
     second term of the question)."""
-    asked = _VALUE_ASKED_JA.fullmatch(term)
-    return asked is not None and re.search(r"[0-9０-９]\s*" + re.escape(asked["unit"]), sentence) is not None
+    return _VALUE_ASKED_JA.fullmatch(term) is not None and bool(values_of_the_kind_asked(term, sentence))
 
 
 # 「日本の再生可能エネルギーの内訳は？」, 「富士山の標高は？」: a noun and は end the question, which asks what that noun is.
