@@ -1322,7 +1322,7 @@ async def test_a_list_item_the_finding_moved_up_says_again_leaves_with_it():
                  documents=[dict(LEDGER[0], label="S1", suspicious=False, markdown=source)])
     verification = (await _verify(state, _deps(FakeModel(), loops=0)[0]))["verification"]
     summary = verification["annotated_draft"].split("## 結論\n")[1].split("##")[0].strip()
-    assert summary.endswith("建築教育と結びついている[S1]。"), summary
+    assert summary.startswith("EU諸国では") and summary.endswith("建築教育と結びついている[S1]。"), summary
     assert "日本" not in summary
     (item,) = [c for c in verification["claims"] if c["text"] == "EU諸国"]
     assert (item["state"], item["removed_reason"]) == ("supported", "duplicate")
@@ -1653,12 +1653,12 @@ async def test_a_numbered_list_is_counted_again_after_an_item_is_taken_out():
     # showed a list that began at "2.".
     draft = ("## 結論\n富士山の最後の噴火は1707年の宝永噴火である[S1]。\n\n## 噴火の特徴\n\n"
              "1. 富士山の最後の噴火は1707年の宝永噴火である[S1]。\n2. 宝永噴火では江戸にも火山灰が降った[S1]。\n"
-             "3. 富士山は日本最高峰の山である[S1]。\n")
+             "3. 宝永噴火は1707年に起きた[S1]。\n")
     deps, _ = _deps(FakeModel(), loops=0)
     answer = (await _verify(_state(draft), deps))["verification"]["annotated_draft"]
     items = [line for line in answer.splitlines() if re.match(r"\d+\. ", line)]
     assert [item.split(".")[0] for item in items] == [str(n) for n in range(1, len(items) + 1)], answer
-    assert items and items[0].startswith("1. 宝永噴火では江戸にも火山灰が降った")
+    assert len(items) == 2 and items[0].startswith("1. 宝永噴火では江戸にも火山灰が降った"), answer
 
 
 def test_list_numbers_count_by_depth_and_start_again_after_a_heading_or_a_paragraph():
@@ -1667,7 +1667,18 @@ def test_list_numbers_count_by_depth_and_start_again_after_a_heading_or_a_paragr
     tidy, _ = _tidy_sections("## A\n\n2. x\n   2. y\n   3. z\n3. w\n\npara\n\n5. v\n\n## B\n\n4. c\n", "en", [],
                              summary_empty=False)
     assert [line for line in tidy.splitlines() if re.match(r"\s*\d", line)] == [
-        "1. x", "   1. y", "   2. z", "2. w", "1. v", "1. c"]
+        "1. x", "   1. y", "   2. z", "2. w"]
+    # The lists of one item after the paragraph and under B read as paragraphs.
+    assert "\nv\n" in tidy and "\nc\n" in tidy, tidy
+
+
+def test_a_numbered_list_left_with_one_item_reads_as_a_paragraph():
+    from research.workflow.answer import _tidy_sections
+
+    tidy, _ = _tidy_sections("## 結論\n\n1. EU諸国では法的に保護されている[S1]。\n\n## 詳細\n\n1. 一つ目[S1]。\n2. 二つ目[S1]。\n\n"
+                             "1. 入れ子の親\n   1. 子[S1]。\n", "ja", [], summary_empty=False)
+    assert tidy.split("## 結論\n\n")[1].startswith("EU諸国では法的に保護されている[S1]。\n"), tidy
+    assert "1. 一つ目" in tidy and "2. 二つ目" in tidy and "3. 入れ子の親" in tidy and "   1. 子" in tidy, tidy
 
 
 async def test_a_sentence_with_one_term_exchanged_gets_the_passage_term_and_is_checked_again():

@@ -1957,6 +1957,7 @@ def _tidy_sections(text: str, language: Language, sub_questions: list[str], *, s
         target.append(line.rstrip())
     for key, lines_of in moved.items():
         _join_section(cleaned, key, lines_of)
+    cleaned = _lists_of_one_as_paragraphs(cleaned)
     # Sections: drop the empty ones, or say what the sources did not give. Again until nothing
     # changes: a heading whose only content was an empty sub-heading ("### 詳細" over a
     # "#### …" whose sentences all went) is empty once that one is gone.
@@ -1972,6 +1973,23 @@ def _tidy_sections(text: str, language: Language, sub_questions: list[str], *, s
     tidy = "\n".join(_renumbered_headings(out))
     tidy = re.sub(r"\n{3,}", "\n\n", tidy).strip("\n")
     return tidy + "\n" if tidy else tidy, not_given
+
+
+def _lists_of_one_as_paragraphs(lines: list[str]) -> list[str]:
+    """A numbered list left with one item reads as a paragraph: 「1. EU諸国では、…結びついている[S1]。」 opened the
+    Summary once the other items went (JSQuAD v1.3 valid a22392p3q0, `research bench jsquad --sample 5 --seed 133`,
+    the real 1.5B model), as if something after it had been cut. Only a top-level item whose next line is neither
+    another item nor indented under it (a nested list or a continuation keeps its list)."""
+    out = list(lines)
+    for i, line in enumerate(out):
+        numbered = _NUMBERED_ITEM.match(line)
+        if numbered is None or numbered.group(1) or numbered.group(2) != "1":
+            continue
+        following = next((other for other in out[i + 1:] if other.strip()), "")
+        if _NUMBERED_ITEM.match(following) or following.startswith((" ", "\t")):
+            continue
+        out[i] = line[numbered.end():].lstrip()
+    return out
 
 
 def _without_empty_sections(lines: list[str], wanted: dict[str, str], not_given: list[str], language: Language,
