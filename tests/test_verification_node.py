@@ -2041,6 +2041,22 @@ async def test_a_lead_beside_the_figure_asked_is_not_quoted_over_where_the_next_
     assert "『熱ラジ!』が2局同時生放送された[S1]" in summary, summary
 
 
+async def test_the_page_sentence_quoted_for_what_a_sentence_points_at_names_the_page_where_its_paragraph_names_nothing():
+    # JSQuAD v1.3 valid a48707p0q2 (`research bench jsquad --sample 5 --seed 134`), the real 1.5B model's Summary to
+    # 「寛保の天皇は誰？」: its 「日本の元号の一つである「保」は、…」 (寛 lost) went, not checked, and 「この時代の天皇は桜町天皇。」
+    # got «1741年から1744年までの期間を指す。» before it, an era of nothing. The page's paragraph, as JSQuAD gives it (the
+    # bold name left out).
+    page = "# 寛保\n\nは日本の元号の一つ。元文の後、延享の前。1741年から1744年までの期間を指す。この時代の天皇は桜町天皇。江戸幕府将軍は徳川吉宗。\n"
+    draft = "## 結論\n\n日本の元号の一つである「保」は、1741年から1744年までの期間を指す。この時代の天皇は桜町天皇。江戸幕府将軍は徳川吉宗。\n"
+    answer = await _answer_from_one_page(draft, "寛保の天皇は誰？", page, "寛保")
+    summary = answer.split("## 結論\n")[1].strip()
+    assert summary.startswith("«寛保：1741年から1744年までの期間を指す。»[S1]この時代の天皇は桜町天皇"), summary
+    # A paragraph that names its subject keeps the sentence as the page writes it.
+    named = page.replace("は日本の元号の一つ。", "寛保は日本の元号の一つ。")
+    answer = await _answer_from_one_page(draft, "寛保の天皇は誰？", named, "寛保")
+    assert answer.split("## 結論\n")[1].strip().startswith("«1741年から1744年までの期間を指す。»[S1]"), answer
+
+
 async def test_a_sentence_pointing_back_after_one_taken_out_gets_what_it_points_at_even_two_sentences_up():
     # JSQuAD v1.3 valid (`research bench jsquad --sample 5 --seed 125`), the real 1.5B model's answer to 「アイルランドで…
     # ロビー活動をしているのはどこか」: its Summary (…のは建築家協会である) went as "hedge dropped" (the page's 「…ロビー活動も

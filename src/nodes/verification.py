@@ -239,7 +239,7 @@ async def verify_claims(state: AgentState, deps: WorkflowDependencies) -> Comman
         on_the_question=lambda asked: sentence_on_the_question(asked, ledger_mappings(d for d in documents
                                                                                        if d.status == "ok")),
         page_sentence_before=lambda label, sentence, alone: next(
-            (sentence_before_on_its_page(sentence, page, what_it_points_at=alone)
+            (sentence_before_on_its_page(sentence, page, what_it_points_at=alone, named=True)
              for page in ledger_mappings(d for d in documents if d.status == "ok" and d.label == label)), None),
     )
     # The sources' words the answer quotes for lack of a checked sentence, also in its language.
