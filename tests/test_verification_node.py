@@ -3317,8 +3317,9 @@ async def test_a_japanese_sentence_pointing_at_one_taken_out_comes_with_the_page
     question = "日本共産主義と呼ばれた西欧諸国の共産党が採択した路線は何ズム？"
     answer = await _answer_from_one_page(draft, question, source, "日本共産党")
     summary = answer.split("## 結論\n")[1].strip()
-    assert summary.startswith("«1976年に「自由と民主主義の宣言」という準綱領文書を採択し、ここでソ連モデルとは違う社会主義像を"
-                              "提起した。»[S1]これは、当時イタリア共産党など"), answer
+    # The page's sentence names no subject, nor does any before it: the page's title says who adopted it.
+    assert summary.startswith("«日本共産党：1976年に「自由と民主主義の宣言」という準綱領文書を採択し、ここでソ連モデルとは違う"
+                              "社会主義像を提起した。»[S1]これは、当時イタリア共産党など"), answer
     assert "この革命的な道路" not in answer, answer
 
 

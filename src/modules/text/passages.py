@@ -421,6 +421,15 @@ def _names_only_a_setting_ja(sentence: str) -> bool:
     「国際連合平和維持活動を日本では何と称されるか。」). Its が of 「ことが多い」 is no subject."""
     text = re.sub(r"ことが(?:多い|少ない|ある|できる)", "", sentence.strip().replace("または", ""))
     return bool(re.search(r"[でにと]は", text)) and not _OWN_TOPIC_OR_SUBJECT_JA.search(text)
+
+
+def _names_a_subject_ja(sentence: str) -> bool:
+    """Whether a Japanese ``sentence`` names a subject or topic of its own: a は or が after a word (「は日本の元号の
+    一つ。」, its name left out, names none; nor does the が of 「ことが多い」, nor a setting's では)."""
+    text = re.sub(r"ことが(?:多い|少ない|ある|できる)", "", sentence.strip().replace("または", ""))
+    return any(found.start() > 0 for found in _OWN_TOPIC_OR_SUBJECT_JA.finditer(text))
+
+
 _TOPIC_OR_SUBJECT_JA = re.compile(r"^[^、。「」]{1,30}?(?<![でにと])[はが](?!ず)")
 
 
@@ -455,9 +464,8 @@ def _with_the_pages_subject(before: str, earlier: list[str], document: dict[str,
     the era taken out) got «1741年から1744年までの期間を指す。» before it, of nothing, on the page «# 寛保» whose paragraph
     opens «は日本の元号の一つ。元文の後、延享の前。» (JSQuAD v1.3 valid a48707p0q2, `research bench jsquad --sample 5
     --seed 134`: the page's name was bold, and JSQuAD's text leaves it out)."""
-    if not _JAPANESE.search(before) or _TOPIC_OR_SUBJECT_JA.match(before) or _names_only_a_setting_ja(before):
-        return before
-    if any(_TOPIC_OR_SUBJECT_JA.match(other) for other in earlier if not other.startswith("#")):
+    if not _JAPANESE.search(before) or any(_names_a_subject_ja(other) for other in [*earlier, before]
+                                           if not other.startswith("#")):
         return before
     title = _page_title(document)
     return f"{title}：{before}" if title and title not in before else before
