@@ -30,7 +30,9 @@ def _claims(lang: str) -> list[dict]:
     weak = {**supported, "index": 1, "text": "WEAK-CLAIM", "verdict": "unsupported"}
     bare = {**supported, "index": 4, "text": "BARE-CLAIM", "evidence": ""}
     repeated = {**supported, "index": 5}  # the same fact stated again in another section: shown once
-    return [supported, weak, contested, bare, repeated]
+    # Supported but taken out of the answer (a heading read as a claim, another topic): no sentence of the answer to back.
+    removed = {**supported, "index": 6, "text": "REMOVED-CLAIM", "removed": True, "removed_reason": "not_a_claim"}
+    return [supported, weak, contested, bare, repeated, removed]
 
 
 def _input(lang: str, claims: list[dict]):
@@ -59,7 +61,7 @@ def test_each_supported_claim_is_shown_with_its_passage_in_markdown_and_pdf(lang
     render_pdf(doc, pdf, font_path=find_japanese_font(None))
     text = "".join(extract_text(str(pdf)).split())
     assert "".join(title.split()) in text and "".join(PASSAGE[lang].split()) in text
-    assert "BARE-CLAIM" not in text and "CONTESTED-CLAIM»" not in text
+    assert "BARE-CLAIM" not in text and "CONTESTED-CLAIM»" not in text and "REMOVED-CLAIM" not in text
     assert text.index("".join(title.split())) < text.index("".join(sources.split()), text.index("".join(title.split())))
 
 
