@@ -166,6 +166,22 @@ async def test_a_sub_question_about_something_else_is_dropped_before_searching()
     assert [s["question"] for s in update["plan"]] == ["富士山の標高は何メートル？", "最後の噴火はいつ？"]
 
 
+async def test_a_language_label_after_a_sub_question_or_query_is_no_part_of_it():
+    # The real 1.5B model (PubMedQA 22955530, `research bench pubmedqa --sample 4 --seed 132`) planned its first
+    # sub-question again with "(Japanese)" after it; the report had a section headed so. Here in the other direction.
+    plan = ResearchPlan(sub_questions=[
+        SubQuestion(question="富士山の標高は？", queries=[PlannedQuery(text="富士山 標高", language="ja")]),
+        SubQuestion(question="富士山の標高は？（英語）", queries=[PlannedQuery(text="Mount Fuji height (English)",
+                                                                        language="en")]),
+        SubQuestion(question="富士山の最後の噴火は？ (Japanese)",
+                    queries=[PlannedQuery(text="Mount Fuji last eruption (in English)", language="en")]),
+    ])
+    update, _ = await _plan_with(plan)
+    assert [s["question"] for s in update["plan"]] == ["富士山の標高は？", "富士山の最後の噴火は？"]
+    assert "Mount Fuji last eruption" in [q["text"] for q in _flat(update["plan"])]
+    assert not any("English" in q["text"] or "英語" in q["text"] for q in _flat(update["plan"]))
+
+
 async def test_a_garbage_plan_falls_back_to_the_question_and_its_query_plan():
     update, model = await _plan_with(None)
     assert update["plan"][0]["question"] == "富士山の高さは？"

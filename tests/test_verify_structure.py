@@ -472,6 +472,19 @@ def test_a_study_s_stated_aim_is_not_what_it_found():
                     "HIV-infected mothers in KwaZulu Natal, South Africa [S1].", aim) == "supported"
 
 
+def test_a_question_a_page_raises_is_not_its_answer():
+    # PubMedQA 22955530's background (`research bench pubmedqa --sample 4 --seed 132`): the real 1.5B model's Summary
+    # "Yes, some Type II supracondylar humerus fractures can be treated nonoperatively" was supported by it at 1.0 and
+    # led the answer. Left open, never put to the judge as wording.
+    background = ("The range of injury severity that can be seen within the category of type II supracondylar humerus "
+                  "fractures (SCHFs) raises the question whether some could be treated nonoperatively.")
+    found = _assess("Yes, some Type II supracondylar humerus fractures can be treated nonoperatively [S1].", background)
+    assert (found.outcome, found.reason) == ("uncertain", "hedge_dropped")
+    from research.modules.text.structure import leaves_the_question_open
+    assert leaves_the_question_open("This begs the question of whether the trial was needed.")
+    assert not leaves_the_question_open("The committee raised the question at its meeting in May.")
+
+
 @pytest.mark.parametrize(("sentence", "aim"), [
     # PubMedQA 23999452's Aims (the page the bench serves): the real 1.5B model's Summary led with it
     # as the supported answer to "Does hypoglycaemia increase the risk of cardiovascular events?".

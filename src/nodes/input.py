@@ -44,6 +44,12 @@ PLAN_SECONDS = 120.0
 PLAN_TOKENS_PER_SUB_QUESTION = 150
 PLAN_TOKENS_FRAME = 64
 PLAN_NUMBERING = re.compile(r"^\s*(?:\d{1,2}[.)．）]|[（(]\d{1,2}[)）])\s*")
+# The language a sub-question or query was meant to be in, written after it as a label: "Can Type II supracondylar
+# humerus fractures be treated nonoperatively? (Japanese)", the real 1.5B model's second sub-question (PubMedQA
+# 22955530, `research bench pubmedqa --sample 4 --seed 132`), its first in other words; the report had a section
+# headed so.
+LANGUAGE_LABEL = re.compile(r"\s*[(（]\s*(?:in\s+)?(?:japanese|english|日本語|英語)(?:\s*(?:version|translation|訳|版))?(?:で)?"
+                            r"\s*[)）]\s*$", re.IGNORECASE)
 # How much of the conversation's first question a follow-up's query gets: enough to name the topic.
 TOPIC_CHARS = 100
 
@@ -186,7 +192,7 @@ def normalise_plan(raw: ResearchPlan, lang: Language, most: int,
     foreign: list[Query] = []  # the queries of sub-questions written in the other language
     for sub in raw.sub_questions:
         text = " ".join(PLACEHOLDER.sub(" ", sub.question).split())
-        text = " ".join(PLAN_NUMBERING.sub("", text).split())
+        text = " ".join(LANGUAGE_LABEL.sub("", PLAN_NUMBERING.sub("", text)).split())
         key = question_key(text)
         if not text or key in seen:
             continue
@@ -267,7 +273,7 @@ def sub_question_queries(text: str, lang: Language,
     queries: list[Query] = []
     for q in planned:
         q = q if isinstance(q, dict) else q.model_dump()
-        query = " ".join(str(q.get("text", "")).split())[:300]
+        query = " ".join(LANGUAGE_LABEL.sub("", str(q.get("text", ""))).split())[:300]
         language = next((known for known in LANGUAGES if known == q.get("language")), None)
         if query and language is not None and query.lower() not in {x.text.lower() for x in queries}:
             queries.append(Query(text=query, language=language))

@@ -198,6 +198,10 @@ _OPEN_QUESTION_EN = re.compile(
     # background, quoted by the real 1.5B model's answer as what its source says of the question).
     r"|\b(?:controversy|debate|disagreement|uncertainty) (?:exists|remains|persists)(?: as to| about| over| on| regarding)?"
     r" (?:whether|if)\b"
+    # "The range of injury severity … raises the question whether some could be treated nonoperatively" (PubMedQA
+    # 22955530's background: the real 1.5B model's "Yes, some Type II supracondylar humerus fractures can be treated
+    # nonoperatively" was supported by it at 1.0, `research bench pubmedqa --sample 4 --seed 132`).
+    r"|\b(?:rais(?:es|ed|e|ing)|pos(?:es|ed|e|ing)|begs|begged) the (?:\w+ )?question (?:of |as to )?(?:whether|if)\b"
     # "One question regarding the treatment of metastatic spinal cord compression (MSCC) is whether elderly
     # patients benefit from surgery in addition to radiotherapy?" (PubMedQA 22349635's background: its
     # results found no benefit; the real 1.5B model's "Yes, elderly patients benefit …" was supported by it).
