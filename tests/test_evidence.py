@@ -765,6 +765,30 @@ def test_a_difference_where_the_study_found_none_is_decided_against():
     assert _one("Sphincter function was worse after anastomotic leakage [S1].", stated).reason != "negation"
 
 
+def test_no_difference_where_the_study_states_one_is_decided_against():
+    # PubMedQA 8245806 (`research bench pubmedqa --sample 4 --seed 132`, "Does family practice at residency teaching sites
+    # reflect community practice?"): the real 1.5B model's finding stayed in the answer, not checked. The abstract's
+    # results, quoted.
+    source = ("More preventive and therapeutic services were offered or performed at our residency training sites but "
+              "fewer diagnostic services were performed. There were fewer consultations requested at our residency "
+              "training sites but similar hospitalization rates for patients. The mean duration of visit differed by "
+              "only 1 minute.")
+    said = _one("The study found that there were no significant differences in consultations requested or "
+                "hospitalization rates for patients [S1].", source)
+    assert (said.outcome, said.reason) == ("unsupported", "negation")
+    assert "fewer consultations requested" in said.evidence
+    # What the page says alike is not decided against; nor a difference it calls not significant, nor what people felt.
+    assert _one("There were no significant differences in hospitalization rates for patients [S1].",
+                source).outcome != "unsupported"
+    small = ("Patients in the training sites had fewer consultations requested, though not significantly. "
+             "Hospitalization rates were similar.")
+    assert _one("There were no significant differences in consultations requested [S1].", small).outcome != "unsupported"
+    felt = ("Only 25% felt that the 80-hour workweek had improved surgical education. "
+            "Overall, 44% of respondents believed that there was no difference in surgical education.")
+    assert _one("Overall, 44% of respondents believed that there was no difference in surgical education [S1].",
+                felt).outcome == "supported"
+
+
 def test_a_sentence_that_writes_the_page_s_abbreviation_says_the_words_it_stands_for():
     # PubMedQA 22849512 (`research bench pubmedqa --sample 4 --seed 128`, gold yes): the page spells out «neighbourhood
     # social capital (NSC)» in its aim and writes NSC in its results; the real 1.5B model's answer in the long form was

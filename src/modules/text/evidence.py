@@ -56,7 +56,8 @@ from research.modules.text.numbers import (  # noqa: F401
 )
 from research.modules.text.polarity import (
     NOT_A_DENIAL_EN, NOT_A_DENIAL_JA, STATUS_TERMS, affirms, clause_conflict, conjoined_conflict, consequence_conflict,
-    has_statements_to_read_apart, no_difference_between, no_difference_conflict, no_difference_in_what_is_related,
+    difference_the_page_states, has_statements_to_read_apart, no_difference_between, no_difference_conflict,
+    no_difference_in_what_is_related,
     no_change_conflict, no_relation_conflict, opposite_conflict, phrases_of,
     says_a_change, says_a_difference, says_related,
 )
@@ -1542,6 +1543,16 @@ def polarity_conflicts(read: ClaimEvidence) -> Finding | None:
             where = next((p for p in prose if unrelated.quote in p.text), None)
             return Finding("unsupported", unrelated.kind, 0.85, (unrelated.detail,),
                            where=Passage(where.label, unrelated.quote, where.features) if where else None)
+    # "…no significant differences in consultations requested or hospitalization rates" against «There were fewer
+    # consultations requested at our residency training sites but similar hospitalization rates for patients.»
+    # (PubMedQA 8245806): a result of the cited pages that states the difference the claim says was not found.
+    if read.language == "en" and " differ" in read.claim.lower():
+        prose = _prose_of(read)
+        stated = difference_the_page_states(read.claim, [p.text for p in prose]) if prose else None
+        if stated is not None:
+            where = next((p for p in prose if stated.quote in p.text), None)
+            return Finding("unsupported", stated.kind, 0.85, (stated.detail,),
+                           where=Passage(where.label, stated.quote, where.features) if where else None)
     # A claim that joins two statements is assembled from the passages that say most of it
     # together; the one denying its first statement may not be among them ("…is the default
     # build, and it has the GIL disabled": the passage on the GIL says most of it, the one that
