@@ -2057,6 +2057,26 @@ async def test_the_page_sentence_quoted_for_what_a_sentence_points_at_names_the_
     assert answer.split("## 結論\n")[1].strip().startswith("«1741年から1744年までの期間を指す。»[S1]"), answer
 
 
+async def test_an_undecided_sentence_resting_on_the_sources_sentence_the_summary_now_quotes_gives_way_to_it():
+    # JSQuAD v1.3 valid a14985p88q1 (`research bench jsquad --sample 5 --seed 134`), the real 1.5B model's Summary to
+    # 「地域の過疎化や世代交代によって、それぞれの勢力がどういう傾向になっているのか？」: the page's sentence on the question
+    # was quoted first, and 「日本共産党は、…減少傾向にあることを示唆しています（未確認）」 still followed, giving the page's
+    # words about «これら» to the party. The page's paragraph and the draft, quoted.
+    page = ("# 日本共産党\n\n現在一部の自治体では、地域の街づくり会議などで、互いの陣営が同席することも見られるようになった。"
+            "これらは、地域の過疎化や世代交代によって、それぞれの勢力が減少傾向にあることや、部落差別の早期解消に向けて、一致点"
+            "での共同を進めようとする努力の結果だともいえる。しかし、政治戦においては、支持政党の違いによる軋轢は今なお強く"
+            "残っている。特定の選挙で野党共闘が成立した場合、結果的に同一の候補を支援することがあっても、一定の距離を保ちつつ、"
+            "互いに独自の支援活動をすることが多い。\n")
+    draft = ("## 結論\n\n日本共産党は、地域の過疎化や世代交代によって、それぞれの勢力が減少傾向にあることを示唆しています[S1]。"
+             "しかし、政治戦においては、支持政党の違いによる軋轢は今なお強く残っている[S1]。特定の選挙で野党共闘が成立した場合、"
+             "結果的に同一の候補を支援することがあっても、一定の距離を保ちつつ、互いに独自の支援活動をすることが多い[S1]。\n")
+    question = "地域の過疎化や世代交代によって、それぞれの勢力がどういう傾向になっているのか？"
+    answer = await _answer_from_one_page(draft, question, page, "日本共産党")
+    summary = answer.split("## 結論\n")[1].strip()
+    assert "それぞれの勢力が減少傾向にあることや" in summary, summary
+    assert "示唆しています" not in summary, summary
+
+
 async def test_a_sentence_pointing_back_after_one_taken_out_gets_what_it_points_at_even_two_sentences_up():
     # JSQuAD v1.3 valid (`research bench jsquad --sample 5 --seed 125`), the real 1.5B model's answer to 「アイルランドで…
     # ロビー活動をしているのはどこか」: its Summary (…のは建築家協会である) went as "hedge dropped" (the page's 「…ロビー活動も
@@ -2981,7 +3001,7 @@ async def test_an_uncited_sentence_no_judge_decided_stays_not_checked_under_the_
     # real Qwen2.5-Coder-1.5B: its one uncited sentence gave the gold answer; read against both
     # pages at once, the other page's 「判別がつかない」 sent it to the judge as a denial, the
     # judge decided nothing, and the answer lost it as untraceable. Read against each page alone,
-    # the page with the name holds it: it stays, "not checked", cited to that page.
+    # the page with the name holds it: "not checked", cited to that page, whose sentence the answer quotes.
     miller = ("オパーリンの唱えた化学進化説ではその第一段階として「窒素誘導体の形成」が行なわれると仮説していた。"
               "それを実験的に検証したのが1953年、シカゴ大学のハロルド・ユーリーの研究室に属していたスタンリー・ミラーの行なった実験である。")
     other = ("化学進化説に関する考察や実験は、可能かも知れない道筋について、より細かい仮説を立てたり、ひとつひとつの仮説が正しいのか"
@@ -3000,7 +3020,9 @@ async def test_an_uncited_sentence_no_judge_decided_stays_not_checked_under_the_
     assert claim["checked"] is False and claim["evidence_label"] == "S2" and claim["cited_by_check"] == ["S2"]
     assert "スタンリー・ミラー" in claim["evidence"]
     answer = verification["annotated_draft"]
-    assert "スタンリー・ミラーです[S2]" in answer and "未確認" in answer, answer
+    # The name stays in the answer: the page's sentence it rests on is quoted first, and the undecided sentence, which
+    # says it again in the model's words, gives way to it.
+    assert "スタンリー・ミラーの行なった実験である。»[S2]" in answer and "スタンリー・ミラーです" not in answer, answer
 
 
 async def test_an_uncited_sentence_with_a_figure_no_source_gives_is_still_left_out_when_no_judge_decided():

@@ -917,6 +917,7 @@ def assemble_answer(
         if yes_no and summary else None
     undecided_lead: int | None = None
     beside_lead: tuple[int, str] | None = None
+    leading_quote = ""  # the sources' sentence the Summary now opens with, where it does
     if against is not None:
         first = summary[0]
         edits.replacement[first] = _said_with_the_sources(against, edits.replacement.get(first, ""), language)
@@ -947,6 +948,7 @@ def assemble_answer(
         joiner = " " if language == "en" else ""
         lead = t("answer.sources_say_of_it", language, evidence=_short_quote(quoted.text), label=quoted.label)
         _drop_undecided_values_the_quote_gives_otherwise(edits, kept_summary, question, quoted.text)
+        _drop_unchecked_the_quote_rests_on(edits, kept_summary, _short_quote(quoted.text))  # before the lead joins it
         edits.replacement[first] = lead + (joiner + edits.replacement[first] if edits.replacement.get(first) else "")
     elif nothing_on_the_question and question:
         # Nothing checked, and no sentence of the sources names what the question asks: the
@@ -971,6 +973,7 @@ def assemble_answer(
         quoted = on_the_question(question) if on_the_question is not None else None
         lead = t("answer.sources_say_of_it_beside", language, evidence=_short_quote(quoted.text), label=quoted.label) \
             if quoted is not None else t("answer.beside_the_question", language)
+        leading_quote = quoted.text if quoted is not None else ""
         beside_lead = (first, lead + joiner)
     elif kept_summary and edits.status.get(kept_summary[0]) == "supported" and on_the_question is not None \
             and (asks_for_a_name_or_value(question, language) or _asks_what_the_noun_is(question)
@@ -986,6 +989,7 @@ def assemble_answer(
         # page's, naming no country) led the real 1.5B model's answer to 「風車で有名なヨーロッパの国は。」 (JSQuAD v1.3
         # valid, `research bench jsquad --sample 5 --seed 125`). The sources' sentence comes first, the lead after it.
         joiner = " " if language == "en" else ""
+        leading_quote = quoted.text
         beside_lead = (kept_summary[0], t("answer.sources_say_of_it_beside", language, evidence=_short_quote(quoted.text),
                                           label=quoted.label) + joiner)
     elif kept_summary and not yes_no and on_the_question is not None \
@@ -1006,9 +1010,12 @@ def assemble_answer(
                 and not values_of_the_kind_asked(question, lead_said) & values_of_the_kind_asked(question, quoted.text) \
                 and names_what_is_asked(question, quoted.text) and not names_what_is_asked(question, lead_said):
             joiner = " " if language == "en" else ""
+            leading_quote = quoted.text
             beside_lead = (still_first, t("answer.sources_say_of_it_beside", language, evidence=_short_quote(quoted.text),
                                     label=quoted.label) + joiner)
 
+    if leading_quote:
+        _drop_unchecked_the_quote_rests_on(edits, kept_summary, _short_quote(leading_quote))
     _drop_connectives_left_opening(edits)
     if beside_lead is not None:
         edits.replacement[beside_lead[0]] = beside_lead[1] + edits.replacement[beside_lead[0]]
@@ -1721,6 +1728,28 @@ def _drop_undecided_values_the_quote_gives_otherwise(edits: _Edits, kept_summary
         if said and not said & given:
             pair = edits.by_start.get(start)
             edits.drop(start, REMOVED_UNCHECKED, pair[1] if pair else None)
+
+
+def _drop_unchecked_the_quote_rests_on(edits: _Edits, kept_summary: list[int], quote: str) -> None:
+    """A sentence of the Summary the checks could not decide goes where the sources' sentence now quoted before it is the
+    passage it rests on: the quote says in the page's words what it says in its own, and what it changed is what was
+    left undecided. 「日本共産党は、地域の過疎化や世代交代によって、それぞれの勢力が減少傾向にあることを示唆しています（未確認）」
+    followed «…これらは、地域の過疎化や世代交代によって、それぞれの勢力が減少傾向にあることや、…努力の結果だともいえる。» in the
+    real 1.5B model's Summary (JSQuAD v1.3 valid a14985p88q1, `research bench jsquad --sample 5 --seed 134`): the page
+    says it of «これら», not of the party."""
+    quoted = _norm(quote)
+    for start in kept_summary:
+        if edits.status.get(start) != "not_checked" or not edits.replacement.get(start):
+            continue
+        plain = plain_text(edits.replacement[start])
+        # Its verdict by its text: the Summary's sentences may have moved (a supported one leads), their verdicts not.
+        verdict = next((v for _, v in edits.by_start.values()
+                        if v is not None and v.evidence and _norm(strip_citations(v.text)) in _norm(plain)), None)
+        if verdict is None:
+            continue
+        rests_on = _sentence_said(verdict.evidence, plain)
+        if _norm(rests_on) and _norm(rests_on) in quoted:
+            edits.drop(start, REMOVED_UNCHECKED, verdict)
 
 
 def _drop_what_the_quote_says(edits: _Edits, kept_summary: list[int], first: int, quote: str) -> None:
