@@ -1742,14 +1742,24 @@ def _drop_unchecked_the_quote_rests_on(edits: _Edits, kept_summary: list[int], q
         if edits.status.get(start) != "not_checked" or not edits.replacement.get(start):
             continue
         plain = plain_text(edits.replacement[start])
-        # Its verdict by its text: the Summary's sentences may have moved (a supported one leads), their verdicts not.
-        verdict = next((v for _, v in edits.by_start.values()
-                        if v is not None and v.evidence and _norm(strip_citations(v.text)) in _norm(plain)), None)
-        if verdict is None:
+        verdict = _verdict_of_the_text_at(edits, start)
+        if verdict is None or not verdict.evidence or _norm(strip_citations(verdict.text)) not in _norm(plain):
             continue
         rests_on = _sentence_said(verdict.evidence, plain)
         if _norm(rests_on) and _norm(rests_on) in quoted:
             edits.drop(start, REMOVED_UNCHECKED, verdict)
+
+
+def _verdict_of_the_text_at(edits: _Edits, start: int) -> ClaimVerdict | None:
+    """The verdict of the sentence now at ``start``: found by its text, since the Summary's sentences may have moved
+    (a supported one leads, ``_lead_with_a_supported_sentence``) and their verdicts stay where the draft had them."""
+    plain = _norm(plain_text(edits.replacement.get(start, "")))
+    pair = edits.by_start.get(start)
+    if pair is not None and pair[1] is not None and _norm(strip_citations(pair[1].text)) in plain:
+        return pair[1]
+    moved = next((v for _, v in edits.by_start.values() if v is not None and _norm(strip_citations(v.text)) in plain),
+                 None)
+    return moved if moved is not None else (pair[1] if pair is not None else None)  # its text rewritten: where it was
 
 
 def _drop_what_the_quote_says(edits: _Edits, kept_summary: list[int], first: int, quote: str) -> None:
@@ -1764,8 +1774,7 @@ def _drop_what_the_quote_says(edits: _Edits, kept_summary: list[int], first: int
         plain = plain_text(edits.replacement[start])
         content = _content_terms(plain) | _figures(plain)
         if content and content <= said:
-            pair = edits.by_start.get(start)
-            edits.drop(start, REMOVED_DUPLICATE, pair[1] if pair else None)
+            edits.drop(start, REMOVED_DUPLICATE, _verdict_of_the_text_at(edits, start))
 
 
 def _without_answer_word(text: str) -> str:
