@@ -789,6 +789,22 @@ def test_no_difference_where_the_study_states_one_is_decided_against():
                 felt).outcome == "supported"
 
 
+def test_what_a_page_says_of_its_topic_given_to_another_topic_is_decided_against():
+    # JSQuAD v1.3 valid a497360p7q1 (`research bench jsquad --sample 5 --seed 135`): the real 1.5B model's Summary gave
+    # the parameters what the page says of 日本列島 (its topic made a modifier), supported, every word on the page. The
+    # page's sentences, quoted.
+    source = ("前述の通り、日本列島は複雑な地殻変動が起こっているため、実際の地球上の位置と測量成果の示す座標値が時間とともに"
+              "ずれてくる。また地震による局所的な地殻変動が発生することよって測量成果値との差が生じる。そこで国土地理院では、"
+              "セミダイナミック補正や定常時地殻変動補正などの各種地殻変動補正パラメータを公開している。")
+    said = _one("セミダイナミック補正や定常時地殻変動補正などの各種地殻変動補正パラメータは、日本列島の複雑な地殻変動が起こって"
+                "いるため、実際の地球上の位置と測量成果の示す座標値が時間とともにずれてくる[S1]。", source)
+    assert (said.outcome, said.reason) == ("unsupported", "said_of_another")
+    assert said.evidence.startswith("前述の通り、日本列島は")
+    # Said of the page's own topic, it is what the page says.
+    assert _one("日本列島は複雑な地殻変動が起こっているため、実際の地球上の位置と測量成果の示す座標値が時間とともにずれてくる[S1]。",
+                source).outcome == "supported"
+
+
 def test_a_sentence_that_writes_the_page_s_abbreviation_says_the_words_it_stands_for():
     # PubMedQA 22849512 (`research bench pubmedqa --sample 4 --seed 128`, gold yes): the page spells out «neighbourhood
     # social capital (NSC)» in its aim and writes NSC in its results; the real 1.5B model's answer in the long form was
