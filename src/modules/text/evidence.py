@@ -55,11 +55,10 @@ from research.modules.text.numbers import (  # noqa: F401
     numbers_match,
 )
 from research.modules.text.polarity import (
-    NOT_A_DENIAL_EN, NOT_A_DENIAL_JA, STATUS_TERMS, affirms, clause_conflict, conjoined_conflict, consequence_conflict,
-    difference_the_page_states, has_statements_to_read_apart, no_difference_between, no_difference_conflict,
-    no_difference_in_what_is_related,
-    no_change_conflict, no_relation_conflict, opposite_conflict, phrases_of,
-    says_a_change, says_a_difference, says_related,
+    NOT_A_DENIAL_EN, NOT_A_DENIAL_JA, STATUS_TERMS, Conflict, affirms, clause_conflict, conjoined_conflict,
+    consequence_conflict, difference_the_page_states, has_statements_to_read_apart, no_difference_between,
+    no_difference_conflict, no_difference_in_what_is_related, no_change_conflict, no_relation_conflict,
+    opposite_conflict, phrases_of, says_a_change, says_a_difference, says_related,
 )
 from research.modules.text.questions import answer_word, asks_for_a_name_or_value, is_yes_no
 from research.modules.text.structure import (
@@ -1491,6 +1490,15 @@ def exception_to_what_holds_regardless(read: ClaimEvidence) -> Finding | None:
     return None
 
 
+def _decided_by_the_prose(conflict: Conflict | None, prose: list[Passage]) -> Finding | None:
+    """A conflict found in the cited pages' prose, decided against with the passage it quotes."""
+    if conflict is None:
+        return None
+    where = next((p for p in prose if conflict.quote in p.text), None)
+    return Finding("unsupported", conflict.kind, 0.85, (conflict.detail,),
+                   where=Passage(where.label, conflict.quote, where.features) if where else None)
+
+
 def polarity_conflicts(read: ClaimEvidence) -> Finding | None:
     """A passage sentence that says the same thing of the same subject and denies it, or gives it
     another status of one exclusive set ("is now the default" / "is still not the default";
@@ -1528,31 +1536,27 @@ def polarity_conflicts(read: ClaimEvidence) -> Finding | None:
     # "… differ between superior and inferior portions …" against «No statistically significant differences between
     # INF-CTV and SUP-CTV …»: a results sentence the claim's words (an aim's) did not bring among the passages read.
     prose = _prose_of(read) if read.language == "en" and "between" in read.claim.lower() else []
-    between = no_difference_between(read.claim, [p.text for p in prose]) if prose else None
-    if between is not None:
-        where = next((p for p in prose if between.quote in p.text), None)
-        return Finding("unsupported", between.kind, 0.85, (between.detail,),
-                       where=Passage(where.label, between.quote, where.features) if where else None)
+    found = _decided_by_the_prose(no_difference_between(read.claim, [p.text for p in prose]) if prose else None, prose)
+    if found is not None:
+        return found
     # "…NT thickness was associated with an increased risk of GDM" against «There was no significative difference
     # between NT values in the study and control group.», the study group being the GDM pregnancies: a result the
     # claim's words (an aim's) did not bring among the passages read either.
     if read.language == "en" and says_related(read.claim, read.language):
         prose = _prose_of(read)
-        unrelated = no_difference_in_what_is_related(read.claim, [p.text for p in prose]) if prose else None
-        if unrelated is not None:
-            where = next((p for p in prose if unrelated.quote in p.text), None)
-            return Finding("unsupported", unrelated.kind, 0.85, (unrelated.detail,),
-                           where=Passage(where.label, unrelated.quote, where.features) if where else None)
+        found = _decided_by_the_prose(
+            no_difference_in_what_is_related(read.claim, [p.text for p in prose]) if prose else None, prose)
+        if found is not None:
+            return found
     # "…no significant differences in consultations requested or hospitalization rates" against «There were fewer
     # consultations requested at our residency training sites but similar hospitalization rates for patients.»
     # (PubMedQA 8245806): a result of the cited pages that states the difference the claim says was not found.
     if read.language == "en" and " differ" in read.claim.lower():
         prose = _prose_of(read)
-        stated = difference_the_page_states(read.claim, [p.text for p in prose]) if prose else None
-        if stated is not None:
-            where = next((p for p in prose if stated.quote in p.text), None)
-            return Finding("unsupported", stated.kind, 0.85, (stated.detail,),
-                           where=Passage(where.label, stated.quote, where.features) if where else None)
+        found = _decided_by_the_prose(difference_the_page_states(read.claim, [p.text for p in prose]) if prose else None,
+                                      prose)
+        if found is not None:
+            return found
     # A claim that joins two statements is assembled from the passages that say most of it
     # together; the one denying its first statement may not be among them ("…is the default
     # build, and it has the GIL disabled": the passage on the GIL says most of it, the one that
