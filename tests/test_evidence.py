@@ -805,6 +805,24 @@ def test_what_a_page_says_of_its_topic_given_to_another_topic_is_decided_against
                 source).outcome == "supported"
 
 
+def test_a_yes_whose_word_the_page_does_not_write_is_not_supported():
+    # PubMedQA 15141797 (`research bench pubmedqa --sample 4 --seed 133`, gold no: "Can we rely on arterial line sampling
+    # in performing activated plasma thromboplastin time after cardiac surgery?"): the real 1.5B model's whole Summary
+    # was supported at 0.92 by the methods, "reliable" nowhere on the page. The abstract's methods and a result, quoted.
+    source = ("## Methods\n\nThe morning following cardiac surgery, simultaneous arterial line and peripheral venous blood "
+              "samples were taken for activated plasma thromboplastin time (APTT) ratio and international normalized "
+              "ratio (INR) in 49 randomly selected patients.\n\n## Results\n\nThe median arterial APTT ratio value was "
+              "1.32 +/- 0.52 as compared to the median peripheral APTT ratio value which was 1.1 +/- 0.24 (P<0.001). The "
+              "survey of 22 UK cardiothoracic intensive care units showed that heparinized arterial lines were by far the "
+              "commonest ports used for blood withdrawal for the measurement of APTT ratio results.")
+    said = _one("Yes, arterial line sampling can be a reliable method for measuring activated plasma thromboplastin "
+                "time (APTT) after cardiac surgery [S1].", source)
+    assert (said.outcome, said.reason) == ("uncertain", "missing_term")
+    # A yes whose every word the page writes stands as before.
+    assert _one("Yes, arterial line and peripheral venous blood samples were taken for activated plasma thromboplastin "
+                "time (APTT) after cardiac surgery [S1].", source).outcome == "supported"
+
+
 def test_a_sentence_that_writes_the_page_s_abbreviation_says_the_words_it_stands_for():
     # PubMedQA 22849512 (`research bench pubmedqa --sample 4 --seed 128`, gold yes): the page spells out «neighbourhood
     # social capital (NSC)» in its aim and writes NSC in its results; the real 1.5B model's answer in the long form was

@@ -974,6 +974,7 @@ class ClaimEvidence:
     # A figure no cited source gives, whose passage gives one of its kind for another election,
     # edition or year (``another_instance``): (figure, passage, the passage's ordinal or year).
     other_instance: tuple[NumberMention, Passage, str] | None = None
+    answers: bool = False  # it opened with a yes or a no (``claim`` is read without it)
 
     @property
     def missing_key(self) -> list[str]:
@@ -1064,7 +1065,7 @@ def _read_evidence(claim: Claim, index: EvidenceIndex, labels: list[str]) -> Cla
             candidates.append(passage)
     read = ClaimEvidence(said, claim_language, cross_language, words, key, wanted, found,
                          index.coverage(wanted, found), mentions, [], None, assembled, scored[0] if scored else None,
-                         candidates, [], [index.sources[label] for label in labels])
+                         candidates, [], [index.sources[label] for label in labels], answers=opened is not None)
     if cross_language:
         return read
 
@@ -2037,6 +2038,22 @@ def open_question_in_other_words(read: ClaimEvidence) -> Finding | None:
     sentences = [sentence for _, sentence in _sentences_of(read.assembled)]
     open_ = answers_an_open_question(read.claim, said_where, sentences, lambda words: _stated_elsewhere(read, words))
     return Finding("uncertain", "hedge_dropped") if open_ else None
+
+
+def answer_in_a_word_unwritten(read: ClaimEvidence) -> Finding | None:
+    """(en) A yes or a no whose sentence has a word its passages do not write: the answer to a question, and that word
+    most often what the question asked. "Yes, arterial line sampling can be a reliable method for measuring activated
+    plasma thromboplastin time (APTT) after cardiac surgery" was supported at 0.92 by the methods' «…simultaneous
+    arterial line and peripheral venous blood samples were taken for … (APTT) …», its results finding the arterial
+    values higher (PubMedQA 15141797, gold no, `research bench pubmedqa --sample 4 --seed 133`, the real 1.5B model's
+    whole Summary to "Can we rely on arterial line sampling …?"). Left to the judge, the word shown."""
+    if read.language != "en" or not read.answers:
+        return None
+    # "…, the study found that …", "… the sources indicate that …": who says it, not what is said.
+    claim = read.claim.strip()
+    said = REPORTED_BY_A_STUDY_EN.sub("", _SOURCES_SAY_EN.sub("", claim, count=1), count=1)
+    unwritten = read.words - read.found - (_claim_terms(claim[:len(claim) - len(said)])[0] if said != claim else set())
+    return Finding("uncertain", "missing_term", 0.5, tuple(sorted(unwritten)[:5])) if unwritten else None
 
 
 # «Abdominal Abscess; Adult; …; Contraindications; …»: a list of terms (a record's keywords), no sentence stating them.
@@ -3603,7 +3620,8 @@ CHECKS: tuple[Callable[[ClaimEvidence], Finding | None], ...] = (
     subject_exchanged,
     roles_unconfirmed,
     value_unbound,
-    foreign_name_of_another,  # last: what the page tells apart (told_apart) is decided against before
+    foreign_name_of_another,  # what the page tells apart (told_apart) is decided against before
+    answer_in_a_word_unwritten,  # last: only a yes the other checks would let stand
 )
 
 
