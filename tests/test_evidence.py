@@ -803,6 +803,12 @@ def test_what_a_page_says_of_its_topic_given_to_another_topic_is_decided_against
     # Said of the page's own topic, it is what the page says.
     assert _one("日本列島は複雑な地殻変動が起こっているため、実際の地球上の位置と測量成果の示す座標値が時間とともにずれてくる[S1]。",
                 source).outcome == "supported"
+    # The end of what the page says, its date left out: the real 1.5B model's finding to 「富士山の最後の噴火はいつ？」
+    # (`bench_answers.py --ollama`, 2026-12-02), the local web's Fuji page.
+    fuji = "富士山は2013年に世界文化遺産に登録されました。富士山の最後の噴火は1707年の宝永噴火です。"
+    said = _one("宝永噴火は富士山の世界文化遺産に登録されました[S1]。", fuji)
+    assert (said.outcome, said.reason) == ("unsupported", "said_of_another")
+    assert _one("富士山は世界文化遺産に登録されました[S1]。", fuji).outcome == "supported"
 
 
 def test_a_yes_whose_word_the_page_does_not_write_is_not_supported():

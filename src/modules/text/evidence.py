@@ -2515,7 +2515,11 @@ def predicate_of_the_pages_topic_ja(read: ClaimEvidence) -> Finding | None:
                 rest = squeezed(sentence[theirs.end():])
                 if not other or len(rest) < 2 * _SAID_OF_TOPIC_AT_LEAST or other in topic or topic in other:
                     continue
-                if said in (f"{other}の{rest}", f"{other}が{rest}"):
+                # What the page says of it, word for word, or the end of it (a date it gives dropped: «富士山は2013年に
+                # 世界文化遺産に登録されました。» for 「宝永噴火は富士山の世界文化遺産に登録されました」, the real 1.5B model's
+                # finding to 「富士山の最後の噴火はいつ？」, `bench_answers.py --ollama`, 2026-12-02).
+                given = said[len(other) + 1:] if said[:len(other) + 1] in (f"{other}の", f"{other}が") else ""
+                if given and (given == rest or (len(given) >= 2 * _SAID_OF_TOPIC_AT_LEAST and rest.endswith(given))):
                     return Finding("unsupported", "said_of_another", 0.8, (claim[:ours.start()],),
                                    where=Passage(passage.label, sentence.strip(), passage.features))
     return None
