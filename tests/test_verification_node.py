@@ -1679,6 +1679,9 @@ def test_a_numbered_list_left_with_one_item_reads_as_a_paragraph():
                              "1. 入れ子の親\n   1. 子[S1]。\n", "ja", [], summary_empty=False)
     assert tidy.split("## 結論\n\n")[1].startswith("EU諸国では法的に保護されている[S1]。\n"), tidy
     assert "1. 一つ目" in tidy and "2. 二つ目" in tidy and "3. 入れ子の親" in tidy and "   1. 子" in tidy, tidy
+    # A line of code is left as written.
+    from research.workflow.answer import _lists_of_one_as_paragraphs
+    assert _lists_of_one_as_paragraphs(["```", "1. step", "```"]) == ["```", "1. step", "```"]
 
 
 async def test_a_sentence_with_one_term_exchanged_gets_the_passage_term_and_is_checked_again():

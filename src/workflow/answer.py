@@ -1763,8 +1763,9 @@ def _verdict_of_the_text_at(edits: _Edits, start: int) -> ClaimVerdict | None:
     pair = edits.by_start.get(start)
     if pair is not None and pair[1] is not None and _norm(strip_citations(pair[1].text)) in plain:
         return pair[1]
-    moved = next((v for _, v in edits.by_start.values() if v is not None and _norm(strip_citations(v.text)) in plain),
-                 None)
+    # The longest whose text it holds: a list item's 「EU諸国」 is in many sentences.
+    moved = max((v for _, v in edits.by_start.values() if v is not None and _norm(strip_citations(v.text)) in plain),
+                key=lambda v: len(v.text), default=None)
     return moved if moved is not None else (pair[1] if pair is not None else None)  # its text rewritten: where it was
 
 
@@ -2025,9 +2026,12 @@ def _lists_of_one_as_paragraphs(lines: list[str]) -> list[str]:
     the real 1.5B model), as if something after it had been cut. Only a top-level item whose next line is neither
     another item nor indented under it (a nested list or a continuation keeps its list)."""
     out = list(lines)
+    in_fence = False
     for i, line in enumerate(out):
+        if line.lstrip().startswith(("```", "~~~")):
+            in_fence = not in_fence
         numbered = _NUMBERED_ITEM.match(line)
-        if numbered is None or numbered.group(1) or numbered.group(2) != "1":
+        if in_fence or numbered is None or numbered.group(1) or numbered.group(2) != "1":
             continue
         following = next((other for other in out[i + 1:] if other.strip()), "")
         if _NUMBERED_ITEM.match(following) or following.startswith((" ", "\t")):
