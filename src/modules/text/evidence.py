@@ -78,7 +78,9 @@ from research.modules.text.structure import (
     stance,
     stance_problem,
 )
-from research.modules.text.references import TOPIC_JA, without_adding_connective, without_leading_connective
+from research.modules.text.references import (
+    TOPIC_JA, TOPIC_WA_JA, without_adding_connective, without_leading_connective,
+)
 from research.modules.text.value_binding import Binding, Sentence, bind_values
 from research.state.models import CONTRADICTING_REASONS
 
@@ -1916,7 +1918,6 @@ def term_missing(read: ClaimEvidence) -> Finding | None:
     return None
 
 
-
 # "Non-severe hypoglycaemia", "non-smoking patients": a kind the page sets apart from another.
 _NON_KIND_EN = re.compile(r"\bnon[-\s]?(?P<kind>[a-z]{3,})\s+(?P<head>[a-z][a-z-]{2,})", re.IGNORECASE)
 
@@ -2049,9 +2050,8 @@ def answer_in_a_word_unwritten(read: ClaimEvidence) -> Finding | None:
     whole Summary to "Can we rely on arterial line sampling …?"). Left to the judge, the word shown."""
     if read.language != "en" or not read.answers:
         return None
-    # "…, the study found that …", "… the sources indicate that …": who says it, not what is said.
     claim = read.claim.strip()
-    said = REPORTED_BY_A_STUDY_EN.sub("", _SOURCES_SAY_EN.sub("", claim, count=1), count=1)
+    said = _without_who_says_it(claim)
     unwritten = read.words - read.found - (_claim_terms(claim[:len(claim) - len(said)])[0] if said != claim else set())
     return Finding("uncertain", "missing_term", 0.5, tuple(sorted(unwritten)[:5])) if unwritten else None
 
@@ -2199,7 +2199,6 @@ def stance_differs(read: ClaimEvidence) -> Finding | None:
         # drops (と言われている, 推定) stays for the judge.
         return Finding("unsupported", problem, 0.8, where=read.assembled[0] if read.assembled else None)
     return Finding("uncertain", problem)
-
 
 
 def _hedges_matched(read: ClaimEvidence) -> bool:
@@ -2487,10 +2486,6 @@ def topic_of_another(read: ClaimEvidence) -> Finding | None:
     return None
 
 
-# A topic's は (not the は of では, には, とは, または, nor はず).
-_TOPIC_WA_JA = re.compile(r"(?<![でにと])(?<!また)は(?!ず)")
-
-
 def predicate_of_the_pages_topic_ja(read: ClaimEvidence) -> Finding | None:
     """(ja) A claim that gives another topic what a passage sentence says of its own, the page's topic made a modifier
     of it: 「セミダイナミック補正や…各種地殻変動補正パラメータは、日本列島の複雑な地殻変動が起こっているため、…座標値が時間と
@@ -2501,7 +2496,7 @@ def predicate_of_the_pages_topic_ja(read: ClaimEvidence) -> Finding | None:
     if read.language != "ja" or not read.assembled:
         return None
     claim = without_leading_connective(re.sub(r"\[[^\]]*\]", "", read.claim).strip())
-    ours = _TOPIC_WA_JA.search(claim)
+    ours = TOPIC_WA_JA.search(claim)
     if ours is None or "。" in claim[:ours.start()] or _POINTING_TOPIC_JA.match(claim):
         return None
     topic, said = squeezed(claim[:ours.start()]), squeezed(claim[ours.end():])
@@ -2510,7 +2505,7 @@ def predicate_of_the_pages_topic_ja(read: ClaimEvidence) -> Finding | None:
     for passage in read.assembled:
         for start, end in sentence_spans(passage.text):
             sentence = passage.text[start:end]
-            for theirs in _TOPIC_WA_JA.finditer(sentence):
+            for theirs in TOPIC_WA_JA.finditer(sentence):
                 other = squeezed(re.split(r"[、。「」]", sentence[:theirs.start()])[-1])
                 rest = squeezed(sentence[theirs.end():])
                 if not other or len(rest) < 2 * _SAID_OF_TOPIC_AT_LEAST or other in topic or topic in other:
@@ -2827,8 +2822,6 @@ def _said_of_another(read: ClaimEvidence, subject: frozenset[str], names: frozen
     return Finding("uncertain", "roles_unconfirmed") if said_of_another else None
 
 
-
-
 # "(52.1 months vs 76.3 months)", "(37% versus 52%)": the two figures a comparison gives, in its order.
 _PAIR_OF_FIGURES_EN = re.compile(
     r"\(\s*(?P<a>\d+(?:\.\d+)?)\s*(?:%|[a-z]+)?\s*(?:vs\.?|versus|compared (?:with|to))\s*(?P<b>\d+(?:\.\d+)?)"
@@ -2899,6 +2892,8 @@ def superlative_of_another(read: ClaimEvidence) -> Finding | None:
 # "the most commonly used", "most frequently", "the most common": how often, said as the most of all.
 _MOST_OFTEN_EN = re.compile(r"\b(?:most|more)\s+(?P<word>common(?:ly)?|frequent(?:ly)?|often|widely|popular|prevalent)\b"
                             r"|\b(?P<alone>commonest|predominant(?:ly)?)\b", re.IGNORECASE)
+
+
 def most_often_unsaid(read: ClaimEvidence) -> Finding | None:
     """(en) A claim that something is the most common, or the most commonly used, where no passage sentence that says
     the rest of it says how often: "The most commonly used identifiers are pain at the end of range of all measured
@@ -3185,6 +3180,14 @@ _SAID_PREVALENT_EN = re.compile(
 _PREVALENT_SUBJECT_WORDS = 4
 _SOURCES_SAY_EN = re.compile(r"^(?:the|these)\s+(?:sources?|passages?|articles?|pages?|texts?|documents?)\s+(?:\w+\s+)?"
                              r"(?:indicate|show|suggest|state|say|report|note|mention)s?\s+(?:that\s+)?", re.IGNORECASE)
+
+
+def _without_who_says_it(claim: str) -> str:
+    """``claim`` without the sources or the study it is said by: "The sources indicate that …", "The study found
+    that …" — who says it, not what is said."""
+    return REPORTED_BY_A_STUDY_EN.sub("", _SOURCES_SAY_EN.sub("", claim, count=1), count=1)
+
+
 # The word as a predicate in a page's sentence ("is common", "more common in"), not before a noun ("Common
 # clinical manifestations", "a rare form").
 _SAID_OF_ITS_SUBJECT_EN = re.compile(rf"\b{_PREVALENCE_WORDS_EN}\b(?=\s+(?:in|among|than|worldwide|across|throughout|around|"
@@ -3204,7 +3207,7 @@ def prevalence_of_another(read: ClaimEvidence) -> Finding | None:
     opened = answer_word(read.claim.strip())
     said = opened[2] if opened else read.claim.strip()
     # Said as what the sources or a study say: "The sources indicate that Paget's disease is common in India …"
-    said = REPORTED_BY_A_STUDY_EN.sub("", _SOURCES_SAY_EN.sub("", said, count=1), count=1)
+    said = _without_who_says_it(said)
     match = _SAID_PREVALENT_EN.match(said)
     if match is None:
         return None

@@ -268,7 +268,6 @@ _AIM_HEADING_WORDS = _AIM_WORDS | frozenset("and of the study this".split())
 _AIM_HEADING_JA = re.compile(r"^(?:研究の)?(?:目的|目標|仮説)$")
 
 
-
 def _sentences_under_methods(markdown: str) -> set[str]:
     """The sentences of ``markdown`` under a heading of a study's methods or its aim, spaces squeezed: what
     the study did or asked, which answers nothing."""
@@ -419,15 +418,20 @@ def _names_only_a_setting_ja(sentence: str) -> bool:
     """Whether a Japanese ``sentence`` names no subject of its own but a setting: 「日本ではPKOと称されることが
     多い。」 on the page «# 国際連合平和維持活動» (JSQuAD v1.3 valid a113522p0q1, the page that answers
     「国際連合平和維持活動を日本では何と称されるか。」). Its が of 「ことが多い」 is no subject."""
-    text = re.sub(r"ことが(?:多い|少ない|ある|できる)", "", sentence.strip().replace("または", ""))
+    text = _without_particles_of_no_subject(sentence)
     return bool(re.search(r"[でにと]は", text)) and not _OWN_TOPIC_OR_SUBJECT_JA.search(text)
 
 
 def _names_a_subject_ja(sentence: str) -> bool:
     """Whether a Japanese ``sentence`` names a subject or topic of its own: a は or が after a word (「は日本の元号の
     一つ。」, its name left out, names none; nor does the が of 「ことが多い」, nor a setting's では)."""
-    text = re.sub(r"ことが(?:多い|少ない|ある|できる)", "", sentence.strip().replace("または", ""))
+    text = _without_particles_of_no_subject(sentence)
     return any(found.start() > 0 for found in _OWN_TOPIC_OR_SUBJECT_JA.finditer(text))
+
+
+def _without_particles_of_no_subject(sentence: str) -> str:
+    """A Japanese ``sentence`` without the は of または and the が of 「ことが多い」 and the like, which name no subject."""
+    return re.sub(r"ことが(?:多い|少ない|ある|できる)", "", sentence.strip().replace("または", ""))
 
 
 _TOPIC_OR_SUBJECT_JA = re.compile(r"^[^、。「」]{1,30}?(?<![でにと])[はが](?!ず)")

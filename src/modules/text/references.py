@@ -20,7 +20,9 @@ import re
 
 # A Japanese sentence's topic: the words before its first は (not では, には, とは, nor または's) at its start
 # (「富士山は…」); how the checks read a claim's and verification and the answer a source sentence's.
-TOPIC_JA = re.compile(r"^(?P<topic>[^、。「」]{1,30}?)(?<![でにと])(?<!また)は(?!ず)")
+# A topic's は: not the は of では, には, とは or または, nor that of はず.
+TOPIC_WA_JA = re.compile(r"(?<![でにと])(?<!また)は(?!ず)")
+TOPIC_JA = re.compile(r"^(?P<topic>[^、。「」]{1,30}?)" + TOPIC_WA_JA.pattern)
 
 # Not "that": mostly a conjunction or a relative ("found that the bag…", "a mechanism that is used").
 _DEMONSTRATIVE = re.compile(r"\b(?P<which>this|these|those)\s+(?P<noun>[a-z][a-z-]{2,})\b", re.IGNORECASE)
