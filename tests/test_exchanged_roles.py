@@ -284,6 +284,33 @@ def test_the_most_of_one_scope_is_not_the_most_of_another(claim, supported):
 
 
 @pytest.mark.parametrize(("claim", "decided_against"), [
+    # The real 1.5B model's findings under the planner's sub-questions 「…何が最も効果的ですか？」 and 「…何が最も
+    # 安全ですか？」 (`bench_answers.py --ollama`, 2026-12-02, 「日本の再生可能エネルギーの内訳は？」), left "not checked" in
+    # the answer: the page says solar is the most of the breakdown by share, and writes neither 効果 nor 安全.
+    ("太陽光発電は日本の再生可能エネルギーの内訳で最も効果的です[S1]。", True),
+    ("太陽光発電は日本の再生可能エネルギーの内訳で最も安全です[S1]。", True),
+    ("再生可能エネルギーの内訳では太陽光発電が最も効果的である[S1]。", True),
+    # The page's own respect, in its words or another form of them.
+    ("太陽光発電は日本の再生可能エネルギーの内訳で最も多い[S1]。", False),
+    ("再生可能エネルギーの内訳では太陽光発電が9.2%で最も多く、水力発電が7.6%で続いた[S1]。", False),
+])
+def test_the_most_in_a_respect_the_page_does_not_write(claim, decided_against):
+    found = assess(claim, ENERGY_JA, "ja")
+    assert (found.outcome == "unsupported") is decided_against, (found.outcome, found.reason)
+    if decided_against:
+        assert found.reason == "missing_term" and "太陽光発電が9.2%で最も多く" in found.evidence
+
+
+@pytest.mark.parametrize(("claim", "written"), [
+    # The respect written elsewhere on the page: not this check's to decide.
+    ("太陽光発電は日本の再生可能エネルギーの内訳で最も効果的です[S1]。", "太陽光発電は効果的な発電方法とされる。"),
+])
+def test_the_most_in_a_respect_the_page_writes_elsewhere_is_left_open(claim, written):
+    found = assess(claim, ENERGY_JA + written, "ja")
+    assert found.outcome != "unsupported", (found.reason, found.evidence)
+
+
+@pytest.mark.parametrize(("claim", "decided_against"), [
     # The real 1.5B model's Summary (`bench_answers.py --ollama`, 2026-12-01, 「日本の再生可能エネルギーの内訳は？」),
     # kept "not checked": 火力 is on the page only as the most of Japan's whole generation, not in the
     # renewables' breakdown, whose own sentence lists 太陽光発電 and 水力発電.
