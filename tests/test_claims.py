@@ -260,3 +260,20 @@ def test_a_citation_written_as_a_word_of_its_sentence_goes_to_its_end(line, expe
     if text != line + "\n":  # what the checks read and the report lists reads as a sentence
         (claim, *_) = split_claims(text)
         assert " ," not in claim.plain and not claim.plain.startswith(("According", "As ", "によると"))
+
+
+@pytest.mark.parametrize("source_list", [
+    # The real 1.5B model's draft (`bench_answers.py --ollama`, 2026-12-02, "Mount Fuji (富士山): how high is it and
+    # when did it last erupt?"): "Sources:" on a line of its own, its labels on the next; it was checked as a claim.
+    "Sources:\n[S1] [S2] [S3] [S4] [S5]\n",
+    "**References:**\n- [S1] Mount Fuji - Wikipedia\n",
+    "出典：\n[S1] 富士山 - Wikipedia\n",
+])
+def test_a_source_list_under_a_line_that_names_it_is_not_a_claim(source_list):
+    draft = f"## Summary\nMount Fuji is 3,776 m tall [S1].\n\n{source_list}\n## History\nIt last erupted in 1707 [S2].\n"
+    assert [c.plain for c in split_claims(draft)] == ["Mount Fuji is 3,776 m tall.", "It last erupted in 1707."]
+
+
+def test_a_sentence_that_opens_with_sources_is_still_a_claim():
+    draft = "Sources: the ministry counted 12 eruptions since 1707 [S1].\n"
+    assert [c.plain for c in split_claims(draft)] == ["Sources: the ministry counted 12 eruptions since 1707."]

@@ -382,6 +382,20 @@ async def test_the_models_own_source_list_is_not_part_of_the_answer():
     assert "1707年の宝永噴火である[S1]。" in annotated and "## 詳細\n\n宝永噴火では江戸にも火山灰が降った[S1]。" in annotated
 
 
+async def test_a_source_list_under_a_line_that_names_it_is_not_part_of_the_answer():
+    # The real 1.5B model (`bench_answers.py --ollama`, 2026-12-02, "Mount Fuji (富士山): how high is it and when did
+    # it last erupt?") ended its draft with "Sources:" on a line and its labels on the next: checked as a claim, and
+    # the line would have stayed in the answer once it was not.
+    draft = ("## 結論\n富士山の最後の噴火は1707年の宝永噴火である[S1]。\n\nSources:\n[S1] [S2]\n\n"
+             "## 詳細\n\n宝永噴火では江戸にも火山灰が降った[S1]。\n\n**出典：**\n- [S1] 富士山\n")
+    deps, _ = _deps(FakeModel(), loops=0)
+    verification = (await _verify(_state(draft), deps))["verification"]
+    annotated = verification["annotated_draft"]
+    assert "Sources" not in annotated and "出典" not in annotated and "[S2]" not in annotated, annotated
+    assert "## 詳細\n\n宝永噴火では江戸にも火山灰が降った[S1]。" in annotated, annotated
+    assert not any("Sources" in c["text"] for c in verification["claims"])
+
+
 async def test_a_source_list_headed_shiryo_is_not_part_of_the_answer():
     # The real 1.5B model (`research bench jsquad --sample 5 --seed 74`, a question on Italy and Ethiopia)
     # wrote 「## 資料」 over each page's title and sentences pasted from it, another country's history among

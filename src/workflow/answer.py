@@ -1941,6 +1941,9 @@ def _tidy_sections(text: str, language: Language, sub_questions: list[str], *, s
         if references_level and (heading is None or len(heading.group(2)) > references_level):
             continue
         references_level = 0
+        if heading is None and is_reference_heading(line.strip("*_ \t")):
+            references_level = 7  # "Sources:" as a line: its list runs to the next heading, of any level
+            continue
         if heading and is_reference_heading(_NUMBERING.sub("", plain_text(heading.group(3))).strip()):
             # The model's own list of sources ("### 参考文献" and "[S1] 富士山 — http://…" under it, the
             # real 1.5B model): the report lists the sources read, with what each was used for; a

@@ -560,6 +560,11 @@ def _prose_blocks(draft: str) -> list[_Block]:
             continue
         if in_references:
             continue
+        if is_reference_heading(line.strip("*_ \t")):
+            # "Sources:" on a line of its own, its list below: a heading written as a line (the real 1.5B model).
+            close()
+            in_references = True
+            continue
         if _FOOTNOTE_DEFINITION.match(line):
             close()  # the model's footnote list names sources; it is not a claim
             continue
