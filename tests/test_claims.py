@@ -277,3 +277,14 @@ def test_a_source_list_under_a_line_that_names_it_is_not_a_claim(source_list):
 def test_a_sentence_that_opens_with_sources_is_still_a_claim():
     draft = "Sources: the ministry counted 12 eruptions since 1707 [S1].\n"
     assert [c.plain for c in split_claims(draft)] == ["Sources: the ministry counted 12 eruptions since 1707."]
+
+
+def test_a_list_item_named_references_does_not_open_a_source_list():
+    # RAGTruth train 16181 (quoted): "References" is one of a case report's parts; what follows the list was dropped
+    # from the claims, a hallucinated span among it.
+    draft = ("1. Follow the standard format, which includes:\n\t* Abstract\n\t* Conclusion\n\t* References\n"
+             "2. Include additional information as outlined in the writer's guidelines.\n\n"
+             "Medical case reports are used to communicate something new.\n")
+    plains = [c.plain for c in split_claims(draft)]
+    assert "Include additional information as outlined in the writer's guidelines." in plains
+    assert "Medical case reports are used to communicate something new." in plains

@@ -58,6 +58,7 @@ from research.modules.text.claims import (
     citation_labels,
     is_filler,
     is_reference_heading,
+    is_reference_line,
     plain_text,
     sentence_spans,
     strip_citations,
@@ -1941,7 +1942,7 @@ def _tidy_sections(text: str, language: Language, sub_questions: list[str], *, s
         if references_level and (heading is None or len(heading.group(2)) > references_level):
             continue
         references_level = 0
-        if heading is None and is_reference_heading(line.strip("*_ \t")):
+        if heading is None and is_reference_line(line):
             references_level = 7  # "Sources:" as a line: its list runs to the next heading, of any level
             continue
         if heading and is_reference_heading(_NUMBERING.sub("", plain_text(heading.group(3))).strip()):

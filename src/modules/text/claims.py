@@ -52,6 +52,17 @@ def is_reference_heading(title: str) -> bool:
     return _REFERENCE_HEADINGS.match(title.strip()) is not None
 
 
+# A line that is only such a heading's words, bold or not: "Sources:", "**References:**". Not a list item ("* References"
+# among a case report's parts: RAGTruth train 16181).
+_REFERENCE_LINE = re.compile(r"^(?:\*\*|__)?(?P<title>[^*_\s][^*_]*?)(?:\*\*|__)?$")
+
+
+def is_reference_line(line: str) -> bool:
+    """A line of its own that opens a source list the model wrote itself, as a heading would ("Sources:")."""
+    match = _REFERENCE_LINE.match(line.strip())
+    return match is not None and is_reference_heading(match["title"])
+
+
 # Abbreviations after which "." does not end an English sentence.
 _ABBREVIATIONS = {
     "mr", "mrs", "ms", "dr", "prof", "sr", "jr", "st", "mt", "vs", "etc", "e.g", "i.e", "eg", "ie",
@@ -560,7 +571,7 @@ def _prose_blocks(draft: str) -> list[_Block]:
             continue
         if in_references:
             continue
-        if is_reference_heading(line.strip("*_ \t")):
+        if is_reference_line(line):
             # "Sources:" on a line of its own, its list below: a heading written as a line (the real 1.5B model).
             close()
             in_references = True
