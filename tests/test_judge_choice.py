@@ -119,6 +119,24 @@ async def test_a_chosen_claim_with_a_sixth_of_its_words_not_in_the_passage_is_no
     assert [a.outcome for a in assessments] == ["supported", "supported"]
 
 
+async def test_a_yes_or_a_no_is_not_left_to_a_choice(fake_ollama):
+    # PubMedQA 21080127 (`research bench pubmedqa --sample 4 --seed 134`, gold no): the real 1.5B model's Summary "Yes,
+    # implant retention can be recommended for treating infected TKA" was made supported by its own choice over "It is
+    # not true that yes, …" (the page never writes "recommended"; its results favour removal). The answer's yes or no
+    # is what the reader takes away: a model that picks the claim over its negation almost whatever it reads (RAGTruth
+    # train: nearly every claim it was asked about) does not decide it. The same sentence without its yes is asked.
+    fake_ollama.judge_accuracy, fake_ollama.choice_accuracy = 0.0, 1.0
+    settings = load_settings(ollama_host=fake_ollama.url, judge_choice=True)
+    await judge_uncertain_claims(*check_draft(TRUE, DOCS), "en", settings)  # measured and kept
+    fake_ollama.choice_accuracy = 0.0  # it would choose the claim
+    claims, assessments = check_draft(f"Yes, {TRUE[0].lower()}{TRUE[1:]} No, {TRUE}", DOCS)
+    assert [a.outcome for a in assessments] == ["uncertain", "uncertain"]
+    await judge_uncertain_claims(claims, assessments, "en", settings)
+    assert [a.outcome for a in assessments] == ["uncertain", "uncertain"]
+    assert not [r for r in fake_ollama.chat_requests("choose") if "Yes, " in r["messages"][-1]["content"]
+                or "No, " in r["messages"][-1]["content"]]
+
+
 async def test_doctor_says_the_judge_is_asked_to_choose(fake_ollama, tmp_path):
     fake_ollama.judge_accuracy, fake_ollama.choice_accuracy = 0.0, 1.0
     settings = load_settings(ollama_host=fake_ollama.url, sessions_dir=str(tmp_path / "sessions"), judge_choice=True)

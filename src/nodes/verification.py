@@ -39,6 +39,7 @@ from research.modules.text.evidence import KATAKANA_RUN, katakana_misspelt, writ
 from research.modules.text.numbers import NumberSet, extract_numbers
 from research.modules.text.polarity import clause_conflict, conjoined_statements
 from research.modules.text.references import named_reference
+from research.modules.text.questions import answer_word
 from research.modules.text.translation_check import unfaithful, with_figures_of
 from research.modules.core.i18n import t
 from research.modules.core.settings import Settings
@@ -880,8 +881,11 @@ def _choice_can_decide(claim: str, assessment: Assessment) -> bool:
     """The choice is asked only where its "supported" would count: the checks' doubt is one the
     model can settle by choosing (``_CHOICE_DOUBTS``), they found ``_CHOICE_COVERAGE`` of the claim's words in
     its passages, and every figure of the claim is there (a small model does not compare
-    numbers). Denials and other statuses were looked for before any judge (modules/text/polarity.py)."""
-    if assessment.reason not in _CHOICE_DOUBTS or assessment.score < _CHOICE_COVERAGE:
+    numbers). Denials and other statuses were looked for before any judge (modules/text/polarity.py). Never a
+    sentence that opens with a yes or a no: the answer the reader takes away, which the 1.5B model would make
+    supported by picking it over "It is not true that yes, …" («Yes, implant retention can be recommended for
+    treating infected TKA», PubMedQA 21080127, gold no, `research bench pubmedqa --seed 134`)."""
+    if assessment.reason not in _CHOICE_DOUBTS or assessment.score < _CHOICE_COVERAGE or answer_word(claim):
         return False
     figures = NumberSet.of(" ".join(_shown_text(c.text) for c in assessment.candidates))
     return all(figures.contains(mention) for mention in extract_numbers(claim))
