@@ -1056,3 +1056,18 @@ def test_the_most_common_is_said_by_a_sentence_that_says_how_often():
             "practice test.")
     assert _one("Take our most popular G1 practice test, which uses the same scoring system as DriveTest centers [S1].",
                 test).reason != "missing_term"
+
+
+@pytest.mark.parametrize(("claim", "source", "supported"), [
+    # The real 1.5B model's finding (`bench_answers.py --ollama`, 2026-12-02, "Mount Fuji (富士山): how high is it and when
+    # did it last erupt?"), "not checked" (partial_overlap) under the page's «Mount Fuji is 3,776 m (12,388 ft) tall.»:
+    # the height, named by another word of it, in the sentence that gives the claim's own figure.
+    ("The height of Mount Fuji is 3,776 m (12,388 ft).", "Mount Fuji is 3,776 m (12,388 ft) tall.", True),
+    ("富士山の高さは3,776メートルです。", "富士山の標高は3,776メートルです。", True),
+    ("The Shinano River has a length of 367 km.", "The Shinano River is 367 km long.", True),
+    # Another measure, or the measure beside another figure: not the same thing.
+    ("The width of Mount Fuji is 3,776 m.", "Mount Fuji is 3,776 m tall.", False),
+    ("The height of Mount Fuji is 3,776 m.", "Mount Fuji is tall. Its base is 3,776 m across.", False),
+])
+def test_a_measure_named_by_another_word_beside_its_figure(claim, source, supported):
+    assert (_one(claim, source).outcome == "supported") is supported, _one(claim, source)

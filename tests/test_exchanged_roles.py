@@ -711,3 +711,63 @@ def test_none_of_a_group_the_page_counts_is_decided_against(claim, decided_again
                                                                                                         found.reason)
     if decided_against:
         assert found.evidence.startswith("Fatigue was present in 7/13")
+
+
+# JSQuAD v1.3 valid, the page ドミニカ国 (`research bench jsquad --sample 5 --seed 136`, the real 1.5B model's answer to the
+# planner's 「ケインフィールド空港とドミニカ国の空港は、どちらが最も古い空港？」, left "not checked"): the page names the
+# two airports together and compares them in nothing. Quoted.
+AIRPORTS_JA = ("# ドミニカ国\n\n島内にはケインフィールド空港とメルビル・ホール空港の2つの空港があるが、小型のプロペラ機でしか"
+               "発着できない。ドミニカ国へはバルバドスかアンティグア島から連絡機で渡る。")
+AIRPORTS_EN = ("# Dominica\n\nThe island has two airports, Canefield Airport and Melville Hall Airport, which only small "
+               "propeller aircraft can use. Dominica is reached by connecting flights from Barbados or Antigua.")
+
+
+@pytest.mark.parametrize(("claim", "passage", "language", "decided_against"), [
+    ("ケインフィールド空港は、メルビル・ホール空港よりも古い空港である[S1]。", AIRPORTS_JA, "ja", True),
+    ("メルビル・ホール空港はケインフィールド空港より大きい[S1]。", AIRPORTS_JA, "ja", True),
+    ("Canefield Airport is older than Melville Hall Airport [S1].", AIRPORTS_EN, "en", True),
+    ("Melville Hall Airport is larger than Canefield Airport [S1].", AIRPORTS_EN, "en", True),
+    # A comparison the page makes, or figures of each it gives: not this check's to decide.
+    ("ケインフィールド空港は、メルビル・ホール空港よりも古い空港である[S1]。",
+     AIRPORTS_JA + "ケインフィールド空港はメルビル・ホール空港より古く、1950年代に開かれた。", "ja", False),
+    ("ケインフィールド空港は、メルビル・ホール空港よりも古い空港である[S1]。",
+     AIRPORTS_JA + "ケインフィールド空港は1950年に開港した。メルビル・ホール空港は1961年に開港した。", "ja", False),
+    ("Canefield Airport is older than Melville Hall Airport [S1].",
+     AIRPORTS_EN + " Canefield Airport opened in 1950, and Melville Hall Airport in 1961.", "en", False),
+])
+def test_a_comparison_no_page_makes_between_two_things_it_names_together(claim, passage, language, decided_against):
+    found = assess(claim, passage, language)
+    assert (found.outcome == "unsupported") is decided_against, (found.outcome, found.reason, found.evidence)
+    if decided_against:
+        assert found.reason == "missing_term" and ("ケインフィールド空港とメルビル・ホール空港" in found.evidence
+                                                   or "Canefield Airport and Melville Hall Airport" in found.evidence)
+
+
+def test_a_passive_by_is_no_comparison():
+    # ja-nli dev, jsick-train-3956 (entailment; quoted): 「により」 says who does it, and compares nothing.
+    found = assess("逆立ちが男性により海辺で行われている[S1]。", "男性が海辺で逆立ちを行っている。", "ja")
+    assert found.outcome != "unsupported", (found.reason, found.evidence)
+
+
+@pytest.mark.parametrize(("claim", "passage", "language"), [
+    ("Women are more likely than men to develop lupus [S1].", "Lupus affects women and men; women are nine times as "
+     "likely to develop it.", "en"),
+    ("Women are more likely than men to develop lupus [S1].", "Women are as likely as men to develop lupus.", "en"),
+    ("女性は男性よりも狼瘡を発症しやすい[S1]。", "狼瘡は女性と男性に起こり、女性の発症は男性の9倍である。", "ja"),
+])
+def test_a_comparison_the_page_makes_in_other_words_is_not_decided_here(claim, passage, language):
+    found = assess(claim, passage, language)
+    assert found.reason != "missing_term" or found.outcome != "unsupported", (found.reason, found.evidence)
+
+
+@pytest.mark.parametrize(("claim", "passage"), [
+    # RAGTruth train (clean answers; their passages quoted in part): a comparison under a condition, or of something a
+    # clause describes, is no comparison of two things the page names.
+    ("If the oven box is slightly larger than the opening, you can trim around it with molding [S1].",
+     "The opening in the wall and the size of the oven box that fits in the wall."),
+    ("There are many girls who are stronger than boys, so they should be allowed to compete at their best level [S1].",
+     "Girls should play on all-girl teams and boys should play on all-boy teams for many sports."),
+])
+def test_a_comparison_under_a_condition_is_not_decided_here(claim, passage):
+    found = assess(claim, passage, "en")
+    assert found.outcome != "unsupported", (found.reason, found.evidence)

@@ -291,6 +291,18 @@ def test_one_of_two_alternatives_stated_alone_is_unsupported():
     assert _decided("学生か研究者が論文を書いた[S1]。", "学生か研究者が論文を書いた。")[0] == "supported"
 
 
+def test_an_or_between_things_the_claim_does_not_name_is_no_alternative_it_drops():
+    # JSQuAD v1.3 valid, the page サケ (`research bench jsquad --sample 5 --seed 136`): the real 1.5B model's
+    # 「日本系シロザケでは、水温が5℃程度になると北西太平洋の限られた水域に移動する」 was "unsupported, or_dropped" and
+    # taken out of its answer: the page's か is between 千島列島のごく沿岸 and オホーツク海, which the claim does not name.
+    source = ("日本系シロザケでは降海した当年魚は北海道沿岸を離れ夏から秋には千島列島のごく沿岸かオホーツク海の水温8℃前後の"
+              "水域を生活域とし、水温が5℃程度になると北西太平洋の限られた水域に移動し越冬をする。")
+    assert _decided("日本系シロザケでは、水温が5℃程度になると北西太平洋の限られた水域に移動する[S1]。", source)[0] == "supported"
+    # One of the two named, alone: not what the page says (here its roles read first; 「学生か研究者」 above).
+    assert _decided("日本系シロザケの当年魚は夏から秋にはオホーツク海の水温8℃前後の水域を生活域とする[S1]。", source)[0] \
+        == "unsupported"
+
+
 def test_another_name_the_page_gives_is_not_one_of_two_alternatives():
     # JSQuAD v1.3 valid a20898p25q2, the page the bench serves (its sentence on the Tresca
     # criterion): the real 1.5B model's true 「…トレスカ応力説と呼ばれる」 was "unsupported, or_dropped"

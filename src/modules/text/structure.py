@@ -517,15 +517,32 @@ class Reading:
 
 
 def _japanese_or(text: str) -> bool:
+    return bool(japanese_alternatives(text))
+
+
+def alternatives_unnamed_ja(evidence: str, named: frozenset[str]) -> bool:
+    """Whether each "or" of ``evidence`` joins two nouns (「AかB」, no clause-joining もしくは) and ``named`` (a claim's
+    words) holds neither side of any: a claim that says the rest of the sentence drops no alternative."""
+    alternatives = _NAMES_JOINED_JA.sub("", evidence)
+    if _CLAUSE_OR_JA.search(alternatives):
+        return False
+    sides = japanese_alternatives(alternatives)
+    return bool(sides) and not sides & named
+
+
+def japanese_alternatives(text: str) -> frozenset[str]:
+    """The lemmas of the nouns on either side of each 「AかB」 between nouns (「千島列島のごく沿岸かオホーツク海」:
+    沿岸, オホーツク); empty without a dictionary or such an "or"."""
     tagger = _tagger()
     if tagger is None:
-        return False
+        return frozenset()
     words = list(tagger(text))
+    named: set[str] = set()
     for before, word, after in zip(words, words[1:], words[2:]):
         if word.surface == "か" and (word.feature.pos2 or "") == "副助詞" and (before.feature.pos1 or "") == "名詞" \
                 and (after.feature.pos1 or "") in ("名詞", "接頭辞"):
-            return True
-    return False
+            named.update((_lemma(before), _lemma(after)))
+    return frozenset(named)
 
 
 def _lemma(word) -> str:
