@@ -331,3 +331,23 @@ def test_specifically_and_notably_add_nothing_a_page_must_hold():
     assert without_leading_connective("Similarly, a 61-year-old man presented with enlargement.") \
         == "A 61-year-old man presented with enlargement."
     assert without_leading_connective("Likewise, the scores did not differ.") == "The scores did not differ."
+
+
+def test_a_sub_questions_quote_names_what_the_question_is_about():
+    # PubMedQA 18157398's run (`research bench pubmedqa --sample 4 --seed 134`, "Does menopausal transition affect the
+    # quality of life?"): under the planner's "What are the physical symptoms of menopause?" the report quoted another
+    # study's «Respondents who reported … exposure … had increased risk of sick leave … attributed to neck pain …», and
+    # «The majority of patients did not return into mental health care (86 %).» under "How does menopause affect mental
+    # health?": two of the sub-question's words each, none of them what the question asks about. Written in that shape.
+    from research.modules.text.passages import sentence_on_the_question
+
+    question = "Does menopausal transition affect the quality of life?"
+    other = [{"label": "S5", "markdown": "Respondents with physical symptoms of neck pain had increased sick leave."},
+             {"label": "S6", "markdown": "The majority of patients did not return into mental health care (86 %)."}]
+    assert sentence_on_the_question("What are the physical symptoms of menopause?", other, within=question) is None
+    assert sentence_on_the_question("How does menopause affect mental health?", other, within=question) is None
+    # A sentence that names it is quoted; and a sub-question naming nothing of the question is read as before.
+    own = [{"label": "S1", "markdown": "Menopausal women reported physical symptoms such as hot flushes."}] + other
+    found = sentence_on_the_question("What are the physical symptoms of menopause?", own, within=question)
+    assert found is not None and found.label == "S1"
+    assert sentence_on_the_question("How is mental health care used?", other, within=question) is not None

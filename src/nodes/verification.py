@@ -238,7 +238,8 @@ async def verify_claims(state: AgentState, deps: WorkflowDependencies) -> Comman
         sub_questions=sub_questions if len(sub_questions) > 1 else [], question=question,
         wrong_language=frozenset(t.strip() for t in language_check.not_rewritten),
         on_the_question=lambda asked: sentence_on_the_question(asked, ledger_mappings(d for d in documents
-                                                                                       if d.status == "ok")),
+                                                                                       if d.status == "ok"),
+                                                               within=question),
         page_sentence_before=lambda label, sentence, alone: next(
             (sentence_before_on_its_page(sentence, page, what_it_points_at=alone, named=True)
              for page in ledger_mappings(d for d in documents if d.status == "ok" and d.label == label)), None),

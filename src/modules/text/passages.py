@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from research.modules.text.tokens import estimate_tokens, truncate_to_tokens
-from research.modules.text.analyser import index_terms, key_words, terms
+from research.modules.text.analyser import index_terms, key_words, stem, terms
 from research.modules.text.claims import sentence_spans
 from research.modules.text.index import TextIndex
 from research.modules.text.references import opens_pointing_back
@@ -294,13 +294,17 @@ _POINTS_TO_ANOTHER_PART = re.compile(r"(?:次|前|本|後|上|下)(?:節|章|項
                                      r"|\bsee\s+(?:below|above)\b", re.IGNORECASE)
 
 
-def sentence_on_the_question(question: str, sources: list[dict[str, Any]]) -> SourceSentence | None:
+def sentence_on_the_question(question: str, sources: list[dict[str, Any]], *, within: str = "") -> SourceSentence | None:
     """The one sentence of the sources read that names most of what ``question`` names (in
     either language: names and figures are written alike), every figure of it included; None
     when no sentence names at least two of its terms and half of them. What an answer with no
     checked sentence can still show, in the source's own words (workflow/answer.py). Not a sentence
-    of a study's methods: what it did answers nothing."""
+    of a study's methods: what it did answers nothing. ``within``: the question the run answers, where
+    ``question`` is one of its parts; a part naming some of its words is answered only by a sentence
+    naming one of those (under "What are the physical symptoms of menopause?", asked of "Does menopausal
+    transition affect the quality of life?", not another study's «…physical symptoms of neck pain…»)."""
     asked = _terms_of(question)
+    about = {stem(word) for word in _terms_of(within)} & {stem(word) for word in asked}
     # A question of one noun (「x が比較的どんな場合にのみ成り立つか。」: 比較的) is read with its verbs and
     # other content words too (成り立つ, 場合): the real 1.5B model's answer to JSQuAD v1.3 valid a18783p10q1
     # was taken out whole, and no sentence of the page could be quoted for want of a second term.
@@ -340,7 +344,8 @@ def sentence_on_the_question(question: str, sources: list[dict[str, Any]]) -> So
                     continue
                 shared = (asked & said) | {term for term in asked if _a_kind_named(term, said)} \
                     | {slot for slot in asked if _gives_the_value_asked(slot, quoted)}
-                if len(shared) < 2 or 2 * len(shared) < len(asked) or not figures <= shared:
+                if len(shared) < 2 or 2 * len(shared) < len(asked) or not figures <= shared \
+                        or about and not about & {stem(word) for word in said}:
                     continue
                 # Of two that name as much, the one naming what a 「…のXは？」 question asks for: «再生可能エネルギーの内訳では
                 # 太陽光発電が9.2%で最も多く…», not «…発電電力量に占める再生可能エネルギーの割合は21.7%だった。», for
