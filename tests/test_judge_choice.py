@@ -120,7 +120,7 @@ async def test_a_chosen_claim_with_a_sixth_of_its_words_not_in_the_passage_is_no
 
 
 async def test_a_yes_or_a_no_is_not_left_to_a_choice(fake_ollama):
-    # PubMedQA 21080127 (`research bench pubmedqa --sample 4 --seed 134`, gold no): the real 1.5B model's Summary "Yes,
+    # PubMedQA 21080127 (`research bench pubmedqa --sample 4 --seed 134`, gold maybe): the real 1.5B model's Summary "Yes,
     # implant retention can be recommended for treating infected TKA" was made supported by its own choice over "It is
     # not true that yes, …" (the page never writes "recommended"; its results favour removal). The answer's yes or no
     # is what the reader takes away: a model that picks the claim over its negation almost whatever it reads (RAGTruth

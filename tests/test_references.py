@@ -334,7 +334,7 @@ def test_specifically_and_notably_add_nothing_a_page_must_hold():
 
 
 def test_a_sub_questions_quote_names_what_the_question_is_about():
-    # PubMedQA 18157398's run (`research bench pubmedqa --sample 4 --seed 134`, "Does menopausal transition affect the
+    # PubMedQA 17429333's run (`research bench pubmedqa --sample 4 --seed 134`, "Does menopausal transition affect the
     # quality of life?"): under the planner's "What are the physical symptoms of menopause?" the report quoted another
     # study's «Respondents who reported … exposure … had increased risk of sick leave … attributed to neck pain …», and
     # «The majority of patients did not return into mental health care (86 %).» under "How does menopause affect mental

@@ -885,7 +885,7 @@ def _choice_can_decide(claim: str, assessment: Assessment) -> bool:
     numbers). Denials and other statuses were looked for before any judge (modules/text/polarity.py). Never a
     sentence that opens with a yes or a no: the answer the reader takes away, which the 1.5B model would make
     supported by picking it over "It is not true that yes, …" («Yes, implant retention can be recommended for
-    treating infected TKA», PubMedQA 21080127, gold no, `research bench pubmedqa --seed 134`)."""
+    treating infected TKA», PubMedQA 21080127, gold maybe, `research bench pubmedqa --seed 134`)."""
     if assessment.reason not in _CHOICE_DOUBTS or assessment.score < _CHOICE_COVERAGE or answer_word(claim):
         return False
     figures = NumberSet.of(" ".join(_shown_text(c.text) for c in assessment.candidates))
