@@ -2904,16 +2904,21 @@ _SUPERLATIVE_JA = (
 _MOST_OF_A_SCOPE_JA = r"(?:の中|のうち)?(?:で|では|において)(?:は)?(?P<subject>[^、。はが]+?)が(?:[^、。]{0,12}?で)?(?:最も|一番|もっとも)"
 
 
+def _superlative_claimed_ja(read: ClaimEvidence) -> re.Match[str] | None:
+    """A Japanese claim's subject, scope and predicate where it says the subject is the most of the scope."""
+    if read.language != "ja" or not read.assembled:
+        return None
+    claim = without_leading_connective(read.claim.strip())
+    return next((found for pattern in _SUPERLATIVE_JA if (found := pattern.match(claim)) is not None), None)
+
+
 def superlative_of_another(read: ClaimEvidence) -> Finding | None:
     """(ja) What a claim says is the most of a scope, where the passage sentence of that scope says
     another is: 「太陽光発電は日本の発電で最も多く、次いで水力発電が続いている」 against «日本の発電では火力が最も
     多く、次いで水力発電が続いている。» (the real 1.5B model on the local web's energy page, `bench_answers.py
     --ollama`, supported: 太陽光発電 is the most of the page's other scope, «再生可能エネルギーの内訳では太陽光発電が
     9.2%で最も多く»). Decided against, that sentence shown."""
-    if read.language != "ja" or not read.assembled:
-        return None
-    claim = without_leading_connective(read.claim.strip())
-    match = next((found for pattern in _SUPERLATIVE_JA if (found := pattern.match(claim)) is not None), None)
+    match = _superlative_claimed_ja(read)
     if match is None:
         return None
     subject, scope, predicate = (match[name].strip() for name in ("subject", "scope", "predicate"))
@@ -2943,10 +2948,7 @@ def superlative_in_another_respect(read: ClaimEvidence) -> Finding | None:
     です」 and 「…最も安全です」 against «再生可能エネルギーの内訳では太陽光発電が9.2%で最も多く…» (the real 1.5B model's
     answers to the planner's 「…何が最も効果的ですか？」, `bench_answers.py --ollama`, left "not checked" in the answer).
     Decided against, that sentence shown: the page ranks by share, and 効果 and 安全 are words it never writes."""
-    if read.language != "ja" or not read.assembled:
-        return None
-    claim = without_leading_connective(read.claim.strip())
-    match = next((found for pattern in _SUPERLATIVE_JA if (found := pattern.match(claim)) is not None), None)
+    match = _superlative_claimed_ja(read)
     if match is None:
         return None
     subject, scope, predicate = (squeezed(match[name]) for name in ("subject", "scope", "predicate"))
