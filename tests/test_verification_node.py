@@ -3442,3 +3442,16 @@ async def test_a_yes_goes_from_an_undecided_sentence_under_a_conclusion_heading(
     judge = JudgeBatch(verdicts=[])
     answer = (await _verify(state, _deps(FakeModel(judge=judge), loops=0)[0]))["verification"]["annotated_draft"]
     assert "Yes," not in answer, answer
+
+
+async def test_a_finding_that_names_the_father_the_question_calls_chichioya_is_on_its_point():
+    # JSQuAD v1.3 valid, the page ヨハネス・グーテンベルク (`research bench jsquad --sample 5 --seed 137`, quoted): the real
+    # 1.5B model's 「ヨハネス・グーテンベルクの父は教会の造幣所で働いていた。」, supported, went as off the question's point
+    # (「…の父親が働いていた場所はどこか。」: 父 and 父親 were two words), and the answer said the sources did not answer.
+    source = ("技術史家のジョン・リーンハルト（John Lienhard）は「グーテンベルクの生い立ちは謎に満ちている。彼の父は教会の"
+              "造幣所で働いていた。グーテンベルクは金細工の取引を見ながら育った」と記している。")
+    draft = ("## 結論\n\nヨハネス・グーテンベルクは金細工の取引を見ながら育った[S1]。\n\n## 1. ノート\n\n"
+             "ヨハネス・グーテンベルクの父は教会の造幣所で働いていた[S1]。\n")
+    answer = await _answer_from_one_page(draft, "ヨハネス・グーテンベルクの父親が働いていた場所はどこか。", source,
+                                         "ヨハネス・グーテンベルク")
+    assert "父は教会の造幣所で働いていた[S1]" in answer, answer
