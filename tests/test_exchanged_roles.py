@@ -715,7 +715,7 @@ def test_none_of_a_group_the_page_counts_is_decided_against(claim, decided_again
 
 # JSQuAD v1.3 valid, the page ドミニカ国 (`research bench jsquad --sample 5 --seed 136`, the real 1.5B model's answer to the
 # planner's 「ケインフィールド空港とドミニカ国の空港は、どちらが最も古い空港？」, left "not checked"): the page names the
-# two airports together and compares them in nothing. Quoted.
+# two airports together and compares them in nothing. Quoted; the English page is written here in its shape.
 AIRPORTS_JA = ("# ドミニカ国\n\n島内にはケインフィールド空港とメルビル・ホール空港の2つの空港があるが、小型のプロペラ機でしか"
                "発着できない。ドミニカ国へはバルバドスかアンティグア島から連絡機で渡る。")
 AIRPORTS_EN = ("# Dominica\n\nThe island has two airports, Canefield Airport and Melville Hall Airport, which only small "
