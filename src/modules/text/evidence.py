@@ -46,7 +46,7 @@ from typing import Any, Callable
 
 from research.modules.core.language import Language, detect_language
 from research.modules.text.analyser import STOP_WORDS, Term, _tagger, terms, written_words
-from research.modules.text.claims import Claim, plain_text, sentence_spans
+from research.modules.text.claims import Claim, plain_text, sentence_spans, split_sentences
 from research.modules.text.disagreements import attributes_named
 from research.modules.text.numbers import (  # noqa: F401
     NumberMention,
@@ -1138,7 +1138,9 @@ def _read_evidence(claim: Claim, index: EvidenceIndex, labels: list[str]) -> Cla
             if read.other_instance is not None:
                 break
         read.missing_numbers.append(mention)
-    read.found |= _measures_named_otherwise(words - read.found, mentions, (s for _, s in _sentences_of(assembled)))
+    # Lazily: the sentences are cut only for a claim with a measure word and figures of that measure.
+    read.found |= _measures_named_otherwise(words - read.found, mentions,
+                                            (sentence for p in assembled for sentence in split_sentences(p.text)))
     if read.figure_contradicted is None:  # a changed figure is scored on the words it was found by
         read.coverage = index.coverage(wanted, read.found)
     return read
@@ -2540,21 +2542,19 @@ def predicate_of_the_pages_topic_ja(read: ClaimEvidence) -> Finding | None:
     topic, said = squeezed(claim[:ours.start()]), squeezed(claim[ours.end():])
     if not topic:
         return None
-    for passage in read.assembled:
-        for start, end in sentence_spans(passage.text):
-            sentence = passage.text[start:end]
-            for theirs in TOPIC_WA_JA.finditer(sentence):
-                other = squeezed(re.split(r"[、。「」]", sentence[:theirs.start()])[-1])
-                rest = squeezed(sentence[theirs.end():])
-                if not other or len(rest) < 2 * _SAID_OF_TOPIC_AT_LEAST or other in topic or topic in other:
-                    continue
-                # What the page says of it, word for word, or the end of it (a date it gives dropped: «富士山は2013年に
-                # 世界文化遺産に登録されました。» for 「宝永噴火は富士山の世界文化遺産に登録されました」, the real 1.5B model's
-                # finding to 「富士山の最後の噴火はいつ？」, `bench_answers.py --ollama`, 2026-12-02).
-                given = said[len(other) + 1:] if said[:len(other) + 1] in (f"{other}の", f"{other}が") else ""
-                if given and (given == rest or (len(given) >= 2 * _SAID_OF_TOPIC_AT_LEAST and rest.endswith(given))):
-                    return Finding("unsupported", "said_of_another", 0.8, (claim[:ours.start()],),
-                                   where=Passage(passage.label, sentence.strip(), passage.features))
+    for passage, sentence in _sentences_of(read.assembled):
+        for theirs in TOPIC_WA_JA.finditer(sentence):
+            other = squeezed(re.split(r"[、。「」]", sentence[:theirs.start()])[-1])
+            rest = squeezed(sentence[theirs.end():])
+            if not other or len(rest) < 2 * _SAID_OF_TOPIC_AT_LEAST or other in topic or topic in other:
+                continue
+            # What the page says of it, word for word, or the end of it (a date it gives dropped: «富士山は2013年に
+            # 世界文化遺産に登録されました。» for 「宝永噴火は富士山の世界文化遺産に登録されました」, the real 1.5B model's
+            # finding to 「富士山の最後の噴火はいつ？」, `bench_answers.py --ollama`, 2026-12-02).
+            given = said[len(other) + 1:] if said[:len(other) + 1] in (f"{other}の", f"{other}が") else ""
+            if given and (given == rest or (len(given) >= 2 * _SAID_OF_TOPIC_AT_LEAST and rest.endswith(given))):
+                return Finding("unsupported", "said_of_another", 0.8, (claim[:ours.start()],),
+                               where=Passage(passage.label, sentence.strip(), passage.features))
     return None
 
 
@@ -2953,18 +2953,18 @@ def superlative_in_another_respect(read: ClaimEvidence) -> Finding | None:
         return None
     subject, scope, predicate = (squeezed(match[name]) for name in ("subject", "scope", "predicate"))
     respect = _sentence_terms(predicate) - STOP_WORDS
-    written = frozenset().union(*(_sentence_terms(sentence) for _, sentence in _sentences_of(read.assembled)))
-    if not respect or respect & written:
+    sentences = _sentences_of(read.assembled)
+    if not respect or respect & frozenset().union(*(_sentence_terms(sentence) for _, sentence in sentences)):
         return None
-    for passage, sentence in _sentences_of(read.assembled):
+    for passage, sentence in sentences:
         for pattern in _THE_MOST_OF_A_SCOPE_JA:
             theirs = pattern.search(sentence)
             if theirs is None or squeezed(theirs["subject"]) != subject \
                     or squeezed(theirs["predicate"])[:1] == predicate[:1]:
                 continue
-            shorter = min(len(scope), len(squeezed(theirs["scope"])))
-            if shorter < _SAME_SCOPE_AT_LEAST or not (scope.endswith(squeezed(theirs["scope"]))
-                                                      or squeezed(theirs["scope"]).endswith(scope)):
+            their_scope = squeezed(theirs["scope"])
+            if min(len(scope), len(their_scope)) < _SAME_SCOPE_AT_LEAST \
+                    or not (scope.endswith(their_scope) or their_scope.endswith(scope)):
                 continue
             quoted = Passage(passage.label, sentence.strip(), passage.features)
             return Finding("unsupported", "missing_term", 0.8, tuple(sorted(respect)), where=quoted)
@@ -3003,7 +3003,7 @@ def comparison_no_page_makes(read: ClaimEvidence) -> Finding | None:
     first, second = (_sentence_terms(match[name].strip()) - STOP_WORDS for name in ("a", "b"))
     if not first or not second or first <= second or second <= first:
         return None
-    together: list[tuple[Passage, str]] = []
+    together: tuple[Passage, str] | None = None  # the first sentence naming both
     for passage, sentence in _cited_sentences(read):
         said = _sentence_terms(sentence)
         both = first <= said and second <= said
@@ -3013,12 +3013,12 @@ def comparison_no_page_makes(read: ClaimEvidence) -> Finding | None:
         # to read in figures. One figure of both together is their count («…の2つの空港がある»).
         figures = len(extract_numbers(sentence))
         if both and figures < 2:
-            together.append((passage, sentence))
+            together = together or (passage, sentence)
         elif (first <= said or second <= said) and figures:
             return None
-    if not together:
+    if together is None:
         return None
-    passage, sentence = together[0]
+    passage, sentence = together
     return Finding("unsupported", "missing_term", 0.8, (match.group(0)[match.end("a"):].lstrip("はが、 "),),
                    where=Passage(passage.label, sentence.strip(), passage.features))
 
