@@ -1269,6 +1269,22 @@ async def test_a_lead_beside_what_the_question_asks_a_name_for_follows_the_pages
                               "«国際連合平和維持活動：日本ではPKOと称されることが多い。»[S1]現代的な国連平和維持活動を"), answer
 
 
+async def test_a_lead_saying_what_the_question_asks_of_in_its_own_verbs_is_not_beside_it():
+    # The real 1.5B model on JSQuAD v1.3 valid a2664357p5q1 (`research bench jsquad --sample 5 --seed 138`): to
+    # 「ウィキデータの文にさらに情報を付け加え文の意味を絞り込むために使用するものは何か。」 the checked lead
+    # 「修飾子は、文に追加情報を付け加えて文の意味を絞り込むことができます。」 answers it, in the question's own verbs
+    # (付け加え, 絞り込む), but named three of its six nouns: the Summary opened with a line saying no checked
+    # sentence answers the question, and the lead after the page's sentence.
+    source = ("# ウィキデータ\n\nまた、「修飾子」を使用して、文に追加情報を付け加えて文の意味を絞り込むこともできる。"
+              "たとえば、プロパティ「人口」に、「2011年時点」と文の適用範囲を限定したいときなどに修飾子を使用する。")
+    draft = "## 結論\n修飾子は、文に追加情報を付け加えて文の意味を絞り込むことができます[S1]。\n"
+    answer = (await _gil_answer(draft, "ウィキデータの文にさらに情報を付け加え文の意味を絞り込むために使用するものは何か。",
+                                "ja", source))["annotated_draft"]
+    summary = answer.split("## 結論\n")[1]
+    assert summary.startswith("修飾子は、文に追加情報を付け加えて文の意味を絞り込むことができます[S1]。"), answer
+    assert "答えていません" not in answer
+
+
 # Two pages of JSQuAD v1.3 valid's 日本共産党 article as the bench serves them (S1 jsquad-007-110, S3 jsquad-007-094),
 # cut to the sentences a14985p36q1's answers read.
 _STALIN_PAGES = [
