@@ -515,6 +515,44 @@ def test_what_a_page_sentence_says_word_for_word_of_its_subject_is_not_said_of_a
     assert _one("Somatostatin is a neuropeptide with anorexigenic activity [S1].", both).reason != "said_of_another"
 
 
+def test_what_a_page_says_of_one_of_its_terms_is_not_said_of_another_of_its_terms():
+    # PubMedQA 21904069 (`research bench pubmedqa --sample 4 --seed 136`, "… Should one rely on the short gastric
+    # arteries?"), the real 1.5B model: "The short gastric arteries are the main arterial pathway feeding the spleen"
+    # was supported, every word on the page, which says it of the gastroepiploic arcade. The abstract's sentences,
+    # quoted.
+    source = ("Perfusion of the cadaveric arteries revealed no effective direct or indirect communication between the "
+              "left gastric and the branches of the short gastric arteries. The clamping of the short gastric arteries "
+              "did not change the flow parameters. In all cases, the gastroepiploic arcade was the main arterial "
+              "pathway feeding the spleen.")
+    for claim in ("The short gastric arteries are the main arterial pathway feeding the spleen [S1].",
+                  "In all cases, the short gastric arteries were the main arterial pathway feeding the spleen [S1]."):
+        found = _one(claim, source)
+        assert (found.outcome, found.reason) == ("unsupported", "said_of_another"), (claim, found)
+        assert found.evidence.startswith("In all cases, the gastroepiploic arcade was"), found
+    assert _one("The gastroepiploic arcade was the main arterial pathway feeding the spleen [S1].",
+                source).outcome == "supported"
+    # "The arteries" names the page's thing in other words, maybe the arcade's: nothing concluded; nor where the
+    # claim's term is not the page's own words ("The gastric branches").
+    for claim in ("The arteries were the main arterial pathway feeding the spleen [S1].",
+                  "The gastric branches were the main arterial pathway feeding the spleen [S1]."):
+        assert _one(claim, source).reason != "said_of_another", claim
+
+
+def test_a_compound_whose_parts_the_page_writes_apart_is_found():
+    # PubMedQA 8017535 (`research bench pubmedqa --sample 4 --seed 136`), the real 1.5B model: "…HIV-related sexual
+    # behaviors…" was missing a term, "HIV-related", where the page writes «…sexual behaviors that increase risk for
+    # human immunodeficiency virus (HIV) infection …» and «is related to». The abstract's words, quoted.
+    source = ("This study was undertaken to examine whether use of alcohol, cigarettes, marijuana, cocaine, and other "
+              "illicit drugs is related to the likelihood of sexual behaviors that increase risk for human "
+              "immunodeficiency virus (HIV) infection among youth.")
+    found = _one("The study examined whether substance use is related to HIV-related sexual behaviors among youth [S1].",
+                 source)
+    assert "hiv-rel" not in found.missing, found
+    # Not a part that turns the other's meaning, nor parts the page does not write.
+    assert "hiv-fre" in _one("The study examined HIV-free sexual behaviors among youth [S1].", source).missing
+    assert "hiv-link" in _one("The study examined HIV-linked sexual behaviors among youth [S1].", source).missing
+
+
 def test_a_study_that_aimed_at_clarifying_a_role_found_nothing_by_saying_so():
     # PubMedQA 10340286 (`research bench pubmedqa --seed 99`), the real 1.5B model's Summary: "Yes, there is a role for
     # leukocyte and CRP measurements in the diagnosis of acute appendicitis in the elderly" was supported by the

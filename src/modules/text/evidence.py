@@ -45,7 +45,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any, Callable
 
 from research.modules.core.language import Language, detect_language
-from research.modules.text.analyser import STOP_WORDS, Term, _tagger, terms, written_words
+from research.modules.text.analyser import STOP_WORDS, Term, _tagger, stem, terms, written_words
 from research.modules.text.claims import Claim, plain_text, sentence_spans, split_sentences
 from research.modules.text.disagreements import attributes_named
 from research.modules.text.numbers import (  # noqa: F401
@@ -1035,6 +1035,31 @@ def _time_framing_its_figure(said: str) -> frozenset[str]:
     return frozenset(match["unit"] for match in _TIME_FRAMING_ITS_FIGURE_JA.finditer(said))
 
 
+# "HIV-related", "long-term": English words joined by hyphens, each part two letters or more.
+_COMPOUND_EN = re.compile(r"(?<![\w-])[A-Za-z]{2,}(?:-[A-Za-z]{2,})+(?![\w-])")
+# A part that turns the other's meaning (non-smokers, anti-inflammatory, alcohol-free) is no word a page writes apart.
+_TURNING_PARTS = frozenset("non un anti counter dis free less no not ex".split())
+
+
+def _compounds_written_apart(said: str, lacking: frozenset[str], assembled: list[Passage]) -> frozenset[str]:
+    """The hyphened compounds of ``said`` among its ``lacking`` key terms whose parts one assembled passage writes
+    apart: "HIV-related sexual behaviors" against «…behaviors that increase risk for human immunodeficiency virus
+    (HIV) infection … is related to …» (PubMedQA 8017535, the real 1.5B model; a compound is a key term, so its
+    absence alone kept the claim from every check). Not a code ("gpt-4", "thread_id") nor a part that turns the
+    other's meaning."""
+    out: set[str] = set()
+    for found in _COMPOUND_EN.finditer(said):
+        word = found.group(0).lower()
+        term = stem(word)
+        parts = word.split("-")
+        if term not in lacking or _TURNING_PARTS & set(parts):
+            continue
+        stems = {stem(part) for part in parts}
+        if any(stems <= passage.features for passage in assembled):
+            out.add(term)
+    return frozenset(out)
+
+
 def _read_evidence(claim: Claim, index: EvidenceIndex, labels: list[str]) -> ClaimEvidence:
     """The passages of the cited sources that say most of what the claim says, and which of
     its words and figures they hold. A yes or a no the sentence opens with ("No. The default
@@ -1061,6 +1086,7 @@ def _read_evidence(claim: Claim, index: EvidenceIndex, labels: list[str]) -> Cla
     # above a passage that says the rest is found (「ラオスの国民議会は…132議席」 against
     # 「132議席で、民選、任期5年。」 under "# ラオス", JSQuAD with the real 1.5B model).
     found |= words & frozenset().union(*(p.headings for p in assembled)) if assembled else frozenset()
+    found |= _compounds_written_apart(said, key - found, assembled)
     candidates = list(assembled)
     for passage in scored:
         if len(candidates) >= _MAX_CANDIDATES:
@@ -2774,12 +2800,16 @@ def predicate_of_another(read: ClaimEvidence) -> Finding | None:
     the page's sentence quoted (the English of ``topic_of_another``)."""
     if read.language != "en" or not read.assembled:
         return None
-    claim = read.claim.strip()
+    claim = _LEADING_SETTING_EN.sub("", read.claim.strip())
     split = _subject_of(claim)
     # A subject that is a bare name or noun phrase of its own ("Somatostatin"), not "The show" or "This option", which
-    # may name the page's thing in other words; and one the page names elsewhere: where the model found it.
-    if split is None or "?" in claim or "," in split[0] or _DETERMINER_START_EN.match(split[0]) \
-            or _PRONOUN_START_EN.match(claim):
+    # may name the page's thing in other words; and one the page names elsewhere: where the model found it. A subject
+    # with "the" passes where it is a term of the page's own, two words or more written as the page writes them
+    # (``_pages_own_term``).
+    if split is None or "?" in claim or "," in split[0] or _PRONOUN_START_EN.match(claim):
+        return None
+    by_term = bool(_DETERMINER_START_EN.match(split[0]))
+    if by_term and not _pages_own_term(split[0], read):
         return None
     subject, said = _sentence_terms(split[0]) - STOP_WORDS, _words_said(split[1])
     if not subject or len(said) < _SAID_WORD_FOR_WORD_AT_LEAST \
@@ -2790,17 +2820,34 @@ def predicate_of_another(read: ClaimEvidence) -> Finding | None:
         for passage in source.passages:
             for start, end in sentence_spans(passage.text):
                 sentence = passage.text[start:end].strip()
-                theirs = _subject_of(sentence)
+                theirs = _subject_of(_LEADING_SETTING_EN.sub("", sentence))
                 if theirs is None or _words_said(theirs[1])[:len(said)] != said:
                     continue
                 if _sentence_terms(theirs[0]) & subject:
                     return None  # said of the claim's subject too
-                # Another thing by its name: a pronoun, or words that may name the claim's thing otherwise ("The
-                # drug"), conclude nothing.
-                if len(_words_said(theirs[1])) == len(said) and _names(theirs[0]) \
-                        and not _PRONOUN_START_EN.match(sentence):
+                # Another thing by its name (or, for a claim's term of the page, by a term of its own): a pronoun, or
+                # words that may name the claim's thing otherwise ("The drug"), conclude nothing.
+                if len(_words_said(theirs[1])) == len(said) and not _PRONOUN_START_EN.match(sentence) \
+                        and (_names(theirs[0]) or by_term and _pages_own_term(theirs[0], read)):
                     other = other or Passage(passage.label, sentence, passage.features)
     return Finding("unsupported", "said_of_another", 0.8, (split[0].strip(),), where=other) if other else None
+
+
+# "In all cases, ", "Overall, ": a setting before a sentence's subject, cut off by a comma.
+_LEADING_SETTING_EN = re.compile(r"^(?:(?:in|at|for|after|before|during|among|of|overall|finally|however|moreover|"
+                                 r"thus|therefore)\b[^,]{0,40},\s+)", re.IGNORECASE)
+
+
+def _pages_own_term(subject: str, read: ClaimEvidence) -> bool:
+    """Whether ``subject``, a determiner and words after it, is a term of the cited pages: two words or more, written
+    in a cited passage word for word ("The short gastric arteries", the page's «…branches of the short gastric
+    arteries»), so no other name of the page's thing ("The show", "The drug", "This option")."""
+    words = _words_said(_DETERMINER_START_EN.sub("", subject))
+    if len([w for w in words if w not in STOP_WORDS]) < 2:
+        return False
+    wanted = " " + " ".join(words) + " "
+    return any(wanted in " " + " ".join(_words_said(passage.text)) + " "
+               for source in read.cited for passage in source.passages)
 
 
 def subject_exchanged(read: ClaimEvidence) -> Finding | None:
