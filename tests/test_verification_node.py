@@ -2358,6 +2358,28 @@ async def _gil_answer(draft: str, question: str, language: str = "en", source: s
     return (await _verify(state, _deps(FakeModel(), loops=0)[0]))["verification"]
 
 
+async def test_the_sources_sentence_quoted_before_the_draft_was_taken_out_is_not_said_again_after_it():
+    # The real 1.5B model's GIL answer (2026-12-02, `research "Is the GIL gone in Python 3.14?" --engine local --docs`
+    # on the issue's page): its Summary "Yes, the GIL is gone in Python 3.14." contradicted, the page's sentence led
+    # it, and then the same sentence again, a finding under a sub-question heading that was the question itself. The
+    # draft as the model wrote it, cut to those sections.
+    source = ("# Python 3.14 and free-threading\n\nPython 3.13 introduced an experimental free-threaded build in which "
+              "the GIL is disabled. The standard build of Python 3.14 still has the GIL enabled by default.")
+    draft = ("## Summary\n\nYes, the GIL is gone in Python 3.14.\n\n\n### Sub-Question 1: Is the GIL gone in Python "
+             "3.14?\nThe GIL is gone in Python 3.14. The standard build of Python 3.14 still has the GIL enabled by "
+             "default.\n\n### Sub-Question 2: What is the GIL in Python?\nThe GIL is a mechanism that ensures that only "
+             "one thread can execute Python bytecode at a time.\n")
+    questions = ["Is the GIL gone in Python 3.14?", "What is the GIL in Python?"]
+    ledger = [dict(LEDGER[0], label="S1", language="en", suspicious=False, markdown=source)]
+    state = dict(_state(draft, language="en"), documents=ledger, question=questions[0],
+                 plan=[{"question": q, "queries": []} for q in questions])
+    answer = (await _verify(state, _deps(FakeModel(), loops=0)[0]))["verification"]["annotated_draft"]
+    summary = answer.split("## Summary\n")[1]
+    assert summary.strip().startswith("According to the sources read, «The standard build of Python 3.14 still has the "
+                                      "GIL enabled by default.» [S1]; the draft said otherwise"), answer
+    assert answer.count("still has the GIL enabled by default") == 1, answer
+
+
 async def test_the_headline_of_a_yes_no_question_the_sources_contradict_is_said_with_their_words():
     # issue 44, item 5: "Is the GIL gone in 3.14?" answered "Yes, … now the default build" against a
     # source that says the opposite. The contradicted headline leaves, and the answer says so first.

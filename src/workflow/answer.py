@@ -1029,6 +1029,7 @@ def assemble_answer(
     unanswered = [q for q in sub_questions or [] if _heading_key(q) not in edits.answered]
     out, not_given = _tidy_sections(out, language, unanswered, summary_empty=bool(summary) and not kept_summary,
                                     document_titles=_document_titles(titles), on_a_question=on_the_question)
+    out = _without_a_quote_said_again(out)
     if edits.sentences and not edits.summary_section:
         # A draft with no heading over its first sentences (the real 1.5B model's whole answer to
         # PubMedQA 10411439 was one uncited line) gets the Summary's heading, as the draft prompt
@@ -1040,6 +1041,30 @@ def assemble_answer(
         elif out.strip() and not out.lstrip().startswith("#"):
             out = f"## {heading}\n\n{out}"
     return Assembly(answer=out, removed=edits.removed, not_given=not_given, lifted=lifted)
+
+
+_QUOTED = re.compile(r"«([^»]+)»")
+
+
+def _without_a_quote_said_again(text: str) -> str:
+    """A paragraph that quotes a sources' sentence and then says it again as a sentence of its own loses the second:
+    the real 1.5B model's GIL answer (2026-12-02) read «The standard build of Python 3.14 still has the GIL enabled by
+    default.» [S1]; the draft said otherwise …, and then "The standard build of Python 3.14 still has the GIL enabled
+    by default [S1].", a finding under a sub-question that was the question again, joined to the Summary after the
+    lead was written (``_drop_what_the_quote_says`` reads the Summary's own sentences only)."""
+    lines = text.split("\n")
+    for at, line in enumerate(lines):
+        quotes = {_norm(quote) for quote in _QUOTED.findall(line)}
+        if not quotes:
+            continue
+        spans = [(start, end) for start, end in sentence_spans(line)
+                 if "«" not in line[start:end] and "»" not in line[start:end]
+                 and _norm(strip_citations(line[start:end])) in quotes]
+        for start, end in reversed(spans):
+            before, after = line[:start].rstrip(), line[end:].lstrip()
+            line = before + (" " if before and after and before[-1] not in "。！？」）" else "") + after
+        lines[at] = line.rstrip()
+    return "\n".join(lines)
 
 
 def _keep_what_the_verdicts_let_stand(edits: _Edits, *, valid: set[str], language: Language, titles: list[str], question: str,
