@@ -191,6 +191,26 @@ def test_a_field_read_the_other_way_or_left_empty_is_unsupported(claim, reason):
     assert ":" in found.evidence  # the record's field is shown
 
 
+# RAGTruth train 8174's record (Data2txt, a Yelp business), cut to the fields its answer speaks of.
+_GROUPS_RECORD = ('{"name": "Hana Kitchen", "attributes": {"OutdoorSeating": true, "WiFi": "free", '
+                  '"RestaurantsTakeOut": true, "RestaurantsGoodForGroups": false}}')
+
+
+@pytest.mark.parametrize("claim", [
+    # The hallucinated sentence as the answer wrote it: supported, the key's last word "goodfor" not being written.
+    "They have free Wi-Fi, outdoor seating, takeout, and good for groups.",
+    "Hana Kitchen is good for groups.",
+])
+def test_a_field_named_in_the_words_its_key_runs_together_is_read(claim):
+    found = _one(claim, _GROUPS_RECORD)
+    assert (found.outcome, found.reason) == ("unsupported", "field_contradicted"), found
+    assert "good for groups" in found.evidence
+
+
+def test_a_field_named_in_the_words_its_key_runs_together_and_denied_is_supported():
+    assert _one("Hana Kitchen is not good for groups.", _GROUPS_RECORD).outcome == "supported"
+
+
 def test_a_claim_that_says_the_record_does_not_give_it_is_not_decided():
     assert _one("Blue Door Cafe's parking lot is not specified.", _RECORD).outcome != "unsupported"
 

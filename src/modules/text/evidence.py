@@ -3820,6 +3820,24 @@ _NEGATION_BEFORE = re.compile(r"\b(no|not|without|nor|neither|lacks?|lacking|doe
                               r"(?:\W+\w+){0,7}\W*$", re.IGNORECASE)
 
 
+def _attribute_named(key: str, lowered: str) -> re.Match[str] | None:
+    """Where the lower-cased claim names the attribute of a record's field key: its last word ("attributes outdoor
+    seating" → "seating"), or, where that word is the words before it run together ("good for groups goodfor",
+    "wi fi wifi", "take out takeout"), those words as written apart or hyphened: "…, and good for groups" against
+    ``restaurants good for groups goodfor: no`` (RAGTruth train 8174, hallucinated, was supported)."""
+    words = key.lower().split()
+    attribute = words[-1]
+    found = re.search(rf"\b{re.escape(attribute)}\w*", lowered)
+    if found is not None:
+        return found
+    for start in range(len(words) - 1):
+        for end in range(start + 2, len(words)):
+            if "".join(words[start:end]) == attribute:
+                written = r"[\s-]*".join(re.escape(word) for word in words[start:-1])
+                return re.search(rf"\b{written}\w*", lowered)
+    return None
+
+
 def _field_problem(claim: str, assembled: list[Passage]) -> tuple[str, Passage, bool] | None:
     """A record's yes/no field read the other way: "takes reservations" against
     ``reservations: no``, "no music" against ``music: yes``; or a field the record leaves
@@ -3830,8 +3848,7 @@ def _field_problem(claim: str, assembled: list[Passage]) -> tuple[str, Passage, 
         match = _FIELD.match(passage.text) if passage.field else None
         if match is None:
             continue
-        attribute = match["key"].split()[-1]
-        found = re.search(rf"\b{re.escape(attribute)}\w*", lowered)
+        found = _attribute_named(match["key"], lowered)
         if found is None:
             continue
         value = match["value"].lower()
