@@ -771,3 +771,24 @@ def test_a_comparison_the_page_makes_in_other_words_is_not_decided_here(claim, p
 def test_a_comparison_under_a_condition_is_not_decided_here(claim, passage):
     found = assess(claim, passage, "en")
     assert found.outcome != "unsupported", (found.reason, found.evidence)
+
+
+# JSQuAD v1.3 valid's サケ page (CC BY-SA 4.0, Japanese Wikipedia), the sentence the real 1.5B model's answer to
+# a916079p9q2 rests on (`research bench jsquad --sample 5 --seed 139`), quoted under the page's title as the bench
+# serves it.
+_SAKE = ("# サケ\n\n近縁のカラフトマスとは分布や産卵期が重複し、産卵床の至適条件が似ているため交雑が生じ交雑個体が捕獲される"
+         "ことがある。交雑個体はサケマスと呼ばれ外見は双方の特徴を併せ持っている。")
+
+
+def test_a_clause_joined_without_a_comma_modifies_no_noun_after_it():
+    # The page writes 「交雑が生じ交雑個体が捕獲される」 with no comma: 生じ, the continuative form, joins the next
+    # clause and modifies no 交雑個体. Read as a relative clause, even the page's own sentence with the comma the
+    # model put in was "roles not confirmed", and the answer's sentence naming カラフトマス stayed "not checked".
+    for claim in ("近縁のカラフトマスとサケは分布や産卵期が重複し、産卵床の至適条件が似ているため交雑が生じ、交雑個体が"
+                  "捕獲されることがある[S1]。",
+                  "近縁のカラフトマスとは分布や産卵期が重複し、産卵床の至適条件が似ているため交雑が生じ、交雑個体が"
+                  "捕獲されることがある[S1]。"):
+        assert assess(claim, _SAKE, "ja").outcome == "supported", claim
+    # What occurs and what is caught, exchanged: not confirmed.
+    swapped = "近縁のカラフトマスとは分布や産卵期が重複し、産卵床の至適条件が似ているため交雑個体が生じ、交雑が捕獲されることがある[S1]。"
+    assert assess(swapped, _SAKE, "ja").outcome != "supported"

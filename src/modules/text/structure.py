@@ -648,9 +648,10 @@ class _JapaneseReader:
                 i += 1  # ひょっとしたら, もしかすると, 確実に: how sure the sentence is, not a clause of it
                 continue
             if pos1 in ("動詞", "形容詞", "形状詞") and not helper:
+                start = i
                 i = _predicate(words, i, lemma, i + 1, self.pending, self.sentence, self.reading, self.topics)
                 # A predicate right before a noun modifies it: 赤い車, 泣いている大人.
-                self.modifier = lemma if _attributive(words, i) else None
+                self.modifier = lemma if _attributive(words, i, start) else None
                 self.gap = self.sentence[-1] if self.modifier else None
                 continue
             if pos1 == "補助記号" and pos2 == "句点" and not _decimal_point(words, i):
@@ -822,9 +823,15 @@ def _adverbial(words, i: int) -> bool:
 _NOMINALISERS = {"事", "物", "の", "所", "為", "様", "筈", "訳", "積もり", "せい", "お陰", "後", "前", "間", "時", "場合"}
 
 
-def _attributive(words, j: int) -> bool:
-    """The predicate ending before ``words[j]`` modifies the noun there (a relative clause):
-    泣いている大人. Not before こと/の, which make the clause a noun (横たわっていることが知られている)."""
+def _attributive(words, j: int, start: int) -> bool:
+    """The predicate at ``words[start]``, ending before ``words[j]``, modifies the noun there (a relative clause):
+    泣いている大人. Not before こと/の, which make the clause a noun (横たわっていることが知られている); nor where the
+    predicate ends in its continuative form, which joins the next clause with no comma written: 「…交雑が生じ交雑個体が
+    捕獲される」 (JSQuAD's サケ page) says the crossing occurs, not a 交雑個体 that occurs. A verb after に, を or と
+    is a particle of two words (により, について, を通じ), read as before."""
+    if j < len(words) and start > 0 and (getattr(words[j - 1].feature, "cForm", None) or "").startswith("連用形") \
+            and words[start - 1].surface not in ("に", "を", "と"):
+        return False
     return j < len(words) and (words[j].feature.pos1 or "") in ("名詞", "接頭辞") and _lemma(words[j]) not in _NOMINALISERS
 
 
@@ -875,7 +882,7 @@ def _predicate(words, i: int, lemma: str, j: int, pending, sentence, reading, to
         break
     if lemma in ("為る", "成る") and pending and pending[-1][0] == "dat":
         pending[-1] = ("complement", pending[-1][1])  # 薄切りにする: what it becomes, not a participant
-    if _attributive(words, j):
+    if _attributive(words, j, i):
         # 「Aが学生を見つめているカップルに駆け寄った」: the clause modifies カップル, and Aが may
         # belong to it or to the main predicate. It stays pending for the main one and is only
         # "maybe" here; the modified noun fills the gap.
