@@ -1047,7 +1047,7 @@ _QUOTED = re.compile(r"«([^»]+)»")
 
 
 def _without_a_quote_said_again(text: str) -> str:
-    """A paragraph that quotes a sources' sentence and then says it again as a sentence of its own loses the second:
+    """A paragraph that quotes a source's sentence and then says it again as a sentence of its own loses the second:
     the real 1.5B model's GIL answer (2026-12-02) read «The standard build of Python 3.14 still has the GIL enabled by
     default.» [S1]; the draft said otherwise …, and then "The standard build of Python 3.14 still has the GIL enabled
     by default [S1].", a finding under a sub-question that was the question again, joined to the Summary after the
