@@ -226,6 +226,10 @@ def test_a_claims_text_loses_the_word_joining_its_citations(cited, plain):
     ("[Source: [S1][S3]] Mount Fuji is 3,776 meters (12,388 feet) tall.",
      "Mount Fuji is 3,776 meters (12,388 feet) tall [S1][S3]."),
     ("Sources: [S2] Ollama listens on port 11434.", "Ollama listens on port 11434 [S2]."),
+    # The same model, bench_answers.py --ollama (2026-12-02): the list with commas stayed before the sentence.
+    ("[Source: [S1], [S3], [S2]] The last eruption of Mount Fuji was the Hōei eruption, which began on 16 December 1707.",
+     "The last eruption of Mount Fuji was the Hōei eruption, which began on 16 December 1707 [S1][S3][S2]."),
+    ("Sources: [S1], [S2] Ollama listens on port 11434.", "Ollama listens on port 11434 [S1][S2]."),
     ("- [S1] 富士山の標高は3,776メートルです。", "- 富士山の標高は3,776メートルです[S1]。"),
     ("出典: [S1] 富士山は日本で最も高い山です。", "富士山は日本で最も高い山です[S1]。"),
     # Two sentences after the label: which one it is for is not known; left as written.

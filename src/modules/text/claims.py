@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 
 # The one citation grammar and URL pattern live in core (the language measure below text
 # needs them too); re-exported here, where the rest of text has always found them.
-from research.modules.core.grammar import (CITATION_GROUP, INLINE_CODE, JOINED_CITATIONS, NORMALISED_CITATIONS,
-                                           NORMALISED_LABEL, URL_IN_PROSE)
+from research.modules.core.grammar import (CITATION_GROUP, INLINE_CODE, JOINED_CITATIONS, NORMALISED_CITATION_LIST,
+                                           NORMALISED_CITATIONS, NORMALISED_LABEL, URL_IN_PROSE)
 
 # "[^1]: Smith, https://…" or "[1]: https://…": a footnote list written by the model.
 _FOOTNOTE_DEFINITION = re.compile(r"^\s{0,3}[\[［]\^?([0-9０-９]{1,3})[\]］]\s*[:：]\s*(.*)$", re.MULTILINE)
@@ -216,11 +216,12 @@ def normalise_citations(draft: str, sources: list[dict]) -> tuple[str, list[dict
 
 
 # "[Source: [S1][S3]] Mount Fuji is 3,776 meters tall." (Qwen2.5-Coder-1.5B, every line of a
-# section), "Sources: [S2] …", 「出典: [S1] …」: the citations named before the sentence they are for.
+# section), "Sources: [S2] …", 「出典: [S1] …」: the citations named before the sentence they are for,
+# also with commas between them ("[Source: [S1], [S6], [S3], [S5]] The last eruption …", the same model).
 _LEADING_CITATIONS = re.compile(
     r"^(?P<lead>[ \t]*(?:[-*+]\s+|\d+\.\s+)?)"
-    rf"(?:[\[［(（]\s*(?:sources?|出典|ソース)\s*[:：]\s*(?P<wrapped>{NORMALISED_CITATIONS})\s*[\]］)）]"
-    rf"|(?:sources?|出典|ソース)\s*[:：]\s*(?P<named>{NORMALISED_CITATIONS})"
+    rf"(?:[\[［(（]\s*(?:sources?|出典|ソース)\s*[:：]\s*(?P<wrapped>{NORMALISED_CITATION_LIST})\s*[\]］)）]"
+    rf"|(?:sources?|出典|ソース)\s*[:：]\s*(?P<named>{NORMALISED_CITATION_LIST})"
     rf"|(?P<bare>{NORMALISED_CITATIONS}))[ \t]*(?P<sentence>[^\n\[]+?)(?P<end>[.。!?！？]?)[ \t]*$",
     re.IGNORECASE | re.MULTILINE)
 
@@ -232,7 +233,7 @@ def _citations_led_to_the_end(text: str, changes: list[dict]) -> str:
 
     def move(match: re.Match[str]) -> str:
         sentence = match.group("sentence").rstrip()
-        cites = match.group("wrapped") or match.group("named") or match.group("bare")
+        cites = "".join(NORMALISED_LABEL.findall(match.group("wrapped") or match.group("named") or match.group("bare")))
         if len(split_sentences(sentence)) != 1 or not re.search(r"\w", sentence):
             return match.group(0)
         joiner = "" if re.search(r"[\u3040-\u30ff\u3400-\u9fff）」』]$", sentence) else " "
