@@ -362,6 +362,21 @@ class SourceText:
     # hypoglycaemia» (``qualifier_dropped``) and the names of its groups (``group_dropped``).
     _non_kinds: list[tuple[str, str]] | None = None
     _named_groups: frozenset[str] | None = None
+    # Its passages' words, lower-cased, a space around each and a line between passages: where a term of the page is
+    # looked for (``_pages_own_term``), read once per source and not once per claim (a 1 MB source read again for each
+    # of a thousand claims took the verifier's speed test from 15 s to 73 s).
+    _words_spaced: str | None = None
+    _passage_words: list[str] | None = None  # the same, passage by passage, in ``passages``' order
+
+    def passage_words(self) -> list[str]:
+        if self._passage_words is None:
+            self._passage_words = [" " + " ".join(_words_said(passage.text)) + " " for passage in self.passages]
+        return self._passage_words
+
+    def words_spaced(self) -> str:
+        if self._words_spaced is None:
+            self._words_spaced = "\n".join(self.passage_words())
+        return self._words_spaced
 
     def non_kinds(self) -> list[tuple[str, str]]:
         if self._non_kinds is None:
@@ -2812,12 +2827,18 @@ def predicate_of_another(read: ClaimEvidence) -> Finding | None:
     if by_term and not _pages_own_term(split[0], read):
         return None
     subject, said = _sentence_terms(split[0]) - STOP_WORDS, _words_said(split[1])
-    if not subject or len(said) < _SAID_WORD_FOR_WORD_AT_LEAST \
+    # Only a page that writes the predicate word for word can say it of another thing: looked up in its words at once,
+    # before any passage is read sentence by sentence.
+    phrase = " " + " ".join(said) + " "
+    saying = [source for source in read.cited if phrase in source.words_spaced()]
+    if not subject or len(said) < _SAID_WORD_FOR_WORD_AT_LEAST or not saying \
             or not any(subject <= passage.features for source in read.cited for passage in source.passages):
         return None
     other: Passage | None = None
-    for source in read.cited:
-        for passage in source.passages:
+    for source in saying:
+        for passage, words in zip(source.passages, source.passage_words()):
+            if phrase not in words:
+                continue
             for start, end in sentence_spans(passage.text):
                 sentence = passage.text[start:end].strip()
                 theirs = _subject_of(_LEADING_SETTING_EN.sub("", sentence))
@@ -2846,8 +2867,7 @@ def _pages_own_term(subject: str, read: ClaimEvidence) -> bool:
     if len([w for w in words if w not in STOP_WORDS]) < 2:
         return False
     wanted = " " + " ".join(words) + " "
-    return any(wanted in " " + " ".join(_words_said(passage.text)) + " "
-               for source in read.cited for passage in source.passages)
+    return any(wanted in source.words_spaced() for source in read.cited)
 
 
 def subject_exchanged(read: ClaimEvidence) -> Finding | None:
