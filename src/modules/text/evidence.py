@@ -2805,6 +2805,11 @@ def _words_said(text: str) -> list[str]:
     return re.findall(r"[a-z0-9]+", text.lower())
 
 
+# "In all cases, ", "Overall, ": a setting before a sentence's subject, cut off by a comma.
+_LEADING_SETTING_EN = re.compile(r"^(?:(?:in|at|for|after|before|during|among|of|overall|finally|however|moreover|"
+                                 r"thus|therefore)\b[^,]{0,40},\s+)", re.IGNORECASE)
+
+
 def predicate_of_another(read: ClaimEvidence) -> Finding | None:
     """(en) A claim that says word for word what a passage sentence says of its subject, of a subject that shares
     no word with it, where no sentence of the cited pages says it of the claim's: "Somatostatin is a neuropeptide
@@ -2827,12 +2832,13 @@ def predicate_of_another(read: ClaimEvidence) -> Finding | None:
     if by_term and not _pages_own_term(split[0], read):
         return None
     subject, said = _sentence_terms(split[0]) - STOP_WORDS, _words_said(split[1])
+    if not subject or len(said) < _SAID_WORD_FOR_WORD_AT_LEAST:
+        return None
     # Only a page that writes the predicate word for word can say it of another thing: looked up in its words at once,
     # before any passage is read sentence by sentence.
     phrase = " " + " ".join(said) + " "
     saying = [source for source in read.cited if phrase in source.words_spaced()]
-    if not subject or len(said) < _SAID_WORD_FOR_WORD_AT_LEAST or not saying \
-            or not any(subject <= passage.features for source in read.cited for passage in source.passages):
+    if not saying or not any(subject <= passage.features for source in read.cited for passage in source.passages):
         return None
     other: Passage | None = None
     for source in saying:
@@ -2852,11 +2858,6 @@ def predicate_of_another(read: ClaimEvidence) -> Finding | None:
                         and (_names(theirs[0]) or by_term and _pages_own_term(theirs[0], read)):
                     other = other or Passage(passage.label, sentence, passage.features)
     return Finding("unsupported", "said_of_another", 0.8, (split[0].strip(),), where=other) if other else None
-
-
-# "In all cases, ", "Overall, ": a setting before a sentence's subject, cut off by a comma.
-_LEADING_SETTING_EN = re.compile(r"^(?:(?:in|at|for|after|before|during|among|of|overall|finally|however|moreover|"
-                                 r"thus|therefore)\b[^,]{0,40},\s+)", re.IGNORECASE)
 
 
 def _pages_own_term(subject: str, read: ClaimEvidence) -> bool:
