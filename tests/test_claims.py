@@ -230,6 +230,12 @@ def test_a_claims_text_loses_the_word_joining_its_citations(cited, plain):
     ("[Source: [S1], [S3], [S2]] The last eruption of Mount Fuji was the Hōei eruption, which began on 16 December 1707.",
      "The last eruption of Mount Fuji was the Hōei eruption, which began on 16 December 1707 [S1][S3][S2]."),
     ("Sources: [S1], [S2] Ollama listens on port 11434.", "Ollama listens on port 11434 [S1][S2]."),
+    # The same model, the same bench (2026-12-02, later): "and" between the labels; the wrapper's words stayed in the
+    # claim, and its true sentence was "not checked".
+    ("[Source: [S1] and [S6]] Mount Fuji is 3,776 meters (12,388 feet) tall.",
+     "Mount Fuji is 3,776 meters (12,388 feet) tall [S1][S6]."),
+    ("[Source: [S1], [S2], and [S3]] Ollama listens on port 11434.", "Ollama listens on port 11434 [S1][S2][S3]."),
+    ("[出典: [S1]と[S2]] 富士山の標高は3,776メートルです。", "富士山の標高は3,776メートルです[S1][S2]。"),
     ("- [S1] 富士山の標高は3,776メートルです。", "- 富士山の標高は3,776メートルです[S1]。"),
     ("出典: [S1] 富士山は日本で最も高い山です。", "富士山は日本で最も高い山です[S1]。"),
     # Two sentences after the label: which one it is for is not known; left as written.

@@ -506,6 +506,23 @@ def test_a_name_given_with_its_japanese_form_links_the_pages():
     assert _positions(found.certain) == {("award", "S1", "S2")}
 
 
+def test_two_eruptions_named_in_two_languages_are_two_events():
+    # The real 1.5B model's run of "Mount Fuji (富士山): how high is it and when did it last erupt?" (bench_answers.py
+    # --ollama, 2026-12-02): "Where the sources disagree" set 1707 (the Hōei eruption) against 864年 (the Jōgan
+    # eruption, 貞観噴火) as dates of one eruption; the pair was borderline and the 1.5B judge called it a dispute.
+    question = ["Mount Fuji (富士山): how high is it and when did it last erupt?"]
+    english = "Mount Fuji is a volcano. The 1707 Hōei eruption spread volcanic ash as far as Edo."
+    other = find_disagreements(_docs(Case("", [], [("Mount Fuji", english),
+                                                   ("富士山", "富士山は火山です。864年の貞観噴火では青木ヶ原の溶岩流が生まれました。")],
+                                          set())), question)
+    assert not other.certain and not other.borderline
+    # 宝永 is read ホウエイ, "Hōei": the same eruption, so its other date is a dispute to report.
+    same = find_disagreements(_docs(Case("", [], [("Mount Fuji", english),
+                                                  ("富士山", "富士山は火山です。1708年の宝永噴火では江戸に灰が降りました。")],
+                                         set())), question)
+    assert _positions(same.certain) == {("eruption", "S1", "S2")}
+
+
 def test_an_english_sentence_with_a_japanese_name_in_brackets_is_english():
     fact = sentence_facts("S1", "Mount Fuji (富士山, Fujisan) is 3,776 m tall.")[0]
     assert fact.language == "en" and fact.entity == {"mount", "fuji"}

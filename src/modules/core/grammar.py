@@ -66,8 +66,9 @@ CITATION_GROUP = re.compile(f"{_BRACKETED}|{_PARENTHESISED}")
 # A run of citations in the one form every style is rewritten to ("[S1][S3]": text.claims).
 NORMALISED_CITATIONS = r"(?:\[S\d+\])+"
 NORMALISED_LABEL = re.compile(r"\[S\d+\]")  # one label of such a run
-# Such labels with commas between them, as a model lists them ("[Source: [S1], [S6], [S3]] …").
-NORMALISED_CITATION_LIST = r"\[S\d+\](?:\s*[,;、]?\s*\[S\d+\])*"
+# Such labels with commas or a joining word between them, as a model lists them ("[Source: [S1], [S6],
+# [S3]] …", "[Source: [S1] and [S6]] …").
+NORMALISED_CITATION_LIST = r"\[S\d+\](?:\s*(?:[,;、]?\s*(?:and\b|&|と|および|及び)|[,;、])?\s*\[S\d+\])*"
 # Citation groups joined by a word: "[S1] and [S2]", 「[S1]と[S2]」, "[S1], [S2] or [S3]". Taken
 # out of a sentence, or a label taken out of them, the joining word goes too ("[S1] and, which").
 _JOINER = r"\s*(?:,\s*)?(?:(?i:and|or)\b|&|,|、|と|および|及び|や|または)\s*"

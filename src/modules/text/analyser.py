@@ -174,6 +174,16 @@ def _tagger() -> _Tagger | None:
 
 
 
+def reading(text: str) -> str | None:
+    """How a Japanese word is read, in katakana (宝永 → ホウエイ, 貞観 → ジョウガン); None when the
+    dictionary is not installed or does not know how one of its parts is read."""
+    tagger = _tagger()
+    if tagger is None or not text:
+        return None
+    kana = [getattr(word.feature, "kana", None) for word in tagger(text)]
+    return "".join(kana) if kana and all(k and k != "*" for k in kana) else None
+
+
 @lru_cache(maxsize=1)
 def _stemmer():
     import snowballstemmer  # noqa: PLC0415

@@ -42,7 +42,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from research.modules.core.language import Language
-from research.modules.text.analyser import JAPANESE_RUN, terms
+from research.modules.text.analyser import JAPANESE_RUN, reading, terms
 from research.modules.text.claims import sentence_spans, strip_citations
 from research.modules.text.numbers import NumberMention, extract_numbers, prepare
 from research.modules.text.passages import rank_passages
@@ -795,10 +795,36 @@ def _event_relation(first: Fact, second: Fact) -> str:
             return "same"
         if first.language == second.language:
             return "different"
+        # The name written against the event's word, read alike in both languages: "the Hōei
+        # eruption" and 「宝永噴火」 are one eruption, 「貞観噴火」 another (the real 1.5B model's run,
+        # bench_answers.py, 2026-12-02: a judge called 1707 and 864 two dates of one eruption).
+        names = [_event_name_read(fact) for fact in (first, second)]
         # Across languages a loanword's reading keeps the consonants: ノーベル "noberu", "Nobel".
         skeletons = [{_skeleton(t) for name in fact.event for t in name} - {""} for fact in (first, second)]
-        return "same" if skeletons[0] & skeletons[1] else "borderline"
+        if (names[0] and names[0] == names[1]) or skeletons[0] & skeletons[1]:
+            return "same"
+        return "different" if names[0] and names[1] else "borderline"
     return "borderline"
+
+
+_EVENT_NAME_EN = re.compile(r"\b([A-Z][\w'’\-]*)\s+(?i:eruption|prize|award)s?\b")
+_EVENT_NAME_JA = re.compile(r"([\u4e00-\u9fff\u30a0-\u30ff]+?)大?(?:噴火|賞)")
+
+
+def _event_name_read(fact: Fact) -> str | None:
+    """The one name a sentence writes against its event's word ("the Hōei eruption", 「宝永噴火」),
+    in the one spelling of both languages (宝永 is read ホウエイ: "hoei"); None when there is
+    not exactly one such name, or its reading is not known."""
+    if fact.language == "ja":
+        # Only a name in kanji: English writes it as it is read (Hōei, Jōgan), but a loanword in
+        # katakana as its own language spells it (ノーベル, Nobel), which no reading gives.
+        found = {m.group(1) for m in _EVENT_NAME_JA.finditer(fact.sentence)}
+        name = found.pop() if len(found) == 1 else ""
+        read = reading(name) if re.fullmatch(r"[\u4e00-\u9fff]+", name) else None
+    else:
+        found = {m.group(1) for m in _EVENT_NAME_EN.finditer(_fold_latin(fact.sentence))}
+        read = found.pop() if len(found) == 1 else None
+    return _canonical(read) if read else None
 
 
 def _skeleton(token: str) -> str:
