@@ -423,6 +423,18 @@ def test_another_name_in_brackets_after_a_noun_leaves_it_its_role():
     assert _outcome("日本共産党が1981年に全国革新懇を解散した[S1]。", page) != "supported"
 
 
+def test_another_name_in_brackets_takes_the_nouns_role_too():
+    # JSQuAD v1.3 valid (`research bench jsquad --sample 5 --seed 140`, 「グスタフの祖母は何を生業としていたか？」): the
+    # real 1.5B model's true 「グスタフの祖母は行商を生業としていた」 led the Summary's second sentence "not checked": the
+    # page names her ベルンハルトの母 first and グスタフの祖母 in brackets. The page's sentences, quoted.
+    page = ("# グスタフ・マーラー\n\nベルンハルトの母（グスタフの祖母）も、行商を生業とする剛毅な人間だった。"
+            "18歳の頃から大きな籠を背に売り歩いていた。")
+    for claim in ("グスタフの祖母は行商を生業としていた[S1]。", "ベルンハルトの母は行商を生業としていた[S1]。"):
+        assert _outcome(claim, page) == "supported", claim
+    for claim in ("グスタフの父は行商を生業としていた[S1]。", "グスタフの祖母は教師を生業としていた[S1]。"):
+        assert _outcome(claim, page) != "supported", claim
+
+
 def test_a_topic_narrowed_to_a_part_of_what_its_sentence_speaks_of_is_not_supported():
     # JSQuAD v1.3 valid a203796p0q0 (`research bench jsquad --sample 6 --seed 60`): the real 1.5B
     # model said of 同君連合の構成国 (its member states) what the page says of 同君連合, with 独立した

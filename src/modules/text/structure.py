@@ -623,6 +623,12 @@ class _JapaneseReader:
                 past = _past_a_bracketed_note(words, i)
                 if i < past < len(words) and (words[past].feature.pos1 or "") == "助詞" \
                         and words[past - 1].surface in ("）", ")"):
+                    # 「ベルンハルトの母（グスタフの祖母）も、行商を生業とする…」: the other name takes the
+                    # noun's role too (JSQuAD, the page グスタフ・マーラー: the real 1.5B model's true
+                    # 「グスタフの祖母は行商を生業としていた」 was not checked, `research bench jsquad --seed 140`).
+                    other = _other_name_in_brackets(words, i + 1, past - 1)
+                    if other:
+                        self.coordinated.append(other)
                     i = past
                     continue
             if self.noun and _closes_a_quoted_noun(words, i, len(self.noun)):
@@ -767,6 +773,25 @@ def _title_in_brackets(words: list[Any], i: int) -> int | None:
         elif (words[j].feature.pos2 or "") == "句点":
             return None
     return None
+
+
+def _other_name_in_brackets(words: list[Any], start: int, end: int) -> str | None:
+    """The noun that ends ``words[start:end]`` (what brackets after a noun hold), where they hold a noun
+    phrase alone (「グスタフの祖母」 → 祖母, 「全国革新懇」): another name of the noun before them. None for
+    a year, a figure, a reading in kana or a note with a predicate or a comma."""
+    inside = words[start:end]
+    if not inside or any((w.feature.pos1 or "") not in ("名詞", "接頭辞", "接尾辞") and w.surface != "の"
+                         for w in inside):
+        return None
+    head: list[str] = []
+    for word in reversed(inside):
+        if word.surface == "の":
+            break
+        head.insert(0, word.surface)
+    name = "".join(head)
+    if not name or (inside[-1].feature.pos2 or "") == "数詞" or re.fullmatch(r"[\u3040-\u309f]+", name):
+        return None
+    return name
 
 
 def _past_a_bracketed_note(words: list[Any], i: int) -> int:
