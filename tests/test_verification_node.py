@@ -2736,6 +2736,41 @@ async def test_an_undecided_answer_with_no_sentence_of_the_sources_on_the_questi
         verification["annotated_draft"]
 
 
+async def test_an_undecided_sentence_the_draft_also_says_the_opposite_of_leaves():
+    # PubMedQA 27491658 (`research bench pubmedqa --sample 4 --seed 136`), the real 1.5B model: under the planner's
+    # "benefits" and "risks" sub-questions, "Predilatation can reduce the risk of complications such as thrombosis
+    # and bleeding (not checked)" and "…can increase the risk…(not checked)"; the abstract names neither. The
+    # abstract's sentences, quoted.
+    source = ("# PubMed 27491658\n\n## Background\n\nThe use of a balloon expandable stent valve includes balloon "
+              "predilatation of the aortic stenosis before valve deployment. The aim of the study was to see whether or "
+              "not balloon predilatation is necessary in transcatheter aortic valve replacement (TAVI).\n\n## Methods\n\n"
+              "Sixty consecutive TAVI patients were randomized to the standard procedure or to a protocol where balloon "
+              "predilatation was omitted.\n\n## Results\n\nThere were no significant differences between the groups "
+              "regarding early hemodynamic results or complication rates.")
+    question = "Can predilatation in transcatheter aortic valve implantation be omitted?"
+    both = ("## Summary\nThe use of a balloon expandable stent valve includes balloon predilatation of the aortic "
+            "stenosis before valve deployment [S1].\n\n## Findings\n\n### Benefits\n\nPredilatation can reduce the "
+            "risk of complications such as thrombosis and bleeding [S1].\n\n### Risks\n\nPredilatation can increase "
+            "the risk of complications such as thrombosis and bleeding [S1].\n")
+    verification = await _gil_answer(both, question, "en", source)
+    answer = verification["annotated_draft"]
+    assert "reduce the risk" not in answer and "increase the risk" not in answer, answer
+    assert "balloon predilatation of the aortic stenosis" in answer
+    gone = [c for c in verification["claims"] if "the risk" in c["text"]]
+    assert len(gone) == 2 and all(c["removed"] and c["removed_reason"] == "said_both_ways" for c in gone)
+    # One of them alone stays, marked.
+    one = both.replace("Predilatation can increase the risk of complications such as thrombosis and bleeding [S1].",
+                       "Predilatation adds a step to the procedure [S1].")
+    answer = (await _gil_answer(one, question, "en", source))["annotated_draft"]
+    assert "Predilatation can reduce the risk of complications such as thrombosis and bleeding [S1] (not checked)" \
+        in answer, answer
+    # A checked sentence stands; its undecided opposite goes. In Japanese too.
+    source_ja = "太陽光発電の割合は増加している。"
+    answer = (await _gil_answer("## 結論\n太陽光発電の割合は増加している[S1]。太陽光発電の割合は減少している[S1]。\n",
+                                "太陽光発電の割合はどう変わっているか？", "ja", source_ja))["annotated_draft"]
+    assert "増加している" in answer and "減少" not in answer, answer
+
+
 async def test_a_hypothesis_the_page_reports_does_not_lead_the_summary_before_a_finding():
     # PubMedQA 17595200 (`research bench pubmedqa --sample 4 --seed 79`), the real 1.5B model: its Summary led
     # with the abstract's background, «It has been suggested that increasing obesity levels in young women lead

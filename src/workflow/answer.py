@@ -47,6 +47,7 @@ from research.modules.text.references import (
     rests_on_the_sentence_before,
     without_leading_connective,
 )
+from research.modules.text.polarity import opposite_conflict
 from research.modules.text.structure import leaves_the_question_open
 from research.modules.text.injection import addresses_reader
 from research.modules.text.language_check import is_wrong_language
@@ -78,6 +79,8 @@ REMOVED_DUPLICATE = "duplicate"
 REMOVED_NOT_A_CLAIM = "not_a_claim"
 # A yes or a no no check decided, whose sentence is the question said back (``_restates``).
 REMOVED_QUESTION_RESTATED = "question_restated"
+# A sentence no check decided whose opposite, word for word, the draft also said (``_drop_undecided_opposites``).
+REMOVED_SAID_BOTH_WAYS = "said_both_ways"
 _BRACKETED_ASIDE = re.compile(r"\s*[(（][^()（）]{1,40}[)）]")
 
 
@@ -894,6 +897,7 @@ def assemble_answer(
     # Before the Summary's kept sentences are read: a yes that only says the question back leaves.
     _drop_answer_words_without_an_answer_under_them(edits, question, language)
     _drop_answer_words_the_sentence_denies(edits, question, language)
+    _drop_undecided_opposites(edits, language)
     summary = edits.summary()
     kept_summary = [s for s in summary if edits.replacement.get(s)]
     lifted = nothing_checked_leads = False
@@ -1341,6 +1345,26 @@ def _drop_answer_words_without_an_answer_under_them(edits: _Edits, question: str
             continue
         if not checked or answers_another_question(asked, plain_text(text), language):
             edits.replacement[s] = _without_answer_word(text)
+
+
+def _drop_undecided_opposites(edits: _Edits, language: Language) -> None:
+    """Two sentences of the draft that say one thing word for word but for one word, its opposite: the one no
+    check decided leaves, and both where neither was decided. The real 1.5B model answered the planner's "benefits"
+    and "risks" of predilatation with "Predilatation can reduce the risk of complications such as thrombosis and
+    bleeding" and "…can increase the risk…", both "(not checked)", one under the other (PubMedQA 27491658,
+    `research bench pubmedqa --sample 4 --seed 136`): whichever a reader believed, the answer had said it."""
+    kept = [start for start, _, _ in edits.sentences if edits.replacement.get(start)]
+    plain = {start: strip_citations(plain_text(edits.replacement[start])) for start in kept}
+    leaving: set[int] = set()
+    for i, first in enumerate(kept):
+        for second in kept[i + 1:]:
+            checked = [edits.status.get(start) == "supported" for start in (first, second)]
+            if all(checked) or opposite_conflict(plain[first], plain[second], language) is None:
+                continue
+            leaving.update(start for start, is_checked in zip((first, second), checked) if not is_checked)
+    for start in sorted(leaving):
+        pair = edits.by_start.get(start)
+        edits.drop(start, REMOVED_SAID_BOTH_WAYS, pair[1] if pair is not None else None)
 
 
 def _restates(question: str, sentence: str) -> bool:

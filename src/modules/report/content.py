@@ -587,6 +587,7 @@ _REMOVED_LABELS = {
     "not_checked": "removed_unchecked",
     "uncited": "removed_uncited",
     "question_restated": "removed_question_restated",
+    "said_both_ways": "removed_said_both_ways",
 }
 
 

@@ -57,6 +57,7 @@ REPORT_LABELS: dict[str, dict[str, str]] = {
                              "it speaks of)",
         "removed_question_restated": "{not_checked} (taken out of the answer: it only says the yes/no question back "
                                      "as its answer)",
+        "removed_said_both_ways": "{not_checked} (taken out of the answer: the draft also said its opposite)",
         "removed_language": "Taken out of the answer: not in the report's language, and no rewrite was usable",
         # A claim checked as its translation into its sources' language (their words are another language's).
         "checked_as": "checked as «{text}»",
@@ -122,6 +123,7 @@ REPORT_LABELS: dict[str, dict[str, str]] = {
         "removed_uncited_unchecked": "{not_checked}（本文から削除。出典の引用がない）",
         "removed_unchecked": "{not_checked}（本文から削除。引用箇所にこの文の数値、または対象が書かれていない）",
         "removed_question_restated": "{not_checked}（本文から削除。質問をそのまま答えとして言い直しただけ）",
+        "removed_said_both_ways": "{not_checked}（本文から削除。下書きがその反対も述べていた）",
         "removed_language": "本文から削除（レポートの言語ではなく、使える書き直しがなかった）",
         "checked_as": "「{text}」として確認",
         "follow_up_queries": "追加検索",
@@ -158,7 +160,8 @@ def _with_verdict_names(labels: dict[str, str], lang: str) -> dict[str, str]:
 
 
 _NAMED = ("contested", "removed", "removed_not_supported", "removed_partly", "removed_uncited",
-          "removed_partly_unchecked", "removed_uncited_unchecked", "removed_unchecked", "removed_question_restated")
+          "removed_partly_unchecked", "removed_uncited_unchecked", "removed_unchecked", "removed_question_restated",
+          "removed_said_both_ways")
 
 
 REPORT_LABELS.update({lang: _with_verdict_names(labels, lang) for lang, labels in REPORT_LABELS.items()})

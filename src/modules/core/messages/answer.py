@@ -74,6 +74,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     "answer.reason.duplicate": {"en": "{count} repeated", "ja": "重複 {count} 件"},
     "answer.reason.question_restated": {"en": "{count} not checked that only said the yes/no question back as its answer",
                                         "ja": "質問をそのまま答えとして言い直しただけの未確認の文 {count} 件"},
+    "answer.reason.said_both_ways": {"en": "{count} not checked whose opposite the draft also said",
+                                     "ja": "下書きがその反対も述べていた未確認の文 {count} 件"},
     "answer.reason.not_a_claim": {"en": "{count} not a claim (page titles, prompt text, headings, fragments)",
                                   "ja": "主張でない文 {count} 件（ページ題名・プロンプトの文・見出し・断片）"},
     "answer.corrected": {
