@@ -3541,18 +3541,33 @@ def roles_unconfirmed(read: ClaimEvidence) -> Finding | None:
     timed = _TIME_OF_A_CLAUSE_JA.match(claim)
     if timed is not None:
         claim = f"{timed['time']}{timed['from'] or 'に'}{timed['clause']}。"
-    texts = {id(p): _EMPTY_BRACKETS.sub("", p.text) for p in read.assembled}
+    texts = {id(p): _what_this_refers_to_said(_EMPTY_BRACKETS.sub("", p.text)) for p in read.assembled}
     topics = {id(p): _page_topic(read, p) for p in read.assembled}
     if not any(japanese_roles_confirmed(claim, texts[id(p)], page_topic=topics[id(p)]) for p in read.assembled):
         return Finding("uncertain", "roles_unconfirmed")
     # The copula and 有る/居る are left to the passage that confirms them: the reading of a
     # copula continued by で (「最後の噴火は…宝永噴火で、江戸にも…」) is too loose to hold against.
-    together = "\n".join(texts[id(p)] if _ENDS_A_SENTENCE.search(p.text) else texts[id(p)] + "。" for p in read.assembled)
+    together = _what_this_refers_to_said(
+        "\n".join(texts[id(p)] if _ENDS_A_SENTENCE.search(p.text) else texts[id(p)] + "。" for p in read.assembled))
     named = [topic for topic in topics.values() if topic is not None]
     if not japanese_roles_confirmed(claim, together, skip=_LIGHT_PREDICATES,
                                     page_topic=(lambda noun: any(topic(noun) for topic in named)) if named else None):
         return Finding("uncertain", "roles_unconfirmed")
     return None
+
+
+# 「拍の周期の長短によって、音楽の速度を感じる。これをテンポという。」: a sentence that names what the one before it says.
+_THIS_OF_THE_SENTENCE_BEFORE_JA = re.compile(
+    r"(?P<before>[^。！？\n]{4,}?[^だ。！？\n])。\s*(?:これ|それ|このこと|そのこと)(?P<particle>を|は|が)(?P<rest>[^。！？\n]+[。！？])")
+
+
+def _what_this_refers_to_said(text: str) -> str:
+    """(ja) ``text`` with each sentence that names what the sentence before it says (「…を感じる。これをテンポという。」) said
+    once more with that sentence in its place (「…を感じることをテンポという。」), so that a claim that says both as one
+    (the real 1.5B model's 「拍の周期の長短によって、音楽の速度を感じることをテンポという」, the page's answer to JSQuAD's
+    「…音楽の速度を感じることを何というか」, `research bench jsquad --seed 141`) lines up with a clause of the page."""
+    joined = [f"{m['before'].strip()}こと{m['particle']}{m['rest']}" for m in _THIS_OF_THE_SENTENCE_BEFORE_JA.finditer(text)]
+    return text if not joined else text.rstrip() + ("" if _ENDS_A_SENTENCE.search(text) else "。") + "".join(joined)
 
 
 def _page_topic(read: ClaimEvidence, passage: Passage) -> Callable[[str], bool] | None:
