@@ -180,7 +180,7 @@ def reading(text: str) -> str | None:
     tagger = _tagger()
     if tagger is None or not text:
         return None
-    kana = [getattr(word.feature, "kana", None) for word in tagger(text)]
+    kana = [str(getattr(word.feature, "kana", None) or "") for word in tagger(text)]
     return "".join(kana) if kana and all(k and k != "*" for k in kana) else None
 
 
