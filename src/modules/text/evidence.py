@@ -1904,8 +1904,8 @@ def modifier_noun_of_another(read: ClaimEvidence) -> Finding | None:
         tail = f"の{noun}{after}"
         # Another noun of the same page: a word the page does not write may be its word said otherwise (十代 for
         # ティーンエイジャー, JSICK), which the judge reads.
-        for source in (s for s in read.cited if s.holds_words([squeezed(modifier)])):
-            for passage in source.passages:
+        for source in (s for s in read.cited if s.holds_words([squeezed(modifier), squeezed(tail)])):
+            for passage in source.passages:  # only a source that writes what follows, read passage by passage
                 at = passage.text.find(tail)
                 if at < 0:
                     continue
