@@ -3,6 +3,7 @@
 import pytest
 
 from research.modules.text.claims import (
+    body_sentences,
     citation_labels,
     normalise_citations,
     split_claims,
@@ -245,6 +246,28 @@ def test_citations_written_before_their_sentence_go_to_its_end(line, expected):
     ledger = [{"label": f"S{n}", "url": f"https://s{n}.example", "title": f"Source {n}"} for n in (1, 2, 3)]
     text, _ = normalise_citations(line + "\n", ledger)
     assert text == expected + "\n"
+
+
+def test_sentences_run_together_without_full_stops_are_told_apart():
+    # The real 1.5B model on PubMedQA 23389866 (`research bench pubmedqa --sample 3 --seed 138`): three sentences, their
+    # full stops left out, were one claim — contradicted as a whole and taken out with the true ones in it.
+    draft = ("## Summary\nThe study found that 56% of patients with resectable disease had local recurrence, while those "
+             "with negative margins had a 66% local failure rate The study showed that the rate of local recurrence was "
+             "56% for the group as a whole The study found that histology was a significant prognostic factor [S1].\n")
+    claims = split_claims(draft)
+    assert [c.plain for c in claims] == [
+        "The study found that 56% of patients with resectable disease had local recurrence, while those with negative "
+        "margins had a 66% local failure rate",
+        "The study showed that the rate of local recurrence was 56% for the group as a whole",
+        "The study found that histology was a significant prognostic factor."]
+    assert all(c.citations or c.paragraph_citations == ["S1"] for c in claims)
+    assert [draft[s:e] for s, e, _ in body_sentences(draft)] == [c.text for c in claims]
+    # A title in a short sentence stays one sentence.
+    for sentence in ("See the book The lord of the rings [S1].", "Python 3.14 ships The free-threaded build [S1].",
+                     # RAGTruth train 13899: examples written without quotes, after "and".
+                     "Examples of passive voice include A good time was had by all and The dog is acting upon the "
+                     "sentence subject (the boy)."):
+        assert len(split_claims(sentence)) == 1, sentence
 
 
 @pytest.mark.parametrize("line, expected", [

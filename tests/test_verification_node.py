@@ -2773,6 +2773,21 @@ async def test_an_undecided_sentence_the_draft_also_says_the_opposite_of_leaves(
     assert "増加している" in answer and "減少" not in answer, answer
 
 
+async def test_a_true_sentence_run_together_with_others_stays_checked_with_its_full_stop():
+    # PubMedQA 23389866 (`research bench pubmedqa --sample 3 --seed 138`), the real 1.5B model: sentences written
+    # without their full stops were one claim, taken out whole. The abstract's sentences, quoted.
+    source = ("# PubMed 23389866\n\n## Results\n\nMedian follow-up was 13.6 months. Pathological complete response was "
+              "seen in 60.9 % patients in arm A. In arm B, 77.3 % patients attained radiological complete response "
+              "(p = 0.194).")
+    draft = ("## Summary\nIn arm B, 77.3 % patients attained radiological complete response The study found that "
+             "surgery doubled the 2-year survival of the patients in arm A [S1].\n")
+    verification = await _gil_answer(draft, "What response did the patients in arm B attain?", "en", source)
+    assert [c["state"] for c in verification["claims"]][0] == "supported"
+    assert verification["annotated_draft"].startswith(
+        "## Summary\nIn arm B, 77.3 % patients attained radiological complete response [S1]."), \
+        verification["annotated_draft"]
+
+
 async def test_a_hypothesis_the_page_reports_does_not_lead_the_summary_before_a_finding():
     # PubMedQA 17595200 (`research bench pubmedqa --sample 4 --seed 79`), the real 1.5B model: its Summary led
     # with the abstract's background, «It has been suggested that increasing obesity levels in young women lead

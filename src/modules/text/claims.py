@@ -667,12 +667,41 @@ def _is_claim(plain: str, text: str) -> bool:
     return not is_filler(plain)
 
 
+# Sentences a model ran together without their full stops: "…had a 66% local failure rate The study showed that …"
+# (the real 1.5B model on PubMedQA 23389866 and 11759976, `research bench pubmedqa --seed 138`: three sentences read
+# as one claim, contradicted or not checked as a whole, and taken out with the true ones in them). A capitalised
+# opener right after a lower-case word, a figure or a bracket.
+_RUN_ON_EN = re.compile(r"(?<=[a-z0-9%)])\s+(?=(?:The|This|These|However|Therefore|Thus|Moreover|Furthermore|Additionally|"
+                        r"Overall|In addition|In contrast)\s+[a-z])")
+_RUN_ON_WORDS_AT_LEAST = (8, 5)  # words before and after such a joint: "See the book The lord of the rings" is one
+# A word no sentence ends with: "Examples of passive voice include A good time was had by all and The dog is acting …"
+# (RAGTruth train 13899, examples written without quotes) is one sentence.
+_NO_SENTENCE_ENDS_WITH = frozenset("""and or but nor of the a an to in on at for with as by from than that which who include
+    includes including is are was were be been such like""".split())
+
+
+def _draft_sentence_spans(body: str) -> list[tuple[int, int]]:
+    """``sentence_spans`` of a draft's prose, with sentences run together without full stops told apart."""
+    spans = []
+    for start, end in sentence_spans(body):
+        cuts = [start]
+        for joint in _RUN_ON_EN.finditer(body, start, end):
+            before, after = body[cuts[-1]:joint.start()], body[joint.end():end]
+            words = before.split()
+            if len(words) >= _RUN_ON_WORDS_AT_LEAST[0] and len(after.split()) >= _RUN_ON_WORDS_AT_LEAST[1] \
+                    and words[-1].lower() not in _NO_SENTENCE_ENDS_WITH:
+                spans.append((cuts[-1], joint.start()))
+                cuts.append(joint.end())
+        spans.append((cuts[-1], end))
+    return spans
+
+
 def body_sentences(draft: str) -> list[tuple[int, int, str]]:
     """Every sentence of the body's prose, claim or not, as ``(start, end, section)``."""
     out: list[tuple[int, int, str]] = []
     for block in _prose_blocks(draft):
         body = draft[block.start : block.end]
-        out.extend((block.start + s, block.start + e, block.section) for s, e in sentence_spans(body))
+        out.extend((block.start + s, block.start + e, block.section) for s, e in _draft_sentence_spans(body))
     return out
 
 
@@ -683,7 +712,7 @@ def split_claims(draft: str) -> list[Claim]:
     for block in _prose_blocks(draft):
         body = draft[block.start : block.end]
         in_block: list[Claim] = []
-        for s, e in sentence_spans(body):
+        for s, e in _draft_sentence_spans(body):
             text = body[s:e]
             plain = plain_text(text)
             if not _is_claim(plain, text):
