@@ -60,6 +60,7 @@ from research.modules.text.claims import (
     is_filler,
     is_reference_heading,
     is_reference_line,
+    RUN_ON_JOINT,
     plain_text,
     sentence_spans,
     strip_citations,
@@ -1680,10 +1681,6 @@ def _drop_connectives_left_opening(edits: _Edits) -> None:
                 replacement[start] = without_leading_connective(replacement[start])
 
 
-_RUN_ON_JOINT = re.compile(r"[ \t]+[A-Z]")
-_ENDS_A_SENTENCE = re.compile(r"[.!?。！？][\s\]\)」』]*$")
-
-
 def _applied(edits: _Edits) -> str:
     """The draft with each sentence's replacement written in, and a line a removal left empty gone."""
     spans = {start: end for start, end, _ in edits.sentences}
@@ -1691,8 +1688,7 @@ def _applied(edits: _Edits) -> str:
     for start in sorted(edits.replacement, reverse=True):
         end = spans[start]
         new = edits.replacement[start]
-        if new and _RUN_ON_JOINT.match(edits.draft, end) \
-                and not _ENDS_A_SENTENCE.search(strip_citations(edits.draft[start:end]).rstrip()):
+        if new and (joint := RUN_ON_JOINT.match(edits.draft, end)) and "\n" not in joint.group(0):
             new = new.rstrip() + "."  # one of sentences the model ran together (claims._draft_sentence_spans): its stop
         if not new:
             while end < len(out) and out[end] in " \t\u3000":

@@ -671,7 +671,7 @@ def _is_claim(plain: str, text: str) -> bool:
 # (the real 1.5B model on PubMedQA 23389866 and 11759976, `research bench pubmedqa --seed 138`: three sentences read
 # as one claim, contradicted or not checked as a whole, and taken out with the true ones in them). A capitalised
 # opener right after a lower-case word, a figure or a bracket.
-_RUN_ON_EN = re.compile(r"(?<=[a-z0-9%)])\s+(?=(?:The|This|These|However|Therefore|Thus|Moreover|Furthermore|Additionally|"
+RUN_ON_JOINT = re.compile(r"(?<=[a-z0-9%)])\s+(?=(?:The|This|These|However|Therefore|Thus|Moreover|Furthermore|Additionally|"
                         r"Overall|In addition|In contrast)\s+[a-z])")
 _RUN_ON_WORDS_AT_LEAST = (8, 5)  # words before and after such a joint: "See the book The lord of the rings" is one
 # A word no sentence ends with: "Examples of passive voice include A good time was had by all and The dog is acting …"
@@ -685,7 +685,7 @@ def _draft_sentence_spans(body: str) -> list[tuple[int, int]]:
     spans = []
     for start, end in sentence_spans(body):
         cuts = [start]
-        for joint in _RUN_ON_EN.finditer(body, start, end):
+        for joint in RUN_ON_JOINT.finditer(body, start, end):
             before, after = body[cuts[-1]:joint.start()], body[joint.end():end]
             words = before.split()
             if len(words) >= _RUN_ON_WORDS_AT_LEAST[0] and len(after.split()) >= _RUN_ON_WORDS_AT_LEAST[1] \

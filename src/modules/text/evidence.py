@@ -3599,9 +3599,10 @@ def roles_unconfirmed(read: ClaimEvidence) -> Finding | None:
     timed = _TIME_OF_A_CLAUSE_JA.match(claim)
     if timed is not None:
         claim = f"{timed['time']}{timed['from'] or 'に'}{timed['clause']}。"
-    texts = {id(p): _what_this_refers_to_said(_EMPTY_BRACKETS.sub("", p.text)) for p in read.assembled}
+    texts = {id(p): _EMPTY_BRACKETS.sub("", p.text) for p in read.assembled}
     topics = {id(p): _page_topic(read, p) for p in read.assembled}
-    if not any(japanese_roles_confirmed(claim, texts[id(p)], page_topic=topics[id(p)]) for p in read.assembled):
+    if not any(japanese_roles_confirmed(claim, _what_this_refers_to_said(texts[id(p)]), page_topic=topics[id(p)])
+               for p in read.assembled):
         return Finding("uncertain", "roles_unconfirmed")
     # The copula and 有る/居る are left to the passage that confirms them: the reading of a
     # copula continued by で (「最後の噴火は…宝永噴火で、江戸にも…」) is too loose to hold against.
