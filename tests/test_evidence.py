@@ -573,6 +573,23 @@ def test_a_compound_whose_parts_the_page_writes_apart_is_found():
     assert "hiv-link" in _one("The study examined HIV-linked sexual behaviors among youth [S1].", source).missing
 
 
+def test_a_correlation_coefficient_written_as_its_symbol_is_found_and_its_values_still_checked():
+    # PubMedQA 22449464 (`research bench pubmedqa --sample 4 --seed 137`), the real 1.5B model: "The correlation
+    # coefficients were 0.491 and 0.526 for the AKT and CSA, respectively" stayed "not checked" for "coefficients" and
+    # "respectively", which the abstract writes as «r =» and not at all. The abstract's sentence, quoted.
+    source = ("The score for overall performance at selection achieved statistically significant correlation with "
+              "examination performance (r = 0.491 for the AKT and r = 0.526 for the CSA, P<0.01).")
+    said = _one("The correlation coefficients were 0.491 and 0.526 for the AKT and CSA, respectively, with P<0.01 [S1].",
+                source)
+    assert said.outcome == "supported", said
+    # A coefficient the page does not give is still a figure the page gives otherwise, and the word alone is not found
+    # where no coefficient with the claim's value is written.
+    assert _one("The correlation coefficients were 0.71 and 0.526 for the AKT and CSA, respectively [S1].",
+                source).outcome != "supported"
+    elsewhere = "The selection score correlated with examination performance in 2011, P<0.01, for the AKT and CSA."
+    assert _one("The correlation coefficient was 0.01 for the AKT and CSA in 2011 [S1].", elsewhere).outcome != "supported"
+
+
 def test_a_study_that_aimed_at_clarifying_a_role_found_nothing_by_saying_so():
     # PubMedQA 10340286 (`research bench pubmedqa --seed 99`), the real 1.5B model's Summary: "Yes, there is a role for
     # leukocyte and CRP measurements in the diagnosis of acute appendicitis in the elderly" was supported by the

@@ -39,7 +39,7 @@ _STOP_WORDS = frozenset(
     well including include includes included based provided given passage passages text
     mentioned mention mentions stated state states offer offers offered offering provide provides
     providing features featuring available stating noting noted notes confirm confirms confirmed
-    confirming""".split()
+    confirming respectively""".split()
 )
 STOP_WORDS = _STOP_WORDS  # for the structure checks: words that name nothing
 
