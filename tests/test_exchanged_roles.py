@@ -462,6 +462,20 @@ def test_what_the_page_says_of_one_thing_said_of_another_in_japanese_is_not_supp
         != "unsupported"
 
 
+def test_a_note_in_brackets_inside_the_pages_topic_is_not_a_topic_the_claim_exchanged():
+    # JSQuAD v1.3 valid (`research bench jsquad --sample 5 --seed 143`), the real 1.5B model: its 「日本共産党の支出の内訳
+    # は、…」, the page's sentence word for word under «# 日本共産党», was left not checked for 翌年 and 繰越, the
+    # note in the page's topic. The page's sentence, quoted.
+    page = ("# 日本共産党\n\n支出（翌年への繰越を含む）の内訳は、経常経費が約37億8400万円、政治活動費が205億2200万円（うち、「本部又は"
+            "支部に対して供与した交付金に係る支出の内訳」が76億6300万円）となっている。")
+    said = ("日本共産党の支出の内訳は、経常経費が約37億8400万円、政治活動費が205億2200万円（うち、「本部又は支部に対して供与した"
+            "交付金に係る支出の内訳」が76億6300万円）となっている[S1]。")
+    assert assess(said, page, "ja").outcome == "supported"
+    # A topic word exchanged outside the note is still an exchange.
+    exchanged = "日本共産党の収入の内訳は、経常経費が約37億8400万円、政治活動費が205億2200万円となっている[S1]。"
+    assert assess(exchanged, page + "収入は党費である。", "ja").outcome != "supported"
+
+
 # JSQuAD v1.3 valid, the page オランダ (jsquad-010-038, the real 1.5B model at 6c0ca5f, --seed 66): one
 # word of the topic's compound exchanged (機械工業 → 金属工業), the other word on the page elsewhere.
 NETHERLANDS_JA = ("機械工業の中心地はアイントホーヘンとナイメーヘンである。 オランダは鉱物資源が乏しいにもかかわらず、"
