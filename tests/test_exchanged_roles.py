@@ -476,6 +476,22 @@ def test_a_note_in_brackets_inside_the_pages_topic_is_not_a_topic_the_claim_exch
     assert assess(exchanged, page + "収入は党費である。", "ja").outcome != "supported"
 
 
+def test_things_named_as_not_done_that_the_page_names_with_that_act_are_decided_against():
+    # JSQuAD v1.3 valid (`research bench jsquad --sample 5 --seed 143`), the real 1.5B model's Summary to 「日本共産党が
+    # 支出していない項目は？」 named what the page lists as spent; it was left not checked (項目 missing). The page's
+    # sentences, quoted.
+    page = ("# 日本共産党\n\n支出（翌年への繰越を含む）の内訳は、経常経費が約37億8400万円、政治活動費が205億2200万円となっている。"
+            "機関紙誌の発行事業費は政治活動費に含まれ、148億8100万円と支出全体の64%を占める。"
+            "企業・団体献金や政党交付金は受け取っていない。")
+    denied = assess("日本共産党が支出していない項目は、政治活動費と機関紙誌の発行事業費である[S1]。", page, "ja")
+    assert (denied.outcome, denied.reason) == ("unsupported", "negation"), denied
+    assert "支出" in denied.evidence and "政治活動費" in denied.evidence, denied.evidence
+    # What the page itself says is not done, and an act the page never names with the thing, are not decided so.
+    for claim in ("日本共産党が受け取っていない項目は、政党交付金である[S1]。",
+                  "日本共産党が寄付していない項目は、政治活動費である[S1]。"):
+        assert assess(claim, page, "ja").reason != "negation", claim
+
+
 # JSQuAD v1.3 valid, the page オランダ (jsquad-010-038, the real 1.5B model at 6c0ca5f, --seed 66): one
 # word of the topic's compound exchanged (機械工業 → 金属工業), the other word on the page elsewhere.
 NETHERLANDS_JA = ("機械工業の中心地はアイントホーヘンとナイメーヘンである。 オランダは鉱物資源が乏しいにもかかわらず、"
