@@ -590,6 +590,39 @@ def test_a_correlation_coefficient_written_as_its_symbol_is_found_and_its_values
     assert _one("The correlation coefficient was 0.01 for the AKT and CSA in 2011 [S1].", elsewhere).outcome != "supported"
 
 
+def test_a_percentage_the_page_gives_as_a_level_beside_another_is_no_increase():
+    # PubMedQA (`research bench pubmedqa --sample 4 --seed 139`), the real 1.5B model's Summary to "Can tailored
+    # interventions increase mammography use among HMO women?" was supported: the page's 71% is a proportion beside
+    # 61%, ten points more. The abstract's sentence, quoted.
+    source = ("Compared to usual care alone, telephone counseling promoted a significantly higher proportion of women "
+              "having mammograms on schedule (71% vs 61%) than did tailored print (67% vs 61%) but only after the first "
+              "year of intervention (during 1996).")
+    claim = ("The proportion of women having mammograms on schedule was significantly higher among those who received "
+             "telephone counseling, with a 71% increase [S1].")
+    said = _one(claim, source)
+    assert (said.outcome, said.reason) == ("unsupported", "number_mismatch"), said
+    # The levels as the page gives them are no change, and a page that gives the change as one is read as before.
+    assert _one("Telephone counseling promoted a significantly higher proportion of women having mammograms on "
+                "schedule (71% vs 61%) [S1].", source).outcome == "supported"
+    assert _one(claim, source + " Mammography on schedule showed a 71% increase with telephone counseling.").reason \
+        != "number_mismatch"
+
+
+def test_what_a_page_places_after_a_period_is_not_within_it():
+    # PubMedQA (`research bench pubmedqa --sample 4 --seed 139`), the real 1.5B model: "…in the first year of
+    # intervention" where the abstract says «only after the first year of intervention». Its sentence, quoted.
+    source = ("Compared to usual care alone, telephone counseling promoted a significantly higher proportion of women "
+              "having mammograms on schedule than did tailored print but only after the first year of intervention.")
+    said = _one("Telephone counseling promoted a significantly higher proportion of women having mammograms on schedule "
+                "than tailored print in the first year of intervention [S1].", source)
+    assert (said.outcome, said.reason) == ("unsupported", "contrast"), said
+    assert _one("Telephone counseling promoted a significantly higher proportion of women having mammograms on schedule "
+                "than tailored print after the first year of intervention [S1].", source).outcome == "supported"
+    both = source + " Telephone counseling promoted a higher proportion of women having mammograms on schedule in the first year of intervention too."
+    assert _one("Telephone counseling promoted a significantly higher proportion of women having mammograms on schedule "
+                "than tailored print in the first year of intervention [S1].", both).reason != "contrast"
+
+
 def test_a_study_that_aimed_at_clarifying_a_role_found_nothing_by_saying_so():
     # PubMedQA 10340286 (`research bench pubmedqa --seed 99`), the real 1.5B model's Summary: "Yes, there is a role for
     # leukocyte and CRP measurements in the diagnosis of acute appendicitis in the elderly" was supported by the
