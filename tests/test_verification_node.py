@@ -1132,7 +1132,10 @@ async def test_a_sentence_that_only_says_where_to_read_is_not_part_of_the_answer
                      "この回答は、ポルトガルの経済成長率が1%を割り始めたのは、2000年からという点を明確に示しています。",
                      "This answer is based on the information provided in [S1].", "The above answer is correct [S1].",
                      # The citation as the subject of what it says (`research bench jsquad --seed 142`, the real model).
-                     "[S2]は、1951年2月に第4回全国協議会で「軍事方針」を採択したことを明確に記載しています。"):
+                     "[S2]は、1951年2月に第4回全国協議会で「軍事方針」を採択したことを明確に記載しています。",
+                     # The source as the subject: read against each page as a claim, one page with マーラー in another
+                     # role contradicted it (`research bench jsquad --sample 5 --seed 144`, the real model).
+                     "この出典は、グラスタフ・マーラーが1909年にニューヨーク・フィルハーモニックの指揮者となったことを明確に示しています。"):
         (claim,) = split_claims(sentence)
         assert not_a_claim_reason(claim.plain, claim.text, [], ProgramText()) == "about_the_source", sentence
     # A sentence that says something of the world as well stays a claim.
