@@ -1950,6 +1950,23 @@ async def test_an_uncited_sentence_about_a_name_its_one_source_never_names_is_no
     assert "梅の実が熟す頃であることからという説がある[S1]" in answer, answer
 
 
+async def test_a_lead_that_only_says_the_question_back_follows_the_pages_sentence_that_says_the_words_asked():
+    # JSQuAD v1.3 valid (`research bench jsquad --sample 5 --seed 144`), the real 1.5B model's answer to 「日本共産党は、
+    # マスメディアに対して、なんと反発していたか？」 was its checked 「日本共産党は、マスメディアに対して反発していた」, the
+    # question said back, the page's words (「新聞は権力の手先」) unsaid. The page's sentences, quoted.
+    page = ("# 日本共産党\n\n日本共産党が武装路線を放棄した後も1960年代半ばまで、朝日新聞などの全国紙では、政党担当記者が共産党を"
+            "取材して記事を書くのではなく、警察担当記者が公安情報を元に記事を書くという状況が続いた。これによりマスメディアに対し、"
+            "日本共産党は「新聞は権力の手先」と反発していた。\n")
+    draft = "## 結論\n\n日本共産党は、マスメディアに対して反発していた[S1]。\n"
+    answer = await _answer_from_one_page(draft, "日本共産党は、マスメディアに対して、なんと反発していたか？", page, "日本共産党")
+    summary = answer.split("## 結論\n")[1].strip()
+    assert "「新聞は権力の手先」" in summary and summary.index("新聞は権力の手先") < summary.index("反発していた[S1]"), summary
+    # A lead that gives the words asked stays first, as it was.
+    answered = "## 結論\n\n日本共産党は、マスメディアに対して「新聞は権力の手先」と反発していた[S1]。\n"
+    answer = await _answer_from_one_page(answered, "日本共産党は、マスメディアに対して、なんと反発していたか？", page, "日本共産党")
+    assert answer.split("## 結論\n")[1].strip().startswith("日本共産党は、マスメディアに対して「新聞は権力の手先」"), answer
+
+
 async def test_a_japanese_sentence_whose_subject_went_with_the_sentence_before_it_goes_too():
     # JSQuAD v1.3 valid a20898p14q1 (`research bench jsquad --seed 85`), the real 1.5B model: its 「最大せん断応力
     # τmaxは、主軸に対して45°または135°傾いた面となる。」 was taken out (not checked: the page says 主せん断応力),

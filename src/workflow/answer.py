@@ -1005,6 +1005,21 @@ def assemble_answer(
         leading_quote = quoted.text
         beside_lead = (kept_summary[0], t("answer.sources_say_of_it_beside", language, evidence=_short_quote(quoted.text),
                                           label=quoted.label) + joiner)
+    elif kept_summary and edits.status.get(kept_summary[0]) == "supported" and on_the_question is not None \
+            and not yes_no and asks_for_a_name_or_value(question, language) \
+            and _restates(question, lead_said := _first_sentence(plain_text(edits.replacement[kept_summary[0]]))) \
+            and not _figures(lead_said) - _figures(question) \
+            and (quoted := on_the_question(question)) is not None and not _restates(question, quoted.text) \
+            and _named_of(question, quoted.text) >= _named_of(question, lead_said) \
+            and not _a_checked_sentence_after_names_as_much(edits, kept_summary, question, quoted.text):
+        # The question asks for a name or words, and the checked sentence leading the Summary says only the question
+        # back: 「日本共産党は、マスメディアに対して反発していた」 led the real 1.5B model's answer to 「日本共産党は、マスメディア
+        # に対して、なんと反発していたか？」 (JSQuAD v1.3 valid, `research bench jsquad --sample 5 --seed 144`), the page's
+        # «…日本共産党は「新聞は権力の手先」と反発していた。» unsaid. The sources' sentence comes first, the lead after it.
+        joiner = " " if language == "en" else ""
+        leading_quote = quoted.text
+        beside_lead = (kept_summary[0], t("answer.sources_say_of_it_beside", language, evidence=_short_quote(quoted.text),
+                                          label=quoted.label) + joiner)
     elif kept_summary and not yes_no and on_the_question is not None \
             and any(values_of_the_kind_asked(question, plain_text(edits.replacement.get(s, ""))) for s in kept_summary) \
             and (quoted := on_the_question(question)) is not None \
