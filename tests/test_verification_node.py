@@ -1967,6 +1967,23 @@ async def test_a_lead_that_only_says_the_question_back_follows_the_pages_sentenc
     assert answer.split("## 結論\n")[1].strip().startswith("日本共産党は、マスメディアに対して「新聞は権力の手先」"), answer
 
 
+async def test_a_lead_giving_no_value_of_the_kind_asked_follows_the_pages_sentence_that_gives_one():
+    # JSQuAD v1.3 valid (`research bench jsquad --sample 5 --seed 144`), the real 1.5B model's answer to 「ポルトガルの
+    # 自動車輸出の割合は全体の何%？」 led with two checked sentences of no percentage; the page's «おもな輸出品目は、自動車
+    # （16%）、…» was not quoted (自動車輸出 written apart, 割合 given as a figure). The page's sentences, quoted.
+    page = ("# ポルトガル\n\n貿易形態は、自動車、機械などの加工貿易である。おもな輸出品目は、自動車 （16%）、電気機械 （12%）、"
+            "衣類 （11%）で、おもな相手国は、スペイン（21%）、ドイツ（18%）、フランス（13%）。2002年時点では、日本への輸出が"
+            "1.7億ドル。日本が輸入するコルクの3分の2はポルトガル産である。\n")
+    draft = "## 結論\n\n2002年時点では、日本への輸出が1.7億ドル[S1]。日本が輸入するコルクの3分の2はポルトガル産である[S1]。\n"
+    answer = await _answer_from_one_page(draft, "ポルトガルの自動車輸出の割合は全体の何%？", page, "ポルトガル")
+    summary = answer.split("## 結論\n")[1].strip()
+    assert "自動車 （16%）" in summary and summary.index("16%") < summary.index("1.7億ドル"), summary
+    # A lead that gives the share stays first.
+    answered = "## 結論\n\nおもな輸出品目は、自動車 （16%）、電気機械 （12%）、衣類 （11%）である[S1]。\n"
+    answer = await _answer_from_one_page(answered, "ポルトガルの自動車輸出の割合は全体の何%？", page, "ポルトガル")
+    assert answer.split("## 結論\n")[1].strip().startswith("おもな輸出品目は、自動車 （16%）"), answer
+
+
 async def test_a_japanese_sentence_whose_subject_went_with_the_sentence_before_it_goes_too():
     # JSQuAD v1.3 valid a20898p14q1 (`research bench jsquad --seed 85`), the real 1.5B model: its 「最大せん断応力
     # τmaxは、主軸に対して45°または135°傾いた面となる。」 was taken out (not checked: the page says 主せん断応力),
