@@ -1001,10 +1001,8 @@ def assemble_answer(
         # of the sources names far more: 「ヨーロッパの交通の要衝にあたっており、…近代化されている」 (the Netherlands
         # page's, naming no country) led the real 1.5B model's answer to 「風車で有名なヨーロッパの国は。」 (JSQuAD v1.3
         # valid, `research bench jsquad --sample 5 --seed 125`). The sources' sentence comes first, the lead after it.
-        joiner = " " if language == "en" else ""
         leading_quote = quoted.text
-        beside_lead = (kept_summary[0], t("answer.sources_say_of_it_beside", language, evidence=_short_quote(quoted.text),
-                                          label=quoted.label) + joiner)
+        beside_lead = _the_sources_beside(kept_summary[0], quoted, language)
     elif kept_summary and edits.status.get(kept_summary[0]) == "supported" and on_the_question is not None \
             and not yes_no and asks_for_a_name_or_value(question, language) \
             and _restates(question, lead_said := _first_sentence(plain_text(edits.replacement[kept_summary[0]]))) \
@@ -1016,10 +1014,8 @@ def assemble_answer(
         # back: 「日本共産党は、マスメディアに対して反発していた」 led the real 1.5B model's answer to 「日本共産党は、マスメディア
         # に対して、なんと反発していたか？」 (JSQuAD v1.3 valid, `research bench jsquad --sample 5 --seed 144`), the page's
         # «…日本共産党は「新聞は権力の手先」と反発していた。» unsaid. The sources' sentence comes first, the lead after it.
-        joiner = " " if language == "en" else ""
         leading_quote = quoted.text
-        beside_lead = (kept_summary[0], t("answer.sources_say_of_it_beside", language, evidence=_short_quote(quoted.text),
-                                          label=quoted.label) + joiner)
+        beside_lead = _the_sources_beside(kept_summary[0], quoted, language)
     elif kept_summary and edits.status.get(kept_summary[0]) == "supported" and on_the_question is not None \
             and not yes_no and not any(values_of_the_kind_asked(question, plain_text(edits.replacement.get(s, "")))
                                        for s in kept_summary) \
@@ -1031,10 +1027,8 @@ def assemble_answer(
         # more of what was asked gives one: 「2002年時点では、日本への輸出が1.7億ドル」 led the real 1.5B model's answer to
         # 「ポルトガルの自動車輸出の割合は全体の何%？」 (JSQuAD v1.3 valid, `research bench jsquad --sample 5 --seed 144`),
         # the page's «おもな輸出品目は、自動車 （16%）、…» unsaid. The sources' sentence comes first, the lead after it.
-        joiner = " " if language == "en" else ""
         leading_quote = quoted.text
-        beside_lead = (kept_summary[0], t("answer.sources_say_of_it_beside", language, evidence=_short_quote(quoted.text),
-                                          label=quoted.label) + joiner)
+        beside_lead = _the_sources_beside(kept_summary[0], quoted, language)
     elif kept_summary and not yes_no and on_the_question is not None \
             and any(values_of_the_kind_asked(question, plain_text(edits.replacement.get(s, ""))) for s in kept_summary) \
             and (quoted := on_the_question(question)) is not None \
@@ -1052,10 +1046,8 @@ def assemble_answer(
         if still_first is not None and values_of_the_kind_asked(question, lead_said) \
                 and not values_of_the_kind_asked(question, lead_said) & values_of_the_kind_asked(question, quoted.text) \
                 and names_what_is_asked(question, quoted.text) and not names_what_is_asked(question, lead_said):
-            joiner = " " if language == "en" else ""
             leading_quote = quoted.text
-            beside_lead = (still_first, t("answer.sources_say_of_it_beside", language, evidence=_short_quote(quoted.text),
-                                    label=quoted.label) + joiner)
+            beside_lead = _the_sources_beside(still_first, quoted, language)
 
     if leading_quote:
         _drop_unchecked_the_quote_rests_on(edits, kept_summary, _short_quote(leading_quote))
@@ -1403,6 +1395,14 @@ def _drop_undecided_opposites(edits: _Edits, language: Language) -> None:
     for start in sorted(leaving):
         pair = edits.by_start.get(start)
         edits.drop(start, REMOVED_SAID_BOTH_WAYS, pair[1] if pair is not None else None)
+
+
+def _the_sources_beside(lead: int, quoted: SourceSentence, language: Language) -> tuple[int, str]:
+    """The line that goes before the Summary's lead at ``lead`` where the checked lead does not answer: no checked
+    sentence answers, and what the sources' sentence ``quoted`` says of the question."""
+    joiner = " " if language == "en" else ""
+    return lead, t("answer.sources_say_of_it_beside", language, evidence=_short_quote(quoted.text),
+                   label=quoted.label) + joiner
 
 
 def _restates(question: str, sentence: str) -> bool:

@@ -3437,13 +3437,11 @@ def level_given_as_a_change(read: ClaimEvidence) -> Finding | None:
             if any(float(m["after"] or m["before"]) == value for m in _PERCENT_AS_A_CHANGE_EN.finditer(sentence)):
                 as_levels = None
                 break  # the page gives it as a change somewhere: the claim may say what that sentence says
-            levels = {float(x) for m in _PERCENT_LEVELS_EN.finditer(sentence) for x in m.groups() if x is not None}
-            if given.count(value) > sum(1 for m in _PERCENT_LEVELS_EN.finditer(sentence)
-                                         for x in m.groups() if x is not None and float(x) == value):
+            levels = [float(x) for m in _PERCENT_LEVELS_EN.finditer(sentence) for x in m.groups() if x is not None]
+            if given.count(value) > levels.count(value):
                 as_levels = None
                 break  # given alone too, as what it is of: not only a level beside another
-            if value in levels and as_levels is None:
-                as_levels = (passage, sentence)
+            as_levels = as_levels or (passage, sentence)
         if as_levels is not None:
             passage, sentence = as_levels
             return Finding("unsupported", "number_mismatch", 0.8, (f"{value:g}%",),
