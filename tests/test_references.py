@@ -39,6 +39,25 @@ def test_nothing_is_named_where_the_sentence_before_does_not_name_one_thing(sent
     assert named_reference(sentence, before) is None
 
 
+def test_a_sentence_naming_only_the_pages_two_part_name_is_not_quoted_on_the_question():
+    # JSQuAD v1.3 valid (`research bench jsquad --sample 5 --seed 145`): the real 1.5B model's whole Summary to
+    # 「グスタフ・マーラーの子供の人数は。」 was the quote «グスタフ・マーラー：1910年8月には、かつて反発していたことを謝罪し、…», the
+    # page's name put before a sentence about another man: グスタフ and マーラー were its two terms of the question. The
+    # page's sentences, quoted.
+    from research.modules.text.passages import sentence_on_the_question
+
+    page = ("# グスタフ・マーラー\n\nグスタフ・マーラー（Gustav Mahler, 1860年7月7日 - 1911年5月18日）は、主にオーストリアのウィーンで"
+            "活躍した作曲家、指揮者。\n\n1910年8月には、かつて反発していたことを謝罪し、マーラーのウィーン楽壇復帰を熱望する内容の"
+            "書簡を連続して送っている。\n")
+    sources = [{"label": "S1", "markdown": page}]
+    question = "グスタフ・マーラーの子供の人数は。"
+    assert sentence_on_the_question(question, sources, within=question) is None
+    # A sentence naming what is asked beside the name is still quoted.
+    named = page + "\nグスタフ・マーラーの子供の人数は2人で、娘が二人いた。\n"
+    found = sentence_on_the_question(question, [{"label": "S1", "markdown": named}], within=question)
+    assert found is not None and "2人" in found.text, found
+
+
 def test_the_sentence_of_the_sources_that_names_most_of_what_the_question_names():
     # modules/text/passages.py: what an answer with no checked sentence quotes (issue 44).
     from research.modules.text.passages import sentence_on_the_question

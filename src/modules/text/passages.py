@@ -313,9 +313,11 @@ def sentence_on_the_question(question: str, sources: list[dict[str, Any]], *, wi
         asked = asked | {term.text.lower() for term in terms(question)}
     figures = {term for term in asked if term[:1].isdigit()}
     head = _asked_noun_ja(question)
+    in_japanese = bool(re.search(r"[\u3040-\u30ff]", question))
     best: tuple[tuple[int, bool], SourceSentence] | None = None
     for document in sources:
         methods = _sentences_under_methods(str(document.get("markdown") or ""))
+        title_terms = _terms_of(_page_title(document))
         # A sentence writing an abbreviation its page spells out names those words: «…no association between obesity
         # or increasing BMI level and asthma control…» names the body mass index the question asks of (PubMedQA
         # 19615731, the page's aim spelling it out; `research bench pubmedqa --sample 4 --seed 130`).
@@ -348,6 +350,14 @@ def sentence_on_the_question(question: str, sources: list[dict[str, Any]], *, wi
                     | (asked & _SHARE_NOUNS_JA if values_of_the_kind_asked(question, quoted) else set())
                 if len(shared) < 2 or 2 * len(shared) < len(asked) or not figures <= shared \
                         or about and not about & {stem(word) for word in said | shared}:
+                    continue
+                if in_japanese and shared <= title_terms and asked - title_terms \
+                        and not values_of_the_kind_asked(question, quoted):
+                    # A sentence naming nothing asked but the page's name (two terms where the name has two parts) says
+                    # nothing of the question: «グスタフ・マーラー：1910年8月には、かつて反発していたことを謝罪し、マーラーの
+                    # ウィーン楽壇復帰を熱望する…» for 「グスタフ・マーラーの子供の人数は。」 (JSQuAD v1.3 valid, `research bench
+                    # jsquad --sample 5 --seed 145`, quoted as the real 1.5B model's whole Summary; the apology is another
+                    # man's), nor his «…（Gustav Mahler, 1860年7月7日 - 1911年5月18日）は、…作曲家、指揮者。».
                     continue
                 # Of two that name as much, the one naming what a 「…のXは？」 question asks for: «再生可能エネルギーの内訳では
                 # 太陽光発電が9.2%で最も多く…», not «…発電電力量に占める再生可能エネルギーの割合は21.7%だった。», for
