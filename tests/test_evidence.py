@@ -623,6 +623,25 @@ def test_what_a_page_places_after_a_period_is_not_within_it():
                 "than tailored print in the first year of intervention [S1].", both).reason != "contrast"
 
 
+def test_a_group_the_page_found_the_same_in_is_no_group_the_claim_compares_against():
+    # PubMedQA (`research bench pubmedqa --sample 4 --seed 141`), the real 1.5B model's Summary to "Is Acupuncture
+    # Efficacious for Treating Phonotraumatic Vocal Pathologies?" was supported, every word on the page; the page found
+    # the improvement in the sham group too. The abstract's sentences, quoted.
+    source = ("Significant improvement in vocal function, as indicated by the maximum fundamental frequency produced, and "
+              "also perceived quality of life, were found in both the genuine and sham acupuncture groups, but not in the "
+              "no-treatment group. Structural (morphological) improvements were, however, only noticed in the genuine "
+              "acupuncture group, which demonstrated a significant reduction in the size of the vocal fold lesions.")
+    said = _one("The study found that genuine acupuncture significantly improved vocal function and perceived quality "
+                "of life compared to sham acupuncture and no treatment [S1].", source)
+    assert (said.outcome, said.reason) == ("unsupported", "contrast"), said
+    assert "both the genuine and sham" in said.evidence
+    # The page's own finding, and another finding of the same groups, are not decided so.
+    assert _one("Significant improvement in vocal function and perceived quality of life was found in both the genuine "
+                "and sham acupuncture groups [S1].", source).outcome == "supported"
+    assert _one("Structural improvements were only noticed in the genuine acupuncture group compared to sham "
+                "acupuncture [S1].", source).reason != "contrast"
+
+
 def test_a_study_that_aimed_at_clarifying_a_role_found_nothing_by_saying_so():
     # PubMedQA 10340286 (`research bench pubmedqa --seed 99`), the real 1.5B model's Summary: "Yes, there is a role for
     # leukocyte and CRP measurements in the diagnosis of acute appendicitis in the elderly" was supported by the
