@@ -982,12 +982,10 @@ def assemble_answer(
         # checked sentence after it gives the figure and names the rest (JSQuAD v1.3 valid a111914p6q0, `--seed 126`:
         # «…『熱ラジ!』が2局同時生放送された» second, and quoted again before the lead).
         first = kept_summary[0]
-        joiner = " " if language == "en" else ""
         quoted = on_the_question(question) if on_the_question is not None else None
-        lead = t("answer.sources_say_of_it_beside", language, evidence=_short_quote(quoted.text), label=quoted.label) \
-            if quoted is not None else t("answer.beside_the_question", language)
         leading_quote = quoted.text if quoted is not None else ""
-        beside_lead = (first, lead + joiner)
+        beside_lead = _the_sources_beside(first, quoted, language) if quoted is not None \
+            else (first, t("answer.beside_the_question", language) + (" " if language == "en" else ""))
     elif kept_summary and edits.status.get(kept_summary[0]) == "supported" and on_the_question is not None \
             and (asks_for_a_name_or_value(question, language) or _asks_what_the_noun_is(question)
                  or _named_of(question, _first_sentence(plain_text(edits.replacement[kept_summary[0]]))) == 0) \
