@@ -7,6 +7,7 @@ this machine cannot create are skipped with the reason, never passed silently.
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import socket
@@ -28,6 +29,7 @@ from research.modules.clients.sandbox import (
     unshare_usable,
 )
 from research.modules.core.settings import Settings
+from research.servers.parser.fork_server import FORK_SERVER_ENV
 from research.workflow.dependencies import DocumentFailed
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -155,7 +157,13 @@ def test_docker_command_has_no_network_and_a_read_only_cache(tmp_path: Path) -> 
 
 def test_bwrap_command_binds_no_home_and_no_root(tmp_path: Path) -> None:
     command = build_sandbox_command(settings(), tmp_path, name="bwrap")
-    args = command.args
+    # The server is ours, on the host; what it starts inside bubblewrap is its fork server, whose
+    # children read every document.
+    assert command.args == ["-P", "-m", "research.servers.parser.server"]
+    forks = json.loads(command.env[FORK_SERVER_ENV])
+    args = forks["argv"]
+    assert args[0].endswith("bwrap") and args[-3:] == ["-P", "-m", "research.servers.parser.fork_server"]
+    assert forks["env"] == {}  # bwrap sets each variable itself, after --clearenv
     assert "--unshare-all" in args and "--die-with-parent" in args and "--clearenv" in args
     binds = {args[i + 1] for i, arg in enumerate(args) if arg in ("--bind", "--ro-bind", "--ro-bind-try")}
     assert "/" not in binds and str(Path.home()) not in binds

@@ -42,7 +42,8 @@ def _descendants(pid: int) -> list[int]:
 
 
 def _parser_namespaces(marker: str) -> set[str]:
-    """Network namespaces of the parser server processes started under ``marker``'s command."""
+    """Network namespaces of the parser's fork servers (whose children read every document) that
+    bubblewrap started under ``marker``'s command."""
     spaces = set()
     for entry in Path("/proc").iterdir():
         try:
@@ -52,7 +53,7 @@ def _parser_namespaces(marker: str) -> set[str]:
         if marker in cmdline and "bwrap" in cmdline:
             for pid in _descendants(int(entry.name)):
                 try:
-                    if b"research.servers.parser.server" in Path(f"/proc/{pid}/cmdline").read_bytes():
+                    if b"research.servers.parser.fork_server" in Path(f"/proc/{pid}/cmdline").read_bytes():
                         spaces.add(os.readlink(f"/proc/{pid}/ns/net"))
                 except OSError:
                     continue

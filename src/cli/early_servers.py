@@ -1,6 +1,6 @@
 """The servers of a process that runs research, made ready before it imports the rest of its program.
 
-Three kinds of process start the web-search server and the sandboxed parser: the console
+Three kinds of process start the web-search server and the parser server: the console
 script's one-shot run, a team worker (``research serve worker``) and the research MCP server
 (``research mcp research``). Each imports the MCP SDK for its own clients anyway (about half a
 second of CPU), so the web-search server is forked from the process right after that import
@@ -9,14 +9,19 @@ spawned server's start; the standby shows its own command line in ``ps``), befor
 imports the rest or starts a thread. Its first start of the web-search server is that standby;
 a later one (a restart after a crash, a kept pair stopped when idle) is spawned as before.
 
-A one-shot run also spawns its sandboxed parser first, before the SDK's import, so that the
-parser's own import runs on the other core meanwhile (``spawn_early``). A worker or the MCP
-server waits for its first run, which may come much later, so it starts its parser then, as
-before, and its standby leaves if no run has come within a kept pair's idle time
-(``discard_standby_after``): waiting, it holds about 40 MiB of PSS (docs/scale.md).
+A one-shot run forks its parser server there too, and starts it at once (``start_standby_now``):
+the server, which only routes, shares the SDK's import with the run; what it starts is its fork
+server inside the sandbox, whose parsers' imports and warm-up then run on the other core while the
+run imports its graph, so the parser is ready when the first page is (docs/benchmarks.md, issue 47).
+The run's server pool takes that very process; a run that starts it otherwise (resumed with other
+settings) or not at all ends it. A worker or the MCP server waits for its first run, which may come
+much later, so it starts its parser then, as before, and its standby leaves if no run has come
+within a kept pair's idle time (``discard_standby_after``): waiting, it holds about 40 MiB of PSS
+(docs/scale.md).
 
 Not where the web search is an external server (``mcp_config``), and not for a container
-sandbox, whose probe can take seconds. ``discard()`` ends whatever no run took.
+sandbox, whose probe can take seconds, and whose server runs inside the container. ``discard()``
+ends whatever no run took.
 """
 
 from __future__ import annotations
@@ -28,7 +33,7 @@ if TYPE_CHECKING:
 
 
 def prepare(settings: Settings, *, parser: bool) -> None:
-    """The standby web-search server (and, with ``parser``, the sandboxed parser spawned first).
+    """The standby web-search server (and, with ``parser``, the parser server started at once).
     Call it before anything starts a thread; whatever cannot be made here is started by the run
     as before."""
     if settings.mcp_config:
@@ -44,32 +49,31 @@ def prepare(settings: Settings, *, parser: bool) -> None:
 def discard() -> None:
     """What ``prepare`` made and no run took leaves now (a run that ended before its servers:
     Ollama missing, a refused resume, Ctrl-C during the imports; a worker stopped before its first run)."""
-    from research.modules.clients.server_process import discard_early
     from research.modules.clients.zygote import discard_standby
 
     discard_standby()
-    discard_early()
 
 
 def _parser_server_early(settings: Settings) -> None:
-    """The sandboxed parser server spawned now, before the run imports the MCP SDK (a second of
-    CPU on a small machine, which the standby waits for): its own import of the SDK and its
-    parsers' warm-up then run on the other core meanwhile, not after, and it is ready when the
-    first page is (docs/benchmarks.md, issue 47). Spawned exactly as the run's server pool would
-    start it, which takes it (modules/clients/server_process.py, ``spawn_early``); a run that
-    starts it otherwise (resumed with other settings) or not at all ends it."""
+    """The parser server forked from this process and started now, exactly as the run's server pool
+    would start it (orchestrator/server_pool.py, parser_client.py), which takes it. First, before the
+    web-search server's standby: its sandboxed fork server's start and warm-up are the longest of a
+    run's servers."""
     if settings.sandbox in ("docker", "podman") or settings.sandbox_image:
         return
     from pathlib import Path
 
     from research.modules.clients.sandbox import build_sandbox_command
-    from research.modules.clients.server_process import spawn_early
+    from research.modules.clients.server_process import OWN_SERVER_CWD, child_environment
+    from research.modules.clients.zygote import PARSER_PRELOADED, start_standby_now
+    from research.servers.zygote import standby_server
 
     try:
-        # The folder and the command as the server pool makes them (orchestrator/server_pool.py, parser_client.py).
+        # The folder and the command as the server pool makes them.
         root = Path(settings.sessions_dir).expanduser()
         root.mkdir(parents=True, exist_ok=True)
         command = build_sandbox_command(settings, root.resolve())
     except Exception:  # noqa: BLE001 - the run's own start of the parser says what is wrong, in its place
         return
-    spawn_early(command.command, command.args, command.env)
+    start_standby_now(standby_server, command.command, command.args, child_environment(command.env), OWN_SERVER_CWD,
+                      PARSER_PRELOADED)

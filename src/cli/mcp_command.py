@@ -1,8 +1,8 @@
 """`research mcp web-search|parser|research`: run one of the project's MCP servers on stdio.
 
 ``research mcp parser`` is what other MCP hosts start, so it sandboxes itself: it replaces
-this process with the parser server inside the sandbox ``RESEARCH_SANDBOX`` picks (no
-network, read-only system), and refuses to start when there is none unless told
+this process with the parser server, whose documents are parsed inside the sandbox
+``RESEARCH_SANDBOX`` picks (no network, read-only system; docs/sandbox.md), and refuses to start when there is none unless told
 ``--no-sandbox``. Bad flags and settings are one line on stderr and exit 2.
 """
 
@@ -101,6 +101,6 @@ def _parser_server(cache_dir: str | None, no_sandbox: bool) -> int:
         return _fail(t("servers.parser_no_sandbox", lang, reason="no bubblewrap, unshare or container engine works"))
     sys.stdout.flush()
     sys.stderr.flush()
-    # Replaced, not wrapped: the host's stdio pipes become the sandboxed server's own.
+    # Replaced, not wrapped: the host's stdio pipes become the server's own.
     os.execvpe(command.command, [command.command, *command.args], {**os.environ, **command.env})
     return EXIT_OK  # not reached

@@ -215,7 +215,7 @@ class ContainerProcessor(BackgroundStart):
         await self._started()
         client, _ = await self._live()
         result = await client.call_tool("sandbox-info", {}, read_timeout_seconds=CALL_GRACE_S)
-        return int((result.structured_content or {}).get("pid", 0))
+        return int((result.structured_content or {}).get("server_pid", 0))
 
     async def parse(self, *, path: str | None = None, text: str | None = None, media_type: str = "", url: str = "",
                     data: bytes | None = None) -> ParsedDocument:

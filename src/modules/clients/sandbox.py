@@ -1,5 +1,10 @@
-"""Where the parser MCP server runs: the command line that starts it inside a sandbox,
-and the check that proves the sandbox really has no network.
+"""Where the parser reads documents: the command line that starts the parser MCP server with
+its documents' processes inside a sandbox, and the check that proves the sandbox really has
+no network (asked of a document's process, the one that reads hostile bytes).
+
+In a container the whole server runs inside. With bwrap, unshare or none the server is a
+process of ours on this host that starts its fork server inside the sandbox; every document is
+parsed by a child of that fork server (``build_sandbox_command``).
 
 ``settings.sandbox`` picks the sandbox (auto|docker|podman|bwrap|unshare|none):
 
@@ -10,7 +15,7 @@ and the check that proves the sandbox really has no network.
   the virtualenv, the project source) and of the session cache; tmpfs /tmp; nothing else
   of the host (and so nothing of $HOME) is visible.
 - unshare: ``unshare --user --map-root-user --net``. New user and network namespaces
-  only: the server has no network, but it still SEES the host file system with the
+  only: the parser has no network, but it still SEES the host file system with the
   invoking user's rights (the cache is not remounted read-only, $HOME is visible).
   It is the fallback for Linux hosts without bubblewrap; docs/sandbox.md says so.
 - none: a plain process with the same resource limits and a loud warning.
@@ -21,6 +26,7 @@ it can create namespaces here, else unshare when it can, else none.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import socket
@@ -34,12 +40,12 @@ from typing import TYPE_CHECKING, Awaitable, Callable
 from pydantic import BaseModel
 
 from research.modules.core.errors import UserFacingError
+from research.modules.core.parser_process import FORK_SERVER_ENV, FORK_SERVER_MODULE, SERVER_MODULE
 
 if TYPE_CHECKING:  # read for its fields only; the parser server, which imports this module, has no settings
     from research.modules.core.settings import Settings
 
 CONTAINER_CACHE_DIR = "/cache"
-SERVER_MODULE = "research.servers.parser.server"
 # Per-document limits enforced inside the sandbox (see servers/parser/worker.py).
 DEFAULT_DOCUMENT_MEMORY_MB = 1024
 DEFAULT_MAX_DOCUMENT_MB = 25
@@ -68,8 +74,9 @@ class SandboxInfo(BaseModel):
     """What the parser server reports about the place it runs in (tool ``sandbox-info``)."""
 
     net_namespace: str | None = None
-    pid: int = 0
+    pid: int = 0  # of the document's process that looked (``servers/parser/worker.place_report``)
     uid: int = 0
+    server_pid: int = 0  # of the server itself, as it sees itself
     cache_dir: str | None = None
     cache_writable: bool | None = None
     probe_connected: bool | None = None
@@ -171,9 +178,8 @@ def choose_sandbox(settings: Settings) -> str:
 
 def server_environment(settings: Settings, cache_dir_inside: str | None, *, diagnostics: bool = True) -> dict[str, str]:
     """The parser server's configuration, passed as environment (see servers/parser/server.py)."""
-    extra = {key: os.environ[key] for key in ("RESEARCH_PARSER_SERVER_MEMORY_MB",) if key in os.environ}
-    if diagnostics:
-        extra[DIAGNOSTICS_ENV] = "1"
+    extra = {DIAGNOSTICS_ENV: "1"} if diagnostics else {}
+    extra |= _server_memory()
     if cache_dir_inside:
         extra["RESEARCH_PARSER_CACHE_DIR"] = cache_dir_inside
     return {
@@ -182,6 +188,18 @@ def server_environment(settings: Settings, cache_dir_inside: str | None, *, diag
         "RESEARCH_PARSER_TIMEOUT": str(settings.parse_timeout),
         "RESEARCH_PARSER_MEMORY_MB": os.environ.get("RESEARCH_PARSER_MEMORY_MB", str(DEFAULT_DOCUMENT_MEMORY_MB)),
         "RESEARCH_PARSER_MAX_MB": os.environ.get("RESEARCH_PARSER_MAX_MB", str(DEFAULT_MAX_DOCUMENT_MB)),
+    }
+
+
+def _server_memory() -> dict[str, str]:
+    """The server's and the fork server's backstop on their own address space, where one is set."""
+    return {key: os.environ[key] for key in ("RESEARCH_PARSER_SERVER_MEMORY_MB",) if key in os.environ}
+
+
+def sandboxed_environment() -> dict[str, str]:
+    """The variables of the processes inside the sandbox (the fork server and its children)."""
+    return {
+        **_server_memory(),
         # The sandbox file system is read-only: do not even try to write .pyc files.
         "PYTHONDONTWRITEBYTECODE": "1",
         # Keeps the server's virtual size (RLIMIT_AS) independent of its thread count.
@@ -192,9 +210,17 @@ def server_environment(settings: Settings, cache_dir_inside: str | None, *, diag
 
 def build_sandbox_command(settings: Settings, cache_dir: Path | None, *, name: str | None = None,
                           diagnostics: bool = True) -> SandboxCommand:
-    """The command that starts the parser server in sandbox ``name`` (default: chosen from
-    settings), with ``cache_dir`` (the session's sources/) visible read-only; without one
-    the server reads only inline bytes. ``diagnostics``: offer ``sandbox-info`` (our clients)."""
+    """The command that starts the parser server for sandbox ``name`` (default: chosen from
+    settings), with ``cache_dir`` (the session's sources/) visible read-only inside; without one
+    the server reads only inline bytes. ``diagnostics``: offer ``sandbox-info`` (our clients).
+
+    In a container the whole server runs inside (its stdio is the container's; docker run, podman
+    run). Otherwise (bwrap, unshare, none) the server is one of our processes on this host, and
+    what it starts inside the sandbox is its fork server (``FORK_SERVER_ENV``), whose children
+    read every document: the one process that reads hostile bytes is inside, as before, and the
+    server, which only routes, can share the MCP SDK's import with the run that starts it
+    (forked from it: modules/clients/zygote.py) instead of importing it again in a sandbox,
+    about a second of CPU and 30 MiB per run (docs/benchmarks.md, issue 47)."""
     name = name or choose_sandbox(settings)
     cache = Path(cache_dir).resolve() if cache_dir is not None else None
     from research.modules.clients.server_process import own_python_argv  # not at the top: the parser server imports this module
@@ -202,6 +228,7 @@ def build_sandbox_command(settings: Settings, cache_dir: Path | None, *, name: s
     python_argv = own_python_argv(SERVER_MODULE)
     if name in ("docker", "podman"):
         env = server_environment(settings, CONTAINER_CACHE_DIR if cache else None, diagnostics=diagnostics)
+        env |= sandboxed_environment()
         args = ["run", "--rm", "-i", "--network", "none", "--read-only", "--tmpfs", "/tmp",
                 "--cap-drop", "ALL", "--security-opt", "no-new-privileges", "--pids-limit", "256"]  # fmt: skip
         if cache:
@@ -211,16 +238,21 @@ def build_sandbox_command(settings: Settings, cache_dir: Path | None, *, name: s
         args.append(str(settings.sandbox_image))
         return SandboxCommand(name, shutil.which(name) or name, args, {}, cache, CONTAINER_CACHE_DIR if cache else None)
     inside = str(cache) if cache else None
-    env = server_environment(settings, inside, diagnostics=diagnostics)
+    forks_argv = own_python_argv(FORK_SERVER_MODULE)
+    forks_env = sandboxed_environment()
+    warning: str | None = None
     if name == "bwrap":
-        return SandboxCommand(name, shutil.which("bwrap") or "bwrap", bwrap_arguments(cache, env) + python_argv,
-                              {}, cache, inside)  # fmt: skip
-    if name == "unshare":
-        args = ["--user", "--map-root-user", "--net", "--", *python_argv]
+        forks_argv = [shutil.which("bwrap") or "bwrap", *bwrap_arguments(cache, forks_env), *forks_argv]
+        forks_env = {}  # bwrap clears the environment and sets each of these itself
+    elif name == "unshare":
+        forks_argv = [shutil.which("unshare") or "unshare", "--user", "--map-root-user", "--net", "--", *forks_argv]
         # Only the network is cut (docs/sandbox.md): said, so a user who expected bwrap knows.
-        return SandboxCommand(name, shutil.which("unshare") or "unshare", args, env, cache, inside,
-                              "sandbox.unshare_note")
-    return SandboxCommand("none", python_argv[0], python_argv[1:], env, cache, inside, "sandbox.none_warning")
+        warning = "sandbox.unshare_note"
+    else:
+        warning = "sandbox.none_warning"
+    env = server_environment(settings, inside, diagnostics=diagnostics)
+    env[FORK_SERVER_ENV] = json.dumps({"argv": forks_argv, "env": forks_env})
+    return SandboxCommand(name, python_argv[0], python_argv[1:], env, cache, inside, warning)
 
 
 def python_runtime_paths() -> list[Path]:
@@ -268,7 +300,7 @@ def bwrap_arguments(cache_dir: Path | None, env: dict[str, str]) -> list[str]:
 
 @dataclass
 class IsolationReport:
-    """Proof (or disproof) that the sandboxed server cannot reach the host's network."""
+    """Proof (or disproof) that where documents are parsed cannot reach the host's network."""
 
     sandbox: str
     host_namespace: str | None
@@ -322,15 +354,3 @@ async def verify_isolation(
         hidden_paths_visible=info.visible_paths,
         cache_writable=info.cache_writable,
     )
-
-
-def probe_from_inside(port: int | None, timeout: float = 2.0) -> tuple[bool | None, str | None]:
-    """Server side of the check: does a TCP connect to ``127.0.0.1:port`` succeed from here?
-    Loopback only, on purpose: the tool must not become a way to scan other hosts."""
-    if port is None:
-        return None, None
-    try:
-        with socket.create_connection(("127.0.0.1", port), timeout=timeout):
-            return True, None
-    except OSError as exc:
-        return False, f"{type(exc).__name__}: {exc.strerror or exc}"

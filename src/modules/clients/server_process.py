@@ -6,9 +6,8 @@ spawns with plain asyncio first, so the server imports its own modules while thi
 imports the SDK, checks Ollama and builds the graph; ``transport()`` then hands the already
 running process to ``mcp.Client`` as an ordinary transport (newline-delimited JSON-RPC).
 
-A one-shot run starts its sandboxed parser earlier still, before it imports the SDK at all
-(``spawn_early``, from cli/early_servers.py; ``take_early`` hands that process to the launcher whose
-start it is).
+A one-shot run starts its servers earlier still, as forks of itself right after it imports the
+SDK (cli/early_servers.py; modules/clients/zygote.py hands each to the launcher whose start it is).
 
 Stopping follows the MCP lifecycle (close stdin, wait, then kill) but with a short grace for
 our own servers, which exit as soon as stdin closes: a session never waits out a long
@@ -20,12 +19,11 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
-import subprocess
 import sys
 from contextlib import asynccontextmanager, suppress
 from typing import IO, Any, AsyncIterator, Callable, Union
 
-from research.modules.clients.zygote import HostForkedProcess, ZygoteProcess, pipe_ends, start_forked, stream_ends
+from research.modules.clients.zygote import ZygoteProcess, start_forked
 
 # A server spawned as a fresh interpreter, or forked by this process's zygote (zygote.py).
 ServerProcess = Union[asyncio.subprocess.Process, ZygoteProcess]
@@ -81,132 +79,6 @@ def child_environment(extra: dict[str, str] | None) -> dict[str, str]:
     return env | (extra or {})
 
 
-class EarlyProcess(HostForkedProcess):
-    """A server this process spawned before its event loop existed (``spawn_early``), used as
-    an asyncio subprocess is once a launcher takes it: reaped through its ``Popen`` when its
-    pidfd reads ready, and signalled as a spawned server is, its whole process group (the
-    parser's fork server and the documents it parses are in it)."""
-
-    def __init__(self, popen: "subprocess.Popen[bytes]", pidfd: int) -> None:
-        super().__init__(popen.pid, pidfd)
-        self._popen = popen
-
-    def _reap(self) -> None:
-        code = self._popen.poll()
-        if code is None:
-            return
-        self._unwatch()
-        self.exited(code)
-
-    def send_signal(self, sig: int) -> None:
-        if self._returncode is None:
-            with suppress(ProcessLookupError, PermissionError):
-                os.killpg(self.pid, sig)
-
-
-class _Early:
-    """A server spawned by ``spawn_early``: the start it made and this process's ends of its pipes."""
-
-    def __init__(self, key: tuple[Any, ...], popen: "subprocess.Popen[bytes]", pidfd: int, ours: list[int]) -> None:
-        self.key, self.popen, self.pidfd, self.ours = key, popen, pidfd, ours
-        # What it runs: the last argument (the server's module, whichever sandbox command wraps it).
-        self.runs: list[str] = list(key[1][-1:]) if key else []
-
-    def discard(self) -> None:
-        """Killed at once (it holds no session and no request) and reaped; every descriptor closed."""
-        for fd in self.ours:
-            with suppress(OSError):
-                os.close(fd)
-        if self.popen.poll() is None:
-            with suppress(ProcessLookupError, PermissionError):
-                os.killpg(self.popen.pid, signal.SIGKILL)
-            with suppress(subprocess.TimeoutExpired):
-                self.popen.wait(timeout=OWN_SERVER_EXIT_GRACE_S)
-        with suppress(OSError):
-            os.close(self.pidfd)
-
-
-_early: list[_Early] = []
-
-
-def _forget_early_in_a_fork() -> None:
-    """A process forked from this one (the one-shot run's standby web-search server) has closed
-    the early server's descriptors and cannot wait for it: it is not its own. Were the list kept,
-    the fork's first parser start would "discard" it, closing descriptors whose numbers are the
-    fork's own by then (its event loop's: the server died, "Bad file descriptor", and a
-    documents folder's search was restarted from scratch, over the call timeout)."""
-    _early.clear()
-
-
-os.register_at_fork(after_in_child=_forget_early_in_a_fork)
-
-
-def _start_key(command: str, args: list[str], env: dict[str, str], cwd: str | None) -> tuple[Any, ...]:
-    return command, tuple(args), tuple(sorted(env.items())), cwd
-
-
-def spawn_early(command: str, args: list[str], env: dict[str, str] | None, cwd: str | None = OWN_SERVER_CWD) -> bool:
-    """Spawn one of our servers now, before this process has an event loop, exactly as a
-    ``ServerLauncher`` would (the same command, environment and folder, its own session); the
-    launcher whose start is that one takes it (``take_early``). For a one-shot run's sandboxed
-    parser (cli/early_servers.py): spawned before the run imports the MCP SDK, it imports its own copy on
-    the other core meanwhile, instead of after (about 0.3 s of a run's wall on two cores;
-    docs/benchmarks.md, issue 47). False: not spawned (no pidfd here, the command would not
-    start); the launcher spawns as before. ``discard_early()`` ends it if no launcher takes it."""
-    discard_early()
-    if not hasattr(os, "pidfd_open"):
-        return False
-    full_env = child_environment(env)
-    theirs, ours = pipe_ends()
-    try:
-        try:
-            popen = subprocess.Popen([command, *args], stdin=theirs[0], stdout=theirs[1], stderr=theirs[2],
-                                     env=full_env, cwd=cwd, start_new_session=True)
-        except OSError:
-            for fd in ours:
-                os.close(fd)
-            return False
-    finally:
-        for fd in theirs:
-            os.close(fd)
-    try:
-        pidfd = os.pidfd_open(popen.pid)
-    except OSError:
-        _Early((), popen, -1, ours).discard()
-        return False
-    _early.append(_Early(_start_key(command, args, full_env, cwd), popen, pidfd, ours))
-    return True
-
-
-def discard_early() -> None:
-    """The server ``spawn_early`` started, if no launcher took it, ends now."""
-    while _early:
-        _early.pop().discard()
-
-
-async def take_early(command: str, args: list[str], env: dict[str, str], cwd: str | None,
-                     line_limit: int) -> EarlyProcess | None:
-    """The server ``spawn_early`` started, when it is this very start and still running; one that
-    runs the same server otherwise (a run resumed with other settings) is ended. None: spawn it now."""
-    early = next((e for e in _early if e.runs == args[-1:]), None)
-    if early is None:  # another server (the web-search server): the early one waits for its own start
-        return None
-    _early.remove(early)
-    if early.key != _start_key(command, args, env, cwd) or early.popen.poll() is not None:
-        early.discard()
-        return None
-    process = EarlyProcess(early.popen, early.pidfd)
-    try:
-        process.stdin, process.stdout, process.stderr = await stream_ends(asyncio.get_running_loop(), early.ours,
-                                                                          line_limit, process)
-    except BaseException:
-        early.ours = []  # closed with the streams that failed
-        early.discard()
-        raise
-    process.watch(asyncio.get_running_loop())
-    return process
-
-
 class ServerLauncher:
     """How to start one server; ``prespawn()`` starts it ahead of the first connection.
 
@@ -236,11 +108,10 @@ class ServerLauncher:
 
     async def spawn(self) -> ServerProcess:
         env = child_environment(self.env)
-        # The parser, where a one-shot run spawned it before its imports (``spawn_early``); the
-        # web-search server, where this process asked for forks: a fork of a warm parent
-        # (about 0.06 s of CPU instead of 1 s; zygote.py). None: spawned as below.
-        process: ServerProcess | None = await take_early(self.command, self.args, env, self.cwd, _LINE_LIMIT) \
-            or await start_forked(self.command, self.args, env, self.cwd, _LINE_LIMIT)
+        # A fork of a warm parent (about 0.06 s of CPU instead of 1 s; zygote.py): the one-shot run's
+        # own (its standby web-search server, its parser server started at once), or this process's
+        # zygote where it asked for forks. None: spawned as below.
+        process: ServerProcess | None = await start_forked(self.command, self.args, env, self.cwd, _LINE_LIMIT)
         if process is None:
             creating = asyncio.ensure_future(asyncio.create_subprocess_exec(
                 self.command, *self.args, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,

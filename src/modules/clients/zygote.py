@@ -54,10 +54,12 @@ from functools import partial
 from typing import Any, Callable
 
 FORK_SERVERS = "RESEARCH_FORK_SERVERS"
-FORKED_MODULES = ("research.servers.web.server",)
+FORKED_MODULES = ("research.servers.web.server", "research.servers.parser.server")
 # Imported by the zygote too: what a web server builds right after it answers (its engines,
 # the fetcher and its HTTP client), so that no forked server imports them again.
 PRELOADED = ("research.servers.web.engines", "research.servers.web.fetcher", "research.servers.web.url_safety")
+# What a parser server imports at its start (its tools, over the SDK): by its zygote and its standby.
+PARSER_PRELOADED = ("research.servers.parser.tools",)
 # The status of a server that ended after its zygote was gone: the zygote alone could read it.
 STATUS_UNKNOWN = 255
 _MESSAGE_BYTES = 4096
@@ -95,10 +97,12 @@ StandbyForker = Callable[[str, socket.socket, list[int], tuple[str, ...]], int]
 
 
 class _Standby:
-    """A server forked from this process, waiting for the start it is to make."""
+    """A server forked from this process, waiting for the start it is to make, or given it
+    already (``started``: the args, environment and folder sent by ``start_standby_now``)."""
 
     def __init__(self, module: str, pid: int, pidfd: int, control: socket.socket, ours: list[int]) -> None:
         self.module, self.pid, self.pidfd, self.control, self.ours = module, pid, pidfd, control, ours
+        self.started: dict[str, Any] | None = None
 
     def discard(self) -> None:
         """It leaves at the end of its control socket (at once: it only waits to be told),
@@ -117,6 +121,9 @@ class _Standby:
 
 
 _standby: list[_Standby] = []
+# A process forked from this one (a standby, the web-search server) has closed these descriptors
+# and cannot wait for these processes: they are not its own.
+os.register_at_fork(after_in_child=_standby.clear)
 
 
 def standby_from_this_process(forker: StandbyForker, module: str = FORKED_MODULES[0],
@@ -134,7 +141,9 @@ def standby_from_this_process(forker: StandbyForker, module: str = FORKED_MODULE
     run's tree; docs/benchmarks.md)."""
     if preload is None:
         preload = PRELOADED if module == FORKED_MODULES[0] else ()
-    discard_standby()
+    for waiting in [s for s in _standby if s.module == module]:  # one of each server at most
+        _standby.remove(waiting)
+        waiting.discard()
     if threading.active_count() != 1 or not hasattr(os, "pidfd_open"):
         return False
     theirs, ours = pipe_ends()
@@ -160,6 +169,31 @@ def standby_from_this_process(forker: StandbyForker, module: str = FORKED_MODULE
     return True
 
 
+def start_standby_now(forker: StandbyForker, command: str, args: list[str], env: dict[str, str], cwd: str,
+                      preload: tuple[str, ...] = ()) -> bool:
+    """A server forked from this process (as ``standby_from_this_process``) and given its start at
+    once: ``command`` and ``args`` as a launcher would spawn it (``own_python_argv``'s form), with
+    ``env`` and ``cwd``. The launcher whose start is exactly this one takes it (``start_forked``);
+    a start of the same server otherwise (a run resumed with other settings) ends it. For a one-shot
+    run's parser server (cli/early_servers.py): it shares the run's import of the MCP SDK, and
+    starts its sandboxed fork server, whose parsers take the most of a start, while the run
+    imports the rest of its program. False: not forked; the launcher spawns it as before."""
+    module = forkable_module(command, args, (args[2],) if len(args) >= 3 else ())
+    if module is None or not standby_from_this_process(forker, module, preload):
+        return False
+    standby = next(s for s in _standby if s.module == module)
+    start = {"args": args[3:], "env": env, "cwd": cwd}
+    try:
+        standby.control.send(json.dumps(start).encode("utf-8"))
+    except OSError:
+        _standby.remove(standby)
+        standby.discard()
+        return False
+    standby.control.close()
+    standby.started = start
+    return True
+
+
 def discard_standby() -> None:
     """The waiting server, if one was never started, leaves now."""
     while _standby:
@@ -178,18 +212,22 @@ def discard_standby_after(loop: asyncio.AbstractEventLoop, seconds: float) -> No
 
 async def _start_standby(module: str, args: list[str], env: dict[str, str], cwd: str,
                          line_limit: int) -> "HostForkedProcess | None":
-    standby = _standby.pop() if _standby else None
+    standby = next((s for s in _standby if s.module == module), None)
     if standby is None:
         return None
-    if standby.module != module:
-        standby.discard()
-        return None
-    try:
-        standby.control.send(json.dumps({"args": args, "env": env, "cwd": cwd}).encode("utf-8"))
-    except OSError:  # it is gone (killed, or failed while it waited)
-        standby.discard()
-        return None
-    standby.control.close()
+    _standby.remove(standby)
+    start = {"args": args, "env": env, "cwd": cwd}
+    if standby.started is not None:
+        if standby.started != start or select.select([standby.pidfd], [], [], 0)[0]:  # other settings, or it ended
+            standby.discard()
+            return None
+    else:
+        try:
+            standby.control.send(json.dumps(start).encode("utf-8"))
+        except OSError:  # it is gone (killed, or failed while it waited)
+            standby.discard()
+            return None
+        standby.control.close()
     process = HostForkedProcess(standby.pid, standby.pidfd)
     loop = asyncio.get_running_loop()
     try:
@@ -208,9 +246,12 @@ async def start_forked(command: str, args: list[str], env: dict[str, str], cwd: 
     or None: spawn it as before (not one either makes, the host did not opt in, or neither
     could fork it)."""
     if _standby:
-        module = forkable_module(command, args, (_standby[-1].module,))
+        module = forkable_module(command, args, tuple(s.module for s in _standby))
         if module is None:
-            discard_standby()  # a server of another kind (an mcpServers entry): it is not needed
+            # A server of another kind (an mcpServers entry): those still waiting are not needed.
+            for waiting in [s for s in _standby if s.started is None]:
+                _standby.remove(waiting)
+                waiting.discard()
         else:
             forked = await _start_standby(module, args[3:], env, cwd or os.getcwd(), line_limit)
             if forked is not None:
@@ -316,7 +357,7 @@ class Zygote:
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         try:
             self.process = subprocess.Popen(
-                [sys.executable, "-P", "-m", "research.servers.zygote", *(modules or FORKED_MODULES + PRELOADED)],
+                [sys.executable, "-P", "-m", "research.servers.zygote", *(modules or FORKED_MODULES + PRELOADED + PARSER_PRELOADED)],
                 stdin=theirs.fileno(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, cwd="/",
                 start_new_session=True)  # Ctrl-C in the terminal is not its to see
         finally:

@@ -1,9 +1,12 @@
 """The parser's fork server: one process that has the parsers imported and forks a fresh
-child for every document.
+child for every document. It and its children are what runs inside the sandbox.
 
-``ForkServer.start()`` is the first thing the parser server does, before it imports the MCP
-SDK or starts a thread, so ``os.fork()`` copies a single-threaded process with nothing but
-the interpreter in it. Once the server has imported the SDK it says ``preload``, and the
+Started in one of two ways, the first thing the parser server does, before it imports the MCP
+SDK or starts a thread. ``ForkServer.spawn()``: through the sandbox's command line (bwrap,
+unshare, none), as its own interpreter running ``main()`` with the control socket as stdin;
+the server then runs outside the sandbox and reads no document (docs/sandbox.md).
+``ForkServer.start()``: forked from the server (in a container, where the whole server runs),
+so ``os.fork()`` copies a single-threaded process with nothing but the interpreter in it. Once the server has imported the SDK it says ``preload``, and the
 fork server imports the parsers and parses a sample page (``warmup.py``), so every child
 starts warm. One after the other, not at once: while a run starts, the main process and
 the web-search server need the machine's cores more than a parser that is needed seconds
@@ -41,14 +44,34 @@ import os
 import selectors
 import signal
 import socket
+import subprocess
 import sys
 from dataclasses import dataclass
 from typing import Callable, NoReturn, TypedDict
 
+from research.modules.core.parser_process import FORK_SERVER_ENV
 from research.servers.parser.limits import ChildLimits
 from research.servers.parser.worker import EXIT_STATUS, frame, run_child
 
 _CONTROL_MESSAGE_BYTES = 4096
+
+
+def fork_server_wrapper() -> tuple[list[str], dict[str, str]] | None:
+    """The command line and the variables ``FORK_SERVER_ENV`` gives (``{"argv": [...], "env": {...}}``),
+    taken out of the environment (nothing this server starts needs it); None when unset: the
+    fork server is then forked from this process."""
+    given = os.environ.pop(FORK_SERVER_ENV, "")
+    if not given:
+        return None
+    try:
+        wrapper = json.loads(given)
+        argv, env = wrapper["argv"], wrapper.get("env", {})
+    except (ValueError, KeyError, TypeError):
+        argv = env = None
+    if not isinstance(argv, list) or not argv or not all(isinstance(part, str) for part in argv) \
+            or not isinstance(env, dict) or not all(isinstance(v, str) for v in env.values()):
+        raise SystemExit(f"research parser: {FORK_SERVER_ENV} is not a command line ({{\"argv\": [...], \"env\": {{...}}}})")
+    return argv, env
 
 
 class ControlMessage(TypedDict, total=False):
@@ -71,6 +94,7 @@ class ForkServer:
 
     pid: int
     control: socket.socket
+    process: "subprocess.Popen[bytes] | None" = None  # a spawned one (``spawn``); None: forked from this process
 
     def __post_init__(self) -> None:
         self._tokens = itertools.count(1)
@@ -91,6 +115,23 @@ class ForkServer:
         theirs.close()
         ours.setblocking(False)
         return cls(pid, ours)
+
+    @classmethod
+    def spawn(cls, argv: list[str], env: dict[str, str]) -> "ForkServer":
+        """Start the fork server as its own process: ``argv`` is the sandbox's command line that
+        ends by running this module (``main``), with ``env`` added to this process's variables;
+        the control socket is its stdin. For a server that runs outside the sandbox
+        (modules/clients/sandbox.py): what reads hostile bytes, each document's child of the fork
+        server, is inside; the server only routes."""
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        try:
+            # stdout is the server's MCP channel: the fork server writes to its stderr (the server's log).
+            process = subprocess.Popen(argv, stdin=theirs.fileno(), stdout=sys.stderr.fileno(), close_fds=True,
+                                       env={**os.environ, **env})
+        finally:
+            theirs.close()
+        ours.setblocking(False)
+        return cls(process.pid, ours, process)
 
     def start_preloading(self) -> None:
         """Let the fork server import the parsers now (the server has done its own imports)."""
@@ -283,3 +324,28 @@ def _kill_group(pid: int) -> None:
             continue
         except PermissionError:
             return
+
+
+def main() -> NoReturn:
+    """The fork server as its own process (``ForkServer.spawn``): stdin is the control socket.
+    Run by the sandbox as ``python -P -m research.servers.parser.fork_server``."""
+    from research.servers.parser.limits import apply_server_limits
+    from research.servers.parser.warmup import preload
+
+    apply_server_limits()
+    try:
+        control = socket.socket(fileno=os.dup(0))
+    except OSError:
+        control = None
+    if control is None or control.type != socket.SOCK_SEQPACKET:
+        print("research parser: the fork server is started by the parser server, not by hand", file=sys.stderr)
+        os._exit(2)
+    try:
+        _serve(control, preload)
+    except BaseException as exc:  # noqa: BLE001 - said on the server's log, then gone
+        print(f"research parser: the fork server failed: {type(exc).__name__}: {exc}", file=sys.stderr)
+    os._exit(70)
+
+
+if __name__ == "__main__":
+    main()

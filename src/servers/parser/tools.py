@@ -26,7 +26,6 @@ import os
 import signal
 import socket
 import sys
-import tempfile
 from dataclasses import asdict, dataclass
 from typing import Annotated, cast
 
@@ -40,9 +39,7 @@ from research.modules.clients.sandbox import (
     DEFAULT_MAX_DOCUMENT_MB,
     DIAGNOSTICS_ENV,
     SandboxInfo,
-    current_net_namespace,
     parse_concurrency,
-    probe_from_inside,
 )
 from research.servers.mcp_support import ResearchMCPServer, exit_now
 from research.servers.parser.fork_server import ControlMessage, ForkServer, ForkServerGone
@@ -54,11 +51,15 @@ from research.servers.parser.worker import (
     RESULT,
     ParseOutcome,
     ParseRequest,
+    PlaceProbe,
     frame,
 )
 from research.state.models import PARSED_DOCUMENT, ParsedDocument
 
 DEFAULT_TIMEOUT_S = 30.0
+# A connect to a closed port answers at once, a dropped one is given up after 2 s; the rest is the
+# fork server's warm-up, which a probe at the server's start waits for (under the client's 15 s).
+_PROBE_TIMEOUT_S = 12.0
 MAX_TIMEOUT_S = 600.0
 # A result carries at most 400,000 characters of Markdown (worker.MAX_MARKDOWN_CHARS) plus
 # snippets, facts and tables; anything much bigger is not from our worker.
@@ -307,36 +308,25 @@ def build_server(config: ParserConfig, forks: ForkServer) -> ResearchMCPServer:
             ),
             annotations=ToolAnnotations(read_only_hint=True, open_world_hint=False),
         )
-        def sandbox_info(
+        async def sandbox_info(
             probe_port: Annotated[int | None, Field(ge=1, le=65535, description="A port listening on the host's 127.0.0.1")] = None,
             probe_paths: Annotated[list[str] | None, Field(max_length=64, description="Host paths that must be invisible here")] = None,
         ) -> SandboxInfo:
-            connected, error = probe_from_inside(probe_port)
-            return SandboxInfo(
-                net_namespace=current_net_namespace(),
-                pid=os.getpid(),
-                uid=os.getuid(),
-                cache_dir=config.cache_dir,
-                cache_writable=_cache_writable(config.cache_dir),
-                probe_connected=connected,
-                probe_error=error,
-                visible_paths=[p for p in (probe_paths or []) if os.path.lexists(p)],
-                document_memory_mb=config.memory_mb,
-                max_document_mb=int(config.max_mb),
-                document_timeout_s=config.timeout_s,
-            )
+            # Answered by a document's child, where hostile bytes are read: the server itself may
+            # run outside the sandbox (fork_server.FORK_SERVER_ENV).
+            probe: PlaceProbe = {"port": probe_port, "paths": list(probe_paths or []), "cache_dir": config.cache_dir}
+            request = ParseRequest(path=None, data_base64=None, text=None, media_type="", url="", probe=probe)
+            # Not the documents' budget: the child is forked once the fork server's warm-up is done.
+            outcome = await runner.parse(request, _PROBE_TIMEOUT_S)
+            if not outcome.get("ok") or not isinstance(outcome.get("place"), dict):
+                raise ToolError(str(outcome.get("reason") or "the parser process could not look at its place"))
+            try:
+                return SandboxInfo.model_validate({**outcome["place"], "server_pid": os.getpid(),
+                                                   "cache_dir": config.cache_dir,
+                                                   "document_memory_mb": config.memory_mb,
+                                                   "max_document_mb": int(config.max_mb),
+                                                   "document_timeout_s": config.timeout_s})
+            except ValidationError:
+                raise ToolError("the parser process sent a malformed result") from None
 
     return server
-
-
-def _cache_writable(cache_dir: str | None) -> bool | None:
-    """Really try to create a file: permission bits say nothing about a read-only mount."""
-    if cache_dir is None:
-        return None
-    try:
-        with tempfile.NamedTemporaryFile(dir=cache_dir, prefix=".probe-"):
-            return True
-    except OSError:
-        return False
-
-

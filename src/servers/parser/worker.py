@@ -73,6 +73,57 @@ class ParseRequest:
     text: str | None
     media_type: str
     url: str
+    # Not a document: the sandbox's witnesses, taken where documents are parsed (``place_report``).
+    probe: "PlaceProbe | None" = None
+
+
+class PlaceProbe(TypedDict):
+    """What the parser server's ``sandbox-info`` asks a child to look at from inside."""
+
+    port: int | None  # a port listening on the host's 127.0.0.1: does a connect succeed from here?
+    paths: list[str]  # host paths that must be invisible here
+    cache_dir: str | None  # must be read-only here
+
+
+def place_report(probe: PlaceProbe) -> JsonObject:
+    """The place a child parses in, seen from inside it: its network namespace, whether a TCP
+    connect to ``127.0.0.1:port`` succeeds (loopback only, on purpose: this must not become a
+    way to scan other hosts), which of ``paths`` exist, whether the cache takes a new file.
+    Asked of a child, not of the server, because the child is what reads hostile bytes: where
+    the server runs outside the sandbox (``fork_server.py``) its own answers would prove nothing."""
+    try:
+        namespace: str | None = os.readlink("/proc/self/ns/net")
+    except OSError:
+        namespace = None
+    connected, error = probe_loopback(probe.get("port"))
+    return {"net_namespace": namespace, "pid": os.getpid(), "uid": os.getuid(),
+            "probe_connected": connected, "probe_error": error,
+            "visible_paths": [p for p in probe.get("paths") or [] if os.path.lexists(p)],
+            "cache_writable": _takes_a_file(probe.get("cache_dir"))}
+
+
+def probe_loopback(port: int | None, timeout: float = 2.0) -> tuple[bool | None, str | None]:
+    """Does a TCP connect to ``127.0.0.1:port`` succeed from here? (None: nothing asked.)"""
+    if port is None:
+        return None, None
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=timeout):
+            return True, None
+    except OSError as exc:
+        return False, f"{type(exc).__name__}: {exc.strerror or exc}"
+
+
+def _takes_a_file(folder: str | None) -> bool | None:
+    """Really try to create a file: permission bits say nothing about a read-only mount."""
+    if folder is None:
+        return None
+    import tempfile
+
+    try:
+        with tempfile.NamedTemporaryFile(dir=folder, prefix=".probe-"):
+            return True
+    except OSError:
+        return False
 
 
 def read_input(request: ParseRequest) -> tuple[bytes, str]:
@@ -124,6 +175,7 @@ class ParseOutcome(TypedDict, total=False):
 
     ok: Required[bool]
     document: JsonObject
+    place: JsonObject  # the answer to a ``probe`` (``place_report``)
     reason: str
 
 
@@ -160,6 +212,8 @@ def _memory_failure(limits: ChildLimits, doing: str) -> ParseOutcome:
 
 
 def _outcome(request: ParseRequest, limits: ChildLimits) -> ParseOutcome:
+    if request.probe is not None:
+        return {"ok": True, "place": place_report(request.probe)}
     try:
         return {"ok": True, "document": parse_document(request)}
     except MemoryError:
