@@ -3,7 +3,7 @@
 Runs the command as a child subreaper (orphans such as the parser's fork server are re-parented
 here, so they stay in the tree) and reads every descendant's user + system CPU from
 /proc/<pid>/stat every ``--interval`` seconds, keeping each process's last reading. A process
-is put in a kind by its command line (the parser server inside bubblewrap, the web-search
+is put in a kind by its command line (the parser server and its fork server in bubblewrap, the web-search
 server, `research` as the console script, `research serve` and its workers, the pytest
 workers, …); a process seen first as a fork and then exec'd is counted in its final kind.
 
@@ -44,7 +44,8 @@ TICKS = os.sysconf("SC_CLK_TCK")
 # (kind, what its command line holds), the first match wins; order matters (serve's workers
 # run `research …` too).
 KINDS = (
-    ("parser server (bwrap, server, fork server, documents)", ("research.servers.parser.server", "bwrap")),
+    ("parser server (bwrap, server, fork server, documents)",
+     ("research.servers.parser.server", "research.servers.parser.fork_server", "bwrap")),
     ("web-search server", ("research.servers.web.server", "mcp web-search")),
     ("research MCP server", ("mcp research",)),
     ("research serve and its workers", (" serve", "http_worker", "research.servers.research")),

@@ -6,18 +6,24 @@ SDK or starts a thread. ``ForkServer.spawn()``: through the sandbox's command li
 unshare, none), as its own interpreter running ``main()`` with the control socket as stdin;
 the server then runs outside the sandbox and reads no document (docs/sandbox.md).
 ``ForkServer.start()``: forked from the server (in a container, where the whole server runs),
-so ``os.fork()`` copies a single-threaded process with nothing but the interpreter in it. Once the server has imported the SDK it says ``preload``, and the
-fork server imports the parsers and parses a sample page (``warmup.py``), so every child
-starts warm. One after the other, not at once: while a run starts, the main process and
-the web-search server need the machine's cores more than a parser that is needed seconds
-later. Compared with multiprocessing's "forkserver",
+so ``os.fork()`` copies a single-threaded process with nothing but the interpreter in it.
+
+Once the server has handed over its first request it says ``preload``, and the fork server
+imports the parsers and parses a sample page (``warmup.py``), so every later child starts warm.
+After the first request, not before: that is the sandbox probe our clients make when they start
+the server (``sandbox-info``), which a child forked cold answers at once, where behind the
+warm-up (0.6 s of CPU at niceness 10) it could wait for many seconds on a busy machine, and the
+client would count the parser as not started. A first document is parsed cold (its child
+imports what it needs) while the warm-up runs for the next. And after the server's own start,
+not beside it: while a run starts, the main process and the web-search server need the
+machine's cores more than a parser that is needed seconds later. Compared with multiprocessing's "forkserver",
 no second interpreter starts (the fork server shares the server's interpreter pages) and no
 resource tracker process runs (nothing here creates named semaphores or shared memory).
 
 The protocol. The server and the fork server share a SOCK_SEQPACKET socket pair, one JSON
 message per datagram:
 
-* ``{"preload": true}``, once, first: go ahead and import the parsers.
+* ``{"preload": true}``, once, after the first request: go ahead and import the parsers.
 * ``{"parse": token, "memory_mb": M, "cpu_seconds": S}`` with one descriptor attached: the
   child's end of a new socket pair for this document. The fork server forks; the child
   keeps that descriptor and no other of the fork server's (it cannot speak for another
@@ -98,6 +104,7 @@ class ForkServer:
 
     def __post_init__(self) -> None:
         self._tokens = itertools.count(1)
+        self._preload_said = False
 
     @classmethod
     def start(cls, preload: Callable[[], None]) -> "ForkServer":
@@ -133,18 +140,18 @@ class ForkServer:
         ours.setblocking(False)
         return cls(process.pid, ours, process)
 
-    def start_preloading(self) -> None:
-        """Let the fork server import the parsers now (the server has done its own imports)."""
-        try:
-            self.control.send(json.dumps({"preload": True}).encode("utf-8"))
-        except OSError:
-            pass  # already gone: the first document says so
-
     def next_token(self) -> int:
         return next(self._tokens)
 
     async def send(self, message: ControlMessage, descriptor: int | None = None) -> None:
-        """One control message (and a descriptor to hand over), without blocking the loop."""
+        """One control message (and a descriptor to hand over), without blocking the loop; after
+        the first request, ``preload`` (see the module's doc)."""
+        await self._send(message, descriptor)
+        if "parse" in message and not self._preload_said:
+            self._preload_said = True
+            await self._send({"preload": True})
+
+    async def _send(self, message: ControlMessage, descriptor: int | None = None) -> None:
         import anyio  # the server's event loop; the fork server never imports it
 
         data = json.dumps(message).encode("utf-8")
@@ -172,7 +179,8 @@ class _Child:
 
 
 def _serve(control: socket.socket, preload: Callable[[], None]) -> NoReturn:
-    """The fork server's life: preload, then fork a child per request until the server goes."""
+    """The fork server's life: fork a child per request until the server goes, preloading the
+    parsers when the server says so."""
     # The server's stdout carries MCP: nothing here (nor a library a child imports) may write
     # to it. stdin is the server's too. Both are pointed away; stderr stays the server's log.
     devnull = os.open(os.devnull, os.O_RDONLY)
@@ -186,21 +194,16 @@ def _serve(control: socket.socket, preload: Callable[[], None]) -> NoReturn:
     signal.set_wakeup_fd(wake_write)
     signal.signal(signal.SIGCHLD, lambda *_: None)  # a handler, so the wake-up fd is written
 
-    _wait_for_preload(control)
-    preload()
-    # Everything imported so far stays as it is: the collector never walks it again, so a
-    # child's collections do not write into (and so copy) the pages it shares with us.
-    gc.freeze()
-
-    _Forker(control, wake_read, wake_write).serve()
+    _Forker(control, wake_read, wake_write, preload).serve()
 
 
 class _Forker:
-    """The fork server after its preload: a child forked per document, reaped when it exits,
-    every child killed when the server goes."""
+    """The fork server's loop: a child forked per document, reaped when it exits, every child
+    killed when the server goes; the parsers preloaded once when the server says so."""
 
-    def __init__(self, control: socket.socket, wake_read: int, wake_write: int) -> None:
+    def __init__(self, control: socket.socket, wake_read: int, wake_write: int, preload: Callable[[], None]) -> None:
         self.control, self.wake_read, self.wake_write = control, wake_read, wake_write
+        self.preload: Callable[[], None] | None = preload
         self.selector = selectors.DefaultSelector()
         self.selector.register(control, selectors.EVENT_READ, "control")
         self.selector.register(wake_read, selectors.EVENT_READ, "children")
@@ -253,6 +256,12 @@ class _Forker:
             os._exit(code)
 
     def on_request(self, message: ControlMessage, descriptors: list[int]) -> None:
+        if message.get("preload") and self.preload is not None:
+            preload, self.preload = self.preload, None
+            preload()
+            # Everything imported so far stays as it is: the collector never walks it again, so a
+            # child's collections do not write into (and so copy) the pages it shares with us.
+            gc.freeze()
         if "parse" in message and len(descriptors) == 1:
             token = int(message["parse"])
             limits = ChildLimits(memory_mb=int(message["memory_mb"]), cpu_seconds=float(message["cpu_seconds"]))
@@ -296,21 +305,6 @@ class _Forker:
             except OSError:
                 pass  # the server stopped listening (done, or the child stuffed the buffer)
             child.channel.close()
-
-
-def _wait_for_preload(control: socket.socket) -> None:
-    """Until the server says ``preload``; the server gone means nothing to do."""
-    while True:
-        data, descriptors, _flags, _address = socket.recv_fds(control, _CONTROL_MESSAGE_BYTES, 4)
-        for descriptor in descriptors:  # the first message carries none
-            os.close(descriptor)
-        if not data:
-            os._exit(0)
-        try:
-            if json.loads(data).get("preload"):
-                return
-        except (ValueError, AttributeError):
-            continue
 
 
 def _kill_group(pid: int) -> None:

@@ -13,9 +13,10 @@ The start-up order is what this module is for:
    the interpreter's pages instead of starting a second interpreter;
 3. only then the MCP SDK (``tools.py``), which the fork server and every document's child never
    carry (a server forked from a one-shot run has it already: cli/early_servers.py);
-4. then the fork server imports the parsers (``warmup.py``), after the SDK and not beside
-   it: a run's other processes are starting on the same cores, and the first document
-   comes seconds later.
+4. then, once the server has handed it its first request (our clients' sandbox probe, which a
+   child forked cold answers at once), the fork server imports the parsers (``warmup.py``):
+   not beside the server's own start, when a run's other processes are starting on the same
+   cores, and the first document comes seconds later (fork_server.py).
 
 The whole parser tree runs at a lower CPU priority (``NICENESS``): a run needs it only at its
 processing step, while at start-up the main process and the web-search server are on the
@@ -48,7 +49,6 @@ def serve() -> None:
     from research.servers.parser.tools import ParserConfig, build_server
 
     server = build_server(ParserConfig.from_environment(), forks)
-    forks.start_preloading()
     server.run("stdio")
 
 
