@@ -195,7 +195,7 @@ def start_standby_now(forker: StandbyForker, command: str, args: list[str], env:
 
 
 def discard_standby() -> None:
-    """The waiting server, if one was never started, leaves now."""
+    """The servers forked from this process that no launcher took (waiting, or started at once) leave now."""
     while _standby:
         _standby.pop().discard()
 
