@@ -1135,12 +1135,15 @@ async def test_a_sentence_that_only_says_where_to_read_is_not_part_of_the_answer
                      "[S2]は、1951年2月に第4回全国協議会で「軍事方針」を採択したことを明確に記載しています。",
                      # The source as the subject: read against each page as a claim, one page with マーラー in another
                      # role contradicted it (`research bench jsquad --sample 5 --seed 144`, the real model).
-                     "この出典は、グラスタフ・マーラーが1909年にニューヨーク・フィルハーモニックの指揮者となったことを明確に示しています。"):
+                     "この出典は、グラスタフ・マーラーが1909年にニューヨーク・フィルハーモニックの指揮者となったことを明確に示しています。",
+                     # What the answer does with what it read (`research bench jsquad --seed 143`, the real model).
+                     "この情報は、質問の答えとして使用されます。", "This information is used to answer the question [S1]."):
         (claim,) = split_claims(sentence)
         assert not_a_claim_reason(claim.plain, claim.text, [], ProgramText()) == "about_the_source", sentence
     # A sentence that says something of the world as well stays a claim.
     for sentence in ("The eruption is described in [S2] as the largest of the Edo period.",
                      "The answer is 3,776 metres [S1].", "回答者の多くは、この情報に基づいて行動した[S1]。",
+                     "この情報は1707年の記録に基づく[S1]。", "This information is used by farmers to plan their planting [S1].",
                      "This is stated in the source data as the largest eruption [S1].",
                      "It was reported by the press in 1707 [S1]."):
         (claim,) = split_claims(sentence)

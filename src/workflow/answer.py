@@ -123,6 +123,10 @@ _ABOUT_THE_SOURCE = re.compile(
     # real 1.5B model on JSQuAD v1.3 valid a4596p34q1, the second kept "(未確認)" in its answer),
     # "This answer is based on the information in [S1]."
     r"|^(?:この|本|上記の|以上の)(?:回答|答え)(?:は|では|が)"
+    # What the answer does with what it read: 「この情報は、質問の答えとして使用されます」 (the real 1.5B model, JSQuAD,
+    # `research bench jsquad --seed 143`), "This information is used to answer the question."
+    r"|^(?:この|これらの|上記の|以上の)情報は[、,]?[^。]{0,30}?(?:質問|問い)(?:の|への|に対する)(?:答え|回答)"
+    r"|^(?:this|that|the above) information (?:is|was|can be|will be) used (?:as|to|for) (?:the )?answer"
     # A citation as the subject of what it says, gone with the citation: 「[S2]は、1951年2月に第4回全国協議会で「軍事方針」を
     # 採択したことを明確に記載しています」 (the real 1.5B model, JSQuAD, `research bench jsquad --seed 142`), kept
     # "(未確認)" in its findings as 「は、1951年2月に…」.
