@@ -139,6 +139,22 @@ def test_japanese_denial_and_status():
     assert _assess("GILの制約が少なくなった[S1]。", GIL_JA, "ja").reason != "status"
 
 
+# JSQuAD v1.3 valid, page 日本共産党 (`research bench jsquad --sample 5 --seed 146`, the real 1.5B model): the draft's
+# sentence in the page's words was held back as a denial, for 「ないし」 ("or") in the page's sentence.
+BRANCHES_JA = ("職場にもとづいてつくられる支部は「職場支部」、地域で結集する支部は「居住支部」ないし「地域支部」、大学など学園の"
+               "学生で組織されるものは「学園支部」などと呼ばれる。")
+
+
+def test_a_japanese_or_between_two_nouns_is_no_denial():
+    assert _assess("大学など学園の学生で組織される支部は「学園支部」と呼ばれる[S1]。", BRANCHES_JA, "ja").outcome == "supported"
+    assert _assess("地域で結集する支部は「居住支部」と呼ばれる[S1]。", "地域で結集する支部は「居住支部」ないし「地域支部」と呼ばれる。",
+                   "ja").outcome == "supported"
+    denied = _assess("大学など学園の学生で組織される支部は「学園支部」と呼ばれない[S1]。", BRANCHES_JA, "ja")
+    assert denied.outcome == "unsupported"
+    # A verb's own 〜ないし (not … and) still denies.
+    assert _assess("この装置は雨の日にも動く[S1]。", "この装置は雨の日には動かないし、風の日にも動かない。", "ja").outcome != "supported"
+
+
 @pytest.mark.parametrize("claim, passage", [
     # "not only" affirms; another subject's denial says nothing of this one.
     ("SQLite is the default engine.", "SQLite is not only the default engine but also the smallest one."),
