@@ -220,7 +220,7 @@ def build_sandbox_command(settings: Settings, cache_dir: Path | None, *, name: s
     read every document: the one process that reads hostile bytes is inside, as before, and the
     server, which only routes, can share the MCP SDK's import with the run that starts it
     (forked from it: modules/clients/zygote.py) instead of importing it again in a sandbox,
-    about a second of CPU and 30 MiB per run (docs/benchmarks.md, issue 47)."""
+    about a second of CPU and 24 MiB of PSS per run (docs/benchmarks.md, issue 47)."""
     name = name or choose_sandbox(settings)
     cache = Path(cache_dir).resolve() if cache_dir is not None else None
     from research.modules.clients.server_process import own_python_argv  # not at the top: the parser server imports this module
