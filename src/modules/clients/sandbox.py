@@ -40,7 +40,12 @@ from typing import TYPE_CHECKING, Awaitable, Callable
 from pydantic import BaseModel
 
 from research.modules.core.errors import UserFacingError
-from research.modules.core.parser_process import FORK_SERVER_ENV, FORK_SERVER_MODULE, SERVER_MODULE
+from research.modules.core.parser_process import (
+    FORK_SERVER_ENV,
+    FORK_SERVER_MODULE,
+    SERVER_MODULE,
+    current_net_namespace as current_net_namespace,  # the host's side of the check (tests read it here too)
+)
 
 if TYPE_CHECKING:  # read for its fields only; the parser server, which imports this module, has no settings
     from research.modules.core.settings import Settings
@@ -319,13 +324,6 @@ class IsolationReport:
             and self.server_namespace != self.host_namespace
             and self.probe_connected is False
         )
-
-
-def current_net_namespace() -> str | None:
-    try:
-        return os.readlink("/proc/self/ns/net")
-    except OSError:
-        return None
 
 
 async def verify_isolation(

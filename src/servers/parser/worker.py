@@ -20,6 +20,7 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Required, TypedDict
 
+from research.modules.core.parser_process import current_net_namespace
 from research.servers.parser.limits import MB, ChildLimits, apply_child_limits
 
 # Markdown handed back over MCP is capped: the analysis already saw the whole text, and
@@ -91,12 +92,8 @@ def place_report(probe: PlaceProbe) -> JsonObject:
     way to scan other hosts), which of ``paths`` exist, whether the cache takes a new file.
     Asked of a child, not of the server, because the child is what reads hostile bytes: where
     the server runs outside the sandbox (``fork_server.py``) its own answers would prove nothing."""
-    try:
-        namespace: str | None = os.readlink("/proc/self/ns/net")
-    except OSError:
-        namespace = None
     connected, error = probe_loopback(probe.get("port"))
-    return {"net_namespace": namespace, "pid": os.getpid(), "uid": os.getuid(),
+    return {"net_namespace": current_net_namespace(), "pid": os.getpid(), "uid": os.getuid(),
             "probe_connected": connected, "probe_error": error,
             "visible_paths": [p for p in probe.get("paths") or [] if os.path.lexists(p)],
             "cache_writable": _takes_a_file(probe.get("cache_dir"))}
